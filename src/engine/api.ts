@@ -1,0 +1,117 @@
+/**
+ * The public contract of the incremental SQL engine. The pipeline service depends on this file only
+ * (through src/engine/index.ts, which re-exports it and provides `compile`). Nothing here knows about
+ * HTTP or the CLI.
+ *
+ * Rows cross this boundary in their JSON form, keyed by the column's output name (UPPER case for
+ * unquoted identifiers by default, see CompileOptions.outputCase; quoted names keep their spelling):
+ * numbers as numbers, BIGINT beyond 2^53 as numbers too (JSON), DECIMAL as strings, DATE/TIME/TIMESTAMP
+ * as strings in Feldera's formats, ARRAY as JSON arrays, NULL as null.
+ */
+
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [k: string]: JsonValue };
+export type JsonRow = Record<string, JsonValue>;
+
+export interface CompileOptions {
+  /** How unquoted identifiers are spelled in output names. 'upper' (default) as the v0.24-era service; 'lower' as today's Feldera. */
+  outputCase?: 'upper' | 'lower';
+}
+
+/** A compile error with a 1-based line and column into the program text. */
+export interface CompileError {
+  message: string;
+  line: number;
+  column: number;
+  /** e.g. 'syntax', 'unknown_table', 'unknown_column', 'type', 'unsupported' */
+  kind?: string;
+}
+
+/** A connector declaration from `WITH ('connectors' = '[...]')`, passed through as parsed JSON. */
+export interface ConnectorDecl {
+  name?: string;
+  transport: { name: string; config?: Record<string, JsonValue> };
+  format?: { name: string; config?: Record<string, JsonValue> };
+  [k: string]: JsonValue | undefined;
+}
+
+export interface ColumnSchema {
+  /** Output name (cased per CompileOptions.outputCase unless quoted). */
+  name: string;
+  /** Whether the name was quoted in the program (case-sensitive). */
+  caseSensitive: boolean;
+  /** SQL type as text, e.g. 'INTEGER', 'DECIMAL(10, 2)', 'VARCHAR', 'TIMESTAMP', 'INTEGER ARRAY'. */
+  type: string;
+  nullable: boolean;
+}
+
+export interface RelationSchema {
+  name: string;
+  caseSensitive: boolean;
+  columns: ColumnSchema[];
+  /** Tables: declared primary key column names (output names); empty when none. */
+  primaryKey: string[];
+  /** Tables always true; views true for CREATE MATERIALIZED VIEW. Snapshots are allowed when true. */
+  materialized: boolean;
+  /** CREATE LOCAL VIEW: not an output, not visible through the API. */
+  local: boolean;
+  connectors: ConnectorDecl[];
+  /** 1-based position of the statement in the program, for messages. */
+  line: number;
+}
+
+/** One input change for one table. */
+export type InputChange =
+  | { table: string; op: 'insert' | 'delete'; row: JsonRow; weight?: number }
+  /** Primary-key tables only: insert, replacing any row with the same key. */
+  | { table: string; op: 'upsert'; row: JsonRow }
+  /** Primary-key tables only: change only the named columns of the row with this key. */
+  | { table: string; op: 'update'; row: JsonRow }
+  /** CSV input: fields in column order, as text; weight +1 (insert) or -1 (delete). */
+  | { table: string; op: 'csv'; fields: string[]; weight?: number };
+
+/** Raised by Circuit.step when an input is bad; the step is then not applied at all. */
+export class EngineInputError extends Error {
+  constructor(
+    message: string,
+    /** Index into the batch given to step(). */
+    public readonly index: number,
+  ) {
+    super(message);
+    this.name = 'EngineInputError';
+  }
+}
+
+/** A consolidated output change: positive weight = inserts, negative = deletes. Never zero. */
+export interface WeightedRow {
+  row: JsonRow;
+  weight: number;
+}
+
+export interface StepResult {
+  /** Output name of each non-local view (and table) that changed in this step -> its consolidated changes,
+   *  deletes before inserts. Relations that did not change are absent. */
+  changes: Map<string, WeightedRow[]>;
+}
+
+export interface Circuit {
+  /** Apply one atomic step (one transaction). Throws EngineInputError and applies nothing when any input is bad. */
+  step(inputs: InputChange[]): StepResult;
+  /** Current integrated contents of a table or a materialized (or any non-local) view, by output name (case-insensitive lookup). */
+  contents(name: string): WeightedRow[];
+  /** Approximate number of rows held in operator state, for stats. */
+  stateSize(): number;
+}
+
+export interface CompiledProgram {
+  tables: RelationSchema[];
+  /** Views in declaration order, local ones included (flagged). */
+  views: RelationSchema[];
+  /** Find a table or view by name, case-insensitively for unquoted names. */
+  relation(name: string): RelationSchema | undefined;
+  /** A fresh circuit with empty state. */
+  newCircuit(): Circuit;
+}
+
+export type CompileResult = { ok: true; program: CompiledProgram } | { ok: false; errors: CompileError[] };
+
+export type CompileFn = (sql: string, options?: CompileOptions) => CompileResult;

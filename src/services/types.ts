@@ -1,0 +1,68 @@
+/**
+ * The contract between `ops serve` (src/services/server.ts) and each service it hosts.
+ * A service is a module whose default export is a ServiceModule. The host registers each
+ * service inside its own encapsulated fastify context (its own content-type parsers, error
+ * handler and hooks), under its prefix.
+ */
+import type { FastifyInstance, FastifyBaseLogger } from 'fastify';
+import type { EventBus } from './events.js';
+
+export interface ServeOptions {
+  host: string;
+  port: number;
+  dataDir: string;
+  /** Requests per minute per token for the bookmark API ("N" or LinkAce's "N,M" form). */
+  apiRateLimit?: string;
+  /** Multiplier applied to webhook retry delays (1 = real schedule; 0.001 = demo/test speed). */
+  retryScale?: number;
+  /** Require `Authorization: Bearer apikey:...` on the pipeline API. */
+  pipelinesAuth?: boolean;
+  /** Allow guests to read public bookmarks without a token. */
+  guestAccess?: boolean;
+  /** Start with demo content. */
+  demo?: boolean;
+  /** Free-form extra options for services (set by flags that only one service reads). */
+  [k: string]: unknown;
+}
+
+export interface ServiceContext {
+  /** Directory this service may use for its own files (created by the host). */
+  dataDir: string;
+  options: ServeOptions;
+  log: FastifyBaseLogger;
+  events: EventBus;
+  /** The base URL the server listens on, known once listening (e.g. http://127.0.0.1:8700). */
+  baseUrl(): string;
+}
+
+export interface ServiceHealth {
+  status: 'ok' | 'degraded' | 'down';
+  [k: string]: unknown;
+}
+
+/** Credentials a service hands to the host to write into the `local` CLI profile. */
+export interface LocalCredentials {
+  /** bookmark API token */
+  bmToken?: string;
+  /** pipeline API key (apikey:...) when auth is on */
+  pipeApiKey?: string;
+  /** notification service API key */
+  notifyApiKey?: string;
+}
+
+export interface ServiceHandle {
+  health(): Promise<ServiceHealth> | ServiceHealth;
+  /** Credentials for the local profile; only those created now (plaintext is shown once) or still known. */
+  localCredentials?(): LocalCredentials | Promise<LocalCredentials>;
+  /** Called after the server is listening (start background workers here). */
+  started?(): Promise<void> | void;
+  /** Stop workers, close storage. Called once on shutdown, after in-flight requests finished. */
+  close(): Promise<void> | void;
+}
+
+export interface ServiceModule {
+  name: 'bookmarks' | 'pipelines' | 'notifications';
+  /** Route prefix for fastify registration ('' for bookmarks, which owns /api/... and /openapi.json). */
+  prefix: string;
+  register(app: FastifyInstance, ctx: ServiceContext): Promise<ServiceHandle>;
+}
