@@ -24,7 +24,8 @@ export function isolatedEnv(extra: Record<string, string | undefined> = {}): Rec
 
 /** Run `ops ARGS` and resolve with the result (never rejects on a non-zero exit). */
 export function ops(args: string[], options: Options & { env?: Record<string, string | undefined> } = {}) {
-  return execa('node', [BIN, ...args], { reject: false, extendEnv: false, stdin: 'ignore', timeout: 60_000, ...options });
+  const stdin = options.input === undefined && options.inputFile === undefined ? { stdin: 'ignore' as const } : {};
+  return execa('node', [BIN, ...args], { reject: false, extendEnv: false, timeout: 60_000, ...stdin, ...options });
 }
 
 export interface ServeHandle {
