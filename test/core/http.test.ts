@@ -64,7 +64,7 @@ describe('HttpClient', () => {
   });
 
   it("turns LinkAce's validation errors into one message naming each field", async () => {
-    const err = await client().json('POST', '/linkace422', { body: {} }).catch((e: unknown) => e as any);
+    const err: any = await client().json('POST', '/linkace422', { body: {} }).catch((e: unknown) => e as any);
     expect(err).toBeInstanceOf(ApiError);
     expect(err.status).toBe(422);
     expect(err.message).toContain('The given data was invalid.');
@@ -74,13 +74,13 @@ describe('HttpClient', () => {
   });
 
   it("turns Feldera's errors into message (error_code)", async () => {
-    const err = await client().json('GET', '/feldera').catch((e: unknown) => e as any);
+    const err: any = await client().json('GET', '/feldera').catch((e: unknown) => e as any);
     expect(err.message).toBe("Unknown pipeline name 'x' (UnknownPipelineName)");
     expect(err.code).toBe('UnknownPipelineName');
   });
 
   it('maps 401 to the auth exit code with a login hint', async () => {
-    const err = await client().json('GET', '/unauth').catch((e: unknown) => e as any);
+    const err: any = await client().json('GET', '/unauth').catch((e: unknown) => e as any);
     expect(err.exitCode).toBe(ExitCode.auth);
     expect(err.message).toContain('ops auth login bm');
   });
@@ -94,7 +94,7 @@ describe('HttpClient', () => {
 
   it('never retries a non-idempotent request after 429', async () => {
     const before = hits.get('/limited-post') ?? 0;
-    const err = await client().json('POST', '/limited-post', { body: {} }).catch((e: unknown) => e as any);
+    const err: any = await client().json('POST', '/limited-post', { body: {} }).catch((e: unknown) => e as any);
     expect(err).toBeInstanceOf(ApiError);
     expect(err.status).toBe(429);
     expect(err.message).toContain('rate limited');
@@ -106,19 +106,19 @@ describe('HttpClient', () => {
     await new Promise<void>((r) => dead.listen(0, '127.0.0.1', r));
     const port = (dead.address() as { port: number }).port;
     await new Promise<void>((r) => dead.close(() => r()));
-    const err = await new HttpClient({ baseUrl: `http://127.0.0.1:${port}`, serviceName: 'bookmark service' }).json('GET', '/').catch((e: unknown) => e as any);
+    const err: any = await new HttpClient({ baseUrl: `http://127.0.0.1:${port}`, serviceName: 'bookmark service' }).json('GET', '/').catch((e: unknown) => e as any);
     expect(err).toBeInstanceOf(NetworkError);
     expect(err.message).toContain('connection refused');
   });
 
   it('times out with the timeout exit code', async () => {
-    const err = await client({ timeoutMs: 200 }).json('GET', '/slow').catch((e: unknown) => e as any);
+    const err: any = await client({ timeoutMs: 200 }).json('GET', '/slow').catch((e: unknown) => e as any);
     expect(err).toBeInstanceOf(TimeoutError);
     expect(err.exitCode).toBe(ExitCode.timeout);
   });
 
   it('sanitises plain-text error bodies', async () => {
-    const err = await client().json('GET', '/text').catch((e: unknown) => e as any);
+    const err: any = await client().json('GET', '/text').catch((e: unknown) => e as any);
     expect(err.message).toBe('boom red');
   });
 });
