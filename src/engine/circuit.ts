@@ -8,9 +8,12 @@ import type { PlanNode, PlanColumn } from './plan/nodes.js';
 import { consolidate, ZSet, type Delta, type Operator } from './ops/zset.js';
 import { fromCsv, fromJson, rowKey, toJson, ValueError, type Row, type Value } from './types/values.js';
 import { compareValues } from './types/values.js';
+import { resolveName } from './names.js';
 
 interface Output {
   name: string;
+  caseSensitive: boolean;
+  isTable: boolean;
   node: PlanNode;
   columns: PlanColumn[];
   integrated: ZSet;
@@ -41,13 +44,13 @@ export class EngineCircuit implements Circuit {
   private readonly ops = new Map<number, Operator>();
   private readonly tables = new Map<string, TableState>();
   private readonly outputs: Output[] = [];
-  private readonly outputByName = new Map<string, Output>();
-  private readonly outputByFolded = new Map<string, Output>();
+  private readonly nameCache = new Map<string, Output | undefined>();
+  private readonly tableCache = new Map<string, TableState | undefined>();
   private pending: Map<Output, Delta> | undefined;
 
   constructor(
     private readonly program: BoundProgram,
-    private readonly caseOf: (name: string) => boolean,
+    private readonly casing: 'upper' | 'lower',
   ) {
     // reachable nodes from outputs
     const all = new Map<number, PlanNode>();
@@ -68,33 +71,31 @@ export class EngineCircuit implements Circuit {
         if (!c.quoted) folded.set(foldKey(c.name), i);
       });
       this.tables.set(t.name, { def: t, byKey: t.pk.length ? new Map() : undefined, exact, folded, watermarks: new Map() });
-      this.addOutput(t.name, t.node, t.columns.map((c) => ({ name: c.name, type: c.type })), !t.quoted);
+      this.addOutput(t.name, t.node, t.columns.map((c) => ({ name: c.name, type: c.type })), t.quoted, true);
     }
-    for (const v of program.views) if (!v.local) this.addOutput(v.name, v.node, v.columns, !v.quoted);
+    for (const v of program.views) if (!v.local) this.addOutput(v.name, v.node, v.columns, v.quoted);
     // initial outputs (constants, global aggregates)
     const init = this.propagate(new Map(), true);
     this.pending = init;
   }
 
-  private addOutput(name: string, node: PlanNode, columns: PlanColumn[], unquoted: boolean): void {
-    const o: Output = { name, node, columns, integrated: new ZSet(), formatters: columns.map((c) => (v: Value) => toJson(v, c.type)) };
+  private addOutput(name: string, node: PlanNode, columns: PlanColumn[], quoted: boolean, isTable = false): void {
+    const fold = this.casing === 'upper' ? name.toUpperCase() : name.toLowerCase();
+    const o: Output = { name, isTable, caseSensitive: quoted && fold !== name, node, columns, integrated: new ZSet(), formatters: columns.map((c) => (v: Value) => toJson(v, c.type)) };
     this.outputs.push(o);
-    this.outputByName.set(name, o);
-    if (unquoted) this.outputByFolded.set(foldKey(name), o);
-    void this.caseOf;
   }
 
   private findOutput(name: string): Output | undefined {
-    if (name.length > 1 && name.startsWith('"') && name.endsWith('"')) return this.outputByName.get(name.slice(1, -1));
-    return this.outputByName.get(name) ?? this.outputByFolded.get(foldKey(name));
+    if (!this.nameCache.has(name)) this.nameCache.set(name, resolveName(this.outputs, name, this.casing));
+    return this.nameCache.get(name);
   }
 
   private findTable(name: string): TableState | undefined {
-    if (name.length > 1 && name.startsWith('"') && name.endsWith('"')) return this.tables.get(name.slice(1, -1));
-    const t = this.tables.get(name);
-    if (t) return t;
-    for (const s of this.tables.values()) if (!s.def.quoted && foldKey(s.def.name) === foldKey(name)) return s;
-    return undefined;
+    if (!this.tableCache.has(name)) {
+      const o = resolveName(this.outputs.filter((x) => x.isTable), name, this.casing);
+      this.tableCache.set(name, o ? this.tables.get(o.name) : undefined);
+    }
+    return this.tableCache.get(name);
   }
 
   private propagate(tableDeltas: Map<string, Delta>, initial: boolean): Map<Output, Delta> {
