@@ -90,7 +90,7 @@ export class Adapter {
         const [lk, lv] = variant(vv.value);
         value = lk === 'SingleQuotedString' || lk === 'DoubleQuotedString' ? lv : String(Array.isArray(lv) ? lv[0] : lv);
       } else if (vk === 'Identifier') value = vv.value;
-      out.push({ key, value, pos: this.pos(iv.key) });
+      out.push({ key, value, pos: findPos(iv.value) ?? this.pos(iv.key) });
     }
     return out;
   }
