@@ -27,6 +27,9 @@ const service: ServiceModule = {
     const keepAlive = Number(ctx.options.pipelinesKeepAliveMs ?? DEFAULT_KEEPALIVE_MS);
     const manager = new PipelineManager(store, logs, {
       keepAliveMs: Number.isFinite(keepAlive) && keepAlive > 0 ? keepAlive : DEFAULT_KEEPALIVE_MS,
+      compileDelayMs: typeof ctx.options.pipelinesCompileDelayMs === 'number' ? ctx.options.pipelinesCompileDelayMs : 0,
+      // test knob: a small per-watcher buffer to exercise the overflow behaviour
+      watchMaxChunks: typeof ctx.options.pipelinesWatchMaxChunks === 'number' ? ctx.options.pipelinesWatchMaxChunks : undefined,
       location: () => {
         try {
           return new URL(ctx.baseUrl()).host;

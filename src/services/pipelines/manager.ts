@@ -56,6 +56,9 @@ export class Entry {
 
 export interface ManagerOptions {
   keepAliveMs: number;
+  /** Extra time spent in CompilingRust (a test knob; 0 by default). */
+  compileDelayMs?: number;
+  watchMaxChunks?: number;
   location: () => string;
 }
 
@@ -244,12 +247,12 @@ export class PipelineManager {
         e.programVersion = version;
         e.rec.program_info = out.info;
         this.setProgramStatus(e, 'CompilingRust');
-        setImmediate(() => {
+        setTimeout(() => {
           if (!alive()) return;
           e.rec.program_binary_url = `builtin://ops-engine/${e.rec.id}/v${version}`;
           this.setProgramStatus(e, 'Success');
           this.log(e, 'INFO', 'compiler-server', 'compiler_server::compiler', `program version ${version} compiled in ${(performance.now() - started).toFixed(1)} ms`);
-        });
+        }, this.opts.compileDelayMs ?? 0);
       });
     });
   }
@@ -340,6 +343,7 @@ export class PipelineManager {
       this.setDeployment(e, 'Initializing');
       const rt = new PipelineRuntime(program, version, {
         keepAliveMs: this.opts.keepAliveMs,
+        watchMaxChunks: this.opts.watchMaxChunks,
         log: (level, message) => this.log(e, level, 'pipeline', 'dbsp_adapters::controller', message),
       });
       e.runtime = rt;

@@ -10,7 +10,6 @@ import {
   EngineInputError,
   type Circuit,
   type CompiledProgram,
-  type InputChange,
   type RelationSchema,
   type StepResult,
 } from '../../engine/index.js';
@@ -45,6 +44,8 @@ export interface InputEndpoint {
 
 export interface RuntimeOptions {
   keepAliveMs: number;
+  /** Per-watcher bound on chunks written but not yet taken by the socket. */
+  watchMaxChunks?: number;
   log: (level: LogLevel, message: string) => void;
 }
 
@@ -250,6 +251,7 @@ export class PipelineRuntime {
           'WARN',
           `output endpoint '${watcher.endpointName}' is not keeping up: ${watcher.backpressure ? 'closing the stream (backpressure=true)' : 'dropping a chunk (backpressure=false)'}`,
         ),
+      this.opts.watchMaxChunks,
     );
     let set = this.watchers.get(relation.name);
     if (!set) {

@@ -58,6 +58,8 @@ export class Watcher {
     private readonly res: ServerResponse,
     private readonly onClose: (w: Watcher, reason: string) => void,
     private readonly onOverflow: (w: Watcher) => void,
+    private readonly maxPendingChunks = MAX_PENDING_CHUNKS,
+    private readonly maxPendingBytes = MAX_PENDING_BYTES,
   ) {
     res.on('close', () => this.close('client disconnected'));
     res.on('error', () => this.close('transport error'));
@@ -77,7 +79,7 @@ export class Watcher {
   send(chunk: EncodedChunk): void {
     if (this.closed) return;
     const seq = this.seq++;
-    if (this.pendingChunks >= MAX_PENDING_CHUNKS || this.pendingBytes >= MAX_PENDING_BYTES) {
+    if (this.pendingChunks >= this.maxPendingChunks || this.pendingBytes >= this.maxPendingBytes) {
       this.metrics.dropped_batches++;
       this.metrics.num_transport_errors++;
       this.onOverflow(this);

@@ -63,7 +63,7 @@ export function splitJson(text: string, depth: 0 | 1 = 0): Segment[] {
       close(i);
       continue;
     }
-    if (level === depth && segStart < 0) {
+    if (level === depth && segStart < 0 && c !== 125 && c !== 93) {
       if (depth === 1 || c !== 44) open(i);
     }
     if (c === 34) inString = true;
@@ -75,7 +75,8 @@ export function splitJson(text: string, depth: 0 | 1 = 0): Segment[] {
       else if (depth === 1 && level === 0) close(i);
     }
   }
-  if (inString || level > 0) throw new SplitError('unexpected end of input (unterminated JSON value)', line, n);
+  if (inString || level > 0)
+    throw new SplitError('unexpected end of input (unterminated JSON value)', segStart >= 0 ? segLine : line, n);
   close(n);
   return out;
 }
