@@ -39,23 +39,42 @@ export class TableBinding {
     return this.keyCols.length > 0;
   }
 
+  /** Input key -> column index (-1: unknown key), learned as keys are seen. */
+  private readonly keyMap: Record<string, number> = Object.create(null);
+  private keyMapSize = 0;
+  private readonly vals: unknown[] = [];
+  private seen: Uint8Array = new Uint8Array(0);
+
+  private column(key: string): number {
+    let i = this.keyMap[key];
+    if (i !== undefined) return i;
+    i = this.index.lookup(key) ?? -1;
+    if (this.keyMapSize < 4096) {
+      this.keyMap[key] = i;
+      this.keyMapSize++;
+    }
+    return i;
+  }
+
   /** Converts a JSON row (object keyed by column name, or array in column order) for one operation. */
   row(value: unknown, op: RowOp): JsonRow {
     const n = this.names.length;
-    const vals: unknown[] = new Array(n);
-    const present: boolean[] = new Array(n).fill(false);
+    const vals = this.vals;
+    if (this.seen.length !== n) this.seen = new Uint8Array(n);
+    const seen = this.seen;
+    seen.fill(0);
     if (Array.isArray(value)) {
       if (value.length > n) throw new RowError(`invalid length ${value.length}, expected ${n} elements`);
       for (let i = 0; i < value.length; i++) {
         vals[i] = value[i];
-        present[i] = true;
+        seen[i] = 1;
       }
     } else if (value !== null && typeof value === 'object') {
       for (const key in value as Record<string, unknown>) {
-        const i = this.index.lookup(key);
-        if (i === undefined) continue; // unknown fields are ignored, as Feldera
+        const i = this.column(key);
+        if (i < 0) continue; // unknown fields are ignored, as Feldera
         vals[i] = (value as Record<string, unknown>)[key];
-        present[i] = true;
+        seen[i] = 1;
       }
     } else {
       throw new RowError(`invalid type: ${value === null ? 'null' : typeof value === 'string' ? `string ${JSON.stringify(value)}` : typeof value}, expected a table row (an object or an array)`);
@@ -63,18 +82,16 @@ export class TableBinding {
     const out: JsonRow = {};
     if (op === 'insert' || (op === 'delete' && !this.hasKey)) {
       for (let i = 0; i < n; i++) {
-        const name = this.names[i]!;
-        if (!present[i] && !this.nullable[i]) throw new RowError(`missing field \`${name}\``, name);
-        out[name] = this.convert(i, present[i] ? vals[i] : null);
+        if (seen[i] === 0 && !this.nullable[i]) throw new RowError(`missing field \`${this.names[i]}\``, this.names[i]!);
+        out[this.names[i]!] = this.convert(i, seen[i] === 1 ? vals[i] : null);
       }
       return out;
     }
     // update (patch) and delete on a primary-key table: the key is required, other columns as given.
     for (const k of this.keyCols) {
-      const name = this.names[k]!;
-      if (!present[k]) throw new RowError(`missing primary key field \`${name}\``, name);
+      if (seen[k] === 0) throw new RowError(`missing primary key field \`${this.names[k]}\``, this.names[k]!);
     }
-    for (let i = 0; i < n; i++) if (present[i]) out[this.names[i]!] = this.convert(i, vals[i]);
+    for (let i = 0; i < n; i++) if (seen[i] === 1) out[this.names[i]!] = this.convert(i, vals[i]);
     return out;
   }
 

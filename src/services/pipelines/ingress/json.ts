@@ -35,9 +35,30 @@ interface Event {
   text?: string;
 }
 
+/** Events as parallel arrays (values, and lines/texts when known) to keep the fast path allocation-free. */
+class Events {
+  values: unknown[] = [];
+  lines: (number | undefined)[] = [];
+  texts: (string | undefined)[] = [];
+  get length(): number {
+    return this.values.length;
+  }
+  set length(n: number) {
+    this.values.length = n;
+    this.lines.length = n;
+    this.texts.length = n;
+  }
+  push(e: Event): void {
+    const i = this.values.length;
+    this.values.push(e.value);
+    if (e.line !== undefined) this.lines[i] = e.line;
+    if (e.text !== undefined) this.texts[i] = e.text;
+  }
+}
+
 export function parseJsonInput(body: string, binding: TableBinding, opts: JsonInputOptions): ParsedInput {
   const errors: ParseErrorEntry[] = [];
-  const events: Event[] = [];
+  const events = new Events();
   let lazyLines: (() => number[]) | null = null;
 
   const syntaxError = (message: string, line: number, text: string | null) => {
@@ -63,7 +84,7 @@ export function parseJsonInput(body: string, binding: TableBinding, opts: JsonIn
       ok = false;
     }
     if (ok) {
-      for (const v of parsed as unknown[]) events.push({ value: v });
+      events.values = parsed as unknown[];
       lazyLines = () => safeLines(body);
     } else {
       // Several arrays back to back, or a syntax error somewhere: locate values one by one.
@@ -135,8 +156,8 @@ export function parseJsonInput(body: string, binding: TableBinding, opts: JsonIn
 
   let lines: number[] | null = null;
   const lineOf = (ev: number): number => {
-    const e = events[ev];
-    if (e?.line !== undefined) return e.line;
+    const known = events.lines[ev];
+    if (known !== undefined) return known;
     if (!lines) lines = lazyLines ? lazyLines() : [];
     return lines[ev] ?? 1;
   };
@@ -147,8 +168,27 @@ export function parseJsonInput(body: string, binding: TableBinding, opts: JsonIn
     changes.push(binding.change(op, binding.row(row, op), weight));
     eventOf.push(ev);
   };
-  for (let ev = 0; ev < events.length; ev++) {
-    const value = events[ev]!.value;
+  const values = events.values;
+  const n = values.length;
+  if (opts.updateFormat === 'raw') {
+    // Fast path for plain rows; falls through to the general loop on the first bad one.
+    let ev = 0;
+    try {
+      for (; ev < n; ev++) {
+        const value = values[ev];
+        if (value === undefined) break;
+        changes.push(binding.change('insert', binding.row(value, 'insert')));
+        eventOf.push(ev);
+      }
+    } catch (err) {
+      if (!(err instanceof RowError)) throw err;
+    }
+    if (ev === n) return result();
+    changes.length = 0;
+    eventOf.length = 0;
+  }
+  for (let ev = 0; ev < n; ev++) {
+    const value = values[ev];
     if (value === undefined) continue; // syntax error already reported
     try {
       switch (opts.updateFormat) {
@@ -178,20 +218,24 @@ export function parseJsonInput(body: string, binding: TableBinding, opts: JsonIn
         line: lineOf(ev),
         field: err.field,
         invalid_bytes: null,
-        invalid_text: events[ev]!.text ?? fragment(value),
+        invalid_text: events.texts[ev] ?? fragment(value),
         suggestion: null,
       });
     }
   }
-  errors.sort((a, b) => a.event_number - b.event_number);
-  return {
-    changes,
-    records: events.length,
-    eventOf,
-    lineOf,
-    textOf: (ev) => (events[ev] ? (events[ev]!.text ?? fragment(events[ev]!.value)) : null),
-    errors,
-  };
+  return result();
+
+  function result(): ParsedInput {
+    errors.sort((a, b) => a.event_number - b.event_number);
+    return {
+      changes,
+      records: n,
+      eventOf,
+      lineOf,
+      textOf: (ev) => (ev < n ? (events.texts[ev] ?? fragment(values[ev])) : null),
+      errors,
+    };
+  }
 }
 
 function fragment(v: unknown): string {

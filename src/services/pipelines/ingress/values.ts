@@ -121,10 +121,12 @@ function innerConverter(type: string): Converter {
   if (range) {
     const [lo, hi, name] = range;
     const small = name !== 'i64';
+    const loN = Number(lo);
+    const hiN = Number(hi);
     return (v) => {
       if (typeof v !== 'number') throw new ValueError(`invalid type: ${describe(v)}, expected ${name}`);
       if (!Number.isInteger(v)) throw new ValueError(`invalid type: floating point \`${v}\`, expected ${name}`);
-      if (small ? v < Number(lo) || v > Number(hi) : BigInt(v) < lo || BigInt(v) > hi)
+      if (small ? v < loN || v > hiN : !Number.isSafeInteger(v) && (BigInt(v) < lo || BigInt(v) > hi))
         throw new ValueError(`invalid value: integer \`${v}\`, expected ${name}`);
       return v;
     };
