@@ -68,6 +68,13 @@ const service: ServiceModule = {
       return reply.code(e.status).send(e.body());
     });
 
+    // Watch streams and followed logs never finish on their own: end them before the server waits for
+    // in-flight requests (ops serve closes fastify first, then calls close()).
+    app.addHook('preClose', async () => {
+      await manager.close();
+      logs.endFollowers();
+    });
+
     pipelineRoutes(app, manager);
     ioRoutes(app, manager);
     miscRoutes(app, manager, logs, keys);

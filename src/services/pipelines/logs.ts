@@ -54,7 +54,7 @@ export function formatLog(r: LogRecord, json: boolean): string {
   return `${r.timestamp} ${r.level.padEnd(5)} ${r.service}${who}: ${r.message}`;
 }
 
-type Listener = (line: LogRecord) => void;
+type Listener = ((line: LogRecord) => void) & { end?: () => void };
 
 class Ring {
   readonly lines: LogRecord[] = [];
@@ -99,6 +99,14 @@ export class LogBook {
     const ring = pipelineId === undefined ? this.service : this.ring(pipelineId);
     ring.listeners.add(listener);
     return () => ring.listeners.delete(listener);
+  }
+
+  /** Ends every follower (server shutdown). */
+  endFollowers(): void {
+    for (const ring of [this.service, ...this.pipelines.values()]) {
+      for (const l of ring.listeners) l.end?.();
+      ring.listeners.clear();
+    }
   }
 
   /** Keeps a renamed pipeline's lines (rings are keyed by id, so nothing to do) or drops a deleted one's. */

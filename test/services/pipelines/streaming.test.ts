@@ -132,4 +132,26 @@ describe('watch streams', () => {
     expect(r.status).toBe(503);
     expect(r.json.error_code).toBe('Terminating');
   });
+
+  it('closing the server ends open watch streams and followed logs', async () => {
+    const other = await startSvc();
+    await createCompiled(other, 'closing', SQL);
+    await startRunning(other, 'closing');
+    const w = await WatchReader.open(other, 'closing', 'v', 'format=json');
+    const ctrl = new AbortController();
+    const follow = await fetch(`${other.base}/v0/pipelines/closing/logs?follow=true`, { signal: ctrl.signal });
+    expect(follow.status).toBe(200);
+    const reader = follow.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    expect(first).toMatch(/deployment status: Running/);
+    expect((await ingest(other, 'closing', 't', 'format=json', '{"insert":{"id":2,"s":"x"}}')).status).toBe(200);
+    await w.until((r) => r.items().length === 1, 'the change');
+    await other.close();
+    await w.until((r) => r.ended, 'the watch stream to end');
+    expect(w.items()).toEqual([{ insert: { ID: 2, S: 'x' } }]);
+    for (;;) {
+      const { done } = await reader.read();
+      if (done) break;
+    }
+  });
 });

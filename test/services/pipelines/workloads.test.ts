@@ -144,31 +144,32 @@ describe('W3 ingress formats and parse errors', () => {
     await shutdown(svc, 'w3b');
   });
 
-  it('W3c/W3d: MAP columns and trimmed date/time values', async () => {
-    await createCompiled(
-      svc,
-      'w3d',
-      "create table t1(t TIME, ts TIMESTAMP, d DATE) with ('materialized' = 'true');\ncreate table t2(c1 integer, c2 bool, c3 MAP<varchar, varchar>) with ('materialized' = 'true');",
-      LOWER,
-    );
+  it('W3d: date and time values are trimmed', async () => {
+    await createCompiled(svc, 'w3d', "create table t1(t TIME, ts TIMESTAMP, d DATE) with ('materialized' = 'true');", LOWER);
     await startRunning(svc, 'w3d');
     expect(
       (await ingest(svc, 'w3d', 't1', 'format=json&update_format=raw', '{"t":"13:22:00","ts": "2021-05-20 12:12:33","d": "2021-05-20"}\n{"t":" 11:12:33.483221092 ","ts": " 2024-02-25 12:12:33 ","d": " 2024-02-25 "}')).status,
     ).toBe(200);
     expect(bag(await rows('w3d', 't1'))).toEqual(
       bag([
-        { d: '2024-02-25', t: '11:12:33.483221092', ts: '2024-02-25 12:12:33' },
-        { d: '2021-05-20', t: '13:22:00', ts: '2021-05-20 12:12:33' },
-      ].map((r) => ({ t: r.t, ts: r.ts, d: r.d }))),
+        { t: '11:12:33.483221092', ts: '2024-02-25 12:12:33', d: '2024-02-25' },
+        { t: '13:22:00', ts: '2021-05-20 12:12:33', d: '2021-05-20' },
+      ]),
     );
-    expect((await ingest(svc, 'w3d', 'T2', 'format=json&update_format=raw', '{"c1": 10, "c2": true, "c3": {"foo": "1", "bar": "2"}}\n{"c1": 20}')).status).toBe(200);
-    const t2 = await rows('w3d', 't2');
-    expect(t2).toEqual([
+    await shutdown(svc, 'w3d');
+  });
+
+  it('W3c: MAP columns come out with sorted keys', async () => {
+    await createCompiled(svc, 'w3c', "create table t1(c1 integer, c2 bool, c3 MAP<varchar, varchar>) with ('materialized' = 'true');", LOWER);
+    await startRunning(svc, 'w3c');
+    expect((await ingest(svc, 'w3c', 'T1', 'format=json&update_format=raw', '{"c1": 10, "c2": true, "c3": {"foo": "1", "bar": "2"}}\n{"c1": 20}')).status).toBe(200);
+    const t1 = await rows('w3c', 't1');
+    expect(t1).toEqual([
       { c1: 10, c2: true, c3: { bar: '2', foo: '1' } },
       { c1: 20, c2: null, c3: null },
     ]);
-    expect(JSON.stringify(t2[0].c3)).toBe('{"bar":"2","foo":"1"}');
-    await shutdown(svc, 'w3d');
+    expect(JSON.stringify(t1[0].c3)).toBe('{"bar":"2","foo":"1"}');
+    await shutdown(svc, 'w3c');
   });
 
   it('W3e/W3f: quoted and unquoted names; case-sensitive relations in URLs', async () => {

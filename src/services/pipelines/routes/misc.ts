@@ -27,7 +27,8 @@ export function miscRoutes(app: FastifyInstance, manager: PipelineManager, logs:
     res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-cache' });
     res.socket?.setNoDelay(true);
     res.write(text);
-    const stop = logs.follow(id, (r: LogRecord) => res.write(formatLog(r, json) + '\n'));
+    const listener = Object.assign((r: LogRecord) => res.write(formatLog(r, json) + '\n'), { end: () => res.end() });
+    const stop = logs.follow(id, listener);
     res.on('close', stop);
     return undefined;
   };
