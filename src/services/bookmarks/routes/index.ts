@@ -1,0 +1,13 @@
+/** All routes of the bookmark API. */
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../deps.js';
+import { linkRoutes } from './v2/links.js';
+import { collectionRoutes } from './v2/collections.js';
+import { noteRoutes } from './v2/notes.js';
+
+export function registerRoutes(app: FastifyInstance, deps: Deps): void {
+  linkRoutes(app, deps);
+  collectionRoutes(app, deps, 'lists');
+  collectionRoutes(app, deps, 'tags');
+  noteRoutes(app, deps);
+}
