@@ -48,16 +48,22 @@ export interface CheckResult {
 }
 
 async function probe(dispatcher: Dispatcher, url: string, method: 'HEAD' | 'GET', timeoutMs: number, ua: string): Promise<number> {
-  const res = await request(url, {
-    method,
-    dispatcher,
-    signal: AbortSignal.timeout(timeoutMs),
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
-    headers: { 'user-agent': ua, accept: '*/*' },
-  });
-  res.body.destroy();
-  return res.statusCode;
+  const ac = new AbortController();
+  const timer = setTimeout(() => ac.abort(), timeoutMs);
+  try {
+    const res = await request(url, {
+      method,
+      dispatcher,
+      signal: ac.signal,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      headers: { 'user-agent': ua, accept: '*/*' },
+    });
+    await res.body.dump({ limit: 64 * 1024 }).catch(() => {});
+    return res.statusCode;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** One HTTP check of a URL: the status code, or null on a network error or timeout. */

@@ -151,7 +151,9 @@ export async function fetchMeta(url: string, opts: FetchOptions = {}): Promise<P
   if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
   const timeoutMs = opts.timeoutMs ?? 10_000;
   const maxBytes = opts.maxBytes ?? 2 * 1024 * 1024;
-  const signal = AbortSignal.timeout(timeoutMs);
+  const ac = new AbortController();
+  const timer = setTimeout(() => ac.abort(), timeoutMs);
+  const signal = ac.signal;
   try {
     const res = await request(u, {
       method: 'GET',
@@ -162,7 +164,7 @@ export async function fetchMeta(url: string, opts: FetchOptions = {}): Promise<P
       headers: { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8', 'user-agent': opts.userAgent ?? USER_AGENT },
     });
     if (res.statusCode >= 400) {
-      res.body.destroy();
+      await res.body.dump({ limit: 64 * 1024 }).catch(() => {});
       return null;
     }
     const chunks: Buffer[] = [];
@@ -183,5 +185,7 @@ export async function fetchMeta(url: string, opts: FetchOptions = {}): Promise<P
     return parseMeta(decodeHtml(bytes, contentType), url);
   } catch {
     return null;
+  } finally {
+    clearTimeout(timer);
   }
 }
