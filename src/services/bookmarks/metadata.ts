@@ -107,6 +107,29 @@ export function sniffMetaCharset(head: Uint8Array): string | null {
   return found;
 }
 
+// windows-1252 differs from ISO-8859-1 in 0x80-0x9F (Node 20's TextDecoder treats both as latin1).
+const CP1252 = [
+  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d, 0x17d, 0x8f,
+  0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178,
+];
+
+export function decodeWindows1252(bytes: Uint8Array): string {
+  let out = '';
+  for (let i = 0; i < bytes.length; i += 8192) {
+    const part = bytes.subarray(i, i + 8192);
+    out += String.fromCharCode(...Array.from(part, (b) => (b >= 0x80 && b <= 0x9f ? CP1252[b - 0x80]! : b)));
+  }
+  return out;
+}
+
+const LATIN1_LABELS = new Set(['windows-1252', 'cp1252', 'x-cp1252', 'iso-8859-1', 'iso8859-1', 'latin1', 'l1', 'us-ascii', 'ascii', 'cp819', 'ibm819', 'iso-ir-100']);
+
+function decodeAs(label: string, bytes: Uint8Array): string {
+  // As browsers do (WHATWG Encoding), latin1 labels mean windows-1252.
+  if (LATIN1_LABELS.has(label)) return decodeWindows1252(bytes);
+  return new TextDecoder(label).decode(bytes);
+}
+
 /** Decodes document bytes: BOM, then the Content-Type charset, then the document's meta, then UTF-8 (or windows-1252 if not UTF-8). */
 export function decodeHtml(bytes: Uint8Array, contentType?: string): string {
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return new TextDecoder('utf-8').decode(bytes.subarray(3));
@@ -115,7 +138,7 @@ export function decodeHtml(bytes: Uint8Array, contentType?: string): string {
   for (const cs of [charsetOf(contentType), sniffMetaCharset(bytes)]) {
     if (!cs) continue;
     try {
-      return new TextDecoder(cs).decode(bytes);
+      return decodeAs(cs, bytes);
     } catch {
       /* unknown label: try the next source */
     }
@@ -123,7 +146,7 @@ export function decodeHtml(bytes: Uint8Array, contentType?: string): string {
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    return new TextDecoder('windows-1252').decode(bytes);
+    return decodeWindows1252(bytes);
   }
 }
 

@@ -156,3 +156,11 @@ describe('metadata on link create', () => {
     }
   });
 });
+
+describe('windows-1252', () => {
+  test('0x80-0x9F map to the windows-1252 characters; latin1 labels decode as windows-1252', async () => {
+    const { decodeWindows1252 } = await import('../../../src/services/bookmarks/metadata.js');
+    expect(decodeWindows1252(Buffer.from([0x80, 0x93, 0x94, 0x96, 0x99, 0xe9]))).toBe('€“”–™é');
+    expect(decodeHtml(Buffer.from([0x80]), 'text/html; charset=iso-8859-1')).toBe('€');
+  });
+});
