@@ -250,6 +250,8 @@ export interface LinkSearch {
   onlyTags?: number[];
   /** v1: only the caller's own links */
   ownOnly?: boolean;
+  /** v1 is_private: true = private only, false = public and internal only */
+  isPrivate?: boolean | null;
   order?: { by: string; dir: Dir } | null;
 }
 
@@ -284,6 +286,8 @@ export function searchLinks(db: DB, caller: Caller, s: LinkSearch, page: PageReq
     params.push(s.visibility);
   }
   if (s.brokenOnly) conds.push('l.status > 1');
+  if (s.isPrivate === true) conds.push('l.visibility = 3');
+  else if (s.isPrivate === false) conds.push('l.visibility <> 3');
   for (const kind of ['lists', 'tags'] as const) {
     const k = KINDS[kind];
     const empty = kind === 'lists' ? s.emptyLists : s.emptyTags;
