@@ -42,7 +42,7 @@ export function cookieValue(req: FastifyRequest, name: string): string | undefin
  * content type on every call), bad JSON is a 400 with our error body.
  */
 export function installParsers(app: FastifyInstance): void {
-  app.removeContentTypeParser('application/json');
+  app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 1024 * 1024 }, (_req, body, done) => {
     const text = (body as string).trim();
     if (text === '') return done(null, undefined);

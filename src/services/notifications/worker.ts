@@ -7,6 +7,7 @@
  * manual clock), `start()` runs passes in the background, woken by `kick()` and by a timer set to
  * the next due time.
  */
+import { setMaxListeners } from 'node:events';
 import { Agent, type Dispatcher } from 'undici';
 import { DELIVERY_TIMEOUT_MS, systemClock, type Clock } from '../../webhooks/schedule.js';
 import { sendSigned, type AttemptResult } from '../../webhooks/send.js';
@@ -39,7 +40,7 @@ export class DeliveryWorker {
   private readonly ownDispatcher: boolean;
   private readonly lanes = new Map<string, number>();
   private readonly inflight = new Set<Promise<void>>();
-  private abort = new AbortController();
+  private abort = DeliveryWorker.newAbort();
   private running = false;
   private scheduled = false;
   private timer: NodeJS.Timeout | null = null;
@@ -54,6 +55,12 @@ export class DeliveryWorker {
     this.dispatcher =
       opts.dispatcher ??
       new Agent({ connections: this.perLane, keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, pipelining: 1 });
+  }
+
+  private static newAbort(): AbortController {
+    const c = new AbortController();
+    setMaxListeners(0, c.signal); // one listener per attempt in flight
+    return c;
   }
 
   get isRunning(): boolean {
@@ -96,7 +103,7 @@ export class DeliveryWorker {
     this.timer = null;
     this.abort.abort();
     await Promise.allSettled([...this.inflight]);
-    this.abort = new AbortController();
+    this.abort = DeliveryWorker.newAbort();
     if (this.ownDispatcher) await this.dispatcher.close().catch(() => {});
   }
 
