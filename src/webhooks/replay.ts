@@ -35,7 +35,7 @@ export function itemsFromStore(store: EventStore, filter: ReplayFilter = {}): Re
 
 /**
  * Reads envelopes from text: a JSON array of envelopes, or one JSON value per line (envelopes, or
- * the records `ops hook serve --json` prints, whose ready lines are skipped). Throws with the line
+ * the records `ops hook serve --json` prints, whose ready and stopped lines are skipped). Throws with the line
  * number on anything else.
  */
 export function itemsFromText(text: string): ReplayItem[] {
@@ -65,7 +65,8 @@ export function itemsFromText(text: string): ReplayItem[] {
   const items: ReplayItem[] = [];
   for (const { value, where } of values) {
     const v = value as Record<string, unknown> | null;
-    if (v && typeof v === 'object' && v.kind !== undefined && v.kind !== 'event') continue;
+    // lines of `ops hook serve --json` other than received events (ready, stopped) are skipped
+    if (v && typeof v === 'object' && typeof v.event === 'string' && v.event !== 'received') continue;
     const r = validateEnvelope(v);
     if (!r.ok) throw new Error(`${where}: ${r.error}`);
     const receivedAt = typeof v?.receivedAt === 'string' ? Date.parse(v.receivedAt) : NaN;
