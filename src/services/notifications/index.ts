@@ -1,12 +1,76 @@
-/** Placeholder: the notifications service is not built yet. Replaced by its own issue. */
-import type { ServiceModule } from '../types.js';
+/**
+ * The notification service of `ops serve` (prefix /notify): webhook registrations, events from
+ * the bookmark service and a trigger endpoint, a durable outbox with retries, a dashboard.
+ * See docs/notifications.md.
+ */
+import type { ServiceHandle, ServiceModule } from '../types.js';
+import { retryScaleProblem } from '../../webhooks/schedule.js';
+import { registerDashboard } from './dashboard.js';
+import { installParsers, sendError } from './http-util.js';
+import { registerApi } from './routes.js';
+import { Notifier } from './service.js';
 
 const service: ServiceModule = {
   name: 'notifications',
   prefix: '/notify',
-  async register(app) {
-    app.all('/*', async (_req, reply) => reply.code(501).send({ message: 'The notifications service is not implemented yet.' }));
-    return { health: () => ({ status: 'down' as const, reason: 'not implemented' }), close: () => {} };
+  async register(app, ctx): Promise<ServiceHandle> {
+    let retryScale = ctx.options.retryScale ?? 1;
+    const problem = retryScaleProblem(retryScale);
+    if (problem) {
+      ctx.log.warn(`notifications: ${problem}; using 1`);
+      retryScale = 1;
+    }
+    const concurrency = Number(ctx.options.notifyConcurrency ?? 8);
+    const notifier = new Notifier({
+      dataDir: ctx.dataDir,
+      retryScale,
+      concurrencyPerReceiver: Number.isInteger(concurrency) && concurrency > 0 ? concurrency : 8,
+      onError: (err) => ctx.log.error({ err }, 'notifications: delivery worker error'),
+    });
+    const { store } = notifier;
+
+    // The API key: created on first start, stored hashed; the plaintext goes to the host once.
+    let createdKey: string | undefined;
+    if (!store.hasApiKey()) createdKey = store.createApiKey(notifier.clock.now());
+    if (typeof ctx.options.notifyApiKey === 'string' && ctx.options.notifyApiKey !== '') {
+      store.addApiKey(ctx.options.notifyApiKey, notifier.clock.now());
+    }
+    const hashes = store.apiKeyHashes();
+    const isValidKey = (key: string) => store.checkApiKey(key, hashes);
+
+    const unsubscribe = ctx.events.subscribe((ev) => {
+      try {
+        notifier.onDomainEvent(ev);
+      } catch (err) {
+        ctx.log.error({ err, type: ev.type }, 'notifications: could not queue an event');
+      }
+    });
+
+    installParsers(app);
+    registerApi(app, notifier, isValidKey);
+    registerDashboard(app, notifier, isValidKey);
+    app.setNotFoundHandler((req, reply) =>
+      sendError(reply, 404, 'not_found', `no route ${req.method} ${req.url.split('?')[0]} in the notification service`),
+    );
+
+    let closed = false;
+    return {
+      health() {
+        const counts = store.countsByStatus();
+        return { status: notifier.worker.isRunning ? 'ok' : 'degraded', worker: notifier.worker.isRunning ? 'running' : 'stopped', deliveries: counts, retryScale };
+      },
+      localCredentials: () => (createdKey ? { notifyApiKey: createdKey } : {}),
+      started() {
+        notifier.worker.start();
+      },
+      async close() {
+        if (closed) return;
+        closed = true;
+        unsubscribe();
+        await notifier.close();
+      },
+    };
   },
 };
+
 export default service;

@@ -1,0 +1,80 @@
+/** `ops hook deliveries [ID]`: deliveries (failed first) or one delivery with its attempts. */
+import type { Context } from '../../context.js';
+import { UsageError } from '../../core/errors.js';
+import type { Column } from '../../core/output.js';
+import type { Attempt, Delivery, DeliveryStatus } from '../../clients/notify.js';
+import { notifyClient } from './shared.js';
+
+export interface DeliveriesFlags {
+  status?: string;
+  webhook?: string;
+  event?: string;
+  limit?: string;
+}
+
+const STATUSES: DeliveryStatus[] = ['pending', 'delivered', 'failed'];
+
+const statusStyle = (t: string, _row: unknown, c: import('chalk').ChalkInstance) =>
+  t === 'failed' ? c.red(t) : t === 'delivered' ? c.green(t) : c.yellow(t);
+
+export const DELIVERY_COLUMNS: Column<Delivery>[] = [
+  { header: 'id', key: 'id' },
+  { header: 'status', key: 'status', style: statusStyle },
+  { header: 'type', key: 'eventType' },
+  { header: 'event', key: 'eventId' },
+  { header: 'attempts', key: 'attemptCount' },
+  { header: 'last', get: (d) => d.lastStatusCode ?? d.lastError ?? '', shrink: true },
+  { header: 'next', get: (d) => d.nextAttemptAt ?? '' },
+  { header: 'url', key: 'url', shrink: true },
+];
+
+const ATTEMPT_COLUMNS: Column<Attempt>[] = [
+  { header: '#', key: 'n' },
+  { header: 'started', key: 'startedAt' },
+  { header: 'outcome', key: 'outcome' },
+  { header: 'status', get: (a) => a.statusCode ?? '' },
+  { header: 'ms', get: (a) => (a.durationMs === null ? '' : Math.round(a.durationMs)) },
+  { header: 'error', get: (a) => a.error ?? '', shrink: true },
+  { header: 'response', get: (a) => a.responseExcerpt ?? '', shrink: true },
+];
+
+export async function hookDeliveries(ctx: Context, id: string | undefined, flags: DeliveriesFlags): Promise<void> {
+  const client = notifyClient(ctx);
+  if (id) {
+    const d = await client.getDelivery(id);
+    if (ctx.json) return ctx.out.writeJson(d);
+    await ctx.out.item(d, DELIVERY_COLUMNS.concat([{ header: 'created', key: 'createdAt' }, { header: 'webhook', key: 'webhookId' }]));
+    if (d.attempts.length) {
+      await ctx.out.write('\n');
+      await ctx.out.list(d.attempts, ATTEMPT_COLUMNS);
+    }
+    return;
+  }
+  if (flags.status !== undefined && !STATUSES.includes(flags.status as DeliveryStatus)) {
+    throw new UsageError(`--status must be one of ${STATUSES.join(', ')}, not "${flags.status}"`);
+  }
+  let limit = 50;
+  if (flags.limit !== undefined) {
+    limit = Number(flags.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new UsageError('--limit must be a whole number from 1 to 500');
+  }
+  const page = await client.listDeliveries({
+    status: flags.status as DeliveryStatus | undefined,
+    webhookId: flags.webhook,
+    eventId: flags.event,
+    limit,
+  });
+  await ctx.out.list(page.data, DELIVERY_COLUMNS);
+  if (!ctx.json) {
+    const c = page.counts;
+    ctx.out.info(`${page.data.length} of ${page.total} shown · failed ${c.failed} · pending ${c.pending} · delivered ${c.delivered}`);
+  }
+}
+
+export async function hookRedeliver(ctx: Context, ids: string[]): Promise<void> {
+  const client = notifyClient(ctx);
+  const out: Delivery[] = [];
+  for (const id of ids) out.push(await client.redeliver(id));
+  await ctx.out.list(out, DELIVERY_COLUMNS);
+  ctx.out.success(`${out.length} deliver${out.length === 1 ? 'y' : 'ies'} queued again`);
+}

@@ -1,0 +1,134 @@
+/**
+ * `ops hook replay`: re-send stored events, signed, to a URL (from the receiver's store or from a
+ * file of envelopes), reporting each response; or, with --failed, ask the notification service to
+ * redeliver its failed deliveries.
+ */
+import { existsSync } from 'node:fs';
+import type { Context } from '../../context.js';
+import { OpsError, UsageError } from '../../core/errors.js';
+import type { Column } from '../../core/output.js';
+import type { Delivery } from '../../clients/notify.js';
+import { EventStore } from '../../webhooks/event-store.js';
+import { filterItems, itemsFromStore, itemsFromText, parseSince, replay, type ReplayFilter, type ReplayOutcome } from '../../webhooks/replay.js';
+import { defaultStorePath, notifyClient, parseUrlFlag, readInput, requireSecret } from './shared.js';
+
+export interface ReplayFlags {
+  to?: string;
+  id?: string;
+  since?: string;
+  type?: string;
+  secretFile?: string;
+  from?: string;
+  store?: string;
+  failed?: boolean;
+  dryRun?: boolean;
+}
+
+const OUTCOME_COLUMNS: Column<ReplayOutcome>[] = [
+  { header: 'id', key: 'id' },
+  { header: 'type', key: 'type' },
+  { header: 'status', get: (o) => o.statusCode ?? 'error', style: (t, o, c) => (o.ok ? c.green(t) : c.red(t)) },
+  { header: 'ms', get: (o) => Math.round(o.durationMs) },
+  { header: 'error', get: (o) => o.error ?? (o.ok ? '' : o.responseExcerpt.slice(0, 80)), shrink: true },
+];
+
+const DELIVERY_COLUMNS: Column<Delivery>[] = [
+  { header: 'delivery', key: 'id' },
+  { header: 'event', key: 'eventId' },
+  { header: 'type', key: 'eventType' },
+  { header: 'url', key: 'url', shrink: true },
+  { header: 'status', key: 'status' },
+];
+
+function filterFrom(ctx: Context, flags: ReplayFlags): ReplayFilter {
+  const f: ReplayFilter = {};
+  if (flags.id !== undefined) f.id = flags.id;
+  if (flags.type !== undefined) f.type = flags.type;
+  if (flags.since !== undefined) {
+    const t = parseSince(flags.since);
+    if (t === null) throw new UsageError(`--since must be an ISO time (2026-01-31T12:00:00Z) or a duration back from now (30m, 2h, 7d), not "${flags.since}"`);
+    f.since = t;
+  }
+  return f;
+}
+
+export async function hookReplay(ctx: Context, flags: ReplayFlags): Promise<void> {
+  if (flags.failed) return redeliverFailed(ctx, flags);
+  if (!flags.to) throw new UsageError('--to URL is required (where to send the events)', 'Or --failed to redeliver the notification service\'s failed deliveries.');
+  const to = parseUrlFlag(flags.to, '--to');
+  if (flags.from !== undefined && flags.store !== undefined) throw new UsageError('give either --from FILE or --store FILE, not both');
+  const filter = filterFrom(ctx, flags);
+
+  let items;
+  if (flags.from !== undefined) {
+    const text = (await readInput(ctx, flags.from)).toString('utf8');
+    try {
+      items = filterItems(itemsFromText(text), filter);
+    } catch (err) {
+      throw new UsageError(`cannot read envelopes from ${flags.from === '-' ? 'stdin' : flags.from}: ${(err as Error).message}`);
+    }
+  } else {
+    const path = flags.store ?? defaultStorePath(ctx);
+    if (!existsSync(path)) throw new OpsError(`no event store at ${path}`, undefined, 'Run `ops hook serve` first, or give --store FILE or --from FILE.');
+    const store = new EventStore(path);
+    try {
+      items = itemsFromStore(store, filter);
+    } finally {
+      store.close();
+    }
+  }
+  if (items.length === 0) {
+    ctx.out.warn('no stored events match');
+    if (ctx.json) await ctx.out.writeJson([]);
+    return;
+  }
+  if (flags.dryRun) {
+    await ctx.out.list(
+      items.map((i) => ({ id: i.id, type: i.type, timestamp: i.timestamp, bytes: i.body.length, to })),
+      [{ header: 'id', key: 'id' }, { header: 'type', key: 'type' }, { header: 'timestamp', key: 'timestamp' }, { header: 'bytes', key: 'bytes' }],
+    );
+    ctx.out.info(`dry run: ${items.length} event(s) would be sent to ${to}`);
+    return;
+  }
+  const secret = requireSecret(ctx, flags.secretFile, 'ops hook replay');
+  const stream = ctx.out.listStream(OUTCOME_COLUMNS);
+  const outcomes = await replay(items, {
+    to,
+    secret: secret.value,
+    onResult: (o) => {
+      void stream.push([o], [{ ...o }]);
+    },
+  });
+  await stream.end();
+  const failed = outcomes.filter((o) => !o.ok).length;
+  if (failed > 0) throw new OpsError(`${failed} of ${outcomes.length} replayed event(s) were not accepted (no 2xx)`);
+  ctx.out.success(`${outcomes.length} event(s) replayed to ${to}`);
+}
+
+async function redeliverFailed(ctx: Context, flags: ReplayFlags): Promise<void> {
+  if (flags.to !== undefined || flags.from !== undefined || flags.store !== undefined) {
+    throw new UsageError('--failed redelivers through the notification service to each registered URL: --to, --from and --store do not apply');
+  }
+  const filter = filterFrom(ctx, flags);
+  const client = notifyClient(ctx);
+  const failed = (await client.allDeliveries({ status: 'failed' })).filter(
+    (d) =>
+      (filter.id === undefined || d.id === filter.id || d.eventId === filter.id) &&
+      (filter.type === undefined || d.eventType === filter.type) &&
+      (filter.since === undefined || Date.parse(d.createdAt) >= filter.since),
+  );
+  if (failed.length === 0) {
+    ctx.out.info('no failed deliveries match');
+    if (ctx.json) await ctx.out.writeJson([]);
+    return;
+  }
+  if (flags.dryRun) {
+    await ctx.out.list(failed, DELIVERY_COLUMNS);
+    ctx.out.info(`dry run: ${failed.length} failed deliveries would be redelivered`);
+    return;
+  }
+  const queued: Delivery[] = [];
+  for (const d of failed) queued.push(await client.redeliver(d.id));
+  await ctx.out.list(queued, DELIVERY_COLUMNS);
+  ctx.out.success(`${queued.length} failed deliveries queued again (see \`ops hook deliveries\`)`);
+}

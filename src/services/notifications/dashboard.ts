@@ -1,0 +1,133 @@
+/**
+ * The delivery dashboard (GET /notify/dashboard): deliveries with their attempts, failed first,
+ * each with a Redeliver button (a plain form POST, so it works without JavaScript).
+ * Auth: the API key as a Bearer header, or once as `?key=...`, which sets an HttpOnly,
+ * SameSite=Strict cookie and redirects to the clean URL.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { bearerToken, cookieValue } from './http-util.js';
+import type { Notifier } from './service.js';
+import type { Delivery, DeliveryStatus } from './store.js';
+import { DELIVERY_STATUSES } from './store.js';
+
+export const DASHBOARD_COOKIE = 'ops_notify_key';
+
+const esc = (s: unknown): string =>
+  String(s ?? '')
+    // control characters from receivers never reach the page
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+
+const STYLE = `
+body{font:14px/1.4 system-ui,sans-serif;margin:1.5rem;color:#1d1d1f;background:#fafafa}
+h1{font-size:1.3rem;margin:0 0 .5rem} nav a{margin-right:.8rem}
+table{border-collapse:collapse;width:100%;background:#fff} th,td{border-bottom:1px solid #e3e3e3;padding:.4rem .5rem;text-align:left;vertical-align:top}
+th{background:#f0f0f0;font-weight:600} code{font-size:12px}
+.status{font-weight:600;padding:.1rem .4rem;border-radius:.3rem}
+.status-failed{background:#fde2e1;color:#a40e0e}.status-pending{background:#fff4ce;color:#7a5a00}.status-delivered{background:#dff6dd;color:#0b6a0b}
+.attempts{margin:.3rem 0 0;padding-left:1.2rem} .muted{color:#666} .excerpt{white-space:pre-wrap;word-break:break-all;color:#444}
+button{cursor:pointer} .flash{background:#e8f0fe;padding:.4rem .6rem;border-radius:.3rem;margin:.5rem 0}
+`;
+
+function attemptLine(a: Delivery['attempts'][number]): string {
+  const what =
+    a.outcome === 'in_flight'
+      ? 'in flight'
+      : a.statusCode !== null
+        ? `HTTP ${a.statusCode}`
+        : (a.error ?? a.outcome);
+  const dur = a.durationMs !== null ? ` · ${Math.round(a.durationMs)} ms` : '';
+  const err = a.statusCode !== null && a.error ? ` · ${esc(a.error)}` : '';
+  const excerpt = a.responseExcerpt ? `<div class="excerpt">${esc(a.responseExcerpt.slice(0, 200))}</div>` : '';
+  return `<li class="attempt attempt-${esc(a.outcome)}">#${a.n} <time>${esc(a.startedAt)}</time> · ${esc(a.outcome)} · ${esc(what)}${dur}${err}${excerpt}</li>`;
+}
+
+function row(d: Delivery, base: string): string {
+  const canRedeliver = !d.attempts.some((a) => a.outcome === 'in_flight');
+  const button = canRedeliver
+    ? `<form method="post" action="${esc(base)}/dashboard/deliveries/${esc(d.id)}/redeliver"><button type="submit" data-delivery="${esc(d.id)}">Redeliver</button></form>`
+    : '<span class="muted">in flight</span>';
+  return `<tr data-delivery-id="${esc(d.id)}" data-status="${esc(d.status)}">
+<td><span class="status status-${esc(d.status)}">${esc(d.status)}</span></td>
+<td>${esc(d.eventType)}<br><code>${esc(d.eventId)}</code></td>
+<td><code>${esc(d.url)}</code><br><span class="muted">${esc(d.webhookId)}</span></td>
+<td>${d.attemptCount}${d.nextAttemptAt ? `<br><span class="muted">next ${esc(d.nextAttemptAt)}</span>` : ''}
+${d.attempts.length ? `<ol class="attempts">${d.attempts.map(attemptLine).join('')}</ol>` : ''}</td>
+<td>${esc(d.lastError ?? '')}</td>
+<td><time>${esc(d.createdAt)}</time></td>
+<td>${button}</td></tr>`;
+}
+
+export function renderDashboard(
+  deliveries: Delivery[],
+  counts: Record<DeliveryStatus, number>,
+  opts: { base: string; status?: DeliveryStatus; flash?: string; total: number },
+): string {
+  const link = (s?: DeliveryStatus) =>
+    `<a href="${esc(opts.base)}/dashboard${s ? `?status=${s}` : ''}"${opts.status === s ? ' aria-current="page"' : ''}>${s ?? 'all'}${
+      s ? ` (${counts[s]})` : ''
+    }</a>`;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>ops notifications · deliveries</title><style>${STYLE}</style></head>
+<body>
+<h1>Webhook deliveries</h1>
+<nav>${link()}${DELIVERY_STATUSES.map((s) => link(s)).join('')}<a href="">refresh</a></nav>
+${opts.flash ? `<p class="flash" role="status">${esc(opts.flash)}</p>` : ''}
+<p class="muted">${opts.total} deliveries${opts.status ? ` with status ${esc(opts.status)}` : ''}; failed first. Attempts: immediately, then 1 min, 5 min, 30 min, 2 h after each failure.</p>
+<table><thead><tr><th>Status</th><th>Event</th><th>Receiver</th><th>Attempts</th><th>Last error</th><th>Created</th><th></th></tr></thead>
+<tbody>${deliveries.length ? deliveries.map((d) => row(d, opts.base)).join('\n') : '<tr><td colspan="7" class="muted">No deliveries yet.</td></tr>'}</tbody></table>
+</body></html>`;
+}
+
+function unauthorizedPage(): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>ops notifications · sign in</title><style>${STYLE}</style></head>
+<body><h1>API key needed</h1><p>Open this page with <code>?key=&lt;notification API key&gt;</code> once
+(<code>ops hook dashboard</code> prints the link), or send <code>Authorization: Bearer &lt;key&gt;</code>.</p></body></html>`;
+}
+
+export function registerDashboard(app: FastifyInstance, notifier: Notifier, isValidKey: (key: string) => boolean): void {
+  const base = app.prefix;
+  const cookiePath = base || '/';
+
+  const authorized = (req: FastifyRequest): boolean => {
+    const key = bearerToken(req) ?? cookieValue(req, DASHBOARD_COOKIE);
+    return key !== undefined && isValidKey(key);
+  };
+  const deny = (reply: FastifyReply) => reply.code(401).type('text/html; charset=utf-8').send(unauthorizedPage());
+
+  app.get<{ Querystring: { key?: string; status?: string; flash?: string } }>('/dashboard', async (req, reply) => {
+    const q = req.query;
+    if (typeof q.key === 'string') {
+      if (!isValidKey(q.key)) return deny(reply);
+      const rest = new URLSearchParams();
+      if (typeof q.status === 'string') rest.set('status', q.status);
+      reply.header(
+        'set-cookie',
+        `${DASHBOARD_COOKIE}=${encodeURIComponent(q.key)}; Path=${cookiePath}; HttpOnly; SameSite=Strict`,
+      );
+      return reply.redirect(`${base}/dashboard${rest.size ? `?${rest}` : ''}`, 303);
+    }
+    if (!authorized(req)) return deny(reply);
+    const status = (DELIVERY_STATUSES as readonly string[]).includes(q.status ?? '') ? (q.status as DeliveryStatus) : undefined;
+    const page = notifier.store.listDeliveries({ status, limit: 200 });
+    const flash = typeof q.flash === 'string' ? q.flash.slice(0, 200) : undefined;
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send(renderDashboard(page.data, notifier.store.countsByStatus(), { base, status, flash, total: page.total }));
+  });
+
+  app.post<{ Params: { id: string } }>('/dashboard/deliveries/:id/redeliver', async (req, reply) => {
+    if (!authorized(req)) return deny(reply);
+    const r = notifier.store.redeliver(req.params.id, notifier.clock.now());
+    if (r.ok) notifier.worker.kick();
+    const flash = r.ok ? `Redelivery of ${req.params.id} queued.` : r.message;
+    return reply.redirect(`${base}/dashboard?flash=${encodeURIComponent(flash)}`, 303);
+  });
+}

@@ -1,0 +1,71 @@
+/** Small HTTP helpers for the notification routes: error bodies, auth, JSON parsing. */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ValidationError } from './validate.js';
+
+export interface ErrorBody {
+  error: string;
+  message: string;
+  errors?: Record<string, string[]>;
+}
+
+export function sendError(reply: FastifyReply, status: number, error: string, message: string, errors?: Record<string, string[]>) {
+  const body: ErrorBody = { error, message, ...(errors ? { errors } : {}) };
+  return reply.code(status).type('application/json; charset=utf-8').send(body);
+}
+
+export function bearerToken(req: FastifyRequest): string | undefined {
+  const h = req.headers.authorization;
+  if (typeof h !== 'string') return undefined;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
+  return m ? m[1] : undefined;
+}
+
+export function cookieValue(req: FastifyRequest, name: string): string | undefined {
+  const raw = req.headers.cookie;
+  if (typeof raw !== 'string') return undefined;
+  for (const part of raw.split(';')) {
+    const i = part.indexOf('=');
+    if (i === -1) continue;
+    if (part.slice(0, i).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(i + 1).trim());
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * JSON and form parsers for this service's scope: an empty body is accepted (clients send the
+ * content type on every call), bad JSON is a 400 with our error body.
+ */
+export function installParsers(app: FastifyInstance): void {
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 1024 * 1024 }, (_req, body, done) => {
+    const text = (body as string).trim();
+    if (text === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      const err = new Error('the request body is not valid JSON') as Error & { statusCode: number; code: string };
+      err.statusCode = 400;
+      err.code = 'invalid_json';
+      done(err, undefined);
+    }
+  });
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+  app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, _req, reply) => {
+    if (err instanceof ValidationError) return sendError(reply, 400, 'validation_failed', err.message, err.errors);
+    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+    if (status === 500) {
+      reply.log.error(err);
+      return sendError(reply, 500, 'internal', 'internal error');
+    }
+    const code = err.code === 'invalid_json' ? 'invalid_json' : status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : 'bad_request';
+    return sendError(reply, status, code, err.message);
+  });
+}

@@ -1,0 +1,84 @@
+/**
+ * The notification service's core, independent of HTTP: turns domain events and trigger calls
+ * into envelopes and outbox entries, and owns the store and the delivery worker.
+ */
+import { randomBytes } from 'node:crypto';
+import type { DomainEvent } from '../events.js';
+import {
+  createEnvelope,
+  isEventType,
+  samplePayload,
+  serializeEnvelope,
+  type Envelope,
+  type EventType,
+} from '../../webhooks/envelope.js';
+import { systemClock, type Clock } from '../../webhooks/schedule.js';
+import { NotifyStore } from './store.js';
+import { DeliveryWorker } from './worker.js';
+
+export interface NotifierOptions {
+  dataDir: string;
+  retryScale?: number;
+  clock?: Clock;
+  concurrencyPerReceiver?: number;
+  timeoutMs?: number;
+  onError?: (err: unknown) => void;
+}
+
+export class Notifier {
+  readonly store: NotifyStore;
+  readonly worker: DeliveryWorker;
+  readonly clock: Clock;
+
+  constructor(opts: NotifierOptions) {
+    this.clock = opts.clock ?? systemClock;
+    this.store = new NotifyStore(opts.dataDir);
+    this.worker = new DeliveryWorker({
+      store: this.store,
+      clock: this.clock,
+      retryScale: opts.retryScale,
+      concurrencyPerReceiver: opts.concurrencyPerReceiver,
+      timeoutMs: opts.timeoutMs,
+      onError: opts.onError,
+    });
+  }
+
+  /** Creates an envelope for (type, data), stores it with its deliveries and wakes the worker. */
+  publish(type: string, data: Record<string, unknown>): { envelope: Envelope; deliveryIds: string[] } {
+    const envelope = createEnvelope(type, data, { now: this.clock.now() });
+    const body = serializeEnvelope(envelope);
+    const { deliveryIds } = this.store.enqueueEvent(envelope, body, this.clock.now());
+    if (deliveryIds.length > 0) this.worker.kick();
+    return { envelope, deliveryIds };
+  }
+
+  /** A domain event from the bus (bookmark service). Unknown types are ignored. */
+  onDomainEvent(ev: DomainEvent): void {
+    if (!isEventType(ev.type)) return;
+    this.publish(ev.type, normalizePayload(ev.type, ev.data));
+  }
+
+  trigger(type: EventType, data?: Record<string, unknown>) {
+    return this.publish(type, data ?? samplePayload(type, this.clock.now()));
+  }
+
+  /** A new random signing secret for a registration that did not give one. */
+  static newSecret(): string {
+    return `whsec_${randomBytes(24).toString('base64url')}`;
+  }
+
+  async close(): Promise<void> {
+    await this.worker.stop();
+    this.store.close();
+  }
+}
+
+/** The description's payloads: user objects carry a string id; user.deleted carries the id only. */
+export function normalizePayload(type: EventType, data: Record<string, unknown>): Record<string, unknown> {
+  if (type.startsWith('user.')) {
+    const id = data.id === undefined || data.id === null ? data.id : String(data.id);
+    if (type === 'user.deleted') return { id };
+    return { ...data, id };
+  }
+  return data;
+}

@@ -1,0 +1,99 @@
+/** The delivery dashboard opened in headless chromium: a failed delivery and its Redeliver button. */
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import service from '../../../src/services/notifications/index.js';
+import { renderDashboard } from '../../../src/services/notifications/dashboard.js';
+import { buildServiceApp, type ServiceApp } from '../../helpers/service-app.js';
+import { launchChromium } from '../../helpers/browser.js';
+import { eventually, startTestReceiver, type TestReceiver } from '../../helpers/test-receiver.js';
+
+let browser: Browser;
+let s: ServiceApp;
+let rcv: TestReceiver;
+let base: string;
+let key: string;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  s = await buildServiceApp(service, { retryScale: 0.0001 });
+  key = (await s.handle.localCredentials!()).notifyApiKey!;
+  base = await s.listen();
+  rcv = await startTestReceiver(() => ({ status: 500, body: 'receiver <b>broken</b>' }));
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await s?.close();
+  await rcv?.close();
+});
+
+const api = (method: string, url: string, payload?: unknown) =>
+  s.app.inject({ method: method as 'GET', url, payload: payload as string, headers: { authorization: `Bearer ${key}` } }).then((r) => r.json());
+
+describe('dashboard', () => {
+  it('asks for the key without it', async () => {
+    const page = await browser.newPage();
+    const res = await page.goto(`${base}/notify/dashboard`);
+    expect(res!.status()).toBe(401);
+    expect(await page.textContent('h1')).toBe('API key needed');
+    const bad = await page.goto(`${base}/notify/dashboard?key=ntf_wrong`);
+    expect(bad!.status()).toBe(401);
+    await page.close();
+  });
+
+  it('shows a failed delivery with its attempts, failed first, and Redeliver works', async () => {
+    await api('POST', '/notify/v1/webhooks', { url: rcv.url, events: ['*'], secret: 'dash' });
+    const first = await api('POST', '/notify/v1/events/trigger', { type: 'payment.failed' });
+    const failedId: string = first.deliveries[0];
+    await eventually(async () => (await api('GET', `/notify/v1/deliveries/${failedId}`)).status === 'failed');
+    rcv.setBehaviour(() => ({ status: 200 }));
+    const ok = await api('POST', '/notify/v1/events/trigger', { type: 'user.created' });
+    await eventually(async () => (await api('GET', `/notify/v1/deliveries/${ok.deliveries[0]}`)).status === 'delivered');
+    rcv.setBehaviour(() => ({ status: 500, body: 'receiver <b>broken</b>' }));
+
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${base}/notify/dashboard?key=${encodeURIComponent(key)}`);
+    expect(new URL(page.url()).search).toBe(''); // the key is moved into a cookie
+    const rows = page.locator('tbody tr[data-delivery-id]');
+    expect(await rows.count()).toBe(2);
+    // failed first
+    expect(await rows.nth(0).getAttribute('data-delivery-id')).toBe(failedId);
+    expect(await rows.nth(0).getAttribute('data-status')).toBe('failed');
+    expect(await rows.nth(1).getAttribute('data-status')).toBe('delivered');
+    const failedRow = page.locator(`tr[data-delivery-id="${failedId}"]`);
+    expect(await failedRow.locator('li.attempt').count()).toBe(5);
+    expect(await failedRow.locator('li.attempt').first().textContent()).toContain('HTTP 500');
+    // receiver text is escaped, never markup
+    expect(await failedRow.locator('.excerpt b').count()).toBe(0);
+    expect(await failedRow.locator('.excerpt').first().textContent()).toBe('receiver <b>broken</b>');
+
+    // the filter
+    await page.click('nav a[href$="status=failed"]');
+    expect(await page.locator('tbody tr[data-delivery-id]').count()).toBe(1);
+
+    // redeliver: the receiver works again
+    rcv.setBehaviour(() => ({ status: 200 }));
+    const before = rcv.requests.length;
+    await page.locator(`button[data-delivery="${failedId}"]`).click();
+    await page.waitForLoadState();
+    expect(await page.locator('.flash').textContent()).toContain(`Redelivery of ${failedId} queued`);
+    await eventually(async () => (await api('GET', `/notify/v1/deliveries/${failedId}`)).status === 'delivered');
+    expect(rcv.requests.length).toBe(before + 1);
+    await page.reload();
+    const row = page.locator(`tr[data-delivery-id="${failedId}"]`);
+    expect(await row.getAttribute('data-status')).toBe('delivered');
+    expect(await row.locator('li.attempt').count()).toBe(6);
+    expect(await row.locator('li.attempt').last().textContent()).toContain('HTTP 200');
+    await context.close();
+  });
+
+  it('the redeliver form refuses requests without the key', async () => {
+    const r = await s.app.inject({ method: 'POST', url: '/notify/dashboard/deliveries/dlv_x/redeliver', payload: '', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(r.statusCode).toBe(401);
+  });
+
+  it('renders an empty page', () => {
+    const html = renderDashboard([], { pending: 0, delivered: 0, failed: 0 }, { base: '/notify', total: 0 });
+    expect(html).toContain('No deliveries yet.');
+  });
+});
