@@ -1,12 +1,108 @@
-/** Placeholder: the bookmarks service is not built yet. Replaced by its own issue. */
+/**
+ * The bookmark service of `ops serve`: a LinkAce-compatible API (v2 and v1) over SQLite.
+ * Owns /api/... and /openapi.json inside its own fastify context.
+ */
+import swagger from '@fastify/swagger';
+import multipart from '@fastify/multipart';
 import type { ServiceModule } from '../types.js';
+import { openDb } from './store/db.js';
+import { countUsers, createToken, drainUserEvents, insertUser } from './store/users.js';
+import { readSettings } from './options.js';
+import { RateLimiter } from './rate-limit.js';
+import { LinkChecker } from './checker.js';
+import { fetchMeta } from './metadata.js';
+import type { Deps } from './deps.js';
+import { errorHandler, installParsers, notFoundRoutes } from './http.js';
+import { makeAuthHook } from './auth.js';
+import { registerRoutes } from './routes/index.js';
+
+export const API_VERSION = '2.0';
 
 const service: ServiceModule = {
   name: 'bookmarks',
   prefix: '',
-  async register(app) {
-    app.all('/api/*', async (_req, reply) => reply.code(501).send({ message: 'The bookmarks service is not implemented yet.' }));
-    return { health: () => ({ status: 'down' as const, reason: 'not implemented' }), close: () => {} };
+  async register(app, ctx) {
+    const settings = readSettings(ctx.options);
+    if (settings.rateLimitInvalid !== null)
+      ctx.log.warn(`bookmarks: ignoring malformed API rate limit "${settings.rateLimitInvalid}" (use N or N,M); using 60 per minute`);
+    const db = openDb(ctx.dataDir);
+
+    // First start: an admin user and a token; the plaintext token exists only now.
+    let adminToken: string | undefined;
+    if (countUsers(db) === 0) {
+      const admin = insertUser(db, 'admin', 'admin@localhost');
+      adminToken = createToken(db, { userId: admin.id, name: 'local' }).token;
+    }
+
+    const checker = new LinkChecker(db, {
+      intervalMs: settings.linkCheck ? settings.linkCheckIntervalMs : 0,
+      batchSize: settings.linkCheckBatch,
+      timeoutMs: settings.linkCheckTimeoutMs,
+    });
+    const deps: Deps = {
+      db,
+      events: ctx.events,
+      guestAccess: settings.guestAccess,
+      fetchMetadata: settings.fetchMetadata,
+      metadata: (url) => fetchMeta(url, { timeoutMs: settings.metadataTimeoutMs }),
+      checker,
+    };
+
+    installParsers(app);
+    app.setValidatorCompiler(() => () => true);
+    app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+    app.setErrorHandler(errorHandler);
+    app.decorateRequest('bmCaller', null);
+    await app.register(multipart, { limits: { fileSize: 50 * 1024 * 1024, files: 1 } });
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.0.3',
+        info: { title: 'ops bookmarks (LinkAce-compatible)', version: API_VERSION },
+        components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
+        security: [{ bearerAuth: [] }],
+      },
+    });
+    const limiter = new RateLimiter(settings.rateLimit);
+    app.addHook('onRequest', makeAuthHook(db, limiter, () => settings.guestAccess));
+
+    app.get('/api/version', { schema: { tags: ['General'], summary: 'API version', security: [], response: { 200: { type: 'object', properties: { version: { type: 'string' } } } } } }, async () => ({
+      version: API_VERSION,
+    }));
+    app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+    registerRoutes(app, deps);
+    notFoundRoutes(app);
+
+    const publishUserEvents = () => {
+      try {
+        for (const e of drainUserEvents(db)) ctx.events.emit({ type: e.type, data: JSON.parse(e.data), userId: String(e.user_id) });
+      } catch (err) {
+        ctx.log.warn({ err }, 'bookmarks: could not publish user events');
+      }
+    };
+    let poll: NodeJS.Timeout | undefined;
+    let closed = false;
+
+    return {
+      health: () => ({ status: 'ok' as const, linkCheck: settings.linkCheck, fetchMetadata: settings.fetchMetadata }),
+      localCredentials: () => (adminToken ? { bmToken: adminToken } : {}),
+      started() {
+        publishUserEvents();
+        if (settings.userEventPollMs > 0) {
+          poll = setInterval(publishUserEvents, settings.userEventPollMs);
+          poll.unref();
+        }
+        checker.start();
+      },
+      async close() {
+        if (closed) return;
+        closed = true;
+        if (poll) clearInterval(poll);
+        await checker.stop();
+        publishUserEvents();
+        db.close();
+      },
+    };
   },
 };
+
 export default service;

@@ -1,0 +1,251 @@
+/** Creating, updating and deleting links: validation, permissions, metadata, events. */
+import type { Deps } from '../deps.js';
+import { canEdit, canView, type Caller } from '../access.js';
+import { forbidden, notFound, unauthenticated, HttpError } from '../errors.js';
+import { Check, LIMITS, type Input, type Ref } from '../validate.js';
+import { getUser } from '../store/users.js';
+import {
+  attach,
+  findOwnLinkByUrl,
+  getLink,
+  insertLink,
+  linkWithRelations,
+  setLinkDeleted,
+  updateLink,
+  type LinkJson,
+  type LinkRow,
+} from '../store/links.js';
+import { findOwnByName, getCollection, insertCollection, setCollectionDeleted, type CollectionKind, type CollectionRow, collectionJson } from '../store/collections.js';
+import { fallbackTitle } from '../metadata.js';
+
+/** Writes need a user token: guests get 401, system tokens 403. */
+export function requireUser(caller: Caller): number {
+  if (caller.kind === 'guest') throw unauthenticated();
+  if (caller.kind !== 'user') throw forbidden();
+  return caller.userId;
+}
+
+export function defaultVisibility(deps: Deps, userId: number): number {
+  return getUser(deps.db, userId)?.default_visibility ?? 3;
+}
+
+/** Checks that referenced ids exist and are visible; names are resolved later (found or created). */
+export function checkRefs(deps: Deps, caller: Caller, c: Check, field: string, kind: CollectionKind, refs: Ref[] | null | undefined): void {
+  if (!refs) return;
+  const bad: number[] = [];
+  for (const r of refs) {
+    if ('id' in r) {
+      const row = getCollection(deps.db, kind, r.id);
+      if (!row || !canView(caller, row)) bad.push(r.id);
+    }
+  }
+  if (bad.length) c.fail(field, `The selected :attribute are invalid: unknown ${kind === 'lists' ? 'list' : 'tag'} id ${bad.join(', ')}.`);
+}
+
+/** Resolves refs to ids, creating the user's own collections for unknown names. Run inside a transaction. */
+export function resolveRefs(deps: Deps, userId: number, kind: CollectionKind, refs: Ref[], created: CollectionRow[]): number[] {
+  const ids: number[] = [];
+  for (const r of refs) {
+    if ('id' in r) ids.push(r.id);
+    else {
+      const found = findOwnByName(deps.db, kind, userId, r.name);
+      if (found) {
+        if (found.deleted_at) setCollectionDeleted(deps.db, kind, found.id, false);
+        ids.push(found.id);
+      } else {
+        const row = insertCollection(deps.db, kind, { user_id: userId, name: r.name, visibility: defaultVisibility(deps, userId) });
+        if (kind === 'tags') created.push(row);
+        ids.push(row.id);
+      }
+    }
+  }
+  return [...new Set(ids)];
+}
+
+export function emitTagsCreated(deps: Deps, tags: CollectionRow[]): void {
+  for (const t of tags) deps.events.emit({ type: 'tag.created', data: collectionJson('tags', t), userId: t.user_id });
+}
+
+interface LinkFields {
+  url?: string;
+  title?: string | null;
+  description?: string | null;
+  icon?: string | null;
+  visibility?: number | null;
+  check_disabled?: boolean | null;
+  lists?: Ref[] | null;
+  tags?: Ref[] | null;
+}
+
+/** Validates the link fields of a body; `prefix` names nested fields (bulk: "models.0."). */
+export function readLinkFields(deps: Deps, caller: Caller, input: Input, c: Check, opts: { create: boolean; v1?: boolean }): LinkFields {
+  const f: LinkFields = {};
+  const url = c.url('url', { required: opts.create });
+  if (typeof url === 'string') f.url = url;
+  f.title = c.string('title', { max: LIMITS.title });
+  f.description = c.string('description', { max: LIMITS.description });
+  f.icon = c.string('icon', { max: LIMITS.icon });
+  if (opts.v1) {
+    const p = c.boolean('is_private');
+    if (typeof p === 'boolean') f.visibility = p ? 3 : deps.guestAccess ? 1 : 2;
+  } else f.visibility = c.visibility('visibility');
+  f.check_disabled = c.boolean('check_disabled');
+  f.lists = c.refs('lists');
+  f.tags = c.refs('tags');
+  checkRefs(deps, caller, c, 'lists', 'lists', f.lists);
+  checkRefs(deps, caller, c, 'tags', 'tags', f.tags);
+  return f;
+}
+
+function isUniqueViolation(e: unknown): boolean {
+  return !!e && typeof e === 'object' && 'code' in e && String((e as { code: unknown }).code).startsWith('SQLITE_CONSTRAINT');
+}
+
+/** Validates a create body without writing; returns the fields for `storeLink`. */
+export function validateNewLink(deps: Deps, caller: Caller, input: Input, c: Check, opts: { v1?: boolean } = {}): LinkFields {
+  const userId = requireUser(caller);
+  const f = readLinkFields(deps, caller, input, c, { create: true, v1: opts.v1 });
+  if (f.url && !c.failed('url') && findOwnLinkByUrl(deps.db, userId, f.url)) c.fail('url', 'The :attribute has already been taken.');
+  return f;
+}
+
+export interface StoreOptions {
+  /** skip the page fetch (import) */
+  noMetadata?: boolean;
+  createdAt?: string;
+  /** emit events (default true) */
+  events?: boolean;
+}
+
+/** Creates a validated link: fetches metadata when title or description is missing, then stores it. */
+export async function storeLink(deps: Deps, caller: Caller, f: LinkFields, opts: StoreOptions = {}): Promise<LinkJson> {
+  const userId = requireUser(caller);
+  const url = f.url!;
+  let title = f.title ?? null;
+  let description = f.description ?? null;
+  let thumbnail: string | null = null;
+  let status = 1;
+  let checkDisabled = f.check_disabled ?? false;
+  if ((title === null || description === null) && deps.fetchMetadata && !opts.noMetadata) {
+    const meta = await deps.metadata(url);
+    if (meta) {
+      title ??= meta.title;
+      description ??= meta.description;
+      thumbnail = meta.thumbnail;
+    } else {
+      status = 3;
+      checkDisabled = true;
+    }
+  }
+  title ??= fallbackTitle(url);
+  title = [...title].slice(0, LIMITS.title).join('');
+  if (description !== null) description = [...description].slice(0, LIMITS.description).join('');
+  const createdTags: CollectionRow[] = [];
+  let row: LinkRow;
+  try {
+    row = deps.db.transaction(() => {
+      const link = insertLink(deps.db, {
+        user_id: userId,
+        url,
+        title: title!,
+        description,
+        icon: f.icon ?? 'link',
+        visibility: f.visibility ?? defaultVisibility(deps, userId),
+        status,
+        check_disabled: checkDisabled,
+        thumbnail,
+        created_at: opts.createdAt,
+      });
+      if (f.lists?.length) attach(deps.db, 'lists', link.id, resolveRefs(deps, userId, 'lists', f.lists, createdTags), 'replace');
+      if (f.tags?.length) attach(deps.db, 'tags', link.id, resolveRefs(deps, userId, 'tags', f.tags, createdTags), 'replace');
+      return link;
+    })();
+  } catch (e) {
+    if (isUniqueViolation(e)) {
+      const c = new Check({});
+      c.fail('url', 'The :attribute has already been taken.');
+      c.done();
+    }
+    throw e;
+  }
+  const json = linkWithRelations(deps.db, caller, row);
+  if (opts.events !== false) {
+    emitTagsCreated(deps, createdTags);
+    deps.events.emit({ type: 'link.created', data: json, userId });
+  }
+  return json;
+}
+
+export async function createLink(deps: Deps, caller: Caller, input: Input, opts: { v1?: boolean } = {}): Promise<LinkJson> {
+  const c = new Check(input);
+  const f = validateNewLink(deps, caller, input, c, opts);
+  c.done();
+  return storeLink(deps, caller, f);
+}
+
+/** Loads a link for reading: 404 when absent or trashed, 403 when the caller may not see it. */
+export function viewableLink(deps: Deps, caller: Caller, id: number): LinkRow {
+  const row = getLink(deps.db, id);
+  if (!row) throw notFound('Link', id);
+  if (!canView(caller, row)) throw forbidden();
+  return row;
+}
+
+/** Loads a link for changing: 404, then 401 for guests, then 403 unless the caller owns it. */
+export function editableLink(deps: Deps, caller: Caller, id: number): LinkRow {
+  const row = getLink(deps.db, id);
+  if (!row) throw notFound('Link', id);
+  if (caller.kind === 'guest') throw unauthenticated();
+  if (!canEdit(caller, row)) throw forbidden();
+  return row;
+}
+
+/** Validates an update of one link; returns a function applying it (inside a transaction). */
+export function prepareLinkUpdate(deps: Deps, caller: Caller, row: LinkRow, input: Input, c: Check, opts: { v1?: boolean } = {}) {
+  const f = readLinkFields(deps, caller, input, c, { create: false, v1: opts.v1 });
+  if (f.url && f.url !== row.url && !c.failed('url')) {
+    const other = findOwnLinkByUrl(deps.db, row.user_id, f.url);
+    if (other && other.id !== row.id) c.fail('url', 'The :attribute has already been taken.');
+  }
+  return (created: CollectionRow[]): LinkRow => {
+    const patch: Record<string, unknown> = {};
+    if (f.url !== undefined && f.url !== row.url) {
+      patch.url = f.url;
+      patch.status = 1;
+      patch.last_checked_at = null;
+    }
+    if (f.title !== undefined) patch.title = f.title ?? fallbackTitle(f.url ?? row.url);
+    if (f.description !== undefined) patch.description = f.description;
+    if (f.icon !== undefined) patch.icon = f.icon ?? 'link';
+    if (f.visibility !== undefined && f.visibility !== null) patch.visibility = f.visibility;
+    if (f.check_disabled !== undefined && f.check_disabled !== null) patch.check_disabled = f.check_disabled;
+    const updated = updateLink(deps.db, row.id, patch);
+    if (f.lists !== undefined) attach(deps.db, 'lists', row.id, resolveRefs(deps, row.user_id, 'lists', f.lists ?? [], created), 'replace');
+    if (f.tags !== undefined) attach(deps.db, 'tags', row.id, resolveRefs(deps, row.user_id, 'tags', f.tags ?? [], created), 'replace');
+    return updated;
+  };
+}
+
+export function patchLink(deps: Deps, caller: Caller, id: number, input: Input, opts: { v1?: boolean } = {}): LinkJson {
+  const row = editableLink(deps, caller, id);
+  const c = new Check(input);
+  const apply = prepareLinkUpdate(deps, caller, row, input, c, opts);
+  c.done();
+  const created: CollectionRow[] = [];
+  let updated: LinkRow;
+  try {
+    updated = deps.db.transaction(() => apply(created))();
+  } catch (e) {
+    if (isUniqueViolation(e)) throw new HttpError(422, { message: 'The url has already been taken.', errors: { url: ['The url has already been taken.'] } });
+    throw e;
+  }
+  const json = linkWithRelations(deps.db, caller, updated);
+  emitTagsCreated(deps, created);
+  deps.events.emit({ type: 'link.updated', data: json, userId: updated.user_id });
+  return json;
+}
+
+export function deleteLink(deps: Deps, caller: Caller, id: number): void {
+  editableLink(deps, caller, id);
+  setLinkDeleted(deps.db, id, true);
+}

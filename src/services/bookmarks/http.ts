@@ -1,0 +1,45 @@
+/** Body parsers, the error handler and the JSON-404 of the bookmark API's fastify context. */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { HttpError } from './errors.js';
+
+export function installParsers(app: FastifyInstance): void {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch (e) {
+      done(new HttpError(400, { message: `Malformed JSON body: ${(e as Error).message}` }), undefined);
+    }
+  });
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of new URLSearchParams(String(body))) {
+      const key = k.endsWith('[]') ? k.slice(0, -2) : k;
+      if (k.endsWith('[]')) ((out[key] ??= []) as unknown[]).push(v);
+      else out[key] = v;
+    }
+    done(null, out);
+  });
+}
+
+export function errorHandler(err: FastifyError | HttpError, req: FastifyRequest, reply: FastifyReply) {
+  if (err instanceof HttpError) return reply.code(err.statusCode).headers(err.headers).send(err.body);
+  const status = (err as FastifyError).statusCode ?? 500;
+  const code = (err as FastifyError).code;
+  if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
+    return reply.code(415).send({ message: `Unsupported Media Type: ${req.headers['content-type'] ?? 'none'}. Send application/json.` });
+  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.code(413).send({ message: 'The request body is too large.' });
+  if (status >= 400 && status < 500) return reply.code(status).send({ message: err.message });
+  req.log.error({ err }, 'bookmarks: unexpected error');
+  return reply.code(500).send({ message: 'Server Error' });
+}
+
+export function notFoundRoutes(app: FastifyInstance): void {
+  const handler = async (req: FastifyRequest, reply: FastifyReply) => {
+    const path = (req.raw.url ?? '').split('?')[0]!.replace(/^\//, '');
+    return reply.code(404).send({ message: `The route ${path} could not be found.` });
+  };
+  app.route({ method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/api/*', handler, schema: { hide: true } as never });
+}

@@ -1,0 +1,61 @@
+/** Helpers shared by the route modules: the caller, inputs, ids, ordering. */
+import type { FastifyRequest } from 'fastify';
+import type { Caller } from '../access.js';
+import { HttpError, notFound } from '../errors.js';
+import { Check, normalizeInput, type Input } from '../validate.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    bmCaller: Caller | null;
+  }
+}
+
+export function callerOf(req: FastifyRequest): Caller {
+  const c = req.bmCaller;
+  if (!c) throw new HttpError(401, { message: 'Unauthenticated.' });
+  return c;
+}
+
+export function bodyOf(req: FastifyRequest): Input {
+  return normalizeInput(req.body);
+}
+
+export function queryOf(req: FastifyRequest): Input {
+  return normalizeInput(req.query);
+}
+
+/** The numeric `{id}` of a path; anything else is not found. */
+export function idOf(req: FastifyRequest, model: string): number {
+  const raw = (req.params as Record<string, string>).id ?? '';
+  if (!/^\d{1,15}$/.test(raw)) throw notFound(model, raw);
+  return Number(raw);
+}
+
+export function readOrder(c: Check, allowed: readonly string[], def = 'created_at'): { by: string; dir: 'asc' | 'desc' } {
+  const by = c.oneOf('order_by', allowed) ?? def;
+  const dir = c.oneOf('order_dir', ['asc', 'desc'] as const) ?? 'desc';
+  return { by, dir };
+}
+
+/** Truthy query flags as PHP casts them: "1", "true", "on", "yes". */
+export function flag(v: unknown): boolean {
+  if (v === true || v === 1) return true;
+  if (typeof v !== 'string') return false;
+  return ['1', 'true', 'on', 'yes'].includes(v.toLowerCase());
+}
+
+/** A comma-separated (or repeated) list of ids from a query value. */
+export function idList(c: Check, input: Input, field: string): number[] | undefined {
+  const v = input[field] ?? input[`${field}[]`];
+  if (v === undefined || v === null) return undefined;
+  const parts = (Array.isArray(v) ? v : [v]).flatMap((x) => String(x).split(',')).map((s) => s.trim()).filter(Boolean);
+  const out: number[] = [];
+  for (const p of parts) {
+    if (!/^\d{1,15}$/.test(p)) {
+      c.fail(field, 'The :attribute must be a comma-separated list of ids.');
+      return undefined;
+    }
+    out.push(Number(p));
+  }
+  return out;
+}

@@ -1,0 +1,154 @@
+/** JSON schemas of the API objects, used to describe every route in /openapi.json. */
+const dt = { type: 'string', format: 'date-time', description: 'YYYY-MM-DDTHH:MM:SS.ffffffZ' };
+const dtN = { type: ['string', 'null'], format: 'date-time' };
+const visibility = { type: 'integer', enum: [1, 2, 3], description: '1 public, 2 internal, 3 private' };
+
+export const tagSchema = {
+  type: 'object',
+  properties: { id: { type: 'integer' }, user_id: { type: 'integer' }, name: { type: 'string' }, visibility, created_at: dt, updated_at: dt, deleted_at: dtN },
+};
+export const listSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer' },
+    user_id: { type: 'integer' },
+    name: { type: 'string' },
+    description: { type: ['string', 'null'] },
+    visibility,
+    created_at: dt,
+    updated_at: dt,
+    deleted_at: dtN,
+  },
+};
+const linkProps = {
+  id: { type: 'integer' },
+  user_id: { type: 'integer' },
+  url: { type: 'string' },
+  title: { type: 'string' },
+  description: { type: ['string', 'null'] },
+  icon: { type: ['string', 'null'] },
+  visibility,
+  status: { type: 'integer', enum: [1, 2, 3], description: '1 ok, 2 moved, 3 broken' },
+  check_disabled: { type: 'boolean' },
+  last_checked_at: dtN,
+  thumbnail: { type: ['string', 'null'] },
+  created_at: dt,
+  updated_at: dt,
+  deleted_at: dtN,
+};
+export const linkSchema = { type: 'object', properties: linkProps };
+export const linkFullSchema = { type: 'object', properties: { ...linkProps, lists: { type: 'array', items: listSchema }, tags: { type: 'array', items: tagSchema } } };
+export const linkV1Schema = {
+  type: 'object',
+  properties: { ...Object.fromEntries(Object.entries(linkProps).filter(([k]) => k !== 'visibility')), is_private: { type: 'boolean' } },
+};
+export const noteSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer' },
+    user_id: { type: 'integer' },
+    link_id: { type: 'integer' },
+    note: { type: 'string' },
+    visibility,
+    created_at: dt,
+    updated_at: dt,
+    deleted_at: dtN,
+  },
+};
+
+export const errorSchema = { type: 'object', properties: { message: { type: 'string' } } };
+export const validationSchema = {
+  type: 'object',
+  properties: { message: { type: 'string' }, errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } } },
+};
+
+const pageLinks = {
+  type: 'object',
+  properties: { first: { type: 'string' }, last: { type: 'string' }, prev: { type: ['string', 'null'] }, next: { type: ['string', 'null'] } },
+};
+const pageMeta = {
+  type: 'object',
+  properties: {
+    current_page: { type: 'integer' },
+    from: { type: ['integer', 'null'] },
+    last_page: { type: 'integer' },
+    path: { type: 'string' },
+    per_page: { type: 'integer' },
+    to: { type: ['integer', 'null'] },
+    total: { type: 'integer' },
+  },
+};
+
+export function paginated(item: object) {
+  return {
+    type: 'object',
+    properties: {
+      data: { type: 'array', items: item },
+      links: pageLinks,
+      meta: pageMeta,
+      current_page: { type: 'integer' },
+      last_page: { type: 'integer' },
+      next_page_url: { type: ['string', 'null'] },
+      prev_page_url: { type: ['string', 'null'] },
+      total: { type: 'integer' },
+    },
+  };
+}
+
+export const pageQuery = {
+  page: { type: 'integer', minimum: 1, default: 1 },
+  per_page: { type: 'integer', default: 25, description: '-1 or 0 = all; capped at 1000' },
+  order_dir: { type: 'string', enum: ['asc', 'desc'], default: 'desc' },
+};
+
+export const idParams = { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] };
+
+const errors = {
+  401: { description: 'Unauthenticated', ...errorSchema },
+  403: { description: 'Forbidden', ...errorSchema },
+  404: { description: 'Not found', ...errorSchema },
+  422: { description: 'Validation error', ...validationSchema },
+  429: { description: 'Too many requests', ...errorSchema },
+};
+
+/** A route's documentation: tags, summary, inputs and the success answer plus the error answers. */
+export function doc(
+  tag: string,
+  summary: string,
+  parts: { querystring?: object; body?: object; params?: object; ok?: object; okStatus?: number; consumes?: string[]; produces?: string[] } = {},
+) {
+  const { ok, okStatus = 200, ...rest } = parts;
+  return {
+    tags: [tag],
+    summary,
+    ...rest,
+    response: { [okStatus]: ok ?? { type: 'array', maxItems: 0 }, ...errors },
+  };
+}
+
+export const linkBody = {
+  type: 'object',
+  properties: {
+    url: { type: 'string', format: 'uri', maxLength: 2048 },
+    title: { type: ['string', 'null'], maxLength: 255 },
+    description: { type: ['string', 'null'] },
+    icon: { type: ['string', 'null'] },
+    visibility,
+    check_disabled: { type: 'boolean' },
+    lists: { description: 'list ids or names (array or comma-separated string)', type: ['array', 'string'], items: { type: ['integer', 'string'] } },
+    tags: { description: 'tag ids or names (array or comma-separated string)', type: ['array', 'string'], items: { type: ['integer', 'string'] } },
+  },
+};
+export const linkV1Body = {
+  type: 'object',
+  properties: { ...Object.fromEntries(Object.entries(linkBody.properties).filter(([k]) => k !== 'visibility')), is_private: { type: 'boolean' } },
+};
+export const listBody = {
+  type: 'object',
+  properties: { name: { type: 'string', maxLength: 255 }, description: { type: ['string', 'null'] }, visibility },
+};
+export const tagBody = { type: 'object', properties: { name: { type: 'string', maxLength: 255 }, visibility } };
+export const noteBody = {
+  type: 'object',
+  properties: { link_id: { type: 'integer' }, note: { type: 'string' }, visibility },
+};

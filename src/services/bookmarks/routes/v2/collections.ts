@@ -1,0 +1,87 @@
+/** v2 lists and tags: CRUD and their links. */
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../deps.js';
+import { Check } from '../../validate.js';
+import { envelope, readPage, requestBase } from '../../pagination.js';
+import { collectionJson, LIST_ORDER, listCollections, TAG_ORDER, type CollectionKind } from '../../store/collections.js';
+import { LINK_ORDER, linksOfCollection } from '../../store/links.js';
+import { createCollection, deleteCollection, patchCollection, viewableCollection } from '../../actions/collections.js';
+import { bodyOf, callerOf, idOf, queryOf, readOrder } from '../common.js';
+import { doc, idParams, linkSchema, listBody, listSchema, pageQuery, paginated, tagBody, tagSchema } from '../schemas.js';
+
+export function collectionRoutes(app: FastifyInstance, deps: Deps, kind: CollectionKind): void {
+  const base = `/api/v2/${kind}`;
+  const tag = kind === 'lists' ? 'Lists' : 'Tags';
+  const one = kind === 'lists' ? 'list' : 'tag';
+  const model = kind === 'lists' ? 'LinkList' : 'Tag';
+  const order = kind === 'lists' ? LIST_ORDER : TAG_ORDER;
+  const schema = kind === 'lists' ? listSchema : tagSchema;
+  const body = kind === 'lists' ? listBody : tagBody;
+  const json = (r: Parameters<typeof collectionJson>[1]) => collectionJson(kind, r);
+
+  app.get(
+    base,
+    {
+      schema: doc(tag, `List the ${kind} visible to the caller`, {
+        querystring: { type: 'object', properties: { ...pageQuery, order_by: { type: 'string', enum: [...order], default: 'created_at' } } },
+        ok: paginated(schema),
+      }),
+    },
+    async (req) => {
+      const caller = callerOf(req);
+      const c = new Check(queryOf(req));
+      const page = readPage(c);
+      const o = readOrder(c, order);
+      c.done();
+      const p = listCollections(deps.db, caller, kind, o, page);
+      return envelope(req, { ...p, data: p.data.map(json) });
+    },
+  );
+
+  app.post(base, { schema: doc(tag, `Create a ${one}`, { body, ok: schema }) }, async (req) => json(createCollection(deps, callerOf(req), kind, bodyOf(req))));
+
+  app.get(base + '/:id', { schema: doc(tag, `Get a ${one}`, { params: idParams, ok: schema }) }, async (req) => {
+    const row = viewableCollection(deps, callerOf(req), kind, idOf(req, model));
+    const out = json(row);
+    if (kind === 'lists') {
+      const b = requestBase(req);
+      out.links = `${b.base}/api/v2/lists/${row.id}/links`;
+    }
+    return out;
+  });
+
+  for (const method of ['PATCH', 'PUT'] as const) {
+    app.route({
+      method,
+      url: base + '/:id',
+      schema: doc(tag, `Update a ${one} (any subset of the fields)`, { params: idParams, body, ok: schema }),
+      handler: async (req) => json(patchCollection(deps, callerOf(req), kind, idOf(req, model), bodyOf(req))),
+    });
+  }
+
+  app.delete(base + '/:id', { schema: doc(tag, `Move a ${one} to the trash`, { params: idParams }) }, async (req) => {
+    deleteCollection(deps, callerOf(req), kind, idOf(req, model));
+    return [];
+  });
+
+  app.get(
+    base + '/:id/links',
+    {
+      schema: doc(tag, `Links of a ${one} visible to the caller`, {
+        params: idParams,
+        querystring: { type: 'object', properties: { ...pageQuery, order_by: { type: 'string', enum: [...LINK_ORDER] } } },
+        ok: paginated(linkSchema),
+      }),
+    },
+    async (req) => {
+      const caller = callerOf(req);
+      const id = idOf(req, model);
+      viewableCollection(deps, caller, kind, id, true);
+      const c = new Check(queryOf(req));
+      const page = readPage(c);
+      const o = readOrder(c, LINK_ORDER);
+      c.done();
+      return envelope(req, linksOfCollection(deps.db, caller, kind, id, o, page));
+    },
+  );
+}

@@ -1,0 +1,109 @@
+/** v2 links: list, get, create, update, delete, notes of a link, check. */
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../deps.js';
+import { Check } from '../../validate.js';
+import { envelope, readPage } from '../../pagination.js';
+import { getLink, LINK_ORDER, linkJson, linkWithRelations, listLinks, visibleUrlExists } from '../../store/links.js';
+import { notesOfLink, noteJson, NOTE_ORDER } from '../../store/notes.js';
+import { createLink, deleteLink, editableLink, patchLink, requireUser, viewableLink } from '../../actions/links.js';
+import { bodyOf, callerOf, idOf, queryOf, readOrder } from '../common.js';
+import { doc, idParams, linkBody, linkFullSchema, linkSchema, noteSchema, pageQuery, paginated } from '../schemas.js';
+import { forbiddenEmpty } from '../../errors.js';
+import { canView } from '../../access.js';
+import { notFound } from '../../errors.js';
+import { linksToCheck } from '../../store/links.js';
+
+export function linkRoutes(app: FastifyInstance, deps: Deps): void {
+  const orderQuery = { order_by: { type: 'string', enum: [...LINK_ORDER], default: 'created_at' } };
+
+  app.get(
+    '/api/v2/links/check',
+    {
+      schema: doc('Links', 'Is a URL already saved (url=...), or check the health of the caller\'s links (or id=N)', {
+        querystring: { type: 'object', properties: { url: { type: 'string' }, id: { type: 'integer' } } },
+        ok: {
+          type: 'object',
+          properties: {
+            linksFound: { type: 'boolean' },
+            data: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, url: { type: 'string' }, status: { type: 'integer' }, last_checked_at: { type: 'string' } } } },
+          },
+        },
+      }),
+    },
+    async (req) => {
+      const caller = callerOf(req);
+      const q = queryOf(req);
+      if (typeof q.url === 'string') return { linksFound: visibleUrlExists(deps.db, caller, q.url) };
+      const c = new Check(q);
+      const id = c.integer('id', { min: 1 });
+      c.done();
+      if (typeof id === 'number') {
+        const row = editableLink(deps, caller, id);
+        return { data: await deps.checker.check([row]) };
+      }
+      const userId = requireUser(caller);
+      return { data: await deps.checker.check(linksToCheck(deps.db, 0, userId)) };
+    },
+  );
+
+  app.get(
+    '/api/v2/links',
+    { schema: doc('Links', 'List the links visible to the caller', { querystring: { type: 'object', properties: { ...pageQuery, ...orderQuery } }, ok: paginated(linkSchema) }) },
+    async (req) => {
+      const caller = callerOf(req);
+      const c = new Check(queryOf(req));
+      const page = readPage(c);
+      const order = readOrder(c, LINK_ORDER);
+      c.done();
+      const p = listLinks(deps.db, caller, order, page);
+      return envelope(req, { ...p, data: p.data.map(linkJson) });
+    },
+  );
+
+  app.post('/api/v2/links', { schema: doc('Links', 'Create a link (title and description fetched from the page when omitted)', { body: linkBody, ok: linkFullSchema }) }, async (req) =>
+    createLink(deps, callerOf(req), bodyOf(req)),
+  );
+
+  app.get('/api/v2/links/:id', { schema: doc('Links', 'Get a link with its lists and tags', { params: idParams, ok: linkFullSchema }) }, async (req) => {
+    const caller = callerOf(req);
+    return linkWithRelations(deps.db, caller, viewableLink(deps, caller, idOf(req, 'Link')));
+  });
+
+  for (const method of ['PATCH', 'PUT'] as const) {
+    app.route({
+      method,
+      url: '/api/v2/links/:id',
+      schema: doc('Links', 'Update a link (any subset of the fields)', { params: idParams, body: linkBody, ok: linkFullSchema }),
+      handler: async (req) => patchLink(deps, callerOf(req), idOf(req, 'Link'), bodyOf(req)),
+    });
+  }
+
+  app.delete('/api/v2/links/:id', { schema: doc('Links', 'Move a link to the trash', { params: idParams }) }, async (req) => {
+    deleteLink(deps, callerOf(req), idOf(req, 'Link'));
+    return [];
+  });
+
+  app.get(
+    '/api/v2/links/:id/notes',
+    {
+      schema: doc('Links', 'Notes of a link', {
+        params: idParams,
+        querystring: { type: 'object', properties: { ...pageQuery, order_by: { type: 'string', enum: [...NOTE_ORDER] } } },
+        ok: paginated(noteSchema),
+      }),
+    },
+    async (req) => {
+      const caller = callerOf(req);
+      const id = idOf(req, 'Link');
+      const link = getLink(deps.db, id);
+      if (!link) throw notFound('Link', id);
+      if (!canView(caller, link)) throw forbiddenEmpty();
+      const c = new Check(queryOf(req));
+      const page = readPage(c);
+      const order = readOrder(c, NOTE_ORDER);
+      c.done();
+      const p = notesOfLink(deps.db, caller, id, order, page);
+      return envelope(req, { ...p, data: p.data.map(noteJson) });
+    },
+  );
+}

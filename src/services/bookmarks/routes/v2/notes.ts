@@ -1,0 +1,25 @@
+/** v2 notes: create, update, delete. */
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../deps.js';
+import { noteJson } from '../../store/notes.js';
+import { createNote, deleteNote, patchNote } from '../../actions/notes.js';
+import { bodyOf, callerOf, idOf } from '../common.js';
+import { doc, idParams, noteBody, noteSchema } from '../schemas.js';
+
+export function noteRoutes(app: FastifyInstance, deps: Deps): void {
+  app.post('/api/v2/notes', { schema: doc('Notes', 'Add a note to a link', { body: noteBody, ok: noteSchema }) }, async (req) =>
+    noteJson(createNote(deps, callerOf(req), bodyOf(req))),
+  );
+  for (const method of ['PATCH', 'PUT'] as const) {
+    app.route({
+      method,
+      url: '/api/v2/notes/:id',
+      schema: doc('Notes', 'Update a note', { params: idParams, body: noteBody, ok: noteSchema }),
+      handler: async (req) => noteJson(patchNote(deps, callerOf(req), idOf(req, 'Note'), bodyOf(req))),
+    });
+  }
+  app.delete('/api/v2/notes/:id', { schema: doc('Notes', 'Move a note to the trash', { params: idParams }) }, async (req) => {
+    deleteNote(deps, callerOf(req), idOf(req, 'Note'));
+    return [];
+  });
+}
