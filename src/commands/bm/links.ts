@@ -1,0 +1,225 @@
+/** `ops bm links list|get|add|edit|rm|open|notes`. */
+import { spawn } from 'node:child_process';
+import type { Context } from '../../context.js';
+import type { Link, LinkInput, SearchLinksQuery } from '../../clients/bookmarks.js';
+import { parseStatus } from '../../clients/bookmarks/visibility.js';
+import { OpsError, UsageError } from '../../core/errors.js';
+import { linkColumns, linkFields, noteColumns } from './format.js';
+import { bm, mode, NameResolver, orderDir, parseId, parseIds, positiveInt, printStream, visibilityOption } from './shared.js';
+
+export interface ListOptions {
+  tag?: string[];
+  list?: string[];
+  visibility?: string;
+  broken?: boolean;
+  status?: string;
+  query?: string;
+  sort?: string;
+  order?: string;
+  limit?: string;
+  all?: boolean;
+}
+
+const LINK_SORT = ['id', 'url', 'title', 'description', 'visibility', 'status', 'check_disabled', 'created_at', 'updated_at', 'random'];
+const SEARCH_SORT = ['title', 'url', 'created_at'];
+
+export async function linksList(ctx: Context, opts: ListOptions): Promise<void> {
+  const client = bm(ctx);
+  const limit = positiveInt(opts.limit, '--limit') ?? (opts.all ? undefined : 25);
+  const dir = orderDir(opts.order);
+  const visibility = visibilityOption(opts.visibility);
+  const status = opts.status !== undefined ? safeStatus(opts.status) : undefined;
+  if (opts.sort !== undefined && !LINK_SORT.includes(opts.sort)) throw new UsageError(`--sort must be one of ${LINK_SORT.join(', ')}`);
+  const searching = Boolean(opts.tag?.length || opts.list?.length || opts.broken || opts.query || status);
+  let chunks: AsyncIterable<Link[]>;
+  let filter: ((l: Link) => boolean) | undefined;
+  if (searching) {
+    if (opts.sort !== undefined && !SEARCH_SORT.includes(opts.sort)) throw new UsageError(`with filters, --sort must be one of ${SEARCH_SORT.join(', ')}`);
+    const resolver = new NameResolver(client);
+    const q: SearchLinksQuery = {
+      only_tags: opts.tag?.length ? await resolver.ids('tags', opts.tag) : undefined,
+      only_lists: opts.list?.length ? await resolver.ids('lists', opts.list) : undefined,
+      broken_only: opts.broken || (status !== undefined && status > 1) || undefined,
+      visibility,
+      order_by: `${opts.sort ?? 'created_at'}:${dir ?? 'desc'}`,
+    };
+    if (opts.query) Object.assign(q, { query: opts.query, search_title: true, search_description: true });
+    chunks = client.searchLinks(q, { limit, all: opts.all });
+    if (status !== undefined) filter = (l) => l.status === status;
+    if (visibility !== undefined) filter = ((f) => (l: Link) => l.visibility === visibility && (!f || f(l)))(filter);
+  } else {
+    chunks = client.links({ order_by: opts.sort, order_dir: dir }, { limit: visibility !== undefined ? undefined : limit, all: opts.all || visibility !== undefined });
+    if (visibility !== undefined) filter = (l) => l.visibility === visibility;
+  }
+  await printStream(ctx, chunks, linkColumns(mode(ctx), { tags: searching }), filter, limit);
+}
+
+function safeStatus(value: string): number {
+  try {
+    return parseStatus(value);
+  } catch (err) {
+    throw new UsageError(`--status: ${(err as Error).message}`);
+  }
+}
+
+export async function linksGet(ctx: Context, id: string): Promise<void> {
+  const link = await bm(ctx).getLink(parseId(id, 'link id'));
+  await ctx.out.item(link, linkFields(mode(ctx)));
+}
+
+export interface AddOptions {
+  title?: string;
+  description?: string;
+  tag?: string[];
+  list?: string[];
+  visibility?: string;
+  checkDisabled?: boolean;
+  createMissing?: boolean;
+  force?: boolean;
+}
+
+export async function linksAdd(ctx: Context, url: string, opts: AddOptions): Promise<void> {
+  const client = bm(ctx);
+  const input: LinkInput = { url: url.trim() };
+  if (!input.url) throw new UsageError('the URL is empty');
+  try {
+    new URL(input.url);
+  } catch {
+    throw new UsageError(`"${url}" is not a URL (include the scheme, e.g. https://)`);
+  }
+  if (opts.title !== undefined) input.title = opts.title;
+  if (opts.description !== undefined) input.description = opts.description;
+  const visibility = visibilityOption(opts.visibility);
+  if (visibility !== undefined) input.visibility = visibility;
+  if (opts.checkDisabled) input.check_disabled = true;
+  const resolver = new NameResolver(client, { create: Boolean(opts.createMissing) });
+  // Unknown names fail before the duplicate question; nothing is created until we know we go ahead.
+  if (!opts.createMissing) {
+    if (opts.tag?.length) await resolver.ids('tags', opts.tag);
+    if (opts.list?.length) await resolver.ids('lists', opts.list);
+  }
+  if (!opts.force && (await client.urlExists(input.url))) {
+    ctx.out.warn(`${input.url} is already saved`);
+    const go = ctx.prompter.interactive || ctx.options.yes ? await ctx.prompter.confirm('Create another link with the same URL?', { action: 'create a duplicate link' }) : false;
+    if (!go) throw new OpsError('not created: the URL is already saved', 1, 'Pass --force to create it anyway; `ops bm search URL` finds the existing one.');
+  }
+  if (opts.tag?.length) input.tags = await resolver.ids('tags', opts.tag);
+  if (opts.list?.length) input.lists = await resolver.ids('lists', opts.list);
+  for (const c of resolver.created) ctx.out.info(`created ${c.kind === 'tags' ? 'tag' : 'list'} "${c.tag.name}" (${c.tag.id})`);
+  const link = await client.createLink(input);
+  if (!ctx.json) ctx.out.success(`added link ${link.id}`);
+  await ctx.out.item(link, linkFields(mode(ctx)));
+}
+
+export interface EditOptions extends AddOptions {
+  url?: string;
+  addTag?: string[];
+  removeTag?: string[];
+  addList?: string[];
+  removeList?: string[];
+  checkEnabled?: boolean;
+}
+
+export async function linksEdit(ctx: Context, idText: string, opts: EditOptions): Promise<void> {
+  const client = bm(ctx);
+  const id = parseId(idText, 'link id');
+  const current = await client.getLink(id);
+  const changes: LinkInput = {};
+  if (opts.url !== undefined) changes.url = opts.url;
+  if (opts.title !== undefined) changes.title = opts.title;
+  if (opts.description !== undefined) changes.description = opts.description === '' ? null : opts.description;
+  const visibility = visibilityOption(opts.visibility);
+  if (visibility !== undefined) changes.visibility = visibility;
+  if (opts.checkDisabled) changes.check_disabled = true;
+  if (opts.checkEnabled) changes.check_disabled = false;
+  const resolver = new NameResolver(client, { create: Boolean(opts.createMissing) });
+  for (const kind of ['tags', 'lists'] as const) {
+    const set = kind === 'tags' ? opts.tag : opts.list;
+    const add = kind === 'tags' ? opts.addTag : opts.addList;
+    const remove = kind === 'tags' ? opts.removeTag : opts.removeList;
+    if (!set && !add?.length && !remove?.length) continue;
+    let ids = set ? await resolver.ids(kind, set) : (current[kind] ?? []).map((t) => t.id);
+    if (add?.length) ids = [...new Set([...ids, ...(await resolver.ids(kind, add))])];
+    if (remove?.length) {
+      const gone = new Set(await new NameResolver(client).ids(kind, remove));
+      ids = ids.filter((i) => !gone.has(i));
+    }
+    changes[kind] = ids;
+  }
+  if (Object.keys(changes).length === 0) throw new UsageError('nothing to change', 'Give at least one of --url, --title, --description, --visibility, --tag, --add-tag, --remove-tag, --list, ...');
+  const link = await client.updateLink(id, changes, current);
+  if (!ctx.json) ctx.out.success(`updated link ${link.id}`);
+  await ctx.out.item(link, linkFields(mode(ctx)));
+}
+
+export async function linksRemove(ctx: Context, idTexts: string[]): Promise<void> {
+  const ids = parseIds(idTexts, 'link id');
+  if (ids.length === 0) throw new UsageError('give at least one link id');
+  const what = ids.length === 1 ? `link ${ids[0]}` : `${ids.length} links (${ids.join(', ')})`;
+  if (!(await ctx.prompter.confirm(`Move ${what} to the trash?`, { action: `delete ${what}` }))) throw new OpsError('cancelled', 2);
+  const client = bm(ctx);
+  const results: { id: number; deleted: boolean; error: string | null }[] = [];
+  let lastError: unknown;
+  for (const id of ids) {
+    try {
+      await client.deleteLink(id);
+      results.push({ id, deleted: true, error: null });
+    } catch (err) {
+      lastError = err;
+      results.push({ id, deleted: false, error: (err as Error).message });
+    }
+  }
+  const failed = results.filter((r) => !r.deleted);
+  if (ctx.json) await ctx.out.writeJson(results);
+  else for (const r of results) if (r.deleted) ctx.out.success(`moved link ${r.id} to the trash`);
+  if (!ctx.json && ids.length > 1) for (const r of failed) ctx.out.warn(`link ${r.id}: ${r.error}`);
+  if (failed.length) {
+    if (ids.length === 1 && !ctx.json) throw lastError;
+    throw new OpsError(`${failed.length} of ${ids.length} links were not deleted`);
+  }
+}
+
+export async function linksOpen(ctx: Context, idText: string, opts: { print?: boolean }): Promise<void> {
+  const link = await bm(ctx).getLink(parseId(idText, 'link id'));
+  if (opts.print || ctx.json) {
+    if (ctx.json) await ctx.out.writeJson({ id: link.id, url: link.url });
+    else await ctx.out.write(link.url + '\n');
+    return;
+  }
+  let url: URL;
+  try {
+    url = new URL(link.url);
+  } catch {
+    throw new OpsError(`link ${link.id} has no openable URL: ${link.url}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OpsError(`refusing to open a ${url.protocol} URL; use --print to see it`);
+  await openInBrowser(ctx, url.toString());
+  ctx.out.info(`opened ${url.toString()}`);
+}
+
+/** $BROWSER if set, else the platform's opener. The URL is an argument, never part of a shell string. */
+export function openInBrowser(ctx: Context, url: string): Promise<void> {
+  const browser = ctx.env.BROWSER;
+  const [cmd, args] = browser
+    ? [browser, [url]]
+    : process.platform === 'darwin'
+      ? ['open', [url]]
+      : process.platform === 'win32'
+        ? ['rundll32', ['url.dll,FileProtocolHandler', url]]
+        : ['xdg-open', [url]];
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: 'ignore', detached: !browser, env: ctx.env });
+    child.once('error', (err) => reject(new OpsError(`could not start a browser (${cmd}): ${err.message}`, 1, 'Set BROWSER, or use --print and open the URL yourself.')));
+    if (browser) child.once('exit', (code) => (code === 0 ? resolve() : reject(new OpsError(`${cmd} exited with ${code}`))));
+    else
+      child.once('spawn', () => {
+        child.unref();
+        resolve();
+      });
+  });
+}
+
+export async function linksNotes(ctx: Context, idText: string): Promise<void> {
+  const id = parseId(idText, 'link id');
+  await printStream(ctx, bm(ctx).linkNotes(id), noteColumns(mode(ctx)));
+}

@@ -1,0 +1,190 @@
+/** What every `ops bm` verb needs: the client, id/visibility parsing, names -> ids, streaming lists. */
+import type { Context } from '../../context.js';
+import { BookmarkClient, type CollectionKind, type Tag } from '../../clients/bookmarks.js';
+import { parseVisibility, VisibilityError } from '../../clients/bookmarks/visibility.js';
+import { ShapeError } from '../../clients/bookmarks/pages.js';
+import { RecordsError } from '../../clients/bookmarks/records.js';
+import { OpsError, UsageError } from '../../core/errors.js';
+import type { Column } from '../../core/output.js';
+import type { Mode } from './format.js';
+
+const clients = new WeakMap<Context, BookmarkClient>();
+
+export function bm(ctx: Context): BookmarkClient {
+  let client = clients.get(ctx);
+  if (!client) {
+    client = new BookmarkClient(ctx.http('bm'));
+    clients.set(ctx, client);
+  }
+  return client;
+}
+
+export function mode(ctx: Context): Mode {
+  return ctx.out.format;
+}
+
+export function parseId(value: string, what = 'id'): number {
+  const text = String(value).trim();
+  if (!/^\d{1,15}$/.test(text) || Number(text) < 1) throw new UsageError(`${what} must be a positive whole number, not "${value}"`);
+  return Number(text);
+}
+
+export function parseIds(values: readonly string[], what = 'id'): number[] {
+  return values.flatMap((v) => v.split(',')).filter((v) => v.trim() !== '').map((v) => parseId(v, what));
+}
+
+export function visibilityOption(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return parseVisibility(value);
+  } catch (err) {
+    throw new UsageError(`--visibility: ${(err as Error).message}`);
+  }
+}
+
+export function positiveInt(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value.trim()) || Number(value) < 1) throw new UsageError(`${flag} must be a positive whole number, not "${value}"`);
+  return Number(value);
+}
+
+/** Commander collector for repeatable options that also take comma-separated values. */
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, ...value.split(',').map((v) => v.trim()).filter(Boolean)];
+}
+
+export const SORT_DIRS = ['asc', 'desc'] as const;
+
+export function orderDir(value: string | undefined): 'asc' | 'desc' | undefined {
+  if (value === undefined) return undefined;
+  const v = value.toLowerCase();
+  if (v !== 'asc' && v !== 'desc') throw new UsageError(`--order must be asc or desc, not "${value}"`);
+  return v;
+}
+
+/** Errors of pure helpers as CLI errors. */
+export function cliError(err: unknown): unknown {
+  if (err instanceof VisibilityError || err instanceof RecordsError) return new UsageError(err.message);
+  if (err instanceof ShapeError) return new OpsError(err.message, 1, 'Is --bm-url the base URL of a LinkAce (or `ops serve`) instance?');
+  return err;
+}
+
+/** Resolves tag or list names (or ids) to ids; missing names are created when `create`, else an error. */
+export class NameResolver {
+  private cache = new Map<CollectionKind, Promise<Tag[]>>();
+  readonly created: { kind: CollectionKind; tag: Tag }[] = [];
+
+  constructor(
+    private readonly client: BookmarkClient,
+    private readonly options: { create: boolean; dryRun?: boolean; visibility?: number } = { create: false },
+  ) {}
+
+  all(kind: CollectionKind): Promise<Tag[]> {
+    let p = this.cache.get(kind);
+    if (!p) {
+      p = this.client.allCollections<Tag>(kind);
+      this.cache.set(kind, p);
+    }
+    return p;
+  }
+
+  async find(kind: CollectionKind, ref: string | number): Promise<Tag | undefined> {
+    const items = await this.all(kind);
+    if (typeof ref === 'number') return items.find((t) => t.id === ref);
+    const name = ref.trim();
+    const exact = items.find((t) => t.name === name) ?? items.find((t) => t.name.toLowerCase() === name.toLowerCase());
+    if (exact) return exact;
+    if (/^\d+$/.test(name)) return items.find((t) => t.id === Number(name));
+    return undefined;
+  }
+
+  async ids(kind: CollectionKind, refs: readonly (string | number)[]): Promise<number[]> {
+    const out: number[] = [];
+    const missing: string[] = [];
+    for (const ref of refs) {
+      const found = await this.find(kind, ref);
+      if (found) out.push(found.id);
+      else if (typeof ref === 'number') throw new OpsError(`no ${singular(kind)} with id ${ref}`);
+      else missing.push(ref.trim());
+    }
+    if (missing.length && !this.options.create) {
+      throw new OpsError(
+        `no ${kind === 'tags' ? 'tag' : 'list'} named ${missing.map((m) => `"${m}"`).join(', ')}`,
+        1,
+        `Pass --create-missing to create ${missing.length === 1 ? 'it' : 'them'}, or see \`ops bm ${kind} list\`.`,
+      );
+    }
+    for (const name of missing) out.push((await this.create(kind, name)).id);
+    return [...new Set(out)];
+  }
+
+  async create(kind: CollectionKind, name: string): Promise<Tag> {
+    const items = await this.all(kind);
+    const existing = items.find((t) => t.name === name);
+    if (existing) return existing;
+    const tag: Tag = this.options.dryRun
+      ? { id: -(items.length + 1), name }
+      : await this.client.createCollection<Tag>(kind, { name, ...(this.options.visibility ? { visibility: this.options.visibility } : {}) });
+    items.push(tag);
+    this.created.push({ kind, tag });
+    return tag;
+  }
+}
+
+export function singular(kind: string): string {
+  return kind.replace(/s$/, '');
+}
+
+/** Resolves an argument that is an id or a name of a list/tag. */
+export async function collectionRef(client: BookmarkClient, kind: CollectionKind, ref: string): Promise<number> {
+  if (/^\d+$/.test(ref.trim())) return parseId(ref);
+  const found = await new NameResolver(client).find(kind, ref);
+  if (!found) throw new OpsError(`no ${singular(kind)} named "${ref}"`, 1, `See \`ops bm ${kind} list\`.`);
+  return found.id;
+}
+
+/** Print chunks as they arrive (table/TSV rows, or one JSON array). */
+export async function printStream<T>(ctx: Context, chunks: AsyncIterable<T[]>, columns: Column<T>[], filter?: (row: T) => boolean, limit?: number): Promise<number> {
+  const stream = ctx.out.listStream(columns);
+  let count = 0;
+  try {
+    for await (let chunk of chunks) {
+      if (filter) chunk = chunk.filter(filter);
+      if (limit !== undefined && count + chunk.length > limit) chunk = chunk.slice(0, limit - count);
+      count += chunk.length;
+      await stream.push(chunk);
+      if (limit !== undefined && count >= limit) break;
+    }
+  } finally {
+    await stream.end();
+  }
+  if (count === 0 && ctx.out.format === 'table') ctx.out.info('No results.');
+  return count;
+}
+
+export async function readText(ctx: Context, file: string): Promise<string> {
+  if (file === '-') {
+    const { readStdin } = await import('../../core/prompts.js');
+    return readStdin(ctx.io);
+  }
+  const { readFile } = await import('node:fs/promises');
+  try {
+    return await readFile(file, 'utf8');
+  } catch (err) {
+    throw new OpsError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+  }
+}
+
+/** Run `fn` over items with at most `n` in flight; results in input order. */
+export async function mapLimit<T, R>(items: readonly T[], n: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const workers = Array.from({ length: Math.max(1, Math.min(n, items.length)) }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]!, i);
+    }
+  });
+  await Promise.all(workers);
+  return results;
+}

@@ -1,0 +1,279 @@
+/**
+ * `ops bm import FILE` and `ops bm export`.
+ * Import: a Netscape HTML file goes to the server's import endpoint where there is one (`ops serve`);
+ * otherwise (a real LinkAce, a JSON file, --client-side or --dry-run) the file is parsed here and links,
+ * lists and tags are created through the v2 API, skipping URLs that already exist (also in the trash).
+ * Export: HTML (Netscape; lists as folders, tags in TAGS), our JSON document, or CSV, built from the API.
+ */
+import { writeFile } from 'node:fs/promises';
+import type { Context } from '../../context.js';
+import type { BookmarkClient, Link, LinkInput, List, Tag } from '../../clients/bookmarks.js';
+import { parseNetscape, serializeNetscape } from '../../clients/bookmarks/netscape.js';
+import {
+  CSV_HEADER,
+  exportDocument,
+  exportLinks,
+  ImportFormatError,
+  itemsFromJson,
+  itemsFromNetscape,
+  mergeDuplicates,
+  type FolderMode,
+  type ImportDocument,
+} from '../../clients/bookmarks/transfer.js';
+import { toCsv } from '../../clients/bookmarks/records.js';
+import { ApiError, OpsError, UsageError } from '../../core/errors.js';
+import { startProgress } from '../../core/progress.js';
+import { createMany } from './create-many.js';
+import { bm, NameResolver, readText, visibilityOption } from './shared.js';
+
+export interface ImportOptions {
+  dryRun?: boolean;
+  folders?: string;
+  visibility?: string;
+  clientSide?: boolean;
+}
+
+export interface ImportSummary {
+  file: string;
+  mode: 'server' | 'client';
+  dry_run: boolean;
+  found: number;
+  created: number;
+  skipped: number;
+  failed: number;
+  duplicates_in_file: number;
+  lists_created: number;
+  tags_created: number;
+  failures: { url: string; error: string }[];
+}
+
+function looksLikeJson(text: string): boolean {
+  const t = text.replace(/^\uFEFF/, '').trimStart();
+  return t.startsWith('{') || t.startsWith('[');
+}
+
+export function readDocument(text: string, folders: FolderMode): { doc: ImportDocument; html: boolean } {
+  if (looksLikeJson(text)) {
+    let value: unknown;
+    try {
+      value = JSON.parse(text.replace(/^\uFEFF/, ''));
+    } catch (err) {
+      throw new UsageError(`the file looks like JSON but is not valid: ${(err as Error).message}`);
+    }
+    try {
+      return { doc: itemsFromJson(value), html: false };
+    } catch (err) {
+      if (err instanceof ImportFormatError) throw new UsageError(err.message);
+      throw err;
+    }
+  }
+  const parsed = parseNetscape(text);
+  if (parsed.bookmarks.length === 0 && !/<dl/i.test(text)) {
+    throw new UsageError('the file is neither a Netscape bookmark file (HTML) nor an `ops bm export` JSON file');
+  }
+  return { doc: itemsFromNetscape(parsed, folders), html: true };
+}
+
+export async function importFile(ctx: Context, file: string, opts: ImportOptions): Promise<void> {
+  const folders = (opts.folders ?? 'lists') as FolderMode;
+  if (!['lists', 'tags', 'none'].includes(folders)) throw new UsageError(`--folders must be lists, tags or none, not "${opts.folders}"`);
+  const defaultVisibility = visibilityOption(opts.visibility);
+  if (file === '-' && ctx.io.stdinIsTTY) throw new UsageError('give a file, or pipe it on stdin with "-"');
+  const text = await readText(ctx, file);
+  const { doc, html } = readDocument(text, folders);
+  const client = bm(ctx);
+  const info = await client.detect();
+  const summary: ImportSummary = {
+    file,
+    mode: 'client',
+    dry_run: Boolean(opts.dryRun),
+    found: doc.items.length,
+    created: 0,
+    skipped: 0,
+    failed: 0,
+    duplicates_in_file: 0,
+    lists_created: 0,
+    tags_created: 0,
+    failures: [],
+  };
+  const serverSide = html && info.serverImport && !opts.clientSide && !opts.dryRun && opts.folders === undefined && opts.visibility === undefined;
+  if (serverSide) {
+    const progress = await startProgress(ctx.io, `uploading ${file} to the server's importer`, { json: ctx.json, plainLines: false });
+    try {
+      const res = await client.serverImport(Buffer.from(text, 'utf8'), file === '-' ? 'bookmarks.html' : file.split(/[\\/]/).pop());
+      progress.stop();
+      Object.assign(summary, { mode: 'server', created: res.created, skipped: res.skipped, failed: res.failed });
+      const raw = res.raw as Record<string, unknown>;
+      for (const key of ['lists_created', 'tags_created', 'duplicates_in_file'] as const) if (typeof raw?.[key] === 'number') summary[key] = raw[key];
+      if (Array.isArray(raw?.failures)) summary.failures = raw.failures as ImportSummary['failures'];
+    } catch (err) {
+      progress.stop();
+      if (!(err instanceof ApiError && (err.status === 404 || err.status === 405))) throw err;
+      ctx.out.warn('the server has no import endpoint after all; importing through the API');
+      await clientImport(ctx, client, doc, summary, defaultVisibility, info.flavor);
+    }
+  } else {
+    await clientImport(ctx, client, doc, summary, defaultVisibility, info.flavor);
+  }
+  await printSummary(ctx, summary);
+}
+
+async function clientImport(
+  ctx: Context,
+  client: BookmarkClient,
+  doc: ImportDocument,
+  summary: ImportSummary,
+  defaultVisibility: number | undefined,
+  flavor: 'ops' | 'linkace',
+): Promise<void> {
+  const progress = await startProgress(ctx.io, 'reading what the server has', { json: ctx.json, plainLines: false });
+  try {
+    const { items, duplicates } = mergeDuplicates(doc.items);
+    summary.duplicates_in_file = duplicates;
+    const existing = new Set((await client.allLinks()).map((l) => l.url));
+    try {
+      for (const l of await client.trash<Link>('links')) existing.add(l.url);
+    } catch (err) {
+      if (!(err instanceof ApiError && (err.status === 404 || err.status === 405))) throw err;
+    }
+    const fresh = items.filter((i) => !existing.has(i.url));
+    summary.skipped = items.length - fresh.length + duplicates;
+    // Lists and tags: the document's own (with their settings), then every name the new links use.
+    const resolver = new NameResolver(client, { create: true, dryRun: summary.dry_run });
+    for (const kind of ['lists', 'tags'] as const) {
+      const known = new Map((await resolver.all(kind)).map((t) => [t.name, t]));
+      const wanted = new Map<string, { name: string; description?: string | null; visibility?: number }>();
+      for (const c of doc[kind]) wanted.set(c.name, c);
+      for (const item of fresh) for (const name of item[kind]) if (!wanted.has(name)) wanted.set(name, { name });
+      for (const c of wanted.values()) {
+        if (known.has(c.name)) continue;
+        progress.update(`creating ${kind === 'lists' ? 'list' : 'tag'} ${c.name}`);
+        if (summary.dry_run) await resolver.create(kind, c.name);
+        else {
+          const body: Record<string, unknown> = { name: c.name };
+          if (kind === 'lists' && c.description) body.description = c.description;
+          const vis = c.visibility ?? defaultVisibility;
+          if (vis !== undefined) body.visibility = vis;
+          try {
+            const created = await client.createCollection<Tag>(kind, body);
+            (await resolver.all(kind)).push(created);
+            resolver.created.push({ kind, tag: created });
+          } catch (err) {
+            if (err instanceof ApiError && (err.status === 401 || err.status === 403)) throw err;
+            summary.failures.push({ url: `(${kind === 'lists' ? 'list' : 'tag'} ${c.name})`, error: (err as Error).message });
+          }
+        }
+      }
+    }
+    summary.lists_created = resolver.created.filter((c) => c.kind === 'lists').length;
+    summary.tags_created = resolver.created.filter((c) => c.kind === 'tags').length;
+    const idOf = async (kind: 'lists' | 'tags', name: string) => (await resolver.find(kind, name))?.id;
+    const models: LinkInput[] = [];
+    for (const item of fresh) {
+      const model: LinkInput = { url: item.url, title: item.title };
+      if (item.description) model.description = item.description;
+      const vis = item.visibility ?? defaultVisibility ?? (flavor === 'linkace' ? 3 : undefined);
+      if (vis !== undefined) model.visibility = vis;
+      const tagIds = (await Promise.all(item.tags.map((n) => idOf('tags', n)))).filter((i): i is number => typeof i === 'number');
+      const listIds = (await Promise.all(item.lists.map((n) => idOf('lists', n)))).filter((i): i is number => typeof i === 'number');
+      if (tagIds.length) model.tags = tagIds;
+      if (listIds.length) model.lists = listIds;
+      models.push(model);
+    }
+    if (summary.dry_run) {
+      summary.created = models.length;
+      return;
+    }
+    progress.update(`importing 0/${models.length} links`);
+    const outcomes = await createMany(client, 'links', models as Record<string, unknown>[], {
+      onProgress: (n) => progress.update(`importing ${n}/${models.length} links`),
+    });
+    outcomes.forEach((o, i) => {
+      if (o.ok) summary.created++;
+      else {
+        summary.failed++;
+        summary.failures.push({ url: models[i]!.url!, error: o.error ?? 'failed' });
+      }
+    });
+  } finally {
+    progress.stop();
+  }
+}
+
+async function printSummary(ctx: Context, s: ImportSummary): Promise<void> {
+  if (ctx.json) await ctx.out.writeJson(s);
+  else {
+    const verb = s.dry_run ? 'would create' : 'created';
+    await ctx.out.item(s, [
+      { header: 'mode', get: (r) => (r.mode === 'server' ? "server's importer" : 'through the API') + (r.dry_run ? ' (dry run)' : '') },
+      { header: 'found', key: 'found' },
+      { header: verb, key: 'created', style: (t, _r, c) => c.green(t) },
+      { header: 'skipped', get: (r) => `${r.skipped}${r.duplicates_in_file ? ` (${r.duplicates_in_file} duplicates in the file)` : ''}` },
+      { header: 'failed', key: 'failed', style: (t, r, c) => (r.failed ? c.red(t) : t) },
+      { header: `lists ${verb}`, key: 'lists_created' },
+      { header: `tags ${verb}`, key: 'tags_created' },
+    ]);
+    for (const f of s.failures.slice(0, 20)) ctx.out.warn(`${f.url}: ${f.error}`);
+    if (s.failures.length > 20) ctx.out.warn(`... and ${s.failures.length - 20} more (use --json for all)`);
+  }
+  if (s.failed > 0) throw new OpsError(`${s.failed} of ${s.found} links failed to import`);
+}
+
+// ---------- export ----------
+
+export async function exportAll(ctx: Context, opts: { format?: string; output?: string }): Promise<void> {
+  const format = (opts.format ?? inferFormat(opts.output) ?? 'html').toLowerCase();
+  if (!['html', 'json', 'csv'].includes(format)) throw new UsageError(`--format must be html, json or csv, not "${opts.format}"`);
+  const client = bm(ctx);
+  const progress = await startProgress(ctx.io, 'reading links', { json: ctx.json, plainLines: false });
+  let text: string;
+  let count: number;
+  try {
+    const links = await client.allLinks();
+    progress.update('reading tags and lists');
+    const tags = await client.allCollections<Tag>('tags');
+    const lists = await client.allCollections<List>('lists');
+    const tagsOf = new Map<number, string[]>();
+    const listsOf = new Map<number, string[]>();
+    const members = async (kind: 'tags' | 'lists', items: Tag[], into: Map<number, string[]>) => {
+      let n = 0;
+      for (const item of items) {
+        progress.update(`reading ${kind}: ${++n}/${items.length}`);
+        for (const link of await client.allCollectionLinks(kind, item.id)) {
+          const names = into.get(link.id) ?? [];
+          if (!names.includes(item.name)) names.push(item.name);
+          into.set(link.id, names);
+        }
+      }
+    };
+    await members('tags', tags, tagsOf);
+    await members('lists', lists, listsOf);
+    const rows = exportLinks(
+      [...links].sort((a, b) => a.id - b.id),
+      tagsOf,
+      listsOf,
+    );
+    count = rows.length;
+    if (format === 'html') text = serializeNetscape(rows, { title: 'Bookmarks' });
+    else if (format === 'json') text = JSON.stringify(exportDocument(rows, lists, tags), null, 2) + '\n';
+    else text = toCsv(CSV_HEADER, rows.map((r) => ({ ...r, tags: r.tags.join(','), lists: r.lists.join(',') })));
+  } finally {
+    progress.stop();
+  }
+  if (opts.output && opts.output !== '-') {
+    try {
+      await writeFile(opts.output, text);
+    } catch (err) {
+      throw new OpsError(`cannot write ${opts.output}: ${(err as Error).message}`);
+    }
+    ctx.out.success(`exported ${count} links to ${opts.output}`);
+  } else {
+    await ctx.out.write(text);
+  }
+}
+
+function inferFormat(output: string | undefined): string | undefined {
+  const m = output ? /\.(html?|json|csv)$/i.exec(output) : null;
+  if (!m) return undefined;
+  return m[1]!.toLowerCase().startsWith('htm') ? 'html' : m[1]!.toLowerCase();
+}

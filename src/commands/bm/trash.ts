@@ -1,0 +1,89 @@
+/** `ops bm trash list|restore|clear`. */
+import type { Context } from '../../context.js';
+import type { ModelKind } from '../../clients/bookmarks.js';
+import { OpsError, UsageError } from '../../core/errors.js';
+import { relativeTime } from './format.js';
+import { bm, parseIds, singular } from './shared.js';
+
+const KINDS: ModelKind[] = ['links', 'lists', 'tags', 'notes'];
+
+export function trashKind(value: string): ModelKind {
+  const v = value.toLowerCase().trim();
+  const kind = KINDS.find((k) => k === v || singular(k) === v);
+  if (!kind) throw new UsageError(`the type must be one of links, lists, tags, notes (or link, list, tag, note), not "${value}"`);
+  return kind;
+}
+
+function kindsOf(type: string | undefined): ModelKind[] {
+  return type === undefined || type === 'all' ? KINDS : [trashKind(type)];
+}
+
+interface TrashRow {
+  type: string;
+  id: number;
+  name: string;
+  deleted_at: string | null;
+}
+
+function label(kind: ModelKind, item: Record<string, unknown>): string {
+  if (kind === 'links') return String(item.title || item.url || '');
+  if (kind === 'notes') return `${String(item.note ?? '')} (link ${String(item.link_id ?? '?')})`;
+  return String(item.name ?? '');
+}
+
+export async function trashList(ctx: Context, opts: { type?: string }): Promise<void> {
+  const client = bm(ctx);
+  const kinds = kindsOf(opts.type);
+  const found: Record<string, Record<string, unknown>[]> = {};
+  for (const kind of kinds) found[kind] = await client.trash<Record<string, unknown>>(kind);
+  if (ctx.json) return ctx.out.writeJson(kinds.length === 1 ? found[kinds[0]!] : found);
+  const rows: TrashRow[] = kinds.flatMap((kind) =>
+    found[kind]!.map((item) => ({ type: singular(kind), id: Number(item.id), name: label(kind, item), deleted_at: (item.deleted_at as string | null) ?? null })),
+  );
+  const table = ctx.out.format === 'table';
+  await ctx.out.list(rows, [
+    { header: 'type', key: 'type' },
+    { header: 'id', key: 'id' },
+    { header: 'name', key: 'name', shrink: true },
+    { header: 'deleted', get: (r) => (table ? relativeTime(r.deleted_at) : (r.deleted_at ?? '')), style: (t, _r, c) => c.dim(t) },
+  ]);
+  if (rows.length === 0 && table) ctx.out.info('The trash is empty.');
+}
+
+export async function trashRestore(ctx: Context, type: string, idTexts: string[]): Promise<void> {
+  const kind = trashKind(type);
+  const ids = parseIds(idTexts, `${singular(kind)} id`);
+  if (ids.length === 0) throw new UsageError(`give at least one ${singular(kind)} id`);
+  const client = bm(ctx);
+  const results: { type: string; id: number; restored: boolean; error: string | null }[] = [];
+  let lastError: unknown;
+  for (const id of ids) {
+    try {
+      await client.restore(kind, id);
+      results.push({ type: singular(kind), id, restored: true, error: null });
+    } catch (err) {
+      lastError = err;
+      results.push({ type: singular(kind), id, restored: false, error: (err as Error).message });
+    }
+  }
+  if (ctx.json) await ctx.out.writeJson(results);
+  else for (const r of results) if (r.restored) ctx.out.success(`restored ${r.type} ${r.id}`);
+  const failed = results.filter((r) => !r.restored);
+  if (!ctx.json && ids.length > 1) for (const r of failed) ctx.out.warn(`${r.type} ${r.id}: ${r.error}`);
+  if (failed.length) {
+    if (ids.length === 1 && !ctx.json) throw lastError;
+    throw new OpsError(`${failed.length} of ${ids.length} were not restored`);
+  }
+}
+
+export async function trashClear(ctx: Context, opts: { type?: string }): Promise<void> {
+  const kinds = kindsOf(opts.type);
+  const what = kinds.length === KINDS.length ? 'everything in the trash' : `the ${kinds.map(singular).join(', ')} trash`;
+  if (!(await ctx.prompter.confirm(`Permanently delete ${what}? This cannot be undone.`, { action: `permanently delete ${what}` }))) {
+    throw new OpsError('cancelled', 2);
+  }
+  const client = bm(ctx);
+  for (const kind of kinds) await client.clearTrash(kind);
+  if (ctx.json) await ctx.out.writeJson({ cleared: kinds });
+  else ctx.out.success(`cleared ${what}`);
+}
