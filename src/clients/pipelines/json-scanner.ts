@@ -24,17 +24,21 @@ export class JsonScanner {
   private escape = false;
   /** Top-level scalars (numbers, strings, true/false/null) are accepted when allowed. */
   private scalarEnd = -1;
+  /** A syntax error found after some complete values: reported on the next call. */
+  private pending?: JsonSyntaxError;
 
   constructor(private readonly options: { allowScalars?: boolean } = {}) {}
 
   /** Feed a chunk; returns the complete values' texts found so far. */
   push(chunk: Buffer | string): string[] {
+    if (this.pending) throw this.pending;
     this.buf += typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
     return this.scan();
   }
 
   /** End of input: returns what is left; throws if a value is incomplete. */
   end(): string[] {
+    if (this.pending) throw this.pending;
     this.buf += this.decoder.end();
     const out = this.scan();
     if (this.start >= 0) {
@@ -63,7 +67,16 @@ export class JsonScanner {
           this.depth = 1;
           continue;
         }
-        if (!this.options.allowScalars) throw new JsonSyntaxError(`expected a JSON object or array, found ${JSON.stringify(buf.slice(i, i + 20))}`);
+        if (!this.options.allowScalars) {
+          const err = new JsonSyntaxError(`expected a JSON object or array, found ${JSON.stringify(buf.slice(i, i + 20))}`);
+          if (out.length === 0) throw err;
+          // Hand out the values before the error first; the error comes with the next call.
+          this.pending = err;
+          this.buf = '';
+          this.start = -1;
+          this.pos = 0;
+          return out;
+        }
         this.depth = 0;
         if (ch === 0x22 /* " */) this.inString = true;
         this.scalarEnd = i;
