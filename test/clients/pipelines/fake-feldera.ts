@@ -300,7 +300,7 @@ export class FakeFeldera {
       const list = this.watchers.get(name) ?? [];
       list.push(w);
       this.watchers.set(name, list);
-      req.on('close', () => this.watchers.set(name, (this.watchers.get(name) ?? []).filter((x) => x !== w)));
+      res.on('close', () => this.watchers.set(name, (this.watchers.get(name) ?? []).filter((x) => x !== w)));
       return;
     }
     if (action === 'query' && m === 'GET') {
