@@ -1,7 +1,51 @@
-/** The incremental SQL engine: entry point. Placeholder until the engine issue lands. */
+/** The incremental SQL engine: entry point. */
 export * from './api.js';
-import type { CompileResult, CompileOptions } from './api.js';
+import type { CompileResult, CompileOptions, CompiledProgram, RelationSchema } from './api.js';
+import { bindProgram } from './bind/program.js';
+import { EngineCircuit } from './circuit.js';
+import { typeToString } from './types/types.js';
 
-export function compile(_sql: string, _options: CompileOptions = {}): CompileResult {
-  return { ok: false, errors: [{ message: 'The SQL engine is not implemented yet.', line: 1, column: 1, kind: 'unsupported' }] };
+export function compile(sql: string, options: CompileOptions = {}): CompileResult {
+  const casing = options.outputCase ?? 'upper';
+  if (typeof sql !== 'string') return { ok: false, errors: [{ message: 'program must be a string', line: 1, column: 1, kind: 'syntax' }] };
+  const { program, errors } = bindProgram(sql, casing);
+  if (!program) return { ok: false, errors };
+  const fold = (s: string): string => (casing === 'upper' ? s.toUpperCase() : s.toLowerCase());
+  const sensitive = (name: string, quoted: boolean): boolean => quoted && name !== fold(name);
+  const tables: RelationSchema[] = program.tables.map((t) => ({
+    name: t.name,
+    caseSensitive: sensitive(t.name, t.quoted),
+    columns: t.columns.map((c) => ({ name: c.name, caseSensitive: sensitive(c.name, c.quoted), type: typeToString(c.type), nullable: c.type.nullable })),
+    primaryKey: t.pk.map((i) => t.columns[i]!.name),
+    materialized: true,
+    local: false,
+    connectors: t.connectors,
+    line: t.line,
+  }));
+  const views: RelationSchema[] = program.views.map((v) => ({
+    name: v.name,
+    caseSensitive: sensitive(v.name, v.quoted),
+    columns: v.columns.map((c) => ({ name: c.name, caseSensitive: c.name !== fold(c.name), type: typeToString(c.type), nullable: c.type.nullable })),
+    primaryKey: [],
+    materialized: v.materialized,
+    local: v.local,
+    connectors: v.connectors,
+    line: v.line,
+  }));
+  const all = [...tables, ...views];
+  const compiled: CompiledProgram = {
+    tables,
+    views,
+    relation(name: string): RelationSchema | undefined {
+      if (name.length > 1 && name.startsWith('"') && name.endsWith('"')) {
+        const n = name.slice(1, -1);
+        return all.find((r) => r.name === n);
+      }
+      return all.find((r) => r.name === name) ?? all.find((r) => !r.caseSensitive && r.name.toLowerCase() === name.toLowerCase());
+    },
+    newCircuit() {
+      return new EngineCircuit(program, () => false);
+    },
+  };
+  return { ok: true, program: compiled };
 }

@@ -1,12 +1,93 @@
-/** Placeholder: the pipelines service is not built yet. Replaced by its own issue. */
+/**
+ * The pipeline service of `ops serve`: a Feldera-compatible (v0.24-era) API under /v0 over the
+ * incremental SQL engine. See docs/pipelines.md.
+ */
+import type { FastifyError, FastifyInstance } from 'fastify';
 import type { ServiceModule } from '../types.js';
+import { ApiKeys } from './auth.js';
+import { ApiError, Errors } from './errors.js';
+import { LogBook } from './logs.js';
+import { PipelineManager } from './manager.js';
+import { ioRoutes } from './routes/io.js';
+import { miscRoutes } from './routes/misc.js';
+import { pipelineRoutes } from './routes/pipelines.js';
+import { PipelineStore } from './store.js';
+
+/** Largest request body (ingress batches): 1 GiB. */
+export const BODY_LIMIT = 1024 * 1024 * 1024;
+export const DEFAULT_KEEPALIVE_MS = 3000;
 
 const service: ServiceModule = {
   name: 'pipelines',
   prefix: '/v0',
-  async register(app) {
-    app.all('/*', async (_req, reply) => reply.code(501).send({ message: 'The pipelines service is not implemented yet.' }));
-    return { health: () => ({ status: 'down' as const, reason: 'not implemented' }), close: () => {} };
+  async register(app: FastifyInstance, ctx) {
+    const store = new PipelineStore(ctx.dataDir);
+    const logs = new LogBook();
+    const keys = new ApiKeys(store, ctx.dataDir);
+    const keepAlive = Number(ctx.options.pipelinesKeepAliveMs ?? DEFAULT_KEEPALIVE_MS);
+    const manager = new PipelineManager(store, logs, {
+      keepAliveMs: Number.isFinite(keepAlive) && keepAlive > 0 ? keepAlive : DEFAULT_KEEPALIVE_MS,
+      compileDelayMs: typeof ctx.options.pipelinesCompileDelayMs === 'number' ? ctx.options.pipelinesCompileDelayMs : 0,
+      // test knob: a small per-watcher buffer to exercise the overflow behaviour
+      watchMaxChunks: typeof ctx.options.pipelinesWatchMaxChunks === 'number' ? ctx.options.pipelinesWatchMaxChunks : undefined,
+      location: () => {
+        try {
+          return new URL(ctx.baseUrl()).host;
+        } catch {
+          return `${ctx.options.host}:${ctx.options.port}`;
+        }
+      },
+    });
+    const authOn = ctx.options.pipelinesAuth === true;
+    const localKey = authOn ? keys.localKey() : undefined;
+
+    // Raw bodies for everything: each route decides how to read its body.
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_req, body, done) => done(null, body));
+
+    if (authOn) {
+      app.addHook('onRequest', async (req) => {
+        keys.check(req.headers.authorization);
+      });
+    }
+
+    app.setErrorHandler((err: FastifyError | ApiError, _req, reply) => {
+      if (err instanceof ApiError) {
+        return reply.code(err.status).headers(err.headers).send(err.body());
+      }
+      const status = typeof err.statusCode === 'number' && err.statusCode >= 400 ? err.statusCode : 500;
+      if (status >= 500) ctx.log.error({ err }, 'pipelines: internal error');
+      return reply.code(status).send({
+        message: status >= 500 ? `Internal error: ${err.message}` : err.message,
+        error_code: status >= 500 ? 'InternalError' : (err.code ?? 'InvalidRequest'),
+        details: null,
+      });
+    });
+    app.setNotFoundHandler((req, reply) => {
+      const e = Errors.notFound(req.method, req.url);
+      return reply.code(e.status).send(e.body());
+    });
+
+    // Watch streams and followed logs never finish on their own: end them before the server waits for
+    // in-flight requests (ops serve closes fastify first, then calls close()).
+    app.addHook('preClose', async () => {
+      await manager.close();
+      logs.endFollowers();
+    });
+
+    pipelineRoutes(app, manager);
+    ioRoutes(app, manager);
+    miscRoutes(app, manager, logs, keys);
+
+    return {
+      health: () => ({ status: 'ok' as const, pipelines: manager.list().length, auth: authOn }),
+      localCredentials: () => (localKey ? { pipeApiKey: localKey } : {}),
+      close: async () => {
+        await manager.close();
+        store.close();
+      },
+    };
   },
 };
+
 export default service;

@@ -1,0 +1,122 @@
+/**
+ * CAST between types, on internal values. A cast that fails at run time (e.g. 'abc' to INTEGER) yields NULL
+ * instead of stopping the pipeline (Feldera reports a run-time error there; documented divergence).
+ */
+import { SqlError, type Pos } from '../parse/ast.js';
+import { type SqlType, isInteger, isFloat, isDecimal, isString, INT_RANGE } from '../types/types.js';
+import type { Value } from '../types/values.js';
+import { decimalFromNumber, decimalToNumber, formatDecimal, parseDecimal, pow10, rescale, rescaleRound } from '../types/decimal.js';
+import { DAY_MS, formatDate, formatTime, formatTimestamp, parseDate, parseTime, parseTimestamp } from '../types/datetime.js';
+
+type Conv = (v: Value) => Value;
+
+function intCheck(t: SqlType): (n: number) => Value {
+  const [lo, hi] = INT_RANGE[t.kind]!;
+  return (n) => (n < lo || n > hi || !Number.isFinite(n) ? null : n);
+}
+
+function fitsDecimal(t: SqlType): (d: bigint) => Value {
+  const p = t.precision ?? 38;
+  const limit = pow10(p);
+  return (d) => (d >= limit || d <= -limit ? null : d);
+}
+
+export function toStringFn(from: SqlType): Conv {
+  switch (from.kind) {
+    case 'DECIMAL':
+      return (v) => formatDecimal(v as bigint, from.scale ?? 0);
+    case 'DATE':
+      return (v) => formatDate(v as number);
+    case 'TIME':
+      return (v) => formatTime(v as number);
+    case 'TIMESTAMP':
+      return (v) => formatTimestamp(v as number);
+    case 'BOOLEAN':
+      return (v) => (v ? 'TRUE' : 'FALSE');
+    case 'REAL':
+    case 'DOUBLE':
+      return (v) => formatFloat(v as number);
+    default:
+      return (v) => String(v);
+  }
+}
+
+function formatFloat(n: number): string {
+  if (Number.isInteger(n) && Math.abs(n) < 1e16) return n.toFixed(1);
+  return String(n);
+}
+
+export function castFn(from: SqlType, to: SqlType, pos: Pos): Conv {
+  const id: Conv = (v) => v;
+  if (from.kind === 'NULL') return () => null;
+  if (to.kind === from.kind && to.kind !== 'DECIMAL' && to.kind !== 'CHAR' && to.kind !== 'VARCHAR' && to.kind !== 'ARRAY') return id;
+  if (isInteger(to)) {
+    const chk = intCheck(to);
+    if (isInteger(from)) return (v) => chk(v as number);
+    if (isFloat(from)) return (v) => chk(Math.trunc(v as number));
+    if (isDecimal(from)) {
+      const s = from.scale ?? 0;
+      return (v) => chk(Number(rescale(v as bigint, s, 0)));
+    }
+    if (isString(from)) return (v) => (/^\s*[+-]?\d+\s*$/.test(v as string) ? chk(Number(v)) : null);
+    if (from.kind === 'BOOLEAN') return (v) => (v ? 1 : 0);
+  }
+  if (isFloat(to)) {
+    const r = to.kind === 'REAL' ? Math.fround : (x: number) => x;
+    if (isInteger(from) || isFloat(from)) return (v) => r(v as number);
+    if (isDecimal(from)) return (v) => r(decimalToNumber(v as bigint, from.scale ?? 0));
+    if (isString(from)) return (v) => {
+      const n = Number((v as string).trim());
+      return (v as string).trim() === '' || Number.isNaN(n) ? null : r(n);
+    };
+  }
+  if (isDecimal(to)) {
+    const s = to.scale ?? 0;
+    const fit = fitsDecimal(to);
+    if (isInteger(from)) return (v) => fit(BigInt(v as number) * pow10(s));
+    if (isFloat(from)) return (v) => {
+      const d = decimalFromNumber(v as number, s);
+      return d === undefined ? null : fit(d);
+    };
+    if (isDecimal(from)) {
+      const fs = from.scale ?? 0;
+      return (v) => fit(rescaleRound(v as bigint, fs, s));
+    }
+    if (isString(from)) return (v) => {
+      const d = parseDecimal(v as string, s);
+      return d === undefined ? null : fit(d);
+    };
+  }
+  if (to.kind === 'VARCHAR' || to.kind === 'CHAR') {
+    const str = isString(from) ? id : toStringFn(from);
+    const n = to.precision;
+    if (n === undefined) return str;
+    if (to.kind === 'CHAR') return (v) => (str(v) as string).slice(0, n).padEnd(n, ' ');
+    return (v) => (str(v) as string).slice(0, n);
+  }
+  if (to.kind === 'BOOLEAN') {
+    if (isString(from)) return (v) => {
+      const s = (v as string).trim().toUpperCase();
+      return s === 'TRUE' ? true : s === 'FALSE' ? false : null;
+    };
+    if (isInteger(from)) return (v) => v !== 0;
+  }
+  if (to.kind === 'DATE') {
+    if (isString(from)) return (v) => parseDate(v as string) ?? null;
+    if (from.kind === 'TIMESTAMP') return (v) => Math.floor((v as number) / DAY_MS);
+  }
+  if (to.kind === 'TIMESTAMP') {
+    if (isString(from)) return (v) => parseTimestamp(v as string) ?? null;
+    if (from.kind === 'DATE') return (v) => (v as number) * DAY_MS;
+  }
+  if (to.kind === 'TIME') {
+    if (isString(from)) return (v) => parseTime(v as string) ?? null;
+    if (from.kind === 'TIMESTAMP') return (v) => ((((v as number) % DAY_MS) + DAY_MS) % DAY_MS) * 1e6;
+  }
+  if (to.kind === 'ARRAY' && from.kind === 'ARRAY') {
+    const inner = castFn(from.elem!, to.elem!, pos);
+    return (v) => (v as Value[]).map((e) => (e === null ? null : inner(e)));
+  }
+  if ((to.kind === 'INTERVAL_DT' || to.kind === 'INTERVAL_YM') && to.kind === from.kind) return id;
+  throw new SqlError(`Cannot cast ${from.kind} to ${to.kind}`, pos, 'type');
+}

@@ -1,0 +1,142 @@
+/** Shared binder structures: the catalog of tables/views, CTE environments, relations with scopes. */
+import { SqlError, type Expr, type Ident, type Pos } from '../parse/ast.js';
+import { node, type PlanColumn, type PlanNode } from '../plan/nodes.js';
+import { valueKey, rowKey, type Row, type Value } from '../types/values.js';
+import { canon, Scope, type Casing, type ScopeColumn } from './scope.js';
+import type { BExpr } from './bexpr.js';
+import { MapOp, FilterOp } from '../ops/linear.js';
+
+export interface NamedRelation {
+  name: string;
+  node: PlanNode;
+  columns: PlanColumn[];
+}
+
+export interface Env {
+  casing: Casing;
+  /** Tables and views declared so far, by canonical name. */
+  catalog: Map<string, NamedRelation>;
+  /** CTEs in scope, innermost last. */
+  ctes: Map<string, NamedRelation>;
+}
+
+/** A relation being built: its plan node and the scope describing its row layout. */
+export interface Rel {
+  node: PlanNode;
+  scope: Scope;
+}
+
+export function lookupRelation(env: Env, name: Ident[], pos: Pos): NamedRelation {
+  const n = canon(name[name.length - 1]!, env.casing);
+  const r = env.ctes.get(n) ?? env.catalog.get(n);
+  if (!r) throw new SqlError(`Object '${name.map((x) => x.value).join('.')}' not found`, pos, 'unknown_table');
+  return r;
+}
+
+export function relFromNamed(r: NamedRelation, relName: string, casing: Casing): Rel {
+  const cols: ScopeColumn[] = r.columns.map((c, i) => ({ rel: relName, name: c.name, type: c.type, idx: i }));
+  return { node: r.node, scope: new Scope(cols, casing) };
+}
+
+export function colsOf(scope: Scope): PlanColumn[] {
+  return scope.cols.map((c) => ({ name: c.name, type: c.type }));
+}
+
+export function mapNode(input: PlanNode, exprs: BExpr[], columns: PlanColumn[]): PlanNode {
+  const fns = exprs.map((e) => e.fn);
+  // identity projection: reuse the input
+  if (exprs.length === input.columns.length && exprs.every((e, i) => e.colIdx === i)) return input;
+  return node('map', [input], columns, () => new MapOp(fns));
+}
+
+export function filterNode(input: PlanNode, pred: BExpr): PlanNode {
+  const f = pred.fn;
+  return node('filter', [input], input.columns, () => new FilterOp(f));
+}
+
+/** Key function for joins and semi-joins: NULL if any key value is NULL. */
+export function keyFn(exprs: BExpr[]): (row: Row) => string | null {
+  if (exprs.length === 0) return () => '';
+  if (exprs.length === 1) {
+    const f = exprs[0]!.fn;
+    return (row) => {
+      const v = f(row);
+      return v === null ? null : typeof v === 'number' ? (Object.is(v, -0) ? '0' : String(v)) : valueKey(v);
+    };
+  }
+  const fns = exprs.map((e) => e.fn);
+  return (row) => {
+    const vals: Value[] = new Array(fns.length);
+    for (let i = 0; i < fns.length; i++) {
+      const v = fns[i]!(row);
+      if (v === null) return null;
+      vals[i] = v;
+    }
+    return rowKey(vals);
+  };
+}
+
+/** Split an expression into AND-ed conjuncts. */
+export function conjuncts(e: Expr | undefined): Expr[] {
+  if (!e) return [];
+  if (e.k === 'bin' && e.op === 'And') return [...conjuncts(e.left), ...conjuncts(e.right)];
+  return [e];
+}
+
+/** Visit every sub-expression (not descending into subqueries). */
+export function walkExpr(e: Expr, f: (e: Expr) => boolean | void): void {
+  if (f(e) === false) return;
+  const kids: Expr[] = [];
+  switch (e.k) {
+    case 'bin':
+      kids.push(e.left, e.right);
+      break;
+    case 'un':
+      kids.push(e.expr);
+      break;
+    case 'is':
+      kids.push(e.expr);
+      if (e.other) kids.push(e.other);
+      break;
+    case 'between':
+      kids.push(e.expr, e.low, e.high);
+      break;
+    case 'inlist':
+      kids.push(e.expr, ...e.list);
+      break;
+    case 'insub':
+      kids.push(e.expr);
+      break;
+    case 'like':
+      kids.push(e.expr, e.pattern);
+      break;
+    case 'case':
+      if (e.operand) kids.push(e.operand);
+      for (const w of e.whens) kids.push(w.cond, w.result);
+      if (e.else) kids.push(e.else);
+      break;
+    case 'cast':
+    case 'extract':
+      kids.push(e.expr);
+      break;
+    case 'func':
+      kids.push(...e.args);
+      if (e.filter) kids.push(e.filter);
+      if (e.over) {
+        kids.push(...e.over.partitionBy, ...e.over.orderBy.map((o) => o.expr));
+      }
+      break;
+    case 'array':
+      kids.push(...e.elems);
+      break;
+    case 'index':
+      kids.push(e.expr, e.index);
+      break;
+    case 'interval':
+      kids.push(e.value);
+      break;
+    default:
+      break;
+  }
+  for (const k of kids) walkExpr(k, f);
+}

@@ -1,0 +1,547 @@
+/** Binding scalar expressions: name resolution, typing (Calcite-like rules), compilation to closures. */
+import { SqlError, type Expr, type Pos } from '../parse/ast.js';
+import { type SqlType, mk, commonType, isInteger, isFloat, isDecimal, isNumeric, isString, isTemporal, INT_RANK, intDigits, withNull } from '../types/types.js';
+import { compareValues, type Row, type Value } from '../types/values.js';
+import { parseDecimal, pow10, rescale, rescaleRound } from '../types/decimal.js';
+import { addMonthsTs, DAY_MS, parseDate, parseTime, parseTimestamp } from '../types/datetime.js';
+import { dataTypeToSql, TypeSyntaxError } from '../types/parse-type.js';
+import { castFn } from './cast.js';
+import { type BExpr, constant, strict1, strict2 } from './bexpr.js';
+import { canon, type Scope } from './scope.js';
+import { bindFunction } from './functions.js';
+
+export const AGG_NAMES = new Set(['COUNT', 'SUM', 'AVG', 'MIN', 'MAX', 'EVERY', 'SOME', 'BOOL_AND', 'BOOL_OR']);
+export const WINDOW_ONLY = new Set(['ROW_NUMBER', 'RANK', 'DENSE_RANK', 'LAG', 'LEAD']);
+
+export interface BindCtx {
+  scope: Scope;
+  /** Replacement for special sub-expressions (group keys, aggregate calls, window calls). */
+  special?: (e: Expr) => BExpr | undefined;
+  /** Where we are, for "not allowed here" messages. */
+  clause: string;
+}
+
+/** Structural key of an expression (positions dropped, identifiers canonicalised). */
+export function exprKey(e: Expr, scope: Scope): string {
+  return JSON.stringify(e, (k, v) => {
+    if (k === 'pos') return undefined;
+    if (v && typeof v === 'object' && 'quoted' in v && 'value' in v) return canon(v, scope.casing);
+    return v;
+  });
+}
+
+export function parseTypeAt(t: unknown, pos: Pos): SqlType {
+  try {
+    return dataTypeToSql(t);
+  } catch (e) {
+    if (e instanceof TypeSyntaxError) throw new SqlError(e.message, pos, 'type');
+    throw e;
+  }
+}
+
+export function coerce(e: BExpr, to: SqlType, pos: Pos): BExpr {
+  if (e.type.kind === to.kind && e.type.scale === to.scale && (to.kind !== 'ARRAY')) return { ...e, type: withNull(to, e.type.nullable) };
+  const c = castFn(e.type, to, pos);
+  const r = strict1(e, withNull(to, e.type.nullable), c);
+  return r;
+}
+
+function typeName(t: SqlType): string {
+  return t.kind === 'INTERVAL_DT' || t.kind === 'INTERVAL_YM' ? 'INTERVAL' : t.kind;
+}
+
+/** Bring two operands of a comparison to one type; string literals are coerced to temporal types. */
+export function unify(a: BExpr, b: BExpr, pos: Pos, what: string): [BExpr, BExpr, SqlType] {
+  if (isTemporal(a.type) && isString(b.type)) b = coerce(b, mk(a.type.kind), pos);
+  else if (isTemporal(b.type) && isString(a.type)) a = coerce(a, mk(b.type.kind), pos);
+  else if (a.type.kind === 'BOOLEAN' && isString(b.type) && b.constant) b = coerce(b, mk('BOOLEAN'), pos);
+  else if (b.type.kind === 'BOOLEAN' && isString(a.type) && a.constant) a = coerce(a, mk('BOOLEAN'), pos);
+  const t = commonType(a.type, b.type);
+  if (!t) throw new SqlError(`Cannot apply '${what}' to arguments of type <${typeName(a.type)}> and <${typeName(b.type)}>`, pos, 'type');
+  return [coerce(a, t, pos), coerce(b, t, pos), t];
+}
+
+function numLiteral(text: string, pos: Pos): BExpr {
+  if (/[eE]/.test(text)) return constant(mk('DOUBLE', false), Number(text));
+  if (text.includes('.')) {
+    const [i, f] = text.split('.');
+    const scale = f!.length;
+    const precision = Math.max(i!.replace(/^0+/, '').length + scale, 1);
+    return constant(mk('DECIMAL', false, { precision, scale }), parseDecimal(text, scale)!);
+  }
+  const n = Number(text);
+  if (!Number.isSafeInteger(n)) {
+    const d = parseDecimal(text, 0);
+    if (d === undefined) throw new SqlError(`bad number ${text}`, pos, 'syntax');
+    return constant(mk('DECIMAL', false, { precision: text.length, scale: 0 }), d);
+  }
+  if (n >= -2147483648 && n <= 2147483647) return constant(mk('INTEGER', false), n);
+  return constant(mk('BIGINT', false), n);
+}
+
+const DT_UNITS: Record<string, number> = { SECOND: 1000, SECONDS: 1000, MINUTE: 60_000, MINUTES: 60_000, HOUR: 3_600_000, HOURS: 3_600_000, DAY: DAY_MS, DAYS: DAY_MS, WEEK: 7 * DAY_MS, MILLISECOND: 1, MILLISECONDS: 1 };
+
+function intervalLiteral(e: Expr & { k: 'interval' }): BExpr {
+  let text: string;
+  if (e.value.k === 'str') text = e.value.value;
+  else if (e.value.k === 'num') text = e.value.text;
+  else if (e.value.k === 'un' && e.value.op === 'NEG' && e.value.expr.k === 'num') text = '-' + e.value.expr.text;
+  else throw new SqlError('INTERVAL needs a literal value', e.pos, 'unsupported');
+  text = text.trim();
+  if (e.lastUnit) {
+    // 'D HH:MM:SS' style (DAY TO SECOND etc.) and 'Y-M' (YEAR TO MONTH)
+    if (e.unit === 'YEAR' && e.lastUnit === 'MONTH') {
+      const m = /^(-?)(\d+)-(\d+)$/.exec(text);
+      if (!m) throw new SqlError(`Illegal interval literal '${text}'`, e.pos, 'syntax');
+      const v = +m[2]! * 12 + +m[3]!;
+      return constant(mk('INTERVAL_YM', false), m[1] ? -v : v);
+    }
+    const m = /^(-?)(?:(\d+) )?(\d+)(?::(\d+))?(?::(\d+(?:\.\d+)?))?$/.exec(text);
+    if (!m) throw new SqlError(`Illegal interval literal '${text}'`, e.pos, 'syntax');
+    const nums = [m[2], m[3], m[4], m[5]].filter((x) => x !== undefined).map(Number);
+    const units = ['DAY', 'HOUR', 'MINUTE', 'SECOND'];
+    const start = units.indexOf(e.unit);
+    let ms = 0;
+    nums.forEach((n, i) => {
+      ms += n * DT_UNITS[units[start + i] ?? 'SECOND']!;
+    });
+    return constant(mk('INTERVAL_DT', false), m[1] ? -ms : ms);
+  }
+  const n = Number(text);
+  if (!Number.isFinite(n)) throw new SqlError(`Illegal interval literal '${text}'`, e.pos, 'syntax');
+  if (e.unit === 'YEAR' || e.unit === 'YEARS') return constant(mk('INTERVAL_YM', false), n * 12);
+  if (e.unit === 'MONTH' || e.unit === 'MONTHS') return constant(mk('INTERVAL_YM', false), n);
+  const f = DT_UNITS[e.unit];
+  if (f === undefined) throw new SqlError(`Unsupported interval unit ${e.unit}`, e.pos, 'unsupported');
+  return constant(mk('INTERVAL_DT', false), Math.round(n * f));
+}
+
+function andFn(a: BExpr, b: BExpr): BExpr {
+  const af = a.fn;
+  const bf = b.fn;
+  return {
+    type: mk('BOOLEAN', a.type.nullable || b.type.nullable),
+    fn: (row) => {
+      const x = af(row);
+      if (x === false) return false;
+      const y = bf(row);
+      if (y === false) return false;
+      if (x === null || y === null) return null;
+      return true;
+    },
+  };
+}
+
+function orFn(a: BExpr, b: BExpr): BExpr {
+  const af = a.fn;
+  const bf = b.fn;
+  return {
+    type: mk('BOOLEAN', a.type.nullable || b.type.nullable),
+    fn: (row) => {
+      const x = af(row);
+      if (x === true) return true;
+      const y = bf(row);
+      if (y === true) return true;
+      if (x === null || y === null) return null;
+      return false;
+    },
+  };
+}
+
+function requireBool(e: BExpr, pos: Pos, what: string): BExpr {
+  if (e.type.kind !== 'BOOLEAN' && e.type.kind !== 'NULL') throw new SqlError(`${what} requires a BOOLEAN operand, got ${typeName(e.type)}`, pos, 'type');
+  return e;
+}
+
+export function comparison(op: string, a: BExpr, b: BExpr, pos: Pos): BExpr {
+  const [x, y] = unify(a, b, pos, op);
+  const t = mk('BOOLEAN', x.type.nullable || y.type.nullable);
+  const cmp = compareValues;
+  switch (op) {
+    case 'Eq':
+      return strict2(x, y, t, (p, q) => cmp(p, q) === 0);
+    case 'NotEq':
+      return strict2(x, y, t, (p, q) => cmp(p, q) !== 0);
+    case 'Lt':
+      return strict2(x, y, t, (p, q) => cmp(p, q) < 0);
+    case 'LtEq':
+      return strict2(x, y, t, (p, q) => cmp(p, q) <= 0);
+    case 'Gt':
+      return strict2(x, y, t, (p, q) => cmp(p, q) > 0);
+    case 'GtEq':
+      return strict2(x, y, t, (p, q) => cmp(p, q) >= 0);
+  }
+  throw new SqlError(`unknown comparison ${op}`, pos);
+}
+
+function decimalOf(e: BExpr, pos: Pos): BExpr {
+  if (isDecimal(e.type)) return e;
+  return coerce(e, mk('DECIMAL', e.type.nullable, { precision: intDigits(e.type), scale: 0 }), pos);
+}
+
+export function arithmetic(op: string, a: BExpr, b: BExpr, pos: Pos): BExpr {
+  const nullable = a.type.nullable || b.type.nullable;
+  const ta = a.type;
+  const tb = b.type;
+  const sym = { Plus: '+', Minus: '-', Multiply: '*', Divide: '/', Modulo: '%' }[op] ?? op;
+  // temporal arithmetic
+  if ((ta.kind === 'TIMESTAMP' || ta.kind === 'DATE') && (tb.kind === 'INTERVAL_DT' || tb.kind === 'INTERVAL_YM') && (op === 'Plus' || op === 'Minus')) {
+    const sign = op === 'Plus' ? 1 : -1;
+    if (ta.kind === 'TIMESTAMP') {
+      if (tb.kind === 'INTERVAL_DT') return strict2(a, b, mk('TIMESTAMP', nullable), (x, y) => (x as number) + sign * (y as number));
+      return strict2(a, b, mk('TIMESTAMP', nullable), (x, y) => addMonthsTs(x as number, sign * (y as number)));
+    }
+    if (tb.kind === 'INTERVAL_DT') return strict2(a, b, mk('DATE', nullable), (x, y) => (x as number) + Math.trunc((sign * (y as number)) / DAY_MS));
+    return strict2(a, b, mk('DATE', nullable), (x, y) => Math.round(addMonthsTs((x as number) * DAY_MS, sign * (y as number)) / DAY_MS));
+  }
+  if ((tb.kind === 'TIMESTAMP' || tb.kind === 'DATE') && (ta.kind === 'INTERVAL_DT' || ta.kind === 'INTERVAL_YM') && op === 'Plus') return arithmetic(op, b, a, pos);
+  if (ta.kind === tb.kind && (ta.kind === 'INTERVAL_DT' || ta.kind === 'INTERVAL_YM') && (op === 'Plus' || op === 'Minus')) {
+    const sign = op === 'Plus' ? 1 : -1;
+    return strict2(a, b, mk(ta.kind, nullable), (x, y) => (x as number) + sign * (y as number));
+  }
+  if ((ta.kind === 'INTERVAL_DT' || ta.kind === 'INTERVAL_YM') && isNumeric(tb) && (op === 'Multiply' || op === 'Divide')) {
+    const bn = coerce(b, mk('DOUBLE'), pos);
+    return strict2(a, bn, mk(ta.kind, nullable), (x, y) => Math.round(op === 'Multiply' ? (x as number) * (y as number) : (x as number) / (y as number)));
+  }
+  if (ta.kind === 'TIMESTAMP' && tb.kind === 'TIMESTAMP' && op === 'Minus') {
+    return strict2(a, b, mk('INTERVAL_DT', nullable), (x, y) => (x as number) - (y as number));
+  }
+  if (ta.kind === 'DATE' && tb.kind === 'DATE' && op === 'Minus') {
+    return strict2(a, b, mk('INTERVAL_DT', nullable), (x, y) => ((x as number) - (y as number)) * DAY_MS);
+  }
+  if (!isNumeric(ta) || !isNumeric(tb)) {
+    throw new SqlError(`Cannot apply '${sym}' to arguments of type <${typeName(ta)}> and <${typeName(tb)}>`, pos, 'type');
+  }
+  if (ta.kind === 'NULL' || tb.kind === 'NULL') return constant(ta.kind === 'NULL' ? withNull(tb, true) : withNull(ta, true), null);
+  if (isFloat(ta) || isFloat(tb)) {
+    const t = mk(ta.kind === 'REAL' && tb.kind === 'REAL' ? 'REAL' : 'DOUBLE', nullable);
+    const x = coerce(a, t, pos);
+    const y = coerce(b, t, pos);
+    switch (op) {
+      case 'Plus':
+        return strict2(x, y, t, (p, q) => (p as number) + (q as number));
+      case 'Minus':
+        return strict2(x, y, t, (p, q) => (p as number) - (q as number));
+      case 'Multiply':
+        return strict2(x, y, t, (p, q) => (p as number) * (q as number));
+      case 'Divide':
+        return strict2(x, y, withNull(t, true), (p, q) => ((q as number) === 0 ? null : (p as number) / (q as number)));
+      case 'Modulo':
+        return strict2(x, y, withNull(t, true), (p, q) => ((q as number) === 0 ? null : (p as number) % (q as number)));
+    }
+  }
+  if (isDecimal(ta) || isDecimal(tb)) {
+    const x = decimalOf(a, pos);
+    const y = decimalOf(b, pos);
+    const s1 = x.type.scale ?? 0;
+    const s2 = y.type.scale ?? 0;
+    const p1 = x.type.precision ?? 28;
+    const p2 = y.type.precision ?? 28;
+    switch (op) {
+      case 'Plus':
+      case 'Minus': {
+        const s = Math.max(s1, s2);
+        const t = mk('DECIMAL', nullable, { precision: Math.min(38, Math.max(p1 - s1, p2 - s2) + s + 1), scale: s });
+        const sign = op === 'Plus' ? 1n : -1n;
+        return strict2(x, y, t, (p, q) => rescale(p as bigint, s1, s) + sign * rescale(q as bigint, s2, s));
+      }
+      case 'Multiply': {
+        const t = mk('DECIMAL', nullable, { precision: Math.min(38, p1 + p2), scale: s1 + s2 });
+        return strict2(x, y, t, (p, q) => (p as bigint) * (q as bigint));
+      }
+      case 'Divide': {
+        const s = Math.max(6, s1, s2);
+        const t = mk('DECIMAL', true, { precision: 38, scale: s });
+        // p/10^s1 / (q/10^s2) = p * 10^(s - s1 + s2) / q, with one extra digit for rounding
+        const up = pow10(s - s1 + s2 + 1);
+        return strict2(x, y, t, (p, q) => ((q as bigint) === 0n ? null : rescaleRound(((p as bigint) * up) / (q as bigint), s + 1, s)));
+      }
+      case 'Modulo': {
+        const s = Math.max(s1, s2);
+        const t = mk('DECIMAL', true, { precision: Math.max(p1, p2), scale: s });
+        return strict2(x, y, t, (p, q) => {
+          const qq = rescale(q as bigint, s2, s);
+          return qq === 0n ? null : rescale(p as bigint, s1, s) % qq;
+        });
+      }
+    }
+  }
+  // integers
+  const t = mk(INT_RANK[ta.kind]! >= INT_RANK[tb.kind]! ? ta.kind : tb.kind, nullable);
+  switch (op) {
+    case 'Plus':
+      return strict2(a, b, t, (p, q) => (p as number) + (q as number));
+    case 'Minus':
+      return strict2(a, b, t, (p, q) => (p as number) - (q as number));
+    case 'Multiply':
+      return strict2(a, b, t, (p, q) => (p as number) * (q as number));
+    case 'Divide':
+      return strict2(a, b, withNull(t, true), (p, q) => ((q as number) === 0 ? null : Math.trunc((p as number) / (q as number))));
+    case 'Modulo':
+      return strict2(a, b, withNull(t, true), (p, q) => ((q as number) === 0 ? null : (p as number) % (q as number)));
+  }
+  throw new SqlError(`Unsupported operator ${op}`, pos, 'unsupported');
+}
+
+function likeToRegex(pattern: string, escape: string | undefined, ci: boolean): RegExp {
+  let re = '^';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (escape && c === escape && i + 1 < pattern.length) {
+      re += pattern[++i]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    } else if (c === '%') re += '[\\s\\S]*';
+    else if (c === '_') re += '[\\s\\S]';
+    else re += c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(re + '$', ci ? 'si' : 's');
+}
+
+export function bindExpr(e: Expr, ctx: BindCtx): BExpr {
+  if (ctx.special) {
+    const s = ctx.special(e);
+    if (s) return s;
+  }
+  switch (e.k) {
+    case 'col': {
+      const c = ctx.scope.resolve(e.parts, e.pos);
+      const idx = c.idx;
+      return { type: c.type, fn: (row: Row) => row[idx]!, colIdx: idx };
+    }
+    case 'num':
+      return numLiteral(e.text, e.pos);
+    case 'str':
+      return constant(mk('VARCHAR', false), e.value);
+    case 'bool':
+      return constant(mk('BOOLEAN', false), e.value);
+    case 'null':
+      return constant(mk('NULL', true), null);
+    case 'typed': {
+      const t = parseTypeAt(e.type, e.pos);
+      let v: number | undefined;
+      if (t.kind === 'DATE') v = parseDate(e.value);
+      else if (t.kind === 'TIMESTAMP') v = parseTimestamp(e.value);
+      else if (t.kind === 'TIME') v = parseTime(e.value);
+      else return coerce(constant(mk('VARCHAR', false), e.value), withNull(t, false), e.pos);
+      if (v === undefined) throw new SqlError(`Illegal ${t.kind} literal '${e.value}'`, e.pos, 'syntax');
+      return constant(withNull(t, false), v);
+    }
+    case 'interval':
+      return intervalLiteral(e);
+    case 'bin': {
+      const a = bindExpr(e.left, ctx);
+      const b = bindExpr(e.right, ctx);
+      switch (e.op) {
+        case 'And':
+          return andFn(requireBool(a, e.left.pos, 'AND'), requireBool(b, e.right.pos, 'AND'));
+        case 'Or':
+          return orFn(requireBool(a, e.left.pos, 'OR'), requireBool(b, e.right.pos, 'OR'));
+        case 'Eq':
+        case 'NotEq':
+        case 'Lt':
+        case 'LtEq':
+        case 'Gt':
+        case 'GtEq':
+          return comparison(e.op, a, b, e.pos);
+        case 'Plus':
+        case 'Minus':
+        case 'Multiply':
+        case 'Divide':
+        case 'Modulo':
+          return arithmetic(e.op, a, b, e.pos);
+        case 'StringConcat': {
+          if (a.type.kind === 'ARRAY' || b.type.kind === 'ARRAY') {
+            const t = commonType(a.type, b.type);
+            if (!t) throw new SqlError('Cannot concatenate arrays of different types', e.pos, 'type');
+            return strict2(a, b, t, (x, y) => (x as Value[]).concat(y as Value[]));
+          }
+          const x = isString(a.type) ? a : coerce(a, mk('VARCHAR'), e.pos);
+          const y = isString(b.type) ? b : coerce(b, mk('VARCHAR'), e.pos);
+          return strict2(x, y, mk('VARCHAR', a.type.nullable || b.type.nullable), (p, q) => (p as string) + (q as string));
+        }
+        default:
+          throw new SqlError(`Operator ${e.op} is not supported`, e.pos, 'unsupported');
+      }
+    }
+    case 'un': {
+      const a = bindExpr(e.expr, ctx);
+      if (e.op === 'NOT') return strict1(requireBool(a, e.pos, 'NOT'), mk('BOOLEAN', a.type.nullable), (x) => !x);
+      if (e.op === 'PLUS') return a;
+      if (!isNumeric(a.type) && a.type.kind !== 'INTERVAL_DT' && a.type.kind !== 'INTERVAL_YM') throw new SqlError(`Cannot apply '-' to ${typeName(a.type)}`, e.pos, 'type');
+      if (isDecimal(a.type)) return strict1(a, a.type, (x) => -(x as bigint));
+      return strict1(a, a.type, (x) => -(x as number));
+    }
+    case 'is': {
+      const a = bindExpr(e.expr, ctx);
+      const af = a.fn;
+      const t = mk('BOOLEAN', false);
+      switch (e.what) {
+        case 'NULL':
+          return { type: t, fn: (r) => af(r) === null };
+        case 'NOT NULL':
+          return { type: t, fn: (r) => af(r) !== null };
+        case 'TRUE':
+          return { type: t, fn: (r) => af(r) === true };
+        case 'NOT TRUE':
+          return { type: t, fn: (r) => af(r) !== true };
+        case 'FALSE':
+          return { type: t, fn: (r) => af(r) === false };
+        case 'NOT FALSE':
+          return { type: t, fn: (r) => af(r) !== false };
+        case 'DISTINCT':
+        case 'NOT DISTINCT': {
+          const [x, y] = unify(a, bindExpr(e.other!, ctx), e.pos, 'IS DISTINCT FROM');
+          const neg = e.what === 'NOT DISTINCT';
+          return {
+            type: t,
+            fn: (r) => {
+              const p = x.fn(r);
+              const q = y.fn(r);
+              const same = p === null || q === null ? p === q : compareValues(p, q) === 0;
+              return neg ? same : !same;
+            },
+          };
+        }
+      }
+      break;
+    }
+    case 'between': {
+      const ge: Expr = { k: 'bin', op: 'GtEq', left: e.expr, right: e.low, pos: e.pos };
+      const le: Expr = { k: 'bin', op: 'LtEq', left: e.expr, right: e.high, pos: e.pos };
+      const both: Expr = { k: 'bin', op: 'And', left: ge, right: le, pos: e.pos };
+      return bindExpr(e.not ? { k: 'un', op: 'NOT', expr: both, pos: e.pos } : both, ctx);
+    }
+    case 'inlist': {
+      let x = bindExpr(e.expr, ctx);
+      let items = e.list.map((i) => bindExpr(i, ctx));
+      let t: SqlType | undefined = x.type;
+      for (const it of items) {
+        if (isTemporal(t) && isString(it.type)) continue;
+        t = commonType(t, it.type);
+        if (!t) throw new SqlError(`Values in IN list have incompatible types`, e.pos, 'type');
+      }
+      x = coerce(x, t, e.pos);
+      items = items.map((i) => coerce(i, t!, e.pos));
+      const xf = x.fn;
+      const fns = items.map((i) => i.fn);
+      const neg = e.not;
+      if (items.every((i) => i.constant)) {
+        const vals = fns.map((f) => f([]));
+        const hasNull = vals.some((v) => v === null);
+        const set = new Set(vals.filter((v) => v !== null).map((v) => (typeof v === 'bigint' ? v.toString() + 'n' : typeof v === 'object' ? JSON.stringify(v) : v)));
+        return {
+          type: mk('BOOLEAN', x.type.nullable || hasNull),
+          fn: (r) => {
+            const v = xf(r);
+            if (v === null) return null;
+            const k = typeof v === 'bigint' ? v.toString() + 'n' : typeof v === 'object' ? JSON.stringify(v) : v;
+            if (set.has(k as never)) return !neg;
+            return hasNull ? null : neg;
+          },
+        };
+      }
+      return {
+        type: mk('BOOLEAN', true),
+        fn: (r) => {
+          const v = xf(r);
+          if (v === null) return null;
+          let sawNull = false;
+          for (const f of fns) {
+            const w = f(r);
+            if (w === null) sawNull = true;
+            else if (compareValues(v, w) === 0) return !neg;
+          }
+          return sawNull ? null : neg;
+        },
+      };
+    }
+    case 'like': {
+      const x = bindExpr(e.expr, ctx);
+      const p = bindExpr(e.pattern, ctx);
+      if (!isString(x.type) && x.type.kind !== 'NULL') throw new SqlError(`LIKE requires a string operand`, e.pos, 'type');
+      const esc = e.escape ?? '\\';
+      const t = mk('BOOLEAN', x.type.nullable || p.type.nullable);
+      if (p.constant) {
+        const pv = p.fn([]);
+        if (pv === null) return constant(mk('BOOLEAN', true), null);
+        const re = likeToRegex(pv as string, esc, e.ilike);
+        return strict1(x, t, (v) => re.test(v as string) !== e.not);
+      }
+      return strict2(x, p, t, (v, pat) => likeToRegex(pat as string, esc, e.ilike).test(v as string) !== e.not);
+    }
+    case 'case': {
+      const whens = e.whens.map((w) => {
+        const cond = e.operand ? bindExpr({ k: 'bin', op: 'Eq', left: e.operand, right: w.cond, pos: w.cond.pos }, ctx) : requireBool(bindExpr(w.cond, ctx), w.cond.pos, 'WHEN');
+        return { cond, result: bindExpr(w.result, ctx) };
+      });
+      const els = e.else ? bindExpr(e.else, ctx) : constant(mk('NULL'), null);
+      let t: SqlType | undefined = els.type;
+      for (const w of whens) {
+        t = commonType(t, w.result.type);
+        if (!t) throw new SqlError('CASE branches have incompatible types', e.pos, 'type');
+      }
+      const nullable = !e.else || t.nullable || whens.some((w) => w.result.type.nullable);
+      t = withNull(t, nullable);
+      const conds = whens.map((w) => w.cond.fn);
+      const results = whens.map((w) => coerce(w.result, t!, e.pos).fn);
+      const ef = coerce(els, t, e.pos).fn;
+      return {
+        type: t,
+        fn: (r) => {
+          for (let i = 0; i < conds.length; i++) if (conds[i]!(r) === true) return results[i]!(r);
+          return ef(r);
+        },
+      };
+    }
+    case 'cast': {
+      const a = bindExpr(e.expr, ctx);
+      const t = parseTypeAt(e.type, e.pos);
+      if (a.type.kind === 'NULL') return constant(t, null);
+      const c = castFn(a.type, t, e.pos);
+      return strict1(a, withNull(t, true), c);
+    }
+    case 'extract': {
+      return bindFunction('EXTRACT', [constant(mk('VARCHAR', false), e.field), bindExpr(e.expr, ctx)], e.pos);
+    }
+    case 'func': {
+      if (e.over) throw new SqlError(`Window function ${e.name} is not allowed in ${ctx.clause}`, e.pos, 'unsupported');
+      if (AGG_NAMES.has(e.name)) throw new SqlError(`Aggregate function ${e.name} is not allowed in ${ctx.clause}`, e.pos, 'unsupported');
+      if (WINDOW_ONLY.has(e.name)) throw new SqlError(`${e.name} requires an OVER clause`, e.pos, 'unsupported');
+      if (e.star || e.distinct || e.filter) throw new SqlError(`Bad call of ${e.name}`, e.pos, 'syntax');
+      const args = e.args.map((a) => bindExpr(a, ctx));
+      return bindFunction(e.name, args, e.pos);
+    }
+    case 'array': {
+      const elems = e.elems.map((x) => bindExpr(x, ctx));
+      let t: SqlType | undefined = elems.length ? elems[0]!.type : mk('NULL');
+      for (const x of elems) {
+        t = commonType(t!, x.type);
+        if (!t) throw new SqlError('ARRAY elements have incompatible types', e.pos, 'type');
+      }
+      const fns = elems.map((x) => coerce(x, t!, e.pos).fn);
+      return { type: mk('ARRAY', false, { elem: withNull(t!, true) }), fn: (r) => fns.map((f) => f(r)), constant: elems.every((x) => x.constant) };
+    }
+    case 'index': {
+      const a = bindExpr(e.expr, ctx);
+      const i = bindExpr(e.index, ctx);
+      if (a.type.kind !== 'ARRAY') throw new SqlError('Subscript on a non-array value', e.pos, 'type');
+      if (!isInteger(i.type)) throw new SqlError('Array index must be an integer', e.pos, 'type');
+      return strict2(a, i, withNull(a.type.elem!, true), (arr, idx) => (arr as Value[])[(idx as number) - 1] ?? null);
+    }
+    case 'insub':
+    case 'exists':
+      throw new SqlError(`${e.k === 'exists' ? 'EXISTS' : 'IN'} with a subquery is supported only as a top-level WHERE condition (AND-ed)`, e.pos, 'unsupported');
+    case 'subquery':
+      throw new SqlError('Scalar subqueries are not supported', e.pos, 'unsupported');
+    case 'descriptor':
+      throw new SqlError('DESCRIPTOR is only allowed in TUMBLE/HOP', e.pos, 'unsupported');
+  }
+  throw new SqlError('Unsupported expression', (e as Expr).pos, 'unsupported');
+}
+
+/** WHERE/ON/HAVING conditions: must be BOOLEAN. */
+export function bindCondition(e: Expr, ctx: BindCtx): BExpr {
+  const b = bindExpr(e, ctx);
+  return requireBool(b, e.pos, ctx.clause);
+}
+
+export { rescale, isFloat };

@@ -1,0 +1,209 @@
+/** A whole program: pre-pass, parse, adapt, bind each statement in order; collect errors with positions. */
+import type { CompileError, ConnectorDecl, JsonValue } from '../api.js';
+import { prepass, type ColumnAttr } from '../parse/prepass.js';
+import { Adapter, parseRaw, parserErrorPosition } from '../parse/adapter.js';
+import { SqlError, type Pos, type Statement } from '../parse/ast.js';
+import { node, type PlanColumn, type PlanNode } from '../plan/nodes.js';
+import { typeToString, withNull, type SqlType } from '../types/types.js';
+import { canon, Scope, type Casing } from './scope.js';
+import type { Env } from './env.js';
+import { bindQuery } from './query.js';
+import { bindExpr, coerce, parseTypeAt } from './expr.js';
+import type { Value } from '../types/values.js';
+
+export interface TableColumn {
+  name: string;
+  quoted: boolean;
+  type: SqlType;
+  /** Value used when an insert omits the column (DEFAULT, else NULL). */
+  dflt: Value;
+}
+
+export interface TableDef {
+  name: string;
+  quoted: boolean;
+  columns: TableColumn[];
+  pk: number[];
+  node: PlanNode;
+  materialized: boolean;
+  connectors: ConnectorDecl[];
+  /** LATENESS per column index: the allowed lateness in the column's unit (ms for TIMESTAMP, days for DATE, plain for numbers). */
+  lateness: Map<number, number>;
+  line: number;
+}
+
+export interface ViewDef {
+  name: string;
+  quoted: boolean;
+  columns: PlanColumn[];
+  columnQuoted: boolean[];
+  node: PlanNode;
+  materialized: boolean;
+  local: boolean;
+  connectors: ConnectorDecl[];
+  line: number;
+}
+
+export interface BoundProgram {
+  tables: TableDef[];
+  views: ViewDef[];
+}
+
+function posAt(text: string, offset: number): Pos {
+  let line = 1;
+  let col = 1;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text[i] === '\n') {
+      line++;
+      col = 1;
+    } else col++;
+  }
+  return { line, column: col };
+}
+
+function padTo(text: string, start: number): string {
+  return text.slice(0, start).replace(/[^\n]/g, ' ');
+}
+
+function parseConnectors(options: { key: string; value: string; pos: Pos }[]): { connectors: ConnectorDecl[]; materialized: boolean } {
+  let connectors: ConnectorDecl[] = [];
+  let materialized = false;
+  for (const o of options) {
+    const key = o.key.toLowerCase();
+    if (key === 'connectors') {
+      let parsed: JsonValue;
+      try {
+        parsed = JSON.parse(o.value) as JsonValue;
+      } catch (e) {
+        throw new SqlError(`Invalid JSON in 'connectors': ${(e as Error).message}`, o.pos, 'syntax');
+      }
+      if (!Array.isArray(parsed)) throw new SqlError(`'connectors' must be a JSON array`, o.pos, 'syntax');
+      for (const c of parsed) {
+        if (!c || typeof c !== 'object' || Array.isArray(c) || !c.transport || typeof c.transport !== 'object' || typeof (c.transport as { name?: unknown }).name !== 'string') {
+          throw new SqlError(`Each connector needs a "transport" with a "name"`, o.pos, 'syntax');
+        }
+      }
+      connectors = parsed as unknown as ConnectorDecl[];
+    } else if (key === 'materialized') materialized = o.value.toLowerCase() === 'true';
+    else if (key === 'append_only' || key === 'emit_final') {
+      /* accepted */
+    } else throw new SqlError(`Unknown property '${o.key}'`, o.pos, 'unsupported');
+  }
+  return { connectors, materialized };
+}
+
+export function bindProgram(text: string, casing: Casing): { program?: BoundProgram; errors: CompileError[] } {
+  const errors: CompileError[] = [];
+  const pre = prepass(text);
+  for (const e of pre.errors) errors.push({ ...posAt(text, e.offset), message: e.message, kind: 'unsupported' });
+  const env: Env = { casing, catalog: new Map(), ctes: new Map() };
+  const tables: TableDef[] = [];
+  const views: ViewDef[] = [];
+  const lateStatements: Array<{ target: string[]; expr: string; pos: Pos }> = [];
+  for (const st of pre.statements) {
+    const stPos = posAt(text, st.start);
+    if (st.lateness) {
+      lateStatements.push({ ...st.lateness, pos: stPos });
+      continue;
+    }
+    let raw: unknown[];
+    try {
+      raw = parseRaw(padTo(text, st.start) + st.text);
+    } catch (e) {
+      const p = parserErrorPosition(e);
+      errors.push({ message: p.message, line: p.line ?? stPos.line, column: p.column ?? stPos.column, kind: 'syntax' });
+      continue;
+    }
+    for (const r of raw) {
+      try {
+        const ad = new Adapter(stPos);
+        const s = ad.statement(r, st.local);
+        bindStatement(s, st.columnAttrs, env, tables, views, text);
+      } catch (e) {
+        if (e instanceof SqlError) errors.push({ message: e.message, line: e.pos.line, column: e.pos.column, kind: e.kind });
+        else errors.push({ message: `internal error: ${(e as Error).message}`, line: stPos.line, column: stPos.column, kind: 'internal' });
+      }
+    }
+  }
+  for (const l of lateStatements) {
+    errors.push({ message: 'LATENESS statements on views are not supported; declare LATENESS on the table column', line: l.pos.line, column: l.pos.column, kind: 'unsupported' });
+  }
+  if (errors.length) return { errors };
+  return { program: { tables, views }, errors };
+}
+
+function bindStatement(s: Statement, attrs: ColumnAttr[], env: Env, tables: TableDef[], views: ViewDef[], text: string): void {
+  const name = canon(s.name, env.casing);
+  if (env.catalog.has(name)) throw new SqlError(`Duplicate declaration of '${s.name.value}'`, s.name.pos, 'duplicate');
+  if (s.k === 'createTable') {
+    const seen = new Set<string>();
+    const columns: TableColumn[] = s.columns.map((c) => {
+      const cn = canon(c.name, env.casing);
+      if (seen.has(cn)) throw new SqlError(`Duplicate column '${c.name.value}'`, c.pos, 'duplicate');
+      seen.add(cn);
+      const t = parseTypeAt(c.type, c.pos);
+      if (t.kind === 'INTERVAL_DT') throw new SqlError('INTERVAL columns are not allowed in tables', c.pos, 'type');
+      return { name: cn, quoted: c.name.quoted, type: withNull(t, !c.notNull), dflt: null };
+    });
+    const pk: number[] = [];
+    for (const p of s.primaryKey) {
+      const cn = canon(p, env.casing);
+      const i = columns.findIndex((c) => c.name === cn);
+      if (i < 0) throw new SqlError(`PRIMARY KEY column '${p.value}' not found`, p.pos, 'unknown_column');
+      if (pk.includes(i)) continue;
+      if (columns[i]!.type.nullable) throw new SqlError(`PRIMARY KEY cannot be nullable: PRIMARY KEY column '${p.value}' has type ${typeToString(columns[i]!.type)}, which is nullable`, p.pos, 'type');
+      pk.push(i);
+    }
+    const { connectors, materialized } = parseConnectors(s.options);
+    const lateness = new Map<number, number>();
+    const scope = new Scope([], env.casing);
+    for (const a of attrs) {
+      const colName = a.column.startsWith('"') ? a.column.slice(1, -1).replace(/""/g, '"') : env.casing === 'upper' ? a.column.toUpperCase() : a.column.toLowerCase();
+      const i = columns.findIndex((c) => c.name === colName);
+      const apos = posAt(text, a.start);
+      if (i < 0) throw new SqlError(`${a.kind} on unknown column ${a.column}`, apos, 'unknown_column');
+      const raw = parseRaw(`SELECT ${a.expr}`) as Array<{ Query: { body: { Select: { projection: unknown[] } } } }>;
+      const ad = new Adapter(apos);
+      const item = ad.selectItem(raw[0]!.Query.body.Select.projection[0]);
+      if (item.k !== 'expr') throw new SqlError(`Bad ${a.kind} expression`, apos, 'syntax');
+      const b = bindExpr(item.expr, { scope, clause: a.kind });
+      if (!b.constant) throw new SqlError(`${a.kind} must be a constant`, apos, 'type');
+      if (a.kind === 'DEFAULT') {
+        columns[i]!.dflt = b.type.kind === 'NULL' ? null : coerce(b, columns[i]!.type, apos).fn([]);
+      } else if (a.kind === 'LATENESS') {
+        const ct = columns[i]!.type;
+        let v = b.fn([]) as number;
+        if (ct.kind === 'DATE' && b.type.kind === 'INTERVAL_DT') v = Math.floor(v / 86_400_000);
+        else if (ct.kind === 'TIMESTAMP' && b.type.kind !== 'INTERVAL_DT') throw new SqlError('LATENESS of a TIMESTAMP column must be a day-time INTERVAL', apos, 'type');
+        else if (ct.kind !== 'TIMESTAMP' && ct.kind !== 'DATE' && typeof v !== 'number') throw new SqlError('Unsupported LATENESS type', apos, 'type');
+        lateness.set(i, v);
+      }
+      // WATERMARK: accepted, no effect
+    }
+    const planCols = columns.map((c) => ({ name: c.name, type: c.type }));
+    const n = node('table', [], planCols);
+    n.table = name;
+    const def: TableDef = { name, quoted: s.name.quoted, columns, pk, node: n, materialized: materialized || pk.length > 0, connectors, lateness, line: s.pos.line };
+    tables.push(def);
+    env.catalog.set(name, { name, node: n, columns: planCols });
+    return;
+  }
+  // view
+  const q = bindQuery(s.query, { ...env, ctes: new Map() });
+  let columns = q.columns;
+  let columnQuoted = columns.map(() => false);
+  if (s.columns.length) {
+    if (s.columns.length !== columns.length) throw new SqlError(`List of column aliases must have same degree as the query (${columns.length})`, s.name.pos, 'type');
+    columns = columns.map((c, i) => ({ ...c, name: canon(s.columns[i]!, env.casing) }));
+    columnQuoted = s.columns.map((c) => c.quoted);
+  }
+  for (const c of columns) {
+    if (c.type.kind === 'INTERVAL_DT' || c.type.kind === 'INTERVAL_YM') throw new SqlError(`View column ${c.name} has type INTERVAL, which is not allowed in outputs`, s.name.pos, 'type');
+    if (c.type.kind === 'NULL') c.type = { ...c.type };
+  }
+  const { connectors, materialized } = parseConnectors(s.options);
+  // the output node keeps view column names
+  const vn: PlanNode = q.node;
+  views.push({ name, quoted: s.name.quoted, columns, columnQuoted, node: vn, materialized: s.materialized || materialized, local: s.local, connectors, line: s.pos.line });
+  env.catalog.set(name, { name, node: vn, columns });
+}

@@ -1,0 +1,369 @@
+/** Queries: WITH, set operations, VALUES, SELECT (WHERE, GROUP BY, HAVING, windows, DISTINCT), ORDER BY ... LIMIT. */
+import { SqlError, type Expr, type Query, type Select, type SetBody } from '../parse/ast.js';
+import { node, type PlanColumn, type PlanNode } from '../plan/nodes.js';
+import { commonType, mk, withNull, type SqlType } from '../types/types.js';
+import type { Row } from '../types/values.js';
+import { AggregateOp, type AggSpec } from '../ops/aggregate.js';
+import { SetOp, SET_FNS } from '../ops/setops.js';
+import { UnionOp, ConstantOp } from '../ops/linear.js';
+import { SemiJoinOp } from '../ops/semijoin.js';
+import { PartitionedRecomputeOp, stableSort } from '../ops/window.js';
+import { canon, Scope, type ScopeColumn } from './scope.js';
+import { type Env, type Rel, conjuncts, filterNode, keyFn, mapNode, walkExpr } from './env.js';
+import { AGG_NAMES, bindCondition, bindExpr, coerce, exprKey, unify, type BindCtx } from './expr.js';
+import type { BExpr } from './bexpr.js';
+import { bindAggCall } from './aggs.js';
+import { addWindows, orderComparator } from './window.js';
+import { bindFrom } from './from.js';
+
+export interface BoundQuery {
+  node: PlanNode;
+  columns: PlanColumn[];
+}
+
+export function bindQuery(q: Query, env: Env): BoundQuery {
+  let inner = env;
+  if (q.with.length) {
+    inner = { ...env, ctes: new Map(env.ctes) };
+    for (const cte of q.with) {
+      const b = bindQuery(cte.query, inner);
+      let columns = b.columns;
+      if (cte.columns.length) {
+        if (cte.columns.length !== columns.length) throw new SqlError('Number of columns must match number of query columns', cte.name.pos, 'type');
+        columns = columns.map((c, i) => ({ ...c, name: canon(cte.columns[i]!, env.casing) }));
+      }
+      const name = canon(cte.name, env.casing);
+      inner.ctes.set(name, { name, node: b.node, columns });
+    }
+  }
+  const body = bindSetBody(q.body, inner);
+  if (q.limit === undefined) return body; // ORDER BY without LIMIT does not change a view's contents
+  return addTopK(body, q, inner);
+}
+
+function constNonNegInt(e: Expr | undefined, env: Env, what: string): number {
+  if (!e) return 0;
+  const b = bindExpr(e, { scope: new Scope([], env.casing), clause: what });
+  const v = b.fn([]);
+  if (!b.constant || typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new SqlError(`${what} must be a non-negative integer constant`, e.pos, 'unsupported');
+  return v;
+}
+
+/** ORDER BY ... LIMIT: top-k over the whole relation (partition-recompute fallback, see ops/window.ts). */
+function addTopK(body: BoundQuery, q: Query, env: Env): BoundQuery {
+  const limit = constNonNegInt(q.limit, env, 'LIMIT');
+  const offset = constNonNegInt(q.offset, env, 'OFFSET');
+  const scope = new Scope(body.columns.map((c, i) => ({ name: c.name, type: c.type, idx: i })), env.casing);
+  const items = q.orderBy.map((o) => {
+    if (o.expr.k === 'num') {
+      const i = Number(o.expr.text);
+      if (!Number.isInteger(i) || i < 1 || i > body.columns.length) throw new SqlError(`Ordinal ${o.expr.text} out of range`, o.expr.pos, 'type');
+      const c = body.columns[i - 1]!;
+      return { ...o, expr: { k: 'col' as const, parts: [{ value: c.name, quoted: true, pos: o.expr.pos }], pos: o.expr.pos } };
+    }
+    return o;
+  });
+  const { cmp } = orderComparator(items, { scope, clause: 'ORDER BY' });
+  const evaluate = (rows: Row[]): Row[] => stableSort(rows, cmp).slice(offset, offset + limit);
+  const n = node('topk', [body.node], body.columns, () => new PartitionedRecomputeOp({ partition: () => '', evaluate }));
+  return { node: n, columns: body.columns };
+}
+
+function bindSetBody(b: SetBody, env: Env): BoundQuery {
+  switch (b.k) {
+    case 'select':
+      return bindSelect(b, env);
+    case 'query':
+      return bindQuery(b.query, env);
+    case 'values':
+      return bindValues(b, env);
+    case 'setop': {
+      const l = bindSetBody(b.left, env);
+      const r = bindSetBody(b.right, env);
+      if (l.columns.length !== r.columns.length) throw new SqlError(`Column count mismatch in ${b.op}`, b.pos, 'type');
+      const types: SqlType[] = l.columns.map((c, i) => {
+        const t = commonType(c.type, r.columns[i]!.type);
+        if (!t) throw new SqlError(`Type mismatch in column ${i + 1} of ${b.op}: ${c.type.kind} and ${r.columns[i]!.type.kind}`, b.pos, 'type');
+        return t;
+      });
+      const columns = l.columns.map((c, i) => ({ name: c.name, type: types[i]! }));
+      const ln = castTo(l, types, b.pos);
+      const rn = castTo(r, types, b.pos);
+      if (b.op === 'UNION') {
+        const u = node('union', [ln, rn], columns, () => new UnionOp([1, 1]));
+        if (b.all) return { node: u, columns };
+        return { node: node('distinct', [u], columns, () => new SetOp(SET_FNS.DISTINCT!)), columns };
+      }
+      const f = SET_FNS[b.op + (b.all ? '_ALL' : '')]!;
+      return { node: node(b.op.toLowerCase(), [ln, rn], columns, () => new SetOp(f)), columns };
+    }
+  }
+}
+
+function castTo(q: BoundQuery, types: SqlType[], pos: { line: number; column: number }): PlanNode {
+  if (q.columns.every((c, i) => c.type.kind === types[i]!.kind && c.type.scale === types[i]!.scale)) return q.node;
+  const exprs: BExpr[] = q.columns.map((c, i) => coerce({ type: c.type, fn: (row) => row[i]!, colIdx: i }, types[i]!, pos));
+  return mapNode(q.node, exprs, q.columns.map((c, i) => ({ name: c.name, type: types[i]! })));
+}
+
+function bindValues(b: SetBody & { k: 'values' }, env: Env): BoundQuery {
+  const scope = new Scope([], env.casing);
+  const rows = b.rows.map((r) => r.map((e) => bindExpr(e, { scope, clause: 'VALUES' })));
+  const width = rows[0]?.length ?? 0;
+  if (rows.some((r) => r.length !== width)) throw new SqlError('VALUES rows must have the same number of columns', b.pos, 'type');
+  const types = Array.from({ length: width }, (_, i) => {
+    let t: SqlType | undefined = rows[0]![i]!.type;
+    for (const r of rows) {
+      t = commonType(t!, r[i]!.type);
+      if (!t) throw new SqlError(`Incompatible types in VALUES column ${i + 1}`, b.pos, 'type');
+    }
+    return t!;
+  });
+  const data = rows.map((r) => r.map((e, i) => coerce(e, types[i]!, b.pos).fn([])));
+  const columns = types.map((t, i) => ({ name: `EXPR$${i}`, type: t }));
+  return { node: node('values', [], columns, () => new ConstantOp(data)), columns };
+}
+
+function containsAgg(e: Expr): boolean {
+  let found = false;
+  walkExpr(e, (x) => {
+    if (x.k === 'func' && x.over) return false;
+    if (x.k === 'func' && AGG_NAMES.has(x.name)) {
+      found = true;
+      return false;
+    }
+    return undefined;
+  });
+  return found;
+}
+
+function bindSelect(s: Select, env: Env): BoundQuery {
+  let rel: Rel = bindFrom(s.from, env, bindQuery);
+  // WHERE: subquery conjuncts become semi/anti joins, the rest one filter
+  const plain: Expr[] = [];
+  for (const c of conjuncts(s.where)) {
+    const sub = subqueryConjunct(c);
+    if (sub) rel = addSemiJoin(rel, sub, env);
+    else plain.push(c);
+  }
+  if (plain.length) {
+    const ctx: BindCtx = { scope: rel.scope, clause: 'WHERE' };
+    const preds = plain.map((c) => bindCondition(c, ctx));
+    const fns = preds.map((p) => p.fn);
+    const pred: BExpr = fns.length === 1 ? preds[0]! : { type: mk('BOOLEAN'), fn: (row) => (fns.every((f) => f(row) === true) ? true : false) };
+    rel = { node: filterNode(rel.node, pred), scope: rel.scope };
+  }
+  // expand the select list
+  const items: Array<{ expr: Expr; name?: string }> = [];
+  for (const it of s.items) {
+    if (it.k === 'star') {
+      const rn = it.qualifier ? canon(it.qualifier[it.qualifier.length - 1]!, env.casing) : undefined;
+      const cols = rel.scope.cols.filter((c) => !c.hidden && (rn === undefined || c.rel === rn));
+      if (rn !== undefined && cols.length === 0 && !rel.scope.cols.some((c) => c.rel === rn)) throw new SqlError(`Table '${it.qualifier!.map((q) => q.value).join('.')}' not found`, it.pos, 'unknown_table');
+      for (const c of cols) {
+        items.push({ expr: { k: 'col', parts: c.rel !== undefined ? [{ value: c.rel, quoted: true, pos: it.pos }, { value: c.name, quoted: true, pos: it.pos }] : [{ value: c.name, quoted: true, pos: it.pos }], pos: it.pos }, name: c.name });
+      }
+    } else {
+      let name: string | undefined;
+      if (it.alias) name = canon(it.alias, env.casing);
+      else if (it.expr.k === 'col') name = canon(it.expr.parts[it.expr.parts.length - 1]!, env.casing);
+      items.push({ expr: it.expr, name });
+    }
+  }
+  const hasAgg = s.groupBy.length > 0 || items.some((i) => containsAgg(i.expr)) || (s.having !== undefined && containsAgg(s.having));
+  let ctx: BindCtx = { scope: rel.scope, clause: 'SELECT' };
+  let cur = rel.node;
+  if (hasAgg) {
+    const r = bindAggregate(s, items.map((i) => i.expr), rel, env);
+    cur = r.node;
+    ctx = r.ctx;
+  } else if (s.having) {
+    throw new SqlError('HAVING without GROUP BY or aggregates', s.having.pos, 'unsupported');
+  }
+  // window functions
+  const w = addWindows(cur, [...items.map((i) => i.expr), ...(s.qualify ? [s.qualify] : [])], ctx);
+  cur = w.node;
+  ctx = w.ctx;
+  if (s.qualify) cur = filterNode(cur, bindCondition(s.qualify, { ...ctx, clause: 'QUALIFY' }));
+  // projection
+  const exprs = items.map((i) => bindExpr(i.expr, { ...ctx, clause: 'SELECT' }));
+  const used = new Map<string, number>();
+  const columns: PlanColumn[] = items.map((it, i) => {
+    let name = it.name ?? `EXPR$${i}`;
+    const n = used.get(name) ?? 0;
+    used.set(name, n + 1);
+    if (n > 0) name = `${name}${n - 1}`;
+    return { name, type: exprs[i]!.type };
+  });
+  cur = mapNode(cur, exprs, columns);
+  if (s.distinct) cur = node('distinct', [cur], columns, () => new SetOp(SET_FNS.DISTINCT!));
+  return { node: cur, columns };
+}
+
+type SubConjunct = { kind: 'in'; not: boolean; expr: Expr; query: Query; pos: Expr['pos'] } | { kind: 'exists'; not: boolean; query: Query; pos: Expr['pos'] };
+
+function subqueryConjunct(c: Expr): SubConjunct | undefined {
+  let e = c;
+  let not = false;
+  while (e.k === 'un' && e.op === 'NOT') {
+    not = !not;
+    e = e.expr;
+  }
+  if (e.k === 'insub') return { kind: 'in', not: not !== e.not, expr: e.expr, query: e.query, pos: e.pos };
+  if (e.k === 'exists') return { kind: 'exists', not: not !== e.not, query: e.query, pos: e.pos };
+  return undefined;
+}
+
+function addSemiJoin(rel: Rel, sub: SubConjunct, env: Env): Rel {
+  const outerCtx: BindCtx = { scope: rel.scope, clause: 'WHERE' };
+  let rightNode: PlanNode;
+  let leftKeys: BExpr[] = [];
+  let rightKeys: BExpr[] = [];
+  if (sub.kind === 'in') {
+    const q = bindQuery(sub.query, env);
+    if (q.columns.length !== 1) throw new SqlError('The subquery of IN must return exactly one column', sub.pos, 'type');
+    const lb = bindExpr(sub.expr, outerCtx);
+    const rb: BExpr = { type: q.columns[0]!.type, fn: (row) => row[0]!, colIdx: 0 };
+    const [a, b] = unify(lb, rb, sub.pos, 'IN');
+    leftKeys = [a];
+    rightKeys = [b];
+    rightNode = q.node;
+  } else {
+    // EXISTS: a simple SELECT whose WHERE may correlate with the outer row through equalities
+    const q = sub.query;
+    const body = q.body;
+    if (body.k !== 'select' || body.groupBy.length || body.having || q.with.length || q.limit !== undefined || body.items.some((i) => i.k === 'expr' && containsAgg(i.expr))) {
+      throw new SqlError('EXISTS is supported for simple SELECT ... FROM ... WHERE subqueries', sub.pos, 'unsupported');
+    }
+    const inner = bindFrom(body.from, env, bindQuery);
+    const innerCtx: BindCtx = { scope: inner.scope, clause: 'WHERE' };
+    const innerPreds: BExpr[] = [];
+    for (const c of conjuncts(body.where)) {
+      if (refsResolve(c, inner.scope)) {
+        innerPreds.push(bindCondition(c, innerCtx));
+        continue;
+      }
+      if (c.k === 'bin' && c.op === 'Eq') {
+        let innerSide: Expr | undefined;
+        let outerSide: Expr | undefined;
+        if (refsResolve(c.left, inner.scope) && refsResolve(c.right, rel.scope)) [innerSide, outerSide] = [c.left, c.right];
+        else if (refsResolve(c.right, inner.scope) && refsResolve(c.left, rel.scope)) [innerSide, outerSide] = [c.right, c.left];
+        if (innerSide && outerSide) {
+          const [a, b] = unify(bindExpr(outerSide, outerCtx), bindExpr(innerSide, innerCtx), c.pos, '=');
+          leftKeys.push(a);
+          rightKeys.push(b);
+          continue;
+        }
+      }
+      throw new SqlError('Correlated subquery conditions other than equalities are not supported', c.pos, 'unsupported');
+    }
+    rightNode = inner.node;
+    if (innerPreds.length) {
+      const fns = innerPreds.map((p) => p.fn);
+      rightNode = filterNode(rightNode, { type: mk('BOOLEAN'), fn: (row) => fns.every((f) => f(row) === true) });
+    }
+  }
+  const mode = sub.kind === 'in' ? (sub.not ? 'notin' : 'semi') : sub.not ? 'anti' : 'semi';
+  const lk = keyFn(leftKeys);
+  const rk = keyFn(rightKeys);
+  const n = node('semijoin', [rel.node, rightNode], rel.node.columns, () => new SemiJoinOp(mode, lk, rk));
+  return { node: n, scope: rel.scope };
+}
+
+/** True when every column reference in e resolves in scope (and e has no subqueries). */
+function refsResolve(e: Expr, scope: Scope): boolean {
+  let ok = true;
+  walkExpr(e, (x) => {
+    if (x.k === 'col') {
+      try {
+        if (!scope.tryResolve(x.parts, x.pos)) ok = false;
+      } catch {
+        ok = false;
+      }
+    }
+    if (x.k === 'insub' || x.k === 'exists' || x.k === 'subquery') ok = false;
+  });
+  return ok;
+}
+
+/** GROUP BY / aggregates: returns the aggregate node and a ctx that binds expressions over its output. */
+function bindAggregate(s: Select, itemExprs: Expr[], rel: Rel, env: Env): { node: PlanNode; ctx: BindCtx } {
+  const inCtx: BindCtx = { scope: rel.scope, clause: 'GROUP BY' };
+  // GROUP BY may name a select alias or an ordinal (Calcite allows both in its lenient conformance)
+  const groupExprs = s.groupBy.map((g) => {
+    if (g.k === 'num' && Number.isInteger(Number(g.text))) {
+      const i = Number(g.text);
+      if (i < 1 || i > itemExprs.length) throw new SqlError(`Ordinal ${g.text} out of range`, g.pos, 'type');
+      return itemExprs[i - 1]!;
+    }
+    return g;
+  });
+  const keys = groupExprs.map((g) => {
+    if (containsAgg(g)) throw new SqlError('Aggregate functions are not allowed in GROUP BY', g.pos, 'unsupported');
+    return bindExpr(g, inCtx);
+  });
+  const groupByKey = new Map<string, number>();
+  const groupByCol = new Map<number, number>();
+  groupExprs.forEach((g, i) => {
+    groupByKey.set(exprKey(g, rel.scope), i);
+    if (keys[i]!.colIdx !== undefined && !groupByCol.has(keys[i]!.colIdx!)) groupByCol.set(keys[i]!.colIdx!, i);
+  });
+  // collect aggregate calls
+  const calls: Array<Expr & { k: 'func' }> = [];
+  const callIdx = new Map<string, number>();
+  const collect = (e: Expr): void =>
+    walkExpr(e, (x) => {
+      if (x.k === 'func' && x.over) {
+        x.args.forEach(collect);
+        return false;
+      }
+      if (x.k === 'func' && AGG_NAMES.has(x.name)) {
+        const k = exprKey(x, rel.scope);
+        if (!callIdx.has(k)) {
+          callIdx.set(k, calls.length);
+          calls.push(x);
+        }
+        return false;
+      }
+      return undefined;
+    });
+  itemExprs.forEach(collect);
+  if (s.having) collect(s.having);
+  if (s.qualify) collect(s.qualify);
+  const bound = calls.map((c) => {
+    for (const a of c.args) if (containsAgg(a)) throw new SqlError('Aggregate calls cannot be nested', a.pos, 'unsupported');
+    return bindAggCall(c, { scope: rel.scope, clause: 'an aggregate' });
+  });
+  const global = s.groupBy.length === 0;
+  const specs: AggSpec[] = bound.map((b) => b.spec);
+  const nG = keys.length;
+  const columns: PlanColumn[] = [
+    ...keys.map((k, i) => ({ name: `G$${i}`, type: k.type })),
+    ...bound.map((b, i) => ({ name: `A$${i}`, type: global && b.type.kind !== 'BIGINT' ? withNull(b.type, true) : b.type })),
+  ];
+  const keyFns = keys.map((k) => k.fn);
+  const aggNode = node('aggregate', [rel.node], columns, () => new AggregateOp(keyFns, specs, global));
+  const ref = (i: number, type: SqlType): BExpr => ({ type, fn: (row) => row[i]!, colIdx: i });
+  const special = (e: Expr): BExpr | undefined => {
+    if (e.k === 'func' && !e.over && AGG_NAMES.has(e.name)) {
+      const i = callIdx.get(exprKey(e, rel.scope));
+      if (i === undefined) throw new SqlError('internal: aggregate not collected', e.pos, 'unsupported');
+      return ref(nG + i, columns[nG + i]!.type);
+    }
+    const g = groupByKey.get(exprKey(e, rel.scope));
+    if (g !== undefined) return ref(g, columns[g]!.type);
+    if (e.k === 'col') {
+      const c = rel.scope.resolve(e.parts, e.pos);
+      const gi = groupByCol.get(c.idx);
+      if (gi !== undefined) return ref(gi, columns[gi]!.type);
+      throw new SqlError(`Expression '${e.parts.map((p) => p.value).join('.')}' is not being grouped`, e.pos, 'type');
+    }
+    return undefined;
+  };
+  let cur = aggNode;
+  const ctx: BindCtx = { scope: rel.scope, clause: 'SELECT', special };
+  if (s.having) cur = filterNode(cur, bindCondition(s.having, { ...ctx, clause: 'HAVING' }));
+  return { node: cur, ctx };
+}
+
+export type { ScopeColumn };

@@ -1,0 +1,321 @@
+/**
+ * Window functions (OVER). Each distinct PARTITION BY list becomes one partitioned operator that appends the
+ * function values to the input row. Evaluated with the per-partition integrate-evaluate-diff fallback
+ * (ops/window.ts), so a change costs O(size of the touched partitions).
+ */
+import { SqlError, type Expr, type OrderItem } from '../parse/ast.js';
+import { node, type PlanNode } from '../plan/nodes.js';
+import { type SqlType, mk, isInteger, isNumeric, withNull, isDecimal } from '../types/types.js';
+import { compareValues, rowKey, type Row, type Value } from '../types/values.js';
+import { makeComparator, PartitionedRecomputeOp, stableSort, type Cmp } from '../ops/window.js';
+import type { BExpr } from './bexpr.js';
+import { AGG_NAMES, bindExpr, exprKey, type BindCtx } from './expr.js';
+import { accFactory } from './aggs.js';
+import type { Acc } from '../ops/aggregate.js';
+
+interface WinFn {
+  key: string;
+  type: SqlType;
+  compute: (sorted: Row[]) => Value[];
+}
+
+export function orderComparator(items: OrderItem[], ctx: BindCtx): { cmp: Cmp; keys: BExpr[] } {
+  const keys = items.map((o) => bindExpr(o.expr, ctx));
+  const cmp = makeComparator(items.map((o, i) => ({ fn: keys[i]!.fn, asc: o.asc, nullsFirst: o.nullsFirst, cmp: compareValues })));
+  return { cmp, keys };
+}
+
+function constInt(e: Expr | undefined, ctx: BindCtx, dflt: number): number {
+  if (!e) return dflt;
+  const b = bindExpr(e, ctx);
+  if (!b.constant || !isInteger(b.type)) throw new SqlError('Expected a constant integer', e.pos, 'unsupported');
+  return b.fn([]) as number;
+}
+
+/** Compile one window call (e has `over`). */
+function compileWindowFn(e: Expr & { k: 'func' }, ctx: BindCtx): WinFn {
+  const over = e.over!;
+  const { cmp, keys: orderKeys } = orderComparator(over.orderBy, ctx);
+  const key = exprKey(e, ctx.scope);
+  const peers = (a: Row, b: Row): boolean => cmp(a, b) === 0;
+  switch (e.name) {
+    case 'ROW_NUMBER':
+      return { key, type: mk('BIGINT', false), compute: (rows) => rows.map((_r, i) => i + 1) };
+    case 'RANK':
+    case 'DENSE_RANK': {
+      const dense = e.name === 'DENSE_RANK';
+      return {
+        key,
+        type: mk('BIGINT', false),
+        compute: (rows) => {
+          const out: Value[] = [];
+          let rank = 0;
+          let dr = 0;
+          for (let i = 0; i < rows.length; i++) {
+            if (i === 0 || !peers(rows[i - 1]!, rows[i]!)) {
+              rank = i + 1;
+              dr++;
+            }
+            out.push(dense ? dr : rank);
+          }
+          return out;
+        },
+      };
+    }
+    case 'LAG':
+    case 'LEAD': {
+      const arg = bindExpr(e.args[0]!, ctx);
+      const off = constInt(e.args[1], ctx, 1) * (e.name === 'LAG' ? -1 : 1);
+      const dflt = e.args[2] ? bindExpr(e.args[2], ctx) : undefined;
+      return {
+        key,
+        type: withNull(arg.type, true),
+        compute: (rows) =>
+          rows.map((r, i) => {
+            const j = i + off;
+            if (j < 0 || j >= rows.length) return dflt ? dflt.fn(r) : null;
+            return arg.fn(rows[j]!);
+          }),
+      };
+    }
+  }
+  if (!AGG_NAMES.has(e.name)) throw new SqlError(`Unsupported window function ${e.name}`, e.pos, 'unsupported');
+  if (e.distinct) throw new SqlError('DISTINCT in a window aggregate is not supported', e.pos, 'unsupported');
+  const inner: BindCtx = { ...ctx, clause: 'a window aggregate' };
+  const arg = e.star ? undefined : bindExpr(e.args[0]!, inner);
+  const { make, type } = accFactory(e.name, arg, e);
+  const filter = e.filter ? bindExpr(e.filter, inner).fn : undefined;
+  const argFn = arg?.fn;
+  const feed = (acc: Acc, r: Row, w: number): void => {
+    if (filter && filter(r) !== true) return;
+    const v = argFn ? argFn(r) : 1;
+    if (v === null && argFn) return;
+    acc.add(v, w);
+  };
+  const frame = over.frame;
+  const outType = e.name === 'COUNT' ? type : withNull(type, true);
+  // bounds: for each row i, rows [lo(i), hi(i)] of the sorted partition
+  let bounds: (rows: Row[], i: number) => [number, number];
+  if (over.orderBy.length === 0 && !frame) {
+    bounds = (rows) => [0, rows.length - 1];
+  } else if (!frame || frame.units === 'RANGE') {
+    const start = frame?.start ?? { kind: 'UNBOUNDED_PRECEDING' as const };
+    const end = frame?.end ?? { kind: 'CURRENT' as const };
+    const needsOffset = start.offset !== undefined || end.offset !== undefined;
+    let lowOff = 0;
+    let highOff = 0;
+    let keyFn: ((r: Row) => Value) | undefined;
+    let asc = true;
+    if (needsOffset) {
+      if (over.orderBy.length !== 1) throw new SqlError('RANGE with an offset needs exactly one ORDER BY key', e.pos, 'unsupported');
+      const kt = orderKeys[0]!.type;
+      if (!isNumeric(kt) && kt.kind !== 'TIMESTAMP' && kt.kind !== 'DATE') throw new SqlError('RANGE offsets need a numeric or TIMESTAMP ORDER BY key', e.pos, 'unsupported');
+      const offVal = (b: typeof start): number => {
+        if (!b.offset) return 0;
+        const o = bindExpr(b.offset, ctx);
+        if (!o.constant) throw new SqlError('RANGE offset must be a constant', b.offset.pos, 'unsupported');
+        let v = o.fn([]);
+        if (isDecimal(o.type)) v = Number(v) / 10 ** (o.type.scale ?? 0);
+        if (kt.kind === 'DATE' && o.type.kind === 'INTERVAL_DT') return Math.floor((v as number) / 86_400_000);
+        return v as number;
+      };
+      lowOff = offVal(start);
+      highOff = offVal(end);
+      keyFn = orderKeys[0]!.fn;
+      asc = over.orderBy[0]!.asc;
+      if (isDecimal(kt)) {
+        const s = kt.scale ?? 0;
+        const f = keyFn;
+        keyFn = (r) => {
+          const v = f(r);
+          return v === null ? null : Number(v) / 10 ** s;
+        };
+      }
+    }
+    bounds = (rows, i) => {
+      let lo = 0;
+      let hi = rows.length - 1;
+      const r = rows[i]!;
+      if (keyFn) {
+        const k = keyFn(r) as number | null;
+        const inRange = (x: Row): boolean => {
+          const v = keyFn!(x) as number | null;
+          if (k === null || v === null) return k === v;
+          const d = asc ? v - k : k - v;
+          const okLo = start.kind === 'UNBOUNDED_PRECEDING' || (start.kind === 'PRECEDING' ? d >= -lowOff : start.kind === 'CURRENT' ? d >= 0 : d >= lowOff);
+          const okHi = end.kind === 'UNBOUNDED_FOLLOWING' || (end.kind === 'FOLLOWING' ? d <= highOff : end.kind === 'CURRENT' ? d <= 0 : d <= -highOff);
+          return okLo && okHi;
+        };
+        lo = rows.length;
+        hi = -1;
+        for (let j = 0; j < rows.length; j++) {
+          if (inRange(rows[j]!)) {
+            if (j < lo) lo = j;
+            hi = j;
+          }
+        }
+        return [lo, hi];
+      }
+      if (start.kind === 'CURRENT') {
+        lo = i;
+        while (lo > 0 && peers(rows[lo - 1]!, r)) lo--;
+      }
+      if (end.kind === 'CURRENT') {
+        hi = i;
+        while (hi < rows.length - 1 && peers(rows[hi + 1]!, r)) hi++;
+      }
+      return [lo, hi];
+    };
+  } else {
+    const off = (b: typeof frame.start): number => (b.offset ? constInt(b.offset, ctx, 0) : 0);
+    const so = off(frame.start);
+    const eo = off(frame.end);
+    bounds = (rows, i) => {
+      const s = frame.start;
+      const en = frame.end;
+      const lo = s.kind === 'UNBOUNDED_PRECEDING' ? 0 : s.kind === 'PRECEDING' ? i - so : s.kind === 'CURRENT' ? i : s.kind === 'FOLLOWING' ? i + so : rows.length;
+      const hi = en.kind === 'UNBOUNDED_FOLLOWING' ? rows.length - 1 : en.kind === 'FOLLOWING' ? i + eo : en.kind === 'CURRENT' ? i : en.kind === 'PRECEDING' ? i - eo : -1;
+      return [Math.max(0, lo), Math.min(rows.length - 1, hi)];
+    };
+  }
+  return {
+    key,
+    type: outType,
+    compute: (rows) =>
+      rows.map((_r, i) => {
+        const [lo, hi] = bounds(rows, i);
+        const acc = make();
+        for (let j = lo; j <= hi; j++) feed(acc, rows[j]!, 1);
+        return acc.result();
+      }),
+  };
+}
+
+/** Find window calls in expressions, add window nodes, and return a ctx that maps those calls to the new columns. */
+export function addWindows(input: PlanNode, exprs: Expr[], ctx: BindCtx): { node: PlanNode; ctx: BindCtx } {
+  const calls: Array<Expr & { k: 'func' }> = [];
+  const seen = new Set<string>();
+  const visit = (e: Expr): void => {
+    if (e.k === 'func' && e.over) {
+      const k = exprKey(e, ctx.scope);
+      if (!seen.has(k)) {
+        seen.add(k);
+        calls.push(e);
+      }
+      return;
+    }
+    forEachChild(e, visit);
+  };
+  exprs.forEach(visit);
+  if (calls.length === 0) return { node: input, ctx };
+  // group by partition spec
+  const groups = new Map<string, Array<Expr & { k: 'func' }>>();
+  for (const c of calls) {
+    const pk = JSON.stringify(c.over!.partitionBy.map((p) => exprKey(p, ctx.scope)));
+    const g = groups.get(pk) ?? [];
+    g.push(c);
+    groups.set(pk, g);
+  }
+  let cur = input;
+  let width = input.columns.length;
+  const mapping = new Map<string, { idx: number; type: SqlType }>();
+  for (const g of groups.values()) {
+    const partExprs = g[0]!.over!.partitionBy.map((p) => bindExpr(p, { ...ctx, clause: 'PARTITION BY' }));
+    const fns = g.map((c) => ({ fn: compileWindowFn(c, { ...ctx, clause: 'a window function' }), order: orderComparator(c.over!.orderBy, ctx).cmp }));
+    const partFns = partExprs.map((p) => p.fn);
+    const partition = (row: Row): string => rowKey(partFns.map((f) => f(row)));
+    const evaluate = (rows: Row[]): Row[] => {
+      const results: Value[][] = rows.map(() => []);
+      // compute each function in its own order, map back to the input positions
+      for (let j = 0; j < fns.length; j++) {
+        const idx = rows.map((_r, i) => i);
+        const tagged = idx.map((i) => rows[i]!);
+        const sorted = stableSortIdx(tagged, fns[j]!.order);
+        const vals = fns[j]!.fn.compute(sorted.map((i) => rows[i]!));
+        sorted.forEach((rowIdx, pos) => {
+          results[rowIdx]![j] = vals[pos]!;
+        });
+      }
+      return rows.map((r, i) => r.concat(results[i]!));
+    };
+    const cols = [...cur.columns];
+    g.forEach((c, j) => {
+      mapping.set(exprKey(c, ctx.scope), { idx: width + j, type: fns[j]!.fn.type });
+      cols.push({ name: `W$${width + j}`, type: fns[j]!.fn.type });
+    });
+    width += g.length;
+    cur = node('window', [cur], cols, () => new PartitionedRecomputeOp({ partition, evaluate }));
+  }
+  const prev = ctx.special;
+  const special = (e: Expr): BExpr | undefined => {
+    if (e.k === 'func' && e.over) {
+      const m = mapping.get(exprKey(e, ctx.scope));
+      if (m) {
+        const i = m.idx;
+        return { type: m.type, fn: (row) => row[i]! };
+      }
+    }
+    return prev?.(e);
+  };
+  return { node: cur, ctx: { ...ctx, special } };
+}
+
+function stableSortIdx(rows: Row[], cmp: Cmp): number[] {
+  const idx = rows.map((_r, i) => i);
+  const keys = rows.map((r) => rowKey(r));
+  idx.sort((a, b) => cmp(rows[a]!, rows[b]!) || (keys[a]! < keys[b]! ? -1 : keys[a]! > keys[b]! ? 1 : 0));
+  return idx;
+}
+
+function forEachChild(e: Expr, f: (e: Expr) => void): void {
+  switch (e.k) {
+    case 'bin':
+      f(e.left);
+      f(e.right);
+      break;
+    case 'un':
+    case 'cast':
+    case 'extract':
+      f(e.expr);
+      break;
+    case 'is':
+      f(e.expr);
+      if (e.other) f(e.other);
+      break;
+    case 'between':
+      f(e.expr);
+      f(e.low);
+      f(e.high);
+      break;
+    case 'inlist':
+      f(e.expr);
+      e.list.forEach(f);
+      break;
+    case 'like':
+      f(e.expr);
+      f(e.pattern);
+      break;
+    case 'case':
+      if (e.operand) f(e.operand);
+      e.whens.forEach((w) => {
+        f(w.cond);
+        f(w.result);
+      });
+      if (e.else) f(e.else);
+      break;
+    case 'func':
+      e.args.forEach(f);
+      break;
+    case 'array':
+      e.elems.forEach(f);
+      break;
+    case 'index':
+      f(e.expr);
+      f(e.index);
+      break;
+    default:
+      break;
+  }
+}
+
+export { stableSort };

@@ -1,0 +1,363 @@
+/**
+ * The running circuit: table inputs (with primary-key semantics and LATENESS), operators in topological
+ * order, integrated contents of every output relation, and consolidated per-step output changes.
+ */
+import { EngineInputError, type Circuit, type InputChange, type JsonRow, type JsonValue, type StepResult, type WeightedRow } from './api.js';
+import type { BoundProgram, TableDef, ViewDef } from './bind/program.js';
+import type { PlanNode, PlanColumn } from './plan/nodes.js';
+import { consolidate, ZSet, type Delta, type Operator } from './ops/zset.js';
+import { fromCsv, fromJson, rowKey, toJson, ValueError, type Row, type Value } from './types/values.js';
+import { compareValues } from './types/values.js';
+
+interface Output {
+  name: string;
+  node: PlanNode;
+  columns: PlanColumn[];
+  integrated: ZSet;
+  formatters: Array<(v: Value) => JsonValue>;
+}
+
+type Action =
+  | { kind: 'weighted'; row: Row; w: number }
+  | { kind: 'upsert'; row: Row }
+  | { kind: 'deleteKey'; row: Row }
+  | { kind: 'update'; row: Row; set: number[] };
+
+interface TableState {
+  def: TableDef;
+  /** Primary-key tables: key -> current row. */
+  byKey?: Map<string, Row>;
+  exact: Map<string, number>;
+  folded: Map<string, number>;
+  watermarks: Map<number, number>;
+}
+
+function foldKey(s: string): string {
+  return s.toLowerCase();
+}
+
+export class EngineCircuit implements Circuit {
+  private readonly nodes: PlanNode[];
+  private readonly ops = new Map<number, Operator>();
+  private readonly tables = new Map<string, TableState>();
+  private readonly outputs: Output[] = [];
+  private readonly outputByName = new Map<string, Output>();
+  private readonly outputByFolded = new Map<string, Output>();
+  private pending: Map<Output, Delta> | undefined;
+
+  constructor(
+    private readonly program: BoundProgram,
+    private readonly caseOf: (name: string) => boolean,
+  ) {
+    // reachable nodes from outputs
+    const all = new Map<number, PlanNode>();
+    const visit = (n: PlanNode): void => {
+      if (all.has(n.id)) return;
+      all.set(n.id, n);
+      n.inputs.forEach(visit);
+    };
+    for (const t of program.tables) visit(t.node);
+    for (const v of program.views) visit(v.node);
+    this.nodes = [...all.values()].sort((a, b) => a.id - b.id);
+    for (const n of this.nodes) if (n.make) this.ops.set(n.id, n.make());
+    for (const t of program.tables) {
+      const exact = new Map<string, number>();
+      const folded = new Map<string, number>();
+      t.columns.forEach((c, i) => {
+        exact.set(c.name, i);
+        if (!c.quoted) folded.set(foldKey(c.name), i);
+      });
+      this.tables.set(t.name, { def: t, byKey: t.pk.length ? new Map() : undefined, exact, folded, watermarks: new Map() });
+      this.addOutput(t.name, t.node, t.columns.map((c) => ({ name: c.name, type: c.type })), !t.quoted);
+    }
+    for (const v of program.views) if (!v.local) this.addOutput(v.name, v.node, v.columns, !v.quoted);
+    // initial outputs (constants, global aggregates)
+    const init = this.propagate(new Map(), true);
+    this.pending = init;
+  }
+
+  private addOutput(name: string, node: PlanNode, columns: PlanColumn[], unquoted: boolean): void {
+    const o: Output = { name, node, columns, integrated: new ZSet(), formatters: columns.map((c) => (v: Value) => toJson(v, c.type)) };
+    this.outputs.push(o);
+    this.outputByName.set(name, o);
+    if (unquoted) this.outputByFolded.set(foldKey(name), o);
+    void this.caseOf;
+  }
+
+  private findOutput(name: string): Output | undefined {
+    if (name.length > 1 && name.startsWith('"') && name.endsWith('"')) return this.outputByName.get(name.slice(1, -1));
+    return this.outputByName.get(name) ?? this.outputByFolded.get(foldKey(name));
+  }
+
+  private findTable(name: string): TableState | undefined {
+    if (name.length > 1 && name.startsWith('"') && name.endsWith('"')) return this.tables.get(name.slice(1, -1));
+    const t = this.tables.get(name);
+    if (t) return t;
+    for (const s of this.tables.values()) if (!s.def.quoted && foldKey(s.def.name) === foldKey(name)) return s;
+    return undefined;
+  }
+
+  private propagate(tableDeltas: Map<string, Delta>, initial: boolean): Map<Output, Delta> {
+    const deltas = new Map<number, Delta>();
+    for (const n of this.nodes) {
+      if (n.kind === 'table') {
+        const d = tableDeltas.get(n.table!);
+        if (d && d.length) deltas.set(n.id, d);
+        continue;
+      }
+      const op = this.ops.get(n.id)!;
+      if (initial) {
+        const ins = n.inputs.map((i) => deltas.get(i.id) ?? []);
+        let out: Delta = op.init ? op.init() : [];
+        if (ins.some((d) => d.length)) out = out.concat(op.step(ins));
+        if (out.length) deltas.set(n.id, out);
+        continue;
+      }
+      let any = false;
+      const ins = n.inputs.map((i) => {
+        const d = deltas.get(i.id);
+        if (d && d.length) any = true;
+        return d ?? [];
+      });
+      if (!any) continue;
+      const out = op.step(ins);
+      if (out.length) deltas.set(n.id, out);
+    }
+    const result = new Map<Output, Delta>();
+    for (const o of this.outputs) {
+      const d = deltas.get(o.node.id);
+      if (!d || !d.length) continue;
+      const c = consolidate(d);
+      if (!c.length) continue;
+      for (const [row, w] of c) o.integrated.add(row, w);
+      result.set(o, c);
+    }
+    return result;
+  }
+
+  /* ---------- input conversion ---------- */
+
+  private convertRow(t: TableState, row: unknown, index: number, partial: boolean): { row: Row; present: boolean[] } {
+    const cols = t.def.columns;
+    const out: Row = cols.map((c) => c.dflt);
+    const present = cols.map(() => false);
+    if (Array.isArray(row)) {
+      if (row.length > cols.length) throw new EngineInputError(`row has ${row.length} values but table '${t.def.name}' has ${cols.length} columns`, index);
+      row.forEach((v, i) => {
+        out[i] = this.convertValue(t, i, v as JsonValue, index);
+        present[i] = true;
+      });
+      return { row: out, present };
+    }
+    if (row === null || typeof row !== 'object') throw new EngineInputError(`row must be a JSON object or array`, index);
+    for (const [k, v] of Object.entries(row as Record<string, JsonValue>)) {
+      let i = t.exact.get(k);
+      if (i === undefined) i = t.folded.get(foldKey(k));
+      if (i === undefined) continue; // unknown fields are ignored
+      out[i] = this.convertValue(t, i, v, index);
+      present[i] = true;
+    }
+    if (!partial) this.checkNotNull(t, out, index);
+    return { row: out, present };
+  }
+
+  private convertValue(t: TableState, i: number, v: JsonValue, index: number): Value {
+    const c = t.def.columns[i]!;
+    try {
+      return fromJson(v, c.type);
+    } catch (e) {
+      if (e instanceof ValueError) throw new EngineInputError(`error parsing field '${c.name}': ${e.message}`, index);
+      throw e;
+    }
+  }
+
+  private checkNotNull(t: TableState, row: Row, index: number, only?: number[]): void {
+    const cols = t.def.columns;
+    for (let i = 0; i < cols.length; i++) {
+      if (only && !only.includes(i)) continue;
+      if (row[i] === null && !cols[i]!.type.nullable) throw new EngineInputError(`missing or null value for NOT NULL column '${cols[i]!.name}'`, index);
+    }
+  }
+
+  private convert(ch: InputChange, index: number): { t: TableState; action: Action } {
+    if (!ch || typeof ch !== 'object') throw new EngineInputError('bad input change', index);
+    const t = this.findTable(String(ch.table));
+    if (!t) throw new EngineInputError(`unknown table '${ch.table}'`, index);
+    const pk = t.def.pk;
+    switch (ch.op) {
+      case 'insert':
+      case 'delete': {
+        const w0 = ch.weight ?? 1;
+        if (!Number.isInteger(w0) || w0 === 0) throw new EngineInputError('weight must be a non-zero integer', index);
+        if (ch.op === 'delete' && pk.length) {
+          const { row } = this.convertRow(t, ch.row, index, true);
+          this.checkNotNull(t, row, index, pk);
+          return { t, action: { kind: 'deleteKey', row } };
+        }
+        const { row } = this.convertRow(t, ch.row, index, ch.op === 'delete');
+        if (pk.length) {
+          if (w0 < 0) return { t, action: { kind: 'deleteKey', row } };
+          return { t, action: { kind: 'upsert', row } };
+        }
+        return { t, action: { kind: 'weighted', row, w: ch.op === 'insert' ? w0 : -w0 } };
+      }
+      case 'upsert': {
+        if (!pk.length) throw new EngineInputError(`table '${t.def.name}' has no primary key: use insert`, index);
+        const { row } = this.convertRow(t, ch.row, index, false);
+        return { t, action: { kind: 'upsert', row } };
+      }
+      case 'update': {
+        if (!pk.length) throw new EngineInputError(`update needs a table with a PRIMARY KEY; '${t.def.name}' has none`, index);
+        const { row, present } = this.convertRow(t, ch.row, index, true);
+        this.checkNotNull(t, row, index, pk);
+        const set: number[] = [];
+        present.forEach((p, i) => {
+          if (p && !pk.includes(i)) {
+            if (row[i] === null && !t.def.columns[i]!.type.nullable) throw new EngineInputError(`null value for NOT NULL column '${t.def.columns[i]!.name}'`, index);
+            set.push(i);
+          }
+        });
+        return { t, action: { kind: 'update', row, set } };
+      }
+      case 'csv': {
+        const cols = t.def.columns;
+        const fields = ch.fields;
+        if (!Array.isArray(fields)) throw new EngineInputError('csv change needs fields', index);
+        if (fields.length !== cols.length) throw new EngineInputError(`expected ${cols.length} fields, found ${fields.length}`, index);
+        const row: Row = fields.map((f, i) => {
+          try {
+            return fromCsv(String(f), cols[i]!.type);
+          } catch (e) {
+            if (e instanceof ValueError) throw new EngineInputError(`error parsing field '${cols[i]!.name}': field ${i}: ${e.message}`, index);
+            throw e;
+          }
+        });
+        this.checkNotNull(t, row, index);
+        const w = ch.weight ?? 1;
+        if (!Number.isInteger(w) || w === 0) throw new EngineInputError('weight must be a non-zero integer', index);
+        if (pk.length) return { t, action: w > 0 ? { kind: 'upsert', row } : { kind: 'deleteKey', row } };
+        return { t, action: { kind: 'weighted', row, w } };
+      }
+      default:
+        throw new EngineInputError(`unknown operation '${(ch as { op: string }).op}'`, index);
+    }
+  }
+
+  private pkKey(t: TableState, row: Row): string {
+    const pk = t.def.pk;
+    return pk.length === 1 ? rowKey([row[pk[0]!]!]) : rowKey(pk.map((i) => row[i]!));
+  }
+
+  /** LATENESS: rows older than the table's watermark are dropped. */
+  private late(t: TableState, row: Row): boolean {
+    for (const [i] of t.def.lateness) {
+      const wm = t.watermarks.get(i);
+      const v = row[i];
+      if (wm !== undefined && v !== null && v !== undefined && compareValues(v, wm) < 0) return true;
+    }
+    return false;
+  }
+
+  step(inputs: InputChange[]): StepResult {
+    if (!Array.isArray(inputs)) throw new EngineInputError('step() needs an array of changes', 0);
+    const actions = inputs.map((ch, i) => this.convert(ch, i));
+    // apply (cannot fail from here on)
+    const tableDeltas = new Map<string, Delta>();
+    const maxSeen = new Map<TableState, Map<number, number>>();
+    for (const { t, action } of actions) {
+      let d = tableDeltas.get(t.def.name);
+      if (!d) {
+        d = [];
+        tableDeltas.set(t.def.name, d);
+      }
+      if (t.def.lateness.size) {
+        if (this.late(t, action.row)) continue;
+        let m = maxSeen.get(t);
+        if (!m) {
+          m = new Map();
+          maxSeen.set(t, m);
+        }
+        for (const [i] of t.def.lateness) {
+          const v = action.row[i];
+          if (typeof v === 'number' && (action.kind !== 'deleteKey') && (!m.has(i) || v > m.get(i)!)) m.set(i, v);
+        }
+      }
+      if (!t.byKey) {
+        d.push([(action as { row: Row }).row, (action as { w: number }).w]);
+        continue;
+      }
+      const k = this.pkKey(t, action.row);
+      const old = t.byKey.get(k);
+      switch (action.kind) {
+        case 'upsert':
+          if (old) d.push([old, -1]);
+          t.byKey.set(k, action.row);
+          d.push([action.row, 1]);
+          break;
+        case 'deleteKey':
+          if (old) {
+            d.push([old, -1]);
+            t.byKey.delete(k);
+          }
+          break;
+        case 'update':
+          if (old && action.set.length) {
+            const nw = old.slice();
+            for (const i of action.set) nw[i] = action.row[i]!;
+            if (rowKey(nw) !== rowKey(old)) {
+              d.push([old, -1], [nw, 1]);
+              t.byKey.set(k, nw);
+            }
+          }
+          break;
+        case 'weighted':
+          break;
+      }
+    }
+    for (const [t, m] of maxSeen) {
+      for (const [i, v] of m) {
+        const cand = v - t.def.lateness.get(i)!;
+        const cur = t.watermarks.get(i);
+        if (cur === undefined || cand > cur) t.watermarks.set(i, cand);
+      }
+    }
+    let result = this.propagate(tableDeltas, false);
+    if (this.pending) {
+      const p = this.pending;
+      this.pending = undefined;
+      for (const [o, d] of result) p.set(o, consolidate((p.get(o) ?? []).concat(d)));
+      result = p;
+    }
+    const changes = new Map<string, WeightedRow[]>();
+    for (const [o, d] of result) {
+      if (!d.length) continue;
+      const sorted = d.slice().sort((a, b) => a[1] - b[1]);
+      changes.set(o.name, sorted.map(([row, w]) => ({ row: this.toJsonRow(o, row), weight: w })));
+    }
+    return { changes };
+  }
+
+  private toJsonRow(o: Output, row: Row): JsonRow {
+    const out: JsonRow = {};
+    const cols = o.columns;
+    for (let i = 0; i < cols.length; i++) out[cols[i]!.name] = o.formatters[i]!(row[i]!);
+    return out;
+  }
+
+  contents(name: string): WeightedRow[] {
+    const o = this.findOutput(name);
+    if (!o) throw new Error(`unknown relation '${name}'`);
+    const out: WeightedRow[] = [];
+    for (const e of o.integrated.map.values()) out.push({ row: this.toJsonRow(o, e.row), weight: e.w });
+    return out;
+  }
+
+  stateSize(): number {
+    let n = 0;
+    for (const op of this.ops.values()) n += op.stateSize();
+    for (const o of this.outputs) n += o.integrated.size;
+    return n;
+  }
+}
+
+export type { TableDef, ViewDef };

@@ -1,0 +1,227 @@
+/**
+ * GROUP BY with incremental accumulators. Per group: the row count and one accumulator per aggregate.
+ * COUNT/SUM/AVG are invertible (O(1) per change). MIN/MAX keep a per-group multiset of values and rescan
+ * it only when the current extreme is deleted. DISTINCT aggregates keep per-group value counts and feed the
+ * inner accumulator only on 0 <-> positive transitions. A touched group emits -old +new.
+ */
+import { compareValues, rowKey, valueKey, type Row, type Value } from '../types/values.js';
+import type { Delta, Operator } from './zset.js';
+
+export interface Acc {
+  add(v: Value, w: number): void;
+  result(): Value;
+}
+
+export interface AggSpec {
+  make: () => Acc;
+  /** Argument; undefined for COUNT(*). */
+  arg?: (row: Row) => Value;
+  filter?: (row: Row) => Value;
+  distinct: boolean;
+  /** Aggregates other than COUNT(*) ignore NULL arguments. */
+  ignoreNulls: boolean;
+}
+
+interface Group {
+  key: Row;
+  count: number;
+  accs: Acc[];
+  dmaps?: Array<Map<string, number> | undefined>;
+  out: Row | null;
+}
+
+export class AggregateOp implements Operator {
+  private readonly groups = new Map<string, Group>();
+
+  constructor(
+    private readonly keyFns: Array<(row: Row) => Value>,
+    private readonly aggs: AggSpec[],
+    /** No GROUP BY: exactly one output row, even for empty input. */
+    private readonly global: boolean,
+  ) {}
+
+  stateSize(): number {
+    return this.groups.size;
+  }
+
+  private newGroup(key: Row): Group {
+    return {
+      key,
+      count: 0,
+      accs: this.aggs.map((a) => a.make()),
+      dmaps: this.aggs.some((a) => a.distinct) ? this.aggs.map((a) => (a.distinct ? new Map() : undefined)) : undefined,
+      out: null,
+    };
+  }
+
+  private output(g: Group): Row | null {
+    if (g.count <= 0 && !this.global) return null;
+    const r: Row = g.key.slice();
+    for (const a of g.accs) r.push(a.result());
+    return r;
+  }
+
+  init(): Delta {
+    if (!this.global) return [];
+    const g = this.newGroup([]);
+    this.groups.set('', g);
+    g.out = this.output(g);
+    return [[g.out!, 1]];
+  }
+
+  step([d]: Delta[]): Delta {
+    const touched = new Map<Group, Row | null>();
+    const keyFns = this.keyFns;
+    const aggs = this.aggs;
+    for (const [row, w] of d!) {
+      let key: Row;
+      let k: string;
+      if (keyFns.length === 0) {
+        key = [];
+        k = '';
+      } else {
+        key = keyFns.map((f) => f(row));
+        k = keyFns.length === 1 ? valueKey(key[0]!) : rowKey(key);
+      }
+      let g = this.groups.get(k);
+      if (!g) {
+        g = this.newGroup(key);
+        this.groups.set(k, g);
+      }
+      if (!touched.has(g)) touched.set(g, g.out);
+      g.count += w;
+      for (let i = 0; i < aggs.length; i++) {
+        const a = aggs[i]!;
+        if (a.filter && a.filter(row) !== true) continue;
+        const v = a.arg ? a.arg(row) : 1;
+        if (v === null && a.ignoreNulls) continue;
+        if (a.distinct) {
+          const m = g.dmaps![i]!;
+          const vk = valueKey(v);
+          const c = m.get(vk) ?? 0;
+          const nc = c + w;
+          if (nc === 0) m.delete(vk);
+          else m.set(vk, nc);
+          if (c <= 0 && nc > 0) g.accs[i]!.add(v, 1);
+          else if (c > 0 && nc <= 0) g.accs[i]!.add(v, -1);
+        } else g.accs[i]!.add(v, w);
+      }
+    }
+    const out: Delta = [];
+    for (const [g, old] of touched) {
+      const nw = this.output(g);
+      g.out = nw;
+      if (old && nw && rowKey(old) === rowKey(nw)) continue;
+      if (old) out.push([old, -1]);
+      if (nw) out.push([nw, 1]);
+      if (!nw && g.count === 0) this.groups.delete(g.key.length === 0 ? '' : this.keyFns.length === 1 ? valueKey(g.key[0]!) : rowKey(g.key));
+    }
+    return out;
+  }
+}
+
+/* ---------- accumulators ---------- */
+
+export class CountAcc implements Acc {
+  n = 0;
+  add(_v: Value, w: number): void {
+    this.n += w;
+  }
+  result(): Value {
+    return this.n;
+  }
+}
+
+export class SumNumAcc implements Acc {
+  s = 0;
+  n = 0;
+  constructor(private readonly integral: boolean) {}
+  add(v: Value, w: number): void {
+    this.s += (v as number) * w;
+    this.n += w;
+  }
+  result(): Value {
+    if (this.n === 0) return null;
+    return this.integral ? this.s : this.s;
+  }
+}
+
+export class SumDecAcc implements Acc {
+  s = 0n;
+  n = 0;
+  add(v: Value, w: number): void {
+    this.s += (v as bigint) * BigInt(w);
+    this.n += w;
+  }
+  result(): Value {
+    return this.n === 0 ? null : this.s;
+  }
+}
+
+export class AvgAcc implements Acc {
+  s = 0;
+  n = 0;
+  constructor(private readonly integral: boolean) {}
+  add(v: Value, w: number): void {
+    this.s += (v as number) * w;
+    this.n += w;
+  }
+  result(): Value {
+    if (this.n === 0) return null;
+    return this.integral ? Math.trunc(this.s / this.n) : this.s / this.n;
+  }
+}
+
+export class AvgDecAcc implements Acc {
+  s = 0n;
+  n = 0;
+  add(v: Value, w: number): void {
+    this.s += (v as bigint) * BigInt(w);
+    this.n += w;
+  }
+  result(): Value {
+    return this.n === 0 ? null : this.s / BigInt(this.n);
+  }
+}
+
+/** MIN/MAX: value multiset plus the cached extreme; rescans only when the extreme leaves. */
+export class ExtremeAcc implements Acc {
+  private readonly vals = new Map<string, { v: Value; c: number }>();
+  private best: Value = null;
+  private valid = true;
+  constructor(private readonly sign: 1 | -1) {}
+  add(v: Value, w: number): void {
+    const k = valueKey(v);
+    const e = this.vals.get(k);
+    const c = (e?.c ?? 0) + w;
+    if (c === 0) this.vals.delete(k);
+    else if (e) e.c = c;
+    else this.vals.set(k, { v, c });
+    if (w > 0) {
+      if (this.valid && (this.best === null || this.sign * compareValues(v, this.best) < 0)) this.best = v;
+    } else if (this.valid && this.best !== null && c <= 0 && compareValues(v, this.best) === 0) this.valid = false;
+  }
+  result(): Value {
+    if (!this.valid) {
+      this.best = null;
+      for (const { v, c } of this.vals.values()) if (c > 0 && (this.best === null || this.sign * compareValues(v, this.best) < 0)) this.best = v;
+      this.valid = true;
+    }
+    return this.best;
+  }
+}
+
+/** Aggregates over booleans: EVERY / SOME (BOOL_AND / BOOL_OR). */
+export class BoolAcc implements Acc {
+  t = 0;
+  f = 0;
+  constructor(private readonly every: boolean) {}
+  add(v: Value, w: number): void {
+    if (v === true) this.t += w;
+    else this.f += w;
+  }
+  result(): Value {
+    if (this.t + this.f === 0) return null;
+    return this.every ? this.f === 0 : this.t > 0;
+  }
+}

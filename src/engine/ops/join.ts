@@ -1,0 +1,160 @@
+/**
+ * Equi-join (inner, left, right, full, cross) with an optional residual predicate. Bilinear rule:
+ * Δ(A⋈B) = ΔA⋈B_new + A_old⋈ΔB. Each side keeps an index key -> rows. For outer joins every stored row also
+ * keeps the number of matching rows on the other side (with weights); when that count crosses zero the
+ * null-padded row is retracted or inserted. Rows whose key has a NULL never match (SQL `=`).
+ */
+import { rowKey, type Row, type Value } from '../types/values.js';
+import type { Delta, Operator } from './zset.js';
+
+interface JEntry {
+  row: Row;
+  w: number;
+  /** Sum of weights of matching rows on the other side (outer joins only). */
+  m: number;
+}
+
+type Index = Map<string, Map<string, JEntry>>;
+
+export interface JoinSpec {
+  leftOuter: boolean;
+  rightOuter: boolean;
+  /** Key of a row of each side; null when any key column is NULL. */
+  leftKey: (row: Row) => string | null;
+  rightKey: (row: Row) => string | null;
+  /** Residual predicate over the concatenated row; undefined = always true. */
+  residual?: (row: Row) => Value;
+  leftWidth: number;
+  rightWidth: number;
+}
+
+export class JoinOp implements Operator {
+  private readonly L: Index = new Map();
+  private readonly R: Index = new Map();
+  private size = 0;
+
+  constructor(private readonly s: JoinSpec) {}
+
+  stateSize(): number {
+    return this.size;
+  }
+
+  private entry(idx: Index, key: string, row: Row, created: { v: boolean }): JEntry {
+    let bucket = idx.get(key);
+    if (!bucket) {
+      bucket = new Map();
+      idx.set(key, bucket);
+    }
+    const rk = rowKey(row);
+    let e = bucket.get(rk);
+    created.v = false;
+    if (!e) {
+      e = { row, w: 0, m: 0 };
+      bucket.set(rk, e);
+      created.v = true;
+      this.size++;
+    }
+    return e;
+  }
+
+  step([dl, dr]: Delta[]): Delta {
+    const s = this.s;
+    const out: Delta = [];
+    const res = s.residual;
+    const touchedL = s.leftOuter ? new Map<JEntry, [number, string]>() : undefined;
+    const touchedR = s.rightOuter ? new Map<JEntry, [number, string]>() : undefined;
+    const created = { v: false };
+    const nullsR = new Array<Value>(s.rightWidth).fill(null);
+    const nullsL = new Array<Value>(s.leftWidth).fill(null);
+
+    // 1. ΔB against A_old
+    for (const [r, w] of dr!) {
+      const k = s.rightKey(r);
+      if (k === null) {
+        if (s.rightOuter) out.push([nullsL.concat(r), w]);
+        continue;
+      }
+      const er = this.entry(this.R, k, r, created);
+      const isNew = created.v;
+      if (touchedR && !touchedR.has(er)) touchedR.set(er, [er.m === 0 ? er.w : 0, k]);
+      const bucket = this.L.get(k);
+      let cnt = 0;
+      if (bucket) {
+        for (const el of bucket.values()) {
+          if (el.w === 0) continue;
+          const joined = el.row.concat(r);
+          if (res && res(joined) !== true) continue;
+          out.push([joined, el.w * w]);
+          cnt += el.w;
+          if (touchedL) {
+            if (!touchedL.has(el)) touchedL.set(el, [el.m === 0 ? el.w : 0, k]);
+            el.m += w;
+          }
+        }
+      }
+      if (isNew) er.m = cnt;
+      er.w += w;
+    }
+    // 2. ΔA against B_new
+    for (const [l, w] of dl!) {
+      const k = s.leftKey(l);
+      if (k === null) {
+        if (s.leftOuter) out.push([l.concat(nullsR), w]);
+        continue;
+      }
+      const el = this.entry(this.L, k, l, created);
+      const isNew = created.v;
+      if (touchedL && !touchedL.has(el)) touchedL.set(el, [el.m === 0 ? el.w : 0, k]);
+      const bucket = this.R.get(k);
+      let cnt = 0;
+      if (bucket) {
+        for (const er of bucket.values()) {
+          if (er.w === 0) continue;
+          const joined = l.concat(er.row);
+          if (res && res(joined) !== true) continue;
+          out.push([joined, er.w * w]);
+          cnt += er.w;
+          if (touchedR) {
+            if (!touchedR.has(er)) touchedR.set(er, [er.m === 0 ? er.w : 0, k]);
+            er.m += w;
+          }
+        }
+      }
+      if (isNew) el.m = cnt;
+      el.w += w;
+    }
+    // 3. null-padded rows whose match count crossed zero
+    if (touchedL) {
+      for (const [e, [oldPad]] of touchedL) {
+        const d = (e.m === 0 ? e.w : 0) - oldPad;
+        if (d !== 0) out.push([e.row.concat(nullsR), d]);
+      }
+    }
+    if (touchedR) {
+      for (const [e, [oldPad]] of touchedR) {
+        const d = (e.m === 0 ? e.w : 0) - oldPad;
+        if (d !== 0) out.push([nullsL.concat(e.row), d]);
+      }
+    }
+    // 4. drop dead entries
+    this.prune(this.L, dl!, s.leftKey);
+    this.prune(this.R, dr!, s.rightKey);
+    return out;
+  }
+
+  private prune(idx: Index, d: Delta, keyFn: (row: Row) => string | null): void {
+    for (const [row] of d) {
+      const k = keyFn(row);
+      if (k === null) continue;
+      const bucket = idx.get(k);
+      if (!bucket) continue;
+      const rk = rowKey(row);
+      const e = bucket.get(rk);
+      if (e && e.w === 0) {
+        bucket.delete(rk);
+        this.size--;
+        if (bucket.size === 0) idx.delete(k);
+      }
+    }
+  }
+}

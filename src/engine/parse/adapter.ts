@@ -1,0 +1,537 @@
+/**
+ * Adapter from @guanmingchiu/sqlparser-ts (datafusion-sqlparser-rs 0.62 in WASM, generic dialect) to our own AST.
+ * The parser's JSON is a serde encoding of Rust enums: each node is `{Variant: payload}` or a bare string.
+ * The package's bundled TypeScript types do not match that JSON, so this module treats it as `any`, narrowly.
+ */
+import { init, parse as sqlParse } from '@guanmingchiu/sqlparser-ts';
+import type { Expr, FromItem, Ident, OrderItem, Pos, Query, SelectItem, SetBody, Statement, WindowSpec, FrameBound, ColumnDef } from './ast.js';
+import { SqlError } from './ast.js';
+
+await init();
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type J = any;
+
+function variant(o: J): [string, J] {
+  if (typeof o === 'string') return [o, undefined];
+  if (o === null || o === undefined) return ['', undefined];
+  const k = Object.keys(o)[0]!;
+  return [k, o[k]];
+}
+
+/** First source position found in a parser subtree. */
+function findPos(o: J, depth = 0): Pos | undefined {
+  if (o === null || typeof o !== 'object' || depth > 30) return undefined;
+  if (o.span && o.span.start && o.span.start.line > 0) return { line: o.span.start.line, column: o.span.start.column };
+  for (const k of Object.keys(o)) {
+    if (k === 'span') continue;
+    const p = findPos(o[k], depth + 1);
+    if (p) return p;
+  }
+  return undefined;
+}
+
+export class Adapter {
+  constructor(private readonly fallback: Pos) {}
+
+  pos(o: J): Pos {
+    return findPos(o) ?? this.fallback;
+  }
+
+  ident(o: J): Ident {
+    return { value: o.value, quoted: o.quote_style !== undefined && o.quote_style !== null, pos: this.pos(o) };
+  }
+
+  objectName(parts: J[]): Ident[] {
+    return parts.map((p: J) => {
+      const [k, v] = variant(p);
+      if (k === 'Identifier') return this.ident(v);
+      throw new SqlError('unsupported object name', this.pos(p));
+    });
+  }
+
+  unsupported(what: string, o: J): never {
+    throw new SqlError(`${what} is not supported`, this.pos(o), 'unsupported');
+  }
+
+  statement(o: J, local: boolean): Statement {
+    const [k, v] = variant(o);
+    if (k === 'CreateTable') return this.createTable(v);
+    if (k === 'CreateView') {
+      const name = this.objectName(v.name);
+      if (name.length !== 1) this.unsupported('a qualified view name', v.name);
+      return {
+        k: 'createView',
+        name: name[0]!,
+        columns: (v.columns ?? []).map((c: J) => this.ident(c.name)),
+        materialized: !!v.materialized,
+        local,
+        query: this.query(v.query),
+        options: this.sqlOptions(v.options),
+        pos: name[0]!.pos,
+      };
+    }
+    if (k === 'Query') throw new SqlError('a bare query is not a program statement: use CREATE VIEW name AS ...', this.pos(v), 'unsupported');
+    throw new SqlError(`statement ${k} is not supported`, this.pos(v), 'unsupported');
+  }
+
+  sqlOptions(o: J): { key: string; value: string; pos: Pos }[] {
+    const out: { key: string; value: string; pos: Pos }[] = [];
+    if (!o || typeof o !== 'object') return out;
+    const [k, v] = variant(o);
+    const list: J[] = k === 'With' || k === 'Options' ? v : Array.isArray(o) ? o : [];
+    for (const item of list) {
+      const [ik, iv] = variant(item);
+      if (ik !== 'KeyValue') continue;
+      const key = iv.key.value as string;
+      const [vk, vv] = variant(iv.value);
+      let value = '';
+      if (vk === 'Value') {
+        const [lk, lv] = variant(vv.value);
+        value = lk === 'SingleQuotedString' || lk === 'DoubleQuotedString' ? lv : String(Array.isArray(lv) ? lv[0] : lv);
+      } else if (vk === 'Identifier') value = vv.value;
+      out.push({ key, value, pos: this.pos(iv.key) });
+    }
+    return out;
+  }
+
+  createTable(v: J): Statement {
+    const name = this.objectName(v.name);
+    if (name.length !== 1) this.unsupported('a qualified table name', v.name);
+    const primaryKey: Ident[] = [];
+    const columns: ColumnDef[] = (v.columns ?? []).map((c: J) => {
+      let notNull = false;
+      let pk = false;
+      for (const opt of c.options ?? []) {
+        const [ok, ov] = variant(opt.option);
+        if (ok === 'NotNull') notNull = true;
+        else if (ok === 'PrimaryKey' || (ok === 'Unique' && ov?.is_primary)) pk = true;
+        else if (ok === 'Null' || ok === 'ForeignKey' || ok === 'Comment') {
+          /* accepted, no effect */
+        } else this.unsupported(`column option ${ok}`, opt);
+      }
+      const col: ColumnDef = { name: this.ident(c.name), type: c.data_type, notNull, primaryKey: pk, pos: this.pos(c.name) };
+      if (pk) primaryKey.push(col.name);
+      return col;
+    });
+    for (const con of v.constraints ?? []) {
+      const [ck, cv] = variant(con);
+      if (ck === 'PrimaryKey') {
+        for (const c of cv.columns) {
+          const [ek, ev] = variant(c.column.expr);
+          if (ek !== 'Identifier') this.unsupported('PRIMARY KEY on an expression', c);
+          primaryKey.push(this.ident(ev));
+        }
+      } else if (ck === 'ForeignKey') {
+        /* accepted, not enforced (as Feldera) */
+      } else this.unsupported(`table constraint ${ck}`, con);
+    }
+    return { k: 'createTable', name: name[0]!, columns, primaryKey, options: this.sqlOptions(v.table_options), pos: name[0]!.pos };
+  }
+
+  query(q: J): Query {
+    const pos = this.pos(q);
+    const ctes = q.with ? q.with.cte_tables.map((c: J) => ({ name: this.ident(c.alias.name), columns: (c.alias.columns ?? []).map((x: J) => this.ident(x.name)), query: this.query(c.query) })) : [];
+    if (q.with?.recursive) this.unsupported('WITH RECURSIVE', q.with);
+    const orderBy: OrderItem[] = [];
+    if (q.order_by) {
+      const [ok, ov] = variant(q.order_by.kind);
+      if (ok !== 'Expressions') this.unsupported('ORDER BY ALL', q.order_by);
+      for (const item of ov) orderBy.push(this.orderItem(item));
+    }
+    let limit: Expr | undefined;
+    let offset: Expr | undefined;
+    if (q.limit_clause) {
+      const [lk, lv] = variant(q.limit_clause);
+      if (lk === 'LimitOffset') {
+        if (lv.limit) limit = this.expr(lv.limit);
+        if (lv.offset) offset = this.expr(lv.offset.value);
+      } else this.unsupported('this LIMIT form', q.limit_clause);
+    }
+    if (q.fetch) this.unsupported('FETCH', q.fetch);
+    return { with: ctes, body: this.setBody(q.body), orderBy, limit, offset, pos };
+  }
+
+  orderItem(item: J): OrderItem {
+    const o: OrderItem = { expr: this.expr(item.expr), asc: item.options?.asc !== false };
+    if (item.options?.nulls_first !== undefined && item.options?.nulls_first !== null) o.nullsFirst = item.options.nulls_first;
+    return o;
+  }
+
+  setBody(b: J): SetBody {
+    const [k, v] = variant(b);
+    const pos = this.pos(v);
+    switch (k) {
+      case 'Select':
+        return this.select(v);
+      case 'Query':
+        return { k: 'query', query: this.query(v), pos };
+      case 'SetOperation': {
+        const op = String(v.op).toUpperCase();
+        if (op !== 'UNION' && op !== 'EXCEPT' && op !== 'INTERSECT') this.unsupported(`set operation ${v.op}`, v);
+        const q = String(v.set_quantifier);
+        if (q !== 'None' && q !== 'All' && q !== 'Distinct') this.unsupported(`${op} ${q}`, v);
+        return { k: 'setop', op: op as 'UNION', all: q === 'All', left: this.setBody(v.left), right: this.setBody(v.right), pos };
+      }
+      case 'Values':
+        return { k: 'values', rows: v.rows.map((r: J) => (r.content ?? r).map((e: J) => this.expr(e))), pos };
+      default:
+        this.unsupported(k, v);
+    }
+  }
+
+  select(s: J): SetBody {
+    const pos = this.pos(s);
+    if (s.distinct && s.distinct !== 'Distinct' && s.distinct !== 'All') this.unsupported('DISTINCT ON', s);
+    if (s.top || s.into || s.prewhere || (s.lateral_views ?? []).length || (s.named_window ?? []).length || (s.cluster_by ?? []).length || (s.sort_by ?? []).length) {
+      this.unsupported('this SELECT clause', s);
+    }
+    const items: SelectItem[] = s.projection.map((p: J) => this.selectItem(p));
+    const from: FromItem[] = s.from.map((f: J) => this.tableWithJoins(f));
+    const [gk, gv] = variant(s.group_by);
+    let groupBy: Expr[] = [];
+    if (gk === 'Expressions') {
+      groupBy = gv[0].map((e: J) => this.expr(e));
+      if (gv[1] && gv[1].length) this.unsupported('GROUP BY modifiers', s.group_by);
+    } else if (gk === 'All') this.unsupported('GROUP BY ALL', s.group_by);
+    return {
+      k: 'select',
+      distinct: s.distinct === 'Distinct',
+      items,
+      from,
+      where: s.selection ? this.expr(s.selection) : undefined,
+      groupBy,
+      having: s.having ? this.expr(s.having) : undefined,
+      qualify: s.qualify ? this.expr(s.qualify) : undefined,
+      pos,
+    };
+  }
+
+  selectItem(p: J): SelectItem {
+    const [k, v] = variant(p);
+    switch (k) {
+      case 'UnnamedExpr':
+        return { k: 'expr', expr: this.expr(v), pos: this.pos(v) };
+      case 'ExprWithAlias':
+        return { k: 'expr', expr: this.expr(v.expr), alias: this.ident(v.alias), pos: this.pos(v.expr) };
+      case 'Wildcard':
+        this.checkWildcard(v);
+        return { k: 'star', pos: this.pos(v) };
+      case 'QualifiedWildcard': {
+        const [qk, qv] = variant(v[0]);
+        if (qk !== 'ObjectName') this.unsupported('this wildcard', v);
+        this.checkWildcard(v[1]);
+        return { k: 'star', qualifier: this.objectName(qv), pos: this.pos(v) };
+      }
+      default:
+        this.unsupported(`select item ${k}`, v);
+    }
+  }
+
+  checkWildcard(w: J): void {
+    if (w && (w.opt_exclude || w.opt_except || w.opt_replace || w.opt_rename || w.opt_ilike)) this.unsupported('wildcard options', w);
+  }
+
+  alias(a: J): { alias?: Ident; columns: Ident[] } {
+    if (!a) return { columns: [] };
+    return { alias: this.ident(a.name), columns: (a.columns ?? []).map((c: J) => this.ident(c.name)) };
+  }
+
+  tableWithJoins(f: J): FromItem {
+    let left = this.tableFactor(f.relation);
+    for (const j of f.joins ?? []) {
+      const right = this.tableFactor(j.relation);
+      const [ok, ov] = variant(j.join_operator);
+      let kind: FromItem & { k: 'join' } extends { kind: infer K } ? K : never;
+      switch (ok) {
+        case 'Join':
+        case 'Inner':
+          kind = 'INNER';
+          break;
+        case 'Left':
+        case 'LeftOuter':
+          kind = 'LEFT';
+          break;
+        case 'Right':
+        case 'RightOuter':
+          kind = 'RIGHT';
+          break;
+        case 'FullOuter':
+          kind = 'FULL';
+          break;
+        case 'CrossJoin':
+          kind = 'CROSS';
+          break;
+        default:
+          this.unsupported(`${ok} join`, j);
+      }
+      const pos = this.pos(j.relation);
+      if (kind === 'CROSS') {
+        left = { k: 'join', kind, left, right, pos };
+        continue;
+      }
+      const [ck, cv] = variant(ov);
+      if (ck === 'On') left = { k: 'join', kind, left, right, on: this.expr(cv), pos };
+      else if (ck === 'Using') left = { k: 'join', kind, left, right, using: cv.map((n: J) => this.objectName(n)[0]!), pos };
+      else if (ck === 'Natural') left = { k: 'join', kind, left, right, natural: true, pos };
+      else if (ck === 'None') left = { k: 'join', kind, left, right, pos };
+      else this.unsupported(`join constraint ${ck}`, j);
+    }
+    return left;
+  }
+
+  tableFactor(t: J): FromItem {
+    const [k, v] = variant(t);
+    switch (k) {
+      case 'Table': {
+        if (v.args) {
+          // TUMBLE(...) / HOP(...) written directly as a table function call in FROM
+          const name = this.objectName(v.name);
+          const args = (v.args.args ?? []).map((a: J) => this.funcArg(a));
+          return { k: 'tvf', name: name.map((n) => n.value).join('.').toUpperCase(), args, alias: this.alias(v.alias).alias, pos: name[0]!.pos };
+        }
+        const name = this.objectName(v.name);
+        const a = this.alias(v.alias);
+        if (a.columns.length) this.unsupported('column aliases on a table', v.alias);
+        return { k: 'table', name, alias: a.alias, pos: name[0]!.pos };
+      }
+      case 'Derived': {
+        if (v.lateral) this.unsupported('LATERAL', v);
+        const a = this.alias(v.alias);
+        return { k: 'derived', query: this.query(v.subquery), alias: a.alias, columnAliases: a.columns, pos: this.pos(v) };
+      }
+      case 'TableFunction': {
+        const [fk, fv] = variant(v.expr);
+        if (fk !== 'Function') this.unsupported('this table function', v);
+        const f = this.expr(v.expr);
+        if (f.k !== 'func') this.unsupported('this table function', v);
+        void fv;
+        return { k: 'tvf', name: f.name, args: f.args, alias: this.alias(v.alias).alias, pos: f.pos };
+      }
+      case 'NestedJoin':
+        return this.tableWithJoins(v.table_with_joins);
+      default:
+        this.unsupported(`FROM item ${k}`, v);
+    }
+  }
+
+  funcArg(a: J): Expr {
+    const [k, v] = variant(a);
+    if (k === 'Unnamed' || k === 'Named' || k === 'ExprNamed') {
+      const arg = k === 'Unnamed' ? v : v.arg;
+      const [ak, av] = variant(arg);
+      if (ak === 'Expr') return this.expr(av);
+      if (ak === 'Wildcard') return { k: 'col', parts: [{ value: '*', quoted: false, pos: this.pos(a) }], pos: this.pos(a) };
+      this.unsupported(`function argument ${ak}`, a);
+    }
+    this.unsupported(`function argument ${k}`, a);
+  }
+
+  windowSpec(o: J): WindowSpec {
+    const [k, v] = variant(o);
+    if (k !== 'WindowSpec') this.unsupported('named windows', o);
+    const spec: WindowSpec = { partitionBy: (v.partition_by ?? []).map((e: J) => this.expr(e)), orderBy: (v.order_by ?? []).map((e: J) => this.orderItem(e)) };
+    if (v.window_frame) {
+      const f = v.window_frame;
+      spec.frame = {
+        units: String(f.units).toUpperCase() === 'ROWS' ? 'ROWS' : 'RANGE',
+        start: this.bound(f.start_bound, true),
+        end: f.end_bound ? this.bound(f.end_bound, false) : { kind: 'CURRENT' },
+      };
+      if (String(f.units).toUpperCase() === 'GROUPS') this.unsupported('GROUPS frames', f);
+    }
+    return spec;
+  }
+
+  bound(b: J, isStart: boolean): FrameBound {
+    const [k, v] = variant(b);
+    if (k === 'CurrentRow') return { kind: 'CURRENT' };
+    if (k === 'Preceding') return v ? { kind: 'PRECEDING', offset: this.expr(v) } : { kind: 'UNBOUNDED_PRECEDING' };
+    if (k === 'Following') return v ? { kind: 'FOLLOWING', offset: this.expr(v) } : { kind: 'UNBOUNDED_FOLLOWING' };
+    void isStart;
+    this.unsupported(`window bound ${k}`, b);
+  }
+
+  expr(e: J): Expr {
+    const [k, v] = variant(e);
+    const pos = this.pos(e);
+    switch (k) {
+      case 'Identifier':
+        return { k: 'col', parts: [this.ident(v)], pos };
+      case 'CompoundIdentifier':
+        return { k: 'col', parts: v.map((i: J) => this.ident(i)), pos };
+      case 'Value': {
+        const [lk, lv] = variant(v.value);
+        switch (lk) {
+          case 'Number':
+            return { k: 'num', text: lv[0], pos };
+          case 'SingleQuotedString':
+          case 'EscapedStringLiteral':
+          case 'NationalStringLiteral':
+            return { k: 'str', value: lv, pos };
+          case 'Boolean':
+            return { k: 'bool', value: lv, pos };
+          case 'Null':
+            return { k: 'null', pos };
+          default:
+            this.unsupported(`literal ${lk}`, e);
+        }
+      }
+      // falls through (unreachable)
+      case 'TypedString': {
+        const [lk, lv] = variant(v.value.value ?? v.value);
+        if (lk !== 'SingleQuotedString') this.unsupported('this typed literal', e);
+        return { k: 'typed', type: v.data_type, value: lv, pos };
+      }
+      case 'Interval': {
+        if (v.leading_precision || v.fractional_seconds_precision) this.unsupported('interval precision', e);
+        return { k: 'interval', value: this.expr(v.value), unit: String(v.leading_field ?? 'Second').toUpperCase(), lastUnit: v.last_field ? String(v.last_field).toUpperCase() : undefined, pos };
+      }
+      case 'BinaryOp':
+        return { k: 'bin', op: String(v.op), left: this.expr(v.left), right: this.expr(v.right), pos: this.pos(v.left) };
+      case 'UnaryOp': {
+        const op = String(v.op);
+        return { k: 'un', op: op === 'Not' ? 'NOT' : op === 'Minus' ? 'NEG' : op === 'Plus' ? 'PLUS' : this.unsupported(`operator ${op}`, e), expr: this.expr(v.expr), pos };
+      }
+      case 'Nested':
+        return this.expr(v);
+      case 'IsNull':
+        return { k: 'is', what: 'NULL', expr: this.expr(v), pos };
+      case 'IsNotNull':
+        return { k: 'is', what: 'NOT NULL', expr: this.expr(v), pos };
+      case 'IsTrue':
+        return { k: 'is', what: 'TRUE', expr: this.expr(v), pos };
+      case 'IsNotTrue':
+        return { k: 'is', what: 'NOT TRUE', expr: this.expr(v), pos };
+      case 'IsFalse':
+        return { k: 'is', what: 'FALSE', expr: this.expr(v), pos };
+      case 'IsNotFalse':
+        return { k: 'is', what: 'NOT FALSE', expr: this.expr(v), pos };
+      case 'IsDistinctFrom':
+        return { k: 'is', what: 'DISTINCT', expr: this.expr(v[0]), other: this.expr(v[1]), pos };
+      case 'IsNotDistinctFrom':
+        return { k: 'is', what: 'NOT DISTINCT', expr: this.expr(v[0]), other: this.expr(v[1]), pos };
+      case 'Between':
+        return { k: 'between', not: !!v.negated, expr: this.expr(v.expr), low: this.expr(v.low), high: this.expr(v.high), pos };
+      case 'InList':
+        return { k: 'inlist', not: !!v.negated, expr: this.expr(v.expr), list: v.list.map((x: J) => this.expr(x)), pos };
+      case 'InSubquery':
+        return { k: 'insub', not: !!v.negated, expr: this.expr(v.expr), query: this.query(v.subquery), pos };
+      case 'Exists':
+        return { k: 'exists', not: !!v.negated, query: this.query(v.subquery), pos };
+      case 'Subquery':
+        return { k: 'subquery', query: this.query(v), pos };
+      case 'Like':
+      case 'ILike': {
+        if (v.any) this.unsupported('LIKE ANY', e);
+        let escape: string | undefined;
+        if (v.escape_char) {
+          const [ek, ev] = variant(v.escape_char);
+          escape = ek === 'SingleQuotedString' ? ev : typeof v.escape_char === 'string' ? v.escape_char : undefined;
+        }
+        return { k: 'like', not: !!v.negated, ilike: k === 'ILike', expr: this.expr(v.expr), pattern: this.expr(v.pattern), escape, pos };
+      }
+      case 'Case':
+        return {
+          k: 'case',
+          operand: v.operand ? this.expr(v.operand) : undefined,
+          whens: v.conditions.map((c: J) => ({ cond: this.expr(c.condition), result: this.expr(c.result) })),
+          else: v.else_result ? this.expr(v.else_result) : undefined,
+          pos,
+        };
+      case 'Cast': {
+        if (v.format) this.unsupported('CAST FORMAT', e);
+        const type = v.array ? { Array: { SquareBracket: [v.data_type, undefined] } } : v.data_type;
+        return { k: 'cast', expr: this.expr(v.expr), type, pos };
+      }
+      case 'Extract':
+        return { k: 'extract', field: String(typeof v.field === 'string' ? v.field : variant(v.field)[0]).toUpperCase(), expr: this.expr(v.expr), pos };
+      case 'Function':
+        return this.func(v, pos);
+      case 'Substring': {
+        const args = [this.expr(v.expr)];
+        if (v.substring_from) args.push(this.expr(v.substring_from));
+        else args.push({ k: 'num', text: '1', pos });
+        if (v.substring_for) args.push(this.expr(v.substring_for));
+        return { k: 'func', name: 'SUBSTRING', args, star: false, distinct: false, pos };
+      }
+      case 'Trim': {
+        const where = v.trim_where ? String(v.trim_where).toUpperCase() : 'BOTH';
+        const args: Expr[] = [{ k: 'str', value: where, pos }, this.expr(v.expr)];
+        if (v.trim_what) args.push(this.expr(v.trim_what));
+        if (v.trim_characters) this.unsupported('TRIM with a character list', e);
+        return { k: 'func', name: 'TRIM', args, star: false, distinct: false, pos };
+      }
+      case 'Position':
+        return { k: 'func', name: 'POSITION', args: [this.expr(v.expr), this.expr(v.in)], star: false, distinct: false, pos };
+      case 'Ceil':
+      case 'Floor': {
+        const [fk] = variant(v.field);
+        if (fk && fk !== 'NoDateTime') this.unsupported(`${k.toUpperCase()} with a field`, e);
+        return { k: 'func', name: k.toUpperCase(), args: [this.expr(v.expr)], star: false, distinct: false, pos };
+      }
+      case 'Array':
+        return { k: 'array', elems: v.elem.map((x: J) => this.expr(x)), pos };
+      case 'CompoundFieldAccess': {
+        let cur = this.expr(v.root);
+        for (const acc of v.access_chain) {
+          const [ak, av] = variant(acc);
+          if (ak !== 'Subscript') this.unsupported('field access', e);
+          const [sk, sv] = variant(av);
+          if (sk !== 'Index') this.unsupported('array slices', e);
+          cur = { k: 'index', expr: cur, index: this.expr(sv.index), pos };
+        }
+        return cur;
+      }
+      default:
+        this.unsupported(`expression ${k}`, e);
+    }
+  }
+
+  func(v: J, pos: Pos): Expr {
+    const name = this.objectName(v.name).map((n) => n.value).join('.').toUpperCase();
+    let args: Expr[] = [];
+    let star = false;
+    let distinct = false;
+    const [ak, av] = variant(v.args);
+    if (ak === 'List') {
+      if ((av.clauses ?? []).length) this.unsupported(`clauses inside ${name}(...)`, v);
+      distinct = av.duplicate_treatment === 'Distinct';
+      for (const a of av.args) {
+        const [k1, v1] = variant(a);
+        if (k1 === 'Unnamed' && (v1 === 'Wildcard' || variant(v1)[0] === 'Wildcard')) {
+          star = true;
+          continue;
+        }
+        args.push(this.funcArg(a));
+      }
+    } else if (ak === 'Subquery') this.unsupported('a subquery as a function argument', v);
+    if (name === 'DESCRIPTOR') {
+      return { k: 'descriptor', cols: args.map((a) => (a.k === 'col' ? a.parts[a.parts.length - 1]! : this.unsupported('DESCRIPTOR argument', v))), pos };
+    }
+    if ((v.within_group ?? []).length) this.unsupported('WITHIN GROUP', v);
+    if (v.null_treatment) this.unsupported('IGNORE/RESPECT NULLS', v);
+    const f: Expr = { k: 'func', name, args, star, distinct, pos };
+    if (v.filter) f.filter = this.expr(v.filter);
+    if (v.over) f.over = this.windowSpec(v.over);
+    args = [];
+    return f;
+  }
+}
+
+export interface ParseOutcome {
+  statements: J[];
+}
+
+/** Parse one statement's text (padded so positions match the whole program) with the generic dialect. */
+export function parseRaw(text: string): J[] {
+  return sqlParse(text, 'generic') as J[];
+}
+
+export function parserErrorPosition(e: unknown): { message: string; line?: number; column?: number } {
+  const msg = e instanceof Error ? e.message : String(e);
+  const m = /at Line: (\d+), Column: (\d+)/.exec(msg);
+  const clean = msg.replace(/^sql parser error: /, '').replace(/ at Line: \d+, Column: \d+$/, '');
+  if (m) return { message: clean, line: +m[1]!, column: +m[2]! };
+  return { message: clean };
+}

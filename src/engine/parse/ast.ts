@@ -1,0 +1,137 @@
+/** The engine's own typed syntax tree. The parser adapter (adapter.ts) produces it; nothing else sees the parser's JSON. */
+
+export interface Pos {
+  line: number;
+  column: number;
+}
+
+export interface Ident {
+  value: string;
+  quoted: boolean;
+  pos: Pos;
+}
+
+export type Expr =
+  | { k: 'col'; parts: Ident[]; pos: Pos }
+  | { k: 'num'; text: string; pos: Pos }
+  | { k: 'str'; value: string; pos: Pos }
+  | { k: 'bool'; value: boolean; pos: Pos }
+  | { k: 'null'; pos: Pos }
+  | { k: 'typed'; type: unknown; value: string; pos: Pos }
+  | { k: 'interval'; value: Expr; unit: string; lastUnit?: string; pos: Pos }
+  | { k: 'bin'; op: string; left: Expr; right: Expr; pos: Pos }
+  | { k: 'un'; op: 'NOT' | 'NEG' | 'PLUS'; expr: Expr; pos: Pos }
+  | { k: 'is'; what: 'NULL' | 'NOT NULL' | 'TRUE' | 'NOT TRUE' | 'FALSE' | 'NOT FALSE' | 'DISTINCT' | 'NOT DISTINCT'; expr: Expr; other?: Expr; pos: Pos }
+  | { k: 'between'; not: boolean; expr: Expr; low: Expr; high: Expr; pos: Pos }
+  | { k: 'inlist'; not: boolean; expr: Expr; list: Expr[]; pos: Pos }
+  | { k: 'insub'; not: boolean; expr: Expr; query: Query; pos: Pos }
+  | { k: 'exists'; not: boolean; query: Query; pos: Pos }
+  | { k: 'subquery'; query: Query; pos: Pos }
+  | { k: 'like'; not: boolean; ilike: boolean; expr: Expr; pattern: Expr; escape?: string; pos: Pos }
+  | { k: 'case'; operand?: Expr; whens: { cond: Expr; result: Expr }[]; else?: Expr; pos: Pos }
+  | { k: 'cast'; expr: Expr; type: unknown; pos: Pos }
+  | { k: 'func'; name: string; args: Expr[]; star: boolean; distinct: boolean; filter?: Expr; over?: WindowSpec; pos: Pos }
+  | { k: 'extract'; field: string; expr: Expr; pos: Pos }
+  | { k: 'array'; elems: Expr[]; pos: Pos }
+  | { k: 'index'; expr: Expr; index: Expr; pos: Pos }
+  | { k: 'descriptor'; cols: Ident[]; pos: Pos };
+
+export interface OrderItem {
+  expr: Expr;
+  asc: boolean;
+  nullsFirst?: boolean;
+}
+
+export interface FrameBound {
+  kind: 'UNBOUNDED_PRECEDING' | 'PRECEDING' | 'CURRENT' | 'FOLLOWING' | 'UNBOUNDED_FOLLOWING';
+  offset?: Expr;
+}
+
+export interface WindowSpec {
+  partitionBy: Expr[];
+  orderBy: OrderItem[];
+  frame?: { units: 'ROWS' | 'RANGE'; start: FrameBound; end: FrameBound };
+}
+
+export type SelectItem =
+  | { k: 'expr'; expr: Expr; alias?: Ident; pos: Pos }
+  | { k: 'star'; qualifier?: Ident[]; pos: Pos };
+
+export type JoinKind = 'INNER' | 'LEFT' | 'RIGHT' | 'FULL' | 'CROSS';
+
+export type FromItem =
+  | { k: 'table'; name: Ident[]; alias?: Ident; pos: Pos }
+  | { k: 'derived'; query: Query; alias?: Ident; columnAliases: Ident[]; pos: Pos }
+  | { k: 'tvf'; name: string; args: Expr[]; alias?: Ident; pos: Pos }
+  | { k: 'join'; kind: JoinKind; left: FromItem; right: FromItem; on?: Expr; using?: Ident[]; natural?: boolean; pos: Pos };
+
+export interface Select {
+  k: 'select';
+  distinct: boolean;
+  items: SelectItem[];
+  from: FromItem[];
+  where?: Expr;
+  groupBy: Expr[];
+  having?: Expr;
+  qualify?: Expr;
+  pos: Pos;
+}
+
+export type SetBody =
+  | Select
+  | { k: 'setop'; op: 'UNION' | 'EXCEPT' | 'INTERSECT'; all: boolean; left: SetBody; right: SetBody; pos: Pos }
+  | { k: 'query'; query: Query; pos: Pos }
+  | { k: 'values'; rows: Expr[][]; pos: Pos };
+
+export interface Cte {
+  name: Ident;
+  columns: Ident[];
+  query: Query;
+}
+
+export interface Query {
+  with: Cte[];
+  body: SetBody;
+  orderBy: OrderItem[];
+  limit?: Expr;
+  offset?: Expr;
+  pos: Pos;
+}
+
+export interface ColumnDef {
+  name: Ident;
+  type: unknown; // parser data type, resolved by types/parse-type.ts
+  notNull: boolean;
+  primaryKey: boolean;
+  pos: Pos;
+}
+
+export type Statement =
+  | {
+      k: 'createTable';
+      name: Ident;
+      columns: ColumnDef[];
+      primaryKey: Ident[];
+      options: { key: string; value: string; pos: Pos }[];
+      pos: Pos;
+    }
+  | {
+      k: 'createView';
+      name: Ident;
+      columns: Ident[];
+      materialized: boolean;
+      local: boolean;
+      query: Query;
+      options: { key: string; value: string; pos: Pos }[];
+      pos: Pos;
+    };
+
+export class SqlError extends Error {
+  constructor(
+    message: string,
+    public readonly pos: Pos,
+    public readonly kind: string = 'unsupported',
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,254 @@
+/**
+ * Token pre-pass for Feldera-only syntax that the generic SQL parser does not accept.
+ * Every rewrite keeps the text length and line breaks, so parser positions stay valid for the original text.
+ *
+ *  - splits the program into statements (respecting quotes and comments);
+ *  - `CREATE LOCAL VIEW`: LOCAL is blanked and recorded;
+ *  - column attributes `LATENESS expr` / `WATERMARK expr` / `DEFAULT expr`: blanked and recorded;
+ *  - `TABLE t` as a table-function argument (TUMBLE/HOP): `TABLE` blanked;
+ *  - `T ARRAY` (Calcite postfix array type) -> `T []`;
+ *  - column `FOREIGN KEY REFERENCES x(y)` -> `REFERENCES x(y)`;
+ *  - statement `LATENESS view.col expr;` recorded and removed;
+ *  - statements we do not support are reported with their position.
+ */
+
+export interface Token {
+  kind: 'word' | 'qident' | 'string' | 'number' | 'punct';
+  text: string;
+  upper: string;
+  start: number;
+  end: number;
+}
+
+export function tokenize(text: string, from = 0, to = text.length): Token[] {
+  const out: Token[] = [];
+  let i = from;
+  while (i < to) {
+    const c = text[i]!;
+    if (c === ' ' || c === '\t' || c === '\n' || c === '\r') {
+      i++;
+      continue;
+    }
+    if (c === '-' && text[i + 1] === '-') {
+      while (i < to && text[i] !== '\n') i++;
+      continue;
+    }
+    if (c === '/' && text[i + 1] === '*') {
+      const e = text.indexOf('*/', i + 2);
+      i = e < 0 ? to : e + 2;
+      continue;
+    }
+    const start = i;
+    if (c === "'" || c === '"' || c === '`') {
+      i++;
+      while (i < to) {
+        if (text[i] === c) {
+          if (text[i + 1] === c) {
+            i += 2;
+            continue;
+          }
+          break;
+        }
+        i++;
+      }
+      i = Math.min(i + 1, to);
+      const t = text.slice(start, i);
+      out.push({ kind: c === "'" ? 'string' : 'qident', text: t, upper: t, start, end: i });
+      continue;
+    }
+    if (/[\p{L}_]/u.test(c)) {
+      while (i < to && /[\p{L}\p{N}_$]/u.test(text[i]!)) i++;
+      const t = text.slice(start, i);
+      out.push({ kind: 'word', text: t, upper: t.toUpperCase(), start, end: i });
+      continue;
+    }
+    if (/[0-9]/.test(c)) {
+      while (i < to && /[0-9.eE]/.test(text[i]!)) i++;
+      const t = text.slice(start, i);
+      out.push({ kind: 'number', text: t, upper: t, start, end: i });
+      continue;
+    }
+    // multi-char punctuation we care about
+    const two = text.slice(i, i + 2);
+    if (two === '=>' || two === '::' || two === '<>' || two === '<=' || two === '>=' || two === '!=' || two === '||') {
+      i += 2;
+      out.push({ kind: 'punct', text: two, upper: two, start, end: i });
+      continue;
+    }
+    // surrogate pairs (emoji) as one char
+    const cp = text.codePointAt(i)!;
+    i += cp > 0xffff ? 2 : 1;
+    const t = text.slice(start, i);
+    out.push({ kind: /[\p{L}\p{So}]/u.test(t) ? 'word' : 'punct', text: t, upper: t.toUpperCase(), start, end: i });
+  }
+  return out;
+}
+
+export interface ColumnAttr {
+  /** Column name as written (unquoted text or quoted text including quotes). */
+  column: string;
+  kind: 'LATENESS' | 'WATERMARK' | 'DEFAULT';
+  /** Expression text. */
+  expr: string;
+  start: number;
+}
+
+export interface PreStatement {
+  /** Start and end (exclusive, before the `;`) offsets into the original text. */
+  start: number;
+  end: number;
+  /** The rewritten text of the statement (same length as the original slice). */
+  text: string;
+  local: boolean;
+  columnAttrs: ColumnAttr[];
+  /** Set for `LATENESS v.col expr;` statements, which are not given to the parser. */
+  lateness?: { target: string[]; expr: string };
+}
+
+export interface PrepassError {
+  message: string;
+  offset: number;
+}
+
+const UNSUPPORTED_CREATE = new Set(['FUNCTION', 'AGGREGATE', 'INDEX', 'TYPE', 'TRIGGER', 'PROCEDURE', 'SCHEMA', 'DATABASE', 'SEQUENCE']);
+
+function blank(chars: string[], start: number, end: number): void {
+  for (let i = start; i < end; i++) if (chars[i] !== '\n' && chars[i] !== '\r') chars[i] = ' ';
+}
+
+export function prepass(text: string): { statements: PreStatement[]; errors: PrepassError[] } {
+  const tokens = tokenize(text);
+  const statements: PreStatement[] = [];
+  const errors: PrepassError[] = [];
+  let s = 0;
+  while (s < tokens.length) {
+    let e = s;
+    while (e < tokens.length && tokens[e]!.text !== ';') e++;
+    if (e > s) {
+      const toks = tokens.slice(s, e);
+      const st = rewriteStatement(text, toks, errors);
+      if (st) statements.push(st);
+    }
+    s = e + 1;
+  }
+  return { statements, errors };
+}
+
+function rewriteStatement(text: string, toks: Token[], errors: PrepassError[]): PreStatement | undefined {
+  const start = toks[0]!.start;
+  const end = toks[toks.length - 1]!.end;
+  const chars = Array.from(text.slice(start, end).split(''));
+  const st: PreStatement = { start, end, text: '', local: false, columnAttrs: [] };
+  const u = (i: number): string => toks[i]?.upper ?? '';
+
+  if (u(0) === 'LATENESS') {
+    const target: string[] = [];
+    let i = 1;
+    while (i < toks.length && (toks[i]!.kind === 'word' || toks[i]!.kind === 'qident')) {
+      target.push(toks[i]!.text);
+      if (u(i + 1) === '.') i += 2;
+      else {
+        i++;
+        break;
+      }
+    }
+    if (target.length === 0 || i >= toks.length) {
+      errors.push({ message: 'LATENESS statement must be `LATENESS view.column expression`', offset: start });
+      return undefined;
+    }
+    st.lateness = { target, expr: text.slice(toks[i]!.start, end) };
+    st.text = '';
+    return st;
+  }
+  if (u(0) === 'DECLARE') {
+    errors.push({ message: 'DECLARE RECURSIVE VIEW is not supported', offset: start });
+    return undefined;
+  }
+  if (u(0) === 'CREATE') {
+    let i = 1;
+    if (u(i) === 'OR' && u(i + 1) === 'REPLACE') i += 2;
+    if (UNSUPPORTED_CREATE.has(u(i))) {
+      errors.push({ message: `CREATE ${u(i)} is not supported`, offset: toks[i]!.start });
+      return undefined;
+    }
+    if (u(i) === 'LOCAL' && u(i + 1) === 'VIEW') {
+      st.local = true;
+      blank(chars, toks[i]!.start - start, toks[i]!.end - start);
+    }
+  }
+  const isCreateTable = u(0) === 'CREATE' && toks.some((t, i) => i < 4 && t.upper === 'TABLE');
+
+  let depth = 0;
+  let colStartIdx = -1; // index of first token of the current column definition (depth 1, create table)
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i]!;
+    if (t.text === '(') {
+      depth++;
+      if (isCreateTable && depth === 1 && colStartIdx < 0) colStartIdx = i + 1;
+      continue;
+    }
+    if (t.text === ')') {
+      depth--;
+      continue;
+    }
+    if (isCreateTable && depth === 1 && t.text === ',') {
+      colStartIdx = i + 1;
+      continue;
+    }
+    if (t.kind !== 'word') continue;
+    // column attributes in CREATE TABLE
+    if (isCreateTable && depth === 1 && (t.upper === 'LATENESS' || t.upper === 'WATERMARK' || t.upper === 'DEFAULT') && colStartIdx >= 0 && i > colStartIdx) {
+      let j = i + 1;
+      let d = 0;
+      while (j < toks.length) {
+        const tj = toks[j]!;
+        if (tj.text === '(') d++;
+        else if (tj.text === ')') {
+          if (d === 0) break;
+          d--;
+        } else if (tj.text === ',' && d === 0) break;
+        else if (d === 0 && tj.kind === 'word' && ['NOT', 'NULL', 'PRIMARY', 'LATENESS', 'WATERMARK', 'DEFAULT', 'FOREIGN', 'REFERENCES'].includes(tj.upper) && !(t.upper === 'DEFAULT' && j === i + 1)) break;
+        j++;
+      }
+      const exprEnd = toks[j - 1]!.end;
+      if (j > i + 1) {
+        st.columnAttrs.push({
+          column: toks[colStartIdx]!.text,
+          kind: t.upper as ColumnAttr['kind'],
+          expr: text.slice(toks[i + 1]!.start, exprEnd),
+          start: t.start,
+        });
+        if (t.upper !== 'DEFAULT') blank(chars, t.start - start, exprEnd - start);
+        else blank(chars, t.start - start, exprEnd - start);
+      }
+      i = j - 1;
+      continue;
+    }
+    // FOREIGN KEY REFERENCES -> REFERENCES (column level)
+    if (t.upper === 'FOREIGN' && u(i + 1) === 'KEY' && u(i + 2) === 'REFERENCES') {
+      blank(chars, t.start - start, toks[i + 1]!.end - start);
+      i++;
+      continue;
+    }
+    // T ARRAY -> T []
+    if (t.upper === 'ARRAY' && i > 0 && toks[i + 1]?.text !== '[' && toks[i + 1]?.text !== '(') {
+      const prev = toks[i - 1]!;
+      if (prev.kind === 'word' || prev.text === ')') {
+        const off = t.start - start;
+        chars[off] = '[';
+        chars[off + 1] = ']';
+        for (let k = off + 2; k < t.end - start; k++) chars[k] = ' ';
+        continue;
+      }
+    }
+    // TABLE t as a table-function argument
+    if (t.upper === 'TABLE' && i > 0) {
+      const prev = toks[i - 1]!;
+      if ((prev.text === '(' || prev.text === ',' || prev.text === '=>') && toks[i + 1] && toks[i + 1]!.text !== '(') {
+        blank(chars, t.start - start, t.end - start);
+      }
+    }
+  }
+  st.text = chars.join('');
+  return st;
+}

@@ -1,0 +1,29 @@
+/**
+ * The plan: a DAG of nodes, each a relation with a schema and a factory for its Z-set operator. Nodes are
+ * created inputs-first, so ascending ids are a topological order. Views over views share nodes.
+ */
+import type { SqlType } from '../types/types.js';
+import type { Operator } from '../ops/zset.js';
+
+export interface PlanColumn {
+  /** Canonical (output) name. */
+  name: string;
+  type: SqlType;
+}
+
+export interface PlanNode {
+  id: number;
+  kind: string;
+  inputs: PlanNode[];
+  columns: PlanColumn[];
+  /** Fresh operator with empty state; undefined for table sources (fed by the circuit). */
+  make?: () => Operator;
+  /** Source table name (canonical), for kind 'table'. */
+  table?: string;
+}
+
+let nextId = 1;
+
+export function node(kind: string, inputs: PlanNode[], columns: PlanColumn[], make?: () => Operator): PlanNode {
+  return { id: nextId++, kind, inputs, columns, make };
+}

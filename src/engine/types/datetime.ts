@@ -1,0 +1,185 @@
+/** DATE (days), TIME (nanoseconds), TIMESTAMP (milliseconds) parsing and formatting, all without time zones. */
+
+const MS_PER_DAY = 86_400_000;
+
+const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
+
+export function parseDate(text: string): number | undefined {
+  const m = /^\s*(-?\d{1,4})-(\d{1,2})-(\d{1,2})\s*$/.exec(text);
+  if (!m) return undefined;
+  const y = +m[1]!;
+  const mo = +m[2]!;
+  const d = +m[3]!;
+  if (mo < 1 || mo > 12 || d < 1 || d > 31) return undefined;
+  const ms = Date.UTC(y, mo - 1, d);
+  const back = new Date(ms);
+  if (back.getUTCDate() !== d) return undefined;
+  return Math.round(ms / MS_PER_DAY);
+}
+
+export function formatDate(days: number): string {
+  const d = new Date(days * MS_PER_DAY);
+  return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+}
+
+/** TIME text 'HH:MM[:SS[.fffffffff]]' to nanoseconds since midnight. */
+export function parseTime(text: string): number | undefined {
+  const m = /^\s*(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?\s*$/.exec(text);
+  if (!m) return undefined;
+  const h = +m[1]!;
+  const mi = +m[2]!;
+  const s = m[3] ? +m[3] : 0;
+  if (h > 23 || mi > 59 || s > 59) return undefined;
+  const frac = m[4] ? +m[4].padEnd(9, '0') : 0;
+  return ((h * 60 + mi) * 60 + s) * 1e9 + frac;
+}
+
+export function formatTime(ns: number): string {
+  const totalS = Math.floor(ns / 1e9);
+  const frac = ns - totalS * 1e9;
+  const h = Math.floor(totalS / 3600);
+  const mi = Math.floor((totalS % 3600) / 60);
+  const s = totalS % 60;
+  let out = `${pad(h)}:${pad(mi)}:${pad(s)}`;
+  if (frac > 0) out += '.' + String(Math.round(frac)).padStart(9, '0').replace(/0+$/, '');
+  return out;
+}
+
+/** TIMESTAMP text 'YYYY-MM-DD[ T]HH:MM:SS[.ffffff]' (or a bare date, or RFC 3339 with an offset) to ms since the epoch. */
+export function parseTimestamp(text: string): number | undefined {
+  const m = /^\s*(-?\d{1,4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?\s*(Z|[+-]\d{2}:?\d{2})?\s*$/.exec(text);
+  if (!m) return undefined;
+  const days = parseDate(`${m[1]}-${m[2]}-${m[3]}`);
+  if (days === undefined) return undefined;
+  const h = m[4] ? +m[4] : 0;
+  const mi = m[5] ? +m[5] : 0;
+  const s = m[6] ? +m[6] : 0;
+  if (h > 23 || mi > 59 || s > 59) return undefined;
+  const ms = m[7] ? Math.floor(+m[7].padEnd(9, '0') / 1e6) : 0;
+  let offset = 0;
+  if (m[8] && m[8] !== 'Z') {
+    const sign = m[8][0] === '-' ? -1 : 1;
+    const digits = m[8].slice(1).replace(':', '');
+    offset = sign * (+digits.slice(0, 2) * 60 + +digits.slice(2)) * 60_000;
+  }
+  return days * MS_PER_DAY + ((h * 60 + mi) * 60 + s) * 1000 + ms - offset;
+}
+
+export function formatTimestamp(ms: number): string {
+  const d = new Date(ms);
+  let out = `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+  const frac = d.getUTCMilliseconds();
+  if (frac) out += '.' + String(frac).padStart(3, '0').replace(/0+$/, '');
+  return out;
+}
+
+export const DAY_MS = MS_PER_DAY;
+
+/** Add months to a timestamp (ms), clamping the day to the month's end, as SQL does. */
+export function addMonthsTs(ms: number, months: number): number {
+  const d = new Date(ms);
+  const y = d.getUTCFullYear();
+  const mo = d.getUTCMonth() + months;
+  const target = new Date(Date.UTC(y, mo, 1));
+  const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
+  const day = Math.min(d.getUTCDate(), lastDay);
+  return Date.UTC(target.getUTCFullYear(), target.getUTCMonth(), day) + (ms - Date.UTC(y, d.getUTCMonth(), d.getUTCDate()));
+}
+
+export type DateField =
+  | 'YEAR'
+  | 'QUARTER'
+  | 'MONTH'
+  | 'WEEK'
+  | 'DAY'
+  | 'DOW'
+  | 'DOY'
+  | 'HOUR'
+  | 'MINUTE'
+  | 'SECOND'
+  | 'MILLISECOND'
+  | 'MICROSECOND'
+  | 'EPOCH'
+  | 'DECADE'
+  | 'CENTURY'
+  | 'MILLENNIUM'
+  | 'ISODOW'
+  | 'ISOYEAR';
+
+/** EXTRACT of a field from a timestamp in ms (dates are converted to ms first). */
+export function extractField(field: DateField, ms: number): number {
+  const d = new Date(ms);
+  const y = d.getUTCFullYear();
+  switch (field) {
+    case 'YEAR':
+      return y;
+    case 'QUARTER':
+      return Math.floor(d.getUTCMonth() / 3) + 1;
+    case 'MONTH':
+      return d.getUTCMonth() + 1;
+    case 'DAY':
+      return d.getUTCDate();
+    case 'DOW':
+      return d.getUTCDay() + 1; // Calcite: Sunday = 1
+    case 'ISODOW':
+      return d.getUTCDay() === 0 ? 7 : d.getUTCDay();
+    case 'DOY':
+      return Math.floor((Date.UTC(y, d.getUTCMonth(), d.getUTCDate()) - Date.UTC(y, 0, 1)) / MS_PER_DAY) + 1;
+    case 'WEEK':
+    case 'ISOYEAR': {
+      const t = new Date(Date.UTC(y, d.getUTCMonth(), d.getUTCDate()));
+      const dayNum = t.getUTCDay() || 7;
+      t.setUTCDate(t.getUTCDate() + 4 - dayNum);
+      const yearStart = Date.UTC(t.getUTCFullYear(), 0, 1);
+      if (field === 'ISOYEAR') return t.getUTCFullYear();
+      return Math.ceil(((t.getTime() - yearStart) / MS_PER_DAY + 1) / 7);
+    }
+    case 'HOUR':
+      return d.getUTCHours();
+    case 'MINUTE':
+      return d.getUTCMinutes();
+    case 'SECOND':
+      return d.getUTCSeconds();
+    case 'MILLISECOND':
+      return d.getUTCSeconds() * 1000 + d.getUTCMilliseconds();
+    case 'MICROSECOND':
+      return (d.getUTCSeconds() * 1000 + d.getUTCMilliseconds()) * 1000;
+    case 'EPOCH':
+      return Math.floor(ms / 1000);
+    case 'DECADE':
+      return Math.floor(y / 10);
+    case 'CENTURY':
+      return y > 0 ? Math.floor((y - 1) / 100) + 1 : Math.floor(y / 100);
+    case 'MILLENNIUM':
+      return y > 0 ? Math.floor((y - 1) / 1000) + 1 : Math.floor(y / 1000);
+  }
+}
+
+/** Truncate a timestamp (ms) to a unit. */
+export function truncTimestamp(unit: string, ms: number): number | undefined {
+  const d = new Date(ms);
+  const y = d.getUTCFullYear();
+  switch (unit) {
+    case 'YEAR':
+      return Date.UTC(y, 0, 1);
+    case 'QUARTER':
+      return Date.UTC(y, Math.floor(d.getUTCMonth() / 3) * 3, 1);
+    case 'MONTH':
+      return Date.UTC(y, d.getUTCMonth(), 1);
+    case 'WEEK': {
+      const day = Date.UTC(y, d.getUTCMonth(), d.getUTCDate());
+      const dow = (d.getUTCDay() + 6) % 7; // Monday = 0
+      return day - dow * MS_PER_DAY;
+    }
+    case 'DAY':
+      return Math.floor(ms / MS_PER_DAY) * MS_PER_DAY;
+    case 'HOUR':
+      return Math.floor(ms / 3_600_000) * 3_600_000;
+    case 'MINUTE':
+      return Math.floor(ms / 60_000) * 60_000;
+    case 'SECOND':
+      return Math.floor(ms / 1000) * 1000;
+    default:
+      return undefined;
+  }
+}

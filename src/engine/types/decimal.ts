@@ -1,0 +1,71 @@
+/** Exact DECIMAL arithmetic on scaled BigInts: a value v with scale s means v / 10^s. */
+
+const POW10: bigint[] = [];
+for (let i = 0, p = 1n; i <= 80; i++, p *= 10n) POW10.push(p);
+
+export function pow10(n: number): bigint {
+  return POW10[n] ?? 10n ** BigInt(n);
+}
+
+/** Parse decimal text ('12.5', '-3', '1e3') into a bigint with the given scale; undefined if not a number. Rounds half away from zero. */
+export function parseDecimal(text: string, scale: number): bigint | undefined {
+  const m = /^\s*([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?\s*$/.exec(text);
+  if (!m || (m[2] === '' && (m[3] ?? '') === '')) return undefined;
+  const neg = m[1] === '-';
+  let intPart = m[2] || '0';
+  let frac = m[3] ?? '';
+  const exp = m[4] ? parseInt(m[4], 10) : 0;
+  if (exp > 0) {
+    const f = frac.padEnd(exp, '0');
+    intPart += f.slice(0, exp);
+    frac = f.slice(exp);
+  } else if (exp < 0) {
+    const i = intPart.padStart(-exp + 1, '0');
+    frac = i.slice(i.length + exp) + frac;
+    intPart = i.slice(0, i.length + exp);
+  }
+  let digits = intPart + frac.slice(0, scale).padEnd(scale, '0');
+  let v = BigInt(digits);
+  const rest = frac.slice(scale);
+  if (rest.length > 0 && rest.charCodeAt(0) >= 53 /* '5' */) v += 1n;
+  digits = '';
+  return neg ? -v : v;
+}
+
+export function decimalFromNumber(n: number, scale: number): bigint | undefined {
+  if (!Number.isFinite(n)) return undefined;
+  if (Number.isInteger(n) && Math.abs(n) < 2 ** 53) return BigInt(n) * pow10(scale);
+  return parseDecimal(String(n), scale);
+}
+
+export function formatDecimal(v: bigint, scale: number): string {
+  const neg = v < 0n;
+  let s = (neg ? -v : v).toString();
+  if (scale > 0) {
+    s = s.padStart(scale + 1, '0');
+    s = s.slice(0, s.length - scale) + '.' + s.slice(s.length - scale);
+  }
+  return neg ? '-' + s : s;
+}
+
+/** Change the scale of v from `from` to `to`; truncates toward zero when reducing (as Calcite casts do). */
+export function rescale(v: bigint, from: number, to: number): bigint {
+  if (to === from) return v;
+  if (to > from) return v * pow10(to - from);
+  return v / pow10(from - to);
+}
+
+/** Round half away from zero to a smaller scale. */
+export function rescaleRound(v: bigint, from: number, to: number): bigint {
+  if (to >= from) return rescale(v, from, to);
+  const d = pow10(from - to);
+  const q = v / d;
+  const r = v % d;
+  const twice = (r < 0n ? -r : r) * 2n;
+  if (twice >= d) return v < 0n ? q - 1n : q + 1n;
+  return q;
+}
+
+export function decimalToNumber(v: bigint, scale: number): number {
+  return scale === 0 ? Number(v) : Number(formatDecimal(v, scale));
+}

@@ -1,0 +1,97 @@
+/** Map the parser's data_type JSON to a SqlType. */
+import { mk, type SqlType } from './types.js';
+
+export class TypeSyntaxError extends Error {}
+
+function variant(o: unknown): [string, unknown] {
+  if (typeof o === 'string') return [o, undefined];
+  const k = Object.keys(o as object)[0]!;
+  return [k, (o as Record<string, unknown>)[k]];
+}
+
+function lengthOf(payload: unknown): number | undefined {
+  if (payload && typeof payload === 'object' && 'IntegerLength' in payload) {
+    return (payload as { IntegerLength: { length: number } }).IntegerLength.length;
+  }
+  if (typeof payload === 'number') return payload;
+  return undefined;
+}
+
+export function dataTypeToSql(dt: unknown): SqlType {
+  const [k, p] = variant(dt);
+  switch (k) {
+    case 'Boolean':
+    case 'Bool':
+      return mk('BOOLEAN');
+    case 'TinyInt':
+    case 'Int8' /* generic dialect maps INT8 to 8 bytes */:
+      return k === 'Int8' ? mk('BIGINT') : mk('TINYINT');
+    case 'SmallInt':
+    case 'Int2':
+      return mk('SMALLINT');
+    case 'Int':
+    case 'Integer':
+    case 'Int4':
+    case 'Signed':
+      return mk('INTEGER');
+    case 'BigInt':
+    case 'Int64':
+      return mk('BIGINT');
+    case 'Decimal':
+    case 'Numeric':
+    case 'Dec': {
+      let precision = 28;
+      let scale = 0;
+      if (p && typeof p === 'object') {
+        const [pk, pv] = variant(p);
+        if (pk === 'PrecisionAndScale') [precision, scale] = pv as [number, number];
+        else if (pk === 'Precision') precision = pv as number;
+      }
+      if (scale > precision) throw new TypeSyntaxError(`DECIMAL scale ${scale} exceeds precision ${precision}`);
+      return mk('DECIMAL', true, { precision, scale });
+    }
+    case 'Real':
+    case 'Float4':
+    case 'Float32':
+      return mk('REAL');
+    case 'Double':
+    case 'DoublePrecision':
+    case 'Float8':
+    case 'Float64':
+      return mk('DOUBLE');
+    case 'Float':
+      throw new TypeSyntaxError('FLOAT is ambiguous: use REAL or DOUBLE');
+    case 'Varchar':
+    case 'CharVarying':
+    case 'CharacterVarying':
+    case 'Nvarchar': {
+      const n = lengthOf(p);
+      return mk('VARCHAR', true, n === undefined ? {} : { precision: n });
+    }
+    case 'String':
+    case 'Text':
+      return mk('VARCHAR');
+    case 'Char':
+    case 'Character':
+      return mk('CHAR', true, { precision: lengthOf(p) ?? 1 });
+    case 'Date':
+      return mk('DATE');
+    case 'Time':
+      return mk('TIME');
+    case 'Timestamp':
+    case 'Datetime':
+      return mk('TIMESTAMP');
+    case 'Interval':
+      return mk('INTERVAL_DT');
+    case 'Array': {
+      const [ak, av] = variant(p);
+      if (ak === 'SquareBracket' || ak === 'AngleBracket') {
+        const inner = Array.isArray(av) ? av[0] : av;
+        return mk('ARRAY', true, { elem: dataTypeToSql(inner) });
+      }
+      throw new TypeSyntaxError('unsupported ARRAY form');
+    }
+    default:
+      throw new TypeSyntaxError(`unsupported type ${k.toUpperCase()}`);
+  }
+}

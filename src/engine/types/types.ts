@@ -1,0 +1,134 @@
+/**
+ * SQL types of the engine and their internal value representations.
+ *
+ * Internal values (rows are arrays of these):
+ *   BOOLEAN            true | false
+ *   TINYINT..BIGINT    number (integral)
+ *   DECIMAL(p,s)       bigint, scaled by 10^s (the scale is a static property of the type)
+ *   REAL, DOUBLE       number
+ *   VARCHAR/CHAR       string
+ *   DATE               number: days since 1970-01-01
+ *   TIME               number: nanoseconds since midnight
+ *   TIMESTAMP          number: milliseconds since 1970-01-01 00:00:00 (no time zone)
+ *   INTERVAL (short)   number: milliseconds;  INTERVAL (long, YEAR/MONTH) number: months
+ *   ARRAY              JS array of element values
+ *   NULL               null (for every type)
+ */
+
+export type TypeKind =
+  | 'BOOLEAN'
+  | 'TINYINT'
+  | 'SMALLINT'
+  | 'INTEGER'
+  | 'BIGINT'
+  | 'DECIMAL'
+  | 'REAL'
+  | 'DOUBLE'
+  | 'VARCHAR'
+  | 'CHAR'
+  | 'DATE'
+  | 'TIME'
+  | 'TIMESTAMP'
+  | 'INTERVAL_DT'
+  | 'INTERVAL_YM'
+  | 'ARRAY'
+  | 'NULL';
+
+export interface SqlType {
+  kind: TypeKind;
+  /** DECIMAL precision / VARCHAR,CHAR length (undefined = unlimited). */
+  precision?: number;
+  /** DECIMAL scale. */
+  scale?: number;
+  /** ARRAY element type. */
+  elem?: SqlType;
+  nullable: boolean;
+}
+
+export const INTEGER_KINDS: ReadonlySet<TypeKind> = new Set(['TINYINT', 'SMALLINT', 'INTEGER', 'BIGINT']);
+export const isInteger = (t: SqlType): boolean => INTEGER_KINDS.has(t.kind);
+export const isFloat = (t: SqlType): boolean => t.kind === 'REAL' || t.kind === 'DOUBLE';
+export const isDecimal = (t: SqlType): boolean => t.kind === 'DECIMAL';
+export const isNumeric = (t: SqlType): boolean => isInteger(t) || isFloat(t) || isDecimal(t) || t.kind === 'NULL';
+export const isString = (t: SqlType): boolean => t.kind === 'VARCHAR' || t.kind === 'CHAR';
+export const isTemporal = (t: SqlType): boolean => t.kind === 'DATE' || t.kind === 'TIME' || t.kind === 'TIMESTAMP';
+export const isInterval = (t: SqlType): boolean => t.kind === 'INTERVAL_DT' || t.kind === 'INTERVAL_YM';
+
+export function mk(kind: TypeKind, nullable = true, extra: Partial<SqlType> = {}): SqlType {
+  return { kind, nullable, ...extra };
+}
+
+export function withNull(t: SqlType, nullable: boolean): SqlType {
+  return t.nullable === nullable ? t : { ...t, nullable };
+}
+
+export const INT_RANK: Record<string, number> = { TINYINT: 1, SMALLINT: 2, INTEGER: 3, BIGINT: 4 };
+
+export const INT_RANGE: Record<string, [number, number]> = {
+  TINYINT: [-128, 127],
+  SMALLINT: [-32768, 32767],
+  INTEGER: [-2147483648, 2147483647],
+  BIGINT: [Number.MIN_SAFE_INTEGER * 1024, Number.MAX_SAFE_INTEGER * 1024],
+};
+
+/** Precision of an integer type when seen as a DECIMAL. */
+export function intDigits(t: SqlType): number {
+  return t.kind === 'TINYINT' ? 3 : t.kind === 'SMALLINT' ? 5 : t.kind === 'INTEGER' ? 10 : 19;
+}
+
+/** SQL text of a type, as shown in schemas. */
+export function typeToString(t: SqlType): string {
+  switch (t.kind) {
+    case 'DECIMAL':
+      return `DECIMAL(${t.precision ?? 28}, ${t.scale ?? 0})`;
+    case 'VARCHAR':
+      return t.precision === undefined ? 'VARCHAR' : `VARCHAR(${t.precision})`;
+    case 'CHAR':
+      return `CHAR(${t.precision ?? 1})`;
+    case 'ARRAY':
+      return `${typeToString(t.elem!)} ARRAY`;
+    case 'INTERVAL_DT':
+    case 'INTERVAL_YM':
+      return 'INTERVAL';
+    default:
+      return t.kind;
+  }
+}
+
+/** The common type of two types for comparison, UNION, CASE, COALESCE; undefined when incompatible. */
+export function commonType(a: SqlType, b: SqlType): SqlType | undefined {
+  const nullable = a.nullable || b.nullable;
+  if (a.kind === 'NULL') return withNull(b, true);
+  if (b.kind === 'NULL') return withNull(a, true);
+  if (isNumeric(a) && isNumeric(b)) {
+    if (isFloat(a) || isFloat(b)) return mk('DOUBLE', nullable);
+    if (isDecimal(a) || isDecimal(b)) {
+      const sa = a.scale ?? 0;
+      const sb = b.scale ?? 0;
+      const ia = (isDecimal(a) ? (a.precision ?? 28) - sa : intDigits(a));
+      const ib = (isDecimal(b) ? (b.precision ?? 28) - sb : intDigits(b));
+      const s = Math.max(sa, sb);
+      return mk('DECIMAL', nullable, { precision: Math.min(38, Math.max(ia, ib) + s), scale: s });
+    }
+    return INT_RANK[a.kind]! >= INT_RANK[b.kind]! ? withNull(a, nullable) : withNull(b, nullable);
+  }
+  if (isString(a) && isString(b)) {
+    if (a.kind === 'CHAR' && b.kind === 'CHAR') return mk('CHAR', nullable, { precision: Math.max(a.precision ?? 1, b.precision ?? 1) });
+    const pa = a.precision;
+    const pb = b.precision;
+    return mk('VARCHAR', nullable, pa === undefined || pb === undefined ? {} : { precision: Math.max(pa, pb) });
+  }
+  if (a.kind === b.kind) {
+    if (a.kind === 'ARRAY') {
+      const e = commonType(a.elem!, b.elem!);
+      return e ? mk('ARRAY', nullable, { elem: e }) : undefined;
+    }
+    return withNull(a, nullable);
+  }
+  // Calcite coerces string literals to dates/timestamps in comparisons: handled by the binder.
+  return undefined;
+}
+
+export function sameType(a: SqlType, b: SqlType): boolean {
+  return a.kind === b.kind && a.precision === b.precision && a.scale === b.scale && (a.kind !== 'ARRAY' || sameType(a.elem!, b.elem!));
+}

@@ -1,0 +1,210 @@
+/** Conversions between JSON/CSV values and internal values, ordering, and row keys. */
+import type { JsonValue } from '../api.js';
+import { type SqlType, INT_RANGE, isInteger } from './types.js';
+import { decimalFromNumber, formatDecimal, parseDecimal, decimalToNumber } from './decimal.js';
+import { formatDate, formatTime, formatTimestamp, parseDate, parseTime, parseTimestamp } from './datetime.js';
+
+export type Value = null | boolean | number | bigint | string | Value[];
+export type Row = Value[];
+
+export class ValueError extends Error {}
+
+function describe(v: JsonValue): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'object') return 'an object';
+  if (typeof v === 'string') return `string ${JSON.stringify(v)}`;
+  return `${typeof v} \`${String(v)}\``;
+}
+
+/** Convert a JSON value to the internal form of type t. Throws ValueError with a Feldera-like message. */
+export function fromJson(v: JsonValue | undefined, t: SqlType): Value {
+  if (v === null || v === undefined) return null;
+  switch (t.kind) {
+    case 'BOOLEAN':
+      if (typeof v === 'boolean') return v;
+      throw new ValueError(`invalid type: ${describe(v)}, expected a boolean`);
+    case 'TINYINT':
+    case 'SMALLINT':
+    case 'INTEGER':
+    case 'BIGINT': {
+      if (typeof v !== 'number' || !Number.isInteger(v)) throw new ValueError(`invalid type: ${describe(v)}, expected ${intName(t)}`);
+      const [lo, hi] = INT_RANGE[t.kind]!;
+      if (v < lo || v > hi) throw new ValueError(`invalid value: integer \`${v}\`, expected ${intName(t)}`);
+      return v;
+    }
+    case 'DECIMAL': {
+      const s = t.scale ?? 0;
+      let d: bigint | undefined;
+      if (typeof v === 'number') d = decimalFromNumber(v, s);
+      else if (typeof v === 'string') d = parseDecimal(v, s);
+      else throw new ValueError(`invalid type: ${describe(v)}, expected a decimal`);
+      if (d === undefined) throw new ValueError(`invalid decimal: ${describe(v)}`);
+      checkDecimalPrecision(d, t);
+      return d;
+    }
+    case 'REAL':
+    case 'DOUBLE':
+      if (typeof v === 'number') return t.kind === 'REAL' ? Math.fround(v) : v;
+      throw new ValueError(`invalid type: ${describe(v)}, expected ${t.kind === 'REAL' ? 'f32' : 'f64'}`);
+    case 'VARCHAR':
+    case 'CHAR':
+      if (typeof v === 'string') return t.kind === 'CHAR' && t.precision ? v.padEnd(t.precision, ' ') : v;
+      throw new ValueError(`invalid type: ${describe(v)}, expected a string`);
+    case 'DATE': {
+      const d = typeof v === 'string' ? parseDate(v) : undefined;
+      if (d === undefined) throw new ValueError(`invalid date: ${describe(v)}`);
+      return d;
+    }
+    case 'TIME': {
+      const d = typeof v === 'string' ? parseTime(v) : undefined;
+      if (d === undefined) throw new ValueError(`invalid time: ${describe(v)}`);
+      return d;
+    }
+    case 'TIMESTAMP': {
+      const d = typeof v === 'string' ? parseTimestamp(v) : undefined;
+      if (d === undefined) throw new ValueError(`invalid timestamp: ${describe(v)}`);
+      return d;
+    }
+    case 'ARRAY':
+      if (!Array.isArray(v)) throw new ValueError(`invalid type: ${describe(v)}, expected an array`);
+      return v.map((e) => fromJson(e, t.elem!));
+    case 'INTERVAL_DT':
+    case 'INTERVAL_YM':
+      if (typeof v === 'number' && Number.isInteger(v)) return v;
+      throw new ValueError(`invalid type: ${describe(v)}, expected an interval`);
+    case 'NULL':
+      throw new ValueError(`invalid type: ${describe(v)}, expected null`);
+  }
+}
+
+function intName(t: SqlType): string {
+  return t.kind === 'TINYINT' ? 'i8' : t.kind === 'SMALLINT' ? 'i16' : t.kind === 'INTEGER' ? 'i32' : 'i64';
+}
+
+export function checkDecimalPrecision(d: bigint, t: SqlType): void {
+  if (t.precision === undefined) return;
+  const digits = (d < 0n ? -d : d).toString().length;
+  if (digits > t.precision && d !== 0n) throw new ValueError(`value does not fit in ${t.kind}(${t.precision}, ${t.scale ?? 0})`);
+}
+
+/** Convert one CSV field (text) to the internal form; an empty field is NULL. */
+export function fromCsv(text: string, t: SqlType): Value {
+  if (text === '') return null;
+  switch (t.kind) {
+    case 'BOOLEAN': {
+      const s = text.trim().toLowerCase();
+      if (s === 'true') return true;
+      if (s === 'false') return false;
+      throw new ValueError(`provided string was not \`true\` or \`false\``);
+    }
+    case 'TINYINT':
+    case 'SMALLINT':
+    case 'INTEGER':
+    case 'BIGINT': {
+      const s = text.trim();
+      if (!/^[+-]?\d+$/.test(s)) throw new ValueError('invalid digit found in string');
+      return fromJson(Number(s), t);
+    }
+    case 'REAL':
+    case 'DOUBLE': {
+      const n = Number(text.trim());
+      if (text.trim() === '' || Number.isNaN(n)) throw new ValueError('invalid float literal');
+      return fromJson(n, t);
+    }
+    case 'ARRAY': {
+      let parsed: JsonValue;
+      try {
+        parsed = JSON.parse(text) as JsonValue;
+      } catch {
+        throw new ValueError('invalid array');
+      }
+      return fromJson(parsed, t);
+    }
+    default:
+      return fromJson(text, t);
+  }
+}
+
+/** Internal value to its JSON output form. */
+export function toJson(v: Value, t: SqlType): JsonValue {
+  if (v === null) return null;
+  switch (t.kind) {
+    case 'DECIMAL':
+      return formatDecimal(v as bigint, t.scale ?? 0);
+    case 'DATE':
+      return formatDate(v as number);
+    case 'TIME':
+      return formatTime(v as number);
+    case 'TIMESTAMP':
+      return formatTimestamp(v as number);
+    case 'ARRAY':
+      return (v as Value[]).map((e) => toJson(e, t.elem!));
+    case 'REAL':
+    case 'DOUBLE':
+    case 'TINYINT':
+    case 'SMALLINT':
+    case 'INTEGER':
+    case 'BIGINT':
+      return typeof v === 'bigint' ? Number(v) : (v as number);
+    default:
+      return v as JsonValue;
+  }
+}
+
+export function toNumber(v: Value, t: SqlType): number {
+  if (typeof v === 'bigint') return decimalToNumber(v, t.scale ?? 0);
+  return v as number;
+}
+
+/** Total order on non-null values of the same type (numbers, bigints, strings, booleans, arrays). */
+export function compareValues(a: Value, b: Value): number {
+  if (a === b) return 0;
+  if (a === null) return -1;
+  if (b === null) return 1;
+  if (typeof a === 'string') return a < (b as string) ? -1 : a > (b as string) ? 1 : 0;
+  if (Array.isArray(a)) {
+    const bb = b as Value[];
+    const n = Math.min(a.length, bb.length);
+    for (let i = 0; i < n; i++) {
+      const c = compareValues(a[i]!, bb[i]!);
+      if (c !== 0) return c;
+    }
+    return a.length - bb.length;
+  }
+  if (typeof a === 'boolean') return a ? 1 : -1;
+  return (a as number) < (b as number) ? -1 : (a as number) > (b as number) ? 1 : 0;
+}
+
+/** A string that identifies a value exactly (used for hashing rows and keys). */
+export function valueKey(v: Value): string {
+  switch (typeof v) {
+    case 'number':
+      return Object.is(v, -0) ? '0' : String(v);
+    case 'string':
+      return '"' + v;
+    case 'bigint':
+      return v.toString() + 'n';
+    case 'boolean':
+      return v ? 'T' : 'F';
+    default:
+      if (v === null) return 'N';
+      return '[' + (v as Value[]).map(valueKey).join('\u0001') + ']';
+  }
+}
+
+/** Key of a whole row. Strings are length-prefixed so that separators inside them cannot collide. */
+export function rowKey(row: Row): string {
+  let s = '';
+  for (let i = 0; i < row.length; i++) {
+    const v = row[i]!;
+    if (typeof v === 'number') s += (Object.is(v, -0) ? '0' : v) + '|';
+    else if (typeof v === 'string') s += v.length + ':' + v + '|';
+    else s += valueKey(v) + '|';
+  }
+  return s;
+}
+
+export function isIntegralType(t: SqlType): boolean {
+  return isInteger(t);
+}

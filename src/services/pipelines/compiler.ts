@@ -1,0 +1,146 @@
+/**
+ * Binds the engine's compile() to the pipeline API: SQL errors become the reference's
+ * SqlCompilerMessage list, a successful program becomes `program_info` (schema and connectors).
+ */
+import { compile, type CompileError, type CompiledProgram, type ConnectorDecl, type RelationSchema } from '../../engine/index.js';
+import type { SqlCompilerMessage } from './model.js';
+
+export type CompileOutcome =
+  | { ok: true; program: CompiledProgram; info: Record<string, unknown> }
+  | { ok: false; messages: SqlCompilerMessage[] }
+  | { ok: false; systemError: string };
+
+const INPUT_TRANSPORTS = new Set(['url_input', 'file_input']);
+const OUTPUT_TRANSPORTS = new Set(['file_output']);
+const FORMATS = new Set(['json', 'csv']);
+
+export function compileProgram(code: string, outputCase: 'upper' | 'lower'): CompileOutcome {
+  let result;
+  try {
+    result = compile(code, { outputCase });
+  } catch (err) {
+    return { ok: false, systemError: `The SQL compiler failed: ${(err as Error)?.message ?? String(err)}` };
+  }
+  if (!result.ok) return { ok: false, messages: result.errors.map((e) => toMessage(code, e)) };
+  const program = result.program;
+  const connectorErrors = validateConnectors(program);
+  if (connectorErrors.length > 0) return { ok: false, messages: connectorErrors.map((e) => toMessage(code, e, 'ConnectorGenerationError')) };
+  return { ok: true, program, info: programInfo(program) };
+}
+
+const ERROR_TYPES: Record<string, string> = {
+  syntax: 'Error parsing SQL',
+  unsupported: 'Not yet implemented',
+};
+
+export function toMessage(code: string, e: CompileError, errorType?: string): SqlCompilerMessage {
+  const line = Math.max(1, e.line || 1);
+  const column = Math.max(1, e.column || 1);
+  return {
+    start_line_number: line,
+    start_column: column,
+    end_line_number: line,
+    end_column: column,
+    warning: false,
+    error_type: errorType ?? ERROR_TYPES[e.kind ?? ''] ?? 'Compilation error',
+    message: e.message,
+    snippet: snippet(code, line, column),
+  };
+}
+
+function snippet(code: string, line: number, column: number): string | null {
+  const lines = code.split(/\r?\n/);
+  const text = lines[line - 1];
+  if (text === undefined) return null;
+  const prefix = `${String(line).padStart(5)}|`;
+  let out = `${prefix}${text}\n${' '.repeat(prefix.length + column - 1)}^\n`;
+  if (lines[line] !== undefined) out += `${String(line + 1).padStart(5)}|${lines[line]}\n`;
+  return out;
+}
+
+function validateConnectors(program: CompiledProgram): CompileError[] {
+  const errors: CompileError[] = [];
+  const check = (rel: RelationSchema, allowed: Set<string>, kind: string) => {
+    rel.connectors.forEach((c: ConnectorDecl, i) => {
+      const where = `relation '${rel.name}', connector ${c.name ? `'${c.name}'` : `#${i + 1}`}`;
+      const transport = c?.transport?.name;
+      if (typeof transport !== 'string') {
+        errors.push({ message: `${where}: property 'transport.name' is missing`, line: rel.line, column: 1 });
+        return;
+      }
+      if (!allowed.has(transport)) {
+        errors.push({
+          message: `${where}: transport '${transport}' is not supported for ${kind}; supported: ${[...allowed].join(', ')}`,
+          line: rel.line,
+          column: 1,
+        });
+        return;
+      }
+      const path = c.transport.config?.path;
+      if (typeof path !== 'string' || path === '') {
+        errors.push({ message: `${where}: property 'transport.config.path' is missing`, line: rel.line, column: 1 });
+      }
+      const format = c.format?.name ?? 'json';
+      if (!FORMATS.has(format)) {
+        errors.push({ message: `${where}: format '${format}' is not supported; supported: json, csv`, line: rel.line, column: 1 });
+      }
+    });
+  };
+  for (const t of program.tables) check(t, INPUT_TRANSPORTS, 'tables (input connectors)');
+  for (const v of program.views) check(v, OUTPUT_TRANSPORTS, 'views (output connectors)');
+  return errors;
+}
+
+/** `columntype` of a Feldera Relation field, from the engine's type text. */
+export function columnType(type: string, nullable: boolean): Record<string, unknown> {
+  const t = type.trim().toUpperCase();
+  const arr = /^(.*)\s+ARRAY$/.exec(t) ?? /^(.*)\[\]$/.exec(t);
+  if (arr) return { type: 'ARRAY', nullable, component: columnType(arr[1]!, true) };
+  const map = /^MAP\s*<\s*(.+?)\s*,\s*(.+)\s*>$/.exec(t);
+  if (map) return { type: 'MAP', nullable, key: columnType(map[1]!, false), value: columnType(map[2]!, true) };
+  const m = /^([A-Z ]+?)\s*(?:\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\))?$/.exec(t);
+  if (!m) return { type: t, nullable };
+  const base = m[1]!.trim();
+  const out: Record<string, unknown> = { type: base, nullable };
+  if (m[2] !== undefined) out.precision = Number(m[2]);
+  if (m[3] !== undefined) out.scale = Number(m[3]);
+  else if (base === 'DECIMAL' || base === 'NUMERIC') out.scale = 0;
+  return out;
+}
+
+export function relationJson(rel: RelationSchema): Record<string, unknown> {
+  return {
+    name: rel.name,
+    case_sensitive: rel.caseSensitive,
+    fields: rel.columns.map((c) => ({ name: c.name, case_sensitive: c.caseSensitive, columntype: columnType(c.type, c.nullable) })),
+    materialized: rel.materialized,
+    properties: rel.primaryKey.length > 0 ? { primary_key: rel.primaryKey } : {},
+  };
+}
+
+export function connectorEndpointName(rel: RelationSchema, c: ConnectorDecl, i: number): string {
+  return `${rel.name}.${c.name ?? `connector_${i + 1}`}`;
+}
+
+function endpointConfig(rel: RelationSchema, c: ConnectorDecl): Record<string, unknown> {
+  return {
+    stream: rel.name,
+    transport: { name: c.transport.name, config: c.transport.config ?? {} },
+    format: c.format ? { name: c.format.name, config: c.format.config ?? {} } : null,
+    max_queued_records: typeof c.max_queued_records === 'number' ? c.max_queued_records : 1_000_000,
+    paused: c.paused === true,
+  };
+}
+
+export function programInfo(program: CompiledProgram): Record<string, unknown> {
+  const inputs: Record<string, unknown> = {};
+  const outputs: Record<string, unknown> = {};
+  for (const t of program.tables) t.connectors.forEach((c, i) => (inputs[connectorEndpointName(t, c, i)] = endpointConfig(t, c)));
+  const views = program.views.filter((v) => !v.local);
+  for (const v of views) v.connectors.forEach((c, i) => (outputs[connectorEndpointName(v, c, i)] = endpointConfig(v, c)));
+  return {
+    schema: { inputs: program.tables.map(relationJson), outputs: views.map(relationJson) },
+    input_connectors: inputs,
+    output_connectors: outputs,
+  };
+}

@@ -1,0 +1,115 @@
+/**
+ * Snapshot queries over a relation's current contents: the whole relation in key order, quantiles
+ * (at most N rows sampled in key order) and neighborhoods (rows around an anchor, indexes -before..after-1,
+ * as Feldera's neighborhood operator).
+ */
+import type { ColumnSchema, JsonRow, JsonValue, WeightedRow } from '../../../engine/index.js';
+import { ColumnIndex } from '../names.js';
+
+const NUMERIC = /^(DECIMAL|NUMERIC|DEC|NUMBER)\b/i;
+
+function rank(v: JsonValue): number {
+  if (v === null || v === undefined) return 0;
+  if (typeof v === 'boolean') return 1;
+  if (typeof v === 'number') return 2;
+  if (typeof v === 'string') return 3;
+  return 4;
+}
+
+function compareValue(a: JsonValue, b: JsonValue, numeric: boolean): number {
+  if (numeric && typeof a === 'string' && typeof b === 'string') {
+    const d = Number(a) - Number(b);
+    if (d !== 0 && !Number.isNaN(d)) return d < 0 ? -1 : 1;
+  }
+  const ra = rank(a);
+  const rb = rank(b);
+  if (ra !== rb) return ra - rb;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
+  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
+  const sa = JSON.stringify(a);
+  const sb = JSON.stringify(b);
+  return sa < sb ? -1 : sa > sb ? 1 : 0;
+}
+
+export function rowComparator(columns: ColumnSchema[]): (a: JsonRow, b: JsonRow) => number {
+  const numeric = columns.map((c) => NUMERIC.test(c.type.trim()));
+  return (a, b) => {
+    for (let i = 0; i < columns.length; i++) {
+      const name = columns[i]!.name;
+      const d = compareValue(a[name] ?? null, b[name] ?? null, numeric[i]!);
+      if (d !== 0) return d;
+    }
+    return 0;
+  };
+}
+
+/** The contents in key order, positive weights only (as a snapshot reads them). */
+export function sortedContents(rows: WeightedRow[], columns: ColumnSchema[]): WeightedRow[] {
+  const cmp = rowComparator(columns);
+  return rows.filter((r) => r.weight > 0).sort((a, b) => cmp(a.row, b.row));
+}
+
+export function quantiles(sorted: WeightedRow[], n: number): WeightedRow[] {
+  const total = sorted.reduce((s, r) => s + r.weight, 0);
+  if (total <= n) return sorted;
+  const out: WeightedRow[] = [];
+  // Walk the cumulative weights to pick the row at each quantile position.
+  let idx = 0;
+  let acc = 0;
+  for (let q = 0; q < n; q++) {
+    const pos = Math.floor((q * total) / n);
+    while (idx < sorted.length && acc + sorted[idx]!.weight <= pos) {
+      acc += sorted[idx]!.weight;
+      idx++;
+    }
+    if (idx < sorted.length) out.push({ row: sorted[idx]!.row, weight: 1 });
+  }
+  return out;
+}
+
+export interface NeighborhoodSpec {
+  anchor: JsonRow | null;
+  before: number;
+  after: number;
+}
+
+/** Reads `{anchor, before, after}`; the anchor may be an object (any key case) or an array in column order. */
+export function parseNeighborhood(body: unknown, columns: ColumnSchema[]): NeighborhoodSpec | string {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'expected a JSON object {"anchor": row|null, "before": n, "after": n}';
+  const b = body as Record<string, unknown>;
+  const num = (k: string) => (b[k] === undefined ? 0 : b[k]);
+  const before = num('before');
+  const after = num('after');
+  if (typeof before !== 'number' || !Number.isInteger(before) || before < 0) return "'before' must be a non-negative integer";
+  if (typeof after !== 'number' || !Number.isInteger(after) || after < 0) return "'after' must be a non-negative integer";
+  let anchor: JsonRow | null = null;
+  if (b.anchor !== undefined && b.anchor !== null) {
+    const idx = new ColumnIndex(columns);
+    anchor = {};
+    for (const c of columns) anchor[c.name] = null;
+    if (Array.isArray(b.anchor)) columns.forEach((c, i) => (anchor![c.name] = ((b.anchor as JsonValue[])[i] ?? null) as JsonValue));
+    else if (typeof b.anchor === 'object') {
+      for (const [k, v] of Object.entries(b.anchor as Record<string, JsonValue>)) {
+        const i = idx.lookup(k);
+        if (i !== undefined) anchor[columns[i]!.name] = typeof v === 'number' && NUMERIC.test(columns[i]!.type) ? String(v) : v;
+      }
+    } else return "'anchor' must be a row (object or array) or null";
+  }
+  return { anchor, before, after };
+}
+
+export function neighborhood(sorted: WeightedRow[], spec: NeighborhoodSpec, columns: ColumnSchema[]): JsonRow[] {
+  const cmp = rowComparator(columns);
+  const rows: JsonRow[] = [];
+  for (const r of sorted) for (let k = 0; k < r.weight; k++) rows.push(r.row);
+  let pivot = 0;
+  if (spec.anchor) {
+    while (pivot < rows.length && cmp(rows[pivot]!, spec.anchor) < 0) pivot++;
+  }
+  const out: JsonRow[] = [];
+  const from = spec.anchor ? Math.max(0, pivot - spec.before) : pivot;
+  const to = Math.min(rows.length, pivot + spec.after);
+  for (let i = from; i < to; i++) out.push({ index: i - pivot, key: rows[i]! });
+  return out;
+}

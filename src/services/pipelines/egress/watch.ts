@@ -1,0 +1,132 @@
+/**
+ * One watch stream (`mode=watch`): a chunked HTTP response carrying `{sequence_number, json_data|text_data}`
+ * objects separated by `\r\n`, written to the socket at once, with `{"sequence_number":N}` keep-alives
+ * when nothing was sent for a while.
+ *
+ * Bounded buffer: a watcher may have at most MAX_PENDING_CHUNKS chunks (or MAX_PENDING_BYTES bytes)
+ * written but not yet taken by the socket. When a step's chunk would exceed that:
+ *  - with `backpressure=false` (the default) the chunk is dropped for this watcher only; its
+ *    sequence number is consumed, so the client sees a gap in `sequence_number`;
+ *  - with `backpressure=true` the stream is ended (the client sees the response end) rather than make
+ *    the pipeline wait.
+ * Either way ingestion and the other watchers never wait for a slow watcher.
+ */
+import type { ServerResponse } from 'node:http';
+import type { RelationSchema } from '../../../engine/index.js';
+import { frame, type EncodedChunk, type OutputFormat } from './encode.js';
+
+export const MAX_PENDING_CHUNKS = 1000;
+export const MAX_PENDING_BYTES = 64 * 1024 * 1024;
+
+export interface WatcherMetrics {
+  transmitted_records: number;
+  transmitted_bytes: number;
+  queued_records: number;
+  queued_batches: number;
+  buffered_records: number;
+  buffered_batches: number;
+  num_encode_errors: number;
+  num_transport_errors: number;
+  total_processed_input_records: number;
+  dropped_batches: number;
+}
+
+export class Watcher {
+  private seq = 0;
+  private pendingChunks = 0;
+  private pendingBytes = 0;
+  lastSend = Date.now();
+  closed = false;
+  readonly metrics: WatcherMetrics = {
+    transmitted_records: 0,
+    transmitted_bytes: 0,
+    queued_records: 0,
+    queued_batches: 0,
+    buffered_records: 0,
+    buffered_batches: 0,
+    num_encode_errors: 0,
+    num_transport_errors: 0,
+    total_processed_input_records: 0,
+    dropped_batches: 0,
+  };
+
+  constructor(
+    readonly endpointName: string,
+    readonly relation: RelationSchema,
+    readonly format: OutputFormat,
+    readonly backpressure: boolean,
+    private readonly res: ServerResponse,
+    private readonly onClose: (w: Watcher, reason: string) => void,
+    private readonly onOverflow: (w: Watcher) => void,
+    private readonly maxPendingChunks = MAX_PENDING_CHUNKS,
+    private readonly maxPendingBytes = MAX_PENDING_BYTES,
+  ) {
+    res.on('close', () => this.close('client disconnected'));
+    res.on('error', () => this.close('transport error'));
+  }
+
+  /** Writes the response head at once so the client sees the stream open. */
+  open(): void {
+    this.res.writeHead(200, {
+      'content-type': 'application/json',
+      'cache-control': 'no-cache',
+      'x-accel-buffering': 'no',
+    });
+    this.res.socket?.setNoDelay(true);
+    this.res.flushHeaders();
+  }
+
+  send(chunk: EncodedChunk): void {
+    if (this.closed) return;
+    const seq = this.seq++;
+    if (this.pendingChunks >= this.maxPendingChunks || this.pendingBytes >= this.maxPendingBytes) {
+      this.metrics.dropped_batches++;
+      this.metrics.num_transport_errors++;
+      this.onOverflow(this);
+      if (this.backpressure) this.end();
+      return;
+    }
+    this.write(frame(seq, chunk), chunk.records);
+  }
+
+  heartbeat(now: number, intervalMs: number): void {
+    if (this.closed || now - this.lastSend < intervalMs) return;
+    if (this.pendingChunks > 0) return; // data is still flowing to the client
+    this.write(frame(this.seq++), 0);
+  }
+
+  private write(text: string, records: number): void {
+    const bytes = Buffer.byteLength(text);
+    this.pendingChunks++;
+    this.pendingBytes += bytes;
+    this.lastSend = Date.now();
+    this.res.write(text, (err) => {
+      this.pendingChunks--;
+      this.pendingBytes -= bytes;
+      if (err) {
+        this.metrics.num_transport_errors++;
+        return;
+      }
+      this.metrics.transmitted_records += records;
+      this.metrics.transmitted_bytes += bytes;
+    });
+    this.metrics.total_processed_input_records += records;
+  }
+
+  get queued(): { batches: number; bytes: number } {
+    return { batches: this.pendingChunks, bytes: this.pendingBytes };
+  }
+
+  /** Ends the stream normally (pipeline shut down). */
+  end(): void {
+    if (this.closed) return;
+    this.res.end();
+    this.close('stream ended');
+  }
+
+  private close(reason: string): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.onClose(this, reason);
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * A table's input binding: column lookup, per-column converters and primary key, built once per
+ * running program and shared by the JSON and CSV parsers.
+ */
+import type { InputChange, JsonRow, JsonValue, RelationSchema } from '../../../engine/index.js';
+import { ColumnIndex } from '../names.js';
+import { csvConverter, jsonConverter, ValueError, type Converter } from './values.js';
+
+export class RowError extends Error {
+  constructor(
+    message: string,
+    readonly field: string | null = null,
+  ) {
+    super(message);
+  }
+}
+
+export type RowOp = 'insert' | 'delete' | 'update';
+
+export class TableBinding {
+  readonly index: ColumnIndex;
+  readonly names: string[];
+  readonly json: Converter[];
+  readonly csv: ((text: string, quoted: boolean) => JsonValue)[];
+  readonly nullable: boolean[];
+  readonly keyCols: number[];
+
+  constructor(readonly table: RelationSchema) {
+    this.index = new ColumnIndex(table.columns);
+    this.names = table.columns.map((c) => c.name);
+    this.json = table.columns.map((c) => jsonConverter(c.type, c.nullable));
+    this.csv = table.columns.map((c) => csvConverter(c.type, c.nullable));
+    this.nullable = table.columns.map((c) => c.nullable);
+    const pk = new Set(table.primaryKey);
+    this.keyCols = table.columns.flatMap((c, i) => (pk.has(c.name) ? [i] : []));
+  }
+
+  get hasKey(): boolean {
+    return this.keyCols.length > 0;
+  }
+
+  /** Input key -> column index (-1: unknown key), learned as keys are seen. */
+  private readonly keyMap: Record<string, number> = Object.create(null);
+  private keyMapSize = 0;
+  private readonly vals: unknown[] = [];
+  private seen: Uint8Array = new Uint8Array(0);
+
+  private column(key: string): number {
+    let i = this.keyMap[key];
+    if (i !== undefined) return i;
+    i = this.index.lookup(key) ?? -1;
+    if (this.keyMapSize < 4096) {
+      this.keyMap[key] = i;
+      this.keyMapSize++;
+    }
+    return i;
+  }
+
+  /** Converts a JSON row (object keyed by column name, or array in column order) for one operation. */
+  row(value: unknown, op: RowOp): JsonRow {
+    const n = this.names.length;
+    const vals = this.vals;
+    if (this.seen.length !== n) this.seen = new Uint8Array(n);
+    const seen = this.seen;
+    seen.fill(0);
+    if (Array.isArray(value)) {
+      if (value.length > n) throw new RowError(`invalid length ${value.length}, expected ${n} elements`);
+      for (let i = 0; i < value.length; i++) {
+        vals[i] = value[i];
+        seen[i] = 1;
+      }
+    } else if (value !== null && typeof value === 'object') {
+      for (const key in value as Record<string, unknown>) {
+        const i = this.column(key);
+        if (i < 0) continue; // unknown fields are ignored, as Feldera
+        vals[i] = (value as Record<string, unknown>)[key];
+        seen[i] = 1;
+      }
+    } else {
+      throw new RowError(`invalid type: ${value === null ? 'null' : typeof value === 'string' ? `string ${JSON.stringify(value)}` : typeof value}, expected a table row (an object or an array)`);
+    }
+    const out: JsonRow = {};
+    if (op === 'insert' || (op === 'delete' && !this.hasKey)) {
+      for (let i = 0; i < n; i++) {
+        if (seen[i] === 0 && !this.nullable[i]) throw new RowError(`missing field \`${this.names[i]}\``, this.names[i]!);
+        out[this.names[i]!] = this.convert(i, seen[i] === 1 ? vals[i] : null);
+      }
+      return out;
+    }
+    // update (patch) and delete on a primary-key table: the key is required, other columns as given.
+    for (const k of this.keyCols) {
+      if (seen[k] === 0) throw new RowError(`missing primary key field \`${this.names[k]}\``, this.names[k]!);
+    }
+    for (let i = 0; i < n; i++) if (seen[i] === 1) out[this.names[i]!] = this.convert(i, vals[i]);
+    return out;
+  }
+
+  private convert(i: number, v: unknown): JsonValue {
+    try {
+      return this.json[i]!(v);
+    } catch (err) {
+      if (err instanceof ValueError) throw new RowError(`error parsing field '${this.names[i]}': ${err.message}`, this.names[i]!);
+      throw err;
+    }
+  }
+
+  /** The engine change for one operation on this table. */
+  change(op: RowOp, row: JsonRow, weight = 1): InputChange {
+    const table = this.table.name;
+    if (op === 'update') return { table, op: 'update', row };
+    if (op === 'insert' && this.hasKey) return { table, op: 'upsert', row };
+    return weight === 1 ? { table, op, row } : { table, op, row, weight };
+  }
+}

@@ -1,0 +1,423 @@
+/**
+ * The lifecycle manager: pipeline definitions (persisted), asynchronous compilation
+ * (Pending -> CompilingSql -> CompilingRust -> Success | SqlError), and deployment
+ * (Shutdown -> Provisioning -> Initializing -> Paused -> Running, pause, shutdown). A running
+ * pipeline keeps the program it was started with until it is shut down and started again.
+ */
+import type { CompiledProgram } from '../../engine/index.js';
+import { compileProgram } from './compiler.js';
+import { ConnectorError } from './connectors/input.js';
+import { ApiError, Errors, type ErrorBody } from './errors.js';
+import type { LogBook, LogLevel } from './logs.js';
+import {
+  defaultProgramConfig,
+  defaultRuntimeConfig,
+  isCompiling,
+  nowIso,
+  outputCaseOf,
+  uuidv7,
+  type DeploymentState,
+  type DeploymentStatus,
+  type DesiredStatus,
+  type PipelineRecord,
+  type ProgramStatus,
+} from './model.js';
+import { PipelineRuntime } from './runtime.js';
+import type { PipelineStore } from './store.js';
+
+export interface PipelineDescr {
+  name: string;
+  description: string;
+  runtime_config: Record<string, unknown>;
+  program_code: string;
+  program_config: Record<string, unknown>;
+}
+
+export class Entry {
+  dep: DeploymentState;
+  /** Compiled program of rec.program_version, once compiled. */
+  program: CompiledProgram | null = null;
+  programVersion = 0;
+  runtime: PipelineRuntime | null = null;
+  compileSeq = 0;
+  deploySeq = 0;
+
+  constructor(public rec: PipelineRecord) {
+    this.dep = {
+      deployment_status: 'Shutdown',
+      deployment_status_since: nowIso(),
+      deployment_desired_status: 'Shutdown',
+      deployment_error: null,
+      deployment_config: null,
+      deployment_location: null,
+    };
+  }
+}
+
+export interface ManagerOptions {
+  keepAliveMs: number;
+  /** Extra time spent in CompilingRust (a test knob; 0 by default). */
+  compileDelayMs?: number;
+  watchMaxChunks?: number;
+  location: () => string;
+}
+
+const NAME_RE = /^[A-Za-z0-9](?:[-A-Za-z0-9_]{0,98}[A-Za-z0-9])?$/;
+
+export class PipelineManager {
+  private readonly byName = new Map<string, Entry>();
+
+  constructor(
+    private readonly store: PipelineStore,
+    private readonly logs: LogBook,
+    private readonly opts: ManagerOptions,
+  ) {
+    for (const rec of store.all()) {
+      const e = new Entry(rec);
+      this.byName.set(rec.name, e);
+      // An interrupted compilation starts again; compiled programs are recompiled on demand.
+      if (isCompiling(rec.program_status)) this.scheduleCompile(e);
+    }
+    this.logs.log('INFO', 'manager', 'pipeline_manager', `pipeline manager started with ${this.byName.size} pipeline(s)`);
+  }
+
+  list(): Entry[] {
+    return [...this.byName.values()];
+  }
+
+  get(name: string): Entry {
+    const e = this.byName.get(name);
+    if (!e) throw Errors.unknownPipeline(name);
+    return e;
+  }
+
+  private log(e: Entry, level: LogLevel, service: 'manager' | 'compiler-server' | 'runner' | 'pipeline', target: string, message: string): void {
+    this.logs.log(level, service, target, message, { name: e.rec.name, id: e.rec.id });
+  }
+
+  // ---- definitions -------------------------------------------------------------------------
+
+  static validateName(name: string): void {
+    if (name === '') throw Errors.emptyName();
+    if (!NAME_RE.test(name)) throw Errors.invalidName(name);
+  }
+
+  /** POST /v0/pipelines */
+  create(d: PipelineDescr): Entry {
+    PipelineManager.validateName(d.name);
+    if (this.byName.has(d.name)) throw Errors.duplicateName();
+    return this.insert(d);
+  }
+
+  private insert(d: PipelineDescr): Entry {
+    const now = nowIso();
+    const rec: PipelineRecord = {
+      id: uuidv7(),
+      name: d.name,
+      description: d.description,
+      version: 1,
+      created_at: now,
+      runtime_config: defaultRuntimeConfig(d.runtime_config),
+      program_code: d.program_code,
+      program_config: defaultProgramConfig(d.program_config),
+      program_version: 1,
+      program_status: 'Pending',
+      program_status_since: now,
+      program_info: null,
+      program_binary_url: null,
+    };
+    this.store.save(rec);
+    const e = new Entry(rec);
+    this.byName.set(rec.name, e);
+    this.log(e, 'INFO', 'manager', 'pipeline_manager::api', `pipeline '${rec.name}' created (program version 1)`);
+    this.scheduleCompile(e);
+    return e;
+  }
+
+  /** PUT /v0/pipelines/{name}: create (created=true) or replace. */
+  put(urlName: string, d: PipelineDescr): { entry: Entry; created: boolean } {
+    PipelineManager.validateName(urlName);
+    const existing = this.byName.get(urlName);
+    if (!existing) {
+      if (d.name !== urlName) throw Errors.cannotRename(urlName, d.name);
+      return { entry: this.insert(d), created: true };
+    }
+    return { entry: this.update(existing, d), created: false };
+  }
+
+  /** PATCH /v0/pipelines/{name} */
+  patch(urlName: string, partial: Partial<PipelineDescr>): Entry {
+    const e = this.get(urlName);
+    return this.update(e, {
+      name: partial.name ?? e.rec.name,
+      description: partial.description ?? e.rec.description,
+      runtime_config: partial.runtime_config ?? e.rec.runtime_config,
+      program_code: partial.program_code ?? e.rec.program_code,
+      program_config: partial.program_config ?? e.rec.program_config,
+    });
+  }
+
+  private update(e: Entry, d: PipelineDescr): Entry {
+    const rec = e.rec;
+    if (d.name !== rec.name) {
+      PipelineManager.validateName(d.name);
+      if (this.byName.has(d.name)) throw Errors.duplicateName();
+      if (e.dep.deployment_status !== 'Shutdown' || e.dep.deployment_desired_status !== 'Shutdown')
+        throw Errors.cannotUpdateNonShutdown();
+    }
+    const runtimeConfig = defaultRuntimeConfig(d.runtime_config);
+    const programConfig = defaultProgramConfig(d.program_config);
+    const programChanged =
+      d.program_code !== rec.program_code || JSON.stringify(programConfig) !== JSON.stringify(rec.program_config);
+    const changed =
+      programChanged ||
+      d.name !== rec.name ||
+      d.description !== rec.description ||
+      JSON.stringify(runtimeConfig) !== JSON.stringify(rec.runtime_config);
+    if (!changed) return e;
+    if (d.name !== rec.name) {
+      this.byName.delete(rec.name);
+      this.byName.set(d.name, e);
+    }
+    rec.name = d.name;
+    rec.description = d.description;
+    rec.runtime_config = runtimeConfig;
+    rec.version += 1;
+    if (programChanged) {
+      rec.program_code = d.program_code;
+      rec.program_config = programConfig;
+      rec.program_version += 1;
+      rec.program_status = 'Pending';
+      rec.program_status_since = nowIso();
+      rec.program_info = null;
+      rec.program_binary_url = null;
+      e.program = null;
+      this.log(e, 'INFO', 'manager', 'pipeline_manager::api', `program of '${rec.name}' changed (program version ${rec.program_version})`);
+      if (e.runtime) this.log(e, 'INFO', 'manager', 'pipeline_manager::api', `the running instance keeps program version ${e.runtime.programVersion} until it is shut down and started again`);
+    }
+    this.store.save(rec);
+    if (programChanged) this.scheduleCompile(e);
+    return e;
+  }
+
+  delete(name: string): void {
+    const e = this.get(name);
+    if (e.dep.deployment_status !== 'Shutdown' || e.dep.deployment_desired_status !== 'Shutdown')
+      throw Errors.cannotDeleteNonShutdown();
+    e.compileSeq++;
+    this.byName.delete(name);
+    this.store.delete(e.rec.id);
+    this.logs.drop(e.rec.id);
+    this.logs.log('INFO', 'manager', 'pipeline_manager::api', `pipeline '${name}' deleted`);
+  }
+
+  // ---- compilation -------------------------------------------------------------------------
+
+  private setProgramStatus(e: Entry, status: ProgramStatus): void {
+    e.rec.program_status = status;
+    e.rec.program_status_since = nowIso();
+    this.store.save(e.rec);
+  }
+
+  private scheduleCompile(e: Entry): void {
+    const seq = ++e.compileSeq;
+    const version = e.rec.program_version;
+    const alive = () => e.compileSeq === seq && this.byName.get(e.rec.name) === e;
+    if (e.rec.program_status !== 'Pending') this.setProgramStatus(e, 'Pending');
+    setImmediate(() => {
+      if (!alive()) return;
+      this.setProgramStatus(e, 'CompilingSql');
+      this.log(e, 'INFO', 'compiler-server', 'compiler_server::compiler', `compiling program version ${version}`);
+      setImmediate(() => {
+        if (!alive()) return;
+        const started = performance.now();
+        const out = compileProgram(e.rec.program_code, outputCaseOf(e.rec.program_config));
+        if (!alive()) return;
+        if (!out.ok) {
+          if ('messages' in out) {
+            this.setProgramStatus(e, { SqlError: out.messages });
+            this.log(e, 'WARN', 'compiler-server', 'compiler_server::compiler', `SQL compilation of program version ${version} failed with ${out.messages.length} error(s): ${out.messages.map((m) => `line ${m.start_line_number}:${m.start_column}: ${m.message}`).join('; ')}`);
+          } else {
+            this.setProgramStatus(e, { SystemError: out.systemError });
+            this.log(e, 'ERROR', 'compiler-server', 'compiler_server::compiler', out.systemError);
+          }
+          return;
+        }
+        e.program = out.program;
+        e.programVersion = version;
+        e.rec.program_info = out.info;
+        this.setProgramStatus(e, 'CompilingRust');
+        setTimeout(() => {
+          if (!alive()) return;
+          e.rec.program_binary_url = `builtin://ops-engine/${e.rec.id}/v${version}`;
+          this.setProgramStatus(e, 'Success');
+          this.log(e, 'INFO', 'compiler-server', 'compiler_server::compiler', `program version ${version} compiled in ${(performance.now() - started).toFixed(1)} ms`);
+        }, this.opts.compileDelayMs ?? 0);
+      });
+    });
+  }
+
+  /** The compiled program for the current version (recompiled after a restart of the server). */
+  private compiledProgram(e: Entry): CompiledProgram {
+    if (e.program && e.programVersion === e.rec.program_version) return e.program;
+    const out = compileProgram(e.rec.program_code, outputCaseOf(e.rec.program_config));
+    if (!out.ok) {
+      this.setProgramStatus(e, 'messages' in out ? { SqlError: out.messages } : { SystemError: out.systemError });
+      throw Errors.programFailedToCompile();
+    }
+    e.program = out.program;
+    e.programVersion = e.rec.program_version;
+    return out.program;
+  }
+
+  // ---- deployment --------------------------------------------------------------------------
+
+  private setDeployment(e: Entry, status: DeploymentStatus): void {
+    if (e.dep.deployment_status === status) return;
+    e.dep.deployment_status = status;
+    e.dep.deployment_status_since = nowIso();
+    this.log(e, 'INFO', 'runner', 'pipeline_manager::runner', `deployment status: ${status}`);
+  }
+
+  private checkCanRun(e: Entry, requested: DesiredStatus): void {
+    const s = e.rec.program_status;
+    if (isCompiling(s)) throw Errors.programNotYetCompiled();
+    if (s !== 'Success') throw Errors.programFailedToCompile();
+    if (e.dep.deployment_desired_status === 'Shutdown' && e.dep.deployment_status !== 'Shutdown')
+      throw Errors.illegalTransition(
+        e.dep.deployment_status,
+        e.dep.deployment_desired_status,
+        requested,
+        'Cannot restart the pipeline while it is shutting down. Wait for the shutdown to complete before starting a new instance of the pipeline.',
+      );
+  }
+
+  start(name: string): void {
+    this.requestRunState(this.get(name), 'Running');
+  }
+
+  pause(name: string): void {
+    this.requestRunState(this.get(name), 'Paused');
+  }
+
+  private requestRunState(e: Entry, desired: 'Running' | 'Paused'): void {
+    this.checkCanRun(e, desired);
+    e.dep.deployment_desired_status = desired;
+    const status = e.dep.deployment_status;
+    if (status === 'Shutdown') {
+      this.deploy(e);
+      return;
+    }
+    if (status === 'Paused' || status === 'Running') this.applyRunState(e);
+    // Provisioning / Initializing: applied when initialization finishes.
+  }
+
+  private applyRunState(e: Entry): void {
+    const rt = e.runtime;
+    if (!rt) return;
+    if (e.dep.deployment_desired_status === 'Running') {
+      rt.resume();
+      this.setDeployment(e, 'Running');
+    } else if (e.dep.deployment_desired_status === 'Paused') {
+      rt.pause();
+      this.setDeployment(e, 'Paused');
+    }
+  }
+
+  private deploy(e: Entry): void {
+    const program = this.compiledProgram(e);
+    const seq = ++e.deploySeq;
+    const version = e.rec.program_version;
+    e.dep.deployment_error = null;
+    e.dep.deployment_config = {
+      ...e.rec.runtime_config,
+      name: `pipeline-${e.rec.id}`,
+      storage_config: null,
+      inputs: (e.rec.program_info as { input_connectors?: unknown } | null)?.input_connectors ?? {},
+      outputs: (e.rec.program_info as { output_connectors?: unknown } | null)?.output_connectors ?? {},
+    };
+    this.setDeployment(e, 'Provisioning');
+    setImmediate(async () => {
+      if (e.deploySeq !== seq) return;
+      e.dep.deployment_location = this.opts.location();
+      this.setDeployment(e, 'Initializing');
+      const rt = new PipelineRuntime(program, version, {
+        keepAliveMs: this.opts.keepAliveMs,
+        watchMaxChunks: this.opts.watchMaxChunks,
+        log: (level, message) => this.log(e, level, 'pipeline', 'dbsp_adapters::controller', message),
+      });
+      e.runtime = rt;
+      try {
+        await rt.init();
+      } catch (err) {
+        await rt.shutdown();
+        if (e.deploySeq !== seq) return;
+        e.runtime = null;
+        const body = deploymentError(err);
+        this.log(e, 'ERROR', 'runner', 'pipeline_manager::runner', `pipeline failed to start: ${body.message}`);
+        e.dep.deployment_error = body;
+        e.dep.deployment_desired_status = 'Shutdown';
+        e.dep.deployment_config = null;
+        e.dep.deployment_location = null;
+        this.setDeployment(e, 'Shutdown');
+        return;
+      }
+      if (e.deploySeq !== seq) {
+        await rt.shutdown();
+        return;
+      }
+      this.setDeployment(e, 'Paused');
+      this.log(e, 'INFO', 'pipeline', 'dbsp_adapters::server', `pipeline initialized (program version ${version})`);
+      this.applyRunState(e);
+    });
+  }
+
+  async shutdown(name: string): Promise<void> {
+    const e = this.get(name);
+    e.dep.deployment_desired_status = 'Shutdown';
+    if (e.dep.deployment_status === 'Shutdown') {
+      e.dep.deployment_error = null; // acknowledges a failed start
+      return;
+    }
+    e.deploySeq++; // cancels a start still provisioning or initializing
+    const rt = e.runtime;
+    e.runtime = null;
+    this.setDeployment(e, 'ShuttingDown');
+    if (rt) await rt.shutdown();
+    e.dep.deployment_config = null;
+    e.dep.deployment_location = null;
+    e.dep.deployment_error = null;
+    this.setDeployment(e, 'Shutdown');
+  }
+
+  /** The runtime of a pipeline that is Running or Paused (for ingress, egress and stats). */
+  runtimeOf(name: string): { entry: Entry; runtime: PipelineRuntime } {
+    const e = this.get(name);
+    const s = e.dep.deployment_status;
+    if (s === 'Provisioning' || s === 'Initializing') throw Errors.initializing();
+    if (s === 'ShuttingDown') throw Errors.terminating();
+    if (!e.runtime || (s !== 'Running' && s !== 'Paused')) throw Errors.notRunning(e.rec.id, e.rec.name);
+    return { entry: e, runtime: e.runtime };
+  }
+
+  async close(): Promise<void> {
+    for (const e of this.byName.values()) {
+      e.compileSeq++;
+      e.deploySeq++;
+      const rt = e.runtime;
+      e.runtime = null;
+      if (rt) await rt.shutdown();
+    }
+  }
+}
+
+function deploymentError(err: unknown): ErrorBody {
+  if (err instanceof ConnectorError)
+    return { message: err.message, error_code: 'InitializationError', details: err.details };
+  if (err instanceof ApiError) return err.body();
+  return {
+    message: `Pipeline failed to initialize: ${(err as Error)?.message ?? String(err)}`,
+    error_code: 'InitializationError',
+    details: null,
+  };
+}

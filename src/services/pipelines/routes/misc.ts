@@ -1,0 +1,57 @@
+/** Stats, logs and API keys. */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ApiKeys } from '../auth.js';
+import { formatLog, jsonLogsEnabled, type LogBook, type LogRecord } from '../logs.js';
+import type { PipelineManager } from '../manager.js';
+import { pipelineStats } from '../stats.js';
+import { boolParam, intParam, jsonBody, type Query } from './util.js';
+import { Errors } from '../errors.js';
+
+export function miscRoutes(app: FastifyInstance, manager: PipelineManager, logs: LogBook, keys: ApiKeys): void {
+  app.get<{ Params: { name: string } }>('/pipelines/:name/stats', async (req) => {
+    const { entry, runtime } = manager.runtimeOf(req.params.name);
+    return pipelineStats(runtime, entry.dep.deployment_config);
+  });
+
+  const sendLogs = (req: { query: unknown; raw: { on: (ev: string, f: () => void) => void } }, reply: FastifyReply, id: string | undefined) => {
+    const q = req.query as Query;
+    const tail = intParam(q, 'lines', 0);
+    const follow = boolParam(q, 'follow', false);
+    const json = jsonLogsEnabled();
+    let lines = logs.lines(id);
+    if (tail > 0) lines = lines.slice(-tail);
+    const text = lines.map((r) => formatLog(r, json) + '\n').join('');
+    if (!follow) return reply.code(200).header('content-type', 'text/plain; charset=utf-8').send(text);
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-cache' });
+    res.socket?.setNoDelay(true);
+    res.write(text);
+    const listener = Object.assign((r: LogRecord) => res.write(formatLog(r, json) + '\n'), { end: () => res.end() });
+    const stop = logs.follow(id, listener);
+    res.on('close', stop);
+    return undefined;
+  };
+
+  app.get<{ Params: { name: string } }>('/pipelines/:name/logs', async (req, reply) => {
+    const e = manager.get(req.params.name);
+    return sendLogs(req, reply, e.rec.id);
+  });
+
+  app.get('/logs', async (req, reply) => sendLogs(req, reply, undefined));
+
+  app.get('/api_keys', async () => keys.list());
+  app.get<{ Params: { name: string } }>('/api_keys/:name', async (req) => keys.get(req.params.name));
+  app.post('/api_keys', async (req, reply) => {
+    const body = jsonBody(req) as { name?: unknown } | null;
+    if (!body || typeof body !== 'object') throw Errors.badBody('expected a JSON object {"name": "..."}');
+    const created = keys.create(body.name as string);
+    logs.log('INFO', 'manager', 'pipeline_manager::api', `API key '${created.name}' created`);
+    return reply.code(201).send(created);
+  });
+  app.delete<{ Params: { name: string } }>('/api_keys/:name', async (req, reply) => {
+    keys.delete(req.params.name);
+    logs.log('INFO', 'manager', 'pipeline_manager::api', `API key '${req.params.name}' deleted`);
+    return reply.code(200).send('');
+  });
+}

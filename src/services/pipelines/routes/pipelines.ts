@@ -1,0 +1,66 @@
+/** Pipeline definitions and lifecycle actions: /programs, /pipelines, /pipelines/{name}[/start|pause|shutdown]. */
+import type { FastifyInstance } from 'fastify';
+import { Errors } from '../errors.js';
+import type { PipelineManager } from '../manager.js';
+import { serializePipeline, serializeProgram } from '../model.js';
+import { boolParam, jsonBody, parseDescr, parsePatch, type Query } from './util.js';
+
+export function pipelineRoutes(app: FastifyInstance, manager: PipelineManager): void {
+  const view = (name: string, code = true) => {
+    const e = manager.get(name);
+    return serializePipeline(e.rec, e.dep, { code });
+  };
+
+  app.get('/programs', async () => manager.list().map((e) => serializeProgram(e.rec)));
+
+  app.get('/pipelines', async (req) => {
+    const code = boolParam(req.query as Query, 'code', true);
+    return manager.list().map((e) => serializePipeline(e.rec, e.dep, { code }));
+  });
+
+  app.post('/pipelines', async (req, reply) => {
+    const d = parseDescr(jsonBody(req), undefined);
+    const e = manager.create(d);
+    return reply.code(201).send(serializePipeline(e.rec, e.dep));
+  });
+
+  app.get<{ Params: { name: string } }>('/pipelines/:name', async (req, reply) => {
+    reply.header('cache-control', 'no-cache');
+    return view(req.params.name, boolParam(req.query as Query, 'code', true));
+  });
+
+  app.put<{ Params: { name: string } }>('/pipelines/:name', async (req, reply) => {
+    const d = parseDescr(jsonBody(req), req.params.name);
+    const { entry, created } = manager.put(req.params.name, d);
+    return reply.code(created ? 201 : 200).send(serializePipeline(entry.rec, entry.dep));
+  });
+
+  app.patch<{ Params: { name: string } }>('/pipelines/:name', async (req) => {
+    const e = manager.patch(req.params.name, parsePatch(jsonBody(req)));
+    return serializePipeline(e.rec, e.dep);
+  });
+
+  app.delete<{ Params: { name: string } }>('/pipelines/:name', async (req, reply) => {
+    manager.delete(req.params.name);
+    return reply.code(200).send('');
+  });
+
+  app.post<{ Params: { name: string; action: string } }>('/pipelines/:name/:action', async (req, reply) => {
+    const { name, action } = req.params;
+    manager.get(name);
+    switch (action) {
+      case 'start':
+        manager.start(name);
+        break;
+      case 'pause':
+        manager.pause(name);
+        break;
+      case 'shutdown':
+        await manager.shutdown(name);
+        break;
+      default:
+        throw Errors.invalidAction(action);
+    }
+    return reply.code(202).send('');
+  });
+}

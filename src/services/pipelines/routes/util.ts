@@ -1,0 +1,90 @@
+/** Request helpers shared by the routes: raw bodies, JSON bodies, query parameters. */
+import type { FastifyRequest } from 'fastify';
+import { Errors } from '../errors.js';
+import type { PipelineDescr } from '../manager.js';
+
+export function rawBody(req: FastifyRequest): string {
+  const b = req.body as Buffer | string | undefined | null;
+  if (b === undefined || b === null) return '';
+  return typeof b === 'string' ? b : b.toString('utf8');
+}
+
+/** The JSON body, or null when there is none (clients send `null` or nothing on action endpoints). */
+export function jsonBody(req: FastifyRequest): unknown {
+  const text = rawBody(req).trim();
+  if (text === '') return null;
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw Errors.badBody(`Json deserialize error: ${(err as Error).message}`);
+  }
+}
+
+export type Query = Record<string, string | string[] | undefined>;
+
+export function param(q: Query, name: string): string | undefined {
+  const v = q[name];
+  return Array.isArray(v) ? v[v.length - 1] : v;
+}
+
+export function boolParam(q: Query, name: string, dflt: boolean): boolean {
+  const v = param(q, name);
+  if (v === undefined || v === '') return dflt;
+  if (v === 'true' || v === '1') return true;
+  if (v === 'false' || v === '0') return false;
+  throw Errors.badParam(name, v, "'true' or 'false'");
+}
+
+export function intParam(q: Query, name: string, dflt: number): number {
+  const v = param(q, name);
+  if (v === undefined || v === '') return dflt;
+  if (!/^-?\d+$/.test(v)) throw Errors.badParam(name, v, 'an integer');
+  return Number(v);
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** A pipeline descriptor from a PUT/POST body; `name` defaults to the URL's, other fields to empty values. */
+export function parseDescr(body: unknown, urlName: string | undefined): PipelineDescr {
+  if (!isObject(body)) throw Errors.badBody('Json deserialize error: expected a JSON object with the pipeline fields');
+  const name = body.name === undefined ? urlName : body.name;
+  if (typeof name !== 'string') throw Errors.badBody("Json deserialize error: field 'name' must be a string");
+  if (typeof body.program_code !== 'string')
+    throw Errors.badBody(
+      body.program_code === undefined
+        ? 'Json deserialize error: missing field `program_code`'
+        : "Json deserialize error: field 'program_code' must be a string",
+    );
+  const description = body.description ?? '';
+  if (typeof description !== 'string') throw Errors.badBody("Json deserialize error: field 'description' must be a string");
+  const runtime_config = body.runtime_config ?? {};
+  if (!isObject(runtime_config)) throw Errors.badBody("Json deserialize error: field 'runtime_config' must be an object");
+  checkRuntimeConfig(runtime_config);
+  const program_config = body.program_config ?? {};
+  if (!isObject(program_config)) throw Errors.badBody("Json deserialize error: field 'program_config' must be an object");
+  return { name, description, runtime_config, program_code: body.program_code, program_config };
+}
+
+export function parsePatch(body: unknown): Partial<PipelineDescr> {
+  if (!isObject(body)) throw Errors.badBody('Json deserialize error: expected a JSON object');
+  const out: Partial<PipelineDescr> = {};
+  for (const k of ['name', 'description', 'program_code'] as const) {
+    if (body[k] === undefined) continue;
+    if (typeof body[k] !== 'string') throw Errors.badBody(`Json deserialize error: field '${k}' must be a string`);
+    out[k] = body[k] as string;
+  }
+  for (const k of ['runtime_config', 'program_config'] as const) {
+    if (body[k] === undefined) continue;
+    if (!isObject(body[k])) throw Errors.badBody(`Json deserialize error: field '${k}' must be an object`);
+    out[k] = body[k] as Record<string, unknown>;
+  }
+  if (out.runtime_config) checkRuntimeConfig(out.runtime_config);
+  return out;
+}
+
+function checkRuntimeConfig(rc: Record<string, unknown>): void {
+  if (rc.workers !== undefined && (typeof rc.workers !== 'number' || !Number.isInteger(rc.workers) || rc.workers < 1 || rc.workers > 1024))
+    throw Errors.badBody("Json deserialize error: field 'runtime_config.workers' must be an integer between 1 and 1024");
+}

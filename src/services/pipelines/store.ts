@@ -1,0 +1,87 @@
+/**
+ * Persistence of pipeline definitions and API keys in SQLite (better-sqlite3, WAL), one file in the
+ * service's data directory. Deployment state is not stored: after a restart every pipeline is Shutdown.
+ */
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import type { PipelineRecord } from './model.js';
+
+export interface ApiKeyRow {
+  id: string;
+  name: string;
+  hash: string;
+  created_at: string;
+}
+
+export class PipelineStore {
+  private readonly db: Database.Database;
+
+  constructor(dir: string) {
+    this.db = new Database(join(dir, 'pipelines.db'));
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.exec(`
+      CREATE TABLE IF NOT EXISTS pipelines (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        body TEXT NOT NULL
+      );
+      CREATE TABLE IF NOT EXISTS api_keys (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        hash TEXT NOT NULL UNIQUE,
+        created_at TEXT NOT NULL
+      );
+    `);
+  }
+
+  all(): PipelineRecord[] {
+    const rows = this.db.prepare('SELECT body FROM pipelines ORDER BY rowid').all() as { body: string }[];
+    return rows.map((r) => JSON.parse(r.body) as PipelineRecord);
+  }
+
+  save(rec: PipelineRecord): void {
+    this.db
+      .prepare(
+        'INSERT INTO pipelines (id, name, body) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET name = excluded.name, body = excluded.body',
+      )
+      .run(rec.id, rec.name, JSON.stringify(rec));
+  }
+
+  delete(id: string): void {
+    this.db.prepare('DELETE FROM pipelines WHERE id = ?').run(id);
+  }
+
+  apiKeys(): ApiKeyRow[] {
+    return this.db.prepare('SELECT id, name, hash, created_at FROM api_keys ORDER BY created_at, name').all() as ApiKeyRow[];
+  }
+
+  apiKeyByHash(hash: string): ApiKeyRow | undefined {
+    return this.db.prepare('SELECT id, name, hash, created_at FROM api_keys WHERE hash = ?').get(hash) as
+      | ApiKeyRow
+      | undefined;
+  }
+
+  apiKeyByName(name: string): ApiKeyRow | undefined {
+    return this.db.prepare('SELECT id, name, hash, created_at FROM api_keys WHERE name = ?').get(name) as
+      | ApiKeyRow
+      | undefined;
+  }
+
+  addApiKey(row: ApiKeyRow): void {
+    this.db.prepare('INSERT INTO api_keys (id, name, hash, created_at) VALUES (?, ?, ?, ?)').run(
+      row.id,
+      row.name,
+      row.hash,
+      row.created_at,
+    );
+  }
+
+  deleteApiKey(name: string): boolean {
+    return this.db.prepare('DELETE FROM api_keys WHERE name = ?').run(name).changes > 0;
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

@@ -1,0 +1,145 @@
+/** Connectors declared in the program: url_input (http, file) with json and csv, failure at start, file output. */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveFiles, type FileServer } from './fixtures.js';
+import { createCompiled, ingest, shutdown, snapshot, startRunning, startSvc, waitFor, WatchReader, type Svc } from './helpers.js';
+
+let svc: Svc;
+let files: FileServer;
+const dir = mkdtempSync(join(tmpdir(), 'ops-pipe-conn-'));
+beforeAll(async () => {
+  svc = await startSvc();
+  files = await serveFiles({
+    '/people.json': '{"insert": {"id": 1, "name": "ann"}}\n{"insert": {"id": 2, "name": "bob"}}\n',
+    '/people.csv': '3,carl\n4,"dora, the explorer"\n',
+    '/bad.csv': '5,eve\nsix,frank\n',
+  });
+});
+afterAll(async () => {
+  await svc.close();
+  await files.close();
+});
+
+const conn = (transport: string, path: string, format: string, extra = '') =>
+  `'[{"name": "src", "transport": {"name": "${transport}", "config": {"path": "${path}"}}, "format": {"name": "${format}"${extra}}}]'`;
+
+describe('input connectors', () => {
+  it('reads http json, http csv and file: sources when the pipeline starts', async () => {
+    const local = join(dir, 'people-local.json');
+    writeFileSync(local, '[{"id": 7, "name": "gil"}]');
+    const sql = `CREATE TABLE a (id INTEGER, name VARCHAR) WITH ('connectors' = ${conn('url_input', `${files.url}/people.json`, 'json')});
+CREATE TABLE b (id INTEGER, name VARCHAR) WITH ('connectors' = ${conn('url_input', `${files.url}/people.csv`, 'csv')});
+CREATE TABLE c (id INTEGER, name VARCHAR) WITH ('connectors' = ${conn('url_input', pathToFileURL(local).href, 'json', ', "config": {"update_format": "raw", "array": true}')});
+CREATE MATERIALIZED VIEW everyone AS SELECT id, name FROM a UNION ALL SELECT id, name FROM b UNION ALL SELECT id, name FROM c;`;
+    await createCompiled(svc, 'conn', sql);
+    // Nothing is read before start
+    expect(files.hits.get('/people.json')).toBeUndefined();
+    await startRunning(svc, 'conn');
+    const stats = await waitFor(async () => {
+      const s = (await svc.call('GET', '/v0/pipelines/conn/stats')).json;
+      return s.global_metrics.pipeline_complete ? s : undefined;
+    }, 'pipeline_complete');
+    expect(stats.global_metrics).toMatchObject({ total_input_records: 5, total_processed_records: 5 });
+    expect(stats.inputs.map((i: any) => [i.endpoint_name, i.metrics.total_records])).toEqual([
+      ['A.src', 2],
+      ['B.src', 2],
+      ['C.src', 1],
+    ]);
+    const snap = await snapshot(svc, 'conn', 'everyone');
+    expect(snap.json_data.map((x: any) => x.insert)).toEqual([
+      { ID: 1, NAME: 'ann' },
+      { ID: 2, NAME: 'bob' },
+      { ID: 3, NAME: 'carl' },
+      { ID: 4, NAME: 'dora, the explorer' },
+      { ID: 7, NAME: 'gil' },
+    ]);
+    await shutdown(svc, 'conn');
+  });
+
+  it('an unreachable source keeps the pipeline from starting: deployment_error names the table and cause, back to Shutdown', async () => {
+    const sql = `CREATE TABLE good (id INTEGER, name VARCHAR) WITH ('connectors' = ${conn('url_input', `${files.url}/people.json`, 'json')});
+CREATE TABLE missing (id INTEGER, name VARCHAR) WITH ('connectors' = ${conn('url_input', `${files.url}/nope.json`, 'json')});`;
+    await createCompiled(svc, 'unreach', sql);
+    expect((await svc.call('POST', '/v0/pipelines/unreach/start')).status).toBe(202);
+    const p = await waitFor(async () => {
+      const r = (await svc.call('GET', '/v0/pipelines/unreach')).json;
+      return r.deployment_error ? r : undefined;
+    }, 'deployment_error');
+    expect(p.deployment_status).toBe('Shutdown');
+    expect(p.deployment_desired_status).toBe('Shutdown');
+    expect(p.deployment_error.error_code).toBe('InitializationError');
+    expect(p.deployment_error.message).toContain("table 'MISSING'");
+    expect(p.deployment_error.message).toContain('HTTP status 404');
+    expect(p.deployment_error.details).toMatchObject({ table: 'MISSING', endpoint_name: 'MISSING.src' });
+    expect((await svc.call('GET', '/v0/pipelines/unreach/stats')).json.error_code).toBe('PipelineNotRunningOrPaused');
+
+    // A refused connection is reported with its cause too
+    const dead = await serveFiles({});
+    const deadUrl = dead.url;
+    await dead.close();
+    await svc.call('PUT', '/v0/pipelines/refused', {
+      name: 'refused',
+      description: '',
+      runtime_config: {},
+      program_config: {},
+      program_code: `CREATE TABLE t (id INTEGER) WITH ('connectors' = ${conn('url_input', `${deadUrl}/x.json`, 'json')});`,
+    });
+    await waitFor(async () => (await svc.call('GET', '/v0/pipelines/refused')).json.program_status === 'Success', 'compiled');
+    await svc.call('POST', '/v0/pipelines/refused/start');
+    const r = await waitFor(async () => (await svc.call('GET', '/v0/pipelines/refused')).json.deployment_error, 'deployment_error');
+    expect(r.message).toMatch(/table 'T'.*ECONNREFUSED/);
+
+    // Bad data in a source also fails the start, naming the line
+    await svc.call('PUT', '/v0/pipelines/baddata', {
+      name: 'baddata',
+      description: '',
+      runtime_config: {},
+      program_config: {},
+      program_code: `CREATE TABLE t (id INTEGER, name VARCHAR) WITH ('connectors' = ${conn('url_input', `${files.url}/bad.csv`, 'csv')});`,
+    });
+    await waitFor(async () => (await svc.call('GET', '/v0/pipelines/baddata')).json.program_status === 'Success', 'compiled');
+    await svc.call('POST', '/v0/pipelines/baddata/start');
+    const bd = await waitFor(async () => (await svc.call('GET', '/v0/pipelines/baddata')).json.deployment_error, 'deployment_error');
+    expect(bd.message).toMatch(/table 'T'.*line 2/);
+
+    // /shutdown acknowledges the error; after fixing the program the pipeline starts
+    expect((await svc.call('POST', '/v0/pipelines/unreach/shutdown')).status).toBe(202);
+    expect((await svc.call('GET', '/v0/pipelines/unreach')).json.deployment_error).toBeNull();
+  });
+});
+
+describe('output file connector', () => {
+  it("appends each step's changes to the view's file (json lines and csv)", async () => {
+    const jsonOut = join(dir, 'out.jsonl');
+    const csvOut = join(dir, 'out.csv');
+    const sql = `CREATE TABLE t (id INTEGER, name VARCHAR);
+CREATE VIEW vj WITH ('connectors' = ${conn('file_output', jsonOut, 'json')}) AS SELECT id, name FROM t WHERE id > 1;
+CREATE VIEW vc WITH ('connectors' = ${conn('file_output', csvOut, 'csv')}) AS SELECT id FROM t;`;
+    await createCompiled(svc, 'outfile', sql);
+    await startRunning(svc, 'outfile');
+    expect((await ingest(svc, 'outfile', 't', 'format=json', '{"insert":{"id":1,"name":"a"}}\n{"insert":{"id":2,"name":"b"}}')).status).toBe(200);
+    expect((await ingest(svc, 'outfile', 't', 'format=json', '{"delete":{"id":2,"name":"b"}}')).status).toBe(200);
+    const stats = (await svc.call('GET', '/v0/pipelines/outfile/stats')).json;
+    expect(stats.outputs.map((o: any) => [o.endpoint_name, o.metrics.transmitted_records])).toEqual([
+      ['VC.src', 3],
+      ['VJ.src', 2],
+    ]);
+    await shutdown(svc, 'outfile');
+    expect(readFileSync(jsonOut, 'utf8')).toBe('{"insert":{"ID":2,"NAME":"b"}}\n{"delete":{"ID":2,"NAME":"b"}}\n');
+    const csv = readFileSync(csvOut, 'utf8').split('\n').filter(Boolean);
+    expect(csv.sort()).toEqual(['1,1', '2,-1', '2,1']);
+  });
+
+  it('a sink that cannot be opened keeps the pipeline from starting', async () => {
+    const sql = `CREATE TABLE t (id INTEGER);
+CREATE VIEW v WITH ('connectors' = ${conn('file_output', join(dir, 'no-such-dir', 'out.json'), 'json')}) AS SELECT id FROM t;`;
+    await createCompiled(svc, 'badsink', sql);
+    await svc.call('POST', '/v0/pipelines/badsink/start');
+    const err = await waitFor(async () => (await svc.call('GET', '/v0/pipelines/badsink')).json.deployment_error, 'deployment_error');
+    expect(err.message).toMatch(/view 'V'.*ENOENT/);
+    expect((await svc.call('GET', '/v0/pipelines/badsink')).json.deployment_status).toBe('Shutdown');
+  });
+});

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { TableBinding } from '../../../../src/services/pipelines/ingress/binding.js';
+import { parseCsvInput, splitCsv } from '../../../../src/services/pipelines/ingress/csv.js';
+import { T1, table, col } from './schema.js';
+
+const b = new TableBinding(T1);
+
+describe('CSV ingress parser', () => {
+  it('accepts mixed line endings and a missing final newline', () => {
+    const one = new TableBinding(table('T1', [col('C1', 'INTEGER')]));
+    const p = parseCsvInput('4\r\n5\r\n6', one);
+    expect(p.errors).toEqual([]);
+    expect(p.changes.map((c) => (c as unknown as { row: { C1: number } }).row.C1)).toEqual([4, 5, 6]);
+  });
+
+  it('W3b step 8: names the bad record, its line and field', () => {
+    const p = parseCsvInput('15,true,foo\nnot_a_number,true,ΑαΒβΓγΔδ\n16,false,unicode🚲', b);
+    expect(p.errors).toHaveLength(1);
+    expect(p.errors[0]).toMatchObject({
+      description: "failed to deserialize CSV record: error parsing field 'C1': field 0: invalid digit found in string",
+      event_number: 2,
+      line: 2,
+      field: 'C1',
+      invalid_text: 'not_a_number,true,ΑαΒβΓγΔδ\n',
+    });
+    expect(p.changes).toHaveLength(2);
+  });
+
+  it('empty fields are NULL, quoted empty strings stay strings, quotes may span lines', () => {
+    const p = parseCsvInput('20,,foo\n25,true,""\n1,false,"a,""b""\nc"\n', b);
+    expect(p.errors).toEqual([]);
+    expect(p.changes.map((c) => (c as { row: unknown }).row)).toEqual([
+      { C1: 20, C2: null, C3: 'foo' },
+      { C1: 25, C2: true, C3: '' },
+      { C1: 1, C2: false, C3: 'a,"b"\nc' },
+    ]);
+  });
+
+  it('wrong field counts are errors', () => {
+    const p = parseCsvInput('1,true\n2,true,x,y\n', b);
+    expect(p.errors.map((e) => [e.line, e.description])).toEqual([
+      [1, 'failed to deserialize CSV record: expected 3 fields, found 2'],
+      [2, 'failed to deserialize CSV record: expected 3 fields, found 4'],
+    ]);
+  });
+
+  it('splitCsv reports an unterminated quote', () => {
+    expect(splitCsv('1,"abc\n').error).toMatchObject({ line: 1 });
+  });
+});

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { CHUNK_RECORDS, encodeChunks, frame, snapshotBody } from '../../../../src/services/pipelines/egress/encode.js';
+import { neighborhood, parseNeighborhood, quantiles, sortedContents } from '../../../../src/services/pipelines/egress/snapshot.js';
+import { col, PK, T1 } from './schema.js';
+
+describe('egress encoding', () => {
+  it('writes a row of weight w |w| times, deletes for negative weights', () => {
+    const [chunk] = encodeChunks(
+      [
+        { row: { S: '1' }, weight: -1 },
+        { row: { S: '2' }, weight: 2 },
+      ],
+      'json',
+      [col('S', 'VARCHAR')],
+    );
+    expect(JSON.parse(frame(7, chunk))).toEqual({
+      sequence_number: 7,
+      json_data: [{ delete: { S: '1' } }, { insert: { S: '2' } }, { insert: { S: '2' } }],
+    });
+    expect(frame(7, chunk).endsWith('}\r\n')).toBe(true);
+    expect(frame(8)).toBe('{"sequence_number":8}\r\n');
+  });
+
+  it('CSV lines end with the weight; NULL is an empty field; quoting when needed', () => {
+    const [chunk] = encodeChunks([{ row: { C1: 20, C2: null, C3: 'a,b' }, weight: 1 }], 'csv', T1.columns);
+    expect(JSON.parse(frame(0, chunk))).toEqual({ sequence_number: 0, text_data: '20,,"a,b",1\n' });
+    expect(JSON.parse(snapshotBody([{ row: { COMBINED: 'Hello world!' }, weight: 1 }], 'csv', [col('COMBINED', 'VARCHAR')]))).toEqual({
+      sequence_number: 0,
+      text_data: 'Hello world!,1\n',
+    });
+  });
+
+  it('splits large changes into chunks', () => {
+    const rows = Array.from({ length: CHUNK_RECORDS + 5 }, (_, i) => ({ row: { S: String(i) }, weight: 1 }));
+    const chunks = encodeChunks(rows, 'json', [col('S', 'VARCHAR')]);
+    expect(chunks.map((c) => c.records)).toEqual([CHUNK_RECORDS, 5]);
+  });
+
+  it('an empty snapshot still has its data field', () => {
+    expect(JSON.parse(snapshotBody([], 'json', T1.columns))).toEqual({ sequence_number: 0, json_data: [] });
+  });
+});
+
+describe('snapshot queries', () => {
+  const rows = [
+    { row: { C1: 20, C2: null, C3: 'foo' }, weight: 1 },
+    { row: { C1: 10, C2: true, C3: null }, weight: 1 },
+  ];
+  it('sorts by columns in order, NULL first', () => {
+    expect(sortedContents(rows, T1.columns).map((r) => r.row.C1)).toEqual([10, 20]);
+  });
+
+  it('W3b neighborhood: anchor equal to a row is index 0', () => {
+    const spec = parseNeighborhood({ before: 10, after: 10, anchor: { c1: 10, c2: true, c3: null } }, T1.columns);
+    if (typeof spec === 'string') throw new Error(spec);
+    expect(neighborhood(sortedContents(rows, T1.columns), spec, T1.columns)).toEqual([
+      { index: 0, key: { C1: 10, C2: true, C3: null } },
+      { index: 1, key: { C1: 20, C2: null, C3: 'foo' } },
+    ]);
+  });
+
+  it('W4a neighborhood: rows before the anchor get negative indexes', () => {
+    const pkRows = [
+      { row: { ID: 2, S: '2' }, weight: 1 },
+      { row: { ID: 1, S: '1' }, weight: 1 },
+    ];
+    const spec = parseNeighborhood({ before: 10, after: 10, anchor: { id: 2, s: '1' } }, PK.columns);
+    if (typeof spec === 'string') throw new Error(spec);
+    expect(neighborhood(sortedContents(pkRows, PK.columns), spec, PK.columns)).toEqual([
+      { index: -1, key: { ID: 1, S: '1' } },
+      { index: 0, key: { ID: 2, S: '2' } },
+    ]);
+    expect(parseNeighborhood({ before: -1 }, PK.columns)).toMatch(/before/);
+  });
+
+  it('quantiles: the whole relation when small, N samples in key order otherwise', () => {
+    const many = Array.from({ length: 1000 }, (_, i) => ({ row: { ID: 999 - i, S: 'x' }, weight: 1 }));
+    const sorted = sortedContents(many, PK.columns);
+    expect(quantiles(sorted, 2000)).toHaveLength(1000);
+    const q = quantiles(sorted, 10);
+    expect(q.map((r) => r.row.ID)).toEqual([0, 100, 200, 300, 400, 500, 600, 700, 800, 900]);
+  });
+});

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { formatLog, jsonLogsEnabled, LogBook, microTimestamp } from '../../../../src/services/pipelines/logs.js';
+
+describe('logs', () => {
+  it('JSON lines carry the required members and the pipeline fields', () => {
+    const book = new LogBook();
+    book.log('INFO', 'pipeline', 'dbsp_adapters::controller', 'hello', { name: 'p1', id: 'id-1' });
+    const [rec] = book.lines('id-1');
+    const o = JSON.parse(formatLog(rec!, true));
+    expect(o).toEqual({
+      timestamp: rec!.timestamp,
+      level: 'INFO',
+      target: 'dbsp_adapters::controller',
+      fields: { message: 'hello' },
+      'engine-service': 'pipeline',
+      'pipeline-name': 'p1',
+      'pipeline-id': 'id-1',
+    });
+    expect(o.timestamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
+  });
+
+  it('service lines have no pipeline fields; plain text is one line', () => {
+    const book = new LogBook();
+    book.log('WARN', 'manager', 'pipeline_manager', 'started');
+    const [rec] = book.lines();
+    expect(JSON.parse(formatLog(rec!, true))).not.toHaveProperty('pipeline-name');
+    expect(formatLog(rec!, false)).toMatch(/^\S+Z WARN  manager: started$/);
+  });
+
+  it('ENGINE_LOG_JSON switches the format', () => {
+    expect(jsonLogsEnabled({})).toBe(false);
+    expect(jsonLogsEnabled({ ENGINE_LOG_JSON: '1' })).toBe(true);
+    expect(jsonLogsEnabled({ ENGINE_LOG_JSON: 'true' })).toBe(true);
+    expect(jsonLogsEnabled({ ENGINE_LOG_JSON: '0' })).toBe(false);
+    expect(microTimestamp()).toMatch(/\.\d{6}Z$/);
+  });
+});
