@@ -1,0 +1,288 @@
+/**
+ * Typed client of the pipeline API (Feldera-style), no CLI concerns. It works against the v0.24-era API
+ * (`ops serve`) and today's Feldera, telling them apart from the pipeline objects it reads:
+ * - stop: `/shutdown` (legacy) or `/stop` (current), with a fallback when the guess was wrong;
+ * - compile errors: in `program_status.SqlError` (legacy) or `program_error.sql_compilation` (current);
+ * - ingest: `{token}` answers (current) are kept for `completion_status`; legacy servers are polled via stats;
+ * - snapshots: `/query` (current) or egress `mode=snapshot&query=quantiles` (legacy);
+ * - `/v0/programs` (a shim of old servers) or, when it is 404, programs derived from the pipelines.
+ */
+import type { Readable } from 'node:stream';
+import type { HttpClient } from '../core/http.js';
+import { ApiError } from '../core/errors.js';
+import { generationOf, normalizePipeline } from './pipelines/normalize.js';
+import { readFrames, LineReader } from './pipelines/frames.js';
+import type { ApiGeneration, Change, EgressFrame, Pipeline, ProgramSummary, RawPipeline } from './pipelines/types.js';
+
+export * from './pipelines/types.js';
+export { normalizePipeline, isStopped, isCompiling, compileFailed, phaseText, findRelation, stoppedName } from './pipelines/normalize.js';
+
+export interface PipelineSpec {
+  name: string;
+  description?: string;
+  programCode: string;
+  workers?: number;
+}
+
+export interface IngestOptions {
+  format: 'json' | 'csv';
+  /** JSON body is one array of events (applied all or nothing). */
+  array?: boolean;
+  /** Push even while paused. */
+  force?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface IngestResult {
+  /** Completion token (today's API). */
+  token?: string;
+}
+
+export type CompletionState = 'complete' | 'inprogress' | 'restarted';
+
+export interface EgressOptions {
+  /** Today's `send_snapshot=true`: the current contents first. */
+  sendSnapshot?: boolean;
+  format?: 'json' | 'csv';
+  backpressure?: boolean;
+  signal?: AbortSignal;
+}
+
+export type Action = 'start' | 'pause' | 'stop';
+
+const enc = encodeURIComponent;
+
+export class PipelinesClient {
+  /** Known once a pipeline object has been read (or an endpoint told). */
+  generation?: ApiGeneration;
+
+  constructor(readonly http: HttpClient) {}
+
+  private path(name: string, rest = ''): string {
+    return `/v0/pipelines/${enc(name)}${rest}`;
+  }
+
+  private note(raw: RawPipeline): Pipeline {
+    const p = normalizePipeline(raw);
+    this.generation ??= generationOf(raw);
+    return p;
+  }
+
+  async list(): Promise<Pipeline[]> {
+    const raw = await this.http.json<RawPipeline[]>('GET', '/v0/pipelines');
+    if (!Array.isArray(raw)) throw new ApiError('the pipeline service answered GET /v0/pipelines with something that is not a list', 200, raw);
+    return raw.map((p) => this.note(p));
+  }
+
+  async get(name: string): Promise<Pipeline> {
+    return this.note(await this.http.json<RawPipeline>('GET', this.path(name)));
+  }
+
+  /** The pipeline, or undefined when it does not exist. */
+  async find(name: string): Promise<Pipeline | undefined> {
+    try {
+      return await this.get(name);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) return undefined;
+      throw err;
+    }
+  }
+
+  /** The generation, reading one pipeline object (or the list) if it is not known yet. */
+  async detect(name?: string): Promise<ApiGeneration> {
+    if (this.generation) return this.generation;
+    if (name) await this.find(name);
+    if (!this.generation) await this.list();
+    return this.generation ?? 'legacy';
+  }
+
+  /**
+   * Create or replace with PUT (both generations). All five fields of the v0.24 body are sent; on replace the
+   * existing runtime/program config is kept unless `workers` changes it.
+   */
+  async put(spec: PipelineSpec, existing?: Pipeline): Promise<{ created: boolean; pipeline: Pipeline }> {
+    const runtime = { ...(existing?.raw.runtime_config ?? {}) };
+    if (spec.workers !== undefined) runtime.workers = spec.workers;
+    const body = {
+      name: spec.name,
+      description: spec.description ?? existing?.description ?? '',
+      runtime_config: runtime,
+      program_config: existing?.raw.program_config ?? {},
+      program_code: spec.programCode,
+    };
+    const res = await this.http.request<RawPipeline>('PUT', this.path(spec.name), { body });
+    const raw = res.data && typeof res.data === 'object' && 'name' in res.data ? res.data : await this.http.json<RawPipeline>('GET', this.path(spec.name));
+    return { created: res.status === 201, pipeline: this.note(raw) };
+  }
+
+  async delete(name: string): Promise<void> {
+    await this.http.request('DELETE', this.path(name));
+  }
+
+  /** start | pause | stop (`/shutdown` on legacy servers, `/stop` on current ones). */
+  async action(name: string, action: Action, options: { force?: boolean } = {}): Promise<void> {
+    if (action !== 'stop') {
+      await this.http.request('POST', this.path(name, `/${action}`), { idempotent: false });
+      return;
+    }
+    const generation = await this.detect(name);
+    const order = generation === 'current' ? (['stop', 'shutdown'] as const) : (['shutdown', 'stop'] as const);
+    try {
+      await this.post(name, order[0], options.force);
+    } catch (err) {
+      // A server of the other generation: unknown route (404/405) or an unknown action (400).
+      if (err instanceof ApiError && isUnknownAction(err)) {
+        await this.post(name, order[1], options.force);
+        this.generation = order[1] === 'stop' ? 'current' : 'legacy';
+        return;
+      }
+      throw err;
+    }
+  }
+
+  private async post(name: string, verb: 'stop' | 'shutdown', force?: boolean): Promise<void> {
+    const query = verb === 'stop' ? { force: force ? 'true' : 'false' } : undefined;
+    await this.http.request('POST', this.path(name, `/${verb}`), { idempotent: false, query });
+  }
+
+  async stats(name: string): Promise<Record<string, unknown>> {
+    return this.http.json<Record<string, unknown>>('GET', this.path(name, '/stats'));
+  }
+
+  /** `GET /v0/programs` where the server has it, else programs derived from the pipelines. */
+  async programs(): Promise<{ programs: ProgramSummary[]; source: 'programs' | 'pipelines'; raw: unknown }> {
+    try {
+      const raw = await this.http.json<unknown>('GET', '/v0/programs');
+      if (Array.isArray(raw)) {
+        const programs = raw.map((p: Record<string, unknown>) => {
+          const status = normalizePipeline({ name: String(p.name), program_status: p.status as RawPipeline['program_status'] }).program.status;
+          return { name: String(p.name), version: typeof p.version === 'number' ? p.version : undefined, status, description: typeof p.description === 'string' ? p.description : undefined };
+        });
+        return { programs, source: 'programs', raw };
+      }
+    } catch (err) {
+      if (!(err instanceof ApiError && (err.status === 404 || err.status === 405))) throw err;
+    }
+    const pipelines = await this.list();
+    const programs = pipelines.map((p) => ({ name: p.name, version: p.program.version, status: p.program.status, description: p.description }));
+    return { programs, source: 'pipelines', raw: programs };
+  }
+
+  /** Send one batch to a table. */
+  async ingest(name: string, table: string, body: string, options: IngestOptions): Promise<IngestResult> {
+    const query: Record<string, string> = { format: options.format };
+    if (options.format === 'json') {
+      query.update_format = 'insert_delete';
+      if (options.array) query.array = 'true';
+    }
+    if (options.force) query.force = 'true';
+    const res = await this.http.request<unknown>('POST', this.path(name, `/ingress/${enc(table)}`), {
+      body,
+      contentType: options.format === 'csv' ? 'text/csv' : 'application/json',
+      query,
+      idempotent: false,
+      signal: options.signal,
+    });
+    const data = res.data as { token?: unknown } | undefined;
+    if (data && typeof data === 'object' && typeof data.token === 'string') {
+      this.generation = 'current';
+      return { token: data.token };
+    }
+    return {};
+  }
+
+  /** Today's completion tokens: complete (200), in progress (202), or the pipeline restarted (410). */
+  async completionStatus(name: string, token: string): Promise<CompletionState> {
+    try {
+      const res = await this.http.request<{ status?: string }>('GET', this.path(name, '/completion_status'), { query: { token } });
+      if (res.status === 202 || res.data?.status === 'inprogress') return 'inprogress';
+      return 'complete';
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 410) return 'restarted';
+      throw err;
+    }
+  }
+
+  /** Open an egress stream (watch mode) and read its frames as they arrive. */
+  async watch(name: string, view: string, options: EgressOptions = {}): Promise<{ frames: AsyncGenerator<EgressFrame>; body: Readable }> {
+    const query: Record<string, string> = { format: options.format ?? 'json', mode: 'watch' };
+    if (options.sendSnapshot) query.send_snapshot = 'true';
+    if (options.backpressure) query.backpressure = 'true';
+    const res = await this.http.stream('POST', this.path(name, `/egress/${enc(view)}`), { query, idempotent: false, signal: options.signal, timeoutMs: 0 });
+    return { frames: readFrames(res.body), body: res.body };
+  }
+
+  /**
+   * The current contents of a view, as rows. Current servers: `/query` (the view must be materialized).
+   * Legacy servers: an egress snapshot (`mode=snapshot&query=quantiles`, up to 1000 rows in key order).
+   */
+  async snapshot(name: string, view: string): Promise<{ rows: Record<string, unknown>[]; via: 'query' | 'egress'; limited: boolean }> {
+    const generation = await this.detect(name);
+    if (generation === 'current') {
+      try {
+        const rows = await this.query(name, `SELECT * FROM ${sqlName(view)}`);
+        return { rows, via: 'query', limited: false };
+      } catch (err) {
+        if (!(err instanceof ApiError && (err.status === 404 || err.status === 405) && err.code !== 'UnknownPipelineName')) throw err;
+      }
+    }
+    const res = await this.http.request<unknown>('POST', this.path(name, `/egress/${enc(view)}`), {
+      query: { format: 'json', mode: 'snapshot', query: 'quantiles', quantiles: QUANTILES },
+      idempotent: true,
+    });
+    const rows: Record<string, unknown>[] = [];
+    const data = typeof res.data === 'string' ? parseSnapshotText(res.data) : (res.data as { json_data?: Change[] } | undefined);
+    for (const change of data?.json_data ?? []) {
+      if (change.insert) rows.push(change.insert);
+    }
+    return { rows, via: 'egress', limited: rows.length >= QUANTILES };
+  }
+
+  /** Today's ad-hoc query, `format=json`: one JSON record per line. */
+  async query(name: string, sql: string): Promise<Record<string, unknown>[]> {
+    const res = await this.http.stream('GET', this.path(name, '/query'), { query: { sql, format: 'json' } });
+    const lines = new LineReader();
+    const rows: Record<string, unknown>[] = [];
+    const add = (ls: string[]) => {
+      for (const l of ls) if (l.trim() !== '') rows.push(JSON.parse(l) as Record<string, unknown>);
+    };
+    for await (const chunk of res.body) add(lines.push(chunk as Buffer));
+    add(lines.end());
+    return rows;
+  }
+
+  /** The log stream of a pipeline (lines as they come). */
+  async logs(name: string, options: { follow?: boolean; signal?: AbortSignal } = {}): Promise<{ lines: AsyncGenerator<string>; body: Readable }> {
+    const res = await this.http.stream('GET', this.path(name, '/logs'), { query: { follow: options.follow ? 'true' : 'false' }, signal: options.signal, timeoutMs: 0 });
+    async function* read(): AsyncGenerator<string> {
+      const reader = new LineReader();
+      for await (const chunk of res.body) yield* reader.push(chunk as Buffer);
+      yield* reader.end();
+    }
+    return { lines: read(), body: res.body };
+  }
+}
+
+const QUANTILES = 1000;
+
+function isUnknownAction(err: ApiError): boolean {
+  if (err.status === 404 && err.code !== 'UnknownPipelineName') return true;
+  if (err.status === 405) return true;
+  return err.status === 400 && (err.code === 'InvalidPipelineAction' || err.code === 'IllegalPipelineAction' && /action '(stop|shutdown)'/i.test(err.message));
+}
+
+function parseSnapshotText(text: string): { json_data?: Change[] } | undefined {
+  const first = text.trim().split(/\r?\n/)[0];
+  try {
+    return first ? (JSON.parse(first) as { json_data?: Change[] }) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A view name for SQL: kept when already quoted or a plain identifier, quoted otherwise. */
+export function sqlName(name: string): string {
+  if (name.startsWith('"') && name.endsWith('"')) return name;
+  if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return name;
+  return `"${name.replace(/"/g, '""')}"`;
+}

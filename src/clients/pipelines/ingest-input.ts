@@ -1,0 +1,142 @@
+/**
+ * Reading what `ops pipe ingest` sends: NDJSON (or any JSON values back to back), a JSON array, of rows
+ * (wrapped as inserts) or of changes (`{insert}`, `{delete}`, `{update}`), or CSV records (quoted fields
+ * may span lines). Records are grouped into batches; JSON batches are sent with `array=true` so that the
+ * server applies each batch whole or not at all. Pure apart from reading the given stream.
+ */
+import { JsonScanner, JsonSyntaxError } from './json-scanner.js';
+
+export type IngestFormat = 'json' | 'csv';
+
+export class InputError extends Error {
+  constructor(
+    message: string,
+    /** 1-based number of the record at fault, when known. */
+    readonly record?: number,
+  ) {
+    super(message);
+    this.name = 'InputError';
+  }
+}
+
+export interface Batch {
+  body: string;
+  records: number;
+  /** 1-based number of the batch's first record in the input. */
+  first: number;
+}
+
+const CHANGE_KEYS = new Set(['insert', 'delete', 'update']);
+
+/** A change as is; anything else that is a row (object or array of values) wrapped as an insert. */
+export function toEvent(value: unknown, n: number): Record<string, unknown> {
+  if (Array.isArray(value)) return { insert: value };
+  if (value && typeof value === 'object') {
+    const keys = Object.keys(value);
+    const ops = keys.filter((k) => CHANGE_KEYS.has(k));
+    if (ops.length === 1 && keys.every((k) => CHANGE_KEYS.has(k) || k === 'table')) {
+      const row = (value as Record<string, unknown>)[ops[0]!];
+      if (!row || typeof row !== 'object') throw new InputError(`record ${n}: the value of "${ops[0]}" must be a row (an object or an array)`, n);
+      return value as Record<string, unknown>;
+    }
+    if (ops.length > 1 && keys.every((k) => CHANGE_KEYS.has(k) || k === 'table')) {
+      throw new InputError(`record ${n}: a change has exactly one of "insert", "delete" or "update"`, n);
+    }
+    return { insert: value };
+  }
+  throw new InputError(`record ${n}: expected a row (an object or an array) or a change, got ${JSON.stringify(value)}`, n);
+}
+
+/** A top-level array is a list of records when its elements are objects or arrays; otherwise one row in column order. */
+function isRecordList(value: unknown[]): boolean {
+  return value.length > 0 && value.every((v) => v !== null && typeof v === 'object');
+}
+
+/** The change events of a JSON input, in order. */
+export async function* jsonEvents(input: AsyncIterable<Buffer | string>): AsyncGenerator<Record<string, unknown>> {
+  const scanner = new JsonScanner();
+  let n = 0;
+  const handle = function* (texts: string[]): Generator<Record<string, unknown>> {
+    for (const text of texts) {
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch (err) {
+        throw new InputError(`record ${n + 1}: not valid JSON (${(err as Error).message}): ${text.slice(0, 80)}`, n + 1);
+      }
+      if (Array.isArray(value) && (isRecordList(value) || value.length === 0)) {
+        for (const v of value) yield toEvent(v, ++n);
+      } else yield toEvent(value, ++n);
+    }
+  };
+  try {
+    for await (const chunk of input) yield* handle(scanner.push(chunk));
+    yield* handle(scanner.end());
+  } catch (err) {
+    if (err instanceof JsonSyntaxError) throw new InputError(`after record ${n}: ${err.message}`, n + 1);
+    throw err;
+  }
+}
+
+/** The records (lines, or several lines when a quoted field holds newlines) of a CSV input; blank lines skipped. */
+export async function* csvRecords(input: AsyncIterable<Buffer | string>): AsyncGenerator<string> {
+  const { StringDecoder } = await import('node:string_decoder');
+  const decoder = new StringDecoder('utf8');
+  let current = '';
+  let inQuotes = false;
+  const split = function* (text: string): Generator<string> {
+    let from = 0;
+    for (let i = 0; i < text.length; i++) {
+      const ch = text.charCodeAt(i);
+      if (ch === 0x22) inQuotes = !inQuotes;
+      else if (ch === 0x0a && !inQuotes) {
+        let rec = current + text.slice(from, i);
+        current = '';
+        from = i + 1;
+        if (rec.endsWith('\r')) rec = rec.slice(0, -1);
+        if (rec.trim() !== '') yield rec;
+      }
+    }
+    current += text.slice(from);
+  };
+  for await (const chunk of input) yield* split(typeof chunk === 'string' ? chunk : decoder.write(chunk));
+  yield* split(decoder.end());
+  if (inQuotes) throw new InputError('the CSV input ends inside a quoted field');
+  let rec = current;
+  if (rec.endsWith('\r')) rec = rec.slice(0, -1);
+  if (rec.trim() !== '') yield rec;
+}
+
+/** Groups records into batches of at most `size`. */
+export async function* batches(records: AsyncIterable<Record<string, unknown> | string>, size: number): AsyncGenerator<Batch> {
+  let parts: string[] = [];
+  let first = 1;
+  let csv = false;
+  let n = 0;
+  const flush = (): Batch => {
+    const body = csv ? parts.join('\n') + '\n' : '[' + parts.join(',') + ']';
+    const batch = { body, records: parts.length, first };
+    first += parts.length;
+    parts = [];
+    return batch;
+  };
+  for await (const record of records) {
+    n++;
+    if (typeof record === 'string') {
+      csv = true;
+      parts.push(record);
+    } else parts.push(JSON.stringify(record));
+    if (parts.length >= size) yield flush();
+  }
+  if (parts.length > 0 || n === 0) {
+    if (parts.length > 0) yield flush();
+  }
+}
+
+/** The format of a file from its name, when it tells. */
+export function formatFromName(path: string): IngestFormat | undefined {
+  const lower = path.toLowerCase();
+  if (lower.endsWith('.csv')) return 'csv';
+  if (lower.endsWith('.json') || lower.endsWith('.ndjson') || lower.endsWith('.jsonl')) return 'json';
+  return undefined;
+}

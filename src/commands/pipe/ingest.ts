@@ -1,0 +1,177 @@
+/** `ops pipe ingest NAME TABLE [FILE|-]`: batches of rows or changes, progress, summary, --wait. */
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { Context } from '../../context.js';
+import { ApiError, ExitCode, OpsError, TimeoutError, UsageError } from '../../core/errors.js';
+import { sanitize } from '../../core/sanitize.js';
+import { findRelation, isStopped, type PipelinesClient } from '../../clients/pipelines.js';
+import { InputError, batches, csvRecords, formatFromName, jsonEvents, type IngestFormat } from '../../clients/pipelines/ingest-input.js';
+import { startProgress } from '../../core/progress.js';
+import { DEFAULT_WAIT, POLL_MS, client, explain, getPipeline, parsePositiveInt, sleep, waitLimitMs } from './shared.js';
+
+export interface IngestOptions {
+  format?: IngestFormat;
+  batchSize?: string;
+  wait?: boolean;
+  force?: boolean;
+}
+
+/** JSON when the input starts with `{` or `[`; anything else needs --format csv. */
+export function sniffFormat(head: string): IngestFormat | undefined {
+  const first = head.replace(/^\uFEFF/, '').trimStart()[0];
+  if (first === undefined) return undefined;
+  return first === '{' || first === '[' ? 'json' : undefined;
+}
+
+/** The input as chunks, with the first chunk read ahead (to sniff the format of stdin). */
+async function peeked(stream: AsyncIterable<Buffer | string>): Promise<{ head: string; chunks: AsyncIterable<Buffer | string> }> {
+  const it = stream[Symbol.asyncIterator]();
+  const firsts: (Buffer | string)[] = [];
+  let head = '';
+  let done = false;
+  while (head.trim() === '' && !done) {
+    const r = await it.next();
+    if (r.done) done = true;
+    else {
+      firsts.push(r.value);
+      head += typeof r.value === 'string' ? r.value : r.value.toString('utf8', 0, Math.min(r.value.length, 4096));
+    }
+  }
+  async function* chunks(): AsyncGenerator<Buffer | string> {
+    yield* firsts;
+    if (done) return;
+    for (;;) {
+      const r = await it.next();
+      if (r.done) return;
+      yield r.value;
+    }
+  }
+  return { head, chunks: chunks() };
+}
+
+export async function pipeIngest(ctx: Context, name: string, table: string, file: string | undefined, opts: IngestOptions): Promise<void> {
+  const size = parsePositiveInt(opts.batchSize ?? '1000', '--batch-size');
+  let input: AsyncIterable<Buffer | string>;
+  let format = opts.format;
+  let label: string;
+  if (file && file !== '-') {
+    try {
+      const st = await stat(file);
+      if (st.isDirectory()) throw new OpsError(`${file} is a directory`);
+    } catch (err) {
+      if (err instanceof OpsError) throw err;
+      throw new OpsError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+    input = createReadStream(file);
+    format ??= formatFromName(file);
+    label = file;
+  } else {
+    if (ctx.io.stdinIsTTY) throw new UsageError('no input given', 'Give a FILE, or pipe the records on stdin: cat rows.ndjson | ops pipe ingest NAME TABLE -');
+    input = ctx.io.stdin;
+    label = 'stdin';
+  }
+  const { head, chunks } = await peeked(input);
+  if (!format) {
+    format = sniffFormat(head);
+    if (!format) {
+      if (head.trim() === '') format = 'json';
+      else throw new UsageError(`cannot tell the format of ${label}: it does not start with "{" or "["`, 'For CSV, pass --format csv.');
+    }
+  }
+
+  const pipes = client(ctx);
+  const p = await getPipeline(ctx, pipes, name);
+  if (isStopped(p.deployment.status)) {
+    throw new OpsError(`${name} is not running (${p.deployment.status})`, ExitCode.failure, `Start it first: ops pipe start ${name}`);
+  }
+  if (p.inputs.length > 0 && !findRelation(p.inputs, table)) {
+    throw new OpsError(`${name} has no table "${sanitize(table)}"`, ExitCode.failure, `Its tables: ${p.inputs.map((r) => r.name).join(', ')}`);
+  }
+  const legacyWait = opts.wait && p.generation === 'legacy';
+  const baseline = legacyWait ? await inputRecords(pipes, name) : 0;
+
+  const progress = ctx.io.stderrIsTTY && !ctx.json ? await startProgress(ctx.io, `${name}/${table}: sending`, { json: false }) : undefined;
+  const records = format === 'csv' ? csvRecords(chunks) : jsonEvents(chunks);
+  let sent = 0;
+  let batchCount = 0;
+  const tokens: string[] = [];
+  try {
+    for await (const batch of batches(records, size)) {
+      try {
+        const res = await pipes.ingest(name, table, batch.body, { format, array: format === 'json', force: opts.force });
+        if (res.token) tokens.push(res.token);
+      } catch (err) {
+        progress?.stop();
+        if (err instanceof ApiError && err.code !== 'UnknownPipelineName') {
+          const range = `records ${batch.first}-${batch.first + batch.records - 1}`;
+          const partial = format === 'csv' ? ' (in CSV the valid records of that batch may have been taken)' : '';
+          throw new OpsError(
+            `the batch of ${range} was refused: ${err.message}`,
+            err.exitCode,
+            `${sent} record${sent === 1 ? ' was' : 's were'} accepted before it${partial}.`,
+          );
+        }
+        explain(err, name);
+      }
+      sent += batch.records;
+      batchCount++;
+      progress?.update(`${name}/${table}: sent ${sent} record${sent === 1 ? '' : 's'} (${batchCount} batch${batchCount === 1 ? '' : 'es'})`);
+    }
+  } catch (err) {
+    progress?.stop();
+    if (err instanceof InputError) {
+      throw new OpsError(`${label}: ${err.message}`, ExitCode.failure, `${sent} record${sent === 1 ? ' was' : 's were'} sent before it.`);
+    }
+    throw err;
+  }
+
+  let processed: boolean | undefined;
+  if (opts.wait && sent > 0) {
+    progress?.update(`${name}/${table}: sent ${sent}; waiting until processed`);
+    const deadline = Date.now() + waitLimitMs(ctx, DEFAULT_WAIT.deploy);
+    try {
+      if (tokens.length > 0) await waitTokens(pipes, name, tokens, deadline);
+      else await waitProcessed(pipes, name, baseline + sent, deadline);
+      processed = true;
+    } catch (err) {
+      progress?.stop();
+      throw err;
+    }
+  }
+  progress?.stop();
+  const summary = { pipeline: name, table, format, records: sent, batches: batchCount, ...(opts.wait ? { processed: processed ?? sent === 0 } : {}) };
+  if (ctx.json) return ctx.out.writeJson(summary);
+  await ctx.out.write(`sent ${sent} record${sent === 1 ? '' : 's'} to ${sanitize(name)}/${sanitize(table)} in ${batchCount} batch${batchCount === 1 ? '' : 'es'}${opts.wait ? ' (processed)' : ''}\n`);
+}
+
+async function inputRecords(pipes: PipelinesClient, name: string): Promise<number> {
+  const stats = await pipes.stats(name);
+  const g = (stats.global_metrics ?? {}) as Record<string, unknown>;
+  return typeof g.total_input_records === 'number' ? g.total_input_records : 0;
+}
+
+/** Today's API: every completion token complete. */
+async function waitTokens(pipes: PipelinesClient, name: string, tokens: string[], deadline: number): Promise<void> {
+  for (const token of tokens) {
+    for (;;) {
+      const state = await pipes.completionStatus(name, token);
+      if (state === 'complete') break;
+      if (state === 'restarted') throw new OpsError(`${name} restarted before it processed the data`, ExitCode.failure, 'Some records may be lost; check with ops pipe stats.');
+      if (Date.now() >= deadline) throw new TimeoutError(`${name} had not processed everything sent in time`, 'Wait longer with --timeout SECONDS.');
+      await sleep(POLL_MS);
+    }
+  }
+}
+
+/** v0.24-era API: no tokens; wait until the input counter covers what was sent and everything is processed. */
+async function waitProcessed(pipes: PipelinesClient, name: string, expected: number, deadline: number): Promise<void> {
+  for (;;) {
+    const stats = await pipes.stats(name);
+    const g = (stats.global_metrics ?? {}) as Record<string, number>;
+    const input = g.total_input_records ?? 0;
+    const done = g.total_processed_records ?? 0;
+    if (input >= expected && done >= input && !(g.buffered_input_records > 0)) return;
+    if (Date.now() >= deadline) throw new TimeoutError(`${name} had not processed everything sent in time (${done} of ${Math.max(input, expected)} records)`, 'Wait longer with --timeout SECONDS.');
+    await sleep(POLL_MS);
+  }
+}

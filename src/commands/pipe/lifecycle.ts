@@ -1,0 +1,105 @@
+/** `ops pipe start|pause|shutdown|delete`. */
+import type { Context } from '../../context.js';
+import { ApiError, ExitCode, OpsError } from '../../core/errors.js';
+import { sanitize } from '../../core/sanitize.js';
+import { isCompiling, isStopped, type Pipeline, type PipelinesClient } from '../../clients/pipelines.js';
+import { DEFAULT_WAIT, assertCompiled, client, explain, getPipeline, progressFor, waitCompiled, waitDeployment, waitLimitMs, type Target } from './shared.js';
+
+export interface WaitOptions {
+  wait?: boolean;
+}
+
+async function finish(ctx: Context, p: Pipeline | undefined): Promise<void> {
+  if (ctx.json && p) await ctx.out.writeJson(p.raw);
+}
+
+/** Start (waiting for compilation first), then wait for Running unless told not to. */
+export async function startAndWait(ctx: Context, pipes: PipelinesClient, name: string, opts: WaitOptions): Promise<Pipeline> {
+  let p = await getPipeline(ctx, pipes, name);
+  if (p.deployment.status === 'Running') {
+    ctx.out.info(`${sanitize(name)} is already running`);
+    return p;
+  }
+  const deadline = Date.now() + waitLimitMs(ctx, isCompiling(p.program.status) ? DEFAULT_WAIT.compile : DEFAULT_WAIT.deploy);
+  const progress = await progressFor(ctx, `${name}: starting`);
+  try {
+    if (isCompiling(p.program.status) && opts.wait !== false) p = await waitCompiled(ctx, pipes, name, progress, deadline);
+    if (p.program.status === 'SqlError' || p.program.status === 'RustError' || p.program.status === 'SystemError') {
+      progress.fail(`${name}: the program did not compile`);
+      assertCompiled(ctx, p, name, p.program.code ?? '');
+    }
+    try {
+      await pipes.action(name, 'start');
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'IllegalPipelineStateTransition' && p.deployment.status === 'Failed') {
+        throw new OpsError(err.message, ExitCode.failure, `It failed earlier; acknowledge with: ops pipe shutdown ${name}`);
+      }
+      explain(err, name);
+    }
+    if (opts.wait === false) {
+      progress.succeed(`${name}: start requested`);
+      return await getPipeline(ctx, pipes, name);
+    }
+    p = await waitDeployment(ctx, pipes, name, 'Running', progress, deadline);
+    progress.succeed(`${name}: running`);
+    return p;
+  } catch (err) {
+    progress.stop();
+    throw err;
+  }
+}
+
+export async function pipeStart(ctx: Context, name: string, opts: WaitOptions): Promise<void> {
+  await finish(ctx, await startAndWait(ctx, client(ctx), name, opts));
+}
+
+async function actionAndWait(ctx: Context, name: string, action: 'pause' | 'stop', target: Target, opts: WaitOptions & { force?: boolean }): Promise<void> {
+  const pipes = client(ctx);
+  let p = await getPipeline(ctx, pipes, name);
+  const already = target === 'Stopped' ? isStopped(p.deployment.status) && !p.deployment.error : p.deployment.status === target;
+  if (already) {
+    ctx.out.info(`${sanitize(name)} is already ${p.deployment.status}`);
+    return finish(ctx, p);
+  }
+  const verb = action === 'pause' ? 'pausing' : 'stopping';
+  const progress = await progressFor(ctx, `${name}: ${verb}`);
+  try {
+    try {
+      await pipes.action(name, action, { force: opts.force });
+    } catch (err) {
+      explain(err, name);
+    }
+    if (opts.wait === false) {
+      progress.succeed(`${name}: ${action === 'pause' ? 'pause' : 'shutdown'} requested`);
+      return finish(ctx, await getPipeline(ctx, pipes, name));
+    }
+    p = await waitDeployment(ctx, pipes, name, target, progress, Date.now() + waitLimitMs(ctx, DEFAULT_WAIT.deploy));
+    progress.succeed(`${name}: ${p.deployment.status}`);
+  } catch (err) {
+    progress.stop();
+    throw err;
+  }
+  await finish(ctx, p);
+}
+
+export function pipePause(ctx: Context, name: string, opts: WaitOptions): Promise<void> {
+  return actionAndWait(ctx, name, 'pause', 'Paused', opts);
+}
+
+export function pipeShutdown(ctx: Context, name: string, opts: WaitOptions & { force?: boolean }): Promise<void> {
+  return actionAndWait(ctx, name, 'stop', 'Stopped', opts);
+}
+
+export async function pipeDelete(ctx: Context, name: string): Promise<void> {
+  const pipes = client(ctx);
+  const p = await getPipeline(ctx, pipes, name);
+  const ok = await ctx.prompter.confirm(`Delete pipeline ${sanitize(name)}${p.description ? ` (${sanitize(p.description)})` : ''}?`, { action: `delete pipeline ${name}` });
+  if (!ok) throw new OpsError('not deleted', ExitCode.failure);
+  try {
+    await pipes.delete(name);
+  } catch (err) {
+    explain(err, name);
+  }
+  ctx.out.success(`deleted pipeline ${sanitize(name)}`);
+  if (ctx.json) await ctx.out.writeJson({ name, deleted: true });
+}

@@ -1,0 +1,152 @@
+/** What the `ops pipe` commands share: the client, waiting for compilation and deployment states, errors. */
+import type { Context } from '../../context.js';
+import { ApiError, ExitCode, OpsError, TimeoutError, UsageError } from '../../core/errors.js';
+import { startProgress, type Progress } from '../../core/progress.js';
+import { sanitize } from '../../core/sanitize.js';
+import {
+  PipelinesClient,
+  compileFailed,
+  isCompiling,
+  isStopped,
+  phaseText,
+  type Pipeline,
+} from '../../clients/pipelines.js';
+import { renderSqlMessages } from './render.js';
+
+export function client(ctx: Context): PipelinesClient {
+  return new PipelinesClient(ctx.http('pipe'));
+}
+
+/** Default time limits of the waits when --timeout is not given (seconds). */
+export const DEFAULT_WAIT = { compile: 600, deploy: 300 } as const;
+
+/** How long a wait may last: --timeout seconds when given, else the default. */
+export function waitLimitMs(ctx: Context, fallbackSeconds: number): number {
+  return ctx.options.timeout !== undefined ? ctx.timeoutMs() : fallbackSeconds * 1000;
+}
+
+export const POLL_MS = 250;
+
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(t);
+      resolve();
+    });
+  });
+}
+
+export function parsePositiveInt(value: string, flag: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${flag} must be a positive whole number, not "${value}"`);
+  return n;
+}
+
+/** A 404 for the pipeline itself becomes a clear message with a hint. */
+export function explain(err: unknown, name: string): never {
+  if (err instanceof ApiError && err.code === 'UnknownPipelineName') {
+    throw new OpsError(`no pipeline named "${sanitize(name)}"`, ExitCode.failure, 'Run `ops pipe list` to see the pipelines.');
+  }
+  if (err instanceof ApiError && /CannotUpdateNonShutdown|UpdateRestrictedToStopped|CannotDeleteNonShutdown|DeleteRestrictedToFullyStopped/.test(err.code ?? '')) {
+    throw new OpsError(err.message, ExitCode.failure, `Stop it first: ops pipe shutdown ${name}`);
+  }
+  if (err instanceof ApiError && err.code === 'PipelineNotRunningOrPaused') {
+    throw new OpsError(err.message, ExitCode.failure, `Start it first: ops pipe start ${name}`);
+  }
+  throw err;
+}
+
+export async function getPipeline(ctx: Context, pipes: PipelinesClient, name: string): Promise<Pipeline> {
+  try {
+    return await pipes.get(name);
+  } catch (err) {
+    explain(err, name);
+  }
+}
+
+/** The compile errors of a pipeline as text (FILE:LINE:COL + caret), or the compiler's text. */
+export function compileErrorText(p: Pipeline, file: string, source: string): string {
+  if (p.program.status === 'SqlError') {
+    const text = renderSqlMessages(
+      p.program.messages.filter((m) => !m.warning),
+      file,
+      source,
+    );
+    return text || 'the SQL program has errors (the server gave no details)';
+  }
+  return sanitize(p.program.errorText ?? `compilation failed (${p.program.status})`, { keepNewlines: true });
+}
+
+/**
+ * Wait until the program is compiled (Success) or failed. Throws a TimeoutError (exit 8) when the
+ * limit passes. Returns the pipeline in its final program state.
+ */
+export async function waitCompiled(ctx: Context, pipes: PipelinesClient, name: string, progress: Progress, deadline: number): Promise<Pipeline> {
+  for (;;) {
+    const p = await getPipeline(ctx, pipes, name);
+    if (!isCompiling(p.program.status)) return p;
+    progress.update(`${name}: ${phaseText(p.program.status)}`);
+    if (Date.now() >= deadline) {
+      throw new TimeoutError(`${name} is still ${phaseText(p.program.status)} after the time limit`, `Wait longer with --timeout SECONDS, or check later with: ops pipe status ${name}`);
+    }
+    await sleep(POLL_MS);
+  }
+}
+
+/** Fail with exit 1 and the compiler output when compilation failed. */
+export function assertCompiled(ctx: Context, p: Pipeline, file: string, source: string): void {
+  if (!compileFailed(p.program.status)) return;
+  ctx.io.stderr.write(compileErrorText(p, file, source) + '\n');
+  throw new OpsError(`${p.name}: ${phaseText(p.program.status)}`, ExitCode.failure, `Fix the program and run: ops pipe create ${p.name} FILE.sql --replace`);
+}
+
+export type Target = 'Running' | 'Paused' | 'Stopped';
+
+function reached(p: Pipeline, target: Target): boolean {
+  if (target === 'Stopped') return isStopped(p.deployment.status);
+  return p.deployment.status === target;
+}
+
+function deploymentErrorText(p: Pipeline): string {
+  const e = p.deployment.error;
+  if (!e) return '';
+  return sanitize(`${e.message}${e.error_code ? ` (${e.error_code})` : ''}`, { keepNewlines: true });
+}
+
+/**
+ * Wait until the deployment reaches `target`. Fails (exit 1) with the deployment error when the
+ * pipeline fails or falls back to stopped while it should be going up; exit 8 when the time is up.
+ */
+export async function waitDeployment(ctx: Context, pipes: PipelinesClient, name: string, target: Target, progress: Progress, deadline: number): Promise<Pipeline> {
+  let sawProgress = false;
+  for (;;) {
+    const p = await getPipeline(ctx, pipes, name);
+    if (reached(p, target)) return p;
+    const status = p.deployment.status;
+    if (target !== 'Stopped') {
+      const wantsStop = p.deployment.desired === 'Shutdown' || p.deployment.desired === 'Stopped';
+      if (status === 'Failed' || (p.deployment.error && wantsStop)) {
+        progress.fail(`${name}: failed to start`);
+        throw new OpsError(`${name} failed: ${deploymentErrorText(p) || status}`, ExitCode.failure, `See the logs: ops pipe logs ${name}`);
+      }
+      if (isStopped(status) && wantsStop && sawProgress) {
+        progress.fail(`${name}: stopped`);
+        throw new OpsError(`${name} went back to ${status} before reaching ${target}`, ExitCode.failure, `See the logs: ops pipe logs ${name}`);
+      }
+    } else if (status === 'Failed') {
+      // v0.24: a Failed pipeline needs /shutdown to acknowledge the error; keep waiting for Shutdown.
+    }
+    if (!isStopped(status)) sawProgress = true;
+    progress.update(`${name}: ${status}${p.deployment.desired ? ` (going to ${p.deployment.desired})` : ''}`);
+    if (Date.now() >= deadline) {
+      progress.stop();
+      throw new TimeoutError(`${name} did not reach ${target} in time (it is ${status})`, `Wait longer with --timeout SECONDS; see ops pipe status ${name}`);
+    }
+    await sleep(POLL_MS);
+  }
+}
+
+export async function progressFor(ctx: Context, text: string): Promise<Progress> {
+  return startProgress(ctx.io, text, { json: ctx.json });
+}

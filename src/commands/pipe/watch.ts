@@ -1,0 +1,116 @@
+/**
+ * `ops pipe watch NAME VIEW...`: one NDJSON line per change on stdout, written as soon as it arrives
+ * (`{"view":"V","insert":{...}}` or `"delete"`), keep-alives dropped; `--raw` prints the server's frames;
+ * `--snapshot` prints the current contents first; `--count N` stops after N changes; exit 0 when the
+ * pipeline shuts down (the streams end). On a terminal without --json: a readable live view.
+ */
+import type { Context } from '../../context.js';
+import { ExitCode, OpsError } from '../../core/errors.js';
+import { sanitize } from '../../core/sanitize.js';
+import { findRelation, isStopped, type Change, type EgressFrame, type Pipeline } from '../../clients/pipelines.js';
+import { rowText } from './render.js';
+import { client, explain, getPipeline, parsePositiveInt } from './shared.js';
+
+export interface WatchOptions {
+  raw?: boolean;
+  snapshot?: boolean;
+  count?: string;
+}
+
+/** The output line of one change: the view first, then the change's own keys. */
+export function changeLine(view: string, change: Change): Record<string, unknown> {
+  return { view, ...change };
+}
+
+/** The name a view has on the server (its schema spelling), or as given. */
+export function serverName(p: Pipeline, view: string): string {
+  const rel = findRelation(p.outputs, view) ?? findRelation(p.inputs, view);
+  return rel ? rel.name : view;
+}
+
+export async function pipeWatch(ctx: Context, name: string, views: string[], opts: WatchOptions): Promise<void> {
+  const limit = opts.count !== undefined ? parsePositiveInt(opts.count, '--count') : undefined;
+  const pipes = client(ctx);
+  const p = await getPipeline(ctx, pipes, name);
+  if (isStopped(p.deployment.status)) throw new OpsError(`${name} is not running (${p.deployment.status})`, ExitCode.failure, `Start it first: ops pipe start ${name}`);
+  if (p.outputs.length > 0 || p.inputs.length > 0) {
+    const unknown = views.filter((v) => !findRelation(p.outputs, v) && !findRelation(p.inputs, v));
+    if (unknown.length > 0) {
+      throw new OpsError(`${name} has no view ${unknown.map((v) => `"${sanitize(v)}"`).join(', ')}`, ExitCode.failure, `Its views: ${p.outputs.map((r) => r.name).join(', ') || '(none)'}`);
+    }
+  }
+  const live = ctx.io.stdoutIsTTY && !ctx.json && !opts.raw;
+  const c = ctx.out.c;
+  const stdout = ctx.io.stdout;
+  stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(ExitCode.ok);
+  });
+
+  const abort = new AbortController();
+  let emitted = 0;
+  let stopped = false;
+  const stop = () => {
+    stopped = true;
+    abort.abort();
+  };
+
+  const write = (text: string): Promise<void> => ctx.out.write(text);
+  const emit = async (view: string, change: Change): Promise<void> => {
+    if (stopped) return;
+    if (live) {
+      const time = new Date().toISOString().slice(11, 19);
+      const op = change.insert ? c.green('+') : change.delete ? c.red('-') : c.yellow('~');
+      const row = (change.insert ?? change.delete ?? change) as Record<string, unknown>;
+      await write(`${c.dim(time)} ${c.bold(sanitize(view))} ${op} ${rowText(row)}\n`);
+    } else await write(JSON.stringify(changeLine(view, change)) + '\n');
+    emitted++;
+    if (limit !== undefined && emitted >= limit) stop();
+  };
+
+  const current = p.generation === 'current';
+  const names = views.map((v) => serverName(p, v));
+  let streams;
+  try {
+    streams = await Promise.all(views.map((v) => pipes.watch(name, v, { sendSnapshot: Boolean(opts.snapshot) && current, signal: abort.signal })));
+  } catch (err) {
+    abort.abort();
+    explain(err, name);
+  }
+  if (live) ctx.out.info(c.dim(`watching ${names.join(', ')} of ${sanitize(name)} (Ctrl-C to stop)`));
+
+  // v0.24-era servers have no send_snapshot: read a snapshot after opening the watches (best effort).
+  if (opts.snapshot && !current) {
+    for (let i = 0; i < views.length && !stopped; i++) {
+      const { rows } = await pipes.snapshot(name, views[i]!);
+      for (const row of rows) await emit(names[i]!, { insert: row });
+    }
+  }
+
+  const consume = async (view: string, frames: AsyncGenerator<EgressFrame>): Promise<void> => {
+    try {
+      for await (const frame of frames) {
+        if (stopped) return;
+        if (opts.raw) {
+          await write(frame.raw + '\n');
+          emitted += frame.changes.length;
+          if (limit !== undefined && emitted >= limit) stop();
+          continue;
+        }
+        if (frame.keepAlive) continue;
+        for (const change of frame.changes) {
+          await emit(view, change);
+          if (stopped) return;
+        }
+      }
+    } catch (err) {
+      if (stopped) return;
+      // The connection dropped: fine if the pipeline is going down, an error otherwise.
+      const now = await pipes.find(name).catch(() => undefined);
+      if (!now || isStopped(now.deployment.status) || now.deployment.desired === 'Shutdown' || now.deployment.desired === 'Stopped' || now.deployment.status === 'ShuttingDown' || now.deployment.status === 'Stopping') return;
+      throw new OpsError(`the change stream of ${view} broke: ${(err as Error).message}`);
+    }
+  };
+  await Promise.all(streams.map((s, i) => consume(names[i]!, s.frames)));
+  for (const s of streams) s.body.destroy();
+  if (live) ctx.out.info(c.dim(stopped ? `${emitted} change${emitted === 1 ? '' : 's'}` : `${sanitize(name)} shut down; ${emitted} change${emitted === 1 ? '' : 's'}`));
+}

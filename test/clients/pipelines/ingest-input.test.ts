@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { InputError, batches, csvRecords, formatFromName, jsonEvents, toEvent } from '../../../src/clients/pipelines/ingest-input.js';
+
+async function* chunks(...parts: string[]) {
+  for (const p of parts) yield Buffer.from(p);
+}
+
+async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const x of it) out.push(x);
+  return out;
+}
+
+describe('ingest input', () => {
+  it('wraps rows as inserts and keeps changes as they are', () => {
+    expect(toEvent({ id: 1 }, 1)).toEqual({ insert: { id: 1 } });
+    expect(toEvent([1, 'a'], 1)).toEqual({ insert: [1, 'a'] });
+    expect(toEvent({ delete: { id: 1 } }, 1)).toEqual({ delete: { id: 1 } });
+    expect(toEvent({ update: { id: 1, x: null } }, 1)).toEqual({ update: { id: 1, x: null } });
+    expect(toEvent({ insert: { id: 1 }, table: 't' }, 1)).toEqual({ insert: { id: 1 }, table: 't' });
+    // A row that merely has a column named "insert" next to others stays a row.
+    expect(toEvent({ insert: 1, other: 2 }, 1)).toEqual({ insert: { insert: 1, other: 2 } });
+    expect(() => toEvent({ insert: { a: 1 }, delete: { a: 1 } }, 3)).toThrow(/record 3: a change has exactly one/);
+    expect(() => toEvent(42, 2)).toThrow(InputError);
+  });
+
+  it('reads NDJSON, a JSON array of rows or changes, and values back to back, across chunks', async () => {
+    expect(await collect(jsonEvents(chunks('{"id":1}\n{"del', 'ete":{"id":2}}\r\n\n[3,"x"]\n')))).toEqual([{ insert: { id: 1 } }, { delete: { id: 2 } }, { insert: [3, 'x'] }]);
+    expect(await collect(jsonEvents(chunks('[{"id":1},', '{"update":{"id":1,"n":"b"}}]')))).toEqual([{ insert: { id: 1 } }, { update: { id: 1, n: 'b' } }]);
+    expect(await collect(jsonEvents(chunks('[[1,"a"],[2,"b"]]')))).toEqual([{ insert: [1, 'a'] }, { insert: [2, 'b'] }]);
+    expect(await collect(jsonEvents(chunks('{"a":1}{"a":2}')))).toEqual([{ insert: { a: 1 } }, { insert: { a: 2 } }]);
+    expect(await collect(jsonEvents(chunks('[]', '  \n')))).toEqual([]);
+  });
+
+  it('says which record is not valid JSON', async () => {
+    await expect(collect(jsonEvents(chunks('{"a":1}\n{"a":tru}\n')))).rejects.toThrow(/record 2: not valid JSON/);
+    await expect(collect(jsonEvents(chunks('{"a":1}\n{"a":')))).rejects.toThrow(/ends inside a JSON value/);
+    await expect(collect(jsonEvents(chunks('{"a":1}\nhello')))).rejects.toThrow(/after record 1/);
+  });
+
+  it('splits CSV records, keeping quoted newlines inside one record and skipping blank lines', async () => {
+    expect(await collect(csvRecords(chunks('1,"a\nb",x\r', '\n2,"c""d",y\n\n3,,z')))).toEqual(['1,"a\nb",x', '2,"c""d",y', '3,,z']);
+    await expect(collect(csvRecords(chunks('1,"open\n')))).rejects.toThrow(/inside a quoted field/);
+  });
+
+  it('groups records into batches, JSON as one array per batch, CSV as lines', async () => {
+    const json = await collect(batches(jsonEvents(chunks('{"a":1}\n{"a":2}\n{"a":3}\n')), 2));
+    expect(json).toEqual([
+      { body: '[{"insert":{"a":1}},{"insert":{"a":2}}]', records: 2, first: 1 },
+      { body: '[{"insert":{"a":3}}]', records: 1, first: 3 },
+    ]);
+    const csv = await collect(batches(csvRecords(chunks('1,a\n2,b\n3,c\n')), 5));
+    expect(csv).toEqual([{ body: '1,a\n2,b\n3,c\n', records: 3, first: 1 }]);
+    expect(await collect(batches(csvRecords(chunks('')), 5))).toEqual([]);
+  });
+
+  it('tells the format from the file name', () => {
+    expect(formatFromName('x.CSV')).toBe('csv');
+    expect(formatFromName('x.ndjson')).toBe('json');
+    expect(formatFromName('x.jsonl')).toBe('json');
+    expect(formatFromName('x.txt')).toBeUndefined();
+  });
+});
