@@ -150,8 +150,8 @@ __ops_arg() {
     'config get') case "$2" in 0) __ops_r='c:bm.url bm.token pipe.url pipe.api-key notify.url notify.api-key hook.secret' ;; esac ;;
     'config set') case "$2" in 0) __ops_r='c:bm.url bm.token pipe.url pipe.api-key notify.url notify.api-key hook.secret' ;; 1) __ops_r='-' ;; esac ;;
     'config unset') case "$2" in 0) __ops_r='c:bm.url bm.token pipe.url pipe.api-key notify.url notify.api-key hook.secret' ;; esac ;;
-    'config profiles use') case "$2" in 0) __ops_r='-' ;; esac ;;
-    'config profiles rm') case "$2" in 0) __ops_r='-' ;; esac ;;
+    'config profiles use') case "$2" in 0) __ops_r='d:profiles' ;; esac ;;
+    'config profiles rm') case "$2" in 0) __ops_r='d:profiles' ;; esac ;;
     'completion') case "$2" in 0) __ops_r='c:bash zsh fish' ;; esac ;;
     'help') case "$2" in 0) __ops_r='-' ;; *) [ "$2" -ge 0 ] && __ops_r='-' ;; esac ;;
   esac
@@ -171,8 +171,8 @@ __ops_values() {
     d:*)
       names="$("${__ops_cmd}" "${__ops_gopts[@]}" completion __values "${code#d:}" 2>/dev/null)"
       COMPREPLY=($(compgen -W "$names" -- "$cur")) ;;
-    f) type compopt >/dev/null 2>&1 && compopt -o filenames; COMPREPLY=($(compgen -f -- "$cur")) ;;
-    D) type compopt >/dev/null 2>&1 && compopt -o filenames; COMPREPLY=($(compgen -d -- "$cur")) ;;
+    f) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
+    D) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")) ;;
   esac
 }
 

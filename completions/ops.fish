@@ -274,12 +274,12 @@ function __ops_arg
         case 'config profiles use'
             switch $argv[2]
                 case 0
-                    echo '-'
+                    echo 'd:profiles'
             end
         case 'config profiles rm'
             switch $argv[2]
                 case 0
-                    echo '-'
+                    echo 'd:profiles'
             end
         case 'completion'
             switch $argv[2]

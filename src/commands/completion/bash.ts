@@ -113,8 +113,8 @@ __ops_values() {
     d:*)
       names="$("\${__ops_cmd}" "\${__ops_gopts[@]}" completion __values "\${code#d:}" 2>/dev/null)"
       COMPREPLY=($(compgen -W "$names" -- "$cur")) ;;
-    f) type compopt >/dev/null 2>&1 && compopt -o filenames; COMPREPLY=($(compgen -f -- "$cur")) ;;
-    D) type compopt >/dev/null 2>&1 && compopt -o filenames; COMPREPLY=($(compgen -d -- "$cur")) ;;
+    f) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
+    D) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")) ;;
   esac
 }
 

@@ -4,7 +4,6 @@
  */
 import type { Command } from 'commander';
 import { Argument } from 'commander';
-import { contextFor } from '../../context.js';
 
 const SHELL_CHOICES = ['bash', 'zsh', 'fish'];
 
@@ -19,6 +18,7 @@ export function register(cmd: Command): void {
     .action(async (shell: 'bash' | 'zsh' | 'fish', _opts, command: Command) => {
       const [{ buildProgram }, { completionScript }] = await Promise.all([import('../../main.js'), import('./scripts.js')]);
       const program = await buildProgram([], { loadAll: true });
+      const { contextFor } = await import('../../context.js');
       await contextFor(command).out.write(completionScript(program, shell));
     });
   cmd
@@ -27,8 +27,12 @@ export function register(cmd: Command): void {
     .argument('<kind>')
     .argument('[rest...]')
     .action(async (kind: string, rest: string[], _opts, command: Command) => {
-      const { completionValues } = await import('./values.js');
-      const names = await completionValues(contextFor(command), kind, rest);
+      let names: string[] = [];
+      if (kind === 'profiles') names = (await import('./profiles.js')).profileNames(process.env);
+      else {
+        const [{ remoteValues }, { contextFor }] = await Promise.all([import('./values.js'), import('../../context.js')]);
+        names = await remoteValues(contextFor(command), kind, rest);
+      }
       if (names.length) process.stdout.write(names.join('\n') + '\n');
     });
 }

@@ -2,36 +2,15 @@
  * `ops completion __values KIND [PIPELINE]`: names the completion scripts offer, one per line.
  * Never prints an error and always exits 0: a completion must not spill messages into the terminal.
  *
- * - profiles: read from config.json and credentials.json directly (no server, a few milliseconds);
+ * - profiles: see profiles.ts (read from the files, without this module's imports);
  * - pipelines: `GET /v0/pipelines` on the pipeline service, 1 s timeout;
  * - relations: the tables and views of one pipeline (`GET /v0/pipelines/NAME`), 1 s timeout.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Context } from '../../context.js';
 import { HttpClient } from '../../core/http.js';
-import { configDir } from '../../core/paths.js';
-
-export const VALUE_KINDS = ['profiles', 'pipelines', 'relations'] as const;
-export type ValueKind = (typeof VALUE_KINDS)[number];
 
 /** How long a completion may wait for the pipeline service. */
 export const REMOTE_TIMEOUT_MS = 1000;
-
-function profilesIn(file: string): string[] {
-  try {
-    const data = JSON.parse(readFileSync(file, 'utf8')) as { profiles?: Record<string, unknown> };
-    return data.profiles && typeof data.profiles === 'object' ? Object.keys(data.profiles) : [];
-  } catch {
-    return [];
-  }
-}
-
-export function profileNames(env: NodeJS.ProcessEnv): string[] {
-  const dir = configDir(env);
-  const names = new Set([...profilesIn(join(dir, 'config.json')), ...profilesIn(join(dir, 'credentials.json'))]);
-  return [...names].sort();
-}
 
 interface NamedRelation {
   name?: unknown;
@@ -72,10 +51,9 @@ export async function relationNames(ctx: Context, pipeline: string): Promise<str
   return [...new Set(names)];
 }
 
-/** The names for `kind`, or nothing when they cannot be had quickly. */
-export async function completionValues(ctx: Context, kind: string, rest: string[]): Promise<string[]> {
+/** The names for `kind` (pipelines, relations), or nothing when they cannot be had quickly. */
+export async function remoteValues(ctx: Context, kind: string, rest: string[]): Promise<string[]> {
   try {
-    if (kind === 'profiles') return profileNames(ctx.env);
     if (kind === 'pipelines') return await pipelineNames(ctx);
     if (kind === 'relations' && rest[0]) return await relationNames(ctx, rest[0]);
   } catch {

@@ -70,18 +70,12 @@ ${arrayCases(paths, (p) => p.subs.map((s) => described(s.name, s.summary)))}
 }
 
 __ops_opts() {
-  __ops_a=(
-    ${globals.map((o) => described(o.word, o.description)).join('\n    ')}
-  )
-  local -a own
+  __ops_a=()
   case "$1" in
 ${arrayCases(paths, (p) => p.opts.map((o) => described(o.word, o.description)))}
-    *) __ops_a=() ;;
   esac
-  own=("\${__ops_a[@]}")
-  __ops_a=(
+  __ops_a+=(
     ${globals.map((o) => described(o.word, o.description)).join('\n    ')}
-    "\${own[@]}"
   )
 }
 
