@@ -59,8 +59,10 @@ export async function buildProgram(args: readonly string[], options: { loadAll?:
     }
   }
   program
-    .command('help [topic...]')
+    .command('help')
     .description('Help on a command, or a topic: environment, exit-codes, formatting, config')
+    .argument('[topic...]', 'a topic, or a command such as `bm links`')
+    .addHelpText('after', '\nExamples:\n  ops help exit-codes\n  ops help bm links')
     .action(async (topic: string[]) => {
       const { showHelp } = await import('./commands/help/index.js');
       await showHelp(program, topic);

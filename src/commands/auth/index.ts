@@ -6,6 +6,7 @@ import { contextFor } from '../../context.js';
 export const AUTH_SERVICES = ['bm', 'pipe', 'notify'] as const;
 
 export function register(cmd: Command): void {
+  cmd.addHelpText('after', '\nExamples:\n  ops auth login bm\n  ops auth status\n  ops auth logout pipe');
   cmd
     .command('login')
     .description('Store the URL and secret of a service in the active profile, after checking them')

@@ -1,9 +1,38 @@
-/** Placeholder: the `ops completion` tree is built by its own issue. */
+/**
+ * `ops completion bash|zsh|fish`: print a completion script generated from the full command tree, and
+ * the hidden `ops completion __values KIND` the scripts call for profile, pipeline and table names.
+ */
 import type { Command } from 'commander';
-import { OpsError } from '../../core/errors.js';
+import { Argument } from 'commander';
+
+const SHELL_CHOICES = ['bash', 'zsh', 'fish'];
 
 export function register(cmd: Command): void {
-  cmd.action(() => {
-    throw new OpsError('`ops completion` is not implemented yet');
-  });
+  cmd
+    .usage('[options] <shell>')
+    .addArgument(new Argument('<shell>', 'the shell to print a script for').choices(SHELL_CHOICES))
+    .addHelpText(
+      'after',
+      '\nInstall (see docs/completions.md):\n  bash  add `source <(ops completion bash)` to ~/.bashrc\n  zsh   ops completion zsh > "${fpath[1]}/_ops"   (then start a new shell)\n  fish  ops completion fish > ~/.config/fish/completions/ops.fish\n\nExamples:\n  source <(ops completion bash)\n  ops completion fish > ~/.config/fish/completions/ops.fish',
+    )
+    .action(async (shell: 'bash' | 'zsh' | 'fish', _opts, command: Command) => {
+      const [{ buildProgram }, { completionScript }] = await Promise.all([import('../../main.js'), import('./scripts.js')]);
+      const program = await buildProgram([], { loadAll: true });
+      const { contextFor } = await import('../../context.js');
+      await contextFor(command).out.write(completionScript(program, shell));
+    });
+  cmd
+    .command('__values', { hidden: true })
+    .description('Names for the completion scripts: profiles, pipelines, relations PIPELINE')
+    .argument('<kind>')
+    .argument('[rest...]')
+    .action(async (kind: string, rest: string[], _opts, command: Command) => {
+      let names: string[] = [];
+      if (kind === 'profiles') names = (await import('./profiles.js')).profileNames(process.env);
+      else {
+        const [{ remoteValues }, { contextFor }] = await Promise.all([import('./values.js'), import('../../context.js')]);
+        names = await remoteValues(contextFor(command), kind, rest);
+      }
+      if (names.length) process.stdout.write(names.join('\n') + '\n');
+    });
 }

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { contextFor } from '../../context.js';
 
 export function register(cmd: Command): void {
-  cmd.addHelpText('after', '\nSee `ops help config` for where settings live and how they are resolved.');
+  cmd.addHelpText('after', '\nSee `ops help config` for where settings live and how they are resolved.\n\nExamples:\n  ops config list\n  ops config set pipe.url https://pipelines.example.com --profile work\n  ops config profiles use work');
   cmd
     .command('list')
     .alias('ls')
@@ -11,19 +11,23 @@ export function register(cmd: Command): void {
     .addHelpText('after', '\nExamples:\n  ops config list\n  ops config list --profile work --json')
     .action(async (_opts, command: Command) => (await import('./list.js')).configList(contextFor(command)));
   cmd
-    .command('get <key>')
+    .command('get')
     .description('Print one setting (secrets masked unless --show-secret)')
+    .argument('<key>', 'the setting, e.g. bm.url (see `ops help config`)')
     .option('--show-secret', 'print a secret in full')
     .addHelpText('after', '\nExamples:\n  ops config get bm.url\n  curl -H "Authorization: Bearer $(ops config get bm.token --show-secret)" ...')
     .action(async (key: string, opts: { showSecret?: boolean }, command: Command) => (await import('./get.js')).configGet(contextFor(command), key, opts));
   cmd
-    .command('set <key> [value]')
+    .command('set')
     .description('Set a setting in the active profile (secrets: value from stdin with "-", or a prompt)')
+    .argument('<key>', 'the setting, e.g. bm.url')
+    .argument('[value]', 'the value; "-" reads it from stdin; omitted: a prompt (secrets: only stdin or a prompt)')
     .addHelpText('after', '\nExamples:\n  ops config set bm.url https://links.example.com\n  printf %s "$TOKEN" | ops config set bm.token -')
     .action(async (key: string, value: string | undefined, _opts, command: Command) => (await import('./set.js')).configSet(contextFor(command), key, value));
   cmd
-    .command('unset <key>')
+    .command('unset')
     .description('Remove a setting from the active profile')
+    .argument('<key>', 'the setting, e.g. pipe.api-key')
     .addHelpText('after', '\nExample:\n  ops config unset pipe.api-key')
     .action(async (key: string, _opts, command: Command) => (await import('./set.js')).configUnset(contextFor(command), key));
   const profiles = cmd
@@ -32,11 +36,15 @@ export function register(cmd: Command): void {
     .addHelpText('after', '\nExamples:\n  ops config profiles\n  ops config profiles use work\n  ops config profiles rm old')
     .action(async (_opts, command: Command) => (await import('./profiles.js')).profilesList(contextFor(command)));
   profiles
-    .command('use <name>')
+    .command('use')
     .description('Make a profile the active one')
+    .argument('<profile>', 'the profile name')
+    .addHelpText('after', '\nExamples:\n  ops config profiles use work\n  ops config profiles use local')
     .action(async (name: string, _opts, command: Command) => (await import('./profiles.js')).profilesUse(contextFor(command), name));
   profiles
-    .command('rm <name>')
+    .command('rm')
     .description('Delete a profile and its secrets')
+    .argument('<profile>', 'the profile name')
+    .addHelpText('after', '\nExamples:\n  ops config profiles rm old\n  ops config profiles rm old --yes   # no confirmation (scripts)')
     .action(async (name: string, _opts, command: Command) => (await import('./profiles.js')).profilesRemove(contextFor(command), name));
 }

@@ -1,4 +1,5 @@
 /** The `ops help <topic>` texts. Environment variables come from the settings table, so they stay in sync. */
+import { EXIT_CODE_MEANINGS } from '../../core/errors.js';
 import { OTHER_ENVIRONMENT, SETTINGS } from '../../core/settings.js';
 
 export const TOPICS: Record<string, { summary: string; text: () => string }> = {
@@ -22,16 +23,7 @@ export const TOPICS: Record<string, { summary: string; text: () => string }> = {
   'exit-codes': {
     summary: 'what the exit status means',
     text: () =>
-      [
-        'Exit codes',
-        '',
-        '  0    success',
-        '  1    failure (the service answered an error, a check failed, a network error)',
-        '  2    usage error (bad flag or argument; a confirmation needed but no terminal and no --yes)',
-        '  4    authentication or permission failure (HTTP 401/403; run `ops auth login SERVICE`)',
-        '  8    timed out waiting (e.g. `ops pipe start --timeout`)',
-        '  130  interrupted (Ctrl-C)',
-      ].join('\n'),
+      ['Exit codes', '', ...EXIT_CODE_MEANINGS.map((e) => `  ${String(e.code).padEnd(4)} ${e.meaning}`)].join('\n'),
   },
   formatting: {
     summary: 'tables, TSV, JSON and NDJSON output',
