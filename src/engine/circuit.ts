@@ -17,6 +17,8 @@ interface Output {
   node: PlanNode;
   columns: PlanColumn[];
   integrated: ZSet;
+  /** Primary-key tables: contents live in the table's key map. */
+  byKey?: Map<string, Row>;
   formatters: Array<(v: Value) => JsonValue>;
 }
 
@@ -31,6 +33,8 @@ interface TableState {
   /** Primary-key tables: key -> current row. */
   byKey?: Map<string, Row>;
   exact: Map<string, number>;
+  /** Lower-case spelling of unquoted column names (the usual JSON key), for the fast path. */
+  altNames: Array<string | undefined>;
   folded: Map<string, number>;
   watermarks: Map<number, number>;
 }
@@ -70,8 +74,11 @@ export class EngineCircuit implements Circuit {
         exact.set(c.name, i);
         if (!c.quoted) folded.set(foldKey(c.name), i);
       });
-      this.tables.set(t.name, { def: t, byKey: t.pk.length ? new Map() : undefined, exact, folded, watermarks: new Map() });
+      const byKey = t.pk.length ? new Map<string, Row>() : undefined;
+      const altNames = t.columns.map((c) => (c.quoted ? undefined : c.name.toLowerCase() === c.name ? c.name.toUpperCase() : c.name.toLowerCase()));
+      this.tables.set(t.name, { def: t, byKey, exact, folded, altNames, watermarks: new Map() });
       this.addOutput(t.name, t.node, t.columns.map((c) => ({ name: c.name, type: c.type })), t.quoted, true);
+      this.outputs[this.outputs.length - 1]!.byKey = byKey;
     }
     for (const v of program.views) if (!v.local) this.addOutput(v.name, v.node, v.columns, v.quoted);
     // initial outputs (constants, global aggregates)
@@ -128,9 +135,10 @@ export class EngineCircuit implements Circuit {
     for (const o of this.outputs) {
       const d = deltas.get(o.node.id);
       if (!d || !d.length) continue;
-      const c = consolidate(d);
+      let c: Delta;
+      if (o.byKey) c = consolidate(d); // primary-key tables: the key map already holds the contents
+      else c = o.integrated.integrate(d);
       if (!c.length) continue;
-      for (const [row, w] of c) o.integrated.add(row, w);
       result.set(o, c);
     }
     return result;
@@ -151,7 +159,26 @@ export class EngineCircuit implements Circuit {
       return { row: out, present };
     }
     if (row === null || typeof row !== 'object') throw new EngineInputError(`row must be a JSON object or array`, index);
-    for (const [k, v] of Object.entries(row as Record<string, JsonValue>)) {
+    // fast path: keys spelled exactly as the column names
+    const obj = row as Record<string, JsonValue>;
+    let found = 0;
+    const alt = t.altNames;
+    for (let i = 0; i < cols.length; i++) {
+      let v = obj[cols[i]!.name];
+      if (v === undefined && alt[i] !== undefined) v = obj[alt[i]!];
+      if (v !== undefined) {
+        out[i] = this.convertValue(t, i, v, index);
+        present[i] = true;
+        found++;
+      }
+    }
+    let total = 0;
+    for (const _k in obj) total++;
+    if (total === found) {
+      if (!partial) this.checkNotNull(t, out, index);
+      return { row: out, present };
+    }
+    for (const [k, v] of Object.entries(obj)) {
       let i = t.exact.get(k);
       if (i === undefined) i = t.folded.get(foldKey(k));
       if (i === undefined) continue; // unknown fields are ignored
@@ -349,14 +376,15 @@ export class EngineCircuit implements Circuit {
     const o = this.findOutput(name);
     if (!o) throw new Error(`unknown relation '${name}'`);
     const out: WeightedRow[] = [];
-    for (const e of o.integrated.map.values()) out.push({ row: this.toJsonRow(o, e.row), weight: e.w });
+    if (o.byKey) for (const row of o.byKey.values()) out.push({ row: this.toJsonRow(o, row), weight: 1 });
+    else for (const e of o.integrated.map.values()) out.push({ row: this.toJsonRow(o, e.row), weight: e.w });
     return out;
   }
 
   stateSize(): number {
     let n = 0;
     for (const op of this.ops.values()) n += op.stateSize();
-    for (const o of this.outputs) n += o.integrated.size;
+    for (const o of this.outputs) n += o.byKey ? o.byKey.size : o.integrated.size;
     return n;
   }
 }
