@@ -69,6 +69,7 @@ export class ZSet {
       }
       if (e.s !== stamp) {
         e.s = stamp;
+        e.k = k;
         e.d = 0;
         touched.push(e);
       }
