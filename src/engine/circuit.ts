@@ -342,14 +342,22 @@ export class EngineCircuit implements Circuit {
           break;
       }
     }
+    let advanced = false;
     for (const [t, m] of maxSeen) {
       for (const [i, v] of m) {
         const cand = v - t.def.lateness.get(i)!;
         const cur = t.watermarks.get(i);
-        if (cur === undefined || cand > cur) t.watermarks.set(i, cand);
+        if (cur === undefined || cand > cur) {
+          t.watermarks.set(i, cand);
+          advanced = true;
+        }
       }
     }
     let result = this.propagate(tableDeltas, false);
+    if (advanced) {
+      const wmOf = (table: string, col: number): number | undefined => this.tables.get(table)?.watermarks.get(col);
+      for (const op of this.ops.values()) op.release?.(wmOf);
+    }
     if (this.pending) {
       const p = this.pending;
       this.pending = undefined;

@@ -104,6 +104,24 @@ CREATE VIEW c AS SELECT COUNT(*) AS n FROM e;`);
     expect(c.contents('c')).toEqual([{ row: { N: 3 }, weight: 1 }]);
   });
 
+  it('LATENESS releases the state of closed TUMBLE windows and keeps their output', () => {
+    const p = prog(`CREATE TABLE e (ts TIMESTAMP NOT NULL LATENESS INTERVAL '10' MINUTE, v INT);
+CREATE VIEW w AS SELECT window_start, SUM(v) AS s FROM TABLE(TUMBLE(TABLE e, DESCRIPTOR(ts), INTERVAL '1' HOUR)) GROUP BY window_start;`);
+    const c = p.newCircuit();
+    c.step([{ table: 'e', op: 'insert', row: { ts: '2024-01-01 10:05:00', v: 1 } }, { table: 'e', op: 'insert', row: { ts: '2024-01-01 10:55:00', v: 2 } }]);
+    const before = c.stateSize();
+    // watermark moves to 11:20: the 10:00 window is closed
+    c.step([{ table: 'e', op: 'insert', row: { ts: '2024-01-01 11:30:00', v: 5 } }]);
+    c.step([{ table: 'e', op: 'insert', row: { ts: '2024-01-01 10:59:00', v: 100 } }]); // late: dropped
+    expect(sortRows(c.contents('w'))).toEqual([
+      { row: { WINDOW_START: '2024-01-01 10:00:00', S: 3 }, weight: 1 },
+      { row: { WINDOW_START: '2024-01-01 11:00:00', S: 5 }, weight: 1 },
+    ]);
+    // state = table rows + view rows + aggregate groups; the closed 10:00 group was released
+    expect(before).toBe(2 + 1 + 1);
+    expect(c.stateSize()).toBe(3 + 2 + 1);
+  });
+
   it('ORDER BY ... LIMIT keeps the top k', () => {
     const p = prog('CREATE TABLE t (n INT); CREATE VIEW top2 AS SELECT n FROM t ORDER BY n DESC LIMIT 2;');
     const c = p.newCircuit();

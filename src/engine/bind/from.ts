@@ -140,7 +140,8 @@ export function joinRels(left: Rel, right: Rel, kind: string, on: Expr | undefin
     leftWidth: lw,
     rightWidth: rw,
   };
-  const n = node('join', [left.node, right.node], cols.map((c) => ({ name: c.name, type: c.type })), () => new JoinOp(spec));
+  const lineage = [...left.node.columns, ...right.node.columns];
+  const n = node('join', [left.node, right.node], cols.map((c, i) => ({ name: c.name, type: c.type, wm: lineage[i]?.wm })), () => new JoinOp(spec));
   void pos;
   return { node: n, scope };
 }
@@ -225,6 +226,9 @@ function bindTvf(f: FromItem & { k: 'tvf' }, env: Env): Rel {
     { rel: relName, name: wsName, type: tsType, idx: base.scope.width },
     { rel: relName, name: weName, type: tsType, idx: base.scope.width + 1 },
   ];
-  const n = node(name.toLowerCase(), [base.node], cols.map((c) => ({ name: c.name, type: c.type })), () => new FlatMapOp(fn));
+  const srcWm = base.node.columns[idx]?.wm;
+  const sizeMs = name === 'TUMBLE' ? ival(rest[0], 'a window size') : ival(rest[1], 'a window size');
+  const lineage = [...base.node.columns.map((c) => c.wm), srcWm && { ...srcWm, slack: srcWm.slack - 1 + sizeMs }, srcWm && { ...srcWm, slack: srcWm.slack - 1 }];
+  const n = node(name.toLowerCase(), [base.node], cols.map((c, i) => ({ name: c.name, type: c.type, wm: lineage[i] })), () => new FlatMapOp(fn));
   return { node: n, scope: new Scope(cols, env.casing) };
 }

@@ -38,7 +38,25 @@ export class AggregateOp implements Operator {
     private readonly aggs: AggSpec[],
     /** No GROUP BY: exactly one output row, even for empty input. */
     private readonly global: boolean,
+    /** Group keys fed by LATENESS columns: groups whose key is below the watermark are closed. */
+    private readonly gc: Array<{ keyIdx: number; table: string; col: number; slack: number }> = [],
   ) {}
+
+  /** Drop the accumulators of closed groups; their output rows stay in the views' contents. */
+  release(watermark: (table: string, col: number) => number | undefined): void {
+    if (!this.gc.length) return;
+    const limits = this.gc.map((g) => ({ g, wm: watermark(g.table, g.col) }));
+    if (limits.every((l) => l.wm === undefined)) return;
+    for (const [k, grp] of this.groups) {
+      for (const { g, wm } of limits) {
+        const v = grp.key[g.keyIdx];
+        if (wm !== undefined && typeof v === 'number' && v + g.slack <= wm) {
+          this.groups.delete(k);
+          break;
+        }
+      }
+    }
+  }
 
   stateSize(): number {
     return this.groups.size;
