@@ -31,7 +31,7 @@ interface Group {
 }
 
 export class AggregateOp implements Operator {
-  private readonly groups = new Map<string, Group>();
+  private readonly groups = new Map<string | number, Group>();
 
   constructor(
     private readonly keyFns: Array<(row: Row) => Value>,
@@ -93,13 +93,13 @@ export class AggregateOp implements Operator {
     const aggs = this.aggs;
     for (const [row, w] of d!) {
       let key: Row;
-      let k: string;
+      let k: string | number;
       if (keyFns.length === 0) {
         key = [];
         k = '';
       } else {
         key = keyFns.map((f) => f(row));
-        k = keyFns.length === 1 ? valueKey(key[0]!) : rowKey(key);
+        k = groupKey(key, keyFns.length);
       }
       let g = this.groups.get(k);
       if (!g) {
@@ -129,13 +129,37 @@ export class AggregateOp implements Operator {
     for (const [g, old] of touched) {
       const nw = this.output(g);
       g.out = nw;
-      if (old && nw && rowKey(old) === rowKey(nw)) continue;
+      if (old && nw && sameRow(old, nw)) continue;
       if (old) out.push([old, -1]);
       if (nw) out.push([nw, 1]);
-      if (!nw && g.count === 0) this.groups.delete(g.key.length === 0 ? '' : this.keyFns.length === 1 ? valueKey(g.key[0]!) : rowKey(g.key));
+      if (!nw && g.count === 0) this.groups.delete(g.key.length === 0 ? '' : groupKey(g.key, this.keyFns.length));
     }
     return out;
   }
+}
+
+function groupKey(key: Row, n: number): string | number {
+  if (n === 1) {
+    const v = key[0]!;
+    return typeof v === 'number' ? (v === 0 ? 0 : v) : valueKey(v);
+  }
+  return rowKey(key);
+}
+
+function sameRow(a: Row, b: Row): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x === y) continue;
+    if (typeof x === 'object' && typeof y === 'object' && x !== null && y !== null) {
+      if (rowKey([x]) !== rowKey([y])) return false;
+      continue;
+    }
+    if (typeof x === 'number' && typeof y === 'number' && Number.isNaN(x) && Number.isNaN(y)) continue;
+    return false;
+  }
+  return true;
 }
 
 /* ---------- accumulators ---------- */
