@@ -138,14 +138,17 @@ function containsAgg(e: Expr): boolean {
 }
 
 function bindSelect(s: Select, env: Env): BoundQuery {
-  let rel: Rel = bindFrom(s.from, env, bindQuery);
-  // WHERE: subquery conjuncts become semi/anti joins, the rest one filter
+  // WHERE: subquery conjuncts become semi/anti joins, join conditions of comma lists go into the joins,
+  // the rest one filter
   const plain: Expr[] = [];
+  const subs: SubConjunct[] = [];
   for (const c of conjuncts(s.where)) {
     const sub = subqueryConjunct(c);
-    if (sub) rel = addSemiJoin(rel, sub, env);
+    if (sub) subs.push(sub);
     else plain.push(c);
   }
+  let rel: Rel = bindFrom(s.from, env, bindQuery, plain);
+  for (const sub of subs) rel = addSemiJoin(rel, sub, env);
   if (plain.length) {
     const ctx: BindCtx = { scope: rel.scope, clause: 'WHERE' };
     const preds = plain.map((c) => bindCondition(c, ctx));
