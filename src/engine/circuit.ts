@@ -6,7 +6,7 @@ import { EngineInputError, type Circuit, type InputChange, type JsonRow, type Js
 import type { BoundProgram, TableDef, ViewDef } from './bind/program.js';
 import type { PlanNode, PlanColumn } from './plan/nodes.js';
 import { consolidate, ZSet, type Delta, type Operator } from './ops/zset.js';
-import { fromCsv, fromJson, rowKey, toJson, ValueError, type Row, type Value } from './types/values.js';
+import { fromCsv, fromJson, rowKey, sameRow, toJson, ValueError, type Row, type Value } from './types/values.js';
 import { compareValues } from './types/values.js';
 import { resolveName } from './names.js';
 
@@ -51,6 +51,7 @@ export class EngineCircuit implements Circuit {
   private readonly nameCache = new Map<string, Output | undefined>();
   private readonly tableCache = new Map<string, TableState | undefined>();
   private pending: Map<Output, Delta> | undefined;
+  private readonly singleTouch = new Set<string>();
 
   constructor(
     private readonly program: BoundProgram,
@@ -136,7 +137,7 @@ export class EngineCircuit implements Circuit {
       const d = deltas.get(o.node.id);
       if (!d || !d.length) continue;
       let c: Delta;
-      if (o.byKey) c = consolidate(d); // primary-key tables: the key map already holds the contents
+      if (o.byKey) c = o.node.table && this.singleTouch.has(o.node.table) ? d : consolidate(d); // primary-key tables: the key map already holds the contents
       else c = o.integrated.integrate(d);
       if (!c.length) continue;
       result.set(o, c);
@@ -296,6 +297,7 @@ export class EngineCircuit implements Circuit {
     // apply (cannot fail from here on)
     const tableDeltas = new Map<string, Delta>();
     const maxSeen = new Map<TableState, Map<number, number>>();
+    const touchesPerTable = new Map<string, number>();
     for (const { t, action } of actions) {
       let d = tableDeltas.get(t.def.name);
       if (!d) {
@@ -319,9 +321,11 @@ export class EngineCircuit implements Circuit {
         continue;
       }
       const k = this.pkKey(t, action.row);
+      touchesPerTable.set(t.def.name, (touchesPerTable.get(t.def.name) ?? 0) + 1);
       const old = t.byKey.get(k);
       switch (action.kind) {
         case 'upsert':
+          if (old && sameRow(old, action.row)) break;
           if (old) d.push([old, -1]);
           t.byKey.set(k, action.row);
           d.push([action.row, 1]);
@@ -357,6 +361,9 @@ export class EngineCircuit implements Circuit {
         }
       }
     }
+    // primary-key tables whose keys were each touched once: their delta is already consolidated
+    this.singleTouch.clear();
+    for (const [name, n] of touchesPerTable) if (n <= 1) this.singleTouch.add(name);
     let result = this.propagate(tableDeltas, false);
     if (advanced) {
       const wmOf = (table: string, col: number): number | undefined => this.tables.get(table)?.watermarks.get(col);
