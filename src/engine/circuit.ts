@@ -6,7 +6,7 @@ import { EngineInputError, type Circuit, type InputChange, type JsonRow, type Js
 import type { BoundProgram, TableDef, ViewDef } from './bind/program.js';
 import type { PlanNode, PlanColumn } from './plan/nodes.js';
 import { consolidate, ZSet, type Delta, type Operator } from './ops/zset.js';
-import { fromCsv, fromJson, rowKey, toJson, ValueError, type Row, type Value } from './types/values.js';
+import { fromCsv, fromJson, rowKey, sameRow, toJson, ValueError, type Row, type Value } from './types/values.js';
 import { compareValues } from './types/values.js';
 import { resolveName } from './names.js';
 
@@ -17,6 +17,8 @@ interface Output {
   node: PlanNode;
   columns: PlanColumn[];
   integrated: ZSet;
+  /** Primary-key tables: contents live in the table's key map. */
+  byKey?: Map<string | number, Row>;
   formatters: Array<(v: Value) => JsonValue>;
 }
 
@@ -29,8 +31,10 @@ type Action =
 interface TableState {
   def: TableDef;
   /** Primary-key tables: key -> current row. */
-  byKey?: Map<string, Row>;
+  byKey?: Map<string | number, Row>;
   exact: Map<string, number>;
+  /** Lower-case spelling of unquoted column names (the usual JSON key), for the fast path. */
+  altNames: Array<string | undefined>;
   folded: Map<string, number>;
   watermarks: Map<number, number>;
 }
@@ -47,6 +51,7 @@ export class EngineCircuit implements Circuit {
   private readonly nameCache = new Map<string, Output | undefined>();
   private readonly tableCache = new Map<string, TableState | undefined>();
   private pending: Map<Output, Delta> | undefined;
+  private readonly singleTouch = new Set<string>();
 
   constructor(
     private readonly program: BoundProgram,
@@ -70,8 +75,11 @@ export class EngineCircuit implements Circuit {
         exact.set(c.name, i);
         if (!c.quoted) folded.set(foldKey(c.name), i);
       });
-      this.tables.set(t.name, { def: t, byKey: t.pk.length ? new Map() : undefined, exact, folded, watermarks: new Map() });
+      const byKey = t.pk.length ? new Map<string | number, Row>() : undefined;
+      const altNames = t.columns.map((c) => (c.quoted ? undefined : c.name.toLowerCase() === c.name ? c.name.toUpperCase() : c.name.toLowerCase()));
+      this.tables.set(t.name, { def: t, byKey, exact, folded, altNames, watermarks: new Map() });
       this.addOutput(t.name, t.node, t.columns.map((c) => ({ name: c.name, type: c.type })), t.quoted, true);
+      this.outputs[this.outputs.length - 1]!.byKey = byKey;
     }
     for (const v of program.views) if (!v.local) this.addOutput(v.name, v.node, v.columns, v.quoted);
     // initial outputs (constants, global aggregates)
@@ -128,9 +136,10 @@ export class EngineCircuit implements Circuit {
     for (const o of this.outputs) {
       const d = deltas.get(o.node.id);
       if (!d || !d.length) continue;
-      const c = consolidate(d);
+      let c: Delta;
+      if (o.byKey) c = o.node.table && this.singleTouch.has(o.node.table) ? d : consolidate(d); // primary-key tables: the key map already holds the contents
+      else c = o.integrated.integrate(d);
       if (!c.length) continue;
-      for (const [row, w] of c) o.integrated.add(row, w);
       result.set(o, c);
     }
     return result;
@@ -151,7 +160,26 @@ export class EngineCircuit implements Circuit {
       return { row: out, present };
     }
     if (row === null || typeof row !== 'object') throw new EngineInputError(`row must be a JSON object or array`, index);
-    for (const [k, v] of Object.entries(row as Record<string, JsonValue>)) {
+    // fast path: keys spelled exactly as the column names
+    const obj = row as Record<string, JsonValue>;
+    let found = 0;
+    const alt = t.altNames;
+    for (let i = 0; i < cols.length; i++) {
+      let v = obj[cols[i]!.name];
+      if (v === undefined && alt[i] !== undefined) v = obj[alt[i]!];
+      if (v !== undefined) {
+        out[i] = this.convertValue(t, i, v, index);
+        present[i] = true;
+        found++;
+      }
+    }
+    let total = 0;
+    for (const _k in obj) total++;
+    if (total === found) {
+      if (!partial) this.checkNotNull(t, out, index);
+      return { row: out, present };
+    }
+    for (const [k, v] of Object.entries(obj)) {
       let i = t.exact.get(k);
       if (i === undefined) i = t.folded.get(foldKey(k));
       if (i === undefined) continue; // unknown fields are ignored
@@ -244,9 +272,13 @@ export class EngineCircuit implements Circuit {
     }
   }
 
-  private pkKey(t: TableState, row: Row): string {
+  private pkKey(t: TableState, row: Row): string | number {
     const pk = t.def.pk;
-    return pk.length === 1 ? rowKey([row[pk[0]!]!]) : rowKey(pk.map((i) => row[i]!));
+    if (pk.length === 1) {
+      const v = row[pk[0]!]!;
+      return typeof v === 'number' ? v : rowKey([v]);
+    }
+    return rowKey(pk.map((i) => row[i]!));
   }
 
   /** LATENESS: rows older than the table's watermark are dropped. */
@@ -265,6 +297,7 @@ export class EngineCircuit implements Circuit {
     // apply (cannot fail from here on)
     const tableDeltas = new Map<string, Delta>();
     const maxSeen = new Map<TableState, Map<number, number>>();
+    const touchesPerTable = new Map<string, number>();
     for (const { t, action } of actions) {
       let d = tableDeltas.get(t.def.name);
       if (!d) {
@@ -288,9 +321,11 @@ export class EngineCircuit implements Circuit {
         continue;
       }
       const k = this.pkKey(t, action.row);
+      touchesPerTable.set(t.def.name, (touchesPerTable.get(t.def.name) ?? 0) + 1);
       const old = t.byKey.get(k);
       switch (action.kind) {
         case 'upsert':
+          if (old && sameRow(old, action.row)) break;
           if (old) d.push([old, -1]);
           t.byKey.set(k, action.row);
           d.push([action.row, 1]);
@@ -315,14 +350,25 @@ export class EngineCircuit implements Circuit {
           break;
       }
     }
+    let advanced = false;
     for (const [t, m] of maxSeen) {
       for (const [i, v] of m) {
         const cand = v - t.def.lateness.get(i)!;
         const cur = t.watermarks.get(i);
-        if (cur === undefined || cand > cur) t.watermarks.set(i, cand);
+        if (cur === undefined || cand > cur) {
+          t.watermarks.set(i, cand);
+          advanced = true;
+        }
       }
     }
+    // primary-key tables whose keys were each touched once: their delta is already consolidated
+    this.singleTouch.clear();
+    for (const [name, n] of touchesPerTable) if (n <= 1) this.singleTouch.add(name);
     let result = this.propagate(tableDeltas, false);
+    if (advanced) {
+      const wmOf = (table: string, col: number): number | undefined => this.tables.get(table)?.watermarks.get(col);
+      for (const op of this.ops.values()) op.release?.(wmOf);
+    }
     if (this.pending) {
       const p = this.pending;
       this.pending = undefined;
@@ -349,14 +395,15 @@ export class EngineCircuit implements Circuit {
     const o = this.findOutput(name);
     if (!o) throw new Error(`unknown relation '${name}'`);
     const out: WeightedRow[] = [];
-    for (const e of o.integrated.map.values()) out.push({ row: this.toJsonRow(o, e.row), weight: e.w });
+    if (o.byKey) for (const row of o.byKey.values()) out.push({ row: this.toJsonRow(o, row), weight: 1 });
+    else for (const e of o.integrated.map.values()) out.push({ row: this.toJsonRow(o, e.row), weight: e.w });
     return out;
   }
 
   stateSize(): number {
     let n = 0;
     for (const op of this.ops.values()) n += op.stateSize();
-    for (const o of this.outputs) n += o.integrated.size;
+    for (const o of this.outputs) n += o.byKey ? o.byKey.size : o.integrated.size;
     return n;
   }
 }

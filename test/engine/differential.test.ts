@@ -31,15 +31,24 @@ const kRow = fc.record({ id: fc.integer({ min: 0, max: 5 }), name: fc.option(fc.
 
 type Op =
   | { kind: 'ins'; table: 't' | 'u' | 'k'; row: Record<string, unknown> }
-  | { kind: 'del'; table: 't' | 'u' | 'k'; pick: number };
+  | { kind: 'del'; table: 't' | 'u' | 'k'; pick: number }
+  | { kind: 'upd'; pick: number; set: Record<string, unknown> };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 4, arbitrary: tRow.map((row) => ({ kind: 'ins' as const, table: 't' as const, row })) },
   { weight: 3, arbitrary: uRow.map((row) => ({ kind: 'ins' as const, table: 'u' as const, row })) },
   { weight: 2, arbitrary: kRow.map((row) => ({ kind: 'ins' as const, table: 'k' as const, row })) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('del' as const), table: fc.constantFrom('t' as const, 'u' as const, 'k' as const), pick: fc.nat(50) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('upd' as const),
+      pick: fc.nat(50),
+      set: fc.oneof(kRow.map((r) => ({ name: r.name })), kRow.map((r) => ({ grp: r.grp })), kRow.map((r) => ({ name: r.name, grp: r.grp }))),
+    }),
+  },
 );
-const stepsArb = fc.array(fc.array(opArb, { minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 6 });
+const stepsArb = fc.array(fc.array(opArb, { minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 8 });
 
 let oracle: Oracle;
 let program: CompiledProgram;
@@ -71,10 +80,11 @@ async function runSequence(steps: Op[][]): Promise<string[]> {
   const circuit = program.newCircuit();
   const model: Model = { t: [], u: [], k: [] };
   const failures: string[] = [];
+  const integrated = new Map<string, Map<string, number>>();
   for (const step of steps) {
     const changes: InputChange[] = [];
     for (const op of step) {
-      const rows = model[op.table]!;
+      const rows = model[op.kind === 'upd' ? 'k' : op.table]!;
       if (op.kind === 'ins') {
         if (op.table === 'k') {
           const i = rows.findIndex((r) => r.id === op.row.id);
@@ -82,16 +92,36 @@ async function runSequence(steps: Op[][]): Promise<string[]> {
         }
         rows.push(op.row);
         changes.push({ table: op.table, op: 'insert', row: op.row as never });
+      } else if (op.kind === 'upd') {
+        const krows = model.k!;
+        if (!krows.length) continue;
+        const row = krows[op.pick % krows.length]!;
+        Object.assign(row, op.set);
+        changes.push({ table: 'k', op: 'update', row: { id: row.id, ...op.set } as never });
       } else {
         if (!rows.length) continue;
         const [row] = rows.splice(op.pick % rows.length, 1);
         changes.push({ table: op.table, op: 'delete', row: (op.table === 'k' ? { id: row!.id } : row) as never });
       }
     }
-    circuit.step(changes);
+    const res = circuit.step(changes);
+    // the step's output changes, integrated, must equal the contents
+    for (const [name, delta] of res.changes) {
+      const acc = integrated.get(name) ?? new Map<string, number>();
+      for (const { row, weight } of delta) {
+        const k = JSON.stringify(row);
+        const w = (acc.get(k) ?? 0) + weight;
+        if (w === 0) acc.delete(k);
+        else acc.set(k, w);
+      }
+      integrated.set(name, acc);
+    }
     await oracle.load(model, COLS);
     const expected = await oracle.contents(VIEWS.map((v) => v.name));
     for (const v of VIEWS) {
+      const fromChanges = [...(integrated.get(v.name) ?? new Map<string, number>())].map(([k, w]) => `${w}:${k}`).sort();
+      const contents = circuit.contents(v.name).map(({ row, weight }) => `${weight}:${JSON.stringify(row)}`).sort();
+      if (JSON.stringify(fromChanges) !== JSON.stringify(contents)) failures.push(`${v.name}: integrated changes differ from contents\n  ${JSON.stringify(fromChanges)}\n  ${JSON.stringify(contents)}`);
       const got = engineContents(circuit, v.name);
       const want = expected.get(v.name)!;
       if (JSON.stringify(got) !== JSON.stringify(want)) {

@@ -11,6 +11,13 @@ export interface Entry {
 /** Sum the weights of equal rows and drop zeros. */
 export function consolidate(d: Delta): Delta {
   if (d.length <= 1) return d.length === 1 && d[0]![1] === 0 ? [] : d;
+  if (d.length === 2) {
+    const [a, b] = d as [[Row, number], [Row, number]];
+    if (a[1] === 0 || b[1] === 0) return a[1] === 0 ? (b[1] === 0 ? [] : [b]) : [a];
+    if (a[0] !== b[0] && rowKey(a[0]) !== rowKey(b[0])) return d;
+    const w = a[1] + b[1];
+    return w === 0 ? [] : [[a[0], w]];
+  }
   const m = new Map<string, [Row, number]>();
   for (const [row, w] of d) {
     const k = rowKey(row);
@@ -21,6 +28,13 @@ export function consolidate(d: Delta): Delta {
   const out: Delta = [];
   for (const e of m.values()) if (e[1] !== 0) out.push(e);
   return out;
+}
+
+interface SEntry extends Entry {
+  /** Weight change in the current integrate() call, and that call's stamp. */
+  d: number;
+  s: number;
+  k: string;
 }
 
 /** An integrated Z-set: row key -> (row, weight). */
@@ -37,6 +51,44 @@ export class ZSet {
 
   addDelta(d: Delta): void {
     for (const [row, w] of d) this.add(row, w);
+  }
+
+  private stamp = 0;
+
+  /** Integrate a delta and return its consolidated form (one key computation and one map lookup per row). */
+  integrate(d: Delta): Delta {
+    if (d.length === 1) {
+      const [row, w] = d[0]!;
+      if (w === 0) return [];
+      this.add(row, w);
+      return d;
+    }
+    const stamp = ++this.stamp;
+    const touched: SEntry[] = [];
+    const map = this.map as Map<string, SEntry>;
+    for (const [row, w] of d) {
+      if (w === 0) continue;
+      const k = rowKey(row);
+      let e = map.get(k);
+      if (!e) {
+        e = { row, w: 0, d: 0, s: 0, k };
+        map.set(k, e);
+      }
+      if (e.s !== stamp) {
+        e.s = stamp;
+        e.k = k;
+        e.d = 0;
+        touched.push(e);
+      }
+      e.w += w;
+      e.d += w;
+    }
+    const out: Delta = [];
+    for (const e of touched) {
+      if (e.d !== 0) out.push([e.row, e.d]);
+      if (e.w === 0) map.delete(e.k);
+    }
+    return out;
   }
 
   get size(): number {
@@ -65,4 +117,6 @@ export interface Operator {
   init?(): Delta;
   /** Approximate number of rows held in state. */
   stateSize(): number;
+  /** Release state that can no longer change, given the current watermarks (LATENESS). */
+  release?(watermark: (table: string, col: number) => number | undefined): void;
 }
