@@ -64,6 +64,8 @@ export class PipelineRuntime {
   private pendingConnectorData: ConnectorData[] = [];
   private waiters = new Set<{ resolve: () => void; reject: (e: Error) => void }>();
   private keepAlive: NodeJS.Timeout | null = null;
+  /** Aborts connector reads still running when the pipeline shuts down during initialization. */
+  private readonly abort = new AbortController();
 
   constructor(
     readonly program: CompiledProgram,
@@ -103,10 +105,15 @@ export class PipelineRuntime {
           fatal_error: null,
           paused: false,
         });
-        reads.push(readInputConnector(decl, name, this.binding(table)));
+        reads.push(readInputConnector(decl, name, this.binding(table), this.abort.signal));
       }
     }
     const results = await Promise.allSettled(reads);
+    if (this.state === 'Terminated') {
+      // shut down while initializing
+      await Promise.all(this.fileOutputs.map((o) => o.close()));
+      return;
+    }
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason;
     this.pendingConnectorData = results.map((r) => (r as PromiseFulfilledResult<ConnectorData>).value);
@@ -279,6 +286,7 @@ export class PipelineRuntime {
   async shutdown(): Promise<void> {
     if (this.state === 'Terminated') return;
     this.state = 'Terminated';
+    this.abort.abort();
     if (this.keepAlive) clearInterval(this.keepAlive);
     for (const set of this.watchers.values()) for (const w of [...set]) w.end();
     this.watchers.clear();

@@ -111,6 +111,27 @@ CREATE TABLE missing (id INTEGER, name VARCHAR) WITH ('connectors' = ${conn('url
   });
 });
 
+describe('a slow source', () => {
+  it('keeps the pipeline Initializing (stats answer 503 Initializing); shutdown then stops it cleanly', async () => {
+    const sql = `CREATE TABLE t (id INTEGER) WITH ('connectors' = ${conn('url_input', `${files.url}/hold/t.json`, 'json')});`;
+    await createCompiled(svc, 'slowsrc', sql);
+    await svc.call('POST', '/v0/pipelines/slowsrc/start');
+    await waitFor(async () => files.hits.get('/hold/t.json') === 1, 'the source to be requested');
+    expect((await svc.call('GET', '/v0/pipelines/slowsrc')).json.deployment_status).toBe('Initializing');
+    const stats = await svc.call('GET', '/v0/pipelines/slowsrc/stats');
+    expect(stats.status).toBe(503);
+    expect(stats.json.error_code).toBe('Initializing');
+    expect((await svc.call('POST', '/v0/pipelines/slowsrc/shutdown')).status).toBe(202);
+    await waitFor(async () => (await svc.call('GET', '/v0/pipelines/slowsrc')).json.deployment_status === 'Shutdown', 'Shutdown');
+    // starting again works once the source answers
+    await svc.call('POST', '/v0/pipelines/slowsrc/start');
+    await waitFor(async () => (files.hits.get('/hold/t.json') ?? 0) === 2, 'the second request');
+    files.release();
+    await waitFor(async () => (await svc.call('GET', '/v0/pipelines/slowsrc')).json.deployment_status === 'Running', 'Running');
+    await shutdown(svc, 'slowsrc');
+  });
+});
+
 describe('output file connector', () => {
   it("appends each step's changes to the view's file (json lines and csv)", async () => {
     const jsonOut = join(dir, 'out.jsonl');
