@@ -204,6 +204,13 @@ export class PipelineManager {
     const s = e.rec.program_status;
     if (isCompiling(s)) throw Errors.programNotYetCompiled();
     if (s !== 'Success') throw Errors.programFailedToCompile();
+    if (e.dep.deployment_status === 'Failed')
+      throw Errors.illegalTransition(
+        'Failed',
+        e.dep.deployment_desired_status,
+        requested,
+        "Cannot restart a failed pipeline. Clear the error first by invoking the '/shutdown' endpoint.",
+      );
     if (e.dep.deployment_desired_status === 'Shutdown' && e.dep.deployment_status !== 'Shutdown')
       throw Errors.illegalTransition(
         e.dep.deployment_status,
@@ -266,6 +273,7 @@ export class PipelineManager {
         keepAliveMs: this.opts.keepAliveMs,
         watchMaxChunks: this.opts.watchMaxChunks,
         log: (level, message) => this.log(e, level, 'pipeline', 'dbsp_adapters::controller', message),
+        onFatal: (err) => this.fail(e, rt, err),
       });
       e.runtime = rt;
       try {
@@ -291,6 +299,19 @@ export class PipelineManager {
       this.log(e, 'INFO', 'pipeline', 'dbsp_adapters::server', `pipeline initialized (program version ${version})`);
       this.applyRunState(e);
     });
+  }
+
+  /** A runtime failure (not bad input): the pipeline goes to Failed until /shutdown acknowledges it. */
+  private fail(e: Entry, rt: PipelineRuntime, err: Error): void {
+    if (e.runtime !== rt) return;
+    e.runtime = null;
+    e.dep.deployment_error = {
+      message: `The pipeline failed while processing input: ${err.message}`,
+      error_code: 'RuntimeError.WorkerPanic',
+      details: { error: err.message },
+    };
+    this.setDeployment(e, 'Failed');
+    void rt.shutdown();
   }
 
   async shutdown(name: string): Promise<void> {

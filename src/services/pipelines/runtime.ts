@@ -18,7 +18,7 @@ import { readInputConnector, type ConnectorData } from './connectors/input.js';
 import { FileOutput } from './connectors/output.js';
 import { encodeChunks, type OutputFormat } from './egress/encode.js';
 import { Watcher } from './egress/watch.js';
-import { Errors } from './errors.js';
+import { ApiError, Errors } from './errors.js';
 import { TableBinding } from './ingress/binding.js';
 import type { ParsedInput } from './ingress/json.js';
 import { parseErrorsResponse, type ParseErrorEntry } from './ingress/parse-error.js';
@@ -47,6 +47,8 @@ export interface RuntimeOptions {
   /** Per-watcher bound on chunks written but not yet taken by the socket. */
   watchMaxChunks?: number;
   log: (level: LogLevel, message: string) => void;
+  /** The engine failed unexpectedly (not a bad input): the pipeline must stop. */
+  onFatal?: (err: Error) => void;
 }
 
 export class PipelineRuntime {
@@ -198,7 +200,12 @@ export class PipelineRuntime {
     try {
       result = this.circuit.step(parsed.changes);
     } catch (err) {
-      if (!(err instanceof EngineInputError)) throw err;
+      if (!(err instanceof EngineInputError)) {
+        const e = err instanceof Error ? err : new Error(String(err));
+        this.opts.log('ERROR', `the engine failed while processing a step: ${e.stack ?? e.message}`);
+        this.opts.onFatal?.(e);
+        throw new ApiError(500, 'RuntimeError.WorkerPanic', `The pipeline failed while processing the input: ${e.message}`, { error: e.message });
+      }
       const ev = parsed.eventOf[err.index] ?? 0;
       const entry: ParseErrorEntry = {
         description: err.message,
