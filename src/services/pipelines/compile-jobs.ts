@@ -66,7 +66,7 @@ export class CompileJobs {
           e.rec.program_binary_url = `builtin://ops-engine/${e.rec.id}/v${version}`;
           this.setProgramStatus(e, 'Success');
           this.log(e, 'INFO', `program version ${version} compiled in ${(performance.now() - started).toFixed(1)} ms`);
-        }, this.compileDelayMs);
+        }, this.compileDelayMs).unref();
       });
     });
   }
