@@ -300,6 +300,12 @@ function bindAggregate(s: Select, itemExprs: Expr[], rel: Rel, env: Env): { node
       if (i < 1 || i > itemExprs.length) throw new SqlError(`Ordinal ${g.text} out of range`, g.pos, 'type');
       return itemExprs[i - 1]!;
     }
+    // a select-list alias that is not an input column
+    if (g.k === 'col' && g.parts.length === 1 && !rel.scope.tryResolve(g.parts, g.pos)) {
+      const name = canon(g.parts[0]!, env.casing);
+      const i = s.items.findIndex((it) => it.k === 'expr' && it.alias && canon(it.alias, env.casing) === name);
+      if (i >= 0) return (s.items[i] as { expr: Expr }).expr;
+    }
     return g;
   });
   const keys = groupExprs.map((g) => {
