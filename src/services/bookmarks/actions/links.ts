@@ -9,6 +9,7 @@ import {
   findOwnLinkByUrl,
   getLink,
   insertLink,
+  linkJson,
   linkWithRelations,
   setLinkDeleted,
   updateLink,
@@ -168,7 +169,7 @@ export async function storeLink(deps: Deps, caller: Caller, f: LinkFields, opts:
     }
     throw e;
   }
-  const json = linkWithRelations(deps.db, caller, row);
+  const json = f.lists?.length || f.tags?.length ? linkWithRelations(deps.db, caller, row) : { ...linkJson(row), lists: [], tags: [] };
   if (opts.events !== false) {
     emitTagsCreated(deps, createdTags);
     deps.events.emit({ type: 'link.created', data: json, userId });
