@@ -1,0 +1,59 @@
+import type { Context } from '../../context.js';
+import { ExitCode, OpsError } from '../../core/errors.js';
+import { maskSecret } from '../../core/settings.js';
+import { probe, type ProbeResult } from '../../clients/probe.js';
+
+const SERVICES = [
+  { id: 'bm', name: 'bookmarks', url: 'bm.url', secret: 'bm.token' },
+  { id: 'pipe', name: 'pipelines', url: 'pipe.url', secret: 'pipe.api-key' },
+  { id: 'notify', name: 'notifications', url: 'notify.url', secret: 'notify.api-key' },
+] as const;
+
+export interface StatusRow {
+  service: string;
+  url: string;
+  credential: string | null;
+  source: string;
+  state: 'ok' | 'unauthorized' | 'unreachable' | 'error';
+  detail: string | null;
+}
+
+function stateOf(result: ProbeResult): StatusRow['state'] {
+  if (!result.reachable) return 'unreachable';
+  if (!result.authenticated) return 'unauthorized';
+  return result.status && result.status < 400 ? 'ok' : 'error';
+}
+
+export async function authStatus(ctx: Context, only?: 'bm' | 'pipe' | 'notify'): Promise<void> {
+  const chosen = SERVICES.filter((s) => !only || s.id === only);
+  const rows: StatusRow[] = await Promise.all(
+    chosen.map(async (s) => {
+      const secret = ctx.setting(s.secret);
+      const result = await probe(s.id, ctx.http(s.id));
+      return {
+        service: s.name,
+        url: ctx.setting(s.url).value!,
+        credential: secret.value ? maskSecret(secret.value) : null,
+        source: secret.source,
+        state: stateOf(result),
+        detail: result.error ?? null,
+      };
+    }),
+  );
+  if (!ctx.json && ctx.io.stdoutIsTTY) ctx.out.info(`profile: ${ctx.profile}`);
+  await ctx.out.list(
+    rows,
+    [
+      { header: 'service', key: 'service' },
+      { header: 'url', key: 'url', shrink: true },
+      { header: 'credential', get: (r) => r.credential ?? '(none)' },
+      { header: 'state', key: 'state', style: (t, r, c) => (r.state === 'ok' ? c.green(t) : r.state === 'unauthorized' ? c.red(t) : c.yellow(t)) },
+    ],
+    { profile: ctx.profile, services: rows },
+  );
+  if (only) {
+    const row = rows[0]!;
+    if (row.state === 'unauthorized') throw new OpsError(`not authenticated with the ${row.service} service`, ExitCode.auth, `Run \`ops auth login ${only}\`.`);
+    if (row.state !== 'ok') throw new OpsError(`the ${row.service} service is ${row.state}: ${row.detail ?? ''}`.trim());
+  }
+}

@@ -1,0 +1,59 @@
+/** `ops serve`: run the three services locally. */
+import type { Command } from 'commander';
+import { Option } from 'commander';
+import { contextFor } from '../../context.js';
+import { UsageError } from '../../core/errors.js';
+import { dataDir as defaultDataDir } from '../../core/paths.js';
+import { DEFAULT_PORT } from '../../core/settings.js';
+
+export interface ServeFlags {
+  host: string;
+  port: string;
+  dataDir?: string;
+  rateLimit?: string;
+  retryScale?: string;
+  pipelinesAuth?: boolean;
+  guestAccess?: boolean;
+  linkCheck?: boolean;
+  metadata?: boolean;
+  demo?: boolean;
+}
+
+export function register(cmd: Command): void {
+  cmd
+    .option('--host <host>', 'interface to listen on', '127.0.0.1')
+    .option('--port <port>', `port to listen on (0 picks a free one)`, String(DEFAULT_PORT))
+    .option('--data-dir <dir>', 'where the services keep their data (default $XDG_DATA_HOME/ops, env OPS_DATA_DIR)')
+    .option('--rate-limit <rate>', 'bookmark API requests per minute per token, "60" or "60,1" (env API_RATE_LIMIT)')
+    .option('--retry-scale <factor>', 'multiply webhook retry delays (0.001 runs the whole schedule in seconds)')
+    .option('--pipelines-auth', 'require Authorization: Bearer apikey:... on the pipeline API')
+    .option('--guest-access', 'let guests without a token read public bookmarks')
+    .option('--no-link-check', 'do not check link health in the background')
+    .option('--no-metadata', 'do not fetch page titles and descriptions for new links')
+    .addOption(new Option('--demo', 'start with demo content in every service'))
+    .addHelpText(
+      'after',
+      `\nOn start it writes the profile "local" (URLs and credentials), so \`ops bm\`, \`ops pipe\` and \`ops hook\`\nin another terminal work with no set-up. With --json the first stdout line is\n{"event":"listening","url":...}. Stop with Ctrl-C (in-flight requests finish).\n\nExamples:\n  ops serve\n  ops serve --port 0 --json --data-dir ./tmp-data\n  ops serve --retry-scale 0.001   # webhook retries in milliseconds`,
+    )
+    .action(async (flags: ServeFlags, command: Command) => {
+      const { runServe } = await import('./run.js');
+      await runServe(contextFor(command), flags);
+    });
+}
+
+export function parsePort(raw: string): number {
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a whole number from 0 to 65535, not "${raw}"`);
+  return port;
+}
+
+export function parseScale(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const scale = Number(raw);
+  if (!Number.isFinite(scale) || scale <= 0) throw new UsageError(`--retry-scale must be a positive number, not "${raw}"`);
+  return scale;
+}
+
+export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv): string {
+  return flag ?? defaultDataDir(env);
+}

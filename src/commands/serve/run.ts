@@ -1,0 +1,98 @@
+/** The running part of `ops serve`: start, announce, write the local profile, shut down on signals. */
+import { resolve } from 'node:path';
+import type { Context } from '../../context.js';
+import { OpsError } from '../../core/errors.js';
+import { LOCAL_PROFILE } from '../../core/config.js';
+import type { ServeOptions } from '../../services/types.js';
+import { parsePort, parseScale, resolveDataDir, type ServeFlags } from './index.js';
+
+export async function runServe(ctx: Context, flags: ServeFlags): Promise<void> {
+  const options: ServeOptions = {
+    host: flags.host,
+    port: parsePort(flags.port),
+    dataDir: resolve(resolveDataDir(flags.dataDir, ctx.env)),
+    apiRateLimit: flags.rateLimit ?? ctx.env.API_RATE_LIMIT,
+    retryScale: parseScale(flags.retryScale),
+    pipelinesAuth: Boolean(flags.pipelinesAuth),
+    guestAccess: Boolean(flags.guestAccess),
+    linkCheck: flags.linkCheck !== false,
+    fetchMetadata: flags.metadata !== false,
+    demo: Boolean(flags.demo),
+  };
+  const { startServer } = await import('../../services/server.js');
+  let server;
+  try {
+    server = await startServer(options);
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === 'EADDRINUSE') throw new OpsError(`port ${options.port} on ${options.host} is already in use`, undefined, 'Pick another with --port, or --port 0 for a free one.');
+    if (e.code === 'EACCES') throw new OpsError(`not allowed to listen on ${options.host}:${options.port}`, undefined, 'Use a port above 1023.');
+    throw err;
+  }
+
+  const profileValues = {
+    'bm.url': server.url,
+    'pipe.url': server.url,
+    'notify.url': `${server.url}/notify`,
+    'bm.token': server.credentials.bmToken,
+    'pipe.api-key': server.credentials.pipeApiKey,
+    'notify.api-key': server.credentials.notifyApiKey,
+  };
+  let profileWritten = true;
+  try {
+    ctx.store.setMany(LOCAL_PROFILE, profileValues);
+  } catch (err) {
+    profileWritten = false;
+    ctx.out.warn(`could not write the "${LOCAL_PROFILE}" profile: ${(err as Error).message}`);
+  }
+
+  const services = { bookmarks: `${server.url}/api/v2`, pipelines: `${server.url}/v0`, notifications: `${server.url}/notify` };
+  if (ctx.json) {
+    await ctx.out.ndjson({ event: 'listening', url: server.url, services, dataDir: options.dataDir, profile: profileWritten ? LOCAL_PROFILE : null, pid: process.pid });
+  } else {
+    await ctx.out.write(
+      [
+        `ops serve listening on ${server.url}`,
+        `  bookmarks      ${services.bookmarks}   (openapi: ${server.url}/openapi.json)`,
+        `  pipelines      ${services.pipelines}`,
+        `  notifications  ${services.notifications}`,
+        `  health         ${server.url}/health`,
+        `  data           ${options.dataDir}`,
+        profileWritten ? `  profile        "${LOCAL_PROFILE}" (ops bm / pipe / hook use it)` : '',
+        'Press Ctrl-C to stop.',
+        '',
+      ]
+        .filter((l) => l !== '')
+        .join('\n') + '\n',
+    );
+  }
+
+  await new Promise<void>((resolveStop) => {
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) {
+        ctx.out.warn('forced exit');
+        process.exit(130);
+      }
+      stopping = true;
+      if (!ctx.json) ctx.out.info(`\n${signal}: shutting down (finishing in-flight requests)…`);
+      const force = setTimeout(() => {
+        ctx.out.warn('shutdown took longer than 10 s; exiting');
+        process.exit(1);
+      }, 10_000);
+      force.unref();
+      server.close().then(
+        async () => {
+          if (ctx.json) await ctx.out.ndjson({ event: 'stopped', signal });
+          resolveStop();
+        },
+        (err) => {
+          ctx.out.warn(`error while shutting down: ${(err as Error).message}`);
+          resolveStop();
+        },
+      );
+    };
+    process.on('SIGINT', () => stop('SIGINT'));
+    process.on('SIGTERM', () => stop('SIGTERM'));
+  });
+}

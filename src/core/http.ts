@@ -1,0 +1,231 @@
+/**
+ * HTTP for the service clients (undici): a base URL and auth header per service, timeouts, proxies from
+ * HTTP_PROXY/HTTPS_PROXY/NO_PROXY, service error bodies turned into one clear message, and 429 honoured
+ * (Retry-After) for idempotent requests only.
+ */
+import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import type { Readable } from 'node:stream';
+import { ApiError, AuthError, NetworkError, TimeoutError } from './errors.js';
+import { sanitize } from './sanitize.js';
+
+export type Query = Record<string, string | number | boolean | undefined | null | readonly (string | number)[]>;
+
+export interface RequestOptions {
+  query?: Query;
+  /** JSON-serialised unless it is a string/Buffer (then sent as is with the given content type). */
+  body?: unknown;
+  contentType?: string;
+  headers?: Record<string, string>;
+  /** Override the idempotency inferred from the method (GET/HEAD/PUT/DELETE/OPTIONS are idempotent). */
+  idempotent?: boolean;
+  /** Milliseconds until the response headers must arrive; 0 disables. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface HttpResponse<T = unknown> {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  data: T;
+}
+
+export interface HttpClientOptions {
+  baseUrl: string;
+  /** Value of the Authorization header, e.g. `Bearer abc`. */
+  authorization?: string;
+  /** Which service, for messages: "bookmark service". */
+  serviceName: string;
+  /** How to log in, for 401 hints: "ops auth login bm". */
+  loginHint?: string;
+  timeoutMs?: number;
+  /** Told before each 429 wait (stderr message). */
+  onRateLimit?: (waitSeconds: number, attempt: number) => void;
+  /** Max 429 retries for idempotent requests. */
+  maxRateLimitRetries?: number;
+  userAgent?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+const dispatchers = new Map<string, Dispatcher>();
+
+/** One dispatcher per proxy setting: direct, or through HTTP_PROXY/HTTPS_PROXY minus NO_PROXY. */
+function dispatcherFor(env: NodeJS.ProcessEnv): Dispatcher {
+  const httpProxy = env.http_proxy || env.HTTP_PROXY || undefined;
+  const httpsProxy = env.https_proxy || env.HTTPS_PROXY || undefined;
+  const noProxy = env.no_proxy || env.NO_PROXY || undefined;
+  const key = JSON.stringify([httpProxy, httpsProxy, noProxy]);
+  let dispatcher = dispatchers.get(key);
+  if (!dispatcher) {
+    dispatcher = httpProxy || httpsProxy ? new EnvHttpProxyAgent({ httpProxy, httpsProxy, noProxy, proxyTunnel: false }) : new Agent({ keepAliveTimeout: 4_000 });
+    dispatchers.set(key, dispatcher);
+  }
+  return dispatcher;
+}
+
+export function buildUrl(baseUrl: string, path: string, query?: Query): string {
+  const url = new URL(baseUrl.replace(/\/+$/, '') + (path.startsWith('/') ? path : `/${path}`));
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) for (const v of value) url.searchParams.append(key, String(v));
+    else url.searchParams.set(key, String(value));
+  }
+  return url.toString();
+}
+
+export class HttpClient {
+  constructor(readonly options: HttpClientOptions) {}
+
+  get baseUrl(): string {
+    return this.options.baseUrl;
+  }
+
+  /** A request whose body is parsed as JSON (or text when not JSON). Error statuses throw ApiError. */
+  async request<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<HttpResponse<T>> {
+    const res = await this.send(method, path, opts);
+    const text = await res.body.text();
+    const data = parseBody(text, res.headers['content-type']);
+    if (res.statusCode >= 400) throw this.errorFrom(res.statusCode, data, method, path);
+    return { status: res.statusCode, headers: res.headers, data: data as T };
+  }
+
+  json<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
+    return this.request<T>(method, path, opts).then((r) => r.data);
+  }
+
+  /** A streaming request: resolves once headers arrive (status checked), with the body as a stream. */
+  async stream(method: string, path: string, opts: RequestOptions = {}): Promise<{ status: number; headers: HttpResponse['headers']; body: Readable }> {
+    const res = await this.send(method, path, { timeoutMs: opts.timeoutMs ?? this.options.timeoutMs, ...opts }, 0);
+    if (res.statusCode >= 400) {
+      const text = await res.body.text();
+      throw this.errorFrom(res.statusCode, parseBody(text, res.headers['content-type']), method, path);
+    }
+    return { status: res.statusCode, headers: res.headers, body: res.body };
+  }
+
+  private async send(method: string, path: string, opts: RequestOptions, bodyTimeout?: number): Promise<Dispatcher.ResponseData> {
+    const url = buildUrl(this.options.baseUrl, path, opts.query);
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.options.userAgent ?? 'ops-cli', ...opts.headers };
+    if (this.options.authorization) headers.authorization = this.options.authorization;
+    let body: string | Buffer | undefined;
+    if (opts.body !== undefined) {
+      if (typeof opts.body === 'string' || Buffer.isBuffer(opts.body)) {
+        body = opts.body;
+        headers['content-type'] = opts.contentType ?? 'application/octet-stream';
+      } else {
+        body = JSON.stringify(opts.body);
+        headers['content-type'] = opts.contentType ?? 'application/json';
+      }
+    }
+    const idempotent = opts.idempotent ?? IDEMPOTENT.has(method.toUpperCase());
+    const maxRetries = this.options.maxRateLimitRetries ?? 3;
+    const timeout = opts.timeoutMs ?? this.options.timeoutMs ?? 30_000;
+    for (let attempt = 1; ; attempt++) {
+      let res: Dispatcher.ResponseData;
+      try {
+        res = await request(url, {
+          method: method.toUpperCase() as Dispatcher.HttpMethod,
+          headers,
+          body,
+          dispatcher: dispatcherFor(this.options.env ?? process.env),
+          headersTimeout: timeout,
+          bodyTimeout: bodyTimeout ?? timeout,
+          signal: opts.signal,
+        });
+      } catch (err) {
+        throw this.networkError(err, url);
+      }
+      if (res.statusCode === 429 && idempotent && attempt <= maxRetries) {
+        const wait = retryAfterSeconds(res.headers, attempt);
+        await res.body.dump();
+        this.options.onRateLimit?.(wait, attempt);
+        await new Promise((r) => setTimeout(r, wait * 1000));
+        continue;
+      }
+      return res;
+    }
+  }
+
+  private networkError(err: unknown, url: string): Error {
+    const e = err as { code?: string; name?: string; message?: string; cause?: { code?: string } };
+    const code = e.code ?? e.cause?.code;
+    if (e.name === 'AbortError') return err as Error;
+    if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+      return new TimeoutError(`the ${this.options.serviceName} at ${originOf(url)} did not answer in time`, 'Raise --timeout, or check the service.');
+    }
+    if (code === 'ECONNREFUSED') {
+      return new NetworkError(`cannot reach the ${this.options.serviceName} at ${originOf(url)} (connection refused)`, 'Is it running? `ops serve` starts a local one; `ops config list` shows the URL in use.');
+    }
+    return new NetworkError(`cannot reach the ${this.options.serviceName} at ${originOf(url)}: ${code ?? e.message ?? String(err)}`);
+  }
+
+  errorFrom(status: number, data: unknown, method: string, path: string): ApiError {
+    const described = describeErrorBody(data);
+    let message = described.message || `${method.toUpperCase()} ${path} failed with HTTP ${status}`;
+    if (status === 401) {
+      const hint = this.options.loginHint ? ` Run \`${this.options.loginHint}\`.` : '';
+      message = `not authenticated with the ${this.options.serviceName}: ${described.message || 'HTTP 401'}.${hint}`;
+    } else if (status === 429) {
+      message = `rate limited by the ${this.options.serviceName}${described.retryAfter ? `; retry after ${described.retryAfter}s` : ''}`;
+    }
+    const fields = Object.entries(described.fields)
+      .map(([field, msgs]) => `\n  ${field}: ${msgs.join(' ')}`)
+      .join('');
+    const err = new ApiError(sanitize(message) + sanitize(fields, { keepNewlines: true }), status, data, described.fields, described.code);
+    return err;
+  }
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
+
+function parseBody(text: string, contentType: string | string[] | undefined): unknown {
+  if (text === '') return undefined;
+  const type = String(contentType ?? '');
+  if (type.includes('json') || /^[[{"]/.test(text.trimStart())) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+export function retryAfterSeconds(headers: Record<string, string | string[] | undefined>, attempt: number): number {
+  const raw = headers['retry-after'];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  if (value) {
+    const seconds = Number(value);
+    if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds, 120);
+    const date = Date.parse(value);
+    if (Number.isFinite(date)) return Math.min(Math.max(0, Math.ceil((date - Date.now()) / 1000)), 120);
+  }
+  return Math.min(2 ** attempt, 30);
+}
+
+/** One readable message from the error bodies of the three services (LinkAce, Feldera, ours). */
+export function describeErrorBody(data: unknown): { message: string; fields: Record<string, string[]>; code?: string; retryAfter?: number } {
+  if (typeof data === 'string') return { message: data.trim().slice(0, 500), fields: {} };
+  if (!data || typeof data !== 'object') return { message: '', fields: {} };
+  const body = data as Record<string, unknown>;
+  const message = typeof body.message === 'string' ? body.message : typeof body.error === 'string' ? body.error : '';
+  const fields: Record<string, string[]> = {};
+  if (body.errors && typeof body.errors === 'object' && !Array.isArray(body.errors)) {
+    for (const [field, msgs] of Object.entries(body.errors as Record<string, unknown>)) {
+      fields[field] = Array.isArray(msgs) ? msgs.map(String) : [String(msgs)];
+    }
+  }
+  const code = typeof body.error_code === 'string' ? body.error_code : undefined;
+  return { message: code && message ? `${message} (${code})` : message, fields, code };
+}
+
+/** Wrap an auth-less 401 in the auth exit code even when thrown outside request(). */
+export function isAuthFailure(err: unknown): boolean {
+  return err instanceof AuthError || (err instanceof ApiError && (err.status === 401 || err.status === 403));
+}

@@ -1,0 +1,195 @@
+/**
+ * The one place that prints command results: a table on a terminal, tab-separated values when piped,
+ * JSON with --json (an array for lists, one object for an item), NDJSON for streams. Server text is
+ * sanitised of control characters in table and TSV modes (JSON escapes them by itself).
+ */
+import Table from 'cli-table3';
+import { Chalk, type ChalkInstance } from 'chalk';
+import type { Io } from './io.js';
+import { writeAll } from './io.js';
+import { sanitize } from './sanitize.js';
+
+export type OutputFormat = 'table' | 'tsv' | 'json';
+
+export interface Column<T = Record<string, unknown>> {
+  /** Header on a terminal (upper-cased). */
+  header: string;
+  /** Value for table/TSV output. Defaults to row[key]. */
+  get?: (row: T) => unknown;
+  /** Key into the row when `get` is not given. */
+  key?: string;
+  /** Give way first when the table is too wide (e.g. URLs, descriptions). */
+  shrink?: boolean;
+  /** Styling on a terminal only (applied after truncation). */
+  style?: (text: string, row: T, c: ChalkInstance) => string;
+}
+
+export function cellText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return sanitize(value);
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value);
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value)) return value.map(cellText).join(', ');
+  return sanitize(JSON.stringify(value));
+}
+
+export function truncate(text: string, width: number): string {
+  if (width <= 0) return '';
+  const chars = [...text];
+  if (chars.length <= width) return text;
+  if (width === 1) return '…';
+  return chars.slice(0, width - 1).join('') + '…';
+}
+
+export class Output {
+  readonly format: OutputFormat;
+  readonly c: ChalkInstance;
+  readonly cErr: ChalkInstance;
+
+  constructor(
+    private readonly io: Io,
+    options: { json?: boolean } = {},
+  ) {
+    this.format = options.json ? 'json' : io.stdoutIsTTY ? 'table' : 'tsv';
+    this.c = new Chalk({ level: io.colorOut ? 1 : 0 });
+    this.cErr = new Chalk({ level: io.colorErr ? 1 : 0 });
+  }
+
+  get json(): boolean {
+    return this.format === 'json';
+  }
+
+  /** Print a list of records. `raw` is what --json prints (defaults to the rows themselves). */
+  async list<T>(rows: readonly T[], columns: Column<T>[], raw: unknown = rows): Promise<void> {
+    if (this.format === 'json') return this.writeJson(raw);
+    if (this.format === 'tsv') return this.write(this.tsvLines(rows, columns));
+    if (rows.length === 0) return;
+    await this.write(this.table(rows, columns) + '\n');
+  }
+
+  /** Print one record: key/value lines on a terminal and in TSV, the object with --json. */
+  async item<T>(row: T, fields: Column<T>[], raw: unknown = row): Promise<void> {
+    if (this.format === 'json') return this.writeJson(raw);
+    const lines = fields.map((f) => {
+      const value = cellText(valueOf(row, f));
+      return this.format === 'tsv' ? `${f.header}\t${value}` : `${this.c.bold(f.header.padEnd(labelWidth(fields)))}  ${f.style ? f.style(value, row, this.c) : value}`;
+    });
+    await this.write(lines.join('\n') + '\n');
+  }
+
+  /** Rows for a stream of pages (--all): table/TSV rows printed per chunk; JSON printed as one array, opened and closed here. */
+  listStream<T>(columns: Column<T>[]): { push(rows: readonly T[], raw?: readonly unknown[]): Promise<void>; end(): Promise<void> } {
+    let first = true;
+    return {
+      push: async (rows, raw = rows) => {
+        if (this.format === 'json') {
+          const parts = raw.map((r) => JSON.stringify(r));
+          if (parts.length === 0) return;
+          await this.write((first ? '[\n' : ',\n') + parts.join(',\n'));
+          first = false;
+        } else if (this.format === 'tsv') {
+          await this.write(this.tsvLines(rows, columns));
+        } else if (rows.length > 0) {
+          await this.write(this.table(rows, columns, first) + '\n');
+          first = false;
+        }
+      },
+      end: async () => {
+        if (this.format === 'json') await this.write(first ? '[]\n' : '\n]\n');
+      },
+    };
+  }
+
+  /** One JSON value on one line (a stream record). */
+  ndjson(value: unknown): Promise<void> {
+    return this.write(JSON.stringify(value) + '\n');
+  }
+
+  /** Pretty JSON. */
+  writeJson(value: unknown): Promise<void> {
+    return this.write(JSON.stringify(value, null, 2) + '\n');
+  }
+
+  /** Raw text to stdout. */
+  write(text: string): Promise<void> {
+    if (text === '') return Promise.resolve();
+    return writeAll(this.io.stdout, text);
+  }
+
+  /** A message for people (stderr). Suppressed nowhere: keep them rare. */
+  info(text: string): void {
+    this.io.stderr.write(text + '\n');
+  }
+
+  success(text: string): void {
+    this.io.stderr.write(`${this.cErr.green('✓')} ${text}\n`);
+  }
+
+  warn(text: string): void {
+    this.io.stderr.write(`${this.cErr.yellow('!')} ${text}\n`);
+  }
+
+  private tsvLines<T>(rows: readonly T[], columns: Column<T>[]): string {
+    return rows.map((row) => columns.map((col) => cellText(valueOf(row, col)).replace(/\t/g, ' ')).join('\t') + '\n').join('');
+  }
+
+  private table<T>(rows: readonly T[], columns: Column<T>[], withHeader = true): string {
+    const texts = rows.map((row) => columns.map((col) => cellText(valueOf(row, col))));
+    const widths = columns.map((col, i) => Math.max(col.header.length, ...texts.map((t) => [...t[i]!].length)));
+    fitWidths(widths, columns, this.io.columns);
+    const table = new Table({
+      head: withHeader ? columns.map((col) => this.c.bold(col.header.toUpperCase())) : [],
+      chars: BORDERLESS,
+      style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 },
+      wordWrap: false,
+    });
+    rows.forEach((row, r) => {
+      table.push(
+        columns.map((col, i) => {
+          const text = truncate(texts[r]![i]!, widths[i]!);
+          return col.style ? col.style(text, row, this.c) : text;
+        }),
+      );
+    });
+    return table
+      .toString()
+      .split('\n')
+      .map((line) => line.trimEnd())
+      .join('\n');
+  }
+}
+
+function valueOf<T>(row: T, col: Column<T>): unknown {
+  if (col.get) return col.get(row);
+  if (col.key && row && typeof row === 'object') return (row as Record<string, unknown>)[col.key];
+  return undefined;
+}
+
+function labelWidth<T>(fields: Column<T>[]): number {
+  return Math.max(...fields.map((f) => f.header.length));
+}
+
+/** Shrink the shrinkable columns (widest first) until the row fits the terminal width. */
+export function fitWidths<T>(widths: number[], columns: Column<T>[], total: number): void {
+  const gap = 2;
+  const used = () => widths.reduce((a, b) => a + b, 0) + gap * (widths.length - 1);
+  let over = used() - total;
+  const shrinkable = columns.map((c, i) => (c.shrink ? i : -1)).filter((i) => i >= 0);
+  while (over > 0 && shrinkable.length > 0) {
+    const widest = shrinkable.reduce((a, b) => (widths[b]! > widths[a]! ? b : a));
+    const min = Math.max(columns[widest]!.header.length, 8);
+    if (widths[widest]! <= min) {
+      shrinkable.splice(shrinkable.indexOf(widest), 1);
+      continue;
+    }
+    const cut = Math.min(over, widths[widest]! - min);
+    widths[widest]! -= cut;
+    over -= cut;
+  }
+}
+
+const BORDERLESS = {
+  top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
+  bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
+  left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '',
+};

@@ -1,0 +1,87 @@
+/**
+ * `ops serve`: one fastify server composing the three services, each in its own encapsulated context
+ * under its prefix, plus a health endpoint that reports each service.
+ */
+import Fastify, { type FastifyInstance } from 'fastify';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { EventBus } from './events.js';
+import type { LocalCredentials, ServeOptions, ServiceHandle, ServiceModule } from './types.js';
+
+export interface RunningServer {
+  url: string;
+  app: FastifyInstance;
+  services: { module: ServiceModule; handle: ServiceHandle }[];
+  /** Merged credentials the services hand out for the local profile. */
+  credentials: LocalCredentials;
+  close(): Promise<void>;
+}
+
+export async function loadServiceModules(): Promise<ServiceModule[]> {
+  const mods = await Promise.all([import('./bookmarks/index.js'), import('./pipelines/index.js'), import('./notifications/index.js')]);
+  return mods.map((m) => m.default);
+}
+
+export async function startServer(options: ServeOptions, modules?: ServiceModule[]): Promise<RunningServer> {
+  mkdirSync(options.dataDir, { recursive: true });
+  const app = Fastify({
+    logger: process.env.OPS_LOG_LEVEL ? { level: process.env.OPS_LOG_LEVEL } : false,
+    forceCloseConnections: 'idle',
+    bodyLimit: 64 * 1024 * 1024,
+  });
+  const events = new EventBus();
+  let baseUrl = `http://${options.host}:${options.port}`;
+  const services: RunningServer['services'] = [];
+  for (const mod of modules ?? (await loadServiceModules())) {
+    const dir = join(options.dataDir, mod.name);
+    mkdirSync(dir, { recursive: true });
+    await app.register(
+      async (scope) => {
+        const handle = await mod.register(scope, { dataDir: dir, options, log: app.log, events, baseUrl: () => baseUrl });
+        services.push({ module: mod, handle });
+      },
+      { prefix: mod.prefix },
+    );
+  }
+
+  app.get('/health', async (_req, reply) => {
+    const report: Record<string, unknown> = {};
+    let worst: 'ok' | 'degraded' | 'down' = 'ok';
+    for (const { module, handle } of services) {
+      let health;
+      try {
+        health = await handle.health();
+      } catch (err) {
+        health = { status: 'down' as const, error: (err as Error).message };
+      }
+      report[module.name] = health;
+      if (health.status === 'down' || (health.status === 'degraded' && worst === 'ok')) worst = health.status === 'down' ? 'down' : 'degraded';
+    }
+    return reply.code(worst === 'down' ? 503 : 200).send({ status: worst, services: report });
+  });
+
+  await app.listen({ host: options.host, port: options.port });
+  const address = app.server.address();
+  const port = address && typeof address === 'object' ? address.port : options.port;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  baseUrl = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
+
+  const credentials: LocalCredentials = {};
+  for (const { handle } of services) Object.assign(credentials, await handle.localCredentials?.());
+  for (const { handle } of services) await handle.started?.();
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: baseUrl,
+    app,
+    services,
+    credentials,
+    close() {
+      closing ??= (async () => {
+        await app.close();
+        for (const { handle } of [...services].reverse()) await handle.close();
+      })();
+      return closing;
+    },
+  };
+}
