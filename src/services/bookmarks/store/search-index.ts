@@ -20,6 +20,8 @@ interface Entry {
   createdAt: string;
   urlL: string;
   titleL: string;
+  /** url and title in one string: one scan instead of two for the common search_title=1 */
+  utL: string;
   descL: string | null;
 }
 
@@ -49,6 +51,7 @@ function entryOf(r: Row): Entry {
     createdAt: r.created_at,
     urlL: r.url.toLowerCase(),
     titleL: r.title.toLowerCase(),
+    utL: `${r.url}\u0000${r.title}`.toLowerCase(),
     descL: r.description === null ? null : r.description.toLowerCase(),
   };
 }
@@ -104,6 +107,7 @@ export class SearchIndex {
   search(caller: Caller, s: LinkSearch, offset: number, limit: number): { ids: number[]; total: number } {
     this.sync();
     const needle = s.query ? s.query.toLowerCase() : null;
+    const joined = needle !== null && s.searchTitle && !needle.includes('\u0000');
     const inLists = s.emptyLists ? null : s.onlyLists?.length ? this.linkIdsIn('lists', s.onlyLists) : null;
     const anyList = s.emptyLists ? this.linkIdsIn('lists', null) : null;
     const inTags = s.emptyTags ? null : s.onlyTags?.length ? this.linkIdsIn('tags', s.onlyTags) : null;
@@ -117,7 +121,11 @@ export class SearchIndex {
       if (s.isPrivate === true && e.visibility !== 3) continue;
       if (s.isPrivate === false && e.visibility === 3) continue;
       if (s.brokenOnly && e.status <= 1) continue;
-      if (needle !== null && !(e.urlL.includes(needle) || (s.searchTitle && e.titleL.includes(needle)) || (s.searchDescription && e.descL !== null && e.descL.includes(needle))))
+      if (
+        needle !== null &&
+        !((joined ? e.utL.includes(needle) : e.urlL.includes(needle) || (s.searchTitle && e.titleL.includes(needle))) ||
+          (s.searchDescription && e.descL !== null && e.descL.includes(needle)))
+      )
         continue;
       if (inLists && !inLists.has(e.id)) continue;
       if (anyList && anyList.has(e.id)) continue;
