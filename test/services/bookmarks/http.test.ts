@@ -57,6 +57,16 @@ describe('requests and errors', () => {
     const r = await f.req(f.A, 'GET', '/api/v2/foo');
     expect([r.status, r.body]).toEqual([404, { message: 'The route api/v2/foo could not be found.' }]);
     expect((await f.req(f.A, 'POST', '/api/v3/links', {})).status).toBe(404);
+    expect((await f.req(f.A, 'GET', '/api/v2/links/1/2')).status).toBe(404);
+  });
+
+  test('a known route with another method is 405 naming the supported ones', async () => {
+    const r = await f.req(f.A, 'GET', '/api/v2/notes/1');
+    expect(r.status).toBe(405);
+    expect(r.body).toEqual({ message: 'The GET method is not supported for route api/v2/notes/1. Supported methods: PUT, PATCH, DELETE.' });
+    expect(r.headers.allow).toBe('PUT, PATCH, DELETE');
+    expect((await f.req(f.A, 'POST', '/api/v2/links/5')).headers.allow).toBe('GET, HEAD, PUT, PATCH, DELETE');
+    expect((await f.req(f.A, 'DELETE', '/api/v2/trash/restore')).status).toBe(405);
   });
 });
 
