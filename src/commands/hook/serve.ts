@@ -100,12 +100,19 @@ export async function startHookServer(ctx: Context, flags: HookServeFlags): Prom
   const ndjson = ctx.json || !ctx.io.stdoutIsTTY;
   let received = 0;
   let writeFailed = false;
+  // One write per event, straight to the stream (node buffers it when the reader is slow); a
+  // closed stdout (EPIPE, `| head`) stops the server through the stream's error event.
   const emit = (text: string) => {
     if (writeFailed) return;
-    ctx.out.write(text).catch(() => {
+    try {
+      ctx.io.stdout.write(text);
+    } catch {
       writeFailed = true;
-    });
+    }
   };
+  ctx.io.stdout.once('error', () => {
+    writeFailed = true;
+  });
   const receiver = new Receiver({
     secret: secret.value,
     path,
