@@ -107,7 +107,10 @@ export function normalizePayload(type: EventType, data: Record<string, unknown>)
   if (type.startsWith('user.')) {
     const id = data.id === undefined || data.id === null ? data.id : String(data.id);
     if (type === 'user.deleted') return { id };
-    return { ...data, id };
+    // Exactly the User object's fields: nothing else a user record may carry (tokens, settings).
+    const user: Record<string, unknown> = { id };
+    for (const k of ['email', 'name', 'createdAt'] as const) if (data[k] !== undefined) user[k] = data[k];
+    return user;
   }
   return data;
 }

@@ -175,7 +175,7 @@ describe('events and deliveries', () => {
     await s.listen();
     await inject('POST', '/notify/v1/webhooks', { url: rcv.url, events: ['*'], secret: 'a' });
     const user = { id: 3, email: 'u@example.com', name: 'U', createdAt: '2026-01-01T00:00:00.000Z' };
-    s.events.emit({ type: 'user.created', data: user, userId: 3 });
+    s.events.emit({ type: 'user.created', data: { ...user, api_token: 'must-not-leak' }, userId: 3 });
     s.events.emit({ type: 'user.deleted', data: user, userId: 3 });
     s.events.emit({ type: 'link.created', data: { id: 9, url: 'https://example.org' }, userId: 3 });
     s.events.emit({ type: 'link.updated', data: { id: 9, url: 'https://example.org', title: 't' } });
