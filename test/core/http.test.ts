@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { HttpClient, describeErrorBody, retryAfterSeconds, buildUrl } from '../../src/core/http.js';
@@ -63,7 +64,7 @@ describe('HttpClient', () => {
   });
 
   it("turns LinkAce's validation errors into one message naming each field", async () => {
-    const err = await client().json('POST', '/linkace422', { body: {} }).catch((e) => e);
+    const err: any = await client().json('POST', '/linkace422', { body: {} }).catch((e: unknown) => e as any);
     expect(err).toBeInstanceOf(ApiError);
     expect(err.status).toBe(422);
     expect(err.message).toContain('The given data was invalid.');
@@ -73,13 +74,13 @@ describe('HttpClient', () => {
   });
 
   it("turns Feldera's errors into message (error_code)", async () => {
-    const err = await client().json('GET', '/feldera').catch((e) => e);
+    const err: any = await client().json('GET', '/feldera').catch((e: unknown) => e as any);
     expect(err.message).toBe("Unknown pipeline name 'x' (UnknownPipelineName)");
     expect(err.code).toBe('UnknownPipelineName');
   });
 
   it('maps 401 to the auth exit code with a login hint', async () => {
-    const err = await client().json('GET', '/unauth').catch((e) => e);
+    const err: any = await client().json('GET', '/unauth').catch((e: unknown) => e as any);
     expect(err.exitCode).toBe(ExitCode.auth);
     expect(err.message).toContain('ops auth login bm');
   });
@@ -93,7 +94,7 @@ describe('HttpClient', () => {
 
   it('never retries a non-idempotent request after 429', async () => {
     const before = hits.get('/limited-post') ?? 0;
-    const err = await client().json('POST', '/limited-post', { body: {} }).catch((e) => e);
+    const err: any = await client().json('POST', '/limited-post', { body: {} }).catch((e: unknown) => e as any);
     expect(err).toBeInstanceOf(ApiError);
     expect(err.status).toBe(429);
     expect(err.message).toContain('rate limited');
@@ -105,20 +106,43 @@ describe('HttpClient', () => {
     await new Promise<void>((r) => dead.listen(0, '127.0.0.1', r));
     const port = (dead.address() as { port: number }).port;
     await new Promise<void>((r) => dead.close(() => r()));
-    const err = await new HttpClient({ baseUrl: `http://127.0.0.1:${port}`, serviceName: 'bookmark service' }).json('GET', '/').catch((e) => e);
+    const err: any = await new HttpClient({ baseUrl: `http://127.0.0.1:${port}`, serviceName: 'bookmark service' }).json('GET', '/').catch((e: unknown) => e as any);
     expect(err).toBeInstanceOf(NetworkError);
     expect(err.message).toContain('connection refused');
   });
 
   it('times out with the timeout exit code', async () => {
-    const err = await client({ timeoutMs: 200 }).json('GET', '/slow').catch((e) => e);
+    const err: any = await client({ timeoutMs: 200 }).json('GET', '/slow').catch((e: unknown) => e as any);
     expect(err).toBeInstanceOf(TimeoutError);
     expect(err.exitCode).toBe(ExitCode.timeout);
   });
 
   it('sanitises plain-text error bodies', async () => {
-    const err = await client().json('GET', '/text').catch((e) => e);
+    const err: any = await client().json('GET', '/text').catch((e: unknown) => e as any);
     expect(err.message).toBe('boom red');
+  });
+});
+
+describe('proxies', () => {
+  it('sends requests through HTTP_PROXY, and not for hosts in NO_PROXY', async () => {
+    const proxied: string[] = [];
+    const proxy = createServer((req, res) => {
+      proxied.push(`${req.method} ${req.url}`);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ via: 'proxy' }));
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    const proxyUrl = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
+    try {
+      const viaProxy = new HttpClient({ baseUrl: 'http://bookmarks.invalid', serviceName: 's', env: { HTTP_PROXY: proxyUrl } });
+      expect(await viaProxy.json('GET', '/api/v2/links', { query: { page: 2 } })).toEqual({ via: 'proxy' });
+      expect(proxied).toEqual(['GET http://bookmarks.invalid/api/v2/links?page=2']);
+      const bypass = new HttpClient({ baseUrl: base, serviceName: 's', env: { HTTP_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' } });
+      expect(await bypass.json('GET', '/ok')).toEqual({ hello: 'world' });
+      expect(proxied).toHaveLength(1);
+    } finally {
+      proxy.close();
+    }
   });
 });
 
