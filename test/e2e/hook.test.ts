@@ -14,6 +14,8 @@ import { BIN, isolatedEnv, ops, startServe, tempDir, type ServeHandle } from '..
 import { eventually, startTestReceiver } from '../helpers/test-receiver.js';
 
 const SECRET = 'e2e-secret-☃';
+/** Each `ops` run starts a node process: generous on a busy machine. */
+const CLI_TIMEOUT = 180_000;
 const running: { stop(): Promise<unknown> }[] = [];
 afterAll(async () => {
   for (const r of running) await r.stop().catch(() => {});
@@ -110,7 +112,7 @@ describe('ops hook serve (built binary)', () => {
     const again = await startHookServe(['--path', '/in'], env);
     expect((await post(again.url, body, sig)).body.duplicate).toBe(true);
     await again.stop();
-  });
+  }, CLI_TIMEOUT);
 
   it('generates and keeps a secret when none is given; --print-secret prints it', async () => {
     const env = isolatedEnv({ XDG_STATE_HOME: tempDir() });
@@ -122,7 +124,7 @@ describe('ops hook serve (built binary)', () => {
     const printed = await ops(['hook', 'serve', '--print-secret'], { env });
     expect(printed.exitCode).toBe(0);
     expect(String(printed.stdout)).toBe(secret);
-  });
+  }, CLI_TIMEOUT);
 
   it('forwards to a local URL, re-signed, and filters --events', async () => {
     const target = await startTestReceiver(() => ({ status: 200 }));
@@ -141,7 +143,7 @@ describe('ops hook serve (built binary)', () => {
     await eventually(() => hs.lines.some((l) => l.event === 'received' && l.forward?.statusCode === 200));
     expect(hs.lines.filter((l) => l.event === 'received').map((l) => l.id)).toEqual(['evt_f1']);
     await hs.stop();
-  });
+  }, CLI_TIMEOUT);
 
   it('refuses bad flags with exit 2', async () => {
     const env = isolatedEnv({ OPS_HOOK_SECRET: SECRET });
@@ -149,7 +151,7 @@ describe('ops hook serve (built binary)', () => {
       const r = await ops(['hook', 'serve', ...args], { env });
       expect(r.exitCode, args.join(' ')).toBe(2);
     }
-  });
+  }, CLI_TIMEOUT);
 });
 
 describe('ops hook sign / verify (built binary)', () => {
@@ -192,7 +194,7 @@ describe('ops hook sign / verify (built binary)', () => {
       const r = await ops(args, { env });
       expect(r.exitCode, args.join(' ')).toBe(2);
     }
-  });
+  }, CLI_TIMEOUT);
 });
 
 describe('ops hook with ops serve (built binaries)', () => {
@@ -275,7 +277,7 @@ describe('ops hook with ops serve (built binaries)', () => {
     expect(String(dash.stdout)).toMatch(new RegExp(`^${serve.url}/notify/dashboard\\?key=ntf_`));
     expect((await request(String(dash.stdout))).statusCode).toBe(303);
     await hs.stop();
-  }, 120_000);
+  }, CLI_TIMEOUT);
 
   it('without an API key the commands fail with exit 4', async () => {
     const env = isolatedEnv();
@@ -284,5 +286,5 @@ describe('ops hook with ops serve (built binaries)', () => {
     const r = await ops(['hook', 'list'], { env: { ...env, OPS_NOTIFY_API_KEY: 'ntf_wrong' } });
     expect(r.exitCode).toBe(4);
     expect(String(r.stderr)).toContain('not authenticated');
-  });
+  }, CLI_TIMEOUT);
 });
