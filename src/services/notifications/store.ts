@@ -242,7 +242,6 @@ export class NotifyStore {
         body BLOB NOT NULL,
         created_at INTEGER NOT NULL
       );
-      CREATE INDEX IF NOT EXISTS events_created ON events (created_at);
       CREATE TABLE IF NOT EXISTS deliveries (
         id TEXT PRIMARY KEY,
         event_id TEXT NOT NULL REFERENCES events (id),
@@ -260,8 +259,6 @@ export class NotifyStore {
         delivered_at INTEGER
       );
       CREATE INDEX IF NOT EXISTS deliveries_due ON deliveries (webhook_id, status, next_attempt_at);
-      CREATE INDEX IF NOT EXISTS deliveries_status ON deliveries (status, created_at);
-      CREATE INDEX IF NOT EXISTS deliveries_event ON deliveries (event_id);
       CREATE TABLE IF NOT EXISTS attempts (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         delivery_id TEXT NOT NULL REFERENCES deliveries (id),
@@ -436,7 +433,7 @@ export class NotifyStore {
     const args = q.type ? [q.type] : [];
     const total = (this.db.prepare(`SELECT count(*) AS n FROM events ${where}`).get(...args) as { n: number }).n;
     const rows = this.db
-      .prepare(`SELECT * FROM events ${where} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`)
+      .prepare(`SELECT * FROM events ${where} ORDER BY rowid DESC LIMIT ? OFFSET ?`)
       .all(...args, q.limit ?? 50, q.offset ?? 0) as { id: string; type: string; timestamp: string; body: Buffer; created_at: number }[];
     return { data: rows.map((r) => this.toEventInfo(r)), total };
   }
