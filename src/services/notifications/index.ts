@@ -32,9 +32,10 @@ const service: ServiceModule = {
     // The API key: created on first start, stored hashed; the plaintext goes to the host once.
     let createdKey: string | undefined;
     if (!store.hasApiKey()) createdKey = store.createApiKey(notifier.clock.now());
-    if (typeof ctx.options.notifyApiKey === 'string' && ctx.options.notifyApiKey !== '') {
-      store.addApiKey(ctx.options.notifyApiKey, notifier.clock.now());
-    }
+    // A key of the user's choosing is accepted too (e.g. OPS_NOTIFY_API_KEY, which the CLI also
+    // reads): the way back in when the generated key was lost.
+    const chosenKey = typeof ctx.options.notifyApiKey === 'string' ? ctx.options.notifyApiKey : process.env.OPS_NOTIFY_API_KEY;
+    if (chosenKey) store.addApiKey(chosenKey, notifier.clock.now());
     const hashes = store.apiKeyHashes();
     const isValidKey = (key: string) => store.checkApiKey(key, hashes);
 

@@ -225,3 +225,17 @@ describe('events and deliveries', () => {
     expect(await s.handle.health()).toMatchObject({ status: 'ok', deliveries: { pending: 0, delivered: 0, failed: 0 }, retryScale: 0.0002 });
   });
 });
+
+describe('a chosen API key', () => {
+  it('is accepted when given as the notifyApiKey option (OPS_NOTIFY_API_KEY for ops serve)', async () => {
+    const s2 = await buildServiceApp(service, { notifyApiKey: 'ntf_my_own_key' });
+    try {
+      const r = await s2.app.inject({ url: '/notify/v1/webhooks', headers: { authorization: 'Bearer ntf_my_own_key' } });
+      expect(r.statusCode).toBe(200);
+      const generated = (await s2.handle.localCredentials!()).notifyApiKey!;
+      expect((await s2.app.inject({ url: '/notify/v1/webhooks', headers: { authorization: `Bearer ${generated}` } })).statusCode).toBe(200);
+    } finally {
+      await s2.close();
+    }
+  });
+});
