@@ -217,6 +217,10 @@ describe('ops hook with ops serve (built binaries)', () => {
     expect(badReg.exitCode).toBe(1);
     expect(String(badReg.stderr)).toContain('unknown event type "user.exploded"');
 
+    const upd = await ops(['hook', 'update', hook.id, '--events', 'payment.completed', '--events', 'user.created', '--description', 'e2e', '--json'], { env });
+    expect(upd.exitCode).toBe(0);
+    expect(JSON.parse(String(upd.stdout))).toMatchObject({ id: hook.id, description: 'e2e', events: ['payment.completed', 'user.created'] });
+    expect((await ops(['hook', 'update', hook.id], { env })).exitCode).toBe(2);
     const list = JSON.parse(String((await ops(['hook', 'list', '--json'], { env })).stdout));
     expect(list.map((w: { id: string }) => w.id)).toEqual([hook.id]);
 
