@@ -130,8 +130,8 @@ async function deliveryBench() {
   const service = (await import(dist('services/notifications/index.js'))).default;
   const receiver = await startProcess(['-e', BARE]);
 
-  // baseline: signed POSTs straight from this process, same concurrency as one receiver lane (8)
-  const baseline = await load(receiver.url, makeBodies(quick ? 1_000 : 5_000), 8);
+  // baseline: signed POSTs straight from this process, same concurrency as one receiver lane (16)
+  const baseline = await load(receiver.url, makeBodies(quick ? 1_000 : 5_000), 16);
 
   const dataDir = mkdtempSync(join(tmpdir(), 'ops-bench-notify-'));
   mkdirSync(join(dataDir, 'notifications'));
@@ -173,7 +173,7 @@ async function deliveryBench() {
   if (counts.failed) throw new Error(`${counts.failed} deliveries failed`);
   const rate = n / secs;
   console.log(`notification service: ${n} events published on the bus, each delivered (outbox, worker, signed POST)`);
-  console.log(`  plain signed POSTs, 8 in flight   ${Math.round(baseline).toString().padStart(7)} req/s  1.00x`);
+  console.log(`  plain signed POSTs, 16 in flight  ${Math.round(baseline).toString().padStart(7)} req/s  1.00x`);
   console.log(`  deliveries (end to end)           ${Math.round(rate).toString().padStart(7)} /s     ${(rate / baseline).toFixed(2)}x plain  (target >= 1,000/s: ${rate >= 1000 ? 'met' : 'NOT met'})`);
   await app.close();
   await handle.close();

@@ -20,11 +20,11 @@ const service: ServiceModule = {
       ctx.log.warn(`notifications: ${problem}; using 1`);
       retryScale = 1;
     }
-    const concurrency = Number(ctx.options.notifyConcurrency ?? 8);
+    const concurrency = Number(ctx.options.notifyConcurrency ?? 16);
     const notifier = new Notifier({
       dataDir: ctx.dataDir,
       retryScale,
-      concurrencyPerReceiver: Number.isInteger(concurrency) && concurrency > 0 ? concurrency : 8,
+      concurrencyPerReceiver: Number.isInteger(concurrency) && concurrency > 0 ? concurrency : 16,
       onError: (err) => ctx.log.error({ err }, 'notifications: delivery worker error'),
     });
     const { store } = notifier;

@@ -20,7 +20,7 @@ export interface WorkerOptions {
   retryScale?: number;
   /** A receiver must answer within this (default 5 s). */
   timeoutMs?: number;
-  /** Attempts in flight per receiver (default 8). */
+  /** Attempts in flight per receiver (default 16). */
   concurrencyPerReceiver?: number;
   dispatcher?: Dispatcher;
   onError?: (err: unknown) => void;
@@ -53,7 +53,7 @@ export class DeliveryWorker {
     this.clock = opts.clock ?? systemClock;
     this.scale = opts.retryScale ?? 1;
     this.timeoutMs = opts.timeoutMs ?? DELIVERY_TIMEOUT_MS;
-    this.perLane = Math.max(1, opts.concurrencyPerReceiver ?? 8);
+    this.perLane = Math.max(1, opts.concurrencyPerReceiver ?? 16);
     this.ownDispatcher = !opts.dispatcher;
     this.dispatcher =
       opts.dispatcher ??
