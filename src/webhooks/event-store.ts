@@ -85,6 +85,18 @@ export class EventStore {
     return { duplicate: true };
   }
 
+  /**
+   * record() for several events in one transaction (a group commit); duplicates within the batch
+   * are told apart in order, as if recorded one by one.
+   */
+  recordMany(items: { event: { id: string; type: string; timestamp: string }; body: Buffer; receivedAt: number }[]): { duplicate: boolean }[] {
+    return this.recordManyTx(items);
+  }
+
+  private readonly recordManyTx = (
+    items: { event: { id: string; type: string; timestamp: string }; body: Buffer; receivedAt: number }[],
+  ): { duplicate: boolean }[] => this.db.transaction(() => items.map((it) => this.record(it.event, it.body, it.receivedAt)))();
+
   get(id: string): StoredEvent | undefined {
     const r = this.db.prepare('SELECT * FROM received_events WHERE id = ?').get(id) as Row | undefined;
     return r && toEvent(r);

@@ -7,7 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Dispatcher } from 'undici';
-import { parseEnvelope } from './envelope.js';
+import { parseEnvelope, type Envelope } from './envelope.js';
 import type { EventStore } from './event-store.js';
 import { sendSigned, type AttemptResult } from './send.js';
 import { SIGNATURE_HEADER, describeProblem, verify, type SignatureProblem } from './signature.js';
@@ -219,13 +219,39 @@ export class Receiver {
       this.opts.onIgnored?.({ id: env.id, type: env.type });
       return;
     }
-    let duplicate: boolean;
     if (this.opts.store) {
-      duplicate = this.opts.store.record(env, body, receivedAtMs).duplicate;
-    } else {
-      duplicate = this.seen.has(env.id);
-      this.seen.add(env.id);
+      // Stored (durably) before the answer, together with the other requests of this turn of the
+      // event loop: one transaction for all of them.
+      this.queue.push({ event: env, body, receivedAt: receivedAtMs, res });
+      if (!this.flushQueued) {
+        this.flushQueued = true;
+        setImmediate(() => this.flushQueue());
+      }
+      return;
     }
+    const duplicate = this.seen.has(env.id);
+    this.seen.add(env.id);
+    this.answer(res, env, body, receivedAtMs, duplicate);
+  }
+
+  private queue: { event: Envelope; body: Buffer; receivedAt: number; res: ServerResponse }[] = [];
+  private flushQueued = false;
+
+  private flushQueue(): void {
+    this.flushQueued = false;
+    const batch = this.queue;
+    this.queue = [];
+    let results: { duplicate: boolean }[];
+    try {
+      results = this.opts.store!.recordMany(batch);
+    } catch (err) {
+      for (const b of batch) this.reject(b.res, 500, `could not store the event: ${(err as Error).message}`);
+      return;
+    }
+    batch.forEach((b, i) => this.answer(b.res, b.event, b.body, b.receivedAt, results[i]!.duplicate));
+  }
+
+  private answer(res: ServerResponse, env: Envelope, body: Buffer, receivedAtMs: number, duplicate: boolean): void {
     sendJson(res, 200, { received: true, id: env.id, duplicate });
     const record: ReceivedRecord = {
       id: env.id,

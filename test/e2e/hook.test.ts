@@ -14,6 +14,8 @@ import { BIN, isolatedEnv, ops, startServe, tempDir, type ServeHandle } from '..
 import { eventually, startTestReceiver } from '../helpers/test-receiver.js';
 
 const SECRET = 'e2e-secret-☃';
+/** Each `ops` run starts a node process: generous on a busy machine. */
+const CLI_TIMEOUT = 180_000;
 const running: { stop(): Promise<unknown> }[] = [];
 afterAll(async () => {
   for (const r of running) await r.stop().catch(() => {});
@@ -110,7 +112,7 @@ describe('ops hook serve (built binary)', () => {
     const again = await startHookServe(['--path', '/in'], env);
     expect((await post(again.url, body, sig)).body.duplicate).toBe(true);
     await again.stop();
-  });
+  }, CLI_TIMEOUT);
 
   it('generates and keeps a secret when none is given; --print-secret prints it', async () => {
     const env = isolatedEnv({ XDG_STATE_HOME: tempDir() });
@@ -122,7 +124,7 @@ describe('ops hook serve (built binary)', () => {
     const printed = await ops(['hook', 'serve', '--print-secret'], { env });
     expect(printed.exitCode).toBe(0);
     expect(String(printed.stdout)).toBe(secret);
-  });
+  }, CLI_TIMEOUT);
 
   it('forwards to a local URL, re-signed, and filters --events', async () => {
     const target = await startTestReceiver(() => ({ status: 200 }));
@@ -141,7 +143,7 @@ describe('ops hook serve (built binary)', () => {
     await eventually(() => hs.lines.some((l) => l.event === 'received' && l.forward?.statusCode === 200));
     expect(hs.lines.filter((l) => l.event === 'received').map((l) => l.id)).toEqual(['evt_f1']);
     await hs.stop();
-  });
+  }, CLI_TIMEOUT);
 
   it('refuses bad flags with exit 2', async () => {
     const env = isolatedEnv({ OPS_HOOK_SECRET: SECRET });
@@ -149,7 +151,7 @@ describe('ops hook serve (built binary)', () => {
       const r = await ops(['hook', 'serve', ...args], { env });
       expect(r.exitCode, args.join(' ')).toBe(2);
     }
-  });
+  }, CLI_TIMEOUT);
 });
 
 describe('ops hook sign / verify (built binary)', () => {
@@ -192,7 +194,7 @@ describe('ops hook sign / verify (built binary)', () => {
       const r = await ops(args, { env });
       expect(r.exitCode, args.join(' ')).toBe(2);
     }
-  });
+  }, CLI_TIMEOUT);
 });
 
 describe('ops hook with ops serve (built binaries)', () => {
@@ -215,6 +217,10 @@ describe('ops hook with ops serve (built binaries)', () => {
     expect(badReg.exitCode).toBe(1);
     expect(String(badReg.stderr)).toContain('unknown event type "user.exploded"');
 
+    const upd = await ops(['hook', 'update', hook.id, '--events', 'payment.completed', '--events', 'user.created', '--description', 'e2e', '--json'], { env });
+    expect(upd.exitCode).toBe(0);
+    expect(JSON.parse(String(upd.stdout))).toMatchObject({ id: hook.id, description: 'e2e', events: ['payment.completed', 'user.created'] });
+    expect((await ops(['hook', 'update', hook.id], { env })).exitCode).toBe(2);
     const list = JSON.parse(String((await ops(['hook', 'list', '--json'], { env })).stdout));
     expect(list.map((w: { id: string }) => w.id)).toEqual([hook.id]);
 
@@ -257,12 +263,18 @@ describe('ops hook with ops serve (built binaries)', () => {
     running.push({ stop: () => flaky.close() });
     await ops(['hook', 'register', flaky.url, '--events', 'user.created'], { env });
     await ops(['hook', 'trigger', 'user.created'], { env });
-    await eventually(async () => JSON.parse(String((await ops(['hook', 'deliveries', '--status', 'failed', '--json'], { env })).stdout)).length === 1, 30_000);
+    // poll the API directly (an ops process per poll would be slow)
+    const key = String((await ops(['config', 'get', 'notify.api-key', '--show-secret'], { env })).stdout);
+    const failedCount = async () => {
+      const r = await request(`${serve.url}/notify/v1/deliveries?status=failed`, { headers: { authorization: `Bearer ${key}` } });
+      return ((await r.body.json()) as { total: number }).total;
+    };
+    await eventually(async () => (await failedCount()) === 1, 30_000);
     flaky.setBehaviour(() => ({ status: 200 }));
     const again = await ops(['hook', 'replay', '--failed', '--json'], { env });
     expect(again.exitCode).toBe(0);
     expect(JSON.parse(String(again.stdout))).toHaveLength(1);
-    await eventually(async () => JSON.parse(String((await ops(['hook', 'deliveries', '--status', 'failed', '--json'], { env })).stdout)).length === 0);
+    await eventually(async () => (await failedCount()) === 0);
     expect(flaky.requests).toHaveLength(6);
 
     // rm without a terminal needs --yes
@@ -275,7 +287,7 @@ describe('ops hook with ops serve (built binaries)', () => {
     expect(String(dash.stdout)).toMatch(new RegExp(`^${serve.url}/notify/dashboard\\?key=ntf_`));
     expect((await request(String(dash.stdout))).statusCode).toBe(303);
     await hs.stop();
-  }, 120_000);
+  }, CLI_TIMEOUT);
 
   it('without an API key the commands fail with exit 4', async () => {
     const env = isolatedEnv();
@@ -284,5 +296,5 @@ describe('ops hook with ops serve (built binaries)', () => {
     const r = await ops(['hook', 'list'], { env: { ...env, OPS_NOTIFY_API_KEY: 'ntf_wrong' } });
     expect(r.exitCode).toBe(4);
     expect(String(r.stderr)).toContain('not authenticated');
-  });
+  }, CLI_TIMEOUT);
 });

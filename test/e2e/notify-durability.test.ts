@@ -37,12 +37,12 @@ describe('notification outbox durability', () => {
     };
     await api(first.url, 'POST', '/v1/webhooks', { url: failing.url, events: ['*'], secret: 'a' });
     await api(first.url, 'POST', '/v1/webhooks', { url: hanging.url, events: ['*'], secret: 'b' });
-    const N = 20;
+    const N = 30;
     const eventIds: string[] = [];
     for (let i = 0; i < N; i++) eventIds.push((await api(first.url, 'POST', '/v1/events/trigger', { type: 'payment.completed' })).event.id);
 
     await failing.waitFor(N);
-    await hanging.waitFor(8); // its lane is full: 8 in flight, the other 12 due and waiting
+    await hanging.waitFor(16); // its lane is full: 16 in flight, the other 14 due and waiting
     await eventually(async () => (await api(first.url, 'GET', '/v1/deliveries?status=pending&limit=500')).data.filter((d: any) => d.attemptCount === 1).length === N);
     await first.stop('SIGKILL');
     const hangingBefore = hanging.requests.length;

@@ -203,3 +203,30 @@ describe('Receiver on 127.0.0.1', () => {
     expect(events[0]!.forward!.error).toMatch(/ECONNREFUSED/);
   });
 });
+
+describe('sendSigned', () => {
+  it('a 2xx status that arrives in time counts even if the body is slow to finish', async () => {
+    const { createServer } = await import('node:http');
+    const { sendSigned } = await import('../../src/webhooks/send.js');
+    const server = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.write('partial');
+      // never ends the body
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const port = (server.address() as { port: number }).port;
+      const r = await sendSigned({ url: `http://127.0.0.1:${port}/`, body: Buffer.from('{}'), secret: 's', timeoutMs: 300 });
+      expect(r).toMatchObject({ ok: true, statusCode: 200, error: null, responseExcerpt: 'partial' });
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it('an invalid URL is an error result, never a throw', async () => {
+    const { sendSigned } = await import('../../src/webhooks/send.js');
+    expect(await sendSigned({ url: 'notaurl', body: Buffer.from('{}'), secret: 's' })).toMatchObject({ ok: false, statusCode: null });
+  });
+});

@@ -87,6 +87,18 @@ export function register(cmd: Command): void {
     });
 
   cmd
+    .command('update <id>')
+    .description('Change a registration: URL, event types, secret or description')
+    .option('--url <url>', 'the new receiver URL')
+    .option('--events <types>', 'the new event types, comma list (repeatable), or "*"', collect)
+    .option('--secret-file <file>', 'the new signing secret')
+    .option('--description <text>', 'the new note ("" clears it)')
+    .addHelpText('after', '\nExamples:\n  ops hook update wh_0123abcd --events "*"\n  ops hook update wh_0123abcd --url http://127.0.0.1:9000/hooks --secret-file new-secret.txt')
+    .action(async (id: string, flags, command: Command) => {
+      await (await import('./update.js')).hookUpdate(contextFor(command), id, flags);
+    });
+
+  cmd
     .command('list')
     .alias('ls')
     .description('List the registered webhooks')

@@ -100,12 +100,28 @@ export async function startHookServer(ctx: Context, flags: HookServeFlags): Prom
   const ndjson = ctx.json || !ctx.io.stdoutIsTTY;
   let received = 0;
   let writeFailed = false;
+  // One write per event, straight to the stream (node buffers it when the reader is slow); a
+  // closed stdout (EPIPE, `| head`) stops the server through the stream's error event.
+  // Lines of one turn of the event loop go out in one write.
+  let pendingOut = '';
+  const flushOut = () => {
+    const text = pendingOut;
+    pendingOut = '';
+    if (writeFailed || text === '') return;
+    try {
+      ctx.io.stdout.write(text);
+    } catch {
+      writeFailed = true;
+    }
+  };
   const emit = (text: string) => {
     if (writeFailed) return;
-    ctx.out.write(text).catch(() => {
-      writeFailed = true;
-    });
+    if (pendingOut === '') setImmediate(flushOut);
+    pendingOut += text;
   };
+  ctx.io.stdout.once('error', () => {
+    writeFailed = true;
+  });
   const receiver = new Receiver({
     secret: secret.value,
     path,
@@ -169,6 +185,7 @@ export async function startHookServer(ctx: Context, flags: HookServeFlags): Prom
     stop(reason = 'stopped') {
       stopping ??= (async () => {
         await receiver.close();
+        flushOut();
         store?.close();
         if (ctx.json && !writeFailed) await ctx.out.ndjson({ event: 'stopped', reason, received }).catch(() => {});
       })();

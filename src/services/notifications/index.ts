@@ -20,11 +20,11 @@ const service: ServiceModule = {
       ctx.log.warn(`notifications: ${problem}; using 1`);
       retryScale = 1;
     }
-    const concurrency = Number(ctx.options.notifyConcurrency ?? 8);
+    const concurrency = Number(ctx.options.notifyConcurrency ?? 16);
     const notifier = new Notifier({
       dataDir: ctx.dataDir,
       retryScale,
-      concurrencyPerReceiver: Number.isInteger(concurrency) && concurrency > 0 ? concurrency : 8,
+      concurrencyPerReceiver: Number.isInteger(concurrency) && concurrency > 0 ? concurrency : 16,
       onError: (err) => ctx.log.error({ err }, 'notifications: delivery worker error'),
     });
     const { store } = notifier;
@@ -32,9 +32,10 @@ const service: ServiceModule = {
     // The API key: created on first start, stored hashed; the plaintext goes to the host once.
     let createdKey: string | undefined;
     if (!store.hasApiKey()) createdKey = store.createApiKey(notifier.clock.now());
-    if (typeof ctx.options.notifyApiKey === 'string' && ctx.options.notifyApiKey !== '') {
-      store.addApiKey(ctx.options.notifyApiKey, notifier.clock.now());
-    }
+    // A key of the user's choosing is accepted too (e.g. OPS_NOTIFY_API_KEY, which the CLI also
+    // reads): the way back in when the generated key was lost.
+    const chosenKey = typeof ctx.options.notifyApiKey === 'string' ? ctx.options.notifyApiKey : process.env.OPS_NOTIFY_API_KEY;
+    if (chosenKey) store.addApiKey(chosenKey, notifier.clock.now());
     const hashes = store.apiKeyHashes();
     const isValidKey = (key: string) => store.checkApiKey(key, hashes);
 

@@ -30,7 +30,10 @@ export class Notifier {
   readonly worker: DeliveryWorker;
   readonly clock: Clock;
 
+  private readonly onError?: (err: unknown) => void;
+
   constructor(opts: NotifierOptions) {
+    this.onError = opts.onError;
     this.clock = opts.clock ?? systemClock;
     this.store = new NotifyStore(opts.dataDir);
     this.worker = new DeliveryWorker({
@@ -52,10 +55,35 @@ export class Notifier {
     return { envelope, deliveryIds };
   }
 
-  /** A domain event from the bus (bookmark service). Unknown types are ignored. */
+  private queued: { envelope: Envelope; body: Buffer }[] = [];
+  private commitQueued = false;
+
+  /**
+   * A domain event from the bus (bookmark service). Unknown types are ignored. Events published
+   * in one synchronous run (e.g. a bulk import) are stored together in one transaction, at the end
+   * of that run (a microtask, before the publisher's own reply goes out).
+   */
   onDomainEvent(ev: DomainEvent): void {
     if (!isEventType(ev.type)) return;
-    this.publish(ev.type, normalizePayload(ev.type, ev.data));
+    const envelope = createEnvelope(ev.type, normalizePayload(ev.type, ev.data), { now: this.clock.now() });
+    this.queued.push({ envelope, body: serializeEnvelope(envelope) });
+    if (!this.commitQueued) {
+      this.commitQueued = true;
+      queueMicrotask(() => this.commitQueuedEvents());
+    }
+  }
+
+  /** Stores the events queued from the bus. */
+  commitQueuedEvents(): void {
+    this.commitQueued = false;
+    const batch = this.queued;
+    this.queued = [];
+    if (batch.length === 0) return;
+    try {
+      if (this.store.enqueueMany(batch, this.clock.now()) > 0) this.worker.kick();
+    } catch (err) {
+      this.onError?.(err);
+    }
   }
 
   trigger(type: EventType, data?: Record<string, unknown>) {
@@ -68,6 +96,7 @@ export class Notifier {
   }
 
   async close(): Promise<void> {
+    this.commitQueuedEvents();
     await this.worker.stop();
     this.store.close();
   }
@@ -78,7 +107,10 @@ export function normalizePayload(type: EventType, data: Record<string, unknown>)
   if (type.startsWith('user.')) {
     const id = data.id === undefined || data.id === null ? data.id : String(data.id);
     if (type === 'user.deleted') return { id };
-    return { ...data, id };
+    // Exactly the User object's fields: nothing else a user record may carry (tokens, settings).
+    const user: Record<string, unknown> = { id };
+    for (const k of ['email', 'name', 'createdAt'] as const) if (data[k] !== undefined) user[k] = data[k];
+    return user;
   }
   return data;
 }

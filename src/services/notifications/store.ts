@@ -71,6 +71,15 @@ export interface Delivery {
   attempts: Attempt[];
 }
 
+/** An attempt's result, to be recorded. */
+export interface FinishedAttempt {
+  delivery: { id: string; attemptId: number };
+  result: AttemptResult;
+  now: number;
+  /** cut off by shutdown: kept but not counted */
+  interrupted?: boolean;
+}
+
 /** A delivery ready for an attempt, with what is needed to send it. */
 export interface DueDelivery {
   id: string;
@@ -167,8 +176,48 @@ export class NotifyStore {
       insertDelivery: this.db.prepare(`
         INSERT INTO deliveries (id, event_id, webhook_id, url, status, attempts, series_base, next_attempt_at, created_at, updated_at)
         VALUES (?, ?, ?, ?, 'pending', 0, 0, ?, ?, ?)`),
+      deliveryState: this.db.prepare('SELECT status, attempts, series_base, inflight_attempt FROM deliveries WHERE id = ?'),
+      releaseInterrupted: this.db.prepare('UPDATE deliveries SET inflight_attempt = NULL, next_attempt_at = ?, updated_at = ? WHERE id = ?'),
+      markDelivered: this.db.prepare(
+        "UPDATE deliveries SET status = 'delivered', attempts = ?, inflight_attempt = NULL, next_attempt_at = NULL, last_status_code = ?, last_error = NULL, updated_at = ?, delivered_at = ? WHERE id = ?",
+      ),
+      markFailedAttempt: this.db.prepare(
+        'UPDATE deliveries SET status = ?, attempts = ?, inflight_attempt = NULL, next_attempt_at = ?, last_status_code = ?, last_error = ?, updated_at = ? WHERE id = ?',
+      ),
     };
+    this.enqueueTx = this.db.transaction((env: Envelope<unknown>, body: Buffer, now: number, subs: WebhookWithSecret[]) =>
+      this.insertEventRows(env, body, now, subs),
+    );
+    this.enqueueManyTx = this.db.transaction((items: { envelope: Envelope<unknown>; body: Buffer }[], now: number) => {
+      let n = 0;
+      for (const it of items) n += this.insertEventRows(it.envelope, it.body, now, this.subscribersOf(it.envelope.type)).length;
+      return n;
+    });
+    this.takeDueTx = this.db.transaction((w: WebhookWithSecret, now: number, limit: number, leaseUntil: number): DueDelivery[] => {
+      const rows = this.stmts.dueForWebhook.all(w.id, now, limit) as {
+        id: string;
+        event_id: string;
+        webhook_id: string;
+        attempts: number;
+        event_type: string;
+        body: Buffer;
+      }[];
+      return rows.map((r) => {
+        const n = r.attempts + 1;
+        const attemptId = Number(this.stmts.insertAttempt.run(r.id, n, now).lastInsertRowid);
+        this.stmts.leaseDelivery.run(attemptId, leaseUntil, w.url, now, r.id);
+        return { id: r.id, eventId: r.event_id, eventType: r.event_type, webhookId: r.webhook_id, url: w.url, secret: w.secret, body: r.body, n, attemptId };
+      });
+    });
+    this.finishManyTx = this.db.transaction((items: FinishedAttempt[], retryScale: number) =>
+      items.map((it) => this.finishOne(it, retryScale)),
+    );
   }
+
+  private readonly enqueueManyTx: (items: { envelope: Envelope<unknown>; body: Buffer }[], now: number) => number;
+  private readonly enqueueTx: (env: Envelope<unknown>, body: Buffer, now: number, subs: WebhookWithSecret[]) => string[];
+  private readonly takeDueTx: (w: WebhookWithSecret, now: number, limit: number, leaseUntil: number) => DueDelivery[];
+  private readonly finishManyTx: (items: FinishedAttempt[], retryScale: number) => (DeliveryStatus | undefined)[];
 
   private migrate(): void {
     this.db.exec(`
@@ -193,7 +242,6 @@ export class NotifyStore {
         body BLOB NOT NULL,
         created_at INTEGER NOT NULL
       );
-      CREATE INDEX IF NOT EXISTS events_created ON events (created_at);
       CREATE TABLE IF NOT EXISTS deliveries (
         id TEXT PRIMARY KEY,
         event_id TEXT NOT NULL REFERENCES events (id),
@@ -211,8 +259,6 @@ export class NotifyStore {
         delivered_at INTEGER
       );
       CREATE INDEX IF NOT EXISTS deliveries_due ON deliveries (webhook_id, status, next_attempt_at);
-      CREATE INDEX IF NOT EXISTS deliveries_status ON deliveries (status, created_at);
-      CREATE INDEX IF NOT EXISTS deliveries_event ON deliveries (event_id);
       CREATE TABLE IF NOT EXISTS attempts (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         delivery_id TEXT NOT NULL REFERENCES deliveries (id),
@@ -351,18 +397,28 @@ export class NotifyStore {
 
   /** Stores an event and one pending delivery per subscribed webhook, due now. */
   enqueueEvent(env: Envelope<unknown>, body: Buffer, now: number): { deliveryIds: string[] } {
-    const subs = this.subscribersOf(env.type);
-    const tx = this.db.transaction(() => {
-      this.stmts.insertEvent.run(env.id, env.type, env.timestamp, body, now);
-      const ids: string[] = [];
-      for (const w of subs) {
-        const id = randomId('dlv', 10);
-        this.stmts.insertDelivery.run(id, env.id, w.id, w.url, now, now, now);
-        ids.push(id);
-      }
-      return ids;
-    });
-    return { deliveryIds: tx() };
+    return { deliveryIds: this.enqueueTx(env, body, now, this.subscribersOf(env.type)) };
+  }
+
+  /** enqueueEvent for several events in one transaction; returns the number of deliveries. */
+  enqueueMany(items: { envelope: Envelope<unknown>; body: Buffer }[], now: number): number {
+    return items.length ? this.enqueueManyTx(items, now) : 0;
+  }
+
+  private insertEventRows(env: Envelope<unknown>, body: Buffer, now: number, subs: WebhookWithSecret[]): string[] {
+    this.stmts.insertEvent.run(env.id, env.type, env.timestamp, body, now);
+    const ids: string[] = [];
+    for (const w of subs) {
+      const id = randomId('dlv', 10);
+      this.stmts.insertDelivery.run(id, env.id, w.id, w.url, now, now, now);
+      ids.push(id);
+    }
+    return ids;
+  }
+
+  /** Runs fn in one transaction (nested calls become savepoints of it). */
+  atomically<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
   }
 
   getEvent(id: string): StoredEventInfo | undefined {
@@ -377,7 +433,7 @@ export class NotifyStore {
     const args = q.type ? [q.type] : [];
     const total = (this.db.prepare(`SELECT count(*) AS n FROM events ${where}`).get(...args) as { n: number }).n;
     const rows = this.db
-      .prepare(`SELECT * FROM events ${where} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`)
+      .prepare(`SELECT * FROM events ${where} ORDER BY rowid DESC LIMIT ? OFFSET ?`)
       .all(...args, q.limit ?? 50, q.offset ?? 0) as { id: string; type: string; timestamp: string; body: Buffer; created_at: number }[];
     return { data: rows.map((r) => this.toEventInfo(r)), total };
   }
@@ -399,33 +455,7 @@ export class NotifyStore {
   takeDue(webhookId: string, now: number, limit: number, leaseUntil: number): DueDelivery[] {
     const w = this.getWebhook(webhookId);
     if (!w || limit <= 0) return [];
-    const tx = this.db.transaction(() => {
-      const rows = this.stmts.dueForWebhook.all(webhookId, now, limit) as {
-        id: string;
-        event_id: string;
-        webhook_id: string;
-        attempts: number;
-        event_type: string;
-        body: Buffer;
-      }[];
-      return rows.map((r) => {
-        const n = r.attempts + 1;
-        const attemptId = Number(this.stmts.insertAttempt.run(r.id, n, now).lastInsertRowid);
-        this.stmts.leaseDelivery.run(attemptId, leaseUntil, w.url, now, r.id);
-        return {
-          id: r.id,
-          eventId: r.event_id,
-          eventType: r.event_type,
-          webhookId: r.webhook_id,
-          url: w.url,
-          secret: w.secret,
-          body: r.body,
-          n,
-          attemptId,
-        };
-      });
-    });
-    return tx();
+    return this.takeDueTx(w, now, limit, leaseUntil);
   }
 
   /**
@@ -440,46 +470,44 @@ export class NotifyStore {
     retryScale: number,
     interrupted = false,
   ): DeliveryStatus | undefined {
-    const tx = this.db.transaction((): DeliveryStatus | undefined => {
-      const outcome = interrupted ? 'interrupted' : result.ok ? 'success' : 'failure';
-      this.stmts.finishAttempt.run(
-        now,
-        result.durationMs,
-        result.statusCode,
-        interrupted ? 'interrupted: the service stopped during this attempt' : result.error,
-        result.responseExcerpt || null,
-        outcome,
-        d.attemptId,
-      );
-      const row = this.stmts.getDeliveryRow.get(d.id) as DeliveryRow | undefined;
-      if (!row) return undefined;
-      if (row.status !== 'pending' || row.inflight_attempt !== d.attemptId) return row.status;
-      if (interrupted) {
-        this.db
-          .prepare('UPDATE deliveries SET inflight_attempt = NULL, next_attempt_at = ?, updated_at = ? WHERE id = ?')
-          .run(now, now, d.id);
-        return 'pending';
-      }
-      const attempts = row.attempts + 1;
-      const lastError = result.ok ? null : (result.error ?? `HTTP ${result.statusCode}`);
-      if (result.ok) {
-        this.db
-          .prepare(
-            "UPDATE deliveries SET status = 'delivered', attempts = ?, inflight_attempt = NULL, next_attempt_at = NULL, last_status_code = ?, last_error = NULL, updated_at = ?, delivered_at = ? WHERE id = ?",
-          )
-          .run(attempts, result.statusCode, now, now, d.id);
-        return 'delivered';
-      }
-      const next = nextAttemptAfterFailure(attempts - row.series_base, now, retryScale);
-      const status: DeliveryStatus = next === null ? 'failed' : 'pending';
-      this.db
-        .prepare(
-          'UPDATE deliveries SET status = ?, attempts = ?, inflight_attempt = NULL, next_attempt_at = ?, last_status_code = ?, last_error = ?, updated_at = ? WHERE id = ?',
-        )
-        .run(status, attempts, next, result.statusCode, lastError, now, d.id);
-      return status;
-    });
-    return tx();
+    return this.finishManyTx([{ delivery: d, result, now, interrupted }], retryScale)[0];
+  }
+
+  /** finishAttempt for many attempts in one transaction (the worker's group commit). */
+  finishMany(items: FinishedAttempt[], retryScale: number): (DeliveryStatus | undefined)[] {
+    return items.length ? this.finishManyTx(items, retryScale) : [];
+  }
+
+  private finishOne({ delivery: d, result, now, interrupted }: FinishedAttempt, retryScale: number): DeliveryStatus | undefined {
+    const outcome = interrupted ? 'interrupted' : result.ok ? 'success' : 'failure';
+    this.stmts.finishAttempt.run(
+      now,
+      result.durationMs,
+      result.statusCode,
+      interrupted ? 'interrupted: the service stopped during this attempt' : result.error,
+      result.responseExcerpt || null,
+      outcome,
+      d.attemptId,
+    );
+    const row = this.stmts.deliveryState.get(d.id) as
+      | { status: DeliveryStatus; attempts: number; series_base: number; inflight_attempt: number | null }
+      | undefined;
+    if (!row) return undefined;
+    if (row.status !== 'pending' || row.inflight_attempt !== d.attemptId) return row.status;
+    if (interrupted) {
+      this.stmts.releaseInterrupted.run(now, now, d.id);
+      return 'pending';
+    }
+    const attempts = row.attempts + 1;
+    if (result.ok) {
+      this.stmts.markDelivered.run(attempts, result.statusCode, now, now, d.id);
+      return 'delivered';
+    }
+    const lastError = result.error ?? `HTTP ${result.statusCode}`;
+    const next = nextAttemptAfterFailure(attempts - row.series_base, now, retryScale);
+    const status: DeliveryStatus = next === null ? 'failed' : 'pending';
+    this.stmts.markFailedAttempt.run(status, attempts, next, result.statusCode, lastError, now, d.id);
+    return status;
   }
 
   /** After a crash: close attempts left open (interrupted) and make their deliveries due now. */

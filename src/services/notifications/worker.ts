@@ -11,7 +11,7 @@ import { setMaxListeners } from 'node:events';
 import { Agent, type Dispatcher } from 'undici';
 import { DELIVERY_TIMEOUT_MS, systemClock, type Clock } from '../../webhooks/schedule.js';
 import { sendSigned, type AttemptResult } from '../../webhooks/send.js';
-import type { DueDelivery, NotifyStore } from './store.js';
+import type { DueDelivery, FinishedAttempt, NotifyStore } from './store.js';
 
 export interface WorkerOptions {
   store: NotifyStore;
@@ -20,7 +20,7 @@ export interface WorkerOptions {
   retryScale?: number;
   /** A receiver must answer within this (default 5 s). */
   timeoutMs?: number;
-  /** Attempts in flight per receiver (default 8). */
+  /** Attempts in flight per receiver (default 16). */
   concurrencyPerReceiver?: number;
   dispatcher?: Dispatcher;
   onError?: (err: unknown) => void;
@@ -44,13 +44,16 @@ export class DeliveryWorker {
   private running = false;
   private scheduled = false;
   private timer: NodeJS.Timeout | null = null;
+  /** Finished attempts waiting for the next group commit (one transaction per event-loop turn). */
+  private finished: { item: FinishedAttempt; d: DueDelivery; result: AttemptResult; done: () => void }[] = [];
+  private flushScheduled = false;
 
   constructor(private readonly opts: WorkerOptions) {
     this.store = opts.store;
     this.clock = opts.clock ?? systemClock;
     this.scale = opts.retryScale ?? 1;
     this.timeoutMs = opts.timeoutMs ?? DELIVERY_TIMEOUT_MS;
-    this.perLane = Math.max(1, opts.concurrencyPerReceiver ?? 8);
+    this.perLane = Math.max(1, opts.concurrencyPerReceiver ?? 16);
     this.ownDispatcher = !opts.dispatcher;
     this.dispatcher =
       opts.dispatcher ??
@@ -91,7 +94,8 @@ export class DeliveryWorker {
 
   /** One pass now, waiting for the attempts it started (for tests driving a manual clock). */
   async runDue(): Promise<number> {
-    const started = this.pass();
+    const due = this.store.atomically(() => this.takeAll(this.clock.now()));
+    const started = due.map((d) => this.launch(d));
     await Promise.allSettled(started);
     return started.length;
   }
@@ -103,13 +107,16 @@ export class DeliveryWorker {
     this.timer = null;
     this.abort.abort();
     await Promise.allSettled([...this.inflight]);
+    this.flush();
     this.abort = DeliveryWorker.newAbort();
     if (this.ownDispatcher) await this.dispatcher.close().catch(() => {});
   }
 
   private safePass(): void {
     try {
-      this.pass();
+      const due = this.store.atomically(() => this.takeAll(this.clock.now()));
+      for (const d of due) this.launch(d);
+      this.armNext();
     } catch (err) {
       this.opts.onError?.(err);
       // Try again a little later rather than spin on a persistent error.
@@ -117,23 +124,34 @@ export class DeliveryWorker {
     }
   }
 
-  private pass(): Promise<void>[] {
-    const now = this.clock.now();
-    const started: Promise<void>[] = [];
+  /**
+   * Leases due deliveries for every lane with room (call inside a transaction). Remembers the
+   * earliest future due time of the lanes that are not full, for the timer.
+   */
+  private takeAll(now: number): DueDelivery[] {
+    const out: DueDelivery[] = [];
     let nextDue = Infinity;
     for (const webhookId of this.store.webhookIds()) {
-      const busy = this.lanes.get(webhookId) ?? 0;
-      const free = this.perLane - busy;
-      if (free <= 0) continue; // a finishing attempt kicks a new pass
+      const free = this.perLane - (this.lanes.get(webhookId) ?? 0);
+      if (free <= 0) continue; // a finishing attempt triggers the next take
       const due = this.store.takeDue(webhookId, now, free, now + this.timeoutMs + 1000);
-      for (const d of due) started.push(this.attempt(d));
+      for (const d of due) {
+        this.lanes.set(webhookId, (this.lanes.get(webhookId) ?? 0) + 1);
+        out.push(d);
+      }
       if (due.length < free) {
         const t = this.store.nextDueFor(webhookId);
         if (t !== null && t > now) nextDue = Math.min(nextDue, t);
       }
     }
-    if (this.running) this.arm(nextDue);
-    return started;
+    this.nextDue = nextDue;
+    return out;
+  }
+
+  private nextDue = Infinity;
+
+  private armNext(): void {
+    if (this.running) this.arm(this.nextDue);
   }
 
   private arm(at: number): void {
@@ -148,12 +166,13 @@ export class DeliveryWorker {
     this.timer.unref?.();
   }
 
-  private attempt(d: DueDelivery): Promise<void> {
-    this.lanes.set(d.webhookId, (this.lanes.get(d.webhookId) ?? 0) + 1);
+  /** Sends one leased delivery; its result is recorded by the next group commit. */
+  private launch(d: DueDelivery): Promise<void> {
     const signal = this.abort.signal;
     const p = (async () => {
+      let result: AttemptResult;
       try {
-        const result = await sendSigned({
+        result = await sendSigned({
           url: d.url,
           body: d.body,
           secret: d.secret,
@@ -167,20 +186,60 @@ export class DeliveryWorker {
             'x-ops-attempt': String(d.n),
           },
         });
-        const interrupted = signal.aborted && !result.ok;
-        this.store.finishAttempt(d, result, this.clock.now(), this.scale, interrupted);
-        this.opts.onAttempt?.(d, result);
       } catch (err) {
-        this.opts.onError?.(err);
-      } finally {
-        const left = (this.lanes.get(d.webhookId) ?? 1) - 1;
-        if (left <= 0) this.lanes.delete(d.webhookId);
-        else this.lanes.set(d.webhookId, left);
-        this.kick();
+        result = { ok: false, statusCode: null, error: (err as Error).message, durationMs: 0, responseExcerpt: '' };
       }
+      const interrupted = signal.aborted && !result.ok;
+      // Recorded with the other attempts that finish in this turn of the event loop, in one
+      // transaction. A crash before that commit leaves the attempt open: it is then marked
+      // interrupted and the delivery is sent again (at least once; receivers de-duplicate).
+      await new Promise<void>((done) => {
+        this.finished.push({ item: { delivery: d, result, now: this.clock.now(), interrupted }, d, result, done });
+        this.scheduleFlush();
+      });
     })();
     this.inflight.add(p);
     void p.finally(() => this.inflight.delete(p));
     return p;
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => this.flush());
+  }
+
+  /**
+   * The group commit: records every finished attempt and leases the next due deliveries for the
+   * lanes that freed up, in one transaction; then starts those attempts.
+   */
+  private flush(): void {
+    this.flushScheduled = false;
+    const batch = this.finished;
+    this.finished = [];
+    if (batch.length === 0) return;
+    for (const b of batch) {
+      const left = (this.lanes.get(b.d.webhookId) ?? 1) - 1;
+      if (left <= 0) this.lanes.delete(b.d.webhookId);
+      else this.lanes.set(b.d.webhookId, left);
+    }
+    let due: DueDelivery[] = [];
+    try {
+      due = this.store.atomically(() => {
+        this.store.finishMany(
+          batch.map((b) => b.item),
+          this.scale,
+        );
+        return this.running ? this.takeAll(this.clock.now()) : [];
+      });
+      for (const b of batch) this.opts.onAttempt?.(b.d, b.result);
+    } catch (err) {
+      this.opts.onError?.(err);
+      this.arm(this.clock.now() + 1000);
+    } finally {
+      for (const b of batch) b.done();
+    }
+    for (const d of due) this.launch(d);
+    this.armNext();
   }
 }

@@ -175,7 +175,7 @@ describe('events and deliveries', () => {
     await s.listen();
     await inject('POST', '/notify/v1/webhooks', { url: rcv.url, events: ['*'], secret: 'a' });
     const user = { id: 3, email: 'u@example.com', name: 'U', createdAt: '2026-01-01T00:00:00.000Z' };
-    s.events.emit({ type: 'user.created', data: user, userId: 3 });
+    s.events.emit({ type: 'user.created', data: { ...user, api_token: 'must-not-leak' }, userId: 3 });
     s.events.emit({ type: 'user.deleted', data: user, userId: 3 });
     s.events.emit({ type: 'link.created', data: { id: 9, url: 'https://example.org' }, userId: 3 });
     s.events.emit({ type: 'link.updated', data: { id: 9, url: 'https://example.org', title: 't' } });
@@ -223,5 +223,19 @@ describe('events and deliveries', () => {
     expect(await s.handle.health()).toMatchObject({ status: 'degraded', worker: 'stopped' });
     await s.listen();
     expect(await s.handle.health()).toMatchObject({ status: 'ok', deliveries: { pending: 0, delivered: 0, failed: 0 }, retryScale: 0.0002 });
+  });
+});
+
+describe('a chosen API key', () => {
+  it('is accepted when given as the notifyApiKey option (OPS_NOTIFY_API_KEY for ops serve)', async () => {
+    const s2 = await buildServiceApp(service, { notifyApiKey: 'ntf_my_own_key' });
+    try {
+      const r = await s2.app.inject({ url: '/notify/v1/webhooks', headers: { authorization: 'Bearer ntf_my_own_key' } });
+      expect(r.statusCode).toBe(200);
+      const generated = (await s2.handle.localCredentials!()).notifyApiKey!;
+      expect((await s2.app.inject({ url: '/notify/v1/webhooks', headers: { authorization: `Bearer ${generated}` } })).statusCode).toBe(200);
+    } finally {
+      await s2.close();
+    }
   });
 });
