@@ -146,6 +146,7 @@ export async function linksEdit(ctx: Context, idText: string, opts: EditOptions)
     }
     changes[kind] = ids;
   }
+  for (const c of resolver.created) ctx.out.info(`created ${c.kind === 'tags' ? 'tag' : 'list'} "${c.tag.name}" (${c.tag.id})`);
   if (Object.keys(changes).length === 0) throw new UsageError('nothing to change', 'Give at least one of --url, --title, --description, --visibility, --tag, --add-tag, --remove-tag, --list, ...');
   const link = await client.updateLink(id, changes, current);
   if (!ctx.json) ctx.out.success(`updated link ${link.id}`);
