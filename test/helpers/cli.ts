@@ -22,9 +22,17 @@ export function isolatedEnv(extra: Record<string, string | undefined> = {}): Rec
   return { ...env, OPS_CONFIG_DIR: tempDir('ops-config-'), XDG_DATA_HOME: tempDir('ops-xdg-data-'), ...extra };
 }
 
+export interface OpsResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
 /** Run `ops ARGS` and resolve with the result (never rejects on a non-zero exit). */
-export function ops(args: string[], options: Options & { env?: Record<string, string | undefined> } = {}) {
-  return execa('node', [BIN, ...args], { reject: false, extendEnv: false, stdin: 'ignore', timeout: 60_000, ...options });
+export async function ops(args: string[], options: Options & { env?: Record<string, string | undefined> } = {}): Promise<OpsResult> {
+  const stdin = options.input === undefined && options.inputFile === undefined ? { stdin: 'ignore' as const } : {};
+  const r = await execa('node', [BIN, ...args], { reject: false, extendEnv: false, timeout: 60_000, ...stdin, ...options });
+  return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout ?? ''), stderr: String(r.stderr ?? '') };
 }
 
 export interface ServeHandle {

@@ -1,0 +1,159 @@
+/* eslint-disable @typescript-eslint/no-explicit-any */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { HttpClient, describeErrorBody, retryAfterSeconds, buildUrl } from '../../src/core/http.js';
+import { ApiError, ExitCode, NetworkError, TimeoutError } from '../../src/core/errors.js';
+
+let server: Server;
+let base: string;
+const hits = new Map<string, number>();
+const seen: { method: string; url: string; auth?: string; body: string; type?: string }[] = [];
+
+function handler(req: IncomingMessage, res: ServerResponse) {
+  let body = '';
+  req.on('data', (d) => (body += d));
+  req.on('end', () => {
+    const path = new URL(req.url!, 'http://x').pathname;
+    seen.push({ method: req.method!, url: req.url!, auth: req.headers.authorization, body, type: req.headers['content-type'] });
+    hits.set(path, (hits.get(path) ?? 0) + 1);
+    const json = (status: number, value: unknown, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { 'content-type': 'application/json', ...headers });
+      res.end(JSON.stringify(value));
+    };
+    if (path === '/ok') return json(200, { hello: 'world' });
+    if (path === '/echo') return json(200, { method: req.method, body: body ? JSON.parse(body) : null });
+    if (path === '/linkace422') return json(422, { message: 'The given data was invalid.', errors: { url: ['The url must be a valid URL.'], lists: ['Unknown list 9.'] } });
+    if (path === '/feldera') return json(404, { message: "Unknown pipeline name 'x'", error_code: 'UnknownPipelineName', details: { pipeline_name: 'x' } });
+    if (path === '/unauth') return json(401, { message: 'Unauthenticated.' });
+    if (path === '/limited') {
+      if (hits.get(path)! <= 2) return json(429, { message: 'Too Many Attempts.' }, { 'retry-after': '0' });
+      return json(200, { after: hits.get(path) });
+    }
+    if (path === '/limited-post') return json(429, { message: 'Too Many Attempts.' }, { 'retry-after': '0' });
+    if (path === '/slow') return void setTimeout(() => json(200, {}), 2_000);
+    if (path === '/text') {
+      res.writeHead(500, { 'content-type': 'text/plain' });
+      return res.end('boom \u001b[31mred');
+    }
+    json(404, { message: 'not found' });
+  });
+}
+
+beforeAll(async () => {
+  server = createServer(handler);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const addr = server.address() as { port: number };
+  base = `http://127.0.0.1:${addr.port}`;
+});
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+const client = (extra: Partial<ConstructorParameters<typeof HttpClient>[0]> = {}) =>
+  new HttpClient({ baseUrl: base, serviceName: 'test service', authorization: 'Bearer tok', loginHint: 'ops auth login bm', ...extra });
+
+describe('HttpClient', () => {
+  it('sends the auth header and JSON bodies, and parses JSON answers', async () => {
+    const data = await client().json('POST', '/echo', { body: { a: 1 } });
+    expect(data).toEqual({ method: 'POST', body: { a: 1 } });
+    const last = seen.at(-1)!;
+    expect(last.auth).toBe('Bearer tok');
+    expect(last.type).toBe('application/json');
+  });
+
+  it('builds query strings, skipping undefined and repeating arrays', () => {
+    expect(buildUrl('http://h/base/', '/p', { a: 1, b: undefined, c: ['x', 'y'], d: true })).toBe('http://h/base/p?a=1&c=x&c=y&d=true');
+  });
+
+  it("turns LinkAce's validation errors into one message naming each field", async () => {
+    const err: any = await client().json('POST', '/linkace422', { body: {} }).catch((e: unknown) => e as any);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err.status).toBe(422);
+    expect(err.message).toContain('The given data was invalid.');
+    expect(err.message).toContain('url: The url must be a valid URL.');
+    expect(err.fieldErrors.lists).toEqual(['Unknown list 9.']);
+    expect(err.exitCode).toBe(ExitCode.failure);
+  });
+
+  it("turns Feldera's errors into message (error_code)", async () => {
+    const err: any = await client().json('GET', '/feldera').catch((e: unknown) => e as any);
+    expect(err.message).toBe("Unknown pipeline name 'x' (UnknownPipelineName)");
+    expect(err.code).toBe('UnknownPipelineName');
+  });
+
+  it('maps 401 to the auth exit code with a login hint', async () => {
+    const err: any = await client().json('GET', '/unauth').catch((e: unknown) => e as any);
+    expect(err.exitCode).toBe(ExitCode.auth);
+    expect(err.message).toContain('ops auth login bm');
+  });
+
+  it('retries an idempotent request after 429 with Retry-After, and says so', async () => {
+    const waits: number[] = [];
+    const data = await client({ onRateLimit: (w) => waits.push(w) }).json<{ after: number }>('GET', '/limited');
+    expect(data.after).toBe(3);
+    expect(waits).toEqual([0, 0]);
+  });
+
+  it('never retries a non-idempotent request after 429', async () => {
+    const before = hits.get('/limited-post') ?? 0;
+    const err: any = await client().json('POST', '/limited-post', { body: {} }).catch((e: unknown) => e as any);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err.status).toBe(429);
+    expect(err.message).toContain('rate limited');
+    expect(hits.get('/limited-post')).toBe(before + 1);
+  });
+
+  it('reports a refused connection clearly', async () => {
+    const dead = createServer();
+    await new Promise<void>((r) => dead.listen(0, '127.0.0.1', r));
+    const port = (dead.address() as { port: number }).port;
+    await new Promise<void>((r) => dead.close(() => r()));
+    const err: any = await new HttpClient({ baseUrl: `http://127.0.0.1:${port}`, serviceName: 'bookmark service' }).json('GET', '/').catch((e: unknown) => e as any);
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(err.message).toContain('connection refused');
+  });
+
+  it('times out with the timeout exit code', async () => {
+    const err: any = await client({ timeoutMs: 200 }).json('GET', '/slow').catch((e: unknown) => e as any);
+    expect(err).toBeInstanceOf(TimeoutError);
+    expect(err.exitCode).toBe(ExitCode.timeout);
+  });
+
+  it('sanitises plain-text error bodies', async () => {
+    const err: any = await client().json('GET', '/text').catch((e: unknown) => e as any);
+    expect(err.message).toBe('boom red');
+  });
+});
+
+describe('proxies', () => {
+  it('sends requests through HTTP_PROXY, and not for hosts in NO_PROXY', async () => {
+    const proxied: string[] = [];
+    const proxy = createServer((req, res) => {
+      proxied.push(`${req.method} ${req.url}`);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ via: 'proxy' }));
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    const proxyUrl = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
+    try {
+      const viaProxy = new HttpClient({ baseUrl: 'http://bookmarks.invalid', serviceName: 's', env: { HTTP_PROXY: proxyUrl } });
+      expect(await viaProxy.json('GET', '/api/v2/links', { query: { page: 2 } })).toEqual({ via: 'proxy' });
+      expect(proxied).toEqual(['GET http://bookmarks.invalid/api/v2/links?page=2']);
+      const bypass = new HttpClient({ baseUrl: base, serviceName: 's', env: { HTTP_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' } });
+      expect(await bypass.json('GET', '/ok')).toEqual({ hello: 'world' });
+      expect(proxied).toHaveLength(1);
+    } finally {
+      proxy.close();
+    }
+  });
+});
+
+describe('helpers', () => {
+  it('reads Retry-After as seconds or a date, with a backoff fallback', () => {
+    expect(retryAfterSeconds({ 'retry-after': '7' }, 1)).toBe(7);
+    expect(retryAfterSeconds({ 'retry-after': new Date(Date.now() + 3_000).toUTCString() }, 1)).toBeLessThanOrEqual(3);
+    expect(retryAfterSeconds({}, 2)).toBe(4);
+  });
+  it('describes unknown bodies safely', () => {
+    expect(describeErrorBody(undefined)).toEqual({ message: '', fields: {} });
+    expect(describeErrorBody({ error: 'x' }).message).toBe('x');
+  });
+});

@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { Output, fitWidths, truncate, type Column } from '../../src/core/output.js';
+import { memoryIo } from '../helpers/memory-io.js';
+
+interface Row {
+  id: number;
+  title: string;
+  url: string;
+}
+const rows: Row[] = [
+  { id: 1, title: 'Example \u001b[31mred\u001b[0m', url: 'https://example.com/a/very/long/path/that/goes/on/and/on/and/on/forever' },
+  { id: 22, title: 'Tab\there', url: 'https://b.example' },
+];
+const columns: Column<Row>[] = [
+  { header: 'id', key: 'id' },
+  { header: 'title', key: 'title' },
+  { header: 'url', key: 'url', shrink: true },
+];
+
+describe('Output', () => {
+  it('prints tab-separated rows without a header when piped, sanitised', async () => {
+    const io = memoryIo({ tty: false });
+    await new Output(io).list(rows, columns);
+    expect(io.stdoutText()).toBe(
+      '1\tExample red\thttps://example.com/a/very/long/path/that/goes/on/and/on/and/on/forever\n22\tTab here\thttps://b.example\n',
+    );
+  });
+
+  it('prints a table with upper-case headers on a terminal, shortening URLs to the width', async () => {
+    const io = memoryIo({ tty: true, columns: 50 });
+    await new Output(io).list(rows, columns);
+    const lines = io.stdoutText().trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^ID\s+TITLE\s+URL$/);
+    expect(lines[1]).toContain('Example red');
+    expect(lines[1]).toContain('…');
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(50);
+  });
+
+  it('prints the raw records as a JSON array with --json, and one object for an item', async () => {
+    const io = memoryIo({ tty: true });
+    const out = new Output(io, { json: true });
+    await out.list(rows, columns);
+    expect(JSON.parse(io.stdoutText())).toEqual(rows);
+    const io2 = memoryIo();
+    await new Output(io2, { json: true }).item(rows[0], columns);
+    expect(JSON.parse(io2.stdoutText())).toEqual(rows[0]);
+  });
+
+  it('streams pages as one valid JSON array, and as TSV rows', async () => {
+    const io = memoryIo();
+    const stream = new Output(io, { json: true }).listStream(columns);
+    await stream.push([rows[0]!]);
+    await stream.push([]);
+    await stream.push([rows[1]!]);
+    await stream.end();
+    expect(JSON.parse(io.stdoutText())).toEqual(rows);
+    const empty = memoryIo();
+    const s2 = new Output(empty, { json: true }).listStream(columns);
+    await s2.end();
+    expect(JSON.parse(empty.stdoutText())).toEqual([]);
+    const tsv = memoryIo();
+    const s3 = new Output(tsv).listStream(columns);
+    await s3.push(rows);
+    await s3.end();
+    expect(tsv.stdoutText().split('\n').filter(Boolean)).toHaveLength(2);
+  });
+
+  it('writes NDJSON one line per record', async () => {
+    const io = memoryIo();
+    const out = new Output(io);
+    await out.ndjson({ a: 1 });
+    await out.ndjson({ b: 'x\ny' });
+    expect(io.stdoutText()).toBe('{"a":1}\n{"b":"x\\ny"}\n');
+  });
+
+  it('prints item fields as key/value lines (TSV when piped)', async () => {
+    const io = memoryIo();
+    await new Output(io).item(rows[1]!, columns);
+    expect(io.stdoutText()).toBe('id\t22\ntitle\tTab here\nurl\thttps://b.example\n');
+  });
+
+  it('sends messages to stderr, never stdout', async () => {
+    const io = memoryIo();
+    const out = new Output(io);
+    out.info('hello');
+    out.warn('careful');
+    out.success('done');
+    expect(io.stdoutText()).toBe('');
+    expect(io.stderrText()).toBe('hello\n! careful\n✓ done\n');
+  });
+
+  it('colours only when the io allows it', async () => {
+    const plain = memoryIo({ tty: true, color: false });
+    await new Output(plain).list(rows, columns);
+    expect(plain.stdoutText()).not.toMatch(/\u001b\[/);
+    const coloured = memoryIo({ tty: true, color: true });
+    await new Output(coloured).list(rows, columns);
+    expect(coloured.stdoutText()).toMatch(/\u001b\[1m/);
+  });
+});
+
+describe('truncate and fitWidths', () => {
+  it('truncates by characters with an ellipsis', () => {
+    expect(truncate('abcdef', 4)).toBe('abc…');
+    expect(truncate('abc', 4)).toBe('abc');
+    expect(truncate('日本語です', 3)).toBe('日本…');
+  });
+  it('shrinks only shrinkable columns, widest first, not below their minimum', () => {
+    const widths = [5, 40, 60];
+    fitWidths(widths, [{ header: 'a' }, { header: 'b', shrink: true }, { header: 'c', shrink: true }], 80);
+    expect(widths[0]).toBe(5);
+    expect(widths.reduce((a, b) => a + b, 0) + 4).toBeLessThanOrEqual(80);
+    const tight = [5, 40];
+    fitWidths(tight, [{ header: 'a' }, { header: 'bbbbbbbbbbbb', shrink: true }], 10);
+    expect(tight[1]).toBe(12);
+  });
+});
