@@ -36,10 +36,43 @@ export function errorHandler(err: FastifyError | HttpError, req: FastifyRequest,
   return reply.code(500).send({ message: 'Server Error' });
 }
 
-export function notFoundRoutes(app: FastifyInstance): void {
+/** Remembers the routes of this context (call before registering them) for 404/405 answers. */
+export type KnownRoutes = Map<string, { pattern: RegExp; methods: Set<string> }>;
+
+export function trackRoutes(app: FastifyInstance): KnownRoutes {
+  const routes: KnownRoutes = new Map();
+  app.addHook('onRoute', (r) => {
+    if (r.url === '/api/*' || !r.url.startsWith('/api/')) return;
+    let entry = routes.get(r.url);
+    if (!entry) {
+      const source = r.url
+        .split('/')
+        .map((seg) => (seg.startsWith(':') ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+        .join('/');
+      routes.set(r.url, (entry = { pattern: new RegExp(`^${source}/?$`), methods: new Set() }));
+    }
+    for (const m of Array.isArray(r.method) ? r.method : [r.method]) if (m !== 'HEAD') entry.methods.add(m);
+  });
+  return routes;
+}
+
+const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+export function notFoundRoutes(app: FastifyInstance, known: KnownRoutes): void {
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
-    const path = (req.raw.url ?? '').split('?')[0]!.replace(/^\//, '');
-    return reply.code(404).send({ message: `The route ${path} could not be found.` });
+    const path = (req.raw.url ?? '').split('?')[0]!;
+    const allowed = new Set<string>();
+    for (const r of known.values()) if (r.pattern.test(path)) for (const m of r.methods) allowed.add(m);
+    const route = path.replace(/^\//, '');
+    if (allowed.size) {
+      if (allowed.has('GET')) allowed.add('HEAD');
+      const list = METHOD_ORDER.filter((m) => allowed.has(m));
+      return reply
+        .code(405)
+        .header('allow', list.join(', '))
+        .send({ message: `The ${req.method} method is not supported for route ${route}. Supported methods: ${list.join(', ')}.` });
+    }
+    return reply.code(404).send({ message: `The route ${route} could not be found.` });
   };
   app.route({ method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/api/*', handler, schema: { hide: true } as never });
 }

@@ -12,7 +12,7 @@ import { RateLimiter } from './rate-limit.js';
 import { LinkChecker } from './checker.js';
 import { fetchMeta } from './metadata.js';
 import type { Deps } from './deps.js';
-import { errorHandler, installParsers, notFoundRoutes } from './http.js';
+import { errorHandler, installParsers, notFoundRoutes, trackRoutes } from './http.js';
 import { makeAuthHook } from './auth.js';
 import { registerRoutes } from './routes/index.js';
 
@@ -62,6 +62,7 @@ const service: ServiceModule = {
         security: [{ bearerAuth: [] }],
       },
     });
+    const known = trackRoutes(app);
     const limiter = new RateLimiter(settings.rateLimit);
     app.addHook('onRequest', makeAuthHook(db, limiter, () => settings.guestAccess));
 
@@ -70,7 +71,7 @@ const service: ServiceModule = {
     }));
     app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     registerRoutes(app, deps);
-    notFoundRoutes(app);
+    notFoundRoutes(app, known);
 
     const publishUserEvents = () => {
       try {

@@ -199,7 +199,7 @@ export function toInt(v: unknown): number | undefined {
   return undefined;
 }
 
-const BLOCKED_SCHEMES = new Set(['javascript:', 'data:', 'vbscript:', 'file:', 'about:', 'blob:']);
+const BLOCKED_SCHEMES = new Set(['javascript:', 'data:', 'vbscript:', 'file:', 'about:', 'blob:', 'place:']);
 
 /** A URL a bookmark may hold: it parses, has a scheme that is not script-like, and http(s) URLs have a host. */
 export function isValidUrl(value: string): boolean {

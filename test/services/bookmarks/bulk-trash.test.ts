@@ -157,7 +157,7 @@ describe('lists, tags and notes CRUD', () => {
     expect((await f.req(f.A, 'PATCH', `/api/v2/notes/${n.body.id}`, { note: 'edited' })).body.note).toBe('edited');
     expect((await f.req(f.A, 'PATCH', `/api/v2/notes/${other.body.id}`, { note: 'x' })).status).toBe(403);
     expect((await f.req(f.A, 'DELETE', `/api/v2/notes/${n.body.id}`)).body).toEqual([]);
-    expect((await f.req(f.A, 'GET', `/api/v2/notes/${n.body.id}`)).status).toBe(404);
+    expect((await f.req(f.A, 'GET', `/api/v2/notes/${n.body.id}`)).status).toBe(405);
     expect((await f.req(f.A, 'GET', '/api/v2/links/999/notes')).status).toBe(404);
   });
 });

@@ -71,6 +71,8 @@ describe('link validation', () => {
 
   test('update validation', async () => {
     expect(await errors('PATCH', `/api/v2/links/${linkId}`, { url: 'nope' })).toEqual({ url: ['The url must be a valid URL.'] });
+    expect(await errors('PATCH', `/api/v2/links/${linkId}`, { url: null })).toEqual({ url: ['The url field is required.'] });
+    expect(await errors('PATCH', `/api/v2/links/${linkId}`, { url: '' })).toEqual({ url: ['The url field is required.'] });
     expect(await errors('PATCH', `/api/v2/links/${linkId}`, { visibility: 'x', title: 7 })).toEqual({
       title: ['The title must be a string.'],
       visibility: ['The visibility must be either 1 (public), 2 (internal) or 3 (private).'],

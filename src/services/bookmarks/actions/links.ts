@@ -9,6 +9,7 @@ import {
   findOwnLinkByUrl,
   getLink,
   insertLink,
+  linkJson,
   linkWithRelations,
   setLinkDeleted,
   updateLink,
@@ -80,7 +81,8 @@ interface LinkFields {
 /** Validates the link fields of a body; `prefix` names nested fields (bulk: "models.0."). */
 export function readLinkFields(deps: Deps, caller: Caller, input: Input, c: Check, opts: { create: boolean; v1?: boolean }): LinkFields {
   const f: LinkFields = {};
-  const url = c.url('url', { required: opts.create });
+  // on update the url may be left out, but not cleared
+  const url = c.url('url', { required: opts.create || input.url === null });
   if (typeof url === 'string') f.url = url;
   f.title = c.string('title', { max: LIMITS.title });
   f.description = c.string('description', { max: LIMITS.description });
@@ -168,7 +170,7 @@ export async function storeLink(deps: Deps, caller: Caller, f: LinkFields, opts:
     }
     throw e;
   }
-  const json = linkWithRelations(deps.db, caller, row);
+  const json = f.lists?.length || f.tags?.length ? linkWithRelations(deps.db, caller, row) : { ...linkJson(row), lists: [], tags: [] };
   if (opts.events !== false) {
     emitTagsCreated(deps, createdTags);
     deps.events.emit({ type: 'link.created', data: json, userId });

@@ -7,6 +7,9 @@ import { noteRoutes } from './v2/notes.js';
 import { searchRoutes } from './v2/search.js';
 import { bulkRoutes } from './v2/bulk.js';
 import { trashRoutes } from './v2/trash.js';
+import { v1LinkRoutes } from './v1/links.js';
+import { v1CollectionRoutes } from './v1/collections.js';
+import { v1ImportExportRoutes } from './v1/import-export.js';
 
 export function registerRoutes(app: FastifyInstance, deps: Deps): void {
   linkRoutes(app, deps);
@@ -16,4 +19,8 @@ export function registerRoutes(app: FastifyInstance, deps: Deps): void {
   searchRoutes(app, deps);
   bulkRoutes(app, deps);
   trashRoutes(app, deps);
+  v1LinkRoutes(app, deps);
+  v1CollectionRoutes(app, deps, 'lists');
+  v1CollectionRoutes(app, deps, 'tags');
+  v1ImportExportRoutes(app, deps);
 }

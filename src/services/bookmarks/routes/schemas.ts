@@ -1,4 +1,5 @@
 /** JSON schemas of the API objects, used to describe every route in /openapi.json. */
+import type { FastifySchema } from 'fastify';
 const dt = { type: 'string', format: 'date-time', description: 'YYYY-MM-DDTHH:MM:SS.ffffffZ' };
 const dtN = { type: ['string', 'null'], format: 'date-time' };
 const visibility = { type: 'integer', enum: [1, 2, 3], description: '1 public, 2 internal, 3 private' };
@@ -116,14 +117,14 @@ export function doc(
   tag: string,
   summary: string,
   parts: { querystring?: object; body?: object; params?: object; ok?: object; okStatus?: number; consumes?: string[]; produces?: string[] } = {},
-) {
+): FastifySchema {
   const { ok, okStatus = 200, ...rest } = parts;
   return {
     tags: [tag],
     summary,
     ...rest,
     response: { [okStatus]: ok ?? { type: 'array', maxItems: 0 }, ...errors },
-  };
+  } as FastifySchema;
 }
 
 export const linkBody = {

@@ -102,6 +102,21 @@ const MIGRATIONS: string[] = [
     created_at TEXT NOT NULL
   );
   `,
+  // 2: a trigram full-text index for substring search over url, title and description
+  `
+  CREATE VIRTUAL TABLE links_fts USING fts5(url, title, description, content='links', content_rowid='id', tokenize='trigram');
+  INSERT INTO links_fts(links_fts) VALUES ('rebuild');
+  CREATE TRIGGER links_fts_ai AFTER INSERT ON links BEGIN
+    INSERT INTO links_fts(rowid, url, title, description) VALUES (new.id, new.url, new.title, new.description);
+  END;
+  CREATE TRIGGER links_fts_ad AFTER DELETE ON links BEGIN
+    INSERT INTO links_fts(links_fts, rowid, url, title, description) VALUES ('delete', old.id, old.url, old.title, old.description);
+  END;
+  CREATE TRIGGER links_fts_au AFTER UPDATE OF url, title, description ON links BEGIN
+    INSERT INTO links_fts(links_fts, rowid, url, title, description) VALUES ('delete', old.id, old.url, old.title, old.description);
+    INSERT INTO links_fts(rowid, url, title, description) VALUES (new.id, new.url, new.title, new.description);
+  END;
+  `,
 ];
 
 export function migrate(db: DB): void {

@@ -72,6 +72,11 @@ function dataVersion(db: DB): number {
   return q(db, 'PRAGMA data_version').pluck().get() as number;
 }
 
+/** Changes whenever any link changes (here or through another connection): a key for caches. */
+export function linksVersion(db: DB): string {
+  return `${genState(db).gen}:${dataVersion(db)}`;
+}
+
 export function getLink(db: DB, id: number, withTrashed = false): LinkRow | undefined {
   const row = q(db, 'SELECT * FROM links WHERE id = ?').get(id) as LinkRow | undefined;
   if (!row || (!withTrashed && row.deleted_at)) return undefined;
@@ -191,13 +196,11 @@ export function collectionsOf(db: DB, caller: Caller, kind: CollectionKind, link
   if (!linkIds.length) return out;
   const k = KINDS[kind];
   const v = visibleSql(caller, 'c');
-  const rows = db
-    .prepare(
-      `SELECT p.link_id AS _link_id, c.* FROM ${k.pivot} p JOIN ${k.table} c ON c.id = p.${k.fk}
+  const sql = `SELECT p.link_id AS _link_id, c.* FROM ${k.pivot} p JOIN ${k.table} c ON c.id = p.${k.fk}
        WHERE p.link_id IN (${linkIds.map(() => '?').join(',')}) AND c.deleted_at IS NULL AND ${v.sql}
-       ORDER BY c.name ASC, c.id ASC`,
-    )
-    .all(...linkIds, ...v.params) as (CollectionRow & { _link_id: number })[];
+       ORDER BY c.name ASC, c.id ASC`;
+  const stmt = linkIds.length <= 100 ? q(db, sql) : db.prepare(sql);
+  const rows = stmt.all(...linkIds, ...v.params) as (CollectionRow & { _link_id: number })[];
   for (const r of rows) {
     const { _link_id, ...row } = r;
     const item = { ...collectionJson(kind, row), pivot: { link_id: _link_id, [k.fk]: row.id } };
@@ -250,6 +253,8 @@ export interface LinkSearch {
   onlyTags?: number[];
   /** v1: only the caller's own links */
   ownOnly?: boolean;
+  /** v1 is_private: true = private only, false = public and internal only */
+  isPrivate?: boolean | null;
   order?: { by: string; dir: Dir } | null;
 }
 
@@ -267,6 +272,12 @@ export function searchLinks(db: DB, caller: Caller, s: LinkSearch, page: PageReq
   }
   if (s.query) {
     const like = `%${likeEscape(s.query)}%`;
+    if ([...s.query].length >= 3) {
+      // the trigram index narrows the candidates; the LIKE below keeps LIKE's exact semantics
+      const cols = ['url', ...(s.searchTitle ? ['title'] : []), ...(s.searchDescription ? ['description'] : [])];
+      conds.push('l.id IN (SELECT rowid FROM links_fts WHERE links_fts MATCH ?)');
+      params.push(`{${cols.join(' ')}} : "${s.query.replace(/"/g, '""')}"`);
+    }
     const ors = ["l.url LIKE ? ESCAPE '\\'"];
     params.push(like);
     if (s.searchTitle) {
@@ -284,6 +295,8 @@ export function searchLinks(db: DB, caller: Caller, s: LinkSearch, page: PageReq
     params.push(s.visibility);
   }
   if (s.brokenOnly) conds.push('l.status > 1');
+  if (s.isPrivate === true) conds.push('l.visibility = 3');
+  else if (s.isPrivate === false) conds.push('l.visibility <> 3');
   for (const kind of ['lists', 'tags'] as const) {
     const k = KINDS[kind];
     const empty = kind === 'lists' ? s.emptyLists : s.emptyTags;
@@ -296,16 +309,15 @@ export function searchLinks(db: DB, caller: Caller, s: LinkSearch, page: PageReq
     }
   }
   const { limit, offset } = limitOffset(page);
+  // In id order a plain table scan beats walking a partial index and looking every row up.
+  const from = s.order ? 'links l' : 'links l NOT INDEXED';
   const orderBy = s.order ? orderSql('l', s.order.by, s.order.dir) : 'l.id ASC';
   const where = conds.join(' AND ');
-  const rows = db
-    .prepare(`SELECT l.*, count(*) OVER () AS _total FROM links l WHERE ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`)
-    .all(...params, limit, offset) as (LinkRow & { _total: number })[];
+  const rows = db.prepare(`SELECT l.* FROM ${from} WHERE ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`).all(...params, limit, offset) as LinkRow[];
   let total: number;
-  if (rows.length) total = rows[0]!._total;
-  else if (offset === 0) total = 0;
+  if (page.perPage === null || (offset === 0 && rows.length < limit)) total = rows.length;
   else total = db.prepare(`SELECT count(*) FROM links l WHERE ${where}`).pluck().get(...params) as number;
-  return { data: rows.map(({ _total, ...r }) => r as LinkRow), total, page };
+  return { data: rows, total, page };
 }
 
 /** Links to check: not trashed, checks enabled, never checked or checked longest ago first. */

@@ -11,9 +11,12 @@ import { doc, idParams, linkBody, linkFullSchema, linkSchema, noteSchema, pageQu
 import { forbiddenEmpty } from '../../errors.js';
 import { canView } from '../../access.js';
 import { notFound } from '../../errors.js';
-import { linksToCheck } from '../../store/links.js';
+import { linksToCheck, linksVersion } from '../../store/links.js';
+import { scopeKey } from '../../access.js';
+import { PageCache } from '../../page-cache.js';
 
 export function linkRoutes(app: FastifyInstance, deps: Deps): void {
+  const pages = new PageCache();
   const orderQuery = { order_by: { type: 'string', enum: [...LINK_ORDER], default: 'created_at' } };
 
   app.get(
@@ -49,14 +52,22 @@ export function linkRoutes(app: FastifyInstance, deps: Deps): void {
   app.get(
     '/api/v2/links',
     { schema: doc('Links', 'List the links visible to the caller', { querystring: { type: 'object', properties: { ...pageQuery, ...orderQuery } }, ok: paginated(linkSchema) }) },
-    async (req) => {
+    async (req, reply) => {
       const caller = callerOf(req);
       const c = new Check(queryOf(req));
       const page = readPage(c);
       const order = readOrder(c, LINK_ORDER);
       c.done();
-      const p = listLinks(deps.db, caller, order, page);
-      return envelope(req, { ...p, data: p.data.map(linkJson) });
+      const cacheable = order.by !== 'random';
+      const key = `${scopeKey(caller)} ${req.host} ${req.url}`;
+      const version = linksVersion(deps.db);
+      let body = cacheable ? pages.get(key, version) : undefined;
+      if (body === undefined) {
+        const p = listLinks(deps.db, caller, order, page);
+        body = JSON.stringify(envelope(req, { ...p, data: p.data.map(linkJson) }));
+        if (cacheable) pages.set(key, version, body);
+      }
+      return reply.type('application/json; charset=utf-8').serializer((s: unknown) => s as string).send(body);
     },
   );
 

@@ -1,0 +1,83 @@
+/** Import of Netscape bookmark files into the caller's account, and export of the links the caller can see. */
+import type { Deps } from '../deps.js';
+import type { Caller } from '../access.js';
+import { visibleSql } from '../access.js';
+import { isValidUrl, LIMITS } from '../validate.js';
+import { parseNetscape, serializeNetscape, type ExportLink } from '../netscape.js';
+import { fallbackTitle } from '../metadata.js';
+import { fromUnixSeconds, toUnixSeconds } from '../time.js';
+import { attach, collectionsOf, findOwnLinkByUrl, insertLink, type LinkRow } from '../store/links.js';
+import type { CollectionRow } from '../store/collections.js';
+import { defaultVisibility, requireUser, resolveRefs } from './links.js';
+
+export interface ImportResult {
+  /** bookmarks found in the file */
+  total: number;
+  imported: number;
+  /** already saved by this user (trash included) or repeated in the file */
+  skipped: number;
+  /** not a valid URL (e.g. place: or javascript: entries) */
+  invalid: number;
+}
+
+function cut(s: string, max: number): string {
+  const chars = [...s];
+  return chars.length > max ? chars.slice(0, max).join('') : s;
+}
+
+export function importBookmarks(deps: Deps, caller: Caller, file: Uint8Array | string): ImportResult {
+  const userId = requireUser(caller);
+  const items = parseNetscape(file);
+  const result: ImportResult = { total: items.length, imported: 0, skipped: 0, invalid: 0 };
+  const seen = new Set<string>();
+  const created: CollectionRow[] = [];
+  const fallbackVisibility = defaultVisibility(deps, userId);
+  deps.db.transaction(() => {
+    for (const b of items) {
+      const url = b.url.trim();
+      if (!isValidUrl(url) || [...url].length > LIMITS.url) {
+        result.invalid++;
+        continue;
+      }
+      if (seen.has(url) || findOwnLinkByUrl(deps.db, userId, url)) {
+        result.skipped++;
+        continue;
+      }
+      seen.add(url);
+      const link = insertLink(deps.db, {
+        user_id: userId,
+        url,
+        title: cut(b.title || fallbackTitle(url), LIMITS.title),
+        description: b.description ? cut(b.description, LIMITS.description) : null,
+        icon: 'link',
+        visibility: b.private === true ? 3 : b.private === false ? (deps.guestAccess ? 1 : 2) : fallbackVisibility,
+        created_at: b.addDate !== null ? fromUnixSeconds(b.addDate) : undefined,
+      });
+      const tags = b.tags.map((t) => cut(t, LIMITS.name)).filter(Boolean);
+      if (tags.length) attach(deps.db, 'tags', link.id, resolveRefs(deps, userId, 'tags', tags.map((name) => ({ name })), created), 'replace');
+      result.imported++;
+    }
+  })();
+  return result;
+}
+
+/** The links the caller can see, oldest first, as a Netscape bookmark file. */
+export function exportBookmarks(deps: Deps, caller: Caller): string {
+  const v = visibleSql(caller, '');
+  const rows = deps.db.prepare(`SELECT * FROM links WHERE deleted_at IS NULL AND ${v.sql} ORDER BY created_at ASC, id ASC`).all(...v.params) as LinkRow[];
+  const links: ExportLink[] = [];
+  for (let i = 0; i < rows.length; i += 500) {
+    const chunk = rows.slice(i, i + 500);
+    const tags = collectionsOf(deps.db, caller, 'tags', chunk.map((r) => r.id));
+    for (const r of chunk)
+      links.push({
+        url: r.url,
+        title: r.title,
+        description: r.description,
+        addDate: toUnixSeconds(r.created_at),
+        private: r.visibility === 3,
+        tags: (tags.get(r.id) ?? []).map((t) => String(t.name)),
+      });
+  }
+  return serializeNetscape(links);
+}

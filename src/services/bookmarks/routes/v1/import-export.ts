@@ -1,0 +1,67 @@
+/** v1 `POST /import` (multipart field `file`, Netscape HTML) and `GET /export?format=html`. */
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../deps.js';
+import { Check } from '../../validate.js';
+import { HttpError, ValidationError } from '../../errors.js';
+import { exportBookmarks, importBookmarks } from '../../actions/import-export.js';
+import { requireUser } from '../../actions/links.js';
+import { callerOf, queryOf } from '../common.js';
+import { doc } from '../schemas.js';
+
+const FILE_REQUIRED = () => new ValidationError({ file: ['The file field is required (multipart/form-data, field "file", a Netscape bookmark HTML file).'] });
+
+export function v1ImportExportRoutes(app: FastifyInstance, deps: Deps): void {
+  app.post(
+    '/api/v1/import',
+    {
+      schema: doc('v1', 'Import a Netscape bookmark HTML file (folders become tags; existing URLs are skipped)', {
+        consumes: ['multipart/form-data'],
+        body: { type: 'object', properties: { file: { type: 'string', format: 'binary' } }, required: ['file'] },
+        ok: {
+          type: 'object',
+          properties: { total: { type: 'integer' }, imported: { type: 'integer' }, skipped: { type: 'integer' }, invalid: { type: 'integer' } },
+        },
+      }),
+    },
+    async (req) => {
+      const caller = callerOf(req);
+      requireUser(caller);
+      if (!req.isMultipart()) throw FILE_REQUIRED();
+      let data: Buffer | undefined;
+      try {
+        for await (const part of req.parts()) {
+          if (part.type === 'file' && (part.fieldname === 'file' || part.fieldname === 'import-file') && data === undefined) data = await part.toBuffer();
+          else if (part.type === 'file') await part.toBuffer();
+        }
+      } catch (e) {
+        const code = (e as { code?: string }).code;
+        if (code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, { message: 'The bookmark file is too large.' });
+        throw FILE_REQUIRED();
+      }
+      if (!data || data.length === 0) throw FILE_REQUIRED();
+      return importBookmarks(deps, caller, data);
+    },
+  );
+
+  app.get(
+    '/api/v1/export',
+    {
+      schema: doc('v1', 'Export the links visible to the caller as a Netscape bookmark HTML file', {
+        querystring: { type: 'object', properties: { format: { type: 'string', enum: ['html'], default: 'html' } } },
+        produces: ['text/html'],
+        ok: { type: 'string', description: 'Netscape bookmark HTML' },
+      }),
+    },
+    async (req, reply) => {
+      const caller = callerOf(req);
+      const c = new Check(queryOf(req));
+      c.oneOf('format', ['html'] as const);
+      c.done();
+      return reply
+        .header('content-type', 'text/html; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="bookmarks.html"')
+        .serializer((s: unknown) => s as string)
+        .send(exportBookmarks(deps, caller));
+    },
+  );
+}
