@@ -111,6 +111,20 @@ describe('import and export', () => {
     expect(r.stdout.match(/^\d+,https:/gm)!.length).toBe(gen.expected.size);
   });
 
+  test("HTML goes to the server's importer on ops serve; --client-side parses it here; non-web entries are left out", async () => {
+    const mixed = join(dir, 'mixed.html');
+    writeFileSync(
+      mixed,
+      '<DL><p><DT><A HREF="https://mixed.example/1">One</A><DT><A HREF="place:sort=8">Recent</A><DT><A HREF="javascript:alert(1)">JS</A><DT><A HREF="https://mixed.example/2" TAGS="m">Two</A></DL>',
+    );
+    const server = await onB(['import', mixed, '--json']);
+    expect(server.exitCode, server.stderr).toBe(0);
+    expect(JSON.parse(server.stdout)).toMatchObject({ mode: 'server', found: 4, created: 2, invalid: 2, failed: 0 });
+    const again = await onB(['import', mixed, '--client-side', '--json']);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ mode: 'client', found: 4, created: 0, skipped: 2, invalid: 2, failed: 0 });
+  });
+
   test('on a terminal, import prints a summary table; a file that is not bookmarks is a usage error', async () => {
     const small = join(dir, 'small.html');
     writeFileSync(small, '<DL><p><DT><H3>Ünï</H3><DL><p><DT><A HREF="https://small.example/1">Smäll</A></DL><p></DL>');
