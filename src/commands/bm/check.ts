@@ -17,7 +17,7 @@ export async function check(ctx: Context, url: string | undefined, opts: { broke
     const found = await client.urlExists(url.trim());
     if (ctx.json) await ctx.out.writeJson({ url: url.trim(), linksFound: found });
     else await ctx.out.write(`${found ? 'saved' : 'not saved'}\t${url.trim()}\n`);
-    if (!found) throw new OpsError('', 1);
+    if (!found) throw new OpsError(`${url.trim()} is not saved`, 1);
     return;
   }
   const info = await client.detect();
