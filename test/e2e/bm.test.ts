@@ -64,6 +64,16 @@ describe('links', () => {
     expect(notUrl.exitCode).toBe(2);
   });
 
+  test('add on a terminal: a saved URL asks first; "n" creates nothing, "y" lets the server decide', async () => {
+    const no = await tty(['bm', 'links', 'add', 'https://example.org/two'], serve.env, 120, 'n\r');
+    expect(no.exitCode).toBe(1);
+    expect(plain(no.output)).toContain('Create another link with the same URL?');
+    expect(plain(no.output)).toContain('not created: the URL is already saved');
+    const yes = await tty(['bm', 'links', 'add', 'https://example.org/two'], serve.env, 120, 'y\r');
+    expect(yes.exitCode).toBe(1);
+    expect(plain(yes.output)).toContain('url: The url has already been taken.');
+  });
+
   test('list: TSV piped, a table with words and relative times on a terminal, a JSON array', async () => {
     const piped = await bm(['links', 'list']);
     expect(piped.exitCode).toBe(0);
