@@ -7,6 +7,7 @@ import type { Context } from '../../context.js';
 import type { Link } from '../../clients/bookmarks.js';
 import { statusName } from '../../clients/bookmarks/visibility.js';
 import { OpsError } from '../../core/errors.js';
+import { sanitize } from '../../core/sanitize.js';
 import { startProgress } from '../../core/progress.js';
 import { linkColumns } from './format.js';
 import { bm, mode, parseId } from './shared.js';
@@ -16,7 +17,7 @@ export async function check(ctx: Context, url: string | undefined, opts: { broke
   if (url !== undefined) {
     const found = await client.urlExists(url.trim());
     if (ctx.json) await ctx.out.writeJson({ url: url.trim(), linksFound: found });
-    else await ctx.out.write(`${found ? 'saved' : 'not saved'}\t${url.trim()}\n`);
+    else await ctx.out.write(`${found ? 'saved' : 'not saved'}\t${sanitize(url.trim())}\n`);
     if (!found) throw new OpsError(`${url.trim()} is not saved`, 1);
     return;
   }
