@@ -5,6 +5,7 @@ import { contextFor } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import { dataDir as defaultDataDir } from '../../core/paths.js';
 import { DEFAULT_PORT } from '../../core/settings.js';
+import { registerAdmin } from './admin.js';
 
 export interface ServeFlags {
   host: string;
@@ -39,6 +40,7 @@ export function register(cmd: Command): void {
       const { runServe } = await import('./run.js');
       await runServe(contextFor(command), flags);
     });
+  registerAdmin(cmd);
 }
 
 export function parsePort(raw: string): number {

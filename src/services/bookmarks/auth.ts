@@ -1,12 +1,41 @@
 /** Bearer-token authentication and per-token rate limiting for /api/v1 and /api/v2. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DB } from './store/db.js';
-import { findToken } from './store/users.js';
+import { hashToken, type TokenRow } from './store/users.js';
 import { q } from './store/db.js';
 import type { Caller } from './access.js';
 import { HttpError, unauthenticated } from './errors.js';
 import type { RateLimiter } from './rate-limit.js';
 import { isoMicro } from './time.js';
+
+/**
+ * Token lookups, remembered until the database is changed by another connection (the admin CLI creating
+ * or revoking tokens, removing users); the service itself never changes tokens.
+ */
+class TokenCache {
+  private readonly map = new Map<string, Caller | null>();
+  private version = -1;
+
+  lookup(db: DB, token: string): Caller | null {
+    const dv = q(db, 'PRAGMA data_version').pluck().get() as number;
+    if (dv !== this.version) {
+      this.map.clear();
+      this.version = dv;
+    }
+    const hash = hashToken(token);
+    const hit = this.map.get(hash);
+    if (hit !== undefined) return hit;
+    const row = q(db, 'SELECT * FROM tokens WHERE hash = ?').get(hash) as TokenRow | undefined;
+    let caller: Caller | null = null;
+    if (row?.system) caller = { kind: 'system', privateAccess: row.private_access === 1, tokenId: row.id };
+    else if (row && row.user_id !== null) caller = { kind: 'user', userId: row.user_id, tokenId: row.id };
+    if (this.map.size > 10_000) this.map.clear();
+    this.map.set(hash, caller);
+    return caller;
+  }
+}
+
+const caches = new WeakMap<DB, TokenCache>();
 
 /** Resolves the caller of a request: a user token, a system token, a guest (if allowed), or 401. */
 export function authenticate(db: DB, authorization: string | undefined, guestAccess: boolean, ip: string): Caller {
@@ -16,11 +45,11 @@ export function authenticate(db: DB, authorization: string | undefined, guestAcc
   }
   const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
   if (!m) throw unauthenticated();
-  const row = findToken(db, m[1]!);
-  if (!row) throw unauthenticated();
-  if (row.system) return { kind: 'system', privateAccess: row.private_access === 1, tokenId: row.id };
-  if (row.user_id === null) throw unauthenticated();
-  return { kind: 'user', userId: row.user_id, tokenId: row.id };
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = new TokenCache()));
+  const caller = cache.lookup(db, m[1]!);
+  if (!caller) throw unauthenticated();
+  return caller;
 }
 
 export function makeAuthHook(db: DB, limiter: RateLimiter, guestAccess: () => boolean) {

@@ -4,6 +4,7 @@ import { visibleSql, scopeKey, type Caller } from '../access.js';
 import { isoMicro } from '../time.js';
 import { limitOffset, type Page, type PageRequest } from '../pagination.js';
 import { collectionJson, type CollectionKind, type CollectionRow, KINDS } from './collections.js';
+import { SearchIndex } from './search-index.js';
 
 export interface LinkRow {
   id: number;
@@ -56,16 +57,33 @@ export function orderSql(alias: string, col: string, dir: Dir): string {
 
 // A per-database generation bumped by every link write here; with SQLite's data_version (changes made
 // by other connections, e.g. the admin CLI) it keeps cached totals honest.
-const generations = new WeakMap<DB, { gen: number; totals: Map<string, { gen: number; dv: number; total: number }> }>();
+interface GenState {
+  gen: number;
+  totals: Map<string, { gen: number; dv: number; total: number }>;
+  changed: Set<number> | 'all';
+}
+const generations = new WeakMap<DB, GenState>();
 
-function genState(db: DB) {
+function genState(db: DB): GenState {
   let s = generations.get(db);
-  if (!s) generations.set(db, (s = { gen: 0, totals: new Map() }));
+  if (!s) generations.set(db, (s = { gen: 0, totals: new Map(), changed: new Set<number>() }));
   return s;
 }
 
-export function bumpLinks(db: DB): void {
-  genState(db).gen++;
+/** Records a change to links (one id, or 'all' when unknown) for the caches and the search index. */
+export function bumpLinks(db: DB, id: number | 'all' = 'all'): void {
+  const s = genState(db);
+  s.gen++;
+  if (id === 'all' || (s.changed !== 'all' && s.changed.size >= 10_000)) s.changed = 'all';
+  else if (s.changed !== 'all') s.changed.add(id);
+}
+
+/** Takes the ids of links changed here since the last call ('all' when unknown). */
+export function takeLinkChanges(db: DB): Set<number> | 'all' {
+  const s = genState(db);
+  const c = s.changed;
+  s.changed = new Set();
+  return c;
 }
 
 function dataVersion(db: DB): number {
@@ -154,8 +172,9 @@ export function insertLink(db: DB, l: NewLink): LinkRow {
     l.created_at ?? now,
     now,
   );
-  bumpLinks(db);
-  return getLink(db, Number(info.lastInsertRowid))!;
+  const id = Number(info.lastInsertRowid);
+  bumpLinks(db, id);
+  return getLink(db, id)!;
 }
 
 const UPDATABLE = new Set(['url', 'title', 'description', 'icon', 'visibility', 'status', 'check_disabled', 'thumbnail', 'last_checked_at']);
@@ -168,13 +187,13 @@ export function updateLink(db: DB, id: number, patch: Partial<Record<string, unk
     values.push(isoMicro());
   }
   if (cols.length) q(db, `UPDATE links SET ${cols.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`).run(...values, id);
-  bumpLinks(db);
+  bumpLinks(db, id);
   return getLink(db, id, true)!;
 }
 
 export function setLinkDeleted(db: DB, id: number, deleted: boolean): void {
   q(db, 'UPDATE links SET deleted_at = ? WHERE id = ?').run(deleted ? isoMicro() : null, id);
-  bumpLinks(db);
+  bumpLinks(db, id);
 }
 
 /** Replaces (or appends to) the lists or tags of a link. */
@@ -258,66 +277,22 @@ export interface LinkSearch {
   order?: { by: string; dir: Dir } | null;
 }
 
-function likeEscape(s: string): string {
-  return s.replace(/[\\%_]/g, (m) => `\\${m}`);
+const indexes = new WeakMap<DB, SearchIndex>();
+
+function searchIndex(db: DB): SearchIndex {
+  let idx = indexes.get(db);
+  if (!idx) indexes.set(db, (idx = new SearchIndex(db, { dataVersion: () => dataVersion(db), takeChanges: () => takeLinkChanges(db) })));
+  return idx;
 }
 
+/** Searches the links the caller can see (see SearchIndex), then reads the page's rows. */
 export function searchLinks(db: DB, caller: Caller, s: LinkSearch, page: PageRequest): Page<LinkRow> {
-  const v = visibleSql(caller, 'l');
-  const conds = ['l.deleted_at IS NULL', v.sql];
-  const params: unknown[] = [...v.params];
-  if (s.ownOnly) {
-    conds.push('l.user_id = ?');
-    params.push(caller.kind === 'user' ? caller.userId : -1);
-  }
-  if (s.query) {
-    const like = `%${likeEscape(s.query)}%`;
-    if ([...s.query].length >= 3) {
-      // the trigram index narrows the candidates; the LIKE below keeps LIKE's exact semantics
-      const cols = ['url', ...(s.searchTitle ? ['title'] : []), ...(s.searchDescription ? ['description'] : [])];
-      conds.push('l.id IN (SELECT rowid FROM links_fts WHERE links_fts MATCH ?)');
-      params.push(`{${cols.join(' ')}} : "${s.query.replace(/"/g, '""')}"`);
-    }
-    const ors = ["l.url LIKE ? ESCAPE '\\'"];
-    params.push(like);
-    if (s.searchTitle) {
-      ors.push("l.title LIKE ? ESCAPE '\\'");
-      params.push(like);
-    }
-    if (s.searchDescription) {
-      ors.push("l.description LIKE ? ESCAPE '\\'");
-      params.push(like);
-    }
-    conds.push(`(${ors.join(' OR ')})`);
-  }
-  if (s.visibility) {
-    conds.push('l.visibility = ?');
-    params.push(s.visibility);
-  }
-  if (s.brokenOnly) conds.push('l.status > 1');
-  if (s.isPrivate === true) conds.push('l.visibility = 3');
-  else if (s.isPrivate === false) conds.push('l.visibility <> 3');
-  for (const kind of ['lists', 'tags'] as const) {
-    const k = KINDS[kind];
-    const empty = kind === 'lists' ? s.emptyLists : s.emptyTags;
-    const only = kind === 'lists' ? s.onlyLists : s.onlyTags;
-    const live = `EXISTS (SELECT 1 FROM ${k.pivot} p JOIN ${k.table} c ON c.id = p.${k.fk} WHERE p.link_id = l.id AND c.deleted_at IS NULL`;
-    if (empty) conds.push(`NOT ${live})`);
-    else if (only && only.length) {
-      conds.push(`${live} AND p.${k.fk} IN (${only.map(() => '?').join(',')}))`);
-      params.push(...only);
-    }
-  }
   const { limit, offset } = limitOffset(page);
-  // In id order a plain table scan beats walking a partial index and looking every row up.
-  const from = s.order ? 'links l' : 'links l NOT INDEXED';
-  const orderBy = s.order ? orderSql('l', s.order.by, s.order.dir) : 'l.id ASC';
-  const where = conds.join(' AND ');
-  const rows = db.prepare(`SELECT l.* FROM ${from} WHERE ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`).all(...params, limit, offset) as LinkRow[];
-  let total: number;
-  if (page.perPage === null || (offset === 0 && rows.length < limit)) total = rows.length;
-  else total = db.prepare(`SELECT count(*) FROM links l WHERE ${where}`).pluck().get(...params) as number;
-  return { data: rows, total, page };
+  const { ids, total } = searchIndex(db).search(caller, s, offset, limit);
+  const rows = new Map<number, LinkRow>();
+  if (ids.length)
+    for (const r of q(db, 'SELECT * FROM links WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as LinkRow[]) rows.set(r.id, r);
+  return { data: ids.map((id) => rows.get(id)).filter((r): r is LinkRow => r !== undefined), total, page };
 }
 
 /** Links to check: not trashed, checks enabled, never checked or checked longest ago first. */

@@ -26,6 +26,6 @@ export function restore(db: DB, userId: number, type: TrashType, id: number): bo
   const row = q(db, `SELECT id FROM ${type} WHERE id = ? AND user_id = ?`).get(id, userId);
   if (!row) return false;
   q(db, `UPDATE ${type} SET deleted_at = NULL WHERE id = ?`).run(id);
-  if (type === 'links') bumpLinks(db);
+  if (type === 'links') bumpLinks(db, id);
   return true;
 }

@@ -1,0 +1,144 @@
+/** `ops serve user add|list|rm` and `ops serve token create|list|revoke`: users and API tokens of the local bookmark service. */
+import type { Command } from 'commander';
+import { contextFor, type Context } from '../../context.js';
+import { OpsError, UsageError } from '../../core/errors.js';
+import { resolveDataDir } from './index.js';
+
+interface DirFlags {
+  dataDir?: string;
+}
+
+async function admin() {
+  return import('../../services/bookmarks/admin.js');
+}
+
+/** Runs an admin function, turning its errors into CLI errors (usage errors exit 2). */
+async function call<T>(fn: () => T): Promise<T> {
+  const { AdminError } = await admin();
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof AdminError) throw err.exitCode === 2 ? new UsageError(err.message) : new OpsError(err.message);
+    throw err;
+  }
+}
+
+const dataDirOption = (cmd: Command) => cmd.option('--data-dir <dir>', 'data directory of ops serve (default $XDG_DATA_HOME/ops, env OPS_DATA_DIR)');
+
+export function registerAdmin(serve: Command): void {
+  const user = serve.command('user').description('Users of the local bookmark service');
+  dataDirOption(
+    user
+      .command('add')
+      .description('Add a user and a first API token for it (the token is shown once)')
+      .requiredOption('--name <name>', 'display name')
+      .requiredOption('--email <email>', 'email address (unique)')
+      .option('--token-name <name>', 'name of the first token', 'default')
+      .addHelpText('after', '\nExamples:\n  ops serve user add --name Alice --email alice@example.com\n  ops serve user add --name CI --email ci@example.com --json | jq -r .token'),
+  ).action(async (_f: unknown, cmd: Command) => userAdd(contextFor(cmd), merged(cmd)));
+  dataDirOption(user.command('list').alias('ls').description('List the users')).action(async (_f: unknown, cmd: Command) => userList(contextFor(cmd), merged(cmd)));
+  dataDirOption(
+    user
+      .command('rm <user>')
+      .description('Remove a user (id or email) with all their links, lists, tags, notes and tokens')
+      .addHelpText('after', '\nExample:\n  ops serve user rm alice@example.com --yes'),
+  ).action(async (ref: string, _f: unknown, cmd: Command) => userRemove(contextFor(cmd), ref, merged(cmd)));
+
+  const token = serve.command('token').description('API tokens of the local bookmark service');
+  dataDirOption(
+    token
+      .command('create')
+      .description('Create an API token (shown once): for a user, or a system token')
+      .option('--user <user>', 'the user (id or email) the token acts as')
+      .option('--system', 'a system token: reads public and internal items of every user')
+      .option('--private-access', 'with --system: also read private items')
+      .option('--name <name>', 'a name to recognise the token by')
+      .addHelpText(
+        'after',
+        '\nExamples:\n  ops serve token create --user alice@example.com --name laptop\n  ops serve token create --system --private-access --name backup --json',
+      ),
+  ).action(async (_f: unknown, cmd: Command) => tokenCreate(contextFor(cmd), merged(cmd)),
+  );
+  dataDirOption(token.command('list').alias('ls').description('List tokens (never their values)').option('--user <user>', 'only this user\'s tokens')).action(
+    async (_f: unknown, cmd: Command) => tokenList(contextFor(cmd), merged(cmd)),
+  );
+  dataDirOption(token.command('revoke <id>').description('Revoke a token: it stops working at once')).action(async (id: string, _f: unknown, cmd: Command) => tokenRevoke(contextFor(cmd), id, merged(cmd)),
+  );
+}
+
+/** The subcommand's options with those of its parents (`ops serve --data-dir D user list` works too). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function merged(cmd: Command): any {
+  return cmd.optsWithGlobals();
+}
+
+function dir(ctx: Context, flags: DirFlags): string {
+  return resolveDataDir(flags.dataDir, ctx.env);
+}
+
+export async function userAdd(ctx: Context, flags: DirFlags & { name: string; email: string; tokenName?: string }): Promise<void> {
+  const { addUser } = await admin();
+  const r = await call(() => addUser(dir(ctx, flags), { name: flags.name, email: flags.email, tokenName: flags.tokenName }));
+  if (ctx.json) return ctx.out.ndjson({ user: r.user, token: r.token });
+  ctx.out.success(`user ${r.user.id} ${r.user.email} added; its API token (shown only now):`);
+  await ctx.out.write(`${r.token}\n`);
+}
+
+export async function userList(ctx: Context, flags: DirFlags): Promise<void> {
+  const { listUsers } = await admin();
+  const rows = await call(() => listUsers(dir(ctx, flags)));
+  await ctx.out.list(rows, [
+    { header: 'id', key: 'id' },
+    { header: 'name', key: 'name', shrink: true },
+    { header: 'email', key: 'email', shrink: true },
+    { header: 'tokens', key: 'tokens' },
+    { header: 'created', key: 'created_at' },
+  ]);
+}
+
+export async function userRemove(ctx: Context, ref: string, flags: DirFlags): Promise<void> {
+  const { listUsers, removeUser } = await admin();
+  const d = dir(ctx, flags);
+  const u = (await call(() => listUsers(d))).find((x) => String(x.id) === ref || x.email.toLowerCase() === ref.toLowerCase());
+  if (!u) throw new OpsError(`no user "${ref}"`, undefined, 'See `ops serve user list`.');
+  if (!(await ctx.prompter.confirm(`Remove user ${u.email} and all their bookmarks?`, { action: `remove user ${u.email}` }))) {
+    ctx.out.info('cancelled');
+    return;
+  }
+  const removed = await call(() => removeUser(d, u.id));
+  if (ctx.json) return ctx.out.ndjson({ removed });
+  ctx.out.success(`user ${removed.id} ${removed.email} removed`);
+}
+
+export async function tokenCreate(ctx: Context, flags: DirFlags & { user?: string; system?: boolean; privateAccess?: boolean; name?: string }): Promise<void> {
+  const { createApiToken } = await admin();
+  const r = await call(() => createApiToken(dir(ctx, flags), { user: flags.user, system: flags.system, privateAccess: flags.privateAccess, name: flags.name }));
+  if (ctx.json) return ctx.out.ndjson({ ...r.info, token: r.token });
+  const who = r.info.system ? `system token${r.info.private_access ? ' with private access' : ''}` : `token for ${r.info.user_email}`;
+  ctx.out.success(`${who} "${r.info.name}" (id ${r.info.id}) created; its value (shown only now):`);
+  await ctx.out.write(`${r.token}\n`);
+}
+
+export async function tokenList(ctx: Context, flags: DirFlags & { user?: string }): Promise<void> {
+  const { listApiTokens } = await admin();
+  const rows = await call(() => listApiTokens(dir(ctx, flags), { user: flags.user }));
+  await ctx.out.list(rows, [
+    { header: 'id', key: 'id' },
+    { header: 'name', key: 'name', shrink: true },
+    { header: 'user', get: (r) => r.user_email ?? (r.system ? (r.private_access ? 'system (private access)' : 'system') : '') },
+    { header: 'created', key: 'created_at' },
+    { header: 'last used', get: (r) => r.last_used_at ?? '' },
+  ]);
+}
+
+export async function tokenRevoke(ctx: Context, id: string, flags: DirFlags): Promise<void> {
+  const { revokeToken } = await admin();
+  const d = dir(ctx, flags);
+  if (!(await ctx.prompter.confirm(`Revoke token ${id}?`, { action: `revoke token ${id}` }))) {
+    ctx.out.info('cancelled');
+    return;
+  }
+  const info = await call(() => revokeToken(d, id));
+  if (ctx.json) return ctx.out.ndjson({ revoked: info });
+  ctx.out.success(`token ${info.id} "${info.name}" revoked`);
+}
