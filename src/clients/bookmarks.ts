@@ -30,8 +30,12 @@ export interface HealthResult {
 }
 
 export interface ImportResult {
+  /** Entries in the file, when the server says. */
+  total?: number;
   created: number;
   skipped: number;
+  /** Entries the server refused (e.g. `place:` or `javascript:` URLs). */
+  invalid: number;
   failed: number;
   raw: unknown;
 }
@@ -291,7 +295,14 @@ export class BookmarkClient {
     const raw = await this.http.json<Record<string, unknown>>('POST', '/api/v1/import', { body, contentType: `multipart/form-data; boundary=${boundary}` });
     const n = (v: unknown) => (typeof v === 'number' ? v : Array.isArray(v) ? v.length : 0);
     const r = raw && typeof raw === 'object' ? raw : {};
-    return { created: n(r.created ?? r.imported ?? r.queued), skipped: n(r.skipped), failed: n(r.failed), raw };
+    return {
+      total: typeof r.total === 'number' ? r.total : undefined,
+      created: n(r.created ?? r.imported ?? r.queued),
+      skipped: n(r.skipped),
+      invalid: n(r.invalid),
+      failed: n(r.failed),
+      raw,
+    };
   }
 
   /** The server's API version string (`/api/version`), or null. */

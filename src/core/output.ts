@@ -182,7 +182,9 @@ export function fitWidths<T>(widths: number[], columns: Column<T>[], total: numb
       shrinkable.splice(shrinkable.indexOf(widest), 1);
       continue;
     }
-    const cut = Math.min(over, widths[widest]! - min);
+    // Down to the next widest column first, so that several long columns (title, URL) share the cut.
+    const next = Math.max(min, ...shrinkable.filter((i) => i !== widest).map((i) => widths[i]!));
+    const cut = Math.min(over, Math.max(1, widths[widest]! - next), widths[widest]! - min);
     widths[widest]! -= cut;
     over -= cut;
   }

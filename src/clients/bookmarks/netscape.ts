@@ -87,7 +87,11 @@ export function parseNetscape(html: string): NetscapeFile {
   let lastBookmark: NetscapeBookmark | null = null;
   let ddTarget: NetscapeBookmark | null = null;
 
-  const path = (): string[] => stack.filter((f): f is string => f !== null);
+  let currentPath: string[] = [];
+  const path = (): string[] => currentPath;
+  const stackChanged = () => {
+    currentPath = stack.filter((f): f is string => f !== null);
+  };
 
   const finishDd = () => {
     if (capture === 'dd') {
@@ -167,7 +171,10 @@ export function parseNetscape(html: string): NetscapeFile {
           pendingFolder = null;
         } else if (name === 'dl') {
           stack.push(pendingFolder);
-          if (pendingFolder !== null) folders.push(path());
+          if (pendingFolder !== null) {
+            stackChanged();
+            folders.push(path());
+          }
           pendingFolder = null;
         } else if (name === 'a') {
           pendingFolder = null;
@@ -191,7 +198,7 @@ export function parseNetscape(html: string): NetscapeFile {
           text = '';
         } else if (name === 'dl') {
           finishDd();
-          if (stack.length) stack.pop();
+          if (stack.length && stack.pop() !== null) stackChanged();
           pendingFolder = null;
           lastBookmark = null;
         } else if (name === 'dd') {
@@ -220,14 +227,25 @@ export interface ExportLink {
   updated_at?: string;
 }
 
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+const NEEDS_ESCAPE = /[&<>"]/;
+
 export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return NEEDS_ESCAPE.test(text) ? text.replace(/[&<>"]/g, (ch) => ESCAPES[ch]!) : text;
 }
+
+const epochCache = new Map<string, string | null>();
 
 function epoch(iso: string | undefined): string | null {
   if (!iso) return null;
-  const ms = Date.parse(iso);
-  return Number.isFinite(ms) ? String(Math.floor(ms / 1000)) : null;
+  let value = epochCache.get(iso);
+  if (value === undefined) {
+    const ms = Date.parse(iso);
+    value = Number.isFinite(ms) ? String(Math.floor(ms / 1000)) : null;
+    if (epochCache.size > 10_000) epochCache.clear();
+    epochCache.set(iso, value);
+  }
+  return value;
 }
 
 function anchor(link: ExportLink, indent: string): string {
@@ -252,14 +270,15 @@ function oneLine(text: string): string {
 
 export function serializeNetscape(links: readonly ExportLink[], options: { title?: string } = {}): string {
   const title = escapeHtml(options.title ?? 'Bookmarks');
-  let out =
+  const parts: string[] = [
     '<!DOCTYPE NETSCAPE-Bookmark-file-1>\n' +
-    '<!-- This is an automatically generated file.\n     It will be read and overwritten.\n     DO NOT EDIT! -->\n' +
-    '<META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=UTF-8">\n' +
-    `<TITLE>${title}</TITLE>\n<H1>${title}</H1>\n<DL><p>\n`;
+      '<!-- This is an automatically generated file.\n     It will be read and overwritten.\n     DO NOT EDIT! -->\n' +
+      '<META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=UTF-8">\n' +
+      `<TITLE>${title}</TITLE>\n<H1>${title}</H1>\n<DL><p>\n`,
+  ];
   const byList = new Map<string, ExportLink[]>();
   for (const link of links) {
-    if (link.lists.length === 0) out += anchor(link, '    ');
+    if (link.lists.length === 0) parts.push(anchor(link, '    '));
     for (const list of link.lists) {
       const bucket = byList.get(list) ?? [];
       bucket.push(link);
@@ -267,9 +286,10 @@ export function serializeNetscape(links: readonly ExportLink[], options: { title
     }
   }
   for (const name of [...byList.keys()].sort((a, b) => a.localeCompare(b))) {
-    out += `    <DT><H3>${escapeHtml(oneLine(name))}</H3>\n    <DL><p>\n`;
-    for (const link of byList.get(name)!) out += anchor(link, '        ');
-    out += '    </DL><p>\n';
+    parts.push(`    <DT><H3>${escapeHtml(oneLine(name))}</H3>\n    <DL><p>\n`);
+    for (const link of byList.get(name)!) parts.push(anchor(link, '        '));
+    parts.push('    </DL><p>\n');
   }
-  return out + '</DL><p>\n';
+  parts.push('</DL><p>\n');
+  return parts.join('');
 }

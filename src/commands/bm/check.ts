@@ -7,6 +7,7 @@ import type { Context } from '../../context.js';
 import type { Link } from '../../clients/bookmarks.js';
 import { statusName } from '../../clients/bookmarks/visibility.js';
 import { OpsError } from '../../core/errors.js';
+import { sanitize } from '../../core/sanitize.js';
 import { startProgress } from '../../core/progress.js';
 import { linkColumns } from './format.js';
 import { bm, mode, parseId } from './shared.js';
@@ -16,8 +17,8 @@ export async function check(ctx: Context, url: string | undefined, opts: { broke
   if (url !== undefined) {
     const found = await client.urlExists(url.trim());
     if (ctx.json) await ctx.out.writeJson({ url: url.trim(), linksFound: found });
-    else await ctx.out.write(`${found ? 'saved' : 'not saved'}\t${url.trim()}\n`);
-    if (!found) throw new OpsError('', 1);
+    else await ctx.out.write(`${found ? 'saved' : 'not saved'}\t${sanitize(url.trim())}\n`);
+    if (!found) throw new OpsError(`${url.trim()} is not saved`, 1);
     return;
   }
   const info = await client.detect();
@@ -36,14 +37,11 @@ export async function check(ctx: Context, url: string | undefined, opts: { broke
     const counts = { ok: 0, moved: 0, broken: 0 };
     for (const r of results) counts[statusName(r.status) as keyof typeof counts] = (counts[statusName(r.status) as keyof typeof counts] ?? 0) + 1;
     ctx.out.info(`checked ${results.length} link${results.length === 1 ? '' : 's'}: ${counts.ok} ok, ${counts.moved} moved, ${counts.broken} broken`);
-    rows = results.map((r) => ({ title: '', ...r }) as Link);
-    // Fill in titles for the table from the full objects the server knows.
-    if (!ctx.json) {
-      const bad = rows.filter((r) => r.status !== 1);
-      if (bad.length) {
-        const all = new Map((await client.allLinks()).map((l) => [l.id, l]));
-        rows = rows.map((r) => ({ ...all.get(r.id), ...r, title: all.get(r.id)?.title ?? '' }) as Link);
-      }
+    rows = results as unknown as Link[];
+    // The check answers id, url and status: titles for the table come from the links themselves.
+    if (!ctx.json && rows.some((r) => r.status !== 1)) {
+      const all = new Map((await client.allLinks()).map((l) => [l.id, l]));
+      rows = rows.map((r) => ({ ...all.get(r.id), ...r }) as Link);
     }
   } else {
     ctx.out.warn('this server checks links on its own schedule; showing the status it last recorded');

@@ -4,6 +4,7 @@ import type { Context } from '../../context.js';
 import type { Link, LinkInput, SearchLinksQuery } from '../../clients/bookmarks.js';
 import { parseStatus } from '../../clients/bookmarks/visibility.js';
 import { OpsError, UsageError } from '../../core/errors.js';
+import { sanitize } from '../../core/sanitize.js';
 import { linkColumns, linkFields, noteColumns } from './format.js';
 import { bm, mode, NameResolver, orderDir, parseId, parseIds, positiveInt, printStream, visibilityOption } from './shared.js';
 
@@ -146,6 +147,7 @@ export async function linksEdit(ctx: Context, idText: string, opts: EditOptions)
     }
     changes[kind] = ids;
   }
+  for (const c of resolver.created) ctx.out.info(`created ${c.kind === 'tags' ? 'tag' : 'list'} "${c.tag.name}" (${c.tag.id})`);
   if (Object.keys(changes).length === 0) throw new UsageError('nothing to change', 'Give at least one of --url, --title, --description, --visibility, --tag, --add-tag, --remove-tag, --list, ...');
   const link = await client.updateLink(id, changes, current);
   if (!ctx.json) ctx.out.success(`updated link ${link.id}`);
@@ -183,7 +185,7 @@ export async function linksOpen(ctx: Context, idText: string, opts: { print?: bo
   const link = await bm(ctx).getLink(parseId(idText, 'link id'));
   if (opts.print || ctx.json) {
     if (ctx.json) await ctx.out.writeJson({ id: link.id, url: link.url });
-    else await ctx.out.write(link.url + '\n');
+    else await ctx.out.write(sanitize(link.url) + '\n');
     return;
   }
   let url: URL;

@@ -40,6 +40,8 @@ export interface ImportSummary {
   found: number;
   created: number;
   skipped: number;
+  /** Entries that are not web links (place:, javascript:, data: ...): left out, not an error. */
+  invalid: number;
   failed: number;
   duplicates_in_file: number;
   lists_created: number;
@@ -90,6 +92,7 @@ export async function importFile(ctx: Context, file: string, opts: ImportOptions
     found: doc.items.length,
     created: 0,
     skipped: 0,
+    invalid: 0,
     failed: 0,
     duplicates_in_file: 0,
     lists_created: 0,
@@ -102,7 +105,8 @@ export async function importFile(ctx: Context, file: string, opts: ImportOptions
     try {
       const res = await client.serverImport(Buffer.from(text, 'utf8'), file === '-' ? 'bookmarks.html' : file.split(/[\\/]/).pop());
       progress.stop();
-      Object.assign(summary, { mode: 'server', created: res.created, skipped: res.skipped, failed: res.failed });
+      Object.assign(summary, { mode: 'server', created: res.created, skipped: res.skipped, invalid: res.invalid, failed: res.failed });
+      if (res.total !== undefined) summary.found = res.total;
       const raw = res.raw as Record<string, unknown>;
       for (const key of ['lists_created', 'tags_created', 'duplicates_in_file'] as const) if (typeof raw?.[key] === 'number') summary[key] = raw[key];
       if (Array.isArray(raw?.failures)) summary.failures = raw.failures as ImportSummary['failures'];
@@ -128,7 +132,9 @@ async function clientImport(
 ): Promise<void> {
   const progress = await startProgress(ctx.io, 'reading what the server has', { json: ctx.json, plainLines: false });
   try {
-    const { items, duplicates } = mergeDuplicates(doc.items);
+    const valid = doc.items.filter((i) => isWebUrl(i.url));
+    summary.invalid = doc.items.length - valid.length;
+    const { items, duplicates } = mergeDuplicates(valid);
     summary.duplicates_in_file = duplicates;
     const existing = new Set((await client.allLinks()).map((l) => l.url));
     try {
@@ -200,6 +206,16 @@ async function clientImport(
   }
 }
 
+/** Only http(s) URLs are bookmarks worth importing (browsers also export place:, javascript:, data: ...). */
+export function isWebUrl(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
 async function printSummary(ctx: Context, s: ImportSummary): Promise<void> {
   if (ctx.json) await ctx.out.writeJson(s);
   else {
@@ -209,6 +225,7 @@ async function printSummary(ctx: Context, s: ImportSummary): Promise<void> {
       { header: 'found', key: 'found' },
       { header: verb, key: 'created', style: (t, _r, c) => c.green(t) },
       { header: 'skipped', get: (r) => `${r.skipped}${r.duplicates_in_file ? ` (${r.duplicates_in_file} duplicates in the file)` : ''}` },
+      { header: 'not web links', key: 'invalid' },
       { header: 'failed', key: 'failed', style: (t, r, c) => (r.failed ? c.red(t) : t) },
       { header: `lists ${verb}`, key: 'lists_created' },
       { header: `tags ${verb}`, key: 'tags_created' },

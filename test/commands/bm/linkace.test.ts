@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isolatedEnv, ops, tempDir } from '../../helpers/cli.js';
+import { isolatedEnv, tempDir } from '../../helpers/cli.js';
+import { bmRunner } from '../../e2e/bm-helpers.js';
 import { startFakeLinkAce, TOKEN, type FakeLinkAce } from '../../clients/bookmarks/linkace-server.js';
 
 let la: FakeLinkAce;
@@ -18,8 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => la.close());
 
-const bm = (args: string[], extra: Record<string, string> = {}, input?: string) =>
-  ops(['bm', ...args], { env: { ...env, ...extra }, ...(input !== undefined ? { input } : {}) });
+const bm = bmRunner(() => env);
 
 function requests(method: string, path: string) {
   return la.requests.filter((r) => r.method === method && r.path === path);
