@@ -98,7 +98,8 @@ export async function waitCompiled(ctx: Context, pipes: PipelinesClient, name: s
 export function assertCompiled(ctx: Context, p: Pipeline, file: string, source: string): void {
   if (!compileFailed(p.program.status)) return;
   ctx.io.stderr.write(compileErrorText(p, file, source) + '\n');
-  throw new OpsError(`${p.name}: ${phaseText(p.program.status)}`, ExitCode.failure, `Fix the program and run: ops pipe create ${p.name} FILE.sql --replace`);
+  const fileArg = file.startsWith('<') || file === p.name ? 'FILE.sql' : file;
+  throw new OpsError(`${p.name}: ${phaseText(p.program.status)}`, ExitCode.failure, `Fix the program and run: ops pipe create ${p.name} ${fileArg} --replace`);
 }
 
 export type Target = 'Running' | 'Paused' | 'Stopped';
