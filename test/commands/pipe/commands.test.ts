@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { BIN, isolatedEnv, ops } from '../../helpers/cli.js';
+import { runInPty, stripAnsi } from '../../helpers/pty.js';
 import { FakeFeldera, type FakeOptions, type Generation } from '../../clients/pipelines/fake-feldera.js';
 
 let fake: FakeFeldera | undefined;
@@ -250,3 +251,25 @@ async function waitFor(cond: () => boolean): Promise<void> {
   for (let i = 0; i < 500 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
   if (!cond()) throw new Error('condition not met in time');
 }
+
+describe('ops pipe on a terminal', () => {
+  it('watch shows a readable live view (not NDJSON) and says when the pipeline shut down', async () => {
+    const { fake, env } = await server('current');
+    fake.seed('p1', { deployment_status: 'Running', deployment_desired_status: 'Running' });
+    const session = runInPty(['pipe', 'watch', 'p1', 'totals'], env, [], 30);
+    await waitFor(() => fake.watcherCount('totals') === 1);
+    fake.emit('totals', [{ insert: { id: 1, name: 'ann' } }, { delete: { id: 0, name: 'old' } }]);
+    await new Promise((r) => setTimeout(r, 300));
+    fake.pipelines.get('p1')!.deployment_desired_status = 'Stopped';
+    await ops(['pipe', 'status', 'p1'], { env });
+    await ops(['pipe', 'status', 'p1'], { env });
+    const res = await session;
+    const out = stripAnsi(res.output);
+    expect(res.exitCode).toBe(0);
+    expect(out).toContain('watching totals of p1');
+    expect(out).toMatch(/\d\d:\d\d:\d\d totals \+ id=1 name="ann"/);
+    expect(out).toMatch(/totals - id=0 name="old"/);
+    expect(out).toContain('p1 shut down; 2 changes');
+    expect(out).not.toContain('{"view"');
+  });
+});
