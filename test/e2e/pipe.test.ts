@@ -204,3 +204,19 @@ describe('ops pipe end to end against ops serve', { timeout: 120_000 }, () => {
     expect((await run(['status', 'misc'])).stderr).toContain('no pipeline named "misc"');
   });
 });
+
+describe('ops pipe against ops serve --pipelines-auth', { timeout: 120_000 }, () => {
+  it('uses the API key of the local profile; a wrong key is an auth failure (exit 4)', async () => {
+    const secured = await startServe(['--pipelines-auth']);
+    try {
+      const ok = await ops(['pipe', 'list', '--json'], { env: secured.env });
+      expect(ok.exitCode).toBe(0);
+      expect(JSON.parse(ok.stdout)).toEqual([]);
+      const bad = await ops(['pipe', 'list'], { env: { ...secured.env, OPS_PIPE_API_KEY: 'apikey:wrong' } });
+      expect(bad.exitCode).toBe(4);
+      expect(bad.stderr).toContain('not authenticated with the pipeline service');
+    } finally {
+      await secured.stop();
+    }
+  });
+});

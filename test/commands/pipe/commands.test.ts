@@ -252,6 +252,33 @@ async function waitFor(cond: () => boolean): Promise<void> {
   if (!cond()) throw new Error('condition not met in time');
 }
 
+describe('ops pipe: usage and watching stats', () => {
+  it('bad numbers are usage errors (exit 2)', async () => {
+    const { fake, env } = await server('legacy');
+    fake.seed('p1', { deployment_status: 'Running', deployment_desired_status: 'Running' });
+    const r = await ops(['pipe', 'ingest', 'p1', 'orders', '--batch-size', '0'], { env, input: '{}' });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('--batch-size must be a positive whole number');
+    expect((await ops(['pipe', 'watch', 'p1', 'totals', '--count', 'x'], { env })).exitCode).toBe(2);
+    expect((await ops(['pipe', 'create', 'p2', '--workers', '-1'], { env, input: 'CREATE TABLE t (x INT);' })).exitCode).toBe(2);
+    expect((await ops(['pipe', 'create', 'p2'], { env, input: '  \n' })).stderr).toContain('is empty');
+  });
+
+  it('stats --watch prints one NDJSON sample per interval when piped and ends when the pipeline stops', async () => {
+    const { fake, env } = await server('current');
+    fake.seed('p1', { deployment_status: 'Running', deployment_desired_status: 'Running' });
+    const child = execa('node', [BIN, 'pipe', 'stats', 'p1', '--watch', '--interval', '0.2'], { env, extendEnv: false, reject: false, stdin: 'ignore', buffer: false });
+    const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+    const first = JSON.parse((await lines.next()).value as string);
+    expect(first.global_metrics.state).toBe('Running');
+    expect(typeof first.time).toBe('string');
+    JSON.parse((await lines.next()).value as string);
+    fake.pipelines.get('p1')!.deployment_status = 'Stopped';
+    const r = await child;
+    expect(r.exitCode).toBe(0);
+  });
+});
+
 describe('ops pipe on a terminal', () => {
   it('watch shows a readable live view (not NDJSON) and says when the pipeline shut down', async () => {
     const { fake, env } = await server('current');
