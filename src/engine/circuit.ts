@@ -8,12 +8,17 @@ import type { PlanNode, PlanColumn } from './plan/nodes.js';
 import { consolidate, ZSet, type Delta, type Operator } from './ops/zset.js';
 import { fromCsv, fromJson, rowKey, toJson, ValueError, type Row, type Value } from './types/values.js';
 import { compareValues } from './types/values.js';
+import { resolveName } from './names.js';
 
 interface Output {
   name: string;
+  caseSensitive: boolean;
+  isTable: boolean;
   node: PlanNode;
   columns: PlanColumn[];
   integrated: ZSet;
+  /** Primary-key tables: contents live in the table's key map. */
+  byKey?: Map<string, Row>;
   formatters: Array<(v: Value) => JsonValue>;
 }
 
@@ -28,6 +33,8 @@ interface TableState {
   /** Primary-key tables: key -> current row. */
   byKey?: Map<string, Row>;
   exact: Map<string, number>;
+  /** Lower-case spelling of unquoted column names (the usual JSON key), for the fast path. */
+  altNames: Array<string | undefined>;
   folded: Map<string, number>;
   watermarks: Map<number, number>;
 }
@@ -41,13 +48,13 @@ export class EngineCircuit implements Circuit {
   private readonly ops = new Map<number, Operator>();
   private readonly tables = new Map<string, TableState>();
   private readonly outputs: Output[] = [];
-  private readonly outputByName = new Map<string, Output>();
-  private readonly outputByFolded = new Map<string, Output>();
+  private readonly nameCache = new Map<string, Output | undefined>();
+  private readonly tableCache = new Map<string, TableState | undefined>();
   private pending: Map<Output, Delta> | undefined;
 
   constructor(
     private readonly program: BoundProgram,
-    private readonly caseOf: (name: string) => boolean,
+    private readonly casing: 'upper' | 'lower',
   ) {
     // reachable nodes from outputs
     const all = new Map<number, PlanNode>();
@@ -67,34 +74,35 @@ export class EngineCircuit implements Circuit {
         exact.set(c.name, i);
         if (!c.quoted) folded.set(foldKey(c.name), i);
       });
-      this.tables.set(t.name, { def: t, byKey: t.pk.length ? new Map() : undefined, exact, folded, watermarks: new Map() });
-      this.addOutput(t.name, t.node, t.columns.map((c) => ({ name: c.name, type: c.type })), !t.quoted);
+      const byKey = t.pk.length ? new Map<string, Row>() : undefined;
+      const altNames = t.columns.map((c) => (c.quoted ? undefined : c.name.toLowerCase() === c.name ? c.name.toUpperCase() : c.name.toLowerCase()));
+      this.tables.set(t.name, { def: t, byKey, exact, folded, altNames, watermarks: new Map() });
+      this.addOutput(t.name, t.node, t.columns.map((c) => ({ name: c.name, type: c.type })), t.quoted, true);
+      this.outputs[this.outputs.length - 1]!.byKey = byKey;
     }
-    for (const v of program.views) if (!v.local) this.addOutput(v.name, v.node, v.columns, !v.quoted);
+    for (const v of program.views) if (!v.local) this.addOutput(v.name, v.node, v.columns, v.quoted);
     // initial outputs (constants, global aggregates)
     const init = this.propagate(new Map(), true);
     this.pending = init;
   }
 
-  private addOutput(name: string, node: PlanNode, columns: PlanColumn[], unquoted: boolean): void {
-    const o: Output = { name, node, columns, integrated: new ZSet(), formatters: columns.map((c) => (v: Value) => toJson(v, c.type)) };
+  private addOutput(name: string, node: PlanNode, columns: PlanColumn[], quoted: boolean, isTable = false): void {
+    const fold = this.casing === 'upper' ? name.toUpperCase() : name.toLowerCase();
+    const o: Output = { name, isTable, caseSensitive: quoted && fold !== name, node, columns, integrated: new ZSet(), formatters: columns.map((c) => (v: Value) => toJson(v, c.type)) };
     this.outputs.push(o);
-    this.outputByName.set(name, o);
-    if (unquoted) this.outputByFolded.set(foldKey(name), o);
-    void this.caseOf;
   }
 
   private findOutput(name: string): Output | undefined {
-    if (name.length > 1 && name.startsWith('"') && name.endsWith('"')) return this.outputByName.get(name.slice(1, -1));
-    return this.outputByName.get(name) ?? this.outputByFolded.get(foldKey(name));
+    if (!this.nameCache.has(name)) this.nameCache.set(name, resolveName(this.outputs, name, this.casing));
+    return this.nameCache.get(name);
   }
 
   private findTable(name: string): TableState | undefined {
-    if (name.length > 1 && name.startsWith('"') && name.endsWith('"')) return this.tables.get(name.slice(1, -1));
-    const t = this.tables.get(name);
-    if (t) return t;
-    for (const s of this.tables.values()) if (!s.def.quoted && foldKey(s.def.name) === foldKey(name)) return s;
-    return undefined;
+    if (!this.tableCache.has(name)) {
+      const o = resolveName(this.outputs.filter((x) => x.isTable), name, this.casing);
+      this.tableCache.set(name, o ? this.tables.get(o.name) : undefined);
+    }
+    return this.tableCache.get(name);
   }
 
   private propagate(tableDeltas: Map<string, Delta>, initial: boolean): Map<Output, Delta> {
@@ -127,9 +135,10 @@ export class EngineCircuit implements Circuit {
     for (const o of this.outputs) {
       const d = deltas.get(o.node.id);
       if (!d || !d.length) continue;
-      const c = consolidate(d);
+      let c: Delta;
+      if (o.byKey) c = consolidate(d); // primary-key tables: the key map already holds the contents
+      else c = o.integrated.integrate(d);
       if (!c.length) continue;
-      for (const [row, w] of c) o.integrated.add(row, w);
       result.set(o, c);
     }
     return result;
@@ -150,7 +159,26 @@ export class EngineCircuit implements Circuit {
       return { row: out, present };
     }
     if (row === null || typeof row !== 'object') throw new EngineInputError(`row must be a JSON object or array`, index);
-    for (const [k, v] of Object.entries(row as Record<string, JsonValue>)) {
+    // fast path: keys spelled exactly as the column names
+    const obj = row as Record<string, JsonValue>;
+    let found = 0;
+    const alt = t.altNames;
+    for (let i = 0; i < cols.length; i++) {
+      let v = obj[cols[i]!.name];
+      if (v === undefined && alt[i] !== undefined) v = obj[alt[i]!];
+      if (v !== undefined) {
+        out[i] = this.convertValue(t, i, v, index);
+        present[i] = true;
+        found++;
+      }
+    }
+    let total = 0;
+    for (const _k in obj) total++;
+    if (total === found) {
+      if (!partial) this.checkNotNull(t, out, index);
+      return { row: out, present };
+    }
+    for (const [k, v] of Object.entries(obj)) {
       let i = t.exact.get(k);
       if (i === undefined) i = t.folded.get(foldKey(k));
       if (i === undefined) continue; // unknown fields are ignored
@@ -348,14 +376,15 @@ export class EngineCircuit implements Circuit {
     const o = this.findOutput(name);
     if (!o) throw new Error(`unknown relation '${name}'`);
     const out: WeightedRow[] = [];
-    for (const e of o.integrated.map.values()) out.push({ row: this.toJsonRow(o, e.row), weight: e.w });
+    if (o.byKey) for (const row of o.byKey.values()) out.push({ row: this.toJsonRow(o, row), weight: 1 });
+    else for (const e of o.integrated.map.values()) out.push({ row: this.toJsonRow(o, e.row), weight: e.w });
     return out;
   }
 
   stateSize(): number {
     let n = 0;
     for (const op of this.ops.values()) n += op.stateSize();
-    for (const o of this.outputs) n += o.integrated.size;
+    for (const o of this.outputs) n += o.byKey ? o.byKey.size : o.integrated.size;
     return n;
   }
 }

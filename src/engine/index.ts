@@ -4,6 +4,7 @@ import type { CompileResult, CompileOptions, CompiledProgram, RelationSchema } f
 import { bindProgram } from './bind/program.js';
 import { EngineCircuit } from './circuit.js';
 import { typeToString } from './types/types.js';
+import { resolveName } from './names.js';
 
 export function compile(sql: string, options: CompileOptions = {}): CompileResult {
   const casing = options.outputCase ?? 'upper';
@@ -37,14 +38,10 @@ export function compile(sql: string, options: CompileOptions = {}): CompileResul
     tables,
     views,
     relation(name: string): RelationSchema | undefined {
-      if (name.length > 1 && name.startsWith('"') && name.endsWith('"')) {
-        const n = name.slice(1, -1);
-        return all.find((r) => r.name === n);
-      }
-      return all.find((r) => r.name === name) ?? all.find((r) => !r.caseSensitive && r.name.toLowerCase() === name.toLowerCase());
+      return resolveName(all, name, casing);
     },
     newCircuit() {
-      return new EngineCircuit(program, () => false);
+      return new EngineCircuit(program, casing);
     },
   };
   return { ok: true, program: compiled };

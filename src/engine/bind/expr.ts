@@ -507,7 +507,15 @@ export function bindExpr(e: Expr, ctx: BindCtx): BExpr {
       if (AGG_NAMES.has(e.name)) throw new SqlError(`Aggregate function ${e.name} is not allowed in ${ctx.clause}`, e.pos, 'unsupported');
       if (WINDOW_ONLY.has(e.name)) throw new SqlError(`${e.name} requires an OVER clause`, e.pos, 'unsupported');
       if (e.star || e.distinct || e.filter) throw new SqlError(`Bad call of ${e.name}`, e.pos, 'syntax');
-      const args = e.args.map((a) => bindExpr(a, ctx));
+      const UNIT_ARG: Record<string, number> = { TIMESTAMP_TRUNC: 1, DATE_TRUNC: 1, TIME_TRUNC: 1 };
+      const unitIdx = UNIT_ARG[e.name];
+      const args = e.args.map((a, i) => {
+        // Calcite spells time units as bare words: TIMESTAMP_TRUNC(ts, HOUR)
+        if (i === unitIdx && a.k === 'col' && a.parts.length === 1 && !a.parts[0]!.quoted && !ctx.scope.tryResolve(a.parts, a.pos)) {
+          return constant(mk('VARCHAR', false), a.parts[0]!.value.toUpperCase());
+        }
+        return bindExpr(a, ctx);
+      });
       return bindFunction(e.name, args, e.pos);
     }
     case 'array': {

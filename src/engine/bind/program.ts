@@ -111,7 +111,8 @@ export function bindProgram(text: string, casing: Casing): { program?: BoundProg
       raw = parseRaw(padTo(text, st.start) + st.text);
     } catch (e) {
       const p = parserErrorPosition(e);
-      errors.push({ message: p.message, line: p.line ?? stPos.line, column: p.column ?? stPos.column, kind: 'syntax' });
+      const endPos = posAt(text, st.end);
+      errors.push({ message: p.message, line: p.line ?? endPos.line, column: p.column ?? endPos.column, kind: 'syntax' });
       continue;
     }
     for (const r of raw) {

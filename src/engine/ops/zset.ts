@@ -23,6 +23,13 @@ export function consolidate(d: Delta): Delta {
   return out;
 }
 
+interface SEntry extends Entry {
+  /** Weight change in the current integrate() call, and that call's stamp. */
+  d: number;
+  s: number;
+  k: string;
+}
+
 /** An integrated Z-set: row key -> (row, weight). */
 export class ZSet {
   readonly map = new Map<string, Entry>();
@@ -37,6 +44,44 @@ export class ZSet {
 
   addDelta(d: Delta): void {
     for (const [row, w] of d) this.add(row, w);
+  }
+
+  private stamp = 0;
+
+  /** Integrate a delta and return its consolidated form (one key computation and one map lookup per row). */
+  integrate(d: Delta): Delta {
+    if (d.length === 1) {
+      const [row, w] = d[0]!;
+      if (w === 0) return [];
+      this.add(row, w);
+      return d;
+    }
+    const stamp = ++this.stamp;
+    const touched: SEntry[] = [];
+    const map = this.map as Map<string, SEntry>;
+    for (const [row, w] of d) {
+      if (w === 0) continue;
+      const k = rowKey(row);
+      let e = map.get(k);
+      if (!e) {
+        e = { row, w: 0, d: 0, s: 0, k };
+        map.set(k, e);
+      }
+      if (e.s !== stamp) {
+        e.s = stamp;
+        e.k = k;
+        e.d = 0;
+        touched.push(e);
+      }
+      e.w += w;
+      e.d += w;
+    }
+    const out: Delta = [];
+    for (const e of touched) {
+      if (e.d !== 0) out.push([e.row, e.d]);
+      if (e.w === 0) map.delete(e.k);
+    }
+    return out;
   }
 
   get size(): number {

@@ -90,7 +90,7 @@ export class Adapter {
         const [lk, lv] = variant(vv.value);
         value = lk === 'SingleQuotedString' || lk === 'DoubleQuotedString' ? lv : String(Array.isArray(lv) ? lv[0] : lv);
       } else if (vk === 'Identifier') value = vv.value;
-      out.push({ key, value, pos: this.pos(iv.key) });
+      out.push({ key, value, pos: findPos(iv.value) ?? this.pos(iv.key) });
     }
     return out;
   }
@@ -466,8 +466,8 @@ export class Adapter {
         return { k: 'func', name: 'POSITION', args: [this.expr(v.expr), this.expr(v.in)], star: false, distinct: false, pos };
       case 'Ceil':
       case 'Floor': {
-        const [fk] = variant(v.field);
-        if (fk && fk !== 'NoDateTime') this.unsupported(`${k.toUpperCase()} with a field`, e);
+        const [fk, fv] = variant(v.field);
+        if (fk && fk !== 'NoDateTime' && !(fk === 'DateTimeField' && fv === 'NoDateTime')) this.unsupported(`${k.toUpperCase()} with a field`, e);
         return { k: 'func', name: k.toUpperCase(), args: [this.expr(v.expr)], star: false, distinct: false, pos };
       }
       case 'Array':

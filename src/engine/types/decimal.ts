@@ -9,6 +9,30 @@ export function pow10(n: number): bigint {
 
 /** Parse decimal text ('12.5', '-3', '1e3') into a bigint with the given scale; undefined if not a number. Rounds half away from zero. */
 export function parseDecimal(text: string, scale: number): bigint | undefined {
+  // fast path: [-]digits[.digits] with at most `scale` fraction digits and a small magnitude
+  const n = text.length;
+  if (n > 0 && n < 16) {
+    let i = text.charCodeAt(0) === 45 ? 1 : 0;
+    let v = 0;
+    let frac = -1;
+    let ok = i < n;
+    for (; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c >= 48 && c <= 57) {
+        v = v * 10 + (c - 48);
+        if (frac >= 0) frac++;
+      } else if (c === 46 && frac < 0) frac = 0;
+      else {
+        ok = false;
+        break;
+      }
+    }
+    if (ok && frac !== 0 && (frac < 0 ? 0 : frac) <= scale && scale - (frac < 0 ? 0 : frac) <= 15) {
+      const f = frac < 0 ? 0 : frac;
+      const big = BigInt(v) * pow10(scale - f);
+      return text.charCodeAt(0) === 45 ? -big : big;
+    }
+  }
   const m = /^\s*([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?\s*$/.exec(text);
   if (!m || (m[2] === '' && (m[3] ?? '') === '')) return undefined;
   const neg = m[1] === '-';

@@ -39,3 +39,11 @@ export class ColumnIndex {
     return this.folded.get(key.toLowerCase());
   }
 }
+
+/**
+ * The name to hand the engine for a relation: quoted (exact) for case-sensitive names, so that a quoted
+ * "TaBle1" is never taken for an unquoted table1 by the engine's case-insensitive lookup.
+ */
+export function engineName(rel: RelationSchema): string {
+  return rel.caseSensitive ? `"${rel.name.replace(/"/g, '""')}"` : rel.name;
+}

@@ -70,7 +70,7 @@ describe('watch streams', () => {
     await waitFor(async () => (await stats('slow')).outputs.length === 1, 'the slow watcher');
     sock.pause(); // never read again
     const fast = await WatchReader.open(svc, 'slow', 'v', 'format=json');
-    const big = 'x'.repeat(2000);
+    const big = 'x'.repeat(1000);
     const steps = 40;
     for (let step = 0; step < steps; step++) {
       const body = JSON.stringify(Array.from({ length: 500 }, (_, i) => ({ insert: { id: (step * 500 + i) * 2, s: big } })));
@@ -95,7 +95,7 @@ describe('watch streams', () => {
     sock.write(`POST /v0/pipelines/slowbp/egress/v?format=json&backpressure=true HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n`);
     await waitFor(async () => (await stats('slowbp')).outputs.length === 1, 'the slow watcher');
     sock.pause();
-    const big = 'x'.repeat(2000);
+    const big = 'x'.repeat(1000);
     for (let step = 0; step < 40; step++) {
       const body = JSON.stringify(Array.from({ length: 500 }, (_, i) => ({ insert: { id: (step * 500 + i) * 2, s: big } })));
       expect((await ingest(svc, 'slowbp', 't', 'format=json&array=true', body)).status).toBe(200);

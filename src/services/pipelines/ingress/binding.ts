@@ -3,7 +3,7 @@
  * running program and shared by the JSON and CSV parsers.
  */
 import type { InputChange, JsonRow, JsonValue, RelationSchema } from '../../../engine/index.js';
-import { ColumnIndex } from '../names.js';
+import { ColumnIndex, engineName } from '../names.js';
 import { csvConverter, jsonConverter, ValueError, type Converter } from './values.js';
 
 export class RowError extends Error {
@@ -24,10 +24,12 @@ export class TableBinding {
   readonly csv: ((text: string, quoted: boolean) => JsonValue)[];
   readonly nullable: boolean[];
   readonly keyCols: number[];
+  readonly engineTable: string;
 
   constructor(readonly table: RelationSchema) {
     this.index = new ColumnIndex(table.columns);
     this.names = table.columns.map((c) => c.name);
+    this.engineTable = engineName(table);
     this.json = table.columns.map((c) => jsonConverter(c.type, c.nullable));
     this.csv = table.columns.map((c) => csvConverter(c.type, c.nullable));
     this.nullable = table.columns.map((c) => c.nullable);
@@ -106,7 +108,7 @@ export class TableBinding {
 
   /** The engine change for one operation on this table. */
   change(op: RowOp, row: JsonRow, weight = 1): InputChange {
-    const table = this.table.name;
+    const table = this.engineTable;
     if (op === 'update') return { table, op: 'update', row };
     if (op === 'insert' && this.hasKey) return { table, op: 'upsert', row };
     return weight === 1 ? { table, op, row } : { table, op, row, weight };

@@ -7,7 +7,7 @@ import { ApiError, Errors } from '../errors.js';
 import { parseCsvInput } from '../ingress/csv.js';
 import { parseJsonInput, UPDATE_FORMATS, type UpdateFormat } from '../ingress/json.js';
 import type { PipelineManager } from '../manager.js';
-import { findRelation } from '../names.js';
+import { engineName, findRelation } from '../names.js';
 import { boolParam, intParam, jsonBody, param, rawBody, type Query } from './util.js';
 
 export function ioRoutes(app: FastifyInstance, manager: PipelineManager): void {
@@ -68,7 +68,7 @@ export function ioRoutes(app: FastifyInstance, manager: PipelineManager): void {
     // Snapshots read the integrated contents.
     let rows;
     try {
-      rows = sortedContents(runtime.circuit.contents(rel.name), rel.columns);
+      rows = sortedContents(runtime.circuit.contents(engineName(rel)), rel.columns);
     } catch (err) {
       throw new ApiError(405, query === 'neighborhood' ? 'NeighborhoodNotSupported' : 'QuantilesNotSupported', `Cannot read the contents of '${rel.name}': ${(err as Error).message}`);
     }

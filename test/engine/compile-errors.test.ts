@@ -1,0 +1,53 @@
+/** Compile errors: kind, message and the line/column they point to. */
+import { describe, expect, it } from 'vitest';
+import { compile, type CompileError } from '../../src/engine/index.js';
+
+function errorsOf(sql: string): CompileError[] {
+  const r = compile(sql);
+  if (r.ok) throw new Error('expected a compile error');
+  return r.errors;
+}
+
+describe('compile errors', () => {
+  const cases: Array<[string, string, number, number, RegExp]> = [
+    ['unknown column', 'CREATE TABLE t (a INT);\nCREATE VIEW v AS SELECT b FROM t;', 2, 25, /Column 'b' not found/],
+    ['unknown table', 'CREATE TABLE t (a INT);\nCREATE VIEW v AS\n  SELECT a FROM nosuch;', 3, 17, /'nosuch' not found/],
+    ['unknown qualifier', 'CREATE TABLE t (a INT);\nCREATE VIEW v AS SELECT x.a FROM t;', 2, 25, /Table 'x' not found/],
+    ['type mismatch', 'CREATE TABLE t (a INT, s VARCHAR);\nCREATE VIEW v AS SELECT a + s FROM t;', 2, 25, /Cannot apply '\+'/],
+    ['syntax error', 'CREATE TABLE t (a INT);\nCREATE VIEW v AS SELECT a FROM t WHERE a = );', 2, 44, /Expected: an expression/],
+    ['syntax error at end of statement', 'CREATE TABLE t (a INT);\nCREATE VIEW v AS SELECT a FROM t WHERE a =;', 2, 43, /EOF/],
+    ['not grouped', 'CREATE TABLE t (a INT, b INT);\nCREATE VIEW v AS SELECT a, COUNT(*) FROM t;', 2, 25, /not being grouped/],
+    ['scalar subquery unsupported', 'CREATE TABLE t (a INT);\nCREATE VIEW v AS SELECT (SELECT 1) FROM t;', 2, 26, /not supported/],
+    ['bad connectors JSON', "CREATE TABLE t (a INT) WITH ('connectors' = '[{bad');", 1, 45, /Invalid JSON in 'connectors'/],
+    ['FLOAT rejected', 'CREATE TABLE t (a FLOAT);', 1, 17, /FLOAT is ambiguous/],
+    ['nullable primary key', 'CREATE TABLE t (a INT NOT NULL, b INT, PRIMARY KEY (b));', 1, 53, /PRIMARY KEY cannot be nullable/],
+    ['CREATE FUNCTION unsupported', 'CREATE TABLE t (a INT);\n\n  CREATE FUNCTION f(x INT) RETURNS INT AS x + 1;', 3, 10, /CREATE FUNCTION is not supported/],
+    ['non-deterministic function', 'CREATE TABLE t (a INT);\n-- comment\n/* block */ CREATE VIEW v AS SELECT NOW() FROM t;', 3, 37, /NOW is not deterministic/],
+    ['IN subquery under OR', 'CREATE TABLE t (a INT);\nCREATE VIEW v AS SELECT a FROM t WHERE a > 1 OR a IN (SELECT a FROM t);', 2, 49, /top-level WHERE/],
+    ['duplicate view', 'CREATE TABLE t (a INT);\nCREATE VIEW v AS SELECT a FROM t;\nCREATE VIEW V AS SELECT a FROM t;', 3, 13, /Duplicate declaration/],
+    ['unknown function', 'CREATE TABLE t (a INT);\nCREATE VIEW v AS SELECT FOO(a) FROM t;', 2, 25, /No match found for function signature FOO/],
+    ['aggregate in WHERE', 'CREATE TABLE t (a INT);\nCREATE VIEW v AS SELECT a FROM t WHERE SUM(a) > 1;', 2, 40, /not allowed in WHERE/],
+    ['WHERE not boolean', 'CREATE TABLE t (a INT);\nCREATE VIEW v AS SELECT a FROM t WHERE a + 1;', 2, 40, /BOOLEAN/],
+    ['UNION column count', 'CREATE TABLE t (a INT, b INT);\nCREATE VIEW v AS SELECT a FROM t UNION SELECT a, b FROM t;', 2, 18, /Column count mismatch/],
+    ['ambiguous column', 'CREATE TABLE t (a INT);\nCREATE TABLE u (a INT);\nCREATE VIEW v AS SELECT a FROM t, u;', 3, 25, /ambiguous/],
+  ];
+  for (const [name, sql, line, column, msg] of cases) {
+    it(name, () => {
+      const errs = errorsOf(sql);
+      expect(errs[0]!.message).toMatch(msg);
+      expect([errs[0]!.line, errs[0]!.column]).toEqual([line, column]);
+    });
+  }
+
+  it('reports errors of several statements', () => {
+    const errs = errorsOf('CREATE TABLE t (a INT);\nCREATE VIEW v1 AS SELECT b FROM t;\nCREATE VIEW v2 AS SELECT c FROM t;');
+    expect(errs.map((e) => e.line)).toEqual([2, 3]);
+    expect(errs.every((e) => e.kind === 'unknown_column')).toBe(true);
+  });
+
+  it('rejects a non-string program and an empty one compiles to nothing', () => {
+    expect(compile(42 as never).ok).toBe(false);
+    const r = compile('  -- nothing here\n');
+    expect(r.ok && r.program.tables.length === 0 && r.program.views.length === 0).toBe(true);
+  });
+});

@@ -1,0 +1,113 @@
+/**
+ * Differential-test corpus: one program of tables and views; each view has our SQL and, where Calcite and
+ * Postgres differ on purpose, the Postgres text that computes the same thing (documented differences:
+ * integer and DECIMAL AVG truncate in Calcite; TUMBLE/HOP do not exist in Postgres).
+ */
+export const TABLES_SQL = `
+CREATE TABLE t (id INT NOT NULL, a INT, b INT, s VARCHAR, d DECIMAL(10,2), x DOUBLE, ts TIMESTAMP, flag BOOLEAN);
+CREATE TABLE u (id INT NOT NULL, a INT, c INT, s VARCHAR);
+CREATE TABLE k (id INT NOT NULL PRIMARY KEY, name VARCHAR, grp INT);
+`;
+
+export const PG_TABLES_SQL = TABLES_SQL.replace('x DOUBLE', 'x DOUBLE PRECISION');
+
+export interface CorpusView {
+  name: string;
+  sql: string;
+  pg?: string;
+}
+
+const V: Array<[string, string?]> = [
+  ['SELECT * FROM t'],
+  ['SELECT id, a + b AS ab, a - b AS amb, a * b AS atb FROM t'],
+  ['SELECT id FROM t WHERE a > 2'],
+  ['SELECT id, a FROM t WHERE a IS NULL OR b IS NOT NULL'],
+  ["SELECT id, CASE WHEN a > 2 THEN 'big' WHEN a IS NULL THEN 'none' ELSE 'small' END AS sz FROM t"],
+  ['SELECT id, COALESCE(a, b, -1) AS c, NULLIF(a, 0) AS n FROM t'],
+  ["SELECT id FROM t WHERE a IN (1, 3) OR s IN ('a', 'c')"],
+  ['SELECT id FROM t WHERE a NOT IN (1, 2)'],
+  ['SELECT id FROM t WHERE a BETWEEN 1 AND 3'],
+  ["SELECT id FROM t WHERE s LIKE 'a%'"],
+  ["SELECT id, UPPER(s) AS us, LOWER(s) AS ls, CHAR_LENGTH(s) AS ln, s || 'x' AS sx FROM t"],
+  ["SELECT id, SUBSTRING(s FROM 1 FOR 1) AS f, TRIM(s) AS tr, POSITION('b' IN s) AS p FROM t"],
+  ['SELECT id, CAST(a AS VARCHAR) AS sa, CAST(a AS DECIMAL(10,2)) AS da, CAST(d AS DOUBLE) AS dd FROM t', 'SELECT id, CAST(a AS VARCHAR) AS sa, CAST(a AS DECIMAL(10,2)) AS da, CAST(d AS DOUBLE PRECISION) AS dd FROM t'],
+  ['SELECT id, d * 2 AS d2, d + 1 AS d1, d - d AS z, d * d AS dsq FROM t'],
+  ['SELECT id, x * 2 AS x2, x + a AS xa FROM t'],
+  ['SELECT id, a / 2 AS h, a % 3 AS m, b / 2 AS hb, b % 2 AS mb FROM t'],
+  ['SELECT id, EXTRACT(YEAR FROM ts) AS y, EXTRACT(HOUR FROM ts) AS h, EXTRACT(DAY FROM ts) AS dd FROM t'],
+  ["SELECT id FROM t WHERE ts > TIMESTAMP '2024-01-01 12:00:00'"],
+  ["SELECT id, ts + INTERVAL '1' HOUR AS later, ts - INTERVAL '30' MINUTE AS earlier FROM t"],
+  ['SELECT id FROM t WHERE flag AND a > 1'],
+  ['SELECT id FROM t WHERE NOT flag OR flag IS NULL'],
+  ['SELECT a, COUNT(*) AS c FROM t GROUP BY a'],
+  ['SELECT a, COUNT(b) AS cb, SUM(b) AS sb, MIN(b) AS mn, MAX(b) AS mx FROM t GROUP BY a'],
+  ['SELECT a, AVG(b) AS av FROM t GROUP BY a', 'SELECT a, TRUNC(AVG(b)) AS av FROM t GROUP BY a'],
+  ['SELECT s, SUM(d) AS sd, AVG(d) AS ad FROM t GROUP BY s', 'SELECT s, SUM(d) AS sd, TRUNC(AVG(d), 2) AS ad FROM t GROUP BY s'],
+  ['SELECT COUNT(*) AS c, SUM(a) AS sa, MAX(s) AS ms, MIN(ts) AS mt FROM t'],
+  ['SELECT COUNT(DISTINCT a) AS da, COUNT(DISTINCT s) AS ds, SUM(DISTINCT b) AS sdb FROM t'],
+  ['SELECT a, COUNT(*) FILTER (WHERE b > 0) AS pos, SUM(b) FILTER (WHERE flag) AS sf FROM t GROUP BY a'],
+  ['SELECT a, COUNT(*) AS c FROM t GROUP BY a HAVING COUNT(*) > 1'],
+  ['SELECT DISTINCT a FROM t'],
+  ['SELECT DISTINCT a, s FROM t'],
+  ['SELECT t.id, u.c FROM t JOIN u ON t.a = u.a'],
+  ['SELECT t.id, u.id AS uid FROM t JOIN u ON t.a = u.a AND t.b < u.c'],
+  ['SELECT t.id, u.c FROM t LEFT JOIN u ON t.a = u.a'],
+  ['SELECT t.id, u.c FROM t RIGHT JOIN u ON t.a = u.a'],
+  ['SELECT t.id, u.id AS uid FROM t FULL JOIN u ON t.a = u.a'],
+  ['SELECT t.id, u.id AS uid FROM t FULL OUTER JOIN u ON t.a = u.a AND t.s = u.s'],
+  ['SELECT t.id, u.id AS uid FROM t LEFT JOIN u ON t.a = u.a AND u.c > 0'],
+  ['SELECT t.id, k.name FROM t CROSS JOIN k'],
+  ['SELECT t.id, k.name FROM t, k WHERE t.a = k.grp'],
+  ['SELECT k.name, COUNT(*) AS c, SUM(t.b) AS sb FROM t JOIN k ON t.a = k.id GROUP BY k.name'],
+  ['SELECT u.a, COUNT(t.id) AS c FROM u LEFT JOIN t ON t.a = u.a GROUP BY u.a'],
+  ['SELECT a FROM t UNION SELECT a FROM u'],
+  ['SELECT a FROM t UNION ALL SELECT a FROM u'],
+  ['SELECT a FROM t EXCEPT SELECT a FROM u'],
+  ['SELECT a FROM t INTERSECT SELECT a FROM u'],
+  ['SELECT a FROM t EXCEPT ALL SELECT a FROM u'],
+  ['SELECT a FROM t INTERSECT ALL SELECT a FROM u'],
+  ['SELECT id FROM t WHERE a IN (SELECT a FROM u)'],
+  ['SELECT id FROM t WHERE a NOT IN (SELECT a FROM u)'],
+  ['SELECT id FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.a = t.a AND u.c > 0)'],
+  ['SELECT id FROM t WHERE NOT EXISTS (SELECT 1 FROM u WHERE u.a = t.a)'],
+  ['SELECT q.a, q.c FROM (SELECT a, COUNT(*) AS c FROM t GROUP BY a) AS q WHERE q.c >= 2'],
+  ['WITH big AS (SELECT * FROM t WHERE b > 0) SELECT a, COUNT(*) AS c FROM big GROUP BY a'],
+  ['SELECT id, a FROM t ORDER BY a DESC, id LIMIT 3'],
+  ['SELECT * FROM (SELECT id, a, ROW_NUMBER() OVER (PARTITION BY a ORDER BY id) AS rn FROM t) q WHERE rn <= 2'],
+  ['SELECT id, a, b, RANK() OVER (PARTITION BY a ORDER BY b) AS r, DENSE_RANK() OVER (PARTITION BY a ORDER BY b) AS dr FROM t'],
+  ['SELECT id, grp, SUM(id) OVER (PARTITION BY grp ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS s2 FROM k'],
+  ["SELECT id, b, SUM(b) OVER (PARTITION BY a ORDER BY ts RANGE BETWEEN INTERVAL '1' HOUR PRECEDING AND CURRENT ROW) AS sb FROM t"],
+  ['SELECT id, grp, LAG(id) OVER (PARTITION BY grp ORDER BY id) AS prev, LEAD(id, 1) OVER (PARTITION BY grp ORDER BY id) AS nxt FROM k'],
+  ["SELECT window_start, window_end, COUNT(*) AS c FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '1' HOUR)) GROUP BY window_start, window_end",
+    "SELECT date_trunc('hour', ts) AS window_start, date_trunc('hour', ts) + INTERVAL '1 hour' AS window_end, COUNT(*) AS c FROM t WHERE ts IS NOT NULL GROUP BY 1, 2"],
+  ["SELECT window_start, SUM(b) AS sb FROM TABLE(HOP(TABLE t, DESCRIPTOR(ts), INTERVAL '1' HOUR, INTERVAL '2' HOUR)) GROUP BY window_start",
+    "SELECT ws AS window_start, SUM(b) AS sb FROM t, LATERAL (SELECT generate_series(date_trunc('hour', ts) - INTERVAL '1 hour', date_trunc('hour', ts), INTERVAL '1 hour') AS ws) g WHERE ts IS NOT NULL GROUP BY ws"],
+  ['SELECT a, MAX(c) AS mc FROM (SELECT a, s, COUNT(*) AS c FROM t GROUP BY a, s) q GROUP BY a'],
+  ['SELECT grp, COUNT(*) AS c, MIN(name) AS mn FROM k GROUP BY grp'],
+  ['SELECT a, b FROM t WHERE a = b'],
+  ['SELECT COUNT(*) AS c FROM t JOIN u ON t.s = u.s'],
+  ['SELECT id FROM t WHERE (a > 1) IS NOT TRUE'],
+  ['SELECT id, ABS(b) AS ab, CEIL(x) AS cx, FLOOR(x) AS fx, ROUND(d, 1) AS rd FROM t'],
+  ['SELECT MIN(d) AS mn, MAX(d) AS mx, SUM(x) AS sx, AVG(x) AS ax FROM t'],
+  ['SELECT a, b FROM t WHERE a = 1 UNION SELECT b, a FROM t WHERE b = 1'],
+  ['SELECT t.a, COUNT(DISTINCT u.c) AS dc FROM t JOIN u ON t.a = u.a GROUP BY t.a'],
+  ['SELECT k.id, k.name, t.id AS tid FROM k LEFT JOIN t ON k.id = t.id WHERE t.id IS NULL'],
+  ['SELECT s, COUNT(*) AS c FROM t WHERE s IS NOT NULL GROUP BY s HAVING SUM(b) > 0 OR MIN(a) IS NULL'],
+  ['SELECT id, CASE a WHEN 1 THEN 10 WHEN 2 THEN 20 END AS m FROM t'],
+  ['SELECT GREATEST(a, b) AS g, LEAST(a, b) AS l FROM t', 'SELECT CASE WHEN a IS NULL OR b IS NULL THEN NULL ELSE GREATEST(a, b) END AS g, CASE WHEN a IS NULL OR b IS NULL THEN NULL ELSE LEAST(a, b) END AS l FROM t'],
+  ['SELECT a, SUM(b) AS sb FROM t GROUP BY a ORDER BY a LIMIT 2'],
+];
+
+export const VIEWS: CorpusView[] = V.map(([sql, pg], i) => ({ name: `v${i + 1}`, sql, pg }));
+
+// views over views
+VIEWS.push({ name: 'vv1', sql: 'SELECT a, c FROM v22 WHERE c > 1' });
+VIEWS.push({ name: 'vv2', sql: 'SELECT v32.id, v22.c FROM v32 JOIN v22 ON v32.id = v22.a' });
+
+export function programSql(): string {
+  return TABLES_SQL + VIEWS.map((v) => `CREATE VIEW ${v.name} AS ${v.sql};`).join('\n');
+}
+
+export function pgProgramSql(): string {
+  return PG_TABLES_SQL + VIEWS.map((v) => `CREATE VIEW ${v.name} AS ${v.pg ?? v.sql};`).join('\n');
+}
