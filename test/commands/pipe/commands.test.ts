@@ -2,7 +2,7 @@
  * `ops pipe` through the built binary against fake pipeline servers (recorded bodies of both API
  * generations, see test/clients/pipelines/fake-feldera.ts).
  */
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { execa } from 'execa';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,18 +12,15 @@ import { BIN, isolatedEnv, ops } from '../../helpers/cli.js';
 import { runInPty, stripAnsi } from '../../helpers/pty.js';
 import { FakeFeldera, type FakeOptions, type Generation } from '../../clients/pipelines/fake-feldera.js';
 
-let fake: FakeFeldera | undefined;
 let dir: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'ops-pipe-'));
 });
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-});
 
+/** A fake server for one test, closed when the test ends. */
 async function server(generation: Generation, extra: Partial<FakeOptions> = {}) {
-  fake = await new FakeFeldera({ generation, schema: { inputs: ['orders'], outputs: ['totals', 'big'] }, ...extra }).start();
+  const fake = await new FakeFeldera({ generation, schema: { inputs: ['orders'], outputs: ['totals', 'big'] }, ...extra }).start();
+  onTestFinished(() => fake.close());
   return { fake, env: isolatedEnv({ OPS_PIPE_URL: fake.url }) };
 }
 
@@ -81,7 +78,6 @@ describe.each(['legacy', 'current'] as const)('ops pipe against the %s API', (ge
     const slow = await ops(['pipe', 'start', 'p1', '--timeout', '1'], { env });
     expect(slow.exitCode).toBe(8);
     expect(slow.stderr).toMatch(/did not reach Running in time \(it is Initializing\)/);
-    await fake.close();
     const failing = await server(generation, { failStart: () => ({ message: "Failed to connect to 'http://127.0.0.1:9/x.json'", error_code: 'InitializationError' }) });
     failing.fake.seed('p2');
     const r = await ops(['pipe', 'start', 'p2'], { env: failing.env });
