@@ -78,11 +78,16 @@ describe.each(['legacy', 'current'] as const)('ops pipe against the %s API', (ge
     const slow = await ops(['pipe', 'start', 'p1', '--timeout', '1'], { env });
     expect(slow.exitCode).toBe(8);
     expect(slow.stderr).toMatch(/did not reach Running in time \(it is Initializing\)/);
-    const failing = await server(generation, { failStart: () => ({ message: "Failed to connect to 'http://127.0.0.1:9/x.json'", error_code: 'InitializationError' }) });
+    const failing = await server(generation, { failStart: (n) => (n === 'p2' ? { message: "Failed to connect to 'http://127.0.0.1:9/x.json'", error_code: 'InitializationError' } : undefined) });
     failing.fake.seed('p2');
     const r = await ops(['pipe', 'start', 'p2'], { env: failing.env });
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain("p2 failed: Failed to connect to 'http://127.0.0.1:9/x.json' (InitializationError)");
+    // Starting again after a failure: today's API needs the error dismissed first, which start does.
+    failing.fake.seed('p3', { deployment_error: { message: 'old failure', error_code: 'X', details: null } });
+    const again = await ops(['pipe', 'start', 'p3'], { env: failing.env });
+    expect(again.exitCode).toBe(0);
+    if (generation === 'current') expect(again.stderr).toContain('dismissing the previous error of p3: old failure');
   });
 
   it('start of a pipeline whose program does not compile shows the errors', async () => {
