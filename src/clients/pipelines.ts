@@ -140,6 +140,11 @@ export class PipelinesClient {
     }
   }
 
+  /** Today's API: acknowledge a deployment error so that the pipeline can start again. */
+  async dismissError(name: string): Promise<void> {
+    await this.http.request('POST', this.path(name, '/dismiss_error'), { idempotent: false });
+  }
+
   private async post(name: string, verb: 'stop' | 'shutdown', force?: boolean): Promise<void> {
     const query = verb === 'stop' ? { force: force ? 'true' : 'false' } : undefined;
     await this.http.request('POST', this.path(name, `/${verb}`), { idempotent: false, query });

@@ -5,7 +5,7 @@
  * Pure: give it chunks as they arrive (split anywhere), get frames back.
  */
 import { StringDecoder } from 'node:string_decoder';
-import { JsonScanner, JsonSyntaxError } from './json-scanner.js';
+import { JsonScanner, JsonSyntaxError, type ScannedValue } from './json-scanner.js';
 import type { Change, EgressFrame } from './types.js';
 
 export class FrameError extends Error {
@@ -15,12 +15,15 @@ export class FrameError extends Error {
   }
 }
 
-export function parseFrame(text: string): EgressFrame {
+export function parseFrame(text: string, fast?: ScannedValue): EgressFrame {
   let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    throw new FrameError(`the server sent a frame that is not JSON (${(err as Error).message}): ${text.slice(0, 80)}`);
+  if (fast?.parsed) value = fast.value;
+  else {
+    try {
+      value = JSON.parse(text);
+    } catch (err) {
+      throw new FrameError(`the server sent a frame that is not JSON (${(err as Error).message}): ${text.slice(0, 80)}`);
+    }
   }
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw new FrameError(`the server sent a frame that is not an object: ${text.slice(0, 80)}`);
   const obj = value as Record<string, unknown>;
@@ -42,14 +45,14 @@ export class FrameReader {
   private readonly scanner = new JsonScanner();
 
   push(chunk: Buffer | string): EgressFrame[] {
-    return this.wrap(() => this.scanner.push(chunk)).map(parseFrame);
+    return this.wrap(() => this.scanner.pushValues(chunk)).map((v) => parseFrame(v.text, v));
   }
 
   end(): EgressFrame[] {
-    return this.wrap(() => this.scanner.end()).map(parseFrame);
+    return this.wrap(() => this.scanner.endValues()).map((v) => parseFrame(v.text));
   }
 
-  private wrap(fn: () => string[]): string[] {
+  private wrap(fn: () => ScannedValue[]): ScannedValue[] {
     try {
       return fn();
     } catch (err) {

@@ -3,6 +3,9 @@
  * fall: back to back, separated by newlines, `\r\n` or any whitespace. Strings and escapes are tracked so
  * that braces inside strings do not count. Bytes are decoded with a StringDecoder, so a UTF-8 character
  * split across two chunks is kept whole. Linear in the input: each character is looked at once.
+ *
+ * Fast path: between values, a complete line that parses as JSON on its own (the usual one value per line)
+ * is taken with one JSON.parse, without the character loop; its parsed value is handed out too.
  */
 import { StringDecoder } from 'node:string_decoder';
 
@@ -11,6 +14,13 @@ export class JsonSyntaxError extends Error {
     super(message);
     this.name = 'JsonSyntaxError';
   }
+}
+
+export interface ScannedValue {
+  text: string;
+  /** Set when the fast path already parsed the text. */
+  value?: unknown;
+  parsed: boolean;
 }
 
 export class JsonScanner {
@@ -31,16 +41,25 @@ export class JsonScanner {
 
   /** Feed a chunk; returns the complete values' texts found so far. */
   push(chunk: Buffer | string): string[] {
+    return this.pushValues(chunk).map((v) => v.text);
+  }
+
+  /** Feed a chunk; returns the complete values found so far, parsed when the fast path parsed them. */
+  pushValues(chunk: Buffer | string): ScannedValue[] {
     if (this.pending) throw this.pending;
     this.buf += typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
     return this.scan();
+  }
+
+  endValues(): ScannedValue[] {
+    return this.end().map((text) => ({ text, parsed: false }));
   }
 
   /** End of input: returns what is left; throws if a value is incomplete. */
   end(): string[] {
     if (this.pending) throw this.pending;
     this.buf += this.decoder.end();
-    const out = this.scan();
+    const out = this.scan().map((v) => v.text);
     if (this.start >= 0) {
       const rest = this.buf.slice(this.start).trim();
       if (this.scalarEnd >= 0 || (this.depth === 0 && !this.inString && rest !== '')) {
@@ -55,13 +74,29 @@ export class JsonScanner {
     return out;
   }
 
-  private scan(): string[] {
-    const out: string[] = [];
+  private scan(): ScannedValue[] {
+    const out: ScannedValue[] = [];
     const buf = this.buf;
     for (let i = this.pos; i < buf.length; i++) {
       const ch = buf.charCodeAt(i);
       if (this.start < 0) {
         if (ch === 0x20 || ch === 0x0a || ch === 0x0d || ch === 0x09 || ch === 0xfeff) continue;
+        if (ch === 0x7b || ch === 0x5b) {
+          const nl = buf.indexOf('\n', i);
+          if (nl > 0) {
+            const line = buf.slice(i, buf.charCodeAt(nl - 1) === 0x0d ? nl - 1 : nl).trimEnd();
+            const last = line.charCodeAt(line.length - 1);
+            if (last === 0x7d || last === 0x5d) {
+              try {
+                out.push({ text: line, value: JSON.parse(line), parsed: true });
+                i = nl;
+                continue;
+              } catch {
+                // not one value on its own: scan it character by character
+              }
+            }
+          }
+        }
         this.start = i;
         if (ch === 0x7b /* { */ || ch === 0x5b /* [ */) {
           this.depth = 1;
@@ -88,7 +123,7 @@ export class JsonScanner {
         else if (ch === 0x22) {
           this.inString = false;
           if (this.depth === 0) {
-            out.push(buf.slice(this.start, i + 1));
+            out.push({ text: buf.slice(this.start, i + 1), parsed: false });
             this.reset();
           }
         }
@@ -97,7 +132,7 @@ export class JsonScanner {
       if (this.scalarEnd >= 0) {
         // a bare number / literal ends at whitespace or the start of another value
         if (ch === 0x20 || ch === 0x0a || ch === 0x0d || ch === 0x09 || ch === 0x7b || ch === 0x5b || ch === 0x22) {
-          out.push(buf.slice(this.start, i));
+          out.push({ text: buf.slice(this.start, i), parsed: false });
           this.reset();
           i--;
         }
@@ -108,7 +143,7 @@ export class JsonScanner {
       else if (ch === 0x7d || ch === 0x5d) {
         this.depth--;
         if (this.depth === 0) {
-          out.push(buf.slice(this.start, i + 1));
+          out.push({ text: buf.slice(this.start, i + 1), parsed: false });
           this.reset();
         }
       }

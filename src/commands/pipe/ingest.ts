@@ -5,7 +5,7 @@ import type { Context } from '../../context.js';
 import { ApiError, ExitCode, OpsError, TimeoutError, UsageError } from '../../core/errors.js';
 import { sanitize } from '../../core/sanitize.js';
 import { findRelation, isStopped, type PipelinesClient } from '../../clients/pipelines.js';
-import { InputError, batches, csvRecords, formatFromName, jsonEvents, type IngestFormat } from '../../clients/pipelines/ingest-input.js';
+import { InputError, batches, csvRecordGroups, formatFromName, jsonEventGroups, type IngestFormat } from '../../clients/pipelines/ingest-input.js';
 import { startProgress } from '../../core/progress.js';
 import { DEFAULT_WAIT, POLL_MS, client, explain, getPipeline, parsePositiveInt, sleep, waitLimitMs } from './shared.js';
 
@@ -91,7 +91,7 @@ export async function pipeIngest(ctx: Context, name: string, table: string, file
   const baseline = legacyWait ? await inputRecords(pipes, name) : 0;
 
   const progress = ctx.io.stderrIsTTY && !ctx.json ? await startProgress(ctx.io, `${name}/${table}: sending`, { json: false }) : undefined;
-  const records = format === 'csv' ? csvRecords(chunks) : jsonEvents(chunks);
+  const records = format === 'csv' ? csvRecordGroups(chunks) : jsonEventGroups(chunks);
   let sent = 0;
   let batchCount = 0;
   const tokens: string[] = [];

@@ -29,7 +29,15 @@ export async function startAndWait(ctx: Context, pipes: PipelinesClient, name: s
       assertCompiled(ctx, p, name, p.program.code ?? '');
     }
     try {
-      await pipes.action(name, 'start');
+      try {
+        await pipes.action(name, 'start');
+      } catch (err) {
+        // Today's API keeps the error of a failed run until it is dismissed; starting again means moving on.
+        if (!(err instanceof ApiError && err.code === 'CannotStartWithUndismissedError')) throw err;
+        ctx.out.info(`dismissing the previous error of ${sanitize(name)}: ${sanitize(p.deployment.error?.message ?? err.message)}`);
+        await pipes.dismissError(name);
+        await pipes.action(name, 'start');
+      }
     } catch (err) {
       if (err instanceof ApiError && err.code === 'IllegalPipelineStateTransition' && p.deployment.status === 'Failed') {
         throw new OpsError(err.message, ExitCode.failure, `It failed earlier; acknowledge with: ops pipe shutdown ${name}`);

@@ -65,6 +65,16 @@ export async function getPipeline(ctx: Context, pipes: PipelinesClient, name: st
   }
 }
 
+/** One GET of a wait: an HTTP timeout (same --timeout) counts as the wait running out, with the wait's message. */
+async function poll(ctx: Context, pipes: PipelinesClient, name: string, message: () => string): Promise<Pipeline> {
+  try {
+    return await getPipeline(ctx, pipes, name);
+  } catch (err) {
+    if (err instanceof TimeoutError) throw new TimeoutError(message(), `Wait longer with --timeout SECONDS; see ops pipe status ${name}`);
+    throw err;
+  }
+}
+
 /** The compile errors of a pipeline as text (FILE:LINE:COL + caret), or the compiler's text. */
 export function compileErrorText(p: Pipeline, file: string, source: string): string {
   if (p.program.status === 'SqlError') {
@@ -83,8 +93,10 @@ export function compileErrorText(p: Pipeline, file: string, source: string): str
  * limit passes. Returns the pipeline in its final program state.
  */
 export async function waitCompiled(ctx: Context, pipes: PipelinesClient, name: string, progress: Progress, deadline: number): Promise<Pipeline> {
+  let last = 'waiting for the compiler';
   for (;;) {
-    const p = await getPipeline(ctx, pipes, name);
+    const p = await poll(ctx, pipes, name, () => `${name} is still ${last} after the time limit`);
+    last = phaseText(p.program.status);
     if (!isCompiling(p.program.status)) return p;
     progress.update(`${name}: ${phaseText(p.program.status)}`);
     if (Date.now() >= deadline) {
@@ -98,7 +110,8 @@ export async function waitCompiled(ctx: Context, pipes: PipelinesClient, name: s
 export function assertCompiled(ctx: Context, p: Pipeline, file: string, source: string): void {
   if (!compileFailed(p.program.status)) return;
   ctx.io.stderr.write(compileErrorText(p, file, source) + '\n');
-  throw new OpsError(`${p.name}: ${phaseText(p.program.status)}`, ExitCode.failure, `Fix the program and run: ops pipe create ${p.name} FILE.sql --replace`);
+  const fileArg = file.startsWith('<') || file === p.name ? 'FILE.sql' : file;
+  throw new OpsError(`${p.name}: ${phaseText(p.program.status)}`, ExitCode.failure, `Fix the program and run: ops pipe create ${p.name} ${fileArg} --replace`);
 }
 
 export type Target = 'Running' | 'Paused' | 'Stopped';
@@ -120,8 +133,10 @@ function deploymentErrorText(p: Pipeline): string {
  */
 export async function waitDeployment(ctx: Context, pipes: PipelinesClient, name: string, target: Target, progress: Progress, deadline: number): Promise<Pipeline> {
   let sawProgress = false;
+  let last = '';
   for (;;) {
-    const p = await getPipeline(ctx, pipes, name);
+    const p = await poll(ctx, pipes, name, () => `${name} did not reach ${target} in time${last ? ` (it is ${last})` : ''}`);
+    last = p.deployment.status;
     if (reached(p, target)) return p;
     const status = p.deployment.status;
     if (target !== 'Stopped') {

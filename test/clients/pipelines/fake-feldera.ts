@@ -247,10 +247,15 @@ export class FakeFeldera {
             : this.error(res, 400, 'ProgramFailedToCompile', 'The program did not compile successfully');
         }
         if (p.deployment_status === 'Failed') return this.error(res, 400, 'IllegalPipelineStateTransition', 'Cannot restart a failed pipeline');
+        if (this.generation === 'current' && p.deployment_error) return this.error(res, 400, 'CannotStartWithUndismissedError', 'Cannot start: the pipeline has an error that was not dismissed');
         p.deployment_error = null;
         p.deployment_desired_status = action === 'start' ? 'Running' : 'Paused';
       } else p.deployment_desired_status = this.stopped;
       return void res.writeHead(202).end();
+    }
+    if (parts.length === 4 && m === 'POST' && action === 'dismiss_error' && this.generation === 'current') {
+      p.deployment_error = null;
+      return void res.writeHead(200).end();
     }
     const running = p.deployment_status === 'Running' || p.deployment_status === 'Paused';
     if (action === 'ingress' && m === 'POST') {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { InputError, batches, csvRecords, formatFromName, jsonEvents, toEvent } from '../../../src/clients/pipelines/ingest-input.js';
 
 async function* chunks(...parts: string[]) {
@@ -59,5 +60,37 @@ describe('ingest input', () => {
     expect(formatFromName('x.ndjson')).toBe('json');
     expect(formatFromName('x.jsonl')).toBe('json');
     expect(formatFromName('x.txt')).toBeUndefined();
+  });
+});
+
+describe('ingest input, any layout', () => {
+  it('reads the same events whatever the separators, pretty-printing and chunk boundaries', async () => {
+    const row = fc.record({ id: fc.integer(), name: fc.string(), tags: fc.array(fc.oneof(fc.integer(), fc.constant(null), fc.string()), { maxLength: 3 }) });
+    const event = fc.oneof(row, row.map((r) => ({ delete: r })), fc.array(fc.integer(), { minLength: 1, maxLength: 3 }).map((a) => [...a, 'x']));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(event, { minLength: 1, maxLength: 12 }),
+        fc.array(fc.constantFrom('\n', '\r\n', '', ' ', '\n\n'), { minLength: 12, maxLength: 12 }),
+        fc.boolean(),
+        fc.array(fc.integer({ min: 1, max: 400 }), { maxLength: 10 }),
+        async (events, seps, pretty, cuts) => {
+          const text = events.map((e, i) => JSON.stringify(e, null, pretty && i % 2 ? 2 : undefined) + (seps[i] || (pretty ? '\n' : ' '))).join('');
+          const bytes = Buffer.from(text);
+          const parts: Buffer[] = [];
+          let from = 0;
+          for (const c of [...new Set(cuts)].sort((a, b) => a - b).filter((c) => c < bytes.length)) {
+            parts.push(bytes.subarray(from, c));
+            from = c;
+          }
+          parts.push(bytes.subarray(from));
+          async function* src() {
+            yield* parts;
+          }
+          const expected = events.map((e) => (Array.isArray(e) || !('delete' in e) ? { insert: e } : e));
+          expect(await collect(jsonEvents(src()))).toEqual(expected);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
