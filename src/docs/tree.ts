@@ -68,7 +68,7 @@ export interface CommandSpec {
   runnable: boolean;
 }
 
-const FILE_NAMES = new Set(['file', 'files', 'path', 'paths', 'filename', 'input', 'output']);
+const FILE_NAMES = new Set(['file', 'files', 'path', 'paths', 'filename']);
 const DIR_NAMES = new Set(['dir', 'directory', 'folder']);
 const RELATION_NAMES = new Set(['table', 'view', 'relation', 'tables', 'views']);
 

@@ -58,7 +58,8 @@ describe('completion tables', () => {
     expect(valueCode({ kind: 'dynamic', source: 'relations', pipelineArg: 2 })).toBe('d:relations:2');
     expect(valueCode({ kind: 'file' })).toBe('f');
     expect(valueCode({ kind: 'dir' })).toBe('D');
-    expect(() => valueCode({ kind: 'choices', values: ["it's"] })).toThrow(/cannot be completed/);
+    expect(valueCode({ kind: 'choices', values: ["it's", 'two words', 'ok'] })).toBe('c:ok');
+    expect(valueCode({ kind: 'choices', values: ['$HOME'] })).toBe('-');
   });
 
   it('lists options per path without the global ones, which are listed once', () => {

@@ -49,9 +49,11 @@ export function valueCode(hint: ValueHint, takesValue = true): string {
   switch (hint.kind) {
     case 'none':
       return '-';
-    case 'choices':
-      for (const v of hint.values) if (/[\s'"\\$`]/.test(v) || v === '') throw new Error(`choice "${v}" cannot be completed (white space or quotes)`);
-      return `c:${hint.values.join(' ')}`;
+    case 'choices': {
+      // Words with white space, quotes or shell characters are left out of the scripts (the man page has them).
+      const safe = hint.values.filter((v) => v !== '' && !/[\s'"\\$`]/.test(v));
+      return safe.length ? `c:${safe.join(' ')}` : '-';
+    }
     case 'dynamic':
       return hint.source === 'relations' ? `d:relations:${hint.pipelineArg ?? 0}` : `d:${hint.source}`;
     case 'file':
