@@ -11,7 +11,7 @@ describe('describeTree', () => {
 
   it('walks every visible command with its path, aliases and summary', () => {
     expect(allCommands(spec).map((c) => c.path.join(' '))).toEqual([
-      '', 'bm', 'bm links', 'bm links list', 'bm links add', 'bm lists', 'bm tags', 'bm import', 'pipe', 'pipe watch', 'pipe ingest', 'auth', 'auth login',
+      '', 'bm', 'bm links', 'bm links list', 'bm links add', 'bm lists', 'bm tags', 'bm import', 'pipe', 'pipe watch', 'pipe stats', 'pipe create', 'pipe ingest', 'auth', 'auth login',
     ]);
     expect(find('bm', 'links')).toMatchObject({ aliases: ['link'], summary: 'Links' });
     expect(find('bm', 'links', 'list').aliases).toEqual(['ls']);
@@ -32,6 +32,8 @@ describe('describeTree', () => {
     expect(watch.options.find((o) => o.long === '--data-dir')!.value).toEqual({ kind: 'dir' });
     expect(find('pipe', 'ingest').args.map((a) => a.value.kind)).toEqual(['dynamic', 'dynamic', 'file']);
     expect(find('bm', 'import').args[0]!.value).toEqual({ kind: 'file' });
+    expect(find('pipe', 'stats').args[0]!.value).toEqual({ kind: 'dynamic', source: 'pipelines' }); // <name> under ops pipe
+    expect(find('pipe', 'create').args[0]!.value).toEqual({ kind: 'none' }); // a new name
     expect(find('auth', 'login').args[0]!.value).toEqual({ kind: 'choices', values: ['bm', 'pipe', 'notify'] });
   });
 

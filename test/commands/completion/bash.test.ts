@@ -75,7 +75,7 @@ describe('bash completion (fixture tree)', () => {
   });
 
   it('skips option values while walking to the command', async () => {
-    expect(await complete('--profile', 'bm', 'pipe', '')).toEqual(['watch', 'ingest']);
+    expect(await complete('--profile', 'bm', 'pipe', '')).toEqual(['watch', 'stats', 'create', 'ingest']);
     expect(await complete('bm', 'links', 'list', '--tag', 'links', '--json', '')).toEqual([]);
     expect(await complete('bm', 'links', 'list', '--tag', '')).toEqual([]); // a free value: nothing to offer
   });
@@ -117,6 +117,7 @@ describe('bash completion: names asked of ops', () => {
     expect(await bashComplete(script, [BIN, 'pipe', 'watch', 'demo', ''], env)).toEqual(['PURCHASES', 'TOTALS']);
     expect(await bashComplete(script, [BIN, 'pipe', 'ingest', 'demo', 'P'], env)).toEqual(['PURCHASES']);
     expect(await bashComplete(script, [BIN, 'pipe', 'watch', 'nosuch', ''], env)).toEqual([]);
+    expect(await bashComplete(script, [BIN, 'pipe', 'stats', 'd'], env)).toEqual(['demo']);
   });
 
   it('passes global options on the line (--pipe-url) to the name lookup', async () => {

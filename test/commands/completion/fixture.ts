@@ -37,6 +37,16 @@ export function fixtureProgram(): Command {
     .option('--data-dir <dir>', 'where to keep state')
     .action(() => {});
   pipe
+    .command('stats')
+    .description('Stats of a pipeline')
+    .argument('<name>', 'the pipeline')
+    .action(() => {});
+  pipe
+    .command('create')
+    .description('Create a pipeline')
+    .argument('<name>', 'the new pipeline')
+    .action(() => {});
+  pipe
     .command('ingest')
     .description('Ingest rows')
     .argument('<pipeline>', 'the pipeline')

@@ -32,7 +32,7 @@ describe.skipIf(!hasShell('fish'))('fish completion', () => {
     expect(await complete('ops bm links list --visibility p')).toEqual(['private', 'public']);
     expect(await complete('ops bm links list --format=t')).toEqual(['--format=table', '--format=tsv']);
     expect(await complete('ops auth login ')).toEqual(['bm', 'notify', 'pipe']);
-    expect(await complete('ops --profile x pipe ')).toEqual(['ingest', 'watch']);
+    expect(await complete('ops --profile x pipe ')).toEqual(['create', 'ingest', 'stats', 'watch']);
   });
 
   it('offers files, and profile names from the config files', async () => {
@@ -66,7 +66,7 @@ describe.skipIf(!hasShell('zsh'))('zsh completion', () => {
     expect(await complete('bm', 'links', 'list', '--visibility', '')).toEqual(['public', 'internal', 'private']);
     expect(await complete('bm', 'links', 'list', '--format=t')).toEqual(['table', 'tsv', 'json']);
     expect(await complete('auth', 'login', '')).toEqual(['bm', 'pipe', 'notify']);
-    expect(await complete('--profile', 'x', 'pipe', '')).toEqual(['watch', 'ingest']);
+    expect(await complete('--profile', 'x', 'pipe', '')).toEqual(['watch', 'stats', 'create', 'ingest']);
   });
 
   it('offers files and directories, and profile names from the config files', async () => {
