@@ -55,3 +55,24 @@ export async function zshComplete(script: string, words: string[], env: NodeJS.P
     .filter(Boolean)
     .map((l) => l.replace(/(?<!\\):.*$/, '').replace(/\\:/g, ':'));
 }
+
+/**
+ * Type into a real interactive shell in a pseudo-terminal: run `setup`, then each [keys, expected text]
+ * step; each expected text is looked for in the output after the previous one. Resolves with the
+ * transcript (escape sequences removed) and whether every expected text appeared.
+ */
+export async function interactive(argv: string[], setup: string, steps: [keys: string, expect: string][], env: NodeJS.ProcessEnv): Promise<{ ok: boolean; transcript: string }> {
+  const script: [string, string][] = [['READY> ', `${setup}; echo SETUP-DONE\n`]];
+  let expect = 'SETUP-DONE\r\n';
+  for (const [keys, text] of steps) {
+    script.push([expect, keys]);
+    expect = text;
+  }
+  script.push([expect, '']);
+  const spec = { argv, env: { ...env, TERM: 'dumb', PS1: 'READY> ' }, script, timeout: 20 };
+  const r = await run('python3', [join(import.meta.dirname, 'pty_shell.py'), JSON.stringify(spec)], { encoding: 'utf8', timeout: 40_000 }).then(
+    (res) => ({ ok: true, out: res.stdout }),
+    (err: { stdout?: string }) => ({ ok: false, out: String(err.stdout ?? '') }),
+  );
+  return { ok: r.ok, transcript: r.out };
+}

@@ -7,7 +7,7 @@ import { zshScript } from '../../../src/commands/completion/zsh.js';
 import { describeTree } from '../../../src/docs/tree.js';
 import { BIN, ROOT, isolatedEnv, tempDir } from '../../helpers/cli.js';
 import { fixtureProgram } from './fixture.js';
-import { fishComplete, hasShell, zshComplete } from './shells.js';
+import { fishComplete, hasShell, interactive, zshComplete } from './shells.js';
 
 function profilesEnv(): Record<string, string | undefined> {
   const env = isolatedEnv();
@@ -80,5 +80,33 @@ describe.skipIf(!hasShell('zsh'))('zsh completion', () => {
     const top = await zshComplete(committed, ['ops', '']);
     for (const name of ['auth', 'bm', 'completion', 'config', 'help', 'hook', 'pipe', 'serve']) expect(top).toContain(name);
     expect(await zshComplete(committed, ['ops', 'completion', ''])).toEqual(['bash', 'zsh', 'fish']);
+  });
+});
+
+describe('completion in real interactive shells (a pseudo-terminal, TAB pressed)', () => {
+  const env = { ...profilesEnv(), PATH: `${join(ROOT, 'bin')}:${process.env.PATH}`, HOME: tempDir('ops-home-') } as NodeJS.ProcessEnv;
+
+  it('bash: the committed script completes commands, values and flags', async () => {
+    const r = await interactive(['bash', '--norc', '--noprofile', '-i'], `source ${join(ROOT, 'completions', 'ops.bash')}`, [
+      ['ops compl\t', 'ops completion '],
+      ['f\t', 'ish '],
+      ['\u0003', 'READY> '],
+      ['ops auth login --with\t', '--with-token '],
+      ['\u0003', 'READY> '],
+      ['ops --profile h\t', '--profile home '],
+    ], env);
+    expect(r.ok, r.transcript).toBe(true);
+  });
+
+  it.skipIf(!hasShell('zsh'))('zsh: the committed script completes commands, values and flags after compinit', async () => {
+    const r = await interactive(['zsh', '-f', '-i'], `autoload -Uz compinit; compinit -u -D; source ${join(ROOT, 'completions', '_ops')}`, [
+      ['ops compl\t', 'ops completion '],
+      ['\t', 'bash  fish  zsh'],
+      ['\u0003', 'READY> '],
+      ['ops auth login --with\t', '--with-token '],
+      ['\u0003', 'READY> '],
+      ['ops --profile h\t', '--profile home '],
+    ], env);
+    expect(r.ok, r.transcript).toBe(true);
   });
 });
