@@ -12,6 +12,7 @@
  */
 import type { CommandSpec, OptionSpec, ValueHint } from '../../docs/tree.js';
 import { allCommands, globalOptions } from '../../docs/tree.js';
+import { TOPICS } from '../help/topics.js';
 
 export interface SubRow {
   name: string;
@@ -82,6 +83,13 @@ export function buildTables(root: CommandSpec): Tables {
     args: cmd.args.map((a) => valueCode(a.value)),
     variadic: cmd.args.at(-1)?.variadic ?? false,
   }));
+  // `ops help WORD`: a help topic or a top-level command.
+  const help = paths.find((p) => p.path === 'help');
+  if (help && help.args.length === 1) {
+    const words = [...new Set([...Object.keys(TOPICS), ...root.commands.map((c) => c.name).filter((n) => n !== 'help')])];
+    help.args = [valueCode({ kind: 'choices', values: words })];
+    help.variadic = false;
+  }
   return { paths, globals: optRows(globals) };
 }
 

@@ -142,6 +142,8 @@ describe('bash completion (the real tree, as committed)', async () => {
     expect(top).not.toContain('__values');
     expect(await complete('auth', 'login', '')).toEqual(['bm', 'pipe', 'notify']);
     expect(await complete('completion', '')).toEqual(['bash', 'zsh', 'fish']);
+    expect(await complete('help', 'e')).toEqual(['environment', 'exit-codes']);
+    expect(await complete('help', 'co')).toEqual(['config', 'completion']);
     expect(await complete('config', 'get', 'bm.')).toEqual(['bm.url', 'bm.token']);
     expect(await complete('serve', '--')).toEqual(expect.arrayContaining(['--port', '--data-dir', '--demo', '--profile', '--json']));
   });
