@@ -153,7 +153,7 @@ __ops_arg() {
     'config profiles use') case "$2" in 0) __ops_r='d:profiles' ;; esac ;;
     'config profiles rm') case "$2" in 0) __ops_r='d:profiles' ;; esac ;;
     'completion') case "$2" in 0) __ops_r='c:bash zsh fish' ;; esac ;;
-    'help') case "$2" in 0) __ops_r='-' ;; *) [ "$2" -ge 0 ] && __ops_r='-' ;; esac ;;
+    'help') case "$2" in 0) __ops_r='c:environment exit-codes formatting config bm pipe hook serve auth completion' ;; esac ;;
   esac
 }
 

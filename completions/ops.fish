@@ -289,9 +289,7 @@ function __ops_arg
         case 'help'
             switch $argv[2]
                 case 0
-                    echo '-'
-                case '*'
-                    test $argv[2] -ge 0; and echo '-'
+                    echo 'c:environment exit-codes formatting config bm pipe hook serve auth completion'
             end
     end
 end

@@ -6,8 +6,9 @@
  * Values of options and arguments are described by a `ValueHint`:
  * - `choices` from commander's `Option.choices()` / `Argument.choices()`;
  * - dynamic names, by naming convention (see docs/completions.md): an argument or option named
- *   `profile` completes profile names, `pipeline` pipeline names, `table`/`view`/`relation` the tables
- *   and views of the pipeline named earlier on the line; `<key>` under `ops config` the setting keys;
+ *   `profile` completes profile names, `pipeline` (or a first argument `name` under `ops pipe`) pipeline
+ *   names, `table`/`view`/`relation` the tables and views of the pipeline named earlier on the line;
+ *   `<key>` under `ops config` the setting keys;
  * - files and directories for value names such as `<file>`, `<path>`, `<dir>`.
  */
 import type { Argument, Command, Option } from 'commander';
@@ -68,7 +69,7 @@ export interface CommandSpec {
   runnable: boolean;
 }
 
-const FILE_NAMES = new Set(['file', 'files', 'path', 'paths', 'filename', 'input', 'output']);
+const FILE_NAMES = new Set(['file', 'files', 'path', 'paths', 'filename']);
 const DIR_NAMES = new Set(['dir', 'directory', 'folder']);
 const RELATION_NAMES = new Set(['table', 'view', 'relation', 'tables', 'views']);
 
@@ -146,11 +147,16 @@ function optionSpec(opt: Option, path: readonly string[]): OptionSpec {
   return spec;
 }
 
+/** Commands that make something new: their name argument is not an existing name. */
+const CREATING = new Set(['create', 'add', 'new', 'init']);
+
 function argumentSpecs(args: readonly Argument[], path: readonly string[]): ArgumentSpec[] {
-  const specs = args.map((arg): ArgumentSpec => {
+  const specs = args.map((arg, index): ArgumentSpec => {
     const name = arg.name();
     let value: ValueHint = { kind: 'none' };
     if (arg.argChoices?.length) value = { kind: 'choices', values: [...arg.argChoices] };
+    // Under `ops pipe`, a first argument called <name> is the pipeline's name.
+    else if (path[0] === 'pipe' && name === 'name' && index === 0 && !CREATING.has(path.at(-1) ?? '')) value = { kind: 'dynamic', source: 'pipelines' };
     else value = nameHint(name, path) ?? { kind: 'none' };
     return { name, description: arg.description ?? '', required: arg.required, variadic: arg.variadic, value };
   });

@@ -12,6 +12,7 @@
  */
 import type { CommandSpec, OptionSpec, ValueHint } from '../../docs/tree.js';
 import { allCommands, globalOptions } from '../../docs/tree.js';
+import { TOPICS } from '../help/topics.js';
 
 export interface SubRow {
   name: string;
@@ -49,9 +50,11 @@ export function valueCode(hint: ValueHint, takesValue = true): string {
   switch (hint.kind) {
     case 'none':
       return '-';
-    case 'choices':
-      for (const v of hint.values) if (/[\s'"\\$`]/.test(v) || v === '') throw new Error(`choice "${v}" cannot be completed (white space or quotes)`);
-      return `c:${hint.values.join(' ')}`;
+    case 'choices': {
+      // Words with white space, quotes or shell characters are left out of the scripts (the man page has them).
+      const safe = hint.values.filter((v) => v !== '' && !/[\s'"\\$`]/.test(v));
+      return safe.length ? `c:${safe.join(' ')}` : '-';
+    }
     case 'dynamic':
       return hint.source === 'relations' ? `d:relations:${hint.pipelineArg ?? 0}` : `d:${hint.source}`;
     case 'file':
@@ -80,6 +83,13 @@ export function buildTables(root: CommandSpec): Tables {
     args: cmd.args.map((a) => valueCode(a.value)),
     variadic: cmd.args.at(-1)?.variadic ?? false,
   }));
+  // `ops help WORD`: a help topic or a top-level command.
+  const help = paths.find((p) => p.path === 'help');
+  if (help && help.args.length === 1) {
+    const words = [...new Set([...Object.keys(TOPICS), ...root.commands.map((c) => c.name).filter((n) => n !== 'help')])];
+    help.args = [valueCode({ kind: 'choices', values: words })];
+    help.variadic = false;
+  }
   return { paths, globals: optRows(globals) };
 }
 
