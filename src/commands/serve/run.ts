@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { Context } from '../../context.js';
 import { OpsError } from '../../core/errors.js';
 import { LOCAL_PROFILE } from '../../core/config.js';
-import type { ServeOptions } from '../../services/types.js';
+import type { LocalCredentials, ServeOptions } from '../../services/types.js';
 import { parsePort, parseScale, resolveDataDir, type ServeFlags } from './index.js';
 
 export async function runServe(ctx: Context, flags: ServeFlags): Promise<void> {
@@ -67,6 +67,8 @@ export async function runServe(ctx: Context, flags: ServeFlags): Promise<void> {
     );
   }
 
+  if (options.demo) await runDemo(ctx, server.url, options.dataDir, server.credentials);
+
   await new Promise<void>((resolveStop) => {
     let stopping = false;
     const stop = (signal: string) => {
@@ -95,4 +97,38 @@ export async function runServe(ctx: Context, flags: ServeFlags): Promise<void> {
     process.on('SIGINT', () => stop('SIGINT'));
     process.on('SIGTERM', () => stop('SIGTERM'));
   });
+}
+
+/** Seed the demo content and say what there is to look at. */
+async function runDemo(ctx: Context, url: string, dataDir: string, credentials: LocalCredentials): Promise<void> {
+  const { seedDemo, DEMO_PIPELINE } = await import('../../services/demo/index.js');
+  const notifyKey = credentials.notifyApiKey ?? ctx.store.get(LOCAL_PROFILE, 'notify.api-key');
+  const pipeKey = credentials.pipeApiKey ?? ctx.store.get(LOCAL_PROFILE, 'pipe.api-key');
+  const summary = await seedDemo(url, dataDir, credentials, notifyKey, pipeKey);
+  if (summary.webhook.secret) {
+    try {
+      ctx.store.set(LOCAL_PROFILE, 'hook.secret', summary.webhook.secret);
+    } catch (err) {
+      ctx.out.warn(`could not store the demo webhook secret: ${(err as Error).message}`);
+    }
+  }
+  const { secret: _secret, ...webhook } = summary.webhook;
+  if (ctx.json) {
+    await ctx.out.ndjson({ event: 'demo', ...summary, webhook });
+    return;
+  }
+  const problems = [summary.bookmarks, summary.pipeline, summary.webhook].map((s) => ('error' in s && s.error ? s.error : '')).filter(Boolean);
+  await ctx.out.write(
+    [
+      '',
+      'Demo content:',
+      `  bookmarks  ${summary.bookmarks.skipped ? 'already there' : `${summary.bookmarks.created} links in 3 lists`}   try: ops bm links list --tag sql`,
+      `  pipeline   "${DEMO_PIPELINE}" ${summary.pipeline.status}   try: ops pipe watch ${DEMO_PIPELINE} revenue_by_product | jq -c .`,
+      `             then, in another terminal: echo '{"id":1000,"customer":"ada","product":"laptop","quantity":1,"amount":"1299.00","placed_at":"2026-11-22 10:00:00"}' | ops pipe ingest ${DEMO_PIPELINE} orders`,
+      `  webhooks   all events -> ${summary.webhook.url}   try: ops hook serve   (then: ops hook trigger payment.completed)`,
+      `  dashboard  ${url}/notify/dashboard`,
+      ...problems.map((p) => `  ! ${p}`),
+      '',
+    ].join('\n') + '\n',
+  );
 }
