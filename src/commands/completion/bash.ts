@@ -120,9 +120,7 @@ __ops_values() {
 
 _ops() {
   local cur="\${COMP_WORDS[COMP_CWORD]}" prev="" cpath="" word i=1 ddash=0 opt="" prefix=""
-  local pos=() __ops_r
-  __ops_cmd="\${COMP_WORDS[0]}"
-  __ops_gopts=()
+  local pos=() __ops_r __ops_cmd="\${COMP_WORDS[0]}" __ops_gopts=()
   COMPREPLY=()
   # The option whose value is being typed, with --opt=value split or not by COMP_WORDBREAKS.
   if [ "$cur" = "=" ] && [ "$COMP_CWORD" -ge 2 ]; then
