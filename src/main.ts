@@ -45,7 +45,6 @@ export async function buildProgram(args: readonly string[], options: { loadAll?:
     .addOption(new Option('--pipe-url <url>', 'pipeline service URL (env OPS_PIPE_URL)'))
     .addOption(new Option('--notify-url <url>', 'notification service URL (env OPS_NOTIFY_URL)'))
     .option('--timeout <seconds>', 'HTTP timeout in seconds (default 30)')
-    .showHelpAfterError("(run with --help for usage)")
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, 'ops: error: ')) })
     .addHelpText('after', '\nMore: ops help environment | exit-codes | formatting | config\nExamples:\n  ops serve                      # run the local services\n  ops bm links list --tag docs   # bookmarks tagged "docs"\n  ops pipe watch demo TOTALS | jq .');
@@ -68,7 +67,15 @@ export async function buildProgram(args: readonly string[], options: { loadAll?:
       const { showHelp } = await import('./commands/help/index.js');
       await showHelp(program, topic);
     });
+  addUsageHints(program);
   return program;
+}
+
+/** After a usage error, print the command's usage line and where to read more (not the whole help). */
+function addUsageHints(cmd: Command, path: string[] = []): void {
+  const full = [...path, cmd.name()].join(' ');
+  cmd.showHelpAfterError(`Usage: ${full} ${cmd.usage()}\nRun '${full} --help' for more.`);
+  for (const sub of cmd.commands) addUsageHints(sub, [...path, cmd.name()]);
 }
 
 export async function run(argv: readonly string[] = process.argv): Promise<number> {

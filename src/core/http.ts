@@ -47,13 +47,20 @@ export interface HttpClientOptions {
 }
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
-let sharedDispatcher: Dispatcher | undefined;
+const dispatchers = new Map<string, Dispatcher>();
 
+/** One dispatcher per proxy setting: direct, or through HTTP_PROXY/HTTPS_PROXY minus NO_PROXY. */
 function dispatcherFor(env: NodeJS.ProcessEnv): Dispatcher {
-  if (sharedDispatcher) return sharedDispatcher;
-  const proxied = ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy'].some((k) => env[k]);
-  sharedDispatcher = proxied ? new EnvHttpProxyAgent() : new Agent({ keepAliveTimeout: 4_000 });
-  return sharedDispatcher;
+  const httpProxy = env.http_proxy || env.HTTP_PROXY || undefined;
+  const httpsProxy = env.https_proxy || env.HTTPS_PROXY || undefined;
+  const noProxy = env.no_proxy || env.NO_PROXY || undefined;
+  const key = JSON.stringify([httpProxy, httpsProxy, noProxy]);
+  let dispatcher = dispatchers.get(key);
+  if (!dispatcher) {
+    dispatcher = httpProxy || httpsProxy ? new EnvHttpProxyAgent({ httpProxy, httpsProxy, noProxy, proxyTunnel: false }) : new Agent({ keepAliveTimeout: 4_000 });
+    dispatchers.set(key, dispatcher);
+  }
+  return dispatcher;
 }
 
 export function buildUrl(baseUrl: string, path: string, query?: Query): string {

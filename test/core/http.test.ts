@@ -123,6 +123,29 @@ describe('HttpClient', () => {
   });
 });
 
+describe('proxies', () => {
+  it('sends requests through HTTP_PROXY, and not for hosts in NO_PROXY', async () => {
+    const proxied: string[] = [];
+    const proxy = createServer((req, res) => {
+      proxied.push(`${req.method} ${req.url}`);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ via: 'proxy' }));
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    const proxyUrl = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
+    try {
+      const viaProxy = new HttpClient({ baseUrl: 'http://bookmarks.invalid', serviceName: 's', env: { HTTP_PROXY: proxyUrl } });
+      expect(await viaProxy.json('GET', '/api/v2/links', { query: { page: 2 } })).toEqual({ via: 'proxy' });
+      expect(proxied).toEqual(['GET http://bookmarks.invalid/api/v2/links?page=2']);
+      const bypass = new HttpClient({ baseUrl: base, serviceName: 's', env: { HTTP_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' } });
+      expect(await bypass.json('GET', '/ok')).toEqual({ hello: 'world' });
+      expect(proxied).toHaveLength(1);
+    } finally {
+      proxy.close();
+    }
+  });
+});
+
 describe('helpers', () => {
   it('reads Retry-After as seconds or a date, with a backoff fallback', () => {
     expect(retryAfterSeconds({ 'retry-after': '7' }, 1)).toBe(7);

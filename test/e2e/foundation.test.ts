@@ -19,7 +19,8 @@ describe('ops (built binary)', () => {
     const r = await ops(['config', 'get'], { env: isolatedEnv() });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain("missing required argument 'key'");
-    expect(r.stderr).toContain('--help');
+    expect(r.stderr).toContain('Usage: ops config get [options] <key>');
+    expect(r.stderr).toContain("Run 'ops config get --help'");
     expect(r.stderr).not.toMatch(/at .*\.js:\d+/);
     const unknown = await ops(['frobnicate'], { env: isolatedEnv() });
     expect(unknown.exitCode).toBe(2);
