@@ -51,7 +51,8 @@ export function bashScript(root: CommandSpec): string {
   const { paths, globals } = buildTables(root);
   const globalCases = globals.map((o) => `    ${sq(o.word)}) __ops_r=${sq(o.value)}; return 0 ;;`).join('\n');
   return `${banner('bash')}
-# Install: echo 'source <(ops completion bash)' >> ~/.bashrc   (see docs/completions.md)
+# Install: ops completion bash > ~/.local/share/bash-completion/completions/ops
+#      or: echo 'source <(ops completion bash)' >> ~/.bashrc   (see docs/completions.md)
 
 # Canonical name of subcommand $2 of command path $1 (aliases resolved), or empty.
 __ops_sub() {
