@@ -1,6 +1,7 @@
 # ops completion for bash: generated from the command tree by `ops completion bash`.
 # Do not edit: regenerate with `npm run build && node dist/commands/completion/generate.js`.
-# Install: echo 'source <(ops completion bash)' >> ~/.bashrc   (see docs/completions.md)
+# Install: ops completion bash > ~/.local/share/bash-completion/completions/ops
+#      or: echo 'source <(ops completion bash)' >> ~/.bashrc   (see docs/completions.md)
 
 # Canonical name of subcommand $2 of command path $1 (aliases resolved), or empty.
 __ops_sub() {
