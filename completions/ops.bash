@@ -1,6 +1,7 @@
 # ops completion for bash: generated from the command tree by `ops completion bash`.
 # Do not edit: regenerate with `npm run build && node dist/commands/completion/generate.js`.
-# Install: echo 'source <(ops completion bash)' >> ~/.bashrc   (see docs/completions.md)
+# Install: ops completion bash > ~/.local/share/bash-completion/completions/ops
+#      or: echo 'source <(ops completion bash)' >> ~/.bashrc   (see docs/completions.md)
 
 # Canonical name of subcommand $2 of command path $1 (aliases resolved), or empty.
 __ops_sub() {
@@ -178,9 +179,7 @@ __ops_values() {
 
 _ops() {
   local cur="${COMP_WORDS[COMP_CWORD]}" prev="" cpath="" word i=1 ddash=0 opt="" prefix=""
-  local pos=() __ops_r
-  __ops_cmd="${COMP_WORDS[0]}"
-  __ops_gopts=()
+  local pos=() __ops_r __ops_cmd="${COMP_WORDS[0]}" __ops_gopts=()
   COMPREPLY=()
   # The option whose value is being typed, with --opt=value split or not by COMP_WORDBREAKS.
   if [ "$cur" = "=" ] && [ "$COMP_CWORD" -ge 2 ]; then

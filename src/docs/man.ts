@@ -142,6 +142,8 @@ export function manPage(root: CommandSpec, inputs: ManInputs): string {
   const out: string[] = [
     `.\\" ops(1): generated from the command tree by \`node dist/commands/completion/generate.js\`. Do not edit.`,
     `.TH OPS 1 ${inputs.date} "ops ${lit(inputs.version)}" "User Commands"`,
+    '.ad l',
+    '.nh',
     '.SH NAME',
     `ops \\- ${prose(root.summary.replace(/[.;].*$/, '')).replace(/^One /, 'one ')}`,
     '.SH SYNOPSIS',

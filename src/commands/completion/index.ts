@@ -13,7 +13,7 @@ export function register(cmd: Command): void {
     .addArgument(new Argument('<shell>', 'the shell to print a script for').choices(SHELL_CHOICES))
     .addHelpText(
       'after',
-      '\nInstall (see docs/completions.md):\n  bash  add `source <(ops completion bash)` to ~/.bashrc\n  zsh   ops completion zsh > ~/.zfunc/_ops   (and fpath=(~/.zfunc $fpath) before compinit in ~/.zshrc)\n  fish  ops completion fish > ~/.config/fish/completions/ops.fish\n\nExamples:\n  source <(ops completion bash)\n  ops completion fish > ~/.config/fish/completions/ops.fish',
+      '\nInstall (see docs/completions.md):\n  bash  ops completion bash > ~/.local/share/bash-completion/completions/ops\n        (or add `source <(ops completion bash)` to ~/.bashrc)\n  zsh   ops completion zsh > ~/.zfunc/_ops   (and fpath=(~/.zfunc $fpath) before compinit in ~/.zshrc)\n  fish  ops completion fish > ~/.config/fish/completions/ops.fish\n\nExamples:\n  source <(ops completion bash)\n  ops completion fish > ~/.config/fish/completions/ops.fish',
     )
     .action(async (shell: 'bash' | 'zsh' | 'fish', _opts, command: Command) => {
       const [{ buildProgram }, { completionScript }] = await Promise.all([import('../../main.js'), import('./scripts.js')]);
