@@ -245,7 +245,7 @@ export class PipelineManager {
     if (!rt) return;
     if (e.dep.deployment_desired_status === 'Running') {
       rt.resume();
-      this.setDeployment(e, 'Running');
+      if (e.runtime === rt) this.setDeployment(e, 'Running'); // unless it failed while catching up
     } else if (e.dep.deployment_desired_status === 'Paused') {
       rt.pause();
       this.setDeployment(e, 'Paused');
