@@ -233,7 +233,12 @@ export class PipelineManager {
     e.dep.deployment_desired_status = desired;
     const status = e.dep.deployment_status;
     if (status === 'Shutdown') {
-      this.deploy(e);
+      try {
+        this.deploy(e);
+      } catch (err) {
+        e.dep.deployment_desired_status = 'Shutdown'; // e.g. the program no longer compiles after a restart
+        throw err;
+      }
       return;
     }
     if (status === 'Paused' || status === 'Running') this.applyRunState(e);
