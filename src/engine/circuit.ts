@@ -18,7 +18,7 @@ interface Output {
   columns: PlanColumn[];
   integrated: ZSet;
   /** Primary-key tables: contents live in the table's key map. */
-  byKey?: Map<string, Row>;
+  byKey?: Map<string | number, Row>;
   formatters: Array<(v: Value) => JsonValue>;
 }
 
@@ -31,7 +31,7 @@ type Action =
 interface TableState {
   def: TableDef;
   /** Primary-key tables: key -> current row. */
-  byKey?: Map<string, Row>;
+  byKey?: Map<string | number, Row>;
   exact: Map<string, number>;
   /** Lower-case spelling of unquoted column names (the usual JSON key), for the fast path. */
   altNames: Array<string | undefined>;
@@ -74,7 +74,7 @@ export class EngineCircuit implements Circuit {
         exact.set(c.name, i);
         if (!c.quoted) folded.set(foldKey(c.name), i);
       });
-      const byKey = t.pk.length ? new Map<string, Row>() : undefined;
+      const byKey = t.pk.length ? new Map<string | number, Row>() : undefined;
       const altNames = t.columns.map((c) => (c.quoted ? undefined : c.name.toLowerCase() === c.name ? c.name.toUpperCase() : c.name.toLowerCase()));
       this.tables.set(t.name, { def: t, byKey, exact, folded, altNames, watermarks: new Map() });
       this.addOutput(t.name, t.node, t.columns.map((c) => ({ name: c.name, type: c.type })), t.quoted, true);
@@ -271,9 +271,13 @@ export class EngineCircuit implements Circuit {
     }
   }
 
-  private pkKey(t: TableState, row: Row): string {
+  private pkKey(t: TableState, row: Row): string | number {
     const pk = t.def.pk;
-    return pk.length === 1 ? rowKey([row[pk[0]!]!]) : rowKey(pk.map((i) => row[i]!));
+    if (pk.length === 1) {
+      const v = row[pk[0]!]!;
+      return typeof v === 'number' ? v : rowKey([v]);
+    }
+    return rowKey(pk.map((i) => row[i]!));
   }
 
   /** LATENESS: rows older than the table's watermark are dropped. */
@@ -342,14 +346,22 @@ export class EngineCircuit implements Circuit {
           break;
       }
     }
+    let advanced = false;
     for (const [t, m] of maxSeen) {
       for (const [i, v] of m) {
         const cand = v - t.def.lateness.get(i)!;
         const cur = t.watermarks.get(i);
-        if (cur === undefined || cand > cur) t.watermarks.set(i, cand);
+        if (cur === undefined || cand > cur) {
+          t.watermarks.set(i, cand);
+          advanced = true;
+        }
       }
     }
     let result = this.propagate(tableDeltas, false);
+    if (advanced) {
+      const wmOf = (table: string, col: number): number | undefined => this.tables.get(table)?.watermarks.get(col);
+      for (const op of this.ops.values()) op.release?.(wmOf);
+    }
     if (this.pending) {
       const p = this.pending;
       this.pending = undefined;

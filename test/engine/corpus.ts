@@ -96,6 +96,13 @@ const V: Array<[string, string?]> = [
   ['SELECT id, CASE a WHEN 1 THEN 10 WHEN 2 THEN 20 END AS m FROM t'],
   ['SELECT GREATEST(a, b) AS g, LEAST(a, b) AS l FROM t', 'SELECT CASE WHEN a IS NULL OR b IS NULL THEN NULL ELSE GREATEST(a, b) END AS g, CASE WHEN a IS NULL OR b IS NULL THEN NULL ELSE LEAST(a, b) END AS l FROM t'],
   ['SELECT a, SUM(b) AS sb FROM t GROUP BY a ORDER BY a LIMIT 2'],
+  ['SELECT t.id, u.c, k.name FROM t, u, k WHERE t.a = u.a AND u.c = k.grp AND t.b > k.id'],
+  ['SELECT t.id, u.id AS uid FROM t, u WHERE t.a = u.a AND t.s = u.s OR t.b = u.c'],
+  ['SELECT a + 1 AS a1, COUNT(*) AS c FROM t GROUP BY a1'],
+  ['SELECT s, COUNT(*) AS c, MAX(ts) AS mt FROM t GROUP BY 1'],
+  ['SELECT DISTINCT s FROM t WHERE a IS NOT NULL ORDER BY s LIMIT 2'],
+  ['SELECT a, COUNT(*) AS c FROM (SELECT a FROM t UNION ALL SELECT a FROM u) q GROUP BY a'],
+  ['SELECT t.a, u.c FROM t JOIN u USING (a)', 'SELECT t.a, u.c FROM t JOIN u USING (a)'],
 ];
 
 export const VIEWS: CorpusView[] = V.map(([sql, pg], i) => ({ name: `v${i + 1}`, sql, pg }));

@@ -55,13 +55,16 @@ export function filterNode(input: PlanNode, pred: BExpr): PlanNode {
 }
 
 /** Key function for joins and semi-joins: NULL if any key value is NULL. */
-export function keyFn(exprs: BExpr[]): (row: Row) => string | null {
+export type JoinKey = string | number;
+
+/** Key of a row for joins: a number for one numeric column (fast map keys), otherwise a string. */
+export function keyFn(exprs: BExpr[]): (row: Row) => JoinKey | null {
   if (exprs.length === 0) return () => '';
   if (exprs.length === 1) {
     const f = exprs[0]!.fn;
     return (row) => {
       const v = f(row);
-      return v === null ? null : typeof v === 'number' ? (Object.is(v, -0) ? '0' : String(v)) : valueKey(v);
+      return v === null ? null : typeof v === 'number' ? (v === 0 ? 0 : v) : valueKey(v);
     };
   }
   const fns = exprs.map((e) => e.fn);

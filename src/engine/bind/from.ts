@@ -7,7 +7,7 @@ import { JoinOp } from '../ops/join.js';
 import { FlatMapOp, ConstantOp } from '../ops/linear.js';
 import { canon, Scope, type ScopeColumn } from './scope.js';
 import { type Env, type Rel, lookupRelation, relFromNamed, conjuncts, keyFn, walkExpr } from './env.js';
-import { bindCondition, bindExpr, unify, type BindCtx } from './expr.js';
+import { AGG_NAMES, bindCondition, bindExpr, unify, type BindCtx } from './expr.js';
 import type { BExpr } from './bexpr.js';
 import type { Query } from '../parse/ast.js';
 
@@ -18,14 +18,45 @@ export function emptyRowRel(env: Env): Rel {
   return { node: n, scope: new Scope([], env.casing) };
 }
 
-export function bindFrom(items: FromItem[], env: Env, bindQuery: QueryBinder): Rel {
+/**
+ * Bind a FROM list. `pending` are WHERE conjuncts: for comma-separated items, each conjunct that can be
+ * evaluated on the items joined so far and touches the new item is used as that join's condition (so
+ * `FROM a, b WHERE a.x = b.y` is an equi-join, not a cross product); used conjuncts are removed from `pending`.
+ */
+export function bindFrom(items: FromItem[], env: Env, bindQuery: QueryBinder, pending: Expr[] = []): Rel {
   if (items.length === 0) return emptyRowRel(env);
   let rel = bindFromItem(items[0]!, env, bindQuery);
   for (let i = 1; i < items.length; i++) {
     const right = bindFromItem(items[i]!, env, bindQuery);
-    rel = joinRels(rel, right, 'CROSS', undefined, env, items[i]!.pos);
+    const lw = rel.scope.width;
+    const combined = new Scope([...rel.scope.cols, ...right.scope.cols.map((c) => ({ ...c, idx: c.idx + lw }))], env.casing);
+    const use: Expr[] = [];
+    for (let j = 0; j < pending.length; j++) {
+      const side = sides(pending[j]!, combined, lw);
+      if (side === 'B' && resolvesAll(pending[j]!, combined)) {
+        use.push(pending[j]!);
+        pending.splice(j--, 1);
+      }
+    }
+    const on = use.reduce<Expr | undefined>((acc, c) => (acc ? { k: 'bin', op: 'And', left: acc, right: c, pos: c.pos } : c), undefined);
+    rel = joinRels(rel, right, on ? 'INNER' : 'CROSS', on, env, items[i]!.pos);
   }
   return rel;
+}
+
+function resolvesAll(e: Expr, scope: Scope): boolean {
+  let ok = true;
+  walkExpr(e, (x) => {
+    if (x.k === 'col') {
+      try {
+        if (!scope.tryResolve(x.parts, x.pos)) ok = false;
+      } catch {
+        ok = false;
+      }
+    }
+    if (x.k === 'insub' || x.k === 'exists' || x.k === 'subquery' || (x.k === 'func' && (x.over || AGG_NAMES.has(x.name)))) ok = false;
+  });
+  return ok;
 }
 
 function bindFromItem(f: FromItem, env: Env, bindQuery: QueryBinder): Rel {
@@ -140,7 +171,8 @@ export function joinRels(left: Rel, right: Rel, kind: string, on: Expr | undefin
     leftWidth: lw,
     rightWidth: rw,
   };
-  const n = node('join', [left.node, right.node], cols.map((c) => ({ name: c.name, type: c.type })), () => new JoinOp(spec));
+  const lineage = [...left.node.columns, ...right.node.columns];
+  const n = node('join', [left.node, right.node], cols.map((c, i) => ({ name: c.name, type: c.type, wm: lineage[i]?.wm })), () => new JoinOp(spec));
   void pos;
   return { node: n, scope };
 }
@@ -156,7 +188,12 @@ function sides(e: Expr, scope: Scope, lw: number): 'L' | 'R' | 'B' | 'N' {
   let bad = false;
   walkExpr(e, (x) => {
     if (x.k === 'col') {
-      const c = scope.tryResolve(x.parts, x.pos);
+      let c;
+      try {
+        c = scope.tryResolve(x.parts, x.pos);
+      } catch {
+        c = undefined;
+      }
       if (!c) bad = true;
       else if (c.idx < lw) l = true;
       else r = true;
@@ -225,6 +262,9 @@ function bindTvf(f: FromItem & { k: 'tvf' }, env: Env): Rel {
     { rel: relName, name: wsName, type: tsType, idx: base.scope.width },
     { rel: relName, name: weName, type: tsType, idx: base.scope.width + 1 },
   ];
-  const n = node(name.toLowerCase(), [base.node], cols.map((c) => ({ name: c.name, type: c.type })), () => new FlatMapOp(fn));
+  const srcWm = base.node.columns[idx]?.wm;
+  const sizeMs = name === 'TUMBLE' ? ival(rest[0], 'a window size') : ival(rest[1], 'a window size');
+  const lineage = [...base.node.columns.map((c) => c.wm), srcWm && { ...srcWm, slack: srcWm.slack - 1 + sizeMs }, srcWm && { ...srcWm, slack: srcWm.slack - 1 }];
+  const n = node(name.toLowerCase(), [base.node], cols.map((c, i) => ({ name: c.name, type: c.type, wm: lineage[i] })), () => new FlatMapOp(fn));
   return { node: n, scope: new Scope(cols, env.casing) };
 }

@@ -138,14 +138,17 @@ function containsAgg(e: Expr): boolean {
 }
 
 function bindSelect(s: Select, env: Env): BoundQuery {
-  let rel: Rel = bindFrom(s.from, env, bindQuery);
-  // WHERE: subquery conjuncts become semi/anti joins, the rest one filter
+  // WHERE: subquery conjuncts become semi/anti joins, join conditions of comma lists go into the joins,
+  // the rest one filter
   const plain: Expr[] = [];
+  const subs: SubConjunct[] = [];
   for (const c of conjuncts(s.where)) {
     const sub = subqueryConjunct(c);
-    if (sub) rel = addSemiJoin(rel, sub, env);
+    if (sub) subs.push(sub);
     else plain.push(c);
   }
+  let rel: Rel = bindFrom(s.from, env, bindQuery, plain);
+  for (const sub of subs) rel = addSemiJoin(rel, sub, env);
   if (plain.length) {
     const ctx: BindCtx = { scope: rel.scope, clause: 'WHERE' };
     const preds = plain.map((c) => bindCondition(c, ctx));
@@ -193,7 +196,8 @@ function bindSelect(s: Select, env: Env): BoundQuery {
     const n = used.get(name) ?? 0;
     used.set(name, n + 1);
     if (n > 0) name = `${name}${n - 1}`;
-    return { name, type: exprs[i]!.type };
+    const src = exprs[i]!.colIdx;
+    return { name, type: exprs[i]!.type, wm: src !== undefined ? cur.columns[src]?.wm : undefined };
   });
   cur = mapNode(cur, exprs, columns);
   if (s.distinct) cur = node('distinct', [cur], columns, () => new SetOp(SET_FNS.DISTINCT!));
@@ -296,6 +300,12 @@ function bindAggregate(s: Select, itemExprs: Expr[], rel: Rel, env: Env): { node
       if (i < 1 || i > itemExprs.length) throw new SqlError(`Ordinal ${g.text} out of range`, g.pos, 'type');
       return itemExprs[i - 1]!;
     }
+    // a select-list alias that is not an input column
+    if (g.k === 'col' && g.parts.length === 1 && !rel.scope.tryResolve(g.parts, g.pos)) {
+      const name = canon(g.parts[0]!, env.casing);
+      const i = s.items.findIndex((it) => it.k === 'expr' && it.alias && canon(it.alias, env.casing) === name);
+      if (i >= 0) return (s.items[i] as { expr: Expr }).expr;
+    }
     return g;
   });
   const keys = groupExprs.map((g) => {
@@ -338,11 +348,12 @@ function bindAggregate(s: Select, itemExprs: Expr[], rel: Rel, env: Env): { node
   const specs: AggSpec[] = bound.map((b) => b.spec);
   const nG = keys.length;
   const columns: PlanColumn[] = [
-    ...keys.map((k, i) => ({ name: `G$${i}`, type: k.type })),
+    ...keys.map((k, i) => ({ name: `G$${i}`, type: k.type, wm: k.colIdx !== undefined ? rel.node.columns[k.colIdx]?.wm : undefined })),
     ...bound.map((b, i) => ({ name: `A$${i}`, type: global && b.type.kind !== 'BIGINT' ? withNull(b.type, true) : b.type })),
   ];
   const keyFns = keys.map((k) => k.fn);
-  const aggNode = node('aggregate', [rel.node], columns, () => new AggregateOp(keyFns, specs, global));
+  const gc = columns.slice(0, nG).flatMap((c, i) => (c.wm ? [{ keyIdx: i, ...c.wm }] : []));
+  const aggNode = node('aggregate', [rel.node], columns, () => new AggregateOp(keyFns, specs, global, gc));
   const ref = (i: number, type: SqlType): BExpr => ({ type, fn: (row) => row[i]!, colIdx: i });
   const special = (e: Expr): BExpr | undefined => {
     if (e.k === 'func' && !e.over && AGG_NAMES.has(e.name)) {

@@ -31,14 +31,32 @@ interface Group {
 }
 
 export class AggregateOp implements Operator {
-  private readonly groups = new Map<string, Group>();
+  private readonly groups = new Map<string | number, Group>();
 
   constructor(
     private readonly keyFns: Array<(row: Row) => Value>,
     private readonly aggs: AggSpec[],
     /** No GROUP BY: exactly one output row, even for empty input. */
     private readonly global: boolean,
+    /** Group keys fed by LATENESS columns: groups whose key is below the watermark are closed. */
+    private readonly gc: Array<{ keyIdx: number; table: string; col: number; slack: number }> = [],
   ) {}
+
+  /** Drop the accumulators of closed groups; their output rows stay in the views' contents. */
+  release(watermark: (table: string, col: number) => number | undefined): void {
+    if (!this.gc.length) return;
+    const limits = this.gc.map((g) => ({ g, wm: watermark(g.table, g.col) }));
+    if (limits.every((l) => l.wm === undefined)) return;
+    for (const [k, grp] of this.groups) {
+      for (const { g, wm } of limits) {
+        const v = grp.key[g.keyIdx];
+        if (wm !== undefined && typeof v === 'number' && v + g.slack <= wm) {
+          this.groups.delete(k);
+          break;
+        }
+      }
+    }
+  }
 
   stateSize(): number {
     return this.groups.size;
@@ -75,13 +93,13 @@ export class AggregateOp implements Operator {
     const aggs = this.aggs;
     for (const [row, w] of d!) {
       let key: Row;
-      let k: string;
+      let k: string | number;
       if (keyFns.length === 0) {
         key = [];
         k = '';
       } else {
         key = keyFns.map((f) => f(row));
-        k = keyFns.length === 1 ? valueKey(key[0]!) : rowKey(key);
+        k = groupKey(key, keyFns.length);
       }
       let g = this.groups.get(k);
       if (!g) {
@@ -111,13 +129,37 @@ export class AggregateOp implements Operator {
     for (const [g, old] of touched) {
       const nw = this.output(g);
       g.out = nw;
-      if (old && nw && rowKey(old) === rowKey(nw)) continue;
+      if (old && nw && sameRow(old, nw)) continue;
       if (old) out.push([old, -1]);
       if (nw) out.push([nw, 1]);
-      if (!nw && g.count === 0) this.groups.delete(g.key.length === 0 ? '' : this.keyFns.length === 1 ? valueKey(g.key[0]!) : rowKey(g.key));
+      if (!nw && g.count === 0) this.groups.delete(g.key.length === 0 ? '' : groupKey(g.key, this.keyFns.length));
     }
     return out;
   }
+}
+
+function groupKey(key: Row, n: number): string | number {
+  if (n === 1) {
+    const v = key[0]!;
+    return typeof v === 'number' ? (v === 0 ? 0 : v) : valueKey(v);
+  }
+  return rowKey(key);
+}
+
+function sameRow(a: Row, b: Row): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x === y) continue;
+    if (typeof x === 'object' && typeof y === 'object' && x !== null && y !== null) {
+      if (rowKey([x]) !== rowKey([y])) return false;
+      continue;
+    }
+    if (typeof x === 'number' && typeof y === 'number' && Number.isNaN(x) && Number.isNaN(y)) continue;
+    return false;
+  }
+  return true;
 }
 
 /* ---------- accumulators ---------- */

@@ -14,14 +14,15 @@ interface JEntry {
   m: number;
 }
 
-type Index = Map<string, Map<string, JEntry>>;
+type Index = Map<string | number, Map<string, JEntry>>;
+type Key = string | number;
 
 export interface JoinSpec {
   leftOuter: boolean;
   rightOuter: boolean;
   /** Key of a row of each side; null when any key column is NULL. */
-  leftKey: (row: Row) => string | null;
-  rightKey: (row: Row) => string | null;
+  leftKey: (row: Row) => Key | null;
+  rightKey: (row: Row) => Key | null;
   /** Residual predicate over the concatenated row; undefined = always true. */
   residual?: (row: Row) => Value;
   leftWidth: number;
@@ -39,7 +40,9 @@ export class JoinOp implements Operator {
     return this.size;
   }
 
-  private entry(idx: Index, key: string, row: Row, created: { v: boolean }): JEntry {
+  private dead: Array<[Index, Key, string]> = [];
+
+  private entry(idx: Index, key: Key, row: Row, created: { v: boolean }): JEntry {
     let bucket = idx.get(key);
     if (!bucket) {
       bucket = new Map();
@@ -54,6 +57,7 @@ export class JoinOp implements Operator {
       created.v = true;
       this.size++;
     }
+    this.dead.push([idx, key, rk]);
     return e;
   }
 
@@ -61,8 +65,8 @@ export class JoinOp implements Operator {
     const s = this.s;
     const out: Delta = [];
     const res = s.residual;
-    const touchedL = s.leftOuter ? new Map<JEntry, [number, string]>() : undefined;
-    const touchedR = s.rightOuter ? new Map<JEntry, [number, string]>() : undefined;
+    const touchedL = s.leftOuter ? new Map<JEntry, [number, Key]>() : undefined;
+    const touchedR = s.rightOuter ? new Map<JEntry, [number, Key]>() : undefined;
     const created = { v: false };
     const nullsR = new Array<Value>(s.rightWidth).fill(null);
     const nullsL = new Array<Value>(s.leftWidth).fill(null);
@@ -136,19 +140,10 @@ export class JoinOp implements Operator {
         if (d !== 0) out.push([nullsL.concat(e.row), d]);
       }
     }
-    // 4. drop dead entries
-    this.prune(this.L, dl!, s.leftKey);
-    this.prune(this.R, dr!, s.rightKey);
-    return out;
-  }
-
-  private prune(idx: Index, d: Delta, keyFn: (row: Row) => string | null): void {
-    for (const [row] of d) {
-      const k = keyFn(row);
-      if (k === null) continue;
+    // 4. drop dead entries (every entry touched in this step is a candidate)
+    for (const [idx, k, rk] of this.dead) {
       const bucket = idx.get(k);
       if (!bucket) continue;
-      const rk = rowKey(row);
       const e = bucket.get(rk);
       if (e && e.w === 0) {
         bucket.delete(rk);
@@ -156,5 +151,7 @@ export class JoinOp implements Operator {
         if (bucket.size === 0) idx.delete(k);
       }
     }
+    this.dead = [];
+    return out;
   }
 }

@@ -13,23 +13,23 @@ import type { Delta, Entry, Operator } from './zset.js';
 export type SemiMode = 'semi' | 'anti' | 'notin';
 
 export class SemiJoinOp implements Operator {
-  private readonly left = new Map<string | null, Map<string, Entry>>();
-  private readonly counts = new Map<string, number>();
+  private readonly left = new Map<string | number | null, Map<string, Entry>>();
+  private readonly counts = new Map<string | number, number>();
   private rightNulls = 0;
   private rightTotal = 0;
   private size = 0;
 
   constructor(
     private readonly mode: SemiMode,
-    private readonly leftKey: (row: Row) => string | null,
-    private readonly rightKey: (row: Row) => string | null,
+    private readonly leftKey: (row: Row) => string | number | null,
+    private readonly rightKey: (row: Row) => string | number | null,
   ) {}
 
   stateSize(): number {
     return this.size + this.counts.size;
   }
 
-  private pass(k: string | null, c: number, nulls: number, total: number): boolean {
+  private pass(k: string | number | null, c: number, nulls: number, total: number): boolean {
     switch (this.mode) {
       case 'semi':
         return k !== null && c > 0;
@@ -42,7 +42,7 @@ export class SemiJoinOp implements Operator {
 
   step([dl, dr]: Delta[]): Delta {
     const out: Delta = [];
-    const oldCounts = new Map<string, number>();
+    const oldCounts = new Map<string | number, number>();
     const oldNulls = this.rightNulls;
     const oldTotal = this.rightTotal;
     for (const [r, w] of dr!) {
@@ -59,7 +59,7 @@ export class SemiJoinOp implements Operator {
     }
     const globalChange =
       this.mode === 'notin' && ((oldTotal > 0) !== (this.rightTotal > 0) || (oldNulls > 0) !== (this.rightNulls > 0));
-    const reemit = (k: string | null, bucket: Map<string, Entry>, oc: number): void => {
+    const reemit = (k: string | number | null, bucket: Map<string, Entry>, oc: number): void => {
       const nc = k === null ? 0 : (this.counts.get(k) ?? 0);
       const before = this.pass(k, oc, oldNulls, oldTotal);
       const after = this.pass(k, nc, this.rightNulls, this.rightTotal);

@@ -110,4 +110,6 @@ export interface Operator {
   init?(): Delta;
   /** Approximate number of rows held in state. */
   stateSize(): number;
+  /** Release state that can no longer change, given the current watermarks (LATENESS). */
+  release?(watermark: (table: string, col: number) => number | undefined): void;
 }

@@ -9,6 +9,15 @@ export interface PlanColumn {
   /** Canonical (output) name. */
   name: string;
   type: SqlType;
+  /** Watermark lineage: values of this column come from a LATENESS column; a value v can no longer
+   *  change once v + slack <= the watermark of that table column. */
+  wm?: Watermarked;
+}
+
+export interface Watermarked {
+  table: string;
+  col: number;
+  slack: number;
 }
 
 export interface PlanNode {

@@ -1,11 +1,11 @@
 /**
- * The lifecycle manager: pipeline definitions (persisted), asynchronous compilation
- * (Pending -> CompilingSql -> CompilingRust -> Success | SqlError), and deployment
+ * The lifecycle manager: pipeline definitions (persisted), compilation on create and on code change
+ * (compile-jobs.ts), and deployment
  * (Shutdown -> Provisioning -> Initializing -> Paused -> Running, pause, shutdown). A running
  * pipeline keeps the program it was started with until it is shut down and started again.
  */
-import type { CompiledProgram } from '../../engine/index.js';
-import { compileProgram } from './compiler.js';
+import { CompileJobs } from './compile-jobs.js';
+import { Entry } from './entry.js';
 import { ConnectorError } from './connectors/input.js';
 import { ApiError, Errors, type ErrorBody } from './errors.js';
 import type { LogBook, LogLevel } from './logs.js';
@@ -14,16 +14,15 @@ import {
   defaultRuntimeConfig,
   isCompiling,
   nowIso,
-  outputCaseOf,
   uuidv7,
-  type DeploymentState,
   type DeploymentStatus,
   type DesiredStatus,
   type PipelineRecord,
-  type ProgramStatus,
 } from './model.js';
 import { PipelineRuntime } from './runtime.js';
 import type { PipelineStore } from './store.js';
+
+export { Entry };
 
 export interface PipelineDescr {
   name: string;
@@ -31,27 +30,6 @@ export interface PipelineDescr {
   runtime_config: Record<string, unknown>;
   program_code: string;
   program_config: Record<string, unknown>;
-}
-
-export class Entry {
-  dep: DeploymentState;
-  /** Compiled program of rec.program_version, once compiled. */
-  program: CompiledProgram | null = null;
-  programVersion = 0;
-  runtime: PipelineRuntime | null = null;
-  compileSeq = 0;
-  deploySeq = 0;
-
-  constructor(public rec: PipelineRecord) {
-    this.dep = {
-      deployment_status: 'Shutdown',
-      deployment_status_since: nowIso(),
-      deployment_desired_status: 'Shutdown',
-      deployment_error: null,
-      deployment_config: null,
-      deployment_location: null,
-    };
-  }
 }
 
 export interface ManagerOptions {
@@ -66,17 +44,19 @@ const NAME_RE = /^[A-Za-z0-9](?:[-A-Za-z0-9_]{0,98}[A-Za-z0-9])?$/;
 
 export class PipelineManager {
   private readonly byName = new Map<string, Entry>();
+  private readonly compiler: CompileJobs;
 
   constructor(
     private readonly store: PipelineStore,
     private readonly logs: LogBook,
     private readonly opts: ManagerOptions,
   ) {
+    this.compiler = new CompileJobs(store, logs, (e) => this.byName.get(e.rec.name) === e, opts.compileDelayMs ?? 0);
     for (const rec of store.all()) {
       const e = new Entry(rec);
       this.byName.set(rec.name, e);
       // An interrupted compilation starts again; compiled programs are recompiled on demand.
-      if (isCompiling(rec.program_status)) this.scheduleCompile(e);
+      if (isCompiling(rec.program_status)) this.compiler.schedule(e);
     }
     this.logs.log('INFO', 'manager', 'pipeline_manager', `pipeline manager started with ${this.byName.size} pipeline(s)`);
   }
@@ -130,7 +110,7 @@ export class PipelineManager {
     const e = new Entry(rec);
     this.byName.set(rec.name, e);
     this.log(e, 'INFO', 'manager', 'pipeline_manager::api', `pipeline '${rec.name}' created (program version 1)`);
-    this.scheduleCompile(e);
+    this.compiler.schedule(e);
     return e;
   }
 
@@ -196,7 +176,7 @@ export class PipelineManager {
       if (e.runtime) this.log(e, 'INFO', 'manager', 'pipeline_manager::api', `the running instance keeps program version ${e.runtime.programVersion} until it is shut down and started again`);
     }
     this.store.save(rec);
-    if (programChanged) this.scheduleCompile(e);
+    if (programChanged) this.compiler.schedule(e);
     return e;
   }
 
@@ -204,70 +184,11 @@ export class PipelineManager {
     const e = this.get(name);
     if (e.dep.deployment_status !== 'Shutdown' || e.dep.deployment_desired_status !== 'Shutdown')
       throw Errors.cannotDeleteNonShutdown();
-    e.compileSeq++;
+    this.compiler.cancel(e);
     this.byName.delete(name);
     this.store.delete(e.rec.id);
     this.logs.drop(e.rec.id);
     this.logs.log('INFO', 'manager', 'pipeline_manager::api', `pipeline '${name}' deleted`);
-  }
-
-  // ---- compilation -------------------------------------------------------------------------
-
-  private setProgramStatus(e: Entry, status: ProgramStatus): void {
-    e.rec.program_status = status;
-    e.rec.program_status_since = nowIso();
-    this.store.save(e.rec);
-  }
-
-  private scheduleCompile(e: Entry): void {
-    const seq = ++e.compileSeq;
-    const version = e.rec.program_version;
-    const alive = () => e.compileSeq === seq && this.byName.get(e.rec.name) === e;
-    if (e.rec.program_status !== 'Pending') this.setProgramStatus(e, 'Pending');
-    setImmediate(() => {
-      if (!alive()) return;
-      this.setProgramStatus(e, 'CompilingSql');
-      this.log(e, 'INFO', 'compiler-server', 'compiler_server::compiler', `compiling program version ${version}`);
-      setImmediate(() => {
-        if (!alive()) return;
-        const started = performance.now();
-        const out = compileProgram(e.rec.program_code, outputCaseOf(e.rec.program_config));
-        if (!alive()) return;
-        if (!out.ok) {
-          if ('messages' in out) {
-            this.setProgramStatus(e, { SqlError: out.messages });
-            this.log(e, 'WARN', 'compiler-server', 'compiler_server::compiler', `SQL compilation of program version ${version} failed with ${out.messages.length} error(s): ${out.messages.map((m) => `line ${m.start_line_number}:${m.start_column}: ${m.message}`).join('; ')}`);
-          } else {
-            this.setProgramStatus(e, { SystemError: out.systemError });
-            this.log(e, 'ERROR', 'compiler-server', 'compiler_server::compiler', out.systemError);
-          }
-          return;
-        }
-        e.program = out.program;
-        e.programVersion = version;
-        e.rec.program_info = out.info;
-        this.setProgramStatus(e, 'CompilingRust');
-        setTimeout(() => {
-          if (!alive()) return;
-          e.rec.program_binary_url = `builtin://ops-engine/${e.rec.id}/v${version}`;
-          this.setProgramStatus(e, 'Success');
-          this.log(e, 'INFO', 'compiler-server', 'compiler_server::compiler', `program version ${version} compiled in ${(performance.now() - started).toFixed(1)} ms`);
-        }, this.opts.compileDelayMs ?? 0);
-      });
-    });
-  }
-
-  /** The compiled program for the current version (recompiled after a restart of the server). */
-  private compiledProgram(e: Entry): CompiledProgram {
-    if (e.program && e.programVersion === e.rec.program_version) return e.program;
-    const out = compileProgram(e.rec.program_code, outputCaseOf(e.rec.program_config));
-    if (!out.ok) {
-      this.setProgramStatus(e, 'messages' in out ? { SqlError: out.messages } : { SystemError: out.systemError });
-      throw Errors.programFailedToCompile();
-    }
-    e.program = out.program;
-    e.programVersion = e.rec.program_version;
-    return out.program;
   }
 
   // ---- deployment --------------------------------------------------------------------------
@@ -283,6 +204,13 @@ export class PipelineManager {
     const s = e.rec.program_status;
     if (isCompiling(s)) throw Errors.programNotYetCompiled();
     if (s !== 'Success') throw Errors.programFailedToCompile();
+    if (e.dep.deployment_status === 'Failed')
+      throw Errors.illegalTransition(
+        'Failed',
+        e.dep.deployment_desired_status,
+        requested,
+        "Cannot restart a failed pipeline. Clear the error first by invoking the '/shutdown' endpoint.",
+      );
     if (e.dep.deployment_desired_status === 'Shutdown' && e.dep.deployment_status !== 'Shutdown')
       throw Errors.illegalTransition(
         e.dep.deployment_status,
@@ -305,7 +233,12 @@ export class PipelineManager {
     e.dep.deployment_desired_status = desired;
     const status = e.dep.deployment_status;
     if (status === 'Shutdown') {
-      this.deploy(e);
+      try {
+        this.deploy(e);
+      } catch (err) {
+        e.dep.deployment_desired_status = 'Shutdown'; // e.g. the program no longer compiles after a restart
+        throw err;
+      }
       return;
     }
     if (status === 'Paused' || status === 'Running') this.applyRunState(e);
@@ -317,7 +250,7 @@ export class PipelineManager {
     if (!rt) return;
     if (e.dep.deployment_desired_status === 'Running') {
       rt.resume();
-      this.setDeployment(e, 'Running');
+      if (e.runtime === rt) this.setDeployment(e, 'Running'); // unless it failed while catching up
     } else if (e.dep.deployment_desired_status === 'Paused') {
       rt.pause();
       this.setDeployment(e, 'Paused');
@@ -325,7 +258,7 @@ export class PipelineManager {
   }
 
   private deploy(e: Entry): void {
-    const program = this.compiledProgram(e);
+    const program = this.compiler.program(e);
     const seq = ++e.deploySeq;
     const version = e.rec.program_version;
     e.dep.deployment_error = null;
@@ -345,6 +278,7 @@ export class PipelineManager {
         keepAliveMs: this.opts.keepAliveMs,
         watchMaxChunks: this.opts.watchMaxChunks,
         log: (level, message) => this.log(e, level, 'pipeline', 'dbsp_adapters::controller', message),
+        onFatal: (err) => this.fail(e, rt, err),
       });
       e.runtime = rt;
       try {
@@ -370,6 +304,19 @@ export class PipelineManager {
       this.log(e, 'INFO', 'pipeline', 'dbsp_adapters::server', `pipeline initialized (program version ${version})`);
       this.applyRunState(e);
     });
+  }
+
+  /** A runtime failure (not bad input): the pipeline goes to Failed until /shutdown acknowledges it. */
+  private fail(e: Entry, rt: PipelineRuntime, err: Error): void {
+    if (e.runtime !== rt) return;
+    e.runtime = null;
+    e.dep.deployment_error = {
+      message: `The pipeline failed while processing input: ${err.message}`,
+      error_code: 'RuntimeError.WorkerPanic',
+      details: { error: err.message },
+    };
+    this.setDeployment(e, 'Failed');
+    void rt.shutdown();
   }
 
   async shutdown(name: string): Promise<void> {
@@ -402,7 +349,7 @@ export class PipelineManager {
 
   async close(): Promise<void> {
     for (const e of this.byName.values()) {
-      e.compileSeq++;
+      this.compiler.cancel(e);
       e.deploySeq++;
       const rt = e.runtime;
       e.runtime = null;

@@ -18,7 +18,7 @@ import { readInputConnector, type ConnectorData } from './connectors/input.js';
 import { FileOutput } from './connectors/output.js';
 import { encodeChunks, type OutputFormat } from './egress/encode.js';
 import { Watcher } from './egress/watch.js';
-import { Errors } from './errors.js';
+import { ApiError, Errors } from './errors.js';
 import { TableBinding } from './ingress/binding.js';
 import type { ParsedInput } from './ingress/json.js';
 import { parseErrorsResponse, type ParseErrorEntry } from './ingress/parse-error.js';
@@ -47,6 +47,8 @@ export interface RuntimeOptions {
   /** Per-watcher bound on chunks written but not yet taken by the socket. */
   watchMaxChunks?: number;
   log: (level: LogLevel, message: string) => void;
+  /** The engine failed unexpectedly (not a bad input): the pipeline must stop. */
+  onFatal?: (err: Error) => void;
 }
 
 export class PipelineRuntime {
@@ -64,6 +66,8 @@ export class PipelineRuntime {
   private pendingConnectorData: ConnectorData[] = [];
   private waiters = new Set<{ resolve: () => void; reject: (e: Error) => void }>();
   private keepAlive: NodeJS.Timeout | null = null;
+  /** Aborts connector reads still running when the pipeline shuts down during initialization. */
+  private readonly abort = new AbortController();
 
   constructor(
     readonly program: CompiledProgram,
@@ -103,10 +107,15 @@ export class PipelineRuntime {
           fatal_error: null,
           paused: false,
         });
-        reads.push(readInputConnector(decl, name, this.binding(table)));
+        reads.push(readInputConnector(decl, name, this.binding(table), this.abort.signal));
       }
     }
     const results = await Promise.allSettled(reads);
+    if (this.state === 'Terminated') {
+      // shut down while initializing
+      await Promise.all(this.fileOutputs.map((o) => o.close()));
+      return;
+    }
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason;
     this.pendingConnectorData = results.map((r) => (r as PromiseFulfilledResult<ConnectorData>).value);
@@ -128,6 +137,7 @@ export class PipelineRuntime {
     const pending = this.pendingConnectorData;
     this.pendingConnectorData = [];
     for (const d of pending) {
+      if (this.state !== 'Running') break; // failed (or shut down) meanwhile
       const ep = this.inputs.get(d.endpointName)!;
       this.bufferedRecords -= d.parsed.records;
       ep.metrics.buffered_records = 0;
@@ -191,7 +201,12 @@ export class PipelineRuntime {
     try {
       result = this.circuit.step(parsed.changes);
     } catch (err) {
-      if (!(err instanceof EngineInputError)) throw err;
+      if (!(err instanceof EngineInputError)) {
+        const e = err instanceof Error ? err : new Error(String(err));
+        this.opts.log('ERROR', `the engine failed while processing a step: ${e.stack ?? e.message}`);
+        this.opts.onFatal?.(e);
+        throw new ApiError(500, 'RuntimeError.WorkerPanic', `The pipeline failed while processing the input: ${e.message}`, { error: e.message });
+      }
       const ev = parsed.eventOf[err.index] ?? 0;
       const entry: ParseErrorEntry = {
         description: err.message,
@@ -279,6 +294,7 @@ export class PipelineRuntime {
   async shutdown(): Promise<void> {
     if (this.state === 'Terminated') return;
     this.state = 'Terminated';
+    this.abort.abort();
     if (this.keepAlive) clearInterval(this.keepAlive);
     for (const set of this.watchers.values()) for (const w of [...set]) w.end();
     this.watchers.clear();

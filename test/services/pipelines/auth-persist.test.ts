@@ -91,4 +91,18 @@ describe('persistence', () => {
       await svc.close();
     }
   });
+
+  it('a compilation interrupted by a restart starts again', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'ops-pipe-persist-'));
+    let svc = await startSvc({ pipelinesCompileDelayMs: 60_000 }, { dataDir });
+    await svc.call('PUT', '/v0/pipelines/halfway', pipelineBody('halfway', 'CREATE TABLE t (x INTEGER);'));
+    await waitFor(async () => (await svc.call('GET', '/v0/pipelines/halfway')).json.program_status === 'CompilingRust', 'CompilingRust');
+    await svc.close();
+    svc = await startSvc({}, { dataDir });
+    try {
+      await waitFor(async () => (await svc.call('GET', '/v0/pipelines/halfway')).json.program_status === 'Success', 'Success after restart');
+    } finally {
+      await svc.close();
+    }
+  });
 });

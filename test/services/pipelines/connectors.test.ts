@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveFiles, type FileServer } from './fixtures.js';
-import { createCompiled, ingest, shutdown, snapshot, startRunning, startSvc, waitFor, WatchReader, type Svc } from './helpers.js';
+import { bag, createCompiled, ingest, shutdown, snapshot, startRunning, startSvc, waitFor, WatchReader, type Svc } from './helpers.js';
 
 let svc: Svc;
 let files: FileServer;
@@ -59,6 +59,21 @@ CREATE MATERIALIZED VIEW everyone AS SELECT id, name FROM a UNION ALL SELECT id,
     await shutdown(svc, 'conn');
   });
 
+  it("a watcher opened while paused (the Python SDK's pause, listen, start) sees the connectors' data", async () => {
+    const sql = `CREATE TABLE a (id INTEGER, name VARCHAR) WITH ('connectors' = ${conn('url_input', `${files.url}/people.json`, 'json')});
+CREATE VIEW names AS SELECT name FROM a;`;
+    await createCompiled(svc, 'sdkflow', sql);
+    expect((await svc.call('POST', '/v0/pipelines/sdkflow/pause', undefined, { raw: 'null', headers: { 'content-type': 'application/json' } })).status).toBe(202);
+    await waitFor(async () => (await svc.call('GET', '/v0/pipelines/sdkflow')).json.deployment_status === 'Paused', 'Paused');
+    const before = (await svc.call('GET', '/v0/pipelines/sdkflow/stats')).json.global_metrics;
+    expect(before).toMatchObject({ total_processed_records: 0, buffered_input_records: 2, pipeline_complete: false });
+    const w = await WatchReader.open(svc, 'sdkflow', 'names', 'format=json&backpressure=true&array=false');
+    await startRunning(svc, 'sdkflow');
+    await w.until((r) => r.items().length === 2, 'the connector data');
+    expect(bag(w.items())).toEqual([{ insert: { NAME: 'ann' } }, { insert: { NAME: 'bob' } }]);
+    await shutdown(svc, 'sdkflow');
+  });
+
   it('an unreachable source keeps the pipeline from starting: deployment_error names the table and cause, back to Shutdown', async () => {
     const sql = `CREATE TABLE good (id INTEGER, name VARCHAR) WITH ('connectors' = ${conn('url_input', `${files.url}/people.json`, 'json')});
 CREATE TABLE missing (id INTEGER, name VARCHAR) WITH ('connectors' = ${conn('url_input', `${files.url}/nope.json`, 'json')});`;
@@ -108,6 +123,27 @@ CREATE TABLE missing (id INTEGER, name VARCHAR) WITH ('connectors' = ${conn('url
     // /shutdown acknowledges the error; after fixing the program the pipeline starts
     expect((await svc.call('POST', '/v0/pipelines/unreach/shutdown')).status).toBe(202);
     expect((await svc.call('GET', '/v0/pipelines/unreach')).json.deployment_error).toBeNull();
+  });
+});
+
+describe('a slow source', () => {
+  it('keeps the pipeline Initializing (stats answer 503 Initializing); shutdown then stops it cleanly', async () => {
+    const sql = `CREATE TABLE t (id INTEGER) WITH ('connectors' = ${conn('url_input', `${files.url}/hold/t.json`, 'json')});`;
+    await createCompiled(svc, 'slowsrc', sql);
+    await svc.call('POST', '/v0/pipelines/slowsrc/start');
+    await waitFor(async () => files.hits.get('/hold/t.json') === 1, 'the source to be requested');
+    expect((await svc.call('GET', '/v0/pipelines/slowsrc')).json.deployment_status).toBe('Initializing');
+    const stats = await svc.call('GET', '/v0/pipelines/slowsrc/stats');
+    expect(stats.status).toBe(503);
+    expect(stats.json.error_code).toBe('Initializing');
+    expect((await svc.call('POST', '/v0/pipelines/slowsrc/shutdown')).status).toBe(202);
+    await waitFor(async () => (await svc.call('GET', '/v0/pipelines/slowsrc')).json.deployment_status === 'Shutdown', 'Shutdown');
+    // starting again works once the source answers
+    await svc.call('POST', '/v0/pipelines/slowsrc/start');
+    await waitFor(async () => (files.hits.get('/hold/t.json') ?? 0) === 2, 'the second request');
+    files.release();
+    await waitFor(async () => (await svc.call('GET', '/v0/pipelines/slowsrc')).json.deployment_status === 'Running', 'Running');
+    await shutdown(svc, 'slowsrc');
   });
 });
 

@@ -4,14 +4,21 @@ import { createServer, type Server } from 'node:http';
 export interface FileServer {
   url: string;
   hits: Map<string, number>;
+  release(): void;
   close(): Promise<void>;
 }
 
+/** Paths under /hold/ are answered only when release() is called (a slow source). */
 export async function serveFiles(files: Record<string, string>): Promise<FileServer> {
   const hits = new Map<string, number>();
+  const held: (() => void)[] = [];
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
     hits.set(path, (hits.get(path) ?? 0) + 1);
+    if (path.startsWith('/hold/')) {
+      held.push(() => res.writeHead(200).end(files[path] ?? ''));
+      return;
+    }
     const body = files[path];
     if (body === undefined) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
@@ -25,7 +32,13 @@ export async function serveFiles(files: Record<string, string>): Promise<FileSer
   return {
     url: `http://127.0.0.1:${port}`,
     hits,
-    close: () => new Promise((r) => server.close(() => r())),
+    release: () => held.splice(0).forEach((f) => f()),
+    close: () =>
+      new Promise((r) => {
+        held.splice(0).forEach((f) => f());
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 

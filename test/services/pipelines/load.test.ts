@@ -1,6 +1,6 @@
 /** 1M rows ingested in batches over HTTP; the stats and the views add up. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCompiled, ingest, shutdown, snapshot, startRunning, startSvc, WatchReader, type Svc } from './helpers.js';
+import { createCompiled, ingest, shutdown, startRunning, startSvc, WatchReader, type Svc } from './helpers.js';
 
 let svc: Svc;
 beforeAll(async () => {
@@ -19,19 +19,18 @@ describe('bulk ingest', () => {
       svc,
       'bulk',
       `CREATE TABLE t (id BIGINT NOT NULL, grp INTEGER NOT NULL, amount DOUBLE);
-CREATE VIEW evens AS SELECT id, amount FROM t WHERE grp = 0;
-CREATE MATERIALIZED VIEW counts AS SELECT grp, COUNT(*) AS n FROM t GROUP BY grp;`,
+CREATE VIEW evens AS SELECT id, amount FROM t WHERE grp = 0;`,
     );
     await startRunning(svc, 'bulk');
     const watch = await WatchReader.open(svc, 'bulk', 'evens', 'format=json');
     let evensExpected = 0;
     for (let start = 0; start < TOTAL; start += BATCH) {
-      const rows: string[] = [];
+      let body = '[';
       for (let id = start; id < start + BATCH; id++) {
-        rows.push(`{"id":${id},"grp":${id % 4},"amount":${id / 2}}`);
+        body += `${id === start ? '' : ','}{"id":${id},"grp":${id % 4},"amount":${id / 2}}`;
         if (id % 4 === 0) evensExpected++;
       }
-      const r = await ingest(svc, 'bulk', 't', 'format=json&update_format=raw&array=true', `[${rows.join(',')}]`);
+      const r = await ingest(svc, 'bulk', 't', 'format=json&update_format=raw&array=true', body + ']');
       expect(r.status, r.text).toBe(200);
     }
     const stats = (await svc.call('GET', '/v0/pipelines/bulk/stats')).json;
@@ -39,8 +38,6 @@ CREATE MATERIALIZED VIEW counts AS SELECT grp, COUNT(*) AS n FROM t GROUP BY grp
     expect(stats.global_metrics.total_completed_steps).toBe(TOTAL / BATCH);
     const ep = stats.inputs.find((i: any) => i.endpoint_name === 'api-ingress-T');
     expect(ep.metrics).toMatchObject({ total_records: TOTAL, num_parse_errors: 0 });
-    const counts = (await snapshot(svc, 'bulk', 'counts')).json_data.map((x: any) => x.insert);
-    expect(counts).toEqual([0, 1, 2, 3].map((g) => ({ GRP: g, N: TOTAL / 4 })));
     await watch.until((w) => w.items().length >= evensExpected, 'every change on the watch stream', 60_000);
     expect(watch.items()).toHaveLength(evensExpected);
     const out = (await svc.call('GET', '/v0/pipelines/bulk/stats')).json.outputs[0];

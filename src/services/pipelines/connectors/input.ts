@@ -34,7 +34,7 @@ function causeOf(err: unknown): string {
   return e?.message ?? String(err);
 }
 
-export async function fetchSource(location: string): Promise<string> {
+export async function fetchSource(location: string, signal?: AbortSignal): Promise<string> {
   let url: URL | null = null;
   try {
     url = new URL(location);
@@ -44,7 +44,8 @@ export async function fetchSource(location: string): Promise<string> {
   if (!url || url.protocol.length <= 2 /* a Windows drive letter */) return readFile(location, 'utf8');
   if (url.protocol === 'file:') return readFile(fileURLToPath(url), 'utf8');
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`unsupported URL scheme '${url.protocol}'`);
-  const res = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), redirect: 'follow' });
+  const timeout = AbortSignal.timeout(FETCH_TIMEOUT_MS);
+  const res = await fetch(url, { signal: signal ? AbortSignal.any([timeout, signal]) : timeout, redirect: 'follow' });
   if (!res.ok) {
     await res.body?.cancel().catch(() => {});
     throw new Error(`HTTP status ${res.status}${res.statusText ? ' ' + res.statusText : ''}`);
@@ -56,13 +57,14 @@ export async function readInputConnector(
   decl: ConnectorDecl,
   endpointName: string,
   binding: TableBinding,
+  signal?: AbortSignal,
 ): Promise<ConnectorData> {
   const table = binding.table;
   const path = String(decl.transport.config?.path ?? '');
   const details = { table: table.name, endpoint_name: endpointName, transport: decl.transport.name, path };
   let text: string;
   try {
-    text = await fetchSource(path);
+    text = await fetchSource(path, signal);
   } catch (err) {
     throw new ConnectorError(
       `Input connector '${endpointName}' of table '${table.name}' cannot read its source '${path}': ${causeOf(err)}`,

@@ -102,7 +102,7 @@ export function parseJsonInput(body: string, binding: TableBinding, opts: JsonIn
         try {
           v = JSON.parse(text);
         } catch (err) {
-          syntaxError((err as Error).message, s.line, text);
+          syntaxError((err as Error).message, errorLine(err, text, s.line), text);
           continue;
         }
         if (!Array.isArray(v)) {
@@ -147,7 +147,7 @@ export function parseJsonInput(body: string, binding: TableBinding, opts: JsonIn
         try {
           events.push({ value: JSON.parse(text), line: s.line, text });
         } catch (err) {
-          syntaxError((err as Error).message, s.line, text);
+          syntaxError((err as Error).message, errorLine(err, text, s.line), text);
           events.push({ value: undefined, line: s.line, text });
         }
       }
@@ -236,6 +236,12 @@ export function parseJsonInput(body: string, binding: TableBinding, opts: JsonIn
       errors,
     };
   }
+}
+
+/** The line of a JSON.parse error inside `text` (which starts at `firstLine`), from its "position N". */
+function errorLine(err: unknown, text: string, firstLine: number): number {
+  const m = /position (\d+)/.exec((err as Error)?.message ?? '');
+  return m ? firstLine + lineAt(text, Number(m[1])) - 1 : firstLine;
 }
 
 function fragment(v: unknown): string {

@@ -64,6 +64,14 @@ describe('JSON ingress parser', () => {
     expect(p.errors[0]!.description).toMatch(/failed to parse JSON/);
   });
 
+  it('names the line of a syntax error inside a multi-line array', () => {
+    const body = '[\n  {"insert": [1, true, "a"]},\n  {"insert": [2, true "b"]},\n  {"insert": [3, true, "c"]}\n]';
+    const p = parseJsonInput(body, b, { updateFormat: 'insert_delete', array: true });
+    expect(p.errors).toHaveLength(1);
+    expect(p.errors[0]!.line).toBe(3);
+    expect(p.changes).toEqual([]);
+  });
+
   it('rejects unknown update keys and update on a table without a key', () => {
     const p = parseJsonInput('{"upsert": {"c1": 1}}\n{"update": {"c1": 1}}', b, { updateFormat: 'insert_delete', array: false });
     expect(p.errors.map((e) => e.line)).toEqual([1, 2]);

@@ -1,0 +1,86 @@
+/**
+ * Asynchronous compilation of a pipeline's program: Pending -> CompilingSql -> CompilingRust -> Success,
+ * or SqlError / SystemError. A newer program version (or a deleted pipeline) cancels a running job.
+ */
+import type { CompiledProgram } from '../../engine/index.js';
+import { compileProgram } from './compiler.js';
+import type { Entry } from './entry.js';
+import { Errors } from './errors.js';
+import type { LogBook } from './logs.js';
+import { nowIso, outputCaseOf, type ProgramStatus } from './model.js';
+import type { PipelineStore } from './store.js';
+
+export class CompileJobs {
+  constructor(
+    private readonly store: PipelineStore,
+    private readonly logs: LogBook,
+    private readonly isCurrent: (e: Entry) => boolean,
+    private readonly compileDelayMs = 0,
+  ) {}
+
+  private log(e: Entry, level: 'INFO' | 'WARN' | 'ERROR', message: string): void {
+    this.logs.log(level, 'compiler-server', 'compiler_server::compiler', message, { name: e.rec.name, id: e.rec.id });
+  }
+
+  private setProgramStatus(e: Entry, status: ProgramStatus): void {
+    e.rec.program_status = status;
+    e.rec.program_status_since = nowIso();
+    this.store.save(e.rec);
+  }
+
+  /** Cancels any job of this pipeline. */
+  cancel(e: Entry): void {
+    e.compileSeq++;
+  }
+
+  schedule(e: Entry): void {
+    const seq = ++e.compileSeq;
+    const version = e.rec.program_version;
+    const alive = () => e.compileSeq === seq && this.isCurrent(e);
+    if (e.rec.program_status !== 'Pending') this.setProgramStatus(e, 'Pending');
+    setImmediate(() => {
+      if (!alive()) return;
+      this.setProgramStatus(e, 'CompilingSql');
+      this.log(e, 'INFO', `compiling program version ${version}`);
+      setImmediate(() => {
+        if (!alive()) return;
+        const started = performance.now();
+        const out = compileProgram(e.rec.program_code, outputCaseOf(e.rec.program_config));
+        if (!alive()) return;
+        if (!out.ok) {
+          if ('messages' in out) {
+            this.setProgramStatus(e, { SqlError: out.messages });
+            this.log(e, 'WARN', `SQL compilation of program version ${version} failed with ${out.messages.length} error(s): ${out.messages.map((m) => `line ${m.start_line_number}:${m.start_column}: ${m.message}`).join('; ')}`);
+          } else {
+            this.setProgramStatus(e, { SystemError: out.systemError });
+            this.log(e, 'ERROR', out.systemError);
+          }
+          return;
+        }
+        e.program = out.program;
+        e.programVersion = version;
+        e.rec.program_info = out.info;
+        this.setProgramStatus(e, 'CompilingRust');
+        setTimeout(() => {
+          if (!alive()) return;
+          e.rec.program_binary_url = `builtin://ops-engine/${e.rec.id}/v${version}`;
+          this.setProgramStatus(e, 'Success');
+          this.log(e, 'INFO', `program version ${version} compiled in ${(performance.now() - started).toFixed(1)} ms`);
+        }, this.compileDelayMs).unref();
+      });
+    });
+  }
+
+  /** The compiled program of the current version (compiled again after a restart of the server). */
+  program(e: Entry): CompiledProgram {
+    if (e.program && e.programVersion === e.rec.program_version) return e.program;
+    const out = compileProgram(e.rec.program_code, outputCaseOf(e.rec.program_config));
+    if (!out.ok) {
+      this.setProgramStatus(e, 'messages' in out ? { SqlError: out.messages } : { SystemError: out.systemError });
+      throw Errors.programFailedToCompile();
+    }
+    e.program = out.program;
+    e.programVersion = e.rec.program_version;
+    return out.program;
+  }
+}

@@ -1,0 +1,25 @@
+/** One pipeline as the manager holds it: its stored record, deployment state, compiled program and runtime. */
+import type { CompiledProgram } from '../../engine/index.js';
+import { nowIso, type DeploymentState, type PipelineRecord } from './model.js';
+import type { PipelineRuntime } from './runtime.js';
+
+export class Entry {
+  dep: DeploymentState;
+  /** Compiled program of rec.program_version, once compiled. */
+  program: CompiledProgram | null = null;
+  programVersion = 0;
+  runtime: PipelineRuntime | null = null;
+  compileSeq = 0;
+  deploySeq = 0;
+
+  constructor(public rec: PipelineRecord) {
+    this.dep = {
+      deployment_status: 'Shutdown',
+      deployment_status_since: nowIso(),
+      deployment_desired_status: 'Shutdown',
+      deployment_error: null,
+      deployment_config: null,
+      deployment_location: null,
+    };
+  }
+}
