@@ -76,6 +76,14 @@ describe('semantics', () => {
     expect(r.changes.get('J')).toEqual([{ row: { X: 3, Y: null }, weight: -1 }, { row: { X: 3, Y: 30 }, weight: 1 }]);
   });
 
+  it('re-inserting an identical row on a primary-key table changes nothing', () => {
+    const p = prog('CREATE TABLE t (id INT NOT NULL PRIMARY KEY, v INT); CREATE VIEW c AS SELECT COUNT(*) AS n FROM t;');
+    const c = p.newCircuit();
+    c.step([{ table: 't', op: 'insert', row: { id: 1, v: 10 } }]);
+    expect(c.step([{ table: 't', op: 'insert', row: { id: 1, v: 10 } }]).changes.size).toBe(0);
+    expect(c.step([{ table: 't', op: 'insert', row: { id: 1, v: 10 } }, { table: 't', op: 'insert', row: { id: 1, v: 11 } }, { table: 't', op: 'insert', row: { id: 1, v: 10 } }]).changes.size).toBe(0);
+  });
+
   it('an update is a delete plus an insert; the global aggregate changes by -old +new', () => {
     const p = prog('CREATE TABLE t (id INT NOT NULL PRIMARY KEY, v INT); CREATE VIEW s AS SELECT SUM(v) AS total FROM t;');
     const c = p.newCircuit();

@@ -4,7 +4,7 @@
  * it only when the current extreme is deleted. DISTINCT aggregates keep per-group value counts and feed the
  * inner accumulator only on 0 <-> positive transitions. A touched group emits -old +new.
  */
-import { compareValues, rowKey, valueKey, type Row, type Value } from '../types/values.js';
+import { compareValues, rowKey, sameRow, valueKey, type Row, type Value } from '../types/values.js';
 import type { Delta, Operator } from './zset.js';
 
 export interface Acc {
@@ -144,22 +144,6 @@ function groupKey(key: Row, n: number): string | number {
     return typeof v === 'number' ? (v === 0 ? 0 : v) : valueKey(v);
   }
   return rowKey(key);
-}
-
-function sameRow(a: Row, b: Row): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i]!;
-    const y = b[i]!;
-    if (x === y) continue;
-    if (typeof x === 'object' && typeof y === 'object' && x !== null && y !== null) {
-      if (rowKey([x]) !== rowKey([y])) return false;
-      continue;
-    }
-    if (typeof x === 'number' && typeof y === 'number' && Number.isNaN(x) && Number.isNaN(y)) continue;
-    return false;
-  }
-  return true;
 }
 
 /* ---------- accumulators ---------- */

@@ -11,6 +11,13 @@ export interface Entry {
 /** Sum the weights of equal rows and drop zeros. */
 export function consolidate(d: Delta): Delta {
   if (d.length <= 1) return d.length === 1 && d[0]![1] === 0 ? [] : d;
+  if (d.length === 2) {
+    const [a, b] = d as [[Row, number], [Row, number]];
+    if (a[1] === 0 || b[1] === 0) return a[1] === 0 ? (b[1] === 0 ? [] : [b]) : [a];
+    if (a[0] !== b[0] && rowKey(a[0]) !== rowKey(b[0])) return d;
+    const w = a[1] + b[1];
+    return w === 0 ? [] : [[a[0], w]];
+  }
   const m = new Map<string, [Row, number]>();
   for (const [row, w] of d) {
     const k = rowKey(row);

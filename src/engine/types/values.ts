@@ -208,3 +208,20 @@ export function rowKey(row: Row): string {
 export function isIntegralType(t: SqlType): boolean {
   return isInteger(t);
 }
+
+/** Value equality of two rows (cheaper than comparing row keys). */
+export function sameRow(a: Row, b: Row): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x === y) continue;
+    if (typeof x === 'object' && typeof y === 'object' && x !== null && y !== null) {
+      if (rowKey([x]) !== rowKey([y])) return false;
+      continue;
+    }
+    if (typeof x === 'number' && typeof y === 'number' && Number.isNaN(x) && Number.isNaN(y)) continue;
+    return false;
+  }
+  return true;
+}
