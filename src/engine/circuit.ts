@@ -6,8 +6,9 @@ import { EngineInputError, type Circuit, type InputChange, type JsonRow, type Js
 import type { BoundProgram, TableDef, ViewDef } from './bind/program.js';
 import type { PlanNode, PlanColumn } from './plan/nodes.js';
 import { consolidate, ZSet, type Delta, type Operator } from './ops/zset.js';
-import { fromCsv, fromJson, rowKey, sameRow, toJson, ValueError, type Row, type Value } from './types/values.js';
+import { rowKey, sameRow, toJson, type Row, type Value } from './types/values.js';
 import { compareValues } from './types/values.js';
+import { convertChange, foldKey, type TableState } from './inputs.js';
 import { resolveName } from './names.js';
 
 interface Output {
@@ -22,27 +23,6 @@ interface Output {
   formatters: Array<(v: Value) => JsonValue>;
 }
 
-type Action =
-  | { kind: 'weighted'; row: Row; w: number }
-  | { kind: 'upsert'; row: Row }
-  | { kind: 'deleteKey'; row: Row }
-  | { kind: 'update'; row: Row; set: number[] };
-
-interface TableState {
-  def: TableDef;
-  /** Primary-key tables: key -> current row. */
-  byKey?: Map<string | number, Row>;
-  exact: Map<string, number>;
-  /** Lower-case spelling of unquoted column names (the usual JSON key), for the fast path. */
-  altNames: Array<string | undefined>;
-  folded: Map<string, number>;
-  watermarks: Map<number, number>;
-}
-
-function foldKey(s: string): string {
-  return s.toLowerCase();
-}
-
 export class EngineCircuit implements Circuit {
   private readonly nodes: PlanNode[];
   private readonly ops = new Map<number, Operator>();
@@ -54,7 +34,7 @@ export class EngineCircuit implements Circuit {
   private readonly singleTouch = new Set<string>();
 
   constructor(
-    private readonly program: BoundProgram,
+    program: BoundProgram,
     private readonly casing: 'upper' | 'lower',
   ) {
     // reachable nodes from outputs
@@ -147,131 +127,6 @@ export class EngineCircuit implements Circuit {
 
   /* ---------- input conversion ---------- */
 
-  private convertRow(t: TableState, row: unknown, index: number, partial: boolean): { row: Row; present: boolean[] } {
-    const cols = t.def.columns;
-    const out: Row = cols.map((c) => c.dflt);
-    const present = cols.map(() => false);
-    if (Array.isArray(row)) {
-      if (row.length > cols.length) throw new EngineInputError(`row has ${row.length} values but table '${t.def.name}' has ${cols.length} columns`, index);
-      row.forEach((v, i) => {
-        out[i] = this.convertValue(t, i, v as JsonValue, index);
-        present[i] = true;
-      });
-      return { row: out, present };
-    }
-    if (row === null || typeof row !== 'object') throw new EngineInputError(`row must be a JSON object or array`, index);
-    // fast path: keys spelled exactly as the column names
-    const obj = row as Record<string, JsonValue>;
-    let found = 0;
-    const alt = t.altNames;
-    for (let i = 0; i < cols.length; i++) {
-      let v = obj[cols[i]!.name];
-      if (v === undefined && alt[i] !== undefined) v = obj[alt[i]!];
-      if (v !== undefined) {
-        out[i] = this.convertValue(t, i, v, index);
-        present[i] = true;
-        found++;
-      }
-    }
-    let total = 0;
-    for (const _k in obj) total++;
-    if (total === found) {
-      if (!partial) this.checkNotNull(t, out, index);
-      return { row: out, present };
-    }
-    for (const [k, v] of Object.entries(obj)) {
-      let i = t.exact.get(k);
-      if (i === undefined) i = t.folded.get(foldKey(k));
-      if (i === undefined) continue; // unknown fields are ignored
-      out[i] = this.convertValue(t, i, v, index);
-      present[i] = true;
-    }
-    if (!partial) this.checkNotNull(t, out, index);
-    return { row: out, present };
-  }
-
-  private convertValue(t: TableState, i: number, v: JsonValue, index: number): Value {
-    const c = t.def.columns[i]!;
-    try {
-      return fromJson(v, c.type);
-    } catch (e) {
-      if (e instanceof ValueError) throw new EngineInputError(`error parsing field '${c.name}': ${e.message}`, index);
-      throw e;
-    }
-  }
-
-  private checkNotNull(t: TableState, row: Row, index: number, only?: number[]): void {
-    const cols = t.def.columns;
-    for (let i = 0; i < cols.length; i++) {
-      if (only && !only.includes(i)) continue;
-      if (row[i] === null && !cols[i]!.type.nullable) throw new EngineInputError(`missing or null value for NOT NULL column '${cols[i]!.name}'`, index);
-    }
-  }
-
-  private convert(ch: InputChange, index: number): { t: TableState; action: Action } {
-    if (!ch || typeof ch !== 'object') throw new EngineInputError('bad input change', index);
-    const t = this.findTable(String(ch.table));
-    if (!t) throw new EngineInputError(`unknown table '${ch.table}'`, index);
-    const pk = t.def.pk;
-    switch (ch.op) {
-      case 'insert':
-      case 'delete': {
-        const w0 = ch.weight ?? 1;
-        if (!Number.isInteger(w0) || w0 === 0) throw new EngineInputError('weight must be a non-zero integer', index);
-        if (ch.op === 'delete' && pk.length) {
-          const { row } = this.convertRow(t, ch.row, index, true);
-          this.checkNotNull(t, row, index, pk);
-          return { t, action: { kind: 'deleteKey', row } };
-        }
-        const { row } = this.convertRow(t, ch.row, index, ch.op === 'delete');
-        if (pk.length) {
-          if (w0 < 0) return { t, action: { kind: 'deleteKey', row } };
-          return { t, action: { kind: 'upsert', row } };
-        }
-        return { t, action: { kind: 'weighted', row, w: ch.op === 'insert' ? w0 : -w0 } };
-      }
-      case 'upsert': {
-        if (!pk.length) throw new EngineInputError(`table '${t.def.name}' has no primary key: use insert`, index);
-        const { row } = this.convertRow(t, ch.row, index, false);
-        return { t, action: { kind: 'upsert', row } };
-      }
-      case 'update': {
-        if (!pk.length) throw new EngineInputError(`update needs a table with a PRIMARY KEY; '${t.def.name}' has none`, index);
-        const { row, present } = this.convertRow(t, ch.row, index, true);
-        this.checkNotNull(t, row, index, pk);
-        const set: number[] = [];
-        present.forEach((p, i) => {
-          if (p && !pk.includes(i)) {
-            if (row[i] === null && !t.def.columns[i]!.type.nullable) throw new EngineInputError(`null value for NOT NULL column '${t.def.columns[i]!.name}'`, index);
-            set.push(i);
-          }
-        });
-        return { t, action: { kind: 'update', row, set } };
-      }
-      case 'csv': {
-        const cols = t.def.columns;
-        const fields = ch.fields;
-        if (!Array.isArray(fields)) throw new EngineInputError('csv change needs fields', index);
-        if (fields.length !== cols.length) throw new EngineInputError(`expected ${cols.length} fields, found ${fields.length}`, index);
-        const row: Row = fields.map((f, i) => {
-          try {
-            return fromCsv(String(f), cols[i]!.type);
-          } catch (e) {
-            if (e instanceof ValueError) throw new EngineInputError(`error parsing field '${cols[i]!.name}': field ${i}: ${e.message}`, index);
-            throw e;
-          }
-        });
-        this.checkNotNull(t, row, index);
-        const w = ch.weight ?? 1;
-        if (!Number.isInteger(w) || w === 0) throw new EngineInputError('weight must be a non-zero integer', index);
-        if (pk.length) return { t, action: w > 0 ? { kind: 'upsert', row } : { kind: 'deleteKey', row } };
-        return { t, action: { kind: 'weighted', row, w } };
-      }
-      default:
-        throw new EngineInputError(`unknown operation '${(ch as { op: string }).op}'`, index);
-    }
-  }
-
   private pkKey(t: TableState, row: Row): string | number {
     const pk = t.def.pk;
     if (pk.length === 1) {
@@ -293,7 +148,8 @@ export class EngineCircuit implements Circuit {
 
   step(inputs: InputChange[]): StepResult {
     if (!Array.isArray(inputs)) throw new EngineInputError('step() needs an array of changes', 0);
-    const actions = inputs.map((ch, i) => this.convert(ch, i));
+    const find = (name: string): TableState | undefined => this.findTable(name);
+    const actions = inputs.map((ch, i) => convertChange(ch, i, find));
     // apply (cannot fail from here on)
     const tableDeltas = new Map<string, Delta>();
     const maxSeen = new Map<TableState, Map<number, number>>();

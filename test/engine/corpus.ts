@@ -4,7 +4,7 @@
  * integer and DECIMAL AVG truncate in Calcite; TUMBLE/HOP do not exist in Postgres).
  */
 export const TABLES_SQL = `
-CREATE TABLE t (id INT NOT NULL, a INT, b INT, s VARCHAR, d DECIMAL(10,2), x DOUBLE, ts TIMESTAMP, flag BOOLEAN);
+CREATE TABLE t (id INT NOT NULL, a INT, b INT, s VARCHAR, d DECIMAL(10,2), x DOUBLE, ts TIMESTAMP, flag BOOLEAN, dt DATE);
 CREATE TABLE u (id INT NOT NULL, a INT, c INT, s VARCHAR);
 CREATE TABLE k (id INT NOT NULL PRIMARY KEY, name VARCHAR, grp INT);
 `;
@@ -99,6 +99,10 @@ const V: Array<[string, string?]> = [
   ['SELECT t.id, u.c, k.name FROM t, u, k WHERE t.a = u.a AND u.c = k.grp AND t.b > k.id'],
   ['SELECT t.id, u.id AS uid FROM t, u WHERE t.a = u.a AND t.s = u.s OR t.b = u.c'],
   ['SELECT a + 1 AS a1, COUNT(*) AS c FROM t GROUP BY a1'],
+  ["SELECT id, dt, EXTRACT(MONTH FROM dt) AS m, EXTRACT(DOY FROM dt) AS doy FROM t WHERE dt >= DATE '2024-02-01'"],
+  ['SELECT dt, COUNT(*) AS c, MIN(ts) AS first_ts FROM t GROUP BY dt'],
+  ['SELECT id FROM t WHERE CAST(ts AS DATE) = dt'],
+  ["SELECT id, CAST(dt AS VARCHAR) AS sd, CAST(ts AS VARCHAR) AS sts FROM t", "SELECT id, CAST(dt AS VARCHAR) AS sd, to_char(ts, 'YYYY-MM-DD HH24:MI:SS') AS sts FROM t"],
   ['SELECT s, COUNT(*) AS c, MAX(ts) AS mt FROM t GROUP BY 1'],
   ['SELECT DISTINCT s FROM t WHERE a IS NOT NULL ORDER BY s LIMIT 2'],
   ['SELECT a, COUNT(*) AS c FROM (SELECT a FROM t UNION ALL SELECT a FROM u) q GROUP BY a'],

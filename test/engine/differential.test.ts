@@ -9,7 +9,7 @@ import { Oracle, norm, type Model } from './oracle.js';
 import { VIEWS, programSql, pgProgramSql } from './corpus.js';
 
 const COLS: Record<string, string[]> = {
-  t: ['id', 'a', 'b', 's', 'd', 'x', 'ts', 'flag'],
+  t: ['id', 'a', 'b', 's', 'd', 'x', 'ts', 'flag', 'dt'],
   u: ['id', 'a', 'c', 's'],
   k: ['id', 'name', 'grp'],
 };
@@ -25,6 +25,7 @@ const tRow = fc.record({
   x: fc.option(fc.constantFrom(0.5, 1.25, -3, 2), { freq: 5 }),
   ts: fc.option(fc.constantFrom('2024-01-01 10:00:00', '2024-01-01 10:30:00', '2024-01-01 11:15:00', '2024-01-01 13:00:00', '2024-01-02 00:00:00'), { freq: 5 }),
   flag: fc.option(fc.boolean(), { freq: 5 }),
+  dt: fc.option(fc.constantFrom('2024-01-01', '2024-01-02', '2024-02-29', '2023-12-31'), { freq: 5 }),
 });
 const uRow = fc.record({ id: fc.integer({ min: 0, max: 9 }), a: small(0, 4), c: small(-2, 3), s: str });
 const kRow = fc.record({ id: fc.integer({ min: 0, max: 5 }), name: fc.option(fc.constantFrom('x', 'y', 'z'), { freq: 5 }), grp: small(0, 2) });

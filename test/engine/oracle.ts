@@ -15,7 +15,7 @@ export function norm(v: unknown, typeId?: number): string {
     if (n === 0) return '0';
     return String(Number(n.toPrecision(10)));
   }
-  if (typeof v === 'string' && /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(v)) return v;
+  if (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$/.test(v)) return v;
   if (Array.isArray(v)) return '[' + v.map((x) => norm(x)).join(',') + ']';
   return JSON.stringify(v);
 }

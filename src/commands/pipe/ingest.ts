@@ -90,7 +90,7 @@ export async function pipeIngest(ctx: Context, name: string, table: string, file
   const legacyWait = opts.wait && p.generation === 'legacy';
   const baseline = legacyWait ? await inputRecords(pipes, name) : 0;
 
-  const progress = ctx.io.stderrIsTTY && !ctx.json ? await startProgress(ctx.io, `${name}/${table}: sending`, { json: false }) : undefined;
+  const progress = ctx.io.stderrIsTTY && !ctx.json && (ctx.io.stderr.columns ?? 0) > 0 ? await startProgress(ctx.io, `${name}/${table}: sending`, { json: false }) : undefined;
   const records = format === 'csv' ? csvRecordGroups(chunks) : jsonEventGroups(chunks);
   let sent = 0;
   let batchCount = 0;

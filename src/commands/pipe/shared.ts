@@ -163,5 +163,10 @@ export async function waitDeployment(ctx: Context, pipes: PipelinesClient, name:
 }
 
 export async function progressFor(ctx: Context, text: string): Promise<Progress> {
+  // A terminal that reports 0 columns (a pty without a window size) sends ora into an endless redraw: plain lines there.
+  const columns = ctx.io.stderr.columns;
+  if (ctx.io.stderrIsTTY && !(typeof columns === 'number' && columns > 0)) {
+    return startProgress({ ...ctx.io, stderrIsTTY: false }, text, { json: ctx.json });
+  }
   return startProgress(ctx.io, text, { json: ctx.json });
 }

@@ -13,8 +13,8 @@ import { miscRoutes } from './routes/misc.js';
 import { pipelineRoutes } from './routes/pipelines.js';
 import { PipelineStore } from './store.js';
 
-/** Largest request body (ingress batches): 1 GiB. */
-export const BODY_LIMIT = 1024 * 1024 * 1024;
+/** Largest request body (ingress batches): 256 MiB (well below the longest string V8 can hold). */
+export const BODY_LIMIT = 256 * 1024 * 1024;
 export const DEFAULT_KEEPALIVE_MS = 3000;
 
 const service: ServiceModule = {

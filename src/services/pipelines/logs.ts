@@ -61,7 +61,8 @@ class Ring {
   readonly listeners = new Set<Listener>();
   push(r: LogRecord): void {
     this.lines.push(r);
-    if (this.lines.length > MAX_LINES_PER_RING) this.lines.splice(0, this.lines.length - MAX_LINES_PER_RING);
+    // trim in batches so that a full ring does not shift 10,000 entries on every line
+    if (this.lines.length > MAX_LINES_PER_RING + 1000) this.lines.splice(0, this.lines.length - MAX_LINES_PER_RING);
     for (const l of this.listeners) l(r);
   }
 }
@@ -92,7 +93,7 @@ export class LogBook {
   }
 
   lines(pipelineId?: string): LogRecord[] {
-    return pipelineId === undefined ? this.service.lines : this.ring(pipelineId).lines;
+    return (pipelineId === undefined ? this.service.lines : this.ring(pipelineId).lines).slice(-MAX_LINES_PER_RING);
   }
 
   follow(pipelineId: string | undefined, listener: Listener): () => void {

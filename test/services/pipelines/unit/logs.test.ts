@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatLog, jsonLogsEnabled, LogBook, microTimestamp } from '../../../../src/services/pipelines/logs.js';
+import { formatLog, jsonLogsEnabled, LogBook, MAX_LINES_PER_RING, microTimestamp } from '../../../../src/services/pipelines/logs.js';
 
 describe('logs', () => {
   it('JSON lines carry the required members and the pipeline fields', () => {
@@ -33,5 +33,14 @@ describe('logs', () => {
     expect(jsonLogsEnabled({ ENGINE_LOG_JSON: 'true' })).toBe(true);
     expect(jsonLogsEnabled({ ENGINE_LOG_JSON: '0' })).toBe(false);
     expect(microTimestamp()).toMatch(/\.\d{6}Z$/);
+  });
+
+  it('keeps the last MAX_LINES_PER_RING lines of a pipeline', () => {
+    const book = new LogBook();
+    for (let i = 0; i < MAX_LINES_PER_RING + 1500; i++) book.log('INFO', 'pipeline', 't', `line ${i}`, { name: 'p', id: 'x' });
+    const lines = book.lines('x');
+    expect(lines).toHaveLength(MAX_LINES_PER_RING);
+    expect(lines[lines.length - 1]!.message).toBe(`line ${MAX_LINES_PER_RING + 1499}`);
+    expect(lines[0]!.message).toBe('line 1500');
   });
 });
