@@ -19,7 +19,9 @@ export interface ProgressOptions {
 }
 
 export async function startProgress(io: Io, text: string, options: ProgressOptions): Promise<Progress> {
-  if (io.stderrIsTTY && !options.json) {
+  // A terminal that reports no width (some pseudo-terminals) would make the spinner redraw forever.
+  const width = (io.stderr as { columns?: number }).columns;
+  if (io.stderrIsTTY && !options.json && width !== 0) {
     const { default: ora } = await import('ora');
     const spinner = ora({ text, stream: io.stderr, color: 'cyan', isEnabled: true, discardStdin: false }).start();
     if (!io.colorErr) spinner.color = 'white';

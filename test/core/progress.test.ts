@@ -28,3 +28,13 @@ describe('progress', () => {
     expect(io.stdoutText()).toBe('');
   });
 });
+
+describe('progress on a terminal that reports no width', () => {
+  it('falls back to plain lines instead of redrawing forever', async () => {
+    const io = memoryIo({ tty: true });
+    (io.stderr as { columns?: number }).columns = 0;
+    const p = await startProgress(io, 'waiting', { json: false });
+    p.succeed('done');
+    expect(io.stderrText()).toBe('waiting\ndone\n');
+  });
+});

@@ -3,12 +3,15 @@
 usage: run_pty.py '<json: {"argv": [...], "env": {...}, "script": [["expect text", "send text"], ...], "timeout": 20}>'
 Prints the transcript on stdout and exits with the command's exit status.
 """
-import json, os, pty, select, sys, time
+import fcntl, json, os, pty, select, struct, sys, termios, time
 
 spec = json.loads(sys.argv[1])
 pid, fd = pty.fork()
 if pid == 0:
     os.execvpe(spec["argv"][0], spec["argv"], spec["env"])
+# A real terminal has a size: rows x columns (from COLUMNS, default 100).
+cols = int(spec["env"].get("COLUMNS", "100"))
+fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, cols, 0, 0))
 
 transcript = b""
 steps = list(spec.get("script", []))
