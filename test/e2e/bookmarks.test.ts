@@ -66,6 +66,8 @@ describe('bookmarks through ops serve', () => {
     }
     const second = await startServe(['--no-link-check', '--no-metadata'], env, dataDir);
     try {
+      // no new admin on a restart: the profile keeps the first token
+      expect((await ops(['config', 'get', 'bm.token', '--show-secret'], { env })).stdout.trim()).toBe(token);
       const l = await api(second.url, token, 'GET', '/api/v2/links?per_page=-1');
       expect(l.status).toBe(200);
       expect(l.body.meta.total).toBe(19);
