@@ -15,6 +15,7 @@ import type { Deps } from './deps.js';
 import { errorHandler, installParsers, notFoundRoutes, trackRoutes } from './http.js';
 import { makeAuthHook } from './auth.js';
 import { registerRoutes } from './routes/index.js';
+import { seedDemo } from './demo.js';
 
 export const API_VERSION = '2.0';
 
@@ -29,10 +30,12 @@ const service: ServiceModule = {
 
     // First start: an admin user and a token; the plaintext token exists only now.
     let adminToken: string | undefined;
+    let adminId = 1;
     if (countUsers(db) === 0) {
       const admin = insertUser(db, 'admin', 'admin@localhost');
+      adminId = admin.id;
       adminToken = createToken(db, { userId: admin.id, name: 'local' }).token;
-    }
+    } else adminId = (db.prepare('SELECT min(id) FROM users').pluck().get() as number) ?? 1;
 
     const checker = new LinkChecker(db, {
       intervalMs: settings.linkCheck ? settings.linkCheckIntervalMs : 0,
@@ -47,6 +50,8 @@ const service: ServiceModule = {
       metadata: (url) => fetchMeta(url, { timeoutMs: settings.metadataTimeoutMs }),
       checker,
     };
+
+    if (ctx.options.demo) await seedDemo(deps, adminId);
 
     installParsers(app);
     app.setValidatorCompiler(() => () => true);
