@@ -61,7 +61,7 @@ const service: ServiceModule = {
     await app.register(multipart, { limits: { fileSize: 50 * 1024 * 1024, files: 1 } });
     await app.register(swagger, {
       openapi: {
-        openapi: '3.0.3',
+        openapi: '3.1.0',
         info: { title: 'ops bookmarks (LinkAce-compatible)', version: API_VERSION },
         components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
         security: [{ bearerAuth: [] }],
