@@ -51,6 +51,12 @@ describe('bookmarks through ops serve', () => {
     }
   });
 
+  it('refuses a malformed rate limit as a usage error', async () => {
+    const r = await ops(['serve', '--port', '0', '--rate-limit', 'lots', '--data-dir', tempDir('ops-data-')], { env: isolatedEnv() });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('invalid API rate limit "lots"');
+  });
+
   it('loses nothing when killed with SIGKILL between requests', async () => {
     const env = isolatedEnv();
     const dataDir = tempDir('ops-data-');

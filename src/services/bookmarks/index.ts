@@ -5,6 +5,7 @@
 import swagger from '@fastify/swagger';
 import multipart from '@fastify/multipart';
 import type { ServiceModule } from '../types.js';
+import { UsageError } from '../../core/errors.js';
 import { openDb } from './store/db.js';
 import { countUsers, createToken, drainUserEvents, insertUser } from './store/users.js';
 import { readSettings } from './options.js';
@@ -25,7 +26,10 @@ const service: ServiceModule = {
   async register(app, ctx) {
     const settings = readSettings(ctx.options);
     if (settings.rateLimitInvalid !== null)
-      ctx.log.warn(`bookmarks: ignoring malformed API rate limit "${settings.rateLimitInvalid}" (use N or N,M); using 60 per minute`);
+      throw new UsageError(
+        `invalid API rate limit "${settings.rateLimitInvalid}": give requests per minute ("60") or LinkAce's "N,M" (N requests per M minutes)`,
+        'Set it with --rate-limit or the API_RATE_LIMIT environment variable.',
+      );
     const db = openDb(ctx.dataDir);
 
     // First start: an admin user and a token; the plaintext token exists only now.
