@@ -121,6 +121,18 @@ describe('trash', () => {
 });
 
 describe('lists, tags and notes CRUD', () => {
+  test('notes of a link: every order_by value, and 422 for others', async () => {
+    const l = (await f.req(f.A, 'POST', '/api/v2/links', { url: 'https://order.example' })).body.id;
+    for (const [text, vis] of [['b note', 2], ['a note', 3], ['c note', 1]] as const) await f.req(f.A, 'POST', '/api/v2/notes', { link_id: l, note: text, visibility: vis });
+    const notes = async (q: string) => (await f.req(f.A, 'GET', `/api/v2/links/${l}/notes?${q}`)).body.data.map((n: any) => n.note);
+    expect(await notes('order_by=note&order_dir=asc')).toEqual(['a note', 'b note', 'c note']);
+    expect(await notes('order_by=visibility&order_dir=desc')).toEqual(['a note', 'b note', 'c note']);
+    expect(await notes('order_by=id&order_dir=asc')).toEqual(['b note', 'a note', 'c note']);
+    expect(await notes('order_by=created_at&order_dir=desc')).toEqual(['c note', 'a note', 'b note']);
+    expect(await notes('order_by=updated_at&order_dir=asc')).toEqual(['b note', 'a note', 'c note']);
+    expect((await f.req(f.A, 'GET', `/api/v2/links/${l}/notes?order_by=link_id`)).status).toBe(422);
+  });
+
   test('list: create, get with its links URL, update, delete', async () => {
     const c = await f.req(f.A, 'POST', '/api/v2/lists', { name: 'Reading', description: 'Later', visibility: 2 });
     expect(c.status).toBe(200);
