@@ -17,6 +17,7 @@ import { errorHandler, installParsers, notFoundRoutes, trackRoutes } from './htt
 import { makeAuthHook } from './auth.js';
 import { registerRoutes } from './routes/index.js';
 import { seedDemo } from './demo.js';
+import { WriteBatcher } from './store/batch.js';
 
 export const API_VERSION = '2.0';
 
@@ -46,6 +47,7 @@ const service: ServiceModule = {
       batchSize: settings.linkCheckBatch,
       timeoutMs: settings.linkCheckTimeoutMs,
     });
+    const batcher = new WriteBatcher(db);
     const deps: Deps = {
       db,
       events: ctx.events,
@@ -53,6 +55,7 @@ const service: ServiceModule = {
       fetchMetadata: settings.fetchMetadata,
       metadata: (url) => fetchMeta(url, { timeoutMs: settings.metadataTimeoutMs }),
       checker,
+      write: (fn) => batcher.run(fn),
     };
 
     if (ctx.options.demo) await seedDemo(deps, adminId);
