@@ -219,36 +219,20 @@ export class Receiver {
       this.opts.onIgnored?.({ id: env.id, type: env.type });
       return;
     }
-    if (this.opts.store) {
-      // Stored (durably) before the answer, together with the other requests of this turn of the
-      // event loop: one transaction for all of them.
-      this.queue.push({ event: env, body, receivedAt: receivedAtMs, res });
-      if (!this.flushQueued) {
-        this.flushQueued = true;
-        setImmediate(() => this.flushQueue());
-      }
-      return;
-    }
-    const duplicate = this.seen.has(env.id);
-    this.seen.add(env.id);
-    this.answer(res, env, body, receivedAtMs, duplicate);
-  }
-
-  private queue: { event: Envelope; body: Buffer; receivedAt: number; res: ServerResponse }[] = [];
-  private flushQueued = false;
-
-  private flushQueue(): void {
-    this.flushQueued = false;
-    const batch = this.queue;
-    this.queue = [];
-    let results: { duplicate: boolean }[];
+    // Stored (durably, one small transaction) before the answer; without a store, in memory.
+    let duplicate: boolean;
     try {
-      results = this.opts.store!.recordMany(batch);
+      if (this.opts.store) {
+        duplicate = this.opts.store.record(env, body, receivedAtMs).duplicate;
+      } else {
+        duplicate = this.seen.has(env.id);
+        this.seen.add(env.id);
+      }
     } catch (err) {
-      for (const b of batch) this.reject(b.res, 500, `could not store the event: ${(err as Error).message}`);
+      this.reject(res, 500, `could not store the event: ${(err as Error).message}`);
       return;
     }
-    batch.forEach((b, i) => this.answer(b.res, b.event, b.body, b.receivedAt, results[i]!.duplicate));
+    this.answer(res, env, body, receivedAtMs, duplicate);
   }
 
   private answer(res: ServerResponse, env: Envelope, body: Buffer, receivedAtMs: number, duplicate: boolean): void {

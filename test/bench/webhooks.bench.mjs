@@ -180,6 +180,8 @@ async function deliveryBench() {
   receiver.child.kill();
 }
 
-await receiverBench();
-await deliveryBench();
+// BENCH_PART=receiver or delivery runs only that part.
+const part = process.env.BENCH_PART;
+if (!part || part === 'receiver') await receiverBench();
+if (!part || part === 'delivery') await deliveryBench();
 process.exit(0);
