@@ -103,7 +103,7 @@ async function receiverBench() {
   const concurrency = 16;
   const state = mkdtempSync(join(tmpdir(), 'ops-bench-hook-'));
   const bare = await startProcess(['-e', BARE]);
-  const hook = await startProcess([bin, 'hook', 'serve', '--port', '0', '--json', '--store', join(state, 'events.db')], {
+  const hook = await startProcess([bin, 'hook', 'serve', '--port', '0', '--json', '--store', join(state, 'events.ndjson')], {
     OPS_HOOK_SECRET: SECRET,
     OPS_CONFIG_DIR: join(state, 'config'),
   });
