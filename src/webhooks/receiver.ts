@@ -70,13 +70,14 @@ function normalizePath(p: string | undefined): string {
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, close = false): void {
+  sendText(res, status, JSON.stringify(body), close);
+}
+
+function sendText(res: ServerResponse, status: number, text: string, close = false): void {
   if (res.headersSent || res.writableEnded) return;
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
-    ...(close ? { connection: 'close' } : {}),
-  });
+  const headers = ['content-type', 'application/json; charset=utf-8', 'content-length', String(Buffer.byteLength(text))];
+  if (close) headers.push('connection', 'close');
+  res.writeHead(status, headers);
   res.end(text);
 }
 
@@ -236,7 +237,8 @@ export class Receiver {
   }
 
   private answer(res: ServerResponse, env: Envelope, body: Buffer, receivedAtMs: number, duplicate: boolean): void {
-    sendJson(res, 200, { received: true, id: env.id, duplicate });
+    // the hot path: the answer is built by hand (same JSON as JSON.stringify would give)
+    sendText(res, 200, `{"received":true,"id":${JSON.stringify(env.id)},"duplicate":${duplicate}}`);
     const record: ReceivedRecord = {
       id: env.id,
       type: env.type,
