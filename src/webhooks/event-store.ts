@@ -107,6 +107,34 @@ export class EventStore {
     return { duplicate: false };
   }
 
+  /**
+   * record() for several events with one write (a group commit): duplicates within the batch are
+   * told apart in order, as if recorded one by one.
+   */
+  recordMany(items: { event: { id: string; type: string; timestamp: string }; body: Buffer; receivedAt: number }[]): { duplicate: boolean }[] {
+    const fd = this.fd;
+    this.fd = null; // collect instead of writing each line
+    let text = '';
+    const pending: string[] = [];
+    const results = items.map((it) => {
+      const seen = this.events.get(it.event.id);
+      if (seen) {
+        pending.push(JSON.stringify({ dup: it.event.id, at: it.receivedAt }) + '\n');
+        seen.deliveries++;
+        return { duplicate: true };
+      }
+      const e: StoredEvent = { id: it.event.id, type: it.event.type, timestamp: it.event.timestamp, receivedAt: it.receivedAt, deliveries: 1, body: it.body };
+      pending.push(lineOf(e));
+      this.events.set(e.id, e);
+      this.order.push(e);
+      return { duplicate: false };
+    });
+    text = pending.join('');
+    this.fd = fd;
+    this.append(text);
+    return results;
+  }
+
   get(id: string): StoredEvent | undefined {
     return this.events.get(id);
   }

@@ -220,20 +220,31 @@ export class Receiver {
       this.opts.onIgnored?.({ id: env.id, type: env.type });
       return;
     }
-    // Stored (durably, one small transaction) before the answer; without a store, in memory.
-    let duplicate: boolean;
-    try {
-      if (this.opts.store) {
-        duplicate = this.opts.store.record(env, body, receivedAtMs).duplicate;
-      } else {
-        duplicate = this.seen.has(env.id);
-        this.seen.add(env.id);
-      }
-    } catch (err) {
-      this.reject(res, 500, `could not store the event: ${(err as Error).message}`);
+    if (this.opts.store) {
+      // Written to the store before the answer, together with the other requests of this turn of
+      // the event loop (one write for all of them).
+      this.queue.push({ event: env, body, receivedAt: receivedAtMs, res });
+      if (this.queue.length === 1) setImmediate(() => this.flushQueue());
       return;
     }
+    const duplicate = this.seen.has(env.id);
+    this.seen.add(env.id);
     this.answer(res, env, body, receivedAtMs, duplicate);
+  }
+
+  private queue: { event: Envelope; body: Buffer; receivedAt: number; res: ServerResponse }[] = [];
+
+  private flushQueue(): void {
+    const batch = this.queue;
+    this.queue = [];
+    let results: { duplicate: boolean }[];
+    try {
+      results = this.opts.store!.recordMany(batch);
+    } catch (err) {
+      for (const b of batch) this.reject(b.res, 500, `could not store the event: ${(err as Error).message}`);
+      return;
+    }
+    batch.forEach((b, i) => this.answer(b.res, b.event, b.body, b.receivedAt, results[i]!.duplicate));
   }
 
   private answer(res: ServerResponse, env: Envelope, body: Buffer, receivedAtMs: number, duplicate: boolean): void {
