@@ -230,6 +230,12 @@ describe('inputs', () => {
     expect(c.contents('t')).toEqual([]);
   });
 
+  it('REAL values print as the shortest decimal of the 32-bit float', () => {
+    const c = prog('CREATE TABLE r (x REAL, y DOUBLE)').newCircuit();
+    c.step([{ table: 'r', op: 'insert', row: { x: 0.1, y: 0.1 } }]);
+    expect(c.contents('r')).toEqual([{ row: { X: 0.1, Y: 0.1 }, weight: 1 }]);
+  });
+
   it('accepts CSV, weights, DECIMAL as number or string, case-insensitive keys', () => {
     const c = p.newCircuit();
     c.step([
