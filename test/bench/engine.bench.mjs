@@ -57,6 +57,11 @@ function updates(c, n, parts, count) {
 
 const fmt = (x, d = 1) => x.toFixed(d);
 const results = {};
+// warm-up (JIT) on a small instance so that the first measured size is not penalised
+{
+  const { c, parts } = load(5_000);
+  updates(c, 5_000, parts, QUICK ? 2_000 : 10_000);
+}
 console.log(`engine: join + GROUP BY view, single-row updates (${UPDATES} per size, after ${UPDATES / 10} warm-up)`);
 let heapPerRow;
 for (const n of SIZES) {
