@@ -1,10 +1,14 @@
 /**
  * The receiver's durable store of received events (`ops hook serve`, `ops hook replay`):
- * de-duplication by envelope id that survives restarts, and the raw bytes kept for replay.
- * SQLite (WAL) through better-sqlite3; one file.
+ * de-duplication by envelope id that survives restarts, and the exact bytes kept for replay.
+ *
+ * An append-only NDJSON log: one line per new event, a short line per duplicate; loaded into
+ * memory when opened. Recording is one write() of one line before the receiver answers, so it
+ * survives a crash of the process; a line cut short by a crash is skipped when the log is read.
+ * (A B-tree store cost several times more per request: random-key inserts into a growing index.)
+ * One receiver writes a store at a time; others (replay) may read it meanwhile.
  */
-import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 export interface StoredEvent {
@@ -31,111 +35,142 @@ export interface EventQuery {
 /** Keep received ids for a week by default: far beyond the ~2.6 h retry window. */
 export const DEFAULT_RETENTION_MS = 7 * 24 * 3600 * 1000;
 
-interface Row {
+interface EventLine {
   id: string;
   type: string;
   timestamp: string;
-  received_at: number;
-  deliveries: number;
-  body: Buffer;
+  receivedAt: number;
+  /** base64 of the exact bytes */
+  body: string;
 }
 
-const toEvent = (r: Row): StoredEvent => ({
-  id: r.id,
-  type: r.type,
-  timestamp: r.timestamp,
-  receivedAt: r.received_at,
-  deliveries: r.deliveries,
-  body: r.body,
-});
+const lineOf = (e: StoredEvent): string =>
+  JSON.stringify({ id: e.id, type: e.type, timestamp: e.timestamp, receivedAt: e.receivedAt, body: e.body.toString('base64') } satisfies EventLine) + '\n';
 
 export class EventStore {
-  private readonly db: Database.Database;
-  private readonly insertStmt: Database.Statement;
-  private readonly bumpStmt: Database.Statement;
+  private readonly events = new Map<string, StoredEvent>();
+  private readonly order: StoredEvent[] = [];
+  private fd: number | null = null;
 
+  /** `file` is the log's path, or ':memory:' for a store that keeps nothing on disk. */
   constructor(readonly file: string) {
-    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-    this.db = new Database(file);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('busy_timeout = 5000');
-    this.db.exec(`
-      CREATE TABLE IF NOT EXISTS received_events (
-        id TEXT PRIMARY KEY,
-        type TEXT NOT NULL,
-        timestamp TEXT NOT NULL,
-        received_at INTEGER NOT NULL,
-        deliveries INTEGER NOT NULL DEFAULT 1,
-        body BLOB NOT NULL
-      );
-      CREATE INDEX IF NOT EXISTS received_events_at ON received_events (received_at);
-    `);
-    this.insertStmt = this.db.prepare(
-      'INSERT OR IGNORE INTO received_events (id, type, timestamp, received_at, body) VALUES (?, ?, ?, ?, ?)',
-    );
-    this.bumpStmt = this.db.prepare('UPDATE received_events SET deliveries = deliveries + 1 WHERE id = ?');
+    if (file === ':memory:') return;
+    mkdirSync(dirname(file), { recursive: true });
+    if (existsSync(file)) this.load(readFileSync(file, 'utf8'));
+    this.fd = openSync(file, 'a', 0o600);
+  }
+
+  private load(text: string): void {
+    for (const line of text.split('\n')) {
+      if (line === '') continue;
+      let v: Partial<EventLine> & { dup?: string };
+      try {
+        v = JSON.parse(line) as typeof v;
+      } catch {
+        continue; // a line cut short by a crash
+      }
+      if (typeof v.dup === 'string') {
+        const e = this.events.get(v.dup);
+        if (e) e.deliveries++;
+        continue;
+      }
+      if (typeof v.id !== 'string' || typeof v.body !== 'string' || this.events.has(v.id)) continue;
+      const e: StoredEvent = {
+        id: v.id,
+        type: String(v.type ?? ''),
+        timestamp: String(v.timestamp ?? ''),
+        receivedAt: Number(v.receivedAt ?? 0),
+        deliveries: 1,
+        body: Buffer.from(v.body, 'base64'),
+      };
+      this.events.set(e.id, e);
+      this.order.push(e);
+    }
+  }
+
+  private append(text: string): void {
+    if (this.fd !== null) writeSync(this.fd, text);
   }
 
   /** Records an event; `duplicate` when its id was seen before (then only the count changes). */
   record(event: { id: string; type: string; timestamp: string }, body: Buffer, receivedAt: number): { duplicate: boolean } {
-    const info = this.insertStmt.run(event.id, event.type, event.timestamp, receivedAt, body);
-    if (info.changes === 1) return { duplicate: false };
-    this.bumpStmt.run(event.id);
-    return { duplicate: true };
+    const seen = this.events.get(event.id);
+    if (seen) {
+      this.append(JSON.stringify({ dup: event.id, at: receivedAt }) + '\n');
+      seen.deliveries++;
+      return { duplicate: true };
+    }
+    const e: StoredEvent = { id: event.id, type: event.type, timestamp: event.timestamp, receivedAt, deliveries: 1, body };
+    this.append(lineOf(e));
+    this.events.set(e.id, e);
+    this.order.push(e);
+    return { duplicate: false };
   }
 
   /**
-   * record() for several events in one transaction (a group commit); duplicates within the batch
-   * are told apart in order, as if recorded one by one.
+   * record() for several events with one write (a group commit): duplicates within the batch are
+   * told apart in order, as if recorded one by one.
    */
   recordMany(items: { event: { id: string; type: string; timestamp: string }; body: Buffer; receivedAt: number }[]): { duplicate: boolean }[] {
-    return this.recordManyTx(items);
+    const fd = this.fd;
+    this.fd = null; // collect instead of writing each line
+    let text = '';
+    const pending: string[] = [];
+    const results = items.map((it) => {
+      const seen = this.events.get(it.event.id);
+      if (seen) {
+        pending.push(JSON.stringify({ dup: it.event.id, at: it.receivedAt }) + '\n');
+        seen.deliveries++;
+        return { duplicate: true };
+      }
+      const e: StoredEvent = { id: it.event.id, type: it.event.type, timestamp: it.event.timestamp, receivedAt: it.receivedAt, deliveries: 1, body: it.body };
+      pending.push(lineOf(e));
+      this.events.set(e.id, e);
+      this.order.push(e);
+      return { duplicate: false };
+    });
+    text = pending.join('');
+    this.fd = fd;
+    this.append(text);
+    return results;
   }
 
-  private readonly recordManyTx = (
-    items: { event: { id: string; type: string; timestamp: string }; body: Buffer; receivedAt: number }[],
-  ): { duplicate: boolean }[] => this.db.transaction(() => items.map((it) => this.record(it.event, it.body, it.receivedAt)))();
-
   get(id: string): StoredEvent | undefined {
-    const r = this.db.prepare('SELECT * FROM received_events WHERE id = ?').get(id) as Row | undefined;
-    return r && toEvent(r);
+    return this.events.get(id);
   }
 
   /** Events in the order received, filtered. */
   list(q: EventQuery = {}): StoredEvent[] {
-    const where: string[] = [];
-    const args: unknown[] = [];
-    if (q.id !== undefined) {
-      where.push('id = ?');
-      args.push(q.id);
-    }
-    if (q.type !== undefined) {
-      where.push('type = ?');
-      args.push(q.type);
-    }
-    if (q.since !== undefined) {
-      where.push('received_at >= ?');
-      args.push(q.since);
-    }
-    const sql =
-      'SELECT * FROM received_events' +
-      (where.length ? ` WHERE ${where.join(' AND ')}` : '') +
-      ' ORDER BY received_at, rowid' +
-      (q.limit !== undefined ? ` LIMIT ${Math.max(0, Math.floor(q.limit))}` : '');
-    return (this.db.prepare(sql).all(...args) as Row[]).map(toEvent);
+    const out = this.order.filter(
+      (e) => (q.id === undefined || e.id === q.id) && (q.type === undefined || e.type === q.type) && (q.since === undefined || e.receivedAt >= q.since),
+    );
+    return q.limit !== undefined ? out.slice(0, Math.max(0, Math.floor(q.limit))) : out;
   }
 
   count(): number {
-    return (this.db.prepare('SELECT count(*) AS n FROM received_events').get() as { n: number }).n;
+    return this.order.length;
   }
 
-  /** Forgets events received before `before` (ms); returns how many. */
+  /** Forgets events received before `before` (ms): the log is rewritten without them. Returns how many. */
   prune(before: number): number {
-    return this.db.prepare('DELETE FROM received_events WHERE received_at < ?').run(before).changes;
+    const keep = this.order.filter((e) => e.receivedAt >= before);
+    const removed = this.order.length - keep.length;
+    if (removed === 0) return 0;
+    for (const e of this.order) if (e.receivedAt < before) this.events.delete(e.id);
+    this.order.splice(0, this.order.length, ...keep);
+    if (this.fd !== null) {
+      const tmp = `${this.file}.${process.pid}.tmp`;
+      const dupLines = keep.flatMap((e) => Array.from({ length: e.deliveries - 1 }, () => JSON.stringify({ dup: e.id, at: e.receivedAt }) + '\n'));
+      writeFileSync(tmp, keep.map(lineOf).join('') + dupLines.join(''), { mode: 0o600 });
+      closeSync(this.fd);
+      renameSync(tmp, this.file);
+      this.fd = openSync(this.file, 'a', 0o600);
+    }
+    return removed;
   }
 
   close(): void {
-    if (this.db.open) this.db.close();
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
   }
 }

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 const QUICK = !!process.env.BENCH_QUICK;
 const N = QUICK ? 5_000 : 100_000;
 const CONNECTIONS = 32;
-const DURATION_MS = QUICK ? 1_500 : 5_000;
+const DURATION_MS = QUICK ? 1_000 : 3_000;
 const dist = new URL('../../dist/services/', import.meta.url);
 
 // ---------------------------------------------------------------- child: a server
@@ -146,19 +146,38 @@ async function main() {
     await load(ceil.url, { path: '/', durationMs: 300 });
     await load(svc.url, { path: '/api/v2/links?per_page=25', headers: auth, durationMs: 300 });
 
-    // 1. list throughput, interleaved to share the noise
-    const c1 = await load(ceil.url, { path: '/' });
-    const s1 = await load(svc.url, { path: '/api/v2/links?per_page=25', headers: auth });
-    const c2 = await load(ceil.url, { path: '/' });
-    const s2 = await load(svc.url, { path: '/api/v2/links?per_page=25', headers: auth });
-    const ceilingRps = (c1.rps + c2.rps) / 2;
-    const listRps = (s1.rps + s2.rps) / 2;
-    if (s1.errors + s2.errors) throw new Error('GET /api/v2/links answered errors');
-    const listRatio = listRps / ceilingRps;
-    results.push(['GET /api/v2/links (25/page)', `${Math.round(listRps).toLocaleString('en-US')} req/s`, `${listRatio.toFixed(2)}x the ceiling (${Math.round(ceilingRps).toLocaleString('en-US')} req/s)`, listRatio >= 0.5, 'target >= 0.5x']);
+    // 1. list throughput: rounds of ceiling then service, back to back so both see the same machine noise;
+    //    the figure is the median of the per-round ratios
+    const rounds = QUICK ? 2 : 4;
+    const ratios = [];
+    const ceilings = [];
+    const lists = [];
+    for (let r = 0; r < rounds; r++) {
+      const c = await load(ceil.url, { path: '/' });
+      const sv = await load(svc.url, { path: '/api/v2/links?per_page=25', headers: auth });
+      if (sv.errors) throw new Error('GET /api/v2/links answered errors');
+      ceilings.push(c.rps);
+      lists.push(sv.rps);
+      ratios.push(sv.rps / c.rps);
+    }
+    const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const listRatio = median(ratios);
+    const listRps = median(lists);
+    const ceilingRps = median(ceilings);
+    results.push([
+      'GET /api/v2/links (25/page)',
+      `${Math.round(listRps).toLocaleString('en-US')} req/s`,
+      `${listRatio.toFixed(2)}x the ceiling (${Math.round(ceilingRps).toLocaleString('en-US')} req/s; median of ${rounds} rounds, ratios ${ratios.map((x) => x.toFixed(2)).join(' ')})`,
+      listRatio >= 0.5,
+      'target >= 0.5x',
+    ]);
 
     // 2. search latency over the whole store, one request at a time
     const terms = ['alpha1', 'november', 'articles/4242/', 'echo99', 'nothing-matches-this', 'golf 12', 'kilo', 'lima7'];
+    // the first search loads the in-memory search index (once per process): not part of the latency
+    const t0 = performance.now();
+    await fetch(`${svc.url}/api/v2/search/links?query=warm`, { headers: auth }).then((r) => r.text());
+    console.log(`first search (loads the search index): ${(performance.now() - t0).toFixed(0)} ms`);
     const base = await load(ceil.url, { path: '/', connections: 1, durationMs: QUICK ? 500 : 2_000 });
     const search = await load(svc.url, {
       path: (n) => `/api/v2/search/links?query=${encodeURIComponent(terms[n % terms.length])}&search_title=1&per_page=25`,

@@ -57,7 +57,12 @@ function updates(c, n, parts, count) {
 
 const fmt = (x, d = 1) => x.toFixed(d);
 const results = {};
-console.log(`engine: join + GROUP BY view, single-row updates (${UPDATES} per size, after ${UPDATES / 10} warm-up)`);
+// warm-up (JIT) on a small instance so that the first measured size is not penalised
+{
+  const { c, parts } = load(5_000);
+  updates(c, 5_000, parts, QUICK ? 2_000 : 10_000);
+}
+console.log(`engine: join + GROUP BY view, single-row updates (best of 5 rounds of ${UPDATES / 5} per size, after ${UPDATES / 10} warm-up)`);
 let heapPerRow;
 for (const n of SIZES) {
   globalThis.gc?.();
@@ -67,7 +72,9 @@ for (const n of SIZES) {
   const after = process.memoryUsage().heapUsed;
   if (n === SIZES[SIZES.length - 1]) heapPerRow = (after - before) / (n + parts);
   updates(c, n, parts, UPDATES / 10);
-  const us = updates(c, n, parts, UPDATES);
+  // best of 5 rounds: the machine is shared, the minimum is the least disturbed figure
+  let us = Infinity;
+  for (let round = 0; round < 5; round++) us = Math.min(us, updates(c, n, parts, UPDATES / 5));
   results[n] = { us, c, parts };
   console.log(`  ${String(n).padStart(9)} base rows: ${fmt(us, 2).padStart(7)} us/update`);
 }
@@ -101,8 +108,10 @@ for (const n of SIZES) if (n !== MID) delete results[n].c;
     price.set(j, r);
     apply(r, 1);
   }
+  let us = Infinity;
+  for (let round = 0; round < 5; round++) {
   const t0 = process.hrtime.bigint();
-  for (let i = 0; i < UPDATES; i++) {
+  for (let i = 0; i < UPDATES / 5; i++) {
     const r = { id: ri(n), part: ri(parts), vendor: ri(50), price: (ri(100000) / 100).toFixed(2) };
     const old = price.get(r.id);
     const g = groups.get(partCat.get(r.part));
@@ -112,7 +121,8 @@ for (const n of SIZES) if (n !== MID) delete results[n].c;
     apply(r, 1);
     if (!before) throw new Error('unreachable');
   }
-  const us = Number(process.hrtime.bigint() - t0) / 1e3 / UPDATES;
+  us = Math.min(us, Number(process.hrtime.bigint() - t0) / 1e3 / (UPDATES / 5));
+  }
   console.log(`hand-written single-purpose incremental program at ${n} rows: ${fmt(us, 2)} us/update; the engine costs ${fmt(mid / us, 1)}x that`);
 }
 
@@ -140,9 +150,12 @@ try {
       await con.runAndReadAll(q);
     };
     for (let i = 0; i < 3; i++) await one();
-    const t0 = process.hrtime.bigint();
-    for (let i = 0; i < reps; i++) await one();
-    const us = Number(process.hrtime.bigint() - t0) / 1e3 / reps;
+    let us = Infinity;
+    for (let round = 0; round < 3; round++) {
+      const t0 = process.hrtime.bigint();
+      for (let i = 0; i < reps; i++) await one();
+      us = Math.min(us, Number(process.hrtime.bigint() - t0) / 1e3 / reps);
+    }
     const r = us / mid;
     console.log(`DuckDB (@duckdb/node-api) update + recompute at ${n} rows: ${fmt(us / 1000, 2)} ms/update; engine is ${fmt(r, 0)}x faster (target >= 300x: ${r >= 300 ? 'met' : 'NOT met'})`);
   } else {

@@ -133,6 +133,12 @@ describe('import and export', () => {
     const out = plain(t.output);
     expect(out).toMatch(/found\s+1/);
     expect(out).toMatch(/created\s+1/);
+    const tiny = join(dir, 'tiny.html');
+    writeFileSync(tiny, '<DL><p><DT><A HREF="https://tiny.example/1">Tiny</A><DT><A HREF="https://tiny.example/2">Tiny 2</A></DL>');
+    const progress = await tty(['bm', 'import', tiny, '--client-side'], b.env);
+    expect(progress.exitCode, progress.output).toBe(0);
+    expect(plain(progress.output)).toContain('reading what the server has'); // the spinner, on stderr
+    expect(plain(progress.output)).toMatch(/created\s+2/);
     const junk = join(dir, 'junk.txt');
     writeFileSync(junk, 'hello there');
     expect((await onB(['import', junk])).exitCode).toBe(2);

@@ -51,6 +51,12 @@ describe('bookmarks through ops serve', () => {
     }
   });
 
+  it('refuses a malformed rate limit as a usage error', async () => {
+    const r = await ops(['serve', '--port', '0', '--rate-limit', 'lots', '--data-dir', tempDir('ops-data-')], { env: isolatedEnv() });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('invalid API rate limit "lots"');
+  });
+
   it('loses nothing when killed with SIGKILL between requests', async () => {
     const env = isolatedEnv();
     const dataDir = tempDir('ops-data-');
@@ -66,6 +72,8 @@ describe('bookmarks through ops serve', () => {
     }
     const second = await startServe(['--no-link-check', '--no-metadata'], env, dataDir);
     try {
+      // no new admin on a restart: the profile keeps the first token
+      expect((await ops(['config', 'get', 'bm.token', '--show-secret'], { env })).stdout.trim()).toBe(token);
       const l = await api(second.url, token, 'GET', '/api/v2/links?per_page=-1');
       expect(l.status).toBe(200);
       expect(l.body.meta.total).toBe(19);

@@ -75,7 +75,7 @@ describe('ops hook serve (built binary)', () => {
     const env = isolatedEnv({ OPS_HOOK_SECRET: SECRET, XDG_STATE_HOME: dir });
     const hs = await startHookServe(['--path', '/in'], env);
     expect(hs.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/in$/);
-    expect(hs.lines[0]).toMatchObject({ event: 'ready', secretSource: 'env', store: join(dir, 'ops', 'hook', 'events.db') });
+    expect(hs.lines[0]).toMatchObject({ event: 'ready', secretSource: 'env', store: join(dir, 'ops', 'hook', 'events.ndjson') });
     expect(hs.lines[0]).not.toHaveProperty('secret');
 
     const file = join(dir, 'body.json');

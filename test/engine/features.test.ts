@@ -168,6 +168,24 @@ CREATE MATERIALIZED VIEW preferred_vendor AS
     expect(r.changes.get('TOP2')).toEqual([{ row: { N: 3 }, weight: -1 }, { row: { N: 4 }, weight: 1 }]);
   });
 
+  it('ORDER BY ... LIMIT ... OFFSET with duplicates and deletions of top rows', () => {
+    const p = prog('CREATE TABLE t (n INT); CREATE VIEW w AS SELECT n FROM t ORDER BY n LIMIT 2 OFFSET 1;');
+    const c = p.newCircuit();
+    const ins = (n: number) => ({ table: 't', op: 'insert' as const, row: { n } });
+    const del = (n: number) => ({ table: 't', op: 'delete' as const, row: { n } });
+    const view = () => sortRows(c.contents('w')).flatMap((r) => Array.from({ length: r.weight }, () => r.row.N));
+    c.step([ins(5), ins(1), ins(3), ins(3), ins(9)]);
+    expect(view()).toEqual([3, 3]);
+    c.step([del(1)]);
+    expect(view()).toEqual([3, 5]);
+    c.step([del(3), ins(0)]);
+    expect(view()).toEqual([3, 5]);
+    c.step([del(0), del(3), del(5)]);
+    expect(view()).toEqual([]);
+    c.step([ins(2), ins(2), ins(2)]);
+    expect(view()).toEqual([2, 2]);
+  });
+
   it('string, date and array functions', () => {
     const p = prog(`CREATE TABLE t (s VARCHAR, d DATE, ts TIMESTAMP, a INT ARRAY);
 CREATE VIEW f AS SELECT UPPER(s) AS u, INITCAP(s) AS ic, REPLACE(s, 'o', '0') AS r, LPAD(s, 6, '*') AS lp,
@@ -210,6 +228,12 @@ describe('inputs', () => {
       expect((err as Error).message).toMatch(msg);
     }
     expect(c.contents('t')).toEqual([]);
+  });
+
+  it('REAL values print as the shortest decimal of the 32-bit float', () => {
+    const c = prog('CREATE TABLE r (x REAL, y DOUBLE)').newCircuit();
+    c.step([{ table: 'r', op: 'insert', row: { x: 0.1, y: 0.1 } }]);
+    expect(c.contents('r')).toEqual([{ row: { X: 0.1, Y: 0.1 }, weight: 1 }]);
   });
 
   it('accepts CSV, weights, DECIMAL as number or string, case-insensitive keys', () => {

@@ -23,3 +23,27 @@ describe('EventStore', () => {
     s.close();
   });
 });
+
+describe('EventStore log', () => {
+  it('survives reopening, skips a line cut short by a crash, and keeps exact bytes', async () => {
+    const { appendFileSync } = await import('node:fs');
+    const file = join(mkdtempSync(join(tmpdir(), 'ops-es-')), 'events.ndjson');
+    const bytes = Buffer.from([0x7b, 0xff, 0xfe, 0x7d]); // not valid UTF-8: kept as is
+    const a = new EventStore(file);
+    a.record({ id: 'x', type: 't', timestamp: 'ts' }, bytes, 5);
+    a.record({ id: 'x', type: 't', timestamp: 'ts' }, bytes, 6);
+    a.close();
+    appendFileSync(file, '{"id":"torn","type":"t","bo');
+    const b = new EventStore(file);
+    expect(b.count()).toBe(1);
+    expect(b.get('x')).toMatchObject({ deliveries: 2, receivedAt: 5 });
+    expect(b.get('x')!.body.equals(bytes)).toBe(true);
+    expect(b.record({ id: 'x', type: 't', timestamp: 'ts' }, bytes, 7).duplicate).toBe(true);
+    expect(b.record({ id: 'y', type: 't', timestamp: 'ts' }, Buffer.from('{}'), 8).duplicate).toBe(false);
+    expect(b.prune(8)).toBe(1);
+    b.close();
+    const c = new EventStore(file);
+    expect(c.list().map((e) => e.id)).toEqual(['y']);
+    c.close();
+  });
+});

@@ -114,7 +114,7 @@ describe('Receiver on 127.0.0.1', () => {
 
   it('remembers ids across restarts through the store', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ops-recv-'));
-    const file = join(dir, 'events.db');
+    const file = join(dir, 'events.ndjson');
     const body = envelope('evt_persist');
     const h = { 'x-signature': hmac(SECRET, body) };
     const s1 = new EventStore(file);

@@ -201,18 +201,18 @@ export async function linksOpen(ctx: Context, idText: string, opts: { print?: bo
 
 /** $BROWSER if set, else the platform's opener. The URL is an argument, never part of a shell string. */
 export function openInBrowser(ctx: Context, url: string): Promise<void> {
-  const browser = ctx.env.BROWSER;
-  const [cmd, args] = browser
-    ? [browser, [url]]
+  const browser = ctx.env.BROWSER?.trim().split(/\s+/).filter(Boolean);
+  const [cmd, args] = browser?.length
+    ? [browser[0]!, [...browser.slice(1), url]]
     : process.platform === 'darwin'
       ? ['open', [url]]
       : process.platform === 'win32'
         ? ['rundll32', ['url.dll,FileProtocolHandler', url]]
         : ['xdg-open', [url]];
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: 'ignore', detached: !browser, env: ctx.env });
+    const child = spawn(cmd, args, { stdio: 'ignore', detached: !browser?.length, env: ctx.env });
     child.once('error', (err) => reject(new OpsError(`could not start a browser (${cmd}): ${err.message}`, 1, 'Set BROWSER, or use --print and open the URL yourself.')));
-    if (browser) child.once('exit', (code) => (code === 0 ? resolve() : reject(new OpsError(`${cmd} exited with ${code}`))));
+    if (browser?.length) child.once('exit', (code) => (code === 0 ? resolve() : reject(new OpsError(`${cmd} exited with ${code}`))));
     else
       child.once('spawn', () => {
         child.unref();

@@ -137,8 +137,14 @@ export function singular(kind: string): string {
 
 /** Resolves an argument that is an id or a name of a list/tag. */
 export async function collectionRef(client: BookmarkClient, kind: CollectionKind, ref: string): Promise<number> {
-  if (/^\d+$/.test(ref.trim())) return parseId(ref);
-  const found = await new NameResolver(client).find(kind, ref);
+  const resolver = new NameResolver(client);
+  if (/^\d+$/.test(ref.trim())) {
+    // An id, unless there is no such id and a list/tag is named like that ("2024").
+    const byName = (await resolver.all(kind)).find((t) => t.name === ref.trim());
+    const byId = (await resolver.all(kind)).some((t) => t.id === Number(ref));
+    return !byId && byName ? byName.id : parseId(ref);
+  }
+  const found = await resolver.find(kind, ref);
   if (!found) throw new OpsError(`no ${singular(kind)} named "${ref}"`, 1, `See \`ops bm ${kind} list\`.`);
   return found.id;
 }

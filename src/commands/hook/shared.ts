@@ -58,7 +58,7 @@ export function hookStateDir(ctx: Context): string {
 }
 
 export function defaultStorePath(ctx: Context): string {
-  return join(hookStateDir(ctx), 'events.db');
+  return join(hookStateDir(ctx), 'events.ndjson');
 }
 
 /** A secret generated once for `ops hook serve` and kept (0600) next to its store. */

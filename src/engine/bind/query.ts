@@ -2,12 +2,11 @@
 import { SqlError, type Expr, type Query, type Select, type SetBody } from '../parse/ast.js';
 import { node, type PlanColumn, type PlanNode } from '../plan/nodes.js';
 import { commonType, mk, withNull, type SqlType } from '../types/types.js';
-import type { Row } from '../types/values.js';
 import { AggregateOp, type AggSpec } from '../ops/aggregate.js';
 import { SetOp, SET_FNS } from '../ops/setops.js';
 import { UnionOp, ConstantOp } from '../ops/linear.js';
 import { SemiJoinOp } from '../ops/semijoin.js';
-import { PartitionedRecomputeOp, stableSort } from '../ops/window.js';
+import { TopKOp } from '../ops/topk.js';
 import { canon, Scope, type ScopeColumn } from './scope.js';
 import { type Env, type Rel, conjuncts, filterNode, keyFn, mapNode, walkExpr } from './env.js';
 import { AGG_NAMES, bindCondition, bindExpr, coerce, exprKey, unify, type BindCtx } from './expr.js';
@@ -49,7 +48,7 @@ function constNonNegInt(e: Expr | undefined, env: Env, what: string): number {
   return v;
 }
 
-/** ORDER BY ... LIMIT: top-k over the whole relation (partition-recompute fallback, see ops/window.ts). */
+/** ORDER BY ... LIMIT: incremental top-k over the whole relation (ops/topk.ts). */
 function addTopK(body: BoundQuery, q: Query, env: Env): BoundQuery {
   const limit = constNonNegInt(q.limit, env, 'LIMIT');
   const offset = constNonNegInt(q.offset, env, 'OFFSET');
@@ -64,8 +63,7 @@ function addTopK(body: BoundQuery, q: Query, env: Env): BoundQuery {
     return o;
   });
   const { cmp } = orderComparator(items, { scope, clause: 'ORDER BY' });
-  const evaluate = (rows: Row[]): Row[] => stableSort(rows, cmp).slice(offset, offset + limit);
-  const n = node('topk', [body.node], body.columns, () => new PartitionedRecomputeOp({ partition: () => '', evaluate }));
+  const n = node('topk', [body.node], body.columns, () => new TopKOp(cmp, limit, offset));
   return { node: n, columns: body.columns };
 }
 

@@ -141,6 +141,7 @@ export function toJson(v: Value, t: SqlType): JsonValue {
     case 'ARRAY':
       return (v as Value[]).map((e) => toJson(e, t.elem!));
     case 'REAL':
+      return shortestF32(v as number);
     case 'DOUBLE':
     case 'TINYINT':
     case 'SMALLINT':
@@ -224,4 +225,14 @@ export function sameRow(a: Row, b: Row): boolean {
     return false;
   }
   return true;
+}
+
+/** The shortest decimal that reads back as the same 32-bit float (how REAL values print). */
+export function shortestF32(v: number): number {
+  if (!Number.isFinite(v) || Number.isInteger(v)) return v;
+  for (let p = 1; p <= 9; p++) {
+    const c = Number(v.toPrecision(p));
+    if (Math.fround(c) === v) return c;
+  }
+  return v;
 }

@@ -13,4 +13,6 @@ export interface Deps {
   /** Fetches page metadata; null when the page cannot be fetched. */
   metadata(url: string): Promise<PageMeta | null>;
   checker: LinkChecker;
+  /** Runs a write in the next group commit (see store/batch.ts). */
+  write<T>(fn: () => T): Promise<T>;
 }

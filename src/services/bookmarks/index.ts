@@ -5,6 +5,7 @@
 import swagger from '@fastify/swagger';
 import multipart from '@fastify/multipart';
 import type { ServiceModule } from '../types.js';
+import { UsageError } from '../../core/errors.js';
 import { openDb } from './store/db.js';
 import { countUsers, createToken, drainUserEvents, insertUser } from './store/users.js';
 import { readSettings } from './options.js';
@@ -15,6 +16,8 @@ import type { Deps } from './deps.js';
 import { errorHandler, installParsers, notFoundRoutes, trackRoutes } from './http.js';
 import { makeAuthHook } from './auth.js';
 import { registerRoutes } from './routes/index.js';
+import { seedDemo } from './demo.js';
+import { WriteBatcher } from './store/batch.js';
 
 export const API_VERSION = '2.0';
 
@@ -24,21 +27,27 @@ const service: ServiceModule = {
   async register(app, ctx) {
     const settings = readSettings(ctx.options);
     if (settings.rateLimitInvalid !== null)
-      ctx.log.warn(`bookmarks: ignoring malformed API rate limit "${settings.rateLimitInvalid}" (use N or N,M); using 60 per minute`);
+      throw new UsageError(
+        `invalid API rate limit "${settings.rateLimitInvalid}": give requests per minute ("60") or LinkAce's "N,M" (N requests per M minutes)`,
+        'Set it with --rate-limit or the API_RATE_LIMIT environment variable.',
+      );
     const db = openDb(ctx.dataDir);
 
     // First start: an admin user and a token; the plaintext token exists only now.
     let adminToken: string | undefined;
+    let adminId = 1;
     if (countUsers(db) === 0) {
       const admin = insertUser(db, 'admin', 'admin@localhost');
+      adminId = admin.id;
       adminToken = createToken(db, { userId: admin.id, name: 'local' }).token;
-    }
+    } else adminId = (db.prepare('SELECT min(id) FROM users').pluck().get() as number) ?? 1;
 
     const checker = new LinkChecker(db, {
       intervalMs: settings.linkCheck ? settings.linkCheckIntervalMs : 0,
       batchSize: settings.linkCheckBatch,
       timeoutMs: settings.linkCheckTimeoutMs,
     });
+    const batcher = new WriteBatcher(db);
     const deps: Deps = {
       db,
       events: ctx.events,
@@ -46,7 +55,10 @@ const service: ServiceModule = {
       fetchMetadata: settings.fetchMetadata,
       metadata: (url) => fetchMeta(url, { timeoutMs: settings.metadataTimeoutMs }),
       checker,
+      write: (fn) => batcher.run(fn),
     };
+
+    if (ctx.options.demo) await seedDemo(deps, adminId);
 
     installParsers(app);
     app.setValidatorCompiler(() => () => true);
@@ -56,7 +68,7 @@ const service: ServiceModule = {
     await app.register(multipart, { limits: { fileSize: 50 * 1024 * 1024, files: 1 } });
     await app.register(swagger, {
       openapi: {
-        openapi: '3.0.3',
+        openapi: '3.1.0',
         info: { title: 'ops bookmarks (LinkAce-compatible)', version: API_VERSION },
         components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
         security: [{ bearerAuth: [] }],

@@ -77,7 +77,7 @@ export function renderDashboard(
 <title>ops notifications · deliveries</title><style>${STYLE}</style></head>
 <body>
 <h1>Webhook deliveries</h1>
-<nav>${link()}${DELIVERY_STATUSES.map((s) => link(s)).join('')}<a href="">refresh</a></nav>
+<nav>${link()}${DELIVERY_STATUSES.map((s) => link(s)).join('')}<a href="${esc(opts.base)}/dashboard${opts.status ? `?status=${opts.status}` : ''}">refresh</a></nav>
 ${opts.flash ? `<p class="flash" role="status">${esc(opts.flash)}</p>` : ''}
 <p class="muted">${opts.total} deliveries${opts.status ? ` with status ${esc(opts.status)}` : ''}; failed first. Attempts: immediately, then 1 min, 5 min, 30 min, 2 h after each failure.</p>
 <table><thead><tr><th>Status</th><th>Event</th><th>Receiver</th><th>Attempts</th><th>Last error</th><th>Created</th><th></th></tr></thead>

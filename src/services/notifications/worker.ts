@@ -134,7 +134,9 @@ export class DeliveryWorker {
     for (const webhookId of this.store.webhookIds()) {
       const free = this.perLane - (this.lanes.get(webhookId) ?? 0);
       if (free <= 0) continue; // a finishing attempt triggers the next take
-      const due = this.store.takeDue(webhookId, now, free, now + this.timeoutMs + 1000);
+      // The lease outlasts the attempt by far (a busy event loop may record results late);
+      // a crash ends leases at once anyway (recoverInterrupted).
+      const due = this.store.takeDue(webhookId, now, free, now + 2 * this.timeoutMs + 1000);
       for (const d of due) {
         this.lanes.set(webhookId, (this.lanes.get(webhookId) ?? 0) + 1);
         out.push(d);

@@ -14,6 +14,7 @@ import { check } from '../../../src/commands/bm/check.js';
 import { createMany } from '../../../src/commands/bm/create-many.js';
 import { NameResolver } from '../../../src/commands/bm/shared.js';
 import { relativeTime, shortUrl } from '../../../src/commands/bm/format.js';
+import { collectionsGet } from '../../../src/commands/bm/collections.js';
 import { tempDir } from '../../helpers/cli.js';
 import { startFakeLinkAce, TOKEN, type FakeLinkAce } from '../../clients/bookmarks/linkace-server.js';
 
@@ -82,6 +83,13 @@ describe('terminal output', () => {
     await check(ctx, undefined, { broken: true });
     expect(err()).toContain('own schedule');
     expect(out().split('\n').filter((l) => /\sbroken\s/.test(l))).toHaveLength(12);
+  });
+
+  test('a tag named like a number is found by that name when no such id exists', async () => {
+    const { ctx, out } = makeCtx({ tty: false, json: true });
+    await new BookmarkClient(ctx.http('bm')).createCollection('tags', { name: '2024' });
+    await collectionsGet(ctx, 'tags', '2024');
+    expect(JSON.parse(out())).toMatchObject({ name: '2024' });
   });
 
   test('an empty trash says so on a terminal and prints nothing', async () => {

@@ -99,6 +99,10 @@ describe('rate limit', () => {
     expect(bad.rateLimitInvalid).toBe('lots');
   });
 
+  test('a malformed setting refuses to start', async () => {
+    await expect(setup({ apiRateLimit: '10 per minute' })).rejects.toThrow(/invalid API rate limit "10 per minute"/);
+  });
+
   test('per token: headers on every answer, 429 with Retry-After past the limit', async () => {
     const f = await setup({ apiRateLimit: '3' });
     try {

@@ -168,3 +168,36 @@ describe('v2 links', () => {
     expect(f.events.filter((e) => e.type === 'tag.created')[1]!.data).toMatchObject({ name: 'solo', user_id: 1 });
   });
 });
+
+describe('concurrent creates (group commit)', () => {
+  test('creates arriving together all land; a duplicate among them fails alone', async () => {
+    const bodies = Array.from({ length: 12 }, (_, i) => ({ url: `https://batch${i % 11}.example`, tags: [`t${i % 3}`] }));
+    const results = await Promise.all(bodies.map((b) => f.req(f.A, 'POST', '/api/v2/links', b)));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(11);
+    const failed = results.filter((r) => r.status !== 200);
+    expect(failed.map((r) => [r.status, r.body.errors])).toEqual([[422, { url: ['The url has already been taken.'] }]]);
+    const list = await f.req(f.A, 'GET', '/api/v2/links?per_page=-1');
+    expect(list.body.meta.total).toBe(11);
+    expect(new Set(results.filter((r) => r.status === 200).map((r) => r.body.id)).size).toBe(11);
+    expect((await f.req(f.A, 'GET', '/api/v2/tags')).body.data.map((t: any) => t.name).sort()).toEqual(['t0', 't1', 't2']);
+  });
+
+  test('the batcher isolates failures in savepoints and settles after the commit', async () => {
+    const { WriteBatcher } = await import('../../../src/services/bookmarks/store/batch.js');
+    const { openDb } = await import('../../../src/services/bookmarks/store/db.js');
+    const { mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'ops-bm-batch-'));
+    const db = openDb(dir);
+    db.exec('CREATE TABLE t (v INTEGER UNIQUE)');
+    const b = new WriteBatcher(db);
+    const ins = (v: number) => b.run(() => db.prepare('INSERT INTO t (v) VALUES (?)').run(v).changes);
+    const outcomes = await Promise.allSettled([ins(1), ins(2), ins(1), ins(3)]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    const other = openDb(dir); // another connection sees the committed rows
+    expect(other.prepare('SELECT v FROM t ORDER BY v').pluck().all()).toEqual([1, 2, 3]);
+    other.close();
+    db.close();
+  });
+});

@@ -145,7 +145,7 @@ export async function storeLink(deps: Deps, caller: Caller, f: LinkFields, opts:
   const createdTags: CollectionRow[] = [];
   let row: LinkRow;
   try {
-    row = deps.db.transaction(() => {
+    row = await deps.write(() => {
       const link = insertLink(deps.db, {
         user_id: userId,
         url,
@@ -161,7 +161,7 @@ export async function storeLink(deps: Deps, caller: Caller, f: LinkFields, opts:
       if (f.lists?.length) attach(deps.db, 'lists', link.id, resolveRefs(deps, userId, 'lists', f.lists, createdTags), 'replace');
       if (f.tags?.length) attach(deps.db, 'tags', link.id, resolveRefs(deps, userId, 'tags', f.tags, createdTags), 'replace');
       return link;
-    })();
+    });
   } catch (e) {
     if (isUniqueViolation(e)) {
       const c = new Check({});

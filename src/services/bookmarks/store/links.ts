@@ -155,26 +155,29 @@ export interface NewLink {
 
 export function insertLink(db: DB, l: NewLink): LinkRow {
   const now = isoMicro();
+  const row: Omit<LinkRow, 'id'> = {
+    user_id: l.user_id,
+    url: l.url,
+    title: l.title,
+    description: l.description,
+    icon: l.icon,
+    visibility: l.visibility,
+    status: l.status ?? 1,
+    check_disabled: l.check_disabled ? 1 : 0,
+    last_checked_at: null,
+    thumbnail: l.thumbnail ?? null,
+    created_at: l.created_at ?? now,
+    updated_at: now,
+    deleted_at: null,
+  };
   const info = q(
     db,
     `INSERT INTO links (user_id, url, title, description, icon, visibility, status, check_disabled, thumbnail, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
-    l.user_id,
-    l.url,
-    l.title,
-    l.description,
-    l.icon,
-    l.visibility,
-    l.status ?? 1,
-    l.check_disabled ? 1 : 0,
-    l.thumbnail ?? null,
-    l.created_at ?? now,
-    now,
-  );
+  ).run(row.user_id, row.url, row.title, row.description, row.icon, row.visibility, row.status, row.check_disabled, row.thumbnail, row.created_at, row.updated_at);
   const id = Number(info.lastInsertRowid);
   bumpLinks(db, id);
-  return getLink(db, id)!;
+  return { id, ...row };
 }
 
 const UPDATABLE = new Set(['url', 'title', 'description', 'icon', 'visibility', 'status', 'check_disabled', 'thumbnail', 'last_checked_at']);

@@ -80,7 +80,7 @@ export class SearchIndex {
     const changes = this.source.takeChanges();
     if (this.loadedVersion === null || dv !== this.loadedVersion || changes === 'all') {
       this.entries = new Map();
-      for (const r of q(this.db, `SELECT ${COLUMNS} FROM links ORDER BY id`).iterate() as IterableIterator<Row>) this.entries.set(r.id, entryOf(r));
+      for (const r of q(this.db, `SELECT ${COLUMNS} FROM links ORDER BY id`).all() as Row[]) this.entries.set(r.id, entryOf(r));
       this.loadedVersion = dv;
       return;
     }
