@@ -234,7 +234,9 @@ export class EngineCircuit implements Circuit {
     const changes = new Map<string, WeightedRow[]>();
     for (const [o, d] of result) {
       if (!d.length) continue;
-      const sorted = d.slice().sort((a, b) => a[1] - b[1]);
+      let ordered = true; // deletes before inserts: sort only when needed
+      for (let i = 1; i < d.length && ordered; i++) if (d[i - 1]![1] > 0 && d[i]![1] < 0) ordered = false;
+      const sorted = ordered ? d : d.slice().sort((a, b) => a[1] - b[1]);
       changes.set(o.name, sorted.map(([row, w]) => ({ row: this.toJsonRow(o, row), weight: w })));
     }
     return { changes };

@@ -145,7 +145,7 @@ describe('differential: engine vs PGlite', () => {
         const failures = await runSequence(steps);
         if (failures.length) throw new Error(failures.slice(0, 5).join('\n'));
       }),
-      { numRuns: Number(process.env.DIFF_RUNS ?? 12), seed: process.env.DIFF_SEED ? Number(process.env.DIFF_SEED) : undefined, endOnFailure: true },
+      { numRuns: Number(process.env.DIFF_RUNS ?? 20), seed: process.env.DIFF_SEED ? Number(process.env.DIFF_SEED) : undefined, endOnFailure: true },
     );
   }, 300_000);
 });
