@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import { contextFor, type Context } from '../../context.js';
 import { cliError, collect } from './shared.js';
+import { describeArguments, examples, optionChoices } from '../help-text.js';
 
 type Handler = (ctx: Context, ...args: never[]) => Promise<void>;
 
@@ -21,14 +22,17 @@ function act<A extends unknown[]>(fn: (ctx: Context, ...args: A) => Promise<void
   };
 }
 
-const examples = (...lines: string[]) => `\nExamples:\n${lines.map((l) => `  ${l}`).join('\n')}`;
 
 function pagingOptions(cmd: Command): Command {
   return cmd.option('--limit <n>', 'at most this many (default 25)').option('--all', 'every item, following pages (rows print as pages arrive)');
 }
 
 function registerLinks(bm: Command): void {
-  const links = bm.command('links').alias('link').description('Links (bookmarks): list, get, add, edit, rm, open, notes');
+  const links = bm
+    .command('links')
+    .alias('link')
+    .description('Links (bookmarks): list, get, add, edit, rm, open, notes')
+    .addHelpText('after', examples('ops bm links list --tag docs --limit 10', 'ops bm links add https://example.com --tag reading --create-missing', 'ops bm links rm 12 --yes'));
   pagingOptions(
     links
       .command('list')
@@ -94,7 +98,11 @@ function registerLinks(bm: Command): void {
 
 function registerCollections(bm: Command, kind: 'lists' | 'tags'): void {
   const one = kind === 'lists' ? 'list' : 'tag';
-  const group = bm.command(kind).alias(one).description(`${kind === 'lists' ? 'Lists' : 'Tags'}: list, get, add, edit, rm, links`);
+  const group = bm
+    .command(kind)
+    .alias(one)
+    .description(`${kind === 'lists' ? 'Lists' : 'Tags'}: list, get, add, edit, rm, links`)
+    .addHelpText('after', examples(`ops bm ${kind} list`, `ops bm ${kind} add ${kind === 'lists' ? '"Reading list"' : 'reading'}`, `ops bm ${kind} links ${kind === 'lists' ? '"Reading list"' : 'reading'} --json`));
   pagingOptions(group.command('list').alias('ls').description(`List ${kind}`))
     .option('--sort <field>', `id, name, ${kind === 'lists' ? 'description, ' : ''}visibility, created_at, updated_at, random`)
     .option('--order <dir>', 'asc or desc (default desc)')
@@ -132,7 +140,11 @@ function registerCollections(bm: Command, kind: 'lists' | 'tags'): void {
 }
 
 function registerNotes(bm: Command): void {
-  const notes = bm.command('notes').alias('note').description('Notes on links: add, edit, rm (list them with `ops bm links notes ID`)');
+  const notes = bm
+    .command('notes')
+    .alias('note')
+    .description('Notes on links: add, edit, rm (list them with `ops bm links notes ID`)')
+    .addHelpText('after', examples('ops bm notes add 12 "Read the second half"', 'ops bm links notes 12'));
   notes
     .command('add <link-id> [text]')
     .description('Add a note to a link (text from the argument, or stdin with "-")')
@@ -154,7 +166,10 @@ function registerNotes(bm: Command): void {
 }
 
 function registerBulk(bm: Command): void {
-  const bulk = bm.command('bulk').description('Add, edit or delete many items from a file or stdin (JSON array, NDJSON or CSV)');
+  const bulk = bm
+    .command('bulk')
+    .description('Add, edit or delete many items from a file or stdin (JSON array, NDJSON or CSV)')
+    .addHelpText('after', examples('ops bm bulk add links.csv --create-missing', 'ops bm bulk rm ids.txt --yes'));
   const common = (c: Command) =>
     c
       .option('--type <type>', 'links, lists or tags (default links)')
@@ -174,7 +189,10 @@ function registerBulk(bm: Command): void {
 }
 
 function registerTrash(bm: Command): void {
-  const trash = bm.command('trash').description('Deleted links, lists, tags and notes: list, restore, clear');
+  const trash = bm
+    .command('trash')
+    .description('Deleted links, lists, tags and notes: list, restore, clear')
+    .addHelpText('after', examples('ops bm trash list', 'ops bm trash restore link 12 13', 'ops bm trash clear --yes'));
   trash
     .command('list')
     .alias('ls')
@@ -244,6 +262,30 @@ export function register(bm: Command): void {
     .description("The server's API version and what it offers (import endpoint, health check)")
     .addHelpText('after', examples('ops bm version', 'ops bm version --json'))
     .action(act(async (ctx) => (await import('./version.js')).bmVersion(ctx)));
+  describeArguments(bm, ARGUMENTS);
+  optionChoices(bm, '--visibility', ['public', 'internal', 'private', '1', '2', '3']);
+  optionChoices(bm, '--order', ['asc', 'desc']);
+  optionChoices(bm, '--status', ['ok', 'moved', 'broken']);
 }
+
+const ARGUMENTS: Record<string, string> = {
+  id: 'the link id',
+  'links:id': 'the link id',
+  'notes:id': 'the note id',
+  'rm:id': 'one or more ids',
+  url: 'the URL (http or https)',
+  'check:url': 'is this URL saved already? (exit 0 yes, 1 no)',
+  list: 'the list, by id or name',
+  tag: 'the tag, by id or name',
+  name: 'the name',
+  'link-id': 'the id of the link the note belongs to',
+  text: 'the note (Markdown); omitted: read from stdin',
+  query: 'text to look for',
+  file: 'a file; "-" or omitted reads stdin',
+  'import:file': 'a Netscape bookmark file (HTML) or an `ops bm export` JSON file; "-" reads stdin',
+  type: 'links, lists, tags or notes',
+  'restore:type': 'link, list, tag or note',
+  'restore:id': 'one or more ids',
+};
 
 export type { Handler };

@@ -1,6 +1,7 @@
 /** `ops hook ...`: receive, verify, sign and replay webhooks; manage the notification service. */
 import type { Command } from 'commander';
 import { contextFor } from '../../context.js';
+import { describeArguments, examples } from '../help-text.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -145,4 +146,14 @@ export function register(cmd: Command): void {
     .action(async (_flags, command: Command) => {
       await (await import('./dashboard.js')).hookDashboard(contextFor(command));
     });
+  cmd.addHelpText('after', examples('ops hook serve --port 8701', 'ops hook register http://127.0.0.1:8701/ --events payment.completed,payment.failed', 'ops hook trigger payment.completed', 'ops hook deliveries --status failed'));
+  describeArguments(cmd, {
+    file: 'the payload file; "-" or omitted reads stdin',
+    url: 'the receiver URL (http or https)',
+    id: 'the webhook id (wh_...)',
+    'rm:id': 'one or more webhook ids',
+    'deliveries:id': 'a delivery id (dlv_...): show it with every attempt',
+    'redeliver:id': 'one or more delivery ids (dlv_...)',
+    type: 'the event type, e.g. payment.completed (see `ops hook trigger --help`)',
+  });
 }

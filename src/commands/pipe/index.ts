@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { contextFor } from '../../context.js';
+import { describeArguments } from '../help-text.js';
 
 export function register(cmd: Command): void {
   cmd.addHelpText(
@@ -114,4 +115,13 @@ export function register(cmd: Command): void {
     .option('-f, --follow', 'keep printing new lines until interrupted or the stream ends')
     .addHelpText('after', '\nExamples:\n  ops pipe logs demo\n  ops pipe logs demo --follow | grep ERROR')
     .action(async (name: string, opts, command: Command) => (await import('./logs.js')).pipeLogs(contextFor(command), name, opts));
+  describeArguments(cmd, {
+    name: 'the pipeline name',
+    file: 'the file; "-" or omitted reads stdin',
+    'create:file': 'the SQL program; "-" or omitted reads stdin',
+    'ingest:file': 'NDJSON, a JSON array or CSV; "-" or omitted reads stdin',
+    table: 'the table to feed',
+    view: 'the view (or table) to read',
+    views: 'one or more views to watch',
+  });
 }
