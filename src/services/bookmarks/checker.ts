@@ -98,7 +98,10 @@ export class LinkChecker {
   start(): void {
     if (this.options.intervalMs <= 0 || this.timer) return;
     this.timer = setInterval(() => {
-      if (!this.running) this.running = this.runBatch().finally(() => (this.running = undefined));
+      if (!this.running)
+        this.running = this.runBatch()
+          .catch(() => [])
+          .finally(() => (this.running = undefined));
     }, this.options.intervalMs);
     this.timer.unref();
   }
