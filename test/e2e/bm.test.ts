@@ -59,7 +59,7 @@ describe('links', () => {
     expect(bad.stderr).toContain('no tag named "nope"');
     const vis = await bm(['links', 'add', 'https://example.org/three', '--visibility', 'secret']);
     expect(vis.exitCode).toBe(2);
-    expect(vis.stderr).toContain('public, internal or private');
+    expect(vis.stderr).toContain('Allowed choices are public, internal, private, 1, 2, 3');
     const notUrl = await bm(['links', 'add', 'example dot org']);
     expect(notUrl.exitCode).toBe(2);
   });

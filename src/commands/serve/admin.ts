@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { contextFor, type Context } from '../../context.js';
 import { OpsError, UsageError } from '../../core/errors.js';
 import { resolveDataDir } from './index.js';
+import { describeArguments, examples } from '../help-text.js';
 
 interface DirFlags {
   dataDir?: string;
@@ -26,7 +27,10 @@ async function call<T>(fn: () => T): Promise<T> {
 const dataDirOption = (cmd: Command) => cmd.option('--data-dir <dir>', 'data directory of ops serve (default $XDG_DATA_HOME/ops, env OPS_DATA_DIR)');
 
 export function registerAdmin(serve: Command): void {
-  const user = serve.command('user').description('Users of the local bookmark service');
+  const user = serve
+    .command('user')
+    .description('Users of the local bookmark service')
+    .addHelpText('after', examples('ops serve user add --name Alice --email alice@example.com', 'ops serve user list', 'ops serve user rm alice@example.com --yes'));
   dataDirOption(
     user
       .command('add')
@@ -36,7 +40,7 @@ export function registerAdmin(serve: Command): void {
       .option('--token-name <name>', 'name of the first token', 'default')
       .addHelpText('after', '\nExamples:\n  ops serve user add --name Alice --email alice@example.com\n  ops serve user add --name CI --email ci@example.com --json | jq -r .token'),
   ).action(async (_f: unknown, cmd: Command) => userAdd(contextFor(cmd), merged(cmd)));
-  dataDirOption(user.command('list').alias('ls').description('List the users')).action(async (_f: unknown, cmd: Command) => userList(contextFor(cmd), merged(cmd)));
+  dataDirOption(user.command('list').alias('ls').description('List the users').addHelpText('after', examples('ops serve user list', 'ops serve user list --json | jq -r ".[].email"'))).action(async (_f: unknown, cmd: Command) => userList(contextFor(cmd), merged(cmd)));
   dataDirOption(
     user
       .command('rm <user>')
@@ -44,7 +48,10 @@ export function registerAdmin(serve: Command): void {
       .addHelpText('after', '\nExample:\n  ops serve user rm alice@example.com --yes'),
   ).action(async (ref: string, _f: unknown, cmd: Command) => userRemove(contextFor(cmd), ref, merged(cmd)));
 
-  const token = serve.command('token').description('API tokens of the local bookmark service');
+  const token = serve
+    .command('token')
+    .description('API tokens of the local bookmark service')
+    .addHelpText('after', examples('ops serve token create --user alice@example.com --name laptop', 'ops serve token list', 'ops serve token revoke 7 --yes'));
   dataDirOption(
     token
       .command('create')
@@ -57,13 +64,20 @@ export function registerAdmin(serve: Command): void {
         'after',
         '\nExamples:\n  ops serve token create --user alice@example.com --name laptop\n  ops serve token create --system --private-access --name backup --json',
       ),
-  ).action(async (_f: unknown, cmd: Command) => tokenCreate(contextFor(cmd), merged(cmd)),
-  );
-  dataDirOption(token.command('list').alias('ls').description('List tokens (never their values)').option('--user <user>', 'only this user\'s tokens')).action(
+  ).action(async (_f: unknown, cmd: Command) => tokenCreate(contextFor(cmd), merged(cmd)));
+  dataDirOption(
+    token
+      .command('list')
+      .alias('ls')
+      .description('List tokens (never their values)')
+      .option('--user <user>', "only this user's tokens")
+      .addHelpText('after', examples('ops serve token list', 'ops serve token list --user alice@example.com --json')),
+  ).action(
     async (_f: unknown, cmd: Command) => tokenList(contextFor(cmd), merged(cmd)),
   );
-  dataDirOption(token.command('revoke <id>').description('Revoke a token: it stops working at once')).action(async (id: string, _f: unknown, cmd: Command) => tokenRevoke(contextFor(cmd), id, merged(cmd)),
+  dataDirOption(token.command('revoke <id>').description('Revoke a token: it stops working at once').addHelpText('after', examples('ops serve token revoke 7', 'ops serve token revoke 7 --yes'))).action(async (id: string, _f: unknown, cmd: Command) => tokenRevoke(contextFor(cmd), id, merged(cmd)),
   );
+  describeArguments(serve, { user: 'the user, by id or email', id: 'the token id (see `ops serve token list`)' });
 }
 
 /** The subcommand's options with those of its parents (`ops serve --data-dir D user list` works too). */

@@ -16,7 +16,6 @@ import type { Deps } from './deps.js';
 import { errorHandler, installParsers, notFoundRoutes, trackRoutes } from './http.js';
 import { makeAuthHook } from './auth.js';
 import { registerRoutes } from './routes/index.js';
-import { seedDemo } from './demo.js';
 import { WriteBatcher } from './store/batch.js';
 
 export const API_VERSION = '2.0';
@@ -58,7 +57,6 @@ const service: ServiceModule = {
       write: (fn) => batcher.run(fn),
     };
 
-    if (ctx.options.demo) await seedDemo(deps, adminId);
 
     installParsers(app);
     app.setValidatorCompiler(() => () => true);

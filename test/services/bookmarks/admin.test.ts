@@ -152,27 +152,3 @@ describe('first start, tokens and user events with a running service', () => {
     }
   });
 });
-
-describe('demo content', () => {
-  test('--demo fills an empty store once, without the network', async () => {
-    const dataDir = tmp();
-    const one = await buildServiceApp(service, { fetchMetadata: true, linkCheck: false, demo: true }, { dataDir });
-    const token = (await one.handle.localCredentials!()).bmToken!;
-    const get = async (sa: typeof one, url: string) => JSON.parse((await sa.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } })).body);
-    try {
-      const links = await get(one, '/api/v2/links?per_page=-1');
-      expect(links.meta.total).toBe(6);
-      expect(links.data.every((l: any) => l.status === 1 && l.check_disabled === false)).toBe(true);
-      expect((await get(one, '/api/v2/lists')).data.map((l: any) => l.name).sort()).toEqual(['Reading list', 'Tools']);
-      expect(Object.values(await get(one, '/api/v2/search/tags?query=docs'))).toEqual(['docs']);
-    } finally {
-      await one.close();
-    }
-    const two = await buildServiceApp(service, { fetchMetadata: false, linkCheck: false, demo: true }, { dataDir });
-    try {
-      expect((await get(two, '/api/v2/links?per_page=1')).meta.total).toBe(6);
-    } finally {
-      await two.close();
-    }
-  });
-});
