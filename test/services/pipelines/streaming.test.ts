@@ -5,7 +5,7 @@ import { bag, createCompiled, ingest, shutdown, startRunning, startSvc, waitFor,
 
 let svc: Svc;
 beforeAll(async () => {
-  svc = await startSvc({ pipelinesWatchMaxChunks: 8 });
+  svc = await startSvc({ pipelinesWatchMaxChunks: 16 });
 });
 afterAll(async () => {
   await svc.close();
@@ -71,7 +71,7 @@ describe('watch streams', () => {
     sock.pause(); // never read again
     const fast = await WatchReader.open(svc, 'slow', 'v', 'format=json');
     const big = 'x'.repeat(1000);
-    const steps = 40;
+    const steps = 60;
     for (let step = 0; step < steps; step++) {
       const body = JSON.stringify(Array.from({ length: 500 }, (_, i) => ({ insert: { id: (step * 500 + i) * 2, s: big } })));
       const r = await ingest(svc, 'slow', 't', 'format=json&array=true', body);
