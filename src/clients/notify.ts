@@ -4,16 +4,11 @@
  * goes in `Authorization: Bearer` (set on the HttpClient). No CLI concerns here.
  */
 import type { HttpClient } from '../core/http.js';
+import type { Delivery, DeliveryStatus, Webhook as WebhookShape } from '../webhooks/api.js';
 
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+export type { Attempt, Delivery, DeliveryStatus } from '../webhooks/api.js';
 
-export interface Webhook {
-  id: string;
-  url: string;
-  events: string[];
-  description: string | null;
-  createdAt: string;
-  updatedAt: string;
+export interface Webhook extends WebhookShape {
   /** Only in the answer to create (and `secret()`). */
   secret?: string;
 }
@@ -30,34 +25,6 @@ export interface Envelope {
   type: string;
   timestamp: string;
   data: Record<string, unknown>;
-}
-
-export interface Attempt {
-  n: number;
-  startedAt: string;
-  finishedAt: string | null;
-  durationMs: number | null;
-  statusCode: number | null;
-  error: string | null;
-  responseExcerpt: string | null;
-  outcome: 'success' | 'failure' | 'interrupted' | 'in_flight';
-}
-
-export interface Delivery {
-  id: string;
-  eventId: string;
-  eventType: string;
-  webhookId: string;
-  url: string;
-  status: DeliveryStatus;
-  attemptCount: number;
-  nextAttemptAt: string | null;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  createdAt: string;
-  updatedAt: string;
-  deliveredAt: string | null;
-  attempts: Attempt[];
 }
 
 export interface DeliveryPage {

@@ -17,17 +17,9 @@ import { ALL_EVENTS, type Envelope } from '../../webhooks/envelope.js';
 import { MAX_ATTEMPTS, nextAttemptAfterFailure } from '../../webhooks/schedule.js';
 import type { AttemptResult } from '../../webhooks/send.js';
 
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
-export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed'];
-
-export interface Webhook {
-  id: string;
-  url: string;
-  events: string[];
-  description: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+import type { Attempt, Delivery, DeliveryStatus, Webhook } from '../../webhooks/api.js';
+export { DELIVERY_STATUSES } from '../../webhooks/api.js';
+export type { Attempt, Delivery, DeliveryStatus, Webhook };
 
 export interface WebhookWithSecret extends Webhook {
   secret: string;
@@ -41,37 +33,6 @@ export interface StoredEventInfo {
   data: Record<string, unknown>;
 }
 
-export interface Attempt {
-  n: number;
-  startedAt: string;
-  finishedAt: string | null;
-  durationMs: number | null;
-  statusCode: number | null;
-  error: string | null;
-  responseExcerpt: string | null;
-  /** success | failure | interrupted | in_flight */
-  outcome: 'success' | 'failure' | 'interrupted' | 'in_flight';
-}
-
-export interface Delivery {
-  id: string;
-  eventId: string;
-  eventType: string;
-  webhookId: string;
-  url: string;
-  status: DeliveryStatus;
-  /** Completed attempts (interrupted ones are not counted). */
-  attemptCount: number;
-  nextAttemptAt: string | null;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  createdAt: string;
-  updatedAt: string;
-  deliveredAt: string | null;
-  attempts: Attempt[];
-}
-
-/** An attempt's result, to be recorded. */
 export interface FinishedAttempt {
   delivery: { id: string; attemptId: number };
   result: AttemptResult;
