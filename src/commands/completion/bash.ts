@@ -5,23 +5,10 @@
  */
 import type { CommandSpec } from '../../docs/tree.js';
 import { banner, buildTables, type PathTable } from './tables.js';
+import { sq, subCases } from './posix.js';
+
 
 /** A word in single quotes for bash. */
-export function sq(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
-function subCases(paths: PathTable[]): string {
-  const lines: string[] = [];
-  for (const p of paths) {
-    for (const s of p.subs) {
-      const patterns = [s.name, ...s.aliases].map((w) => sq(`${p.path}/${w}`)).join('|');
-      lines.push(`    ${patterns}) __ops_r=${sq(s.name)} ;;`);
-    }
-  }
-  return lines.join('\n');
-}
-
 function listCases(paths: PathTable[], get: (p: PathTable) => string[]): string {
   return paths
     .map((p) => ({ p, words: get(p) }))

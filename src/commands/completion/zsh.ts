@@ -3,23 +3,12 @@
  * that offers subcommands and options through `_describe`, values through `compadd`, files through `_files`.
  */
 import type { CommandSpec } from '../../docs/tree.js';
-import { sq } from './bash.js';
 import { banner, buildTables, type PathTable } from './tables.js';
+import { sq, subCases } from './posix.js';
 
 /** `word:description` for _describe (colons in the word escaped, one line). */
 function described(word: string, description: string): string {
   return sq(`${word.replace(/:/g, '\\:')}:${description.replace(/\s+/g, ' ').trim()}`);
-}
-
-function subCases(paths: PathTable[]): string {
-  const lines: string[] = [];
-  for (const p of paths) {
-    for (const s of p.subs) {
-      const patterns = [s.name, ...s.aliases].map((w) => sq(`${p.path}/${w}`)).join('|');
-      lines.push(`    ${patterns}) __ops_r=${sq(s.name)} ;;`);
-    }
-  }
-  return lines.join('\n');
 }
 
 function arrayCases(paths: PathTable[], get: (p: PathTable) => string[]): string {
