@@ -5,7 +5,7 @@
  */
 import type { CommandSpec } from '../../docs/tree.js';
 import { banner, buildTables, type PathTable } from './tables.js';
-import { sq, subCases } from './posix.js';
+import { argCases, sq, subCases, valueCases } from './posix.js';
 
 
 /** A word in single quotes for bash. */
@@ -15,23 +15,6 @@ function listCases(paths: PathTable[], get: (p: PathTable) => string[]): string 
     .filter(({ words }) => words.length > 0)
     .map(({ p, words }) => `    ${sq(p.path)}) __ops_r=${sq(words.join(' '))} ;;`)
     .join('\n');
-}
-
-function valueCases(paths: PathTable[]): string {
-  const lines: string[] = [];
-  for (const p of paths) for (const o of p.opts) lines.push(`    ${sq(`${p.path}|${o.word}`)}) __ops_r=${sq(o.value)}; return 0 ;;`);
-  return lines.join('\n');
-}
-
-function argCases(paths: PathTable[]): string {
-  const lines: string[] = [];
-  for (const p of paths) {
-    if (p.args.length === 0) continue;
-    const inner = p.args.map((code, i) => `${i}) __ops_r=${sq(code)} ;;`);
-    if (p.variadic) inner.push(`*) [ "$2" -ge ${p.args.length - 1} ] && __ops_r=${sq(p.args.at(-1)!)} ;;`);
-    lines.push(`    ${sq(p.path)}) case "$2" in ${inner.join(' ')} esac ;;`);
-  }
-  return lines.join('\n');
 }
 
 export function bashScript(root: CommandSpec): string {
@@ -83,7 +66,7 @@ ${valueCases(paths)}
 __ops_arg() {
   __ops_r=
   case "$1" in
-${argCases(paths)}
+${argCases(paths, (n) => `[ "$2" -ge ${n} ]`)}
   esac
 }
 

@@ -4,7 +4,7 @@
  */
 import type { CommandSpec } from '../../docs/tree.js';
 import { banner, buildTables, type PathTable } from './tables.js';
-import { sq, subCases } from './posix.js';
+import { argCases, sq, subCases, valueCases } from './posix.js';
 
 /** `word:description` for _describe (colons in the word escaped, one line). */
 function described(word: string, description: string): string {
@@ -17,23 +17,6 @@ function arrayCases(paths: PathTable[], get: (p: PathTable) => string[]): string
     .filter(({ items }) => items.length > 0)
     .map(({ p, items }) => `    ${sq(p.path)}) __ops_a=(\n      ${items.join('\n      ')}\n    ) ;;`)
     .join('\n');
-}
-
-function valueCases(paths: PathTable[]): string {
-  const lines: string[] = [];
-  for (const p of paths) for (const o of p.opts) lines.push(`    ${sq(`${p.path}|${o.word}`)}) __ops_r=${sq(o.value)}; return 0 ;;`);
-  return lines.join('\n');
-}
-
-function argCases(paths: PathTable[]): string {
-  const lines: string[] = [];
-  for (const p of paths) {
-    if (p.args.length === 0) continue;
-    const inner = p.args.map((code, i) => `${i}) __ops_r=${sq(code)} ;;`);
-    if (p.variadic) inner.push(`*) (( $2 >= ${p.args.length - 1} )) && __ops_r=${sq(p.args.at(-1)!)} ;;`);
-    lines.push(`    ${sq(p.path)}) case "$2" in ${inner.join(' ')} esac ;;`);
-  }
-  return lines.join('\n');
 }
 
 export function zshScript(root: CommandSpec): string {
@@ -82,7 +65,7 @@ ${valueCases(paths)}
 __ops_arg() {
   __ops_r=
   case "$1" in
-${argCases(paths)}
+${argCases(paths, (n) => `(( $2 >= ${n} ))`)}
   esac
 }
 

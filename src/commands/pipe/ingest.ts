@@ -90,7 +90,7 @@ export async function pipeIngest(ctx: Context, name: string, table: string, file
   const legacyWait = opts.wait && p.generation === 'legacy';
   const baseline = legacyWait ? await inputRecords(pipes, name) : 0;
 
-  const progress = ctx.io.stderrIsTTY && !ctx.json && (ctx.io.stderr.columns ?? 0) > 0 ? await startProgress(ctx.io, `${name}/${table}: sending`, { json: false }) : undefined;
+  const progress = await startProgress(ctx.io, `${name}/${table}: sending`, { json: ctx.json, plainLines: false });
   const records = format === 'csv' ? csvRecordGroups(chunks) : jsonEventGroups(chunks);
   let sent = 0;
   let batchCount = 0;
@@ -101,7 +101,7 @@ export async function pipeIngest(ctx: Context, name: string, table: string, file
         const res = await pipes.ingest(name, table, batch.body, { format, array: format === 'json', force: opts.force });
         if (res.token) tokens.push(res.token);
       } catch (err) {
-        progress?.stop();
+        progress.stop();
         if (err instanceof ApiError && err.code !== 'UnknownPipelineName') {
           const range = `records ${batch.first}-${batch.first + batch.records - 1}`;
           const partial = format === 'csv' ? ' (in CSV the valid records of that batch may have been taken)' : '';
@@ -115,10 +115,10 @@ export async function pipeIngest(ctx: Context, name: string, table: string, file
       }
       sent += batch.records;
       batchCount++;
-      progress?.update(`${name}/${table}: sent ${sent} record${sent === 1 ? '' : 's'} (${batchCount} batch${batchCount === 1 ? '' : 'es'})`);
+      progress.update(`${name}/${table}: sent ${sent} record${sent === 1 ? '' : 's'} (${batchCount} batch${batchCount === 1 ? '' : 'es'})`);
     }
   } catch (err) {
-    progress?.stop();
+    progress.stop();
     if (err instanceof InputError) {
       throw new OpsError(`${label}: ${err.message}`, ExitCode.failure, `${sent} record${sent === 1 ? ' was' : 's were'} sent before it.`);
     }
@@ -127,18 +127,18 @@ export async function pipeIngest(ctx: Context, name: string, table: string, file
 
   let processed: boolean | undefined;
   if (opts.wait && sent > 0) {
-    progress?.update(`${name}/${table}: sent ${sent}; waiting until processed`);
+    progress.update(`${name}/${table}: sent ${sent}; waiting until processed`);
     const deadline = Date.now() + waitLimitMs(ctx, DEFAULT_WAIT.deploy);
     try {
       if (tokens.length > 0) await waitTokens(pipes, name, tokens, deadline);
       else await waitProcessed(pipes, name, baseline + sent, deadline);
       processed = true;
     } catch (err) {
-      progress?.stop();
+      progress.stop();
       throw err;
     }
   }
-  progress?.stop();
+  progress.stop();
   const summary = { pipeline: name, table, format, records: sent, batches: batchCount, ...(opts.wait ? { processed: processed ?? sent === 0 } : {}) };
   if (ctx.json) return ctx.out.writeJson(summary);
   await ctx.out.write(`sent ${sent} record${sent === 1 ? '' : 's'} to ${sanitize(name)}/${sanitize(table)} in ${batchCount} batch${batchCount === 1 ? '' : 'es'}${opts.wait ? ' (processed)' : ''}\n`);

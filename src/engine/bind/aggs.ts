@@ -18,7 +18,7 @@ export function accFactory(name: string, arg: BExpr | undefined, e: Expr & { k: 
     case 'SUM':
       if (!t || !(isInteger(t) || isFloat(t) || isDecimal(t))) throw new SqlError(`Cannot apply 'SUM' to arguments of type <${t?.kind}>`, e.pos, 'type');
       if (isDecimal(t)) return { make: () => new SumDecAcc(), type: mk('DECIMAL', true, { precision: 38, scale: t.scale ?? 0 }) };
-      return { make: () => new SumNumAcc(isInteger(t)), type: withNull(t, true) };
+      return { make: () => new SumNumAcc(), type: withNull(t, true) };
     case 'AVG':
       if (!t || !(isInteger(t) || isFloat(t) || isDecimal(t))) throw new SqlError(`Cannot apply 'AVG' to arguments of type <${t?.kind}>`, e.pos, 'type');
       if (isDecimal(t)) return { make: () => new AvgDecAcc(), type: withNull(t, true) };

@@ -161,14 +161,12 @@ export class CountAcc implements Acc {
 export class SumNumAcc implements Acc {
   s = 0;
   n = 0;
-  constructor(private readonly integral: boolean) {}
   add(v: Value, w: number): void {
     this.s += (v as number) * w;
     this.n += w;
   }
   result(): Value {
-    if (this.n === 0) return null;
-    return this.integral ? this.s : this.s;
+    return this.n === 0 ? null : this.s;
   }
 }
 
@@ -184,15 +182,12 @@ export class SumDecAcc implements Acc {
   }
 }
 
-export class AvgAcc implements Acc {
-  s = 0;
-  n = 0;
-  constructor(private readonly integral: boolean) {}
-  add(v: Value, w: number): void {
-    this.s += (v as number) * w;
-    this.n += w;
+/** AVG over numbers: the running sum and count of SUM; integer AVG truncates (as Calcite). */
+export class AvgAcc extends SumNumAcc {
+  constructor(private readonly integral: boolean) {
+    super();
   }
-  result(): Value {
+  override result(): Value {
     if (this.n === 0) return null;
     return this.integral ? Math.trunc(this.s / this.n) : this.s / this.n;
   }
