@@ -88,9 +88,11 @@ export interface WeightedRow {
 }
 
 export interface StepResult {
-  /** Output name of each non-local view (and table) that changed in this step -> its consolidated changes,
-   *  deletes before inserts. Relations that did not change are absent. */
-  changes: Map<string, WeightedRow[]>;
+  /** Output name of each non-local view (and table) that changed in this step -> its changes, deletes
+   *  before inserts. Relations that did not change are absent. The changes are consolidated as far as
+   *  can be observed: no row is both inserted and deleted, no weight is zero; equal rows inserted (or
+   *  deleted) more than once may appear as separate entries. Rows are put in JSON form when first read. */
+  changes: ReadonlyMap<string, WeightedRow[]>;
 }
 
 export interface Circuit {

@@ -5,8 +5,10 @@
 import { EngineInputError, type Circuit, type InputChange, type JsonRow, type JsonValue, type StepResult, type WeightedRow } from './api.js';
 import type { BoundProgram, TableDef, ViewDef } from './bind/program.js';
 import type { PlanNode, PlanColumn } from './plan/nodes.js';
-import { consolidate, ZSet, type Delta, type Operator } from './ops/zset.js';
-import { rowKey, sameRow, toJson, type Row, type Value } from './types/values.js';
+import { consolidate, type Delta, type Operator } from './ops/zset.js';
+import { consolidateStep, RelationContents } from './contents.js';
+import { StepChanges } from './step-changes.js';
+import { jsonConverter, rowKey, sameRow, toJson, type Row, type Value } from './types/values.js';
 import { compareValues } from './types/values.js';
 import { convertChange, foldKey, type TableState } from './inputs.js';
 import { resolveName } from './names.js';
@@ -17,7 +19,8 @@ interface Output {
   isTable: boolean;
   node: PlanNode;
   columns: PlanColumn[];
-  integrated: ZSet;
+  /** Contents for snapshots (keyless relations; primary-key tables keep theirs in byKey). */
+  integrated: RelationContents;
   /** Primary-key tables: contents live in the table's key map. */
   byKey?: Map<string | number, Row>;
   formatters: Array<(v: Value) => JsonValue>;
@@ -57,19 +60,20 @@ export class EngineCircuit implements Circuit {
       });
       const byKey = t.pk.length ? new Map<string | number, Row>() : undefined;
       const altNames = t.columns.map((c) => (c.quoted ? undefined : c.name.toLowerCase() === c.name ? c.name.toUpperCase() : c.name.toLowerCase()));
-      this.tables.set(t.name, { def: t, byKey, exact, folded, altNames, watermarks: new Map() });
+      const convert = t.columns.map((c) => jsonConverter(c.type));
+      this.tables.set(t.name, { def: t, byKey, exact, folded, altNames, convert, watermarks: new Map() });
       this.addOutput(t.name, t.node, t.columns.map((c) => ({ name: c.name, type: c.type })), t.quoted, true);
       this.outputs[this.outputs.length - 1]!.byKey = byKey;
     }
     for (const v of program.views) if (!v.local) this.addOutput(v.name, v.node, v.columns, v.quoted);
     // initial outputs (constants, global aggregates)
     const init = this.propagate(new Map(), true);
-    this.pending = init;
+    this.pending = init.size ? init : undefined;
   }
 
   private addOutput(name: string, node: PlanNode, columns: PlanColumn[], quoted: boolean, isTable = false): void {
     const fold = this.casing === 'upper' ? name.toUpperCase() : name.toLowerCase();
-    const o: Output = { name, isTable, caseSensitive: quoted && fold !== name, node, columns, integrated: new ZSet(), formatters: columns.map((c) => (v: Value) => toJson(v, c.type)) };
+    const o: Output = { name, isTable, caseSensitive: quoted && fold !== name, node, columns, integrated: new RelationContents(), formatters: columns.map((c) => (v: Value) => toJson(v, c.type)) };
     this.outputs.push(o);
   }
 
@@ -118,7 +122,10 @@ export class EngineCircuit implements Circuit {
       if (!d || !d.length) continue;
       let c: Delta;
       if (o.byKey) c = o.node.table && this.singleTouch.has(o.node.table) ? d : consolidate(d); // primary-key tables: the key map already holds the contents
-      else c = o.integrated.integrate(d);
+      else {
+        c = consolidateStep(d);
+        o.integrated.append(c);
+      }
       if (!c.length) continue;
       result.set(o, c);
     }
@@ -154,7 +161,8 @@ export class EngineCircuit implements Circuit {
     const tableDeltas = new Map<string, Delta>();
     const maxSeen = new Map<TableState, Map<number, number>>();
     const touchesPerTable = new Map<string, number>();
-    for (const { t, action } of actions) {
+    for (const action of actions) {
+      const t = action.t;
       let d = tableDeltas.get(t.def.name);
       if (!d) {
         d = [];
@@ -173,7 +181,7 @@ export class EngineCircuit implements Circuit {
         }
       }
       if (!t.byKey) {
-        d.push([(action as { row: Row }).row, (action as { w: number }).w]);
+        d.push([action.row, (action as { w: number }).w]);
         continue;
       }
       const k = this.pkKey(t, action.row);
@@ -228,18 +236,21 @@ export class EngineCircuit implements Circuit {
     if (this.pending) {
       const p = this.pending;
       this.pending = undefined;
-      for (const [o, d] of result) p.set(o, consolidate((p.get(o) ?? []).concat(d)));
+      // the initial outputs go out with the first step, merged with its changes
+      for (const [o, d] of result) p.set(o, p.has(o) ? consolidate(p.get(o)!.concat(d)) : d);
       result = p;
     }
-    const changes = new Map<string, WeightedRow[]>();
-    for (const [o, d] of result) {
-      if (!d.length) continue;
-      let ordered = true; // deletes before inserts: sort only when needed
-      for (let i = 1; i < d.length && ordered; i++) if (d[i - 1]![1] > 0 && d[i]![1] < 0) ordered = false;
-      const sorted = ordered ? d : d.slice().sort((a, b) => a[1] - b[1]);
-      changes.set(o.name, sorted.map(([row, w]) => ({ row: this.toJsonRow(o, row), weight: w })));
-    }
+    const changes = new StepChanges();
+    for (const [o, d] of result) if (d.length) changes.add(o.name, () => this.formatDelta(o, d));
     return { changes };
+  }
+
+  /** A delta as JSON rows, deletes before inserts. */
+  private formatDelta(o: Output, d: Delta): WeightedRow[] {
+    let ordered = true; // sort only when needed
+    for (let i = 1; i < d.length && ordered; i++) if (d[i - 1]![1] > 0 && d[i]![1] < 0) ordered = false;
+    const sorted = ordered ? d : d.slice().sort((a, b) => a[1] - b[1]);
+    return sorted.map(([row, w]) => ({ row: this.toJsonRow(o, row), weight: w }));
   }
 
   private toJsonRow(o: Output, row: Row): JsonRow {
@@ -254,7 +265,7 @@ export class EngineCircuit implements Circuit {
     if (!o) throw new Error(`unknown relation '${name}'`);
     const out: WeightedRow[] = [];
     if (o.byKey) for (const row of o.byKey.values()) out.push({ row: this.toJsonRow(o, row), weight: 1 });
-    else for (const e of o.integrated.map.values()) out.push({ row: this.toJsonRow(o, e.row), weight: e.w });
+    else for (const [row, w] of o.integrated.rows()) out.push({ row: this.toJsonRow(o, row), weight: w });
     return out;
   }
 

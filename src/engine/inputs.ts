@@ -1,13 +1,14 @@
 /** Input changes: JSON/CSV rows to internal rows, validated per table (types, NOT NULL, keys). */
 import { EngineInputError, type InputChange, type JsonValue } from './api.js';
 import type { TableDef } from './bind/program.js';
-import { fromCsv, fromJson, ValueError, type Row, type Value } from './types/values.js';
+import { fromCsv, ValueError, type Row, type Value } from './types/values.js';
 
+/** One input change, converted and checked, for table t. */
 export type Action =
-  | { kind: 'weighted'; row: Row; w: number }
-  | { kind: 'upsert'; row: Row }
-  | { kind: 'deleteKey'; row: Row }
-  | { kind: 'update'; row: Row; set: number[] };
+  | { kind: 'weighted'; t: TableState; row: Row; w: number }
+  | { kind: 'upsert'; t: TableState; row: Row }
+  | { kind: 'deleteKey'; t: TableState; row: Row }
+  | { kind: 'update'; t: TableState; row: Row; set: number[] };
 
 export interface TableState {
   def: TableDef;
@@ -17,6 +18,8 @@ export interface TableState {
   /** Lower-case spelling of unquoted column names (the usual JSON key), for the fast path. */
   altNames: Array<string | undefined>;
   folded: Map<string, number>;
+  /** Per column: JSON value to internal value (throws ValueError). */
+  convert: Array<(v: JsonValue | undefined) => Value>;
   watermarks: Map<number, number>;
 }
 
@@ -25,29 +28,34 @@ export function foldKey(s: string): string {
 }
 
 
-export function convertRow(t: TableState, row: unknown, index: number, partial: boolean): { row: Row; present: boolean[] } {
+/**
+ * A JSON row (object or array) to an internal row; columns it leaves out take their defaults.
+ * `present`, when given, is set for each column the input named (for partial updates).
+ */
+export function convertRow(t: TableState, row: unknown, index: number, partial: boolean, present?: boolean[]): Row {
   const cols = t.def.columns;
-  const out: Row = cols.map((c) => c.dflt);
-  const present = cols.map(() => false);
+  const n = cols.length;
+  const out: Row = new Array(n);
+  for (let i = 0; i < n; i++) out[i] = cols[i]!.dflt;
   if (Array.isArray(row)) {
-    if (row.length > cols.length) throw new EngineInputError(`row has ${row.length} values but table '${t.def.name}' has ${cols.length} columns`, index);
-    row.forEach((v, i) => {
-      out[i] = convertValue(t, i, v as JsonValue, index);
-      present[i] = true;
-    });
-    return { row: out, present };
+    if (row.length > n) throw new EngineInputError(`row has ${row.length} values but table '${t.def.name}' has ${n} columns`, index);
+    for (let i = 0; i < row.length; i++) {
+      out[i] = convertValue(t, i, row[i] as JsonValue, index);
+      if (present) present[i] = true;
+    }
+    return out;
   }
   if (row === null || typeof row !== 'object') throw new EngineInputError(`row must be a JSON object or array`, index);
   // fast path: keys spelled exactly as the column names
   const obj = row as Record<string, JsonValue>;
   let found = 0;
   const alt = t.altNames;
-  for (let i = 0; i < cols.length; i++) {
+  for (let i = 0; i < n; i++) {
     let v = obj[cols[i]!.name];
     if (v === undefined && alt[i] !== undefined) v = obj[alt[i]!];
     if (v !== undefined) {
       out[i] = convertValue(t, i, v, index);
-      present[i] = true;
+      if (present) present[i] = true;
       found++;
     }
   }
@@ -55,24 +63,24 @@ export function convertRow(t: TableState, row: unknown, index: number, partial: 
   for (const _k in obj) total++;
   if (total === found) {
     if (!partial) checkNotNull(t, out, index);
-    return { row: out, present };
+    return out;
   }
   for (const [k, v] of Object.entries(obj)) {
     let i = t.exact.get(k);
     if (i === undefined) i = t.folded.get(foldKey(k));
     if (i === undefined) continue; // unknown fields are ignored
     out[i] = convertValue(t, i, v, index);
-    present[i] = true;
+    if (present) present[i] = true;
   }
   if (!partial) checkNotNull(t, out, index);
-  return { row: out, present };
+  return out;
 }
 
 function convertValue(t: TableState, i: number, v: JsonValue, index: number): Value {
-  const c = t.def.columns[i]!;
   try {
-    return fromJson(v, c.type);
+    return t.convert[i]!(v);
   } catch (e) {
+    const c = t.def.columns[i]!;
     if (e instanceof ValueError) throw new EngineInputError(`error parsing field '${c.name}': ${e.message}`, index);
     throw e;
   }
@@ -86,7 +94,7 @@ function checkNotNull(t: TableState, row: Row, index: number, only?: number[]): 
   }
 }
 
-export function convertChange(ch: InputChange, index: number, findTable: (name: string) => TableState | undefined): { t: TableState; action: Action } {
+export function convertChange(ch: InputChange, index: number, findTable: (name: string) => TableState | undefined): Action {
   if (!ch || typeof ch !== 'object') throw new EngineInputError('bad input change', index);
   const t = findTable(String(ch.table));
   if (!t) throw new EngineInputError(`unknown table '${ch.table}'`, index);
@@ -97,25 +105,23 @@ export function convertChange(ch: InputChange, index: number, findTable: (name: 
       const w0 = ch.weight ?? 1;
       if (!Number.isInteger(w0) || w0 === 0) throw new EngineInputError('weight must be a non-zero integer', index);
       if (ch.op === 'delete' && pk.length) {
-        const { row } = convertRow(t, ch.row, index, true);
+        const row = convertRow(t, ch.row, index, true);
         checkNotNull(t, row, index, pk);
-        return { t, action: { kind: 'deleteKey', row } };
+        return { kind: 'deleteKey', t, row };
       }
-      const { row } = convertRow(t, ch.row, index, ch.op === 'delete');
-      if (pk.length) {
-        if (w0 < 0) return { t, action: { kind: 'deleteKey', row } };
-        return { t, action: { kind: 'upsert', row } };
-      }
-      return { t, action: { kind: 'weighted', row, w: ch.op === 'insert' ? w0 : -w0 } };
+      const row = convertRow(t, ch.row, index, ch.op === 'delete');
+      if (pk.length) return w0 < 0 ? { kind: 'deleteKey', t, row } : { kind: 'upsert', t, row };
+      return { kind: 'weighted', t, row, w: ch.op === 'insert' ? w0 : -w0 };
     }
     case 'upsert': {
       if (!pk.length) throw new EngineInputError(`table '${t.def.name}' has no primary key: use insert`, index);
-      const { row } = convertRow(t, ch.row, index, false);
-      return { t, action: { kind: 'upsert', row } };
+      const row = convertRow(t, ch.row, index, false);
+      return { kind: 'upsert', t, row };
     }
     case 'update': {
       if (!pk.length) throw new EngineInputError(`update needs a table with a PRIMARY KEY; '${t.def.name}' has none`, index);
-      const { row, present } = convertRow(t, ch.row, index, true);
+      const present: boolean[] = new Array(t.def.columns.length).fill(false);
+      const row = convertRow(t, ch.row, index, true, present);
       checkNotNull(t, row, index, pk);
       const set: number[] = [];
       present.forEach((p, i) => {
@@ -124,7 +130,7 @@ export function convertChange(ch: InputChange, index: number, findTable: (name: 
           set.push(i);
         }
       });
-      return { t, action: { kind: 'update', row, set } };
+      return { kind: 'update', t, row, set };
     }
     case 'csv': {
       const cols = t.def.columns;
@@ -142,8 +148,8 @@ export function convertChange(ch: InputChange, index: number, findTable: (name: 
       checkNotNull(t, row, index);
       const w = ch.weight ?? 1;
       if (!Number.isInteger(w) || w === 0) throw new EngineInputError('weight must be a non-zero integer', index);
-      if (pk.length) return { t, action: w > 0 ? { kind: 'upsert', row } : { kind: 'deleteKey', row } };
-      return { t, action: { kind: 'weighted', row, w } };
+      if (pk.length) return w > 0 ? { kind: 'upsert', t, row } : { kind: 'deleteKey', t, row };
+      return { kind: 'weighted', t, row, w };
     }
     default:
       throw new EngineInputError(`unknown operation '${(ch as { op: string }).op}'`, index);

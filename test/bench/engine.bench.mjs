@@ -189,14 +189,22 @@ CREATE VIEW expensive AS SELECT id, name, price FROM item WHERE qty > 50;`);
     for (let i = 0; i < lines.length; i += BATCH) {
       const batch = [];
       for (let j = i; j < Math.min(lines.length, i + BATCH); j++) batch.push({ table: 'item', op: 'insert', row: JSON.parse(lines[j]).insert });
-      c.step(batch);
+      // read the view's changes as a watcher would (a table's own changes are formatted only when read)
+      if (!c.step(batch).changes.get('EXPENSIVE')) throw new Error('the view did not change');
     }
     return Number(process.hrtime.bigint() - t0) / 1e9;
   };
   parseOnly();
   engine();
-  const tp = Math.min(parseOnly(), parseOnly());
-  const te = Math.min(engine(), engine());
-  const frac = tp / te;
-  console.log(`throughput: filter/project view, batches of ${BATCH} JSON rows: ${fmt(rows / te / 1000, 0)} k rows/s vs JSON.parse alone ${fmt(rows / tp / 1000, 0)} k rows/s = ${fmt(frac, 2)} of the ceiling (target >= 0.4: ${frac >= 0.4 ? 'met' : 'NOT met'})`);
+  // alternate the two so that both see the same machine; the median of the per-round ratios
+  const rounds = [];
+  for (let k = 0; k < (QUICK ? 5 : 7); k++) {
+    const tp = parseOnly();
+    const te = engine();
+    rounds.push({ tp, te, frac: tp / te });
+  }
+  rounds.sort((a, b) => a.frac - b.frac);
+  const { tp, te, frac } = rounds[rounds.length >> 1];
+  const spread = `${fmt(rounds[0].frac, 2)}..${fmt(rounds[rounds.length - 1].frac, 2)}`;
+  console.log(`throughput: filter/project view, batches of ${BATCH} JSON rows: ${fmt(rows / te / 1000, 0)} k rows/s vs JSON.parse alone ${fmt(rows / tp / 1000, 0)} k rows/s = ${fmt(frac, 2)} of the ceiling (median of ${rounds.length} rounds, range ${spread}; target >= 0.4: ${frac >= 0.4 ? 'met' : 'NOT met'})`);
 }

@@ -3,6 +3,9 @@
 const POW10: bigint[] = [];
 for (let i = 0, p = 1n; i <= 80; i++, p *= 10n) POW10.push(p);
 
+const FAST_MAX = 2n ** 50n;
+const FAST_MIN = -FAST_MAX;
+
 export function pow10(n: number): bigint {
   return POW10[n] ?? 10n ** BigInt(n);
 }
@@ -29,8 +32,10 @@ export function parseDecimal(text: string, scale: number): bigint | undefined {
     }
     if (ok && frac !== 0 && (frac < 0 ? 0 : frac) <= scale && scale - (frac < 0 ? 0 : frac) <= 15) {
       const f = frac < 0 ? 0 : frac;
-      const big = BigInt(v) * pow10(scale - f);
-      return text.charCodeAt(0) === 45 ? -big : big;
+      const signed = text.charCodeAt(0) === 45 ? -v : v;
+      // scale - f <= 15 and v < 10^15: the scaled value is exact as a double only while below 2^53
+      const scaled = signed * 10 ** (scale - f);
+      return Number.isSafeInteger(scaled) ? BigInt(scaled) : BigInt(signed) * pow10(scale - f);
     }
   }
   const m = /^\s*([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?\s*$/.exec(text);
@@ -63,6 +68,24 @@ export function decimalFromNumber(n: number, scale: number): bigint | undefined 
 }
 
 export function formatDecimal(v: bigint, scale: number): string {
+  if (scale <= 15 && v >= FAST_MIN && v <= FAST_MAX) {
+    // fast path in doubles: below 2^50, every product and difference here is an exact integer
+    const n = Number(v);
+    if (scale === 0) return String(n);
+    const a = n < 0 ? -n : n;
+    const p = 10 ** scale;
+    let ip = Math.floor(a / p);
+    let fp = a - ip * p;
+    if (fp < 0) {
+      ip--;
+      fp += p;
+    } else if (fp >= p) {
+      ip++;
+      fp -= p;
+    }
+    const f = String(fp);
+    return (n < 0 ? '-' : '') + ip + '.' + (f.length < scale ? '0'.repeat(scale - f.length) + f : f);
+  }
   const neg = v < 0n;
   let s = (neg ? -v : v).toString();
   if (scale > 0) {

@@ -232,9 +232,13 @@ export class PipelineRuntime {
   }
 
   private dispatch(result: StepResult): void {
-    for (const [name, rows] of result.changes) {
-      if (rows.length === 0) continue;
+    // rows are put in JSON form only for the relations someone reads
+    for (const name of result.changes.keys()) {
       const ws = this.watchers.get(name);
+      const files = this.fileOutputs.filter((out) => out.view.name === name);
+      if (!ws?.size && !files.length) continue;
+      const rows = result.changes.get(name)!;
+      if (rows.length === 0) continue;
       if (ws && ws.size > 0) {
         const byFormat = new Map<OutputFormat, ReturnType<typeof encodeChunks>>();
         for (const w of ws) {
@@ -246,7 +250,7 @@ export class PipelineRuntime {
           for (const c of chunks) w.send(c);
         }
       }
-      for (const out of this.fileOutputs) if (out.view.name === name) out.write(rows);
+      for (const out of files) out.write(rows);
     }
   }
 
