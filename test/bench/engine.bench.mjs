@@ -2,7 +2,8 @@
 //  1. single-row updates to a join + GROUP BY view at 10k / 100k / 1M base rows (us per update; 1M vs 10k <= 3x,
 //     target <= 30 us at 100k);
 //  2. the same view recomputed by DuckDB after each update at 100k rows (target: engine >= 300x faster);
-//     if @duckdb/node-api is missing, the engine's own batch re-evaluation (a fresh circuit) is the baseline;
+//     @duckdb/node-api is a dev dependency (its lock entries for other platforms are written by hand, as this
+//     registry serves only the linux bindings); without it the engine's own batch re-evaluation is the baseline;
 //  3. throughput of a filter/project view fed batched JSON rows vs the bare JSON.parse rate (target >= 0.4);
 //  4. heap bytes per base row at 1M rows.
 // BENCH_QUICK=1: 1k/10k/30k rows, fewer updates.
