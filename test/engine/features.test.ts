@@ -202,7 +202,7 @@ FROM t;`);
 });
 
 describe('inputs', () => {
-  const p = prog('CREATE TABLE t (id INT NOT NULL PRIMARY KEY, n INT NOT NULL, d DECIMAL(5,1), b BOOLEAN); CREATE TABLE plain (x INT);');
+  const p = prog('CREATE TABLE t (id INT NOT NULL PRIMARY KEY, n INT NOT NULL, d DECIMAL(5,1), b BOOLEAN); CREATE TABLE plain (x INT); CREATE TABLE big (x BIGINT);');
 
   it('rejects bad values, NOT NULL violations, unknown tables and bad operations, applying nothing', () => {
     const c = p.newCircuit();
@@ -215,6 +215,8 @@ describe('inputs', () => {
       [{ table: 'plain', op: 'update', row: { x: 1 } }, /PRIMARY KEY/],
       [{ table: 't', op: 'csv', fields: ['1'] }, /expected 4 fields/],
       [{ table: 't', op: 'frobnicate', row: {} }, /unknown operation/],
+      [{ table: 'big', op: 'insert', row: { x: 2 ** 53 } }, /error parsing field 'X'.*beyond ±9007199254740991/],
+      [{ table: 'big', op: 'csv', fields: ['-9007199254740993'] }, /beyond ±9007199254740991/],
     ];
     for (const [change, msg] of bad) {
       let err: unknown;
@@ -228,6 +230,9 @@ describe('inputs', () => {
       expect((err as Error).message).toMatch(msg);
     }
     expect(c.contents('t')).toEqual([]);
+    // the largest BIGINT held exactly goes through
+    c.step([{ table: 'big', op: 'insert', row: { x: Number.MAX_SAFE_INTEGER } }, { table: 'big', op: 'csv', fields: ['-9007199254740991'] }]);
+    expect(c.contents('big').map((r) => r.row.X).sort()).toEqual([-9007199254740991, 9007199254740991]);
   });
 
   it('REAL values print as the shortest decimal of the 32-bit float', () => {

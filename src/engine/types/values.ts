@@ -31,6 +31,9 @@ export function fromJson(v: JsonValue | undefined, t: SqlType): Value {
       if (typeof v !== 'number' || !Number.isInteger(v)) throw new ValueError(`invalid type: ${describe(v)}, expected ${intName(t)}`);
       const [lo, hi] = INT_RANGE[t.kind]!;
       if (v < lo || v > hi) throw new ValueError(`invalid value: integer \`${v}\`, expected ${intName(t)}`);
+      // beyond 2^53 a JSON number has already lost digits: refuse it rather than keep a different value
+      if (!Number.isSafeInteger(v))
+        throw new ValueError(`invalid value: integer \`${v}\` is beyond ±${Number.MAX_SAFE_INTEGER}, the BIGINT range held exactly here (use DECIMAL(19, 0) for larger values)`);
       return v;
     }
     case 'DECIMAL': {
@@ -88,7 +91,7 @@ export function jsonConverter(t: SqlType): (v: JsonValue | undefined) => Value {
     case 'SMALLINT':
     case 'INTEGER':
     case 'BIGINT': {
-      const [lo, hi] = INT_RANGE[t.kind]!;
+      const [lo, hi] = t.kind === 'BIGINT' ? [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER] : INT_RANGE[t.kind]!;
       return (v) => (typeof v === 'number' && Number.isInteger(v) && v >= lo && v <= hi ? v : fromJson(v, t));
     }
     case 'VARCHAR':
