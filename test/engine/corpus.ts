@@ -75,6 +75,13 @@ const V: Array<[string, string?]> = [
   ['SELECT id, a FROM t ORDER BY a DESC, id LIMIT 3'],
   ['SELECT * FROM (SELECT id, a, ROW_NUMBER() OVER (PARTITION BY a ORDER BY id) AS rn FROM t) q WHERE rn <= 2'],
   ['SELECT id, a, b, RANK() OVER (PARTITION BY a ORDER BY b) AS r, DENSE_RANK() OVER (PARTITION BY a ORDER BY b) AS dr FROM t'],
+  // top ranks only: an incremental top-k per partition (ops/rank-topk.ts)
+  ['SELECT * FROM (SELECT id, a, b, RANK() OVER (PARTITION BY a ORDER BY b DESC) AS r FROM t) q WHERE r <= 2'],
+  ['SELECT * FROM (SELECT a, b, DENSE_RANK() OVER (PARTITION BY a ORDER BY b) AS dr FROM t) q WHERE dr < 3'],
+  ['SELECT id, a FROM (SELECT id, a, b, ROW_NUMBER() OVER (PARTITION BY a ORDER BY b, id) AS rn FROM t) q WHERE rn <= 2 AND id > 0'],
+  ['SELECT s, d FROM (SELECT s, d, ROW_NUMBER() OVER (ORDER BY d DESC, s) AS rn FROM t) q WHERE 1 >= rn'],
+  ['SELECT id, grp, name FROM k QUALIFY ROW_NUMBER() OVER (PARTITION BY grp ORDER BY name, id) <= 2',
+    'SELECT id, grp, name FROM (SELECT id, grp, name, ROW_NUMBER() OVER (PARTITION BY grp ORDER BY name, id) AS rn FROM k) q WHERE rn <= 2'],
   ['SELECT id, grp, SUM(id) OVER (PARTITION BY grp ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS s2 FROM k'],
   ["SELECT id, b, SUM(b) OVER (PARTITION BY a ORDER BY ts RANGE BETWEEN INTERVAL '1' HOUR PRECEDING AND CURRENT ROW) AS sb FROM t"],
   ['SELECT id, grp, LAG(id) OVER (PARTITION BY grp ORDER BY id) AS prev, LEAD(id, 1) OVER (PARTITION BY grp ORDER BY id) AS nxt FROM k'],

@@ -46,12 +46,16 @@ export function mapNode(input: PlanNode, exprs: BExpr[], columns: PlanColumn[]):
   const fns = exprs.map((e) => e.fn);
   // identity projection: reuse the input
   if (exprs.length === input.columns.length && exprs.every((e, i) => e.colIdx === i)) return input;
-  return node('map', [input], columns, () => new MapOp(fns));
+  const n = node('map', [input], columns, () => new MapOp(fns));
+  n.passthrough = exprs.map((e) => e.colIdx);
+  return n;
 }
 
-export function filterNode(input: PlanNode, pred: BExpr): PlanNode {
+export function filterNode(input: PlanNode, pred: BExpr, atMost?: Array<{ col: number; max: number }>): PlanNode {
   const f = pred.fn;
-  return node('filter', [input], input.columns, () => new FilterOp(f));
+  const n = node('filter', [input], input.columns, () => new FilterOp(f));
+  if (atMost?.length) n.atMost = atMost;
+  return n;
 }
 
 /** Key function for joins and semi-joins: NULL if any key value is NULL. */

@@ -4,6 +4,7 @@ import { prepass, type ColumnAttr } from '../parse/prepass.js';
 import { Adapter, parseRaw, parserErrorPosition } from '../parse/adapter.js';
 import { SqlError, type Pos, type Statement } from '../parse/ast.js';
 import { node, type PlanColumn, type PlanNode } from '../plan/nodes.js';
+import { limitRanks } from '../plan/rank-limit.js';
 import { typeToString, withNull, type SqlType } from '../types/types.js';
 import { canon, Scope, type Casing } from './scope.js';
 import type { Env } from './env.js';
@@ -130,6 +131,7 @@ export function bindProgram(text: string, casing: Casing): { program?: BoundProg
     errors.push({ message: 'LATENESS statements on views are not supported; declare LATENESS on the table column', line: l.pos.line, column: l.pos.column, kind: 'unsupported' });
   }
   if (errors.length) return { errors };
+  limitRanks([...tables.map((t) => t.node), ...views.filter((v) => !v.local).map((v) => v.node)]);
   return { program: { tables, views }, errors };
 }
 

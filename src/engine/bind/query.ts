@@ -1,7 +1,7 @@
 /** Queries: WITH, set operations, VALUES, SELECT (WHERE, GROUP BY, HAVING, windows, DISTINCT), ORDER BY ... LIMIT. */
 import { SqlError, type Expr, type Query, type Select, type SetBody } from '../parse/ast.js';
 import { node, type PlanColumn, type PlanNode } from '../plan/nodes.js';
-import { commonType, mk, withNull, type SqlType } from '../types/types.js';
+import { commonType, isInteger, mk, withNull, type SqlType } from '../types/types.js';
 import { AggregateOp, type AggSpec } from '../ops/aggregate.js';
 import { SetOp, SET_FNS } from '../ops/setops.js';
 import { UnionOp, ConstantOp } from '../ops/linear.js';
@@ -152,7 +152,7 @@ function bindSelect(s: Select, env: Env): BoundQuery {
     const preds = plain.map((c) => bindCondition(c, ctx));
     const fns = preds.map((p) => p.fn);
     const pred: BExpr = fns.length === 1 ? preds[0]! : { type: mk('BOOLEAN'), fn: (row) => (fns.every((f) => f(row) === true) ? true : false) };
-    rel = { node: filterNode(rel.node, pred), scope: rel.scope };
+    rel = { node: filterNode(rel.node, pred, upperBounds(plain, ctx)), scope: rel.scope };
   }
   // expand the select list
   const items: Array<{ expr: Expr; name?: string }> = [];
@@ -185,7 +185,10 @@ function bindSelect(s: Select, env: Env): BoundQuery {
   const w = addWindows(cur, [...items.map((i) => i.expr), ...(s.qualify ? [s.qualify] : [])], ctx);
   cur = w.node;
   ctx = w.ctx;
-  if (s.qualify) cur = filterNode(cur, bindCondition(s.qualify, { ...ctx, clause: 'QUALIFY' }));
+  if (s.qualify) {
+    const qctx: BindCtx = { ...ctx, clause: 'QUALIFY' };
+    cur = filterNode(cur, bindCondition(s.qualify, qctx), upperBounds(conjuncts(s.qualify), qctx));
+  }
   // projection
   const exprs = items.map((i) => bindExpr(i.expr, { ...ctx, clause: 'SELECT' }));
   const used = new Map<string, number>();
@@ -200,6 +203,33 @@ function bindSelect(s: Select, env: Env): BoundQuery {
   cur = mapNode(cur, exprs, columns);
   if (s.distinct) cur = node('distinct', [cur], columns, () => new SetOp(SET_FNS.DISTINCT!));
   return { node: cur, columns };
+}
+
+const MIRROR: Record<string, string> = { Lt: 'Gt', LtEq: 'GtEq', Gt: 'Lt', GtEq: 'LtEq', Eq: 'Eq' };
+
+/**
+ * Conjuncts of the form `column <= k`, `column < k` or `column = k` (either way round, k a constant
+ * integer): every row that passes has that column at most the bound. plan/rank-limit.ts uses them to
+ * compute only the top ranks of a window function.
+ */
+function upperBounds(conds: Expr[], ctx: BindCtx): Array<{ col: number; max: number }> {
+  const out: Array<{ col: number; max: number }> = [];
+  for (const c of conds) {
+    if (c.k !== 'bin' || !(c.op in MIRROR)) continue;
+    let col = bindExpr(c.left, ctx);
+    let k = bindExpr(c.right, ctx);
+    let op = c.op;
+    if (col.colIdx === undefined) {
+      [col, k] = [k, col];
+      op = MIRROR[op]!;
+    }
+    if (col.colIdx === undefined || !k.constant || !isInteger(k.type)) continue;
+    const v = k.fn([]);
+    if (typeof v !== 'number') continue;
+    if (op === 'LtEq' || op === 'Eq') out.push({ col: col.colIdx, max: v });
+    else if (op === 'Lt') out.push({ col: col.colIdx, max: v - 1 });
+  }
+  return out;
 }
 
 type SubConjunct = { kind: 'in'; not: boolean; expr: Expr; query: Query; pos: Expr['pos'] } | { kind: 'exists'; not: boolean; query: Query; pos: Expr['pos'] };

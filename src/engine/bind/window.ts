@@ -1,13 +1,17 @@
 /**
  * Window functions (OVER). Each distinct PARTITION BY list becomes one partitioned operator that appends the
  * function values to the input row. Evaluated with the per-partition integrate-evaluate-diff fallback
- * (ops/window.ts), so a change costs O(size of the touched partitions).
+ * (ops/window.ts), so a change costs O(size of the touched partitions); a single rank function whose
+ * readers keep only ranks <= k (plan/rank-limit.ts) uses the incremental top-k of ops/rank-topk.ts instead.
  */
 import { SqlError, type Expr, type OrderItem } from '../parse/ast.js';
 import { node, type PlanNode } from '../plan/nodes.js';
 import { type SqlType, mk, isInteger, isNumeric, withNull, isDecimal } from '../types/types.js';
 import { compareValues, rowKey, type Row, type Value } from '../types/values.js';
 import { makeComparator, PartitionedRecomputeOp, stableSort, type Cmp } from '../ops/window.js';
+import { PartitionedRankTopKOp, type RankKind } from '../ops/rank-topk.js';
+
+const RANK_FNS = new Set(['ROW_NUMBER', 'RANK', 'DENSE_RANK']);
 import type { BExpr } from './bexpr.js';
 import { AGG_NAMES, bindExpr, exprKey, type BindCtx } from './expr.js';
 import { accFactory } from './aggs.js';
@@ -243,8 +247,15 @@ export function addWindows(input: PlanNode, exprs: Expr[], ctx: BindCtx): { node
       mapping.set(exprKey(c, ctx.scope), { idx: width + j, type: fns[j]!.fn.type });
       cols.push({ name: `W$${width + j}`, type: fns[j]!.fn.type });
     });
+    const rankFn = g.length === 1 && RANK_FNS.has(g[0]!.name) ? (g[0]!.name as RankKind) : undefined;
+    const order = fns[0]!.order;
+    const w: PlanNode = node('window', [cur], cols, () =>
+      // only the top ranks are read (plan/rank-limit.ts): an incremental top-k per partition
+      rankFn && w.rankLimit !== undefined ? new PartitionedRankTopKOp(partition, order, rankFn, w.rankLimit) : new PartitionedRecomputeOp({ partition, evaluate }),
+    );
+    if (rankFn) w.rankCol = width;
     width += g.length;
-    cur = node('window', [cur], cols, () => new PartitionedRecomputeOp({ partition, evaluate }));
+    cur = w;
   }
   const prev = ctx.special;
   const special = (e: Expr): BExpr | undefined => {
@@ -252,7 +263,7 @@ export function addWindows(input: PlanNode, exprs: Expr[], ctx: BindCtx): { node
       const m = mapping.get(exprKey(e, ctx.scope));
       if (m) {
         const i = m.idx;
-        return { type: m.type, fn: (row) => row[i]! };
+        return { type: m.type, fn: (row) => row[i]!, colIdx: i };
       }
     }
     return prev?.(e);

@@ -29,6 +29,14 @@ export interface PlanNode {
   make?: () => Operator;
   /** Source table name (canonical), for kind 'table'. */
   table?: string;
+  /** 'map': the input column each output column copies, where it is a plain column reference. */
+  passthrough?: Array<number | undefined>;
+  /** 'filter': conjuncts `column <= max` (max an integer) that every passing row satisfies. */
+  atMost?: Array<{ col: number; max: number }>;
+  /** 'window' with a single ROW_NUMBER/RANK/DENSE_RANK: the column that holds it. */
+  rankCol?: number;
+  /** 'window': set by plan/rank-limit.ts when every reader keeps only ranks <= limit. */
+  rankLimit?: number;
 }
 
 let nextId = 1;
