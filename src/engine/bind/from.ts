@@ -3,7 +3,7 @@ import { SqlError, type Expr, type FromItem, type Ident } from '../parse/ast.js'
 import { node } from '../plan/nodes.js';
 import { mk, withNull } from '../types/types.js';
 import type { Row } from '../types/values.js';
-import { JoinOp } from '../ops/join.js';
+import { JoinOp, type JoinGc } from '../ops/join.js';
 import { FlatMapOp, ConstantOp } from '../ops/linear.js';
 import { canon, Scope, type ScopeColumn } from './scope.js';
 import { type Env, type Rel, lookupRelation, relFromNamed, conjuncts, keyFn, walkExpr } from './env.js';
@@ -127,6 +127,7 @@ export function joinRels(left: Rel, right: Rel, kind: string, on: Expr | undefin
   const condScope = new Scope(ctxCols, env.casing);
   const leftKeys: BExpr[] = [];
   const rightKeys: BExpr[] = [];
+  const gc: JoinGc[] = [];
   const residual: Expr[] = [];
   for (const c of conjuncts(on)) {
     if (c.k === 'bin' && c.op === 'Eq') {
@@ -142,6 +143,9 @@ export function joinRels(left: Rel, right: Rel, kind: string, on: Expr | undefin
         const [a, b] = unify(lb, rb, c.pos, '=');
         leftKeys.push(a);
         rightKeys.push(b);
+        const lw0 = lb.colIdx !== undefined ? left.node.columns[lb.colIdx]?.wm : undefined;
+        const rw0 = rb.colIdx !== undefined ? right.node.columns[rb.colIdx]?.wm : undefined;
+        if (lw0 && rw0) gc.push({ leftCol: lb.colIdx!, rightCol: rb.colIdx!, left: lw0, right: rw0 });
         continue;
       }
     }
@@ -170,6 +174,7 @@ export function joinRels(left: Rel, right: Rel, kind: string, on: Expr | undefin
     residual: resFn,
     leftWidth: lw,
     rightWidth: rw,
+    gc,
   };
   const lineage = [...left.node.columns, ...right.node.columns];
   const n = node('join', [left.node, right.node], cols.map((c, i) => ({ name: c.name, type: c.type, wm: lineage[i]?.wm })), () => new JoinOp(spec));

@@ -6,6 +6,7 @@
  */
 import { rowKey, type Row, type Value } from '../types/values.js';
 import type { Delta, Operator } from './zset.js';
+import type { Watermarked } from '../plan/nodes.js';
 
 interface JEntry {
   row: Row;
@@ -27,6 +28,16 @@ export interface JoinSpec {
   residual?: (row: Row) => Value;
   leftWidth: number;
   rightWidth: number;
+  /** Key columns fed by LATENESS columns on both sides (LATENESS state release). */
+  gc?: JoinGc[];
+}
+
+/** A pair of equal key columns whose values both come from LATENESS columns. */
+export interface JoinGc {
+  leftCol: number;
+  rightCol: number;
+  left: Watermarked;
+  right: Watermarked;
 }
 
 export class JoinOp implements Operator {
@@ -38,6 +49,38 @@ export class JoinOp implements Operator {
 
   stateSize(): number {
     return this.size;
+  }
+
+  /**
+   * LATENESS: a key whose value is below the watermark on both sides can get no new rows on either side
+   * (they would be late), so both sides' rows for it are dropped; the rows they produced stay in the views.
+   */
+  release(watermark: (table: string, col: number) => number | undefined): void {
+    const open = (this.s.gc ?? [])
+      .map((g) => ({ g, wl: watermark(g.left.table, g.left.col), wr: watermark(g.right.table, g.right.col) }))
+      .filter((x) => x.wl !== undefined && x.wr !== undefined);
+    if (!open.length) return;
+    const closed = (row: Row, side: 'leftCol' | 'rightCol'): boolean =>
+      open.some(({ g, wl, wr }) => {
+        const v = row[g[side]];
+        return typeof v === 'number' && v + g.left.slack <= wl! && v + g.right.slack <= wr!;
+      });
+    for (const [idx, other, side] of [
+      [this.L, this.R, 'leftCol'],
+      [this.R, this.L, 'rightCol'],
+    ] as const) {
+      for (const [k, bucket] of idx) {
+        const first = bucket.values().next().value;
+        if (!first || !closed(first.row, side)) continue;
+        this.size -= bucket.size;
+        idx.delete(k);
+        const ob = other.get(k);
+        if (ob) {
+          this.size -= ob.size;
+          other.delete(k);
+        }
+      }
+    }
   }
 
   private dead: Array<[Index, Key, string]> = [];
