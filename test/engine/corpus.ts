@@ -75,6 +75,11 @@ const V: Array<[string, string?]> = [
   ['SELECT id, a FROM t ORDER BY a DESC, id LIMIT 3'],
   ['SELECT * FROM (SELECT id, a, ROW_NUMBER() OVER (PARTITION BY a ORDER BY id) AS rn FROM t) q WHERE rn <= 2'],
   ['SELECT id, a, b, RANK() OVER (PARTITION BY a ORDER BY b) AS r, DENSE_RANK() OVER (PARTITION BY a ORDER BY b) AS dr FROM t'],
+  // uncorrelated scalar subqueries (bind/scalar.ts)
+  ['SELECT id, b FROM t WHERE b >= (SELECT MAX(c) FROM u)'],
+  ['SELECT id, (SELECT COUNT(*) FROM u) AS nu FROM k'],
+  ['SELECT a, COUNT(*) AS c FROM t GROUP BY a HAVING COUNT(*) > (SELECT COUNT(*) FROM u WHERE c > 0)'],
+  ['SELECT a, SUM(b) - (SELECT MIN(c) FROM u) AS x FROM t GROUP BY a'],
   // top ranks only: an incremental top-k per partition (ops/rank-topk.ts)
   ['SELECT * FROM (SELECT id, a, b, RANK() OVER (PARTITION BY a ORDER BY b DESC) AS r FROM t) q WHERE r <= 2'],
   ['SELECT * FROM (SELECT a, b, DENSE_RANK() OVER (PARTITION BY a ORDER BY b) AS dr FROM t) q WHERE dr < 3'],

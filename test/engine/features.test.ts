@@ -160,6 +160,29 @@ CREATE VIEW both AS SELECT cw.window_start, cw.n AS clicks, bw.n AS buys FROM cw
     ]);
   });
 
+  it('a scalar subquery is its single value: NULL with no row or several, and a change re-emits the rows', () => {
+    const p = prog(`CREATE TABLE t (id INT NOT NULL, b INT);
+CREATE TABLE lim (v INT);
+CREATE VIEW over_lim AS SELECT id, b, (SELECT v FROM lim) AS l FROM t WHERE b > (SELECT v FROM lim);
+CREATE VIEW with_lim AS SELECT id, (SELECT v FROM lim) AS l FROM t;`);
+    const c = p.newCircuit();
+    c.step([1, 5, 9].map((b, i) => ({ table: 't', op: 'insert' as const, row: { id: i, b } })));
+    // no row: NULL, so the comparison is unknown and nothing passes
+    expect(c.contents('over_lim')).toEqual([]);
+    expect(sortRows(c.contents('with_lim')).map((r) => r.row.L)).toEqual([null, null, null]);
+    const r1 = c.step([{ table: 'lim', op: 'insert', row: { v: 4 } }]);
+    expect(sortRows(r1.changes.get('OVER_LIM'))).toEqual([
+      { row: { ID: 1, B: 5, L: 4 }, weight: 1 },
+      { row: { ID: 2, B: 9, L: 4 }, weight: 1 },
+    ]);
+    expect(r1.changes.get('WITH_LIM')).toHaveLength(6); // three rows out with NULL, three in with 4
+    // two rows: NULL again (Calcite would stop with an error)
+    c.step([{ table: 'lim', op: 'insert', row: { v: 8 } }]);
+    expect(c.contents('over_lim')).toEqual([]);
+    c.step([{ table: 'lim', op: 'delete', row: { v: 4 } }]);
+    expect(c.contents('over_lim')).toEqual([{ row: { ID: 2, B: 9, L: 8 }, weight: 1 }]);
+  });
+
   it('comma joins use WHERE equalities as join keys (the Feldera tutorial preferred_vendor view)', () => {
     const p = prog(`
 CREATE TABLE vendor (id BIGINT NOT NULL PRIMARY KEY, name VARCHAR, address VARCHAR);

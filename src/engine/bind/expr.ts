@@ -284,7 +284,7 @@ export function bindExpr(e: Expr, ctx: BindCtx): BExpr {
     case 'exists':
       throw new SqlError(`${e.k === 'exists' ? 'EXISTS' : 'IN'} with a subquery is supported only as a top-level WHERE condition (AND-ed)`, e.pos, 'unsupported');
     case 'subquery':
-      throw new SqlError('Scalar subqueries are not supported', e.pos, 'unsupported');
+      throw new SqlError('A scalar subquery is supported only in WHERE, SELECT, HAVING and QUALIFY (not in ON, GROUP BY or inside an aggregate)', e.pos, 'unsupported');
     case 'descriptor':
       throw new SqlError('DESCRIPTOR is only allowed in TUMBLE/HOP', e.pos, 'unsupported');
   }

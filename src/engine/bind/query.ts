@@ -14,6 +14,7 @@ import type { BExpr } from './bexpr.js';
 import { bindAggCall } from './aggs.js';
 import { addWindows, orderComparator } from './window.js';
 import { bindFrom } from './from.js';
+import { attachScalarSubqueries, bindUncorrelated } from './scalar.js';
 
 export interface BoundQuery {
   node: PlanNode;
@@ -147,8 +148,13 @@ function bindSelect(s: Select, env: Env): BoundQuery {
   }
   let rel: Rel = bindFrom(s.from, env, bindQuery, plain);
   for (const sub of subs) rel = addSemiJoin(rel, sub, env);
+  // scalar subqueries in WHERE (and, without aggregates, in SELECT and QUALIFY) read columns joined here
+  const hasAgg0 = s.groupBy.length > 0 || s.items.some((i) => i.k !== 'star' && containsAgg(i.expr)) || (s.having !== undefined && containsAgg(s.having));
+  const early = attachScalarSubqueries(rel.node, [...plain, ...(hasAgg0 ? [] : [...s.items.flatMap((i) => (i.k === 'star' ? [] : [i.expr])), ...(s.qualify ? [s.qualify] : [])])], { scope: rel.scope, clause: 'WHERE' }, env, scalarQuery);
+  rel = { node: early.node, scope: rel.scope };
+  const scalars = early.ctx.special;
   if (plain.length) {
-    const ctx: BindCtx = { scope: rel.scope, clause: 'WHERE' };
+    const ctx: BindCtx = { scope: rel.scope, clause: 'WHERE', special: scalars };
     const preds = plain.map((c) => bindCondition(c, ctx));
     const fns = preds.map((p) => p.fn);
     const pred: BExpr = fns.length === 1 ? preds[0]! : { type: mk('BOOLEAN'), fn: (row) => (fns.every((f) => f(row) === true) ? true : false) };
@@ -172,12 +178,14 @@ function bindSelect(s: Select, env: Env): BoundQuery {
     }
   }
   const hasAgg = s.groupBy.length > 0 || items.some((i) => containsAgg(i.expr)) || (s.having !== undefined && containsAgg(s.having));
-  let ctx: BindCtx = { scope: rel.scope, clause: 'SELECT' };
+  let ctx: BindCtx = { scope: rel.scope, clause: 'SELECT', special: scalars };
   let cur = rel.node;
   if (hasAgg) {
     const r = bindAggregate(s, items.map((i) => i.expr), rel, env);
-    cur = r.node;
-    ctx = r.ctx;
+    // scalar subqueries of the SELECT list are joined to the groups
+    const late = attachScalarSubqueries(r.node, items.map((i) => i.expr), r.ctx, env, scalarQuery);
+    cur = late.node;
+    ctx = late.ctx;
   } else if (s.having) {
     throw new SqlError('HAVING without GROUP BY or aggregates', s.having.pos, 'unsupported');
   }
@@ -203,6 +211,10 @@ function bindSelect(s: Select, env: Env): BoundQuery {
   cur = mapNode(cur, exprs, columns);
   if (s.distinct) cur = node('distinct', [cur], columns, () => new SetOp(SET_FNS.DISTINCT!));
   return { node: cur, columns };
+}
+
+function scalarQuery(e: Expr & { k: 'subquery' }, env: Env): BoundQuery {
+  return bindUncorrelated((outer) => bindQuery(e.query, outer), env);
 }
 
 const MIRROR: Record<string, string> = { Lt: 'Gt', LtEq: 'GtEq', Gt: 'Lt', GtEq: 'LtEq', Eq: 'Eq' };
@@ -399,9 +411,13 @@ function bindAggregate(s: Select, itemExprs: Expr[], rel: Rel, env: Env): { node
     }
     return undefined;
   };
-  let cur = aggNode;
-  const ctx: BindCtx = { scope: rel.scope, clause: 'SELECT', special };
-  if (s.having) cur = filterNode(cur, bindCondition(s.having, { ...ctx, clause: 'HAVING' }));
+  let cur: PlanNode = aggNode;
+  let ctx: BindCtx = { scope: rel.scope, clause: 'SELECT', special };
+  if (s.having) {
+    const h = attachScalarSubqueries(cur, [s.having], ctx, env, scalarQuery);
+    cur = filterNode(h.node, bindCondition(s.having, { ...h.ctx, clause: 'HAVING' }));
+    ctx = h.ctx;
+  }
   return { node: cur, ctx };
 }
 
