@@ -89,6 +89,7 @@ const V: Array<[string, string?]> = [
     'SELECT id, grp, name FROM (SELECT id, grp, name, ROW_NUMBER() OVER (PARTITION BY grp ORDER BY name, id) AS rn FROM k) q WHERE rn <= 2'],
   ['SELECT id, grp, SUM(id) OVER (PARTITION BY grp ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS s2 FROM k'],
   ["SELECT id, b, SUM(b) OVER (PARTITION BY a ORDER BY ts RANGE BETWEEN INTERVAL '1' HOUR PRECEDING AND CURRENT ROW) AS sb FROM t"],
+  ['SELECT id, b, COUNT(*) OVER (PARTITION BY a ORDER BY b DESC RANGE BETWEEN 1 PRECEDING AND 2 FOLLOWING) AS cb FROM t'],
   ['SELECT id, grp, LAG(id) OVER (PARTITION BY grp ORDER BY id) AS prev, LEAD(id, 1) OVER (PARTITION BY grp ORDER BY id) AS nxt FROM k'],
   ["SELECT window_start, window_end, COUNT(*) AS c FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '1' HOUR)) GROUP BY window_start, window_end",
     "SELECT date_trunc('hour', ts) AS window_start, date_trunc('hour', ts) + INTERVAL '1 hour' AS window_end, COUNT(*) AS c FROM t WHERE ts IS NOT NULL GROUP BY 1, 2"],

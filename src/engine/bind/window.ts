@@ -141,23 +141,34 @@ function compileWindowFn(e: Expr & { k: 'func' }, ctx: BindCtx): WinFn {
       let hi = rows.length - 1;
       const r = rows[i]!;
       if (keyFn) {
-        const k = keyFn(r) as number | null;
-        const inRange = (x: Row): boolean => {
-          const v = keyFn!(x) as number | null;
-          if (k === null || v === null) return k === v;
-          const d = asc ? v - k : k - v;
-          const okLo = start.kind === 'UNBOUNDED_PRECEDING' || (start.kind === 'PRECEDING' ? d >= -lowOff : start.kind === 'CURRENT' ? d >= 0 : d >= lowOff);
-          const okHi = end.kind === 'UNBOUNDED_FOLLOWING' || (end.kind === 'FOLLOWING' ? d <= highOff : end.kind === 'CURRENT' ? d <= 0 : d <= -highOff);
-          return okLo && okHi;
-        };
-        lo = rows.length;
-        hi = -1;
-        for (let j = 0; j < rows.length; j++) {
-          if (inRange(rows[j]!)) {
-            if (j < lo) lo = j;
-            hi = j;
+        // rows are sorted by the key, NULLs together at one end: the frame is a contiguous run found by
+        // binary search (d = signed distance from this row's key grows along the sorted non-NULL rows)
+        const key = keyFn!;
+        const k = key(r) as number | null;
+        const n = rows.length;
+        const nullsFirst = n > 0 && key(rows[0]!) === null;
+        // the non-NULL run [a, b)
+        const firstWhere = (from: number, to: number, pred: (j: number) => boolean): number => {
+          let l = from;
+          let h = to;
+          while (l < h) {
+            const m = (l + h) >> 1;
+            if (pred(m)) h = m;
+            else l = m + 1;
           }
-        }
+          return l;
+        };
+        const a = nullsFirst ? firstWhere(0, n, (j) => key(rows[j]!) !== null) : 0;
+        const b = nullsFirst ? n : firstWhere(0, n, (j) => key(rows[j]!) === null);
+        if (k === null) return nullsFirst ? [0, a - 1] : [b, n - 1];
+        const dist = (j: number): number => {
+          const v = key(rows[j]!) as number;
+          return asc ? v - k : k - v;
+        };
+        const lowD = start.kind === 'UNBOUNDED_PRECEDING' ? -Infinity : start.kind === 'PRECEDING' ? -lowOff : start.kind === 'CURRENT' ? 0 : lowOff;
+        const highD = end.kind === 'UNBOUNDED_FOLLOWING' ? Infinity : end.kind === 'FOLLOWING' ? highOff : end.kind === 'CURRENT' ? 0 : -highOff;
+        lo = firstWhere(a, b, (j) => dist(j) >= lowD);
+        hi = firstWhere(a, b, (j) => dist(j) > highD) - 1;
         return [lo, hi];
       }
       if (start.kind === 'CURRENT') {
