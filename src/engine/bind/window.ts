@@ -197,13 +197,37 @@ function compileWindowFn(e: Expr & { k: 'func' }, ctx: BindCtx): WinFn {
     key,
     type: outType,
     compute: (rows) =>
-      rows.map((_r, i) => {
-        const [lo, hi] = bounds(rows, i);
-        const acc = make();
-        for (let j = lo; j <= hi; j++) feed(acc, rows[j]!, 1);
-        return acc.result();
-      }),
+      slideFrames(rows, (i) => bounds(rows, i), make, feed),
   };
+}
+
+/**
+ * The aggregate over each row's frame [lo, hi]. Frames of sorted rows move forward (lo and hi never go
+ * back), so one accumulator slides along: rows entering are added, rows leaving are taken out (every
+ * accumulator accepts negative weights), O(n) in all instead of O(n x frame). A frame that jumps back
+ * or past the current one starts a fresh accumulator.
+ */
+function slideFrames(rows: Row[], bounds: (i: number) => [number, number], make: () => Acc, feed: (acc: Acc, r: Row, w: number) => void): Value[] {
+  const out: Value[] = new Array(rows.length);
+  let acc = make();
+  let curLo = 0;
+  let curHi = -1; // acc holds rows [curLo, curHi]
+  for (let i = 0; i < rows.length; i++) {
+    const [lo, hi] = bounds(i);
+    if (lo > hi) {
+      out[i] = make().result();
+      continue;
+    }
+    if (lo < curLo || hi < curHi || lo > curHi) {
+      acc = make();
+      curLo = lo;
+      curHi = lo - 1;
+    }
+    while (curHi < hi) feed(acc, rows[++curHi]!, 1);
+    while (curLo < lo) feed(acc, rows[curLo++]!, -1);
+    out[i] = acc.result();
+  }
+  return out;
 }
 
 /** Find window calls in expressions, add window nodes, and return a ctx that maps those calls to the new columns. */
