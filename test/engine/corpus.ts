@@ -92,6 +92,7 @@ const V: Array<[string, string?]> = [
   ['SELECT id, b, COUNT(*) OVER (PARTITION BY a ORDER BY b DESC RANGE BETWEEN 1 PRECEDING AND 2 FOLLOWING) AS cb FROM t'],
   ['SELECT id, grp, MIN(name) OVER (PARTITION BY grp ORDER BY id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) AS mn, MAX(id) OVER (PARTITION BY grp ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS mx FROM k'],
   ['SELECT id, a, b, SUM(b) OVER (PARTITION BY a ORDER BY b) AS run, COUNT(b) OVER (PARTITION BY a ORDER BY b) AS nb FROM t'],
+  ['SELECT id, a, b, LAG(b) OVER (PARTITION BY a ORDER BY b, id) AS pb, LEAD(b, 2, -1) OVER (PARTITION BY a ORDER BY b, id) AS nb2, SUM(b) OVER (PARTITION BY a ORDER BY b, id ROWS BETWEEN 2 PRECEDING AND 1 FOLLOWING) AS sb FROM t'],
   ['SELECT id, grp, LAG(id) OVER (PARTITION BY grp ORDER BY id) AS prev, LEAD(id, 1) OVER (PARTITION BY grp ORDER BY id) AS nxt FROM k'],
   ["SELECT window_start, window_end, COUNT(*) AS c FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '1' HOUR)) GROUP BY window_start, window_end",
     "SELECT date_trunc('hour', ts) AS window_start, date_trunc('hour', ts) + INTERVAL '1 hour' AS window_end, COUNT(*) AS c FROM t WHERE ts IS NOT NULL GROUP BY 1, 2"],

@@ -2,7 +2,9 @@
  * Window functions (OVER). Each distinct PARTITION BY list becomes one partitioned operator that appends the
  * function values to the input row. Evaluated with the per-partition integrate-evaluate-diff fallback
  * (ops/window.ts), so a change costs O(size of the touched partitions); a single rank function whose
- * readers keep only ranks <= k (plan/rank-limit.ts) uses the incremental top-k of ops/rank-topk.ts instead.
+ * readers keep only ranks <= k (plan/rank-limit.ts) uses the incremental top-k of ops/rank-topk.ts instead,
+ * and functions that read only nearby rows (LAG, LEAD, bounded ROWS frames) in one shared order use
+ * ops/window-local.ts, which re-evaluates only the rows within reach of a change.
  */
 import { SqlError, type Expr, type OrderItem } from '../parse/ast.js';
 import { node, type PlanNode } from '../plan/nodes.js';
@@ -10,6 +12,7 @@ import { type SqlType, mk, isInteger, isNumeric, withNull, isDecimal } from '../
 import { compareValues, rowKey, type Row, type Value } from '../types/values.js';
 import { makeComparator, PartitionedRecomputeOp, stableSort, type Cmp } from '../ops/window.js';
 import { PartitionedRankTopKOp, type RankKind } from '../ops/rank-topk.js';
+import { LocalWindowOp } from '../ops/window-local.js';
 
 const RANK_FNS = new Set(['ROW_NUMBER', 'RANK', 'DENSE_RANK']);
 import type { BExpr } from './bexpr.js';
@@ -21,6 +24,9 @@ interface WinFn {
   key: string;
   type: SqlType;
   compute: (sorted: Row[]) => Value[];
+  /** Functions whose value depends only on rows at most `reach` positions away: the value at position i. */
+  at?: (sorted: Row[], i: number) => Value;
+  reach?: number;
 }
 
 export function orderComparator(items: OrderItem[], ctx: BindCtx): { cmp: Cmp; keys: BExpr[] } {
@@ -71,16 +77,12 @@ function compileWindowFn(e: Expr & { k: 'func' }, ctx: BindCtx): WinFn {
       const arg = bindExpr(e.args[0]!, ctx);
       const off = constInt(e.args[1], ctx, 1) * (e.name === 'LAG' ? -1 : 1);
       const dflt = e.args[2] ? bindExpr(e.args[2], ctx) : undefined;
-      return {
-        key,
-        type: withNull(arg.type, true),
-        compute: (rows) =>
-          rows.map((r, i) => {
-            const j = i + off;
-            if (j < 0 || j >= rows.length) return dflt ? dflt.fn(r) : null;
-            return arg.fn(rows[j]!);
-          }),
+      const at = (rows: Row[], i: number): Value => {
+        const j = i + off;
+        if (j < 0 || j >= rows.length) return dflt ? dflt.fn(rows[i]!) : null;
+        return arg.fn(rows[j]!);
       };
+      return { key, type: withNull(arg.type, true), compute: (rows) => rows.map((_r, i) => at(rows, i)), at, reach: Math.abs(off) };
     }
   }
   if (!AGG_NAMES.has(e.name)) throw new SqlError(`Unsupported window function ${e.name}`, e.pos, 'unsupported');
@@ -193,11 +195,22 @@ function compileWindowFn(e: Expr & { k: 'func' }, ctx: BindCtx): WinFn {
       return [Math.max(0, lo), Math.min(rows.length - 1, hi)];
     };
   }
+  // ROWS frames bounded on both sides depend only on nearby rows
+  const local = frame?.units === 'ROWS' && frame.start.kind !== 'UNBOUNDED_PRECEDING' && frame.end.kind !== 'UNBOUNDED_FOLLOWING';
+  const reach = local ? Math.max(frame.start.offset ? constInt(frame.start.offset, ctx, 0) : 0, frame.end.offset ? constInt(frame.end.offset, ctx, 0) : 0) : undefined;
   return {
     key,
     type: outType,
-    compute: (rows) =>
-      slideFrames(rows, (i) => bounds(rows, i), make, feed),
+    compute: (rows) => slideFrames(rows, (i) => bounds(rows, i), make, feed),
+    ...(local && {
+      at: (rows: Row[], i: number): Value => {
+        const [lo, hi] = bounds(rows, i);
+        const acc = make();
+        for (let j = lo; j <= hi; j++) feed(acc, rows[j]!, 1);
+        return acc.result();
+      },
+      reach,
+    }),
   };
 }
 
@@ -284,9 +297,19 @@ export function addWindows(input: PlanNode, exprs: Expr[], ctx: BindCtx): { node
     });
     const rankFn = g.length === 1 && RANK_FNS.has(g[0]!.name) ? (g[0]!.name as RankKind) : undefined;
     const order = fns[0]!.order;
+    // every function reads only nearby rows in one shared order: re-evaluate only around the changes
+    const orderKey = (c: Expr & { k: 'func' }): string => JSON.stringify(c.over!.orderBy.map((o) => [exprKey(o.expr, ctx.scope), o.asc, o.nullsFirst]));
+    const local = fns.every((f) => f.fn.at) && g.every((c) => orderKey(c) === orderKey(g[0]!));
+    const localSpec = local
+      ? { partition, order, reach: Math.max(...fns.map((f) => f.fn.reach!)), valuesAt: (rows: Row[], i: number): Value[] => fns.map((f) => f.fn.at!(rows, i)) }
+      : undefined;
     const w: PlanNode = node('window', [cur], cols, () =>
       // only the top ranks are read (plan/rank-limit.ts): an incremental top-k per partition
-      rankFn && w.rankLimit !== undefined ? new PartitionedRankTopKOp(partition, order, rankFn, w.rankLimit) : new PartitionedRecomputeOp({ partition, evaluate }),
+      rankFn && w.rankLimit !== undefined
+        ? new PartitionedRankTopKOp(partition, order, rankFn, w.rankLimit)
+        : localSpec
+          ? new LocalWindowOp(localSpec)
+          : new PartitionedRecomputeOp({ partition, evaluate }),
     );
     if (rankFn) w.rankCol = width;
     width += g.length;
