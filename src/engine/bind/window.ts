@@ -3,8 +3,8 @@
  * function values to the input row. Evaluated with the per-partition integrate-evaluate-diff fallback
  * (ops/window.ts), so a change costs O(size of the touched partitions); a single rank function whose
  * readers keep only ranks <= k (plan/rank-limit.ts) uses the incremental top-k of ops/rank-topk.ts instead,
- * and functions that read only nearby rows (LAG, LEAD, bounded ROWS frames) in one shared order use
- * ops/window-local.ts, which re-evaluates only the rows within reach of a change.
+ * and functions that know which rows a change reaches (LAG, LEAD, bounded ROWS frames, RANGE frames) in one
+ * shared order use ops/window-local.ts, which re-evaluates only those rows.
  */
 import { SqlError, type Expr, type OrderItem } from '../parse/ast.js';
 import { node, type PlanNode } from '../plan/nodes.js';
@@ -12,7 +12,7 @@ import { type SqlType, mk, isInteger, isNumeric, withNull, isDecimal } from '../
 import { compareValues, rowKey, type Row, type Value } from '../types/values.js';
 import { makeComparator, PartitionedRecomputeOp, stableSort, type Cmp } from '../ops/window.js';
 import { PartitionedRankTopKOp, type RankKind } from '../ops/rank-topk.js';
-import { LocalWindowOp } from '../ops/window-local.js';
+import { LocalWindowOp, type LocalWindowSpec } from '../ops/window-local.js';
 
 const RANK_FNS = new Set(['ROW_NUMBER', 'RANK', 'DENSE_RANK']);
 import type { BExpr } from './bexpr.js';
@@ -24,9 +24,46 @@ interface WinFn {
   key: string;
   type: SqlType;
   compute: (sorted: Row[]) => Value[];
-  /** Functions whose value depends only on rows at most `reach` positions away: the value at position i. */
-  at?: (sorted: Row[], i: number) => Value;
-  reach?: number;
+  /**
+   * For functions that can be re-evaluated around a change (ops/window-local.ts): the positions whose value
+   * may change when `row` is inserted at final positions [at, end) or deleted at gap `at` (= end), ...
+   */
+  affected?: (sorted: Row[], row: Row, at: number, end: number) => [number, number];
+  /** ... and the values at positions lo..hi. */
+  range?: (sorted: Row[], lo: number, hi: number) => Value[];
+}
+
+/** Functions that read rows at most `reach` positions away: re-evaluate that far around a change. */
+function nearby(reach: number, at: (rows: Row[], i: number) => Value): Pick<WinFn, 'affected' | 'range'> {
+  return {
+    affected: (_rows, _row, from, end) => [from - reach - 1, end + reach],
+    range: (rows, lo, hi) => {
+      const out: Value[] = [];
+      for (let i = lo; i <= hi; i++) out.push(at(rows, i));
+      return out;
+    },
+  };
+}
+
+/** First position in [from, to) where pred holds (pred false then true along the range); `to` if none. */
+function firstWhere(from: number, to: number, pred: (j: number) => boolean): number {
+  let l = from;
+  let h = to;
+  while (l < h) {
+    const m = (l + h) >> 1;
+    if (pred(m)) h = m;
+    else l = m + 1;
+  }
+  return l;
+}
+
+/** The run [a, b) of rows whose key is not NULL (NULLs sort together at one end). */
+function nonNullRun(rows: Row[], key: (r: Row) => Value): { a: number; b: number; nullsFirst: boolean } {
+  const n = rows.length;
+  const nullsFirst = n > 0 && key(rows[0]!) === null;
+  const a = nullsFirst ? firstWhere(0, n, (j) => key(rows[j]!) !== null) : 0;
+  const b = nullsFirst ? n : firstWhere(0, n, (j) => key(rows[j]!) === null);
+  return { a, b, nullsFirst };
 }
 
 export function orderComparator(items: OrderItem[], ctx: BindCtx): { cmp: Cmp; keys: BExpr[] } {
@@ -82,7 +119,7 @@ function compileWindowFn(e: Expr & { k: 'func' }, ctx: BindCtx): WinFn {
         if (j < 0 || j >= rows.length) return dflt ? dflt.fn(rows[i]!) : null;
         return arg.fn(rows[j]!);
       };
-      return { key, type: withNull(arg.type, true), compute: (rows) => rows.map((_r, i) => at(rows, i)), at, reach: Math.abs(off) };
+      return { key, type: withNull(arg.type, true), compute: (rows) => rows.map((_r, i) => at(rows, i)), ...nearby(Math.abs(off), at) };
     }
   }
   if (!AGG_NAMES.has(e.name)) throw new SqlError(`Unsupported window function ${e.name}`, e.pos, 'unsupported');
@@ -102,8 +139,11 @@ function compileWindowFn(e: Expr & { k: 'func' }, ctx: BindCtx): WinFn {
   const outType = e.name === 'COUNT' ? type : withNull(type, true);
   // bounds: for each row i, rows [lo(i), hi(i)] of the sorted partition
   let bounds: (rows: Row[], i: number) => [number, number];
+  // RANGE frames: the rows whose frame holds a changed row (by value, so positions shifting do not matter)
+  let affected: WinFn['affected'];
   if (over.orderBy.length === 0 && !frame) {
     bounds = (rows) => [0, rows.length - 1];
+    affected = (rows) => [0, rows.length - 1];
   } else if (!frame || frame.units === 'RANGE') {
     const start = frame?.start ?? { kind: 'UNBOUNDED_PRECEDING' as const };
     const end = frame?.end ?? { kind: 'CURRENT' as const };
@@ -138,6 +178,32 @@ function compileWindowFn(e: Expr & { k: 'func' }, ctx: BindCtx): WinFn {
         };
       }
     }
+    // a row's frame: the rows whose signed distance from its key (growing along the sorted rows) is in [lowD, highD]
+    const lowD = start.kind === 'UNBOUNDED_PRECEDING' ? -Infinity : start.kind === 'PRECEDING' ? -lowOff : start.kind === 'CURRENT' ? 0 : lowOff;
+    const highD = end.kind === 'UNBOUNDED_FOLLOWING' ? Infinity : end.kind === 'FOLLOWING' ? highOff : end.kind === 'CURRENT' ? 0 : -highOff;
+    affected = (rows, changed) => {
+      const n = rows.length;
+      if (keyFn) {
+        // rows whose frame holds the changed key v: their own distance to v is in [-highD, -lowD]
+        const key = keyFn;
+        const v = key(changed) as number | null;
+        const { a, b, nullsFirst } = nonNullRun(rows, key);
+        if (v === null) return nullsFirst ? [0, a - 1] : [b, n - 1];
+        const dist = (j: number): number => {
+          const k = key(rows[j]!) as number;
+          return asc ? k - v : v - k;
+        };
+        return [firstWhere(a, b, (j) => dist(j) >= -highD), firstWhere(a, b, (j) => dist(j) > -lowD) - 1];
+      }
+      // frames of peers, by the ORDER BY alone: row i's frame holds the change when (UNBOUNDED PRECEDING or i
+      // not after it) and (UNBOUNDED FOLLOWING or i not before it)
+      const notBefore = start.kind === 'UNBOUNDED_PRECEDING' ? firstWhere(0, n, (j) => cmp(rows[j]!, changed) >= 0) : 0;
+      const after = end.kind === 'UNBOUNDED_FOLLOWING' ? firstWhere(0, n, (j) => cmp(rows[j]!, changed) > 0) : n;
+      if (start.kind === 'UNBOUNDED_PRECEDING' && end.kind === 'UNBOUNDED_FOLLOWING') return [0, n - 1];
+      if (start.kind === 'UNBOUNDED_PRECEDING') return [notBefore, n - 1];
+      if (end.kind === 'UNBOUNDED_FOLLOWING') return [0, after - 1];
+      return [firstWhere(0, n, (j) => cmp(rows[j]!, changed) >= 0), firstWhere(0, n, (j) => cmp(rows[j]!, changed) > 0) - 1];
+    };
     bounds = (rows, i) => {
       let lo = 0;
       let hi = rows.length - 1;
@@ -148,27 +214,12 @@ function compileWindowFn(e: Expr & { k: 'func' }, ctx: BindCtx): WinFn {
         const key = keyFn!;
         const k = key(r) as number | null;
         const n = rows.length;
-        const nullsFirst = n > 0 && key(rows[0]!) === null;
-        // the non-NULL run [a, b)
-        const firstWhere = (from: number, to: number, pred: (j: number) => boolean): number => {
-          let l = from;
-          let h = to;
-          while (l < h) {
-            const m = (l + h) >> 1;
-            if (pred(m)) h = m;
-            else l = m + 1;
-          }
-          return l;
-        };
-        const a = nullsFirst ? firstWhere(0, n, (j) => key(rows[j]!) !== null) : 0;
-        const b = nullsFirst ? n : firstWhere(0, n, (j) => key(rows[j]!) === null);
+        const { a, b, nullsFirst } = nonNullRun(rows, key);
         if (k === null) return nullsFirst ? [0, a - 1] : [b, n - 1];
         const dist = (j: number): number => {
           const v = key(rows[j]!) as number;
           return asc ? v - k : k - v;
         };
-        const lowD = start.kind === 'UNBOUNDED_PRECEDING' ? -Infinity : start.kind === 'PRECEDING' ? -lowOff : start.kind === 'CURRENT' ? 0 : lowOff;
-        const highD = end.kind === 'UNBOUNDED_FOLLOWING' ? Infinity : end.kind === 'FOLLOWING' ? highOff : end.kind === 'CURRENT' ? 0 : -highOff;
         lo = firstWhere(a, b, (j) => dist(j) >= lowD);
         hi = firstWhere(a, b, (j) => dist(j) > highD) - 1;
         return [lo, hi];
@@ -195,23 +246,14 @@ function compileWindowFn(e: Expr & { k: 'func' }, ctx: BindCtx): WinFn {
       return [Math.max(0, lo), Math.min(rows.length - 1, hi)];
     };
   }
-  // ROWS frames bounded on both sides depend only on nearby rows
-  const local = frame?.units === 'ROWS' && frame.start.kind !== 'UNBOUNDED_PRECEDING' && frame.end.kind !== 'UNBOUNDED_FOLLOWING';
-  const reach = local ? Math.max(frame.start.offset ? constInt(frame.start.offset, ctx, 0) : 0, frame.end.offset ? constInt(frame.end.offset, ctx, 0) : 0) : undefined;
-  return {
-    key,
-    type: outType,
-    compute: (rows) => slideFrames(rows, (i) => bounds(rows, i), make, feed),
-    ...(local && {
-      at: (rows: Row[], i: number): Value => {
-        const [lo, hi] = bounds(rows, i);
-        const acc = make();
-        for (let j = lo; j <= hi; j++) feed(acc, rows[j]!, 1);
-        return acc.result();
-      },
-      reach,
-    }),
-  };
+  const range = (rows: Row[], lo: number, hi: number): Value[] => slideFrames(rows, (i) => bounds(rows, i), make, feed, lo, hi);
+  // ROWS frames bounded on both sides read only nearby rows; RANGE frames know which rows hold a value
+  const bounded = frame?.units === 'ROWS' && frame.start.kind !== 'UNBOUNDED_PRECEDING' && frame.end.kind !== 'UNBOUNDED_FOLLOWING';
+  if (bounded) {
+    const reach = Math.max(frame.start.offset ? constInt(frame.start.offset, ctx, 0) : 0, frame.end.offset ? constInt(frame.end.offset, ctx, 0) : 0);
+    affected = (_rows, _row, from, end) => [from - reach - 1, end + reach];
+  }
+  return { key, type: outType, compute: (rows) => range(rows, 0, rows.length - 1), ...(affected && { affected, range }) };
 }
 
 /**
@@ -220,15 +262,15 @@ function compileWindowFn(e: Expr & { k: 'func' }, ctx: BindCtx): WinFn {
  * accumulator accepts negative weights), O(n) in all instead of O(n x frame). A frame that jumps back
  * or past the current one starts a fresh accumulator.
  */
-function slideFrames(rows: Row[], bounds: (i: number) => [number, number], make: () => Acc, feed: (acc: Acc, r: Row, w: number) => void): Value[] {
-  const out: Value[] = new Array(rows.length);
+function slideFrames(rows: Row[], bounds: (i: number) => [number, number], make: () => Acc, feed: (acc: Acc, r: Row, w: number) => void, first: number, last: number): Value[] {
+  const out: Value[] = [];
   let acc = make();
   let curLo = 0;
   let curHi = -1; // acc holds rows [curLo, curHi]
-  for (let i = 0; i < rows.length; i++) {
+  for (let i = first; i <= last; i++) {
     const [lo, hi] = bounds(i);
     if (lo > hi) {
-      out[i] = make().result();
+      out.push(make().result());
       continue;
     }
     if (lo < curLo || hi < curHi || lo > curHi) {
@@ -238,7 +280,7 @@ function slideFrames(rows: Row[], bounds: (i: number) => [number, number], make:
     }
     while (curHi < hi) feed(acc, rows[++curHi]!, 1);
     while (curLo < lo) feed(acc, rows[curLo++]!, -1);
-    out[i] = acc.result();
+    out.push(acc.result());
   }
   return out;
 }
@@ -299,9 +341,28 @@ export function addWindows(input: PlanNode, exprs: Expr[], ctx: BindCtx): { node
     const order = fns[0]!.order;
     // every function reads only nearby rows in one shared order: re-evaluate only around the changes
     const orderKey = (c: Expr & { k: 'func' }): string => JSON.stringify(c.over!.orderBy.map((o) => [exprKey(o.expr, ctx.scope), o.asc, o.nullsFirst]));
-    const local = fns.every((f) => f.fn.at) && g.every((c) => orderKey(c) === orderKey(g[0]!));
-    const localSpec = local
-      ? { partition, order, reach: Math.max(...fns.map((f) => f.fn.reach!)), valuesAt: (rows: Row[], i: number): Value[] => fns.map((f) => f.fn.at!(rows, i)) }
+    const local = fns.every((f) => f.fn.affected) && g.every((c) => orderKey(c) === orderKey(g[0]!));
+    const localSpec: LocalWindowSpec | undefined = local
+      ? {
+          partition,
+          order,
+          affected: (rows, row, at, end) => {
+            let lo = Infinity;
+            let hi = -Infinity;
+            for (const f of fns) {
+              const [l, h] = f.fn.affected!(rows, row, at, end);
+              if (l < lo) lo = l;
+              if (h > hi) hi = h;
+            }
+            return [lo, hi];
+          },
+          valuesIn: (rows, lo, hi) => {
+            const cols = fns.map((f) => f.fn.range!(rows, lo, hi));
+            const out: Value[][] = [];
+            for (let i = 0; i <= hi - lo; i++) out.push(cols.map((c) => c[i]!));
+            return out;
+          },
+        }
       : undefined;
     const w: PlanNode = node('window', [cur], cols, () =>
       // only the top ranks are read (plan/rank-limit.ts): an incremental top-k per partition

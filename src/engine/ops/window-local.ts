@@ -1,13 +1,14 @@
 /**
- * Window functions whose value for a row depends only on rows a bounded number of positions away in the
- * sorted partition (LAG, LEAD, aggregates over ROWS frames with bounded PRECEDING/FOLLOWING), maintained
- * incrementally.
+ * Window functions that know which rows a change can reach, maintained incrementally: LAG, LEAD and
+ * aggregates over ROWS frames bounded on both sides (rows a bounded number of positions away) and over
+ * RANGE frames (rows whose frame holds the changed value: for a running total, the rows from the change
+ * on; for `RANGE BETWEEN x PRECEDING AND CURRENT ROW`, the rows up to x after it).
  *
  * State per partition: its rows in sort order (ties broken by row key, as the full evaluation does), one
  * entry per unit of weight, and the window values last emitted for each. A change is placed by binary
- * search; then only the rows within `reach` positions of a change are re-evaluated, and those whose
- * values changed are emitted as -old +new. A step costs O(log n + reach) per change instead of
- * re-evaluating the whole partition (ops/window.ts).
+ * search; then only the rows it can reach are re-evaluated (frames slide one accumulator along them), and
+ * those whose values changed are emitted as -old +new. Appending to a running total or a moving window
+ * re-evaluates a handful of rows instead of the whole partition (ops/window.ts).
  */
 import { rowKey, sameRow, type Row, type Value } from '../types/values.js';
 import type { Cmp } from './window.js';
@@ -17,10 +18,11 @@ export interface LocalWindowSpec {
   partition: (row: Row) => string;
   /** The ORDER BY shared by every function of the node. */
   order: Cmp;
-  /** The values of the node's functions for the row at position i of the sorted partition. */
-  valuesAt: (rows: Row[], i: number) => Value[];
-  /** How many positions away from a change a value can change. */
-  reach: number;
+  /** The positions whose values may change when `row` is inserted at final positions [at, end), or
+   *  deleted where it would be (at = end). */
+  affected: (rows: Row[], row: Row, at: number, end: number) => [number, number];
+  /** The values of the node's functions for the rows at positions lo..hi. */
+  valuesIn: (rows: Row[], lo: number, hi: number) => Value[][];
 }
 
 interface Partition {
@@ -97,22 +99,25 @@ export class LocalWindowOp implements Operator {
       }
       this.size += n;
     }
-    const reach = this.spec.reach;
     for (const [p, list] of changed) {
-      // positions within reach of a change, in the final order
+      // the positions each change can reach, in the final order
       const spans: Array<[number, number]> = [];
       for (const [row, key] of list) {
         const at = this.lowerBound(p, row, key);
         let end = at;
         while (end < p.keys.length && p.keys[end] === key) end++;
-        spans.push([at - reach - 1, end + reach]);
+        spans.push(this.spec.affected(p.rows, row, at, end));
+        if (end > at) spans.push([at, end - 1]); // inserted rows are emitted even when outside their own frame
       }
       spans.sort((a, b) => a[0] - b[0]);
       let next = 0; // first position not yet re-evaluated
       for (const [from, to] of spans) {
+        const first = Math.max(from, next, 0);
         const last = Math.min(to, p.rows.length - 1);
-        for (let i = Math.max(from, next, 0); i <= last; i++) {
-          const fresh = this.spec.valuesAt(p.rows, i);
+        if (first > last) continue;
+        const values = this.spec.valuesIn(p.rows, first, last);
+        for (let i = first; i <= last; i++) {
+          const fresh = values[i - first]!;
           const old = p.outs[i];
           if (old && sameRow(old, fresh)) continue;
           const row = p.rows[i]!;
@@ -120,7 +125,7 @@ export class LocalWindowOp implements Operator {
           out.push([row.concat(fresh), 1]);
           p.outs[i] = fresh;
         }
-        next = Math.max(next, last + 1);
+        next = last + 1;
       }
       if (p.weights.size === 0) this.parts.delete(this.spec.partition(list[0]![0]));
     }
