@@ -12,7 +12,8 @@ import { type Env, type Rel, conjuncts, filterNode, keyFn, mapNode, walkExpr } f
 import { AGG_NAMES, bindCondition, bindExpr, coerce, exprKey, unify, type BindCtx } from './expr.js';
 import type { BExpr } from './bexpr.js';
 import { bindAggCall } from './aggs.js';
-import { addWindows, orderComparator } from './window.js';
+import { addWindows } from './window.js';
+import { orderComparator } from './window-fns.js';
 import { bindFrom } from './from.js';
 import { attachScalarSubqueries, bindUncorrelated } from './scalar.js';
 
