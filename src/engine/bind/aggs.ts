@@ -3,7 +3,8 @@ import { SqlError, type Expr } from '../parse/ast.js';
 import { type SqlType, mk, isInteger, isFloat, isDecimal, withNull } from '../types/types.js';
 import { AvgAcc, AvgDecAcc, BoolAcc, CountAcc, ExtremeAcc, SumDecAcc, SumNumAcc, type Acc, type AggSpec } from '../ops/aggregate.js';
 import type { BExpr } from './bexpr.js';
-import { bindCondition, bindExpr, type BindCtx } from './expr.js';
+import { AGG_NAMES, bindCondition, bindExpr, type BindCtx } from './expr.js';
+import { walkExpr } from './env.js';
 
 export interface BoundAgg {
   spec: AggSpec;
@@ -50,4 +51,18 @@ export function bindAggCall(e: Expr & { k: 'func' }, ctx: BindCtx): BoundAgg {
     spec: { make, arg: arg?.fn, filter, distinct: e.distinct && !e.star, ignoreNulls: !e.star },
     type,
   };
+}
+
+/** Whether an expression calls an aggregate (outside window calls and subqueries). */
+export function containsAgg(e: Expr): boolean {
+  let found = false;
+  walkExpr(e, (x) => {
+    if (x.k === 'func' && x.over) return false;
+    if (x.k === 'func' && AGG_NAMES.has(x.name)) {
+      found = true;
+      return false;
+    }
+    return undefined;
+  });
+  return found;
 }

@@ -5,13 +5,13 @@ import { commonType, isInteger, mk, withNull, type SqlType } from '../types/type
 import { AggregateOp, type AggSpec } from '../ops/aggregate.js';
 import { SetOp, SET_FNS } from '../ops/setops.js';
 import { UnionOp, ConstantOp } from '../ops/linear.js';
-import { SemiJoinOp } from '../ops/semijoin.js';
 import { TopKOp } from '../ops/topk.js';
 import { canon, Scope, type ScopeColumn } from './scope.js';
-import { type Env, type Rel, conjuncts, filterNode, keyFn, mapNode, walkExpr } from './env.js';
-import { AGG_NAMES, bindCondition, bindExpr, coerce, exprKey, unify, type BindCtx } from './expr.js';
+import { type Env, type Rel, conjuncts, filterNode, mapNode, walkExpr } from './env.js';
+import { AGG_NAMES, bindCondition, bindExpr, coerce, exprKey, type BindCtx } from './expr.js';
 import type { BExpr } from './bexpr.js';
-import { bindAggCall } from './aggs.js';
+import { bindAggCall, containsAgg } from './aggs.js';
+import { addSemiJoin, subqueryConjunct, type SubConjunct } from './subquery-conditions.js';
 import { addWindows } from './window.js';
 import { orderComparator } from './window-fns.js';
 import { bindFrom } from './from.js';
@@ -124,18 +124,6 @@ function bindValues(b: SetBody & { k: 'values' }, env: Env): BoundQuery {
   return { node: node('values', [], columns, () => new ConstantOp(data)), columns };
 }
 
-function containsAgg(e: Expr): boolean {
-  let found = false;
-  walkExpr(e, (x) => {
-    if (x.k === 'func' && x.over) return false;
-    if (x.k === 'func' && AGG_NAMES.has(x.name)) {
-      found = true;
-      return false;
-    }
-    return undefined;
-  });
-  return found;
-}
 
 function bindSelect(s: Select, env: Env): BoundQuery {
   // WHERE: subquery conjuncts become semi/anti joins, join conditions of comma lists go into the joins,
@@ -148,7 +136,7 @@ function bindSelect(s: Select, env: Env): BoundQuery {
     else plain.push(c);
   }
   let rel: Rel = bindFrom(s.from, env, bindQuery, plain);
-  for (const sub of subs) rel = addSemiJoin(rel, sub, env);
+  for (const sub of subs) rel = addSemiJoin(rel, sub, env, bindQuery);
   // scalar subqueries in WHERE (and, without aggregates, in SELECT and QUALIFY) read columns joined here
   const hasAgg0 = s.groupBy.length > 0 || s.items.some((i) => i.k !== 'star' && containsAgg(i.expr)) || (s.having !== undefined && containsAgg(s.having));
   const early = attachScalarSubqueries(rel.node, [...plain, ...(hasAgg0 ? [] : [...s.items.flatMap((i) => (i.k === 'star' ? [] : [i.expr])), ...(s.qualify ? [s.qualify] : [])])], { scope: rel.scope, clause: 'WHERE' }, env, scalarQuery);
@@ -245,93 +233,6 @@ function upperBounds(conds: Expr[], ctx: BindCtx): Array<{ col: number; max: num
   return out;
 }
 
-type SubConjunct = { kind: 'in'; not: boolean; expr: Expr; query: Query; pos: Expr['pos'] } | { kind: 'exists'; not: boolean; query: Query; pos: Expr['pos'] };
-
-function subqueryConjunct(c: Expr): SubConjunct | undefined {
-  let e = c;
-  let not = false;
-  while (e.k === 'un' && e.op === 'NOT') {
-    not = !not;
-    e = e.expr;
-  }
-  if (e.k === 'insub') return { kind: 'in', not: not !== e.not, expr: e.expr, query: e.query, pos: e.pos };
-  if (e.k === 'exists') return { kind: 'exists', not: not !== e.not, query: e.query, pos: e.pos };
-  return undefined;
-}
-
-function addSemiJoin(rel: Rel, sub: SubConjunct, env: Env): Rel {
-  const outerCtx: BindCtx = { scope: rel.scope, clause: 'WHERE' };
-  let rightNode: PlanNode;
-  let leftKeys: BExpr[] = [];
-  let rightKeys: BExpr[] = [];
-  if (sub.kind === 'in') {
-    const q = bindQuery(sub.query, env);
-    if (q.columns.length !== 1) throw new SqlError('The subquery of IN must return exactly one column', sub.pos, 'type');
-    const lb = bindExpr(sub.expr, outerCtx);
-    const rb: BExpr = { type: q.columns[0]!.type, fn: (row) => row[0]!, colIdx: 0 };
-    const [a, b] = unify(lb, rb, sub.pos, 'IN');
-    leftKeys = [a];
-    rightKeys = [b];
-    rightNode = q.node;
-  } else {
-    // EXISTS: a simple SELECT whose WHERE may correlate with the outer row through equalities
-    const q = sub.query;
-    const body = q.body;
-    if (body.k !== 'select' || body.groupBy.length || body.having || q.with.length || q.limit !== undefined || body.items.some((i) => i.k === 'expr' && containsAgg(i.expr))) {
-      throw new SqlError('EXISTS is supported for simple SELECT ... FROM ... WHERE subqueries', sub.pos, 'unsupported');
-    }
-    const inner = bindFrom(body.from, env, bindQuery);
-    const innerCtx: BindCtx = { scope: inner.scope, clause: 'WHERE' };
-    const innerPreds: BExpr[] = [];
-    for (const c of conjuncts(body.where)) {
-      if (refsResolve(c, inner.scope)) {
-        innerPreds.push(bindCondition(c, innerCtx));
-        continue;
-      }
-      if (c.k === 'bin' && c.op === 'Eq') {
-        let innerSide: Expr | undefined;
-        let outerSide: Expr | undefined;
-        if (refsResolve(c.left, inner.scope) && refsResolve(c.right, rel.scope)) [innerSide, outerSide] = [c.left, c.right];
-        else if (refsResolve(c.right, inner.scope) && refsResolve(c.left, rel.scope)) [innerSide, outerSide] = [c.right, c.left];
-        if (innerSide && outerSide) {
-          const [a, b] = unify(bindExpr(outerSide, outerCtx), bindExpr(innerSide, innerCtx), c.pos, '=');
-          leftKeys.push(a);
-          rightKeys.push(b);
-          continue;
-        }
-      }
-      throw new SqlError('Correlated subquery conditions other than equalities are not supported', c.pos, 'unsupported');
-    }
-    rightNode = inner.node;
-    if (innerPreds.length) {
-      const fns = innerPreds.map((p) => p.fn);
-      rightNode = filterNode(rightNode, { type: mk('BOOLEAN'), fn: (row) => fns.every((f) => f(row) === true) });
-    }
-  }
-  const mode = sub.kind === 'in' ? (sub.not ? 'notin' : 'semi') : sub.not ? 'anti' : 'semi';
-  const lk = keyFn(leftKeys);
-  const rk = keyFn(rightKeys);
-  const n = node('semijoin', [rel.node, rightNode], rel.node.columns, () => new SemiJoinOp(mode, lk, rk));
-  return { node: n, scope: rel.scope };
-}
-
-/** True when every column reference in e resolves in scope (and e has no subqueries). */
-function refsResolve(e: Expr, scope: Scope): boolean {
-  let ok = true;
-  walkExpr(e, (x) => {
-    if (x.k === 'col') {
-      try {
-        if (!scope.tryResolve(x.parts, x.pos)) ok = false;
-      } catch {
-        ok = false;
-      }
-    }
-    if (x.k === 'insub' || x.k === 'exists' || x.k === 'subquery') ok = false;
-  });
-  return ok;
-}
-
-/** GROUP BY / aggregates: returns the aggregate node and a ctx that binds expressions over its output. */
 function bindAggregate(s: Select, itemExprs: Expr[], rel: Rel, env: Env): { node: PlanNode; ctx: BindCtx } {
   const inCtx: BindCtx = { scope: rel.scope, clause: 'GROUP BY' };
   // GROUP BY may name a select alias or an ordinal (Calcite allows both in its lenient conformance)
