@@ -9,7 +9,7 @@ import { createPrompter, type Prompter } from './core/prompts.js';
 import { ConfigStore, activeProfile } from './core/config.js';
 import { SETTINGS, resolveSetting, settingDef, type Resolved } from './core/settings.js';
 import { HttpClient } from './core/http.js';
-import { UsageError } from './core/errors.js';
+import { OpsError, UsageError } from './core/errors.js';
 
 export interface GlobalOptions {
   profile?: string;
@@ -87,6 +87,14 @@ export class Context {
     let client = this.clients.get(service);
     if (!client) {
       const info = SERVICE_INFO[service];
+      // a profile named on purpose must exist: a typo would otherwise talk to the default service quietly
+      const named = this.options.profile || this.env.OPS_PROFILE || undefined;
+      if (named !== undefined && !this.store.hasProfile(this.profile))
+        throw new OpsError(
+          `no profile named "${this.profile}"`,
+          undefined,
+          `\`ops config profiles\` lists them; create it with \`ops auth login ${service} --profile ${this.profile}\` or \`ops config set ${info.urlKey} URL --profile ${this.profile}\`.`,
+        );
       const url = this.setting(info.urlKey).value!;
       const secret = this.setting(info.secretKey).value;
       client = new HttpClient({

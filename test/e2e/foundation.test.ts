@@ -63,6 +63,16 @@ describe('ops (built binary)', () => {
     const profiles = await ops(['config', 'profiles', '--json'], { env });
     expect(JSON.parse(profiles.stdout)).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'work', active: true })]));
     expect((await ops(['config', 'profiles', 'use', 'nope'], { env })).exitCode).toBe(1);
+    // a service command with a profile that does not exist stops instead of using the defaults
+    for (const [args, extra] of [
+      [['--profile', 'wrok', 'pipe', 'list'], {}],
+      [['bm', 'links', 'list'], { OPS_PROFILE: 'wrok' }],
+    ] as const) {
+      const typo = await ops([...args], { env: { ...env, ...extra } });
+      expect(typo.exitCode).toBe(1);
+      expect(typo.stderr).toMatch(/no profile named "wrok"/);
+      expect(typo.stderr).toMatch(/ops config profiles/);
+    }
   });
 
   it('takes secrets from stdin only, stores them 0600, and never prints them in full', async () => {
