@@ -104,8 +104,8 @@ export async function linksAdd(ctx: Context, url: string, opts: AddOptions): Pro
     const go = ctx.prompter.interactive || ctx.options.yes ? await ctx.prompter.confirm('Create another link with the same URL?', { action: 'create a duplicate link' }) : false;
     if (!go) throw new OpsError('not created: the URL is already saved', 1, 'Pass --force to create it anyway; `ops bm search URL` finds the existing one.');
   }
-  if (opts.tag?.length) input.tags = await resolver.ids('tags', opts.tag);
-  if (opts.list?.length) input.lists = await resolver.ids('lists', opts.list);
+  if (opts.tag?.length) input.tags = await resolver.refs('tags', opts.tag);
+  if (opts.list?.length) input.lists = await resolver.refs('lists', opts.list);
   for (const c of resolver.created) ctx.out.info(`created ${c.kind === 'tags' ? 'tag' : 'list'} "${c.tag.name}" (${c.tag.id})`);
   const link = await client.createLink(input);
   if (!ctx.json) ctx.out.success(`added link ${link.id}`);
@@ -139,11 +139,11 @@ export async function linksEdit(ctx: Context, idText: string, opts: EditOptions)
     const add = kind === 'tags' ? opts.addTag : opts.addList;
     const remove = kind === 'tags' ? opts.removeTag : opts.removeList;
     if (!set && !add?.length && !remove?.length) continue;
-    let ids = set ? await resolver.ids(kind, set) : (current[kind] ?? []).map((t) => t.id);
-    if (add?.length) ids = [...new Set([...ids, ...(await resolver.ids(kind, add))])];
+    let ids: (number | string)[] = set ? await resolver.refs(kind, set) : (current[kind] ?? []).map((t) => t.id);
+    if (add?.length) ids = [...new Set([...ids, ...(await resolver.refs(kind, add))])];
     if (remove?.length) {
       const gone = new Set(await new NameResolver(client).ids(kind, remove));
-      ids = ids.filter((i) => !gone.has(i));
+      ids = ids.filter((i) => typeof i !== 'number' || !gone.has(i));
     }
     changes[kind] = ids;
   }
