@@ -4,8 +4,10 @@
  * (as LinkAce does for names), and a command that changes or deletes a list/tag by name never guesses.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { addUser } from '../../src/services/bookmarks/admin.js';
-import type { ServeHandle } from '../helpers/cli.js';
+import { tempDir, type ServeHandle } from '../helpers/cli.js';
 import { bmRunner, startBookmarks } from './bm-helpers.js';
 
 let serve: ServeHandle;
@@ -72,10 +74,20 @@ describe('names shared with another user', () => {
     expect(ids(full.lists)).toEqual([mine.list]);
   });
 
+  test('a client-side import puts links under the caller\'s own tag', async () => {
+    const file = join(tempDir('ops-bm-shared-'), 'b.html');
+    writeFileSync(file, '<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><p>\n<DT><A HREF="https://shared.example/4" TAGS="shared">Four</A>\n</DL><p>\n');
+    const r = await bm(['import', file, '--client-side', '--json']);
+    expect(r.exitCode, r.stderr + r.stdout).toBe(0);
+    const found = JSON.parse((await bm(['search', 'shared.example/4', '--json'])).stdout);
+    expect(found).toHaveLength(1);
+    expect(ids(JSON.parse((await bm(['links', 'get', String(found[0].id), '--json'])).stdout).tags)).toEqual([mine.tag]);
+  });
+
   test('a filter by a shared name matches links with any of the tags', async () => {
     const r = await bm(['links', 'list', '--tag', 'shared', '--json']);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout).map((l: any) => l.url).sort()).toEqual(['https://shared.example/1', 'https://shared.example/2', 'https://shared.example/3']);
+    expect(JSON.parse(r.stdout).map((l: any) => l.url).sort()).toEqual(['https://shared.example/1', 'https://shared.example/2', 'https://shared.example/3', 'https://shared.example/4']);
   });
 
   test('get, edit and rm by an ambiguous name refuse and name the ids; by id they work', async () => {
