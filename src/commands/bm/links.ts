@@ -31,7 +31,10 @@ export async function linksList(ctx: Context, opts: ListOptions): Promise<void> 
   const visibility = visibilityOption(opts.visibility);
   const status = opts.status !== undefined ? safeStatus(opts.status) : undefined;
   if (opts.sort !== undefined && !LINK_SORT.includes(opts.sort)) throw new UsageError(`--sort must be one of ${LINK_SORT.join(', ')}`);
-  const searching = Boolean(opts.tag?.length || opts.list?.length || opts.broken || opts.query || status);
+  // --status is filtered here (the API has no status filter); moved/broken narrow a search with broken_only.
+  const searching = Boolean(opts.tag?.length || opts.list?.length || opts.broken || opts.query || (status !== undefined && status > 1));
+  // A filter applied here reads pages until --limit rows match.
+  const localFilter = status !== undefined || (!searching && visibility !== undefined);
   let chunks: AsyncIterable<Link[]>;
   let filter: ((l: Link) => boolean) | undefined;
   if (searching) {
@@ -45,13 +48,11 @@ export async function linksList(ctx: Context, opts: ListOptions): Promise<void> 
       order_by: `${opts.sort ?? 'created_at'}:${dir ?? 'desc'}`,
     };
     if (opts.query) Object.assign(q, { query: opts.query, search_title: true, search_description: true });
-    chunks = client.searchLinks(q, { limit, all: opts.all });
-    if (status !== undefined) filter = (l) => l.status === status;
-    if (visibility !== undefined) filter = ((f) => (l: Link) => l.visibility === visibility && (!f || f(l)))(filter);
+    chunks = client.searchLinks(q, { limit: localFilter ? undefined : limit, all: opts.all || localFilter });
   } else {
-    chunks = client.links({ order_by: opts.sort, order_dir: dir }, { limit: visibility !== undefined ? undefined : limit, all: opts.all || visibility !== undefined });
-    if (visibility !== undefined) filter = (l) => l.visibility === visibility;
+    chunks = client.links({ order_by: opts.sort, order_dir: dir }, { limit: localFilter ? undefined : limit, all: opts.all || localFilter });
   }
+  if (localFilter) filter = (l) => (status === undefined || l.status === status) && (visibility === undefined || l.visibility === visibility);
   await printStream(ctx, chunks, linkColumns(mode(ctx), { tags: searching }), filter, limit);
 }
 
