@@ -164,7 +164,7 @@ export class HttpClient {
     let message = described.message || `${method.toUpperCase()} ${path} failed with HTTP ${status}`;
     if (status === 401) {
       const hint = this.options.loginHint ? ` Run \`${this.options.loginHint}\`.` : '';
-      message = `not authenticated with the ${this.options.serviceName}: ${described.message || 'HTTP 401'}.${hint}`;
+      message = `not authenticated with the ${this.options.serviceName}: ${(described.message || 'HTTP 401').replace(/\.+$/, '')}.${hint}`;
     } else if (status === 429) {
       message = `rate limited by the ${this.options.serviceName}${described.retryAfter ? `; retry after ${described.retryAfter}s` : ''}`;
     }

@@ -83,6 +83,8 @@ describe('HttpClient', () => {
     const err: any = await client().json('GET', '/unauth').catch((e: unknown) => e as any);
     expect(err.exitCode).toBe(ExitCode.auth);
     expect(err.message).toContain('ops auth login bm');
+    expect(err.message).toContain(': Unauthenticated. Run');
+    expect(err.message).not.toContain('..');
   });
 
   it('retries an idempotent request after 429 with Retry-After, and says so', async () => {
