@@ -30,7 +30,8 @@ export function parseId(value: string, what = 'id'): number {
 }
 
 export function parseIds(values: readonly string[], what = 'id'): number[] {
-  return values.flatMap((v) => v.split(',')).filter((v) => v.trim() !== '').map((v) => parseId(v, what));
+  // An id given twice is acted on once (a second delete or restore would fail as "not found").
+  return [...new Set(values.flatMap((v) => v.split(',')).filter((v) => v.trim() !== '').map((v) => parseId(v, what)))];
 }
 
 export function visibilityOption(value: string | undefined): number | undefined {

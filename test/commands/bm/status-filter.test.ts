@@ -1,6 +1,7 @@
 /**
  * `ops bm links list --status S`: the API has no status filter, so rows are filtered here and pages are
  * read until --limit rows match; `--status ok` is not a search (LinkAce refuses a search with no criterion).
+ * Plus small argument checks of the list and rm verbs.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PassThrough } from 'node:stream';
@@ -62,5 +63,21 @@ describe('links list --status', () => {
     const p = piped();
     await linksList(p.ctx, { status: 'ok', query: 'seed1', limit: '2' });
     expect(p.ids()).toEqual([19, 18]);
+  });
+});
+
+describe('argument checks', () => {
+  test('tags list --sort description is a usage error (tags have no description); lists accept it', async () => {
+    const { collectionsList } = await import('../../../src/commands/bm/collections.js');
+    const { UsageError } = await import('../../../src/core/errors.js');
+    const p = piped();
+    await expect(collectionsList(p.ctx, 'tags', { sort: 'description' })).rejects.toBeInstanceOf(UsageError);
+    await expect(collectionsList(p.ctx, 'tags', { sort: 'description' })).rejects.toThrow(/--sort must be one of id, name, visibility/);
+    await collectionsList(piped().ctx, 'lists', { sort: 'description' });
+  });
+
+  test('an id given twice is acted on once', async () => {
+    const { parseIds } = await import('../../../src/commands/bm/shared.js');
+    expect(parseIds(['26', '26,27', '26'])).toEqual([26, 27]);
   });
 });
