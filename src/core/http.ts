@@ -164,7 +164,10 @@ export class HttpClient {
     let message = described.message || `${method.toUpperCase()} ${path} failed with HTTP ${status}`;
     if (status === 401) {
       const hint = this.options.loginHint ? ` Run \`${this.options.loginHint}\`.` : '';
-      message = `not authenticated with the ${this.options.serviceName}: ${described.message || 'HTTP 401'}.${hint}`;
+      message = `not authenticated with the ${this.options.serviceName}: ${(described.message || 'HTTP 401').replace(/\.+$/, '')}.${hint}`;
+    } else if (status === 403 && !described.message) {
+      // LinkAce answers `[]` on links/{id}/notes, lists/{id}/links and tags/{id}/links.
+      message = `not allowed: ${method.toUpperCase()} ${path} (HTTP 403)`;
     } else if (status === 429) {
       message = `rate limited by the ${this.options.serviceName}${described.retryAfter ? `; retry after ${described.retryAfter}s` : ''}`;
     }

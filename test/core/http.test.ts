@@ -25,6 +25,7 @@ function handler(req: IncomingMessage, res: ServerResponse) {
     if (path === '/linkace422') return json(422, { message: 'The given data was invalid.', errors: { url: ['The url must be a valid URL.'], lists: ['Unknown list 9.'] } });
     if (path === '/feldera') return json(404, { message: "Unknown pipeline name 'x'", error_code: 'UnknownPipelineName', details: { pipeline_name: 'x' } });
     if (path === '/unauth') return json(401, { message: 'Unauthenticated.' });
+    if (path === '/forbidden-empty') return json(403, []);
     if (path === '/limited') {
       if (hits.get(path)! <= 2) return json(429, { message: 'Too Many Attempts.' }, { 'retry-after': '0' });
       return json(200, { after: hits.get(path) });
@@ -83,6 +84,14 @@ describe('HttpClient', () => {
     const err: any = await client().json('GET', '/unauth').catch((e: unknown) => e as any);
     expect(err.exitCode).toBe(ExitCode.auth);
     expect(err.message).toContain('ops auth login bm');
+    expect(err.message).toContain(': Unauthenticated. Run');
+    expect(err.message).not.toContain('..');
+  });
+
+  it('a 403 with an empty body (LinkAce sub-collections) says not allowed, with the auth exit code', async () => {
+    const err: any = await client().json('GET', '/forbidden-empty').catch((e: unknown) => e as any);
+    expect(err.exitCode).toBe(ExitCode.auth);
+    expect(err.message).toBe('not allowed: GET /forbidden-empty (HTTP 403)');
   });
 
   it('retries an idempotent request after 429 with Retry-After, and says so', async () => {

@@ -26,6 +26,9 @@ export function detectFormat(text: string, filename?: string): RecordFormat {
       return 'ndjson';
     }
   }
+  // Bare ids one per line (`jq -c '.[].id'`, also a single one) are NDJSON, not a CSV whose header is the first id.
+  const lines = body.split(/\r?\n/).filter((l) => l.trim() !== '');
+  if (lines.length && lines.every((l) => /^"?\d+"?$/.test(l.trim()))) return 'ndjson';
   return 'csv';
 }
 

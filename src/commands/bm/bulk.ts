@@ -83,9 +83,9 @@ async function linkFields(rec: InputRecord, resolver: NameResolver, create: bool
   const cd = bool(rec.check_disabled);
   if (cd !== undefined) input.check_disabled = cd;
   const tags = listField(rec.tags);
-  if (tags) input.tags = await resolver.ids('tags', tags);
+  if (tags) input.tags = await resolver.refs('tags', tags);
   const lists = listField(rec.lists);
-  if (lists) input.lists = await resolver.ids('lists', lists);
+  if (lists) input.lists = await resolver.refs('lists', lists);
   return input;
 }
 

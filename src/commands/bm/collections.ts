@@ -8,7 +8,9 @@ import { bm, collectionRef, mode, orderDir, parseIds, positiveInt, printStream, 
 const SORT = ['id', 'name', 'description', 'visibility', 'created_at', 'updated_at', 'random'];
 
 export async function collectionsList(ctx: Context, kind: CollectionKind, opts: { sort?: string; order?: string; limit?: string; all?: boolean }): Promise<void> {
-  if (opts.sort !== undefined && !SORT.includes(opts.sort)) throw new UsageError(`--sort must be one of ${SORT.filter((s) => kind === 'lists' || s !== 'description').join(', ')}`);
+  // Tags have no description column (LinkAce whitelists it for tags and then fails on it).
+  const allowed = SORT.filter((s) => kind === 'lists' || s !== 'description');
+  if (opts.sort !== undefined && !allowed.includes(opts.sort)) throw new UsageError(`--sort must be one of ${allowed.join(', ')}`);
   const limit = positiveInt(opts.limit, '--limit') ?? (opts.all ? undefined : 25);
   const chunks = bm(ctx).collections<List>(kind, { order_by: opts.sort, order_dir: orderDir(opts.order) }, { limit, all: opts.all });
   await printStream(ctx, chunks, collectionColumns(mode(ctx), kind), undefined, limit);

@@ -31,7 +31,10 @@ export async function linksList(ctx: Context, opts: ListOptions): Promise<void> 
   const visibility = visibilityOption(opts.visibility);
   const status = opts.status !== undefined ? safeStatus(opts.status) : undefined;
   if (opts.sort !== undefined && !LINK_SORT.includes(opts.sort)) throw new UsageError(`--sort must be one of ${LINK_SORT.join(', ')}`);
-  const searching = Boolean(opts.tag?.length || opts.list?.length || opts.broken || opts.query || status);
+  // --status is filtered here (the API has no status filter); moved/broken narrow a search with broken_only.
+  const searching = Boolean(opts.tag?.length || opts.list?.length || opts.broken || opts.query || (status !== undefined && status > 1));
+  // A filter applied here reads pages until --limit rows match.
+  const localFilter = status !== undefined || (!searching && visibility !== undefined);
   let chunks: AsyncIterable<Link[]>;
   let filter: ((l: Link) => boolean) | undefined;
   if (searching) {
@@ -45,13 +48,11 @@ export async function linksList(ctx: Context, opts: ListOptions): Promise<void> 
       order_by: `${opts.sort ?? 'created_at'}:${dir ?? 'desc'}`,
     };
     if (opts.query) Object.assign(q, { query: opts.query, search_title: true, search_description: true });
-    chunks = client.searchLinks(q, { limit, all: opts.all });
-    if (status !== undefined) filter = (l) => l.status === status;
-    if (visibility !== undefined) filter = ((f) => (l: Link) => l.visibility === visibility && (!f || f(l)))(filter);
+    chunks = client.searchLinks(q, { limit: localFilter ? undefined : limit, all: opts.all || localFilter });
   } else {
-    chunks = client.links({ order_by: opts.sort, order_dir: dir }, { limit: visibility !== undefined ? undefined : limit, all: opts.all || visibility !== undefined });
-    if (visibility !== undefined) filter = (l) => l.visibility === visibility;
+    chunks = client.links({ order_by: opts.sort, order_dir: dir }, { limit: localFilter ? undefined : limit, all: opts.all || localFilter });
   }
+  if (localFilter) filter = (l) => (status === undefined || l.status === status) && (visibility === undefined || l.visibility === visibility);
   await printStream(ctx, chunks, linkColumns(mode(ctx), { tags: searching }), filter, limit);
 }
 
@@ -104,8 +105,8 @@ export async function linksAdd(ctx: Context, url: string, opts: AddOptions): Pro
     const go = ctx.prompter.interactive || ctx.options.yes ? await ctx.prompter.confirm('Create another link with the same URL?', { action: 'create a duplicate link' }) : false;
     if (!go) throw new OpsError('not created: the URL is already saved', 1, 'Pass --force to create it anyway; `ops bm search URL` finds the existing one.');
   }
-  if (opts.tag?.length) input.tags = await resolver.ids('tags', opts.tag);
-  if (opts.list?.length) input.lists = await resolver.ids('lists', opts.list);
+  if (opts.tag?.length) input.tags = await resolver.refs('tags', opts.tag);
+  if (opts.list?.length) input.lists = await resolver.refs('lists', opts.list);
   for (const c of resolver.created) ctx.out.info(`created ${c.kind === 'tags' ? 'tag' : 'list'} "${c.tag.name}" (${c.tag.id})`);
   const link = await client.createLink(input);
   if (!ctx.json) ctx.out.success(`added link ${link.id}`);
@@ -139,11 +140,11 @@ export async function linksEdit(ctx: Context, idText: string, opts: EditOptions)
     const add = kind === 'tags' ? opts.addTag : opts.addList;
     const remove = kind === 'tags' ? opts.removeTag : opts.removeList;
     if (!set && !add?.length && !remove?.length) continue;
-    let ids = set ? await resolver.ids(kind, set) : (current[kind] ?? []).map((t) => t.id);
-    if (add?.length) ids = [...new Set([...ids, ...(await resolver.ids(kind, add))])];
+    let ids: (number | string)[] = set ? await resolver.refs(kind, set) : (current[kind] ?? []).map((t) => t.id);
+    if (add?.length) ids = [...new Set([...ids, ...(await resolver.refs(kind, add))])];
     if (remove?.length) {
       const gone = new Set(await new NameResolver(client).ids(kind, remove));
-      ids = ids.filter((i) => !gone.has(i));
+      ids = ids.filter((i) => typeof i !== 'number' || !gone.has(i));
     }
     changes[kind] = ids;
   }

@@ -30,7 +30,8 @@ export function parseId(value: string, what = 'id'): number {
 }
 
 export function parseIds(values: readonly string[], what = 'id'): number[] {
-  return values.flatMap((v) => v.split(',')).filter((v) => v.trim() !== '').map((v) => parseId(v, what));
+  // An id given twice is acted on once (a second delete or restore would fail as "not found").
+  return [...new Set(values.flatMap((v) => v.split(',')).filter((v) => v.trim() !== '').map((v) => parseId(v, what)))];
 }
 
 export function visibilityOption(value: string | undefined): number | undefined {
@@ -88,24 +89,50 @@ export class NameResolver {
     return p;
   }
 
-  async find(kind: CollectionKind, ref: string | number): Promise<Tag | undefined> {
+  /** Every visible list/tag a ref names: by id (a number), else by exact name, else ignoring case, else a digit string as id. */
+  async matches(kind: CollectionKind, ref: string | number): Promise<{ items: Tag[]; exact: boolean }> {
     const items = await this.all(kind);
-    if (typeof ref === 'number') return items.find((t) => t.id === ref);
+    if (typeof ref === 'number') return { items: items.filter((t) => t.id === ref), exact: false };
     const name = ref.trim();
-    const exact = items.find((t) => t.name === name) ?? items.find((t) => t.name.toLowerCase() === name.toLowerCase());
-    if (exact) return exact;
-    if (/^\d+$/.test(name)) return items.find((t) => t.id === Number(name));
-    return undefined;
+    const exact = items.filter((t) => t.name === name);
+    if (exact.length) return { items: exact, exact: true };
+    const folded = items.filter((t) => t.name.toLowerCase() === name.toLowerCase());
+    if (folded.length) return { items: folded, exact: false };
+    return { items: /^\d+$/.test(name) ? items.filter((t) => t.id === Number(name)) : [], exact: false };
   }
 
+  async find(kind: CollectionKind, ref: string | number): Promise<Tag | undefined> {
+    return (await this.matches(kind, ref)).items[0];
+  }
+
+  /**
+   * Ids for filters (search `only_tags`/`only_lists`): a name shared by several visible lists/tags
+   * (yours and other users') gives all of them, so a filter matches any.
+   */
   async ids(kind: CollectionKind, refs: readonly (string | number)[]): Promise<number[]> {
-    const out: number[] = [];
+    return (await this.resolve(kind, refs, false)) as number[];
+  }
+
+  /**
+   * Refs to send with a link (create, update, bulk): one id per name, or, where several visible
+   * lists/tags carry that exact name (another user's internal tag "news" and yours), the name itself,
+   * which the server resolves to the caller's own (LinkAce: firstOrCreate by user and name).
+   */
+  async refs(kind: CollectionKind, refs: readonly (string | number)[]): Promise<(number | string)[]> {
+    return this.resolve(kind, refs, true);
+  }
+
+  private async resolve(kind: CollectionKind, refs: readonly (string | number)[], forLink: boolean): Promise<(number | string)[]> {
+    const out: (number | string)[] = [];
     const missing: string[] = [];
     for (const ref of refs) {
-      const found = await this.find(kind, ref);
-      if (found) out.push(found.id);
-      else if (typeof ref === 'number') throw new OpsError(`no ${singular(kind)} with id ${ref}`);
-      else missing.push(ref.trim());
+      const { items, exact } = await this.matches(kind, ref);
+      if (items.length === 0) {
+        if (typeof ref === 'number') throw new OpsError(`no ${singular(kind)} with id ${ref}`);
+        missing.push(ref.trim());
+      } else if (!forLink) out.push(...items.map((t) => t.id));
+      else if (items.length > 1 && exact && typeof ref === 'string' && !/^\d+$/.test(ref.trim())) out.push(ref.trim());
+      else out.push(items[0]!.id);
     }
     if (missing.length && !this.options.create) {
       throw new OpsError(
@@ -144,9 +171,12 @@ export async function collectionRef(client: BookmarkClient, kind: CollectionKind
     const byId = (await resolver.all(kind)).some((t) => t.id === Number(ref));
     return !byId && byName ? byName.id : parseId(ref);
   }
-  const found = await resolver.find(kind, ref);
-  if (!found) throw new OpsError(`no ${singular(kind)} named "${ref}"`, 1, `See \`ops bm ${kind} list\`.`);
-  return found.id;
+  const { items } = await resolver.matches(kind, ref);
+  if (!items.length) throw new OpsError(`no ${singular(kind)} named "${ref}"`, 1, `See \`ops bm ${kind} list\`.`);
+  // Several (yours and other users', or lists of the same name): never guess which one to change or delete.
+  if (items.length > 1)
+    throw new OpsError(`${items.length} ${kind} are named "${ref.trim()}" (ids ${items.map((t) => t.id).join(', ')})`, 1, `Give the id instead: \`ops bm ${kind} list\` shows them.`);
+  return items[0]!.id;
 }
 
 /** Print chunks as they arrive (table/TSV rows, or one JSON array). */

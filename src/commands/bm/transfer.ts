@@ -173,15 +173,19 @@ async function clientImport(
     }
     summary.lists_created = resolver.created.filter((c) => c.kind === 'lists').length;
     summary.tags_created = resolver.created.filter((c) => c.kind === 'tags').length;
-    const idOf = async (kind: 'lists' | 'tags', name: string) => (await resolver.find(kind, name))?.id;
+    // A name that several visible users' lists/tags share is sent as the name: the server takes the caller's own.
+    const idOf = async (kind: 'lists' | 'tags', name: string) => {
+      const { items, exact } = await resolver.matches(kind, name);
+      return items.length > 1 && exact && !/^\d+$/.test(name) ? name : items[0]?.id;
+    };
     const models: LinkInput[] = [];
     for (const item of fresh) {
       const model: LinkInput = { url: item.url, title: item.title };
       if (item.description) model.description = item.description;
       const vis = item.visibility ?? defaultVisibility ?? (flavor === 'linkace' ? 3 : undefined);
       if (vis !== undefined) model.visibility = vis;
-      const tagIds = (await Promise.all(item.tags.map((n) => idOf('tags', n)))).filter((i): i is number => typeof i === 'number');
-      const listIds = (await Promise.all(item.lists.map((n) => idOf('lists', n)))).filter((i): i is number => typeof i === 'number');
+      const tagIds = (await Promise.all(item.tags.map((n) => idOf('tags', n)))).filter((i) => i !== undefined);
+      const listIds = (await Promise.all(item.lists.map((n) => idOf('lists', n)))).filter((i) => i !== undefined);
       if (tagIds.length) model.tags = tagIds;
       if (listIds.length) model.lists = listIds;
       models.push(model);

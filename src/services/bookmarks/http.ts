@@ -3,7 +3,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { HttpError } from './errors.js';
 
 export function installParsers(app: FastifyInstance): void {
-  app.removeContentTypeParser('application/json');
+  // text/plain goes too: a non-JSON body is 415, not a misleading "url field is required" (LinkAce 2.1.4+).
+  app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     const text = String(body);
     if (text.trim() === '') return done(null, undefined);

@@ -11,6 +11,13 @@ describe('records', () => {
     expect(detectFormat('', 'x.jsonl')).toBe('ndjson');
   });
 
+  test('bare ids one per line (what `jq -c .[].id` prints) are ids, also a single one', () => {
+    expect(detectFormat('25\n')).toBe('ndjson');
+    expect(parseRecords('25\n')).toEqual([{ id: 25 }]);
+    expect(parseRecords('25\n24\r\n\n"7"\n')).toEqual([{ id: 25 }, { id: 24 }, { id: 7 }]);
+    expect(parseRecords('id\n25\n24\n')).toEqual([{ id: '25' }, { id: '24' }]);
+  });
+
   test('JSON array, single object, bare ids', () => {
     expect(parseRecords('[{"url":"u"},3,"4"]')).toEqual([{ url: 'u' }, { id: 3 }, { id: 4 }]);
     expect(parseRecords('{"url":"u"}')).toEqual([{ url: 'u' }]);

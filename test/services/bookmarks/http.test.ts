@@ -53,6 +53,15 @@ describe('requests and errors', () => {
     expect(JSON.parse(x.body).message).toContain('Unsupported Media Type');
   });
 
+  test('a text/plain body is 415, not a 422 about missing fields', async () => {
+    for (const payload of ['{"url":"https://plain.example"}', 'url=https://plain.example']) {
+      const r = await f.req(f.A, 'POST', '/api/v2/links', payload, { 'content-type': 'text/plain' });
+      expect(r.status).toBe(415);
+      expect(r.body.message).toContain('Unsupported Media Type: text/plain');
+    }
+    expect((await f.req(f.A, 'GET', '/api/v2/links/check?url=https://plain.example')).body).toEqual({ linksFound: false });
+  });
+
   test('unknown routes under /api are 404 JSON', async () => {
     const r = await f.req(f.A, 'GET', '/api/v2/foo');
     expect([r.status, r.body]).toEqual([404, { message: 'The route api/v2/foo could not be found.' }]);

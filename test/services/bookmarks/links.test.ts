@@ -155,6 +155,15 @@ describe('v2 links', () => {
     expect((await f.req(f.B, 'GET', '/api/v2/links/check?url=https://a.example/private')).body).toEqual({ linksFound: false });
   });
 
+  test('check: an empty url parameter is a duplicate check answering false, not a health check', async () => {
+    await f.req(f.A, 'POST', '/api/v2/links', { url: 'https://a.example/x' });
+    for (const q of ['url=', 'url=%20%20', 'url']) {
+      const r = await f.req(f.A, 'GET', `/api/v2/links/check?${q}`);
+      expect(r.status).toBe(200);
+      expect(r.body).toEqual({ linksFound: false });
+    }
+  });
+
   test('events: link.created, link.updated and tag.created carry the API objects', async () => {
     const r = await f.req(f.A, 'POST', '/api/v2/links', { url: 'https://a.example', tags: ['new-tag'] });
     await f.req(f.A, 'PATCH', `/api/v2/links/${r.body.id}`, { title: 'T' });

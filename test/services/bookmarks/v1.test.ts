@@ -198,7 +198,15 @@ describe('import and export', () => {
     expect((await multipart(f.A, '/api/v1/import', 'import-file', firefox)).body.imported).toBe(7);
   });
 
-  test('a file of garbage imports nothing', async () => {
-    expect((await multipart(f.A, '/api/v1/import', 'file', Buffer.from([0, 159, 146, 150, 255]))).body).toEqual({ total: 0, imported: 0, skipped: 0, invalid: 0 });
+  test('a file that is not a bookmark file is 422 (as the mimes:html rule of LinkAce); an empty bookmark file imports nothing', async () => {
+    for (const junk of [Buffer.from([0, 159, 146, 150, 255]), 'just some text\n', '{"links": []}']) {
+      const r = await multipart(f.A, '/api/v1/import', 'file', junk);
+      expect(r.status).toBe(422);
+      expect(r.body.errors.file[0]).toContain('Netscape bookmark file');
+    }
+    const empty = '<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<TITLE>Bookmarks</TITLE>\n<DL><p>\n</DL><p>\n';
+    expect((await multipart(f.A, '/api/v1/import', 'file', empty)).body).toEqual({ total: 0, imported: 0, skipped: 0, invalid: 0 });
+    const utf16 = Buffer.from('\ufeff<DL><p>\n</DL>\n', 'utf16le');
+    expect((await multipart(f.A, '/api/v1/import', 'file', utf16)).status).toBe(200);
   });
 });

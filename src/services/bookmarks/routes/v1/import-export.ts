@@ -10,6 +10,15 @@ import { doc } from '../schemas.js';
 
 const FILE_REQUIRED = () => new ValidationError({ file: ['The file field is required (multipart/form-data, field "file", a Netscape bookmark HTML file).'] });
 
+const NOT_BOOKMARKS = () => new ValidationError({ file: ['The file must be a Netscape bookmark file (HTML with a <DL> list).'] });
+
+/** A file with no bookmarks is fine when it is an (empty) bookmark file; anything else is refused. */
+function looksLikeBookmarkFile(data: Buffer): boolean {
+  // latin1 without NULs reads the ASCII markup of UTF-8, windows-1252 and UTF-16 files alike.
+  const text = data.toString('latin1').replace(/\0/g, '');
+  return /NETSCAPE-Bookmark-file|<\s*dl[\s>]/i.test(text);
+}
+
 export function v1ImportExportRoutes(app: FastifyInstance, deps: Deps): void {
   app.post(
     '/api/v1/import',
@@ -39,7 +48,9 @@ export function v1ImportExportRoutes(app: FastifyInstance, deps: Deps): void {
         throw FILE_REQUIRED();
       }
       if (!data || data.length === 0) throw FILE_REQUIRED();
-      return importBookmarks(deps, caller, data);
+      const result = importBookmarks(deps, caller, data);
+      if (result.total === 0 && !looksLikeBookmarkFile(data)) throw NOT_BOOKMARKS();
+      return result;
     },
   );
 

@@ -36,7 +36,8 @@ export function linkRoutes(app: FastifyInstance, deps: Deps): void {
     async (req) => {
       const caller = callerOf(req);
       const q = queryOf(req);
-      if (typeof q.url === 'string') return { linksFound: visibleUrlExists(deps.db, caller, q.url) };
+      // A `url` parameter, even an empty one, asks the duplicate check (LinkAce: empty -> false).
+      if ('url' in q) return { linksFound: typeof q.url === 'string' && visibleUrlExists(deps.db, caller, q.url) };
       const c = new Check(q);
       const id = c.integer('id', { min: 1 });
       c.done();
