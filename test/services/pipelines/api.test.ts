@@ -197,6 +197,17 @@ describe('SQL errors', () => {
     expect(p.program_status.SqlError[0]).toMatchObject({ error_type: 'ConnectorGenerationError', start_line_number: 1 });
     expect(p.program_status.SqlError[0].message).toContain('kafka_input');
   });
+
+  it('a connectors option that is not a JSON array of connectors is also a ConnectorGenerationError, at the option', async () => {
+    const sql = `CREATE TABLE t (x INTEGER)\n  WITH ('connectors' = 'not json');`;
+    await svc.call('PUT', '/v0/pipelines/connjson', pipelineBody('connjson', sql));
+    const p = await waitFor(async () => {
+      const r = await svc.call('GET', '/v0/pipelines/connjson');
+      return typeof r.json.program_status === 'object' ? r.json : undefined;
+    }, 'SqlError');
+    expect(p.program_status.SqlError[0]).toMatchObject({ error_type: 'ConnectorGenerationError', start_line_number: 2, warning: false });
+    expect(p.program_status.SqlError[0].message).toContain("Invalid JSON in 'connectors'");
+  });
 });
 
 describe('lifecycle', () => {
