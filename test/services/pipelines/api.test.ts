@@ -133,6 +133,21 @@ describe('pipeline definitions', () => {
     expect(unknownRoute.json).toMatchObject({ error_code: 'NotFound' });
   });
 
+  it('program_config.output_case other than "upper" or "lower" is 400 on PUT, POST and PATCH, and changes nothing', async () => {
+    const put = await svc.call('PUT', '/v0/pipelines/oc', pipelineBody('oc', SQL, { program_config: { output_case: 'Lower' } }));
+    expect(put.status).toBe(400);
+    expect(put.json).toMatchObject({ error_code: 'InvalidRequestBody' });
+    expect(put.json.message).toContain('output_case');
+    expect((await svc.call('GET', '/v0/pipelines/oc')).status).toBe(404);
+    const post = await svc.call('POST', '/v0/pipelines', pipelineBody('oc', SQL, { program_config: { output_case: 1 } }));
+    expect(post.status).toBe(400);
+    expect((await svc.call('PUT', '/v0/pipelines/oc', pipelineBody('oc', SQL, { program_config: { output_case: 'lower' } }))).status).toBe(201);
+    const patch = await svc.call('PATCH', '/v0/pipelines/oc', { program_config: { output_case: 'sideways' } });
+    expect(patch.status).toBe(400);
+    expect((await svc.call('GET', '/v0/pipelines/oc')).json.program_config).toMatchObject({ output_case: 'lower' });
+    expect((await svc.call('PATCH', '/v0/pipelines/oc', { program_config: { output_case: null } })).status).toBe(200);
+  });
+
   it('start before compilation finished is 400 ProgramNotYetCompiled; stats of a stopped pipeline is PipelineNotRunningOrPaused', async () => {
     const slow = await startSvc({ pipelinesCompileDelayMs: 5000 });
     await slow.call('PUT', '/v0/pipelines/early', pipelineBody('early', SQL));
