@@ -15,7 +15,7 @@ import { readFrames, LineReader } from './pipelines/frames.js';
 import type { ApiGeneration, Change, EgressFrame, Pipeline, ProgramSummary, RawPipeline } from './pipelines/types.js';
 
 export * from './pipelines/types.js';
-export { normalizePipeline, isStopped, isCompiling, compileFailed, phaseText, findRelation, stoppedName } from './pipelines/normalize.js';
+export { normalizePipeline, isStopped, isCompiling, compileFailed, phaseText, findRelation, relationRef, stoppedName } from './pipelines/normalize.js';
 
 export interface PipelineSpec {
   name: string;

@@ -4,7 +4,7 @@ import { stat } from 'node:fs/promises';
 import type { Context } from '../../context.js';
 import { ApiError, ExitCode, OpsError, TimeoutError, UsageError } from '../../core/errors.js';
 import { sanitize } from '../../core/sanitize.js';
-import { findRelation, isStopped, type PipelinesClient } from '../../clients/pipelines.js';
+import { findRelation, isStopped, relationRef, type PipelinesClient } from '../../clients/pipelines.js';
 import { InputError, batches, csvRecordGroups, formatFromName, jsonEventGroups, type IngestFormat } from '../../clients/pipelines/ingest-input.js';
 import { startProgress } from '../../core/progress.js';
 import { DEFAULT_WAIT, POLL_MS, client, explain, getPipeline, parsePositiveInt, sleep, waitLimitMs } from './shared.js';
@@ -87,6 +87,7 @@ export async function pipeIngest(ctx: Context, name: string, table: string, file
   if (p.inputs.length > 0 && !findRelation(p.inputs, table)) {
     throw new OpsError(`${name} has no table "${sanitize(table)}"`, ExitCode.failure, `Its tables: ${p.inputs.map((r) => r.name).join(', ')}`);
   }
+  const tableRef = relationRef(p.inputs, table);
   const legacyWait = opts.wait && p.generation === 'legacy';
   const baseline = legacyWait ? await inputRecords(pipes, name) : 0;
 
@@ -98,7 +99,7 @@ export async function pipeIngest(ctx: Context, name: string, table: string, file
   try {
     for await (const batch of batches(records, size)) {
       try {
-        const res = await pipes.ingest(name, table, batch.body, { format, array: format === 'json', force: opts.force });
+        const res = await pipes.ingest(name, tableRef, batch.body, { format, array: format === 'json', force: opts.force });
         if (res.token) tokens.push(res.token);
       } catch (err) {
         progress.stop();
