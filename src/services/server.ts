@@ -22,12 +22,18 @@ export async function loadServiceModules(): Promise<ServiceModule[]> {
   return mods.map((m) => m.default);
 }
 
+/** The longest path segment the router accepts (fastify's default is 100). */
+export const MAX_PARAM_LENGTH = 4096;
+
 export async function startServer(options: ServeOptions, modules?: ServiceModule[]): Promise<RunningServer> {
   mkdirSync(options.dataDir, { recursive: true });
   const app = Fastify({
     logger: process.env.OPS_LOG_LEVEL ? { level: process.env.OPS_LOG_LEVEL } : false,
     forceCloseConnections: 'idle',
     bodyLimit: 64 * 1024 * 1024,
+    // names in paths (pipelines, tables, views, quoted SQL identifiers) may be longer than fastify's
+    // default of 100 characters, which would answer 414 in fastify's own error shape
+    maxParamLength: MAX_PARAM_LENGTH,
   });
   const events = new EventBus();
   let baseUrl = `http://${options.host}:${options.port}`;

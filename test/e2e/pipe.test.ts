@@ -203,6 +203,22 @@ describe('ops pipe end to end against ops serve', { timeout: 120_000 }, () => {
     expect((await run(['delete', 'misc', '--yes'])).exitCode).toBe(0);
     expect((await run(['status', 'misc'])).stderr).toContain('no pipeline named "misc"');
   });
+
+  it('table and view names longer than 100 characters work in URLs', async () => {
+    const name = `long-${'p'.repeat(95)}`; // the longest pipeline name
+    const table = `orders_${'t'.repeat(120)}`;
+    const view = `totals_${'v'.repeat(120)}`;
+    await createRunning(name, `CREATE TABLE ${table} (id INT NOT NULL, amount DECIMAL(10,2));\nCREATE MATERIALIZED VIEW ${view} AS SELECT SUM(amount) AS total FROM ${table};\n`);
+    const ingest = await run(['ingest', name, table, '--wait'], { input: '{"id":1,"amount":2}' });
+    expect(ingest.stderr).toBe('');
+    expect(ingest.exitCode).toBe(0);
+    expect(await snapshot(name, view)).toEqual([{ TOTAL: '2.00' }]);
+    const res = await fetch(`${serve.url}/v0/pipelines/${name}/ingress/${'x'.repeat(150)}?format=json`, { method: 'POST', body: '{}' });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ error_code: 'UnknownInputStream' });
+    expect((await run(['stop', name])).exitCode).toBe(0);
+    expect((await run(['delete', name, '--yes'])).exitCode).toBe(0);
+  });
 });
 
 describe('ops pipe against ops serve --pipelines-auth', { timeout: 120_000 }, () => {
