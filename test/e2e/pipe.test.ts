@@ -216,6 +216,9 @@ describe('ops pipe end to end against ops serve', { timeout: 120_000 }, () => {
     const res = await fetch(`${serve.url}/v0/pipelines/${name}/ingress/${'x'.repeat(150)}?format=json`, { method: 'POST', body: '{}' });
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ error_code: 'UnknownInputStream' });
+    const badUrl = await fetch(`${serve.url}/v0/pipelines/${name}/ingress/%E0%A4%A?format=json`, { method: 'POST', body: '{}' });
+    expect(badUrl.status).toBe(400);
+    expect(await badUrl.json()).toMatchObject({ error_code: 'InvalidUrl', details: { url: `/v0/pipelines/${name}/ingress/%E0%A4%A?format=json` } });
     expect((await run(['stop', name])).exitCode).toBe(0);
     expect((await run(['delete', name, '--yes'])).exitCode).toBe(0);
   });

@@ -131,6 +131,10 @@ describe('pipeline definitions', () => {
     const unknownRoute = await svc.call('GET', '/v0/nothing-here');
     expect(unknownRoute.status).toBe(404);
     expect(unknownRoute.json).toMatchObject({ error_code: 'NotFound' });
+    const badEncoding = await svc.call('GET', '/v0/pipelines/%E0%A4%A');
+    expect(badEncoding.status).toBe(400);
+    expect(badEncoding.json).toMatchObject({ error_code: 'InvalidUrl', details: { url: '/v0/pipelines/%E0%A4%A' } });
+    expect(badEncoding.json.message).toContain('Invalid URL');
   });
 
   it('program_config.output_case other than "upper" or "lower" is 400 on PUT, POST and PATCH, and changes nothing', async () => {
