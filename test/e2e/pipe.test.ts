@@ -146,6 +146,20 @@ describe('ops pipe end to end against ops serve', { timeout: 120_000 }, () => {
     expect(await run(['shutdown', 'ingest'])).toMatchObject({ exitCode: 0 });
   });
 
+  it('ingest: a refused batch names each bad record by its number in the input', async () => {
+    await createRunning('badrec');
+    const lines = Array.from({ length: 7 }, (_, i) => JSON.stringify({ id: i + 1, customer: 'c', amount: i === 5 ? 'lots' : 1 }));
+    lines[6] = '{"id":"seven","customer":"c","amount":1}';
+    const r = await run(['ingest', 'badrec', 'orders', file('bad.ndjson', lines.join('\n') + '\n'), '--batch-size', '3']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('the batch of records 4-6 was refused: 1 bad record (ParseErrors):\n');
+    expect(r.stderr).toContain(`\n  record 6: failed to deserialize JSON record: error parsing field 'AMOUNT'`);
+    expect(r.stderr).toContain('\n3 records were accepted before it.');
+    const csv = await run(['ingest', 'badrec', 'orders', file('bad.csv', '10,a,1\nx,b,2\n12,c,y\n'), '--batch-size', '2']);
+    expect(csv.exitCode).toBe(1);
+    expect(csv.stderr).toContain('the batch of records 1-2 was refused: 1 bad record (ParseErrors):\n  record 2: ');
+  });
+
   it('start: exit 8 when --timeout runs out while a source hangs; exit 1 with the deployment error when a source is unreachable', async () => {
     const hanging: Server = createServer(() => {
       /* never answers */
