@@ -296,6 +296,18 @@ describe('lifecycle', () => {
     expect(() => JSON.parse(lines[0]!)).toThrow();
   });
 
+  it('logs ?lines=N keeps the last N lines (0: none); a negative count is 400', async () => {
+    const all = (await svc.call('GET', '/v0/pipelines/life/logs')).text.trim().split('\n');
+    expect(all.length).toBeGreaterThan(2);
+    expect((await svc.call('GET', '/v0/pipelines/life/logs?lines=2')).text.trim().split('\n')).toEqual(all.slice(-2));
+    const none = await svc.call('GET', '/v0/pipelines/life/logs?lines=0');
+    expect(none.status).toBe(200);
+    expect(none.text).toBe('');
+    const negative = await svc.call('GET', '/v0/pipelines/life/logs?lines=-1');
+    expect(negative.status).toBe(400);
+    expect(negative.json).toMatchObject({ error_code: 'InvalidQueryParameter', details: { param: 'lines', value: '-1' } });
+  });
+
   it('with ENGINE_LOG_JSON=1 every log line is a JSON object with the engine fields', async () => {
     process.env.ENGINE_LOG_JSON = '1';
     try {
