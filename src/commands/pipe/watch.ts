@@ -105,8 +105,14 @@ export async function pipeWatch(ctx: Context, name: string, views: string[], opt
       }
     } catch (err) {
       if (stopped) return;
-      // The connection dropped: fine if the pipeline is going down, an error otherwise.
-      const now = await pipes.find(name).catch(() => undefined);
+      // The connection dropped: fine if the pipeline is going down (or was deleted), an error otherwise,
+      // and an error too when the service cannot be asked (it died: that is no normal end of the stream).
+      let now: Pipeline | undefined;
+      try {
+        now = await pipes.find(name);
+      } catch (again) {
+        throw new OpsError(`the change stream of ${view} broke: ${(err as Error).message}`, ExitCode.failure, `The pipeline service cannot be reached either: ${(again as Error).message}`);
+      }
       if (!now || isStopped(now.deployment.status) || now.deployment.desired === 'Shutdown' || now.deployment.desired === 'Stopped' || now.deployment.status === 'ShuttingDown' || now.deployment.status === 'Stopping') return;
       throw new OpsError(`the change stream of ${view} broke: ${(err as Error).message}`);
     }

@@ -83,6 +83,13 @@ export class FakeFeldera {
     await new Promise<void>((r) => this.server!.close(() => r()));
   }
 
+  /** The server dies: open streams are cut (not ended) and nothing answers any more. */
+  async crash(): Promise<void> {
+    for (const list of this.watchers.values()) for (const w of list) w.res.destroy();
+    this.server?.closeAllConnections();
+    await new Promise<void>((r) => this.server!.close(() => r()));
+  }
+
   private get stopped(): string {
     return this.generation === 'current' ? 'Stopped' : 'Shutdown';
   }

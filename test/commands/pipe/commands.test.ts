@@ -220,6 +220,21 @@ describe.each(['legacy', 'current'] as const)('ops pipe against the %s API', (ge
     expect(rr.stdout).toBe('{"sequence_number":0}\n{"sequence_number":1,"json_data":[{"insert":{"id":9}}]}');
   });
 
+  it('watch: a stream cut by a dying server is an error (exit 1), not a normal end', async () => {
+    const { fake, env } = await server(generation);
+    fake.seed('p1', { deployment_status: 'Running', deployment_desired_status: 'Running' });
+    const child = ops(['pipe', 'watch', 'p1', 'totals'], { env });
+    await waitFor(() => fake.watcherCount('totals') === 1);
+    fake.emit('totals', [{ insert: { id: 1 } }], true);
+    await new Promise((r) => setTimeout(r, 200));
+    await fake.crash();
+    const r = await child;
+    expect(r.stdout).toBe('{"view":"totals","insert":{"id":1}}');
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('the change stream of totals broke');
+    expect(r.stderr).toContain('The pipeline service cannot be reached either');
+  });
+
   it('watch of an unknown view or a stopped pipeline fails clearly', async () => {
     const { fake, env } = await server(generation);
     fake.seed('p1', { deployment_status: 'Running', deployment_desired_status: 'Running' });
