@@ -58,8 +58,19 @@ describe('ingress value checks', () => {
     expect((await snapshot(svc, 'vals', 'v')).json_data).toEqual([]);
   });
 
-  it('a DECIMAL beyond its precision (refused by the engine) still names its field', async () => {
-    const r = await ingest(svc, 'vals', 'v', 'format=json', '{"insert":{"a":7,"d":1234.5}}');
+  it('a DECIMAL beyond its precision is listed with the other bad events, with its field', async () => {
+    const r = await ingest(svc, 'vals', 'v', 'format=json', '{"insert":{"a":7,"d":1234.5}}\n{"insert":{"a":8,"d":"-01000.1"}}\n{"insert":{"a":true}}');
+    expect(r.status, r.text).toBe(400);
+    expect(r.json.details.errors.map((e: { event_number: number; field: string }) => [e.event_number, e.field])).toEqual([
+      [1, 'D'],
+      [2, 'D'],
+      [3, 'A'],
+    ]);
+    expect(r.json.details.errors[0].description).toBe("failed to deserialize JSON record: error parsing field 'D': value does not fit in DECIMAL(5, 2)");
+  });
+
+  it('a DECIMAL that overflows only once rounded is still refused (by the engine), naming its field', async () => {
+    const r = await ingest(svc, 'vals', 'v', 'format=json', '{"insert":{"a":9,"d":999.999}}');
     expect(r.status, r.text).toBe(400);
     expect(r.json.details.errors[0]).toMatchObject({ event_number: 1, field: 'D' });
     expect(r.json.details.errors[0].description).toContain('DECIMAL(5, 2)');

@@ -36,6 +36,32 @@ const TIME_RE = /^\d{1,2}:\d{2}(:\d{2}(\.\d{1,9})?)?$/;
 const TS_RE = /^\d{4}-\d{2}-\d{2}[ T]\d{1,2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/;
 const DECIMAL_RE = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
+/** `DECIMAL(p, s)` of a column type, when it names its precision. */
+function decimalParams(type: string): [number, number] | undefined {
+  const m = /\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\)/.exec(type);
+  return m ? [Number(m[1]), Number(m[2] ?? 0)] : undefined;
+}
+
+function decimalName(type: string): string {
+  const ps = decimalParams(type);
+  return ps ? `DECIMAL(${ps[0]}, ${ps[1]})` : 'DECIMAL';
+}
+
+/**
+ * Whether a DECIMAL value has more integer digits than DECIMAL(p, s) holds (p - s), before any rounding
+ * (rounding can only add a digit, and those edge cases are left to the engine's own check).
+ */
+function tooManyIntegerDigits(type: string, v: number | string): boolean {
+  const ps = decimalParams(type);
+  if (!ps) return false;
+  const room = ps[0] - ps[1];
+  if (typeof v === 'number') return Number.isFinite(v) && Math.abs(v) >= 10 ** room;
+  const text = v.trim();
+  if (/[eE]/.test(text)) return false;
+  const int = text.replace(/^[+-]/, '').split('.')[0]!.replace(/^0+/, '');
+  return int.length > room;
+}
+
 /** A BIGINT value that a JavaScript number cannot hold exactly (the engine keeps BIGINT as numbers). */
 function unsafeInteger(text: string): ValueError {
   return new ValueError(
@@ -178,9 +204,12 @@ function innerConverter(type: string): Converter {
     case 'DEC':
     case 'NUMBER':
       return (v) => {
-        if (typeof v === 'number') return String(v);
-        if (typeof v === 'string' && DECIMAL_RE.test(v.trim())) return v.trim();
-        throw new ValueError(`invalid type: ${describe(v)}, expected a decimal number`);
+        let out: string | undefined;
+        if (typeof v === 'number') out = String(v);
+        else if (typeof v === 'string' && DECIMAL_RE.test(v.trim())) out = v.trim();
+        if (out === undefined) throw new ValueError(`invalid type: ${describe(v)}, expected a decimal number`);
+        if (tooManyIntegerDigits(t, v as number | string)) throw new ValueError(`value does not fit in ${decimalName(t)}`);
+        return out;
       };
     case 'DATE':
       return (v) => {
