@@ -15,7 +15,7 @@ import { readFrames, LineReader } from './pipelines/frames.js';
 import type { ApiGeneration, Change, EgressFrame, Pipeline, ProgramSummary, RawPipeline } from './pipelines/types.js';
 
 export * from './pipelines/types.js';
-export { normalizePipeline, isStopped, isCompiling, compileFailed, phaseText, findRelation, stoppedName } from './pipelines/normalize.js';
+export { normalizePipeline, isStopped, isCompiling, compileFailed, phaseText, findRelation, relationRef, stoppedName } from './pipelines/normalize.js';
 
 export interface PipelineSpec {
   name: string;
@@ -56,7 +56,12 @@ export class PipelinesClient {
   /** Known once a pipeline object has been read (or an endpoint told). */
   generation?: ApiGeneration;
 
-  constructor(readonly http: HttpClient) {}
+  constructor(readonly http: HttpClient) {
+    // The service URL is the host's root (as Feldera's SDK and fda take it); `ops serve` prints the API
+    // as .../v0, so a URL ending in /v0 is taken as its root rather than asking for /v0/v0/...
+    const root = http.baseUrl.replace(/\/v0\/*$/, '');
+    if (root !== http.baseUrl) http.options.baseUrl = root;
+  }
 
   private path(name: string, rest = ''): string {
     return `/v0/pipelines/${enc(name)}${rest}`;

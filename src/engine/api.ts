@@ -22,7 +22,7 @@ export interface CompileError {
   message: string;
   line: number;
   column: number;
-  /** e.g. 'syntax', 'unknown_table', 'unknown_column', 'type', 'unsupported' */
+  /** e.g. 'syntax', 'unknown_table', 'unknown_column', 'type', 'unsupported', 'connector' (a bad 'connectors' option) */
   kind?: string;
 }
 

@@ -2,7 +2,7 @@
  * `ops serve`: one fastify server composing the three services, each in its own encapsulated context
  * under its prefix, plus a health endpoint that reports each service.
  */
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { EventBus } from './events.js';
@@ -22,12 +22,33 @@ export async function loadServiceModules(): Promise<ServiceModule[]> {
   return mods.map((m) => m.default);
 }
 
+/** The longest path segment the router accepts (fastify's default is 100). */
+export const MAX_PARAM_LENGTH = 4096;
+
+/**
+ * Errors the router raises before any route runs (a path with bad %-encoding, a segment beyond
+ * MAX_PARAM_LENGTH): in the pipeline API's error envelope under /v0, as fastify words them elsewhere.
+ */
+export function frameworkErrors(error: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
+  const status = error.statusCode ?? 400;
+  const path = req.raw.url ?? '';
+  if (path === '/v0' || path.startsWith('/v0/') || path.startsWith('/v0?')) {
+    void reply.code(status).send({ message: `Invalid URL: ${error.message}`, error_code: 'InvalidUrl', details: { url: path } });
+    return;
+  }
+  void reply.code(status).send({ error: 'Bad Request', code: error.code, message: error.message, statusCode: status });
+}
+
 export async function startServer(options: ServeOptions, modules?: ServiceModule[]): Promise<RunningServer> {
   mkdirSync(options.dataDir, { recursive: true });
   const app = Fastify({
     logger: process.env.OPS_LOG_LEVEL ? { level: process.env.OPS_LOG_LEVEL } : false,
     forceCloseConnections: 'idle',
     bodyLimit: 64 * 1024 * 1024,
+    // names in paths (pipelines, tables, views, quoted SQL identifiers) may be longer than fastify's
+    // default of 100 characters, which would answer 414 in fastify's own error shape
+    maxParamLength: MAX_PARAM_LENGTH,
+    frameworkErrors,
   });
   const events = new EventBus();
   let baseUrl = `http://${options.host}:${options.port}`;

@@ -146,6 +146,20 @@ describe('ops pipe end to end against ops serve', { timeout: 120_000 }, () => {
     expect(await run(['shutdown', 'ingest'])).toMatchObject({ exitCode: 0 });
   });
 
+  it('ingest: a refused batch names each bad record by its number in the input', async () => {
+    await createRunning('badrec');
+    const lines = Array.from({ length: 7 }, (_, i) => JSON.stringify({ id: i + 1, customer: 'c', amount: i === 5 ? 'lots' : 1 }));
+    lines[6] = '{"id":"seven","customer":"c","amount":1}';
+    const r = await run(['ingest', 'badrec', 'orders', file('bad.ndjson', lines.join('\n') + '\n'), '--batch-size', '3']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('the batch of records 4-6 was refused: 1 bad record (ParseErrors):\n');
+    expect(r.stderr).toContain(`\n  record 6: failed to deserialize JSON record: error parsing field 'AMOUNT'`);
+    expect(r.stderr).toContain('\n3 records were accepted before it.');
+    const csv = await run(['ingest', 'badrec', 'orders', file('bad.csv', '10,a,1\nx,b,2\n12,c,y\n'), '--batch-size', '2']);
+    expect(csv.exitCode).toBe(1);
+    expect(csv.stderr).toContain('the batch of records 1-2 was refused: 1 bad record (ParseErrors):\n  record 2: ');
+  });
+
   it('start: exit 8 when --timeout runs out while a source hangs; exit 1 with the deployment error when a source is unreachable', async () => {
     const hanging: Server = createServer(() => {
       /* never answers */
@@ -202,6 +216,25 @@ describe('ops pipe end to end against ops serve', { timeout: 120_000 }, () => {
     expect(refused.stderr).toContain('--yes');
     expect((await run(['delete', 'misc', '--yes'])).exitCode).toBe(0);
     expect((await run(['status', 'misc'])).stderr).toContain('no pipeline named "misc"');
+  });
+
+  it('table and view names longer than 100 characters work in URLs', async () => {
+    const name = `long-${'p'.repeat(95)}`; // the longest pipeline name
+    const table = `orders_${'t'.repeat(120)}`;
+    const view = `totals_${'v'.repeat(120)}`;
+    await createRunning(name, `CREATE TABLE ${table} (id INT NOT NULL, amount DECIMAL(10,2));\nCREATE MATERIALIZED VIEW ${view} AS SELECT SUM(amount) AS total FROM ${table};\n`);
+    const ingest = await run(['ingest', name, table, '--wait'], { input: '{"id":1,"amount":2}' });
+    expect(ingest.stderr).toBe('');
+    expect(ingest.exitCode).toBe(0);
+    expect(await snapshot(name, view)).toEqual([{ TOTAL: '2.00' }]);
+    const res = await fetch(`${serve.url}/v0/pipelines/${name}/ingress/${'x'.repeat(150)}?format=json`, { method: 'POST', body: '{}' });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ error_code: 'UnknownInputStream' });
+    const badUrl = await fetch(`${serve.url}/v0/pipelines/${name}/ingress/%E0%A4%A?format=json`, { method: 'POST', body: '{}' });
+    expect(badUrl.status).toBe(400);
+    expect(await badUrl.json()).toMatchObject({ error_code: 'InvalidUrl', details: { url: `/v0/pipelines/${name}/ingress/%E0%A4%A?format=json` } });
+    expect((await run(['stop', name])).exitCode).toBe(0);
+    expect((await run(['delete', name, '--yes'])).exitCode).toBe(0);
   });
 });
 

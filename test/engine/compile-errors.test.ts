@@ -33,6 +33,11 @@ describe('compile errors', () => {
     ['UNION column count', 'CREATE TABLE t (a INT, b INT);\nCREATE VIEW v AS SELECT a FROM t UNION SELECT a, b FROM t;', 2, 18, /Column count mismatch/],
     ['ambiguous column', 'CREATE TABLE t (a INT);\nCREATE TABLE u (a INT);\nCREATE VIEW v AS SELECT a FROM t, u;', 3, 25, /ambiguous/],
   ];
+  it('a bad connectors option is of kind connector', () => {
+    for (const v of ['[{bad', '{}', '[{"format": {"name": "json"}}]']) {
+      expect(errorsOf(`CREATE TABLE t (a INT) WITH ('connectors' = '${v}');`)[0]!.kind).toBe('connector');
+    }
+  });
   for (const [name, sql, line, column, msg] of cases) {
     it(name, () => {
       const errs = errorsOf(sql);

@@ -7,6 +7,7 @@ import { mkdtempSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventBus } from '../../src/services/events.js';
+import { MAX_PARAM_LENGTH, frameworkErrors } from '../../src/services/server.js';
 import type { ServeOptions, ServiceHandle, ServiceModule } from '../../src/services/types.js';
 
 export interface ServiceApp {
@@ -28,7 +29,7 @@ export async function buildServiceApp(
   const serviceDir = join(dataDir, mod.name);
   mkdirSync(serviceDir, { recursive: true });
   const events = shared.events ?? new EventBus();
-  const app = Fastify({ logger: false });
+  const app = Fastify({ logger: false, maxParamLength: MAX_PARAM_LENGTH, frameworkErrors });
   let baseUrl = 'http://127.0.0.1';
   let handle!: ServiceHandle;
   const opts: ServeOptions = { host: '127.0.0.1', port: 0, dataDir, ...options };

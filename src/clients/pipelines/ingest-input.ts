@@ -80,7 +80,7 @@ export async function* jsonEventGroups(input: AsyncIterable<Buffer | string>): A
     for await (const chunk of input) yield [...handle(scanner.pushValues(chunk))];
     yield [...handle(scanner.endValues())];
   } catch (err) {
-    if (err instanceof JsonSyntaxError) throw new InputError(`after record ${n}: ${err.message}`, n + 1);
+    if (err instanceof JsonSyntaxError) throw new InputError(`record ${n + 1}: ${err.message}`, n + 1);
     throw err;
   }
 }

@@ -116,3 +116,14 @@ export function findRelation<T extends { name: string; case_sensitive?: boolean 
   }
   return relations.find((r) => r.name === name) ?? relations.find((r) => !r.case_sensitive && r.name.toLowerCase() === name.toLowerCase());
 }
+
+/**
+ * How to name a relation in a URL (or SQL) so that the server finds the one `findRelation` found: a
+ * case-sensitive (quoted) relation with its quotes, since Feldera folds an unquoted name's case
+ * (`TaBle1` would reach `table1`); other names as given. Unknown names are passed on as given.
+ */
+export function relationRef<T extends { name: string; case_sensitive?: boolean }>(relations: readonly T[], name: string): string {
+  if (name.startsWith('"') && name.endsWith('"') && name.length > 1) return name;
+  const rel = findRelation(relations, name);
+  return rel?.case_sensitive ? `"${rel.name}"` : name;
+}

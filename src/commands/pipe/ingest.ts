@@ -4,7 +4,7 @@ import { stat } from 'node:fs/promises';
 import type { Context } from '../../context.js';
 import { ApiError, ExitCode, OpsError, TimeoutError, UsageError } from '../../core/errors.js';
 import { sanitize } from '../../core/sanitize.js';
-import { findRelation, isStopped, type PipelinesClient } from '../../clients/pipelines.js';
+import { findRelation, isStopped, relationRef, type PipelinesClient } from '../../clients/pipelines.js';
 import { InputError, batches, csvRecordGroups, formatFromName, jsonEventGroups, type IngestFormat } from '../../clients/pipelines/ingest-input.js';
 import { startProgress } from '../../core/progress.js';
 import { DEFAULT_WAIT, POLL_MS, client, explain, getPipeline, parsePositiveInt, sleep, waitLimitMs } from './shared.js';
@@ -87,6 +87,7 @@ export async function pipeIngest(ctx: Context, name: string, table: string, file
   if (p.inputs.length > 0 && !findRelation(p.inputs, table)) {
     throw new OpsError(`${name} has no table "${sanitize(table)}"`, ExitCode.failure, `Its tables: ${p.inputs.map((r) => r.name).join(', ')}`);
   }
+  const tableRef = relationRef(p.inputs, table);
   const legacyWait = opts.wait && p.generation === 'legacy';
   const baseline = legacyWait ? await inputRecords(pipes, name) : 0;
 
@@ -98,18 +99,17 @@ export async function pipeIngest(ctx: Context, name: string, table: string, file
   try {
     for await (const batch of batches(records, size)) {
       try {
-        const res = await pipes.ingest(name, table, batch.body, { format, array: format === 'json', force: opts.force });
+        const res = await pipes.ingest(name, tableRef, batch.body, { format, array: format === 'json', force: opts.force });
         if (res.token) tokens.push(res.token);
       } catch (err) {
         progress.stop();
         if (err instanceof ApiError && err.code !== 'UnknownPipelineName') {
           const range = `records ${batch.first}-${batch.first + batch.records - 1}`;
           const partial = format === 'csv' ? ' (in CSV the valid records of that batch may have been taken)' : '';
-          throw new OpsError(
-            `the batch of ${range} was refused: ${err.message}`,
-            err.exitCode,
-            `${sent} record${sent === 1 ? ' was' : 's were'} accepted before it${partial}.`,
-          );
+          const accepted = `${sent} record${sent === 1 ? ' was' : 's were'} accepted before it${partial}.`;
+          const bad = badRecords(err, batch.first);
+          if (bad) throw new OpsError(`the batch of ${range} was refused: ${bad.headline}`, err.exitCode, [...bad.lines, accepted].join('\n'));
+          throw new OpsError(`the batch of ${range} was refused: ${err.message}`, err.exitCode, accepted);
         }
         explain(err, name);
       }
@@ -161,6 +161,25 @@ async function waitTokens(pipes: PipelinesClient, name: string, tokens: string[]
       await sleep(POLL_MS);
     }
   }
+}
+
+const SHOWN_PARSE_ERRORS = 10;
+
+/**
+ * A ParseErrors answer as lines naming the records of the input (the server numbers the events of the
+ * request, which is one batch): `record 1503: failed to deserialize JSON record: ...`.
+ */
+export function badRecords(err: ApiError, first: number): { headline: string; lines: string[] } | undefined {
+  const body = err.body as { message?: unknown; details?: { errors?: unknown; num_errors?: unknown } } | undefined;
+  const errors = body?.details?.errors;
+  if (err.code !== 'ParseErrors' || !Array.isArray(errors) || errors.length === 0) return undefined;
+  const total = typeof body?.details?.num_errors === 'number' ? body.details.num_errors : errors.length;
+  const lines = (errors as { event_number?: unknown; description?: unknown }[]).slice(0, SHOWN_PARSE_ERRORS).map((e) => {
+    const where = typeof e.event_number === 'number' ? `record ${first + e.event_number - 1}` : 'a record';
+    return `  ${where}: ${sanitize(String(e.description ?? 'cannot be parsed'))}`;
+  });
+  if (total > lines.length) lines.push(`  ... and ${total - lines.length} more`);
+  return { headline: `${total} bad record${total === 1 ? '' : 's'} (ParseErrors):`, lines };
 }
 
 /** v0.24-era API: no tokens; wait until the input counter covers what was sent and everything is processed. */

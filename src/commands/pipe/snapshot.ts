@@ -2,7 +2,7 @@
 import type { Context } from '../../context.js';
 import { ExitCode, OpsError } from '../../core/errors.js';
 import type { Column } from '../../core/output.js';
-import { isStopped } from '../../clients/pipelines.js';
+import { isStopped, relationRef } from '../../clients/pipelines.js';
 import { client, explain, getPipeline } from './shared.js';
 
 export async function pipeSnapshot(ctx: Context, name: string, view: string): Promise<void> {
@@ -11,7 +11,7 @@ export async function pipeSnapshot(ctx: Context, name: string, view: string): Pr
   if (isStopped(p.deployment.status)) throw new OpsError(`${name} is not running (${p.deployment.status})`, ExitCode.failure, `Start it first: ops pipe start ${name}`);
   let result;
   try {
-    result = await pipes.snapshot(name, view);
+    result = await pipes.snapshot(name, relationRef([...p.outputs, ...p.inputs], view));
   } catch (err) {
     explain(err, name);
   }

@@ -7,7 +7,7 @@
 import type { Context } from '../../context.js';
 import { ExitCode, OpsError } from '../../core/errors.js';
 import { sanitize } from '../../core/sanitize.js';
-import { findRelation, isStopped, type Change, type EgressFrame, type Pipeline } from '../../clients/pipelines.js';
+import { findRelation, isStopped, relationRef, type Change, type EgressFrame, type Pipeline } from '../../clients/pipelines.js';
 import { rowText } from './render.js';
 import { client, explain, getPipeline, parsePositiveInt } from './shared.js';
 
@@ -69,9 +69,10 @@ export async function pipeWatch(ctx: Context, name: string, views: string[], opt
 
   const current = p.generation === 'current';
   const names = views.map((v) => serverName(p, v));
+  const refs = views.map((v) => relationRef(findRelation(p.outputs, v) ? p.outputs : p.inputs, v));
   let streams;
   try {
-    streams = await Promise.all(views.map((v) => pipes.watch(name, v, { sendSnapshot: Boolean(opts.snapshot) && current, signal: abort.signal })));
+    streams = await Promise.all(refs.map((v) => pipes.watch(name, v, { sendSnapshot: Boolean(opts.snapshot) && current, signal: abort.signal })));
   } catch (err) {
     abort.abort();
     explain(err, name);
@@ -81,7 +82,7 @@ export async function pipeWatch(ctx: Context, name: string, views: string[], opt
   // v0.24-era servers have no send_snapshot: read a snapshot after opening the watches (best effort).
   if (opts.snapshot && !current) {
     for (let i = 0; i < views.length && !stopped; i++) {
-      const { rows } = await pipes.snapshot(name, views[i]!);
+      const { rows } = await pipes.snapshot(name, refs[i]!);
       for (const row of rows) await emit(names[i]!, { insert: row });
     }
   }
@@ -104,8 +105,14 @@ export async function pipeWatch(ctx: Context, name: string, views: string[], opt
       }
     } catch (err) {
       if (stopped) return;
-      // The connection dropped: fine if the pipeline is going down, an error otherwise.
-      const now = await pipes.find(name).catch(() => undefined);
+      // The connection dropped: fine if the pipeline is going down (or was deleted), an error otherwise,
+      // and an error too when the service cannot be asked (it died: that is no normal end of the stream).
+      let now: Pipeline | undefined;
+      try {
+        now = await pipes.find(name);
+      } catch (again) {
+        throw new OpsError(`the change stream of ${view} broke: ${(err as Error).message}`, ExitCode.failure, `The pipeline service cannot be reached either: ${(again as Error).message}`);
+      }
       if (!now || isStopped(now.deployment.status) || now.deployment.desired === 'Shutdown' || now.deployment.desired === 'Stopped' || now.deployment.status === 'ShuttingDown' || now.deployment.status === 'Stopping') return;
       throw new OpsError(`the change stream of ${view} broke: ${(err as Error).message}`);
     }

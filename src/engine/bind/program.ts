@@ -76,12 +76,12 @@ function parseConnectors(options: { key: string; value: string; pos: Pos }[]): {
       try {
         parsed = JSON.parse(o.value) as JsonValue;
       } catch (e) {
-        throw new SqlError(`Invalid JSON in 'connectors': ${(e as Error).message}`, o.pos, 'syntax');
+        throw new SqlError(`Invalid JSON in 'connectors': ${(e as Error).message}`, o.pos, 'connector');
       }
-      if (!Array.isArray(parsed)) throw new SqlError(`'connectors' must be a JSON array`, o.pos, 'syntax');
+      if (!Array.isArray(parsed)) throw new SqlError(`'connectors' must be a JSON array`, o.pos, 'connector');
       for (const c of parsed) {
         if (!c || typeof c !== 'object' || Array.isArray(c) || !c.transport || typeof c.transport !== 'object' || typeof (c.transport as { name?: unknown }).name !== 'string') {
-          throw new SqlError(`Each connector needs a "transport" with a "name"`, o.pos, 'syntax');
+          throw new SqlError(`Each connector needs a "transport" with a "name"`, o.pos, 'connector');
         }
       }
       connectors = parsed as unknown as ConnectorDecl[];

@@ -31,6 +31,7 @@ export function compileProgram(code: string, outputCase: 'upper' | 'lower'): Com
 const ERROR_TYPES: Record<string, string> = {
   syntax: 'Error parsing SQL',
   unsupported: 'Not yet implemented',
+  connector: 'ConnectorGenerationError',
 };
 
 export function toMessage(code: string, e: CompileError, errorType?: string): SqlCompilerMessage {

@@ -212,7 +212,8 @@ export class PipelineRuntime {
         description: err.message,
         event_number: ev + 1,
         line: parsed.lineOf(ev),
-        field: null,
+        // the engine names the column in its message ("error parsing field 'D': ...")
+        field: /^error parsing field '((?:[^']|'')*)'/.exec(err.message)?.[1] ?? null,
         invalid_bytes: null,
         invalid_text: parsed.textOf(ev),
         suggestion: null,

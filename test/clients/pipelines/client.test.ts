@@ -25,6 +25,16 @@ describe.each(['legacy', 'current'] as const)('pipelines client against the %s A
     expect(JSON.parse(put.body)).toEqual({ name: 'p1', description: '', runtime_config: { workers: 2 }, program_config: {}, program_code: 'CREATE TABLE orders (id INT);' });
   });
 
+  it('takes a service URL ending in /v0 (as ops serve prints it) as the root', async () => {
+    const { fake } = await setup(generation);
+    fake.seed('p1');
+    for (const suffix of ['/v0', '/v0/']) {
+      const pipes = new PipelinesClient(new HttpClient({ baseUrl: fake.url + suffix, serviceName: 'pipeline service', timeoutMs: 5000 }));
+      expect((await pipes.list()).map((p) => p.name)).toEqual(['p1']);
+    }
+    expect(fake.requests.every((r) => !r.path.startsWith('/v0/v0'))).toBe(true);
+  });
+
   it(`stops with ${generation === 'current' ? '/stop' : '/shutdown'} first`, async () => {
     const { fake, pipes } = await setup(generation);
     fake.seed('p1', { deployment_status: 'Running', deployment_desired_status: 'Running' });

@@ -35,7 +35,7 @@ export interface FakeOptions {
   generation: Generation;
   /** Compiler: messages for a program (errors make it fail). Default: no messages. */
   compile?: (code: string) => CompileMessage[];
-  /** Tables and views of every program (program_info.schema). */
+  /** Tables and views of every program (program_info.schema); a name in double quotes is case-sensitive. */
   schema?: { inputs: string[]; outputs: string[] };
   /** A start fails with this deployment error. */
   failStart?: (name: string) => { message: string; error_code: string } | undefined;
@@ -83,6 +83,13 @@ export class FakeFeldera {
     await new Promise<void>((r) => this.server!.close(() => r()));
   }
 
+  /** The server dies: open streams are cut (not ended) and nothing answers any more. */
+  async crash(): Promise<void> {
+    for (const list of this.watchers.values()) for (const w of list) w.res.destroy();
+    this.server?.closeAllConnections();
+    await new Promise<void>((r) => this.server!.close(() => r()));
+  }
+
   private get stopped(): string {
     return this.generation === 'current' ? 'Stopped' : 'Shutdown';
   }
@@ -98,7 +105,10 @@ export class FakeFeldera {
   private programInfo(): Obj | null {
     const s = this.options.schema;
     if (!s) return null;
-    const rel = (name: string) => ({ name, case_sensitive: false, fields: [], materialized: true, properties: {} });
+    const rel = (name: string) =>
+      isQuoted(name)
+        ? { name: name.slice(1, -1), case_sensitive: true, fields: [], materialized: true, properties: {} }
+        : { name, case_sensitive: false, fields: [], materialized: true, properties: {} };
     return { schema: { inputs: s.inputs.map(rel), outputs: s.outputs.map(rel) }, input_connectors: {}, output_connectors: {} };
   }
 
@@ -261,7 +271,7 @@ export class FakeFeldera {
     if (action === 'ingress' && m === 'POST') {
       if (!running) return this.error(res, 400, 'PipelineNotRunningOrPaused', `Pipeline ${p.id} is not currently running or paused.`);
       const table = parts[4]!;
-      if (this.options.schema && !this.options.schema.inputs.some((t) => t.toLowerCase() === table.toLowerCase())) {
+      if (this.options.schema && !this.options.schema.inputs.some((t) => urlReaches(table, t))) {
         return this.error(res, 404, 'UnknownInputStream', `Input endpoint 'api-ingress-${table}' specifies unknown table '${table}'`);
       }
       if (this.options.badRecordMarker && body.includes(this.options.badRecordMarker)) {
@@ -288,7 +298,7 @@ export class FakeFeldera {
     if (action === 'egress' && m === 'POST') {
       if (!running) return this.error(res, 400, 'PipelineNotRunningOrPaused', `Pipeline ${p.id} is not currently running or paused.`);
       const view = parts[4]!;
-      if (this.options.schema && !this.options.schema.outputs.some((v) => v.toLowerCase() === view.toLowerCase())) {
+      if (this.options.schema && !this.options.schema.outputs.some((v) => urlReaches(view, v))) {
         return this.error(res, 404, 'UnknownOutputStream', `unknown output stream '${view}'`);
       }
       const contents = this.options.contents?.[view.toLowerCase()] ?? this.options.contents?.[view] ?? [];
@@ -322,6 +332,19 @@ export class FakeFeldera {
     }
     return this.error(res, 404, 'NotFound', 'no route');
   }
+}
+
+function isQuoted(name: string): boolean {
+  return name.length > 1 && name.startsWith('"') && name.endsWith('"');
+}
+
+/**
+ * Feldera's lookup of a relation named in a URL: a quoted name exactly (quotes included), an unquoted one
+ * case-insensitively, and never a case-sensitive (quoted) relation through an unquoted name.
+ */
+function urlReaches(urlName: string, schemaName: string): boolean {
+  if (isQuoted(schemaName)) return urlName === schemaName;
+  return !isQuoted(urlName) && urlName.toLowerCase() === schemaName.toLowerCase();
 }
 
 function countRecords(body: string, format: string | undefined): number {

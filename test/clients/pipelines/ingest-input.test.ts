@@ -35,8 +35,9 @@ describe('ingest input', () => {
 
   it('says which record is not valid JSON', async () => {
     await expect(collect(jsonEvents(chunks('{"a":1}\n{"a":tru}\n')))).rejects.toThrow(/record 2: not valid JSON/);
-    await expect(collect(jsonEvents(chunks('{"a":1}\n{"a":')))).rejects.toThrow(/ends inside a JSON value/);
-    await expect(collect(jsonEvents(chunks('{"a":1}\nhello')))).rejects.toThrow(/after record 1/);
+    await expect(collect(jsonEvents(chunks('{"a":1}\n{"a":')))).rejects.toThrow(/^record 2: the input ends inside a JSON value/);
+    await expect(collect(jsonEvents(chunks('{"a":1}\nhello')))).rejects.toThrow(/^record 2: expected a JSON object or array/);
+    await expect(collect(jsonEvents(chunks('{"id":1,"customer":"ann"\n')))).rejects.toThrow(/^record 1: the input ends inside a JSON value/);
   });
 
   it('splits CSV records, keeping quoted newlines inside one record and skipping blank lines', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { findRelation, generationOf, isStopped, normalizePipeline } from '../../../src/clients/pipelines/normalize.js';
+import { findRelation, generationOf, isStopped, normalizePipeline, relationRef } from '../../../src/clients/pipelines/normalize.js';
 
 const fixture = (f: string) => JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures', f), 'utf8'));
 
@@ -31,5 +31,14 @@ describe('pipeline objects of both API generations', () => {
     expect(findRelation(rels, 'totals')?.name).toBe('TOTALS');
     expect(findRelation(rels, 'mixed')).toBeUndefined();
     expect(findRelation(rels, '"Mixed"')?.name).toBe('Mixed');
+  });
+
+  it('relationRef quotes a case-sensitive relation for URLs and SQL, and leaves other names as given', () => {
+    const rels = [{ name: 'TOTALS' }, { name: 'Mixed', case_sensitive: true }, { name: 'v1', case_sensitive: true }];
+    expect(relationRef(rels, 'Mixed')).toBe('"Mixed"');
+    expect(relationRef(rels, '"Mixed"')).toBe('"Mixed"');
+    expect(relationRef(rels, 'v1')).toBe('"v1"');
+    expect(relationRef(rels, 'totals')).toBe('totals');
+    expect(relationRef(rels, 'nope')).toBe('nope');
   });
 });

@@ -220,6 +220,21 @@ describe.each(['legacy', 'current'] as const)('ops pipe against the %s API', (ge
     expect(rr.stdout).toBe('{"sequence_number":0}\n{"sequence_number":1,"json_data":[{"insert":{"id":9}}]}');
   });
 
+  it('watch: a stream cut by a dying server is an error (exit 1), not a normal end', async () => {
+    const { fake, env } = await server(generation);
+    fake.seed('p1', { deployment_status: 'Running', deployment_desired_status: 'Running' });
+    const child = ops(['pipe', 'watch', 'p1', 'totals'], { env });
+    await waitFor(() => fake.watcherCount('totals') === 1);
+    fake.emit('totals', [{ insert: { id: 1 } }], true);
+    await new Promise((r) => setTimeout(r, 200));
+    await fake.crash();
+    const r = await child;
+    expect(r.stdout).toBe('{"view":"totals","insert":{"id":1}}');
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('the change stream of totals broke');
+    expect(r.stderr).toContain('The pipeline service cannot be reached either');
+  });
+
   it('watch of an unknown view or a stopped pipeline fails clearly', async () => {
     const { fake, env } = await server(generation);
     fake.seed('p1', { deployment_status: 'Running', deployment_desired_status: 'Running' });
@@ -245,6 +260,31 @@ describe.each(['legacy', 'current'] as const)('ops pipe against the %s API', (ge
     const logs = await ops(['pipe', 'logs', 'p1'], { env });
     expect(logs.exitCode).toBe(0);
     expect(logs.stdout).toBe('line one\nline two');
+  });
+
+  it('a case-sensitive (quoted) relation is named with its quotes in URLs, however it was typed', async () => {
+    const rows = [{ id: 1 }];
+    const { fake, env } = await server(generation, {
+      schema: { inputs: ['"TaBle1"'], outputs: ['"MiXed"'] },
+      contents: { '"MiXed"': rows, mixed: rows },
+    });
+    fake.seed('p1', { deployment_status: 'Running', deployment_desired_status: 'Running' });
+    for (const typed of ['TaBle1', '"TaBle1"']) {
+      const r = await ops(['pipe', 'ingest', 'p1', typed, '-'], { env, stdin: 'pipe', input: '{"id":1}\n' });
+      expect(r.stderr).toBe('');
+      expect(r.exitCode).toBe(0);
+    }
+    expect(fake.ingested.map((i) => i.table)).toEqual(['"TaBle1"', '"TaBle1"']);
+    const snap = await ops(['pipe', 'snapshot', 'p1', 'MiXed', '--json'], { env });
+    expect(snap.stderr).toBe('');
+    expect(JSON.parse(snap.stdout)).toEqual(rows);
+    const child = ops(['pipe', 'watch', 'p1', 'MiXed', '--count', '1'], { env });
+    await waitFor(() => fake.watcherCount('"MiXed"') === 1);
+    fake.emit('"MiXed"', [{ insert: { id: 2 } }]);
+    const w = await child;
+    expect(w.exitCode).toBe(0);
+    expect(JSON.parse(w.stdout)).toEqual({ view: 'MiXed', insert: { id: 2 } });
+    expect(fake.requests.filter((q) => q.path.includes('/egress/')).every((q) => q.path.endsWith('/egress/%22MiXed%22'))).toBe(true);
   });
 });
 

@@ -131,6 +131,25 @@ describe('pipeline definitions', () => {
     const unknownRoute = await svc.call('GET', '/v0/nothing-here');
     expect(unknownRoute.status).toBe(404);
     expect(unknownRoute.json).toMatchObject({ error_code: 'NotFound' });
+    const badEncoding = await svc.call('GET', '/v0/pipelines/%E0%A4%A');
+    expect(badEncoding.status).toBe(400);
+    expect(badEncoding.json).toMatchObject({ error_code: 'InvalidUrl', details: { url: '/v0/pipelines/%E0%A4%A' } });
+    expect(badEncoding.json.message).toContain('Invalid URL');
+  });
+
+  it('program_config.output_case other than "upper" or "lower" is 400 on PUT, POST and PATCH, and changes nothing', async () => {
+    const put = await svc.call('PUT', '/v0/pipelines/oc', pipelineBody('oc', SQL, { program_config: { output_case: 'Lower' } }));
+    expect(put.status).toBe(400);
+    expect(put.json).toMatchObject({ error_code: 'InvalidRequestBody' });
+    expect(put.json.message).toContain('output_case');
+    expect((await svc.call('GET', '/v0/pipelines/oc')).status).toBe(404);
+    const post = await svc.call('POST', '/v0/pipelines', pipelineBody('oc', SQL, { program_config: { output_case: 1 } }));
+    expect(post.status).toBe(400);
+    expect((await svc.call('PUT', '/v0/pipelines/oc', pipelineBody('oc', SQL, { program_config: { output_case: 'lower' } }))).status).toBe(201);
+    const patch = await svc.call('PATCH', '/v0/pipelines/oc', { program_config: { output_case: 'sideways' } });
+    expect(patch.status).toBe(400);
+    expect((await svc.call('GET', '/v0/pipelines/oc')).json.program_config).toMatchObject({ output_case: 'lower' });
+    expect((await svc.call('PATCH', '/v0/pipelines/oc', { program_config: { output_case: null } })).status).toBe(200);
   });
 
   it('start before compilation finished is 400 ProgramNotYetCompiled; stats of a stopped pipeline is PipelineNotRunningOrPaused', async () => {
@@ -196,6 +215,17 @@ describe('SQL errors', () => {
     }, 'SqlError');
     expect(p.program_status.SqlError[0]).toMatchObject({ error_type: 'ConnectorGenerationError', start_line_number: 1 });
     expect(p.program_status.SqlError[0].message).toContain('kafka_input');
+  });
+
+  it('a connectors option that is not a JSON array of connectors is also a ConnectorGenerationError, at the option', async () => {
+    const sql = `CREATE TABLE t (x INTEGER)\n  WITH ('connectors' = 'not json');`;
+    await svc.call('PUT', '/v0/pipelines/connjson', pipelineBody('connjson', sql));
+    const p = await waitFor(async () => {
+      const r = await svc.call('GET', '/v0/pipelines/connjson');
+      return typeof r.json.program_status === 'object' ? r.json : undefined;
+    }, 'SqlError');
+    expect(p.program_status.SqlError[0]).toMatchObject({ error_type: 'ConnectorGenerationError', start_line_number: 2, warning: false });
+    expect(p.program_status.SqlError[0].message).toContain("Invalid JSON in 'connectors'");
   });
 });
 
@@ -264,6 +294,18 @@ describe('lifecycle', () => {
     expect(lines.some((l) => /compiler-server life: program version 1 compiled/.test(l))).toBe(true);
     expect(lines.some((l) => /runner life: deployment status: Running/.test(l))).toBe(true);
     expect(() => JSON.parse(lines[0]!)).toThrow();
+  });
+
+  it('logs ?lines=N keeps the last N lines (0: none); a negative count is 400', async () => {
+    const all = (await svc.call('GET', '/v0/pipelines/life/logs')).text.trim().split('\n');
+    expect(all.length).toBeGreaterThan(2);
+    expect((await svc.call('GET', '/v0/pipelines/life/logs?lines=2')).text.trim().split('\n')).toEqual(all.slice(-2));
+    const none = await svc.call('GET', '/v0/pipelines/life/logs?lines=0');
+    expect(none.status).toBe(200);
+    expect(none.text).toBe('');
+    const negative = await svc.call('GET', '/v0/pipelines/life/logs?lines=-1');
+    expect(negative.status).toBe(400);
+    expect(negative.json).toMatchObject({ error_code: 'InvalidQueryParameter', details: { param: 'lines', value: '-1' } });
   });
 
   it('with ENGINE_LOG_JSON=1 every log line is a JSON object with the engine fields', async () => {

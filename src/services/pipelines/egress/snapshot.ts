@@ -5,6 +5,7 @@
  */
 import type { ColumnSchema, JsonRow, JsonValue, WeightedRow } from '../../../engine/index.js';
 import { ColumnIndex } from '../names.js';
+import { ValueError, jsonConverter } from '../ingress/values.js';
 
 const NUMERIC = /^(DECIMAL|NUMERIC|DEC|NUMBER)\b/i;
 
@@ -74,7 +75,7 @@ export interface NeighborhoodSpec {
   after: number;
 }
 
-/** Reads `{anchor, before, after}`; the anchor may be an object (any key case) or an array in column order. */
+/** Reads `{anchor, before, after}`; the anchor may be an object (any key case) or an array in column order, its values of the columns' types. */
 export function parseNeighborhood(body: unknown, columns: ColumnSchema[]): NeighborhoodSpec | string {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'expected a JSON object {"anchor": row|null, "before": n, "after": n}';
   const b = body as Record<string, unknown>;
@@ -86,15 +87,34 @@ export function parseNeighborhood(body: unknown, columns: ColumnSchema[]): Neigh
   let anchor: JsonRow | null = null;
   if (b.anchor !== undefined && b.anchor !== null) {
     const idx = new ColumnIndex(columns);
-    anchor = {};
-    for (const c of columns) anchor[c.name] = null;
-    if (Array.isArray(b.anchor)) columns.forEach((c, i) => (anchor![c.name] = ((b.anchor as JsonValue[])[i] ?? null) as JsonValue));
-    else if (typeof b.anchor === 'object') {
+    const row: JsonRow = {};
+    for (const c of columns) row[c.name] = null;
+    // each value as ingress reads it (DECIMAL numbers as text, trimmed dates...); a bad one is an error
+    const set = (i: number, v: unknown): string | undefined => {
+      const c = columns[i]!;
+      try {
+        row[c.name] = jsonConverter(c.type, true)(v);
+        return undefined;
+      } catch (err) {
+        if (err instanceof ValueError) return `'anchor' field '${c.name}': ${err.message}`;
+        throw err;
+      }
+    };
+    if (Array.isArray(b.anchor)) {
+      if (b.anchor.length > columns.length) return `'anchor' has ${b.anchor.length} values for ${columns.length} columns`;
+      for (let i = 0; i < b.anchor.length; i++) {
+        const bad = set(i, b.anchor[i]);
+        if (bad) return bad;
+      }
+    } else if (typeof b.anchor === 'object') {
       for (const [k, v] of Object.entries(b.anchor as Record<string, JsonValue>)) {
         const i = idx.lookup(k);
-        if (i !== undefined) anchor[columns[i]!.name] = typeof v === 'number' && NUMERIC.test(columns[i]!.type) ? String(v) : v;
+        if (i === undefined) continue;
+        const bad = set(i, v);
+        if (bad) return bad;
       }
     } else return "'anchor' must be a row (object or array) or null";
+    anchor = row;
   }
   return { anchor, before, after };
 }

@@ -36,6 +36,54 @@ const TIME_RE = /^\d{1,2}:\d{2}(:\d{2}(\.\d{1,9})?)?$/;
 const TS_RE = /^\d{4}-\d{2}-\d{2}[ T]\d{1,2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/;
 const DECIMAL_RE = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
+/** `DECIMAL(p, s)` of a column type, when it names its precision. */
+function decimalParams(type: string): [number, number] | undefined {
+  const m = /\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\)/.exec(type);
+  return m ? [Number(m[1]), Number(m[2] ?? 0)] : undefined;
+}
+
+function decimalName(type: string): string {
+  const ps = decimalParams(type);
+  return ps ? `DECIMAL(${ps[0]}, ${ps[1]})` : 'DECIMAL';
+}
+
+/**
+ * Whether a DECIMAL value has more integer digits than DECIMAL(p, s) holds (p - s), before any rounding
+ * (rounding can only add a digit, and those edge cases are left to the engine's own check).
+ */
+function tooManyIntegerDigits(type: string, v: number | string): boolean {
+  const ps = decimalParams(type);
+  if (!ps) return false;
+  const room = ps[0] - ps[1];
+  if (typeof v === 'number') return Number.isFinite(v) && Math.abs(v) >= 10 ** room;
+  const text = v.trim();
+  if (/[eE]/.test(text)) return false;
+  const int = text.replace(/^[+-]/, '').split('.')[0]!.replace(/^0+/, '');
+  return int.length > room;
+}
+
+/** A BIGINT value that a JavaScript number cannot hold exactly (the engine keeps BIGINT as numbers). */
+function unsafeInteger(text: string): ValueError {
+  return new ValueError(
+    `invalid value: integer \`${text}\` is beyond ±${Number.MAX_SAFE_INTEGER}, the BIGINT range held exactly here (use DECIMAL(19, 0) for larger values)`,
+  );
+}
+
+/**
+ * The calendar and clock check of a text that already matched DATE_RE, TIME_RE or TS_RE: a real day of
+ * its month (2021-02-30 is refused), hours 0-23, minutes and seconds 0-59 (the engine's ranges).
+ */
+function validDateTime(text: string): boolean {
+  const date = /^(\d{4})-(\d{2})-(\d{2})/.exec(text);
+  if (date) {
+    const [y, mo, d] = [+date[1]!, +date[2]!, +date[3]!];
+    if (mo < 1 || mo > 12 || d < 1 || new Date(Date.UTC(y, mo - 1, d)).getUTCDate() !== d) return false;
+  }
+  const time = /(?:^|[ T])(\d{1,2}):(\d{2})(?::(\d{2}))?/.exec(date ? text.slice(10) : text);
+  if (time && (+time[1]! > 23 || +time[2]! > 59 || (time[3] !== undefined && +time[3] > 59))) return false;
+  return true;
+}
+
 function baseType(type: string): string {
   return type.trim().toUpperCase().replace(/\s*\(.*\)\s*$/, '').trim();
 }
@@ -128,6 +176,7 @@ function innerConverter(type: string): Converter {
       if (!Number.isInteger(v)) throw new ValueError(`invalid type: floating point \`${v}\`, expected ${name}`);
       if (small ? v < loN || v > hiN : !Number.isSafeInteger(v) && (BigInt(v) < lo || BigInt(v) > hi))
         throw new ValueError(`invalid value: integer \`${v}\`, expected ${name}`);
+      if (!small && !Number.isSafeInteger(v)) throw unsafeInteger(String(v));
       return v;
     };
   }
@@ -155,24 +204,27 @@ function innerConverter(type: string): Converter {
     case 'DEC':
     case 'NUMBER':
       return (v) => {
-        if (typeof v === 'number') return String(v);
-        if (typeof v === 'string' && DECIMAL_RE.test(v.trim())) return v.trim();
-        throw new ValueError(`invalid type: ${describe(v)}, expected a decimal number`);
+        let out: string | undefined;
+        if (typeof v === 'number') out = String(v);
+        else if (typeof v === 'string' && DECIMAL_RE.test(v.trim())) out = v.trim();
+        if (out === undefined) throw new ValueError(`invalid type: ${describe(v)}, expected a decimal number`);
+        if (tooManyIntegerDigits(t, v as number | string)) throw new ValueError(`value does not fit in ${decimalName(t)}`);
+        return out;
       };
     case 'DATE':
       return (v) => {
-        if (typeof v === 'string' && DATE_RE.test(v.trim())) return v.trim();
+        if (typeof v === 'string' && DATE_RE.test(v.trim()) && validDateTime(v.trim())) return v.trim();
         throw new ValueError(`invalid ${typeof v === 'string' ? 'value' : 'type'}: ${describe(v)}, expected a date (YYYY-MM-DD)`);
       };
     case 'TIME':
       return (v) => {
-        if (typeof v === 'string' && TIME_RE.test(v.trim())) return v.trim();
+        if (typeof v === 'string' && TIME_RE.test(v.trim()) && validDateTime(v.trim())) return v.trim();
         throw new ValueError(`invalid ${typeof v === 'string' ? 'value' : 'type'}: ${describe(v)}, expected a time (HH:MM:SS[.fffffffff])`);
       };
     case 'TIMESTAMP':
       return (v) => {
         if (typeof v === 'number' && Number.isFinite(v)) return epochToTimestamp(v);
-        if (typeof v === 'string' && TS_RE.test(v.trim())) return v.trim();
+        if (typeof v === 'string' && TS_RE.test(v.trim()) && validDateTime(v.trim())) return v.trim();
         throw new ValueError(
           `invalid ${typeof v === 'string' ? 'value' : 'type'}: ${describe(v)}, expected a timestamp (YYYY-MM-DD HH:MM:SS[.ffffff])`,
         );
@@ -210,6 +262,7 @@ export function csvConverter(type: string, nullable: boolean): (text: string, qu
       const n = Number(s);
       const [lo, hi] = INT_RANGES[b]!;
       if (BigInt(s) < lo || BigInt(s) > hi) throw new ValueError('number too large to fit in target type');
+      if (!Number.isSafeInteger(n)) throw unsafeInteger(s.replace(/^\+/, ''));
       return n;
     }
     switch (b) {

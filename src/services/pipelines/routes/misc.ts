@@ -4,7 +4,7 @@ import type { ApiKeys } from '../auth.js';
 import { formatLog, jsonLogsEnabled, type LogBook, type LogRecord } from '../logs.js';
 import type { PipelineManager } from '../manager.js';
 import { pipelineStats } from '../stats.js';
-import { boolParam, intParam, jsonBody, type Query } from './util.js';
+import { boolParam, intParam, jsonBody, param, type Query } from './util.js';
 import { Errors } from '../errors.js';
 
 export function miscRoutes(app: FastifyInstance, manager: PipelineManager, logs: LogBook, keys: ApiKeys): void {
@@ -15,11 +15,13 @@ export function miscRoutes(app: FastifyInstance, manager: PipelineManager, logs:
 
   const sendLogs = (req: { query: unknown; raw: { on: (ev: string, f: () => void) => void } }, reply: FastifyReply, id: string | undefined) => {
     const q = req.query as Query;
-    const tail = intParam(q, 'lines', 0);
+    const rawTail = param(q, 'lines');
+    const tail = rawTail === undefined || rawTail === '' ? undefined : intParam(q, 'lines', 0); // absent: every line
+    if (tail !== undefined && tail < 0) throw Errors.badParam('lines', rawTail!, 'a number of lines (0 or more)');
     const follow = boolParam(q, 'follow', false);
     const json = jsonLogsEnabled();
     let lines = logs.lines(id);
-    if (tail > 0) lines = lines.slice(-tail);
+    if (tail !== undefined) lines = tail === 0 ? [] : lines.slice(-tail);
     const text = lines.map((r) => formatLog(r, json) + '\n').join('');
     if (!follow) return reply.code(200).header('content-type', 'text/plain; charset=utf-8').send(text);
     reply.hijack();

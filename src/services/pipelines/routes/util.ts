@@ -64,6 +64,7 @@ export function parseDescr(body: unknown, urlName: string | undefined): Pipeline
   checkRuntimeConfig(runtime_config);
   const program_config = body.program_config ?? {};
   if (!isObject(program_config)) throw Errors.badBody("Json deserialize error: field 'program_config' must be an object");
+  checkProgramConfig(program_config);
   return { name, description, runtime_config, program_code: body.program_code, program_config };
 }
 
@@ -81,7 +82,15 @@ export function parsePatch(body: unknown): Partial<PipelineDescr> {
     out[k] = body[k] as Record<string, unknown>;
   }
   if (out.runtime_config) checkRuntimeConfig(out.runtime_config);
+  if (out.program_config) checkProgramConfig(out.program_config);
   return out;
+}
+
+/** Our own setting `output_case` takes 'upper' or 'lower' (null or absent: 'upper'); anything else would be silently ignored. */
+function checkProgramConfig(pc: Record<string, unknown>): void {
+  const v = pc.output_case;
+  if (v !== undefined && v !== null && v !== 'upper' && v !== 'lower')
+    throw Errors.badBody(`Json deserialize error: field 'program_config.output_case' must be "upper" or "lower", not ${JSON.stringify(v)}`);
 }
 
 function checkRuntimeConfig(rc: Record<string, unknown>): void {

@@ -73,6 +73,13 @@ describe('snapshot queries', () => {
     expect(parseNeighborhood({ before: -1 }, PK.columns)).toMatch(/before/);
   });
 
+  it('neighborhood: an anchor value of the wrong type is an error naming the field, not a silent position', () => {
+    expect(parseNeighborhood({ before: 1, after: 1, anchor: { id: 'x' } }, PK.columns)).toBe(`'anchor' field 'ID': invalid type: string "x", expected i64`);
+    expect(parseNeighborhood({ before: 1, after: 1, anchor: [2, 3] }, PK.columns)).toMatch(/^'anchor' field 'S': invalid type: integer `3`, expected a string/);
+    expect(parseNeighborhood({ before: 1, after: 1, anchor: [1, 'a', 'b'] }, PK.columns)).toMatch(/3 values for 2 columns/);
+    expect(parseNeighborhood({ before: 1, after: 1, anchor: { id: 2 } }, PK.columns)).toEqual({ before: 1, after: 1, anchor: { ID: 2, S: null } });
+  });
+
   it('quantiles: the whole relation when small, N samples in key order otherwise', () => {
     const many = Array.from({ length: 1000 }, (_, i) => ({ row: { ID: 999 - i, S: 'x' }, weight: 1 }));
     const sorted = sortedContents(many, PK.columns);

@@ -1,0 +1,92 @@
+/**
+ * Values the engine cannot hold (BIGINT beyond ±(2^53-1), impossible dates and clock times, DECIMAL
+ * overflowing its precision) are ParseErrors like any other bad value: every bad event is listed with
+ * its field, and nothing of the request is applied.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCompiled, ingest, snapshot, startRunning, startSvc, type Svc } from './helpers.js';
+
+let svc: Svc;
+beforeAll(async () => {
+  svc = await startSvc();
+  await createCompiled(
+    svc,
+    'vals',
+    `create table v(a int, big bigint, d decimal(5,2), dt date, t time, ts timestamp) with ('materialized' = 'true');`,
+  );
+  await startRunning(svc, 'vals');
+});
+afterAll(async () => {
+  await svc?.close();
+});
+
+describe('ingress value checks', () => {
+  it('JSON: an unsafe BIGINT, a 30th of February, hour 25 and a bad event are all reported, each with its field', async () => {
+    const body = [
+      '{"insert":{"a":1,"big":9007199254740993}}',
+      '{"insert":{"a":2,"dt":"2021-02-30"}}',
+      '{"insert":{"a":3,"t":"25:00:00"}}',
+      '{"insert":{"a":4,"ts":"2021-13-01 10:00:00"}}',
+      '{"insert":{"a":"x"}}',
+      '{"insert":{"a":6,"big":9007199254740991,"dt":"2024-02-29","t":"23:59:59","ts":"2024-02-29 23:59:59"}}',
+    ].join('\n');
+    const r = await ingest(svc, 'vals', 'v', 'format=json', body);
+    expect(r.status, r.text).toBe(400);
+    expect(r.json.error_code).toBe('ParseErrors');
+    const errs = r.json.details.errors as { event_number: number; field: string | null; line: number; description: string }[];
+    expect(errs.map((e) => [e.event_number, e.field, e.line])).toEqual([
+      [1, 'BIG', 1],
+      [2, 'DT', 2],
+      [3, 'T', 3],
+      [4, 'TS', 4],
+      [5, 'A', 5],
+    ]);
+    expect(errs[0]!.description).toMatch(/^failed to deserialize JSON record: error parsing field 'BIG': .*beyond ±9007199254740991/);
+    expect(errs[1]!.description).toContain('"2021-02-30"');
+    expect((await snapshot(svc, 'vals', 'v')).json_data).toEqual([]);
+  });
+
+  it('CSV: an unsafe BIGINT and an impossible date are reported with their field; the exact digits are quoted', async () => {
+    const r = await ingest(svc, 'vals', 'v', 'format=csv', '1,9007199254740993,,,,\n2,,,2023-02-29,,\n');
+    expect(r.status, r.text).toBe(400);
+    const errs = r.json.details.errors as { event_number: number; field: string | null; description: string }[];
+    expect(errs.map((e) => [e.event_number, e.field])).toEqual([
+      [1, 'BIG'],
+      [2, 'DT'],
+    ]);
+    expect(errs[0]!.description).toContain('`9007199254740993`');
+    expect((await snapshot(svc, 'vals', 'v')).json_data).toEqual([]);
+  });
+
+  it('a DECIMAL beyond its precision is listed with the other bad events, with its field', async () => {
+    const r = await ingest(svc, 'vals', 'v', 'format=json', '{"insert":{"a":7,"d":1234.5}}\n{"insert":{"a":8,"d":"-01000.1"}}\n{"insert":{"a":true}}');
+    expect(r.status, r.text).toBe(400);
+    expect(r.json.details.errors.map((e: { event_number: number; field: string }) => [e.event_number, e.field])).toEqual([
+      [1, 'D'],
+      [2, 'D'],
+      [3, 'A'],
+    ]);
+    expect(r.json.details.errors[0].description).toBe("failed to deserialize JSON record: error parsing field 'D': value does not fit in DECIMAL(5, 2)");
+  });
+
+  it('a DECIMAL that overflows only once rounded is still refused (by the engine), naming its field', async () => {
+    const r = await ingest(svc, 'vals', 'v', 'format=json', '{"insert":{"a":9,"d":999.999}}');
+    expect(r.status, r.text).toBe(400);
+    expect(r.json.details.errors[0]).toMatchObject({ event_number: 1, field: 'D' });
+    expect(r.json.details.errors[0].description).toContain('DECIMAL(5, 2)');
+  });
+
+  it('good values at the edges are accepted', async () => {
+    const r = await ingest(
+      svc,
+      'vals',
+      'v',
+      'format=json',
+      '{"insert":{"a":8,"big":-9007199254740991,"d":"999.99","dt":"2024-02-29","t":"00:00:00","ts":"2000-02-29 23:59:59"}}',
+    );
+    expect(r.status, r.text).toBe(200);
+    expect((await snapshot(svc, 'vals', 'v')).json_data).toEqual([
+      { insert: { A: 8, BIG: -9007199254740991, D: '999.99', DT: '2024-02-29', T: '00:00:00', TS: '2000-02-29 23:59:59' } },
+    ]);
+  });
+});
