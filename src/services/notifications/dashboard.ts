@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bearerToken, cookieValue } from './http-util.js';
 import type { Notifier } from './service.js';
-import type { Delivery, DeliveryStatus } from './store.js';
+import type { Delivery, DeliveryStatus, Webhook } from './store.js';
 import { DELIVERY_STATUSES } from './store.js';
 
 export const DASHBOARD_COOKIE = 'ops_notify_key';
@@ -25,7 +25,7 @@ const esc = (s: unknown): string =>
 
 const STYLE = `
 body{font:14px/1.4 system-ui,sans-serif;margin:1.5rem;color:#1d1d1f;background:#fafafa}
-h1{font-size:1.3rem;margin:0 0 .5rem} nav a{margin-right:.8rem}
+h1{font-size:1.3rem;margin:0 0 .5rem} h2{font-size:1.1rem;margin:1rem 0 .3rem} nav a{margin-right:.8rem}
 table{border-collapse:collapse;width:100%;background:#fff} th,td{border-bottom:1px solid #e3e3e3;padding:.4rem .5rem;text-align:left;vertical-align:top}
 th{background:#f0f0f0;font-weight:600} code{font-size:12px}
 .status{font-weight:600;padding:.1rem .4rem;border-radius:.3rem}
@@ -63,10 +63,22 @@ ${d.attempts.length ? `<ol class="attempts">${d.attempts.map(attemptLine).join('
 <td>${button}</td></tr>`;
 }
 
+/** The webhooks marked failed (a delivery to them failed every attempt), above the deliveries. */
+function failedWebhooks(webhooks: Pick<Webhook, 'id' | 'url' | 'failedAt'>[]): string {
+  if (webhooks.length === 0) return '';
+  const items = webhooks
+    .map(
+      (w) =>
+        `<li data-webhook-id="${esc(w.id)}"><span class="status status-failed">failed</span> <code>${esc(w.id)}</code> <code>${esc(w.url)}</code> <span class="muted">since <time>${esc(w.failedAt)}</time></span></li>`,
+    )
+    .join('');
+  return `<section class="failed-webhooks"><h2>Failed webhooks</h2><p class="muted">A delivery to these receivers failed every attempt; they are active again after their next successful delivery.</p><ul>${items}</ul></section>`;
+}
+
 export function renderDashboard(
   deliveries: Delivery[],
   counts: Record<DeliveryStatus, number>,
-  opts: { base: string; status?: DeliveryStatus; flash?: string; total: number },
+  opts: { base: string; status?: DeliveryStatus; flash?: string; total: number; failedWebhooks?: Pick<Webhook, 'id' | 'url' | 'failedAt'>[] },
 ): string {
   const link = (s?: DeliveryStatus) =>
     `<a href="${esc(opts.base)}/dashboard${s ? `?status=${s}` : ''}"${opts.status === s ? ' aria-current="page"' : ''}>${s ?? 'all'}${
@@ -79,6 +91,7 @@ export function renderDashboard(
 <h1>Webhook deliveries</h1>
 <nav>${link()}${DELIVERY_STATUSES.map((s) => link(s)).join('')}<a href="${esc(opts.base)}/dashboard${opts.status ? `?status=${opts.status}` : ''}">refresh</a></nav>
 ${opts.flash ? `<p class="flash" role="status">${esc(opts.flash)}</p>` : ''}
+${failedWebhooks(opts.failedWebhooks ?? [])}
 <p class="muted">${opts.total} deliveries${opts.status ? ` with status ${esc(opts.status)}` : ''}; failed first. Attempts: immediately, then 1 min, 5 min, 30 min, 2 h after each failure.</p>
 <table><thead><tr><th>Status</th><th>Event</th><th>Receiver</th><th>Attempts</th><th>Last error</th><th>Created</th><th></th></tr></thead>
 <tbody>${deliveries.length ? deliveries.map((d) => row(d, opts.base)).join('\n') : '<tr><td colspan="7" class="muted">No deliveries yet.</td></tr>'}</tbody></table>
@@ -120,7 +133,15 @@ export function registerDashboard(app: FastifyInstance, notifier: Notifier, isVa
     return reply
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-store')
-      .send(renderDashboard(page.data, notifier.store.countsByStatus(), { base, status, flash, total: page.total }));
+      .send(
+        renderDashboard(page.data, notifier.store.countsByStatus(), {
+          base,
+          status,
+          flash,
+          total: page.total,
+          failedWebhooks: notifier.store.listWebhooks().filter((w) => w.status === 'failed'),
+        }),
+      );
   });
 
   app.post<{ Params: { id: string } }>('/dashboard/deliveries/:id/redeliver', async (req, reply) => {

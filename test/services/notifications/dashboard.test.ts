@@ -87,6 +87,25 @@ describe('dashboard', () => {
     await context.close();
   });
 
+  it('lists the webhooks marked failed (a delivery failed every attempt) above the deliveries', async () => {
+    const dead = await startTestReceiver(() => ({ status: 503 }));
+    try {
+      const w = await api('POST', '/notify/v1/webhooks', { url: dead.url, events: ['payment.completed'], secret: 'x' });
+      await api('POST', '/notify/v1/events/trigger', { type: 'payment.completed' });
+      await eventually(async () => (await api('GET', `/notify/v1/webhooks/${w.id}`)).status === 'failed');
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.goto(`${base}/notify/dashboard?key=${encodeURIComponent(key)}`);
+      const item = page.locator(`.failed-webhooks li[data-webhook-id="${w.id}"]`);
+      expect(await item.count()).toBe(1);
+      expect(await item.textContent()).toContain(dead.url);
+      await context.close();
+      await s.app.inject({ method: 'DELETE', url: `/notify/v1/webhooks/${w.id}`, headers: { authorization: `Bearer ${key}` } });
+    } finally {
+      await dead.close();
+    }
+  });
+
   it('the redeliver form refuses requests without the key', async () => {
     const r = await s.app.inject({ method: 'POST', url: '/notify/dashboard/deliveries/dlv_x/redeliver', payload: '', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     expect(r.statusCode).toBe(401);
@@ -95,5 +114,6 @@ describe('dashboard', () => {
   it('renders an empty page', () => {
     const html = renderDashboard([], { pending: 0, delivered: 0, failed: 0 }, { base: '/notify', total: 0 });
     expect(html).toContain('No deliveries yet.');
+    expect(html).not.toContain('Failed webhooks');
   });
 });
