@@ -535,15 +535,12 @@ export class NotifyStore {
       if (row.status === 'pending' && row.inflight_attempt !== null) {
         return { ok: false as const, code: 409 as const, message: 'an attempt of this delivery is in progress' };
       }
-      if (row.status === 'pending') {
-        this.db.prepare('UPDATE deliveries SET next_attempt_at = ?, updated_at = ? WHERE id = ?').run(now, now, id);
-      } else {
-        this.db
-          .prepare(
-            "UPDATE deliveries SET status = 'pending', series_base = attempts, next_attempt_at = ?, delivered_at = NULL, updated_at = ? WHERE id = ?",
-          )
-          .run(now, now, id);
-      }
+      // Pending (waiting for a retry), delivered or failed alike: a fresh series, due now.
+      this.db
+        .prepare(
+          "UPDATE deliveries SET status = 'pending', series_base = attempts, next_attempt_at = ?, delivered_at = NULL, updated_at = ? WHERE id = ?",
+        )
+        .run(now, now, id);
       return { ok: true as const, delivery: this.getDelivery(id)! };
     });
     return tx();
