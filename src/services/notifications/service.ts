@@ -86,8 +86,9 @@ export class Notifier {
     }
   }
 
+  /** An event from the trigger endpoint: given data is shaped as the bus's (user ids as strings, ...). */
   trigger(type: EventType, data?: Record<string, unknown>) {
-    return this.publish(type, data ?? samplePayload(type, this.clock.now()));
+    return this.publish(type, data ? normalizePayload(type, data) : samplePayload(type, this.clock.now()));
   }
 
   /** A new random signing secret for a registration that did not give one. */
