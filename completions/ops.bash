@@ -83,6 +83,7 @@ __ops_sub() {
     'serve/token') __ops_r='token' ;;
     'serve user/add') __ops_r='add' ;;
     'serve user/list'|'serve user/ls') __ops_r='list' ;;
+    'serve user/update') __ops_r='update' ;;
     'serve user/rm') __ops_r='rm' ;;
     'serve token/create') __ops_r='create' ;;
     'serve token/list'|'serve token/ls') __ops_r='list' ;;
@@ -115,7 +116,7 @@ __ops_subs() {
     'pipe') __ops_r='create list status programs start pause shutdown delete ingest watch snapshot stats logs' ;;
     'hook') __ops_r='serve verify sign replay register update list rm trigger deliveries redeliver dashboard' ;;
     'serve') __ops_r='user token' ;;
-    'serve user') __ops_r='add list rm' ;;
+    'serve user') __ops_r='add list update rm' ;;
     'serve token') __ops_r='create list revoke' ;;
     'auth') __ops_r='login status logout' ;;
     'config') __ops_r='list get set unset profiles' ;;
@@ -199,6 +200,7 @@ __ops_opts() {
     'serve user') __ops_r='--help -h' ;;
     'serve user add') __ops_r='--name --email --token-name --data-dir --help -h' ;;
     'serve user list') __ops_r='--data-dir --help -h' ;;
+    'serve user update') __ops_r='--name --email --data-dir --help -h' ;;
     'serve user rm') __ops_r='--data-dir --help -h' ;;
     'serve token') __ops_r='--help -h' ;;
     'serve token create') __ops_r='--user --system --private-access --name --data-dir --help -h' ;;
@@ -551,6 +553,11 @@ __ops_value() {
     'serve user list|--data-dir') __ops_r='D'; return 0 ;;
     'serve user list|--help') __ops_r=''; return 0 ;;
     'serve user list|-h') __ops_r=''; return 0 ;;
+    'serve user update|--name') __ops_r='-'; return 0 ;;
+    'serve user update|--email') __ops_r='-'; return 0 ;;
+    'serve user update|--data-dir') __ops_r='D'; return 0 ;;
+    'serve user update|--help') __ops_r=''; return 0 ;;
+    'serve user update|-h') __ops_r=''; return 0 ;;
     'serve user rm|--data-dir') __ops_r='D'; return 0 ;;
     'serve user rm|--help') __ops_r=''; return 0 ;;
     'serve user rm|-h') __ops_r=''; return 0 ;;
@@ -655,6 +662,7 @@ __ops_arg() {
     'hook trigger') case "$2" in 0) __ops_r='-' ;; esac ;;
     'hook deliveries') case "$2" in 0) __ops_r='-' ;; esac ;;
     'hook redeliver') case "$2" in 0) __ops_r='-' ;; *) [ "$2" -ge 0 ] && __ops_r='-' ;; esac ;;
+    'serve user update') case "$2" in 0) __ops_r='-' ;; esac ;;
     'serve user rm') case "$2" in 0) __ops_r='-' ;; esac ;;
     'serve token revoke') case "$2" in 0) __ops_r='-' ;; esac ;;
     'auth login') case "$2" in 0) __ops_r='c:bm pipe notify' ;; esac ;;
