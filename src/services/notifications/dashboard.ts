@@ -11,6 +11,8 @@ import type { Delivery, DeliveryStatus, Webhook } from './store.js';
 import { DELIVERY_STATUSES } from './store.js';
 
 export const DASHBOARD_COOKIE = 'ops_notify_key';
+/** Deliveries per dashboard page; older ones are a link away, so no failed delivery is out of sight. */
+export const DASHBOARD_PAGE_SIZE = 200;
 
 const esc = (s: unknown): string =>
   String(s ?? '')
@@ -78,8 +80,33 @@ function failedWebhooks(webhooks: Pick<Webhook, 'id' | 'url' | 'failedAt'>[]): s
 export function renderDashboard(
   deliveries: Delivery[],
   counts: Record<DeliveryStatus, number>,
-  opts: { base: string; status?: DeliveryStatus; flash?: string; total: number; failedWebhooks?: Pick<Webhook, 'id' | 'url' | 'failedAt'>[] },
+  opts: {
+    base: string;
+    status?: DeliveryStatus;
+    flash?: string;
+    total: number;
+    failedWebhooks?: Pick<Webhook, 'id' | 'url' | 'failedAt'>[];
+    /** Paging: the first row shown (0-based) and the page size. */
+    offset?: number;
+    pageSize?: number;
+  },
 ): string {
+  const offset = opts.offset ?? 0;
+  const pageSize = opts.pageSize ?? DASHBOARD_PAGE_SIZE;
+  const pageLink = (o: number, text: string, rel: string) => {
+    const q = new URLSearchParams();
+    if (opts.status) q.set('status', opts.status);
+    if (o > 0) q.set('offset', String(o));
+    return `<a rel="${rel}" href="${esc(opts.base)}/dashboard${q.size ? `?${esc(q.toString())}` : ''}">${text}</a>`;
+  };
+  const pager =
+    opts.total > pageSize || offset > 0
+      ? `<nav class="pager">${offset > 0 ? pageLink(Math.max(0, offset - pageSize), '← newer', 'prev') : ''} <span class="muted">${
+          opts.total === 0 ? 0 : Math.min(offset + 1, opts.total)
+        }–${Math.min(offset + deliveries.length, opts.total)} of ${opts.total}</span> ${
+          offset + pageSize < opts.total ? pageLink(offset + pageSize, 'older →', 'next') : ''
+        }</nav>`
+      : '';
   const link = (s?: DeliveryStatus) =>
     `<a href="${esc(opts.base)}/dashboard${s ? `?status=${s}` : ''}"${opts.status === s ? ' aria-current="page"' : ''}>${s ?? 'all'}${
       s ? ` (${counts[s]})` : ''
@@ -95,6 +122,7 @@ ${failedWebhooks(opts.failedWebhooks ?? [])}
 <p class="muted">${opts.total} deliveries${opts.status ? ` with status ${esc(opts.status)}` : ''}; failed first. Attempts: immediately, then 1 min, 5 min, 30 min, 2 h after each failure.</p>
 <table><thead><tr><th>Status</th><th>Event</th><th>Receiver</th><th>Attempts</th><th>Last error</th><th>Created</th><th></th></tr></thead>
 <tbody>${deliveries.length ? deliveries.map((d) => row(d, opts.base)).join('\n') : '<tr><td colspan="7" class="muted">No deliveries yet.</td></tr>'}</tbody></table>
+${pager}
 </body></html>`;
 }
 
@@ -114,7 +142,7 @@ export function registerDashboard(app: FastifyInstance, notifier: Notifier, isVa
   };
   const deny = (reply: FastifyReply) => reply.code(401).type('text/html; charset=utf-8').send(unauthorizedPage());
 
-  app.get<{ Querystring: { key?: string; status?: string; flash?: string } }>('/dashboard', async (req, reply) => {
+  app.get<{ Querystring: { key?: string; status?: string; flash?: string; offset?: string } }>('/dashboard', async (req, reply) => {
     const q = req.query;
     if (typeof q.key === 'string') {
       if (!isValidKey(q.key)) return deny(reply);
@@ -128,7 +156,9 @@ export function registerDashboard(app: FastifyInstance, notifier: Notifier, isVa
     }
     if (!authorized(req)) return deny(reply);
     const status = (DELIVERY_STATUSES as readonly string[]).includes(q.status ?? '') ? (q.status as DeliveryStatus) : undefined;
-    const page = notifier.store.listDeliveries({ status, limit: 200 });
+    const rawOffset = q.offset;
+    const offset = typeof rawOffset === 'string' && /^\d{1,9}$/.test(rawOffset) ? Number(rawOffset) : 0;
+    const page = notifier.store.listDeliveries({ status, limit: DASHBOARD_PAGE_SIZE, offset });
     const flash = typeof q.flash === 'string' ? q.flash.slice(0, 200) : undefined;
     return reply
       .type('text/html; charset=utf-8')
@@ -139,6 +169,7 @@ export function registerDashboard(app: FastifyInstance, notifier: Notifier, isVa
           status,
           flash,
           total: page.total,
+          offset,
           failedWebhooks: notifier.store.listWebhooks().filter((w) => w.status === 'failed'),
         }),
       );
