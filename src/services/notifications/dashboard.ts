@@ -9,6 +9,7 @@ import { bearerToken, cookieValue } from './http-util.js';
 import type { Notifier } from './service.js';
 import type { Delivery, DeliveryStatus, Webhook } from './store.js';
 import { DELIVERY_STATUSES } from './store.js';
+import { scaledSchedule } from '../../webhooks/schedule.js';
 
 export const DASHBOARD_COOKIE = 'ops_notify_key';
 /** Deliveries per dashboard page; older ones are a link away, so no failed delivery is out of sight. */
@@ -65,6 +66,14 @@ ${d.attempts.length ? `<ol class="attempts">${d.attempts.map(attemptLine).join('
 <td>${button}</td></tr>`;
 }
 
+const duration = (ms: number): string =>
+  ms < 1000 ? `${ms} ms` : ms < 60_000 ? `${+(ms / 1000).toFixed(1)} s` : ms < 3_600_000 ? `${+(ms / 60_000).toFixed(1)} min` : `${+(ms / 3_600_000).toFixed(1)} h`;
+
+/** "immediately, then 1 min, 5 min, 30 min, 2 h" for the schedule in use (ops serve --retry-scale). */
+export function describeSchedule(retryScale = 1): string {
+  return `immediately, then ${scaledSchedule(retryScale).slice(1).map(duration).join(', ')}`;
+}
+
 /** The webhooks marked failed (a delivery to them failed every attempt), above the deliveries. */
 function failedWebhooks(webhooks: Pick<Webhook, 'id' | 'url' | 'failedAt'>[]): string {
   if (webhooks.length === 0) return '';
@@ -89,6 +98,8 @@ export function renderDashboard(
     /** Paging: the first row shown (0-based) and the page size. */
     offset?: number;
     pageSize?: number;
+    /** The retry delays' multiplier, for the schedule shown. */
+    retryScale?: number;
   },
 ): string {
   const offset = opts.offset ?? 0;
@@ -119,7 +130,7 @@ export function renderDashboard(
 <nav>${link()}${DELIVERY_STATUSES.map((s) => link(s)).join('')}<a href="${esc(opts.base)}/dashboard${opts.status ? `?status=${opts.status}` : ''}">refresh</a></nav>
 ${opts.flash ? `<p class="flash" role="status">${esc(opts.flash)}</p>` : ''}
 ${failedWebhooks(opts.failedWebhooks ?? [])}
-<p class="muted">${opts.total} deliveries${opts.status ? ` with status ${esc(opts.status)}` : ''}; failed first. Attempts: immediately, then 1 min, 5 min, 30 min, 2 h after each failure.</p>
+<p class="muted">${opts.total} deliveries${opts.status ? ` with status ${esc(opts.status)}` : ''}; failed first. Attempts: ${esc(describeSchedule(opts.retryScale))} after each failure.</p>
 <table><thead><tr><th>Status</th><th>Event</th><th>Receiver</th><th>Attempts</th><th>Last error</th><th>Created</th><th></th></tr></thead>
 <tbody>${deliveries.length ? deliveries.map((d) => row(d, opts.base)).join('\n') : '<tr><td colspan="7" class="muted">No deliveries yet.</td></tr>'}</tbody></table>
 ${pager}
@@ -170,6 +181,7 @@ export function registerDashboard(app: FastifyInstance, notifier: Notifier, isVa
           flash,
           total: page.total,
           offset,
+          retryScale: notifier.retryScale,
           failedWebhooks: notifier.store.listWebhooks().filter((w) => w.status === 'failed'),
         }),
       );

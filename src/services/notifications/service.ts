@@ -29,12 +29,15 @@ export class Notifier {
   readonly store: NotifyStore;
   readonly worker: DeliveryWorker;
   readonly clock: Clock;
+  /** Multiplier of the retry delays (1 = the real schedule). */
+  readonly retryScale: number;
 
   private readonly onError?: (err: unknown) => void;
 
   constructor(opts: NotifierOptions) {
     this.onError = opts.onError;
     this.clock = opts.clock ?? systemClock;
+    this.retryScale = opts.retryScale ?? 1;
     this.store = new NotifyStore(opts.dataDir);
     this.worker = new DeliveryWorker({
       store: this.store,

@@ -115,5 +115,9 @@ describe('dashboard', () => {
     const html = renderDashboard([], { pending: 0, delivered: 0, failed: 0 }, { base: '/notify', total: 0 });
     expect(html).toContain('No deliveries yet.');
     expect(html).not.toContain('Failed webhooks');
+    expect(html).toContain('Attempts: immediately, then 1 min, 5 min, 30 min, 2 h after each failure.');
+    // the schedule in use with ops serve --retry-scale
+    const fast = renderDashboard([], { pending: 0, delivered: 0, failed: 0 }, { base: '/notify', total: 0, retryScale: 0.001 });
+    expect(fast).toContain('Attempts: immediately, then 60 ms, 300 ms, 1.8 s, 7.2 s after each failure.');
   });
 });
