@@ -1,0 +1,30 @@
+/** API errors of the notification service as `ops hook` commands report them (in process). */
+import { afterEach, describe, expect, it } from 'vitest';
+import { Context } from '../../../src/context.js';
+import { hookRegister } from '../../../src/commands/hook/register.js';
+import service from '../../../src/services/notifications/index.js';
+import { buildServiceApp, type ServiceApp } from '../../helpers/service-app.js';
+import { memoryIo } from '../../helpers/memory-io.js';
+import { tempDir } from '../../helpers/cli.js';
+
+let s: ServiceApp | undefined;
+afterEach(async () => {
+  await s?.close();
+});
+
+describe('ops hook: API errors', () => {
+  it('a validation error names each problem once (exit 1)', async () => {
+    s = await buildServiceApp(service, {});
+    const key = (await s.handle.localCredentials!()).notifyApiKey!;
+    const base = await s.listen();
+    const env = { OPS_CONFIG_DIR: tempDir(), XDG_STATE_HOME: tempDir(), OPS_NOTIFY_URL: `${base}/notify`, OPS_NOTIFY_API_KEY: key, OPS_HOOK_SECRET: 'x' };
+    const ctx = new Context({}, env, memoryIo({ env }));
+    const err = await hookRegister(ctx, 'http://127.0.0.1:9/', { events: ['user.exploded', 'user.created'] }).then(
+      () => null,
+      (e: Error & { exitCode?: number }) => e,
+    );
+    expect(err).not.toBeNull();
+    expect(err!.exitCode).toBe(1);
+    expect(err!.message.match(/unknown event type "user.exploded"/g)).toHaveLength(1);
+  });
+});
