@@ -193,7 +193,7 @@ __ops_opts() {
     'hook list') __ops_r='--help -h' ;;
     'hook rm') __ops_r='--help -h' ;;
     'hook trigger') __ops_r='--data --data-file --list --help -h' ;;
-    'hook deliveries') __ops_r='--status --webhook --event --limit --help -h' ;;
+    'hook deliveries') __ops_r='--status --webhook --event --type --limit --help -h' ;;
     'hook redeliver') __ops_r='--help -h' ;;
     'hook dashboard') __ops_r='--help -h' ;;
     'serve') __ops_r='--host --port --data-dir --rate-limit --retry-scale --pipelines-auth --guest-access --no-link-check --no-metadata --demo --help -h' ;;
@@ -523,6 +523,7 @@ __ops_value() {
     'hook deliveries|--status') __ops_r='-'; return 0 ;;
     'hook deliveries|--webhook') __ops_r='-'; return 0 ;;
     'hook deliveries|--event') __ops_r='-'; return 0 ;;
+    'hook deliveries|--type') __ops_r='-'; return 0 ;;
     'hook deliveries|--limit') __ops_r='-'; return 0 ;;
     'hook deliveries|--help') __ops_r=''; return 0 ;;
     'hook deliveries|-h') __ops_r=''; return 0 ;;

@@ -360,7 +360,7 @@ function __ops_opts --argument-names cpath
         case 'hook trigger'
             printf '%s\n' '--data	the payload, a JSON object' '--data-file	the payload from a file (- for stdin)' '--list	list the event types' '--help	show help' '-h	show help'
         case 'hook deliveries'
-            printf '%s\n' '--status	pending, delivered or failed' '--webhook	only deliveries to this webhook' '--event	only deliveries of this event' '--limit	at most this many (1-500, default 50)' '--help	show help' '-h	show help'
+            printf '%s\n' '--status	pending, delivered or failed' '--webhook	only deliveries to this webhook' '--event	only deliveries of this event' '--type	only deliveries of events of this type' '--limit	at most this many (1-500, default 50)' '--help	show help' '-h	show help'
         case 'hook redeliver'
             printf '%s\n' '--help	show help' '-h	show help'
         case 'hook dashboard'
@@ -1004,6 +1004,8 @@ function __ops_value
         case 'hook deliveries|--webhook'
             echo '-'; return 0
         case 'hook deliveries|--event'
+            echo '-'; return 0
+        case 'hook deliveries|--type'
             echo '-'; return 0
         case 'hook deliveries|--limit'
             echo '-'; return 0

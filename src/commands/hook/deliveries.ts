@@ -9,6 +9,7 @@ export interface DeliveriesFlags {
   status?: string;
   webhook?: string;
   event?: string;
+  type?: string;
   limit?: string;
 }
 
@@ -62,6 +63,7 @@ export async function hookDeliveries(ctx: Context, id: string | undefined, flags
     status: flags.status as DeliveryStatus | undefined,
     webhookId: flags.webhook,
     eventId: flags.event,
+    type: flags.type,
     limit,
   });
   await ctx.out.list(page.data, DELIVERY_COLUMNS);

@@ -553,7 +553,7 @@ export class NotifyStore {
   }
 
   /** Deliveries, failed first, then pending, then delivered; newest first within each. */
-  listDeliveries(q: { status?: DeliveryStatus; webhookId?: string; eventId?: string; limit?: number; offset?: number } = {}): {
+  listDeliveries(q: { status?: DeliveryStatus; webhookId?: string; eventId?: string; type?: string; limit?: number; offset?: number } = {}): {
     data: Delivery[];
     total: number;
   } {
@@ -571,8 +571,12 @@ export class NotifyStore {
       where.push('d.event_id = ?');
       args.push(q.eventId);
     }
+    if (q.type) {
+      where.push('e.type = ?');
+      args.push(q.type);
+    }
     const w = where.length ? `WHERE ${where.join(' AND ')}` : '';
-    const total = (this.db.prepare(`SELECT count(*) AS n FROM deliveries d ${w}`).get(...args) as { n: number }).n;
+    const total = (this.db.prepare(`SELECT count(*) AS n FROM deliveries d JOIN events e ON e.id = d.event_id ${w}`).get(...args) as { n: number }).n;
     const rows = this.db
       .prepare(
         `SELECT d.*, e.type AS event_type FROM deliveries d JOIN events e ON e.id = d.event_id ${w}

@@ -134,6 +134,14 @@ export function parseTrigger(body: unknown): { type: string; data?: Record<strin
   return { type: body.type as string, ...(body.data !== undefined ? { data: body.data as Record<string, unknown> } : {}) };
 }
 
+/** Filters of GET /v1/events: those of deliveries (status, webhookId, eventId) do not apply. */
+export function parseEventQuery(q: Record<string, unknown>): ReturnType<typeof parseListQuery> {
+  const errors: FieldErrors = {};
+  for (const k of ['status', 'webhookId', 'eventId']) if (q[k] !== undefined) add(errors, k, 'is not a filter of events (they have type, limit, offset)');
+  if (Object.keys(errors).length) throw new ValidationError(errors);
+  return parseListQuery(q);
+}
+
 export function parseListQuery(q: Record<string, unknown>): {
   status?: DeliveryStatus;
   webhookId?: string;

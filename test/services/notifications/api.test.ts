@@ -198,6 +198,19 @@ describe('events and deliveries', () => {
     expect(failed.json().event.data).toEqual({ amount: 100, orderId: 'o1', customerId: 'c1', error: 'card_declined' });
   });
 
+  it('filters deliveries by event type; refuses delivery filters on events', async () => {
+    await inject('POST', '/notify/v1/webhooks', { url: rcv.url, events: ['*'], secret: 'a' });
+    await inject('POST', '/notify/v1/events/trigger', { type: 'payment.completed' });
+    const { deliveries } = (await inject('POST', '/notify/v1/events/trigger', { type: 'tag.created' })).json();
+    const byType = (await inject('GET', '/notify/v1/deliveries?type=tag.created')).json();
+    expect(byType.total).toBe(1);
+    expect(byType.data.map((d: { id: string }) => d.id)).toEqual(deliveries);
+    const wrong = await inject('GET', '/notify/v1/events?status=failed');
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().errors).toHaveProperty('status');
+    expect((await inject('GET', '/notify/v1/events?type=tag.created')).json().total).toBe(1);
+  });
+
   it('delivers user.*, link.* and tag.created published on the event bus', async () => {
     await s.listen();
     await inject('POST', '/notify/v1/webhooks', { url: rcv.url, events: ['*'], secret: 'a' });
