@@ -153,7 +153,7 @@ export function registerDashboard(app: FastifyInstance, notifier: Notifier, isVa
   };
   const deny = (reply: FastifyReply) => reply.code(401).type('text/html; charset=utf-8').send(unauthorizedPage());
 
-  app.get<{ Querystring: { key?: string; status?: string; flash?: string; offset?: string } }>('/dashboard', async (req, reply) => {
+  app.get<{ Querystring: { key?: string; status?: string; redelivered?: string; refused?: string; offset?: string } }>('/dashboard', async (req, reply) => {
     const q = req.query;
     if (typeof q.key === 'string') {
       if (!isValidKey(q.key)) return deny(reply);
@@ -170,7 +170,19 @@ export function registerDashboard(app: FastifyInstance, notifier: Notifier, isVa
     const rawOffset = q.offset;
     const offset = typeof rawOffset === 'string' && /^\d{1,9}$/.test(rawOffset) ? Number(rawOffset) : 0;
     const page = notifier.store.listDeliveries({ status, limit: DASHBOARD_PAGE_SIZE, offset });
-    const flash = typeof q.flash === 'string' ? q.flash.slice(0, 200) : undefined;
+    // The notice after a Redeliver click is made here from the outcome, never taken from the URL
+    // (a link could otherwise put any text on the page).
+    const idOf = (v: unknown) => (typeof v === 'string' && /^[\w-]{1,100}$/.test(v) ? v : undefined);
+    const refusedId = idOf(q.refused);
+    const redeliveredId = idOf(q.redelivered);
+    const flash =
+      redeliveredId !== undefined
+        ? `Redelivery of ${redeliveredId} queued.`
+        : refusedId !== undefined
+          ? notifier.store.getDelivery(refusedId)
+            ? `Delivery ${refusedId} cannot be redelivered now (its webhook was deleted, or an attempt is in progress).`
+            : `No delivery ${refusedId}.`
+          : undefined;
     return reply
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-store')
@@ -191,7 +203,7 @@ export function registerDashboard(app: FastifyInstance, notifier: Notifier, isVa
     if (!authorized(req)) return deny(reply);
     const r = notifier.store.redeliver(req.params.id, notifier.clock.now());
     if (r.ok) notifier.worker.kick();
-    const flash = r.ok ? `Redelivery of ${req.params.id} queued.` : r.message;
-    return reply.redirect(`${base}/dashboard?flash=${encodeURIComponent(flash)}`, 303);
+    const outcome = r.ok ? 'redelivered' : 'refused';
+    return reply.redirect(`${base}/dashboard?${outcome}=${encodeURIComponent(req.params.id)}`, 303);
   });
 }

@@ -106,6 +106,18 @@ describe('dashboard', () => {
     }
   });
 
+  it('shows no text taken from the URL; a refused redelivery gets its own notice', async () => {
+    const headers = { authorization: `Bearer ${key}` };
+    const spoof = await s.app.inject({ url: '/notify/dashboard?flash=Your%20key%20expired%2C%20visit%20evil.example', headers });
+    expect(spoof.body).not.toContain('evil.example');
+    const spoof2 = await s.app.inject({ url: '/notify/dashboard?redelivered=nothing.%20Visit%20evil.example', headers });
+    expect(spoof2.body).not.toContain('evil.example');
+    const r = await s.app.inject({ method: 'POST', url: '/notify/dashboard/deliveries/dlv_nope/redeliver', payload: '', headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(r.statusCode).toBe(303);
+    const page = await s.app.inject({ url: r.headers.location as string, headers });
+    expect(page.body).toContain('No delivery dlv_nope.');
+  });
+
   it('the redeliver form refuses requests without the key', async () => {
     const r = await s.app.inject({ method: 'POST', url: '/notify/dashboard/deliveries/dlv_x/redeliver', payload: '', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     expect(r.statusCode).toBe(401);
