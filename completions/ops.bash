@@ -83,6 +83,7 @@ __ops_sub() {
     'serve/token') __ops_r='token' ;;
     'serve user/add') __ops_r='add' ;;
     'serve user/list'|'serve user/ls') __ops_r='list' ;;
+    'serve user/update') __ops_r='update' ;;
     'serve user/rm') __ops_r='rm' ;;
     'serve token/create') __ops_r='create' ;;
     'serve token/list'|'serve token/ls') __ops_r='list' ;;
@@ -115,7 +116,7 @@ __ops_subs() {
     'pipe') __ops_r='create list status programs start pause shutdown delete ingest watch snapshot stats logs' ;;
     'hook') __ops_r='serve verify sign replay register update list rm trigger deliveries redeliver dashboard' ;;
     'serve') __ops_r='user token' ;;
-    'serve user') __ops_r='add list rm' ;;
+    'serve user') __ops_r='add list update rm' ;;
     'serve token') __ops_r='create list revoke' ;;
     'auth') __ops_r='login status logout' ;;
     'config') __ops_r='list get set unset profiles' ;;
@@ -192,13 +193,14 @@ __ops_opts() {
     'hook list') __ops_r='--help -h' ;;
     'hook rm') __ops_r='--help -h' ;;
     'hook trigger') __ops_r='--data --data-file --list --help -h' ;;
-    'hook deliveries') __ops_r='--status --webhook --event --limit --help -h' ;;
+    'hook deliveries') __ops_r='--status --webhook --event --type --limit --help -h' ;;
     'hook redeliver') __ops_r='--help -h' ;;
     'hook dashboard') __ops_r='--help -h' ;;
     'serve') __ops_r='--host --port --data-dir --rate-limit --retry-scale --pipelines-auth --guest-access --no-link-check --no-metadata --demo --help -h' ;;
     'serve user') __ops_r='--help -h' ;;
     'serve user add') __ops_r='--name --email --token-name --data-dir --help -h' ;;
     'serve user list') __ops_r='--data-dir --help -h' ;;
+    'serve user update') __ops_r='--name --email --data-dir --help -h' ;;
     'serve user rm') __ops_r='--data-dir --help -h' ;;
     'serve token') __ops_r='--help -h' ;;
     'serve token create') __ops_r='--user --system --private-access --name --data-dir --help -h' ;;
@@ -521,6 +523,7 @@ __ops_value() {
     'hook deliveries|--status') __ops_r='-'; return 0 ;;
     'hook deliveries|--webhook') __ops_r='-'; return 0 ;;
     'hook deliveries|--event') __ops_r='-'; return 0 ;;
+    'hook deliveries|--type') __ops_r='-'; return 0 ;;
     'hook deliveries|--limit') __ops_r='-'; return 0 ;;
     'hook deliveries|--help') __ops_r=''; return 0 ;;
     'hook deliveries|-h') __ops_r=''; return 0 ;;
@@ -551,6 +554,11 @@ __ops_value() {
     'serve user list|--data-dir') __ops_r='D'; return 0 ;;
     'serve user list|--help') __ops_r=''; return 0 ;;
     'serve user list|-h') __ops_r=''; return 0 ;;
+    'serve user update|--name') __ops_r='-'; return 0 ;;
+    'serve user update|--email') __ops_r='-'; return 0 ;;
+    'serve user update|--data-dir') __ops_r='D'; return 0 ;;
+    'serve user update|--help') __ops_r=''; return 0 ;;
+    'serve user update|-h') __ops_r=''; return 0 ;;
     'serve user rm|--data-dir') __ops_r='D'; return 0 ;;
     'serve user rm|--help') __ops_r=''; return 0 ;;
     'serve user rm|-h') __ops_r=''; return 0 ;;
@@ -655,6 +663,7 @@ __ops_arg() {
     'hook trigger') case "$2" in 0) __ops_r='-' ;; esac ;;
     'hook deliveries') case "$2" in 0) __ops_r='-' ;; esac ;;
     'hook redeliver') case "$2" in 0) __ops_r='-' ;; *) [ "$2" -ge 0 ] && __ops_r='-' ;; esac ;;
+    'serve user update') case "$2" in 0) __ops_r='-' ;; esac ;;
     'serve user rm') case "$2" in 0) __ops_r='-' ;; esac ;;
     'serve token revoke') case "$2" in 0) __ops_r='-' ;; esac ;;
     'auth login') case "$2" in 0) __ops_r='c:bm pipe notify' ;; esac ;;

@@ -156,6 +156,8 @@ function __ops_sub --argument-names cpath word
             echo 'add'
         case 'serve user/list' 'serve user/ls'
             echo 'list'
+        case 'serve user/update'
+            echo 'update'
         case 'serve user/rm'
             echo 'rm'
         case 'serve token/create'
@@ -212,7 +214,7 @@ function __ops_subs --argument-names cpath
         case 'serve'
             printf '%s\n' 'user	Users of the local bookmark service' 'token	API tokens of the local bookmark service'
         case 'serve user'
-            printf '%s\n' 'add	Add a user and a first API token for it (the token is shown once)' 'list	List the users' 'rm	Remove a user (id or email) with all their links, lists, tags, notes and tokens'
+            printf '%s\n' 'add	Add a user and a first API token for it (the token is shown once)' 'list	List the users' 'update	Change a user\'s name or email (webhooks get user.updated)' 'rm	Remove a user (id or email) with all their links, lists, tags, notes and tokens'
         case 'serve token'
             printf '%s\n' 'create	Create an API token (shown once): for a user, or a system token' 'list	List tokens (never their values)' 'revoke	Revoke a token: it stops working at once'
         case 'auth'
@@ -358,7 +360,7 @@ function __ops_opts --argument-names cpath
         case 'hook trigger'
             printf '%s\n' '--data	the payload, a JSON object' '--data-file	the payload from a file (- for stdin)' '--list	list the event types' '--help	show help' '-h	show help'
         case 'hook deliveries'
-            printf '%s\n' '--status	pending, delivered or failed' '--webhook	only deliveries to this webhook' '--event	only deliveries of this event' '--limit	at most this many (1-500, default 50)' '--help	show help' '-h	show help'
+            printf '%s\n' '--status	pending, delivered or failed' '--webhook	only deliveries to this webhook' '--event	only deliveries of this event' '--type	only deliveries of events of this type' '--limit	at most this many (1-500, default 50)' '--help	show help' '-h	show help'
         case 'hook redeliver'
             printf '%s\n' '--help	show help' '-h	show help'
         case 'hook dashboard'
@@ -371,6 +373,8 @@ function __ops_opts --argument-names cpath
             printf '%s\n' '--name	display name' '--email	email address (unique)' '--token-name	name of the first token' '--data-dir	data directory of ops serve (default $XDG_DATA_HOME/ops, env OPS_DATA_DIR)' '--help	show help' '-h	show help'
         case 'serve user list'
             printf '%s\n' '--data-dir	data directory of ops serve (default $XDG_DATA_HOME/ops, env OPS_DATA_DIR)' '--help	show help' '-h	show help'
+        case 'serve user update'
+            printf '%s\n' '--name	the new display name' '--email	the new email address (unique)' '--data-dir	data directory of ops serve (default $XDG_DATA_HOME/ops, env OPS_DATA_DIR)' '--help	show help' '-h	show help'
         case 'serve user rm'
             printf '%s\n' '--data-dir	data directory of ops serve (default $XDG_DATA_HOME/ops, env OPS_DATA_DIR)' '--help	show help' '-h	show help'
         case 'serve token'
@@ -1001,6 +1005,8 @@ function __ops_value
             echo '-'; return 0
         case 'hook deliveries|--event'
             echo '-'; return 0
+        case 'hook deliveries|--type'
+            echo '-'; return 0
         case 'hook deliveries|--limit'
             echo '-'; return 0
         case 'hook deliveries|--help'
@@ -1060,6 +1066,16 @@ function __ops_value
         case 'serve user list|--help'
             echo ''; return 0
         case 'serve user list|-h'
+            echo ''; return 0
+        case 'serve user update|--name'
+            echo '-'; return 0
+        case 'serve user update|--email'
+            echo '-'; return 0
+        case 'serve user update|--data-dir'
+            echo 'D'; return 0
+        case 'serve user update|--help'
+            echo ''; return 0
+        case 'serve user update|-h'
             echo ''; return 0
         case 'serve user rm|--data-dir'
             echo 'D'; return 0
@@ -1425,6 +1441,11 @@ function __ops_arg
                     echo '-'
                 case '*'
                     test $argv[2] -ge 0; and echo '-'
+            end
+        case 'serve user update'
+            switch $argv[2]
+                case 0
+                    echo '-'
             end
         case 'serve user rm'
             switch $argv[2]

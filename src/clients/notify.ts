@@ -37,6 +37,8 @@ export interface DeliveryQuery {
   status?: DeliveryStatus;
   webhookId?: string;
   eventId?: string;
+  /** event type (servers without this filter ignore it) */
+  type?: string;
   limit?: number;
   offset?: number;
 }

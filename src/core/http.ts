@@ -171,8 +171,11 @@ export class HttpClient {
     } else if (status === 429) {
       message = `rate limited by the ${this.options.serviceName}${described.retryAfter ? `; retry after ${described.retryAfter}s` : ''}`;
     }
+    // Field lines the message does not already say (the notification service's message lists them).
     const fields = Object.entries(described.fields)
-      .map(([field, msgs]) => `\n  ${field}: ${msgs.join(' ')}`)
+      .map(([field, msgs]) => `${field}: ${msgs.join(' ')}`)
+      .filter((line) => !message.includes(line))
+      .map((line) => `\n  ${line}`)
       .join('');
     const err = new ApiError(sanitize(message) + sanitize(fields, { keepNewlines: true }), status, data, described.fields, described.code);
     return err;

@@ -6,11 +6,17 @@
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed'];
 
+/** `failed` once a delivery to the webhook failed all its attempts; `active` again after a success. */
+export type WebhookStatus = 'active' | 'failed';
+
 export interface Webhook {
   id: string;
   url: string;
   events: string[];
   description: string | null;
+  status: WebhookStatus;
+  /** When it was last marked failed (null while active). */
+  failedAt: string | null;
   createdAt: string;
   updatedAt: string;
 }

@@ -81,7 +81,7 @@ export function validateEnvelope(value: unknown): ParseResult {
   if (v.timestamp !== undefined && typeof v.timestamp !== 'string') {
     return { ok: false, error: 'envelope field "timestamp" must be a string' };
   }
-  if (v.data !== undefined && (v.data === null || typeof v.data !== 'object')) {
+  if (v.data !== undefined && (v.data === null || typeof v.data !== 'object' || Array.isArray(v.data))) {
     return { ok: false, error: 'envelope field "data" must be an object' };
   }
   return {

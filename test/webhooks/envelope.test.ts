@@ -33,6 +33,11 @@ describe('envelope', () => {
     expect(parseEnvelope('{"type":"t"}').ok).toBe(false);
     expect(parseEnvelope('{"id":1,"type":"t"}').ok).toBe(false);
     expect(parseEnvelope('{"id":"a","type":"t","data":5}').ok).toBe(false);
+    // data is an object (description 3), not an array
+    expect(parseEnvelope('{"id":"a","type":"t","timestamp":"x","data":[1,2]}')).toEqual({
+      ok: false,
+      error: 'envelope field "data" must be an object',
+    });
     expect(parseEnvelope(Buffer.from([0xff, 0xfe])).ok).toBe(false);
   });
 

@@ -1,6 +1,6 @@
 /** `ops hook deliveries [ID]`: deliveries (failed first) or one delivery with its attempts. */
 import type { Context } from '../../context.js';
-import { UsageError } from '../../core/errors.js';
+import { ApiError, OpsError, UsageError } from '../../core/errors.js';
 import type { Column } from '../../core/output.js';
 import type { Attempt, Delivery, DeliveryStatus } from '../../clients/notify.js';
 import { notifyClient } from './shared.js';
@@ -9,6 +9,7 @@ export interface DeliveriesFlags {
   status?: string;
   webhook?: string;
   event?: string;
+  type?: string;
   limit?: string;
 }
 
@@ -62,6 +63,7 @@ export async function hookDeliveries(ctx: Context, id: string | undefined, flags
     status: flags.status as DeliveryStatus | undefined,
     webhookId: flags.webhook,
     eventId: flags.event,
+    type: flags.type,
     limit,
   });
   await ctx.out.list(page.data, DELIVERY_COLUMNS);
@@ -74,7 +76,17 @@ export async function hookDeliveries(ctx: Context, id: string | undefined, flags
 export async function hookRedeliver(ctx: Context, ids: string[]): Promise<void> {
   const client = notifyClient(ctx);
   const out: Delivery[] = [];
-  for (const id of ids) out.push(await client.redeliver(id));
+  const refused: string[] = [];
+  // Every id is tried: one unknown id (or one of a deleted webhook) does not hold back the others.
+  for (const id of ids) {
+    try {
+      out.push(await client.redeliver(id));
+    } catch (err) {
+      if (ids.length > 1 && err instanceof ApiError && err.status !== 401 && err.status !== 403) refused.push(`${id}: ${err.message}`);
+      else throw err;
+    }
+  }
   await ctx.out.list(out, DELIVERY_COLUMNS);
-  ctx.out.success(`${out.length} deliver${out.length === 1 ? 'y' : 'ies'} queued again`);
+  if (out.length) ctx.out.success(`${out.length} deliver${out.length === 1 ? 'y' : 'ies'} queued again`);
+  if (refused.length) throw new OpsError(`${refused.length} of ${ids.length} not queued:\n  ${refused.join('\n  ')}`);
 }

@@ -129,6 +129,7 @@ export function register(cmd: Command): void {
     .option('--status <status>', 'pending, delivered or failed')
     .option('--webhook <id>', 'only deliveries to this webhook')
     .option('--event <id>', 'only deliveries of this event')
+    .option('--type <type>', 'only deliveries of events of this type')
     .option('--limit <n>', 'at most this many (1-500, default 50)')
     .addHelpText('after', '\nExamples:\n  ops hook deliveries --status failed\n  ops hook deliveries dlv_0123456789abcdef0123 --json')
     .action(async (id: string | undefined, flags, command: Command) => (await import('./deliveries.js')).hookDeliveries(contextFor(command), id, flags));

@@ -8,6 +8,12 @@ export const WEBHOOK_FIELDS: Column<Webhook>[] = [
   { header: 'id', key: 'id' },
   { header: 'url', key: 'url', shrink: true },
   { header: 'events', key: 'events' },
+  {
+    header: 'status',
+    // older services (and other implementations) may not send it
+    get: (w) => w.status ?? '',
+    style: (t, _w, c) => (t === 'failed' ? c.red(t) : t),
+  },
   { header: 'description', key: 'description', shrink: true },
   { header: 'created', key: 'createdAt' },
 ];

@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import type { Context } from '../../context.js';
-import { OpsError, UsageError } from '../../core/errors.js';
+import { ApiError, OpsError, UsageError } from '../../core/errors.js';
 import type { Column } from '../../core/output.js';
 import type { Delivery } from '../../clients/notify.js';
 import { EventStore } from '../../webhooks/event-store.js';
@@ -111,24 +111,45 @@ async function redeliverFailed(ctx: Context, flags: ReplayFlags): Promise<void> 
   }
   const filter = filterFrom(ctx, flags);
   const client = notifyClient(ctx);
-  const failed = (await client.allDeliveries({ status: 'failed' })).filter(
+  const matching = (await client.allDeliveries({ status: 'failed' })).filter(
     (d) =>
       (filter.id === undefined || d.id === filter.id || d.eventId === filter.id) &&
       (filter.type === undefined || d.eventType === filter.type) &&
       (filter.since === undefined || Date.parse(d.createdAt) >= filter.since),
   );
+  // Deliveries of deleted webhooks cannot be sent again (the service answers 409): skip them
+  // rather than stop at the first one.
+  const registered = new Set((await client.listWebhooks()).map((w) => w.id));
+  const failed = matching.filter((d) => registered.has(d.webhookId));
+  const orphaned = matching.length - failed.length;
+  const skippedNote = (n: number) => `${n} failed ${plural(n, 'delivery', 'deliveries')} of deleted webhooks skipped`;
   if (failed.length === 0) {
-    ctx.out.info('no failed deliveries match');
+    ctx.out.info(orphaned ? `no failed deliveries to redeliver (${skippedNote(orphaned)})` : 'no failed deliveries match');
     if (ctx.json) await ctx.out.writeJson([]);
     return;
   }
   if (flags.dryRun) {
     await ctx.out.list(failed, DELIVERY_COLUMNS);
-    ctx.out.info(`dry run: ${failed.length} failed deliveries would be redelivered`);
+    ctx.out.info(`dry run: ${failed.length} failed ${plural(failed.length, 'delivery', 'deliveries')} would be redelivered`);
+    if (orphaned) ctx.out.info(skippedNote(orphaned));
     return;
   }
   const queued: Delivery[] = [];
-  for (const d of failed) queued.push(await client.redeliver(d.id));
+  const errors: string[] = [];
+  let skipped = orphaned;
+  for (const d of failed) {
+    try {
+      queued.push(await client.redeliver(d.id));
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 409) skipped++; // deleted meanwhile
+      else if (err instanceof ApiError && err.status !== 401 && err.status !== 403) errors.push(`${d.id}: ${err.message}`);
+      else throw err;
+    }
+  }
   await ctx.out.list(queued, DELIVERY_COLUMNS);
-  ctx.out.success(`${queued.length} failed deliveries queued again (see \`ops hook deliveries\`)`);
+  if (skipped) ctx.out.info(skippedNote(skipped));
+  if (errors.length) throw new OpsError(`${errors.length} of ${failed.length} redeliveries were refused:\n  ${errors.join('\n  ')}`);
+  ctx.out.success(`${queued.length} failed ${plural(queued.length, 'delivery', 'deliveries')} queued again (see \`ops hook deliveries\`)`);
 }
+
+const plural = (n: number, one: string, many: string) => (n === 1 ? one : many);

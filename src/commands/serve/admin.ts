@@ -30,7 +30,7 @@ export function registerAdmin(serve: Command): void {
   const user = serve
     .command('user')
     .description('Users of the local bookmark service')
-    .addHelpText('after', examples('ops serve user add --name Alice --email alice@example.com', 'ops serve user list', 'ops serve user rm alice@example.com --yes'));
+    .addHelpText('after', examples('ops serve user add --name Alice --email alice@example.com', 'ops serve user list', 'ops serve user update alice@example.com --name "Alice B."', 'ops serve user rm alice@example.com --yes'));
   dataDirOption(
     user
       .command('add')
@@ -41,6 +41,14 @@ export function registerAdmin(serve: Command): void {
       .addHelpText('after', '\nExamples:\n  ops serve user add --name Alice --email alice@example.com\n  ops serve user add --name CI --email ci@example.com --json | jq -r .token'),
   ).action(async (_f: unknown, cmd: Command) => userAdd(contextFor(cmd), merged(cmd)));
   dataDirOption(user.command('list').alias('ls').description('List the users').addHelpText('after', examples('ops serve user list', 'ops serve user list --json | jq -r ".[].email"'))).action(async (_f: unknown, cmd: Command) => userList(contextFor(cmd), merged(cmd)));
+  dataDirOption(
+    user
+      .command('update <user>')
+      .description('Change a user\'s name or email (webhooks get user.updated)')
+      .option('--name <name>', 'the new display name')
+      .option('--email <email>', 'the new email address (unique)')
+      .addHelpText('after', examples('ops serve user update alice@example.com --name "Alice B."', 'ops serve user update 2 --email alice@example.org --json')),
+  ).action(async (ref: string, _f: unknown, cmd: Command) => userUpdate(contextFor(cmd), ref, merged(cmd)));
   dataDirOption(
     user
       .command('rm <user>')
@@ -108,6 +116,14 @@ export async function userList(ctx: Context, flags: DirFlags): Promise<void> {
     { header: 'tokens', key: 'tokens' },
     { header: 'created', key: 'created_at' },
   ]);
+}
+
+export async function userUpdate(ctx: Context, ref: string, flags: DirFlags & { name?: string; email?: string }): Promise<void> {
+  if (flags.name === undefined && flags.email === undefined) throw new UsageError('nothing to change: give --name or --email');
+  const { updateUser } = await admin();
+  const u = await call(() => updateUser(dir(ctx, flags), ref, { name: flags.name, email: flags.email }));
+  if (ctx.json) return ctx.out.ndjson({ user: u });
+  ctx.out.success(`user ${u.id} ${u.email} updated`);
 }
 
 export async function userRemove(ctx: Context, ref: string, flags: DirFlags): Promise<void> {

@@ -7,10 +7,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bearerToken, cookieValue } from './http-util.js';
 import type { Notifier } from './service.js';
-import type { Delivery, DeliveryStatus } from './store.js';
+import type { Delivery, DeliveryStatus, Webhook } from './store.js';
 import { DELIVERY_STATUSES } from './store.js';
+import { scaledSchedule } from '../../webhooks/schedule.js';
 
 export const DASHBOARD_COOKIE = 'ops_notify_key';
+/** Deliveries per dashboard page; older ones are a link away, so no failed delivery is out of sight. */
+export const DASHBOARD_PAGE_SIZE = 200;
 
 const esc = (s: unknown): string =>
   String(s ?? '')
@@ -25,7 +28,7 @@ const esc = (s: unknown): string =>
 
 const STYLE = `
 body{font:14px/1.4 system-ui,sans-serif;margin:1.5rem;color:#1d1d1f;background:#fafafa}
-h1{font-size:1.3rem;margin:0 0 .5rem} nav a{margin-right:.8rem}
+h1{font-size:1.3rem;margin:0 0 .5rem} h2{font-size:1.1rem;margin:1rem 0 .3rem} nav a{margin-right:.8rem}
 table{border-collapse:collapse;width:100%;background:#fff} th,td{border-bottom:1px solid #e3e3e3;padding:.4rem .5rem;text-align:left;vertical-align:top}
 th{background:#f0f0f0;font-weight:600} code{font-size:12px}
 .status{font-weight:600;padding:.1rem .4rem;border-radius:.3rem}
@@ -63,11 +66,58 @@ ${d.attempts.length ? `<ol class="attempts">${d.attempts.map(attemptLine).join('
 <td>${button}</td></tr>`;
 }
 
+const duration = (ms: number): string =>
+  ms < 1000 ? `${ms} ms` : ms < 60_000 ? `${+(ms / 1000).toFixed(1)} s` : ms < 3_600_000 ? `${+(ms / 60_000).toFixed(1)} min` : `${+(ms / 3_600_000).toFixed(1)} h`;
+
+/** "immediately, then 1 min, 5 min, 30 min, 2 h" for the schedule in use (ops serve --retry-scale). */
+export function describeSchedule(retryScale = 1): string {
+  return `immediately, then ${scaledSchedule(retryScale).slice(1).map(duration).join(', ')}`;
+}
+
+/** The webhooks marked failed (a delivery to them failed every attempt), above the deliveries. */
+function failedWebhooks(webhooks: Pick<Webhook, 'id' | 'url' | 'failedAt'>[]): string {
+  if (webhooks.length === 0) return '';
+  const items = webhooks
+    .map(
+      (w) =>
+        `<li data-webhook-id="${esc(w.id)}"><span class="status status-failed">failed</span> <code>${esc(w.id)}</code> <code>${esc(w.url)}</code> <span class="muted">since <time>${esc(w.failedAt)}</time></span></li>`,
+    )
+    .join('');
+  return `<section class="failed-webhooks"><h2>Failed webhooks</h2><p class="muted">A delivery to these receivers failed every attempt; they are active again after their next successful delivery.</p><ul>${items}</ul></section>`;
+}
+
 export function renderDashboard(
   deliveries: Delivery[],
   counts: Record<DeliveryStatus, number>,
-  opts: { base: string; status?: DeliveryStatus; flash?: string; total: number },
+  opts: {
+    base: string;
+    status?: DeliveryStatus;
+    flash?: string;
+    total: number;
+    failedWebhooks?: Pick<Webhook, 'id' | 'url' | 'failedAt'>[];
+    /** Paging: the first row shown (0-based) and the page size. */
+    offset?: number;
+    pageSize?: number;
+    /** The retry delays' multiplier, for the schedule shown. */
+    retryScale?: number;
+  },
 ): string {
+  const offset = opts.offset ?? 0;
+  const pageSize = opts.pageSize ?? DASHBOARD_PAGE_SIZE;
+  const pageLink = (o: number, text: string, rel: string) => {
+    const q = new URLSearchParams();
+    if (opts.status) q.set('status', opts.status);
+    if (o > 0) q.set('offset', String(o));
+    return `<a rel="${rel}" href="${esc(opts.base)}/dashboard${q.size ? `?${esc(q.toString())}` : ''}">${text}</a>`;
+  };
+  const pager =
+    opts.total > pageSize || offset > 0
+      ? `<nav class="pager">${offset > 0 ? pageLink(Math.max(0, offset - pageSize), '← newer', 'prev') : ''} <span class="muted">${
+          opts.total === 0 ? 0 : Math.min(offset + 1, opts.total)
+        }–${Math.min(offset + deliveries.length, opts.total)} of ${opts.total}</span> ${
+          offset + pageSize < opts.total ? pageLink(offset + pageSize, 'older →', 'next') : ''
+        }</nav>`
+      : '';
   const link = (s?: DeliveryStatus) =>
     `<a href="${esc(opts.base)}/dashboard${s ? `?status=${s}` : ''}"${opts.status === s ? ' aria-current="page"' : ''}>${s ?? 'all'}${
       s ? ` (${counts[s]})` : ''
@@ -79,9 +129,11 @@ export function renderDashboard(
 <h1>Webhook deliveries</h1>
 <nav>${link()}${DELIVERY_STATUSES.map((s) => link(s)).join('')}<a href="${esc(opts.base)}/dashboard${opts.status ? `?status=${opts.status}` : ''}">refresh</a></nav>
 ${opts.flash ? `<p class="flash" role="status">${esc(opts.flash)}</p>` : ''}
-<p class="muted">${opts.total} deliveries${opts.status ? ` with status ${esc(opts.status)}` : ''}; failed first. Attempts: immediately, then 1 min, 5 min, 30 min, 2 h after each failure.</p>
+${failedWebhooks(opts.failedWebhooks ?? [])}
+<p class="muted">${opts.total} deliveries${opts.status ? ` with status ${esc(opts.status)}` : ''}; failed first. Attempts: ${esc(describeSchedule(opts.retryScale))} after each failure.</p>
 <table><thead><tr><th>Status</th><th>Event</th><th>Receiver</th><th>Attempts</th><th>Last error</th><th>Created</th><th></th></tr></thead>
 <tbody>${deliveries.length ? deliveries.map((d) => row(d, opts.base)).join('\n') : '<tr><td colspan="7" class="muted">No deliveries yet.</td></tr>'}</tbody></table>
+${pager}
 </body></html>`;
 }
 
@@ -101,7 +153,7 @@ export function registerDashboard(app: FastifyInstance, notifier: Notifier, isVa
   };
   const deny = (reply: FastifyReply) => reply.code(401).type('text/html; charset=utf-8').send(unauthorizedPage());
 
-  app.get<{ Querystring: { key?: string; status?: string; flash?: string } }>('/dashboard', async (req, reply) => {
+  app.get<{ Querystring: { key?: string; status?: string; redelivered?: string; refused?: string; offset?: string } }>('/dashboard', async (req, reply) => {
     const q = req.query;
     if (typeof q.key === 'string') {
       if (!isValidKey(q.key)) return deny(reply);
@@ -115,19 +167,43 @@ export function registerDashboard(app: FastifyInstance, notifier: Notifier, isVa
     }
     if (!authorized(req)) return deny(reply);
     const status = (DELIVERY_STATUSES as readonly string[]).includes(q.status ?? '') ? (q.status as DeliveryStatus) : undefined;
-    const page = notifier.store.listDeliveries({ status, limit: 200 });
-    const flash = typeof q.flash === 'string' ? q.flash.slice(0, 200) : undefined;
+    const rawOffset = q.offset;
+    const offset = typeof rawOffset === 'string' && /^\d{1,9}$/.test(rawOffset) ? Number(rawOffset) : 0;
+    const page = notifier.store.listDeliveries({ status, limit: DASHBOARD_PAGE_SIZE, offset });
+    // The notice after a Redeliver click is made here from the outcome, never taken from the URL
+    // (a link could otherwise put any text on the page).
+    const idOf = (v: unknown) => (typeof v === 'string' && /^[\w-]{1,100}$/.test(v) ? v : undefined);
+    const refusedId = idOf(q.refused);
+    const redeliveredId = idOf(q.redelivered);
+    const flash =
+      redeliveredId !== undefined
+        ? `Redelivery of ${redeliveredId} queued.`
+        : refusedId !== undefined
+          ? notifier.store.getDelivery(refusedId)
+            ? `Delivery ${refusedId} cannot be redelivered now (its webhook was deleted, or an attempt is in progress).`
+            : `No delivery ${refusedId}.`
+          : undefined;
     return reply
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-store')
-      .send(renderDashboard(page.data, notifier.store.countsByStatus(), { base, status, flash, total: page.total }));
+      .send(
+        renderDashboard(page.data, notifier.store.countsByStatus(), {
+          base,
+          status,
+          flash,
+          total: page.total,
+          offset,
+          retryScale: notifier.retryScale,
+          failedWebhooks: notifier.store.listWebhooks().filter((w) => w.status === 'failed'),
+        }),
+      );
   });
 
   app.post<{ Params: { id: string } }>('/dashboard/deliveries/:id/redeliver', async (req, reply) => {
     if (!authorized(req)) return deny(reply);
     const r = notifier.store.redeliver(req.params.id, notifier.clock.now());
     if (r.ok) notifier.worker.kick();
-    const flash = r.ok ? `Redelivery of ${req.params.id} queued.` : r.message;
-    return reply.redirect(`${base}/dashboard?flash=${encodeURIComponent(flash)}`, 303);
+    const outcome = r.ok ? 'redelivered' : 'refused';
+    return reply.redirect(`${base}/dashboard?${outcome}=${encodeURIComponent(req.params.id)}`, 303);
   });
 }

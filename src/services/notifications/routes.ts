@@ -9,7 +9,7 @@
  *   GET    /v1/event-types                   the known types
  *   POST   /v1/events/trigger                {type, data?} -> 202 {event, deliveries}
  *   GET    /v1/events, /v1/events/:id        stored events
- *   GET    /v1/deliveries                    ?status&webhookId&eventId&limit&offset, failed first
+ *   GET    /v1/deliveries                    ?status&webhookId&eventId&type&limit&offset, failed first
  *   GET    /v1/deliveries/:id                one delivery with its attempts
  *   POST   /v1/deliveries/:id/redeliver      queue it again (a fresh series of attempts) -> 202
  * Every route needs `Authorization: Bearer <api key>`.
@@ -19,7 +19,7 @@ import { EVENT_DESCRIPTIONS, EVENT_TYPES, type EventType } from '../../webhooks/
 import { bearerToken, sendError } from './http-util.js';
 import { Notifier } from './service.js';
 import type { Webhook, WebhookWithSecret } from './store.js';
-import { parseListQuery, parseTrigger, parseWebhookCreate, parseWebhookPatch } from './validate.js';
+import { parseEventQuery, parseListQuery, parseTrigger, parseWebhookCreate, parseWebhookPatch } from './validate.js';
 
 const publicWebhook = (w: WebhookWithSecret): Webhook => {
   const { secret: _secret, ...rest } = w;
@@ -81,7 +81,7 @@ export function registerApi(app: FastifyInstance, notifier: Notifier, isValidKey
     });
 
     api.get('/v1/events', async (req) => {
-      const q = parseListQuery(req.query as Record<string, unknown>);
+      const q = parseEventQuery(req.query as Record<string, unknown>);
       return store.listEvents({ type: q.type, limit: q.limit, offset: q.offset });
     });
 

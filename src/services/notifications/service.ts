@@ -29,12 +29,15 @@ export class Notifier {
   readonly store: NotifyStore;
   readonly worker: DeliveryWorker;
   readonly clock: Clock;
+  /** Multiplier of the retry delays (1 = the real schedule). */
+  readonly retryScale: number;
 
   private readonly onError?: (err: unknown) => void;
 
   constructor(opts: NotifierOptions) {
     this.onError = opts.onError;
     this.clock = opts.clock ?? systemClock;
+    this.retryScale = opts.retryScale ?? 1;
     this.store = new NotifyStore(opts.dataDir);
     this.worker = new DeliveryWorker({
       store: this.store,
@@ -86,8 +89,9 @@ export class Notifier {
     }
   }
 
+  /** An event from the trigger endpoint: given data is shaped as the bus's (user ids as strings, ...). */
   trigger(type: EventType, data?: Record<string, unknown>) {
-    return this.publish(type, data ?? samplePayload(type, this.clock.now()));
+    return this.publish(type, data ? normalizePayload(type, data) : samplePayload(type, this.clock.now()));
   }
 
   /** A new random signing secret for a registration that did not give one. */

@@ -92,6 +92,8 @@ interface WebhookRow {
   events: string;
   secret: string;
   description: string | null;
+  status: string | null;
+  failed_at: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -137,7 +139,9 @@ export class NotifyStore {
       insertDelivery: this.db.prepare(`
         INSERT INTO deliveries (id, event_id, webhook_id, url, status, attempts, series_base, next_attempt_at, created_at, updated_at)
         VALUES (?, ?, ?, ?, 'pending', 0, 0, ?, ?, ?)`),
-      deliveryState: this.db.prepare('SELECT status, attempts, series_base, inflight_attempt FROM deliveries WHERE id = ?'),
+      deliveryState: this.db.prepare('SELECT status, attempts, series_base, inflight_attempt, webhook_id FROM deliveries WHERE id = ?'),
+      markWebhookFailed: this.db.prepare("UPDATE webhooks SET status = 'failed', failed_at = ? WHERE id = ?"),
+      markWebhookActive: this.db.prepare("UPDATE webhooks SET status = 'active', failed_at = NULL WHERE id = ?"),
       releaseInterrupted: this.db.prepare('UPDATE deliveries SET inflight_attempt = NULL, next_attempt_at = ?, updated_at = ? WHERE id = ?'),
       markDelivered: this.db.prepare(
         "UPDATE deliveries SET status = 'delivered', attempts = ?, inflight_attempt = NULL, next_attempt_at = NULL, last_status_code = ?, last_error = NULL, updated_at = ?, delivered_at = ? WHERE id = ?",
@@ -234,6 +238,10 @@ export class NotifyStore {
       );
       CREATE INDEX IF NOT EXISTS attempts_delivery ON attempts (delivery_id, id);
     `);
+    // Added after the first release: a webhook is marked failed when a delivery to it fails.
+    const cols = (this.db.prepare('PRAGMA table_info(webhooks)').all() as { name: string }[]).map((c) => c.name);
+    if (!cols.includes('status')) this.db.exec("ALTER TABLE webhooks ADD COLUMN status TEXT NOT NULL DEFAULT 'active'");
+    if (!cols.includes('failed_at')) this.db.exec('ALTER TABLE webhooks ADD COLUMN failed_at INTEGER');
   }
 
   close(): void {
@@ -277,6 +285,8 @@ export class NotifyStore {
       url: r.url,
       events: JSON.parse(r.events) as string[],
       description: r.description,
+      status: r.status === 'failed' ? 'failed' : 'active',
+      failedAt: r.status === 'failed' ? iso(r.failed_at) : null,
       secret: r.secret,
       createdAt: iso(r.created_at)!,
       updatedAt: iso(r.updated_at)!,
@@ -379,7 +389,12 @@ export class NotifyStore {
 
   /** Runs fn in one transaction (nested calls become savepoints of it). */
   atomically<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    try {
+      return this.db.transaction(fn)();
+    } catch (err) {
+      this.webhookCache = null; // it may hold a rolled-back change
+      throw err;
+    }
   }
 
   getEvent(id: string): StoredEventInfo | undefined {
@@ -431,12 +446,18 @@ export class NotifyStore {
     retryScale: number,
     interrupted = false,
   ): DeliveryStatus | undefined {
-    return this.finishManyTx([{ delivery: d, result, now, interrupted }], retryScale)[0];
+    return this.finishMany([{ delivery: d, result, now, interrupted }], retryScale)[0];
   }
 
   /** finishAttempt for many attempts in one transaction (the worker's group commit). */
   finishMany(items: FinishedAttempt[], retryScale: number): (DeliveryStatus | undefined)[] {
-    return items.length ? this.finishManyTx(items, retryScale) : [];
+    if (!items.length) return [];
+    try {
+      return this.finishManyTx(items, retryScale);
+    } catch (err) {
+      this.webhookCache = null; // it may hold a rolled-back change
+      throw err;
+    }
   }
 
   private finishOne({ delivery: d, result, now, interrupted }: FinishedAttempt, retryScale: number): DeliveryStatus | undefined {
@@ -451,7 +472,7 @@ export class NotifyStore {
       d.attemptId,
     );
     const row = this.stmts.deliveryState.get(d.id) as
-      | { status: DeliveryStatus; attempts: number; series_base: number; inflight_attempt: number | null }
+      | { status: DeliveryStatus; attempts: number; series_base: number; inflight_attempt: number | null; webhook_id: string }
       | undefined;
     if (!row) return undefined;
     if (row.status !== 'pending' || row.inflight_attempt !== d.attemptId) return row.status;
@@ -462,12 +483,22 @@ export class NotifyStore {
     const attempts = row.attempts + 1;
     if (result.ok) {
       this.stmts.markDelivered.run(attempts, result.statusCode, now, now, d.id);
+      // A webhook marked failed is active again once a delivery to it succeeds.
+      if (this.getWebhook(row.webhook_id)?.status === 'failed') {
+        this.stmts.markWebhookActive.run(row.webhook_id);
+        this.webhookCache = null;
+      }
       return 'delivered';
     }
     const lastError = result.error ?? `HTTP ${result.statusCode}`;
     const next = nextAttemptAfterFailure(attempts - row.series_base, now, retryScale);
     const status: DeliveryStatus = next === null ? 'failed' : 'pending';
     this.stmts.markFailedAttempt.run(status, attempts, next, result.statusCode, lastError, now, d.id);
+    if (status === 'failed') {
+      // The description: after the 5th failed attempt "the webhook is marked failed".
+      this.stmts.markWebhookFailed.run(now, row.webhook_id);
+      this.webhookCache = null;
+    }
     return status;
   }
 
@@ -504,15 +535,12 @@ export class NotifyStore {
       if (row.status === 'pending' && row.inflight_attempt !== null) {
         return { ok: false as const, code: 409 as const, message: 'an attempt of this delivery is in progress' };
       }
-      if (row.status === 'pending') {
-        this.db.prepare('UPDATE deliveries SET next_attempt_at = ?, updated_at = ? WHERE id = ?').run(now, now, id);
-      } else {
-        this.db
-          .prepare(
-            "UPDATE deliveries SET status = 'pending', series_base = attempts, next_attempt_at = ?, delivered_at = NULL, updated_at = ? WHERE id = ?",
-          )
-          .run(now, now, id);
-      }
+      // Pending (waiting for a retry), delivered or failed alike: a fresh series, due now.
+      this.db
+        .prepare(
+          "UPDATE deliveries SET status = 'pending', series_base = attempts, next_attempt_at = ?, delivered_at = NULL, updated_at = ? WHERE id = ?",
+        )
+        .run(now, now, id);
       return { ok: true as const, delivery: this.getDelivery(id)! };
     });
     return tx();
@@ -525,7 +553,7 @@ export class NotifyStore {
   }
 
   /** Deliveries, failed first, then pending, then delivered; newest first within each. */
-  listDeliveries(q: { status?: DeliveryStatus; webhookId?: string; eventId?: string; limit?: number; offset?: number } = {}): {
+  listDeliveries(q: { status?: DeliveryStatus; webhookId?: string; eventId?: string; type?: string; limit?: number; offset?: number } = {}): {
     data: Delivery[];
     total: number;
   } {
@@ -543,8 +571,12 @@ export class NotifyStore {
       where.push('d.event_id = ?');
       args.push(q.eventId);
     }
+    if (q.type) {
+      where.push('e.type = ?');
+      args.push(q.type);
+    }
     const w = where.length ? `WHERE ${where.join(' AND ')}` : '';
-    const total = (this.db.prepare(`SELECT count(*) AS n FROM deliveries d ${w}`).get(...args) as { n: number }).n;
+    const total = (this.db.prepare(`SELECT count(*) AS n FROM deliveries d JOIN events e ON e.id = d.event_id ${w}`).get(...args) as { n: number }).n;
     const rows = this.db
       .prepare(
         `SELECT d.*, e.type AS event_type FROM deliveries d JOIN events e ON e.id = d.event_id ${w}

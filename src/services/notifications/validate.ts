@@ -96,6 +96,31 @@ export function parseWebhookPatch(body: unknown): Partial<WebhookInput> {
   return out;
 }
 
+const isText = (v: unknown) => typeof v === 'string' && v !== '';
+
+/**
+ * The payloads of description 3: a User object (id, email, name, createdAt; user.deleted: the id
+ * only), a Payment object (with amount, orderId and customerId), payment.failed adds `error`.
+ * Problems are reported as `data.<field>`.
+ */
+function checkPayload(errors: FieldErrors, type: string, data: Record<string, unknown>): void {
+  const need = (field: string, ok: boolean, what: string) => {
+    if (!ok) add(errors, `data.${field}`, `${type} needs ${what}`);
+  };
+  if (type.startsWith('user.')) {
+    need('id', isText(data.id) || Number.isInteger(data.id), 'the user id (a string)');
+    if (type === 'user.deleted') return;
+    need('email', isText(data.email), 'the email (a string)');
+    need('name', isText(data.name), 'the name (a string)');
+    need('createdAt', isText(data.createdAt) && Number.isFinite(Date.parse(data.createdAt as string)), 'createdAt (an ISO 8601 time)');
+  } else if (type.startsWith('payment.')) {
+    need('amount', typeof data.amount === 'number' && Number.isFinite(data.amount), 'the amount (a number)');
+    need('orderId', isText(data.orderId), 'the orderId (a string)');
+    need('customerId', isText(data.customerId), 'the customerId (a string)');
+    if (type === 'payment.failed') need('error', isText(data.error) || isObject(data.error), 'the error (a string or an object)');
+  }
+}
+
 export function parseTrigger(body: unknown): { type: string; data?: Record<string, unknown> } {
   if (!isObject(body)) throw new ValidationError({ body: ['must be a JSON object with type and optionally data'] });
   const errors: FieldErrors = {};
@@ -104,8 +129,17 @@ export function parseTrigger(body: unknown): { type: string; data?: Record<strin
     add(errors, 'type', `must be one of ${EVENT_TYPES.join(', ')}`);
   }
   if (body.data !== undefined && !isObject(body.data)) add(errors, 'data', 'must be a JSON object');
+  else if (body.data !== undefined && isEventType(body.type)) checkPayload(errors, body.type, body.data);
   if (Object.keys(errors).length) throw new ValidationError(errors);
   return { type: body.type as string, ...(body.data !== undefined ? { data: body.data as Record<string, unknown> } : {}) };
+}
+
+/** Filters of GET /v1/events: those of deliveries (status, webhookId, eventId) do not apply. */
+export function parseEventQuery(q: Record<string, unknown>): ReturnType<typeof parseListQuery> {
+  const errors: FieldErrors = {};
+  for (const k of ['status', 'webhookId', 'eventId']) if (q[k] !== undefined) add(errors, k, 'is not a filter of events (they have type, limit, offset)');
+  if (Object.keys(errors).length) throw new ValidationError(errors);
+  return parseListQuery(q);
 }
 
 export function parseListQuery(q: Record<string, unknown>): {

@@ -171,6 +171,46 @@ describe('events and deliveries', () => {
     }
   });
 
+  it('trigger checks given payloads against the description: User, Payment, Payment plus error', async () => {
+    const bad = async (type: string, data: Record<string, unknown>, fields: string[]) => {
+      const r = await inject('POST', '/notify/v1/events/trigger', { type, data });
+      expect(r.statusCode).toBe(400);
+      expect(Object.keys(r.json().errors).sort()).toEqual(fields.sort());
+    };
+    await bad('payment.completed', { amount: '12' }, ['data.amount', 'data.orderId', 'data.customerId']);
+    await bad('payment.failed', { amount: 1, orderId: 'o', customerId: 'c' }, ['data.error']);
+    await bad('user.created', { id: 5 }, ['data.email', 'data.name', 'data.createdAt']);
+    await bad('user.updated', { id: 5, email: 'a@b', name: 'A', createdAt: 'yesterday' }, ['data.createdAt']);
+    await bad('user.deleted', {}, ['data.id']);
+    expect((await inject('GET', '/notify/v1/events')).json().total).toBe(0); // nothing was stored
+
+    // good ones: user ids become strings, user.deleted carries the id only, as from the bus
+    const user = { id: 5, email: 'a@example.com', name: 'A', createdAt: '2026-01-01T00:00:00.000Z', password: 'x' };
+    const created = (await inject('POST', '/notify/v1/events/trigger', { type: 'user.created', data: user })).json();
+    expect(created.event.data).toEqual({ id: '5', email: 'a@example.com', name: 'A', createdAt: '2026-01-01T00:00:00.000Z' });
+    const deleted = (await inject('POST', '/notify/v1/events/trigger', { type: 'user.deleted', data: user })).json();
+    expect(deleted.event.data).toEqual({ id: '5' });
+    const failed = await inject('POST', '/notify/v1/events/trigger', {
+      type: 'payment.failed',
+      data: { amount: 100, orderId: 'o1', customerId: 'c1', error: 'card_declined' },
+    });
+    expect(failed.statusCode).toBe(202);
+    expect(failed.json().event.data).toEqual({ amount: 100, orderId: 'o1', customerId: 'c1', error: 'card_declined' });
+  });
+
+  it('filters deliveries by event type; refuses delivery filters on events', async () => {
+    await inject('POST', '/notify/v1/webhooks', { url: rcv.url, events: ['*'], secret: 'a' });
+    await inject('POST', '/notify/v1/events/trigger', { type: 'payment.completed' });
+    const { deliveries } = (await inject('POST', '/notify/v1/events/trigger', { type: 'tag.created' })).json();
+    const byType = (await inject('GET', '/notify/v1/deliveries?type=tag.created')).json();
+    expect(byType.total).toBe(1);
+    expect(byType.data.map((d: { id: string }) => d.id)).toEqual(deliveries);
+    const wrong = await inject('GET', '/notify/v1/events?status=failed');
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().errors).toHaveProperty('status');
+    expect((await inject('GET', '/notify/v1/events?type=tag.created')).json().total).toBe(1);
+  });
+
   it('delivers user.*, link.* and tag.created published on the event bus', async () => {
     await s.listen();
     await inject('POST', '/notify/v1/webhooks', { url: rcv.url, events: ['*'], secret: 'a' });

@@ -87,6 +87,37 @@ describe('dashboard', () => {
     await context.close();
   });
 
+  it('lists the webhooks marked failed (a delivery failed every attempt) above the deliveries', async () => {
+    const dead = await startTestReceiver(() => ({ status: 503 }));
+    try {
+      const w = await api('POST', '/notify/v1/webhooks', { url: dead.url, events: ['payment.completed'], secret: 'x' });
+      await api('POST', '/notify/v1/events/trigger', { type: 'payment.completed' });
+      await eventually(async () => (await api('GET', `/notify/v1/webhooks/${w.id}`)).status === 'failed');
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.goto(`${base}/notify/dashboard?key=${encodeURIComponent(key)}`);
+      const item = page.locator(`.failed-webhooks li[data-webhook-id="${w.id}"]`);
+      expect(await item.count()).toBe(1);
+      expect(await item.textContent()).toContain(dead.url);
+      await context.close();
+      await s.app.inject({ method: 'DELETE', url: `/notify/v1/webhooks/${w.id}`, headers: { authorization: `Bearer ${key}` } });
+    } finally {
+      await dead.close();
+    }
+  });
+
+  it('shows no text taken from the URL; a refused redelivery gets its own notice', async () => {
+    const headers = { authorization: `Bearer ${key}` };
+    const spoof = await s.app.inject({ url: '/notify/dashboard?flash=Your%20key%20expired%2C%20visit%20evil.example', headers });
+    expect(spoof.body).not.toContain('evil.example');
+    const spoof2 = await s.app.inject({ url: '/notify/dashboard?redelivered=nothing.%20Visit%20evil.example', headers });
+    expect(spoof2.body).not.toContain('evil.example');
+    const r = await s.app.inject({ method: 'POST', url: '/notify/dashboard/deliveries/dlv_nope/redeliver', payload: '', headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(r.statusCode).toBe(303);
+    const page = await s.app.inject({ url: r.headers.location as string, headers });
+    expect(page.body).toContain('No delivery dlv_nope.');
+  });
+
   it('the redeliver form refuses requests without the key', async () => {
     const r = await s.app.inject({ method: 'POST', url: '/notify/dashboard/deliveries/dlv_x/redeliver', payload: '', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     expect(r.statusCode).toBe(401);
@@ -95,5 +126,10 @@ describe('dashboard', () => {
   it('renders an empty page', () => {
     const html = renderDashboard([], { pending: 0, delivered: 0, failed: 0 }, { base: '/notify', total: 0 });
     expect(html).toContain('No deliveries yet.');
+    expect(html).not.toContain('Failed webhooks');
+    expect(html).toContain('Attempts: immediately, then 1 min, 5 min, 30 min, 2 h after each failure.');
+    // the schedule in use with ops serve --retry-scale
+    const fast = renderDashboard([], { pending: 0, delivered: 0, failed: 0 }, { base: '/notify', total: 0, retryScale: 0.001 });
+    expect(fast).toContain('Attempts: immediately, then 60 ms, 300 ms, 1.8 s, 7.2 s after each failure.');
   });
 });

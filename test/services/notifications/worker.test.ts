@@ -188,4 +188,29 @@ describe('delivery worker (manual clock)', () => {
     expect(store.getDelivery(id2)).toMatchObject({ status: 'failed', lastError: 'webhook deleted' });
     expect(store.redeliver(id2, clock.now())).toMatchObject({ ok: false, code: 409 });
   });
+
+  it('redelivering a pending delivery sends it now and starts a fresh series of 5 attempts', async () => {
+    const { clock, store, worker, emit } = setup();
+    const rcv = await receiver(() => ({ status: 500 }));
+    store.createWebhook({ url: rcv.url, events: ['*'], secret: 's' }, clock.now());
+    const id = emit().deliveryIds[0]!;
+    // 3 failed attempts: pending, 2 left in this series
+    for (let i = 0; i < 3; i++) {
+      await worker.runDue();
+      clock.advance(3 * 3_600_000);
+    }
+    clock.advance(-3 * 3_600_000 + 1); // back to just after the 3rd failure: the 4th is not due yet
+    expect(store.getDelivery(id)).toMatchObject({ status: 'pending', attemptCount: 3 });
+    const r = store.redeliver(id, clock.now());
+    expect(r.ok).toBe(true);
+    expect(await worker.runDue()).toBe(1); // sent at once
+    // the fresh series: 4 more failures keep it pending, the 5th of the series fails it
+    for (let i = 0; i < 4; i++) {
+      expect(store.getDelivery(id)!.status).toBe('pending');
+      clock.advance(3 * 3_600_000);
+      await worker.runDue();
+    }
+    expect(store.getDelivery(id)).toMatchObject({ status: 'failed', attemptCount: 8 });
+    expect(rcv.requests).toHaveLength(8);
+  });
 });

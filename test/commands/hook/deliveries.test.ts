@@ -1,0 +1,30 @@
+/** `ops hook deliveries` in process against the notification service hosted as `ops serve` does. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { Context } from '../../../src/context.js';
+import { hookDeliveries } from '../../../src/commands/hook/deliveries.js';
+import service from '../../../src/services/notifications/index.js';
+import { buildServiceApp, type ServiceApp } from '../../helpers/service-app.js';
+import { memoryIo } from '../../helpers/memory-io.js';
+import { tempDir } from '../../helpers/cli.js';
+
+let s: ServiceApp | undefined;
+afterEach(async () => {
+  await s?.close();
+});
+
+describe('ops hook deliveries', () => {
+  it('--type keeps deliveries of events of that type', async () => {
+    s = await buildServiceApp(service, {}); // not listening yet: deliveries stay pending
+    const key = (await s.handle.localCredentials!()).notifyApiKey!;
+    const headers = { authorization: `Bearer ${key}` };
+    await s.app.inject({ method: 'POST', url: '/notify/v1/webhooks', payload: { url: 'http://127.0.0.1:9/', events: ['*'], secret: 'x' }, headers });
+    await s.app.inject({ method: 'POST', url: '/notify/v1/events/trigger', payload: { type: 'user.deleted' }, headers });
+    const { deliveries } = (await s.app.inject({ method: 'POST', url: '/notify/v1/events/trigger', payload: { type: 'tag.created' }, headers })).json();
+    const base = await s.listen();
+    const env = { OPS_CONFIG_DIR: tempDir(), XDG_STATE_HOME: tempDir(), OPS_NOTIFY_URL: `${base}/notify`, OPS_NOTIFY_API_KEY: key };
+    const io = memoryIo({ env });
+    await hookDeliveries(new Context({ json: true }, env, io), undefined, { type: 'tag.created' });
+    const out = JSON.parse(io.stdoutText());
+    expect(out.map((d: { id: string; eventType: string }) => [d.id, d.eventType])).toEqual([[deliveries[0], 'tag.created']]);
+  });
+});
