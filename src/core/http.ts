@@ -171,10 +171,11 @@ export class HttpClient {
     } else if (status === 429) {
       message = `rate limited by the ${this.options.serviceName}${described.retryAfter ? `; retry after ${described.retryAfter}s` : ''}`;
     }
-    // Field lines the message does not already say (the notification service's message lists them).
+    // Field lines the message does not already say (the notification service's message lists them; a
+    // Laravel message is the first field's own text)
     const fields = Object.entries(described.fields)
+      .filter(([field, msgs]) => !message.includes(`${field}: ${msgs.join(' ')}`) && !message.includes(msgs.join(' ')))
       .map(([field, msgs]) => `${field}: ${msgs.join(' ')}`)
-      .filter((line) => !message.includes(line))
       .map((line) => `\n  ${line}`)
       .join('');
     const err = new ApiError(sanitize(message) + sanitize(fields, { keepNewlines: true }), status, data, described.fields, described.code);

@@ -111,7 +111,9 @@ export function assertCompiled(ctx: Context, p: Pipeline, file: string, source: 
   if (!compileFailed(p.program.status)) return;
   ctx.io.stderr.write(compileErrorText(p, file, source) + '\n');
   const fileArg = file.startsWith('<') || file === p.name ? 'FILE.sql' : file;
-  throw new OpsError(`${p.name}: ${phaseText(p.program.status)}`, ExitCode.failure, `Fix the program and run: ops pipe create ${p.name} ${fileArg} --replace`);
+  const errors = p.program.messages.filter((m) => !m.warning).length;
+  const what = errors > 0 ? `${errors} error${errors === 1 ? '' : 's'} in the program of ${p.name}` : `the program of ${p.name} did not compile (${p.program.status})`;
+  throw new OpsError(what, ExitCode.failure, `Fix the program and run: ops pipe create ${p.name} ${fileArg} --replace`);
 }
 
 export type Target = 'Running' | 'Paused' | 'Stopped';

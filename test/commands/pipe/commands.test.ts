@@ -45,6 +45,8 @@ describe.each(['legacy', 'current'] as const)('ops pipe against the %s API', (ge
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain(`${path}:2:24: Error parsing SQL: Encountered "SELEC" at line 2, column 24.\nCREATE VIEW totals AS SELEC id, SUM(amount) FROM orders GROUP BY id;\n                       ^^^^^\n`);
     expect(r.stderr).toContain('compiling SQL');
+    expect(r.stderr).toContain('ops: error: 1 error in the program of p1');
+    expect(r.stderr.match(/SQL errors/g)).toHaveLength(1); // the phase is said once
     expect(r.stdout).toBe('');
   });
 
