@@ -171,11 +171,16 @@ export class HttpClient {
     } else if (status === 429) {
       message = `rate limited by the ${this.options.serviceName}${described.retryAfter ? `; retry after ${described.retryAfter}s` : ''}`;
     }
-    // Field lines the message does not already say (the notification service's message lists them; a
-    // Laravel message is the first field's own text)
-    const fields = Object.entries(described.fields)
-      .filter(([field, msgs]) => !message.includes(`${field}: ${msgs.join(' ')}`) && !message.includes(msgs.join(' ')))
-      .map(([field, msgs]) => `${field}: ${msgs.join(' ')}`)
+    let entries = Object.entries(described.fields).map(([field, msgs]) => [field, msgs.join(' ')] as const);
+    // a Laravel message with one error is that field's own text: say it once, with the field's name
+    if (entries.length === 1 && message === entries[0]![1]) {
+      message = `${entries[0]![0]}: ${message}`;
+      entries = [];
+    }
+    // field lines the message does not already say (the notification service's message lists them)
+    const fields = entries
+      .map(([field, text]) => `${field}: ${text}`)
+      .filter((line) => !message.includes(line))
       .map((line) => `\n  ${line}`)
       .join('');
     const err = new ApiError(sanitize(message) + sanitize(fields, { keepNewlines: true }), status, data, described.fields, described.code);

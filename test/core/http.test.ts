@@ -161,12 +161,12 @@ describe('helpers', () => {
     expect(retryAfterSeconds({ 'retry-after': new Date(Date.now() + 3_000).toUTCString() }, 1)).toBeLessThanOrEqual(3);
     expect(retryAfterSeconds({}, 2)).toBe(4);
   });
-  it('a validation error names each field once: a line the message already says is left out', () => {
+  it('a validation error says each problem once, with its field', () => {
     const c = new HttpClient({ baseUrl: 'http://127.0.0.1:1', serviceName: 'bookmark service' });
     const one = c.errorFrom(422, { message: 'The title must not be greater than 255 characters.', errors: { title: ['The title must not be greater than 255 characters.'] } }, 'post', '/api/v2/links');
-    expect(one.message).toBe('The title must not be greater than 255 characters.');
+    expect(one.message).toBe('title: The title must not be greater than 255 characters.');
     const two = c.errorFrom(422, { message: 'The url field is required. (and 1 more error)', errors: { url: ['The url field is required.'], visibility: ['The selected visibility is invalid.'] } }, 'post', '/api/v2/links');
-    expect(two.message).toBe('The url field is required. (and 1 more error)\n  visibility: The selected visibility is invalid.');
+    expect(two.message).toBe('The url field is required. (and 1 more error)\n  url: The url field is required.\n  visibility: The selected visibility is invalid.');
   });
   it('describes unknown bodies safely', () => {
     expect(describeErrorBody(undefined)).toEqual({ message: '', fields: {} });
