@@ -47,7 +47,7 @@ export async function startServer(options: ServeOptions, modules?: ServiceModule
     bodyLimit: 64 * 1024 * 1024,
     // names in paths (pipelines, tables, views, quoted SQL identifiers) may be longer than fastify's
     // default of 100 characters, which would answer 414 in fastify's own error shape
-    maxParamLength: MAX_PARAM_LENGTH,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors,
   });
   const events = new EventBus();

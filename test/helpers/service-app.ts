@@ -29,7 +29,7 @@ export async function buildServiceApp(
   const serviceDir = join(dataDir, mod.name);
   mkdirSync(serviceDir, { recursive: true });
   const events = shared.events ?? new EventBus();
-  const app = Fastify({ logger: false, maxParamLength: MAX_PARAM_LENGTH, frameworkErrors });
+  const app = Fastify({ logger: false, routerOptions: { maxParamLength: MAX_PARAM_LENGTH }, frameworkErrors });
   let baseUrl = 'http://127.0.0.1';
   let handle!: ServiceHandle;
   const opts: ServeOptions = { host: '127.0.0.1', port: 0, dataDir, ...options };
