@@ -53,6 +53,8 @@ export const TOPICS: Record<string, { summary: string; text: () => string }> = {
         '',
         'The active profile: --profile NAME, else OPS_PROFILE, else the one chosen with',
         '`ops config profiles use NAME`, else `local` (written by `ops serve` on its first start).',
+        'A profile named with --profile or OPS_PROFILE must exist for the bm, pipe and hook commands',
+        '(a typo stops with exit 1); `ops config set ... --profile NAME` and `ops auth login` create one.',
         '',
         'Settings:',
         ...SETTINGS.map((s) => `  ${s.key.padEnd(16)} ${s.description}${s.default ? ` (default ${s.default})` : ''}`),

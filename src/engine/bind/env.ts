@@ -147,3 +147,19 @@ export function walkExpr(e: Expr, f: (e: Expr) => boolean | void): void {
   }
   for (const k of kids) walkExpr(k, f);
 }
+
+/** True when every column reference in e resolves in scope, and e has no subquery (nor anything `reject` refuses). */
+export function refsResolve(e: Expr, scope: Scope, reject?: (x: Expr) => boolean): boolean {
+  let ok = true;
+  walkExpr(e, (x) => {
+    if (x.k === 'col') {
+      try {
+        if (!scope.tryResolve(x.parts, x.pos)) ok = false;
+      } catch {
+        ok = false;
+      }
+    }
+    if (x.k === 'insub' || x.k === 'exists' || x.k === 'subquery' || reject?.(x)) ok = false;
+  });
+  return ok;
+}

@@ -6,7 +6,7 @@ import type { Row } from '../types/values.js';
 import { JoinOp, type JoinGc } from '../ops/join.js';
 import { FlatMapOp, ConstantOp } from '../ops/linear.js';
 import { canon, Scope, type ScopeColumn } from './scope.js';
-import { type Env, type Rel, lookupRelation, relFromNamed, conjuncts, keyFn, walkExpr } from './env.js';
+import { type Env, type Rel, lookupRelation, relFromNamed, conjuncts, keyFn, refsResolve, walkExpr } from './env.js';
 import { AGG_NAMES, bindCondition, bindExpr, unify, type BindCtx } from './expr.js';
 import type { BExpr } from './bexpr.js';
 import type { Query } from '../parse/ast.js';
@@ -44,19 +44,9 @@ export function bindFrom(items: FromItem[], env: Env, bindQuery: QueryBinder, pe
   return rel;
 }
 
+/** Every column of e resolves in scope, and e holds no subquery, window or aggregate call. */
 function resolvesAll(e: Expr, scope: Scope): boolean {
-  let ok = true;
-  walkExpr(e, (x) => {
-    if (x.k === 'col') {
-      try {
-        if (!scope.tryResolve(x.parts, x.pos)) ok = false;
-      } catch {
-        ok = false;
-      }
-    }
-    if (x.k === 'insub' || x.k === 'exists' || x.k === 'subquery' || (x.k === 'func' && (x.over || AGG_NAMES.has(x.name)))) ok = false;
-  });
-  return ok;
+  return refsResolve(e, scope, (x) => x.k === 'func' && (Boolean(x.over) || AGG_NAMES.has(x.name)));
 }
 
 function bindFromItem(f: FromItem, env: Env, bindQuery: QueryBinder): Rel {

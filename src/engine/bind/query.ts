@@ -138,8 +138,9 @@ function bindSelect(s: Select, env: Env): BoundQuery {
   let rel: Rel = bindFrom(s.from, env, bindQuery, plain);
   for (const sub of subs) rel = addSemiJoin(rel, sub, env, bindQuery);
   // scalar subqueries in WHERE (and, without aggregates, in SELECT and QUALIFY) read columns joined here
-  const hasAgg0 = s.groupBy.length > 0 || s.items.some((i) => i.k !== 'star' && containsAgg(i.expr)) || (s.having !== undefined && containsAgg(s.having));
-  const early = attachScalarSubqueries(rel.node, [...plain, ...(hasAgg0 ? [] : [...s.items.flatMap((i) => (i.k === 'star' ? [] : [i.expr])), ...(s.qualify ? [s.qualify] : [])])], { scope: rel.scope, clause: 'WHERE' }, env, scalarQuery);
+  const selectExprs = s.items.flatMap((i) => (i.k === 'star' ? [] : [i.expr]));
+  const hasAgg = s.groupBy.length > 0 || selectExprs.some(containsAgg) || (s.having !== undefined && containsAgg(s.having));
+  const early = attachScalarSubqueries(rel.node, [...plain, ...(hasAgg ? [] : [...selectExprs, ...(s.qualify ? [s.qualify] : [])])], { scope: rel.scope, clause: 'WHERE' }, env, scalarQuery);
   rel = { node: early.node, scope: rel.scope };
   const scalars = early.ctx.special;
   if (plain.length) {
@@ -166,7 +167,6 @@ function bindSelect(s: Select, env: Env): BoundQuery {
       items.push({ expr: it.expr, name });
     }
   }
-  const hasAgg = s.groupBy.length > 0 || items.some((i) => containsAgg(i.expr)) || (s.having !== undefined && containsAgg(s.having));
   let ctx: BindCtx = { scope: rel.scope, clause: 'SELECT', special: scalars };
   let cur = rel.node;
   if (hasAgg) {

@@ -7,7 +7,7 @@ import { node, type PlanNode } from '../plan/nodes.js';
 import { mk } from '../types/types.js';
 import { SemiJoinOp } from '../ops/semijoin.js';
 import type { Scope } from './scope.js';
-import { type Env, type Rel, conjuncts, filterNode, keyFn, walkExpr } from './env.js';
+import { type Env, type Rel, conjuncts, filterNode, keyFn, refsResolve } from './env.js';
 import { bindCondition, bindExpr, unify, type BindCtx } from './expr.js';
 import type { BExpr } from './bexpr.js';
 import { containsAgg } from './aggs.js';
@@ -82,22 +82,6 @@ export function addSemiJoin(rel: Rel, sub: SubConjunct, env: Env, bindQuery: (q:
   const rk = keyFn(rightKeys);
   const n = node('semijoin', [rel.node, rightNode], rel.node.columns, () => new SemiJoinOp(mode, lk, rk));
   return { node: n, scope: rel.scope };
-}
-
-/** True when every column reference in e resolves in scope (and e has no subqueries). */
-function refsResolve(e: Expr, scope: Scope): boolean {
-  let ok = true;
-  walkExpr(e, (x) => {
-    if (x.k === 'col') {
-      try {
-        if (!scope.tryResolve(x.parts, x.pos)) ok = false;
-      } catch {
-        ok = false;
-      }
-    }
-    if (x.k === 'insub' || x.k === 'exists' || x.k === 'subquery') ok = false;
-  });
-  return ok;
 }
 
 /** GROUP BY / aggregates: returns the aggregate node and a ctx that binds expressions over its output. */

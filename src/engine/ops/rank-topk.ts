@@ -10,20 +10,13 @@
  */
 import { rowKey, type Row } from '../types/values.js';
 import type { Cmp } from './window.js';
+import { SortedRows } from './sorted-rows.js';
 import type { Delta, Operator } from './zset.js';
 
 export type RankKind = 'ROW_NUMBER' | 'RANK' | 'DENSE_RANK';
 
-interface Item {
-  row: Row;
-  key: string;
-}
-
 interface Partition {
-  /** Weight of each row (a Z-set: a delete before its insert leaves a negative weight). */
-  weights: Map<string, number>;
-  /** Rows of positive weight in sort order, one item per unit of weight. */
-  sorted: Item[];
+  sorted: SortedRows;
   /** The output rows emitted for this partition (input row + rank) with their weights, by row key. */
   emitted: Map<string, [Row, number]>;
 }
@@ -43,76 +36,51 @@ export class PartitionedRankTopKOp implements Operator {
     return this.rows;
   }
 
-  /** Position of the first item not before (row, key) in the sort order. */
-  private lowerBound(sorted: Item[], row: Row, key: string): number {
-    let lo = 0;
-    let hi = sorted.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      const it = sorted[mid]!;
-      const c = this.order(it.row, row) || (it.key < key ? -1 : it.key > key ? 1 : 0);
-      if (c < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
   step([d]: Delta[]): Delta {
     const touched = new Map<string, Partition>();
     for (const [row, w] of d!) {
       const pk = this.partition(row);
       let p = this.parts.get(pk);
       if (!p) {
-        p = { weights: new Map(), sorted: [], emitted: new Map() };
+        p = { sorted: new SortedRows(this.order), emitted: new Map() };
         this.parts.set(pk, p);
       }
       touched.set(pk, p);
       const key = rowKey(row);
-      const w0 = p.weights.get(key) ?? 0;
-      const w1 = w0 + w;
-      if (w1 === 0) p.weights.delete(key);
-      else p.weights.set(key, w1);
-      // the sorted rows hold the positive part of the weight
-      const change = Math.max(w1, 0) - Math.max(w0, 0);
-      if (change === 0) continue;
-      const at = this.lowerBound(p.sorted, row, key);
-      if (change > 0) {
-        const items: Item[] = new Array(change);
-        for (let i = 0; i < change; i++) items[i] = { row, key };
-        if (change <= 64) p.sorted.splice(at, 0, ...items);
-        else p.sorted = p.sorted.slice(0, at).concat(items, p.sorted.slice(at)); // no huge argument lists
-      } else p.sorted.splice(at, -change);
-      this.rows += change;
+      const { at, n } = p.sorted.weigh(row, key, w);
+      if (n === 0) continue;
+      p.sorted.apply(row, key, at, n);
+      this.rows += n;
     }
     const out: Delta = [];
     for (const [pk, p] of touched) {
-      const fresh = this.prefix(p.sorted);
+      const fresh = this.prefix(p.sorted.rows);
       for (const [k, [r, w]] of p.emitted) {
         const dw = (fresh.get(k)?.[1] ?? 0) - w;
         if (dw !== 0) out.push([r, dw]);
       }
       for (const [k, e] of fresh) if (!p.emitted.has(k)) out.push([e[0], e[1]]);
       p.emitted = fresh;
-      if (p.weights.size === 0) this.parts.delete(pk);
+      if (p.sorted.empty) this.parts.delete(pk);
     }
     return out;
   }
 
   /** The output of a partition: each row of rank <= limit with its rank appended, by output row key. */
-  private prefix(sorted: Item[]): Map<string, [Row, number]> {
+  private prefix(sorted: Row[]): Map<string, [Row, number]> {
     const out = new Map<string, [Row, number]>();
     let rank = 0;
     let dense = 0;
     for (let i = 0; i < sorted.length; i++) {
-      const it = sorted[i]!;
-      const peer = i > 0 && this.order(sorted[i - 1]!.row, it.row) === 0;
+      const row = sorted[i]!;
+      const peer = i > 0 && this.order(sorted[i - 1]!, row) === 0;
       if (!peer) {
         rank = i + 1;
         dense++;
       }
       const value = this.kind === 'ROW_NUMBER' ? i + 1 : this.kind === 'RANK' ? rank : dense;
       if (value > this.limit) break;
-      const r = it.row.concat([value]);
+      const r = row.concat([value]);
       const k = rowKey(r);
       const e = out.get(k);
       if (e) e[1]++;

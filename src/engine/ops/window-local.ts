@@ -12,6 +12,7 @@
  */
 import { rowKey, sameRow, type Row, type Value } from '../types/values.js';
 import type { Cmp } from './window.js';
+import { insertCopies, SortedRows } from './sorted-rows.js';
 import type { Delta, Operator } from './zset.js';
 
 export interface LocalWindowSpec {
@@ -26,12 +27,9 @@ export interface LocalWindowSpec {
 }
 
 interface Partition {
-  rows: Row[];
-  keys: string[];
-  /** Window values emitted for each position; undefined for a row not emitted yet. */
+  sorted: SortedRows;
+  /** Window values emitted for each sorted position; undefined for a row not emitted yet. */
   outs: Array<Value[] | undefined>;
-  /** Weight of each row (a Z-set: a delete before its insert leaves a negative weight). */
-  weights: Map<string, number>;
 }
 
 export class LocalWindowOp implements Operator {
@@ -44,19 +42,6 @@ export class LocalWindowOp implements Operator {
     return this.size;
   }
 
-  private lowerBound(p: Partition, row: Row, key: string): number {
-    let lo = 0;
-    let hi = p.rows.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      const k = p.keys[mid]!;
-      const c = this.spec.order(p.rows[mid]!, row) || (k < key ? -1 : k > key ? 1 : 0);
-      if (c < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
   step([d]: Delta[]): Delta {
     const out: Delta = [];
     const changed = new Map<Partition, Array<[Row, string]>>();
@@ -64,16 +49,11 @@ export class LocalWindowOp implements Operator {
       const pk = this.spec.partition(row);
       let p = this.parts.get(pk);
       if (!p) {
-        p = { rows: [], keys: [], outs: [], weights: new Map() };
+        p = { sorted: new SortedRows(this.spec.order), outs: [] };
         this.parts.set(pk, p);
       }
       const key = rowKey(row);
-      const w0 = p.weights.get(key) ?? 0;
-      const w1 = w0 + w;
-      if (w1 === 0) p.weights.delete(key);
-      else p.weights.set(key, w1);
-      // the sorted rows hold the positive part of the weight
-      const n = Math.max(w1, 0) - Math.max(w0, 0);
+      const { at, n } = p.sorted.weigh(row, key, w);
       if (n === 0) continue;
       let list = changed.get(p);
       if (!list) {
@@ -81,53 +61,47 @@ export class LocalWindowOp implements Operator {
         changed.set(p, list);
       }
       list.push([row, key]);
-      const at = this.lowerBound(p, row, key);
-      if (n > 0) {
-        for (let i = 0; i < n; i++) {
-          p.rows.splice(at, 0, row);
-          p.keys.splice(at, 0, key);
-          p.outs.splice(at, 0, undefined);
-        }
-      } else {
+      if (n > 0) insertCopies(p.outs, at, undefined, n);
+      else {
         for (let i = at; i < at - n; i++) {
           const o = p.outs[i];
           if (o) out.push([row.concat(o), -1]);
         }
-        p.rows.splice(at, -n);
-        p.keys.splice(at, -n);
         p.outs.splice(at, -n);
       }
+      p.sorted.apply(row, key, at, n);
       this.size += n;
     }
     for (const [p, list] of changed) {
       // the positions each change can reach, in the final order
       const spans: Array<[number, number]> = [];
+      const { rows, keys } = p.sorted;
       for (const [row, key] of list) {
-        const at = this.lowerBound(p, row, key);
+        const at = p.sorted.lowerBound(row, key);
         let end = at;
-        while (end < p.keys.length && p.keys[end] === key) end++;
-        spans.push(this.spec.affected(p.rows, row, at, end));
+        while (end < keys.length && keys[end] === key) end++;
+        spans.push(this.spec.affected(rows, row, at, end));
         if (end > at) spans.push([at, end - 1]); // inserted rows are emitted even when outside their own frame
       }
       spans.sort((a, b) => a[0] - b[0]);
       let next = 0; // first position not yet re-evaluated
       for (const [from, to] of spans) {
         const first = Math.max(from, next, 0);
-        const last = Math.min(to, p.rows.length - 1);
+        const last = Math.min(to, rows.length - 1);
         if (first > last) continue;
-        const values = this.spec.valuesIn(p.rows, first, last);
+        const values = this.spec.valuesIn(rows, first, last);
         for (let i = first; i <= last; i++) {
           const fresh = values[i - first]!;
           const old = p.outs[i];
           if (old && sameRow(old, fresh)) continue;
-          const row = p.rows[i]!;
+          const row = rows[i]!;
           if (old) out.push([row.concat(old), -1]);
           out.push([row.concat(fresh), 1]);
           p.outs[i] = fresh;
         }
         next = last + 1;
       }
-      if (p.weights.size === 0) this.parts.delete(this.spec.partition(list[0]![0]));
+      if (p.sorted.empty) this.parts.delete(this.spec.partition(list[0]![0]));
     }
     return out;
   }
