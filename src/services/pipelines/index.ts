@@ -28,6 +28,10 @@ const service: ServiceModule = {
     const manager = new PipelineManager(store, logs, {
       keepAliveMs: Number.isFinite(keepAlive) && keepAlive > 0 ? keepAlive : DEFAULT_KEEPALIVE_MS,
       compileDelayMs: typeof ctx.options.pipelinesCompileDelayMs === 'number' ? ctx.options.pipelinesCompileDelayMs : 0,
+      compilerLimits: {
+        timeoutMs: positiveNumber(ctx.options.pipelinesCompileTimeoutMs),
+        memoryMb: positiveNumber(ctx.options.pipelinesCompileMemoryMb),
+      },
       // test knob: a small per-watcher buffer to exercise the overflow behaviour
       watchMaxChunks: typeof ctx.options.pipelinesWatchMaxChunks === 'number' ? ctx.options.pipelinesWatchMaxChunks : undefined,
       location: () => {
@@ -89,5 +93,9 @@ const service: ServiceModule = {
     };
   },
 };
+
+function positiveNumber(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : undefined;
+}
 
 export default service;
