@@ -16,7 +16,7 @@ import type { SqlCompilerMessage } from './model.js';
 const READY = 'ready';
 const ROLE = 'ops-sql-compiler';
 
-export const DEFAULT_COMPILE_TIMEOUT_MS = 60_000;
+export const DEFAULT_COMPILE_TIMEOUT_MS = 300_000;
 export const DEFAULT_COMPILE_MEMORY_MB = 1024;
 
 export interface CompilerLimits {
