@@ -8,12 +8,13 @@ import { ApiKeys } from './auth.js';
 import { ApiError, Errors } from './errors.js';
 import { LogBook } from './logs.js';
 import { PipelineManager } from './manager.js';
+import { DEFAULT_INGRESS_BODY_LIMIT } from './ingress/limits.js';
 import { ioRoutes } from './routes/io.js';
 import { miscRoutes } from './routes/misc.js';
 import { pipelineRoutes } from './routes/pipelines.js';
 import { PipelineStore } from './store.js';
 
-/** Largest request body (ingress batches): 256 MiB (well below the longest string V8 can hold). */
+/** Largest request body of the other routes (programs, settings): 256 MiB. Ingress: ingress/limits.ts. */
 export const BODY_LIMIT = 256 * 1024 * 1024;
 export const DEFAULT_KEEPALIVE_MS = 3000;
 
@@ -80,7 +81,9 @@ const service: ServiceModule = {
     });
 
     pipelineRoutes(app, manager);
-    ioRoutes(app, manager);
+    ioRoutes(app, manager, {
+      ingressBodyLimit: positiveNumber(ctx.options.pipelinesIngressBodyLimit) ?? DEFAULT_INGRESS_BODY_LIMIT,
+    });
     miscRoutes(app, manager, logs, keys);
 
     return {

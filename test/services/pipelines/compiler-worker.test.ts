@@ -98,7 +98,7 @@ describe('the compiler worker', () => {
     expect([200, 201]).toContain(put.status);
     const POLL_MS = 50;
     const waits: number[] = [];
-    let status: unknown = 'Pending';
+    let status: any = 'Pending';
     const until = Date.now() + 120_000;
     while (Date.now() < until) {
       const t0 = performance.now();
@@ -106,7 +106,7 @@ describe('the compiler worker', () => {
       expect(h.status).toBe(200);
       await h.text();
       waits.push(performance.now() - t0);
-      status = (await (await fetch(`${url}/v0/pipelines/chain`)).json()).program_status;
+      status = ((await (await fetch(`${url}/v0/pipelines/chain`)).json()) as any).program_status;
       if (status !== 'Pending' && status !== 'CompilingSql' && status !== 'CompilingRust') break;
       await new Promise((r) => setTimeout(r, POLL_MS));
     }
