@@ -3,7 +3,7 @@
  * newline accepted; an empty unquoted field is NULL. Every record is an insert. Pure. Parsed in
  * chunks (CsvParser), so memory follows the records kept, not the body.
  */
-import type { JsonRow } from '../../../engine/index.js';
+import type { JsonValue } from '../../../engine/index.js';
 import { RowError, type TableBinding } from './binding.js';
 import { ParsedSink, Pieces, type IngressParser, type ParsedInput } from './parser.js';
 import { ValueError } from './values.js';
@@ -99,6 +99,7 @@ export class CsvParser implements IngressParser {
   /** Line of the first record in `pending`. */
   private line = 1;
   private ended = false;
+  private readonly vals: JsonValue[] = [];
 
   constructor(private readonly binding: TableBinding) {}
 
@@ -161,17 +162,17 @@ export class CsvParser implements IngressParser {
     try {
       if (rec.fields.length !== ncols)
         throw new RowError(`expected ${ncols} field${ncols === 1 ? '' : 's'}, found ${rec.fields.length}`);
-      const row: JsonRow = {};
+      const vals = this.vals;
       for (let f = 0; f < ncols; f++) {
         try {
-          row[binding.names[f]!] = binding.csv[f]!(rec.fields[f]!, rec.quoted[f]!);
+          vals[f] = binding.csv[f]!(rec.fields[f]!, rec.quoted[f]!);
         } catch (err) {
           if (err instanceof ValueError)
             throw new RowError(`error parsing field '${binding.names[f]}': field ${f}: ${err.message}`, binding.names[f]!);
           throw err;
         }
       }
-      this.sink.change(binding.change('insert', row), ev);
+      this.sink.change(binding.change('insert', binding.makeRow(vals)), ev);
     } catch (err) {
       if (!(err instanceof RowError)) throw err;
       this.sink.error({
