@@ -53,7 +53,7 @@ export class CompileJobs {
       this.setProgramStatus(e, 'CompilingSql');
       this.log(e, 'INFO', `compiling program version ${version}`);
       const started = performance.now();
-      void this.pool.compile(e.rec.program_code, outputCaseOf(e.rec.program_config)).then((out) => {
+      void this.pool.compile(e.rec.program_code, outputCaseOf(e.rec.program_config), () => !alive()).then((out) => {
         if (!alive()) return;
         if (!out.ok) {
           if ('messages' in out) {

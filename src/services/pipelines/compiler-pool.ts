@@ -28,7 +28,11 @@ export interface CompilerLimits {
 
 interface Job extends CompileRequest {
   resolve(report: CompileReport): void;
+  /** The result is no longer wanted (a newer program version, a deleted pipeline). */
+  stale(): boolean;
 }
+
+const CANCELLED: CompileReport = { ok: false, systemError: 'The compilation was cancelled' };
 
 /** The worker script: the built .js beside this module (under vitest, which runs src/*.ts, the dist/ build). */
 function workerUrl(): URL {
@@ -66,11 +70,16 @@ export class CompilerPool {
 
   constructor(readonly limits: CompilerLimits) {}
 
-  compile(code: string, outputCase: 'upper' | 'lower'): Promise<CompileReport> {
+  /**
+   * Compiles in the worker, after the programs queued before. A job that became `stale` is dropped
+   * unstarted, or, when it runs, ended (with its worker) as soon as another program is queued.
+   */
+  compile(code: string, outputCase: 'upper' | 'lower', stale: () => boolean = () => false): Promise<CompileReport> {
     if (this.closed) return Promise.resolve({ ok: false, systemError: 'The SQL compiler is shutting down' });
     return new Promise((resolve) => {
-      this.queue.push({ id: this.nextId++, code, outputCase, resolve });
-      this.pump();
+      this.queue.push({ id: this.nextId++, code, outputCase, resolve, stale });
+      if (this.running?.job.stale()) this.finish(CANCELLED, true);
+      else this.pump();
     });
   }
 
@@ -114,7 +123,12 @@ export class CompilerPool {
   }
 
   private pump(): void {
-    if (this.running || this.closed || this.queue.length === 0) return;
+    while (this.queue.length > 0 && this.queue[0]!.stale()) this.queue.shift()!.resolve(CANCELLED);
+    if (this.running || this.closed) return;
+    if (this.queue.length === 0) {
+      this.worker?.unref(); // an idle worker does not keep the process alive
+      return;
+    }
     if (!this.worker) {
       try {
         this.ready = false;

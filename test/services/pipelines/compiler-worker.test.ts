@@ -77,6 +77,36 @@ describe('the compiler worker', () => {
     }
   });
 
+  it('a program over the heap limit is a SqlError naming it; the next program gets a fresh worker', async () => {
+    const pool = new CompilerPool({ timeoutMs: 120_000, memoryMb: 16 });
+    try {
+      const cols = Array.from({ length: 200 }, (_, i) => `x + ${i} AS c${i}`).join(', ');
+      const big = ['CREATE TABLE t (x INT);', ...Array.from({ length: 300 }, (_, i) => `CREATE VIEW v${i} AS SELECT ${cols} FROM t;`)].join('\n');
+      const out = await pool.compile(big, 'upper');
+      expect(out).toMatchObject({ ok: false, messages: [{ message: expect.stringMatching(/memory limit of 16 MB/) }] });
+      expect(await pool.compile('CREATE TABLE t (x INT);', 'upper')).toMatchObject({ ok: true });
+      expect(pool.workersStarted).toBe(2);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a compile whose result is no longer wanted is ended when the next program comes', async () => {
+    const pool = new CompilerPool({ timeoutMs: 300_000, memoryMb: 512 });
+    try {
+      let stale = false;
+      const first = pool.compile(chainedViews(2000), 'upper', () => stale);
+      await new Promise((r) => setTimeout(r, 1500)); // the worker is up and compiling
+      stale = true;
+      const second = await pool.compile('CREATE TABLE t (x INT);', 'upper');
+      expect(await first).toEqual({ ok: false, systemError: 'The compilation was cancelled' });
+      expect(second).toMatchObject({ ok: true });
+      expect(pool.workersStarted).toBe(2);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('a compile over the time limit is a SqlError naming the limit; the next program compiles', async () => {
     svc = await startSvc({ pipelinesCompileTimeoutMs: 40 });
     const slow = await compiled(svc, 'slow', chainedViews(2000));
@@ -99,7 +129,7 @@ describe('the compiler worker', () => {
     const POLL_MS = 50;
     const waits: number[] = [];
     let status: any = 'Pending';
-    const until = Date.now() + 120_000;
+    const until = Date.now() + 280_000;
     while (Date.now() < until) {
       const t0 = performance.now();
       const h = await fetch(`${url}/health`);
@@ -114,5 +144,5 @@ describe('the compiler worker', () => {
     // the compile took several polls, and no /health call waited behind it
     expect(waits.length).toBeGreaterThan(3);
     expect(Math.max(...waits)).toBeLessThan(POLL_MS + 200);
-  }, 150_000);
+  }, 300_000);
 });
