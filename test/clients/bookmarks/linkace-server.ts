@@ -31,7 +31,9 @@ export interface FakeLinkAce {
 
 const now = () => new Date().toISOString().replace(/\.(\d{3})Z$/, '.000000Z');
 
-export async function startFakeLinkAce(options: { version?: string | null; links?: number } = {}): Promise<FakeLinkAce> {
+export async function startFakeLinkAce(
+  options: { version?: string | null; links?: number; /** false: no links/check route (a LinkAce whose routes lack it) */ linkCheck?: boolean } = {},
+): Promise<FakeLinkAce> {
   const state: FakeLinkAce = {
     url: '',
     requests: [],
@@ -140,7 +142,7 @@ export async function startFakeLinkAce(options: { version?: string | null; links
     const seg = path.slice('/api/v2/'.length).split('/');
     const id = seg[1] ? Number(seg[1]) : undefined;
 
-    if (seg[0] === 'links' && seg[1] === 'check' && m === 'GET') {
+    if (seg[0] === 'links' && seg[1] === 'check' && m === 'GET' && options.linkCheck !== false) {
       const url = (q.get('url') ?? '').trim();
       return send(res, 200, { linksFound: url !== '' && live(state.links).some((l) => l.url === url) });
     }
