@@ -180,19 +180,20 @@ export class BookmarkClient {
   }
 
   /**
-   * Is this exact URL saved already (visible to the caller)? `links/check?url=` is in description 1 and in
-   * `ops serve` but not in LinkAce's v2 reference: a server without it (404/405, or an answer that is not the
-   * JSON object) is taken as "not known to be saved", so that adding a link is never blocked by the check.
+   * Is this exact URL saved already (visible to the caller)? `links/check?url=` is in description 1, `ops serve`
+   * and LinkAce 2.x's routes, but not in LinkAce's published v2 document: where a server lacks it (404/405, or
+   * an answer that is not its JSON object) the caller's own links are searched for the URL instead.
    */
   async urlExists(url: string): Promise<boolean> {
     let res: unknown;
     try {
       res = await this.http.json<unknown>('GET', `${V2}/links/check`, { query: { url } });
     } catch (err) {
-      if (isMissingRoute(err)) return false;
-      throw err;
+      if (!isMissingRoute(err)) throw err;
     }
-    return Boolean(res && typeof res === 'object' && (res as { linksFound?: unknown }).linksFound === true);
+    if (res && typeof res === 'object' && 'linksFound' in res) return (res as { linksFound?: unknown }).linksFound === true;
+    for await (const chunk of this.searchLinks({ query: url }, { all: true })) if (chunk.some((l) => l.url === url)) return true;
+    return false;
   }
 
   /** Run the server's link-health check (`ops serve` only): the checked links with their new status. */

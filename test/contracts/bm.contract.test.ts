@@ -22,10 +22,10 @@ import { ContractChecker } from './openapi-check.js';
 const contract = new ContractChecker(JSON.parse(readFileSync(join(import.meta.dirname, 'linkace-v2.contract.json'), 'utf8')));
 const dir = tempDir('ops-bm-contract-');
 
-function context(la: FakeLinkAce) {
+function context(la: FakeLinkAce, options: { yes?: boolean } = {}) {
   const env = { OPS_BM_URL: la.url, OPS_BM_TOKEN: TOKEN, OPS_CONFIG_DIR: tempDir('ops-cfg-') };
   const io = memoryIo({ env });
-  return { ctx: new Context({ json: true, yes: true }, env, io), io };
+  return { ctx: new Context({ json: true, yes: options.yes ?? true }, env, io), io };
 }
 
 function wireBody(body: unknown): string | undefined {
@@ -107,7 +107,7 @@ describe('ops bm against the LinkAce v2 contract', () => {
 });
 
 describe('a LinkAce without links/check', () => {
-  test('links add goes on quietly when the duplicate check is missing (404)', async () => {
+  test('links add goes on quietly when the duplicate check is missing (404), finding duplicates by search', async () => {
     const la = await startFakeLinkAce({ links: 2, linkCheck: false });
     try {
       const { ctx, io } = context(la);
@@ -115,6 +115,11 @@ describe('a LinkAce without links/check', () => {
       expect(la.requests.some((r) => r.path === '/api/v2/links/check')).toBe(true);
       expect(la.links.some((l) => l.url === 'https://no-check.example/')).toBe(true);
       expect(io.stderrText()).not.toMatch(/error/i);
+      // the search stands in for the check: the same URL again is known as saved
+      // (in a script: without --yes a duplicate is refused)
+      await expect(linksAdd(context(la, { yes: false }).ctx, 'https://no-check.example/', {})).rejects.toThrow(/already saved/);
+      expect(la.links.filter((l) => l.url === 'https://no-check.example/')).toHaveLength(1);
+      expect(violations(la)).toEqual([]);
     } finally {
       await la.close();
     }
