@@ -5,7 +5,7 @@
  * names it), the body's media type is declared and a JSON body passes its schema. Answers the violations as
  * sentences, one per problem; an empty list is a request within the contract.
  */
-import Ajv, { type ValidateFunction } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 
 type Obj = Record<string, any>;
 
