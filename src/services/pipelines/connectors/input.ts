@@ -81,11 +81,11 @@ export async function readInputConnector(
       throw new ConnectorError(`Input connector '${endpointName}' of table '${table.name}': unknown update_format '${updateFormat}'`, details);
     parsed = parseJsonInput(text, binding, { updateFormat: updateFormat as UpdateFormat, array: cfg.array === true });
   }
-  if (parsed.errors.length > 0) {
+  if (parsed.errorCount > 0) {
     const e = parsed.errors[0]!;
     throw new ConnectorError(
-      `Input connector '${endpointName}' of table '${table.name}': data from '${path}' does not parse (${parsed.errors.length} errors); first at line ${e.line}: ${e.description}`,
-      { ...details, cause: 'parse errors', errors: parsed.errors.slice(0, 100), num_errors: parsed.errors.length },
+      `Input connector '${endpointName}' of table '${table.name}': data from '${path}' does not parse (${parsed.errorCount} errors); first at line ${e.line}: ${e.description}`,
+      { ...details, cause: 'parse errors', errors: parsed.errors.slice(0, 100), num_errors: parsed.errorCount },
     );
   }
   return { endpointName, table, bytes: Buffer.byteLength(text), parsed };
