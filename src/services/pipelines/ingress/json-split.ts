@@ -126,6 +126,21 @@ export class JsonSplitter {
     this.target = arrayMode ? 1 : 0;
   }
 
+  /** Between values, at the top: a whole line can be parsed on its own here. */
+  get atTop(): boolean {
+    return this.level === 0 && !this.open && !this.inString;
+  }
+
+  /** 1-based line of the next character. */
+  get currentLine(): number {
+    return this.line;
+  }
+
+  /** A line the caller parsed itself (see JsonParser's line path): counted, not scanned. */
+  skipLine(): void {
+    this.line++;
+  }
+
   push(s: string): void {
     let segStart = this.open ? 0 : -1;
     const n = s.length;
@@ -146,8 +161,20 @@ export class JsonSplitter {
       if (this.arrayMode) this.target = 1;
       this.sink(text, this.segLine, flaw);
     };
+    // next backslash and line break at or after i (recomputed only once passed: linear overall)
+    let backslashAt = -1;
+    let newlineAt = -1;
     for (let i = 0; i < n; i++) {
-      const c = s.charCodeAt(i);
+      let c: number;
+      if (this.inString && !this.escape) {
+        // inside a string only a quote, a backslash or a line break matters: jump to the first of them
+        if (backslashAt < i) backslashAt = s.indexOf('\\', i) >>> 0;
+        if (newlineAt < i) newlineAt = s.indexOf('\n', i) >>> 0;
+        const quoteAt = s.indexOf('"', i) >>> 0;
+        i = Math.min(quoteAt, backslashAt, newlineAt);
+        if (i >= n) break;
+      }
+      c = s.charCodeAt(i);
       if (this.inString) {
         if (this.escape) this.escape = false;
         else if (c === 92 /* \ */) this.escape = true;

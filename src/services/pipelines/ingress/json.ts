@@ -7,7 +7,7 @@
 import { RowError, type RowOp, type TableBinding } from './binding.js';
 import { JsonSplitter, lineAt, type SegmentFlaw } from './json-split.js';
 import { MAX_JSON_DEPTH } from './limits.js';
-import { ParsedSink, type IngressParser, type ParsedInput } from './parser.js';
+import { ParsedSink, Pieces, type IngressParser, type ParsedInput } from './parser.js';
 
 export type { ParsedInput } from './parser.js';
 
@@ -23,9 +23,15 @@ const DEPTH_MESSAGE = `the value is nested deeper than the limit of ${MAX_JSON_D
 /** Longest invalid_text kept for a value that cannot be parsed as it is (a deep one can be long). */
 const MAX_FRAGMENT = 200;
 
+/** Longest line the line path holds to parse whole (beyond it, the line goes through the splitter). */
+const MAX_LINE = 1024 * 1024;
+
 /**
  * The incremental JSON parser: values (or, with `array`, the elements of top-level arrays) are parsed
  * as soon as the body's chunks complete them; only the value in progress is kept as text.
+ * The line path: a line that starts between values is given to JSON.parse whole (its depth is then
+ * checked without recursion); a line that does not parse so, or is longer than MAX_LINE, goes through
+ * the splitter, which finds each value and each error precisely.
  */
 export class JsonParser implements IngressParser {
   private readonly decoder = new TextDecoder();
@@ -40,19 +46,74 @@ export class JsonParser implements IngressParser {
     this.splitter = new JsonSplitter(opts.array, MAX_JSON_DEPTH, (text, line, flaw) => this.value(text, line, flaw));
   }
 
+  private readonly line = new Pieces();
+  private lineLength = 0;
+  /** The rest of the current line goes to the splitter (it was too long to hold). */
+  private longLine = false;
+
   push(chunk: Uint8Array): void {
-    this.splitter.push(this.decoder.decode(chunk, { stream: true }));
+    this.pushText(this.decoder.decode(chunk, { stream: true }));
   }
 
   pushText(text: string): void {
-    this.splitter.push(text);
+    let start = 0;
+    for (;;) {
+      const nl = text.indexOf('\n', start);
+      if (nl < 0) {
+        const rest = text.slice(start);
+        if (this.longLine) this.splitter.push(rest);
+        else if (this.lineLength + rest.length > MAX_LINE) {
+          this.longLine = true;
+          this.splitter.push(this.line.take(rest));
+          this.lineLength = 0;
+        } else {
+          this.line.add(rest);
+          this.lineLength += rest.length;
+        }
+        return;
+      }
+      const piece = text.slice(start, nl + 1);
+      start = nl + 1;
+      if (this.longLine) {
+        this.longLine = false;
+        this.splitter.push(piece);
+      } else {
+        const line = this.line.take(piece);
+        this.lineLength = 0;
+        if (!this.wholeLine(line)) this.splitter.push(line);
+      }
+    }
+  }
+
+  /** The line path: parses a whole line of values at once, when it can; false: use the splitter. */
+  private wholeLine(line: string): boolean {
+    if (!this.splitter.atTop) return false;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      return false; // blank, several values, part of a multi-line value, or a syntax error
+    }
+    const top = this.opts.array ? 1 : 0;
+    if ((this.opts.array && !Array.isArray(value)) || depthOver(value, MAX_JSON_DEPTH)) return false;
+    const lineNo = this.splitter.currentLine;
+    this.splitter.skipLine();
+    if (top === 0) this.event(value, lineNo, null);
+    else for (const v of value as unknown[]) this.event(v, lineNo, null);
+    return true;
   }
 
   end(): ParsedInput {
     if (!this.ended) {
       this.ended = true;
       const rest = this.decoder.decode();
-      if (rest) this.splitter.push(rest);
+      if (rest) this.pushText(rest);
+      if (this.longLine) this.longLine = false;
+      else if (!this.line.empty) {
+        const last = this.line.take();
+        this.lineLength = 0;
+        if (!this.wholeLine(last)) this.splitter.push(last);
+      }
       const { unterminated } = this.splitter.end();
       if (unterminated) {
         const ev = this.sink.event(unterminated.line);
@@ -85,8 +146,22 @@ export class JsonParser implements IngressParser {
     } catch (err) {
       return this.syntaxError(ev, (err as Error).message, errorLine(err, text, line), text);
     }
+    this.event(value, line, text, ev);
+  }
+
+  /** One event's changes (or its error); `text` is its source when the splitter found it. */
+  private event(value: unknown, line: number, text: string | null, ev = this.sink.event(line)): void {
     const binding = this.binding;
     const sink = this.sink;
+    if (this.opts.updateFormat === 'raw') {
+      try {
+        sink.change(binding.change('insert', binding.row(value, 'insert')), ev);
+        return;
+      } catch (err) {
+        if (!(err instanceof RowError)) throw err;
+        // reported below, as for the other formats
+      }
+    }
     const emit = (op: RowOp, row: unknown, weight = 1) => sink.change(binding.change(op, binding.row(row, op), weight), ev);
     try {
       switch (this.opts.updateFormat) {
@@ -112,7 +187,7 @@ export class JsonParser implements IngressParser {
         line,
         field: err.field,
         invalid_bytes: null,
-        invalid_text: text.trim(),
+        invalid_text: text !== null ? text.trim() : fragment(value),
         suggestion: null,
       });
     }
@@ -124,6 +199,35 @@ export function parseJsonInput(body: string, binding: TableBinding, opts: JsonIn
   const parser = new JsonParser(binding, opts);
   parser.pushText(body);
   return parser.end();
+}
+
+/** Whether a parsed value nests arrays and objects deeper than `max` (walked without recursion). */
+function depthOver(value: unknown, max: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const stack: unknown[] = [value];
+  const depths: number[] = [1];
+  while (stack.length > 0) {
+    const v = stack.pop() as object;
+    const d = depths.pop()!;
+    if (d > max) return true;
+    if (Array.isArray(v)) {
+      for (const child of v) {
+        if (typeof child === 'object' && child !== null) {
+          stack.push(child);
+          depths.push(d + 1);
+        }
+      }
+    } else {
+      for (const k in v) {
+        const child = (v as Record<string, unknown>)[k];
+        if (typeof child === 'object' && child !== null) {
+          stack.push(child);
+          depths.push(d + 1);
+        }
+      }
+    }
+  }
+  return false;
 }
 
 function clip(text: string): string {
