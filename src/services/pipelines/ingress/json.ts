@@ -42,6 +42,8 @@ export class JsonParser implements IngressParser {
   constructor(
     private readonly binding: TableBinding,
     private readonly opts: JsonInputOptions,
+    /** Longest line held for the line path (tests set it low to take the splitter path). */
+    private readonly maxLine = MAX_LINE,
   ) {
     this.splitter = new JsonSplitter(opts.array, MAX_JSON_DEPTH, (text, line, flaw) => this.value(text, line, flaw));
   }
@@ -62,7 +64,7 @@ export class JsonParser implements IngressParser {
       if (nl < 0) {
         const rest = text.slice(start);
         if (this.longLine) this.splitter.push(rest);
-        else if (this.lineLength + rest.length > MAX_LINE) {
+        else if (this.lineLength + rest.length > this.maxLine) {
           this.longLine = true;
           this.splitter.push(this.line.take(rest));
           this.lineLength = 0;

@@ -72,11 +72,12 @@ describe('incremental ingress parsers', () => {
   ] as JsonInputOptions[]) {
     it(`JSON (${opts.updateFormat}${opts.array ? ', array' : ''}): any chunking parses as the whole body`, () => {
       fc.assert(
-        fc.property(fc.array(row, { maxLength: 4 }), fc.constantFrom('\n', '', ' \n  '), (rows, sep) => {
+        fc.property(fc.array(row, { maxLength: 4 }), fc.constantFrom('\n', '', ' \n  '), fc.constantFrom(undefined, 8), (rows, sep, maxLine) => {
           const values = rows.map(([x, s]) => (opts.updateFormat === 'raw' ? { x, s } : { insert: { x, s } }));
           const body = opts.array ? `[${values.map((v) => JSON.stringify(v)).join(`,${sep}`)}]` : values.map((v) => JSON.stringify(v, null, sep === ' \n  ' ? 1 : 0)).join(sep);
-          expectSameInChunks(() => new JsonParser(binding(), opts), enc.encode(body));
-          const p = new JsonParser(binding(), opts);
+          // maxLine 8: lines longer than 8 characters go through the splitter, shorter ones the line path
+          expectSameInChunks(() => new JsonParser(binding(), opts, maxLine), enc.encode(body));
+          const p = new JsonParser(binding(), opts, maxLine);
           p.push(enc.encode(body));
           const out = p.end();
           expect(out.errors).toEqual([]);
@@ -89,7 +90,8 @@ describe('incremental ingress parsers', () => {
 
   it('JSON: syntax errors, stray brackets and unterminated values are found the same in chunks', () => {
     const opts: JsonInputOptions = { updateFormat: 'insert_delete', array: false };
-    expectSameInChunks(() => new JsonParser(binding(), opts), enc.encode('{"insert":{"x":1,"s":"a\\"}"}}\n{"insert": {"x": 2,, }}\n]\n{"insert":{"x":3,"s":"😀"}}\n{"insert"'));
+    for (const maxLine of [undefined, 8])
+      expectSameInChunks(() => new JsonParser(binding(), opts, maxLine), enc.encode('{"insert":{"x":1,"s":"a\\"}"}}\n{"insert": {"x": 2,, }}\n]\n{"insert":{"x":3,"s":"😀"}}\n{"insert"'));
     expectSameInChunks(() => new JsonParser(binding(), { ...opts, array: true }), enc.encode('[{"insert":{"x":1}}, 5]\n{"insert":{"x":2}}\n"s"\n[{"insert":{"x":3}}'));
   });
 
