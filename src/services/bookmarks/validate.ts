@@ -191,6 +191,14 @@ export class Check {
   }
 }
 
+/** The most models one bulk request takes (LinkAce's bulk requests cap them at 1,000). */
+export const MAX_BULK_MODELS = 1000;
+
+/** Refuses a bulk body of more than MAX_BULK_MODELS models (422 naming the cap), before anything else. */
+export function refuseTooManyModels(count: number): void {
+  if (count > MAX_BULK_MODELS) throw new ValidationError({ models: [`The models must not have more than ${MAX_BULK_MODELS} items.`] });
+}
+
 export type Ref = { id: number } | { name: string };
 
 export function toInt(v: unknown): number | undefined {

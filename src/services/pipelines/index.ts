@@ -12,6 +12,7 @@ import { ioRoutes } from './routes/io.js';
 import { miscRoutes } from './routes/misc.js';
 import { pipelineRoutes } from './routes/pipelines.js';
 import { PipelineStore } from './store.js';
+import { BODY_LIMITS } from '../limits.js';
 
 /** Largest request body (ingress batches): 256 MiB (well below the longest string V8 can hold). */
 export const BODY_LIMIT = 256 * 1024 * 1024;
@@ -44,6 +45,10 @@ const service: ServiceModule = {
     // Raw bodies for everything: each route decides how to read its body.
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_req, body, done) => done(null, body));
+    // The API's JSON bodies (pipeline definitions, actions, keys) are small; only ingress takes BODY_LIMIT.
+    app.addHook('onRoute', (r) => {
+      if (!r.url.endsWith('/ingress/:table') && r.bodyLimit === undefined) r.bodyLimit = BODY_LIMITS.pipelinesJson;
+    });
 
     if (authOn) {
       app.addHook('onRequest', async (req) => {
