@@ -47,13 +47,17 @@ function splitTags(raw: string): string[] {
   return raw.split(',').map(cleanTag).filter(Boolean);
 }
 
-/** Folders nested deeper than this many levels fold into the last one: their names are not used as tags. */
+/**
+ * Named folders nested deeper than this fold into the last level: their bookmarks are imported with the
+ * tags of the 32 outer folders, and the deeper folder names are not used as tags.
+ */
 export const MAX_FOLDER_DEPTH = 32;
 
 type Entry = NetscapeBookmark & { attrDescription: boolean };
 
-/** One open <DL>: the tag its folder added (lower-case key), or null (root, toolbar, repeated name, too deep). */
+/** One open <DL>: whether a named folder opened it, and the tag it added (lower-case key) or null (root, toolbar, repeated name, too deep). */
 interface OpenList {
+  named: boolean;
   key: string | null;
 }
 
@@ -61,6 +65,7 @@ interface OpenList {
 function netscapeReader(): { handler: HtmlHandler; result(): NetscapeBookmark[] } {
   const out: Entry[] = [];
   const lists: OpenList[] = [];
+  let namedDepth = 0;
   // the tags of the open folders, outermost first, without repeats (case-insensitive), and their keys
   const folderTags: string[] = [];
   const folderKeys = new Set<string>();
@@ -115,7 +120,8 @@ function netscapeReader(): { handler: HtmlHandler; result(): NetscapeBookmark[] 
           break;
         case 'dl': {
           let key: string | null = null;
-          if (pendingFolder && lists.length < MAX_FOLDER_DEPTH) {
+          const named = pendingFolder !== null;
+          if (pendingFolder && namedDepth < MAX_FOLDER_DEPTH) {
             const k = pendingFolder.toLowerCase();
             if (!folderKeys.has(k)) {
               key = k;
@@ -123,7 +129,8 @@ function netscapeReader(): { handler: HtmlHandler; result(): NetscapeBookmark[] 
               folderTags.push(pendingFolder);
             }
           }
-          lists.push({ key });
+          if (named) namedDepth++;
+          lists.push({ key, named });
           pendingFolder = null;
           break;
         }
@@ -171,6 +178,7 @@ function netscapeReader(): { handler: HtmlHandler; result(): NetscapeBookmark[] 
         endDescription();
         if (current) finishBookmark();
         const closed = lists.pop();
+        if (closed?.named) namedDepth--;
         if (closed?.key) {
           folderKeys.delete(closed.key);
           folderTags.pop();

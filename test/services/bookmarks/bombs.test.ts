@@ -53,3 +53,111 @@ describe('bulk create cap', () => {
     expect(r.body).toHaveLength(1000);
   });
 });
+
+/** Runs `work` while /api/version is polled over a real socket; the latency of every answer. */
+async function pollDuring<T>(base: string, work: () => Promise<T>): Promise<{ result: T; latencies: number[] }> {
+  let done = false;
+  const latencies: number[] = [];
+  const poller = (async () => {
+    while (!done) {
+      const t0 = performance.now();
+      const r = await fetch(`${base}/api/version`);
+      expect(await r.json()).toEqual({ version: '2.0' });
+      latencies.push(performance.now() - t0);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  })();
+  try {
+    return { result: await work(), latencies };
+  } finally {
+    done = true;
+    await poller;
+  }
+}
+
+async function importOver(base: string, token: string, html: string): Promise<{ status: number; body: any }> {
+  const form = new FormData();
+  form.append('file', new Blob([html], { type: 'text/html' }), 'bookmarks.html');
+  const r = await fetch(`${base}/api/v1/import`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
+  return { status: r.status, body: await r.json() };
+}
+
+describe('Netscape import bombs', () => {
+  test('100,000 nested folders (3.7 MB): a bounded result, 32 folder tags, the server answers throughout', async () => {
+    const base = await f.sa.listen();
+    const depth = 100_000;
+    const parts = ['<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><p>\n'];
+    for (let i = 0; i < depth; i++) parts.push(`<DT><H3>folder ${i}</H3>\n<DL><p>\n`);
+    parts.push('<DT><A HREF="https://deep.example/">deep</A>\n');
+    for (let i = 0; i <= depth; i++) parts.push('</DL><p>\n');
+    const html = parts.join('');
+    expect(html.length).toBeGreaterThan(3_500_000);
+    const started = performance.now();
+    const { result, latencies } = await pollDuring(base, () => importOver(base, f.A, html));
+    const ms = performance.now() - started;
+    console.log(`import of ${depth} nested folders: ${ms.toFixed(0)} ms, ${latencies.length} polls, slowest ${Math.max(...latencies).toFixed(0)} ms`);
+    expect(result).toEqual({ status: 200, body: { total: 1, imported: 1, skipped: 0, invalid: 0 } });
+    expect(latencies.length).toBeGreaterThan(0);
+    for (const l of latencies) expect(l).toBeLessThan(1000);
+    const link = (await f.req(f.A, 'GET', '/api/v2/links')).body.data[0];
+    const full = (await f.req(f.A, 'GET', `/api/v2/links/${link.id}`)).body;
+    expect(full.tags.map((t: any) => t.name).sort()).toEqual(Array.from({ length: 32 }, (_, i) => `folder ${i}`).sort());
+  });
+
+  test('200,000 unclosed <DL>: an empty result at once; the server answers throughout', async () => {
+    const base = await f.sa.listen();
+    const html = '<DL><p>'.repeat(200_000);
+    const { result, latencies } = await pollDuring(base, () => importOver(base, f.A, html));
+    expect(result.status).toBe(200);
+    expect(result.body).toEqual({ total: 0, imported: 0, skipped: 0, invalid: 0 });
+    expect(latencies.length).toBeGreaterThan(0);
+    for (const l of latencies) expect(l).toBeLessThan(1000);
+  });
+
+  test('a big ordinary file (20,000 links in 200 folders) imports in slices while the server answers', async () => {
+    const base = await f.sa.listen();
+    const parts = ['<DL><p>\n'];
+    for (let d = 0; d < 200; d++) {
+      parts.push(`<DT><H3>dir ${d}</H3>\n<DL><p>\n`);
+      for (let i = 0; i < 100; i++) parts.push(`<DT><A HREF="https://site${d}.example/${i}" ADD_DATE="1700000000" TAGS="t${i % 7}">Page ${i}</A>\n`);
+      parts.push('</DL><p>\n');
+    }
+    parts.push('</DL>\n');
+    const { result, latencies } = await pollDuring(base, () => importOver(base, f.A, parts.join('')));
+    expect(result.body).toEqual({ total: 20_000, imported: 20_000, skipped: 0, invalid: 0 });
+    for (const l of latencies) expect(l).toBeLessThan(1000);
+    const one = (await f.req(f.A, 'GET', '/api/v2/links?per_page=1')).body;
+    expect(one.meta.total).toBe(20_000);
+  });
+});
+
+describe('page metadata bomb', () => {
+  test('a link to a page of 400,000 nested <div> (1.9 MB): the title is read while the server answers', async () => {
+    const { createServer } = await import('node:http');
+    const page = '<html><head><title>Deep page</title><meta name="description" content="very deep"></head><body>' + '<div>'.repeat(400_000) + 'bottom';
+    expect(page.length).toBeGreaterThan(1_900_000);
+    const target = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page));
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+    const port = (target.address() as { port: number }).port;
+    const g = await setup({ fetchMetadata: true, metadataTimeout: 30_000 });
+    try {
+      const base = await g.sa.listen();
+      const create = async () => {
+        const r = await fetch(`${base}/api/v2/links`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${g.A}`, 'content-type': 'application/json', accept: 'application/json' },
+          body: JSON.stringify({ url: `http://127.0.0.1:${port}/deep` }),
+        });
+        return { status: r.status, body: (await r.json()) as any };
+      };
+      const { result, latencies } = await pollDuring(base, create);
+      expect(result.status).toBe(200);
+      expect(result.body).toMatchObject({ title: 'Deep page', description: 'very deep', status: 1 });
+      expect(latencies.length).toBeGreaterThan(0);
+      for (const l of latencies) expect(l).toBeLessThan(1000);
+    } finally {
+      await g.close();
+      await new Promise((resolve) => target.close(resolve));
+    }
+  });
+});
