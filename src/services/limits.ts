@@ -4,7 +4,8 @@
  * (no recursion, so a body of a million `[` cannot blow the stack or the parser); each service turns
  * a `BodyLimitError` into its own error shape.
  *
- * Rules: the limits are documented in docs/serve.md ("Request limits"); a change here changes them.
+ * Rules: the limits are documented in docs/bookmarks.md ("Request limits"), docs/pipelines.md and
+ * docs/notifications.md; a change here changes them there too.
  */
 
 const MiB = 1024 * 1024;

@@ -6,6 +6,7 @@ import { UsageError } from '../../core/errors.js';
 import { dataDir as defaultDataDir } from '../../core/paths.js';
 import { DEFAULT_PORT } from '../../core/settings.js';
 import { registerAdmin } from './admin.js';
+import { registerKeys } from './keys.js';
 
 export interface ServeFlags {
   host: string;
@@ -41,6 +42,7 @@ export function register(cmd: Command): void {
       await runServe(contextFor(command), flags);
     });
   registerAdmin(cmd);
+  registerKeys(cmd);
 }
 
 export function parsePort(raw: string): number {
