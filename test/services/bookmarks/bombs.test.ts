@@ -82,6 +82,32 @@ async function importOver(base: string, token: string, html: string): Promise<{ 
   return { status: r.status, body: await r.json() };
 }
 
+describe('tags and lists per link', () => {
+  test('a million tag ids on create or bulk edit are refused at once (each would be looked up)', async () => {
+    const ids = Array.from({ length: 1_000_000 }, (_, i) => i + 1);
+    const started = performance.now();
+    const r = await f.req(f.A, 'POST', '/api/v2/links', { url: 'https://many.example', tags: ids });
+    expect(r.status).toBe(422);
+    expect(r.body.errors).toEqual({ tags: ['The tags must not have more than 1000 items.'] });
+    expect(performance.now() - started).toBeLessThan(10_000);
+    const own = (await f.req(f.A, 'POST', '/api/v2/links', { url: 'https://own.example' })).body.id;
+    const bulk = await f.req(f.A, 'PATCH', '/api/v2/bulk/links', { models: [own], lists: ids.map(String), lists_mode: 'append' });
+    expect(bulk.status).toBe(422);
+    expect(bulk.body.errors).toEqual({ lists: ['The lists must not have more than 1000 items.'] });
+    expect((await f.req(f.A, 'GET', '/api/v2/tags')).body.data).toEqual([]);
+  });
+
+  test('an imported bookmark keeps at most 1,000 of its tags', async () => {
+    const names = Array.from({ length: 3000 }, (_, i) => `tag${i}`).join(',');
+    const base = await f.sa.listen();
+    const r = await importOver(base, f.A, `<DL><p><DT><A HREF="https://tagged.example" TAGS="${names}">T</A></DL>`);
+    expect(r.body).toEqual({ total: 1, imported: 1, skipped: 0, invalid: 0 });
+    const id = (await f.req(f.A, 'GET', '/api/v2/links')).body.data[0].id;
+    const tags = (await f.req(f.A, 'GET', `/api/v2/links/${id}`)).body.tags;
+    expect(tags).toHaveLength(1000);
+  });
+});
+
 describe('Netscape import bombs', () => {
   test('100,000 nested folders (3.7 MB): a bounded result, 32 folder tags, the server answers throughout', async () => {
     const base = await f.sa.listen();

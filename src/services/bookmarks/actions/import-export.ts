@@ -2,7 +2,7 @@
 import type { Deps } from '../deps.js';
 import type { Caller } from '../access.js';
 import { visibleSql } from '../access.js';
-import { isValidUrl, LIMITS } from '../validate.js';
+import { isValidUrl, LIMITS, MAX_REFS } from '../validate.js';
 import { parseNetscapeYielding, serializeNetscape, type ExportLink, type NetscapeBookmark } from '../netscape.js';
 import { fallbackTitle } from '../metadata.js';
 import { fromUnixSeconds, toUnixSeconds } from '../time.js';
@@ -66,7 +66,7 @@ export async function importBookmarks(deps: Deps, caller: Caller, file: Uint8Arr
       visibility: b.private === true ? 3 : b.private === false ? (deps.guestAccess ? 1 : 2) : fallbackVisibility,
       created_at: b.addDate !== null ? fromUnixSeconds(b.addDate) : undefined,
     });
-    const tags = b.tags.map((t) => cut(t, LIMITS.name)).filter(Boolean);
+    const tags = b.tags.slice(0, MAX_REFS).map((t) => cut(t, LIMITS.name)).filter(Boolean);
     if (tags.length) attach(deps.db, 'tags', link.id, resolveRefs(deps, userId, 'tags', tags.map((name) => ({ name })), created), 'replace');
     result.imported++;
   };
