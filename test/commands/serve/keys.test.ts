@@ -1,6 +1,7 @@
-/** `ops serve key create|list|revoke` through the built binary, on a temporary data dir. */
+/** `ops serve key create|list|revoke` run in-process (the binary's argv path), on a temporary data dir. */
 import { describe, expect, it } from 'vitest';
-import { isolatedEnv, ops, tempDir } from '../../helpers/cli.js';
+import { isolatedEnv, tempDir } from '../../helpers/cli.js';
+import { opsIn as ops } from '../../helpers/ops-in-process.js';
 
 describe('ops serve key', () => {
   it('creates (value shown once), lists masked, revokes with --yes; bad ids are usage errors', async () => {
