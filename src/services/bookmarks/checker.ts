@@ -38,6 +38,8 @@ export interface CheckerOptions {
   timeoutMs: number;
   userAgent?: string;
   concurrency?: number;
+  /** The dispatcher of the outbound-fetch policy (services/net/fetch-policy.ts). */
+  dispatcher?: Dispatcher;
 }
 
 export interface CheckResult {
@@ -128,7 +130,7 @@ export class LinkChecker {
     const worker = async () => {
       while (next < todo.length && !this.stopped) {
         const row = todo[next++]!;
-        const code = await checkUrl(row.url, { timeoutMs: this.options.timeoutMs, userAgent: this.options.userAgent });
+        const code = await checkUrl(row.url, { timeoutMs: this.options.timeoutMs, userAgent: this.options.userAgent, dispatcher: this.options.dispatcher });
         const status = classify(code);
         const now = isoMicro();
         try {
