@@ -18,7 +18,11 @@ export async function runServe(ctx: Context, flags: ServeFlags): Promise<void> {
     linkCheck: flags.linkCheck !== false,
     fetchMetadata: flags.metadata !== false,
     demo: Boolean(flags.demo),
+    fetchPolicy: flags.fetchPolicy === 'public' || flags.fetchPolicy === 'any' ? flags.fetchPolicy : undefined,
+    connectorRoot: flags.connectorRoot !== undefined ? resolve(flags.connectorRoot) : undefined,
   };
+  // every file the server creates later (keys, databases of new services) is private whatever the umask
+  process.umask(0o077);
   const { startServer } = await import('../../services/server.js');
   let server;
   try {
