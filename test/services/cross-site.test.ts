@@ -146,7 +146,7 @@ Promise.allSettled(tries).then((r) => { window.fetchOutcomes = r.map((x) => x.st
     });
     await page.goto(attackerUrl);
     await eventually(() => statuses.some((s) => s.url.includes('/redeliver')));
-    await eventually(async () => (await page.evaluate(() => (window as unknown as { fetchOutcomes?: string[] }).fetchOutcomes)) !== undefined);
+    await eventually(async () => (await page.evaluate(() => (globalThis as unknown as { fetchOutcomes?: string[] }).fetchOutcomes)) !== undefined);
 
     // every request that reached the server was refused there
     expect(statuses.length).toBeGreaterThanOrEqual(5);

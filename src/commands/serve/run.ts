@@ -71,7 +71,7 @@ export async function runServe(ctx: Context, flags: ServeFlags): Promise<void> {
     );
   }
 
-  if (options.demo) await runDemo(ctx, server.url, options.dataDir, server.credentials);
+  if (options.demo) await runDemo(ctx, server.url, options.dataDir, server.credentials, options.connectorRoot);
 
   await new Promise<void>((resolveStop) => {
     let stopping = false;
@@ -104,11 +104,11 @@ export async function runServe(ctx: Context, flags: ServeFlags): Promise<void> {
 }
 
 /** Seed the demo content and say what there is to look at. */
-async function runDemo(ctx: Context, url: string, dataDir: string, credentials: LocalCredentials): Promise<void> {
+async function runDemo(ctx: Context, url: string, dataDir: string, credentials: LocalCredentials, connectorRoot: string | undefined): Promise<void> {
   const { seedDemo, DEMO_PIPELINE } = await import('../../services/demo/index.js');
   const notifyKey = credentials.notifyApiKey ?? ctx.store.get(LOCAL_PROFILE, 'notify.api-key');
   const pipeKey = credentials.pipeApiKey ?? ctx.store.get(LOCAL_PROFILE, 'pipe.api-key');
-  const summary = await seedDemo(url, dataDir, credentials, notifyKey, pipeKey);
+  const summary = await seedDemo(url, dataDir, credentials, notifyKey, pipeKey, connectorRoot);
   if (summary.webhook.secret) {
     try {
       ctx.store.set(LOCAL_PROFILE, 'hook.secret', summary.webhook.secret);
