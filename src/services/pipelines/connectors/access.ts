@@ -8,7 +8,8 @@
  *   root are refused; the judgement is on realpath(target) against realpath(root).
  * - A path outside the root is refused before anything is opened or even checked for existence, so
  *   errors say nothing about files there.
- * - Only regular files: /proc files behind a symlink, devices, FIFOs, sockets and directories are refused.
+ * - Only regular files: devices, FIFOs, sockets and directories are refused, and so is anything under
+ *   /proc, /sys and /dev (kernel files look regular) even when the root is set to include them.
  * - Files are then opened with O_NOFOLLOW on the resolved path; output files are created 0600.
  *
  * Pure of the server (options come in as arguments), so it works inside a pipeline's worker thread.
@@ -52,6 +53,12 @@ export function locationPath(location: string, root: string): string {
   return resolve(root, p);
 }
 
+const KERNEL_FILES = /^\/(proc|sys|dev)(\/|$)/;
+
+function special(location: string): AccessRefused {
+  return new AccessRefused(`'${location}' is not a regular file`);
+}
+
 function outside(location: string, root: string): AccessRefused {
   return new AccessRefused(
     `'${location}' is outside the connector root ${root}: file connectors reach only files under it (set it with ops serve --connector-root)`,
@@ -79,8 +86,9 @@ export async function resolveReadPath(location: string, access: ConnectorAccess)
     throw new AccessRefused(code === 'ENOENT' ? `'${location}' does not exist under the connector root` : `'${location}' cannot be resolved (${code})`);
   }
   if (!inside(rootReal, real)) throw outside(location, access.root);
+  if (KERNEL_FILES.test(real)) throw special(location);
   const st = await fsp.stat(real);
-  if (!st.isFile()) throw new AccessRefused(`'${location}' is not a regular file`);
+  if (!st.isFile()) throw special(location);
   return real;
 }
 
@@ -96,6 +104,7 @@ export async function resolveWritePath(location: string, access: ConnectorAccess
     throw new AccessRefused(`the directory of '${location}' does not exist under the connector root`);
   }
   if (!inside(rootReal, dir)) throw outside(location, access.root);
+  if (KERNEL_FILES.test(dir)) throw special(location);
   const target = resolve(dir, wanted.slice(dirname(wanted).length + 1));
   let st;
   try {
@@ -112,10 +121,10 @@ export async function resolveWritePath(location: string, access: ConnectorAccess
     }
     if (!inside(rootReal, real)) throw outside(location, access.root);
     st = await fsp.stat(real);
-    if (!st.isFile()) throw new AccessRefused(`'${location}' is not a regular file`);
+    if (!st.isFile()) throw special(location);
     return real;
   }
-  if (!st.isFile()) throw new AccessRefused(`'${location}' is not a regular file`);
+  if (!st.isFile()) throw special(location);
   return target;
 }
 

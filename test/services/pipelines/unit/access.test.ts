@@ -36,6 +36,14 @@ describe('connector root paths', () => {
     await expect(resolveWritePath('dangling.jsonl', access)).rejects.toThrow(/leads nowhere/);
   });
 
+  it('refuses kernel files even when the root is set to include them', async () => {
+    const wide = { ...access, root: '/' };
+    await expect(resolveReadPath('/proc/self/environ', wide)).rejects.toThrow(/not a regular file/);
+    await expect(resolveReadPath('proc/self/status', wide)).rejects.toThrow(/not a regular file/);
+    await expect(resolveWritePath('/proc/self/comm', wide)).rejects.toThrow(/not a regular file/);
+    await expect(resolveReadPath('sys/kernel/hostname', { ...access, root: '/proc' })).rejects.toThrow(/not a regular file/);
+  });
+
   it('a new output file under the root resolves to its place', async () => {
     expect(await resolveWritePath('sub/new.jsonl', access)).toBe(join(root, 'sub', 'new.jsonl'));
   });
