@@ -200,6 +200,7 @@ describe('openapi.json', () => {
         '/api/v1/tags/{id}': ['get', 'patch', 'put', 'delete'],
         '/api/v1/tags/{id}/links': ['get'],
         '/api/v1/links/{id}/notes': ['get'],
+        '/api/v1/links/check': ['get'],
         '/api/v1/notes': ['post'],
         '/api/v1/notes/{id}': ['patch', 'put', 'delete'],
         '/api/v1/search/tags': ['get'],

@@ -355,6 +355,15 @@ describe('8. search finds only the caller\'s own items', () => {
     }
   });
 
+  test('v1 links/check?url= looks at the caller\'s own links only (LinkAce 1.x)', async () => {
+    const url = 'https://checked.example/page';
+    await f.req(f.B, 'POST', '/api/v1/links', { url, is_private: false });
+    expect((await f.req(f.A, 'GET', `/api/v1/links/check?${new URLSearchParams({ url })}`)).body).toEqual({ linksFound: false });
+    expect((await f.req(f.B, 'GET', `/api/v1/links/check?${new URLSearchParams({ url: ` ${url} ` })}`)).body).toEqual({ linksFound: true });
+    expect((await f.req(f.B, 'GET', '/api/v1/links/check')).body).toEqual({ linksFound: false });
+    expect((await f.req(f.B, 'GET', `/api/v1/links/check?url=${encodeURIComponent(url + '/')}`)).body).toEqual({ linksFound: false });
+  });
+
   test('tags and lists of others are never suggested; system tokens own nothing; other routes keep visibility rules', async () => {
     await f.req(f.B, 'POST', '/api/v2/tags', { name: 'shared-tag', visibility: 1 });
     await f.req(f.B, 'POST', '/api/v2/lists', { name: 'shared-list', visibility: 1 });

@@ -2,6 +2,7 @@
  * v1 links (`/api/v1/links`) and the link search (`/api/v1/search/links`), as LinkAce 1.x serves them.
  * - `/links` lists the links the caller may see (visibility rules), ordered by one of the reference's columns
  *   (`is_private` orders by visibility), filtered by the description's query/tags/lists/is_private.
+ * - `/links/check?url=` answers `{linksFound}` for the caller's own links (LinkAce 1.x's LinkCheckController).
  * - `/search/links` finds only the caller's own links (LinkAce's SearchController); its parameters are the
  *   reference's (query, search_title, search_description, private_only, broken_only, empty_lists, empty_tags,
  *   only_lists, only_tags, order_by=`title:asc`) plus today's is_private, tags, lists and order_by+order_dir.
@@ -12,7 +13,7 @@ import type { Deps } from '../../deps.js';
 import type { Caller } from '../../access.js';
 import { Check, type Input } from '../../validate.js';
 import { envelope, readPage } from '../../pagination.js';
-import { linkWithRelations, type LinkSearch } from '../../store/links.js';
+import { linkWithRelations, visibleUrlExists, type LinkSearch } from '../../store/links.js';
 import { findOwnByName, type CollectionKind } from '../../store/collections.js';
 import { createLink, deleteLink, patchLink, viewableLink } from '../../actions/links.js';
 import { bodyOf, callerOf, flag, idList, idOf, queryOf } from '../common.js';
@@ -171,6 +172,21 @@ export function v1LinkRoutes(app: FastifyInstance, deps: Deps): void {
       c.done();
       const p = searchLinksPage(deps, caller, s, page);
       return envelope(req, { ...p, data: p.data.map((l) => v1(l)) }, 1);
+    },
+  );
+
+  app.get(
+    '/api/v1/links/check',
+    {
+      schema: doc('v1', 'Is this URL among the caller\'s own links (v1, as LinkAce 1.x)', {
+        querystring: { type: 'object', properties: { url: { type: 'string' } } },
+        ok: { type: 'object', properties: { linksFound: { type: 'boolean' } } },
+      }),
+    },
+    async (req) => {
+      const caller = callerOf(req);
+      const url = queryOf(req).url;
+      return { linksFound: typeof url === 'string' && visibleUrlExists(deps.db, caller, url, true) };
     },
   );
 
