@@ -378,3 +378,45 @@ describe('8. search finds only the caller\'s own items', () => {
     expect((await f.req(f.A, 'GET', '/api/v1/tags')).body.data.map((t: any) => t.name)).toContain('shared-tag');
   });
 });
+
+describe('every operation of the v1 reference (LinkAce-API.v1.yaml)', () => {
+  test('each of the 31 operations answers 2xx in the order a script would run them', async () => {
+    const got: string[] = [];
+    const run = async (method: string, path: string, body?: unknown) => {
+      const r = await f.req(f.A, method, path, body);
+      got.push(`${method} ${path.split('?')[0]!.replace(/\d+/g, '{id}')} ${r.status}`);
+      expect([method, path, r.status >= 200 && r.status < 300, r.body?.message]).toEqual([method, path, true, undefined]);
+      return r.body;
+    };
+    await run('GET', '/api/version');
+    const list = await run('POST', '/api/v1/lists', { name: 'Ref list', description: 'd', is_private: false });
+    const tag = await run('POST', '/api/v1/tags', { name: 'ref-tag', is_private: false });
+    const link = await run('POST', '/api/v1/links', { url: 'https://ref.example', title: 'Ref', description: 'x', lists: [list.id], tags: 'ref-tag,second', is_private: false, check_disabled: false });
+    const note = await run('POST', '/api/v1/notes', { link_id: link.id, note: 'a note', is_private: false });
+    await run('GET', '/api/v1/links?per_page=10&order_by=title&order_dir=asc');
+    await run('GET', `/api/v1/links/${link.id}`);
+    await run('PATCH', `/api/v1/links/${link.id}`, { url: 'https://ref.example', title: 'Ref 2', tags: [tag.id] });
+    await run('GET', `/api/v1/links/${link.id}/notes?per_page=10`);
+    await run('GET', '/api/v1/search/links?query=ref&search_title=1&search_description=1&private_only=0&order_by=title:asc&per_page=10');
+    await run('GET', '/api/v1/lists?per_page=10&order_by=name&order_dir=asc');
+    await run('GET', `/api/v1/lists/${list.id}`);
+    await run('PATCH', `/api/v1/lists/${list.id}`, { name: 'Ref list 2', is_private: true });
+    await run('GET', `/api/v1/lists/${list.id}/links?per_page=10`);
+    await run('GET', '/api/v1/search/lists?query=ref&per_page=10');
+    await run('GET', '/api/v1/tags?per_page=10&order_by=name&order_dir=asc');
+    await run('GET', `/api/v1/tags/${tag.id}`);
+    await run('PATCH', `/api/v1/tags/${tag.id}`, { name: 'ref-tag-2', is_private: true });
+    await run('GET', `/api/v1/tags/${tag.id}/links?per_page=10`);
+    await run('GET', '/api/v1/search/tags?query=ref');
+    await run('PATCH', `/api/v1/notes/${note.id}`, { note: 'edited', is_private: true });
+    await run('DELETE', `/api/v1/notes/${note.id}`);
+    await run('DELETE', `/api/v1/links/${link.id}`);
+    await run('DELETE', `/api/v1/lists/${list.id}`);
+    await run('DELETE', `/api/v1/tags/${tag.id}`);
+    for (const type of ['links', 'lists', 'tags', 'notes']) expect((await run('GET', `/api/v1/trash/${type}`)).length).toBe(1);
+    await run('PATCH', '/api/v1/trash/restore', { model: 'link', id: link.id });
+    await run('DELETE', '/api/v1/trash/clear', { model: 'notes' });
+    const ops = new Set(got.map((g) => g.split(' ').slice(0, 2).join(' ')));
+    expect(ops.size).toBe(31);
+  });
+});
