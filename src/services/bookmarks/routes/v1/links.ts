@@ -139,7 +139,17 @@ export function v1LinkRoutes(app: FastifyInstance, deps: Deps): void {
     '/api/v1/links',
     {
       schema: doc('v1', 'List the links the caller may see (v1), optionally filtered', {
-        querystring: { type: 'object', properties: { ...v1PageQuery, order_by: orderDoc, order_dir: { type: 'string', enum: ['asc', 'desc'], default: 'desc' }, ...filterQuery } },
+        querystring: {
+          type: 'object',
+          properties: {
+            ...v1PageQuery,
+            order_by: orderDoc,
+            order_dir: { type: 'string', enum: ['asc', 'desc'], default: 'desc' },
+            ...filterQuery,
+            only_tags: { type: 'string', description: 'comma-separated tag ids (as tags)' },
+            only_lists: { type: 'string', description: 'comma-separated list ids (as lists)' },
+          },
+        },
         ok: v1Paginated(linkV1Schema),
       }),
     },
