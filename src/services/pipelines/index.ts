@@ -19,7 +19,7 @@ import { pipelineRoutes } from './routes/pipelines.js';
 import { PipelineStore } from './store.js';
 import { BODY_LIMITS } from '../limits.js';
 
-/** Largest request body of the other routes (programs, settings): 256 MiB. Ingress: ingress/limits.ts. */
+/** Ceiling of the buffered-body parser (the API routes get BODY_LIMITS.pipelinesJson; ingress streams, limited by ingress/limits.ts). */
 export const BODY_LIMIT = 256 * 1024 * 1024;
 export const DEFAULT_KEEPALIVE_MS = 3000;
 
