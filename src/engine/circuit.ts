@@ -33,7 +33,6 @@ export class EngineCircuit implements Circuit {
   private readonly outputs: Output[] = [];
   private readonly nameCache = new Map<string, Output | undefined>();
   private readonly tableCache = new Map<string, TableState | undefined>();
-  private pending: Map<Output, Delta> | undefined;
   private readonly singleTouch = new Set<string>();
 
   constructor(
@@ -66,9 +65,10 @@ export class EngineCircuit implements Circuit {
       this.outputs[this.outputs.length - 1]!.byKey = byKey;
     }
     for (const v of program.views) if (!v.local) this.addOutput(v.name, v.node, v.columns, v.quoted);
-    // initial outputs (constants, global aggregates)
-    const init = this.propagate(new Map(), true);
-    this.pending = init.size ? init : undefined;
+    // initial outputs (constants, the row of a global aggregate over nothing) are the contents at
+    // creation; every step's changes are the difference to the contents before it, so a snapshot plus
+    // the changes that follow always add up (the first insert retracts `{COUNT: 0, SUM: null}`)
+    this.propagate(new Map(), true);
   }
 
   private addOutput(name: string, node: PlanNode, columns: PlanColumn[], quoted: boolean, isTable = false): void {
@@ -228,17 +228,10 @@ export class EngineCircuit implements Circuit {
     // primary-key tables whose keys were each touched once: their delta is already consolidated
     this.singleTouch.clear();
     for (const [name, n] of touchesPerTable) if (n <= 1) this.singleTouch.add(name);
-    let result = this.propagate(tableDeltas, false);
+    const result = this.propagate(tableDeltas, false);
     if (advanced) {
       const wmOf = (table: string, col: number): number | undefined => this.tables.get(table)?.watermarks.get(col);
       for (const op of this.ops.values()) op.release?.(wmOf);
-    }
-    if (this.pending) {
-      const p = this.pending;
-      this.pending = undefined;
-      // the initial outputs go out with the first step, merged with its changes
-      for (const [o, d] of result) p.set(o, p.has(o) ? consolidate(p.get(o)!.concat(d)) : d);
-      result = p;
     }
     const changes = new StepChanges();
     for (const [o, d] of result) if (d.length) changes.add(o.name, () => this.formatDelta(o, d));
