@@ -15,7 +15,7 @@ import { addSemiJoin, subqueryConjunct, type SubConjunct } from './subquery-cond
 import { addWindows } from './window.js';
 import { orderComparator } from './window-fns.js';
 import { bindFrom } from './from.js';
-import { attachScalarSubqueries, bindUncorrelated } from './scalar.js';
+import { attachScalarSubqueries } from './scalar.js';
 
 export interface BoundQuery {
   node: PlanNode;
@@ -130,17 +130,29 @@ function bindSelect(s: Select, env: Env): BoundQuery {
   // the rest one filter
   const plain: Expr[] = [];
   const subs: SubConjunct[] = [];
-  for (const c of conjuncts(s.where)) {
+  const whereConjuncts = conjuncts(s.where);
+  const subIdx: number[] = [];
+  for (const [i, c] of whereConjuncts.entries()) {
     const sub = subqueryConjunct(c);
-    if (sub) subs.push(sub);
-    else plain.push(c);
+    if (sub) {
+      subs.push(sub);
+      subIdx.push(i);
+    } else plain.push(c);
   }
   let rel: Rel = bindFrom(s.from, env, bindQuery, plain);
-  for (const sub of subs) rel = addSemiJoin(rel, sub, env, bindQuery);
+  for (const [i, sub] of subs.entries()) {
+    try {
+      rel = addSemiJoin(rel, sub, env, bindQuery);
+    } catch (err) {
+      // correlated beyond equalities, or correlated IN: decorrelated with the other subqueries below
+      if (!(err instanceof SqlError) || !['unsupported', 'unknown_column', 'unknown_table'].includes(err.kind ?? '')) throw err;
+      plain.push(whereConjuncts[subIdx[i]!]!);
+    }
+  }
   // scalar subqueries in WHERE (and, without aggregates, in SELECT and QUALIFY) read columns joined here
   const selectExprs = s.items.flatMap((i) => (i.k === 'star' ? [] : [i.expr]));
   const hasAgg = s.groupBy.length > 0 || selectExprs.some(containsAgg) || (s.having !== undefined && containsAgg(s.having));
-  const early = attachScalarSubqueries(rel.node, [...plain, ...(hasAgg ? [] : [...selectExprs, ...(s.qualify ? [s.qualify] : [])])], { scope: rel.scope, clause: 'WHERE' }, env, scalarQuery);
+  const early = attachScalarSubqueries(rel.node, [...plain, ...(hasAgg ? [] : [...selectExprs, ...(s.qualify ? [s.qualify] : [])])], { scope: rel.scope, clause: 'WHERE' }, env, bindQuery);
   rel = { node: early.node, scope: rel.scope };
   const scalars = early.ctx.special;
   if (plain.length) {
@@ -172,7 +184,7 @@ function bindSelect(s: Select, env: Env): BoundQuery {
   if (hasAgg) {
     const r = bindAggregate(s, items.map((i) => i.expr), rel, env);
     // scalar subqueries of the SELECT list are joined to the groups
-    const late = attachScalarSubqueries(r.node, items.map((i) => i.expr), r.ctx, env, scalarQuery);
+    const late = attachScalarSubqueries(r.node, items.map((i) => i.expr), r.ctx, env, bindQuery);
     cur = late.node;
     ctx = late.ctx;
   } else if (s.having) {
@@ -200,10 +212,6 @@ function bindSelect(s: Select, env: Env): BoundQuery {
   cur = mapNode(cur, exprs, columns);
   if (s.distinct) cur = node('distinct', [cur], columns, () => new SetOp(SET_FNS.DISTINCT!));
   return { node: cur, columns };
-}
-
-function scalarQuery(e: Expr & { k: 'subquery' }, env: Env): BoundQuery {
-  return bindUncorrelated((outer) => bindQuery(e.query, outer), env);
 }
 
 const MIRROR: Record<string, string> = { Lt: 'Gt', LtEq: 'GtEq', Gt: 'Lt', GtEq: 'LtEq', Eq: 'Eq' };
@@ -316,7 +324,7 @@ function bindAggregate(s: Select, itemExprs: Expr[], rel: Rel, env: Env): { node
   let cur: PlanNode = aggNode;
   let ctx: BindCtx = { scope: rel.scope, clause: 'SELECT', special };
   if (s.having) {
-    const h = attachScalarSubqueries(cur, [s.having], ctx, env, scalarQuery);
+    const h = attachScalarSubqueries(cur, [s.having], ctx, env, bindQuery);
     cur = filterNode(h.node, bindCondition(s.having, { ...h.ctx, clause: 'HAVING' }));
     ctx = h.ctx;
   }
