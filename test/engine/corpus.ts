@@ -140,6 +140,9 @@ const V: Array<[string, string?]> = [
   ['SELECT k.id, (SELECT name FROM k AS k2 WHERE k2.id = k.grp) AS gname FROM k'],
   ['SELECT id, CASE WHEN EXISTS (SELECT 1 FROM u WHERE u.a = t.a AND u.c > t.b) THEN 1 ELSE 0 END AS f FROM t'],
   ['SELECT id FROM t WHERE a IN (SELECT u.a FROM u WHERE u.c >= t.b AND u.s = t.s) OR a IS NULL'],
+  // planned comma joins: single-table conditions pushed down, joined along keys, FROM order kept in the row
+  ["SELECT u.id AS uid, u.s, t.id, t.b, k.name FROM u, t, k WHERE t.a = k.grp AND k.id = u.c AND t.b > 0 AND u.s <> 'c'"],
+  ['SELECT t.id, u.id AS uid FROM t, u, k WHERE u.a = k.grp AND t.id = 3'],
 ];
 
 export const VIEWS: CorpusView[] = V.map(([sql, pg], i) => ({ name: `v${i + 1}`, sql, pg }));

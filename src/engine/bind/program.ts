@@ -3,7 +3,7 @@ import type { CompileError, ConnectorDecl, JsonValue } from '../api.js';
 import { prepass, type ColumnAttr } from '../parse/prepass.js';
 import { Adapter, parseRaw, parserErrorPosition } from '../parse/adapter.js';
 import { SqlError, type Pos, type Statement } from '../parse/ast.js';
-import { node, type PlanColumn, type PlanNode } from '../plan/nodes.js';
+import { node, resetPlanIds, type PlanColumn, type PlanNode } from '../plan/nodes.js';
 import { limitRanks } from '../plan/rank-limit.js';
 import { typeToString, withNull, type SqlType } from '../types/types.js';
 import { canon, Scope, type Casing } from './scope.js';
@@ -95,6 +95,7 @@ function parseConnectors(options: { key: string; value: string; pos: Pos }[]): {
 
 export function bindProgram(text: string, casing: Casing): { program?: BoundProgram; errors: CompileError[] } {
   const errors: CompileError[] = [];
+  resetPlanIds();
   const pre = prepass(text);
   for (const e of pre.errors) errors.push({ ...posAt(text, e.offset), message: e.message, kind: 'unsupported' });
   const env: Env = { casing, catalog: new Map(), ctes: new Map() };

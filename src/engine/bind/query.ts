@@ -1,7 +1,7 @@
 /** Queries: WITH, set operations, VALUES, SELECT (WHERE, GROUP BY, HAVING, windows, DISTINCT), ORDER BY ... LIMIT. */
 import { SqlError, type Expr, type Query, type Select, type SetBody } from '../parse/ast.js';
 import { node, type PlanColumn, type PlanNode } from '../plan/nodes.js';
-import { commonType, isInteger, mk, withNull, type SqlType } from '../types/types.js';
+import { commonType, mk, withNull, type SqlType } from '../types/types.js';
 import { AggregateOp, type AggSpec } from '../ops/aggregate.js';
 import { SetOp, SET_FNS } from '../ops/setops.js';
 import { UnionOp, ConstantOp } from '../ops/linear.js';
@@ -16,6 +16,7 @@ import { addWindows } from './window.js';
 import { orderComparator } from './window-fns.js';
 import { bindFrom } from './from.js';
 import { attachScalarSubqueries } from './scalar.js';
+import { upperBounds } from './bounds.js';
 
 export interface BoundQuery {
   node: PlanNode;
@@ -212,33 +213,6 @@ function bindSelect(s: Select, env: Env): BoundQuery {
   cur = mapNode(cur, exprs, columns);
   if (s.distinct) cur = node('distinct', [cur], columns, () => new SetOp(SET_FNS.DISTINCT!));
   return { node: cur, columns };
-}
-
-const MIRROR: Record<string, string> = { Lt: 'Gt', LtEq: 'GtEq', Gt: 'Lt', GtEq: 'LtEq', Eq: 'Eq' };
-
-/**
- * Conjuncts of the form `column <= k`, `column < k` or `column = k` (either way round, k a constant
- * integer): every row that passes has that column at most the bound. plan/rank-limit.ts uses them to
- * compute only the top ranks of a window function.
- */
-function upperBounds(conds: Expr[], ctx: BindCtx): Array<{ col: number; max: number }> {
-  const out: Array<{ col: number; max: number }> = [];
-  for (const c of conds) {
-    if (c.k !== 'bin' || !(c.op in MIRROR)) continue;
-    let col = bindExpr(c.left, ctx);
-    let k = bindExpr(c.right, ctx);
-    let op = c.op;
-    if (col.colIdx === undefined) {
-      [col, k] = [k, col];
-      op = MIRROR[op]!;
-    }
-    if (col.colIdx === undefined || !k.constant || !isInteger(k.type)) continue;
-    const v = k.fn([]);
-    if (typeof v !== 'number') continue;
-    if (op === 'LtEq' || op === 'Eq') out.push({ col: col.colIdx, max: v });
-    else if (op === 'Lt') out.push({ col: col.colIdx, max: v - 1 });
-  }
-  return out;
 }
 
 function bindAggregate(s: Select, itemExprs: Expr[], rel: Rel, env: Env): { node: PlanNode; ctx: BindCtx } {
