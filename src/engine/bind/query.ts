@@ -272,7 +272,7 @@ function bindAggregate(s: Select, itemExprs: Expr[], rel: Rel, env: Env): { node
   const specs: AggSpec[] = bound.map((b) => b.spec);
   const nG = keys.length;
   const columns: PlanColumn[] = [
-    ...keys.map((k, i) => ({ name: `G$${i}`, type: k.type, wm: k.colIdx !== undefined ? rel.node.columns[k.colIdx]?.wm : undefined })),
+    ...keys.map((k, i) => ({ name: `G$${i}`, type: k.type, wm: k.colIdx !== undefined ? rel.node.columns[k.colIdx]?.wm : truncLineage(groupExprs[i]!, rel) })),
     ...bound.map((b, i) => ({ name: `A$${i}`, type: global && b.type.kind !== 'BIGINT' ? withNull(b.type, true) : b.type })),
   ];
   const keyFns = keys.map((k) => k.fn);
@@ -306,3 +306,27 @@ function bindAggregate(s: Select, itemExprs: Expr[], rel: Rel, env: Env): { node
 }
 
 export type { ScopeColumn };
+
+/** Longest span of one unit of TIMESTAMP_TRUNC, in milliseconds (months and years at their longest). */
+const UNIT_MS: Record<string, number> = { SECOND: 1000, MINUTE: 60_000, HOUR: 3_600_000, DAY: 86_400_000, WEEK: 7 * 86_400_000, MONTH: 31 * 86_400_000, QUARTER: 92 * 86_400_000, YEAR: 366 * 86_400_000 };
+
+/**
+ * Watermark lineage of `TIMESTAMP_TRUNC(ts, unit)` / `DATE_TRUNC('unit', ts)` over a TIMESTAMP column fed by
+ * LATENESS: a truncated value v gets no new rows once v + one unit + the column's slack <= the watermark.
+ */
+function truncLineage(e: Expr, rel: Rel): PlanColumn['wm'] {
+  if (e.k !== 'func' || !['TIMESTAMP_TRUNC', 'DATE_TRUNC'].includes(e.name) || e.args.length !== 2) return undefined;
+  const [x, y] = e.args as [Expr, Expr];
+  const colArg = x.k === 'col' && rel.scope.tryResolve(x.parts, x.pos)?.type.kind === 'TIMESTAMP' ? x : y;
+  const unitArg = colArg === x ? y : x;
+  const unit = unitArg.k === 'str' ? unitArg.value.toUpperCase() : unitArg.k === 'col' ? unitArg.parts[unitArg.parts.length - 1]!.value.toUpperCase() : undefined;
+  if (colArg.k !== 'col' || !unit || !UNIT_MS[unit]) return undefined;
+  let c;
+  try {
+    c = rel.scope.tryResolve(colArg.parts, colArg.pos);
+  } catch {
+    return undefined;
+  }
+  const wm = c && c.type.kind === 'TIMESTAMP' ? rel.node.columns[c.idx]?.wm : undefined;
+  return wm && { ...wm, slack: wm.slack + UNIT_MS[unit]! };
+}
