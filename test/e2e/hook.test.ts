@@ -276,6 +276,8 @@ describe('ops hook with ops serve (built binaries)', () => {
     expect(again.exitCode).toBe(0);
     expect(JSON.parse(String(again.stdout))).toHaveLength(1);
     await eventually(async () => (await failedCount()) === 0);
+    // the redelivery is answered (202) when it is queued, before the worker sends it
+    await eventually(() => flaky.requests.length >= 6);
     expect(flaky.requests).toHaveLength(6);
 
     // rm without a terminal needs --yes
