@@ -100,6 +100,7 @@ export function reportError(err: unknown, stderr: NodeJS.WritableStream = proces
     return ExitCode.usage;
   }
   if (err instanceof OpsError) {
+    if (err.message === '') return err.exitCode;
     stderr.write(`ops: error: ${err.message}\n`);
     if (err.hint) stderr.write(`${err.hint}\n`);
     return err.exitCode;

@@ -34,7 +34,7 @@ export function register(cmd: Command): void {
     .addOption(new Option('--demo', 'start with demo content in every service'))
     .addHelpText(
       'after',
-      `\nOn start it writes the profile "local" (URLs and credentials), so \`ops bm\`, \`ops pipe\` and \`ops hook\`\nin another terminal work with no set-up. With --json the first stdout line is\n{"event":"listening","url":...}. Stop with Ctrl-C (in-flight requests finish).\n\nExamples:\n  ops serve\n  ops serve --port 0 --json --data-dir ./tmp-data\n  ops serve --retry-scale 0.001   # webhook retries in milliseconds`,
+      `\nOn start it writes the profile "local" (URLs and credentials), so \`ops bm\`, \`ops pipe\` and \`ops hook\`\nin another terminal work with no set-up. A server on another data dir leaves "local" to its owner and\nwrites "local-<data dir name>" instead (or --profile NAME); it prints which. With --json the first stdout line is\n{"event":"listening","url":...}. Stop with Ctrl-C (in-flight requests finish).\n\nExamples:\n  ops serve\n  ops serve --port 0 --json --data-dir ./tmp-data   # its own profile "local-tmp-data" if "local" is taken\n  ops serve --retry-scale 0.001   # webhook retries in milliseconds`,
     )
     .action(async (flags: ServeFlags, command: Command) => {
       const { runServe } = await import('./run.js');
