@@ -42,6 +42,16 @@ export interface ImportResult {
 
 export type CollectionKind = 'lists' | 'tags';
 
+/** `GET /api/v1/export?format=json` of `ops serve`: the `ops-bookmarks` document, version 1. */
+export interface ServerExportDocument {
+  format: 'ops-bookmarks';
+  version: number;
+  exported_at: string;
+  links: { id: number; url: string; title: string; description: string | null; visibility: number; status?: number; tags: string[]; lists: string[]; created_at?: string; updated_at?: string }[];
+  lists: { name: string; description?: string | null; visibility?: number }[];
+  tags: { name: string; visibility?: number }[];
+}
+
 function isMissingRoute(err: unknown): boolean {
   return err instanceof ApiError && (err.status === 404 || err.status === 405);
 }
@@ -77,6 +87,7 @@ export class BookmarkClient {
           version,
           flavor: 'ops',
           serverImport: '/api/v1/import' in paths,
+          serverExport: '/api/v1/export' in paths,
           healthCheck: '/api/v2/links/check' in paths,
           v1: Object.keys(paths).some((p) => p.startsWith('/api/v1/')),
         };
@@ -303,6 +314,24 @@ export class BookmarkClient {
       failed: n(r.failed),
       raw,
     };
+  }
+
+  /**
+   * The whole export in one request (`GET /api/v1/export?format=json`, `ops serve`): links with their tag
+   * and list names, and the lists and tags. Null when the server has no such export (an older `ops serve`
+   * answers 422 for the format, other servers 404/405) or answers something else.
+   */
+  async exportDocument(): Promise<ServerExportDocument | null> {
+    let doc: unknown;
+    try {
+      doc = await this.http.json('GET', '/api/v1/export', { query: { format: 'json' } });
+    } catch (err) {
+      if (err instanceof ApiError && [404, 405, 406, 422].includes(err.status)) return null;
+      throw err;
+    }
+    const d = doc as Partial<ServerExportDocument> | null;
+    if (!d || typeof d !== 'object' || d.format !== 'ops-bookmarks' || !Array.isArray(d.links) || !Array.isArray(d.lists) || !Array.isArray(d.tags)) return null;
+    return d as ServerExportDocument;
   }
 
   /** The server's API version string (`/api/version`), or null. */

@@ -40,6 +40,8 @@ export interface HttpClientOptions {
   timeoutMs?: number;
   /** Told before each 429 wait (stderr message). */
   onRateLimit?: (waitSeconds: number, attempt: number) => void;
+  /** Waits out a 429 before the retry (default: a plain timer); the CLI shows a countdown here. */
+  waitOutRateLimit?: (waitSeconds: number, attempt: number) => Promise<void>;
   /** Max 429 retries for idempotent requests. */
   maxRateLimitRetries?: number;
   userAgent?: string;
@@ -139,7 +141,8 @@ export class HttpClient {
         const wait = retryAfterSeconds(res.headers, attempt);
         await res.body.dump();
         this.options.onRateLimit?.(wait, attempt);
-        await new Promise((r) => setTimeout(r, wait * 1000));
+        if (this.options.waitOutRateLimit) await this.options.waitOutRateLimit(wait, attempt);
+        else await new Promise((r) => setTimeout(r, wait * 1000));
         continue;
       }
       return res;

@@ -126,7 +126,12 @@ export class Output {
   }
 
   warn(text: string): void {
-    this.io.stderr.write(`${this.cErr.yellow('!')} ${text}\n`);
+    this.io.stderr.write(`${this.warnText(text)}\n`);
+  }
+
+  /** A warning as warn() prints it, without the newline (for a line that is redrawn, e.g. a countdown). */
+  warnText(text: string): string {
+    return `${this.cErr.yellow('!')} ${text}`;
   }
 
   private tsvLines<T>(rows: readonly T[], columns: Column<T>[]): string {

@@ -3,7 +3,8 @@
  * Import: a Netscape HTML file goes to the server's import endpoint where there is one (`ops serve`);
  * otherwise (a real LinkAce, a JSON file, --client-side or --dry-run) the file is parsed here and links,
  * lists and tags are created through the v2 API, skipping URLs that already exist (also in the trash).
- * Export: HTML (Netscape; lists as folders, tags in TAGS), our JSON document, or CSV, built from the API.
+ * Export: HTML (Netscape; lists as folders, tags in TAGS), our JSON document, or CSV, built from the server's
+ * one-request export document where it has one (`ops serve`), else read through the v2 API.
  */
 import { writeFile } from 'node:fs/promises';
 import type { Context } from '../../context.js';
@@ -17,6 +18,7 @@ import {
   itemsFromJson,
   itemsFromNetscape,
   mergeDuplicates,
+  type ExportDocument,
   type FolderMode,
   type ImportDocument,
 } from '../../clients/bookmarks/transfer.js';
@@ -242,6 +244,53 @@ async function printSummary(ctx: Context, s: ImportSummary): Promise<void> {
 
 // ---------- export ----------
 
+interface ExportData {
+  rows: ExportDocument['links'];
+  lists: { name: string; description?: string | null; visibility?: number }[];
+  tags: { name: string; visibility?: number }[];
+}
+
+/**
+ * Everything an export needs. `ops serve` answers it in one request (GET /api/v1/export?format=json: three
+ * requests in all with the detection); elsewhere the links, lists and tags are read in whole pages
+ * (per_page=0) and the members of each tag and list likewise, one request each.
+ */
+export async function readExport(client: BookmarkClient, progress: { update(text: string): void }): Promise<ExportData> {
+  const info = await client.detect();
+  if (info.flavor === 'ops' && info.serverExport) {
+    const doc = await client.exportDocument();
+    if (doc) {
+      const links = doc.links.map((l) => ({ ...l, tags: [...l.tags].sort((a, b) => a.localeCompare(b)), lists: [...l.lists].sort((a, b) => a.localeCompare(b)) }));
+      return { rows: links.sort((a, b) => a.id - b.id), lists: doc.lists, tags: doc.tags };
+    }
+  }
+  return readExportThroughApi(client, progress);
+}
+
+/** The export read through the v2 API (servers without the one-request export, e.g. a real LinkAce 2.x). */
+export async function readExportThroughApi(client: BookmarkClient, progress: { update(text: string): void }): Promise<ExportData> {
+  const links = await client.allLinks();
+  progress.update('reading tags and lists');
+  const tags = await client.allCollections<Tag>('tags');
+  const lists = await client.allCollections<List>('lists');
+  const tagsOf = new Map<number, string[]>();
+  const listsOf = new Map<number, string[]>();
+  const members = async (kind: 'tags' | 'lists', items: Tag[], into: Map<number, string[]>) => {
+    let n = 0;
+    for (const item of items) {
+      progress.update(`reading ${kind}: ${++n}/${items.length}`);
+      for (const link of await client.allCollectionLinks(kind, item.id)) {
+        const names = into.get(link.id) ?? [];
+        if (!names.includes(item.name)) names.push(item.name);
+        into.set(link.id, names);
+      }
+    }
+  };
+  await members('tags', tags, tagsOf);
+  await members('lists', lists, listsOf);
+  return { rows: exportLinks([...links].sort((a, b) => a.id - b.id), tagsOf, listsOf), lists, tags };
+}
+
 export async function exportAll(ctx: Context, opts: { format?: string; output?: string }): Promise<void> {
   const format = (opts.format ?? inferFormat(opts.output) ?? 'html').toLowerCase();
   if (!['html', 'json', 'csv'].includes(format)) throw new UsageError(`--format must be html, json or csv, not "${opts.format}"`);
@@ -250,30 +299,7 @@ export async function exportAll(ctx: Context, opts: { format?: string; output?: 
   let text: string;
   let count: number;
   try {
-    const links = await client.allLinks();
-    progress.update('reading tags and lists');
-    const tags = await client.allCollections<Tag>('tags');
-    const lists = await client.allCollections<List>('lists');
-    const tagsOf = new Map<number, string[]>();
-    const listsOf = new Map<number, string[]>();
-    const members = async (kind: 'tags' | 'lists', items: Tag[], into: Map<number, string[]>) => {
-      let n = 0;
-      for (const item of items) {
-        progress.update(`reading ${kind}: ${++n}/${items.length}`);
-        for (const link of await client.allCollectionLinks(kind, item.id)) {
-          const names = into.get(link.id) ?? [];
-          if (!names.includes(item.name)) names.push(item.name);
-          into.set(link.id, names);
-        }
-      }
-    };
-    await members('tags', tags, tagsOf);
-    await members('lists', lists, listsOf);
-    const rows = exportLinks(
-      [...links].sort((a, b) => a.id - b.id),
-      tagsOf,
-      listsOf,
-    );
+    const { rows, lists, tags } = await readExport(client, progress);
     count = rows.length;
     if (format === 'html') text = serializeNetscape(rows, { title: 'Bookmarks' });
     else if (format === 'json') text = JSON.stringify(exportDocument(rows, lists, tags), null, 2) + '\n';

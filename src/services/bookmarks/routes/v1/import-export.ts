@@ -1,9 +1,13 @@
-/** v1 `POST /import` (multipart field `file`, Netscape HTML) and `GET /export?format=html`. */
+/**
+ * v1 `POST /import` (multipart field `file`, Netscape HTML) and `GET /export?format=html`; `format=json` (an
+ * `ops serve` extension) answers the whole export document in one request (actions/export-document.ts).
+ */
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { Check } from '../../validate.js';
 import { HttpError, ValidationError } from '../../errors.js';
 import { exportBookmarks, importBookmarks } from '../../actions/import-export.js';
+import { exportDocument } from '../../actions/export-document.js';
 import { requireUser } from '../../actions/links.js';
 import { callerOf, queryOf } from '../common.js';
 import { doc } from '../schemas.js';
@@ -57,17 +61,18 @@ export function v1ImportExportRoutes(app: FastifyInstance, deps: Deps): void {
   app.get(
     '/api/v1/export',
     {
-      schema: doc('v1', 'Export the links visible to the caller as a Netscape bookmark HTML file', {
-        querystring: { type: 'object', properties: { format: { type: 'string', enum: ['html'], default: 'html' } } },
-        produces: ['text/html'],
-        ok: { type: 'string', description: 'Netscape bookmark HTML' },
+      schema: doc('v1', 'Export the links visible to the caller: a Netscape bookmark HTML file, or (format=json) the ops-bookmarks document with tags and lists', {
+        querystring: { type: 'object', properties: { format: { type: 'string', enum: ['html', 'json'], default: 'html' } } },
+        produces: ['text/html', 'application/json'],
+        ok: { type: 'string', description: 'Netscape bookmark HTML, or the ops-bookmarks JSON document' },
       }),
     },
     async (req, reply) => {
       const caller = callerOf(req);
       const c = new Check(queryOf(req));
-      c.oneOf('format', ['html'] as const);
+      const format = c.oneOf('format', ['html', 'json'] as const);
       c.done();
+      if (format === 'json') return exportDocument(deps, caller);
       return reply
         .header('content-type', 'text/html; charset=utf-8')
         .header('content-disposition', 'attachment; filename="bookmarks.html"')
