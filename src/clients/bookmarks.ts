@@ -87,6 +87,7 @@ export class BookmarkClient {
           version,
           flavor: 'ops',
           serverImport: '/api/v1/import' in paths,
+          serverImportDryRun: hasQueryParameter(paths['/api/v1/import'], 'post', 'dry_run'),
           serverExport: '/api/v1/export' in paths,
           healthCheck: '/api/v2/links/check' in paths,
           v1: Object.keys(paths).some((p) => p.startsWith('/api/v1/')),
@@ -295,15 +296,22 @@ export class BookmarkClient {
 
   // ---------- import / export (ops serve only) ----------
 
-  /** Upload a Netscape file to the server's importer (v1 POST /import, multipart `file`). */
-  async serverImport(html: string | Buffer, filename = 'bookmarks.html'): Promise<ImportResult> {
+  /**
+   * Upload a Netscape file to the server's importer (v1 POST /import, multipart `file`). `dryRun` only where
+   * detect() says the server takes it (`serverImportDryRun`): a server that does not know it would import.
+   */
+  async serverImport(html: string | Buffer, filename = 'bookmarks.html', options: { dryRun?: boolean } = {}): Promise<ImportResult> {
     const boundary = `----ops${Date.now().toString(16)}${Math.random().toString(16).slice(2)}`;
     const head = Buffer.from(
       `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename.replace(/["\r\n]/g, '_')}"\r\nContent-Type: text/html\r\n\r\n`,
     );
     const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
     const body = Buffer.concat([head, Buffer.isBuffer(html) ? html : Buffer.from(html, 'utf8'), tail]);
-    const raw = await this.http.json<Record<string, unknown>>('POST', '/api/v1/import', { body, contentType: `multipart/form-data; boundary=${boundary}` });
+    const raw = await this.http.json<Record<string, unknown>>('POST', '/api/v1/import', {
+      body,
+      contentType: `multipart/form-data; boundary=${boundary}`,
+      query: options.dryRun ? { dry_run: 1 } : undefined,
+    });
     const n = (v: unknown) => (typeof v === 'number' ? v : Array.isArray(v) ? v.length : 0);
     const r = raw && typeof raw === 'object' ? raw : {};
     return {
@@ -338,6 +346,13 @@ export class BookmarkClient {
   async version(): Promise<string | null> {
     return (await this.detect()).version;
   }
+}
+
+/** Does an OpenAPI path item's operation declare this query parameter? */
+function hasQueryParameter(pathItem: unknown, method: string, name: string): boolean {
+  const op = (pathItem as Record<string, { parameters?: unknown }> | undefined)?.[method];
+  const params = op && Array.isArray(op.parameters) ? (op.parameters as { in?: unknown; name?: unknown }[]) : [];
+  return params.some((p) => p && p.in === 'query' && p.name === name);
 }
 
 export function dedupeById<T>(items: T[]): T[] {

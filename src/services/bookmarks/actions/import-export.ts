@@ -6,45 +6,70 @@ import { isValidUrl, LIMITS } from '../validate.js';
 import { parseNetscape, serializeNetscape, type ExportLink } from '../netscape.js';
 import { fallbackTitle } from '../metadata.js';
 import { fromUnixSeconds, toUnixSeconds } from '../time.js';
-import { attach, collectionsOf, findOwnLinkByUrl, insertLink, type LinkRow } from '../store/links.js';
+import { attach, collectionsOf, findOwnLinkByUrl, insertLink, linkJson, type LinkRow } from '../store/links.js';
 import type { CollectionRow } from '../store/collections.js';
-import { defaultVisibility, requireUser, resolveRefs } from './links.js';
+import { defaultVisibility, emitTagsCreated, requireUser, resolveRefs } from './links.js';
 
 export interface ImportResult {
   /** bookmarks found in the file */
   total: number;
   imported: number;
-  /** already saved by this user (trash included) or repeated in the file */
+  /** already saved by this user (trash included) or repeated in the file: existing + duplicates */
   skipped: number;
+  /** already saved by this user (trash included) */
+  existing: number;
+  /** repeated in the file (after their first entry) */
+  duplicates: number;
   /** not a valid URL (e.g. place: or javascript: entries) */
   invalid: number;
+  /** tags this import created (folders and TAGS names the user had no tag for) */
+  tags_created: number;
+  /** lists this import created: none (folders become tags) */
+  lists_created: number;
+  /** a dry run: everything above was done and rolled back */
+  dry_run: boolean;
 }
+
+/** Thrown inside the import's transaction to roll a dry run back. */
+class RollBack extends Error {}
 
 function cut(s: string, max: number): string {
   const chars = [...s];
   return chars.length > max ? chars.slice(0, max).join('') : s;
 }
 
-export function importBookmarks(deps: Deps, caller: Caller, file: Uint8Array | string): ImportResult {
+/**
+ * Imports into the caller's account in one transaction. A dry run runs the very same import and rolls it
+ * back, so its counts are exactly what the real run then does (on the same data).
+ * Events: as a link or tag created through the API, every created tag publishes `tag.created` and every
+ * created link `link.created` (with its tags), after the transaction commits; a dry run publishes nothing.
+ */
+export function importBookmarks(deps: Deps, caller: Caller, file: Uint8Array | string, options: { dryRun?: boolean } = {}): ImportResult {
   const userId = requireUser(caller);
   const items = parseNetscape(file);
-  const result: ImportResult = { total: items.length, imported: 0, skipped: 0, invalid: 0 };
+  const dryRun = options.dryRun === true;
+  const result: ImportResult = { total: items.length, imported: 0, skipped: 0, existing: 0, duplicates: 0, invalid: 0, tags_created: 0, lists_created: 0, dry_run: dryRun };
   const seen = new Set<string>();
   const created: CollectionRow[] = [];
+  const inserted: LinkRow[] = [];
   const fallbackVisibility = defaultVisibility(deps, userId);
-  deps.db.transaction(() => {
+  const run = deps.db.transaction(() => {
     for (const b of items) {
       const url = b.url.trim();
       if (!isValidUrl(url) || [...url].length > LIMITS.url) {
         result.invalid++;
         continue;
       }
-      if (seen.has(url) || findOwnLinkByUrl(deps.db, userId, url)) {
-        result.skipped++;
+      if (seen.has(url)) {
+        result.duplicates++;
         continue;
       }
       seen.add(url);
-      const link = insertLink(deps.db, {
+      if (findOwnLinkByUrl(deps.db, userId, url)) {
+        result.existing++;
+        continue;
+      }
+      const link: LinkRow = insertLink(deps.db, {
         user_id: userId,
         url,
         title: cut(b.title || fallbackTitle(url), LIMITS.title),
@@ -56,9 +81,30 @@ export function importBookmarks(deps: Deps, caller: Caller, file: Uint8Array | s
       const tags = b.tags.map((t) => cut(t, LIMITS.name)).filter(Boolean);
       if (tags.length) attach(deps.db, 'tags', link.id, resolveRefs(deps, userId, 'tags', tags.map((name) => ({ name })), created), 'replace');
       result.imported++;
+      inserted.push(link);
     }
-  })();
+    result.skipped = result.existing + result.duplicates;
+    result.tags_created = created.length;
+    if (dryRun) throw new RollBack();
+  });
+  try {
+    run();
+  } catch (err) {
+    if (!(err instanceof RollBack)) throw err;
+    return result;
+  }
+  publishCreated(deps, caller, userId, created, inserted);
   return result;
+}
+
+/** `tag.created` and `link.created` for what an import created, the links as the API returns them. */
+function publishCreated(deps: Deps, caller: Caller, userId: number, tags: CollectionRow[], links: LinkRow[]): void {
+  emitTagsCreated(deps, tags);
+  for (let i = 0; i < links.length; i += 500) {
+    const chunk = links.slice(i, i + 500);
+    const tagsOf = collectionsOf(deps.db, caller, 'tags', chunk.map((l) => l.id));
+    for (const l of chunk) deps.events.emit({ type: 'link.created', data: { ...linkJson(l), lists: [], tags: tagsOf.get(l.id) ?? [] }, userId });
+  }
 }
 
 /** The links the caller can see, oldest first, as a Netscape bookmark file. */

@@ -9,7 +9,7 @@ import { HttpError, ValidationError } from '../../errors.js';
 import { exportBookmarks, importBookmarks } from '../../actions/import-export.js';
 import { exportDocument } from '../../actions/export-document.js';
 import { requireUser } from '../../actions/links.js';
-import { callerOf, queryOf } from '../common.js';
+import { callerOf, flag, queryOf } from '../common.js';
 import { doc } from '../schemas.js';
 
 const FILE_REQUIRED = () => new ValidationError({ file: ['The file field is required (multipart/form-data, field "file", a Netscape bookmark HTML file).'] });
@@ -27,12 +27,23 @@ export function v1ImportExportRoutes(app: FastifyInstance, deps: Deps): void {
   app.post(
     '/api/v1/import',
     {
-      schema: doc('v1', 'Import a Netscape bookmark HTML file (folders become tags; existing URLs are skipped)', {
+      schema: doc('v1', 'Import a Netscape bookmark HTML file (folders become tags; existing URLs are skipped); dry_run=1 reports the same counts and changes nothing', {
         consumes: ['multipart/form-data'],
+        querystring: { type: 'object', properties: { dry_run: { type: 'boolean', description: 'run the import and roll it back (an ops serve extension)' } } },
         body: { type: 'object', properties: { file: { type: 'string', format: 'binary' } }, required: ['file'] },
         ok: {
           type: 'object',
-          properties: { total: { type: 'integer' }, imported: { type: 'integer' }, skipped: { type: 'integer' }, invalid: { type: 'integer' } },
+          properties: {
+            total: { type: 'integer' },
+            imported: { type: 'integer' },
+            skipped: { type: 'integer' },
+            existing: { type: 'integer' },
+            duplicates: { type: 'integer' },
+            invalid: { type: 'integer' },
+            tags_created: { type: 'integer' },
+            lists_created: { type: 'integer' },
+            dry_run: { type: 'boolean' },
+          },
         },
       }),
     },
@@ -52,7 +63,7 @@ export function v1ImportExportRoutes(app: FastifyInstance, deps: Deps): void {
         throw FILE_REQUIRED();
       }
       if (!data || data.length === 0) throw FILE_REQUIRED();
-      const result = importBookmarks(deps, caller, data);
+      const result = importBookmarks(deps, caller, data, { dryRun: flag(queryOf(req).dry_run) });
       if (result.total === 0 && !looksLikeBookmarkFile(data)) throw NOT_BOOKMARKS();
       return result;
     },
