@@ -75,11 +75,13 @@ export function register(cmd: Command): void {
     .description('Send rows or changes to a table: NDJSON, a JSON array, or CSV; "-" or no file reads stdin')
     .addOption(new Option('--format <format>', 'input format (default: from the file name, else JSON)').choices(['json', 'csv']))
     .option('--batch-size <n>', 'records per request', '1000')
+    .option('--header', 'CSV: the first line is a header naming the columns (default: when it names them)')
+    .option('--no-header', 'CSV: the first line is a row, even if it looks like a header')
     .option('--wait', 'return when the pipeline has processed everything sent')
     .option('--force', 'send even while the pipeline is paused')
     .addHelpText(
       'after',
-      '\nJSON records are rows (sent as inserts) or changes: {"insert": row}, {"delete": row}, {"update": row}.\nExamples:\n  ops pipe ingest demo ORDERS orders.ndjson\n  ops pipe ingest demo ORDERS rows.json --wait\n  cat prices.csv | ops pipe ingest demo PRICE - --format csv --batch-size 5000',
+      '\nJSON records are rows (sent as inserts) or changes: {"insert": row}, {"delete": row}, {"update": row}.\nCSV fields are in the table\'s column order, unless the first line is a header naming the columns (any\norder, any case): then each record is mapped by name.\nExamples:\n  ops pipe ingest demo ORDERS orders.ndjson\n  ops pipe ingest demo ORDERS rows.json --wait\n  cat prices.csv | ops pipe ingest demo PRICE - --format csv --batch-size 5000',
     )
     .action(async (name: string, table: string, file: string | undefined, opts, command: Command) => (await import('./ingest.js')).pipeIngest(contextFor(command), name, table, file, opts));
 

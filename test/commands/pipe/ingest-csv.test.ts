@@ -1,0 +1,63 @@
+/**
+ * `ops pipe ingest` in-process against a real pipeline service (SQL compiled, pipeline running in its worker):
+ * CSV with a header line mapped by name; header-less CSV as Feldera takes it.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Context } from '../../../src/context.js';
+import { pipeIngest } from '../../../src/commands/pipe/ingest.js';
+import { createCompiled, snapshot, startRunning, startSvc, bag, type Svc } from '../../services/pipelines/helpers.js';
+import { memoryIo } from '../../helpers/memory-io.js';
+import { tempDir } from '../../helpers/cli.js';
+
+let svc: Svc;
+const dir = tempDir('ops-ingest-csv-');
+
+beforeAll(async () => {
+  svc = await startSvc();
+  await createCompiled(svc, 'people', 'CREATE TABLE people (id INT NOT NULL, name VARCHAR, city VARCHAR);\nCREATE MATERIALIZED VIEW everyone AS SELECT * FROM people;');
+  await startRunning(svc, 'people');
+}, 60_000);
+afterAll(async () => {
+  await svc.close();
+});
+
+async function ingest(text: string, opts: { header?: boolean } = {}) {
+  const file = join(dir, `in-${Math.random().toString(36).slice(2)}.csv`);
+  writeFileSync(file, text);
+  const io = memoryIo({ tty: false });
+  const ctx = new Context({ json: true }, { OPS_PIPE_URL: svc.base, OPS_CONFIG_DIR: tempDir('ops-cfg-') }, io);
+  let error: Error | undefined;
+  try {
+    await pipeIngest(ctx, 'people', 'people', file, { wait: true, ...opts });
+  } catch (err) {
+    error = err as Error;
+  }
+  return { error, stdout: io.stdoutText(), stderr: io.stderrText() };
+}
+
+describe('ops pipe ingest with CSV', () => {
+  test('a header naming the columns (any order, any case) maps each record by name', async () => {
+    const r = await ingest('NAME,id,City\nAnn,1,Oslo\n"Bo, Jr.",2,\n');
+    expect(r.error).toBeUndefined();
+    expect(JSON.parse(r.stdout)).toMatchObject({ records: 2 });
+    const rows = (await snapshot(svc, 'people', 'everyone')).json_data ?? [];
+    expect(bag(rows.map((c: any) => c.insert))).toEqual(bag([{ ID: 1, NAME: 'Ann', CITY: 'Oslo' }, { ID: 2, NAME: 'Bo, Jr.', CITY: null }]));
+  });
+
+  test('header-less CSV goes as it is; --no-header sends a header-like line as a row (and the server refuses it)', async () => {
+    expect((await ingest('3,Cy,Rome\n')).error).toBeUndefined();
+    const rows = (await snapshot(svc, 'people', 'everyone')).json_data ?? [];
+    expect(rows.map((c: any) => c.insert.ID).sort()).toEqual([1, 2, 3]);
+    const forced = await ingest('id,name,city\n4,Di,Nice\n', { header: false });
+    expect(forced.error?.message).toMatch(/refused/);
+  });
+
+  test('--header with a first line that is not a header, or a record of the wrong width: a clear error', async () => {
+    const r = await ingest('5,Ed,Paris\n', { header: true });
+    expect(r.error?.message).toMatch(/--header: the first record is not a header of the table's columns/);
+    const short = await ingest('id,name,city\n6,Fay\n');
+    expect(short.error?.message).toMatch(/record 1 \(after the header\) has 2 fields; the header has 3/);
+  });
+});
