@@ -87,6 +87,10 @@ export async function pipeIngest(ctx: Context, name: string, table: string, file
   if (isStopped(p.deployment.status)) {
     throw new OpsError(`${name} is not running (${p.deployment.status})`, ExitCode.failure, `Start it first: ops pipe start ${name}`);
   }
+  // A paused pipeline holds pushed records until it runs: say so now rather than time out.
+  if (p.deployment.status === 'Paused' && !opts.force) {
+    throw new OpsError(`${name} is paused: it takes no records until it runs`, ExitCode.failure, `Start it with \`ops pipe start ${name}\`, or pass --force to queue the records while it is paused.`);
+  }
   if (p.inputs.length > 0 && !findRelation(p.inputs, table)) {
     throw new OpsError(`${name} has no table "${sanitize(table)}"`, ExitCode.failure, `Its tables: ${p.inputs.map((r) => r.name).join(', ')}`);
   }

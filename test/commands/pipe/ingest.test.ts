@@ -1,13 +1,13 @@
 /**
  * `ops pipe ingest` in-process against a real pipeline service (SQL compiled, pipeline running in its worker):
- * CSV with a header line mapped by name; header-less CSV as Feldera takes it.
+ * CSV with a header line mapped by name; header-less CSV as Feldera takes it; a paused pipeline.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Context } from '../../../src/context.js';
 import { pipeIngest } from '../../../src/commands/pipe/ingest.js';
-import { createCompiled, snapshot, startRunning, startSvc, bag, type Svc } from '../../services/pipelines/helpers.js';
+import { createCompiled, snapshot, startRunning, startSvc, bag, waitFor, type Svc } from '../../services/pipelines/helpers.js';
 import { memoryIo } from '../../helpers/memory-io.js';
 import { tempDir } from '../../helpers/cli.js';
 
@@ -23,7 +23,7 @@ afterAll(async () => {
   await svc.close();
 });
 
-async function ingest(text: string, opts: { header?: boolean } = {}) {
+async function ingest(text: string, opts: { header?: boolean; force?: boolean; wait?: boolean } = {}) {
   const file = join(dir, `in-${Math.random().toString(36).slice(2)}.csv`);
   writeFileSync(file, text);
   const io = memoryIo({ tty: false });
@@ -59,5 +59,19 @@ describe('ops pipe ingest with CSV', () => {
     expect(r.error?.message).toMatch(/--header: the first record is not a header of the table's columns/);
     const short = await ingest('id,name,city\n6,Fay\n');
     expect(short.error?.message).toMatch(/record 1 \(after the header\) has 2 fields; the header has 3/);
+  });
+});
+
+describe('ops pipe ingest into a paused pipeline', () => {
+  test('stops at once saying it is paused and how to start it; --force queues the records', async () => {
+    expect((await svc.call('POST', '/v0/pipelines/people/pause')).status).toBe(202);
+    await waitFor(async () => (await svc.call('GET', '/v0/pipelines/people')).json.deployment_status === 'Paused', 'Paused');
+    const r = await ingest('7,Gil,Bern\n');
+    expect(r.error?.message).toBe('people is paused: it takes no records until it runs');
+    expect((r.error as { hint?: string }).hint).toContain('ops pipe start people');
+    const forced = await ingest('7,Gil,Bern\n', { force: true, wait: false });
+    expect(forced.error).toBeUndefined();
+    await startRunning(svc, 'people');
+    await waitFor(async () => ((await snapshot(svc, 'people', 'everyone')).json_data ?? []).some((c: any) => c.insert.ID === 7), 'the queued record');
   });
 });
