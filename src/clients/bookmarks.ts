@@ -20,6 +20,8 @@ export interface PageOptions {
   all?: boolean;
   /** Page size when following pages. */
   perPage?: number;
+  /** Told about each page read: how many items the server has in all, and whether more pages follow. */
+  onPage?: (page: { total: number; hasNext: boolean }) => void;
 }
 
 export interface HealthResult {
@@ -114,6 +116,7 @@ export class BookmarkClient {
     let seen = 0;
     for (let n = 1; ; n++) {
       const p = await this.page<T>(path, { ...query, ...(perPage !== undefined ? { per_page: perPage } : {}), page: n });
+      opts.onPage?.({ total: p.total, hasNext: p.hasNext });
       let items = p.items;
       if (limit !== undefined && seen + items.length > limit) items = items.slice(0, limit - seen);
       seen += items.length;

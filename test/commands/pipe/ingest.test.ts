@@ -1,12 +1,14 @@
 /**
  * `ops pipe ingest` in-process against a real pipeline service (SQL compiled, pipeline running in its worker):
- * CSV with a header line mapped by name; header-less CSV as Feldera takes it; a paused pipeline.
+ * CSV with a header line mapped by name; header-less CSV as Feldera takes it; a paused pipeline; and
+ * `ops pipe snapshot` of a view that is not there (said in words, not with the server's endpoint name).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Context } from '../../../src/context.js';
 import { pipeIngest } from '../../../src/commands/pipe/ingest.js';
+import { pipeSnapshot } from '../../../src/commands/pipe/snapshot.js';
 import { createCompiled, snapshot, startRunning, startSvc, bag, waitFor, type Svc } from '../../services/pipelines/helpers.js';
 import { memoryIo } from '../../helpers/memory-io.js';
 import { tempDir } from '../../helpers/cli.js';
@@ -73,5 +75,15 @@ describe('ops pipe ingest into a paused pipeline', () => {
     expect(forced.error).toBeUndefined();
     await startRunning(svc, 'people');
     await waitFor(async () => ((await snapshot(svc, 'people', 'everyone')).json_data ?? []).some((c: any) => c.insert.ID === 7), 'the queued record');
+  });
+});
+
+describe('ops pipe snapshot of an unknown view', () => {
+  test("names the view and where to look, not the server's internal endpoint", async () => {
+    const io = memoryIo({ tty: false });
+    const ctx = new Context({}, { OPS_PIPE_URL: svc.base, OPS_CONFIG_DIR: tempDir('ops-cfg-') }, io);
+    const err = (await pipeSnapshot(ctx, 'people', 'nosuch').catch((e: unknown) => e)) as Error & { hint?: string };
+    expect(err.message).toBe('people has no view "nosuch"');
+    expect(err.hint).toContain('ops pipe status people');
   });
 });

@@ -1,6 +1,7 @@
 /**
- * Request economy and throttling of `ops bm` against a real in-process `ops serve` (default settings: no rate
- * limit given), with a real counting HTTP proxy (HTTP_PROXY) between the CLI and the server.
+ * `ops bm` commands in-process against a real in-process `ops serve` (default settings: no rate limit given),
+ * with a real counting HTTP proxy (HTTP_PROXY) between the CLI and the server: request economy, throttling,
+ * and the messages a new user reads.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PassThrough } from 'node:stream';
@@ -9,7 +10,8 @@ import type { Io } from '../../../src/core/io.js';
 import { startServer, type RunningServer } from '../../../src/services/server.js';
 import bookmarks from '../../../src/services/bookmarks/index.js';
 import { exportAll, readExport, readExportThroughApi } from '../../../src/commands/bm/transfer.js';
-import { linksAdd, linksList } from '../../../src/commands/bm/links.js';
+import { linksAdd, linksGet, linksList, linksRemove } from '../../../src/commands/bm/links.js';
+import { trashRestore } from '../../../src/commands/bm/trash.js';
 import { bm } from '../../../src/commands/bm/shared.js';
 import { startCountingProxy, type CountingProxy } from '../../helpers/counting-proxy.js';
 import { tempDir } from '../../helpers/cli.js';
@@ -31,7 +33,7 @@ afterAll(async () => {
   if (savedRateLimit !== undefined) process.env.API_RATE_LIMIT = savedRateLimit;
 });
 
-function makeCtx(opts: { json?: boolean } = {}) {
+function makeCtx(opts: { json?: boolean; yes?: boolean } = {}) {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = '';
@@ -40,7 +42,7 @@ function makeCtx(opts: { json?: boolean } = {}) {
   stderr.on('data', (d) => (err += d));
   const env = { OPS_BM_URL: server.url, OPS_BM_TOKEN: token, OPS_CONFIG_DIR: tempDir('ops-cfg-'), HTTP_PROXY: proxy.url };
   const io: Io = { stdin: new PassThrough(), stdout, stderr, stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, colorOut: false, colorErr: false, columns: Number.MAX_SAFE_INTEGER, env };
-  return { ctx: new Context({ json: opts.json }, env, io), out: () => out, err: () => err };
+  return { ctx: new Context({ json: opts.json, yes: opts.yes }, env, io), out: () => out, err: () => err };
 }
 
 /** Links straight through the API (not counted): `n` links over `tags` tags and `lists` lists. */
@@ -107,5 +109,39 @@ describe('ops bm against a default ops serve', () => {
     await linksList(ctx, { tag: ['t3'], list: ['l1'], limit: '100' });
     expect(JSON.parse(out()).length).toBeGreaterThan(0);
     expect(proxy.requests.map((r) => r.path.split('?')[0])).toEqual(['/api/v2/tags', '/api/v2/lists', '/api/v2/search/links']);
+  });
+});
+
+describe('messages', () => {
+  test("a missing link is said in words, not in Laravel's", async () => {
+    const { ctx } = makeCtx();
+    await expect(linksGet(ctx, '99999')).rejects.toThrow(/^link 99999 not found$/);
+  });
+
+  test('links list says how many there are when it shows the first page only', async () => {
+    const { ctx, err } = makeCtx();
+    await linksList(ctx, {});
+    const total = (await (await fetch(`${server.url}/api/v2/links?per_page=1`, { headers: { authorization: `Bearer ${token}` } })).json()) as { meta: { total: number } };
+    expect(err()).toContain(`showing 25 of ${total.meta.total} links; --all for all of them, --limit N for more`);
+    const limited = makeCtx();
+    await linksList(limited.ctx, { limit: '3' });
+    expect(limited.err()).not.toContain('showing');
+    const all = makeCtx();
+    await linksList(all.ctx, { limit: '100000' });
+    expect(all.err()).not.toContain('showing');
+  });
+
+  test('trash restore of a link that is not in the trash says so (exit 1) instead of "restored"', async () => {
+    const { ctx, err } = makeCtx();
+    const alive = makeCtx({ json: true });
+    await linksAdd(alive.ctx, 'https://restore-me.example/', {});
+    const id = JSON.parse(alive.out()).id as number;
+    await expect(trashRestore(ctx, 'link', [String(id)])).rejects.toThrow(`link ${id} is not in the trash`);
+    expect(err()).not.toContain('restored');
+    const rm = makeCtx({ yes: true });
+    await linksRemove(rm.ctx, [String(id)]);
+    const again = makeCtx();
+    await trashRestore(again.ctx, 'link', [String(id)]);
+    expect(again.err()).toContain(`restored link ${id}`);
   });
 });
