@@ -20,6 +20,8 @@ export interface Column<T = Record<string, unknown>> {
   key?: string;
   /** Give way first when the table is too wide (e.g. URLs, descriptions). */
   shrink?: boolean;
+  /** Left out of a terminal table that is too wide even after shrinking (still in TSV and --json). */
+  optional?: boolean;
   /** Styling on a terminal only (applied after truncation). */
   style?: (text: string, row: T, c: ChalkInstance) => string;
 }
@@ -80,6 +82,8 @@ export class Output {
   /** Rows for a stream of pages (--all): table/TSV rows printed per chunk; JSON printed as one array, opened and closed here. */
   listStream<T>(columns: Column<T>[]): { push(rows: readonly T[], raw?: readonly unknown[]): Promise<void>; end(): Promise<void> } {
     let first = true;
+    // a terminal table keeps the columns and widths of its first chunk, so later rows line up under it
+    let layout: TableLayout<T> | undefined;
     return {
       push: async (rows, raw = rows) => {
         if (this.format === 'json') {
@@ -90,7 +94,8 @@ export class Output {
         } else if (this.format === 'tsv') {
           await this.write(this.tsvLines(rows, columns));
         } else if (rows.length > 0) {
-          await this.write(this.table(rows, columns, first) + '\n');
+          layout ??= this.layout(rows, columns, true);
+          await this.write(this.render(rows, layout, first) + '\n');
           first = false;
         }
       },
@@ -139,29 +144,62 @@ export class Output {
   }
 
   private table<T>(rows: readonly T[], columns: Column<T>[], withHeader = true): string {
-    const texts = rows.map((row) => columns.map((col) => cellText(valueOf(row, col))));
-    const widths = columns.map((col, i) => Math.max(col.header.length, ...texts.map((t) => [...t[i]!].length)));
-    fitWidths(widths, columns, this.io.columns);
+    return this.render(rows, this.layout(rows, columns), withHeader);
+  }
+
+  /**
+   * Which columns a terminal table shows and how wide: widths from the content, shrinkable columns cut to fit
+   * the terminal, then optional columns left out (rightmost first) while it is still too wide. A streamed
+   * table gives the rest of the width to its last shrinkable column, for the rows still to come.
+   */
+  private layout<T>(rows: readonly T[], all: Column<T>[], streamed = false): TableLayout<T> {
+    let columns = all;
+    for (;;) {
+      const widths = columns.map((col) => Math.max(col.header.length, ...rows.map((row) => [...cellText(valueOf(row, col))].length)));
+      fitWidths(widths, columns, this.io.columns);
+      const used = widths.reduce((a, b) => a + b, 0) + 2 * (widths.length - 1);
+      const optional = columns.map((c, i) => (c.optional ? i : -1)).filter((i) => i >= 0);
+      if (used > this.io.columns && optional.length > 0) {
+        const drop = optional[optional.length - 1]!;
+        columns = columns.filter((_c, i) => i !== drop);
+        continue;
+      }
+      if (streamed && used < this.io.columns && this.io.columns < 10_000) {
+        const last = columns.map((c, i) => (c.shrink ? i : -1)).filter((i) => i >= 0).pop();
+        if (last !== undefined) widths[last]! += this.io.columns - used;
+      }
+      return { columns, widths };
+    }
+  }
+
+  private render<T>(rows: readonly T[], { columns, widths }: TableLayout<T>, withHeader: boolean): string {
     const table = new Table({
-      head: withHeader ? columns.map((col) => this.c.bold(col.header.toUpperCase())) : [],
+      head: withHeader ? columns.map((col, i) => this.c.bold(col.header.toUpperCase().padEnd(widths[i]!))) : [],
       chars: BORDERLESS,
       style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 },
       wordWrap: false,
     });
-    rows.forEach((row, r) => {
+    for (const row of rows) {
       table.push(
         columns.map((col, i) => {
-          const text = truncate(texts[r]![i]!, widths[i]!);
-          return col.style ? col.style(text, row, this.c) : text;
+          const text = truncate(cellText(valueOf(row, col)), widths[i]!);
+          // padded to the column's width so that every chunk of a stream lines up
+          const padded = text + ' '.repeat(Math.max(0, widths[i]! - [...text].length));
+          return col.style ? col.style(text, row, this.c) + padded.slice(text.length) : padded;
         }),
       );
-    });
+    }
     return table
       .toString()
       .split('\n')
       .map((line) => line.trimEnd())
       .join('\n');
   }
+}
+
+interface TableLayout<T> {
+  columns: Column<T>[];
+  widths: number[];
 }
 
 function valueOf<T>(row: T, col: Column<T>): unknown {

@@ -25,12 +25,15 @@ export async function startProgress(io: Io, text: string, options: ProgressOptio
     const { default: ora } = await import('ora');
     const spinner = ora({ text, stream: io.stderr, color: 'cyan', isEnabled: true, discardStdin: false }).start();
     if (!io.colorErr) spinner.color = 'white';
+    const { Chalk } = await import('chalk');
+    const c = new Chalk({ level: io.colorErr ? 1 : 0 });
     return {
       update: (t) => {
         spinner.text = t;
       },
-      succeed: (t) => void spinner.succeed(t),
-      fail: (t) => void spinner.fail(t),
+      // the marks of core/output (✓ as in `ctx.out.success`), not ora's own ✔ and ✖
+      succeed: (t) => void spinner.stopAndPersist({ symbol: c.green('✓'), text: t }),
+      fail: (t) => void spinner.stopAndPersist({ symbol: c.red('✗'), text: t }),
       stop: () => void spinner.stop(),
     };
   }

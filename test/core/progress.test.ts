@@ -30,6 +30,15 @@ describe('progress', () => {
     expect(io.stderrText()).toContain('done');
     expect(io.stdoutText()).toBe('');
   });
+
+  it('ends with the same marks as every other message (✓, not ora\'s ✔)', async () => {
+    const io = memoryIo({ tty: true });
+    (await startProgress(io, 'waiting', { json: false })).succeed('done');
+    (await startProgress(io, 'waiting', { json: false })).fail('broken');
+    expect(io.stderrText()).toContain('✓ done');
+    expect(io.stderrText()).toContain('✗ broken');
+    expect(io.stderrText()).not.toMatch(/[✔✖]/);
+  });
 });
 
 describe('progress on a terminal that reports no width', () => {

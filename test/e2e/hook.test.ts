@@ -111,7 +111,10 @@ describe('ops hook serve (built binary)', () => {
     // the store survives a restart: still a duplicate
     const again = await startHookServe(['--path', '/in'], env);
     expect((await post(again.url, body, sig)).body.duplicate).toBe(true);
-    await again.stop();
+    // Ctrl-C: a clean stop, exit 130 as everywhere in ops
+    await again.stop('SIGINT');
+    expect((await again.process).exitCode).toBe(130);
+    expect(again.lines.at(-1)).toMatchObject({ event: 'stopped' });
   }, CLI_TIMEOUT);
 
   it('generates and keeps a secret when none is given; --print-secret prints it', async () => {
