@@ -39,6 +39,13 @@ export function frameworkErrors(error: FastifyError, req: FastifyRequest, reply:
   void reply.code(status).send({ error: 'Bad Request', code: error.code, message: error.message, statusCode: status });
 }
 
+/** One line per answered request (`ops serve --log-requests`): method, path, status, milliseconds. */
+export function logRequests(app: FastifyInstance, write: (line: string) => void): void {
+  app.addHook('onResponse', async (req, reply) => {
+    write(`${new Date().toISOString()} ${req.method} ${req.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
+  });
+}
+
 export async function startServer(options: ServeOptions, modules?: ServiceModule[]): Promise<RunningServer> {
   mkdirSync(options.dataDir, { recursive: true });
   const app = Fastify({
@@ -50,6 +57,7 @@ export async function startServer(options: ServeOptions, modules?: ServiceModule
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors,
   });
+  if (options.requestLog) logRequests(app, options.requestLog);
   const events = new EventBus();
   let baseUrl = `http://${options.host}:${options.port}`;
   const services: RunningServer['services'] = [];

@@ -21,6 +21,8 @@ export interface ServeOptions {
   guestAccess?: boolean;
   /** Start with demo content. */
   demo?: boolean;
+  /** Called with one line per answered request (`--log-requests`). */
+  requestLog?: (line: string) => void;
   /** Free-form extra options for services (set by flags that only one service reads). */
   [k: string]: unknown;
 }

@@ -18,6 +18,7 @@ export interface ServeFlags {
   linkCheck?: boolean;
   metadata?: boolean;
   demo?: boolean;
+  logRequests?: boolean;
 }
 
 export function register(cmd: Command): void {
@@ -32,9 +33,10 @@ export function register(cmd: Command): void {
     .option('--no-link-check', 'do not check link health in the background')
     .option('--no-metadata', 'do not fetch page titles and descriptions for new links')
     .addOption(new Option('--demo', 'start with demo content in every service'))
+    .option('--log-requests', 'print one line per request on stderr: time, method, path, status, milliseconds')
     .addHelpText(
       'after',
-      `\nOn start it writes the profile "local" (URLs and credentials), so \`ops bm\`, \`ops pipe\` and \`ops hook\`\nin another terminal work with no set-up. A server on another data dir leaves "local" to its owner and\nwrites "local-<data dir name>" instead (or --profile NAME); it prints which. With --json the first stdout line is\n{"event":"listening","url":...}. Stop with Ctrl-C (in-flight requests finish).\n\nExamples:\n  ops serve\n  ops serve --port 0 --json --data-dir ./tmp-data   # its own profile "local-tmp-data" if "local" is taken\n  ops serve --retry-scale 0.001   # webhook retries in milliseconds`,
+      `\nOn start it writes the profile "local" (URLs and credentials), so \`ops bm\`, \`ops pipe\` and \`ops hook\`\nin another terminal work with no set-up. A server on another data dir leaves "local" to its owner and\nwrites "local-<data dir name>" instead (or --profile NAME); it prints which. With --json the first stdout line is\n{"event":"listening","url":...}. Stop with Ctrl-C (in-flight requests finish).\nOPS_LOG_LEVEL=info (or debug, warn, ...) adds the server's own JSON logs on stdout; OPS_DEBUG=1 prints\nstack traces of unexpected errors.\n\nExamples:\n  ops serve\n  ops serve --port 0 --json --data-dir ./tmp-data   # its own profile "local-tmp-data" if "local" is taken\n  ops serve --retry-scale 0.001   # webhook retries in milliseconds`,
     )
     .action(async (flags: ServeFlags, command: Command) => {
       const { runServe } = await import('./run.js');

@@ -29,6 +29,7 @@ export async function runServe(ctx: Context, flags: ServeFlags): Promise<void> {
     linkCheck: flags.linkCheck !== false,
     fetchMetadata: flags.metadata !== false,
     demo: Boolean(flags.demo),
+    requestLog: flags.logRequests ? (line) => void ctx.io.stderr.write(`${line}\n`) : undefined,
   };
   const { startServer } = await import('../../services/server.js');
   let server;
