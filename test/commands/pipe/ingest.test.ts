@@ -1,7 +1,8 @@
 /**
  * `ops pipe ingest` in-process against a real pipeline service (SQL compiled, pipeline running in its worker):
  * CSV with a header line mapped by name; header-less CSV as Feldera takes it; a paused pipeline; and
- * `ops pipe snapshot` of a view that is not there (said in words, not with the server's endpoint name).
+ * `ops pipe snapshot` of a view that is not there (said in words, not with the server's endpoint name); and
+ * `ops pipe stats` on a terminal (units) and piped (raw numbers).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { writeFileSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { Context } from '../../../src/context.js';
 import { pipeIngest } from '../../../src/commands/pipe/ingest.js';
 import { pipeSnapshot } from '../../../src/commands/pipe/snapshot.js';
+import { pipeStats } from '../../../src/commands/pipe/stats.js';
 import { createCompiled, snapshot, startRunning, startSvc, bag, waitFor, type Svc } from '../../services/pipelines/helpers.js';
 import { memoryIo } from '../../helpers/memory-io.js';
 import { tempDir } from '../../helpers/cli.js';
@@ -85,5 +87,20 @@ describe('ops pipe snapshot of an unknown view', () => {
     const err = (await pipeSnapshot(ctx, 'people', 'nosuch').catch((e: unknown) => e)) as Error & { hint?: string };
     expect(err.message).toBe('people has no view "nosuch"');
     expect(err.hint).toContain('ops pipe status people');
+  });
+});
+
+describe('ops pipe stats', () => {
+  test('on a terminal: sizes and durations in units, the start time as a date; piped: the raw numbers', async () => {
+    const env = { OPS_PIPE_URL: svc.base, OPS_CONFIG_DIR: tempDir('ops-cfg-') };
+    const tty = memoryIo({ tty: true, columns: 100 });
+    await pipeStats(new Context({}, env, tty), 'people', {});
+    const text = tty.stdoutText();
+    expect(text).toMatch(/^ {2}rss_bytes +\d+\.\d (KiB|MiB|GiB)$/m);
+    expect(text).toMatch(/^ {2}cpu_msecs +\d+(\.\d)? (ms|s)$|^ {2}cpu_msecs +\d+m \d\ds$/m);
+    expect(text).toMatch(/^ {2}start_time +\d{4}-\d\d-\d\dT.*Z \((just now|\d+\w+ ago)\)$/m);
+    const piped = memoryIo({ tty: false });
+    await pipeStats(new Context({}, env, piped), 'people', {});
+    expect(piped.stdoutText()).toMatch(/^global_metrics\.rss_bytes\t\d+$/m);
   });
 });
