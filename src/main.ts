@@ -47,7 +47,7 @@ export async function buildProgram(args: readonly string[], options: { loadAll?:
     .option('--timeout <seconds>', 'HTTP timeout in seconds (default 30)')
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, 'ops: error: ')) })
-    .addHelpText('after', '\nMore: ops help environment | exit-codes | formatting | config\nExamples:\n  ops serve                      # run the local services\n  ops bm links list --tag docs   # bookmarks tagged "docs"\n  ops pipe watch demo TOTALS | jq .');
+    .addHelpText('after', '\nMore: ops help environment | exit-codes | formatting | config\nExamples:\n  ops serve                      # run the local services\n  ops bm links list --tag docs   # bookmarks tagged "docs"\n  ops pipe watch shop revenue_by_product | jq .');
 
   const wanted = firstCommandWord(args);
   const helpTarget = wanted === 'help' ? firstCommandWord(args.slice(args.indexOf('help') + 1)) : undefined;
