@@ -178,7 +178,7 @@ __ops_opts() {
     'pipe pause') __ops_r='--no-wait --help -h' ;;
     'pipe shutdown') __ops_r='--no-wait --force --help -h' ;;
     'pipe delete') __ops_r='--help -h' ;;
-    'pipe ingest') __ops_r='--format --batch-size --wait --force --help -h' ;;
+    'pipe ingest') __ops_r='--format --batch-size --header --no-header --wait --force --help -h' ;;
     'pipe watch') __ops_r='--raw --snapshot --count --help -h' ;;
     'pipe snapshot') __ops_r='--help -h' ;;
     'pipe stats') __ops_r='--watch --interval --help -h' ;;
@@ -196,7 +196,7 @@ __ops_opts() {
     'hook deliveries') __ops_r='--status --webhook --event --type --limit --help -h' ;;
     'hook redeliver') __ops_r='--help -h' ;;
     'hook dashboard') __ops_r='--help -h' ;;
-    'serve') __ops_r='--host --port --data-dir --rate-limit --retry-scale --pipelines-auth --guest-access --no-link-check --no-metadata --demo --help -h' ;;
+    'serve') __ops_r='--host --port --data-dir --rate-limit --retry-scale --pipelines-auth --guest-access --no-link-check --no-metadata --demo --log-requests --help -h' ;;
     'serve user') __ops_r='--help -h' ;;
     'serve user add') __ops_r='--name --email --token-name --data-dir --help -h' ;;
     'serve user list') __ops_r='--data-dir --help -h' ;;
@@ -441,6 +441,8 @@ __ops_value() {
     'pipe delete|-h') __ops_r=''; return 0 ;;
     'pipe ingest|--format') __ops_r='c:json csv'; return 0 ;;
     'pipe ingest|--batch-size') __ops_r='-'; return 0 ;;
+    'pipe ingest|--header') __ops_r=''; return 0 ;;
+    'pipe ingest|--no-header') __ops_r=''; return 0 ;;
     'pipe ingest|--wait') __ops_r=''; return 0 ;;
     'pipe ingest|--force') __ops_r=''; return 0 ;;
     'pipe ingest|--help') __ops_r=''; return 0 ;;
@@ -541,6 +543,7 @@ __ops_value() {
     'serve|--no-link-check') __ops_r=''; return 0 ;;
     'serve|--no-metadata') __ops_r=''; return 0 ;;
     'serve|--demo') __ops_r=''; return 0 ;;
+    'serve|--log-requests') __ops_r=''; return 0 ;;
     'serve|--help') __ops_r=''; return 0 ;;
     'serve|-h') __ops_r=''; return 0 ;;
     'serve user|--help') __ops_r=''; return 0 ;;
@@ -689,7 +692,12 @@ __ops_values() {
       local n="${code#d:relations:}" pos=("$@")
       [ -n "${pos[$n]}" ] || return 0
       names="$("${__ops_cmd}" "${__ops_gopts[@]}" completion __values relations "${pos[$n]}" 2>/dev/null)"
-      COMPREPLY=($(compgen -W "$names" -- "$cur")) ;;
+      # table and view names are looked up ignoring case: "rev" completes REVENUE
+      local restore name
+      restore="$(shopt -p nocasematch)"
+      shopt -s nocasematch
+      for name in $names; do [[ "$name" == "$cur"* ]] && COMPREPLY+=("$name"); done
+      $restore ;;
     d:*)
       names="$("${__ops_cmd}" "${__ops_gopts[@]}" completion __values "${code#d:}" 2>/dev/null)"
       COMPREPLY=($(compgen -W "$names" -- "$cur")) ;;
