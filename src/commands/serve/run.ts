@@ -6,7 +6,8 @@ import { LOCAL_PROFILE } from '../../core/config.js';
 import { dataDir as defaultDataDir } from '../../core/paths.js';
 import { chooseServeProfile, type ProfileChoice } from './profile.js';
 import type { LocalCredentials, ServeOptions } from '../../services/types.js';
-import { parsePort, parseScale, resolveDataDir, type ServeFlags } from './index.js';
+import { parsePort, parseScale, resolveDataDir } from './flags.js';
+import type { ServeFlags } from './index.js';
 
 export async function runServe(ctx: Context, flags: ServeFlags): Promise<void> {
   const dataDir = resolve(resolveDataDir(flags.dataDir, ctx.env));
@@ -124,7 +125,7 @@ function profileLine(profile: string, choice: ProfileChoice, requested: boolean)
 
 /** Seed the demo content and say what there is to look at. */
 async function runDemo(ctx: Context, url: string, dataDir: string, credentials: LocalCredentials, profile: string | null): Promise<void> {
-  const { seedDemo, DEMO_PIPELINE } = await import('../../services/demo/index.js');
+  const { seedDemo, DEMO_PIPELINE } = await import('./demo.js');
   const notifyKey = credentials.notifyApiKey ?? (profile ? ctx.store.get(profile, 'notify.api-key') : undefined);
   const pipeKey = credentials.pipeApiKey ?? (profile ? ctx.store.get(profile, 'pipe.api-key') : undefined);
   const summary = await seedDemo(url, dataDir, credentials, notifyKey, pipeKey);

@@ -5,9 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildProgram } from '../../../src/main.js';
+import { buildProgram } from '../../../src/program.js';
 import { allCommands, describeTree } from '../../../src/docs/tree.js';
-import { DEMO_PIPELINE } from '../../../src/services/demo/index.js';
+import { DEMO_PIPELINE } from '../../../src/commands/serve/demo.js';
 import { ROOT } from '../../helpers/cli.js';
 
 const demoRelations = [...readFileSync(join(ROOT, 'assets', 'demo', 'shop.sql'), 'utf8').matchAll(/CREATE (?:MATERIALIZED )?(?:TABLE|VIEW) (\w+)/gi)].map((m) => m[1]!.toLowerCase());
