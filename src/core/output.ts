@@ -155,7 +155,7 @@ export class Output {
   private layout<T>(rows: readonly T[], all: Column<T>[], streamed = false): TableLayout<T> {
     let columns = all;
     for (;;) {
-      const widths = columns.map((col) => Math.max(col.header.length, ...rows.map((row) => [...cellText(valueOf(row, col))].length)));
+      const widths = columns.map((col) => Math.max(col.header.length, ...rows.map((row) => displayWidth(cellText(valueOf(row, col))))));
       fitWidths(widths, columns, this.io.columns);
       const used = widths.reduce((a, b) => a + b, 0) + 2 * (widths.length - 1);
       const optional = columns.map((c, i) => (c.optional ? i : -1)).filter((i) => i >= 0);
@@ -168,24 +168,24 @@ export class Output {
         const last = columns.map((c, i) => (c.shrink ? i : -1)).filter((i) => i >= 0).pop();
         if (last !== undefined) widths[last]! += this.io.columns - used;
       }
-      return { columns, widths };
+      return { columns, widths, streamed };
     }
   }
 
-  private render<T>(rows: readonly T[], { columns, widths }: TableLayout<T>, withHeader: boolean): string {
+  private render<T>(rows: readonly T[], { columns, widths, streamed }: TableLayout<T>, withHeader: boolean): string {
     const table = new Table({
-      head: withHeader ? columns.map((col, i) => this.c.bold(col.header.toUpperCase().padEnd(widths[i]!))) : [],
+      head: withHeader ? columns.map((col) => this.c.bold(col.header.toUpperCase())) : [],
       chars: BORDERLESS,
       style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 },
+      // a stream's chunks share fixed widths (plus the gap) so that they line up; a whole table sizes to its cells
+      ...(streamed ? { colWidths: widths.map((w) => w + 2) } : {}),
       wordWrap: false,
     });
     for (const row of rows) {
       table.push(
         columns.map((col, i) => {
           const text = truncate(cellText(valueOf(row, col)), widths[i]!);
-          // padded to the column's width so that every chunk of a stream lines up
-          const padded = text + ' '.repeat(Math.max(0, widths[i]! - [...text].length));
-          return col.style ? col.style(text, row, this.c) + padded.slice(text.length) : padded;
+          return col.style ? col.style(text, row, this.c) : text;
         }),
       );
     }
@@ -197,9 +197,32 @@ export class Output {
   }
 }
 
+/** Columns a text takes on a terminal: East Asian wide characters and most emoji take two, combining marks none. */
+export function displayWidth(text: string): number {
+  let width = 0;
+  for (const ch of text) {
+    const cp = ch.codePointAt(0)!;
+    if ((cp >= 0x300 && cp <= 0x36f) || cp === 0x200d || (cp >= 0xfe00 && cp <= 0xfe0f)) continue;
+    const wide =
+      (cp >= 0x1100 && cp <= 0x115f) ||
+      (cp >= 0x2e80 && cp <= 0xa4cf && cp !== 0x303f) ||
+      (cp >= 0xac00 && cp <= 0xd7a3) ||
+      (cp >= 0xf900 && cp <= 0xfaff) ||
+      (cp >= 0xfe30 && cp <= 0xfe4f) ||
+      (cp >= 0xff00 && cp <= 0xff60) ||
+      (cp >= 0xffe0 && cp <= 0xffe6) ||
+      (cp >= 0x1f300 && cp <= 0x1f64f) ||
+      (cp >= 0x1f900 && cp <= 0x1f9ff) ||
+      (cp >= 0x20000 && cp <= 0x3fffd);
+    width += wide ? 2 : 1;
+  }
+  return width;
+}
+
 interface TableLayout<T> {
   columns: Column<T>[];
   widths: number[];
+  streamed: boolean;
 }
 
 function valueOf<T>(row: T, col: Column<T>): unknown {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Output, fitWidths, truncate, type Column } from '../../src/core/output.js';
+import { Output, displayWidth, fitWidths, truncate, type Column } from '../../src/core/output.js';
 import { memoryIo } from '../helpers/memory-io.js';
 
 interface Row {
@@ -160,5 +160,19 @@ describe('terminal tables that must fit', () => {
     const piped = memoryIo({ tty: false });
     await new Output(piped).list(rows, columns);
     expect(piped.stdoutText().split('\t')).toHaveLength(4);
+  });
+});
+
+describe('display width', () => {
+  it('counts wide characters twice and combining marks not at all; a streamed table keeps them whole', async () => {
+    expect(displayWidth('abc')).toBe(3);
+    expect(displayWidth('Première — 一')).toBe(14);
+    expect(displayWidth('e\u0301')).toBe(1);
+    const io = memoryIo({ tty: true, columns: 80 });
+    const stream = new Output(io).listStream<{ t: string; n: number }>([{ header: 'title', key: 't', shrink: true }, { header: 'n', key: 'n' }]);
+    await stream.push([{ t: 'Première — 一', n: 1 }]);
+    await stream.push([{ t: 'Two', n: 2 }]);
+    await stream.end();
+    expect(io.stdoutText()).toContain('Première — 一');
   });
 });
