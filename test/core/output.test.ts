@@ -166,7 +166,7 @@ describe('terminal tables that must fit', () => {
 describe('display width', () => {
   it('counts wide characters twice and combining marks not at all; a streamed table keeps them whole', async () => {
     expect(displayWidth('abc')).toBe(3);
-    expect(displayWidth('Première — 一')).toBe(14);
+    expect(displayWidth('Première — 一')).toBe(13); // 12 characters, 一 takes two columns
     expect(displayWidth('e\u0301')).toBe(1);
     const io = memoryIo({ tty: true, columns: 80 });
     const stream = new Output(io).listStream<{ t: string; n: number }>([{ header: 'title', key: 't', shrink: true }, { header: 'n', key: 'n' }]);
