@@ -23,6 +23,13 @@ export interface ServeOptions {
   demo?: boolean;
   /** Called with one line per answered request (`--log-requests`). */
   requestLog?: (line: string) => void;
+  /**
+   * What the server's own outbound requests may reach (services/net/fetch-policy.ts). startServer
+   * resolves the default (`any` on a loopback bind, `public` otherwise) before services see it.
+   */
+  fetchPolicy?: 'public' | 'any';
+  /** The only directory pipeline file connectors may read and write (default <data-dir>/files). */
+  connectorRoot?: string;
   /** Free-form extra options for services (set by flags that only one service reads). */
   [k: string]: unknown;
 }

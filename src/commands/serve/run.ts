@@ -31,7 +31,11 @@ export async function runServe(ctx: Context, flags: ServeFlags): Promise<void> {
     fetchMetadata: flags.metadata !== false,
     demo: Boolean(flags.demo),
     requestLog: flags.logRequests ? (line) => void ctx.io.stderr.write(`${line}\n`) : undefined,
+    fetchPolicy: flags.fetchPolicy === 'public' || flags.fetchPolicy === 'any' ? flags.fetchPolicy : undefined,
+    connectorRoot: flags.connectorRoot !== undefined ? resolve(flags.connectorRoot) : undefined,
   };
+  // every file the server creates later (keys, databases of new services) is private whatever the umask
+  process.umask(0o077);
   const { startServer } = await import('../../services/server.js');
   let server;
   try {
@@ -82,7 +86,7 @@ export async function runServe(ctx: Context, flags: ServeFlags): Promise<void> {
     );
   }
 
-  if (options.demo) await runDemo(ctx, server.url, options.dataDir, server.credentials, profile);
+  if (options.demo) await runDemo(ctx, server.url, options.dataDir, server.credentials, profile, options.connectorRoot);
 
   const signal = await new Promise<string>((resolveStop) => {
     let stopping = false;
@@ -124,11 +128,11 @@ function profileLine(profile: string, choice: ProfileChoice, requested: boolean)
 }
 
 /** Seed the demo content and say what there is to look at. */
-async function runDemo(ctx: Context, url: string, dataDir: string, credentials: LocalCredentials, profile: string | null): Promise<void> {
+async function runDemo(ctx: Context, url: string, dataDir: string, credentials: LocalCredentials, profile: string | null, connectorRoot: string | undefined): Promise<void> {
   const { seedDemo, DEMO_PIPELINE } = await import('./demo.js');
   const notifyKey = credentials.notifyApiKey ?? (profile ? ctx.store.get(profile, 'notify.api-key') : undefined);
   const pipeKey = credentials.pipeApiKey ?? (profile ? ctx.store.get(profile, 'pipe.api-key') : undefined);
-  const summary = await seedDemo(url, dataDir, credentials, notifyKey, pipeKey);
+  const summary = await seedDemo(url, dataDir, credentials, notifyKey, pipeKey, connectorRoot);
   if (summary.webhook.secret && profile) {
     try {
       ctx.store.set(profile, 'hook.secret', summary.webhook.secret);

@@ -12,11 +12,13 @@ import { readSettings } from './options.js';
 import { RateLimiter } from './rate-limit.js';
 import { LinkChecker } from './checker.js';
 import { fetchMeta } from './metadata.js';
+import { effectiveFetchPolicy, policyDispatcher } from '../net/fetch-policy.js';
 import type { Deps } from './deps.js';
 import { errorHandler, installParsers, notFoundRoutes, trackRoutes } from './http.js';
 import { makeAuthHook } from './auth.js';
 import { registerRoutes } from './routes/index.js';
 import { WriteBatcher } from './store/batch.js';
+import { BODY_LIMITS } from '../limits.js';
 
 export const API_VERSION = '2.0';
 
@@ -41,7 +43,12 @@ const service: ServiceModule = {
       adminToken = createToken(db, { userId: admin.id, name: 'local' }).token;
     } else adminId = (db.prepare('SELECT min(id) FROM users').pluck().get() as number) ?? 1;
 
+    // outbound requests follow the server's fetch policy, checked at connect time on every hop
+    const fetchPolicy = effectiveFetchPolicy(ctx.options.fetchPolicy, ctx.options.host);
+    const metadataDispatcher = policyDispatcher(fetchPolicy, { connections: 16, maxRedirections: 5 });
+    const checkerDispatcher = policyDispatcher(fetchPolicy, { connections: 8, pipelining: 0 });
     const checker = new LinkChecker(db, {
+      dispatcher: checkerDispatcher,
       intervalMs: settings.linkCheck ? settings.linkCheckIntervalMs : 0,
       batchSize: settings.linkCheckBatch,
       timeoutMs: settings.linkCheckTimeoutMs,
@@ -52,7 +59,7 @@ const service: ServiceModule = {
       events: ctx.events,
       guestAccess: settings.guestAccess,
       fetchMetadata: settings.fetchMetadata,
-      metadata: (url) => fetchMeta(url, { timeoutMs: settings.metadataTimeoutMs }),
+      metadata: (url) => fetchMeta(url, { timeoutMs: settings.metadataTimeoutMs, dispatcher: metadataDispatcher }),
       checker,
       write: (fn) => batcher.run(fn),
     };
@@ -63,7 +70,7 @@ const service: ServiceModule = {
     app.setSerializerCompiler(() => (data) => JSON.stringify(data));
     app.setErrorHandler(errorHandler);
     app.decorateRequest('bmCaller', null);
-    await app.register(multipart, { limits: { fileSize: 50 * 1024 * 1024, files: 1 } });
+    await app.register(multipart, { limits: { fileSize: BODY_LIMITS.bookmarksImport, files: 1 } });
     await app.register(swagger, {
       openapi: {
         openapi: '3.1.0',
@@ -109,6 +116,7 @@ const service: ServiceModule = {
         closed = true;
         if (poll) clearInterval(poll);
         await checker.stop();
+        await Promise.all([metadataDispatcher.destroy(), checkerDispatcher.destroy()]).catch(() => {});
         publishUserEvents();
         db.close();
       },

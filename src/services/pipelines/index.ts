@@ -3,7 +3,11 @@
  * incremental SQL engine. See docs/pipelines.md.
  */
 import type { FastifyError, FastifyInstance } from 'fastify';
-import type { ServiceModule } from '../types.js';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { effectiveFetchPolicy } from '../net/fetch-policy.js';
+import type { ServeOptions, ServiceModule } from '../types.js';
+import { DEFAULT_CONNECTOR_MAX_BYTES, type ConnectorAccess } from './connectors/access.js';
 import { ApiKeys } from './auth.js';
 import { ApiError, Errors } from './errors.js';
 import { LogBook } from './logs.js';
@@ -12,10 +16,23 @@ import { ioRoutes } from './routes/io.js';
 import { miscRoutes } from './routes/misc.js';
 import { pipelineRoutes } from './routes/pipelines.js';
 import { PipelineStore } from './store.js';
+import { BODY_LIMITS } from '../limits.js';
 
 /** Largest request body (ingress batches): 256 MiB (well below the longest string V8 can hold). */
 export const BODY_LIMIT = 256 * 1024 * 1024;
 export const DEFAULT_KEEPALIVE_MS = 3000;
+
+/** What connectors may reach: the connector root (created 0700), the fetch policy and the source size cap. */
+function connectorAccessOf(o: ServeOptions): ConnectorAccess {
+  const root = resolve(o.connectorRoot ?? join(o.dataDir, 'files'));
+  mkdirSync(root, { recursive: true, mode: 0o700 });
+  const max = Number(o.connectorMaxBytes);
+  return {
+    root,
+    fetchPolicy: effectiveFetchPolicy(o.fetchPolicy, o.host),
+    maxBytes: Number.isFinite(max) && max > 0 ? max : DEFAULT_CONNECTOR_MAX_BYTES,
+  };
+}
 
 const service: ServiceModule = {
   name: 'pipelines',
@@ -26,6 +43,7 @@ const service: ServiceModule = {
     const keys = new ApiKeys(store, ctx.dataDir);
     const keepAlive = Number(ctx.options.pipelinesKeepAliveMs ?? DEFAULT_KEEPALIVE_MS);
     const manager = new PipelineManager(store, logs, {
+      connectorAccess: connectorAccessOf(ctx.options),
       keepAliveMs: Number.isFinite(keepAlive) && keepAlive > 0 ? keepAlive : DEFAULT_KEEPALIVE_MS,
       compileDelayMs: typeof ctx.options.pipelinesCompileDelayMs === 'number' ? ctx.options.pipelinesCompileDelayMs : 0,
       // test knob: a small per-watcher buffer to exercise the overflow behaviour
@@ -44,6 +62,10 @@ const service: ServiceModule = {
     // Raw bodies for everything: each route decides how to read its body.
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_req, body, done) => done(null, body));
+    // The API's JSON bodies (pipeline definitions, actions, keys) are small; only ingress takes BODY_LIMIT.
+    app.addHook('onRoute', (r) => {
+      if (!r.url.endsWith('/ingress/:table') && r.bodyLimit === undefined) r.bodyLimit = BODY_LIMITS.pipelinesJson;
+    });
 
     if (authOn) {
       app.addHook('onRequest', async (req) => {

@@ -2,12 +2,12 @@
 import type { Deps } from '../deps.js';
 import type { Caller } from '../access.js';
 import { visibleSql } from '../access.js';
-import { isValidUrl, LIMITS } from '../validate.js';
-import { parseNetscape, serializeNetscape, type ExportLink } from '../netscape.js';
+import { isValidUrl, LIMITS, MAX_REFS } from '../validate.js';
+import { parseNetscapeYielding, serializeNetscape, type ExportLink, type NetscapeBookmark } from '../netscape.js';
 import { fallbackTitle } from '../metadata.js';
 import { fromUnixSeconds, toUnixSeconds } from '../time.js';
 import { attach, collectionsOf, findOwnLinkByUrl, insertLink, linkJson, type LinkRow } from '../store/links.js';
-import type { CollectionRow } from '../store/collections.js';
+import { findOwnByName, type CollectionRow } from '../store/collections.js';
 import { defaultVisibility, emitTagsCreated, requireUser, resolveRefs } from './links.js';
 
 export interface ImportResult {
@@ -26,74 +26,95 @@ export interface ImportResult {
   tags_created: number;
   /** lists this import created: none (folders become tags) */
   lists_created: number;
-  /** a dry run: everything above was done and rolled back */
+  /** a dry run: the counts of the import, nothing written */
   dry_run: boolean;
 }
-
-/** Thrown inside the import's transaction to roll a dry run back. */
-class RollBack extends Error {}
 
 function cut(s: string, max: number): string {
   const chars = [...s];
   return chars.length > max ? chars.slice(0, max).join('') : s;
 }
 
+export interface ImportOptions {
+  /** write for this long before giving the event loop a turn (default 20 ms) */
+  sliceMs?: number;
+  /** count what the import would do and write nothing */
+  dryRun?: boolean;
+}
+
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
- * Imports into the caller's account in one transaction. A dry run runs the very same import and rolls it
- * back, so its counts are exactly what the real run then does (on the same data).
+ * Imports a Netscape file into the caller's account. The file is parsed in slices and the bookmarks
+ * are written in transactions of about `sliceMs` each, with a turn of the event loop between them, so
+ * that other requests keep being answered during a big import. Each slice checks for URLs already
+ * saved inside its own transaction, so concurrent writes cannot make it store a duplicate.
+ * A dry run goes through the very same steps (the same checks, in the same order, on the same data) and
+ * only leaves out the writes, noting which tags the writes would have created: its counts are what the
+ * real run then does.
  * Events: as a link or tag created through the API, every created tag publishes `tag.created` and every
- * created link `link.created` (with its tags), after the transaction commits; a dry run publishes nothing.
+ * created link `link.created` (with its tags), slice by slice after each commits; a dry run publishes nothing.
  */
-export function importBookmarks(deps: Deps, caller: Caller, file: Uint8Array | string, options: { dryRun?: boolean } = {}): ImportResult {
+export async function importBookmarks(deps: Deps, caller: Caller, file: Uint8Array | string, opts: ImportOptions = {}): Promise<ImportResult> {
   const userId = requireUser(caller);
-  const items = parseNetscape(file);
-  const dryRun = options.dryRun === true;
+  const sliceMs = opts.sliceMs ?? 20;
+  const dryRun = opts.dryRun === true;
+  const items = await parseNetscapeYielding(file);
   const result: ImportResult = { total: items.length, imported: 0, skipped: 0, existing: 0, duplicates: 0, invalid: 0, tags_created: 0, lists_created: 0, dry_run: dryRun };
   const seen = new Set<string>();
-  const created: CollectionRow[] = [];
-  const inserted: LinkRow[] = [];
   const fallbackVisibility = defaultVisibility(deps, userId);
-  const run = deps.db.transaction(() => {
-    for (const b of items) {
-      const url = b.url.trim();
-      if (!isValidUrl(url) || [...url].length > LIMITS.url) {
-        result.invalid++;
-        continue;
-      }
-      if (seen.has(url)) {
-        result.duplicates++;
-        continue;
-      }
-      seen.add(url);
-      if (findOwnLinkByUrl(deps.db, userId, url)) {
-        result.existing++;
-        continue;
-      }
-      const link: LinkRow = insertLink(deps.db, {
-        user_id: userId,
-        url,
-        title: cut(b.title || fallbackTitle(url), LIMITS.title),
-        description: b.description ? cut(b.description, LIMITS.description) : null,
-        icon: 'link',
-        visibility: b.private === true ? 3 : b.private === false ? (deps.guestAccess ? 1 : 2) : fallbackVisibility,
-        created_at: b.addDate !== null ? fromUnixSeconds(b.addDate) : undefined,
-      });
-      const tags = b.tags.map((t) => cut(t, LIMITS.name)).filter(Boolean);
-      if (tags.length) attach(deps.db, 'tags', link.id, resolveRefs(deps, userId, 'tags', tags.map((name) => ({ name })), created), 'replace');
-      result.imported++;
-      inserted.push(link);
+  /** tag names a dry run would have created (a real run finds them afterwards, as resolveRefs does) */
+  const wouldCreate = new Set<string>();
+  let created: CollectionRow[] = [];
+  let inserted: LinkRow[] = [];
+  const importOne = (b: NetscapeBookmark) => {
+    const url = b.url.trim();
+    if (!isValidUrl(url) || [...url].length > LIMITS.url) {
+      result.invalid++;
+      return;
     }
-    result.skipped = result.existing + result.duplicates;
-    result.tags_created = created.length;
-    if (dryRun) throw new RollBack();
-  });
-  try {
-    run();
-  } catch (err) {
-    if (!(err instanceof RollBack)) throw err;
-    return result;
+    if (seen.has(url)) {
+      result.duplicates++;
+      return;
+    }
+    seen.add(url);
+    if (findOwnLinkByUrl(deps.db, userId, url)) {
+      result.existing++;
+      return;
+    }
+    const tags = b.tags.slice(0, MAX_REFS).map((t) => cut(t, LIMITS.name)).filter(Boolean);
+    result.imported++;
+    if (dryRun) {
+      for (const name of tags) if (!wouldCreate.has(name) && !findOwnByName(deps.db, 'tags', userId, name)) wouldCreate.add(name);
+      return;
+    }
+    const link = insertLink(deps.db, {
+      user_id: userId,
+      url,
+      title: cut(b.title || fallbackTitle(url), LIMITS.title),
+      description: b.description ? cut(b.description, LIMITS.description) : null,
+      icon: 'link',
+      visibility: b.private === true ? 3 : b.private === false ? (deps.guestAccess ? 1 : 2) : fallbackVisibility,
+      created_at: b.addDate !== null ? fromUnixSeconds(b.addDate) : undefined,
+    });
+    if (tags.length) attach(deps.db, 'tags', link.id, resolveRefs(deps, userId, 'tags', tags.map((name) => ({ name })), created), 'replace');
+    inserted.push(link);
+  };
+  let next = 0;
+  while (next < items.length) {
+    const started = performance.now();
+    deps.db.transaction(() => {
+      do importOne(items[next++]!);
+      while (next < items.length && performance.now() - started < sliceMs);
+    })();
+    result.tags_created += created.length;
+    if (!dryRun) publishCreated(deps, caller, userId, created, inserted);
+    created = [];
+    inserted = [];
+    if (next < items.length) await turn();
   }
-  publishCreated(deps, caller, userId, created, inserted);
+  if (dryRun) result.tags_created = wouldCreate.size;
+  result.skipped = result.existing + result.duplicates;
   return result;
 }
 
