@@ -57,6 +57,21 @@ describe('import dry run', () => {
     }
   });
 
+  test('a big file (written in several slices) with repeated URLs and shared tags: the same counts', async () => {
+    const f = await setup();
+    try {
+      await f.req(f.A, 'POST', '/api/v2/links', { url: 'https://big7.example/', tags: ['t7'] });
+      const rows = Array.from({ length: 6000 }, (_, i) => `<DT><A HREF="https://big${i % 5000}.example/" TAGS="t${i % 40},T${i % 3},shared">Big ${i}</A>`);
+      const file = `<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><p>\n<DT><H3>Folder</H3>\n<DL><p>\n${rows.join('\n')}\n</DL><p>\n</DL>\n`;
+      const dry = await upload(f, '?dry_run=1', file);
+      const real = await upload(f, '', file);
+      expect({ ...real.body, dry_run: true }).toEqual(dry.body);
+      expect(real.body).toMatchObject({ total: 6000, imported: 4999, existing: 1, duplicates: 1000, tags_created: 40 + 3 + 2 - 1 });
+    } finally {
+      await f.close();
+    }
+  });
+
   test('repeated URLs in a file are duplicates, not existing links', async () => {
     const f = await setup();
     try {
