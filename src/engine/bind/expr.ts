@@ -10,7 +10,7 @@ import { andFn, arithmetic, coerce, comparison, intervalLiteral, likeToRegex, nu
 export { arithmetic, coerce, comparison, unify } from './operators.js';
 import { type BExpr, constant, strict1, strict2 } from './bexpr.js';
 import { canon, type Scope } from './scope.js';
-import { bindFunction } from './functions.js';
+import { bindFunction, UNIT_ARG } from './functions.js';
 
 export const AGG_NAMES = new Set(['COUNT', 'SUM', 'AVG', 'MIN', 'MAX', 'EVERY', 'SOME', 'BOOL_AND', 'BOOL_OR']);
 export const WINDOW_ONLY = new Set(['ROW_NUMBER', 'RANK', 'DENSE_RANK', 'LAG', 'LEAD']);
@@ -252,7 +252,6 @@ export function bindExpr(e: Expr, ctx: BindCtx): BExpr {
       if (AGG_NAMES.has(e.name)) throw new SqlError(`Aggregate function ${e.name} is not allowed in ${ctx.clause}`, e.pos, 'unsupported');
       if (WINDOW_ONLY.has(e.name)) throw new SqlError(`${e.name} requires an OVER clause`, e.pos, 'unsupported');
       if (e.star || e.distinct || e.filter) throw new SqlError(`Bad call of ${e.name}`, e.pos, 'syntax');
-      const UNIT_ARG: Record<string, number> = { TIMESTAMP_TRUNC: 1, DATE_TRUNC: 1, TIME_TRUNC: 1 };
       const unitIdx = UNIT_ARG[e.name];
       const args = e.args.map((a, i) => {
         // Calcite spells time units as bare words: TIMESTAMP_TRUNC(ts, HOUR)
