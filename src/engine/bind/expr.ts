@@ -12,7 +12,8 @@ import { type BExpr, constant, strict1, strict2 } from './bexpr.js';
 import { canon, type Scope } from './scope.js';
 import { bindFunction, UNIT_ARG } from './functions.js';
 
-export const AGG_NAMES = new Set(['COUNT', 'SUM', 'AVG', 'MIN', 'MAX', 'EVERY', 'SOME', 'BOOL_AND', 'BOOL_OR']);
+export { AGG_NAMES } from './fns/aggregate.js';
+import { AGG_NAMES } from './fns/aggregate.js';
 export const WINDOW_ONLY = new Set(['ROW_NUMBER', 'RANK', 'DENSE_RANK', 'LAG', 'LEAD']);
 
 export interface BindCtx {
@@ -251,7 +252,7 @@ export function bindExpr(e: Expr, ctx: BindCtx): BExpr {
       if (e.over) throw new SqlError(`Window function ${e.name} is not allowed in ${ctx.clause}`, e.pos, 'unsupported');
       if (AGG_NAMES.has(e.name)) throw new SqlError(`Aggregate function ${e.name} is not allowed in ${ctx.clause}`, e.pos, 'unsupported');
       if (WINDOW_ONLY.has(e.name)) throw new SqlError(`${e.name} requires an OVER clause`, e.pos, 'unsupported');
-      if (e.star || e.distinct || e.filter) throw new SqlError(`Bad call of ${e.name}`, e.pos, 'syntax');
+      if (e.star || e.distinct || e.filter || e.orderBy || e.ignoreNulls !== undefined) throw new SqlError(`Bad call of ${e.name}`, e.pos, 'syntax');
       const unitIdx = UNIT_ARG[e.name];
       const args = e.args.map((a, i) => {
         // Calcite spells time units as bare words: TIMESTAMP_TRUNC(ts, HOUR)

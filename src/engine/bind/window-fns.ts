@@ -9,7 +9,8 @@ import { type SqlType, mk, isInteger, isNumeric, withNull, isDecimal } from '../
 import { compareValues, type Row, type Value } from '../types/values.js';
 import type { Acc } from '../ops/aggregate.js';
 import { AGG_NAMES, bindExpr, exprKey, type BindCtx } from './expr.js';
-import { accFactory } from './aggs.js';
+import { aggCallArgs } from './aggs.js';
+import { bindAggregate } from './fns/aggregate.js';
 import { makeComparator, type Cmp } from '../ops/window.js';
 import type { BExpr } from './bexpr.js';
 
@@ -118,14 +119,12 @@ export function compileWindowFn(e: Expr & { k: 'func' }, ctx: BindCtx): WinFn {
   if (!AGG_NAMES.has(e.name)) throw new SqlError(`Unsupported window function ${e.name}`, e.pos, 'unsupported');
   if (e.distinct) throw new SqlError('DISTINCT in a window aggregate is not supported', e.pos, 'unsupported');
   const inner: BindCtx = { ...ctx, clause: 'a window aggregate' };
-  const arg = e.star ? undefined : bindExpr(e.args[0]!, inner);
-  const { make, type } = accFactory(e.name, arg, e);
+  const { make, type, arg: argFn, ignoreNulls } = bindAggregate(e.name, aggCallArgs(e, inner), e.pos);
   const filter = e.filter ? bindExpr(e.filter, inner).fn : undefined;
-  const argFn = arg?.fn;
   const feed = (acc: Acc, r: Row, w: number): void => {
     if (filter && filter(r) !== true) return;
     const v = argFn ? argFn(r) : 1;
-    if (v === null && argFn) return;
+    if (v === null && ignoreNulls) return;
     acc.add(v, w);
   };
   const frame = over.frame;

@@ -462,6 +462,15 @@ export class Adapter {
         if (v.trim_characters) this.unsupported('TRIM with a character list', e);
         return { k: 'func', name: 'TRIM', args, star: false, distinct: false, pos };
       }
+      case 'RLike': {
+        const call: Expr = { k: 'func', name: 'RLIKE', args: [this.expr(v.expr), this.expr(v.pattern)], star: false, distinct: false, pos };
+        return v.negated ? { k: 'un', op: 'NOT', expr: call, pos } : call;
+      }
+      case 'Overlay': {
+        const args = [this.expr(v.expr), this.expr(v.overlay_what), this.expr(v.overlay_from)];
+        if (v.overlay_for) args.push(this.expr(v.overlay_for));
+        return { k: 'func', name: 'OVERLAY', args, star: false, distinct: false, pos };
+      }
       case 'Position':
         return { k: 'func', name: 'POSITION', args: [this.expr(v.expr), this.expr(v.in)], star: false, distinct: false, pos };
       case 'Ceil':
@@ -493,9 +502,16 @@ export class Adapter {
     let args: Expr[] = [];
     let star = false;
     let distinct = false;
+    let orderBy: OrderItem[] | undefined;
+    let ignoreNulls: boolean | undefined;
     const [ak, av] = variant(v.args);
     if (ak === 'List') {
-      if ((av.clauses ?? []).length) this.unsupported(`clauses inside ${name}(...)`, v);
+      for (const c of av.clauses ?? []) {
+        const [ck, cv] = variant(c);
+        if (ck === 'OrderBy') orderBy = (cv as J[]).map((o) => this.orderItem(o));
+        else if (ck === 'IgnoreOrRespectNulls') ignoreNulls = cv === 'IgnoreNulls';
+        else this.unsupported(`${ck} inside ${name}(...)`, v);
+      }
       distinct = av.duplicate_treatment === 'Distinct';
       for (const a of av.args) {
         const [k1, v1] = variant(a);
@@ -512,6 +528,8 @@ export class Adapter {
     if ((v.within_group ?? []).length) this.unsupported('WITHIN GROUP', v);
     if (v.null_treatment) this.unsupported('IGNORE/RESPECT NULLS', v);
     const f: Expr = { k: 'func', name, args, star, distinct, pos };
+    if (orderBy) f.orderBy = orderBy;
+    if (ignoreNulls !== undefined) f.ignoreNulls = ignoreNulls;
     if (v.filter) f.filter = this.expr(v.filter);
     if (v.over) f.over = this.windowSpec(v.over);
     args = [];

@@ -30,7 +30,7 @@ export type Expr =
   | { k: 'like'; not: boolean; ilike: boolean; expr: Expr; pattern: Expr; escape?: string; pos: Pos }
   | { k: 'case'; operand?: Expr; whens: { cond: Expr; result: Expr }[]; else?: Expr; pos: Pos }
   | { k: 'cast'; expr: Expr; type: unknown; pos: Pos }
-  | { k: 'func'; name: string; args: Expr[]; star: boolean; distinct: boolean; filter?: Expr; over?: WindowSpec; pos: Pos }
+  | { k: 'func'; name: string; args: Expr[]; star: boolean; distinct: boolean; filter?: Expr; over?: WindowSpec; orderBy?: OrderItem[]; ignoreNulls?: boolean; pos: Pos }
   | { k: 'extract'; field: string; expr: Expr; pos: Pos }
   | { k: 'array'; elems: Expr[]; pos: Pos }
   | { k: 'index'; expr: Expr; index: Expr; pos: Pos }

@@ -5,7 +5,7 @@
  * Format strings are strftime's (%Y %m %d %H %M %S %f %j %y %b %B %a %A %e %I %p %F %T %D %%).
  */
 import { SqlError, type Pos } from '../../parse/ast.js';
-import { mk } from '../../types/types.js';
+import { mk, isString } from '../../types/types.js';
 import type { Value } from '../../types/values.js';
 import { DAY_MS, addMonthsTs, extractField, truncTimestamp, type DateField } from '../../types/datetime.js';
 import { decimalToNumber } from '../../types/decimal.js';
@@ -72,7 +72,7 @@ const truncFn: ScalarFn = {
     // DATE_TRUNC('day', ts) (Postgres) or TIMESTAMP_TRUNC(ts, DAY) (Calcite; the unit arrives as a constant)
     let unitArg = args[0]!;
     let tsArg = args[1]!;
-    if (!unitArg.constant) [unitArg, tsArg] = [tsArg, unitArg];
+    if (!unitArg.constant || !isString(unitArg.type)) [unitArg, tsArg] = [tsArg, unitArg];
     const unit = String(unitArg.fn([])).toUpperCase();
     if (truncTimestamp(unit, 0) === undefined) throw new SqlError(`Unsupported unit ${unit}`, pos, 'unsupported');
     const n = nullableOf(args);
