@@ -107,8 +107,9 @@ const diffFn: ScalarFn = {
     const u = unitOf(String(constArg(name, args[0]!, pos)), pos);
     const asMs = (e: BExpr): BExpr => (e.type.kind === 'TIME' ? strict1(e, mk('TIMESTAMP', e.type.nullable), (t) => (t as number) / 1e6) : toMs(e, name, pos));
     return strict2(asMs(args[1]!), asMs(args[2]!), mk('INTEGER', nullableOf(args)), (a, b) => {
-      if (u.months) return Math.trunc(monthsBetween(a as number, b as number) / u.months);
-      return Math.trunc(((b as number) - (a as number)) / u.ms!);
+      // + 0 turns a -0 into 0
+      if (u.months) return Math.trunc(monthsBetween(a as number, b as number) / u.months) + 0;
+      return Math.trunc(((b as number) - (a as number)) / u.ms!) + 0;
     });
   },
 };
