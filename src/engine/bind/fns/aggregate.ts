@@ -59,10 +59,14 @@ function pack(args: BExpr[], required: number[]): (row: Row) => Value {
   };
 }
 
-/** A number computed from values of type t back into t's representation (integers truncate). */
+/** A number computed from values of type t back into t's representation (integers and DECIMALs truncate). */
 function fromNumberAs(t: SqlType): (x: number) => Value {
   if (isInteger(t)) return (x) => (Number.isFinite(x) ? Math.trunc(x) : null);
-  if (isDecimal(t)) return (x) => (Number.isFinite(x) ? decimalFromNumber(x, t.scale ?? 0) ?? null : null);
+  if (isDecimal(t)) {
+    const f = 10 ** (t.scale ?? 0);
+    // truncated to the scale, as the exact DECIMAL variance is
+    return (x) => (Number.isFinite(x) ? decimalFromNumber(Math.trunc(x * f) / f, t.scale ?? 0) ?? null : null);
+  }
   return (x) => x;
 }
 
