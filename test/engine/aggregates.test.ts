@@ -20,7 +20,7 @@ type TRow = [number | null, number | null, number | null, number | null, string 
 /** One aggregate over the given rows (no GROUP BY): the single output value. */
 function agg(expr: string, rows: TRow[]): unknown {
   const c = prog(`CREATE VIEW v AS SELECT ${expr} AS r FROM t;`).newCircuit();
-  c.step(rows.map((row) => ({ table: 't', op: 'insert' as const, row })));
+  c.step(rows.map((row) => ({ table: 't', op: 'insert' as const, row: row as never })));
   return c.contents('v')[0]!.row.R;
 }
 
@@ -156,10 +156,10 @@ describe('incremental aggregates equal a full re-evaluation after every step', (
           for (const o of step) {
             if (!o.del) {
               live.push(o.row!);
-              changes.push({ table: 't', op: 'insert' as const, row: o.row! });
+              changes.push({ table: 't', op: 'insert' as const, row: o.row! as never });
             } else if (live.length) {
               const [gone] = live.splice(o.pick % live.length, 1);
-              changes.push({ table: 't', op: 'delete' as const, row: gone! });
+              changes.push({ table: 't', op: 'delete' as const, row: gone! as never });
             }
           }
           const out = c.step(changes);
@@ -174,7 +174,7 @@ describe('incremental aggregates equal a full re-evaluation after every step', (
             integrated.set(name, acc);
           }
           const fresh = program.newCircuit();
-          fresh.step(live.map((r) => ({ table: 't', op: 'insert' as const, row: r })));
+          fresh.step(live.map((r) => ({ table: 't', op: 'insert' as const, row: r as never })));
           for (const v of ['grouped', 'global', 'windowed']) {
             expect(key(c.contents(v))).toEqual(key(fresh.contents(v)));
             const fromChanges = [...(integrated.get(v.toUpperCase()) ?? new Map<string, number>())].map(([k, w]) => `${w}:${k}`).sort();

@@ -250,3 +250,58 @@ describe('function errors are compile errors', () => {
     expect(compileError(expr)).toMatch(re);
   });
 });
+
+describe('operators and forms added with the registry', () => {
+  it.each<Case>([
+    ['1 <=> 1', true],
+    ['n <=> n', true],
+    ['n <=> 1', false],
+    ['(n > 1) IS UNKNOWN', true],
+    ['(1 > 0) IS NOT UNKNOWN', true],
+    ["SAFE_CAST('12' AS INT)", 12],
+    ["SAFE_CAST('x' AS INT)", null],
+    ['ARRAY[2, 3][SAFE_OFFSET(1)]', 3],
+    ['ARRAY[2, 3][SAFE_OFFSET(2)]', null],
+    ["(DATE '2020-06-21', DATE '2020-06-23') OVERLAPS (DATE '2020-06-22', DATE '2020-06-24')", true],
+    ["(DATE '2020-06-21', DATE '2020-06-22') OVERLAPS (DATE '2020-06-23', DATE '2020-06-24')", false],
+    ['TRANSFORM(ARRAY[1, 2, 3], x -> x % 2)', [1, 0, 1]],
+    ['TRANSFORM(ARRAY[1, NULL], x -> x + n)', [null, null]],
+    ['TRANSFORM(CAST(NULL AS INT ARRAY), x -> x)', null],
+    ['ARRAY_EXISTS(ARRAY[1, 2, 3], x -> x > 2)', true],
+    ['ARRAY_EXISTS(ARRAY[1, 2, 3], x -> x > 5)', false],
+    ['ARRAY_EXISTS(ARRAY[1, NULL], x -> x > 5)', null],
+    ['ARRAY_EXISTS(ARRAY[3], n -> n > 2)', true], // the parameter hides the column of the same name
+    ['SEQUENCE(1, 4)', [1, 2, 3, 4]],
+    ['SEQUENCE(3, 1)', []],
+    ['SEQUENCE(n, 1)', null],
+    ["CONVERT_TIMEZONE('America/New_York', 'America/Los_Angeles', TIMESTAMP '2008-03-05 12:25:29')", '2008-03-05 09:25:29'],
+    ["CONVERT_TIMEZONE('UTC', '+08:00', TIMESTAMP '2020-01-01 20:00:00')", '2020-01-02 04:00:00'],
+    ["CONVERT_TIMEZONE('Europe/Paris', 'UTC', TIMESTAMP '2020-07-01 12:00:00')", '2020-07-01 10:00:00'],
+    ["CONVERT_TIMEZONE('Nowhere/Atlantis', 'UTC', TIMESTAMP '2020-07-01 12:00:00')", null],
+  ])('%s', (expr, want) => {
+    expect(evalExpr(expr)).toEqual(want);
+  });
+
+  it('FIRST_VALUE and LAST_VALUE over their supported frames, maintained under deletes', () => {
+    const r = compile(`CREATE TABLE t (g INT, k INT, v VARCHAR);
+      CREATE VIEW w AS SELECT g, k, FIRST_VALUE(v) OVER (PARTITION BY g ORDER BY k) AS f,
+        LAST_VALUE(v) OVER (PARTITION BY g ORDER BY k ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS l FROM t;`);
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    const c = r.program.newCircuit();
+    c.step([[1, 2, 'b'], [1, 1, 'a'], [1, 3, 'c'], [2, 5, 'z']].map((row) => ({ table: 't', op: 'insert' as const, row: row as never })));
+    const rows = (): unknown[] => c.contents('w').map((x) => x.row).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+    expect(rows()).toEqual([
+      { G: 1, K: 1, F: 'a', L: 'c' },
+      { G: 1, K: 2, F: 'a', L: 'c' },
+      { G: 1, K: 3, F: 'a', L: 'c' },
+      { G: 2, K: 5, F: 'z', L: 'z' },
+    ]);
+    c.step([{ table: 't', op: 'delete', row: [1, 1, 'a'] as never }, { table: 't', op: 'delete', row: [1, 3, 'c'] as never }]);
+    expect(rows()).toEqual([
+      { G: 1, K: 2, F: 'b', L: 'b' },
+      { G: 2, K: 5, F: 'z', L: 'z' },
+    ]);
+    const bad = compile('CREATE TABLE t (g INT, k INT); CREATE VIEW w AS SELECT LAST_VALUE(k) OVER (PARTITION BY g ORDER BY k) FROM t;');
+    expect(bad.ok ? '' : bad.errors[0]!.message).toMatch(/LAST_VALUE is supported only over a frame ending at UNBOUNDED FOLLOWING/);
+  });
+});

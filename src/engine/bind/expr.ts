@@ -11,10 +11,11 @@ export { arithmetic, coerce, comparison, unify } from './operators.js';
 import { type BExpr, constant, strict1, strict2 } from './bexpr.js';
 import { canon, type Scope } from './scope.js';
 import { bindFunction, UNIT_ARG } from './functions.js';
+import { bindLambdaCall } from './fns/lambda.js';
 
 export { AGG_NAMES } from './fns/aggregate.js';
 import { AGG_NAMES } from './fns/aggregate.js';
-export const WINDOW_ONLY = new Set(['ROW_NUMBER', 'RANK', 'DENSE_RANK', 'LAG', 'LEAD']);
+export const WINDOW_ONLY = new Set(['ROW_NUMBER', 'RANK', 'DENSE_RANK', 'LAG', 'LEAD', 'FIRST_VALUE', 'LAST_VALUE']);
 
 export interface BindCtx {
   scope: Scope;
@@ -253,6 +254,7 @@ export function bindExpr(e: Expr, ctx: BindCtx): BExpr {
       if (AGG_NAMES.has(e.name)) throw new SqlError(`Aggregate function ${e.name} is not allowed in ${ctx.clause}`, e.pos, 'unsupported');
       if (WINDOW_ONLY.has(e.name)) throw new SqlError(`${e.name} requires an OVER clause`, e.pos, 'unsupported');
       if (e.star || e.distinct || e.filter || e.orderBy || e.ignoreNulls !== undefined) throw new SqlError(`Bad call of ${e.name}`, e.pos, 'syntax');
+      if (e.args.some((a) => a.k === 'lambda')) return bindLambdaCall(e, ctx);
       const unitIdx = UNIT_ARG[e.name];
       const args = e.args.map((a, i) => {
         // Calcite spells time units as bare words: TIMESTAMP_TRUNC(ts, HOUR)
@@ -274,6 +276,10 @@ export function bindExpr(e: Expr, ctx: BindCtx): BExpr {
       return { type: mk('ARRAY', false, { elem: withNull(t!, true) }), fn: (r) => fns.map((f) => f(r)), constant: elems.every((x) => x.constant) };
     }
     case 'index': {
+      // arr[SAFE_OFFSET(i)]: 0-based, NULL when out of range (as arr[i] is)
+      if (e.index.k === 'func' && e.index.name === 'SAFE_OFFSET' && e.index.args.length === 1) {
+        return bindExpr({ ...e, index: { k: 'bin', op: 'Plus', left: e.index.args[0]!, right: { k: 'num', text: '1', pos: e.pos }, pos: e.pos } }, ctx);
+      }
       const a = bindExpr(e.expr, ctx);
       const i = bindExpr(e.index, ctx);
       if (a.type.kind !== 'ARRAY') throw new SqlError('Subscript on a non-array value', e.pos, 'type');
@@ -287,6 +293,8 @@ export function bindExpr(e: Expr, ctx: BindCtx): BExpr {
       throw new SqlError('A scalar subquery is supported only in WHERE, SELECT, HAVING and QUALIFY (not in ON, GROUP BY or inside an aggregate)', e.pos, 'unsupported');
     case 'descriptor':
       throw new SqlError('DESCRIPTOR is only allowed in TUMBLE/HOP', e.pos, 'unsupported');
+    case 'lambda':
+      throw new SqlError('A lambda (x -> ...) is only allowed as an argument of TRANSFORM or ARRAY_EXISTS', e.pos, 'unsupported');
   }
   throw new SqlError('Unsupported expression', (e as Expr).pos, 'unsupported');
 }

@@ -103,6 +103,24 @@ export function compileWindowFn(e: Expr & { k: 'func' }, ctx: BindCtx): WinFn {
         },
       };
     }
+    case 'FIRST_VALUE':
+    case 'LAST_VALUE': {
+      // Feldera's restriction: FIRST_VALUE needs a frame from UNBOUNDED PRECEDING, LAST_VALUE one to UNBOUNDED FOLLOWING
+      const first = e.name === 'FIRST_VALUE';
+      const f = over.frame;
+      const ok = first ? !f || f.start.kind === 'UNBOUNDED_PRECEDING' : f ? f.end.kind === 'UNBOUNDED_FOLLOWING' && (f.start.kind === 'UNBOUNDED_PRECEDING' || f.start.kind === 'CURRENT') : over.orderBy.length === 0;
+      if (!ok) throw new SqlError(`${e.name} is supported only over a frame ${first ? 'starting at UNBOUNDED PRECEDING' : 'ending at UNBOUNDED FOLLOWING'}`, e.pos, 'unsupported');
+      if (e.args.length !== 1) throw new SqlError(`Invalid number of arguments to function '${e.name}'. Was expecting 1 arguments`, e.pos, 'type');
+      const arg = bindExpr(e.args[0]!, ctx);
+      return {
+        key,
+        type: withNull(arg.type, true),
+        compute: (rows) => {
+          const v = rows.length ? arg.fn(rows[first ? 0 : rows.length - 1]!) : null;
+          return rows.map(() => v);
+        },
+      };
+    }
     case 'LAG':
     case 'LEAD': {
       const arg = bindExpr(e.args[0]!, ctx);

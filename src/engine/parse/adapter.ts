@@ -387,8 +387,29 @@ export class Adapter {
         if (v.leading_precision || v.fractional_seconds_precision) this.unsupported('interval precision', e);
         return { k: 'interval', value: this.expr(v.value), unit: String(v.leading_field ?? 'Second').toUpperCase(), lastUnit: v.last_field ? String(v.last_field).toUpperCase() : undefined, pos };
       }
-      case 'BinaryOp':
-        return { k: 'bin', op: String(v.op), left: this.expr(v.left), right: this.expr(v.right), pos: this.pos(v.left) };
+      case 'BinaryOp': {
+        const op = String(v.op);
+        // a <=> b: NULL-safe equality
+        if (op === 'Spaceship') return { k: 'is', what: 'NOT DISTINCT', expr: this.expr(v.left), other: this.expr(v.right), pos: this.pos(v.left) };
+        // (s1, e1) OVERLAPS (s2, e2)
+        if (op === 'Overlaps') {
+          const [lk, lv] = variant(v.left);
+          const [rk, rv] = variant(v.right);
+          if (lk !== 'Tuple' || rk !== 'Tuple' || lv.length !== 2 || rv.length !== 2) this.unsupported('OVERLAPS of anything but two (start, end) pairs', e);
+          return { k: 'func', name: 'OVERLAPS', args: [...lv, ...rv].map((x: J) => this.expr(x)), star: false, distinct: false, pos: this.pos(v.left) };
+        }
+        // x -> body: a lambda (TRANSFORM, ARRAY_EXISTS)
+        if (op === 'Arrow') {
+          const [pk, pv] = variant(v.left);
+          if (pk !== 'Identifier') this.unsupported('a lambda whose parameter is not a name', e);
+          return { k: 'lambda', param: { value: pv.value, quoted: Boolean(pv.quote_style), pos: this.pos(v.left) }, body: this.expr(v.right), pos: this.pos(v.left) };
+        }
+        return { k: 'bin', op, left: this.expr(v.left), right: this.expr(v.right), pos: this.pos(v.left) };
+      }
+      case 'IsUnknown':
+        return { k: 'is', what: 'NULL', expr: this.expr(v), pos };
+      case 'IsNotUnknown':
+        return { k: 'is', what: 'NOT NULL', expr: this.expr(v), pos };
       case 'UnaryOp': {
         const op = String(v.op);
         return { k: 'un', op: op === 'Not' ? 'NOT' : op === 'Minus' ? 'NEG' : op === 'Plus' ? 'PLUS' : this.unsupported(`operator ${op}`, e), expr: this.expr(v.expr), pos };
@@ -441,6 +462,8 @@ export class Adapter {
         };
       case 'Cast': {
         if (v.format) this.unsupported('CAST FORMAT', e);
+        // SAFE_CAST is CAST here: a CAST that fails at run time already gives NULL
+        if (v.kind && v.kind !== 'Cast' && v.kind !== 'SafeCast' && v.kind !== 'DoubleColon') this.unsupported(`${String(v.kind)}`, e);
         const type = v.array ? { Array: { SquareBracket: [v.data_type, undefined] } } : v.data_type;
         return { k: 'cast', expr: this.expr(v.expr), type, pos };
       }

@@ -34,7 +34,8 @@ export type Expr =
   | { k: 'extract'; field: string; expr: Expr; pos: Pos }
   | { k: 'array'; elems: Expr[]; pos: Pos }
   | { k: 'index'; expr: Expr; index: Expr; pos: Pos }
-  | { k: 'descriptor'; cols: Ident[]; pos: Pos };
+  | { k: 'descriptor'; cols: Ident[]; pos: Pos }
+  | { k: 'lambda'; param: Ident; body: Expr; pos: Pos };
 
 export interface OrderItem {
   expr: Expr;

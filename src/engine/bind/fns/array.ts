@@ -108,6 +108,19 @@ const toStr: ScalarFn = {
 };
 
 export const ARRAY_FNS: FnTable = {
+  SEQUENCE: {
+    sig: 'SEQUENCE(start, end) -> INTEGER ARRAY: start..end inclusive, empty when end < start',
+    nulls: 'strict',
+    bind: (args, pos, name) => {
+      argc(name, args, 2, 2, pos);
+      const [a, b] = [int(name, args[0]!, pos), int(name, args[1]!, pos)];
+      return strict2(a, b, mk('ARRAY', nullableOf(args), { elem: mk('INTEGER', true) }), (s, e) => {
+        const n = (e as number) - (s as number) + 1;
+        if (n > 10_000_000) return null;
+        return Array.from({ length: Math.max(0, n) }, (_x, i) => (s as number) + i);
+      });
+    },
+  },
   ...aliases(['CARDINALITY', 'ARRAY_LENGTH', 'ARRAY_SIZE'], cardinality),
   ARRAY_CONTAINS: {
     sig: 'ARRAY_CONTAINS(array, element) -> BOOLEAN',

@@ -320,7 +320,62 @@ function parseFn(kind: 'DATE' | 'TIME' | 'TIMESTAMP'): ScalarFn {
   };
 }
 
+/* ---------- time zones (CONVERT_TIMEZONE) ---------- */
+
+const zoneFormats = new Map<string, Intl.DateTimeFormat | null>();
+
+/** Offset (ms, local minus UTC) of a zone at an instant: an IANA name or a fixed offset like +08:00; undefined when unknown. */
+function zoneOffset(zone: string, instant: number): number | undefined {
+  const fixed = /^([+-])(\d{1,2})(?::?(\d{2}))?$/.exec(zone.trim());
+  if (fixed) return (fixed[1] === '-' ? -1 : 1) * (+fixed[2]! * 60 + +(fixed[3] ?? 0)) * 60_000;
+  let f = zoneFormats.get(zone);
+  if (f === undefined) {
+    try {
+      f = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+    } catch {
+      f = null;
+    }
+    zoneFormats.set(zone, f);
+  }
+  if (!f) return undefined;
+  const p: Record<string, number> = {};
+  for (const part of f.formatToParts(new Date(instant))) if (part.type !== 'literal') p[part.type] = +part.value;
+  const local = Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!);
+  return local - (instant - (((instant % 1000) + 1000) % 1000));
+}
+
+function convertTimezone(from: string, to: string, wall: number): number | null {
+  const o1 = zoneOffset(from, wall);
+  if (o1 === undefined) return null;
+  // the instant whose wall-clock time in `from` is `wall` (one correction step for offset changes)
+  let instant = wall - o1;
+  const o1b = zoneOffset(from, instant)!;
+  instant = wall - o1b;
+  const o2 = zoneOffset(to, instant);
+  return o2 === undefined ? null : instant + o2;
+}
+
 export const DATETIME_FNS: FnTable = {
+  CONVERT_TIMEZONE: {
+    sig: 'CONVERT_TIMEZONE(tz1, tz2, timestamp) -> TIMESTAMP: the wall-clock time in tz1 as seen in tz2',
+    nulls: 'strict; NULL for a zone that is neither an IANA name nor a fixed offset',
+    bind: (args, pos, name) => {
+      argc(name, args, 3, 3, pos);
+      const ts = args[2]!;
+      if (ts.type.kind !== 'TIMESTAMP' && ts.type.kind !== 'NULL') throw typeErr(name, args, pos);
+      return strictN([str(name, args[0]!, pos), str(name, args[1]!, pos), ts], mk('TIMESTAMP', true), ([a, b, t]) => convertTimezone(a as string, b as string, t as number));
+    },
+  },
+  OVERLAPS: {
+    sig: '(start1, end1) OVERLAPS (start2, end2) -> BOOLEAN: start1 <= end2 AND end1 >= start2',
+    nulls: 'strict',
+    bind: (args, pos, name) => {
+      argc(name, args, 4, 4, pos);
+      const kinds = new Set(args.map((a) => a.type.kind).filter((k) => k !== 'NULL'));
+      if (kinds.size > 1 || [...kinds].some((k) => k !== 'DATE' && k !== 'TIME' && k !== 'TIMESTAMP')) throw typeErr(name, args, pos);
+      return strictN(args, mk('BOOLEAN', nullableOf(args)), ([s1, e1, s2, e2]) => (s1 as number) <= (e2 as number) && (e1 as number) >= (s2 as number));
+    },
+  },
   ...aliases(['EXTRACT', 'DATE_PART'], extractFn),
   ...aliases(['YEAR', 'QUARTER', 'MONTH', 'WEEK', 'DAYOFMONTH', 'DAYOFWEEK', 'DAYOFYEAR', 'DOW', 'DOY', 'HOUR', 'MINUTE', 'SECOND'], fieldFn),
   ...aliases(['DATE_TRUNC', 'TIMESTAMP_TRUNC', 'DATE_TRUNCATE', 'TIME_TRUNC'], truncFn),
