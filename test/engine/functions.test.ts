@@ -305,3 +305,90 @@ describe('operators and forms added with the registry', () => {
     expect(bad.ok ? '' : bad.errors[0]!.message).toMatch(/LAST_VALUE is supported only over a frame ending at UNBOUNDED FOLLOWING/);
   });
 });
+
+describe('MAP, VARIANT and VARBINARY', () => {
+  it.each<Case>([
+    ["MAP['a', 1, 'b', 2]['b']", 2],
+    ["MAP['a', 1]['z']", null],
+    ["MAP['a', 1, 'a', 3]['a']", 3],
+    ["MAP_KEYS(MAP['b', 1, 'a', 2])", ['a', 'b']],
+    ["MAP_VALUES(MAP['b', 1, 'a', 2])", [2, 1]],
+    ["MAP_CONTAINS_KEY(MAP['a', 1], 'a')", true],
+    ["MAP_CONTAINS_KEY(MAP['a', 1], 'b')", false],
+    ["MAP_CONTAINS_KEY(MAP['a', 1], s)", null],
+    ["CARDINALITY(MAP['a', 1, 'b', NULL])", 2],
+    ["MAP_CONCAT(MAP['a', 1, 'b', 2], MAP['b', 3])", { a: 1, b: 3 }],
+    ["MAP['x', n]", { x: null }],
+    ["PARSE_JSON('{\"b\": [1, 2.5], \"a\": null}')", { a: null, b: [1, 2.5] }],
+    ["TO_JSON(PARSE_JSON('{\"b\": 1, \"a\": \"x\"}'))", '{"a":"x","b":1}'],
+    ["PARSE_JSON('not json')", null],
+    ['PARSE_JSON(s)', null],
+    ["TO_JSON(PARSE_JSON('null'))", 'null'],
+    ['TO_JSON(VARIANTNULL())', 'null'],
+    ['VARIANTNULL() IS NULL', false],
+    ['VARIANTNULL() = VARIANTNULL()', true],
+    ['TYPEOF(VARIANTNULL())', 'VARIANT'],
+    ["TYPEOF(PARSE_JSON('\"x\"'))", 'VARCHAR'],
+    ["TYPEOF(PARSE_JSON('[1]'))", 'ARRAY'],
+    ["TYPEOF(PARSE_JSON('{}'))", 'MAP'],
+    ["TYPEOF(PARSE_JSON('true'))", 'BOOLEAN'],
+    ['CAST(CAST(1 AS VARIANT) AS INT)', 1],
+    ["TO_JSON(CAST('string' AS VARIANT))", '"string"'],
+    ["CAST(CAST('abc' AS VARIANT) AS VARCHAR)", 'abc'],
+    ["CAST(PARSE_JSON('\"abc\"') AS INT)", null],
+    ['CAST(1 AS VARIANT) = CAST(1 AS VARIANT)', true],
+    ["TO_JSON(CAST(MAP['a', ARRAY[1, 2]] AS VARIANT))", '{"a":[1,2]}'],
+    ["PARSE_JSON('{\"a\": {\"b\": 7}}')['a']['b']", 7],
+    ["PARSE_JSON('[10, 20]')[2]", 20],
+    ["PARSE_JSON('[10, 20]')['x']", null],
+    ["JSON_OBJECT_KEYS(PARSE_JSON('{\"a\": 1, \"b\": {\"c\": 2}, \"d\": null}'))", ['a', 'b', 'd']],
+    ["JSON_OBJECT_KEYS(PARSE_JSON('[1]'))", []],
+    ["JSON_KEYS(PARSE_JSON('{\"a\": {\"b\": 1, \"c\": {\"d\": 2}}, \"e\": [{\"f\": 3}], \"g\": 4}'))", ['a', 'a.b', 'a.c', 'a.c.d', 'e', 'g']],
+    ["JSON_KEYS(PARSE_JSON('{\"a.b\": 1}'))", ['"a.b"']],
+    ["JSON_EACH_BIGINT(PARSE_JSON('{\"a\": 1, \"b\": 2.5, \"c\": \"7\", \"d\": null}'))", { a: 1 }],
+    ["JSON_EACH_STRING(PARSE_JSON('{\"a\": 1, \"c\": \"7\"}'))", { c: '7' }],
+    ["JSON_EACH_BOOLEAN(PARSE_JSON('{\"a\": true, \"b\": 0}'))", { a: true }],
+    ["JSON_EACH_DATE(PARSE_JSON('{\"a\": \"2024-01-01\", \"b\": \"nope\"}'))", { a: '2024-01-01' }],
+    ["JSON_EACH_TIMESTAMP(PARSE_JSON('{\"a\": \"2024-12-19 16:39:57\"}'))", { a: '2024-12-19 16:39:57' }],
+    ["JSON_EACH_TIME(PARSE_JSON('{\"a\": \"17:30:40\"}'))", { a: '17:30:40' }],
+    ["JSON_EACH_BIGINT(PARSE_JSON('[1]'))", {}],
+    ["TO_JSON(VARIANT_MERGE(PARSE_JSON('{\"a\": {\"x\": 1}, \"b\": 1}'), PARSE_JSON('{\"a\": {\"y\": 2}, \"b\": 2}')))", '{"a":{"x":1,"y":2},"b":2}'],
+    ["TO_HEX(x'0abc')", '0abc'],
+    ["TO_INT(x'0abc')", 2748],
+    ["BIN2UTF8(x'4041')", '@A'],
+    ["BIN2UTF8(x'ff')", null],
+    ["TO_HEX(CAST('hi' AS VARBINARY))", '6869'],
+    ["GUNZIP(x'1f8b0800000000000003cb48cdc9c9070086a6103605000000')", [104, 101, 108, 108, 111]],
+    ["GUNZIP(x'00')", null],
+  ])('%s', (expr, want) => {
+    expect(evalExpr(expr)).toEqual(want);
+  });
+
+  it('columns of MAP, VARIANT and VARBINARY types: JSON in and out, schema, GROUP BY on them', () => {
+    const r = compile(`CREATE TABLE t (id INT, m MAP<VARCHAR, INT>, v VARIANT, b VARBINARY, bb BINARY(2));
+      CREATE VIEW keys AS SELECT id, MAP_KEYS(m) AS k, v['a'] AS va, TO_HEX(b) AS hb, m['x'] + 1 AS mx FROM t;
+      CREATE VIEW by_v AS SELECT v, COUNT(*) AS c FROM t GROUP BY v;`);
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    expect(r.program.relation('t')!.columns.map((c) => c.type)).toEqual(['INTEGER', 'MAP<VARCHAR, INTEGER>', 'VARIANT', 'VARBINARY', 'BINARY(2)']);
+    const c = r.program.newCircuit();
+    const out = c.step([
+      { table: 't', op: 'insert', row: { id: 1, m: { y: 2, x: 1 }, v: { a: [1], b: true }, b: [1, 255], bb: 'beef' } },
+      { table: 't', op: 'insert', row: { id: 2, m: {}, v: { b: true, a: [1] }, b: null, bb: null } },
+    ]);
+    expect(out.changes.get('KEYS')!.map((x) => x.row).sort((a, b) => (a.ID as number) - (b.ID as number))).toEqual([
+      { ID: 1, K: ['x', 'y'], VA: [1], HB: '01ff', MX: 2 },
+      { ID: 2, K: [], VA: [1], HB: null, MX: null },
+    ]);
+    // the same JSON object with keys in another order is the same VARIANT
+    expect(out.changes.get('BY_V')).toEqual([{ row: { V: { a: [1], b: true }, C: 2 }, weight: 1 }]);
+    expect(c.contents('t').find((x) => x.row.ID === 1)!.row).toEqual({ ID: 1, M: { x: 1, y: 2 }, V: { a: [1], b: true }, B: [1, 255], BB: [190, 239] });
+    expect(() => c.step([{ table: 't', op: 'insert', row: { id: 3, m: [1] } }])).toThrow(/expected a map/);
+  });
+
+  it('bad calls are compile errors', () => {
+    expect(compileError("MAP['a']")).toMatch(/even number of arguments/);
+    expect(compileError("MAP_KEYS(ARRAY[1])")).toMatch(/a MAP is needed/);
+    expect(compileError("TO_JSON('x')")).toMatch(/a VARIANT is needed/);
+    expect(compileError("x'abc'")).toMatch(/even number of hexadecimal digits/);
+  });
+});

@@ -68,7 +68,10 @@ export function bindExpr(e: Expr, ctx: BindCtx): BExpr {
       if (t.kind === 'DATE') v = parseDate(e.value);
       else if (t.kind === 'TIMESTAMP') v = parseTimestamp(e.value);
       else if (t.kind === 'TIME') v = parseTime(e.value);
-      else return coerce(constant(mk('VARCHAR', false), e.value), withNull(t, false), e.pos);
+      else if (t.kind === 'VARBINARY') {
+        if (!/^([0-9a-fA-F]{2})*$/.test(e.value)) throw new SqlError(`Illegal binary literal x'${e.value}': an even number of hexadecimal digits is needed`, e.pos, 'syntax');
+        return constant(mk('VARBINARY', false), e.value.toLowerCase());
+      } else return coerce(constant(mk('VARCHAR', false), e.value), withNull(t, false), e.pos);
       if (v === undefined) throw new SqlError(`Illegal ${t.kind} literal '${e.value}'`, e.pos, 'syntax');
       return constant(withNull(t, false), v);
     }
@@ -282,6 +285,7 @@ export function bindExpr(e: Expr, ctx: BindCtx): BExpr {
       }
       const a = bindExpr(e.expr, ctx);
       const i = bindExpr(e.index, ctx);
+      if (a.type.kind === 'MAP' || a.type.kind === 'VARIANT') return bindFunction('ELEMENT_AT', [a, i], e.pos);
       if (a.type.kind !== 'ARRAY') throw new SqlError('Subscript on a non-array value', e.pos, 'type');
       if (!isInteger(i.type)) throw new SqlError('Array index must be an integer', e.pos, 'type');
       return strict2(a, i, withNull(a.type.elem!, true), (arr, idx) => (arr as Value[])[(idx as number) - 1] ?? null);

@@ -1,6 +1,6 @@
 /**
  * Scalar function calls: looked up by name in the per-family registries of bind/fns/ (string, numeric,
- * datetime, array, conditional). Aggregates are in bind/fns/aggregate.ts.
+ * datetime, array, conditional, map, json, binary). Aggregates are in bind/fns/aggregate.ts.
  */
 import type { Pos } from '../parse/ast.js';
 import type { BExpr } from './bexpr.js';
@@ -10,6 +10,9 @@ import { NUMERIC_FNS } from './fns/numeric.js';
 import { DATETIME_FNS } from './fns/datetime.js';
 import { ARRAY_FNS } from './fns/array.js';
 import { CONDITIONAL_FNS } from './fns/conditional.js';
+import { MAP_FNS } from './fns/map.js';
+import { JSON_FNS } from './fns/json.js';
+import { BINARY_FNS } from './fns/binary.js';
 
 export const SCALAR_FAMILIES: Record<string, FnTable> = {
   string: STRING_FNS,
@@ -17,6 +20,9 @@ export const SCALAR_FAMILIES: Record<string, FnTable> = {
   datetime: DATETIME_FNS,
   array: ARRAY_FNS,
   conditional: CONDITIONAL_FNS,
+  map: MAP_FNS,
+  json: JSON_FNS,
+  binary: BINARY_FNS,
 };
 const TABLES = Object.values(SCALAR_FAMILIES);
 

@@ -373,6 +373,8 @@ export class Adapter {
             return { k: 'bool', value: lv, pos };
           case 'Null':
             return { k: 'null', pos };
+          case 'HexStringLiteral':
+            return { k: 'typed', type: { Varbinary: null }, value: lv, pos };
           default:
             this.unsupported(`literal ${lk}`, e);
         }

@@ -59,12 +59,12 @@ function setFn(kind: 'union' | 'intersect' | 'except'): ScalarFn {
 }
 
 const cardinality: ScalarFn = {
-  sig: 'CARDINALITY(array) -> INTEGER; ARRAY_LENGTH, ARRAY_SIZE',
+  sig: 'CARDINALITY(array or map) -> INTEGER; ARRAY_LENGTH, ARRAY_SIZE (arrays)',
   nulls: 'strict',
   bind: (args, pos, name) => {
     argc(name, args, 1, 1, pos);
     const a = args[0]!;
-    if (a.type.kind !== 'ARRAY') throw new SqlError(`${name} needs an ARRAY`, pos, 'type');
+    if (a.type.kind !== 'ARRAY' && !(a.type.kind === 'MAP' && name === 'CARDINALITY')) throw new SqlError(`${name} needs an ARRAY`, pos, 'type');
     return strict1(a, mk('INTEGER', nullableOf(args)), (v) => (v as Arr).length);
   },
 };
