@@ -186,3 +186,33 @@ describe('incremental aggregates equal a full re-evaluation after every step', (
     );
   });
 });
+
+describe('GROUP BY ROLLUP, CUBE and GROUPING SETS', () => {
+  it('one GROUP BY per grouping set, NULL for the expressions left out, GROUPING_ID as a bit mask; maintained under deletes', () => {
+    const p = prog(`CREATE VIEW r AS SELECT g, s, COUNT(*) AS c, GROUPING_ID(g, s) AS gid, GROUPING(s) AS gs FROM t GROUP BY ROLLUP(g, s);
+      CREATE VIEW gs AS SELECT g, v, SUM(k) AS sk FROM t GROUP BY GROUPING SETS ((g), (v));`);
+    const c = p.newCircuit();
+    const rows: TRow[] = [[1, 5, 10, null, null, null, 'a'], [1, 6, 20, null, null, null, 'b'], [2, 5, 30, null, null, null, 'a']];
+    c.step(rows.map((row) => ({ table: 't', op: 'insert' as const, row: row as never })));
+    const sorted = (v: string): string[] => c.contents(v).map((x) => JSON.stringify(x.row)).sort();
+    expect(sorted('r')).toEqual(
+      [
+        { G: 1, S: 'a', C: 1, GID: 0, GS: 0 },
+        { G: 1, S: 'b', C: 1, GID: 0, GS: 0 },
+        { G: 2, S: 'a', C: 1, GID: 0, GS: 0 },
+        { G: 1, S: null, C: 2, GID: 1, GS: 1 },
+        { G: 2, S: null, C: 1, GID: 1, GS: 1 },
+        { G: null, S: null, C: 3, GID: 3, GS: 1 },
+      ].map((x) => JSON.stringify(x)).sort(),
+    );
+    expect(sorted('gs')).toEqual(
+      [{ G: 1, V: null, SK: 30 }, { G: 2, V: null, SK: 30 }, { G: null, V: 5, SK: 40 }, { G: null, V: 6, SK: 20 }].map((x) => JSON.stringify(x)).sort(),
+    );
+    c.step([{ table: 't', op: 'delete', row: rows[0] as never }]);
+    expect(sorted('r')).toContain(JSON.stringify({ G: null, S: null, C: 2, GID: 3, GS: 1 }));
+    expect(sorted('r')).not.toContain(JSON.stringify({ G: 1, S: 'a', C: 1, GID: 0, GS: 0 }));
+    expect(p.relation('r')!.columns.map((x) => x.name)).toEqual(['G', 'S', 'C', 'GID', 'GS']);
+    const bad = compile(TABLE + 'CREATE VIEW b AS SELECT g, GROUPING(v) FROM t GROUP BY ROLLUP(g);');
+    expect(bad.ok ? '' : bad.errors[0]!.message).toMatch(/Argument of GROUPING must be a grouping expression/);
+  });
+});

@@ -15,6 +15,10 @@ export const FN_VIEWS: Array<[string, string?]> = [
   ['SELECT a, MODE(b) AS mb FROM t GROUP BY a', 'SELECT a, mode() WITHIN GROUP (ORDER BY b) AS mb FROM t GROUP BY a'],
   ['SELECT a, COUNTIF(flag) AS cf, LOGICAL_AND(flag) AS la, LOGICAL_OR(flag) AS lo FROM t GROUP BY a',
     'SELECT a, COUNT(*) FILTER (WHERE flag) AS cf, BOOL_AND(flag) AS la, BOOL_OR(flag) AS lo FROM t GROUP BY a'],
+  // GROUP BY ROLLUP / CUBE / GROUPING SETS (bind/grouping-sets.ts)
+  ['SELECT a, s, COUNT(*) AS c, SUM(b) AS sb, GROUPING(a, s) AS g FROM t GROUP BY ROLLUP(a, s)'],
+  ['SELECT a, flag, COUNT(*) AS c, GROUPING(flag) AS gf FROM t GROUP BY CUBE(a, flag) HAVING COUNT(*) > 1'],
+  ['SELECT a, s, COUNT(*) AS c FROM t GROUP BY GROUPING SETS ((a), (s), ())'],
   // scalar functions
   ["SELECT id, CONCAT_WS('-', s, a, 'z') AS cw, MD5(s) AS m, ASCII(s) AS asc1, CHR(65 + a) AS ch, REGEXP_REPLACE(s, 'a+', 'X') AS rr, OVERLAY(s PLACING 'XY' FROM 2 FOR 1) AS ov FROM t",
     "SELECT id, CONCAT_WS('-', s, a, 'z') AS cw, MD5(s) AS m, ASCII(s) AS asc1, CHR(65 + a) AS ch, REGEXP_REPLACE(s, 'a+', 'X', 'g') AS rr, OVERLAY(s PLACING 'XY' FROM 2 FOR 1) AS ov FROM t"],

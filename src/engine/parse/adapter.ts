@@ -190,11 +190,31 @@ export class Adapter {
     const from: FromItem[] = s.from.map((f: J) => this.tableWithJoins(f));
     const [gk, gv] = variant(s.group_by);
     let groupBy: Expr[] = [];
+    let groupingSets: Expr[][] | undefined;
     if (gk === 'Expressions') {
-      groupBy = gv[0].map((e: J) => this.expr(e));
       if (gv[1] && gv[1].length) this.unsupported('GROUP BY modifiers', s.group_by);
+      const elems: J[] = gv[0];
+      if (elems.some((e) => ['Rollup', 'Cube', 'GroupingSets'].includes(variant(e)[0]))) {
+        // each element is a list of alternative sets; the grouping sets are their cross product
+        let sets: Expr[][] = [[]];
+        for (const el of elems) {
+          const [ek, ev] = variant(el);
+          const groups: Expr[][] = ek === 'Rollup' || ek === 'Cube' || ek === 'GroupingSets' ? (ev as J[][]).map((g) => g.map((x) => this.expr(x))) : [[this.expr(el)]];
+          let alts: Expr[][];
+          if (ek === 'Rollup') alts = groups.map((_g, i) => groups.slice(0, groups.length - i).flat()).concat([[]]);
+          else if (ek === 'Cube') {
+            alts = [];
+            for (let m = (1 << groups.length) - 1; m >= 0; m--) alts.push(groups.filter((_g, i) => m & (1 << (groups.length - 1 - i))).flat());
+          } else alts = groups;
+          sets = sets.flatMap((a) => alts.map((b) => [...a, ...b]));
+        }
+        if (sets.length > 256) this.unsupported('more than 256 grouping sets', s.group_by);
+        groupingSets = sets;
+        groupBy = sets.flat();
+      } else groupBy = elems.map((e: J) => this.expr(e));
     } else if (gk === 'All') this.unsupported('GROUP BY ALL', s.group_by);
     return {
+      ...(groupingSets ? { groupingSets } : {}),
       k: 'select',
       distinct: s.distinct === 'Distinct',
       items,

@@ -73,6 +73,8 @@ export interface Select {
   from: FromItem[];
   where?: Expr;
   groupBy: Expr[];
+  /** GROUP BY ROLLUP/CUBE/GROUPING SETS: the grouping sets (groupBy then lists every grouping expression once). */
+  groupingSets?: Expr[][];
   having?: Expr;
   qualify?: Expr;
   pos: Pos;
