@@ -21,6 +21,7 @@ import {
 } from './model.js';
 import { PipelineRuntime } from './runtime.js';
 import type { PipelineStore } from './store.js';
+import type { ConnectorAccess } from './connectors/access.js';
 
 export { Entry };
 
@@ -38,6 +39,8 @@ export interface ManagerOptions {
   compileDelayMs?: number;
   watchMaxChunks?: number;
   location: () => string;
+  /** Where connectors may reach (connector root, fetch policy, size cap). */
+  connectorAccess: ConnectorAccess;
 }
 
 const NAME_RE = /^[A-Za-z0-9](?:[-A-Za-z0-9_]{0,98}[A-Za-z0-9])?$/;
@@ -277,6 +280,7 @@ export class PipelineManager {
       const rt = new PipelineRuntime(program, version, {
         keepAliveMs: this.opts.keepAliveMs,
         watchMaxChunks: this.opts.watchMaxChunks,
+        connectorAccess: this.opts.connectorAccess,
         log: (level, message) => this.log(e, level, 'pipeline', 'dbsp_adapters::controller', message),
         onFatal: (err) => this.fail(e, rt, err),
       });
