@@ -96,6 +96,8 @@ describe('aggregate results', () => {
     expect(err('CREATE VIEW v AS SELECT SUM(v ORDER BY k) FROM t;')).toMatch(/ORDER BY inside SUM/);
     expect(err('CREATE VIEW v AS SELECT MODE(*) FROM t;')).toMatch(/MODE\(\*\) is not valid/);
     expect(err('CREATE VIEW v AS SELECT UPPER(s ORDER BY k) FROM t;')).toMatch(/Bad call of UPPER/);
+    expect(err('CREATE VIEW v AS SELECT ARRAY_AGG(DISTINCT s ORDER BY k) FROM t;')).toMatch(/ORDER BY expressions must appear in the argument list/);
+    expect(err('CREATE VIEW v AS SELECT MODE(DISTINCT s) FROM t;')).toMatch(/DISTINCT is not supported in MODE/);
   });
 
   it('types: ARRAY_AGG is an array of the argument type, the moments keep the argument type', () => {

@@ -353,6 +353,20 @@ describe('MAP, VARIANT and VARBINARY', () => {
     ["JSON_EACH_TIME(PARSE_JSON('{\"a\": \"17:30:40\"}'))", { a: '17:30:40' }],
     ["JSON_EACH_BIGINT(PARSE_JSON('[1]'))", {}],
     ["TO_JSON(VARIANT_MERGE(PARSE_JSON('{\"a\": {\"x\": 1}, \"b\": 1}'), PARSE_JSON('{\"a\": {\"y\": 2}, \"b\": 2}')))", '{"a":{"x":1,"y":2},"b":2}'],
+    ["TO_JSON(VARIANT_FILTER(PARSE_JSON('{\"name\": \"Ada\", \"age\": 36, \"address\": {\"city\": \"Boston\"}, \"tags\": [1, 2], \"note\": null}'), (k, x) -> TYPEOF(x) = 'VARCHAR'))", '{"name":"Ada"}'],
+    ["TO_JSON(VARIANT_FILTER(PARSE_JSON('5'), (k, x) -> k IS NULL))", '5'],
+    ["VARIANT_FILTER(PARSE_JSON('5'), (k, x) -> k IS NOT NULL)", null],
+    ["TO_JSON(VARIANT_FILTER(PARSE_JSON('{\"a\": null, \"b\": 1}'), (k, x) -> x <> VARIANTNULL()))", '{"b":1}'],
+    ["TO_JSON(VARIANT_FILTER(PARSE_JSON('{\"user1\": 1, \"x\": 2}'), (k, x) -> CAST(k AS VARCHAR) LIKE 'user%'))", '{"user1":1}'],
+    ["TO_JSON(VARIANT_DEEP_FILTER(PARSE_JSON('{\"a\": {\"b\": 1, \"c\": {\"d\": 2}}}'), (p, x) -> p <> 'a.c'))", '{"a":{"b":1}}'],
+    ["TO_JSON(VARIANT_DEEP_FILTER(PARSE_JSON('{\"e\": [{\"f\": 1}, {\"f\": 2}]}'), (p, x) -> p <> 'e[1]'))", '{"e":[{"f":2}]}'],
+    ["TO_JSON(VARIANT_DEEP_FILTER(PARSE_JSON('{\"example.com\": {\"a\": 1}, \"example\": {\"b\": 2}}'), (p, x) -> p = 'example' OR p LIKE 'example.%'))", '{"example":{"b":2}}'],
+    ["TO_JSON(VARIANT_MAP(PARSE_JSON('{\"a\": 1, \"b\": \"x\"}'), (k, x) -> CAST(x AS BIGINT) * 2))", '{"a":2,"b":null}'],
+    ["TO_JSON(VARIANT_MAP(PARSE_JSON('{\"a\": 1, \"b\": \"x\"}'), (k, x) -> TYPEOF(x)))", '{"a":"BIGINT","b":"VARCHAR"}'],
+    ["TO_JSON(VARIANT_DEEP_MAP(PARSE_JSON('{\"a\": {\"b\": 1}, \"e\": [1, 2], \"s\": \"x\"}'), (p, x) -> CAST(x AS BIGINT) * 2))", '{"a":{"b":2},"e":[2,4],"s":null}'],
+    ["TO_JSON(VARIANT_DEEP_MAP(PARSE_JSON('{\"user\": {\"name\": \"Ada\", \"ssn\": \"123\"}, \"id\": 7}'), (p, x) -> CASE WHEN p LIKE 'user.%' THEN CAST('***' AS VARIANT) ELSE x END))", '{"id":7,"user":{"name":"***","ssn":"***"}}'],
+    ["TO_JSON(VARIANT_DEEP_MAP(PARSE_JSON('3'), (p, x) -> p IS NULL))", 'true'],
+    ["VARIANT_MAP(CAST(NULL AS VARIANT), (k, x) -> x)", null],
     ["TO_HEX(x'0abc')", '0abc'],
     ["TO_INT(x'0abc')", 2748],
     ["BIN2UTF8(x'4041')", '@A'],
@@ -390,5 +404,8 @@ describe('MAP, VARIANT and VARBINARY', () => {
     expect(compileError("MAP_KEYS(ARRAY[1])")).toMatch(/a MAP is needed/);
     expect(compileError("TO_JSON('x')")).toMatch(/a VARIANT is needed/);
     expect(compileError("x'abc'")).toMatch(/even number of hexadecimal digits/);
+    expect(compileError("VARIANT_FILTER(PARSE_JSON('1'), x -> TRUE)")).toMatch(/takes a lambda of 2 parameters/);
+    expect(compileError("VARIANT_MAP(1, (k, x) -> x)")).toMatch(/a VARIANT is needed/);
+    expect(compileError("UPPER(x -> x)")).toMatch(/A lambda/);
   });
 });

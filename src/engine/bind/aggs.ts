@@ -1,9 +1,9 @@
 /** Aggregate calls in GROUP BY queries: bind the arguments, FILTER and ORDER BY, then the registry (fns/aggregate.ts). */
-import type { Expr } from '../parse/ast.js';
+import { SqlError, type Expr } from '../parse/ast.js';
 import type { SqlType } from '../types/types.js';
 import type { AggSpec } from '../ops/aggregate.js';
 import { bindAggregate, type AggCallArgs } from './fns/aggregate.js';
-import { AGG_NAMES, bindCondition, bindExpr, type BindCtx } from './expr.js';
+import { AGG_NAMES, bindCondition, bindExpr, exprKey, type BindCtx } from './expr.js';
 import { walkExpr } from './env.js';
 
 export interface BoundAgg {
@@ -13,6 +13,10 @@ export interface BoundAgg {
 
 /** The bound arguments of an aggregate call (GROUP BY or window). */
 export function aggCallArgs(e: Expr & { k: 'func' }, ctx: BindCtx): AggCallArgs {
+  if (e.distinct && e.orderBy?.some((o) => e.args.length !== 1 || exprKey(o.expr, ctx.scope) !== exprKey(e.args[0]!, ctx.scope))) {
+    throw new SqlError('in an aggregate with DISTINCT, ORDER BY expressions must appear in the argument list', e.pos, 'type');
+  }
+  if (e.distinct && e.name === 'MODE') throw new SqlError('DISTINCT is not supported in MODE', e.pos, 'unsupported');
   return {
     args: e.star ? [] : e.args.map((a) => bindExpr(a, ctx)),
     star: e.star,

@@ -298,7 +298,7 @@ export function bindExpr(e: Expr, ctx: BindCtx): BExpr {
     case 'descriptor':
       throw new SqlError('DESCRIPTOR is only allowed in TUMBLE/HOP', e.pos, 'unsupported');
     case 'lambda':
-      throw new SqlError('A lambda (x -> ...) is only allowed as an argument of TRANSFORM or ARRAY_EXISTS', e.pos, 'unsupported');
+      throw new SqlError('A lambda (x -> ...) is only allowed as an argument of TRANSFORM, ARRAY_EXISTS or VARIANT_FILTER/MAP and their DEEP forms', e.pos, 'unsupported');
   }
   throw new SqlError('Unsupported expression', (e as Expr).pos, 'unsupported');
 }

@@ -423,10 +423,18 @@ export class Adapter {
         // x -> body: a lambda (TRANSFORM, ARRAY_EXISTS)
         if (op === 'Arrow') {
           const [pk, pv] = variant(v.left);
-          if (pk !== 'Identifier') this.unsupported('a lambda whose parameter is not a name', e);
-          return { k: 'lambda', param: { value: pv.value, quoted: Boolean(pv.quote_style), pos: this.pos(v.left) }, body: this.expr(v.right), pos: this.pos(v.left) };
+          const names: J[] = pk === 'Tuple' ? pv : [v.left];
+          const params = names.map((n) => {
+            const [nk, nv] = variant(n);
+            if (nk !== 'Identifier') this.unsupported('a lambda whose parameter is not a name', e);
+            return { value: nv.value as string, quoted: Boolean(nv.quote_style), pos: this.pos(v.left) };
+          });
+          return { k: 'lambda', params, body: this.expr(v.right), pos: this.pos(v.left) };
         }
-        return { k: 'bin', op, left: this.expr(v.left), right: this.expr(v.right), pos: this.pos(v.left) };
+        const left = this.expr(v.left);
+        // the parser binds `->` tighter than AND/OR/=: `(p, x) -> a OR b` arrives as `((p, x) -> a) OR b`
+        if (left.k === 'lambda') return { ...left, body: { k: 'bin', op, left: left.body, right: this.expr(v.right), pos: left.body.pos } };
+        return { k: 'bin', op, left, right: this.expr(v.right), pos: this.pos(v.left) };
       }
       case 'IsUnknown':
         return { k: 'is', what: 'NULL', expr: this.expr(v), pos };

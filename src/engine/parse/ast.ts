@@ -35,7 +35,7 @@ export type Expr =
   | { k: 'array'; elems: Expr[]; pos: Pos }
   | { k: 'index'; expr: Expr; index: Expr; pos: Pos }
   | { k: 'descriptor'; cols: Ident[]; pos: Pos }
-  | { k: 'lambda'; param: Ident; body: Expr; pos: Pos };
+  | { k: 'lambda'; params: Ident[]; body: Expr; pos: Pos };
 
 export interface OrderItem {
   expr: Expr;

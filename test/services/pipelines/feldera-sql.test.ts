@@ -54,7 +54,7 @@ describe('Feldera SQL through the pipeline service', () => {
       ]),
     );
     expect((await rows('rolled')).map(upper)).toEqual(bag([{ G: 1, C: 2, GG: 0 }, { G: 2, C: 1, GG: 0 }, { G: null, C: 3, GG: 1 }]));
-    const fns = (await rows('fns')).map(upper).sort((a, b) => a.ID - b.ID);
+    const fns = (await rows('fns')).map(upper).sort((a, b) => (a.ID as number) - (b.ID as number));
     expect(fns[0]).toEqual({ ID: 1, MK: ['x', 'y'], MX: 1, TJ: 'MAP', JK: '[1,2]', HB: '0102', L: 1, CW: 'a-z', TD: 60 });
     expect(fns[1]).toMatchObject({ ID: 2, MK: [], MX: null, TJ: 'VARCHAR', JK: null, HB: 'ff00' });
     expect(fns[2]).toMatchObject({ ID: 3, MK: ['x'], MX: 7, TJ: null, HB: null });

@@ -43,7 +43,7 @@ function typeOf(j: JsonValue): string {
 }
 
 /** A key as it appears in a JSON_KEYS path: quoted when it holds characters other than letters, digits and _. */
-const pathKey = (k: string): string => (/^[\p{L}\p{N}_]+$/u.test(k) ? k : JSON.stringify(k));
+export const pathKey = (k: string): string => (/^[\p{L}\p{N}_]+$/u.test(k) ? k : JSON.stringify(k));
 
 function keysOf(j: JsonValue, prefix: string, out: Set<string>): void {
   if (!isObj(j)) return;
