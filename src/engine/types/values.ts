@@ -237,6 +237,8 @@ export function compareValues(a: Value, b: Value): number {
   return (a as number) < (b as number) ? -1 : (a as number) > (b as number) ? 1 : 0;
 }
 
+const arrayKeys = new WeakMap<Value[], string>();
+
 /** A string that identifies a value exactly (used for hashing rows and keys). */
 export function valueKey(v: Value): string {
   switch (typeof v) {
@@ -248,9 +250,17 @@ export function valueKey(v: Value): string {
       return v.toString() + 'n';
     case 'boolean':
       return v ? 'T' : 'F';
-    default:
+    default: {
       if (v === null) return 'N';
-      return '[' + (v as Value[]).map(valueKey).join('\u0001') + ']';
+      // values are never mutated once in a row, so an array's key is computed once (an ARRAY_AGG result of n
+      // elements is keyed for every delta it appears in)
+      let k = arrayKeys.get(v as Value[]);
+      if (k === undefined) {
+        k = '[' + (v as Value[]).map(valueKey).join('\u0001') + ']';
+        arrayKeys.set(v as Value[], k);
+      }
+      return k;
+    }
   }
 }
 
