@@ -81,6 +81,7 @@ __ops_sub() {
     'hook/dashboard') __ops_r='dashboard' ;;
     'serve/user') __ops_r='user' ;;
     'serve/token') __ops_r='token' ;;
+    'serve/key') __ops_r='key' ;;
     'serve user/add') __ops_r='add' ;;
     'serve user/list'|'serve user/ls') __ops_r='list' ;;
     'serve user/update') __ops_r='update' ;;
@@ -88,6 +89,9 @@ __ops_sub() {
     'serve token/create') __ops_r='create' ;;
     'serve token/list'|'serve token/ls') __ops_r='list' ;;
     'serve token/revoke') __ops_r='revoke' ;;
+    'serve key/create') __ops_r='create' ;;
+    'serve key/list'|'serve key/ls') __ops_r='list' ;;
+    'serve key/revoke') __ops_r='revoke' ;;
     'auth/login') __ops_r='login' ;;
     'auth/status') __ops_r='status' ;;
     'auth/logout') __ops_r='logout' ;;
@@ -115,9 +119,10 @@ __ops_subs() {
     'bm trash') __ops_r='list restore clear' ;;
     'pipe') __ops_r='create list status programs start pause shutdown delete ingest watch snapshot stats logs' ;;
     'hook') __ops_r='serve verify sign replay register update list rm trigger deliveries redeliver dashboard' ;;
-    'serve') __ops_r='user token' ;;
+    'serve') __ops_r='user token key' ;;
     'serve user') __ops_r='add list update rm' ;;
     'serve token') __ops_r='create list revoke' ;;
+    'serve key') __ops_r='create list revoke' ;;
     'auth') __ops_r='login status logout' ;;
     'config') __ops_r='list get set unset profiles' ;;
     'config profiles') __ops_r='use rm' ;;
@@ -206,6 +211,10 @@ __ops_opts() {
     'serve token create') __ops_r='--user --system --private-access --name --data-dir --help -h' ;;
     'serve token list') __ops_r='--user --data-dir --help -h' ;;
     'serve token revoke') __ops_r='--data-dir --help -h' ;;
+    'serve key') __ops_r='--help -h' ;;
+    'serve key create') __ops_r='--name --data-dir --help -h' ;;
+    'serve key list') __ops_r='--data-dir --help -h' ;;
+    'serve key revoke') __ops_r='--data-dir --help -h' ;;
     'auth') __ops_r='--help -h' ;;
     'auth login') __ops_r='--url --with-token --no-verify --help -h' ;;
     'auth status') __ops_r='--help -h' ;;
@@ -580,6 +589,18 @@ __ops_value() {
     'serve token revoke|--data-dir') __ops_r='D'; return 0 ;;
     'serve token revoke|--help') __ops_r=''; return 0 ;;
     'serve token revoke|-h') __ops_r=''; return 0 ;;
+    'serve key|--help') __ops_r=''; return 0 ;;
+    'serve key|-h') __ops_r=''; return 0 ;;
+    'serve key create|--name') __ops_r='-'; return 0 ;;
+    'serve key create|--data-dir') __ops_r='D'; return 0 ;;
+    'serve key create|--help') __ops_r=''; return 0 ;;
+    'serve key create|-h') __ops_r=''; return 0 ;;
+    'serve key list|--data-dir') __ops_r='D'; return 0 ;;
+    'serve key list|--help') __ops_r=''; return 0 ;;
+    'serve key list|-h') __ops_r=''; return 0 ;;
+    'serve key revoke|--data-dir') __ops_r='D'; return 0 ;;
+    'serve key revoke|--help') __ops_r=''; return 0 ;;
+    'serve key revoke|-h') __ops_r=''; return 0 ;;
     'auth|--help') __ops_r=''; return 0 ;;
     'auth|-h') __ops_r=''; return 0 ;;
     'auth login|--url') __ops_r='-'; return 0 ;;
@@ -668,6 +689,7 @@ __ops_arg() {
     'serve user update') case "$2" in 0) __ops_r='-' ;; esac ;;
     'serve user rm') case "$2" in 0) __ops_r='-' ;; esac ;;
     'serve token revoke') case "$2" in 0) __ops_r='-' ;; esac ;;
+    'serve key revoke') case "$2" in 0) __ops_r='-' ;; esac ;;
     'auth login') case "$2" in 0) __ops_r='c:bm pipe notify' ;; esac ;;
     'auth status') case "$2" in 0) __ops_r='c:bm pipe notify' ;; esac ;;
     'auth logout') case "$2" in 0) __ops_r='c:bm pipe notify' ;; esac ;;

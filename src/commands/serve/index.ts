@@ -4,6 +4,7 @@ import { Option } from 'commander';
 import { contextFor } from '../../context.js';
 import { DEFAULT_PORT } from '../../core/settings.js';
 import { registerAdmin } from './admin.js';
+import { registerKeys } from './keys.js';
 
 export interface ServeFlags {
   host: string;
@@ -45,4 +46,5 @@ export function register(cmd: Command): void {
       await runServe(contextFor(command), flags);
     });
   registerAdmin(cmd);
+  registerKeys(cmd);
 }

@@ -12,12 +12,14 @@ import { ApiKeys } from './auth.js';
 import { ApiError, Errors } from './errors.js';
 import { LogBook } from './logs.js';
 import { PipelineManager } from './manager.js';
+import { DEFAULT_INGRESS_BODY_LIMIT } from './ingress/limits.js';
 import { ioRoutes } from './routes/io.js';
 import { miscRoutes } from './routes/misc.js';
 import { pipelineRoutes } from './routes/pipelines.js';
 import { PipelineStore } from './store.js';
+import { BODY_LIMITS } from '../limits.js';
 
-/** Largest request body (ingress batches): 256 MiB (well below the longest string V8 can hold). */
+/** Ceiling of the buffered-body parser (the API routes get BODY_LIMITS.pipelinesJson; ingress streams, limited by ingress/limits.ts). */
 export const BODY_LIMIT = 256 * 1024 * 1024;
 export const DEFAULT_KEEPALIVE_MS = 3000;
 
@@ -45,6 +47,10 @@ const service: ServiceModule = {
       connectorAccess: connectorAccessOf(ctx.options),
       keepAliveMs: Number.isFinite(keepAlive) && keepAlive > 0 ? keepAlive : DEFAULT_KEEPALIVE_MS,
       compileDelayMs: typeof ctx.options.pipelinesCompileDelayMs === 'number' ? ctx.options.pipelinesCompileDelayMs : 0,
+      compilerLimits: {
+        timeoutMs: positiveNumber(ctx.options.pipelinesCompileTimeoutMs),
+        memoryMb: positiveNumber(ctx.options.pipelinesCompileMemoryMb),
+      },
       // test knob: a small per-watcher buffer to exercise the overflow behaviour
       watchMaxChunks: typeof ctx.options.pipelinesWatchMaxChunks === 'number' ? ctx.options.pipelinesWatchMaxChunks : undefined,
       location: () => {
@@ -61,6 +67,10 @@ const service: ServiceModule = {
     // Raw bodies for everything: each route decides how to read its body.
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_req, body, done) => done(null, body));
+    // The API's JSON bodies (pipeline definitions, actions, keys) are small; only ingress takes BODY_LIMIT.
+    app.addHook('onRoute', (r) => {
+      if (!r.url.endsWith('/ingress/:table') && r.bodyLimit === undefined) r.bodyLimit = BODY_LIMITS.pipelinesJson;
+    });
 
     if (authOn) {
       app.addHook('onRequest', async (req) => {
@@ -93,7 +103,9 @@ const service: ServiceModule = {
     });
 
     pipelineRoutes(app, manager);
-    ioRoutes(app, manager);
+    ioRoutes(app, manager, {
+      ingressBodyLimit: positiveNumber(ctx.options.pipelinesIngressBodyLimit) ?? DEFAULT_INGRESS_BODY_LIMIT,
+    });
     miscRoutes(app, manager, logs, keys);
 
     return {
@@ -106,5 +118,9 @@ const service: ServiceModule = {
     };
   },
 };
+
+function positiveNumber(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : undefined;
+}
 
 export default service;

@@ -5,6 +5,7 @@
  * pipeline keeps the program it was started with until it is shut down and started again.
  */
 import { CompileJobs } from './compile-jobs.js';
+import { CompilerPool, DEFAULT_COMPILE_MEMORY_MB, DEFAULT_COMPILE_TIMEOUT_MS, type CompilerLimits } from './compiler-pool.js';
 import { Entry } from './entry.js';
 import { ConnectorError } from './connectors/input.js';
 import { ApiError, Errors, type ErrorBody } from './errors.js';
@@ -37,6 +38,8 @@ export interface ManagerOptions {
   keepAliveMs: number;
   /** Extra time spent in CompilingRust (a test knob; 0 by default). */
   compileDelayMs?: number;
+  /** Time and heap limits of the SQL compiler worker. */
+  compilerLimits?: Partial<CompilerLimits>;
   watchMaxChunks?: number;
   location: () => string;
   /** Where connectors may reach (connector root, fetch policy, size cap). */
@@ -54,7 +57,11 @@ export class PipelineManager {
     private readonly logs: LogBook,
     private readonly opts: ManagerOptions,
   ) {
-    this.compiler = new CompileJobs(store, logs, (e) => this.byName.get(e.rec.name) === e, opts.compileDelayMs ?? 0);
+    const pool = new CompilerPool({
+      timeoutMs: opts.compilerLimits?.timeoutMs ?? DEFAULT_COMPILE_TIMEOUT_MS,
+      memoryMb: opts.compilerLimits?.memoryMb ?? DEFAULT_COMPILE_MEMORY_MB,
+    });
+    this.compiler = new CompileJobs(store, logs, (e) => this.byName.get(e.rec.name) === e, pool, opts.compileDelayMs ?? 0);
     for (const rec of store.all()) {
       const e = new Entry(rec);
       this.byName.set(rec.name, e);
@@ -359,6 +366,7 @@ export class PipelineManager {
       e.runtime = null;
       if (rt) await rt.shutdown();
     }
+    await this.compiler.close();
   }
 }
 

@@ -199,6 +199,18 @@ describe('openapi.json', () => {
         '/api/v1/tags': ['get', 'post'],
         '/api/v1/tags/{id}': ['get', 'patch', 'put', 'delete'],
         '/api/v1/tags/{id}/links': ['get'],
+        '/api/v1/links/{id}/notes': ['get'],
+        '/api/v1/links/check': ['get'],
+        '/api/v1/notes': ['post'],
+        '/api/v1/notes/{id}': ['patch', 'put', 'delete'],
+        '/api/v1/search/tags': ['get'],
+        '/api/v1/search/lists': ['get'],
+        '/api/v1/trash/links': ['get'],
+        '/api/v1/trash/lists': ['get'],
+        '/api/v1/trash/tags': ['get'],
+        '/api/v1/trash/notes': ['get'],
+        '/api/v1/trash/clear': ['delete'],
+        '/api/v1/trash/restore': ['patch'],
         '/api/v1/import': ['post'],
         '/api/v1/export': ['get'],
       };
@@ -216,6 +228,23 @@ describe('openapi.json', () => {
       expect(paths['/api/v2/links']!.get.parameters.map((x: any) => x.name)).toEqual(expect.arrayContaining(['page', 'per_page', 'order_by', 'order_dir']));
       expect(paths['/api/v2/links']!.post.requestBody.content['application/json'].schema.properties).toHaveProperty('url');
       expect(paths['/api/v1/import']!.post.requestBody.content).toHaveProperty('multipart/form-data');
+      // v1: the reference's search parameters, its order_by values, and the flat paginator fields
+      const params = (p: string) => paths[p]!.get.parameters.map((x: any) => x.name);
+      expect(params('/api/v1/search/links')).toEqual(
+        expect.arrayContaining(['query', 'search_title', 'search_description', 'private_only', 'broken_only', 'empty_lists', 'empty_tags', 'only_lists', 'only_tags', 'order_by', 'page', 'per_page', 'is_private', 'tags', 'lists']),
+      );
+      const orderOf = (p: string) => paths[p]!.get.parameters.find((x: any) => x.name === 'order_by').schema.enum;
+      expect(orderOf('/api/v1/links')).toEqual(['id', 'url', 'title', 'description', 'is_private', 'status', 'check_disabled', 'created_at', 'updated_at']);
+      expect(orderOf('/api/v1/search/links')).toEqual(expect.arrayContaining(['title:asc', 'created_at:desc']));
+      expect(orderOf('/api/v1/lists')).toEqual(['id', 'name', 'description', 'is_private', 'created_at', 'updated_at']);
+      expect(orderOf('/api/v1/tags')).toEqual(['id', 'name', 'is_private', 'created_at', 'updated_at']);
+      for (const p of ['/api/v1/links', '/api/v1/search/links', '/api/v1/lists', '/api/v1/tags', '/api/v1/lists/{id}/links', '/api/v1/tags/{id}/links', '/api/v1/links/{id}/notes']) {
+        const page = paths[p]!.get.responses['200'].content['application/json'].schema.properties;
+        expect([p, page.next_page_url, page.per_page.type]).toEqual([p, { type: ['string', 'null'] }, 'string']);
+        expect([p, params(p)]).toEqual([p, expect.arrayContaining(['page', 'per_page'])]);
+      }
+      expect(paths['/api/v1/lists/{id}']!.get.responses['200'].content['application/json'].schema.properties.links.type).toBe('string');
+      expect(paths['/api/v1/notes']!.post.responses).toHaveProperty('201');
       expect(r.body.components.securitySchemes.bearerAuth).toEqual({ type: 'http', scheme: 'bearer' });
     } finally {
       await f.close();

@@ -2,8 +2,8 @@
 import type { Deps } from '../deps.js';
 import type { Caller } from '../access.js';
 import { visibleSql } from '../access.js';
-import { isValidUrl, LIMITS } from '../validate.js';
-import { parseNetscape, serializeNetscape, type ExportLink } from '../netscape.js';
+import { isValidUrl, LIMITS, MAX_REFS } from '../validate.js';
+import { parseNetscapeYielding, serializeNetscape, type ExportLink, type NetscapeBookmark } from '../netscape.js';
 import { fallbackTitle } from '../metadata.js';
 import { fromUnixSeconds, toUnixSeconds } from '../time.js';
 import { attach, collectionsOf, findOwnLinkByUrl, insertLink, type LinkRow } from '../store/links.js';
@@ -25,39 +25,60 @@ function cut(s: string, max: number): string {
   return chars.length > max ? chars.slice(0, max).join('') : s;
 }
 
-export function importBookmarks(deps: Deps, caller: Caller, file: Uint8Array | string): ImportResult {
+export interface ImportOptions {
+  /** write for this long before giving the event loop a turn (default 20 ms) */
+  sliceMs?: number;
+}
+
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Imports a Netscape file into the caller's account. The file is parsed in slices and the bookmarks
+ * are written in transactions of about `sliceMs` each, with a turn of the event loop between them, so
+ * that other requests keep being answered during a big import. Each slice checks for URLs already
+ * saved inside its own transaction, so concurrent writes cannot make it store a duplicate.
+ */
+export async function importBookmarks(deps: Deps, caller: Caller, file: Uint8Array | string, opts: ImportOptions = {}): Promise<ImportResult> {
   const userId = requireUser(caller);
-  const items = parseNetscape(file);
+  const sliceMs = opts.sliceMs ?? 20;
+  const items = await parseNetscapeYielding(file);
   const result: ImportResult = { total: items.length, imported: 0, skipped: 0, invalid: 0 };
   const seen = new Set<string>();
   const created: CollectionRow[] = [];
   const fallbackVisibility = defaultVisibility(deps, userId);
-  deps.db.transaction(() => {
-    for (const b of items) {
-      const url = b.url.trim();
-      if (!isValidUrl(url) || [...url].length > LIMITS.url) {
-        result.invalid++;
-        continue;
-      }
-      if (seen.has(url) || findOwnLinkByUrl(deps.db, userId, url)) {
-        result.skipped++;
-        continue;
-      }
-      seen.add(url);
-      const link = insertLink(deps.db, {
-        user_id: userId,
-        url,
-        title: cut(b.title || fallbackTitle(url), LIMITS.title),
-        description: b.description ? cut(b.description, LIMITS.description) : null,
-        icon: 'link',
-        visibility: b.private === true ? 3 : b.private === false ? (deps.guestAccess ? 1 : 2) : fallbackVisibility,
-        created_at: b.addDate !== null ? fromUnixSeconds(b.addDate) : undefined,
-      });
-      const tags = b.tags.map((t) => cut(t, LIMITS.name)).filter(Boolean);
-      if (tags.length) attach(deps.db, 'tags', link.id, resolveRefs(deps, userId, 'tags', tags.map((name) => ({ name })), created), 'replace');
-      result.imported++;
+  const importOne = (b: NetscapeBookmark) => {
+    const url = b.url.trim();
+    if (!isValidUrl(url) || [...url].length > LIMITS.url) {
+      result.invalid++;
+      return;
     }
-  })();
+    if (seen.has(url) || findOwnLinkByUrl(deps.db, userId, url)) {
+      result.skipped++;
+      return;
+    }
+    seen.add(url);
+    const link = insertLink(deps.db, {
+      user_id: userId,
+      url,
+      title: cut(b.title || fallbackTitle(url), LIMITS.title),
+      description: b.description ? cut(b.description, LIMITS.description) : null,
+      icon: 'link',
+      visibility: b.private === true ? 3 : b.private === false ? (deps.guestAccess ? 1 : 2) : fallbackVisibility,
+      created_at: b.addDate !== null ? fromUnixSeconds(b.addDate) : undefined,
+    });
+    const tags = b.tags.slice(0, MAX_REFS).map((t) => cut(t, LIMITS.name)).filter(Boolean);
+    if (tags.length) attach(deps.db, 'tags', link.id, resolveRefs(deps, userId, 'tags', tags.map((name) => ({ name })), created), 'replace');
+    result.imported++;
+  };
+  let next = 0;
+  while (next < items.length) {
+    const started = performance.now();
+    deps.db.transaction(() => {
+      do importOne(items[next++]!);
+      while (next < items.length && performance.now() - started < sliceMs);
+    })();
+    if (next < items.length) await turn();
+  }
   return result;
 }
 

@@ -1,16 +1,42 @@
 /** Ingress (`POST .../ingress/{table}`) and egress (`POST .../egress/{view}`: watch streams and snapshots). */
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { snapshotBody, type OutputFormat } from '../egress/encode.js';
 import { neighborhood, parseNeighborhood, quantiles, sortedContents } from '../egress/snapshot.js';
 import { ApiError, Errors } from '../errors.js';
-import { parseCsvInput } from '../ingress/csv.js';
-import { parseJsonInput, UPDATE_FORMATS, type UpdateFormat } from '../ingress/json.js';
+import { UPDATE_FORMATS, type UpdateFormat } from '../ingress/json.js';
+import { DEFAULT_INGRESS_BODY_LIMIT } from '../ingress/limits.js';
+import { newIngressParser, readIngressBody } from '../ingress/stream.js';
 import type { PipelineManager } from '../manager.js';
 import { engineName, findRelation } from '../names.js';
-import { boolParam, intParam, jsonBody, param, rawBody, type Query } from './util.js';
+import { boolParam, intParam, jsonBody, param, type Query } from './util.js';
 
-export function ioRoutes(app: FastifyInstance, manager: PipelineManager): void {
+export interface IoLimits {
+  /** Largest ingress body in bytes (413 beyond it, nothing applied). */
+  ingressBodyLimit: number;
+}
+
+/** The request body as a stream of chunks: the raw request when no content-type parser ran. */
+function bodyStream(req: FastifyRequest): AsyncIterable<Uint8Array> | Iterable<Uint8Array> {
+  const b = req.body as unknown;
+  if (b instanceof Readable) return b;
+  if (b instanceof Uint8Array) return [b];
+  if (typeof b === 'string') return [Buffer.from(b)];
+  return req.raw;
+}
+
+export function ioRoutes(app: FastifyInstance, manager: PipelineManager, limits: IoLimits = { ingressBodyLimit: DEFAULT_INGRESS_BODY_LIMIT }): void {
+  // Ingress bodies stream into the parser: this route's context hands the request stream through.
+  void app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
+    ingressRoute(scope, manager, limits);
+  });
+  egressRoute(app, manager);
+}
+
+function ingressRoute(app: FastifyInstance, manager: PipelineManager, limits: IoLimits): void {
   app.post<{ Params: { name: string; table: string } }>('/pipelines/:name/ingress/:table', async (req, reply) => {
     const q = req.query as Query;
     const { runtime } = manager.runtimeOf(req.params.name);
@@ -31,13 +57,25 @@ export function ioRoutes(app: FastifyInstance, manager: PipelineManager): void {
     }
     if (runtime.state === 'Paused' && !force) await runtime.waitUntilRunning();
     if (runtime.state === 'Terminated') throw Errors.terminating();
-    const text = rawBody(req);
-    const binding = runtime.binding(table);
-    const parsed = format === 'csv' ? parseCsvInput(text, binding) : parseJsonInput(text, binding, { updateFormat, array });
-    runtime.apply(parsed, runtime.httpEndpoint(table, format), Buffer.byteLength(text));
+    const parser = newIngressParser(format, runtime.binding(table), { updateFormat, array });
+    const declared = Number(req.headers['content-length']);
+    let read;
+    try {
+      read = await readIngressBody(bodyStream(req), parser, limits.ingressBodyLimit, Number.isFinite(declared) ? declared : undefined);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 413) {
+        // the rest of the body is read and dropped, so that the client gets the answer
+        reply.header('connection', 'close');
+        req.raw.resume();
+      }
+      throw err;
+    }
+    runtime.apply(read.parsed, runtime.httpEndpoint(table, format), read.bytes);
     return reply.code(200).send('');
   });
+}
 
+function egressRoute(app: FastifyInstance, manager: PipelineManager): void {
   app.post<{ Params: { name: string; view: string } }>('/pipelines/:name/egress/:view', async (req, reply) => {
     const q = req.query as Query;
     const { runtime } = manager.runtimeOf(req.params.name);

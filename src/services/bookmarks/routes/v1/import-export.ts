@@ -48,7 +48,7 @@ export function v1ImportExportRoutes(app: FastifyInstance, deps: Deps): void {
         throw FILE_REQUIRED();
       }
       if (!data || data.length === 0) throw FILE_REQUIRED();
-      const result = importBookmarks(deps, caller, data);
+      const result = await importBookmarks(deps, caller, data);
       if (result.total === 0 && !looksLikeBookmarkFile(data)) throw NOT_BOOKMARKS();
       return result;
     },
