@@ -8,7 +8,7 @@ import { ApiKeys } from './auth.js';
 import { ApiError, Errors } from './errors.js';
 import { LogBook } from './logs.js';
 import { PipelineManager } from './manager.js';
-import { ioRoutes } from './routes/io.js';
+import { ingressRoutes, ioRoutes } from './routes/io.js';
 import { miscRoutes } from './routes/misc.js';
 import { pipelineRoutes } from './routes/pipelines.js';
 import { PipelineStore } from './store.js';
@@ -28,6 +28,9 @@ const service: ServiceModule = {
     const manager = new PipelineManager(store, logs, {
       keepAliveMs: Number.isFinite(keepAlive) && keepAlive > 0 ? keepAlive : DEFAULT_KEEPALIVE_MS,
       compileDelayMs: typeof ctx.options.pipelinesCompileDelayMs === 'number' ? ctx.options.pipelinesCompileDelayMs : 0,
+      defaultMemoryMb: typeof ctx.options.pipelinesMemoryMb === 'number' ? ctx.options.pipelinesMemoryMb : undefined,
+      // test knob: every pipeline's worker fails on its first ingest
+      workerFault: ctx.options.pipelinesWorkerFault === 'throw' || ctx.options.pipelinesWorkerFault === 'exit' ? ctx.options.pipelinesWorkerFault : null,
       // test knob: a small per-watcher buffer to exercise the overflow behaviour
       watchMaxChunks: typeof ctx.options.pipelinesWatchMaxChunks === 'number' ? ctx.options.pipelinesWatchMaxChunks : undefined,
       location: () => {
@@ -77,6 +80,13 @@ const service: ServiceModule = {
 
     pipelineRoutes(app, manager);
     ioRoutes(app, manager);
+    // Ingress bodies are not read into memory here: the route streams them to the pipeline's worker.
+    // (Registered after the hooks and handlers above, which the scope inherits.)
+    await app.register(async (scope) => {
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
+      ingressRoutes(scope, manager, BODY_LIMIT);
+    });
     miscRoutes(app, manager, logs, keys);
 
     return {

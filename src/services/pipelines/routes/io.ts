@@ -1,16 +1,30 @@
-/** Ingress (`POST .../ingress/{table}`) and egress (`POST .../egress/{view}`: watch streams and snapshots). */
+/**
+ * Ingress (`POST .../ingress/{table}`) and egress (`POST .../egress/{view}`: watch streams and snapshots).
+ * The pipeline's worker parses, applies, encodes and answers snapshots; these routes check the request,
+ * stream the body's bytes to the worker and frame what comes back.
+ */
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
-import { snapshotBody, type OutputFormat } from '../egress/encode.js';
-import { neighborhood, parseNeighborhood, quantiles, sortedContents } from '../egress/snapshot.js';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { OutputFormat } from '../egress/encode.js';
 import { ApiError, Errors } from '../errors.js';
-import { parseCsvInput } from '../ingress/csv.js';
-import { parseJsonInput, UPDATE_FORMATS, type UpdateFormat } from '../ingress/json.js';
+import { UPDATE_FORMATS, type UpdateFormat } from '../ingress/json.js';
 import type { PipelineManager } from '../manager.js';
-import { engineName, findRelation } from '../names.js';
-import { boolParam, intParam, jsonBody, param, rawBody, type Query } from './util.js';
+import { findRelation } from '../names.js';
+import { boolParam, intParam, jsonBody, param, type Query } from './util.js';
 
-export function ioRoutes(app: FastifyInstance, manager: PipelineManager): void {
+/** The request body as a stream of bytes (ingress routes take it unparsed), or null when there is none. */
+function bodyStream(req: FastifyRequest): AsyncIterable<Uint8Array> | Uint8Array | null {
+  const b = req.body as AsyncIterable<Uint8Array> | Buffer | string | undefined | null;
+  if (b === undefined || b === null) return null;
+  if (typeof b === 'string') return Buffer.from(b);
+  return b;
+}
+
+const bodyTooLarge = (limit: number) => () =>
+  new ApiError(413, 'FST_ERR_CTP_BODY_TOO_LARGE', `Request body is too large: the limit is ${limit} bytes`, { limit });
+
+/** Ingress: registered in a scope whose content-type parser hands the body over as a stream. */
+export function ingressRoutes(app: FastifyInstance, manager: PipelineManager, bodyLimit: number): void {
   app.post<{ Params: { name: string; table: string } }>('/pipelines/:name/ingress/:table', async (req, reply) => {
     const q = req.query as Query;
     const { runtime } = manager.runtimeOf(req.params.name);
@@ -29,15 +43,15 @@ export function ioRoutes(app: FastifyInstance, manager: PipelineManager): void {
       updateFormat = uf as UpdateFormat;
       array = boolParam(q, 'array', false);
     }
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > bodyLimit) throw bodyTooLarge(bodyLimit)();
     if (runtime.state === 'Paused' && !force) await runtime.waitUntilRunning();
-    if (runtime.state === 'Terminated') throw Errors.terminating();
-    const text = rawBody(req);
-    const binding = runtime.binding(table);
-    const parsed = format === 'csv' ? parseCsvInput(text, binding) : parseJsonInput(text, binding, { updateFormat, array });
-    runtime.apply(parsed, runtime.httpEndpoint(table, format), Buffer.byteLength(text));
+    await runtime.ingest({ table: table.name, format, updateFormat, array }, bodyStream(req), bodyLimit, bodyTooLarge(bodyLimit));
     return reply.code(200).send('');
   });
+}
 
+export function ioRoutes(app: FastifyInstance, manager: PipelineManager): void {
   app.post<{ Params: { name: string; view: string } }>('/pipelines/:name/egress/:view', async (req, reply) => {
     const q = req.query as Query;
     const { runtime } = manager.runtimeOf(req.params.name);
@@ -65,41 +79,20 @@ export function ioRoutes(app: FastifyInstance, manager: PipelineManager): void {
       return;
     }
 
-    // Snapshots read the integrated contents.
-    let rows;
-    try {
-      rows = sortedContents(runtime.circuit.contents(engineName(rel)), rel.columns);
-    } catch (err) {
-      throw new ApiError(405, query === 'neighborhood' ? 'NeighborhoodNotSupported' : 'QuantilesNotSupported', `Cannot read the contents of '${rel.name}': ${(err as Error).message}`);
+    // Snapshots read the integrated contents (in the pipeline's worker).
+    let quantiles = 100;
+    if (query === 'quantiles') {
+      quantiles = intParam(q, 'quantiles', 100);
+      if (quantiles < 1 || quantiles > 1000)
+        throw new ApiError(416, 'NumQuantilesOutOfRange', `The requested number of quantiles, ${quantiles}, is beyond the allowed range 1 to 1000.`, { quantiles });
     }
-    let body: string;
-    if (query === 'neighborhood') {
-      const specBody = jsonBody(req);
-      if (specBody === null)
-        throw new ApiError(400, 'MissingNeighborhoodSpec', 'Neighborhood request must specify the neighborhood in the body of the request: {"anchor": row|null, "before": n, "after": n}.');
-      const spec = parseNeighborhood(specBody, rel.columns);
-      if (typeof spec === 'string') throw new ApiError(400, 'InvalidNeighborhoodSpec', `Invalid neighborhood specification: ${spec}`);
-      const items = neighborhood(rows, spec, rel.columns);
-      body =
-        format === 'json'
-          ? `{"sequence_number":0,"json_data":[${items.map((i) => `{"insert":${JSON.stringify(i)}}`).join(',')}]}`
-          : snapshotBody(
-              items.map((i) => ({ row: i, weight: 1 })),
-              'csv',
-              [
-                { name: 'index', caseSensitive: false, type: 'BIGINT', nullable: false },
-                { name: 'key', caseSensitive: false, type: 'VARIANT', nullable: false },
-              ],
-            );
-    } else {
-      if (query === 'quantiles') {
-        const n = intParam(q, 'quantiles', 100);
-        if (n < 1 || n > 1000)
-          throw new ApiError(416, 'NumQuantilesOutOfRange', `The requested number of quantiles, ${n}, is beyond the allowed range 1 to 1000.`, { quantiles: n });
-        rows = quantiles(rows, n);
-      }
-      body = snapshotBody(rows, format as OutputFormat, rel.columns);
-    }
-    return reply.code(200).header('content-type', 'application/json').send(body + '\r\n');
+    const body = await runtime.snapshot({
+      relation: rel.name,
+      format: format as OutputFormat,
+      query,
+      quantiles,
+      neighborhood: query === 'neighborhood' ? jsonBody(req) : null,
+    });
+    return reply.code(200).header('content-type', 'application/json').send(body);
   });
 }
