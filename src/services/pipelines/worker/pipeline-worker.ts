@@ -17,7 +17,7 @@ import { answerSnapshot } from '../egress/snapshot.js';
 import { ApiError, Errors } from '../errors.js';
 import { parseCsvInput } from '../ingress/csv.js';
 import { parseJsonInput } from '../ingress/json.js';
-import { PipelineRuntime } from '../runtime.js';
+import { PipelineRuntime, type InputEndpoint } from '../runtime.js';
 import { workerMetrics } from '../stats.js';
 import type { FromWorker, IngestSpec, ToWorker, WireChunk, WireError, WorkerConfig } from './protocol.js';
 import type { RelationSchema } from '../../../engine/index.js';
@@ -99,10 +99,15 @@ function finishIngest(id: number): void {
   }
   if (config.fault === 'exit') process.exit(70);
   let error: WireError | null = null;
+  let endpoint: InputEndpoint | null = null;
   try {
     if (rt.state === 'Terminated') throw Errors.terminating();
     const table = rt.program.tables.find((t) => t.name === job.spec.table);
     if (!table) throw new ApiError(404, 'UnknownInputEndpoint', `Unknown table '${job.spec.table}'`);
+    // the body is in: stats show it buffered while it is parsed and applied
+    endpoint = rt.httpEndpoint(table, job.spec.format);
+    endpoint.metrics.buffered_bytes += job.bytes;
+    post({ t: 'metrics', metrics: workerMetrics(rt) });
     job.parts.push(job.decoder.decode());
     const text = job.parts.join('');
     job.parts.length = 0;
@@ -111,10 +116,11 @@ function finishIngest(id: number): void {
       job.spec.format === 'csv'
         ? parseCsvInput(text, binding)
         : parseJsonInput(text, binding, { updateFormat: job.spec.updateFormat, array: job.spec.array });
-    rt.apply(parsed, rt.httpEndpoint(table, job.spec.format), job.bytes);
+    rt.apply(parsed, endpoint, job.bytes);
   } catch (err) {
     error = wireError(err);
   }
+  if (endpoint) endpoint.metrics.buffered_bytes -= job.bytes;
   post({ t: 'ingest-done', id, error, metrics: workerMetrics(rt) });
 }
 
