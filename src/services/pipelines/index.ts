@@ -85,7 +85,9 @@ const service: ServiceModule = {
     await app.register(async (scope) => {
       scope.removeAllContentTypeParsers();
       scope.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
-      ingressRoutes(scope, manager, BODY_LIMIT);
+      // test knob: a small limit to exercise the 413 without sending 256 MiB
+      const limit = typeof ctx.options.pipelinesBodyLimit === 'number' ? ctx.options.pipelinesBodyLimit : BODY_LIMIT;
+      ingressRoutes(scope, manager, limit);
     });
     miscRoutes(app, manager, logs, keys);
 

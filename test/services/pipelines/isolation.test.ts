@@ -226,3 +226,40 @@ describe('per-pipeline memory figures and limits', () => {
     expect(ok.status).toBe(201);
   });
 });
+
+describe('ingress bodies stream to the worker', () => {
+  it('a body over the limit is 413 and applies nothing, whether its length is declared or it is sent in chunks', async () => {
+    const svc = await startSvc({ pipelinesBodyLimit: 4096 });
+    toClose.push(() => svc.close());
+    await createCompiled(svc, 'lim', SQL);
+    await startRunning(svc, 'lim');
+    const rows = (from: number, n: number) => Array.from({ length: n }, (_, i) => `${from + i},r\n`).join('');
+    const declared = await ingest(svc, 'lim', 't', 'format=csv', rows(0, 1000));
+    expect(declared.status, declared.text).toBe(413);
+    expect(declared.json.message).toContain('4096');
+    // a chunked body (no content-length): refused once it grows past the limit
+    const enc = new TextEncoder();
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        for (let k = 0; k < 10; k++) c.enqueue(enc.encode(rows(k * 100, 100)));
+        c.close();
+      },
+    });
+    const chunked = await fetch(`${svc.base}/v0/pipelines/lim/ingress/t?format=csv`, { method: 'POST', body, duplex: 'half', headers: { 'content-type': 'text/csv' } } as RequestInit);
+    expect(chunked.status).toBe(413);
+    expect((await chunked.json()).error_code).toBe('FST_ERR_CTP_BODY_TOO_LARGE');
+    expect((await snapshot(svc, 'lim', 'totals')).json_data).toEqual([{ insert: { C: 0, TOTAL: null } }]);
+    // within the limit, in many small chunks: one step with all of it
+    const small = new ReadableStream<Uint8Array>({
+      start(c) {
+        for (let k = 0; k < 20; k++) c.enqueue(enc.encode(`${k},s\n`));
+        c.close();
+      },
+    });
+    const ok = await fetch(`${svc.base}/v0/pipelines/lim/ingress/t?format=csv`, { method: 'POST', body: small, duplex: 'half', headers: { 'content-type': 'text/csv' } } as RequestInit);
+    expect(ok.status).toBe(200);
+    expect((await snapshot(svc, 'lim', 'totals')).json_data).toEqual([{ insert: { C: 20, TOTAL: 190 } }]);
+    const stats = (await svc.call('GET', '/v0/pipelines/lim/stats')).json;
+    expect(stats.global_metrics.total_completed_steps).toBe(1);
+  });
+});
