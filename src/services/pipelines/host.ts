@@ -102,6 +102,8 @@ export class PipelineHost {
   private readonly exitPromise: Promise<void>;
   private stopped: (() => void) | null = null;
   private keepAlive: NodeJS.Timeout | null = null;
+  /** Callers of resume() waiting for the worker's answer, in order. */
+  private resumed: (() => void)[] = [];
 
   constructor(private readonly opts: HostOptions) {
     this.programVersion = opts.programVersion;
@@ -189,6 +191,10 @@ export class PipelineHost {
       case 'metrics':
         this.metrics = m.metrics;
         return;
+      case 'resumed':
+        this.metrics = m.metrics;
+        this.resumed.shift()?.();
+        return;
       case 'log':
         this.opts.log(m.level, m.message);
         return;
@@ -212,12 +218,15 @@ export class PipelineHost {
     this.keepAlive.unref();
   }
 
-  resume(): void {
-    if (this.state === 'Terminated') return;
+  /** Resolves once the worker runs (or the pipeline ended meanwhile). */
+  resume(): Promise<void> {
+    if (this.state === 'Terminated') return Promise.resolve();
     this.state = 'Running';
+    const resumed = new Promise<void>((resolve) => this.resumed.push(resolve));
     this.post({ t: 'resume' });
     for (const w of this.waiters) w.resolve();
     this.waiters.clear();
+    return resumed;
   }
 
   pause(): void {
@@ -369,6 +378,7 @@ export class PipelineHost {
     for (const p of this.pendingSnapshot.values()) p.reject(err());
     this.pendingSnapshot.clear();
     this.initWaiter?.reject(err());
+    for (const r of this.resumed.splice(0)) r();
     this.wake();
   }
 

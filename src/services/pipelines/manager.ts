@@ -258,8 +258,11 @@ export class PipelineManager {
     const rt = e.runtime;
     if (!rt) return;
     if (e.dep.deployment_desired_status === 'Running') {
-      rt.resume();
-      if (e.runtime === rt) this.setDeployment(e, 'Running'); // unless it failed while catching up
+      // Running once the worker runs (it has applied its connectors' data by then), unless it failed
+      // meanwhile or was asked to pause again
+      void rt.resume().then(() => {
+        if (e.runtime === rt && e.dep.deployment_desired_status === 'Running') this.setDeployment(e, 'Running');
+      });
     } else if (e.dep.deployment_desired_status === 'Paused') {
       rt.pause();
       this.setDeployment(e, 'Paused');

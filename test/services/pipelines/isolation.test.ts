@@ -247,7 +247,7 @@ describe('ingress bodies stream to the worker', () => {
     });
     const chunked = await fetch(`${svc.base}/v0/pipelines/lim/ingress/t?format=csv`, { method: 'POST', body, duplex: 'half', headers: { 'content-type': 'text/csv' } } as RequestInit);
     expect(chunked.status).toBe(413);
-    expect((await chunked.json()).error_code).toBe('FST_ERR_CTP_BODY_TOO_LARGE');
+    expect(((await chunked.json()) as { error_code: string }).error_code).toBe('FST_ERR_CTP_BODY_TOO_LARGE');
     expect((await snapshot(svc, 'lim', 'totals')).json_data).toEqual([{ insert: { C: 0, TOTAL: null } }]);
     // within the limit, in many small chunks: one step with all of it
     const small = new ReadableStream<Uint8Array>({

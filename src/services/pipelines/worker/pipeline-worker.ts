@@ -127,8 +127,8 @@ function finishIngest(id: number): void {
 function handle(m: ToWorker): void {
   switch (m.t) {
     case 'resume':
-      rt?.resume();
-      if (rt) post({ t: 'metrics', metrics: workerMetrics(rt) });
+      rt!.resume();
+      post({ t: 'resumed', metrics: workerMetrics(rt!) });
       return;
     case 'pause':
       rt?.pause();

@@ -104,6 +104,8 @@ export type FromWorker =
   | { t: 'ingest-done'; id: number; error: WireError | null; metrics: WorkerMetrics }
   | { t: 'snapshot-done'; id: number; body: Uint8Array | null; error: WireError | null }
   | { t: 'metrics'; metrics: WorkerMetrics }
+  /** Answers `resume`, once the connectors' pending data is applied. */
+  | { t: 'resumed'; metrics: WorkerMetrics }
   | { t: 'log'; level: LogLevel; message: string }
   /** The engine failed on a step (a bug, not bad input): the pipeline must stop. */
   | { t: 'fatal'; message: string }
