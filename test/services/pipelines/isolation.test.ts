@@ -110,6 +110,17 @@ describe('a pipeline that runs out of its memory limit', () => {
     expect((await snapshot(svc, 'small', 'totals')).json_data).toEqual([{ insert: { C: 1, TOTAL: 3 } }]);
   });
 
+  it('a limit too small to even start the worker fails the start with the same reason', async () => {
+    const svc = await startSvc();
+    toClose.push(() => svc.close());
+    await createCompiled(svc, 'tiny', SQL, { runtime_config: { resources: { memory_mb_max: 1 } } });
+    expect((await svc.call('POST', '/v0/pipelines/tiny/start')).status).toBe(202);
+    const p = await waitFor(async () => ((await pipelineOf(svc, 'tiny')).deployment_status === 'Failed' ? pipelineOf(svc, 'tiny') : undefined), 'tiny Failed');
+    expect(p.deployment_error).toMatchObject({ error_code: 'RuntimeError.OutOfMemory', details: { memory_mb_max: 1 } });
+    await shutdown(svc, 'tiny');
+    expect((await pipelineOf(svc, 'tiny')).deployment_error).toBeNull();
+  });
+
   it('two pipelines ingest at once and one runs out of memory: the other applies every batch exactly', async () => {
     const svc = await startSvc();
     toClose.push(() => svc.close());
