@@ -46,9 +46,26 @@ function isMissingRoute(err: unknown): boolean {
   return err instanceof ApiError && (err.status === 404 || err.status === 405);
 }
 
-function boolFlag(value: boolean | undefined): number | undefined {
-  return value ? 1 : undefined;
+/**
+ * A boolean query flag as LinkAce v2's contract types it: `true` when set, left out otherwise. Never `false`:
+ * LinkAce reads flags with PHP's (bool), for which the string "false" is true.
+ */
+function boolFlag(value: boolean | undefined): 'true' | undefined {
+  return value ? 'true' : undefined;
 }
+
+/**
+ * The string fields of a request body as the contract types them: a field being cleared (null) is sent as ""
+ * (a string; LinkAce and `ops serve` store an empty string as null).
+ */
+function stringsForWire<T extends object>(body: T, fields: readonly (keyof T)[]): T {
+  const out = { ...body };
+  for (const f of fields) if (out[f] === null) (out as Record<keyof T, unknown>)[f] = '';
+  for (const key of Object.keys(out) as (keyof T)[]) if (out[key] === undefined) delete out[key];
+  return out;
+}
+
+const LINK_STRINGS = ['title', 'description'] as const;
 
 export class BookmarkClient {
   private info?: Promise<ServerInfo>;
@@ -136,27 +153,22 @@ export class BookmarkClient {
   }
 
   createLink(input: LinkInput): Promise<Link> {
-    return this.http.json<Link>('POST', `${V2}/links`, { body: input });
+    return this.http.json<Link>('POST', `${V2}/links`, { body: stringsForWire(input, LINK_STRINGS) });
   }
 
   /**
-   * Update a link. LinkAce requires `url` on every update and detaches tags/lists that are not sent, so the
-   * current link is read first and the unchanged fields are sent along.
+   * Update a link with the fields that change. Three more are sent along because LinkAce needs them: `url`
+   * (required on every update) and the current `tags` and `lists` (LinkAce detaches those not sent).
    */
   async updateLink(id: number, changes: LinkInput, current?: Link): Promise<Link> {
     const link = current ?? (await this.getLink(id));
     const body: LinkInput = {
       url: link.url,
-      title: link.title,
-      description: link.description ?? null,
-      visibility: link.visibility,
-      check_disabled: link.check_disabled,
       tags: (link.tags ?? []).map((t) => t.id),
       lists: (link.lists ?? []).map((l) => l.id),
       ...changes,
     };
-    for (const key of Object.keys(body) as (keyof LinkInput)[]) if (body[key] === undefined) delete body[key];
-    return this.http.json<Link>('PATCH', `${V2}/links/${id}`, { body });
+    return this.http.json<Link>('PATCH', `${V2}/links/${id}`, { body: stringsForWire(body, LINK_STRINGS) });
   }
 
   async deleteLink(id: number): Promise<void> {
@@ -167,10 +179,21 @@ export class BookmarkClient {
     return this.chunks<Note>(`${V2}/links/${id}/notes`, {}, opts);
   }
 
-  /** Is this exact URL saved already (visible to the caller)? */
+  /**
+   * Is this exact URL saved already (visible to the caller)? `links/check?url=` is in description 1, `ops serve`
+   * and LinkAce 2.x's routes, but not in LinkAce's published v2 document: where a server lacks it (404/405, or
+   * an answer that is not its JSON object) the caller's own links are searched for the URL instead.
+   */
   async urlExists(url: string): Promise<boolean> {
-    const res = await this.http.json<{ linksFound?: unknown }>('GET', `${V2}/links/check`, { query: { url } });
-    return Boolean(res && typeof res === 'object' && res.linksFound);
+    let res: unknown;
+    try {
+      res = await this.http.json<unknown>('GET', `${V2}/links/check`, { query: { url } });
+    } catch (err) {
+      if (!isMissingRoute(err)) throw err;
+    }
+    if (res && typeof res === 'object' && 'linksFound' in res) return (res as { linksFound?: unknown }).linksFound === true;
+    for await (const chunk of this.searchLinks({ query: url }, { all: true })) if (chunk.some((l) => l.url === url)) return true;
+    return false;
   }
 
   /** Run the server's link-health check (`ops serve` only): the checked links with their new status. */
@@ -182,7 +205,8 @@ export class BookmarkClient {
 
   searchLinks(q: SearchLinksQuery, opts: PageOptions = {}): AsyncGenerator<Link[]> {
     const query: Query = {
-      query: q.query,
+      // LinkAce's contract requires `query`; an empty one searches nothing by text (the other filters apply).
+      query: q.query ?? '',
       search_title: boolFlag(q.search_title),
       search_description: boolFlag(q.search_description),
       visibility: q.visibility,
@@ -214,13 +238,11 @@ export class BookmarkClient {
     return this.http.json<T>('POST', `${V2}/${kind}`, { body: input });
   }
 
-  /** LinkAce requires `name` on every update: the current one is sent along. */
+  /** Update a list or tag with the fields that change, and `name`, which LinkAce requires on every update. */
   async updateCollection<T extends Tag = List>(kind: CollectionKind, id: number, changes: CollectionInput): Promise<T> {
-    const current = await this.getCollection<List>(kind, id);
-    const body: CollectionInput = { name: current.name, visibility: current.visibility, ...changes };
-    if (kind === 'lists' && body.description === undefined) body.description = current.description ?? null;
-    for (const key of Object.keys(body) as (keyof CollectionInput)[]) if (body[key] === undefined) delete body[key];
-    return this.http.json<T>('PATCH', `${V2}/${kind}/${id}`, { body });
+    const name = changes.name ?? (await this.getCollection<List>(kind, id)).name;
+    const body: CollectionInput = { ...changes, name };
+    return this.http.json<T>('PATCH', `${V2}/${kind}/${id}`, { body: stringsForWire(body, ['description']) });
   }
 
   async deleteCollection(kind: CollectionKind, id: number): Promise<void> {
@@ -257,8 +279,9 @@ export class BookmarkClient {
   // ---------- bulk ----------
 
   /** Bulk create; throws ApiError(404/405) when the server has no bulk API (LinkAce before 2.0). */
-  bulkCreate<T>(kind: 'links' | 'lists' | 'tags', models: unknown[]): Promise<T[]> {
-    return this.http.json<T[]>('POST', `${V2}/bulk/${kind}`, { body: { models } });
+  bulkCreate<T>(kind: 'links' | 'lists' | 'tags', models: object[]): Promise<T[]> {
+    const wire = models.map((m) => stringsForWire(m as Record<string, unknown>, LINK_STRINGS));
+    return this.http.json<T[]>('POST', `${V2}/bulk/${kind}`, { body: { models: wire } });
   }
 
   /** Bulk delete: id -> true (deleted) | false (denied); unknown ids are absent. */

@@ -159,36 +159,45 @@ export class PipelinesClient {
     return this.http.json<Record<string, unknown>>('GET', this.path(name, '/stats'));
   }
 
-  /** `GET /v0/programs` where the server has it, else programs derived from the pipelines. */
+  /**
+   * `GET /v0/programs` where the server has it (v0.24-era servers), else programs derived from the pipelines.
+   * Today's API has no programs: once the pipelines show a current server, it is not asked.
+   */
   async programs(): Promise<{ programs: ProgramSummary[]; source: 'programs' | 'pipelines'; raw: unknown }> {
-    try {
-      const raw = await this.http.json<unknown>('GET', '/v0/programs');
-      if (Array.isArray(raw)) {
-        const programs = raw.map((p: Record<string, unknown>) => {
-          const status = normalizePipeline({ name: String(p.name), program_status: p.status as RawPipeline['program_status'] }).program.status;
-          return { name: String(p.name), version: typeof p.version === 'number' ? p.version : undefined, status, description: typeof p.description === 'string' ? p.description : undefined };
-        });
-        return { programs, source: 'programs', raw };
+    let pipelines: Pipeline[] | undefined;
+    if (!this.generation) pipelines = await this.list();
+    if (this.generation !== 'current') {
+      try {
+        const raw = await this.http.json<unknown>('GET', '/v0/programs');
+        if (Array.isArray(raw)) {
+          const programs = raw.map((p: Record<string, unknown>) => {
+            const status = normalizePipeline({ name: String(p.name), program_status: p.status as RawPipeline['program_status'] }).program.status;
+            return { name: String(p.name), version: typeof p.version === 'number' ? p.version : undefined, status, description: typeof p.description === 'string' ? p.description : undefined };
+          });
+          return { programs, source: 'programs', raw };
+        }
+      } catch (err) {
+        if (!(err instanceof ApiError && (err.status === 404 || err.status === 405))) throw err;
       }
-    } catch (err) {
-      if (!(err instanceof ApiError && (err.status === 404 || err.status === 405))) throw err;
     }
-    const pipelines = await this.list();
+    pipelines ??= await this.list();
     const programs = pipelines.map((p) => ({ name: p.name, version: p.program.version, status: p.program.status, description: p.description }));
     return { programs, source: 'pipelines', raw: programs };
   }
 
   /** Send one batch to a table. */
   async ingest(name: string, table: string, body: string, options: IngestOptions): Promise<IngestResult> {
-    const query: Record<string, string> = { format: options.format };
+    // `force` is sent always (today's contract marks it required; v0.24 defaults it to false).
+    const query: Record<string, string> = { format: options.format, force: options.force ? 'true' : 'false' };
     if (options.format === 'json') {
       query.update_format = 'insert_delete';
       if (options.array) query.array = 'true';
     }
-    if (options.force) query.force = 'true';
+    // Today's API declares the body text/plain whatever the format; v0.24 servers read the format's own type.
+    const contentType = this.generation === 'current' ? 'text/plain' : options.format === 'csv' ? 'text/csv' : 'application/json';
     const res = await this.http.request<unknown>('POST', this.path(name, `/ingress/${enc(table)}`), {
       body,
-      contentType: options.format === 'csv' ? 'text/csv' : 'application/json',
+      contentType,
       query,
       idempotent: false,
       signal: options.signal,
@@ -213,9 +222,14 @@ export class PipelinesClient {
     }
   }
 
-  /** Open an egress stream (watch mode) and read its frames as they arrive. */
+  /**
+   * Open an egress stream and read its frames as they arrive. Each era gets its own parameters: v0.24 knows
+   * `mode=watch`; today's egress knows only `format`, `send_snapshot`, `array` and `backpressure`.
+   */
   async watch(name: string, view: string, options: EgressOptions = {}): Promise<{ frames: AsyncGenerator<EgressFrame>; body: Readable }> {
-    const query: Record<string, string> = { format: options.format ?? 'json', mode: 'watch' };
+    const generation = await this.detect(name);
+    const query: Record<string, string> = { format: options.format ?? 'json' };
+    if (generation === 'legacy') query.mode = 'watch';
     if (options.sendSnapshot) query.send_snapshot = 'true';
     if (options.backpressure) query.backpressure = 'true';
     const res = await this.http.stream('POST', this.path(name, `/egress/${enc(view)}`), { query, idempotent: false, signal: options.signal, timeoutMs: 0 });
@@ -261,9 +275,14 @@ export class PipelinesClient {
     return rows;
   }
 
-  /** The log stream of a pipeline (lines as they come). */
+  /**
+   * The log stream of a pipeline (lines as they come). `follow` is a v0.24 parameter; today's `/logs` takes
+   * none and always streams, so without follow the caller stops reading once the lines stop arriving.
+   */
   async logs(name: string, options: { follow?: boolean; signal?: AbortSignal } = {}): Promise<{ lines: AsyncGenerator<string>; body: Readable }> {
-    const res = await this.http.stream('GET', this.path(name, '/logs'), { query: { follow: options.follow ? 'true' : 'false' }, signal: options.signal, timeoutMs: 0 });
+    const generation = await this.detect(name);
+    const query = generation === 'legacy' ? { follow: options.follow ? 'true' : 'false' } : undefined;
+    const res = await this.http.stream('GET', this.path(name, '/logs'), { query, signal: options.signal, timeoutMs: 0 });
     async function* read(): AsyncGenerator<string> {
       const reader = new LineReader();
       for await (const chunk of res.body) yield* reader.push(chunk as Buffer);

@@ -4,9 +4,15 @@
  */
 import type { Command } from 'commander';
 
+/** What the root hands a tree when it registers it (so that no command imports the root). */
+export interface TreeTools {
+  /** The whole command tree, every tree loaded (for completion scripts and help). */
+  fullProgram(): Promise<Command>;
+}
+
 export interface TreeModule {
   /** Add the tree's subcommands and options to `cmd` (already named and described). */
-  register(cmd: Command): void;
+  register(cmd: Command, tools: TreeTools): void;
 }
 
 export interface TreeEntry {

@@ -8,7 +8,7 @@ import { manPage, roff, wrap } from '../../src/docs/man.js';
 import { allCommands, describeTree } from '../../src/docs/tree.js';
 import { OTHER_ENVIRONMENT, SETTINGS } from '../../src/core/settings.js';
 import { EXIT_CODE_MEANINGS } from '../../src/core/errors.js';
-import { buildProgram } from '../../src/main.js';
+import { buildProgram } from '../../src/program.js';
 import { ROOT, tempDir } from '../helpers/cli.js';
 
 const hasMandoc = spawnSync('sh', ['-c', 'command -v mandoc']).status === 0;

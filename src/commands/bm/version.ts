@@ -1,6 +1,6 @@
 /** `ops bm version`: this client's version, the server's API version and what it offers. */
 import type { Context } from '../../context.js';
-import { version as cliVersion } from '../../main.js';
+import { version as cliVersion } from '../../core/version.js';
 import { bm } from './shared.js';
 
 export async function bmVersion(ctx: Context): Promise<void> {

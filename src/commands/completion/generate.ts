@@ -10,7 +10,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { buildProgram, version } from '../../main.js';
+import { version } from '../../core/version.js';
+import { buildProgram } from '../../program.js';
 import { generatedFiles, manDate } from './scripts.js';
 
 /** The package root (this file is dist/commands/completion/generate.js or src/commands/completion/generate.ts). */

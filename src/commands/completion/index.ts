@@ -4,10 +4,11 @@
  */
 import type { Command } from 'commander';
 import { Argument } from 'commander';
+import type { TreeTools } from '../registry.js';
 
 const SHELL_CHOICES = ['bash', 'zsh', 'fish'];
 
-export function register(cmd: Command): void {
+export function register(cmd: Command, tools: TreeTools): void {
   cmd
     .usage('[options] <shell>')
     .addArgument(new Argument('<shell>', 'the shell to print a script for').choices(SHELL_CHOICES))
@@ -16,8 +17,7 @@ export function register(cmd: Command): void {
       '\nInstall (see docs/completions.md):\n  bash  ops completion bash > ~/.local/share/bash-completion/completions/ops\n        (or add `source <(ops completion bash)` to ~/.bashrc)\n  zsh   ops completion zsh > ~/.zfunc/_ops   (and fpath=(~/.zfunc $fpath) before compinit in ~/.zshrc)\n  fish  ops completion fish > ~/.config/fish/completions/ops.fish\n\nExamples:\n  source <(ops completion bash)\n  ops completion fish > ~/.config/fish/completions/ops.fish',
     )
     .action(async (shell: 'bash' | 'zsh' | 'fish', _opts, command: Command) => {
-      const [{ buildProgram }, { completionScript }] = await Promise.all([import('../../main.js'), import('./scripts.js')]);
-      const program = await buildProgram([], { loadAll: true });
+      const [program, { completionScript }] = await Promise.all([tools.fullProgram(), import('./scripts.js')]);
       const { contextFor } = await import('../../context.js');
       await contextFor(command).out.write(completionScript(program, shell));
     });

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { contextFor, type Context } from '../../context.js';
 import { OpsError, UsageError } from '../../core/errors.js';
-import { resolveDataDir } from './index.js';
+import { resolveDataDir } from './flags.js';
 import { describeArguments, examples } from '../help-text.js';
 
 interface DirFlags {

@@ -2,8 +2,6 @@
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { contextFor } from '../../context.js';
-import { UsageError } from '../../core/errors.js';
-import { dataDir as defaultDataDir } from '../../core/paths.js';
 import { DEFAULT_PORT } from '../../core/settings.js';
 import { registerAdmin } from './admin.js';
 
@@ -41,21 +39,4 @@ export function register(cmd: Command): void {
       await runServe(contextFor(command), flags);
     });
   registerAdmin(cmd);
-}
-
-export function parsePort(raw: string): number {
-  const port = Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a whole number from 0 to 65535, not "${raw}"`);
-  return port;
-}
-
-export function parseScale(raw: string | undefined): number | undefined {
-  if (raw === undefined) return undefined;
-  const scale = Number(raw);
-  if (!Number.isFinite(scale) || scale <= 0) throw new UsageError(`--retry-scale must be a positive number, not "${raw}"`);
-  return scale;
-}
-
-export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv): string {
-  return flag ?? defaultDataDir(env);
 }

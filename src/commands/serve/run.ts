@@ -4,7 +4,8 @@ import type { Context } from '../../context.js';
 import { OpsError } from '../../core/errors.js';
 import { LOCAL_PROFILE } from '../../core/config.js';
 import type { LocalCredentials, ServeOptions } from '../../services/types.js';
-import { parsePort, parseScale, resolveDataDir, type ServeFlags } from './index.js';
+import { parsePort, parseScale, resolveDataDir } from './flags.js';
+import type { ServeFlags } from './index.js';
 
 export async function runServe(ctx: Context, flags: ServeFlags): Promise<void> {
   const options: ServeOptions = {
@@ -101,7 +102,7 @@ export async function runServe(ctx: Context, flags: ServeFlags): Promise<void> {
 
 /** Seed the demo content and say what there is to look at. */
 async function runDemo(ctx: Context, url: string, dataDir: string, credentials: LocalCredentials): Promise<void> {
-  const { seedDemo, DEMO_PIPELINE } = await import('../../services/demo/index.js');
+  const { seedDemo, DEMO_PIPELINE } = await import('./demo.js');
   const notifyKey = credentials.notifyApiKey ?? ctx.store.get(LOCAL_PROFILE, 'notify.api-key');
   const pipeKey = credentials.pipeApiKey ?? ctx.store.get(LOCAL_PROFILE, 'pipe.api-key');
   const summary = await seedDemo(url, dataDir, credentials, notifyKey, pipeKey);

@@ -18,7 +18,7 @@ interface Row {
 
 export interface FakeLinkAce {
   url: string;
-  requests: { method: string; path: string; query: URLSearchParams; body: unknown }[];
+  requests: { method: string; path: string; query: URLSearchParams; body: unknown; contentType?: string }[];
   links: Row[];
   tags: Row[];
   lists: Row[];
@@ -31,7 +31,9 @@ export interface FakeLinkAce {
 
 const now = () => new Date().toISOString().replace(/\.(\d{3})Z$/, '.000000Z');
 
-export async function startFakeLinkAce(options: { version?: string | null; links?: number } = {}): Promise<FakeLinkAce> {
+export async function startFakeLinkAce(
+  options: { version?: string | null; links?: number; /** false: no links/check route (a LinkAce whose routes lack it) */ linkCheck?: boolean } = {},
+): Promise<FakeLinkAce> {
   const state: FakeLinkAce = {
     url: '',
     requests: [],
@@ -128,7 +130,7 @@ export async function startFakeLinkAce(options: { version?: string | null; links
     }
     const path = u.pathname;
     const q = u.searchParams;
-    state.requests.push({ method: req.method!, path, query: q, body: text ? body : undefined });
+    state.requests.push({ method: req.method!, path, query: q, body: text ? body : undefined, contentType: req.headers['content-type'] });
     if (path === '/api/version' && options.version !== null && options.version !== undefined) return send(res, 200, { version: options.version });
     if (!path.startsWith('/api/v2/')) return send(res, 404, { message: `The route ${path.slice(1)} could not be found.` });
     if (req.headers.authorization !== `Bearer ${TOKEN}`) return send(res, 401, LINKACE_UNAUTHENTICATED);
@@ -140,7 +142,7 @@ export async function startFakeLinkAce(options: { version?: string | null; links
     const seg = path.slice('/api/v2/'.length).split('/');
     const id = seg[1] ? Number(seg[1]) : undefined;
 
-    if (seg[0] === 'links' && seg[1] === 'check' && m === 'GET') {
+    if (seg[0] === 'links' && seg[1] === 'check' && m === 'GET' && options.linkCheck !== false) {
       const url = (q.get('url') ?? '').trim();
       return send(res, 200, { linksFound: url !== '' && live(state.links).some((l) => l.url === url) });
     }
@@ -207,12 +209,14 @@ export async function startFakeLinkAce(options: { version?: string | null; links
       const query = q.get('query');
       const onlyTags = q.get('only_tags')?.split(',').map(Number);
       const onlyLists = q.get('only_lists')?.split(',').map(Number);
-      const broken = q.get('broken_only') === '1';
+      // Flags read as LinkAce reads them, with PHP's (bool): any non-empty value but "0" is true.
+      const flag = (name: string) => !['', '0', null].includes(q.get(name));
+      const broken = flag('broken_only');
       if (!query && !onlyTags && !onlyLists && !broken) return send(res, 422, LINKACE_NEED_CRITERION);
       let rows = live(state.links).filter((l) => {
         if (query) {
           const needle = query.toLowerCase();
-          const hay = [l.url, q.get('search_title') === '1' ? l.title : '', q.get('search_description') === '1' ? l.description : ''].map((v) => String(v ?? '').toLowerCase());
+          const hay = [l.url, flag('search_title') ? l.title : '', flag('search_description') ? l.description : ''].map((v) => String(v ?? '').toLowerCase());
           if (!hay.some((h) => h.includes(needle))) return false;
         }
         if (onlyTags && !onlyTags.some((t) => state.linkTags.get(l.id)?.has(t))) return false;

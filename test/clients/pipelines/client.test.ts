@@ -57,7 +57,7 @@ describe.each(['legacy', 'current'] as const)('pipelines client against the %s A
     const { fake, pipes } = await setup(generation);
     fake.seed('p1', { deployment_status: 'Running', deployment_desired_status: 'Running' });
     const res = await pipes.ingest('p1', 'orders', '[{"insert":{"id":1}}]', { format: 'json', array: true });
-    expect(fake.ingested[0]!.query).toEqual({ format: 'json', update_format: 'insert_delete', array: 'true' });
+    expect(fake.ingested[0]!.query).toEqual({ format: 'json', force: 'false', update_format: 'insert_delete', array: 'true' });
     if (generation === 'current') {
       expect(res.token).toBe('token-1');
       expect(await pipes.completionStatus('p1', res.token!)).toBe('inprogress');

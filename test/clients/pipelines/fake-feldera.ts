@@ -18,6 +18,8 @@ export interface RecordedRequest {
   path: string;
   query: Record<string, string>;
   body: string;
+  /** The Content-Type header as sent (undefined when none). */
+  contentType?: string;
 }
 
 export interface CompileMessage {
@@ -214,7 +216,7 @@ export class FakeFeldera {
     for await (const c of req) chunks.push(c as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
     const query = Object.fromEntries(url.searchParams);
-    this.requests.push({ method: req.method!, path: url.pathname, query, body });
+    this.requests.push({ method: req.method!, path: url.pathname, query, body, contentType: req.headers['content-type'] });
     const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
     const m = req.method!;
     if (parts[0] !== 'v0') return this.error(res, 404, 'NotFound', 'no route');

@@ -93,7 +93,7 @@ describe('against LinkAce 2.x shapes', () => {
     const r = await bm(['search', 'seed1', '--title', '--json', '--limit', '5']);
     expect(r.exitCode, r.stderr).toBe(0);
     const q = requests('GET', '/api/v2/search/links')[0]!.query;
-    expect([q.get('query'), q.get('search_title'), q.get('search_description')]).toEqual(['seed1', '1', null]);
+    expect([q.get('query'), q.get('search_title'), q.get('search_description')]).toEqual(['seed1', 'true', null]);
     expect((JSON.parse(r.stdout) as unknown[]).length).toBe(5);
 
     const tags = await bm(['search', 'ru', '--type', 'tags', '--json']);

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
 import { bashScript } from '../../../src/commands/completion/bash.js';
 import { describeTree } from '../../../src/docs/tree.js';
-import { buildProgram } from '../../../src/main.js';
+import { buildProgram } from '../../../src/program.js';
 import { BIN, ROOT, isolatedEnv, tempDir } from '../../helpers/cli.js';
 import { fixtureProgram } from './fixture.js';
 import { bashComplete } from './shells.js';

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { allCommands, describeTree, type CommandSpec } from '../../../src/docs/tree.js';
 import { TREES } from '../../../src/commands/registry.js';
-import { buildProgram } from '../../../src/main.js';
+import { buildProgram } from '../../../src/program.js';
 import { ROOT, isolatedEnv, ops } from '../../helpers/cli.js';
 
 const program = await buildProgram([], { loadAll: true });

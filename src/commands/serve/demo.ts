@@ -6,8 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createApiToken, listUsers } from '../bookmarks/admin.js';
-import type { LocalCredentials } from '../types.js';
+import { createApiToken, listUsers } from '../../services/bookmarks/admin.js';
+import type { LocalCredentials } from '../../services/types.js';
 
 export const DEMO_PIPELINE = 'shop';
 export const DEMO_RECEIVER_URL = 'http://127.0.0.1:8701/';

@@ -1,0 +1,165 @@
+/**
+ * Checks recorded HTTP requests against an OpenAPI 3 document (the contract copies beside this file): the
+ * operation exists, required parameters are present, every query value parses as its declared type and
+ * passes its schema, no undeclared query parameter is sent (unless the document's `x-accepted-extra-query`
+ * names it), the body's media type is declared and a JSON body passes its schema. Answers the violations as
+ * sentences, one per problem; an empty list is a request within the contract.
+ */
+import { Ajv, type ValidateFunction } from 'ajv';
+
+type Obj = Record<string, any>;
+
+export interface WireRequest {
+  method: string;
+  /** The path as sent (percent-encoded). */
+  path: string;
+  query: Iterable<[string, string]>;
+  /** The raw body text ('' or undefined when none). */
+  body?: string;
+  contentType?: string;
+}
+
+interface Operation {
+  template: string;
+  match: RegExp;
+  names: string[];
+  op: Obj;
+  params: Obj[];
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+
+export class ContractChecker {
+  private readonly ops: Operation[] = [];
+  private readonly ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
+  private readonly compiled = new Map<object, ValidateFunction>();
+  private readonly extraQuery: Set<string>;
+  private readonly probes: Set<string>;
+
+  constructor(readonly doc: Obj) {
+    for (const [template, item] of Object.entries<Obj>(doc.paths)) {
+      const names: string[] = [];
+      const pattern = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{([^}]+)\\?\}/g, (_m, name: string) => {
+        names.push(name);
+        return '([^/]+)';
+      });
+      const match = new RegExp(`^${pattern.replace(/\\\{|\\\}/g, '')}$`);
+      for (const method of METHODS) {
+        const op = item[method];
+        if (!op) continue;
+        const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p: Obj) => this.deref(p));
+        this.ops.push({ template: `${method.toUpperCase()} ${template}`, match, names, op, params });
+      }
+    }
+    this.extraQuery = new Set(doc.info?.['x-accepted-extra-query']?.names ?? []);
+    this.probes = new Set(doc.info?.['x-accepted-probes']?.paths ?? []);
+  }
+
+  /** `$ref`s resolved, recursively (the contract copies have no cycles). */
+  deref(node: any): any {
+    if (Array.isArray(node)) return node.map((n) => this.deref(n));
+    if (!node || typeof node !== 'object') return node;
+    if (typeof node.$ref === 'string') {
+      const target = node.$ref
+        .replace(/^#\//, '')
+        .split('/')
+        .reduce((at: Obj | undefined, key: string) => at?.[key], this.doc);
+      if (!target) throw new Error(`unresolved $ref ${node.$ref}`);
+      return this.deref(target);
+    }
+    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, this.deref(v)]));
+  }
+
+  /** The operation a request is for ("METHOD /template"), or undefined. */
+  operationOf(method: string, path: string): string | undefined {
+    return this.find(method, path)?.template;
+  }
+
+  private find(method: string, path: string): Operation | undefined {
+    const m = method.toUpperCase();
+    return this.ops.find((o) => o.template.startsWith(`${m} `) && o.match.test(path));
+  }
+
+  private validator(schema: object): ValidateFunction {
+    let v = this.compiled.get(schema);
+    if (!v) {
+      v = this.ajv.compile(schema);
+      this.compiled.set(schema, v);
+    }
+    return v;
+  }
+
+  check(req: WireRequest): string[] {
+    const where = `${req.method} ${req.path}`;
+    if (this.probes.has(req.path)) return [];
+    const op = this.find(req.method, req.path);
+    if (!op) return [`${where}: no such operation in the contract`];
+    const problems: string[] = [];
+    const query = new Map<string, string>();
+    for (const [k, v] of req.query) query.set(k, v);
+    const declared = new Set(op.params.filter((p) => p.in === 'query').map((p) => p.name));
+    for (const p of op.params) {
+      if (p.in === 'query') {
+        const raw = query.get(p.name);
+        if (raw === undefined) {
+          if (p.required) problems.push(`${where}: required query parameter "${p.name}" is missing`);
+          continue;
+        }
+        const value = fromQuery(raw, p.schema ?? {});
+        if (value === INVALID) {
+          problems.push(`${where}: query parameter "${p.name}"="${raw}" is not a ${p.schema?.type}`);
+          continue;
+        }
+        const v = this.validator(p.schema ?? {});
+        if (!v(value)) problems.push(`${where}: query parameter "${p.name}"="${raw}": ${this.ajv.errorsText(v.errors)}`);
+      }
+    }
+    for (const name of query.keys()) {
+      if (!declared.has(name) && !this.extraQuery.has(name)) problems.push(`${where}: query parameter "${name}" is not a parameter of ${op.template}`);
+    }
+    const hasBody = req.body !== undefined && req.body !== '';
+    const content: Obj | undefined = op.op.requestBody?.content;
+    if (!content) {
+      if (hasBody) problems.push(`${where}: sends a body, but ${op.template} takes none`);
+      return problems;
+    }
+    if (!hasBody) {
+      if (op.op.requestBody.required) problems.push(`${where}: the request body is required`);
+      return problems;
+    }
+    const media = (req.contentType ?? '').split(';')[0]!.trim().toLowerCase();
+    const entry = content[media];
+    if (!entry) {
+      problems.push(`${where}: body sent as "${media || '(no Content-Type)'}"; ${op.template} takes ${Object.keys(content).join(', ')}`);
+      return problems;
+    }
+    if (media === 'application/json' && entry.schema) {
+      let body: unknown;
+      try {
+        body = JSON.parse(req.body!);
+      } catch {
+        problems.push(`${where}: the body is not JSON`);
+        return problems;
+      }
+      const v = this.validator(this.deref(entry.schema));
+      if (!v(body)) problems.push(`${where}: body: ${this.ajv.errorsText(v.errors, { dataVar: 'body' })}`);
+    }
+    return problems;
+  }
+}
+
+const INVALID = Symbol('invalid');
+
+/** A query string value read as its schema's type, as a strict server would. */
+function fromQuery(raw: string, schema: Obj): unknown {
+  switch (schema.type) {
+    case 'boolean':
+      return raw === 'true' ? true : raw === 'false' ? false : INVALID;
+    case 'integer':
+      return /^-?\d+$/.test(raw) ? Number(raw) : INVALID;
+    case 'number':
+      return raw.trim() !== '' && Number.isFinite(Number(raw)) ? Number(raw) : INVALID;
+    default:
+      return raw;
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * The shape of DESIGN.md kept by a test: which layer may import which, no service reaching into another's
+ * insides, nothing importing the entry (main.ts), and no runtime import cycle (static or dynamic imports;
+ * type-only imports are erased and do not count for cycles).
+ */
+import { describe, expect, test } from 'vitest';
+import { importGraph, type Edge } from './imports.js';
+
+/** The layer of a module: its top folder under src/, or its file name for the files at the top. */
+function layer(module: string): string {
+  const [top] = module.split('/');
+  return top!.replace(/\.ts$/, '');
+}
+
+/** Layers each layer may import (besides itself). */
+const ALLOWED: Record<string, readonly string[]> = {
+  engine: [],
+  core: [],
+  webhooks: ['core'],
+  clients: ['core', 'webhooks'],
+  docs: ['core'],
+  services: ['core', 'engine', 'webhooks'],
+  commands: ['core', 'clients', 'webhooks', 'docs', 'context'],
+  context: ['core'],
+  program: ['commands', 'core'],
+  main: ['program', 'core'],
+};
+
+/** Edges allowed beside the table, each with its reason. */
+const EXCEPTIONS: readonly { from: string; to: string; why: string }[] = [
+  { from: 'commands/completion/generate.ts', to: 'program.ts', why: 'the script that writes completions and the man page builds the whole tree; no command imports it' },
+];
+
+/** The three services: none may import another's modules (shared pieces live in services/*.ts or other folders). */
+const SERVICES = new Set(['bookmarks', 'pipelines', 'notifications']);
+
+function breaks(edge: Edge): string | undefined {
+  const from = layer(edge.from);
+  const to = layer(edge.to);
+  if (edge.to === 'main.ts') return `${edge.from} imports the entry main.ts`;
+  if (EXCEPTIONS.some((x) => x.from === edge.from && x.to === edge.to)) return undefined;
+  if (from !== to) {
+    // `ops serve` composes the services: commands/serve alone may import them
+    const serve = edge.from.startsWith('commands/serve/') && to === 'services';
+    if (!serve && !(ALLOWED[from] ?? []).includes(to)) return `${edge.from} (${from}) imports ${edge.to} (${to})`;
+    return undefined;
+  }
+  if (from === 'services') {
+    const a = edge.from.split('/');
+    const b = edge.to.split('/');
+    if (a.length > 2 && b.length > 2 && SERVICES.has(a[1]!) && SERVICES.has(b[1]!) && a[1] !== b[1]) return `${edge.from} reaches into another service: ${edge.to}`;
+  }
+  return undefined;
+}
+
+/** Cycles among runtime edges, each as the list of modules around it (Tarjan's strongly connected components). */
+function runtimeCycles(edges: Edge[]): string[][] {
+  const next = new Map<string, string[]>();
+  for (const e of edges) if (!e.typeOnly) (next.get(e.from) ?? next.set(e.from, []).get(e.from)!).push(e.to);
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const out: string[][] = [];
+  let n = 0;
+  const visit = (v: string) => {
+    index.set(v, n);
+    low.set(v, n++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of next.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const scc: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        scc.push(w);
+      } while (w !== v);
+      if (scc.length > 1 || (next.get(v) ?? []).includes(v)) out.push(scc.sort());
+    }
+  };
+  for (const v of next.keys()) if (!index.has(v)) visit(v);
+  return out;
+}
+
+const graph = importGraph();
+
+describe('the shape of src/', () => {
+  test('the graph is read (a check on the reader itself)', () => {
+    expect(graph.modules.length).toBeGreaterThan(200);
+    expect(graph.edges.length).toBeGreaterThan(800);
+    expect(graph.edges).toContainEqual({ from: 'main.ts', to: 'program.ts', typeOnly: false, dynamic: false });
+    expect(graph.edges).toContainEqual({ from: 'commands/registry.ts', to: 'commands/bm/index.ts', typeOnly: false, dynamic: true });
+  });
+
+  test('every import follows the layering', () => {
+    expect(graph.edges.map(breaks).filter(Boolean)).toEqual([]);
+  });
+
+  test('no runtime import cycles', () => {
+    expect(runtimeCycles(graph.edges)).toEqual([]);
+  });
+
+  test('the rules catch what they are for', () => {
+    const edge = (from: string, to: string): Edge => ({ from, to, typeOnly: false, dynamic: false });
+    expect(breaks(edge('engine/circuit.ts', 'core/io.ts'))).toMatch(/imports/);
+    expect(breaks(edge('clients/bookmarks.ts', 'services/server.ts'))).toMatch(/imports/);
+    expect(breaks(edge('services/pipelines/manager.ts', 'commands/serve/run.ts'))).toMatch(/imports/);
+    expect(breaks(edge('services/bookmarks/index.ts', 'services/notifications/store.ts'))).toMatch(/another service/);
+    expect(breaks(edge('commands/bm/version.ts', 'main.ts'))).toMatch(/entry/);
+    expect(breaks(edge('commands/serve/run.ts', 'services/server.ts'))).toBeUndefined();
+    expect(runtimeCycles([edge('a.ts', 'b.ts'), edge('b.ts', 'a.ts'), { ...edge('c.ts', 'd.ts'), typeOnly: true }, edge('d.ts', 'c.ts')])).toEqual([['a.ts', 'b.ts']]);
+  });
+});
