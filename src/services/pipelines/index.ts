@@ -30,7 +30,7 @@ const service: ServiceModule = {
       compileDelayMs: typeof ctx.options.pipelinesCompileDelayMs === 'number' ? ctx.options.pipelinesCompileDelayMs : 0,
       defaultMemoryMb: typeof ctx.options.pipelinesMemoryMb === 'number' ? ctx.options.pipelinesMemoryMb : undefined,
       // test knob: every pipeline's worker fails on its first ingest
-      workerFault: ctx.options.pipelinesWorkerFault === 'throw' || ctx.options.pipelinesWorkerFault === 'exit' ? ctx.options.pipelinesWorkerFault : null,
+      workerFault: (['throw', 'exit', 'step'] as const).find((f) => f === ctx.options.pipelinesWorkerFault) ?? null,
       // test knob: a small per-watcher buffer to exercise the overflow behaviour
       watchMaxChunks: typeof ctx.options.pipelinesWatchMaxChunks === 'number' ? ctx.options.pipelinesWatchMaxChunks : undefined,
       location: () => {

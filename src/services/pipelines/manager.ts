@@ -44,8 +44,8 @@ export interface ManagerOptions {
   watchMaxChunks?: number;
   /** Heap limit of a pipeline's worker when its runtime_config does not set memory_mb_max. */
   defaultMemoryMb?: number;
-  /** Test knob: every pipeline's worker fails on its first ingest ('throw' or 'exit'). */
-  workerFault?: 'throw' | 'exit' | null;
+  /** Test knob: every pipeline's worker fails on its first ingest (see WorkerConfig.fault). */
+  workerFault?: 'throw' | 'exit' | 'step' | null;
   location: () => string;
 }
 

@@ -150,7 +150,12 @@ describe('a pipeline that runs out of its memory limit', () => {
 });
 
 describe('a worker that fails unexpectedly', () => {
-  for (const fault of ['throw', 'exit'] as const) {
+  const reasons = {
+    throw: /injected fault: the pipeline worker threw/,
+    exit: /exited unexpectedly \(exit code 70\)/,
+    step: /failed while processing input: injected fault: an engine operator failed/,
+  };
+  for (const fault of ['throw', 'exit', 'step'] as const) {
     it(`(${fault}) fails the pipeline with a reason; the request in flight gets the error instead of hanging`, async () => {
       const svc = await startSvc({ pipelinesWorkerFault: fault });
       toClose.push(() => svc.close());
@@ -162,7 +167,8 @@ describe('a worker that fails unexpectedly', () => {
       expect(r.json.error_code).toBe('RuntimeError.WorkerPanic');
       const p = await waitFor(async () => ((await pipelineOf(svc, 'faulty')).deployment_status === 'Failed' ? pipelineOf(svc, 'faulty') : undefined), 'Failed');
       expect(p.deployment_error.error_code).toBe('RuntimeError.WorkerPanic');
-      expect(p.deployment_error.message).toMatch(fault === 'throw' ? /injected fault/ : /exited unexpectedly \(exit code 70\)/);
+      expect(p.deployment_error.message).toMatch(reasons[fault]);
+      if (fault === 'step') expect(r.json.message).toMatch(reasons.step);
       await watch.until((w) => w.ended, 'the watch stream to end');
       expect((await svc.call('GET', '/v0/pipelines/faulty/stats')).json.error_code).toBe('PipelineNotRunningOrPaused');
       await shutdown(svc, 'faulty');

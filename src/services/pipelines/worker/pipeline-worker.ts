@@ -98,6 +98,12 @@ function finishIngest(id: number): void {
     return;
   }
   if (config.fault === 'exit') process.exit(70);
+  if (config.fault === 'step') {
+    // the engine throws something that is not an input error, as a bug in an operator would
+    rt.circuit.step = () => {
+      throw new TypeError('injected fault: an engine operator failed');
+    };
+  }
   let error: WireError | null = null;
   let endpoint: InputEndpoint | null = null;
   try {

@@ -13,8 +13,8 @@ import type { LogLevel } from '../logs.js';
 export interface WorkerConfig {
   programCode: string;
   outputCase: 'upper' | 'lower';
-  /** Test knob: make the worker fail on its first ingest, as a bug in the engine would. */
-  fault?: 'throw' | 'exit' | null;
+  /** Test knob: make the worker fail on its first ingest (throw, exit, or the engine's step throws), as a bug would. */
+  fault?: 'throw' | 'exit' | 'step' | null;
 }
 
 /** An error that an answer carries back: an ApiError's status, body and headers. */
