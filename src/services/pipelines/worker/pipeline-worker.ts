@@ -8,18 +8,16 @@
  * never a failure of the worker; an engine failure on a step is reported as `fatal` (the host then
  * fails the pipeline and ends this worker).
  */
-import { TextDecoder } from 'node:util';
 import { parentPort, workerData } from 'node:worker_threads';
 import { compileProgram } from '../compiler.js';
 import { ConnectorError } from '../connectors/input.js';
 import type { EncodedChunk, OutputFormat } from '../egress/encode.js';
 import { answerSnapshot } from '../egress/snapshot.js';
 import { ApiError, Errors } from '../errors.js';
-import { parseCsvInput } from '../ingress/csv.js';
-import { parseJsonInput } from '../ingress/json.js';
 import { PipelineRuntime, type InputEndpoint } from '../runtime.js';
 import { workerMetrics } from '../stats.js';
-import type { FromWorker, IngestSpec, ToWorker, WireChunk, WireError, WorkerConfig } from './protocol.js';
+import { IngestJob } from './ingest-job.js';
+import type { FromWorker, ToWorker, WireChunk, WireError, WorkerConfig } from './protocol.js';
 import type { RelationSchema } from '../../../engine/index.js';
 
 const port = parentPort!;
@@ -56,13 +54,6 @@ const encoder = new TextEncoder();
 function emit(relation: string, format: OutputFormat, chunks: EncodedChunk[]): void {
   const wire: WireChunk[] = chunks.map((c) => ({ bytes: encoder.encode(c.data), records: c.records }));
   post({ t: 'output', relation, format, chunks: wire }, wire.map((c) => c.bytes.buffer as ArrayBuffer));
-}
-
-interface IngestJob {
-  spec: IngestSpec;
-  parts: string[];
-  bytes: number;
-  decoder: TextDecoder;
 }
 
 let rt: PipelineRuntime | null = null;
@@ -114,15 +105,7 @@ function finishIngest(id: number): void {
     endpoint = rt.httpEndpoint(table, job.spec.format);
     endpoint.metrics.buffered_bytes += job.bytes;
     post({ t: 'metrics', metrics: workerMetrics(rt) });
-    job.parts.push(job.decoder.decode());
-    const text = job.parts.join('');
-    job.parts.length = 0;
-    const binding = rt.binding(table);
-    const parsed =
-      job.spec.format === 'csv'
-        ? parseCsvInput(text, binding)
-        : parseJsonInput(text, binding, { updateFormat: job.spec.updateFormat, array: job.spec.array });
-    rt.apply(parsed, endpoint, job.bytes);
+    rt.apply(job.finish(rt.binding(table)), endpoint, job.bytes);
   } catch (err) {
     error = wireError(err);
   }
@@ -144,14 +127,11 @@ function handle(m: ToWorker): void {
       rt?.subscribe(m.relation, m.format, m.delta);
       return;
     case 'ingest-begin':
-      jobs.set(m.id, { spec: m.spec, parts: [], bytes: 0, decoder: new TextDecoder('utf-8', { ignoreBOM: true }) });
+      jobs.set(m.id, new IngestJob(m.spec));
       return;
     case 'ingest-chunk': {
       const job = jobs.get(m.id);
-      if (job) {
-        job.parts.push(job.decoder.decode(m.bytes, { stream: true }));
-        job.bytes += m.bytes.byteLength;
-      }
+      job?.push(m.bytes);
       post({ t: 'ingest-ack', id: m.id, bytes: m.bytes.byteLength });
       return;
     }
