@@ -8,9 +8,12 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startServer, type RunningServer } from '../../../src/services/server.js';
 import { WatchReader, createCompiled, ingest, shutdown, snapshot, startRunning, startSvc, waitFor, type Res, type Svc } from './helpers.js';
+
+// workers that run out of memory and big steps take seconds, more on a busy machine
+vi.setConfig({ testTimeout: 90_000 });
 
 const SMALL_MB = 32;
 const SQL = `CREATE TABLE t (id BIGINT NOT NULL, s VARCHAR);
@@ -181,7 +184,7 @@ describe('a big step in one pipeline', () => {
   it('does not hold up /health, /api/version, or another pipeline\'s ingress, snapshots and watch stream', async () => {
     const { svc, token } = await startAll();
     toClose.push(() => svc.close());
-    const N = 2500;
+    const N = 2000; // a 4,000,000-pair join: seconds of work for the heavy pipeline's worker
     await createCompiled(svc, 'heavy', 'CREATE TABLE a (x INT); CREATE TABLE b (y INT); CREATE MATERIALIZED VIEW j AS SELECT COUNT(*) AS c, SUM(x + y) AS s FROM a, b;');
     await createCompiled(svc, 'light', SQL);
     await startRunning(svc, 'heavy');
