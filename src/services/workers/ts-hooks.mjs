@@ -1,15 +1,28 @@
 /**
  * Module hooks for a worker started from the TypeScript sources (tests and development only; the
  * built code in dist/ never loads this file): `.ts` files are compiled on load with the oxc transform
- * that ships with the dev tooling (rolldown), and `./x.js` imports resolve to `./x.ts` as tsc maps them.
+ * that ships with vitest's vite (rolldown), or with TypeScript's transpileModule (a dev dependency) where
+ * that is missing; `./x.js` imports resolve to `./x.ts` as tsc maps them.
  */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
-let transformSync;
+/** (path, source) -> JavaScript */
+let transform;
 
 export async function initialize() {
-  ({ transformSync } = await import('rolldown/experimental'));
+  try {
+    const { transformSync } = await import('rolldown/experimental');
+    transform = (path, source) => {
+      const out = transformSync(path, source, { sourcemap: false });
+      if (out.errors?.length) throw new Error(`${path}: ${out.errors[0].message}`);
+      return out.code;
+    };
+  } catch {
+    const ts = (await import('typescript')).default;
+    transform = (path, source) =>
+      ts.transpileModule(source, { fileName: path, compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+  }
 }
 
 export async function resolve(specifier, context, next) {
@@ -24,7 +37,5 @@ export async function resolve(specifier, context, next) {
 export async function load(url, context, next) {
   if (!url.startsWith('file:') || !url.endsWith('.ts')) return next(url, context);
   const path = fileURLToPath(url);
-  const out = transformSync(path, await readFile(path, 'utf8'), { sourcemap: false });
-  if (out.errors?.length) throw new Error(`${path}: ${out.errors[0].message}`);
-  return { format: 'module', source: out.code, shortCircuit: true };
+  return { format: 'module', source: transform(path, await readFile(path, 'utf8')), shortCircuit: true };
 }
