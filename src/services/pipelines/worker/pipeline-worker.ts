@@ -28,11 +28,12 @@ function post(msg: FromWorker, transfer: ArrayBuffer[] = []): void {
   port.postMessage(msg, transfer);
 }
 
-function wireError(err: unknown, fallbackCode = 'RuntimeError.WorkerPanic'): WireError {
+/** An error as a request's answer: ApiErrors as they are, anything else as the routes' 500 InternalError. */
+function wireError(err: unknown): WireError {
   if (err instanceof ApiError) return { status: err.status, body: err.body(), headers: err.headers };
   if (err instanceof ConnectorError) return { status: 500, body: { message: err.message, error_code: 'InitializationError', details: err.details } };
   const message = (err as Error)?.message ?? String(err);
-  return { status: 500, body: { message, error_code: fallbackCode, details: null } };
+  return { status: 500, body: { message: `Internal error: ${message}`, error_code: 'InternalError', details: null } };
 }
 
 /** Plain copies of the schemas (what the host needs to resolve names in URLs). */
