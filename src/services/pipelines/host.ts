@@ -63,6 +63,7 @@ function emptyMetrics(): WorkerMetrics {
     pipeline_complete: false,
     memory_bytes: 0,
     heap_used_bytes: 0,
+    busy_msecs: 0,
     inputs: [],
     file_outputs: [],
   };

@@ -4,7 +4,8 @@
  * memory) after every step; the host adds its watch streams and answers without asking the worker, so
  * stats answer at once even while a big step runs.
  */
-import { cpuUsage, memoryUsage } from 'node:process';
+import { memoryUsage } from 'node:process';
+import { performance } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
 import type { PipelineHost } from './host.js';
 import type { PipelineRuntime } from './runtime.js';
@@ -24,6 +25,8 @@ export function workerMetrics(rt: PipelineRuntime): WorkerMetrics {
     pipeline_complete: rt.pipelineComplete,
     // in a worker, heap figures are the worker's own isolate; external and array buffers are held by it
     memory_bytes: heap.total_heap_size + mem.external,
+    // the worker thread's busy time since it started (its event loop's active time)
+    busy_msecs: Math.round(performance.eventLoopUtilization().active),
     heap_used_bytes: heap.used_heap_size,
     inputs: [...rt.inputs.values()]
       .sort((a, b) => (a.endpoint_name < b.endpoint_name ? -1 : a.endpoint_name > b.endpoint_name ? 1 : 0))
@@ -51,7 +54,6 @@ export function workerMetrics(rt: PipelineRuntime): WorkerMetrics {
 export function pipelineStats(host: PipelineHost, pipelineConfig: Record<string, unknown> | null): Record<string, unknown> {
   const m = host.metrics;
   const now = Date.now();
-  const cpu = cpuUsage();
   const inputs = m.inputs.map((ep) => ({ ...ep, is_fault_tolerant: false }));
   const outputs: ({ endpoint_name: string } & Record<string, unknown>)[] = [];
   for (const w of host.watchers()) {
@@ -73,7 +75,7 @@ export function pipelineStats(host: PipelineHost, pipelineConfig: Record<string,
       rss_bytes: m.memory_bytes,
       heap_used_bytes: m.heap_used_bytes,
       memory_limit_bytes: host.memoryMb * 1024 * 1024,
-      cpu_msecs: Math.round((cpu.user + cpu.system) / 1000),
+      cpu_msecs: m.busy_msecs,
       uptime_msecs: now - host.startedAt,
       start_time: Math.floor(host.startedAt / 1000),
       buffered_input_records: m.buffered_input_records,

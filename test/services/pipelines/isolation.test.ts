@@ -231,6 +231,7 @@ describe('per-pipeline memory figures and limits', () => {
     expect(g.rss_bytes).toBeGreaterThan(0);
     expect(g.rss_bytes).toBeLessThan(300 * 1024 * 1024);
     expect(g.heap_used_bytes).toBeGreaterThan(0);
+    expect(g.cpu_msecs).toBeGreaterThan(0); // the worker compiled the program and applied a step
     expect(g).toMatchObject({ total_completed_steps: 1, total_input_records: 2, total_processed_records: 2 });
   });
 

@@ -92,6 +92,7 @@ export interface WorkerMetrics {
   /** The worker's V8 heap (committed) plus memory outside it held by its objects. */
   memory_bytes: number;
   heap_used_bytes: number;
+  busy_msecs: number;
   inputs: InputEndpointStats[];
   file_outputs: FileOutputStats[];
 }
