@@ -86,7 +86,7 @@ const service: ServiceModule = {
       scope.removeAllContentTypeParsers();
       scope.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
       // test knob: a small limit to exercise the 413 without sending 256 MiB
-      const limit = typeof ctx.options.pipelinesBodyLimit === 'number' ? ctx.options.pipelinesBodyLimit : BODY_LIMIT;
+      const limit = typeof ctx.options.pipelinesIngressBodyLimit === 'number' ? ctx.options.pipelinesIngressBodyLimit : BODY_LIMIT;
       ingressRoutes(scope, manager, limit);
     });
     miscRoutes(app, manager, logs, keys);

@@ -44,9 +44,22 @@ export function ingressRoutes(app: FastifyInstance, manager: PipelineManager, bo
       array = boolParam(q, 'array', false);
     }
     const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > bodyLimit) throw bodyTooLarge(bodyLimit)();
+    if (Number.isFinite(declared) && declared > bodyLimit) {
+      reply.header('connection', 'close');
+      req.raw.resume();
+      throw bodyTooLarge(bodyLimit)();
+    }
     if (runtime.state === 'Paused' && !force) await runtime.waitUntilRunning();
-    await runtime.ingest({ table: table.name, format, updateFormat, array }, bodyStream(req), bodyLimit, bodyTooLarge(bodyLimit));
+    try {
+      await runtime.ingest({ table: table.name, format, updateFormat, array }, bodyStream(req), bodyLimit, bodyTooLarge(bodyLimit));
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 413) {
+        // the rest of the body is read and dropped, so that the client gets the answer
+        reply.header('connection', 'close');
+        req.raw.resume();
+      }
+      throw err;
+    }
     return reply.code(200).send('');
   });
 }
