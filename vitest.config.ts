@@ -1,11 +1,17 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Two projects: `unit` (modules, services in-process, commands run in-process against in-process or fake
+ * servers) and `e2e` (the built binary and `ops serve` processes). `npm test` runs both;
+ * `npx vitest run --project unit` runs the fast part alone.
+ */
+const shared = { testTimeout: 30_000, hookTimeout: 60_000, pool: 'forks' as const };
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    exclude: ['test/bench/**', 'node_modules/**'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    pool: 'forks',
+    projects: [
+      { test: { ...shared, name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/e2e/**', 'test/bench/**', 'node_modules/**'] } },
+      { test: { ...shared, name: 'e2e', include: ['test/e2e/**/*.test.ts'] } },
+    ],
   },
 });

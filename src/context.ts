@@ -116,15 +116,31 @@ export function isTruthy(value: string | undefined): boolean {
   return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
 }
 
-let current: Context | undefined;
-
-/** The context of this process, built from the global options seen by `cmd`. */
-export function contextFor(cmd: Command): Context {
-  current ??= new Context(cmd.optsWithGlobals() as GlobalOptions);
-  return current;
+/** Where a run of the command tree reads and writes: the process's own streams and environment by default. */
+export interface Runtime {
+  io?: Io;
+  env?: NodeJS.ProcessEnv;
 }
 
-/** For tests: forget the memoised context. */
-export function resetContext(): void {
-  current = undefined;
+/** Each root command's runtime and, once a command asked for it, its context. */
+const runs = new WeakMap<Command, { runtime: Runtime; context?: Context }>();
+
+function rootOf(cmd: Command): Command {
+  let root = cmd;
+  while (root.parent) root = root.parent;
+  return root;
+}
+
+/** Give a root command (and every command under it) the streams and environment to run with. */
+export function bindRuntime(root: Command, runtime: Runtime): void {
+  runs.set(root, { runtime });
+}
+
+/** The context of the run `cmd` belongs to, built once from the global options it sees and its runtime. */
+export function contextFor(cmd: Command): Context {
+  const root = rootOf(cmd);
+  let run = runs.get(root);
+  if (!run) runs.set(root, (run = { runtime: {} }));
+  run.context ??= new Context(cmd.optsWithGlobals() as GlobalOptions, run.runtime.env ?? process.env, run.runtime.io);
+  return run.context;
 }

@@ -3,26 +3,28 @@
  * into exit codes. Kept light: `ops --version` answers before commander is even loaded.
  */
 import type { CommanderError } from 'commander';
+import type { Runtime } from './context.js';
 import { ExitCode, OpsError } from './core/errors.js';
 import { version } from './core/version.js';
 import { buildProgram } from './program.js';
 
-export async function run(argv: readonly string[] = process.argv): Promise<number> {
+/** Run `ops` for `argv` (node, script, args...) with the process's streams, or the given ones; the exit code. */
+export async function run(argv: readonly string[] = process.argv, runtime: Runtime = {}): Promise<number> {
   const args = argv.slice(2);
   if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-    process.stdout.write(version() + '\n');
+    (runtime.io?.stdout ?? process.stdout).write(version() + '\n');
     return ExitCode.ok;
   }
   try {
-    const program = await buildProgram(args);
+    const program = await buildProgram(args, runtime);
     await program.parseAsync(argv as string[]);
     return ExitCode.ok;
   } catch (err) {
-    return reportError(err);
+    return reportError(err, runtime.io?.stderr, runtime.env);
   }
 }
 
-export function reportError(err: unknown, stderr: NodeJS.WritableStream = process.stderr): number {
+export function reportError(err: unknown, stderr: NodeJS.WritableStream = process.stderr, env: NodeJS.ProcessEnv = process.env): number {
   const e = err as CommanderError & { exitCode?: number };
   if (e && typeof e.code === 'string' && e.code.startsWith('commander.')) {
     if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return ExitCode.ok;
@@ -36,6 +38,6 @@ export function reportError(err: unknown, stderr: NodeJS.WritableStream = proces
   if (e && (e.name === 'ExitPromptError' || e.name === 'AbortPromptError')) return ExitCode.interrupted;
   const message = err instanceof Error ? err.message : String(err);
   stderr.write(`ops: error: ${message}\n`);
-  if (process.env.OPS_DEBUG && err instanceof Error && err.stack) stderr.write(err.stack + '\n');
+  if (env.OPS_DEBUG && err instanceof Error && err.stack) stderr.write(err.stack + '\n');
   return ExitCode.failure;
 }

@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import { findTree, TREES } from './commands/registry.js';
+import { bindRuntime, type Runtime } from './context.js';
 import { version } from './core/version.js';
 
 /** Options of the root command that take a value (to find the first command word). */
@@ -22,7 +23,12 @@ export function firstCommandWord(args: readonly string[]): string | undefined {
   return undefined;
 }
 
-export async function buildProgram(args: readonly string[], options: { loadAll?: boolean } = {}): Promise<Command> {
+/**
+ * The root command for `args` (only the trees they name are loaded, unless `loadAll`). `runtime` gives the
+ * streams and environment the commands use (default: the process's own); commander's own help and usage
+ * errors go to the same streams.
+ */
+export async function buildProgram(args: readonly string[], options: { loadAll?: boolean } & Runtime = {}): Promise<Command> {
   const { Command: CommandClass, Option } = await import('commander');
   const program = new CommandClass('ops');
   program
@@ -40,7 +46,10 @@ export async function buildProgram(args: readonly string[], options: { loadAll?:
     .addOption(new Option('--notify-url <url>', 'notification service URL (env OPS_NOTIFY_URL)'))
     .option('--timeout <seconds>', 'HTTP timeout in seconds (default 30)')
     .exitOverride()
-    .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, 'ops: error: ')) })
+    .configureOutput({
+      outputError: (text, write) => write(text.replace(/^error: /, 'ops: error: ')),
+      ...(options.io ? { writeOut: (s: string) => void options.io!.stdout.write(s), writeErr: (s: string) => void options.io!.stderr.write(s) } : {}),
+    })
     .addHelpText('after', '\nMore: ops help environment | exit-codes | formatting | config\nExamples:\n  ops serve                      # run the local services\n  ops bm links list --tag docs   # bookmarks tagged "docs"\n  ops pipe watch demo TOTALS | jq .');
 
   const wanted = firstCommandWord(args);
@@ -61,6 +70,7 @@ export async function buildProgram(args: readonly string[], options: { loadAll?:
       const { showHelp } = await import('./commands/help/index.js');
       await showHelp(program, topic);
     });
+  bindRuntime(program, { io: options.io, env: options.env });
   addUsageHints(program);
   return program;
 }

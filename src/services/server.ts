@@ -3,9 +3,11 @@
  * under its prefix, plus a health endpoint that reports each service.
  */
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { privateDir, tightenDataDir } from './data-dir.js';
+import { effectiveFetchPolicy } from './net/fetch-policy.js';
 import { EventBus } from './events.js';
+import { requestGuard } from './request-guard.js';
 import type { LocalCredentials, ServeOptions, ServiceHandle, ServiceModule } from './types.js';
 
 export interface RunningServer {
@@ -39,8 +41,15 @@ export function frameworkErrors(error: FastifyError, req: FastifyRequest, reply:
   void reply.code(status).send({ error: 'Bad Request', code: error.code, message: error.message, statusCode: status });
 }
 
-export async function startServer(options: ServeOptions, modules?: ServiceModule[]): Promise<RunningServer> {
-  mkdirSync(options.dataDir, { recursive: true });
+export async function startServer(given: ServeOptions, modules?: ServiceModule[]): Promise<RunningServer> {
+  // Defaults that depend on the bind address and the data dir, settled once for every service.
+  const options: ServeOptions = {
+    ...given,
+    fetchPolicy: effectiveFetchPolicy(given.fetchPolicy, given.host),
+    connectorRoot: resolve(given.connectorRoot ?? join(given.dataDir, 'files')),
+  };
+  privateDir(options.dataDir);
+  if (!given.connectorRoot) privateDir(options.connectorRoot!);
   const app = Fastify({
     logger: process.env.OPS_LOG_LEVEL ? { level: process.env.OPS_LOG_LEVEL } : false,
     forceCloseConnections: 'idle',
@@ -50,12 +59,15 @@ export async function startServer(options: ServeOptions, modules?: ServiceModule
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors,
   });
+  // Cross-site protection for every service: Host and Origin checked before any route runs.
+  let listeningPort = options.port;
+  app.addHook('onRequest', requestGuard({ bindHost: options.host, port: () => listeningPort }));
   const events = new EventBus();
   let baseUrl = `http://${options.host}:${options.port}`;
   const services: RunningServer['services'] = [];
   for (const mod of modules ?? (await loadServiceModules())) {
     const dir = join(options.dataDir, mod.name);
-    mkdirSync(dir, { recursive: true });
+    privateDir(dir);
     await app.register(
       async (scope) => {
         const handle = await mod.register(scope, { dataDir: dir, options, log: app.log, events, baseUrl: () => baseUrl });
@@ -84,8 +96,12 @@ export async function startServer(options: ServeOptions, modules?: ServiceModule
   await app.listen({ host: options.host, port: options.port });
   const address = app.server.address();
   const port = address && typeof address === 'object' ? address.port : options.port;
+  listeningPort = port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   baseUrl = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
+
+  // databases, their -wal/-shm files and key files were created by now: all 0600 (an old install too)
+  tightenDataDir(options.dataDir, [options.connectorRoot!]);
 
   const credentials: LocalCredentials = {};
   for (const { handle } of services) Object.assign(credentials, await handle.localCredentials?.());

@@ -21,6 +21,13 @@ export interface ServeOptions {
   guestAccess?: boolean;
   /** Start with demo content. */
   demo?: boolean;
+  /**
+   * What the server's own outbound requests may reach (services/net/fetch-policy.ts). startServer
+   * resolves the default (`any` on a loopback bind, `public` otherwise) before services see it.
+   */
+  fetchPolicy?: 'public' | 'any';
+  /** The only directory pipeline file connectors may read and write (default <data-dir>/files). */
+  connectorRoot?: string;
   /** Free-form extra options for services (set by flags that only one service reads). */
   [k: string]: unknown;
 }

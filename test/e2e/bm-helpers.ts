@@ -1,6 +1,7 @@
 /** Helpers for the `ops bm` end-to-end tests: run in a pseudo-terminal, start `ops serve` for bookmarks. */
 import { execa } from 'execa';
-import { BIN, ops, startServe, type ServeHandle } from '../helpers/cli.js';
+import { BIN, startServe, type ServeHandle } from '../helpers/cli.js';
+import { opsIn } from '../helpers/ops-in-process.js';
 
 export const SERVE_ARGS = ['--rate-limit', '100000', '--no-metadata', '--no-link-check'];
 
@@ -33,14 +34,10 @@ export interface RunResult {
   stderr: string;
 }
 
-/** `ops bm ARGS` piped (stdin from `input` when given), in the environment `env()` plus `extra`. */
+/**
+ * `ops bm ARGS` piped (stdin from `input` when given), in the environment `env()` plus `extra`: run in this
+ * process (test/helpers/ops-in-process.ts), through the same argv -> command path as the binary.
+ */
 export function bmRunner(env: () => Record<string, string | undefined>) {
-  return async (args: string[], extra: Record<string, string | undefined> = {}, input?: string): Promise<RunResult> => {
-    const fullEnv = { ...env(), ...extra };
-    const r =
-      input === undefined
-        ? await ops(['bm', ...args], { env: fullEnv })
-        : await execa('node', [BIN, 'bm', ...args], { env: fullEnv, extendEnv: false, reject: false, input, timeout: 60_000 });
-    return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
-  };
+  return (args: string[], extra: Record<string, string | undefined> = {}, input?: string): Promise<RunResult> => opsIn(['bm', ...args], { env: { ...env(), ...extra }, input });
 }

@@ -10,7 +10,8 @@ import { createInterface } from 'node:readline';
 import { execa, type ResultPromise } from 'execa';
 import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, isolatedEnv, ops, startServe, tempDir, type ServeHandle } from '../helpers/cli.js';
+import { BIN, isolatedEnv, startServe, tempDir, type ServeHandle } from '../helpers/cli.js';
+import { opsIn } from '../helpers/ops-in-process.js';
 import { eventually, startTestReceiver } from '../helpers/test-receiver.js';
 
 const SECRET = 'e2e-secret-☃';
@@ -121,7 +122,7 @@ describe('ops hook serve (built binary)', () => {
     expect(secret).toMatch(/^whsec_/);
     expect(hs.lines[0]!.secretSource).toBe('generated');
     await hs.stop();
-    const printed = await ops(['hook', 'serve', '--print-secret'], { env });
+    const printed = await opsIn(['hook', 'serve', '--print-secret'], { env });
     expect(printed.exitCode).toBe(0);
     expect(String(printed.stdout)).toBe(secret);
   }, CLI_TIMEOUT);
@@ -148,7 +149,7 @@ describe('ops hook serve (built binary)', () => {
   it('refuses bad flags with exit 2', async () => {
     const env = isolatedEnv({ OPS_HOOK_SECRET: SECRET });
     for (const args of [['--port', 'x'], ['--max-body', 'lots'], ['--forward-to', 'ftp://x'], ['--retention', 'forever'], ['--path', 'nope']]) {
-      const r = await ops(['hook', 'serve', ...args], { env });
+      const r = await opsIn(['hook', 'serve', ...args], { env });
       expect(r.exitCode, args.join(' ')).toBe(2);
     }
   }, CLI_TIMEOUT);
@@ -163,25 +164,25 @@ describe('ops hook sign / verify (built binary)', () => {
     const file = join(dir, 'payload.json');
     writeFileSync(file, '{"id":"evt_1","type":"user.created","data":{}}\n');
     const openssl = execFileSync('openssl', ['dgst', '-sha256', '-hmac', SECRET, '-r', file], { encoding: 'utf8' }).split(' ')[0]!;
-    const signed = await ops(['hook', 'sign', '--secret-file', secretFile, file], { env });
+    const signed = await opsIn(['hook', 'sign', '--secret-file', secretFile, file], { env });
     expect(signed.exitCode).toBe(0);
     expect(String(signed.stdout)).toBe(openssl);
-    const viaStdin = await ops(['hook', 'sign', '--secret-file', secretFile, '-'], { env, inputFile: file });
+    const viaStdin = await opsIn(['hook', 'sign', '--secret-file', secretFile, '-'], { env, inputFile: file });
     expect(String(viaStdin.stdout)).toBe(openssl);
-    const header = await ops(['hook', 'sign', '--header', file], { env: { ...env, OPS_HOOK_SECRET: SECRET } });
+    const header = await opsIn(['hook', 'sign', '--header', file], { env: { ...env, OPS_HOOK_SECRET: SECRET } });
     expect(String(header.stdout)).toBe(`x-signature: ${openssl}`);
 
-    const ok = await ops(['hook', 'verify', '--secret-file', secretFile, '--signature', openssl, file], { env });
+    const ok = await opsIn(['hook', 'verify', '--secret-file', secretFile, '--signature', openssl, file], { env });
     expect([ok.exitCode, String(ok.stdout)]).toEqual([0, 'valid']);
-    const okStdin = await ops(['hook', 'verify', '--secret-file', secretFile, '--signature', openssl, '-'], { env, inputFile: file });
+    const okStdin = await opsIn(['hook', 'verify', '--secret-file', secretFile, '--signature', openssl, '-'], { env, inputFile: file });
     expect(okStdin.exitCode).toBe(0);
     const tampered = join(dir, 'tampered.json');
     writeFileSync(tampered, readFileSync(file, 'utf8').trimEnd()); // one byte less
-    const no = await ops(['hook', 'verify', '--secret-file', secretFile, '--signature', openssl, tampered, '--json'], { env });
+    const no = await opsIn(['hook', 'verify', '--secret-file', secretFile, '--signature', openssl, tampered, '--json'], { env });
     expect(no.exitCode).toBe(1);
     expect(JSON.parse(String(no.stdout))).toMatchObject({ valid: false, reason: 'mismatch' });
     expect(String(no.stderr)).toContain('invalid signature');
-    const malformed = await ops(['hook', 'verify', '--secret-file', secretFile, '--signature', 'abc', file], { env });
+    const malformed = await opsIn(['hook', 'verify', '--secret-file', secretFile, '--signature', 'abc', file], { env });
     expect(malformed.exitCode).toBe(1);
 
     for (const args of [
@@ -191,7 +192,7 @@ describe('ops hook sign / verify (built binary)', () => {
       ['hook', 'verify', '--secret-file', secretFile, '--signature', openssl, join(dir, 'missing.json')],
       ['hook', 'sign', file],
     ]) {
-      const r = await ops(args, { env });
+      const r = await opsIn(args, { env });
       expect(r.exitCode, args.join(' ')).toBe(2);
     }
   }, CLI_TIMEOUT);
@@ -207,39 +208,39 @@ describe('ops hook with ops serve (built binaries)', () => {
     running.push({ stop: () => serve.stop() });
     const hs = await startHookServe([], env);
 
-    const reg = await ops(['hook', 'register', hs.url, '--events', 'payment.completed,user.created', '--json'], { env });
+    const reg = await opsIn(['hook', 'register', hs.url, '--events', 'payment.completed,user.created', '--json'], { env });
     expect(reg.exitCode).toBe(0);
     const hook = JSON.parse(String(reg.stdout));
     expect(hook).toMatchObject({ id: expect.stringMatching(/^wh_/), url: hs.url, events: ['payment.completed', 'user.created'] });
     expect(hook.secret).toBeUndefined(); // it came from OPS_HOOK_SECRET: not echoed
 
-    const badReg = await ops(['hook', 'register', hs.url, '--events', 'user.exploded'], { env });
+    const badReg = await opsIn(['hook', 'register', hs.url, '--events', 'user.exploded'], { env });
     expect(badReg.exitCode).toBe(1);
     expect(String(badReg.stderr)).toContain('unknown event type "user.exploded"');
 
-    const upd = await ops(['hook', 'update', hook.id, '--events', 'payment.completed', '--events', 'user.created', '--description', 'e2e', '--json'], { env });
+    const upd = await opsIn(['hook', 'update', hook.id, '--events', 'payment.completed', '--events', 'user.created', '--description', 'e2e', '--json'], { env });
     expect(upd.exitCode).toBe(0);
     expect(JSON.parse(String(upd.stdout))).toMatchObject({ id: hook.id, description: 'e2e', events: ['payment.completed', 'user.created'] });
-    expect((await ops(['hook', 'update', hook.id], { env })).exitCode).toBe(2);
-    const list = JSON.parse(String((await ops(['hook', 'list', '--json'], { env })).stdout));
+    expect((await opsIn(['hook', 'update', hook.id], { env })).exitCode).toBe(2);
+    const list = JSON.parse(String((await opsIn(['hook', 'list', '--json'], { env })).stdout));
     expect(list.map((w: { id: string }) => w.id)).toEqual([hook.id]);
 
-    const trig = await ops(['hook', 'trigger', 'payment.completed', '--json'], { env });
+    const trig = await opsIn(['hook', 'trigger', 'payment.completed', '--json'], { env });
     expect(trig.exitCode).toBe(0);
     const { event } = JSON.parse(String(trig.stdout));
     await eventually(() => hs.lines.some((l) => l.event === 'received' && l.id === event.id));
     const got = hs.lines.find((l) => l.id === event.id)!;
     expect(got).toMatchObject({ type: 'payment.completed', duplicate: false, data: event.data });
 
-    const dl = await ops(['hook', 'deliveries', '--json'], { env });
+    const dl = await opsIn(['hook', 'deliveries', '--json'], { env });
     const deliveries = JSON.parse(String(dl.stdout));
     expect(deliveries).toHaveLength(1);
     expect(deliveries[0]).toMatchObject({ status: 'delivered', eventId: event.id, attemptCount: 1 });
-    const one = JSON.parse(String((await ops(['hook', 'deliveries', deliveries[0].id, '--json'], { env })).stdout));
+    const one = JSON.parse(String((await opsIn(['hook', 'deliveries', deliveries[0].id, '--json'], { env })).stdout));
     expect(one.attempts[0]).toMatchObject({ statusCode: 200, outcome: 'success' });
 
     // replay from the receiver's store: same id, so the receiver reports a duplicate
-    const replayed = await ops(['hook', 'replay', '--to', hs.url, '--id', event.id, '--json'], { env });
+    const replayed = await opsIn(['hook', 'replay', '--to', hs.url, '--id', event.id, '--json'], { env });
     expect(replayed.exitCode).toBe(0);
     expect(JSON.parse(String(replayed.stdout))).toMatchObject([{ id: event.id, statusCode: 200, ok: true }]);
     await eventually(() => hs.lines.some((l) => l.event === 'received' && l.id === event.id && l.duplicate));
@@ -249,41 +250,41 @@ describe('ops hook with ops serve (built binaries)', () => {
     running.push({ stop: () => other.close() });
     const file = join(state, 'saved.ndjson');
     writeFileSync(file, hs.lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
-    const fromFile = await ops(['hook', 'replay', '--to', other.url, '--from', file, '--type', 'payment.completed'], { env });
+    const fromFile = await opsIn(['hook', 'replay', '--to', other.url, '--from', file, '--type', 'payment.completed'], { env });
     expect(fromFile.exitCode).toBe(0);
     expect(other.requests).toHaveLength(2); // the original and its duplicate line
     expect(other.requests[0]!.headers['x-signature']).toBe(createHmac('sha256', SECRET).update(other.requests[0]!.body).digest('hex'));
     const refused = await startTestReceiver(() => ({ status: 500 }));
     running.push({ stop: () => refused.close() });
-    expect((await ops(['hook', 'replay', '--to', refused.url, '--id', event.id], { env })).exitCode).toBe(1);
-    expect((await ops(['hook', 'replay', '--id', event.id], { env })).exitCode).toBe(2);
+    expect((await opsIn(['hook', 'replay', '--to', refused.url, '--id', event.id], { env })).exitCode).toBe(1);
+    expect((await opsIn(['hook', 'replay', '--id', event.id], { env })).exitCode).toBe(2);
 
     // a failed delivery, redelivered with replay --failed once the receiver is back
     const flaky = await startTestReceiver(() => ({ status: 503 }));
     running.push({ stop: () => flaky.close() });
-    await ops(['hook', 'register', flaky.url, '--events', 'user.created'], { env });
-    await ops(['hook', 'trigger', 'user.created'], { env });
+    await opsIn(['hook', 'register', flaky.url, '--events', 'user.created'], { env });
+    await opsIn(['hook', 'trigger', 'user.created'], { env });
     // poll the API directly (an ops process per poll would be slow)
-    const key = String((await ops(['config', 'get', 'notify.api-key', '--show-secret'], { env })).stdout);
+    const key = String((await opsIn(['config', 'get', 'notify.api-key', '--show-secret'], { env })).stdout);
     const failedCount = async () => {
       const r = await request(`${serve.url}/notify/v1/deliveries?status=failed`, { headers: { authorization: `Bearer ${key}` } });
       return ((await r.body.json()) as { total: number }).total;
     };
     await eventually(async () => (await failedCount()) === 1, 30_000);
     flaky.setBehaviour(() => ({ status: 200 }));
-    const again = await ops(['hook', 'replay', '--failed', '--json'], { env });
+    const again = await opsIn(['hook', 'replay', '--failed', '--json'], { env });
     expect(again.exitCode).toBe(0);
     expect(JSON.parse(String(again.stdout))).toHaveLength(1);
     await eventually(async () => (await failedCount()) === 0);
     expect(flaky.requests).toHaveLength(6);
 
     // rm without a terminal needs --yes
-    const noYes = await ops(['hook', 'rm', hook.id], { env });
+    const noYes = await opsIn(['hook', 'rm', hook.id], { env });
     expect(noYes.exitCode).toBe(2);
-    expect((await ops(['hook', 'rm', hook.id, '--yes'], { env })).exitCode).toBe(0);
-    expect((await ops(['hook', 'rm', hook.id, '--yes'], { env })).exitCode).toBe(1);
+    expect((await opsIn(['hook', 'rm', hook.id, '--yes'], { env })).exitCode).toBe(0);
+    expect((await opsIn(['hook', 'rm', hook.id, '--yes'], { env })).exitCode).toBe(1);
 
-    const dash = await ops(['hook', 'dashboard'], { env });
+    const dash = await opsIn(['hook', 'dashboard'], { env });
     expect(String(dash.stdout)).toMatch(new RegExp(`^${serve.url}/notify/dashboard\\?key=ntf_`));
     expect((await request(String(dash.stdout))).statusCode).toBe(303);
     await hs.stop();
@@ -293,7 +294,7 @@ describe('ops hook with ops serve (built binaries)', () => {
     const env = isolatedEnv();
     const s2 = await startServe([], env);
     running.push({ stop: () => s2.stop() });
-    const r = await ops(['hook', 'list'], { env: { ...env, OPS_NOTIFY_API_KEY: 'ntf_wrong' } });
+    const r = await opsIn(['hook', 'list'], { env: { ...env, OPS_NOTIFY_API_KEY: 'ntf_wrong' } });
     expect(r.exitCode).toBe(4);
     expect(String(r.stderr)).toContain('not authenticated');
   }, CLI_TIMEOUT);

@@ -10,6 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { BIN, ops, startServe, tempDir, type ServeHandle } from '../helpers/cli.js';
+import { opsIn } from '../helpers/ops-in-process.js';
 
 let serve: ServeHandle;
 let dir: string;
@@ -30,7 +31,8 @@ afterAll(async () => {
   await serve?.stop();
 });
 
-const run = (args: string[], extra: Parameters<typeof ops>[1] = {}) => ops(['pipe', ...args], { env: serve.env, ...extra });
+/** `ops pipe ARGS` in this process (the jq pipeline below goes through the binary). */
+const run = (args: string[], extra: { input?: string } = {}) => opsIn(['pipe', ...args], { env: serve.env, ...extra });
 
 function file(name: string, text: string): string {
   const path = join(dir, name);

@@ -22,8 +22,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   services: ['core', 'engine', 'webhooks'],
   commands: ['core', 'clients', 'webhooks', 'docs', 'context'],
   context: ['core'],
-  program: ['commands', 'core'],
-  main: ['program', 'core'],
+  program: ['commands', 'core', 'context'],
+  main: ['program', 'core', 'context'],
 };
 
 /** Edges allowed beside the table, each with its reason. */

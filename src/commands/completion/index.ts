@@ -27,12 +27,11 @@ export function register(cmd: Command, tools: TreeTools): void {
     .argument('<kind>')
     .argument('[rest...]')
     .action(async (kind: string, rest: string[], _opts, command: Command) => {
+      const { contextFor } = await import('../../context.js');
+      const ctx = contextFor(command);
       let names: string[] = [];
-      if (kind === 'profiles') names = (await import('./profiles.js')).profileNames(process.env);
-      else {
-        const [{ remoteValues }, { contextFor }] = await Promise.all([import('./values.js'), import('../../context.js')]);
-        names = await remoteValues(contextFor(command), kind, rest);
-      }
-      if (names.length) process.stdout.write(names.join('\n') + '\n');
+      if (kind === 'profiles') names = (await import('./profiles.js')).profileNames(ctx.env);
+      else names = await (await import('./values.js')).remoteValues(ctx, kind, rest);
+      if (names.length) ctx.io.stdout.write(names.join('\n') + '\n');
     });
 }

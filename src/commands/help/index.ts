@@ -4,14 +4,16 @@ import { UsageError } from '../../core/errors.js';
 import { TOPICS } from './topics.js';
 
 export async function showHelp(program: Command, words: string[]): Promise<void> {
+  // commander's output (the run's stdout, see program.ts)
+  const write = (text: string) => program.configureOutput().writeOut!(text);
   if (words.length === 0) {
     program.outputHelp();
-    process.stdout.write('\nHelp topics:\n' + Object.entries(TOPICS).map(([name, t]) => `  ${name.padEnd(12)} ${t.summary}`).join('\n') + '\n');
+    write('\nHelp topics:\n' + Object.entries(TOPICS).map(([name, t]) => `  ${name.padEnd(12)} ${t.summary}`).join('\n') + '\n');
     return;
   }
   const topic = TOPICS[words[0]!];
   if (topic && words.length === 1) {
-    process.stdout.write(topic.text() + '\n');
+    write(topic.text() + '\n');
     return;
   }
   let cmd: Command | undefined = program;

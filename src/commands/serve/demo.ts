@@ -4,7 +4,8 @@
  * connector from a file shipped in the package, and a webhook registration pointed at `ops hook serve`.
  * Seeding is idempotent: what is already there is left alone.
  */
-import { readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createApiToken, listUsers } from '../../services/bookmarks/admin.js';
 import type { LocalCredentials } from '../../services/types.js';
@@ -73,9 +74,21 @@ export async function seedBookmarks(baseUrl: string, token: string): Promise<Dem
   return { created, skipped: false };
 }
 
-export function demoProgram(): string {
-  const ordersUrl = pathToFileURL(asset('orders.json')).toString();
-  return readFileSync(asset('shop.sql'), 'utf8').replace('{{ORDERS_URL}}', ordersUrl);
+/** Where the demo's orders are put under the connector root (file connectors reach only files there). */
+export const DEMO_ORDERS_FILE = 'demo/orders.json';
+
+/** Copies the shipped orders under the connector root (once) and answers the program reading them. */
+export function demoProgram(connectorRoot?: string): string {
+  let ordersPath = pathToFileURL(asset('orders.json')).toString();
+  if (connectorRoot) {
+    const target = join(connectorRoot, DEMO_ORDERS_FILE);
+    if (!existsSync(target)) {
+      mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
+      copyFileSync(asset('orders.json'), target);
+    }
+    ordersPath = DEMO_ORDERS_FILE;
+  }
+  return readFileSync(asset('shop.sql'), 'utf8').replace('{{ORDERS_URL}}', ordersPath);
 }
 
 async function waitFor<T>(what: string, poll: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 60_000): Promise<T> {
@@ -94,7 +107,7 @@ interface PipelineState {
   deployment_error?: unknown;
 }
 
-export async function seedPipeline(baseUrl: string, apiKey: string | undefined): Promise<DemoSummary['pipeline']> {
+export async function seedPipeline(baseUrl: string, apiKey: string | undefined, connectorRoot?: string): Promise<DemoSummary['pipeline']> {
   const url = `${baseUrl}/v0/pipelines/${DEMO_PIPELINE}`;
   const current = await call<PipelineState>('GET', url, apiKey);
   if (current.status === 404) {
@@ -104,7 +117,7 @@ export async function seedPipeline(baseUrl: string, apiKey: string | undefined):
         description: 'ops serve --demo: orders from assets/demo/orders.json, revenue per product, top customers',
         runtime_config: { workers: 1 },
         program_config: {},
-        program_code: demoProgram(),
+        program_code: demoProgram(connectorRoot),
       }),
       'create the demo pipeline',
     );
@@ -142,10 +155,17 @@ export async function seedWebhook(notifyBase: string, apiKey: string | undefined
 }
 
 /** Seed all three services; a failure in one is reported and does not stop the others. */
-export async function seedDemo(baseUrl: string, dataDir: string, credentials: LocalCredentials, notifyApiKey: string | undefined, pipeApiKey: string | undefined): Promise<DemoSummary> {
+export async function seedDemo(
+  baseUrl: string,
+  dataDir: string,
+  credentials: LocalCredentials,
+  notifyApiKey: string | undefined,
+  pipeApiKey: string | undefined,
+  connectorRoot: string = join(dataDir, 'files'),
+): Promise<DemoSummary> {
   const failed = (err: unknown) => (err as Error).message;
   const bookmarks = await seedBookmarks(baseUrl, bookmarkToken(dataDir, credentials)).catch((err) => ({ created: 0, skipped: false, error: failed(err) }));
-  const pipeline = await seedPipeline(baseUrl, pipeApiKey).catch((err) => ({ name: DEMO_PIPELINE, status: 'failed', error: failed(err) }));
+  const pipeline = await seedPipeline(baseUrl, pipeApiKey, connectorRoot).catch((err) => ({ name: DEMO_PIPELINE, status: 'failed', error: failed(err) }));
   const webhook = await seedWebhook(`${baseUrl}/notify`, notifyApiKey).catch((err) => ({ url: DEMO_RECEIVER_URL, skipped: false, error: failed(err) }));
   return { bookmarks, pipeline, webhook };
 }

@@ -16,6 +16,8 @@ export interface ServeFlags {
   linkCheck?: boolean;
   metadata?: boolean;
   demo?: boolean;
+  fetchPolicy?: string;
+  connectorRoot?: string;
 }
 
 export function register(cmd: Command): void {
@@ -29,10 +31,14 @@ export function register(cmd: Command): void {
     .option('--guest-access', 'let guests without a token read public bookmarks')
     .option('--no-link-check', 'do not check link health in the background')
     .option('--no-metadata', 'do not fetch page titles and descriptions for new links')
+    .addOption(
+      new Option('--fetch-policy <policy>', 'what outbound requests (link metadata and checks, webhooks, url_input) may reach: public refuses loopback and private addresses (default: any on a loopback bind, public otherwise)').choices(['public', 'any']),
+    )
+    .option('--connector-root <dir>', 'the only directory pipeline file connectors may read and write (default <data-dir>/files)')
     .addOption(new Option('--demo', 'start with demo content in every service'))
     .addHelpText(
       'after',
-      `\nOn start it writes the profile "local" (URLs and credentials), so \`ops bm\`, \`ops pipe\` and \`ops hook\`\nin another terminal work with no set-up. With --json the first stdout line is\n{"event":"listening","url":...}. Stop with Ctrl-C (in-flight requests finish).\n\nExamples:\n  ops serve\n  ops serve --port 0 --json --data-dir ./tmp-data\n  ops serve --retry-scale 0.001   # webhook retries in milliseconds`,
+      `\nOn start it writes the profile "local" (URLs and credentials), so \`ops bm\`, \`ops pipe\` and \`ops hook\`\nin another terminal work with no set-up. With --json the first stdout line is\n{"event":"listening","url":...}. Stop with Ctrl-C (in-flight requests finish).\n\nExamples:\n  ops serve\n  ops serve --port 0 --json --data-dir ./tmp-data\n  ops serve --retry-scale 0.001   # webhook retries in milliseconds\n  ops serve --fetch-policy public --connector-root ~/pipeline-files\n\nSecurity (Host/Origin checks, fetch policy, connector root, file modes): docs/security.md`,
     )
     .action(async (flags: ServeFlags, command: Command) => {
       const { runServe } = await import('./run.js');

@@ -19,7 +19,11 @@ export async function runServe(ctx: Context, flags: ServeFlags): Promise<void> {
     linkCheck: flags.linkCheck !== false,
     fetchMetadata: flags.metadata !== false,
     demo: Boolean(flags.demo),
+    fetchPolicy: flags.fetchPolicy === 'public' || flags.fetchPolicy === 'any' ? flags.fetchPolicy : undefined,
+    connectorRoot: flags.connectorRoot !== undefined ? resolve(flags.connectorRoot) : undefined,
   };
+  // every file the server creates later (keys, databases of new services) is private whatever the umask
+  process.umask(0o077);
   const { startServer } = await import('../../services/server.js');
   let server;
   try {
@@ -68,7 +72,7 @@ export async function runServe(ctx: Context, flags: ServeFlags): Promise<void> {
     );
   }
 
-  if (options.demo) await runDemo(ctx, server.url, options.dataDir, server.credentials);
+  if (options.demo) await runDemo(ctx, server.url, options.dataDir, server.credentials, options.connectorRoot);
 
   await new Promise<void>((resolveStop) => {
     let stopping = false;
@@ -101,11 +105,11 @@ export async function runServe(ctx: Context, flags: ServeFlags): Promise<void> {
 }
 
 /** Seed the demo content and say what there is to look at. */
-async function runDemo(ctx: Context, url: string, dataDir: string, credentials: LocalCredentials): Promise<void> {
+async function runDemo(ctx: Context, url: string, dataDir: string, credentials: LocalCredentials, connectorRoot: string | undefined): Promise<void> {
   const { seedDemo, DEMO_PIPELINE } = await import('./demo.js');
   const notifyKey = credentials.notifyApiKey ?? ctx.store.get(LOCAL_PROFILE, 'notify.api-key');
   const pipeKey = credentials.pipeApiKey ?? ctx.store.get(LOCAL_PROFILE, 'pipe.api-key');
-  const summary = await seedDemo(url, dataDir, credentials, notifyKey, pipeKey);
+  const summary = await seedDemo(url, dataDir, credentials, notifyKey, pipeKey, connectorRoot);
   if (summary.webhook.secret) {
     try {
       ctx.store.set(LOCAL_PROFILE, 'hook.secret', summary.webhook.secret);

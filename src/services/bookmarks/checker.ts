@@ -1,9 +1,11 @@
 /**
  * Link health: HEAD each link (GET where HEAD is refused), redirects not followed.
  * 2xx -> 1 ok, 3xx -> 2 moved, >= 400 or a network error/timeout -> 3 broken. Sets `last_checked_at`;
- * links with `check_disabled` are skipped. A background loop checks a batch every interval.
+ * links with `check_disabled` are skipped. A background loop checks a batch every interval. Requests go
+ * through the dispatcher of the server's outbound-fetch policy (services/net/fetch-policy.ts).
  */
-import { Agent, request, type Dispatcher } from 'undici';
+import { request, type Dispatcher } from 'undici';
+import { policyDispatcher } from '../net/fetch-policy.js';
 import type { DB } from './store/db.js';
 import { linksToCheck, updateLink, type LinkRow } from './store/links.js';
 import { isoMicro } from './time.js';
@@ -38,6 +40,8 @@ export interface CheckerOptions {
   timeoutMs: number;
   userAgent?: string;
   concurrency?: number;
+  /** The dispatcher of the outbound-fetch policy (services/net/fetch-policy.ts). */
+  dispatcher?: Dispatcher;
 }
 
 export interface CheckResult {
@@ -79,9 +83,10 @@ export async function checkUrl(url: string, opts: { timeoutMs: number; userAgent
   }
 }
 
-let agent: Agent | undefined;
-function defaultAgent(): Agent {
-  agent ??= new Agent({ connections: 8, pipelining: 0 });
+let agent: Dispatcher | undefined;
+/** Without the server's dispatcher: link-local and metadata addresses are still refused. */
+function defaultAgent(): Dispatcher {
+  agent ??= policyDispatcher('any', { connections: 8, pipelining: 0 });
   return agent;
 }
 
@@ -128,7 +133,7 @@ export class LinkChecker {
     const worker = async () => {
       while (next < todo.length && !this.stopped) {
         const row = todo[next++]!;
-        const code = await checkUrl(row.url, { timeoutMs: this.options.timeoutMs, userAgent: this.options.userAgent });
+        const code = await checkUrl(row.url, { timeoutMs: this.options.timeoutMs, userAgent: this.options.userAgent, dispatcher: this.options.dispatcher });
         const status = classify(code);
         const now = isoMicro();
         try {

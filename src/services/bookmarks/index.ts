@@ -12,6 +12,7 @@ import { readSettings } from './options.js';
 import { RateLimiter } from './rate-limit.js';
 import { LinkChecker } from './checker.js';
 import { fetchMeta } from './metadata.js';
+import { effectiveFetchPolicy, policyDispatcher } from '../net/fetch-policy.js';
 import type { Deps } from './deps.js';
 import { errorHandler, installParsers, notFoundRoutes, trackRoutes } from './http.js';
 import { makeAuthHook } from './auth.js';
@@ -41,7 +42,12 @@ const service: ServiceModule = {
       adminToken = createToken(db, { userId: admin.id, name: 'local' }).token;
     } else adminId = (db.prepare('SELECT min(id) FROM users').pluck().get() as number) ?? 1;
 
+    // outbound requests follow the server's fetch policy, checked at connect time on every hop
+    const fetchPolicy = effectiveFetchPolicy(ctx.options.fetchPolicy, ctx.options.host);
+    const metadataDispatcher = policyDispatcher(fetchPolicy, { connections: 16, maxRedirections: 5 });
+    const checkerDispatcher = policyDispatcher(fetchPolicy, { connections: 8, pipelining: 0 });
     const checker = new LinkChecker(db, {
+      dispatcher: checkerDispatcher,
       intervalMs: settings.linkCheck ? settings.linkCheckIntervalMs : 0,
       batchSize: settings.linkCheckBatch,
       timeoutMs: settings.linkCheckTimeoutMs,
@@ -52,7 +58,7 @@ const service: ServiceModule = {
       events: ctx.events,
       guestAccess: settings.guestAccess,
       fetchMetadata: settings.fetchMetadata,
-      metadata: (url) => fetchMeta(url, { timeoutMs: settings.metadataTimeoutMs }),
+      metadata: (url) => fetchMeta(url, { timeoutMs: settings.metadataTimeoutMs, dispatcher: metadataDispatcher }),
       checker,
       write: (fn) => batcher.run(fn),
     };
@@ -109,6 +115,7 @@ const service: ServiceModule = {
         closed = true;
         if (poll) clearInterval(poll);
         await checker.stop();
+        await Promise.all([metadataDispatcher.destroy(), checkerDispatcher.destroy()]).catch(() => {});
         publishUserEvents();
         db.close();
       },

@@ -1,9 +1,11 @@
 /**
- * Page metadata for new links: fetch the page (undici; http/https only; timeout; size cap) and read
+ * Page metadata for new links: fetch the page (undici; http/https only; timeout; size cap; through the
+ * dispatcher of the server's outbound-fetch policy, services/net/fetch-policy.ts) and read
  * `<title>` and the description/og/twitter meta tags with htmlparser2.
  */
 import { Parser } from 'htmlparser2';
-import { Agent, interceptors, request, type Dispatcher } from 'undici';
+import { request, type Dispatcher } from 'undici';
+import { policyDispatcher } from '../net/fetch-policy.js';
 
 export interface PageMeta {
   title: string;
@@ -159,7 +161,8 @@ export interface FetchOptions {
 
 let sharedDispatcher: Dispatcher | undefined;
 function defaultDispatcher(): Dispatcher {
-  sharedDispatcher ??= new Agent({ connections: 16 }).compose(interceptors.redirect({ maxRedirections: 5 }));
+  // without the server's dispatcher: link-local and metadata addresses are still refused
+  sharedDispatcher ??= policyDispatcher('any', { connections: 16, maxRedirections: 5 });
   return sharedDispatcher;
 }
 

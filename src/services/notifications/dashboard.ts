@@ -3,7 +3,11 @@
  * each with a Redeliver button (a plain form POST, so it works without JavaScript).
  * Auth: the API key as a Bearer header, or once as `?key=...`, which sets an HttpOnly,
  * SameSite=Strict cookie and redirects to the clean URL.
+ * CSRF: SameSite does not separate ports of 127.0.0.1, so each form carries a token, the HMAC of the
+ * cookie under a secret made when the server starts; a POST authorised by the cookie must carry it
+ * (compared in constant time). A POST with a Bearer header needs none (a page cannot set that header).
  */
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bearerToken, cookieValue } from './http-util.js';
 import type { Notifier } from './service.js';
@@ -50,10 +54,11 @@ function attemptLine(a: Delivery['attempts'][number]): string {
   return `<li class="attempt attempt-${esc(a.outcome)}">#${a.n} <time>${esc(a.startedAt)}</time> · ${esc(a.outcome)} · ${esc(what)}${dur}${err}${excerpt}</li>`;
 }
 
-function row(d: Delivery, base: string): string {
+function row(d: Delivery, base: string, csrf: string): string {
   const canRedeliver = !d.attempts.some((a) => a.outcome === 'in_flight');
+  const token = csrf ? `<input type="hidden" name="csrf" value="${esc(csrf)}">` : '';
   const button = canRedeliver
-    ? `<form method="post" action="${esc(base)}/dashboard/deliveries/${esc(d.id)}/redeliver"><button type="submit" data-delivery="${esc(d.id)}">Redeliver</button></form>`
+    ? `<form method="post" action="${esc(base)}/dashboard/deliveries/${esc(d.id)}/redeliver">${token}<button type="submit" data-delivery="${esc(d.id)}">Redeliver</button></form>`
     : '<span class="muted">in flight</span>';
   return `<tr data-delivery-id="${esc(d.id)}" data-status="${esc(d.status)}">
 <td><span class="status status-${esc(d.status)}">${esc(d.status)}</span></td>
@@ -91,6 +96,8 @@ export function renderDashboard(
   counts: Record<DeliveryStatus, number>,
   opts: {
     base: string;
+    /** The CSRF token the forms carry (empty for a page seen with a Bearer header). */
+    csrf?: string;
     status?: DeliveryStatus;
     flash?: string;
     total: number;
@@ -132,7 +139,7 @@ ${opts.flash ? `<p class="flash" role="status">${esc(opts.flash)}</p>` : ''}
 ${failedWebhooks(opts.failedWebhooks ?? [])}
 <p class="muted">${opts.total} deliveries${opts.status ? ` with status ${esc(opts.status)}` : ''}; failed first. Attempts: ${esc(describeSchedule(opts.retryScale))} after each failure.</p>
 <table><thead><tr><th>Status</th><th>Event</th><th>Receiver</th><th>Attempts</th><th>Last error</th><th>Created</th><th></th></tr></thead>
-<tbody>${deliveries.length ? deliveries.map((d) => row(d, opts.base)).join('\n') : '<tr><td colspan="7" class="muted">No deliveries yet.</td></tr>'}</tbody></table>
+<tbody>${deliveries.length ? deliveries.map((d) => row(d, opts.base, opts.csrf ?? '')).join('\n') : '<tr><td colspan="7" class="muted">No deliveries yet.</td></tr>'}</tbody></table>
 ${pager}
 </body></html>`;
 }
@@ -150,6 +157,18 @@ export function registerDashboard(app: FastifyInstance, notifier: Notifier, isVa
   const authorized = (req: FastifyRequest): boolean => {
     const key = bearerToken(req) ?? cookieValue(req, DASHBOARD_COOKIE);
     return key !== undefined && isValidKey(key);
+  };
+  // CSRF tokens: HMAC of the session cookie under a secret of this server run
+  const csrfSecret = randomBytes(32);
+  const csrfFor = (cookie: string) => createHmac('sha256', csrfSecret).update(cookie).digest('base64url');
+  const csrfOk = (req: FastifyRequest): boolean => {
+    if (bearerToken(req) !== undefined) return true;
+    const cookie = cookieValue(req, DASHBOARD_COOKIE);
+    const sent = (req.body as Record<string, unknown> | undefined)?.csrf;
+    if (cookie === undefined || typeof sent !== 'string') return false;
+    const want = Buffer.from(csrfFor(cookie));
+    const got = Buffer.from(sent);
+    return got.length === want.length && timingSafeEqual(got, want);
   };
   const deny = (reply: FastifyReply) => reply.code(401).type('text/html; charset=utf-8').send(unauthorizedPage());
 
@@ -189,6 +208,7 @@ export function registerDashboard(app: FastifyInstance, notifier: Notifier, isVa
       .send(
         renderDashboard(page.data, notifier.store.countsByStatus(), {
           base,
+          csrf: bearerToken(req) === undefined ? csrfFor(cookieValue(req, DASHBOARD_COOKIE) ?? '') : '',
           status,
           flash,
           total: page.total,
@@ -201,6 +221,13 @@ export function registerDashboard(app: FastifyInstance, notifier: Notifier, isVa
 
   app.post<{ Params: { id: string } }>('/dashboard/deliveries/:id/redeliver', async (req, reply) => {
     if (!authorized(req)) return deny(reply);
+    if (!csrfOk(req))
+      return reply
+        .code(403)
+        .type('text/html; charset=utf-8')
+        .send(
+          `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>ops notifications · refused</title><style>${STYLE}</style></head><body><h1>Form expired or forged</h1><p>The form did not carry this page's token (it expires when ops serve restarts). <a href="${esc(base)}/dashboard">Open the dashboard</a> and try again.</p></body></html>`,
+        );
     const r = notifier.store.redeliver(req.params.id, notifier.clock.now());
     if (r.ok) notifier.worker.kick();
     const outcome = r.ok ? 'redelivered' : 'refused';

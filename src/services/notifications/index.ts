@@ -9,6 +9,7 @@ import { registerDashboard } from './dashboard.js';
 import { installParsers, sendError } from './http-util.js';
 import { registerApi } from './routes.js';
 import { Notifier } from './service.js';
+import { effectiveFetchPolicy } from '../net/fetch-policy.js';
 
 const service: ServiceModule = {
   name: 'notifications',
@@ -25,6 +26,7 @@ const service: ServiceModule = {
       dataDir: ctx.dataDir,
       retryScale,
       concurrencyPerReceiver: Number.isInteger(concurrency) && concurrency > 0 ? concurrency : 16,
+      fetchPolicy: effectiveFetchPolicy(ctx.options.fetchPolicy, ctx.options.host),
       onError: (err) => ctx.log.error({ err }, 'notifications: delivery worker error'),
     });
     const { store } = notifier;

@@ -15,6 +15,7 @@ import {
 import { systemClock, type Clock } from '../../webhooks/schedule.js';
 import { NotifyStore } from './store.js';
 import { DeliveryWorker } from './worker.js';
+import type { FetchPolicy } from '../net/fetch-policy.js';
 
 export interface NotifierOptions {
   dataDir: string;
@@ -22,6 +23,8 @@ export interface NotifierOptions {
   clock?: Clock;
   concurrencyPerReceiver?: number;
   timeoutMs?: number;
+  /** What webhook delivery may reach (services/net/fetch-policy.ts); default any. */
+  fetchPolicy?: FetchPolicy;
   onError?: (err: unknown) => void;
 }
 
@@ -45,6 +48,7 @@ export class Notifier {
       retryScale: opts.retryScale,
       concurrencyPerReceiver: opts.concurrencyPerReceiver,
       timeoutMs: opts.timeoutMs,
+      fetchPolicy: opts.fetchPolicy,
       onError: opts.onError,
     });
   }

@@ -8,10 +8,11 @@
  * the next due time.
  */
 import { setMaxListeners } from 'node:events';
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { DELIVERY_TIMEOUT_MS, systemClock, type Clock } from '../../webhooks/schedule.js';
 import { sendSigned, type AttemptResult } from '../../webhooks/send.js';
 import type { DueDelivery, FinishedAttempt, NotifyStore } from './store.js';
+import { policyDispatcher, type FetchPolicy } from '../net/fetch-policy.js';
 
 export interface WorkerOptions {
   store: NotifyStore;
@@ -23,6 +24,8 @@ export interface WorkerOptions {
   /** Attempts in flight per receiver (default 16). */
   concurrencyPerReceiver?: number;
   dispatcher?: Dispatcher;
+  /** Without a dispatcher: the outbound-fetch policy of the one made here (default any). */
+  fetchPolicy?: FetchPolicy;
   onError?: (err: unknown) => void;
   /** Called after each finished attempt (for logs and tests). */
   onAttempt?: (d: DueDelivery, result: AttemptResult) => void;
@@ -57,7 +60,7 @@ export class DeliveryWorker {
     this.ownDispatcher = !opts.dispatcher;
     this.dispatcher =
       opts.dispatcher ??
-      new Agent({ connections: this.perLane, keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, pipelining: 1 });
+      policyDispatcher(opts.fetchPolicy ?? 'any', { connections: this.perLane, keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, pipelining: 1 });
   }
 
   private static newAbort(): AbortController {

@@ -15,6 +15,7 @@ import type { ServerResponse } from 'node:http';
 import type { Worker } from 'node:worker_threads';
 import type { RelationSchema } from '../../engine/index.js';
 import { spawnWorker, siblingModule } from '../workers/spawn.js';
+import type { ConnectorAccess } from './connectors/access.js';
 import type { OutputFormat } from './egress/encode.js';
 import { Watcher } from './egress/watch.js';
 import { ApiError, Errors, type ErrorBody } from './errors.js';
@@ -42,6 +43,8 @@ export interface HostOptions {
   /** Per-watcher bound on chunks written but not yet taken by the socket. */
   watchMaxChunks?: number;
   fault?: WorkerConfig['fault'];
+  /** Where the pipeline's connectors may reach (plain data: it goes to the worker as it is). */
+  connectorAccess: ConnectorAccess;
   log: (level: LogLevel, message: string) => void;
   /** The running pipeline failed (after a successful init): called once with the deployment_error. */
   onFail: (error: ErrorBody) => void;
@@ -111,7 +114,12 @@ export class PipelineHost {
     this.memoryMb = opts.memoryMb;
     this.initPromise = new Promise<void>((resolve, reject) => (this.initWaiter = { resolve, reject }));
     this.initPromise.catch(() => {});
-    const config: WorkerConfig = { programCode: opts.programCode, outputCase: opts.outputCase, fault: opts.fault ?? null };
+    const config: WorkerConfig = {
+      programCode: opts.programCode,
+      outputCase: opts.outputCase,
+      connectorAccess: opts.connectorAccess,
+      fault: opts.fault ?? null,
+    };
     this.worker = spawnWorker(siblingModule(import.meta.url, 'worker/pipeline-worker'), {
       workerData: config,
       resourceLimits: { maxOldGenerationSizeMb: opts.memoryMb },

@@ -3,7 +3,11 @@
  * incremental SQL engine. See docs/pipelines.md.
  */
 import type { FastifyError, FastifyInstance } from 'fastify';
-import type { ServiceModule } from '../types.js';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { effectiveFetchPolicy } from '../net/fetch-policy.js';
+import type { ServeOptions, ServiceModule } from '../types.js';
+import { DEFAULT_CONNECTOR_MAX_BYTES, type ConnectorAccess } from './connectors/access.js';
 import { ApiKeys } from './auth.js';
 import { ApiError, Errors } from './errors.js';
 import { LogBook } from './logs.js';
@@ -17,6 +21,18 @@ import { PipelineStore } from './store.js';
 export const BODY_LIMIT = 256 * 1024 * 1024;
 export const DEFAULT_KEEPALIVE_MS = 3000;
 
+/** What connectors may reach: the connector root (created 0700), the fetch policy and the source size cap. */
+function connectorAccessOf(o: ServeOptions): ConnectorAccess {
+  const root = resolve(o.connectorRoot ?? join(o.dataDir, 'files'));
+  mkdirSync(root, { recursive: true, mode: 0o700 });
+  const max = Number(o.connectorMaxBytes);
+  return {
+    root,
+    fetchPolicy: effectiveFetchPolicy(o.fetchPolicy, o.host),
+    maxBytes: Number.isFinite(max) && max > 0 ? max : DEFAULT_CONNECTOR_MAX_BYTES,
+  };
+}
+
 const service: ServiceModule = {
   name: 'pipelines',
   prefix: '/v0',
@@ -26,6 +42,7 @@ const service: ServiceModule = {
     const keys = new ApiKeys(store, ctx.dataDir);
     const keepAlive = Number(ctx.options.pipelinesKeepAliveMs ?? DEFAULT_KEEPALIVE_MS);
     const manager = new PipelineManager(store, logs, {
+      connectorAccess: connectorAccessOf(ctx.options),
       keepAliveMs: Number.isFinite(keepAlive) && keepAlive > 0 ? keepAlive : DEFAULT_KEEPALIVE_MS,
       compileDelayMs: typeof ctx.options.pipelinesCompileDelayMs === 'number' ? ctx.options.pipelinesCompileDelayMs : 0,
       defaultMemoryMb: typeof ctx.options.pipelinesMemoryMb === 'number' ? ctx.options.pipelinesMemoryMb : undefined,

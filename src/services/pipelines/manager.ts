@@ -26,6 +26,7 @@ import {
   type PipelineRecord,
 } from './model.js';
 import type { PipelineStore } from './store.js';
+import type { ConnectorAccess } from './connectors/access.js';
 
 export { Entry };
 
@@ -47,6 +48,8 @@ export interface ManagerOptions {
   /** Test knob: every pipeline's worker fails on its first ingest (see WorkerConfig.fault). */
   workerFault?: 'throw' | 'exit' | 'step' | null;
   location: () => string;
+  /** Where connectors may reach (connector root, fetch policy, size cap). */
+  connectorAccess: ConnectorAccess;
 }
 
 const NAME_RE = /^[A-Za-z0-9](?:[-A-Za-z0-9_]{0,98}[A-Za-z0-9])?$/;
@@ -297,6 +300,7 @@ export class PipelineManager {
         keepAliveMs: this.opts.keepAliveMs,
         watchMaxChunks: this.opts.watchMaxChunks,
         fault: this.opts.workerFault ?? null,
+        connectorAccess: this.opts.connectorAccess,
         log: (level, message) => this.log(e, level, 'pipeline', 'dbsp_adapters::controller', message),
         onFail: (body) => this.fail(e, host, body),
       });

@@ -13,7 +13,8 @@ import {
   type StepResult,
 } from '../../engine/index.js';
 import { connectorEndpointName } from './compiler.js';
-import { readInputConnector, type ConnectorData } from './connectors/input.js';
+import type { ConnectorAccess } from './connectors/access.js';
+import { checkInputSource, readInputConnector, type ConnectorData } from './connectors/input.js';
 import { FileOutput } from './connectors/output.js';
 import { encodeChunks, type EncodedChunk, type OutputFormat } from './egress/encode.js';
 import { ApiError } from './errors.js';
@@ -33,6 +34,8 @@ export interface RuntimeOptions {
   log: (level: LogLevel, message: string) => void;
   /** The engine failed unexpectedly (not a bad input): the pipeline must stop. */
   onFatal?: (err: Error) => void;
+  /** Where connectors may reach (connector root, fetch policy, size cap). */
+  connectorAccess: ConnectorAccess;
 }
 
 export class PipelineRuntime {
@@ -73,13 +76,22 @@ export class PipelineRuntime {
 
   /** Initializing: open output files and read every input connector. Throws ConnectorError. */
   async init(): Promise<void> {
+    const access = this.opts.connectorAccess;
+    // Every file path is checked against the connector root before any file is opened or created.
+    const outputs: FileOutput[] = [];
     for (const view of this.program.views) {
       if (view.local) continue;
       for (const [i, decl] of view.connectors.entries()) {
-        const out = new FileOutput(connectorEndpointName(view, decl, i), view, decl);
-        await out.open();
-        this.fileOutputs.push(out);
+        const out = new FileOutput(connectorEndpointName(view, decl, i), view, decl, access);
+        await out.check();
+        outputs.push(out);
       }
+    }
+    for (const table of this.program.tables)
+      for (const [i, decl] of table.connectors.entries()) await checkInputSource(decl, connectorEndpointName(table, decl, i), table.name, access);
+    for (const out of outputs) {
+      await out.open();
+      this.fileOutputs.push(out);
     }
     const reads: Promise<ConnectorData>[] = [];
     for (const table of this.program.tables) {
@@ -92,7 +104,7 @@ export class PipelineRuntime {
           fatal_error: null,
           paused: false,
         });
-        reads.push(readInputConnector(decl, name, this.binding(table), this.abort.signal));
+        reads.push(readInputConnector(decl, name, this.binding(table), access, this.abort.signal));
       }
     }
     const results = await Promise.allSettled(reads);

@@ -1,5 +1,5 @@
 /**
- * `ops pipe` through the built binary against fake pipeline servers (recorded bodies of both API
+ * `ops pipe` (in-process, as the binary runs it; a few through the built binary) against fake pipeline servers (recorded bodies of both API
  * generations, see test/clients/pipelines/fake-feldera.ts).
  */
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
@@ -8,7 +8,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { BIN, isolatedEnv, ops } from '../../helpers/cli.js';
+import { BIN, isolatedEnv } from '../../helpers/cli.js';
+import { opsIn } from '../../helpers/ops-in-process.js';
 import { runInPty, stripAnsi } from '../../helpers/pty.js';
 import { FakeFeldera, type FakeOptions, type Generation } from '../../clients/pipelines/fake-feldera.js';
 
@@ -41,7 +42,7 @@ describe.each(['legacy', 'current'] as const)('ops pipe against the %s API', (ge
           : [],
     });
     const path = file('bad.sql', SQL);
-    const r = await ops(['pipe', 'create', 'p1', path], { env });
+    const r = await opsIn(['pipe', 'create', 'p1', path], { env });
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain(`${path}:2:24: Error parsing SQL: Encountered "SELEC" at line 2, column 24.\nCREATE VIEW totals AS SELEC id, SUM(amount) FROM orders GROUP BY id;\n                       ^^^^^\n`);
     expect(r.stderr).toContain('compiling SQL');
@@ -52,7 +53,7 @@ describe.each(['legacy', 'current'] as const)('ops pipe against the %s API', (ge
 
   it('create --start from stdin: compiled then running; --json prints the pipeline', async () => {
     const { fake, env } = await server(generation);
-    const r = await ops(['--json', 'pipe', 'create', 'p1', '--start', '--workers', '3', '--description', 'demo'], { env, stdin: 'pipe', input: SQL.replace('SELEC', 'SELECT') });
+    const r = await opsIn(['--json', 'pipe', 'create', 'p1', '--start', '--workers', '3', '--description', 'demo'], { env, input: SQL.replace('SELEC', 'SELECT') });
     expect(r.stderr).toContain('created pipeline p1');
     expect(r.exitCode).toBe(0);
     const p = JSON.parse(r.stdout);
@@ -65,10 +66,10 @@ describe.each(['legacy', 'current'] as const)('ops pipe against the %s API', (ge
     const { fake, env } = await server(generation);
     fake.seed('p1');
     const path = file('ok.sql', 'CREATE TABLE orders (id INT);');
-    const refused = await ops(['pipe', 'create', 'p1', path], { env });
+    const refused = await opsIn(['pipe', 'create', 'p1', path], { env });
     expect(refused.exitCode).toBe(1);
     expect(refused.stderr).toContain('already exists');
-    const replaced = await ops(['pipe', 'create', 'p1', path, '--replace', '--no-wait'], { env });
+    const replaced = await opsIn(['pipe', 'create', 'p1', path, '--replace', '--no-wait'], { env });
     expect(replaced.exitCode).toBe(0);
     expect(replaced.stderr).toContain('updated pipeline p1');
     expect(fake.pipelines.get('p1')!.program_status).toBe('Pending');
@@ -77,17 +78,17 @@ describe.each(['legacy', 'current'] as const)('ops pipe against the %s API', (ge
   it('start: exit 8 when --timeout runs out; exit 1 with the deployment error when it fails', async () => {
     const { fake, env } = await server(generation, { stuck: true });
     fake.seed('p1');
-    const slow = await ops(['pipe', 'start', 'p1', '--timeout', '1'], { env });
+    const slow = await opsIn(['pipe', 'start', 'p1', '--timeout', '1'], { env });
     expect(slow.exitCode).toBe(8);
     expect(slow.stderr).toMatch(/did not reach Running in time \(it is Initializing\)/);
     const failing = await server(generation, { failStart: (n) => (n === 'p2' ? { message: "Failed to connect to 'http://127.0.0.1:9/x.json'", error_code: 'InitializationError' } : undefined) });
     failing.fake.seed('p2');
-    const r = await ops(['pipe', 'start', 'p2'], { env: failing.env });
+    const r = await opsIn(['pipe', 'start', 'p2'], { env: failing.env });
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain("p2 failed: Failed to connect to 'http://127.0.0.1:9/x.json' (InitializationError)");
     // Starting again after a failure: today's API needs the error dismissed first, which start does.
     failing.fake.seed('p3', { deployment_error: { message: 'old failure', error_code: 'X', details: null } });
-    const again = await ops(['pipe', 'start', 'p3'], { env: failing.env });
+    const again = await opsIn(['pipe', 'start', 'p3'], { env: failing.env });
     expect(again.exitCode).toBe(0);
     if (generation === 'current') expect(again.stderr).toContain('dismissing the previous error of p3: old failure');
   });
@@ -96,7 +97,7 @@ describe.each(['legacy', 'current'] as const)('ops pipe against the %s API', (ge
     const { fake, env } = await server(generation);
     const messages = [{ start_line_number: 1, start_column: 1, end_line_number: 1, end_column: 6, warning: false, error_type: 'Compilation error', message: 'no', snippet: null }];
     fake.seed('p1', generation === 'current' ? { program_status: 'SqlError', program_code: 'CREATE x', program_error: { sql_compilation: { exit_code: 1, messages } } } : { program_status: { SqlError: messages }, program_code: 'CREATE x' });
-    const r = await ops(['pipe', 'start', 'p1'], { env });
+    const r = await opsIn(['pipe', 'start', 'p1'], { env });
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('p1:1:1: Compilation error: no\nCREATE x\n^^^^^^');
   });
@@ -104,10 +105,10 @@ describe.each(['legacy', 'current'] as const)('ops pipe against the %s API', (ge
   it('shutdown (and its alias stop) waits until stopped; pause waits until Paused', async () => {
     const { fake, env } = await server(generation);
     fake.seed('p1', { deployment_status: 'Running', deployment_desired_status: 'Running' });
-    const paused = await ops(['pipe', 'pause', 'p1'], { env });
+    const paused = await opsIn(['pipe', 'pause', 'p1'], { env });
     expect(paused.exitCode).toBe(0);
     expect(fake.pipelines.get('p1')!.deployment_status).toBe('Paused');
-    const r = await ops(['pipe', 'stop', 'p1'], { env });
+    const r = await opsIn(['pipe', 'stop', 'p1'], { env });
     expect(r.exitCode).toBe(0);
     expect(fake.pipelines.get('p1')!.deployment_status).toBe(generation === 'current' ? 'Stopped' : 'Shutdown');
     expect(fake.requests.filter((q) => q.method === 'POST').map((q) => q.path.split('/').pop())).toEqual(['pause', generation === 'current' ? 'stop' : 'shutdown']);
@@ -116,13 +117,13 @@ describe.each(['legacy', 'current'] as const)('ops pipe against the %s API', (ge
   it('delete refuses without a terminal and without --yes (exit 2), deletes with --yes', async () => {
     const { fake, env } = await server(generation);
     fake.seed('p1');
-    const refused = await ops(['pipe', 'delete', 'p1'], { env });
+    const refused = await opsIn(['pipe', 'delete', 'p1'], { env });
     expect(refused.exitCode).toBe(2);
     expect(fake.pipelines.has('p1')).toBe(true);
-    const r = await ops(['pipe', 'delete', 'p1', '--yes'], { env });
+    const r = await opsIn(['pipe', 'delete', 'p1', '--yes'], { env });
     expect(r.exitCode).toBe(0);
     expect(fake.pipelines.has('p1')).toBe(false);
-    const missing = await ops(['pipe', 'status', 'p1'], { env });
+    const missing = await opsIn(['pipe', 'status', 'p1'], { env });
     expect(missing.exitCode).toBe(1);
     expect(missing.stderr).toContain('no pipeline named "p1"');
   });
@@ -130,14 +131,14 @@ describe.each(['legacy', 'current'] as const)('ops pipe against the %s API', (ge
   it('list, status and programs: TSV when piped, JSON with --json', async () => {
     const { fake, env } = await server(generation);
     fake.seed('p1', { description: 'first' });
-    const list = await ops(['pipe', 'list'], { env });
+    const list = await opsIn(['pipe', 'list'], { env });
     expect(list.stdout.split('\n')[0]!.split('\t').slice(0, 3)).toEqual(['p1', 'Success', generation === 'current' ? 'Stopped' : 'Shutdown']);
-    const json = JSON.parse((await ops(['pipe', 'list', '--json'], { env })).stdout);
+    const json = JSON.parse((await opsIn(['pipe', 'list', '--json'], { env })).stdout);
     expect(json[0].name).toBe('p1');
-    const status = await ops(['pipe', 'status', 'p1'], { env });
+    const status = await opsIn(['pipe', 'status', 'p1'], { env });
     expect(status.stdout).toContain('program\tSuccess');
     expect(status.stdout).toContain(`api\t${generation === 'current' ? 'current Feldera' : 'v0.24-era'}`);
-    const programs = await ops(['pipe', 'programs'], { env });
+    const programs = await opsIn(['pipe', 'programs'], { env });
     expect(programs.stdout.split('\t').slice(0, 3)).toEqual(['p1', String(fake.pipelines.get('p1')!.program_version), 'Success']);
   });
 
@@ -145,7 +146,7 @@ describe.each(['legacy', 'current'] as const)('ops pipe against the %s API', (ge
     const { fake, env } = await server(generation);
     fake.seed('p1', { deployment_status: 'Running', deployment_desired_status: 'Running' });
     const nd = file('o.ndjson', '{"id":1,"amount":2}\n{"delete":{"id":1}}\n{"id":3}\n');
-    const r1 = await ops(['pipe', 'ingest', 'p1', 'orders', nd, '--batch-size', '2', '--wait'], { env });
+    const r1 = await opsIn(['pipe', 'ingest', 'p1', 'orders', nd, '--batch-size', '2', '--wait'], { env });
     expect(r1.stderr).toBe('');
     expect(r1.exitCode).toBe(0);
     expect(r1.stdout).toBe('sent 3 records to p1/orders in 2 batches (processed)');
@@ -153,28 +154,28 @@ describe.each(['legacy', 'current'] as const)('ops pipe against the %s API', (ge
     if (generation === 'current') expect(fake.requests.filter((q) => q.path.endsWith('/completion_status')).length).toBeGreaterThanOrEqual(2);
     else expect(fake.requests.filter((q) => q.path.endsWith('/stats')).length).toBeGreaterThanOrEqual(2);
 
-    const r2 = await ops(['--json', 'pipe', 'ingest', 'p1', 'orders'], { env, stdin: 'pipe', input: '[{"id":5},{"update":{"id":5,"amount":1}}]' });
+    const r2 = await opsIn(['--json', 'pipe', 'ingest', 'p1', 'orders'], { env, input: '[{"id":5},{"update":{"id":5,"amount":1}}]' });
     expect(JSON.parse(r2.stdout)).toEqual({ pipeline: 'p1', table: 'orders', format: 'json', records: 2, batches: 1 });
-    const r3 = await ops(['pipe', 'ingest', 'p1', 'orders', '-', '--format', 'csv'], { env, stdin: 'pipe', input: '7,"1.5"\n8,\n' });
+    const r3 = await opsIn(['pipe', 'ingest', 'p1', 'orders', '-', '--format', 'csv'], { env, input: '7,"1.5"\n8,\n' });
     expect(r3.exitCode).toBe(0);
     expect(fake.ingested.at(-1)).toMatchObject({ body: '7,"1.5"\n8,\n', query: { format: 'csv' } });
     const csvFile = file('o.csv', '9,1\n');
-    expect((await ops(['pipe', 'ingest', 'p1', 'orders', csvFile], { env })).stdout).toContain('sent 1 record ');
+    expect((await opsIn(['pipe', 'ingest', 'p1', 'orders', csvFile], { env })).stdout).toContain('sent 1 record ');
   });
 
   it('ingest: a refused batch stops with the server error and how many records were accepted', async () => {
     const { fake, env } = await server(generation, { badRecordMarker: 'BAD' });
     fake.seed('p1', { deployment_status: 'Running', deployment_desired_status: 'Running' });
     const nd = file('bad.ndjson', '{"id":1}\n{"id":2}\n{"id":"BAD"}\n{"id":4}\n');
-    const r = await ops(['pipe', 'ingest', 'p1', 'orders', nd, '--batch-size', '2'], { env });
+    const r = await opsIn(['pipe', 'ingest', 'p1', 'orders', nd, '--batch-size', '2'], { env });
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('the batch of records 3-4 was refused: Errors parsing input data (1 errors):');
     expect(r.stderr).toContain('2 records were accepted before it.');
     expect(fake.ingested).toHaveLength(1);
-    const unknown = await ops(['pipe', 'ingest', 'p1', 'nope', nd], { env });
+    const unknown = await opsIn(['pipe', 'ingest', 'p1', 'nope', nd], { env });
     expect(unknown.exitCode).toBe(1);
     expect(unknown.stderr).toContain('p1 has no table "nope"');
-    const notJson = await ops(['pipe', 'ingest', 'p1', 'orders'], { env, stdin: 'pipe', input: '1,2\n' });
+    const notJson = await opsIn(['pipe', 'ingest', 'p1', 'orders'], { env, input: '1,2\n' });
     expect(notJson.exitCode).toBe(2);
     expect(notJson.stderr).toContain('--format csv');
   });
@@ -193,8 +194,8 @@ describe.each(['legacy', 'current'] as const)('ops pipe against the %s API', (ge
     expect(JSON.parse((await lines.next()).value)).toEqual({ view: 'totals', delete: { id: 1, n: '2.00' } });
     expect(JSON.parse((await lines.next()).value)).toEqual({ view: 'totals', insert: { id: 1, n: '3.00' } });
     fake.pipelines.get('p1')!.deployment_desired_status = generation === 'current' ? 'Stopped' : 'Shutdown';
-    await ops(['pipe', 'status', 'p1'], { env });
-    await ops(['pipe', 'status', 'p1'], { env });
+    await opsIn(['pipe', 'status', 'p1'], { env });
+    await opsIn(['pipe', 'status', 'p1'], { env });
     expect((await lines.next()).done).toBe(true);
     expect((await child).exitCode).toBe(0);
   });
@@ -202,7 +203,7 @@ describe.each(['legacy', 'current'] as const)('ops pipe against the %s API', (ge
   it('watch --snapshot --count: the current contents first, then stop after N changes; --raw passes frames', async () => {
     const { fake, env } = await server(generation, { contents: { totals: [{ id: 1 }, { id: 2 }] } });
     fake.seed('p1', { deployment_status: 'Running', deployment_desired_status: 'Running' });
-    const child = ops(['pipe', 'watch', 'p1', 'totals', 'big', '--snapshot', '--count', '3'], { env });
+    const child = opsIn(['pipe', 'watch', 'p1', 'totals', 'big', '--snapshot', '--count', '3'], { env });
     await waitFor(() => fake.watcherCount('totals') === 1 && fake.watcherCount('big') === 1);
     await new Promise((r) => setTimeout(r, 200));
     fake.emit('totals', [{ insert: { id: 3 } }, { insert: { id: 4 } }]);
@@ -214,7 +215,7 @@ describe.each(['legacy', 'current'] as const)('ops pipe against the %s API', (ge
       { view: 'totals', insert: { id: 3 } },
     ]);
     await waitFor(() => fake.watcherCount('totals') === 0);
-    const raw = ops(['pipe', 'watch', 'p1', 'totals', '--raw', '--count', '1'], { env });
+    const raw = opsIn(['pipe', 'watch', 'p1', 'totals', '--raw', '--count', '1'], { env });
     await waitFor(() => fake.watcherCount('totals') === 1);
     fake.keepAlive('totals');
     fake.emit('totals', [{ insert: { id: 9 } }]);
@@ -225,7 +226,7 @@ describe.each(['legacy', 'current'] as const)('ops pipe against the %s API', (ge
   it('watch: a stream cut by a dying server is an error (exit 1), not a normal end', async () => {
     const { fake, env } = await server(generation);
     fake.seed('p1', { deployment_status: 'Running', deployment_desired_status: 'Running' });
-    const child = ops(['pipe', 'watch', 'p1', 'totals'], { env });
+    const child = opsIn(['pipe', 'watch', 'p1', 'totals'], { env });
     await waitFor(() => fake.watcherCount('totals') === 1);
     fake.emit('totals', [{ insert: { id: 1 } }], true);
     await new Promise((r) => setTimeout(r, 200));
@@ -241,10 +242,10 @@ describe.each(['legacy', 'current'] as const)('ops pipe against the %s API', (ge
     const { fake, env } = await server(generation);
     fake.seed('p1', { deployment_status: 'Running', deployment_desired_status: 'Running' });
     fake.seed('p2');
-    const r = await ops(['pipe', 'watch', 'p1', 'nope'], { env });
+    const r = await opsIn(['pipe', 'watch', 'p1', 'nope'], { env });
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('p1 has no view "nope"');
-    const s = await ops(['pipe', 'watch', 'p2', 'totals'], { env });
+    const s = await opsIn(['pipe', 'watch', 'p2', 'totals'], { env });
     expect(s.exitCode).toBe(1);
     expect(s.stderr).toContain('Start it first: ops pipe start p2');
   });
@@ -252,14 +253,14 @@ describe.each(['legacy', 'current'] as const)('ops pipe against the %s API', (ge
   it('snapshot, stats and logs', async () => {
     const { fake, env } = await server(generation, { contents: { totals: [{ id: 1, n: 'x' }] }, logLines: ['line one', 'line two'] });
     fake.seed('p1', { deployment_status: 'Running', deployment_desired_status: 'Running' });
-    const snap = await ops(['pipe', 'snapshot', 'p1', 'totals'], { env });
+    const snap = await opsIn(['pipe', 'snapshot', 'p1', 'totals'], { env });
     expect(snap.stdout).toBe('1\tx');
-    expect(JSON.parse((await ops(['pipe', 'snapshot', 'p1', 'totals', '--json'], { env })).stdout)).toEqual([{ id: 1, n: 'x' }]);
-    const stats = await ops(['pipe', 'stats', 'p1'], { env });
+    expect(JSON.parse((await opsIn(['pipe', 'snapshot', 'p1', 'totals', '--json'], { env })).stdout)).toEqual([{ id: 1, n: 'x' }]);
+    const stats = await opsIn(['pipe', 'stats', 'p1'], { env });
     expect(stats.stdout).toContain('global_metrics.total_processed_records\t0\n');
     expect(stats.stdout).toContain('inputs.orders.api.metrics.total_records\t0\n');
-    expect(JSON.parse((await ops(['pipe', 'stats', 'p1', '--json'], { env })).stdout).global_metrics.state).toBe('Running');
-    const logs = await ops(['pipe', 'logs', 'p1'], { env });
+    expect(JSON.parse((await opsIn(['pipe', 'stats', 'p1', '--json'], { env })).stdout).global_metrics.state).toBe('Running');
+    const logs = await opsIn(['pipe', 'logs', 'p1'], { env });
     expect(logs.exitCode).toBe(0);
     expect(logs.stdout).toBe('line one\nline two');
   });
@@ -272,15 +273,15 @@ describe.each(['legacy', 'current'] as const)('ops pipe against the %s API', (ge
     });
     fake.seed('p1', { deployment_status: 'Running', deployment_desired_status: 'Running' });
     for (const typed of ['TaBle1', '"TaBle1"']) {
-      const r = await ops(['pipe', 'ingest', 'p1', typed, '-'], { env, stdin: 'pipe', input: '{"id":1}\n' });
+      const r = await opsIn(['pipe', 'ingest', 'p1', typed, '-'], { env, input: '{"id":1}\n' });
       expect(r.stderr).toBe('');
       expect(r.exitCode).toBe(0);
     }
     expect(fake.ingested.map((i) => i.table)).toEqual(['"TaBle1"', '"TaBle1"']);
-    const snap = await ops(['pipe', 'snapshot', 'p1', 'MiXed', '--json'], { env });
+    const snap = await opsIn(['pipe', 'snapshot', 'p1', 'MiXed', '--json'], { env });
     expect(snap.stderr).toBe('');
     expect(JSON.parse(snap.stdout)).toEqual(rows);
-    const child = ops(['pipe', 'watch', 'p1', 'MiXed', '--count', '1'], { env });
+    const child = opsIn(['pipe', 'watch', 'p1', 'MiXed', '--count', '1'], { env });
     await waitFor(() => fake.watcherCount('"MiXed"') === 1);
     fake.emit('"MiXed"', [{ insert: { id: 2 } }]);
     const w = await child;
@@ -299,12 +300,12 @@ describe('ops pipe: usage and watching stats', () => {
   it('bad numbers are usage errors (exit 2)', async () => {
     const { fake, env } = await server('legacy');
     fake.seed('p1', { deployment_status: 'Running', deployment_desired_status: 'Running' });
-    const r = await ops(['pipe', 'ingest', 'p1', 'orders', '--batch-size', '0'], { env, input: '{}' });
+    const r = await opsIn(['pipe', 'ingest', 'p1', 'orders', '--batch-size', '0'], { env, input: '{}' });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('--batch-size must be a positive whole number');
-    expect((await ops(['pipe', 'watch', 'p1', 'totals', '--count', 'x'], { env })).exitCode).toBe(2);
-    expect((await ops(['pipe', 'create', 'p2', '--workers', '-1'], { env, input: 'CREATE TABLE t (x INT);' })).exitCode).toBe(2);
-    expect((await ops(['pipe', 'create', 'p2'], { env, input: '  \n' })).stderr).toContain('is empty');
+    expect((await opsIn(['pipe', 'watch', 'p1', 'totals', '--count', 'x'], { env })).exitCode).toBe(2);
+    expect((await opsIn(['pipe', 'create', 'p2', '--workers', '-1'], { env, input: 'CREATE TABLE t (x INT);' })).exitCode).toBe(2);
+    expect((await opsIn(['pipe', 'create', 'p2'], { env, input: '  \n' })).stderr).toContain('is empty');
   });
 
   it('stats --watch prints one NDJSON sample per interval when piped and ends when the pipeline stops', async () => {
@@ -331,8 +332,8 @@ describe('ops pipe on a terminal', () => {
     fake.emit('totals', [{ insert: { id: 1, name: 'ann' } }, { delete: { id: 0, name: 'old' } }]);
     await new Promise((r) => setTimeout(r, 300));
     fake.pipelines.get('p1')!.deployment_desired_status = 'Stopped';
-    await ops(['pipe', 'status', 'p1'], { env });
-    await ops(['pipe', 'status', 'p1'], { env });
+    await opsIn(['pipe', 'status', 'p1'], { env });
+    await opsIn(['pipe', 'status', 'p1'], { env });
     const res = await session;
     const out = stripAnsi(res.output);
     expect(res.exitCode).toBe(0);

@@ -123,6 +123,27 @@ describe('dashboard', () => {
     expect(r.statusCode).toBe(401);
   });
 
+  it('the redeliver form refuses a POST authorised by the cookie but without its CSRF token, or with a wrong one', async () => {
+    rcv.setBehaviour(() => ({ status: 500 }));
+    const first = await api('POST', '/notify/v1/events/trigger', { type: 'payment.failed' });
+    const id: string = first.deliveries[0];
+    await eventually(async () => (await api('GET', `/notify/v1/deliveries/${id}`)).status === 'failed');
+    const before = (await api('GET', `/notify/v1/deliveries/${id}`)).attempts.length;
+    const cookie = `ops_notify_key=${encodeURIComponent(key)}`;
+    const post = (payload: string) =>
+      s.app.inject({ method: 'POST', url: `/notify/dashboard/deliveries/${id}/redeliver`, payload, headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' } });
+    for (const payload of ['', 'csrf=', 'csrf=forged-token-value-of-the-right-length-000000', `csrf=${'A'.repeat(43)}`]) {
+      const r = await post(payload);
+      expect(r.statusCode, payload).toBe(403);
+      expect(r.body).toContain('Form expired or forged');
+    }
+    // the page's own token (read from the form) works
+    const page = await s.app.inject({ url: '/notify/dashboard', headers: { cookie } });
+    const token = /name="csrf" value="([^"]+)"/.exec(page.body)![1]!;
+    expect((await post(`csrf=${encodeURIComponent(token)}`)).statusCode).toBe(303);
+    await eventually(async () => (await api('GET', `/notify/v1/deliveries/${id}`)).attempts.length > before);
+  });
+
   it('renders an empty page', () => {
     const html = renderDashboard([], { pending: 0, delivered: 0, failed: 0 }, { base: '/notify', total: 0 });
     expect(html).toContain('No deliveries yet.');

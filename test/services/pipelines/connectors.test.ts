@@ -11,7 +11,7 @@ let svc: Svc;
 let files: FileServer;
 const dir = mkdtempSync(join(tmpdir(), 'ops-pipe-conn-'));
 beforeAll(async () => {
-  svc = await startSvc();
+  svc = await startSvc({ connectorRoot: dir });
   files = await serveFiles({
     '/people.json': '{"insert": {"id": 1, "name": "ann"}}\n{"insert": {"id": 2, "name": "bob"}}\n',
     '/people.csv': '3,carl\n4,"dora, the explorer"\n',
@@ -176,7 +176,7 @@ CREATE VIEW v WITH ('connectors' = ${conn('file_output', join(dir, 'no-such-dir'
     await createCompiled(svc, 'badsink', sql);
     await svc.call('POST', '/v0/pipelines/badsink/start');
     const err = await waitFor(async () => (await svc.call('GET', '/v0/pipelines/badsink')).json.deployment_error, 'deployment_error');
-    expect(err.message).toMatch(/view 'V'.*ENOENT/);
+    expect(err.message).toMatch(/view 'V'.*the directory of .* does not exist under the connector root/);
     expect((await svc.call('GET', '/v0/pipelines/badsink')).json.deployment_status).toBe('Failed');
   });
 });

@@ -68,6 +68,7 @@ async function init(): Promise<void> {
   }
   const runtime = new PipelineRuntime(out.program, {
     emit,
+    connectorAccess: config.connectorAccess,
     log: (level, message) => post({ t: 'log', level, message }),
     onFatal: (err) => post({ t: 'fatal', message: err.message }),
   });

@@ -5,6 +5,7 @@
  * subscription sent before an ingest is in force when that ingest's step runs.
  */
 import type { RelationSchema } from '../../../engine/index.js';
+import type { ConnectorAccess } from '../connectors/access.js';
 import type { ErrorBody } from '../errors.js';
 import type { OutputFormat } from '../egress/encode.js';
 import type { UpdateFormat } from '../ingress/json.js';
@@ -13,6 +14,8 @@ import type { LogLevel } from '../logs.js';
 export interface WorkerConfig {
   programCode: string;
   outputCase: 'upper' | 'lower';
+  /** Where connectors may reach: connector root, fetch policy, source size cap. */
+  connectorAccess: ConnectorAccess;
   /** Test knob: make the worker fail on its first ingest (throw, exit, or the engine's step throws), as a bug would. */
   fault?: 'throw' | 'exit' | 'step' | null;
 }

@@ -48,9 +48,11 @@ describe('connector sources', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ops-src-'));
     const f = join(dir, 'a.json');
     writeFileSync(f, '{"x":1}');
-    expect(await fetchSource(pathToFileURL(f).href)).toBe('{"x":1}');
-    expect(await fetchSource(f)).toBe('{"x":1}');
-    await expect(fetchSource('ftp://example.com/x')).rejects.toThrow(/unsupported URL scheme/);
-    await expect(fetchSource(join(dir, 'missing.json'))).rejects.toThrow(/ENOENT/);
+    const access = { root: dir, fetchPolicy: 'any' as const, maxBytes: 1024 };
+    expect(await fetchSource(pathToFileURL(f).href, access)).toBe('{"x":1}');
+    expect(await fetchSource(f, access)).toBe('{"x":1}');
+    expect(await fetchSource('a.json', access)).toBe('{"x":1}');
+    await expect(fetchSource('ftp://example.com/x', access)).rejects.toThrow(/unsupported URL scheme/);
+    await expect(fetchSource(join(dir, 'missing.json'), access)).rejects.toThrow(/does not exist under the connector root/);
   });
 });
