@@ -81,6 +81,7 @@ __ops_sub() {
     'hook/dashboard') __ops_r='dashboard' ;;
     'serve/user') __ops_r='user' ;;
     'serve/token') __ops_r='token' ;;
+    'serve/key') __ops_r='key' ;;
     'serve user/add') __ops_r='add' ;;
     'serve user/list'|'serve user/ls') __ops_r='list' ;;
     'serve user/update') __ops_r='update' ;;
@@ -88,6 +89,9 @@ __ops_sub() {
     'serve token/create') __ops_r='create' ;;
     'serve token/list'|'serve token/ls') __ops_r='list' ;;
     'serve token/revoke') __ops_r='revoke' ;;
+    'serve key/create') __ops_r='create' ;;
+    'serve key/list'|'serve key/ls') __ops_r='list' ;;
+    'serve key/revoke') __ops_r='revoke' ;;
     'auth/login') __ops_r='login' ;;
     'auth/status') __ops_r='status' ;;
     'auth/logout') __ops_r='logout' ;;
@@ -115,9 +119,10 @@ __ops_subs() {
     'bm trash') __ops_r='list restore clear' ;;
     'pipe') __ops_r='create list status programs start pause shutdown delete ingest watch snapshot stats logs' ;;
     'hook') __ops_r='serve verify sign replay register update list rm trigger deliveries redeliver dashboard' ;;
-    'serve') __ops_r='user token' ;;
+    'serve') __ops_r='user token key' ;;
     'serve user') __ops_r='add list update rm' ;;
     'serve token') __ops_r='create list revoke' ;;
+    'serve key') __ops_r='create list revoke' ;;
     'auth') __ops_r='login status logout' ;;
     'config') __ops_r='list get set unset profiles' ;;
     'config profiles') __ops_r='use rm' ;;
@@ -178,7 +183,7 @@ __ops_opts() {
     'pipe pause') __ops_r='--no-wait --help -h' ;;
     'pipe shutdown') __ops_r='--no-wait --force --help -h' ;;
     'pipe delete') __ops_r='--help -h' ;;
-    'pipe ingest') __ops_r='--format --batch-size --wait --force --help -h' ;;
+    'pipe ingest') __ops_r='--format --batch-size --header --no-header --wait --force --help -h' ;;
     'pipe watch') __ops_r='--raw --snapshot --count --help -h' ;;
     'pipe snapshot') __ops_r='--help -h' ;;
     'pipe stats') __ops_r='--watch --interval --help -h' ;;
@@ -196,7 +201,7 @@ __ops_opts() {
     'hook deliveries') __ops_r='--status --webhook --event --type --limit --help -h' ;;
     'hook redeliver') __ops_r='--help -h' ;;
     'hook dashboard') __ops_r='--help -h' ;;
-    'serve') __ops_r='--host --port --data-dir --rate-limit --retry-scale --pipelines-auth --guest-access --no-link-check --no-metadata --fetch-policy --connector-root --demo --help -h' ;;
+    'serve') __ops_r='--host --port --data-dir --rate-limit --retry-scale --pipelines-auth --guest-access --no-link-check --no-metadata --fetch-policy --connector-root --demo --log-requests --help -h' ;;
     'serve user') __ops_r='--help -h' ;;
     'serve user add') __ops_r='--name --email --token-name --data-dir --help -h' ;;
     'serve user list') __ops_r='--data-dir --help -h' ;;
@@ -206,6 +211,10 @@ __ops_opts() {
     'serve token create') __ops_r='--user --system --private-access --name --data-dir --help -h' ;;
     'serve token list') __ops_r='--user --data-dir --help -h' ;;
     'serve token revoke') __ops_r='--data-dir --help -h' ;;
+    'serve key') __ops_r='--help -h' ;;
+    'serve key create') __ops_r='--name --data-dir --help -h' ;;
+    'serve key list') __ops_r='--data-dir --help -h' ;;
+    'serve key revoke') __ops_r='--data-dir --help -h' ;;
     'auth') __ops_r='--help -h' ;;
     'auth login') __ops_r='--url --with-token --no-verify --help -h' ;;
     'auth status') __ops_r='--help -h' ;;
@@ -441,6 +450,8 @@ __ops_value() {
     'pipe delete|-h') __ops_r=''; return 0 ;;
     'pipe ingest|--format') __ops_r='c:json csv'; return 0 ;;
     'pipe ingest|--batch-size') __ops_r='-'; return 0 ;;
+    'pipe ingest|--header') __ops_r=''; return 0 ;;
+    'pipe ingest|--no-header') __ops_r=''; return 0 ;;
     'pipe ingest|--wait') __ops_r=''; return 0 ;;
     'pipe ingest|--force') __ops_r=''; return 0 ;;
     'pipe ingest|--help') __ops_r=''; return 0 ;;
@@ -543,6 +554,7 @@ __ops_value() {
     'serve|--fetch-policy') __ops_r='c:public any'; return 0 ;;
     'serve|--connector-root') __ops_r='D'; return 0 ;;
     'serve|--demo') __ops_r=''; return 0 ;;
+    'serve|--log-requests') __ops_r=''; return 0 ;;
     'serve|--help') __ops_r=''; return 0 ;;
     'serve|-h') __ops_r=''; return 0 ;;
     'serve user|--help') __ops_r=''; return 0 ;;
@@ -580,6 +592,18 @@ __ops_value() {
     'serve token revoke|--data-dir') __ops_r='D'; return 0 ;;
     'serve token revoke|--help') __ops_r=''; return 0 ;;
     'serve token revoke|-h') __ops_r=''; return 0 ;;
+    'serve key|--help') __ops_r=''; return 0 ;;
+    'serve key|-h') __ops_r=''; return 0 ;;
+    'serve key create|--name') __ops_r='-'; return 0 ;;
+    'serve key create|--data-dir') __ops_r='D'; return 0 ;;
+    'serve key create|--help') __ops_r=''; return 0 ;;
+    'serve key create|-h') __ops_r=''; return 0 ;;
+    'serve key list|--data-dir') __ops_r='D'; return 0 ;;
+    'serve key list|--help') __ops_r=''; return 0 ;;
+    'serve key list|-h') __ops_r=''; return 0 ;;
+    'serve key revoke|--data-dir') __ops_r='D'; return 0 ;;
+    'serve key revoke|--help') __ops_r=''; return 0 ;;
+    'serve key revoke|-h') __ops_r=''; return 0 ;;
     'auth|--help') __ops_r=''; return 0 ;;
     'auth|-h') __ops_r=''; return 0 ;;
     'auth login|--url') __ops_r='-'; return 0 ;;
@@ -668,6 +692,7 @@ __ops_arg() {
     'serve user update') case "$2" in 0) __ops_r='-' ;; esac ;;
     'serve user rm') case "$2" in 0) __ops_r='-' ;; esac ;;
     'serve token revoke') case "$2" in 0) __ops_r='-' ;; esac ;;
+    'serve key revoke') case "$2" in 0) __ops_r='-' ;; esac ;;
     'auth login') case "$2" in 0) __ops_r='c:bm pipe notify' ;; esac ;;
     'auth status') case "$2" in 0) __ops_r='c:bm pipe notify' ;; esac ;;
     'auth logout') case "$2" in 0) __ops_r='c:bm pipe notify' ;; esac ;;
@@ -691,7 +716,12 @@ __ops_values() {
       local n="${code#d:relations:}" pos=("$@")
       [ -n "${pos[$n]}" ] || return 0
       names="$("${__ops_cmd}" "${__ops_gopts[@]}" completion __values relations "${pos[$n]}" 2>/dev/null)"
-      COMPREPLY=($(compgen -W "$names" -- "$cur")) ;;
+      # table and view names are looked up ignoring case: "rev" completes REVENUE
+      local restore name
+      restore="$(shopt -p nocasematch)"
+      shopt -s nocasematch
+      for name in $names; do [[ "$name" == "$cur"* ]] && COMPREPLY+=("$name"); done
+      $restore ;;
     d:*)
       names="$("${__ops_cmd}" "${__ops_gopts[@]}" completion __values "${code#d:}" 2>/dev/null)"
       COMPREPLY=($(compgen -W "$names" -- "$cur")) ;;

@@ -152,6 +152,8 @@ function __ops_sub --argument-names cpath word
             echo 'user'
         case 'serve/token'
             echo 'token'
+        case 'serve/key'
+            echo 'key'
         case 'serve user/add'
             echo 'add'
         case 'serve user/list' 'serve user/ls'
@@ -165,6 +167,12 @@ function __ops_sub --argument-names cpath word
         case 'serve token/list' 'serve token/ls'
             echo 'list'
         case 'serve token/revoke'
+            echo 'revoke'
+        case 'serve key/create'
+            echo 'create'
+        case 'serve key/list' 'serve key/ls'
+            echo 'list'
+        case 'serve key/revoke'
             echo 'revoke'
         case 'auth/login'
             echo 'login'
@@ -212,11 +220,13 @@ function __ops_subs --argument-names cpath
         case 'hook'
             printf '%s\n' 'serve	Receive webhooks: verify signatures, de-duplicate, print events, forward, keep them for replay' 'verify	Check a signature against a payload (FILE or - for stdin); exit 0 valid, 1 invalid, 2 usage' 'sign	Print the x-signature of a payload (FILE or - for stdin)' 'replay	Re-send stored events, signed, to a URL; or --failed: redeliver the service\'s failed deliveries' 'register	Register a receiver URL for event types with the notification service' 'update	Change a registration: URL, event types, secret or description' 'list	List the registered webhooks' 'rm	Delete webhook registrations (asks first; --yes in scripts)' 'trigger	Emit an event through the notification service (sample payload unless --data)' 'deliveries	Deliveries, failed first (or one delivery with all its attempts)' 'redeliver	Queue deliveries again (a fresh series of attempts)' 'dashboard	Print the link to the delivery dashboard of the notification service (it carries the API key)'
         case 'serve'
-            printf '%s\n' 'user	Users of the local bookmark service' 'token	API tokens of the local bookmark service'
+            printf '%s\n' 'user	Users of the local bookmark service' 'token	API tokens of the local bookmark service' 'key	API keys of the local notification service'
         case 'serve user'
             printf '%s\n' 'add	Add a user and a first API token for it (the token is shown once)' 'list	List the users' 'update	Change a user\'s name or email (webhooks get user.updated)' 'rm	Remove a user (id or email) with all their links, lists, tags, notes and tokens'
         case 'serve token'
             printf '%s\n' 'create	Create an API token (shown once): for a user, or a system token' 'list	List tokens (never their values)' 'revoke	Revoke a token: it stops working at once'
+        case 'serve key'
+            printf '%s\n' 'create	Create an API key (its value is shown only now)' 'list	List the keys: id, name, a masked prefix, created and last used (never their values)' 'revoke	Revoke a key: it stops working at once, also on a running server'
         case 'auth'
             printf '%s\n' 'login	Store the URL and secret of a service in the active profile, after checking them' 'status	Show what is configured for each service and whether it answers (secrets masked)' 'logout	Remove a service\'s secret (or all of them) from the active profile'
         case 'config'
@@ -330,7 +340,7 @@ function __ops_opts --argument-names cpath
         case 'pipe delete'
             printf '%s\n' '--help	show help' '-h	show help'
         case 'pipe ingest'
-            printf '%s\n' '--format	input format (default: from the file name, else JSON)' '--batch-size	records per request' '--wait	return when the pipeline has processed everything sent' '--force	send even while the pipeline is paused' '--help	show help' '-h	show help'
+            printf '%s\n' '--format	input format (default: from the file name, else JSON)' '--batch-size	records per request' '--header	CSV: the first line is a header naming the columns (default: when it names them)' '--no-header	CSV: the first line is a row, even if it looks like a header' '--wait	return when the pipeline has processed everything sent' '--force	send even while the pipeline is paused' '--help	show help' '-h	show help'
         case 'pipe watch'
             printf '%s\n' '--raw	print the server\'s frames as they arrive (keep-alives included)' '--snapshot	print the current contents of the views first' '--count	stop after N changes' '--help	show help' '-h	show help'
         case 'pipe snapshot'
@@ -366,7 +376,7 @@ function __ops_opts --argument-names cpath
         case 'hook dashboard'
             printf '%s\n' '--help	show help' '-h	show help'
         case 'serve'
-            printf '%s\n' '--host	interface to listen on' '--port	port to listen on (0 picks a free one)' '--data-dir	where the services keep their data (default $XDG_DATA_HOME/ops, env OPS_DATA_DIR)' '--rate-limit	bookmark API requests per minute per token, "60" or "60,1" (env API_RATE_LIMIT)' '--retry-scale	multiply webhook retry delays (0.001 runs the whole schedule in seconds)' '--pipelines-auth	require Authorization: Bearer apikey:... on the pipeline API' '--guest-access	let guests without a token read public bookmarks' '--no-link-check	do not check link health in the background' '--no-metadata	do not fetch page titles and descriptions for new links' '--fetch-policy	what outbound requests (link metadata and checks, webhooks, url_input) may reach: public refuses loopback and private addresses (default: any on a loopback bind, public otherwise)' '--connector-root	the only directory pipeline file connectors may read and write (default <data-dir>/files)' '--demo	start with demo content in every service' '--help	show help' '-h	show help'
+            printf '%s\n' '--host	interface to listen on' '--port	port to listen on (0 picks a free one)' '--data-dir	where the services keep their data (default $XDG_DATA_HOME/ops, env OPS_DATA_DIR)' '--rate-limit	bookmark API requests per minute per token, "60" or "60,1" (env API_RATE_LIMIT)' '--retry-scale	multiply webhook retry delays (0.001 runs the whole schedule in seconds)' '--pipelines-auth	require Authorization: Bearer apikey:... on the pipeline API' '--guest-access	let guests without a token read public bookmarks' '--no-link-check	do not check link health in the background' '--no-metadata	do not fetch page titles and descriptions for new links' '--fetch-policy	what outbound requests (link metadata and checks, webhooks, url_input) may reach: public refuses loopback and private addresses (default: any on a loopback bind, public otherwise)' '--connector-root	the only directory pipeline file connectors may read and write (default <data-dir>/files)' '--demo	start with demo content in every service' '--log-requests	print one line per request on stderr: time, method, path, status, milliseconds' '--help	show help' '-h	show help'
         case 'serve user'
             printf '%s\n' '--help	show help' '-h	show help'
         case 'serve user add'
@@ -384,6 +394,14 @@ function __ops_opts --argument-names cpath
         case 'serve token list'
             printf '%s\n' '--user	only this user\'s tokens' '--data-dir	data directory of ops serve (default $XDG_DATA_HOME/ops, env OPS_DATA_DIR)' '--help	show help' '-h	show help'
         case 'serve token revoke'
+            printf '%s\n' '--data-dir	data directory of ops serve (default $XDG_DATA_HOME/ops, env OPS_DATA_DIR)' '--help	show help' '-h	show help'
+        case 'serve key'
+            printf '%s\n' '--help	show help' '-h	show help'
+        case 'serve key create'
+            printf '%s\n' '--name	a name to recognise the key by' '--data-dir	data directory of ops serve (default $XDG_DATA_HOME/ops, env OPS_DATA_DIR)' '--help	show help' '-h	show help'
+        case 'serve key list'
+            printf '%s\n' '--data-dir	data directory of ops serve (default $XDG_DATA_HOME/ops, env OPS_DATA_DIR)' '--help	show help' '-h	show help'
+        case 'serve key revoke'
             printf '%s\n' '--data-dir	data directory of ops serve (default $XDG_DATA_HOME/ops, env OPS_DATA_DIR)' '--help	show help' '-h	show help'
         case 'auth'
             printf '%s\n' '--help	show help' '-h	show help'
@@ -841,6 +859,10 @@ function __ops_value
             echo 'c:json csv'; return 0
         case 'pipe ingest|--batch-size'
             echo '-'; return 0
+        case 'pipe ingest|--header'
+            echo ''; return 0
+        case 'pipe ingest|--no-header'
+            echo ''; return 0
         case 'pipe ingest|--wait'
             echo ''; return 0
         case 'pipe ingest|--force'
@@ -1045,6 +1067,8 @@ function __ops_value
             echo 'D'; return 0
         case 'serve|--demo'
             echo ''; return 0
+        case 'serve|--log-requests'
+            echo ''; return 0
         case 'serve|--help'
             echo ''; return 0
         case 'serve|-h'
@@ -1118,6 +1142,30 @@ function __ops_value
         case 'serve token revoke|--help'
             echo ''; return 0
         case 'serve token revoke|-h'
+            echo ''; return 0
+        case 'serve key|--help'
+            echo ''; return 0
+        case 'serve key|-h'
+            echo ''; return 0
+        case 'serve key create|--name'
+            echo '-'; return 0
+        case 'serve key create|--data-dir'
+            echo 'D'; return 0
+        case 'serve key create|--help'
+            echo ''; return 0
+        case 'serve key create|-h'
+            echo ''; return 0
+        case 'serve key list|--data-dir'
+            echo 'D'; return 0
+        case 'serve key list|--help'
+            echo ''; return 0
+        case 'serve key list|-h'
+            echo ''; return 0
+        case 'serve key revoke|--data-dir'
+            echo 'D'; return 0
+        case 'serve key revoke|--help'
+            echo ''; return 0
+        case 'serve key revoke|-h'
             echo ''; return 0
         case 'auth|--help'
             echo ''; return 0
@@ -1457,6 +1505,11 @@ function __ops_arg
                     echo '-'
             end
         case 'serve token revoke'
+            switch $argv[2]
+                case 0
+                    echo '-'
+            end
+        case 'serve key revoke'
             switch $argv[2]
                 case 0
                     echo '-'

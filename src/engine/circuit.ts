@@ -24,6 +24,8 @@ interface Output {
   /** Primary-key tables: contents live in the table's key map. */
   byKey?: Map<string | number, Row>;
   formatters: Array<(v: Value) => JsonValue>;
+  /** emit_final views: changes held back until their row is final (column value + slack <= watermark). */
+  final?: { col: number; table: string; wmCol: number; slack: number; held: Map<string, [Row, number]> };
 }
 
 export class EngineCircuit implements Circuit {
@@ -33,7 +35,6 @@ export class EngineCircuit implements Circuit {
   private readonly outputs: Output[] = [];
   private readonly nameCache = new Map<string, Output | undefined>();
   private readonly tableCache = new Map<string, TableState | undefined>();
-  private pending: Map<Output, Delta> | undefined;
   private readonly singleTouch = new Set<string>();
 
   constructor(
@@ -65,10 +66,15 @@ export class EngineCircuit implements Circuit {
       this.addOutput(t.name, t.node, t.columns.map((c) => ({ name: c.name, type: c.type })), t.quoted, true);
       this.outputs[this.outputs.length - 1]!.byKey = byKey;
     }
-    for (const v of program.views) if (!v.local) this.addOutput(v.name, v.node, v.columns, v.quoted);
-    // initial outputs (constants, global aggregates)
-    const init = this.propagate(new Map(), true);
-    this.pending = init.size ? init : undefined;
+    for (const v of program.views) {
+      if (v.local) continue;
+      this.addOutput(v.name, v.node, v.columns, v.quoted);
+      if (v.emitFinal) this.outputs[this.outputs.length - 1]!.final = { col: v.emitFinal.col, table: v.emitFinal.wm.table, wmCol: v.emitFinal.wm.col, slack: v.emitFinal.wm.slack, held: new Map() };
+    }
+    // initial outputs (constants, the row of a global aggregate over nothing) are the contents at
+    // creation; every step's changes are the difference to the contents before it, so a snapshot plus
+    // the changes that follow always add up (the first insert retracts `{COUNT: 0, SUM: null}`)
+    this.propagate(new Map(), true);
   }
 
   private addOutput(name: string, node: PlanNode, columns: PlanColumn[], quoted: boolean, isTable = false): void {
@@ -118,7 +124,8 @@ export class EngineCircuit implements Circuit {
     }
     const result = new Map<Output, Delta>();
     for (const o of this.outputs) {
-      const d = deltas.get(o.node.id);
+      let d = deltas.get(o.node.id);
+      if (o.final) d = this.finalRows(o.final, d);
       if (!d || !d.length) continue;
       let c: Delta;
       if (o.byKey) c = o.node.table && this.singleTouch.has(o.node.table) ? d : consolidate(d); // primary-key tables: the key map already holds the contents
@@ -130,6 +137,27 @@ export class EngineCircuit implements Circuit {
       result.set(o, c);
     }
     return result;
+  }
+
+  /** emit_final: hold the changes of rows not yet final; return the held changes that became final. */
+  private finalRows(f: NonNullable<Output['final']>, d: Delta | undefined): Delta {
+    for (const [row, w] of d ?? []) {
+      const k = rowKey(row);
+      const e = f.held.get(k);
+      if (!e) f.held.set(k, [row, w]);
+      else if ((e[1] += w) === 0) f.held.delete(k);
+    }
+    const wm = this.tables.get(f.table)?.watermarks.get(f.wmCol);
+    const out: Delta = [];
+    if (wm === undefined || !f.held.size) return out;
+    for (const [k, e] of f.held) {
+      const v = e[0][f.col];
+      if (typeof v === 'number' && v + f.slack <= wm) {
+        out.push(e);
+        f.held.delete(k);
+      }
+    }
+    return out;
   }
 
   /* ---------- input conversion ---------- */
@@ -228,17 +256,10 @@ export class EngineCircuit implements Circuit {
     // primary-key tables whose keys were each touched once: their delta is already consolidated
     this.singleTouch.clear();
     for (const [name, n] of touchesPerTable) if (n <= 1) this.singleTouch.add(name);
-    let result = this.propagate(tableDeltas, false);
+    const result = this.propagate(tableDeltas, false);
     if (advanced) {
       const wmOf = (table: string, col: number): number | undefined => this.tables.get(table)?.watermarks.get(col);
       for (const op of this.ops.values()) op.release?.(wmOf);
-    }
-    if (this.pending) {
-      const p = this.pending;
-      this.pending = undefined;
-      // the initial outputs go out with the first step, merged with its changes
-      for (const [o, d] of result) p.set(o, p.has(o) ? consolidate(p.get(o)!.concat(d)) : d);
-      result = p;
     }
     const changes = new StepChanges();
     for (const [o, d] of result) if (d.length) changes.add(o.name, () => this.formatDelta(o, d));

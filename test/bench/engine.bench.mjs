@@ -6,6 +6,7 @@
 //     registry serves only the linux bindings); without it the engine's own batch re-evaluation is the baseline;
 //  3. throughput of a filter/project view fed batched JSON rows vs the bare JSON.parse rate (target >= 0.4);
 //  4. heap bytes per base row at 1M rows.
+//  5. a 5-table comma join and a correlated-subquery view under single-row updates vs DuckDB recomputing them.
 // BENCH_QUICK=1: 1k/10k/30k rows, fewer updates.
 import { compile } from '../../dist/engine/index.js';
 
@@ -237,4 +238,87 @@ CREATE VIEW expensive AS SELECT id, name, price FROM item WHERE qty > 50;`);
   const a = perUpdate(topk);
   const b = perUpdate(full);
   console.log(`top 3 per partition at ${n} rows in ${partitions} partitions: ${fmt(a, 1)} us/update with the incremental top-k vs ${fmt(b, 0)} us re-evaluating the touched partitions (${fmt(b / a, 0)}x)`);
+}
+
+// ---- 5. a 5-table comma join (FROM in an order the planner must fix) and a correlated-subquery view under
+// single-row updates, each vs DuckDB applying the same update and recomputing the view
+{
+  const n = MID;
+  const small = Math.max(10, Math.floor(n / 10));
+  const cases = [
+    {
+      name: '5-table comma join + GROUP BY',
+      tables: [
+        'CREATE TABLE fa (id INT NOT NULL PRIMARY KEY, b_id INT, v INT)',
+        'CREATE TABLE fb (id INT NOT NULL PRIMARY KEY, c_id INT)',
+        'CREATE TABLE fc (id INT NOT NULL PRIMARY KEY, d_id INT)',
+        'CREATE TABLE fd (id INT NOT NULL PRIMARY KEY, e_id INT)',
+        'CREATE TABLE fe (id INT NOT NULL PRIMARY KEY, w INT)',
+      ],
+      view: 'SELECT fe.w, COUNT(*) AS n, SUM(fa.v) AS s FROM fe, fa, fc, fb, fd WHERE fa.b_id = fb.id AND fb.c_id = fc.id AND fc.d_id = fd.id AND fd.e_id = fe.id GROUP BY fe.w',
+      rows: () => [
+        ...Array.from({ length: n }, (_, i) => ['fa', { id: i, b_id: ri(small), v: ri(1000) }]),
+        ...Array.from({ length: small }, (_, i) => ['fb', { id: i, c_id: ri(small) }]),
+        ...Array.from({ length: small }, (_, i) => ['fc', { id: i, d_id: ri(small) }]),
+        ...Array.from({ length: small }, (_, i) => ['fd', { id: i, e_id: ri(small) }]),
+        ...Array.from({ length: small }, (_, i) => ['fe', { id: i, w: i % 100 }]),
+      ],
+      update: () => ['fa', { id: ri(n), b_id: ri(small), v: ri(1000) }],
+    },
+    {
+      name: 'correlated scalar subquery (rows above their group average)',
+      tables: ['CREATE TABLE item (id INT NOT NULL PRIMARY KEY, grp INT, v INT)'],
+      view: 'SELECT i.id, i.v FROM item i WHERE i.v > (SELECT AVG(x.v) FROM item x WHERE x.grp = i.grp)',
+      rows: () => Array.from({ length: n }, (_, i) => ['item', { id: i, grp: ri(small), v: ri(1000) }]),
+      update: () => ['item', { id: ri(n), grp: ri(small), v: ri(1000) }],
+    },
+  ];
+  for (const cs of cases) {
+    const r = compile(`${cs.tables.join(';\n')};\nCREATE VIEW bench_view AS ${cs.view};`);
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    const c = r.program.newCircuit();
+    const rows = cs.rows();
+    for (let i = 0; i < rows.length; i += 10_000) c.step(rows.slice(i, i + 10_000).map(([table, row]) => ({ table, op: 'insert', row })));
+    const count = QUICK ? 500 : 2_000;
+    const ups = Array.from({ length: count * 6 }, cs.update);
+    let k = 0;
+    for (let i = 0; i < count; i++) c.step([{ table: ups[k][0], op: 'upsert', row: ups[k++][1] }]);
+    let us = Infinity;
+    for (let round = 0; round < 5; round++) {
+      const t0 = process.hrtime.bigint();
+      for (let i = 0; i < count; i++) c.step([{ table: ups[k][0], op: 'upsert', row: ups[k++][1] }]);
+      us = Math.min(us, Number(process.hrtime.bigint() - t0) / 1e3 / count);
+    }
+    let line = `${cs.name} at ${n} rows: ${fmt(us, 1)} us/update`;
+    if (duck) {
+      const inst = await duck.DuckDBInstance.create(':memory:');
+      const con = await inst.connect();
+      for (const t of cs.tables) await con.run(t.replace(/ NOT NULL PRIMARY KEY/g, ' PRIMARY KEY'));
+      const byTable = new Map();
+      for (const [table, row] of rows) {
+        if (!byTable.has(table)) byTable.set(table, []);
+        byTable.get(table).push(row);
+      }
+      for (const [table, list] of byTable) {
+        const cols = Object.keys(list[0]);
+        for (let i = 0; i < list.length; i += 5_000) await con.run(`INSERT INTO ${table} (${cols.join(', ')}) VALUES ${list.slice(i, i + 5_000).map((row) => `(${cols.map((col) => row[col]).join(', ')})`).join(', ')}`);
+      }
+      const reps = QUICK ? 10 : 20;
+      const one = async () => {
+        const [table, row] = cs.update();
+        const cols = Object.keys(row).filter((col) => col !== 'id');
+        await con.run(`UPDATE ${table} SET ${cols.map((col) => `${col} = ${row[col]}`).join(', ')} WHERE id = ${row.id}`);
+        await con.runAndReadAll(cs.view);
+      };
+      for (let i = 0; i < 3; i++) await one();
+      let dus = Infinity;
+      for (let round = 0; round < 3; round++) {
+        const t0 = process.hrtime.bigint();
+        for (let i = 0; i < reps; i++) await one();
+        dus = Math.min(dus, Number(process.hrtime.bigint() - t0) / 1e3 / reps);
+      }
+      line += `; DuckDB update + recompute ${fmt(dus / 1000, 2)} ms/update; engine is ${fmt(dus / us, 0)}x faster`;
+    }
+    console.log(line);
+  }
 }

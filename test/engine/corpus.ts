@@ -123,6 +123,26 @@ const V: Array<[string, string?]> = [
   ['SELECT DISTINCT s FROM t WHERE a IS NOT NULL ORDER BY s LIMIT 2'],
   ['SELECT a, COUNT(*) AS c FROM (SELECT a FROM t UNION ALL SELECT a FROM u) q GROUP BY a'],
   ['SELECT t.a, u.c FROM t JOIN u USING (a)', 'SELECT t.a, u.c FROM t JOIN u USING (a)'],
+  // subqueries anywhere (decorrelated: bind/decorrelate.ts)
+  ['SELECT id FROM t WHERE a IN (SELECT a FROM u) OR b > 2'],
+  ['SELECT id, a IN (SELECT c FROM u) AS m, a NOT IN (SELECT c FROM u) AS nm FROM t'],
+  ['SELECT id, (SELECT COUNT(*) FROM t AS x WHERE x.b < t.b) AS c FROM t'],
+  ['SELECT id FROM t WHERE EXISTS (SELECT 1 FROM t AS x WHERE x.b < t.b)'],
+  ['SELECT id FROM t WHERE a > 3 OR EXISTS (SELECT 1 FROM u WHERE u.c = t.b)'],
+  ['SELECT id FROM t WHERE NOT (a IN (SELECT c FROM u WHERE u.id > t.id))'],
+  ['SELECT id, (SELECT MAX(c) FROM u WHERE u.a = t.a) AS mc, (SELECT SUM(c) FROM u WHERE u.a = t.a AND u.c > t.b) AS sc FROM t'],
+  ['SELECT id, (SELECT COUNT(*) + 1 FROM u WHERE u.a = t.a) AS c1 FROM t'],
+  ['SELECT id FROM t WHERE b = (SELECT MIN(c) FROM u WHERE u.a = t.a)'],
+  ['SELECT id, EXISTS (SELECT 1 FROM u WHERE u.s = t.s) AS e, NOT EXISTS (SELECT 1 FROM k WHERE k.grp = t.a) AS ne FROM t'],
+  ['SELECT id FROM t WHERE a IN (SELECT grp FROM k) AND NOT (b IN (SELECT c FROM u))'],
+  ['SELECT a, COUNT(*) AS n, (SELECT COUNT(*) FROM u WHERE u.a = t.a) AS un FROM t GROUP BY a'],
+  ['SELECT a, COUNT(*) AS n FROM t GROUP BY a HAVING COUNT(*) > (SELECT COUNT(*) FROM u WHERE u.a = t.a)'],
+  ['SELECT k.id, (SELECT name FROM k AS k2 WHERE k2.id = k.grp) AS gname FROM k'],
+  ['SELECT id, CASE WHEN EXISTS (SELECT 1 FROM u WHERE u.a = t.a AND u.c > t.b) THEN 1 ELSE 0 END AS f FROM t'],
+  ['SELECT id FROM t WHERE a IN (SELECT u.a FROM u WHERE u.c >= t.b AND u.s = t.s) OR a IS NULL'],
+  // planned comma joins: single-table conditions pushed down, joined along keys, FROM order kept in the row
+  ["SELECT u.id AS uid, u.s, t.id, t.b, k.name FROM u, t, k WHERE t.a = k.grp AND k.id = u.c AND t.b > 0 AND u.s <> 'c'"],
+  ['SELECT t.id, u.id AS uid FROM t, u, k WHERE u.a = k.grp AND t.id = 3'],
 ];
 
 export const VIEWS: CorpusView[] = V.map(([sql, pg], i) => ({ name: `v${i + 1}`, sql, pg }));

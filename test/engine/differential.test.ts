@@ -81,7 +81,13 @@ async function runSequence(steps: Op[][]): Promise<string[]> {
   const circuit = program.newCircuit();
   const model: Model = { t: [], u: [], k: [] };
   const failures: string[] = [];
+  // a watcher that reads a snapshot first: the contents at creation plus every step's changes
   const integrated = new Map<string, Map<string, number>>();
+  for (const v of VIEWS) {
+    const acc = new Map<string, number>();
+    for (const { row, weight } of circuit.contents(v.name)) acc.set(JSON.stringify(row), weight);
+    if (acc.size) integrated.set(v.name, acc);
+  }
   for (const step of steps) {
     const changes: InputChange[] = [];
     for (const op of step) {

@@ -14,7 +14,7 @@ CREATE VIEW cnt AS SELECT COUNT(*) AS c, SUM(id) s FROM messages;
     if (!r.ok) throw new Error(JSON.stringify(r.errors));
     const c = r.program.newCircuit();
     const s1 = c.step([1, 2, 3, 4, 5].map((id, i) => ({ table: 'messages', op: 'csv' as const, fields: [String(id), ['a', 'b', 'c', 'Hello', 'd'][i]!] })));
-    expect(s1.changes.get('cnt')).toEqual([{ row: { c: 5, s: 15 }, weight: 1 }]);
+    expect(s1.changes.get('cnt')).toEqual([{ row: { c: 0, s: null }, weight: -1 }, { row: { c: 5, s: 15 }, weight: 1 }]);
     expect(s1.changes.get('messages')).toHaveLength(5);
     expect(s1.changes.has('matches')).toBe(false);
     const s2 = c.step([{ table: 'records', op: 'csv', fields: ['8', 'x'] }, { table: 'RECORDS', op: 'insert', row: { ID: 4, message: 'world!' } }]);

@@ -6,10 +6,11 @@ import type { Row } from '../types/values.js';
 import { JoinOp, type JoinGc } from '../ops/join.js';
 import { FlatMapOp, ConstantOp } from '../ops/linear.js';
 import { canon, Scope, type ScopeColumn } from './scope.js';
-import { type Env, type Rel, lookupRelation, relFromNamed, conjuncts, keyFn, refsResolve, walkExpr } from './env.js';
+import { type Env, type Rel, lookupRelation, relFromNamed, conjuncts, keyFn, refsResolve, walkExpr, filterNode, mapNode } from './env.js';
 import { AGG_NAMES, bindCondition, bindExpr, unify, type BindCtx } from './expr.js';
 import type { BExpr } from './bexpr.js';
 import type { Query } from '../parse/ast.js';
+import { upperBounds } from './bounds.js';
 
 export type QueryBinder = (q: Query, env: Env) => { node: import('../plan/nodes.js').PlanNode; columns: import('../plan/nodes.js').PlanColumn[] };
 
@@ -19,29 +20,93 @@ export function emptyRowRel(env: Env): Rel {
 }
 
 /**
- * Bind a FROM list. `pending` are WHERE conjuncts: for comma-separated items, each conjunct that can be
- * evaluated on the items joined so far and touches the new item is used as that join's condition (so
- * `FROM a, b WHERE a.x = b.y` is an equi-join, not a cross product); used conjuncts are removed from `pending`.
+ * Bind a FROM list. `pending` are WHERE conjuncts; for comma-separated items the list is planned:
+ * - a conjunct that reads one item only filters that item before any join (pushed down);
+ * - the items are joined greedily along equality conditions: after the first item, the next one joined is
+ *   the first (in FROM order) that an equality connects to the items joined so far, and only when none is
+ *   connected does a cross product happen; each join takes every conjunct that its two sides can evaluate;
+ * - the joined row is put back in FROM order, so `*` and column positions are as written.
+ * Used conjuncts are removed from `pending`.
  */
 export function bindFrom(items: FromItem[], env: Env, bindQuery: QueryBinder, pending: Expr[] = []): Rel {
   if (items.length === 0) return emptyRowRel(env);
-  let rel = bindFromItem(items[0]!, env, bindQuery);
-  for (let i = 1; i < items.length; i++) {
-    const right = bindFromItem(items[i]!, env, bindQuery);
-    const lw = rel.scope.width;
-    const combined = new Scope([...rel.scope.cols, ...right.scope.cols.map((c) => ({ ...c, idx: c.idx + lw }))], env.casing);
-    const use: Expr[] = [];
-    for (let j = 0; j < pending.length; j++) {
-      const side = sides(pending[j]!, combined, lw);
-      if (side === 'B' && resolvesAll(pending[j]!, combined)) {
-        use.push(pending[j]!);
-        pending.splice(j--, 1);
-      }
-    }
-    const on = use.reduce<Expr | undefined>((acc, c) => (acc ? { k: 'bin', op: 'And', left: acc, right: c, pos: c.pos } : c), undefined);
-    rel = joinRels(rel, right, on ? 'INNER' : 'CROSS', on, env, items[i]!.pos);
+  const rels = items.map((it) => bindFromItem(it, env, bindQuery));
+  if (rels.length === 1) return rels[0]!;
+  // which items each conjunct reads (resolved in the whole FROM scope, so ambiguous names stay where they are)
+  const offsets: number[] = [];
+  let width = 0;
+  for (const r of rels) {
+    offsets.push(width);
+    width += r.scope.width;
   }
-  return rel;
+  const all = new Scope(rels.flatMap((r, i) => r.scope.cols.map((c) => ({ ...c, idx: c.idx + offsets[i]! }))), env.casing);
+  const itemOf = (idx: number): number => {
+    let i = 0;
+    while (i + 1 < offsets.length && offsets[i + 1]! <= idx) i++;
+    return i;
+  };
+  const reads = (e: Expr): Set<number> | undefined => {
+    if (!resolvesAll(e, all)) return undefined;
+    const set = new Set<number>();
+    try {
+      walkExpr(e, (x) => {
+        if (x.k === 'col') set.add(itemOf(all.resolve(x.parts, x.pos).idx));
+      });
+    } catch {
+      return undefined;
+    }
+    return set;
+  };
+  const conds = pending.map((c) => ({ c, reads: reads(c), used: false }));
+  // push single-item conditions down
+  const planned = rels.map((r, i) => {
+    const own = conds.filter((x) => !x.used && x.reads?.size === 1 && x.reads.has(i));
+    own.forEach((x) => (x.used = true));
+    return own.length ? filterRel(r, own.map((x) => x.c)) : r;
+  });
+  // greedy order along equalities
+  const joined = new Set<number>([0]);
+  const order = [0];
+  const isEquiJoin = (x: (typeof conds)[number], i: number): boolean =>
+    !x.used && x.c.k === 'bin' && x.c.op === 'Eq' && x.reads !== undefined && x.reads.has(i) && [...x.reads].every((j) => j === i || joined.has(j)) && x.reads.size > 1;
+  let rel = planned[0]!;
+  while (order.length < rels.length) {
+    let next = -1;
+    for (let i = 0; i < rels.length && next < 0; i++) if (!joined.has(i) && conds.some((x) => isEquiJoin(x, i))) next = i;
+    if (next < 0) for (let i = 0; i < rels.length && next < 0; i++) if (!joined.has(i)) next = i;
+    joined.add(next);
+    order.push(next);
+    const use = conds.filter((x) => !x.used && x.reads !== undefined && x.reads.has(next) && [...x.reads].every((j) => joined.has(j)));
+    use.forEach((x) => (x.used = true));
+    const on = use.reduce<Expr | undefined>((acc, x) => (acc ? { k: 'bin', op: 'And', left: acc, right: x.c, pos: x.c.pos } : x.c), undefined);
+    rel = joinRels(rel, planned[next]!, on ? 'INNER' : 'CROSS', on, env, items[next]!.pos);
+  }
+  for (let j = pending.length - 1; j >= 0; j--) if (conds[j]!.used) pending.splice(j, 1);
+  if (order.every((o, i) => o === i)) return rel;
+  // back to FROM order
+  const startInJoin: number[] = new Array(rels.length);
+  let w = 0;
+  for (const o of order) {
+    startInJoin[o] = w;
+    w += rels[o]!.scope.width;
+  }
+  const perm: number[] = [];
+  rels.forEach((r, i) => r.scope.cols.forEach((c) => perm.push(startInJoin[i]! + c.idx)));
+  const exprs: BExpr[] = perm.map((src) => ({ type: rel.node.columns[src]!.type, fn: (row) => row[src]!, colIdx: src }));
+  const n = mapNode(rel.node, exprs, perm.map((src) => rel.node.columns[src]!));
+  const cols: ScopeColumn[] = [];
+  rels.forEach((r, i) => {
+    const at = perm.indexOf(startInJoin[i]!);
+    for (const c of r.scope.cols) cols.push({ ...c, idx: c.idx + at });
+  });
+  return { node: n, scope: new Scope(cols, env.casing) };
+}
+
+function filterRel(rel: Rel, conds: Expr[]): Rel {
+  const ctx: BindCtx = { scope: rel.scope, clause: 'WHERE' };
+  const fns = conds.map((c) => bindCondition(c, ctx).fn);
+  const pred: BExpr = { type: mk('BOOLEAN'), fn: fns.length === 1 ? fns[0]! : (row) => fns.every((f) => f(row) === true) };
+  return { node: filterNode(rel.node, pred, upperBounds(conds, ctx)), scope: rel.scope };
 }
 
 /** Every column of e resolves in scope, and e holds no subquery, window or aggregate call. */
@@ -168,6 +233,7 @@ export function joinRels(left: Rel, right: Rel, kind: string, on: Expr | undefin
   };
   const lineage = [...left.node.columns, ...right.node.columns];
   const n = node('join', [left.node, right.node], cols.map((c, i) => ({ name: c.name, type: c.type, wm: lineage[i]?.wm })), () => new JoinOp(spec));
+  n.detail = `${kind}${leftKeys.length ? ` on ${leftKeys.length} key${leftKeys.length > 1 ? 's' : ''}` : ''}${residual.length ? ' + condition' : ''}`;
   void pos;
   return { node: n, scope };
 }

@@ -3,7 +3,7 @@ import type { CompileError, ConnectorDecl, JsonValue } from '../api.js';
 import { prepass, type ColumnAttr } from '../parse/prepass.js';
 import { Adapter, parseRaw, parserErrorPosition } from '../parse/adapter.js';
 import { SqlError, type Pos, type Statement } from '../parse/ast.js';
-import { node, type PlanColumn, type PlanNode } from '../plan/nodes.js';
+import { node, resetPlanIds, type PlanColumn, type PlanNode, type Watermarked } from '../plan/nodes.js';
 import { limitRanks } from '../plan/rank-limit.js';
 import { typeToString, withNull, type SqlType } from '../types/types.js';
 import { canon, Scope, type Casing } from './scope.js';
@@ -34,6 +34,8 @@ export interface TableDef {
 }
 
 export interface ViewDef {
+  /** WITH ('emit_final' = 'col'): rows are output only once final (col's value + slack <= its watermark). */
+  emitFinal?: { col: number; wm: Watermarked };
   name: string;
   quoted: boolean;
   columns: PlanColumn[];
@@ -66,9 +68,10 @@ function padTo(text: string, start: number): string {
   return text.slice(0, start).replace(/[^\n]/g, ' ');
 }
 
-function parseConnectors(options: { key: string; value: string; pos: Pos }[]): { connectors: ConnectorDecl[]; materialized: boolean } {
+function parseConnectors(options: { key: string; value: string; pos: Pos }[]): { connectors: ConnectorDecl[]; materialized: boolean; emitFinal?: { value: string; pos: Pos } } {
   let connectors: ConnectorDecl[] = [];
   let materialized = false;
+  let emitFinal: { value: string; pos: Pos } | undefined;
   for (const o of options) {
     const key = o.key.toLowerCase();
     if (key === 'connectors') {
@@ -86,15 +89,17 @@ function parseConnectors(options: { key: string; value: string; pos: Pos }[]): {
       }
       connectors = parsed as unknown as ConnectorDecl[];
     } else if (key === 'materialized') materialized = o.value.toLowerCase() === 'true';
-    else if (key === 'append_only' || key === 'emit_final') {
+    else if (key === 'emit_final') emitFinal = { value: o.value, pos: o.pos };
+    else if (key === 'append_only') {
       /* accepted */
     } else throw new SqlError(`Unknown property '${o.key}'`, o.pos, 'unsupported');
   }
-  return { connectors, materialized };
+  return { connectors, materialized, emitFinal };
 }
 
 export function bindProgram(text: string, casing: Casing): { program?: BoundProgram; errors: CompileError[] } {
   const errors: CompileError[] = [];
+  resetPlanIds();
   const pre = prepass(text);
   for (const e of pre.errors) errors.push({ ...posAt(text, e.offset), message: e.message, kind: 'unsupported' });
   const env: Env = { casing, catalog: new Map(), ctes: new Map() };
@@ -204,9 +209,18 @@ function bindStatement(s: Statement, attrs: ColumnAttr[], env: Env, tables: Tabl
     if (c.type.kind === 'INTERVAL_DT' || c.type.kind === 'INTERVAL_YM') throw new SqlError(`View column ${c.name} has type INTERVAL, which is not allowed in outputs`, s.name.pos, 'type');
     if (c.type.kind === 'NULL') c.type = { ...c.type };
   }
-  const { connectors, materialized } = parseConnectors(s.options);
+  const { connectors, materialized, emitFinal } = parseConnectors(s.options);
   // the output node keeps view column names
   const vn: PlanNode = q.node;
-  views.push({ name, quoted: s.name.quoted, columns, columnQuoted, node: vn, materialized: s.materialized || materialized, local: s.local, connectors, line: s.pos.line });
+  let final: ViewDef['emitFinal'];
+  if (emitFinal) {
+    const v = emitFinal.value.trim();
+    const idx = /^\d+$/.test(v) ? Number(v) : columns.findIndex((c) => c.name === canon({ value: v, quoted: false, pos: emitFinal.pos }, env.casing) || c.name === v);
+    if (idx < 0 || idx >= columns.length) throw new SqlError(`emit_final: column '${v}' not found in view ${name}`, emitFinal.pos, 'unknown_column');
+    const wm = vn.columns[idx]?.wm;
+    if (!wm) throw new SqlError(`emit_final: column '${columns[idx]!.name}' has no watermark (it must come from a table column with LATENESS, directly, through TUMBLE/HOP or TIMESTAMP_TRUNC)`, emitFinal.pos, 'unsupported');
+    final = { col: idx, wm };
+  }
+  views.push({ name, quoted: s.name.quoted, columns, columnQuoted, node: vn, materialized: s.materialized || materialized, local: s.local, connectors, line: s.pos.line, emitFinal: final });
   env.catalog.set(name, { name, node: vn, columns });
 }

@@ -1,7 +1,7 @@
 /** Queries: WITH, set operations, VALUES, SELECT (WHERE, GROUP BY, HAVING, windows, DISTINCT), ORDER BY ... LIMIT. */
 import { SqlError, type Expr, type Query, type Select, type SetBody } from '../parse/ast.js';
 import { node, type PlanColumn, type PlanNode } from '../plan/nodes.js';
-import { commonType, isInteger, mk, withNull, type SqlType } from '../types/types.js';
+import { commonType, mk, withNull, type SqlType } from '../types/types.js';
 import { AggregateOp, type AggSpec } from '../ops/aggregate.js';
 import { SetOp, SET_FNS } from '../ops/setops.js';
 import { UnionOp, ConstantOp } from '../ops/linear.js';
@@ -15,7 +15,8 @@ import { addSemiJoin, subqueryConjunct, type SubConjunct } from './subquery-cond
 import { addWindows } from './window.js';
 import { orderComparator } from './window-fns.js';
 import { bindFrom } from './from.js';
-import { attachScalarSubqueries, bindUncorrelated } from './scalar.js';
+import { attachScalarSubqueries } from './scalar.js';
+import { upperBounds } from './bounds.js';
 
 export interface BoundQuery {
   node: PlanNode;
@@ -130,17 +131,29 @@ function bindSelect(s: Select, env: Env): BoundQuery {
   // the rest one filter
   const plain: Expr[] = [];
   const subs: SubConjunct[] = [];
-  for (const c of conjuncts(s.where)) {
+  const whereConjuncts = conjuncts(s.where);
+  const subIdx: number[] = [];
+  for (const [i, c] of whereConjuncts.entries()) {
     const sub = subqueryConjunct(c);
-    if (sub) subs.push(sub);
-    else plain.push(c);
+    if (sub) {
+      subs.push(sub);
+      subIdx.push(i);
+    } else plain.push(c);
   }
   let rel: Rel = bindFrom(s.from, env, bindQuery, plain);
-  for (const sub of subs) rel = addSemiJoin(rel, sub, env, bindQuery);
+  for (const [i, sub] of subs.entries()) {
+    try {
+      rel = addSemiJoin(rel, sub, env, bindQuery);
+    } catch (err) {
+      // correlated beyond equalities, or correlated IN: decorrelated with the other subqueries below
+      if (!(err instanceof SqlError) || !['unsupported', 'unknown_column', 'unknown_table'].includes(err.kind ?? '')) throw err;
+      plain.push(whereConjuncts[subIdx[i]!]!);
+    }
+  }
   // scalar subqueries in WHERE (and, without aggregates, in SELECT and QUALIFY) read columns joined here
   const selectExprs = s.items.flatMap((i) => (i.k === 'star' ? [] : [i.expr]));
   const hasAgg = s.groupBy.length > 0 || selectExprs.some(containsAgg) || (s.having !== undefined && containsAgg(s.having));
-  const early = attachScalarSubqueries(rel.node, [...plain, ...(hasAgg ? [] : [...selectExprs, ...(s.qualify ? [s.qualify] : [])])], { scope: rel.scope, clause: 'WHERE' }, env, scalarQuery);
+  const early = attachScalarSubqueries(rel.node, [...plain, ...(hasAgg ? [] : [...selectExprs, ...(s.qualify ? [s.qualify] : [])])], { scope: rel.scope, clause: 'WHERE' }, env, bindQuery);
   rel = { node: early.node, scope: rel.scope };
   const scalars = early.ctx.special;
   if (plain.length) {
@@ -172,7 +185,7 @@ function bindSelect(s: Select, env: Env): BoundQuery {
   if (hasAgg) {
     const r = bindAggregate(s, items.map((i) => i.expr), rel, env);
     // scalar subqueries of the SELECT list are joined to the groups
-    const late = attachScalarSubqueries(r.node, items.map((i) => i.expr), r.ctx, env, scalarQuery);
+    const late = attachScalarSubqueries(r.node, items.map((i) => i.expr), r.ctx, env, bindQuery);
     cur = late.node;
     ctx = late.ctx;
   } else if (s.having) {
@@ -200,37 +213,6 @@ function bindSelect(s: Select, env: Env): BoundQuery {
   cur = mapNode(cur, exprs, columns);
   if (s.distinct) cur = node('distinct', [cur], columns, () => new SetOp(SET_FNS.DISTINCT!));
   return { node: cur, columns };
-}
-
-function scalarQuery(e: Expr & { k: 'subquery' }, env: Env): BoundQuery {
-  return bindUncorrelated((outer) => bindQuery(e.query, outer), env);
-}
-
-const MIRROR: Record<string, string> = { Lt: 'Gt', LtEq: 'GtEq', Gt: 'Lt', GtEq: 'LtEq', Eq: 'Eq' };
-
-/**
- * Conjuncts of the form `column <= k`, `column < k` or `column = k` (either way round, k a constant
- * integer): every row that passes has that column at most the bound. plan/rank-limit.ts uses them to
- * compute only the top ranks of a window function.
- */
-function upperBounds(conds: Expr[], ctx: BindCtx): Array<{ col: number; max: number }> {
-  const out: Array<{ col: number; max: number }> = [];
-  for (const c of conds) {
-    if (c.k !== 'bin' || !(c.op in MIRROR)) continue;
-    let col = bindExpr(c.left, ctx);
-    let k = bindExpr(c.right, ctx);
-    let op = c.op;
-    if (col.colIdx === undefined) {
-      [col, k] = [k, col];
-      op = MIRROR[op]!;
-    }
-    if (col.colIdx === undefined || !k.constant || !isInteger(k.type)) continue;
-    const v = k.fn([]);
-    if (typeof v !== 'number') continue;
-    if (op === 'LtEq' || op === 'Eq') out.push({ col: col.colIdx, max: v });
-    else if (op === 'Lt') out.push({ col: col.colIdx, max: v - 1 });
-  }
-  return out;
 }
 
 function bindAggregate(s: Select, itemExprs: Expr[], rel: Rel, env: Env): { node: PlanNode; ctx: BindCtx } {
@@ -290,7 +272,7 @@ function bindAggregate(s: Select, itemExprs: Expr[], rel: Rel, env: Env): { node
   const specs: AggSpec[] = bound.map((b) => b.spec);
   const nG = keys.length;
   const columns: PlanColumn[] = [
-    ...keys.map((k, i) => ({ name: `G$${i}`, type: k.type, wm: k.colIdx !== undefined ? rel.node.columns[k.colIdx]?.wm : undefined })),
+    ...keys.map((k, i) => ({ name: `G$${i}`, type: k.type, wm: k.colIdx !== undefined ? rel.node.columns[k.colIdx]?.wm : truncLineage(groupExprs[i]!, rel) })),
     ...bound.map((b, i) => ({ name: `A$${i}`, type: global && b.type.kind !== 'BIGINT' ? withNull(b.type, true) : b.type })),
   ];
   const keyFns = keys.map((k) => k.fn);
@@ -316,7 +298,7 @@ function bindAggregate(s: Select, itemExprs: Expr[], rel: Rel, env: Env): { node
   let cur: PlanNode = aggNode;
   let ctx: BindCtx = { scope: rel.scope, clause: 'SELECT', special };
   if (s.having) {
-    const h = attachScalarSubqueries(cur, [s.having], ctx, env, scalarQuery);
+    const h = attachScalarSubqueries(cur, [s.having], ctx, env, bindQuery);
     cur = filterNode(h.node, bindCondition(s.having, { ...h.ctx, clause: 'HAVING' }));
     ctx = h.ctx;
   }
@@ -324,3 +306,27 @@ function bindAggregate(s: Select, itemExprs: Expr[], rel: Rel, env: Env): { node
 }
 
 export type { ScopeColumn };
+
+/** Longest span of one unit of TIMESTAMP_TRUNC, in milliseconds (months and years at their longest). */
+const UNIT_MS: Record<string, number> = { SECOND: 1000, MINUTE: 60_000, HOUR: 3_600_000, DAY: 86_400_000, WEEK: 7 * 86_400_000, MONTH: 31 * 86_400_000, QUARTER: 92 * 86_400_000, YEAR: 366 * 86_400_000 };
+
+/**
+ * Watermark lineage of `TIMESTAMP_TRUNC(ts, unit)` / `DATE_TRUNC('unit', ts)` over a TIMESTAMP column fed by
+ * LATENESS: a truncated value v gets no new rows once v + one unit + the column's slack <= the watermark.
+ */
+function truncLineage(e: Expr, rel: Rel): PlanColumn['wm'] {
+  if (e.k !== 'func' || !['TIMESTAMP_TRUNC', 'DATE_TRUNC'].includes(e.name) || e.args.length !== 2) return undefined;
+  const [x, y] = e.args as [Expr, Expr];
+  const colArg = x.k === 'col' && rel.scope.tryResolve(x.parts, x.pos)?.type.kind === 'TIMESTAMP' ? x : y;
+  const unitArg = colArg === x ? y : x;
+  const unit = unitArg.k === 'str' ? unitArg.value.toUpperCase() : unitArg.k === 'col' ? unitArg.parts[unitArg.parts.length - 1]!.value.toUpperCase() : undefined;
+  if (colArg.k !== 'col' || !unit || !UNIT_MS[unit]) return undefined;
+  let c;
+  try {
+    c = rel.scope.tryResolve(colArg.parts, colArg.pos);
+  } catch {
+    return undefined;
+  }
+  const wm = c && c.type.kind === 'TIMESTAMP' ? rel.node.columns[c.idx]?.wm : undefined;
+  return wm && { ...wm, slack: wm.slack + UNIT_MS[unit]! };
+}

@@ -3,11 +3,10 @@
  * The parser's JSON is a serde encoding of Rust enums: each node is `{Variant: payload}` or a bare string.
  * The package's bundled TypeScript types do not match that JSON, so this module treats it as `any`, narrowly.
  */
-import { init, parse as sqlParse } from '@guanmingchiu/sqlparser-ts';
+import { parseSql } from './wasm-parser.js';
+import { rewriteLongChains } from './chains.js';
 import type { Expr, FromItem, Ident, OrderItem, Pos, Query, SelectItem, SetBody, Statement, WindowSpec, FrameBound, ColumnDef } from './ast.js';
 import { SqlError } from './ast.js';
-
-await init();
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type J = any;
@@ -506,6 +505,8 @@ export class Adapter {
         args.push(this.funcArg(a));
       }
     } else if (ak === 'Subquery') this.unsupported('a subquery as a function argument', v);
+    const chainOp = CHAIN_OPS[name];
+    if (chainOp) return balanced(chainOp, args, pos);
     if (name === 'DESCRIPTOR') {
       return { k: 'descriptor', cols: args.map((a) => (a.k === 'col' ? a.parts[a.parts.length - 1]! : this.unsupported('DESCRIPTOR argument', v))), pos };
     }
@@ -519,13 +520,27 @@ export class Adapter {
   }
 }
 
+/** The calls parse/chains.ts writes for long chains of one operator. */
+const CHAIN_OPS: Record<string, string> = { $CHAIN_OR: 'Or', $CHAIN_AND: 'And', $CHAIN_PLUS: 'Plus' };
+
+/** A balanced tree of `op` over the terms, built without recursion deeper than log2(terms). */
+function balanced(op: string, terms: Expr[], pos: Pos): Expr {
+  let level = terms;
+  while (level.length > 1) {
+    const next: Expr[] = [];
+    for (let i = 0; i < level.length; i += 2) next.push(i + 1 < level.length ? { k: 'bin', op, left: level[i]!, right: level[i + 1]!, pos: level[i]!.pos ?? pos } : level[i]!);
+    level = next;
+  }
+  return level[0]!;
+}
+
 export interface ParseOutcome {
   statements: J[];
 }
 
 /** Parse one statement's text (padded so positions match the whole program) with the generic dialect. */
 export function parseRaw(text: string): J[] {
-  return sqlParse(text, 'generic') as J[];
+  return parseSql(rewriteLongChains(text)) as J[];
 }
 
 export function parserErrorPosition(e: unknown): { message: string; line?: number; column?: number } {

@@ -37,9 +37,16 @@ export interface PlanNode {
   rankCol?: number;
   /** 'window': set by plan/rank-limit.ts when every reader keeps only ranks <= limit. */
   rankLimit?: number;
+  /** What plan/explain.ts shows besides the kind, e.g. a join's kind and number of keys. */
+  detail?: string;
 }
 
 let nextId = 1;
+
+/** Ids count from 1 in each compile (compiling is synchronous, so compiles do not interleave). */
+export function resetPlanIds(): void {
+  nextId = 1;
+}
 
 export function node(kind: string, inputs: PlanNode[], columns: PlanColumn[], make?: () => Operator): PlanNode {
   return { id: nextId++, kind, inputs, columns, make };

@@ -1,20 +1,30 @@
 /** Body parsers, the error handler and the JSON-404 of the bookmark API's fastify context. */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from './errors.js';
+import { BODY_LIMITS, MAX_JSON_DEPTH, parseJsonBody, tooLargeMessage } from '../limits.js';
+import { refuseTooManyModels } from './validate.js';
+
+/** Routes whose JSON bodies may be bigger than the rest (bulk creates of up to 1,000 models). */
+const BULK_ROUTE = /^\/api\/v2\/bulk\//;
 
 export function installParsers(app: FastifyInstance): void {
   // text/plain goes too: a non-JSON body is 415, not a misleading "url field is required" (LinkAce 2.1.4+).
   app.removeContentTypeParser(['application/json', 'text/plain']);
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+  // The bulk routes take a bigger body than the parser's default; fastify applies a route's bodyLimit.
+  app.addHook('onRoute', (r) => {
+    if (BULK_ROUTE.test(r.url) && r.bodyLimit === undefined) r.bodyLimit = BODY_LIMITS.bookmarksBulk;
+  });
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMITS.bookmarksJson }, (req, body, done) => {
     const text = String(body);
     if (text.trim() === '') return done(null, undefined);
     try {
-      done(null, JSON.parse(text));
+      const bulk = BULK_ROUTE.test(req.routeOptions.url ?? '');
+      done(null, parseJsonBody(text, MAX_JSON_DEPTH, bulk ? (shape) => refuseTooManyModels(shape.topLevelArrays.get('models') ?? 0) : undefined));
     } catch (e) {
-      done(new HttpError(400, { message: `Malformed JSON body: ${(e as Error).message}` }), undefined);
+      done(e instanceof HttpError ? e : new HttpError(400, { message: (e as Error).message }), undefined);
     }
   });
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: BODY_LIMITS.bookmarksJson }, (_req, body, done) => {
     const out: Record<string, unknown> = {};
     for (const [k, v] of new URLSearchParams(String(body))) {
       const key = k.endsWith('[]') ? k.slice(0, -2) : k;
@@ -31,7 +41,8 @@ export function errorHandler(err: FastifyError | HttpError, req: FastifyRequest,
   const code = (err as FastifyError).code;
   if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
     return reply.code(415).send({ message: `Unsupported Media Type: ${req.headers['content-type'] ?? 'none'}. Send application/json.` });
-  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.code(413).send({ message: 'The request body is too large.' });
+  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+    return reply.code(413).send({ message: tooLargeMessage(BULK_ROUTE.test(req.routeOptions.url ?? '') ? BODY_LIMITS.bookmarksBulk : BODY_LIMITS.bookmarksJson) });
   if (status >= 400 && status < 500) return reply.code(status).send({ message: err.message });
   req.log.error({ err }, 'bookmarks: unexpected error');
   return reply.code(500).send({ message: 'Server Error' });

@@ -18,6 +18,7 @@ import { errorHandler, installParsers, notFoundRoutes, trackRoutes } from './htt
 import { makeAuthHook } from './auth.js';
 import { registerRoutes } from './routes/index.js';
 import { WriteBatcher } from './store/batch.js';
+import { BODY_LIMITS } from '../limits.js';
 
 export const API_VERSION = '2.0';
 
@@ -69,7 +70,7 @@ const service: ServiceModule = {
     app.setSerializerCompiler(() => (data) => JSON.stringify(data));
     app.setErrorHandler(errorHandler);
     app.decorateRequest('bmCaller', null);
-    await app.register(multipart, { limits: { fileSize: 50 * 1024 * 1024, files: 1 } });
+    await app.register(multipart, { limits: { fileSize: BODY_LIMITS.bookmarksImport, files: 1 } });
     await app.register(swagger, {
       openapi: {
         openapi: '3.1.0',
@@ -79,8 +80,8 @@ const service: ServiceModule = {
       },
     });
     const known = trackRoutes(app);
-    const limiter = new RateLimiter(settings.rateLimit);
-    app.addHook('onRequest', makeAuthHook(db, limiter, () => settings.guestAccess));
+    const limiters = { v1: new RateLimiter(settings.rateLimit), v2: new RateLimiter(settings.v2RateLimit) };
+    app.addHook('onRequest', makeAuthHook(db, limiters, () => settings.guestAccess));
 
     app.get('/api/version', { schema: { tags: ['General'], summary: 'API version', security: [], response: { 200: { type: 'object', properties: { version: { type: 'string' } } } } } }, async () => ({
       version: API_VERSION,

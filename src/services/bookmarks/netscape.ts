@@ -1,9 +1,10 @@
 /**
- * Netscape bookmark files (the HTML every browser imports and exports): a pure parser (htmlparser2 SAX,
- * folders become tags, TAGS/ADD_DATE/PRIVATE attributes, <DD> descriptions, any encoding) and a serializer.
+ * Netscape bookmark files (the HTML every browser imports and exports): a pure parser (html-events.ts,
+ * linear in the file's length; folders become tags, up to MAX_FOLDER_DEPTH levels; TAGS/ADD_DATE/PRIVATE
+ * attributes, <DD> descriptions, any encoding) and a serializer.
  */
-import { Parser } from 'htmlparser2';
-import { decodeHtml } from './metadata.js';
+import { scanHtml, scanHtmlYielding, type HtmlHandler } from './html-events.js';
+import { decodeHtml } from './page-parse.js';
 
 export interface NetscapeBookmark {
   url: string;
@@ -46,20 +47,33 @@ function splitTags(raw: string): string[] {
   return raw.split(',').map(cleanTag).filter(Boolean);
 }
 
-function addUnique(into: string[], tags: string[]): void {
-  for (const t of tags) if (!into.some((x) => x.toLowerCase() === t.toLowerCase())) into.push(t);
+/**
+ * Named folders nested deeper than this fold into the last level: their bookmarks are imported with the
+ * tags of the 32 outer folders, and the deeper folder names are not used as tags.
+ */
+export const MAX_FOLDER_DEPTH = 32;
+
+type Entry = NetscapeBookmark & { attrDescription: boolean };
+
+/** One open <DL>: whether a named folder opened it, and the tag it added (lower-case key) or null (root, toolbar, repeated name, too deep). */
+interface OpenList {
+  named: boolean;
+  key: string | null;
 }
 
-export function parseNetscape(input: string | Uint8Array): NetscapeBookmark[] {
-  const html = typeof input === 'string' ? input : decodeHtml(input);
-  const out: (NetscapeBookmark & { attrDescription: boolean })[] = [];
-  // one entry per open <DL>: the folder name that opened it (null for the root or a toolbar folder)
-  const folders: (string | null)[] = [];
+/** The state of one parse: an event handler and the bookmarks found. Linear in the file's length. */
+function netscapeReader(): { handler: HtmlHandler; result(): NetscapeBookmark[] } {
+  const out: Entry[] = [];
+  const lists: OpenList[] = [];
+  let namedDepth = 0;
+  // the tags of the open folders, outermost first, without repeats (case-insensitive), and their keys
+  const folderTags: string[] = [];
+  const folderKeys = new Set<string>();
   let pendingFolder: string | null = null;
   let capture: 'folder' | 'title' | 'desc' | null = null;
   let text = '';
-  let current: (NetscapeBookmark & { attrDescription: boolean }) | null = null;
-  let last: (NetscapeBookmark & { attrDescription: boolean }) | null = null;
+  let current: Entry | null = null;
+  let last: Entry | null = null;
   let skipFolder = false;
 
   const endDescription = () => {
@@ -77,84 +91,124 @@ export function parseNetscape(input: string | Uint8Array): NetscapeBookmark[] {
     current = null;
     capture = null;
   };
+  const tagsFor = (tagAttr: string | undefined): string[] => {
+    const tags = folderTags.slice();
+    if (!tagAttr) return tags;
+    const keys = new Set(folderKeys);
+    for (const t of splitTags(tagAttr)) {
+      const k = t.toLowerCase();
+      if (!keys.has(k)) {
+        keys.add(k);
+        tags.push(t);
+      }
+    }
+    return tags;
+  };
 
-  const parser = new Parser(
-    {
-      onopentag(name, attrs) {
-        if (name === 'dt' || name === 'dl' || name === 'h3' || name === 'a' || name === 'dd') endDescription();
-        if (capture === 'title' && name !== 'a') {
-          // tags inside a title (rare) are ignored; their text still counts
-          if (name === 'dt' || name === 'dl' || name === 'dd' || name === 'h3') finishBookmark();
-        }
-        switch (name) {
-          case 'h3':
-            capture = 'folder';
-            text = '';
-            skipFolder = truthy(attrs.personal_toolbar_folder ?? '') || truthy(attrs.unfiled_bookmarks_folder ?? '');
-            break;
-          case 'dl':
-            folders.push(pendingFolder);
-            pendingFolder = null;
-            break;
-          case 'a': {
-            if (current) finishBookmark();
-            const href = (attrs.href ?? '').trim();
-            if (!href) break;
-            const tags: string[] = [];
-            for (const f of folders) if (f) addUnique(tags, [f]);
-            const tagAttr = attrs.tags ?? attrs.tag ?? attrs.labels;
-            if (tagAttr) addUnique(tags, splitTags(tagAttr));
-            let priv: boolean | null = null;
-            const pub = attrs.public ?? attrs.published ?? attrs.pub;
-            const prv = attrs.private ?? attrs.shared;
-            if (pub !== undefined) priv = !truthy(pub);
-            else if (prv !== undefined) priv = attrs.private !== undefined ? truthy(prv) : !truthy(prv);
-            const desc = (attrs.description ?? attrs.note ?? '').trim();
-            current = {
-              url: href,
-              title: '',
-              description: desc || null,
-              attrDescription: !!desc,
-              tags,
-              addDate: parseAddDate(attrs.add_date),
-              private: priv,
-            };
-            capture = 'title';
-            text = '';
-            break;
-          }
-          case 'dd':
-            if (last && !current) {
-              capture = 'desc';
-              text = '';
+  const handler: HtmlHandler = {
+    onopentag(name, attrs) {
+      if (name === 'dt' || name === 'dl' || name === 'h3' || name === 'a' || name === 'dd') endDescription();
+      if (capture === 'title' && name !== 'a') {
+        // tags inside a title (rare) are ignored; their text still counts
+        if (name === 'dt' || name === 'dl' || name === 'dd' || name === 'h3') finishBookmark();
+      }
+      switch (name) {
+        case 'h3':
+          capture = 'folder';
+          text = '';
+          skipFolder = truthy(attrs.personal_toolbar_folder ?? '') || truthy(attrs.unfiled_bookmarks_folder ?? '');
+          break;
+        case 'dl': {
+          let key: string | null = null;
+          const named = pendingFolder !== null;
+          if (pendingFolder && namedDepth < MAX_FOLDER_DEPTH) {
+            const k = pendingFolder.toLowerCase();
+            if (!folderKeys.has(k)) {
+              key = k;
+              folderKeys.add(k);
+              folderTags.push(pendingFolder);
             }
-            break;
-        }
-      },
-      ontext(t) {
-        if (capture) text += t;
-      },
-      onclosetag(name) {
-        if (name === 'h3' && capture === 'folder') {
-          const n = cleanTag(text);
-          pendingFolder = skipFolder || !n ? null : n;
-          capture = null;
-        } else if (name === 'a' && current) finishBookmark();
-        else if (name === 'dl') {
-          endDescription();
-          if (current) finishBookmark();
-          folders.pop();
+          }
+          if (named) namedDepth++;
+          lists.push({ key, named });
           pendingFolder = null;
-        } else if (name === 'dd') endDescription();
-      },
+          break;
+        }
+        case 'a': {
+          if (current) finishBookmark();
+          const href = (attrs.href ?? '').trim();
+          if (!href) break;
+          let priv: boolean | null = null;
+          const pub = attrs.public ?? attrs.published ?? attrs.pub;
+          const prv = attrs.private ?? attrs.shared;
+          if (pub !== undefined) priv = !truthy(pub);
+          else if (prv !== undefined) priv = attrs.private !== undefined ? truthy(prv) : !truthy(prv);
+          const desc = (attrs.description ?? attrs.note ?? '').trim();
+          current = {
+            url: href,
+            title: '',
+            description: desc || null,
+            attrDescription: !!desc,
+            tags: tagsFor(attrs.tags ?? attrs.tag ?? attrs.labels),
+            addDate: parseAddDate(attrs.add_date),
+            private: priv,
+          };
+          capture = 'title';
+          text = '';
+          break;
+        }
+        case 'dd':
+          if (last && !current) {
+            capture = 'desc';
+            text = '';
+          }
+          break;
+      }
     },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
-  );
-  parser.write(html);
-  parser.end();
-  if (current) finishBookmark();
-  endDescription();
-  return out.map(({ attrDescription: _, ...b }) => b);
+    ontext(t) {
+      if (capture) text += t;
+    },
+    onclosetag(name) {
+      if (name === 'h3' && capture === 'folder') {
+        const n = cleanTag(text);
+        pendingFolder = skipFolder || !n ? null : n;
+        capture = null;
+      } else if (name === 'a' && current) finishBookmark();
+      else if (name === 'dl') {
+        endDescription();
+        if (current) finishBookmark();
+        const closed = lists.pop();
+        if (closed?.named) namedDepth--;
+        if (closed?.key) {
+          folderKeys.delete(closed.key);
+          folderTags.pop();
+        }
+        pendingFolder = null;
+      } else if (name === 'dd') endDescription();
+    },
+  };
+  const result = () => {
+    if (current) finishBookmark();
+    endDescription();
+    return out.map(({ attrDescription: _, ...b }) => b);
+  };
+  return { handler, result };
+}
+
+const textOf = (input: string | Uint8Array) => (typeof input === 'string' ? input : decodeHtml(input));
+
+/** The bookmarks of a Netscape file, at once (linear time). */
+export function parseNetscape(input: string | Uint8Array): NetscapeBookmark[] {
+  const r = netscapeReader();
+  scanHtml(textOf(input), r.handler);
+  return r.result();
+}
+
+/** parseNetscape in slices, giving the event loop a turn between them (same result). */
+export async function parseNetscapeYielding(input: string | Uint8Array): Promise<NetscapeBookmark[]> {
+  const r = netscapeReader();
+  await scanHtmlYielding(textOf(input), r.handler);
+  return r.result();
 }
 
 function esc(s: string): string {

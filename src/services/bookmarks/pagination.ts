@@ -1,10 +1,13 @@
 /**
- * Page parameters and the paginated envelopes. v2: `{data, links: {first, last, prev, next}, meta: {...}}`
- * plus Laravel's flat paginator fields (current_page, next_page_url, ...) that LinkAce clients read.
- * v1: `{data, meta, links}`. Page URLs keep the other query parameters.
+ * Page parameters and the paginated envelopes. Both versions answer `{data, links: {first, last, prev, next},
+ * meta: {...}}` plus Laravel's flat paginator fields (current_page, next_page_url, ...) that LinkAce clients
+ * read; v1's flat `per_page` is a string, as LinkAce 1.x sends it. Page URLs keep the other query parameters.
+ * Rules (Laravel's, as LinkAce applies them): `page` below 1 or not a number is page 1; v1 `per_page` is
+ * capped at 100 and never refused (0, -1 and anything not a number give a page of 100, 25 when absent);
+ * v2 `per_page` -1 and 0 mean all, anything else is capped at MAX_PER_PAGE.
  */
 import type { FastifyRequest } from 'fastify';
-import { Check, type Input } from './validate.js';
+import { Check, toInt, type Input } from './validate.js';
 
 export const DEFAULT_PER_PAGE = 25;
 /** The system limit for one page (v2); -1 and 0 mean "all". */
@@ -23,11 +26,30 @@ export interface Page<T> {
   page: PageRequest;
 }
 
+/** A repeated query key (`page=1&page=2`) reads as its last value, as PHP reads it. */
+function lastOf(v: unknown): unknown {
+  return Array.isArray(v) ? v[v.length - 1] : v;
+}
+
+/** Laravel's page resolver: a whole number of at least 1, anything else is page 1. */
+function pageNumber(v: unknown): number {
+  const n = toInt(lastOf(v));
+  return n !== undefined && n >= 1 ? n : 1;
+}
+
+/** v1 page size: absent 25; a number 1..100 as given; above 100, 0, negative or not a number: 100. */
+function v1PerPage(v: unknown): number {
+  const raw = lastOf(v);
+  if (raw === undefined || raw === null) return DEFAULT_PER_PAGE;
+  const n = toInt(raw);
+  return n !== undefined && n >= 1 ? Math.min(n, V1_MAX_PER_PAGE) : V1_MAX_PER_PAGE;
+}
+
 export function readPage(c: Check, version: 1 | 2 = 2): PageRequest {
-  const page = c.integer('page', { min: 1 }) ?? 1;
+  const page = pageNumber(c.input.page);
   let perPage: number | null = DEFAULT_PER_PAGE;
   if (version === 1) {
-    perPage = c.integer('per_page', { min: 1, max: V1_MAX_PER_PAGE }) ?? DEFAULT_PER_PAGE;
+    perPage = v1PerPage(c.input.per_page);
   } else {
     const n = c.integer('per_page', { min: -1 });
     if (n === -1 || n === 0) perPage = null;
@@ -71,7 +93,6 @@ export function envelope<T>(req: FastifyRequest, p: Page<T>, version: 1 | 2 = 2)
   const path = `${b.base}${b.path}`;
   const meta = { current_page: current, from, last_page: lastPage, path, per_page: perPage, to, total: p.total };
   const links = { first, last, prev, next };
-  if (version === 1) return { data: p.data, meta, links };
   return {
     data: p.data,
     links,
@@ -83,7 +104,7 @@ export function envelope<T>(req: FastifyRequest, p: Page<T>, version: 1 | 2 = 2)
     last_page_url: last,
     next_page_url: next,
     path,
-    per_page: perPage,
+    per_page: version === 1 ? String(perPage) : perPage,
     prev_page_url: prev,
     to,
     total: p.total,

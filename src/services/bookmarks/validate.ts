@@ -9,6 +9,9 @@ export type Input = Record<string, unknown>;
 
 export const LIMITS = { url: 2048, title: 255, description: 20_000, name: 255, note: 20_000, icon: 255 } as const;
 
+/** The most tags (or lists) one link may be given in one request or one imported bookmark. */
+export const MAX_REFS = 1000;
+
 /** Trims top-level strings and turns "" into null. Non-objects become {}. */
 export function normalizeInput(raw: unknown): Input {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return {};
@@ -150,6 +153,11 @@ export class Check {
     if (!this.need(field, false)) return this.input[field] as null | undefined;
     const v = this.input[field];
     const items: unknown[] = typeof v === 'string' ? v.split(',') : Array.isArray(v) ? v : [v];
+    // each id is looked up and each new name created: a body of millions would hold the server
+    if (items.length > MAX_REFS) {
+      this.fail(field, `The :attribute must not have more than ${MAX_REFS} items.`);
+      return undefined;
+    }
     const refs: Ref[] = [];
     for (const item of items) {
       if (typeof item === 'number' && Number.isSafeInteger(item) && item > 0) refs.push({ id: item });
@@ -189,6 +197,14 @@ export class Check {
   done(): void {
     if (Object.keys(this.errors).length) throw new ValidationError(this.errors);
   }
+}
+
+/** The most models one bulk request takes (LinkAce's bulk requests cap them at 1,000). */
+export const MAX_BULK_MODELS = 1000;
+
+/** Refuses a bulk body of more than MAX_BULK_MODELS models (422 naming the cap), before anything else. */
+export function refuseTooManyModels(count: number): void {
+  if (count > MAX_BULK_MODELS) throw new ValidationError({ models: [`The models must not have more than ${MAX_BULK_MODELS} items.`] });
 }
 
 export type Ref = { id: number } | { name: string };

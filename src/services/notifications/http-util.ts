@@ -1,6 +1,7 @@
 /** Small HTTP helpers for the notification routes: error bodies, auth, JSON parsing. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ValidationError } from './validate.js';
+import { BODY_LIMITS, BodyLimitError, parseJsonBody } from '../limits.js';
 
 export interface ErrorBody {
   error: string;
@@ -43,15 +44,16 @@ export function cookieValue(req: FastifyRequest, name: string): string | undefin
  */
 export function installParsers(app: FastifyInstance): void {
   app.removeContentTypeParser(['application/json', 'text/plain']);
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 1024 * 1024 }, (_req, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMITS.notificationsJson }, (_req, body, done) => {
     const text = (body as string).trim();
     if (text === '') return done(null, undefined);
     try {
-      done(null, JSON.parse(text));
-    } catch {
-      const err = new Error('the request body is not valid JSON') as Error & { statusCode: number; code: string };
+      done(null, parseJsonBody(text));
+    } catch (e) {
+      const tooDeep = e instanceof BodyLimitError && e.code === 'json_too_deep';
+      const err = new Error(tooDeep ? e.message : 'the request body is not valid JSON') as Error & { statusCode: number; code: string };
       err.statusCode = 400;
-      err.code = 'invalid_json';
+      err.code = tooDeep ? 'json_too_deep' : 'invalid_json';
       done(err, undefined);
     }
   });
@@ -65,7 +67,7 @@ export function installParsers(app: FastifyInstance): void {
       reply.log.error(err);
       return sendError(reply, 500, 'internal', 'internal error');
     }
-    const code = err.code === 'invalid_json' ? 'invalid_json' : status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : 'bad_request';
+    const code = err.code === 'invalid_json' || err.code === 'json_too_deep' ? err.code : status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : 'bad_request';
     return sendError(reply, status, code, err.message);
   });
 }

@@ -3,6 +3,8 @@
  * the bookmark service and a trigger endpoint, a durable outbox with retries, a dashboard.
  * See docs/notifications.md.
  */
+import { timingSafeEqual } from 'node:crypto';
+import { hashApiKey } from './store.js';
 import type { ServiceHandle, ServiceModule } from '../types.js';
 import { retryScaleProblem } from '../../webhooks/schedule.js';
 import { registerDashboard } from './dashboard.js';
@@ -32,14 +34,22 @@ const service: ServiceModule = {
     const { store } = notifier;
 
     // The API key: created on first start, stored hashed; the plaintext goes to the host once.
+    // More keys: `ops serve key create|list|revoke` (checked against the database on every request,
+    // so a revoked key stops working at once, even while the server runs).
     let createdKey: string | undefined;
-    if (!store.hasApiKey()) createdKey = store.createApiKey(notifier.clock.now());
-    // A key of the user's choosing is accepted too (e.g. OPS_NOTIFY_API_KEY, which the CLI also
-    // reads): the way back in when the generated key was lost.
+    if (!store.hasApiKey()) createdKey = store.createApiKey(notifier.clock.now(), 'local').key;
+    // A key of the user's choosing is accepted too (OPS_NOTIFY_API_KEY, which the CLI also reads: the
+    // way back in when the generated key was lost). It is held in memory only, never stored: once the
+    // variable is gone, the next start no longer accepts it.
     const chosenKey = typeof ctx.options.notifyApiKey === 'string' ? ctx.options.notifyApiKey : process.env.OPS_NOTIFY_API_KEY;
-    if (chosenKey) store.addApiKey(chosenKey, notifier.clock.now());
-    const hashes = store.apiKeyHashes();
-    const isValidKey = (key: string) => store.checkApiKey(key, hashes);
+    const chosenHash = chosenKey ? Buffer.from(hashApiKey(chosenKey), 'hex') : null;
+    const isValidKey = (key: string) => {
+      if (chosenHash) {
+        const h = Buffer.from(hashApiKey(key), 'hex');
+        if (timingSafeEqual(h, chosenHash)) return true;
+      }
+      return store.useApiKey(key, notifier.clock.now()) !== null;
+    };
 
     const unsubscribe = ctx.events.subscribe((ev) => {
       try {

@@ -11,7 +11,7 @@
  *   that did not get a 2xx.
  */
 import Database from 'better-sqlite3';
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { ALL_EVENTS, type Envelope } from '../../webhooks/envelope.js';
 import { MAX_ATTEMPTS, nextAttemptAfterFailure } from '../../webhooks/schedule.js';
@@ -101,6 +101,18 @@ interface WebhookRow {
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 const randomId = (prefix: string, bytes: number) => `${prefix}_${randomBytes(bytes).toString('hex')}`;
 export const hashApiKey = (key: string) => createHash('sha256').update(key, 'utf8').digest('hex');
+
+/** What `ops serve key list` shows of a key: its first 8 characters, the rest masked. */
+export const maskApiKey = (key: string) => `${key.slice(0, Math.min(8, Math.floor(key.length / 2)))}…`;
+
+export interface ApiKeyInfo {
+  id: number;
+  name: string;
+  /** the first characters of the key, masked ("ntf_AbCd…") */
+  prefix: string;
+  created_at: string;
+  last_used_at: string | null;
+}
 
 export class NotifyStore {
   readonly db: Database.Database;
@@ -242,6 +254,30 @@ export class NotifyStore {
     const cols = (this.db.prepare('PRAGMA table_info(webhooks)').all() as { name: string }[]).map((c) => c.name);
     if (!cols.includes('status')) this.db.exec("ALTER TABLE webhooks ADD COLUMN status TEXT NOT NULL DEFAULT 'active'");
     if (!cols.includes('failed_at')) this.db.exec('ALTER TABLE webhooks ADD COLUMN failed_at INTEGER');
+    this.migrateApiKeys();
+  }
+
+  /**
+   * Added with `ops serve key`: a name, a masked prefix and the last use of each key. A key stored in
+   * plaintext by an older install (anything but 64 hex digits) is replaced by its hash here, so it
+   * keeps working and is no longer readable.
+   */
+  private migrateApiKeys(): void {
+    const cols = (this.db.prepare('PRAGMA table_info(api_keys)').all() as { name: string }[]).map((c) => c.name);
+    if (!cols.includes('name')) {
+      this.db.exec("ALTER TABLE api_keys ADD COLUMN name TEXT NOT NULL DEFAULT 'local'");
+      // Before `ops serve key`, the only key ever generated was the first (created on first start,
+      // before any other); the later rows are OPS_NOTIFY_API_KEY values that were stored: forget them.
+      this.db.exec('DELETE FROM api_keys WHERE id > (SELECT min(id) FROM api_keys)');
+    }
+    if (!cols.includes('prefix')) this.db.exec('ALTER TABLE api_keys ADD COLUMN prefix TEXT');
+    if (!cols.includes('last_used_at')) this.db.exec('ALTER TABLE api_keys ADD COLUMN last_used_at INTEGER');
+    const plain = (this.db.prepare('SELECT id, hash FROM api_keys').all() as { id: number; hash: string }[]).filter((r) => !/^[0-9a-f]{64}$/.test(r.hash));
+    if (plain.length === 0) return;
+    const update = this.db.prepare('UPDATE OR IGNORE api_keys SET hash = ?, prefix = coalesce(prefix, ?) WHERE id = ?');
+    this.db.transaction(() => {
+      for (const r of plain) update.run(hashApiKey(r.hash), maskApiKey(r.hash), r.id);
+    })();
   }
 
   close(): void {
@@ -254,27 +290,36 @@ export class NotifyStore {
     return this.db.prepare('SELECT 1 FROM api_keys LIMIT 1').get() !== undefined;
   }
 
-  /** Creates a new API key; returns the plaintext (only its hash is stored). */
-  createApiKey(now: number): string {
+  /** Creates a new API key; returns the plaintext (only its hash and a masked prefix are stored). */
+  createApiKey(now: number, name = 'local'): { id: number; key: string } {
     const key = `ntf_${randomBytes(24).toString('base64url')}`;
-    this.addApiKey(key, now);
-    return key;
+    const r = this.db.prepare('INSERT INTO api_keys (hash, created_at, name, prefix) VALUES (?, ?, ?, ?)').run(hashApiKey(key), now, name, maskApiKey(key));
+    return { id: Number(r.lastInsertRowid), key };
   }
 
-  addApiKey(key: string, now: number): void {
-    this.db.prepare('INSERT OR IGNORE INTO api_keys (hash, created_at) VALUES (?, ?)').run(hashApiKey(key), now);
+  /** The stored keys, oldest first (never their values). */
+  listApiKeys(): ApiKeyInfo[] {
+    const rows = this.db.prepare('SELECT id, name, prefix, created_at, last_used_at FROM api_keys ORDER BY id').all() as {
+      id: number;
+      name: string;
+      prefix: string | null;
+      created_at: number;
+      last_used_at: number | null;
+    }[];
+    return rows.map((r) => ({ id: r.id, name: r.name, prefix: r.prefix ?? 'ntf_…', created_at: iso(r.created_at)!, last_used_at: iso(r.last_used_at) }));
   }
 
-  apiKeyHashes(): Buffer[] {
-    return (this.db.prepare('SELECT hash FROM api_keys').all() as { hash: string }[]).map((r) => Buffer.from(r.hash, 'hex'));
+  /** Deletes a key; false when there is no key with that id. */
+  revokeApiKey(id: number): boolean {
+    return this.db.prepare('DELETE FROM api_keys WHERE id = ?').run(id).changes > 0;
   }
 
-  /** Constant-time check of a presented key against the stored hashes. */
-  checkApiKey(key: string, hashes: Buffer[] = this.apiKeyHashes()): boolean {
-    const h = Buffer.from(hashApiKey(key), 'hex');
-    let ok = false;
-    for (const stored of hashes) if (stored.length === h.length && timingSafeEqual(stored, h)) ok = true;
-    return ok;
+  /** The id of the stored key matching a presented key, or null. Marks its last use (at most once a minute). */
+  useApiKey(key: string, now: number): number | null {
+    const row = this.db.prepare('SELECT id, last_used_at FROM api_keys WHERE hash = ?').get(hashApiKey(key)) as { id: number; last_used_at: number | null } | undefined;
+    if (!row) return null;
+    if (row.last_used_at === null || now - row.last_used_at >= 60_000) this.db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(now, row.id);
+    return row.id;
   }
 
   // ---- webhooks ----------------------------------------------------------------------------

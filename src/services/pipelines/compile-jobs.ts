@@ -1,8 +1,12 @@
 /**
  * Asynchronous compilation of a pipeline's program: Pending -> CompilingSql -> CompilingRust -> Success,
  * or SqlError / SystemError. A newer program version (or a deleted pipeline) cancels a running job.
+ * The SQL is checked in the compiler worker (compiler-pool.ts: time and heap limits, a fresh parser after
+ * a failure), so no program stalls the event loop or breaks another's compile; the runnable program
+ * is built on demand by program(), for a program the worker accepted.
  */
 import type { CompiledProgram } from '../../engine/index.js';
+import { CompilerPool } from './compiler-pool.js';
 import { compileProgram } from './compiler.js';
 import type { Entry } from './entry.js';
 import { Errors } from './errors.js';
@@ -15,8 +19,14 @@ export class CompileJobs {
     private readonly store: PipelineStore,
     private readonly logs: LogBook,
     private readonly isCurrent: (e: Entry) => boolean,
+    private readonly pool: CompilerPool,
     private readonly compileDelayMs = 0,
   ) {}
+
+  /** Ends the compiler worker (pending compiles end as SystemError, which nobody reads any more). */
+  close(): Promise<void> {
+    return this.pool.close();
+  }
 
   private log(e: Entry, level: 'INFO' | 'WARN' | 'ERROR', message: string): void {
     this.logs.log(level, 'compiler-server', 'compiler_server::compiler', message, { name: e.rec.name, id: e.rec.id });
@@ -42,10 +52,8 @@ export class CompileJobs {
       if (!alive()) return;
       this.setProgramStatus(e, 'CompilingSql');
       this.log(e, 'INFO', `compiling program version ${version}`);
-      setImmediate(() => {
-        if (!alive()) return;
-        const started = performance.now();
-        const out = compileProgram(e.rec.program_code, outputCaseOf(e.rec.program_config));
+      const started = performance.now();
+      void this.pool.compile(e.rec.program_code, outputCaseOf(e.rec.program_config), () => !alive()).then((out) => {
         if (!alive()) return;
         if (!out.ok) {
           if ('messages' in out) {
@@ -57,8 +65,7 @@ export class CompileJobs {
           }
           return;
         }
-        e.program = out.program;
-        e.programVersion = version;
+        e.program = null;
         e.rec.program_info = out.info;
         this.setProgramStatus(e, 'CompilingRust');
         setTimeout(() => {
@@ -71,7 +78,10 @@ export class CompileJobs {
     });
   }
 
-  /** The compiled program of the current version (compiled again after a restart of the server). */
+  /**
+   * The runnable program of the current version, built here on first use (after a compile the worker
+   * accepted, or after a restart of the server).
+   */
   program(e: Entry): CompiledProgram {
     if (e.program && e.programVersion === e.rec.program_version) return e.program;
     const out = compileProgram(e.rec.program_code, outputCaseOf(e.rec.program_config));

@@ -10,6 +10,12 @@ export type CompileOutcome =
   | { ok: false; messages: SqlCompilerMessage[] }
   | { ok: false; systemError: string };
 
+/** A compile outcome that can cross threads: program_info instead of the compiled program. */
+export type CompileReport =
+  | { ok: true; info: Record<string, unknown> }
+  | { ok: false; messages: SqlCompilerMessage[] }
+  | { ok: false; systemError: string };
+
 const INPUT_TRANSPORTS = new Set(['url_input', 'file_input']);
 const OUTPUT_TRANSPORTS = new Set(['file_output']);
 const FORMATS = new Set(['json', 'csv']);
@@ -44,9 +50,16 @@ export function toMessage(code: string, e: CompileError, errorType?: string): Sq
     end_column: column,
     warning: false,
     error_type: errorType ?? ERROR_TYPES[e.kind ?? ''] ?? 'Compilation error',
-    message: e.message,
+    message: PARSER_TRAP.test(e.message) ? parserTrapMessage(e.message) : e.message,
     snippet: snippet(code, line, column),
   };
+}
+
+/** A trap of the WASM parser (its stack ran out on deep nesting), not a SQL syntax error. */
+const PARSER_TRAP = /^(memory access out of bounds|unreachable|Maximum call stack size exceeded)/;
+
+function parserTrapMessage(trap: string): string {
+  return `The SQL parser failed on this statement (${trap}): an expression or query is nested too deeply for it; split it into smaller views`;
 }
 
 function snippet(code: string, line: number, column: number): string | null {

@@ -12,12 +12,14 @@ import { ApiKeys } from './auth.js';
 import { ApiError, Errors } from './errors.js';
 import { LogBook } from './logs.js';
 import { PipelineManager } from './manager.js';
+import { DEFAULT_INGRESS_BODY_LIMIT } from './ingress/limits.js';
 import { ingressRoutes, ioRoutes } from './routes/io.js';
 import { miscRoutes } from './routes/misc.js';
 import { pipelineRoutes } from './routes/pipelines.js';
 import { PipelineStore } from './store.js';
+import { BODY_LIMITS } from '../limits.js';
 
-/** Largest request body (ingress batches): 256 MiB (well below the longest string V8 can hold). */
+/** Ceiling of the buffered-body parser (the API routes get BODY_LIMITS.pipelinesJson; ingress streams, limited by ingress/limits.ts). */
 export const BODY_LIMIT = 256 * 1024 * 1024;
 export const DEFAULT_KEEPALIVE_MS = 3000;
 
@@ -48,6 +50,10 @@ const service: ServiceModule = {
       defaultMemoryMb: typeof ctx.options.pipelinesMemoryMb === 'number' ? ctx.options.pipelinesMemoryMb : undefined,
       // test knob: every pipeline's worker fails on its first ingest
       workerFault: (['throw', 'exit', 'step'] as const).find((f) => f === ctx.options.pipelinesWorkerFault) ?? null,
+      compilerLimits: {
+        timeoutMs: positiveNumber(ctx.options.pipelinesCompileTimeoutMs),
+        memoryMb: positiveNumber(ctx.options.pipelinesCompileMemoryMb),
+      },
       // test knob: a small per-watcher buffer to exercise the overflow behaviour
       watchMaxChunks: typeof ctx.options.pipelinesWatchMaxChunks === 'number' ? ctx.options.pipelinesWatchMaxChunks : undefined,
       location: () => {
@@ -64,6 +70,10 @@ const service: ServiceModule = {
     // Raw bodies for everything: each route decides how to read its body.
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_req, body, done) => done(null, body));
+    // The API's JSON bodies (pipeline definitions, actions, keys) are small; only ingress takes BODY_LIMIT.
+    app.addHook('onRoute', (r) => {
+      if (!r.url.endsWith('/ingress/:table') && r.bodyLimit === undefined) r.bodyLimit = BODY_LIMITS.pipelinesJson;
+    });
 
     if (authOn) {
       app.addHook('onRequest', async (req) => {
@@ -102,9 +112,7 @@ const service: ServiceModule = {
     await app.register(async (scope) => {
       scope.removeAllContentTypeParsers();
       scope.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
-      // test knob: a small limit to exercise the 413 without sending 256 MiB
-      const limit = typeof ctx.options.pipelinesIngressBodyLimit === 'number' ? ctx.options.pipelinesIngressBodyLimit : BODY_LIMIT;
-      ingressRoutes(scope, manager, limit);
+      ingressRoutes(scope, manager, positiveNumber(ctx.options.pipelinesIngressBodyLimit) ?? DEFAULT_INGRESS_BODY_LIMIT);
     });
     miscRoutes(app, manager, logs, keys);
 
@@ -118,5 +126,9 @@ const service: ServiceModule = {
     };
   },
 };
+
+function positiveNumber(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : undefined;
+}
 
 export default service;

@@ -10,6 +10,7 @@
  * acknowledges it and returns the pipeline to Shutdown. Other pipelines are not affected.
  */
 import { CompileJobs } from './compile-jobs.js';
+import { CompilerPool, DEFAULT_COMPILE_MEMORY_MB, DEFAULT_COMPILE_TIMEOUT_MS, type CompilerLimits } from './compiler-pool.js';
 import { Entry } from './entry.js';
 import { ApiError, Errors, type ErrorBody } from './errors.js';
 import { DEFAULT_MEMORY_MB, PipelineHost } from './host.js';
@@ -42,6 +43,8 @@ export interface ManagerOptions {
   keepAliveMs: number;
   /** Extra time spent in CompilingRust (a test knob; 0 by default). */
   compileDelayMs?: number;
+  /** Time and heap limits of the SQL compiler worker. */
+  compilerLimits?: Partial<CompilerLimits>;
   watchMaxChunks?: number;
   /** Heap limit of a pipeline's worker when its runtime_config does not set memory_mb_max. */
   defaultMemoryMb?: number;
@@ -63,7 +66,11 @@ export class PipelineManager {
     private readonly logs: LogBook,
     private readonly opts: ManagerOptions,
   ) {
-    this.compiler = new CompileJobs(store, logs, (e) => this.byName.get(e.rec.name) === e, opts.compileDelayMs ?? 0);
+    const pool = new CompilerPool({
+      timeoutMs: opts.compilerLimits?.timeoutMs ?? DEFAULT_COMPILE_TIMEOUT_MS,
+      memoryMb: opts.compilerLimits?.memoryMb ?? DEFAULT_COMPILE_MEMORY_MB,
+    });
+    this.compiler = new CompileJobs(store, logs, (e) => this.byName.get(e.rec.name) === e, pool, opts.compileDelayMs ?? 0);
     for (const rec of store.all()) {
       const e = new Entry(rec);
       this.byName.set(rec.name, e);
@@ -373,6 +380,7 @@ export class PipelineManager {
       e.runtime = null;
       if (rt) await rt.shutdown();
     }
+    await this.compiler.close();
   }
 }
 

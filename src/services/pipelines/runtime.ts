@@ -19,7 +19,7 @@ import { FileOutput } from './connectors/output.js';
 import { encodeChunks, type EncodedChunk, type OutputFormat } from './egress/encode.js';
 import { ApiError } from './errors.js';
 import { TableBinding } from './ingress/binding.js';
-import type { ParsedInput } from './ingress/json.js';
+import type { ParsedInput } from './ingress/parser.js';
 import { parseErrorsResponse, type ParseErrorEntry } from './ingress/parse-error.js';
 import type { LogLevel } from './logs.js';
 import type { InputEndpointStats } from './worker/protocol.js';
@@ -176,8 +176,8 @@ export class PipelineRuntime {
    */
   apply(parsed: ParsedInput, endpoint?: InputEndpoint, bytes = 0): StepResult | null {
     if (parsed.errors.length > 0) {
-      if (endpoint) endpoint.metrics.num_parse_errors += parsed.errors.length;
-      throw parseErrorsResponse(parsed.errors);
+      if (endpoint) endpoint.metrics.num_parse_errors += parsed.errorCount;
+      throw parseErrorsResponse(parsed.errors, parsed.errorCount);
     }
     if (parsed.changes.length === 0) {
       if (endpoint) endpoint.metrics.total_bytes += bytes;
@@ -193,7 +193,7 @@ export class PipelineRuntime {
         this.opts.onFatal?.(e);
         throw new ApiError(500, 'RuntimeError.WorkerPanic', `The pipeline failed while processing the input: ${e.message}`, { error: e.message });
       }
-      const ev = parsed.eventOf[err.index] ?? 0;
+      const ev = parsed.eventOf(err.index);
       const entry: ParseErrorEntry = {
         description: err.message,
         event_number: ev + 1,

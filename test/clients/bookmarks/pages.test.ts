@@ -19,6 +19,15 @@ describe('normalizePage', () => {
     const p = normalizePage(LINKACE_ALL);
     expect(p).toMatchObject({ page: 1, lastPage: 1, perPage: 999999999, total: 3, hasNext: false });
   });
+  test('a v1 page of ops serve: meta and links objects beside the flat fields (per_page a string) read alike', () => {
+    const flat = { current_page: 2, first_page_url: 'u?page=1', from: 26, last_page: 3, last_page_url: 'u?page=3', next_page_url: 'u?page=3', path: 'u', per_page: '25', prev_page_url: 'u?page=1', to: 50, total: 60 };
+    const data = Array.from({ length: 25 }, (_, i) => ({ id: 26 + i, is_private: false }));
+    const ours = normalizePage({ data, meta: { current_page: 2, from: 26, last_page: 3, path: 'u', per_page: 25, to: 50, total: 60 }, links: { first: 'u?page=1', last: 'u?page=3', prev: 'u?page=1', next: 'u?page=3' }, ...flat });
+    expect(ours).toMatchObject({ page: 2, lastPage: 3, perPage: 25, total: 60, hasNext: true });
+    // LinkAce 1.x: the flat fields only, links as Laravel's array of page links
+    const linkace1 = normalizePage({ data, ...flat, links: [{ url: null, label: '&laquo; Previous', active: false }] });
+    expect(linkace1).toMatchObject({ page: 2, lastPage: 3, perPage: 25, total: 60, hasNext: true, shape: 'flat' });
+  });
   test('plain arrays (trash)', () => {
     expect(normalizePage([{ id: 1 }])).toMatchObject({ items: [{ id: 1 }], hasNext: false, shape: 'array' });
   });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { setup, type Fixture } from './helpers.js';
-import { DEFAULT_RATE_LIMIT, parseRateLimit, RateLimiter } from '../../../src/services/bookmarks/rate-limit.js';
+import { DEFAULT_RATE_LIMIT, DEFAULT_V2_RATE_LIMIT, parseRateLimit, RateLimiter } from '../../../src/services/bookmarks/rate-limit.js';
 import { readSettings } from '../../../src/services/bookmarks/options.js';
 
 describe('requests and errors', () => {
@@ -108,6 +108,29 @@ describe('rate limit', () => {
     expect(bad.rateLimitInvalid).toBe('lots');
   });
 
+  test('defaults: v1 keeps 60 per minute; v2 never throttles a local script; a setting applies to both', async () => {
+    const base = { host: '127.0.0.1', port: 0, dataDir: '/tmp/x' };
+    expect(readSettings(base, {})).toMatchObject({ rateLimit: DEFAULT_RATE_LIMIT, v2RateLimit: DEFAULT_V2_RATE_LIMIT });
+    expect(readSettings({ ...base, apiRateLimit: '5' }, {})).toMatchObject({ rateLimit: { limit: 5 }, v2RateLimit: { limit: 5 } });
+    const old = process.env.API_RATE_LIMIT;
+    delete process.env.API_RATE_LIMIT;
+    const f = await setup({ apiRateLimit: undefined });
+    try {
+      const v2 = [];
+      for (let i = 0; i < 150; i++) v2.push((await f.req(f.A, 'GET', '/api/v2/links?per_page=1')).status);
+      expect(v2.filter((s) => s !== 200)).toEqual([]);
+      const last = await f.req(f.A, 'GET', '/api/v2/links?per_page=1');
+      expect(last.headers['x-ratelimit-limit']).toBe(String(DEFAULT_V2_RATE_LIMIT.limit));
+      const v1 = [];
+      for (let i = 0; i < 61; i++) v1.push((await f.req(f.A, 'GET', '/api/v1/links')).status);
+      expect(v1.slice(0, 60).every((s) => s === 200)).toBe(true);
+      expect(v1[60]).toBe(429);
+    } finally {
+      await f.close();
+      if (old !== undefined) process.env.API_RATE_LIMIT = old;
+    }
+  });
+
   test('a malformed setting refuses to start', async () => {
     await expect(setup({ apiRateLimit: '10 per minute' })).rejects.toThrow(/invalid API rate limit "10 per minute"/);
   });
@@ -199,6 +222,18 @@ describe('openapi.json', () => {
         '/api/v1/tags': ['get', 'post'],
         '/api/v1/tags/{id}': ['get', 'patch', 'put', 'delete'],
         '/api/v1/tags/{id}/links': ['get'],
+        '/api/v1/links/{id}/notes': ['get'],
+        '/api/v1/links/check': ['get'],
+        '/api/v1/notes': ['post'],
+        '/api/v1/notes/{id}': ['patch', 'put', 'delete'],
+        '/api/v1/search/tags': ['get'],
+        '/api/v1/search/lists': ['get'],
+        '/api/v1/trash/links': ['get'],
+        '/api/v1/trash/lists': ['get'],
+        '/api/v1/trash/tags': ['get'],
+        '/api/v1/trash/notes': ['get'],
+        '/api/v1/trash/clear': ['delete'],
+        '/api/v1/trash/restore': ['patch'],
         '/api/v1/import': ['post'],
         '/api/v1/export': ['get'],
       };
@@ -216,6 +251,23 @@ describe('openapi.json', () => {
       expect(paths['/api/v2/links']!.get.parameters.map((x: any) => x.name)).toEqual(expect.arrayContaining(['page', 'per_page', 'order_by', 'order_dir']));
       expect(paths['/api/v2/links']!.post.requestBody.content['application/json'].schema.properties).toHaveProperty('url');
       expect(paths['/api/v1/import']!.post.requestBody.content).toHaveProperty('multipart/form-data');
+      // v1: the reference's search parameters, its order_by values, and the flat paginator fields
+      const params = (p: string) => paths[p]!.get.parameters.map((x: any) => x.name);
+      expect(params('/api/v1/search/links')).toEqual(
+        expect.arrayContaining(['query', 'search_title', 'search_description', 'private_only', 'broken_only', 'empty_lists', 'empty_tags', 'only_lists', 'only_tags', 'order_by', 'page', 'per_page', 'is_private', 'tags', 'lists']),
+      );
+      const orderOf = (p: string) => paths[p]!.get.parameters.find((x: any) => x.name === 'order_by').schema.enum;
+      expect(orderOf('/api/v1/links')).toEqual(['id', 'url', 'title', 'description', 'is_private', 'status', 'check_disabled', 'created_at', 'updated_at']);
+      expect(orderOf('/api/v1/search/links')).toEqual(expect.arrayContaining(['title:asc', 'created_at:desc']));
+      expect(orderOf('/api/v1/lists')).toEqual(['id', 'name', 'description', 'is_private', 'created_at', 'updated_at']);
+      expect(orderOf('/api/v1/tags')).toEqual(['id', 'name', 'is_private', 'created_at', 'updated_at']);
+      for (const p of ['/api/v1/links', '/api/v1/search/links', '/api/v1/lists', '/api/v1/tags', '/api/v1/lists/{id}/links', '/api/v1/tags/{id}/links', '/api/v1/links/{id}/notes']) {
+        const page = paths[p]!.get.responses['200'].content['application/json'].schema.properties;
+        expect([p, page.next_page_url, page.per_page.type]).toEqual([p, { type: ['string', 'null'] }, 'string']);
+        expect([p, params(p)]).toEqual([p, expect.arrayContaining(['page', 'per_page'])]);
+      }
+      expect(paths['/api/v1/lists/{id}']!.get.responses['200'].content['application/json'].schema.properties.links.type).toBe('string');
+      expect(paths['/api/v1/notes']!.post.responses).toHaveProperty('201');
       expect(r.body.components.securitySchemes.bearerAuth).toEqual({ type: 'http', scheme: 'bearer' });
     } finally {
       await f.close();

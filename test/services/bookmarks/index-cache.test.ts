@@ -44,9 +44,12 @@ describe('the substring index behind search', () => {
     expect(await urls('query=new-name')).toEqual([]);
     const { token } = addUser(f.sa.dataDir, { name: 'Z', email: 'z@example.com' });
     await f.req(token, 'POST', '/api/v2/links', { url: 'https://zed.example', visibility: 1 });
-    expect(await urls('query=zed.example')).toEqual(['https://zed.example']);
+    expect(await urls('query=zed.example', token)).toEqual(['https://zed.example']);
+    // search is own-only; v1's filtered listing reads the same index under the visibility rules
+    const visible = async () => (await f.req(f.A, 'GET', '/api/v1/links?query=zed.example')).body.data.map((l: any) => l.url);
+    expect(await visible()).toEqual(['https://zed.example']);
     removeUser(f.sa.dataDir, 'z@example.com');
-    expect(await urls('query=zed.example')).toEqual([]);
+    expect(await visible()).toEqual([]);
   });
 });
 

@@ -83,8 +83,17 @@ describe('pagination', () => {
     expect(r.body.meta.per_page).toBe(1000);
   });
 
-  test('bad page and per_page values are 422', async () => {
-    for (const q of ['page=0', 'page=abc', 'per_page=-2', 'per_page=ten', 'page=1.5']) {
+  test('page below 1 or not a number is page 1 (Laravel); the Zapier triggers\' first poll sends page=0', async () => {
+    for (const q of ['page=0', 'page=-3', 'page=abc', 'page=1.5', 'page=', 'page=0&page=0']) {
+      const r = await f.req(f.A, 'GET', `/api/v2/links?per_page=2&${q}`);
+      expect([q, r.status, r.body.meta.current_page, r.body.current_page]).toEqual([q, 200, 1, 1]);
+      expect(r.body.data).toHaveLength(2);
+      expect(r.body.next_page_url).toContain('page=2');
+    }
+  });
+
+  test('bad per_page values are 422', async () => {
+    for (const q of ['per_page=-2', 'per_page=ten']) {
       const r = await f.req(f.A, 'GET', `/api/v2/links?${q}`);
       expect([q, r.status]).toEqual([q, 422]);
       expect(Object.keys(r.body.errors)).toEqual([q.split('=')[0]]);

@@ -60,7 +60,7 @@ describe('v1 links', () => {
     expect(r.body.errors).toEqual({ url: ['The url must be a valid URL.'], is_private: ['The is private field must be true or false.'] });
   });
 
-  test('list: v1 envelope, per_page max 100, order_by created_at/title/url, query/tags/lists/is_private filters', async () => {
+  test('list: v1 envelope, per_page capped at 100, the reference\'s order_by values, query/tags/lists/is_private filters', async () => {
     const t = (await f.req(f.A, 'POST', '/api/v2/tags', { name: 'tagged' })).body.id;
     const l = (await f.req(f.A, 'POST', '/api/v2/lists', { name: 'listed' })).body.id;
     await f.req(f.A, 'POST', '/api/v1/links', { url: 'https://b.example', title: 'Bravo', is_private: true, tags: [t] });
@@ -68,13 +68,14 @@ describe('v1 links', () => {
     await f.req(f.A, 'POST', '/api/v1/links', { url: 'https://c.example', title: 'Charlie', is_private: false });
     const r = await f.req(f.A, 'GET', '/api/v1/links?per_page=2');
     expect(r.status).toBe(200);
-    expect(Object.keys(r.body).sort()).toEqual(['data', 'links', 'meta']);
     expect(r.body.meta).toMatchObject({ current_page: 1, per_page: 2, total: 3, last_page: 2 });
     expect(r.body.links.prev).toBeNull();
     expect(r.body.links.next).toContain('page=2');
+    expect(r.body).toMatchObject({ current_page: 1, per_page: '2', total: 3, last_page: 2, from: 1, to: 2, next_page_url: r.body.links.next, prev_page_url: null });
     expect(r.body.data[0]).toHaveProperty('is_private');
-    expect((await f.req(f.A, 'GET', '/api/v1/links?per_page=101')).status).toBe(422);
-    expect((await f.req(f.A, 'GET', '/api/v1/links?order_by=status')).status).toBe(422);
+    expect((await f.req(f.A, 'GET', '/api/v1/links?per_page=101')).body.per_page).toBe('100');
+    expect((await f.req(f.A, 'GET', '/api/v1/links?order_by=status')).status).toBe(200);
+    expect((await f.req(f.A, 'GET', '/api/v1/links?order_by=visibility')).status).toBe(422);
     const titles = async (q: string) => (await f.req(f.A, 'GET', `/api/v1/links?${q}`)).body.data.map((x: any) => x.title);
     expect(await titles('order_by=title&order_dir=asc')).toEqual(['Alpha', 'Bravo', 'Charlie']);
     expect(await titles('order_by=url&order_dir=desc')).toEqual(['Charlie', 'Bravo', 'Alpha']);
@@ -84,6 +85,8 @@ describe('v1 links', () => {
     expect(await titles(`lists=${l}`)).toEqual(['Alpha']);
     expect(await titles('is_private=1')).toEqual(['Bravo']);
     expect(await titles('is_private=0&order_by=title&order_dir=asc')).toEqual(['Alpha', 'Charlie']);
+    expect(await titles('order_by=is_private&order_dir=desc')).toEqual(['Bravo', 'Charlie', 'Alpha']);
+    expect(await titles('order_by=description&order_dir=desc')).toEqual(['Alpha', 'Charlie', 'Bravo']);
   });
 
   test('advanced search: /api/v1/search/links with search_title/search_description', async () => {
@@ -95,7 +98,7 @@ describe('v1 links', () => {
     expect(await s('query=x.example')).toEqual(['https://x.example']);
     const none = await f.req(f.A, 'GET', '/api/v1/search/links');
     expect(none.status).toBe(422);
-    expect(Object.keys(none.body.errors)).toEqual(['query', 'tags', 'lists']);
+    expect(Object.keys(none.body.errors)).toEqual(['query', 'only_lists', 'only_tags', 'broken_only']);
   });
 });
 
@@ -112,17 +115,19 @@ describe('v1 lists and tags', () => {
     expect((await f.req(f.A, 'GET', `/api/v1/tags/${a.body.id}`)).status).toBe(404);
   });
 
-  test('a list comes with its visible links', async () => {
+  test('a list answers links as the URL of its links (LinkAce 1.x); the links come from that URL', async () => {
     const list = await f.req(f.A, 'POST', '/api/v1/lists', { name: 'Reading', description: 'later', is_private: false });
     expect(list.status).toBe(201);
     await f.req(f.A, 'POST', '/api/v1/links', { url: 'https://in-list.example', lists: [list.body.id] });
     const g = await f.req(f.A, 'GET', `/api/v1/lists/${list.body.id}`);
     expect(g.body).toMatchObject({ name: 'Reading', description: 'later', is_private: false });
-    expect(g.body.links.map((x: any) => x.url)).toEqual(['https://in-list.example']);
-    expect(g.body.links[0]).toHaveProperty('is_private');
-    const ll = await f.req(f.A, 'GET', `/api/v1/lists/${list.body.id}/links`);
+    expect(g.body.links).toBe(`http://localhost:80/api/v1/lists/${list.body.id}/links`);
+    const ll = await f.req(f.A, 'GET', new URL(g.body.links).pathname);
     expect(ll.body.meta.total).toBe(1);
-    expect((await f.req(f.B, 'GET', `/api/v1/lists/${list.body.id}`)).body.links).toEqual([]);
+    expect(ll.body.data.map((x: any) => x.url)).toEqual(['https://in-list.example']);
+    expect(ll.body.data[0]).toHaveProperty('is_private');
+    const asB = await f.req(f.B, 'GET', `/api/v1/lists/${list.body.id}/links`);
+    expect([asB.body.total, asB.body.data]).toEqual([0, []]);
   });
 });
 
@@ -132,7 +137,7 @@ describe('import and export', () => {
   test('import a real-world file: folders to tags, dates, private flags; existing URLs skipped', async () => {
     const r = await multipart(f.A, '/api/v1/import', 'file', firefox);
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ total: 8, imported: 7, skipped: 0, invalid: 1 });
+    expect(r.body).toEqual({ total: 8, imported: 7, skipped: 0, existing: 0, duplicates: 0, invalid: 1, tags_created: 5, lists_created: 0, dry_run: false });
     const links = (await f.req(f.A, 'GET', '/api/v2/links?per_page=-1&order_by=id&order_dir=asc')).body.data;
     expect(links.map((l: any) => l.url)).toContain('https://www.typescriptlang.org/');
     const ts = links.find((l: any) => l.url === 'https://www.typescriptlang.org/');
@@ -143,7 +148,7 @@ describe('import and export', () => {
     expect(node.visibility).toBe(2);
     expect(links.find((l: any) => l.url === 'https://no-title.example/path').title).toBe('no-title.example');
     const again = await multipart(f.A, '/api/v1/import', 'file', firefox);
-    expect(again.body).toEqual({ total: 8, imported: 0, skipped: 7, invalid: 1 });
+    expect(again.body).toEqual({ total: 8, imported: 0, skipped: 7, existing: 7, duplicates: 0, invalid: 1, tags_created: 0, lists_created: 0, dry_run: false });
   });
 
   test('export then re-import into a fresh store gives the same set', async () => {
@@ -205,7 +210,7 @@ describe('import and export', () => {
       expect(r.body.errors.file[0]).toContain('Netscape bookmark file');
     }
     const empty = '<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<TITLE>Bookmarks</TITLE>\n<DL><p>\n</DL><p>\n';
-    expect((await multipart(f.A, '/api/v1/import', 'file', empty)).body).toEqual({ total: 0, imported: 0, skipped: 0, invalid: 0 });
+    expect((await multipart(f.A, '/api/v1/import', 'file', empty)).body).toMatchObject({ total: 0, imported: 0, skipped: 0, invalid: 0, tags_created: 0 });
     const utf16 = Buffer.from('\ufeff<DL><p>\n</DL>\n', 'utf16le');
     expect((await multipart(f.A, '/api/v1/import', 'file', utf16)).status).toBe(200);
   });

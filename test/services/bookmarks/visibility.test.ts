@@ -77,14 +77,21 @@ describe('visibility matrix', () => {
     expect(names('tag:', r.body.tags)).toEqual(expected);
   });
 
-  test.each(WHO)('search as %s finds only visible links', async (who) => {
-    const r = await f.req(tokenOf(who), 'GET', '/api/v2/search/links?query=example.com&per_page=-1');
-    expect(r.status).toBe(200);
-    expect(names('link:', r.body.data)).toEqual(seesLinks[who]);
-    const t = await f.req(tokenOf(who), 'GET', '/api/v2/search/tags?query=tag');
-    expect(Object.keys(t.body).map(Number).sort((a, b) => a - b)).toEqual(
-      ALL.filter((k) => seesLinks[who].includes(k)).map((k) => ids[`tag:${k}`]).sort((a, b) => a! - b!),
-    );
+  // Search is scoped to the caller's own items (LinkAce's SearchController): other users' public and internal
+  // items are not found, and system tokens and guests own nothing.
+  const owns = (who: Who) => (who === 'A' || who === 'B' ? [`${who}1`, `${who}2`, `${who}3`] : []);
+  test.each(WHO)('search as %s finds only its own links, tags and lists (v2 and v1)', async (who) => {
+    for (const v of ['v1', 'v2']) {
+      const r = await f.req(tokenOf(who), 'GET', `/api/${v}/search/links?query=example.com&per_page=100`);
+      expect([v, r.status]).toEqual([v, 200]);
+      expect([v, names('link:', r.body.data)]).toEqual([v, owns(who)]);
+      for (const kind of ['tags', 'lists']) {
+        const t = await f.req(tokenOf(who), 'GET', `/api/${v}/search/${kind}?query=${kind.slice(0, -1)}`);
+        const want = owns(who).map((k) => ids[`${kind.slice(0, -1)}:${k}`]!);
+        expect([v, kind, Array.isArray(t.body) ? [] : Object.keys(t.body).map(Number).sort((a, b) => a - b)]).toEqual([v, kind, want.sort((a, b) => a - b)]);
+        if (!want.length) expect(t.body).toEqual([]);
+      }
+    }
   });
 
   test.each(WHO)('GET /lists and /tags as %s list the visible ones', async (who) => {

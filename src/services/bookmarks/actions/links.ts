@@ -1,6 +1,6 @@
 /** Creating, updating and deleting links: validation, permissions, metadata, events. */
 import type { Deps } from '../deps.js';
-import { canEdit, canView, type Caller } from '../access.js';
+import { canEdit, canView, userIdOf, type Caller } from '../access.js';
 import { forbidden, notFound, unauthenticated, HttpError } from '../errors.js';
 import { Check, LIMITS, type Input, type Ref } from '../validate.js';
 import { getUser } from '../store/users.js';
@@ -30,17 +30,27 @@ export function defaultVisibility(deps: Deps, userId: number): number {
   return getUser(deps.db, userId)?.default_visibility ?? 3;
 }
 
-/** Checks that referenced ids exist and are visible; names are resolved later (found or created). */
+/**
+ * Checks that referenced ids exist, are visible and are the caller's own: only your own lists and
+ * tags can be attached to your links (another user's public list would otherwise show your link).
+ * Names are resolved later: found among the caller's own, or created for the caller.
+ */
 export function checkRefs(deps: Deps, caller: Caller, c: Check, field: string, kind: CollectionKind, refs: Ref[] | null | undefined): void {
   if (!refs) return;
-  const bad: number[] = [];
+  const unknown: number[] = [];
+  const foreign: number[] = [];
+  const own = userIdOf(caller);
   for (const r of refs) {
     if ('id' in r) {
       const row = getCollection(deps.db, kind, r.id);
-      if (!row || !canView(caller, row)) bad.push(r.id);
+      if (!row || !canView(caller, row)) unknown.push(r.id);
+      else if (row.user_id !== own) foreign.push(r.id);
     }
   }
-  if (bad.length) c.fail(field, `The selected :attribute are invalid: unknown ${kind === 'lists' ? 'list' : 'tag'} id ${bad.join(', ')}.`);
+  const noun = kind === 'lists' ? 'list' : 'tag';
+  if (unknown.length) c.fail(field, `The selected :attribute are invalid: unknown ${noun} id ${unknown.join(', ')}.`);
+  if (foreign.length)
+    c.fail(field, `The selected :attribute are invalid: ${noun} id ${foreign.join(', ')} belongs to another user; only your own ${kind} can be attached.`);
 }
 
 /** Resolves refs to ids, creating the user's own collections for unknown names. Run inside a transaction. */

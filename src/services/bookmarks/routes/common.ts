@@ -37,11 +37,15 @@ export function readOrder(c: Check, allowed: readonly string[], def = 'created_a
   return { by, dir };
 }
 
-/** Truthy query flags as PHP casts them: "1", "true", "on", "yes". */
+/**
+ * A query flag as LinkAce reads it, PHP's `(bool)`: any non-empty value but "0" is true ("false" and "off"
+ * too); absent, empty and "0" are false. A repeated key reads as its last value.
+ */
 export function flag(v: unknown): boolean {
-  if (v === true || v === 1) return true;
-  if (typeof v !== 'string') return false;
-  return ['1', 'true', 'on', 'yes'].includes(v.toLowerCase());
+  const last = Array.isArray(v) ? v[v.length - 1] : v;
+  if (last === undefined || last === null || last === false || last === 0) return false;
+  const s = String(last);
+  return s !== '' && s !== '0';
 }
 
 /** A comma-separated (or repeated) list of ids from a query value. */

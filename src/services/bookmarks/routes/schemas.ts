@@ -96,8 +96,45 @@ export function paginated(item: object) {
   };
 }
 
+/**
+ * A v1 page: the description's `meta` and `links` objects beside Laravel's flat paginator fields, whose
+ * `per_page` is a string as LinkAce 1.x sends it.
+ */
+export function v1Paginated(item: object) {
+  return {
+    type: 'object',
+    properties: {
+      data: { type: 'array', items: item },
+      meta: pageMeta,
+      links: pageLinks,
+      current_page: { type: 'integer' },
+      first_page_url: { type: 'string' },
+      from: { type: ['integer', 'null'] },
+      last_page: { type: 'integer' },
+      last_page_url: { type: 'string' },
+      next_page_url: { type: ['string', 'null'] },
+      path: { type: 'string' },
+      per_page: { type: 'string', description: 'the page size, as a string (LinkAce 1.x)' },
+      prev_page_url: { type: ['string', 'null'] },
+      to: { type: ['integer', 'null'] },
+      total: { type: 'integer' },
+    },
+  };
+}
+
+/** v1 page parameters: `page` below 1 or not a number is 1; `per_page` is capped at 100, never refused. */
+export const v1PageQuery = {
+  page: { type: 'integer', default: 1, description: 'below 1 or not a number: page 1' },
+  per_page: { type: 'integer', default: 25, description: 'capped at 100; 0, -1 or not a number give 100' },
+};
+
+/** A v1 object: `is_private` (visibility 3) instead of `visibility`. */
+export function v1Object(schema: { type: string; properties: Record<string, unknown> }) {
+  return { type: 'object', properties: { ...Object.fromEntries(Object.entries(schema.properties).filter(([k]) => k !== 'visibility')), is_private: { type: 'boolean' } } };
+}
+
 export const pageQuery = {
-  page: { type: 'integer', minimum: 1, default: 1 },
+  page: { type: 'integer', default: 1, description: 'below 1 or not a number: page 1' },
   per_page: { type: 'integer', default: 25, description: '-1 or 0 = all; capped at 1000' },
   order_dir: { type: 'string', enum: ['asc', 'desc'], default: 'desc' },
 };
@@ -149,6 +186,10 @@ export const listBody = {
   properties: { name: { type: 'string', maxLength: 255 }, description: { type: ['string', 'null'] }, visibility },
 };
 export const tagBody = { type: 'object', properties: { name: { type: 'string', maxLength: 255 }, visibility } };
+export const noteV1Body = {
+  type: 'object',
+  properties: { link_id: { type: 'integer' }, note: { type: 'string' }, is_private: { type: 'boolean' } },
+};
 export const noteBody = {
   type: 'object',
   properties: { link_id: { type: 'integer' }, note: { type: 'string' }, visibility },

@@ -132,12 +132,15 @@ export function setCollectionDeleted(db: DB, kind: CollectionKind, id: number, d
   q(db, `UPDATE ${KINDS[kind].table} SET deleted_at = ? WHERE id = ?`).run(deleted ? isoMicro() : null, id);
 }
 
-/** Own collections whose name contains `query` (case-insensitive), by name. */
+/**
+ * The caller's own collections whose name contains `query` (case-insensitive), by name: search is scoped to
+ * the caller as LinkAce's SearchController scopes it (`byUser`), so system tokens and guests find nothing.
+ */
 export function searchCollections(db: DB, caller: Caller, kind: CollectionKind, query: string): CollectionRow[] {
-  const v = visibleSql(caller, '');
+  if (caller.kind !== 'user') return [];
   const like = `%${query.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
   return q(
     db,
-    `SELECT * FROM ${KINDS[kind].table} WHERE deleted_at IS NULL AND ${v.sql} AND name LIKE ? ESCAPE '\\' ORDER BY name ASC, id ASC LIMIT 1000`,
-  ).all(...v.params, like) as CollectionRow[];
+    `SELECT * FROM ${KINDS[kind].table} WHERE deleted_at IS NULL AND user_id = ? AND name LIKE ? ESCAPE '\\' ORDER BY name ASC, id ASC LIMIT 1000`,
+  ).all(caller.userId, like) as CollectionRow[];
 }

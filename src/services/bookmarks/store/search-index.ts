@@ -18,6 +18,8 @@ interface Entry {
   url: string;
   title: string;
   createdAt: string;
+  updatedAt: string;
+  checkDisabled: number;
   urlL: string;
   titleL: string;
   /** url and title in one string: one scan instead of two for the common search_title=1 */
@@ -35,9 +37,11 @@ interface Row {
   title: string;
   description: string | null;
   created_at: string;
+  updated_at: string;
+  check_disabled: number;
 }
 
-const COLUMNS = 'id, user_id, visibility, deleted_at, status, url, title, description, created_at';
+const COLUMNS = 'id, user_id, visibility, deleted_at, status, url, title, description, created_at, updated_at, check_disabled';
 
 function entryOf(r: Row): Entry {
   return {
@@ -49,12 +53,27 @@ function entryOf(r: Row): Entry {
     url: r.url,
     title: r.title,
     createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    checkDisabled: r.check_disabled ? 1 : 0,
     urlL: r.url.toLowerCase(),
     titleL: r.title.toLowerCase(),
     utL: `${r.url}\u0000${r.title}`.toLowerCase(),
     descL: r.description === null ? null : r.description.toLowerCase(),
   };
 }
+
+/** The sort key of each order a search accepts (description case-insensitively, no description first). */
+const ORDER_KEYS: Record<string, (e: Entry) => string | number> = {
+  id: (e) => e.id,
+  url: (e) => e.url,
+  title: (e) => e.title,
+  description: (e) => e.descL ?? '',
+  visibility: (e) => e.visibility,
+  status: (e) => e.status,
+  check_disabled: (e) => e.checkDisabled,
+  created_at: (e) => e.createdAt,
+  updated_at: (e) => e.updatedAt,
+};
 
 function cmp(a: string | number, b: string | number): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -141,7 +160,7 @@ export class SearchIndex {
         [matches[i], matches[j]] = [matches[j]!, matches[i]!];
       }
     } else if (o) {
-      const key = o.by === 'title' ? (e: Entry) => e.title : o.by === 'url' ? (e: Entry) => e.url : o.by === 'created_at' ? (e: Entry) => e.createdAt : (e: Entry) => e.id;
+      const key = ORDER_KEYS[o.by] ?? ORDER_KEYS.id!;
       const sign = o.dir === 'desc' ? -1 : 1;
       matches.sort((a, b) => sign * (cmp(key(a), key(b)) || a.id - b.id));
     } else matches.sort((a, b) => a.id - b.id);

@@ -164,15 +164,15 @@ export async function readInputConnector(
       throw new ConnectorError(`Input connector '${endpointName}' of table '${table.name}': unknown update_format '${updateFormat}'`, details);
     parsed = parseJsonInput(text, binding, { updateFormat: updateFormat as UpdateFormat, array: cfg.array === true });
   }
-  if (parsed.errors.length > 0) {
+  if (parsed.errorCount > 0) {
     const e = parsed.errors[0]!;
     throw new ConnectorError(
-      `Input connector '${endpointName}' of table '${table.name}': data from '${path}' does not parse (${parsed.errors.length} errors); first at line ${e.line}: ${capText(e.description, 2 * INVALID_TEXT_CHARS)}`,
+      `Input connector '${endpointName}' of table '${table.name}': data from '${path}' does not parse (${parsed.errorCount} errors); first at line ${e.line}: ${capText(e.description, 2 * INVALID_TEXT_CHARS)}`,
       {
         ...details,
         cause: 'parse errors',
         errors: parsed.errors.slice(0, MAX_LISTED_ERRORS).map((x) => ({ ...x, description: capText(x.description, 2 * INVALID_TEXT_CHARS), invalid_text: capText(x.invalid_text, INVALID_TEXT_CHARS) })),
-        num_errors: parsed.errors.length,
+        num_errors: parsed.errorCount,
       },
     );
   }

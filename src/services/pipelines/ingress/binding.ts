@@ -25,6 +25,8 @@ export class TableBinding {
   readonly nullable: boolean[];
   readonly keyCols: number[];
   readonly engineTable: string;
+  /** A row from values in column order, as an object of one fixed shape (no spare property slots). */
+  readonly makeRow: (vals: JsonValue[]) => JsonRow;
 
   constructor(readonly table: RelationSchema) {
     this.index = new ColumnIndex(table.columns);
@@ -33,6 +35,7 @@ export class TableBinding {
     this.json = table.columns.map((c) => jsonConverter(c.type, c.nullable));
     this.csv = table.columns.map((c) => csvConverter(c.type, c.nullable));
     this.nullable = table.columns.map((c) => c.nullable);
+    this.makeRow = rowMaker(this.names);
     const pk = new Set(table.primaryKey);
     this.keyCols = table.columns.flatMap((c, i) => (pk.has(c.name) ? [i] : []));
   }
@@ -113,4 +116,20 @@ export class TableBinding {
     if (op === 'insert' && this.hasKey) return { table, op: 'upsert', row };
     return weight === 1 ? { table, op, row } : { table, op, row, weight };
   }
+}
+
+/**
+ * A row builder for these column names: an object literal with the names as keys is allocated at its
+ * exact size (an object filled key by key keeps spare slots: about 16 bytes a row more).
+ */
+function rowMaker(names: string[]): (vals: JsonValue[]) => JsonRow {
+  if (names.length === 0 || names.length > 64 || names.includes('__proto__')) {
+    return (vals) => {
+      const row: JsonRow = {};
+      names.forEach((n, i) => (row[n] = vals[i]!));
+      return row;
+    };
+  }
+  const body = `return {${names.map((n, i) => `${JSON.stringify(n)}: v[${i}]`).join(', ')}};`;
+  return new Function('v', body) as (vals: JsonValue[]) => JsonRow;
 }

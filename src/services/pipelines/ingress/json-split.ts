@@ -91,3 +91,157 @@ export function lineAt(text: string, offset: number): number {
   for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
   return line;
 }
+
+/** Why a value the incremental splitter found cannot be parsed as it is. */
+export type SegmentFlaw = null | 'too_deep' | 'not_array' | 'unexpected_close';
+
+/** Receives each value (or array element) found, with its 1-based first line. */
+export type SegmentSink = (text: string, line: number, flaw: SegmentFlaw) => void;
+
+/**
+ * splitJson for a body that comes in pieces: the values of the body (or, in array mode, the elements
+ * of its top-level arrays) go to `sink` as soon as they are complete. Nesting deeper than `maxDepth`
+ * marks the value 'too_deep' (it is never handed to JSON.parse, so no recursion can overflow).
+ * Only the text of the value in progress is kept between pieces.
+ */
+export class JsonSplitter {
+  private level = 0;
+  private inString = false;
+  private escape = false;
+  private line = 1;
+  /** A value is in progress (its earlier text in `parts`, its start in the current piece at `segStart`). */
+  private open = false;
+  private parts: string[] = [];
+  private segLine = 0;
+  private scalar = false;
+  private flaw: SegmentFlaw = null;
+  /** Array mode: a top-level value that is not an array is being skipped as one bad value. */
+  private target: 0 | 1;
+
+  constructor(
+    private readonly arrayMode: boolean,
+    private readonly maxDepth: number,
+    private readonly sink: SegmentSink,
+  ) {
+    this.target = arrayMode ? 1 : 0;
+  }
+
+  /** Between values, at the top: a whole line can be parsed on its own here. */
+  get atTop(): boolean {
+    return this.level === 0 && !this.open && !this.inString;
+  }
+
+  /** 1-based line of the next character. */
+  get currentLine(): number {
+    return this.line;
+  }
+
+  /** A line the caller parsed itself (see JsonParser's line path): counted, not scanned. */
+  skipLine(): void {
+    this.line++;
+  }
+
+  push(s: string): void {
+    let segStart = this.open ? 0 : -1;
+    const n = s.length;
+    const start = (i: number, scalar: boolean) => {
+      this.open = true;
+      segStart = i;
+      this.segLine = this.line;
+      this.scalar = scalar;
+    };
+    const close = (end: number) => {
+      if (!this.open) return;
+      const text = this.parts.length ? this.parts.join('') + s.slice(Math.max(segStart, 0), end) : s.slice(segStart, end);
+      this.parts = [];
+      this.open = false;
+      segStart = -1;
+      const flaw = this.flaw;
+      this.flaw = null;
+      if (this.arrayMode) this.target = 1;
+      this.sink(text, this.segLine, flaw);
+    };
+    // next backslash and line break at or after i (recomputed only once passed: linear overall)
+    let backslashAt = -1;
+    let newlineAt = -1;
+    for (let i = 0; i < n; i++) {
+      let c: number;
+      if (this.inString && !this.escape) {
+        // inside a string only a quote, a backslash or a line break matters: jump to the first of them
+        if (backslashAt < i) backslashAt = s.indexOf('\\', i) >>> 0;
+        if (newlineAt < i) newlineAt = s.indexOf('\n', i) >>> 0;
+        const quoteAt = s.indexOf('"', i) >>> 0;
+        i = Math.min(quoteAt, backslashAt, newlineAt);
+        if (i >= n) break;
+      }
+      c = s.charCodeAt(i);
+      if (this.inString) {
+        if (this.escape) this.escape = false;
+        else if (c === 92 /* \ */) this.escape = true;
+        else if (c === 34 /* " */) {
+          this.inString = false;
+          if (this.level === this.target && this.open) close(i + 1);
+        } else if (c === 10) this.line++;
+        continue;
+      }
+      if (c === 10 || c === 32 || c === 9 || c === 13) {
+        if (this.open && this.scalar && this.level === this.target) close(i);
+        if (c === 10) this.line++;
+        continue;
+      }
+      if (this.target === 1 && this.level === 1 && c === 44 /* , */) {
+        close(i);
+        continue;
+      }
+      const opening = c === 123 || c === 91 || c === 34;
+      if (this.arrayMode && this.level === 0 && !this.open && c !== 91 && c !== 93 && c !== 125) {
+        // array mode: a top-level value that is not an array is one bad value, taken whole
+        this.target = 0;
+        this.flaw = 'not_array';
+        start(i, !opening);
+      } else if (this.level === this.target && !this.open && c !== 125 && c !== 93 && (this.target === 1 || c !== 44)) {
+        start(i, !opening);
+      } else if (this.open && this.scalar && this.level === this.target && opening) {
+        // a scalar runs into the next value (`1{"a":1}`): it ends here, the next one starts
+        close(i);
+        start(i, false);
+      }
+      if (c === 34) this.inString = true;
+      else if (c === 123 || c === 91) {
+        this.level++;
+        if (this.level > this.maxDepth && this.open && this.flaw === null) this.flaw = 'too_deep';
+      } else if (c === 125 || c === 93) {
+        if (this.level === 0) {
+          // a stray closing bracket: one bad value of its own
+          if (!this.open) start(i, false);
+          this.flaw = 'unexpected_close';
+          close(i + 1);
+          continue;
+        }
+        this.level--;
+        if (this.level === this.target && this.open && !this.scalar) close(i + 1);
+        else if (this.target === 1 && this.level === 0) close(i);
+      }
+    }
+    if (this.open) this.parts.push(s.slice(Math.max(segStart, 0)));
+  }
+
+  /** The end of the body: the last value, or where an unterminated one began. */
+  end(): { unterminated: { line: number; text: string } | null } {
+    if (this.open && !this.inString && this.scalar && this.level === this.target) {
+      const text = this.parts.join('');
+      this.parts = [];
+      this.open = false;
+      const flaw = this.flaw;
+      this.flaw = null;
+      this.sink(text, this.segLine, flaw);
+      return { unterminated: null };
+    }
+    if (this.open || this.inString || this.level > 0) {
+      const text = this.parts.join('');
+      this.parts = [];
+      return { unterminated: { line: this.open ? this.segLine : this.line, text } };
+    }
+    return { unterminated: null };
+  }
+}

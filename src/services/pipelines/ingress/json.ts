@@ -2,11 +2,14 @@
  * JSON ingress: the update formats of the reference (insert_delete, raw, weighted, debezium), with or
  * without `array=true`, turned into engine changes for one table. Pure: no I/O, no engine state.
  * Every bad event is reported (event number, line, field); the caller applies nothing when any is bad.
+ * Parsed in chunks (JsonParser); nesting deeper than MAX_JSON_DEPTH is a parse error, never a recursion.
  */
-import type { InputChange } from '../../../engine/index.js';
 import { RowError, type RowOp, type TableBinding } from './binding.js';
-import { lineAt, splitJson, SplitError, type Segment } from './json-split.js';
-import type { ParseErrorEntry } from './parse-error.js';
+import { JsonSplitter, lineAt, type SegmentFlaw } from './json-split.js';
+import { MAX_JSON_DEPTH } from './limits.js';
+import { ParsedSink, Pieces, type IngressParser, type ParsedInput } from './parser.js';
+
+export type { ParsedInput } from './parser.js';
 
 export type UpdateFormat = 'insert_delete' | 'raw' | 'weighted' | 'debezium';
 export const UPDATE_FORMATS: readonly string[] = ['insert_delete', 'raw', 'weighted', 'debezium'];
@@ -16,226 +19,222 @@ export interface JsonInputOptions {
   array: boolean;
 }
 
-export interface ParsedInput {
-  changes: InputChange[];
-  /** Number of input records (events) read. */
-  records: number;
-  /** For each change, the index of the event it came from (to map engine errors back). */
-  eventOf: number[];
-  /** 1-based line of each event, computed lazily (only needed for errors). */
-  lineOf(event: number): number;
-  /** Text of an event, for error messages. */
-  textOf(event: number): string | null;
-  errors: ParseErrorEntry[];
-}
+const DEPTH_MESSAGE = `the value is nested deeper than the limit of ${MAX_JSON_DEPTH} levels of arrays and objects`;
+/** Longest invalid_text kept for a value that cannot be parsed as it is (a deep one can be long). */
+const MAX_FRAGMENT = 200;
 
-interface Event {
-  value: unknown;
-  line?: number;
-  text?: string;
-}
+/** Longest line the line path holds to parse whole (beyond it, the line goes through the splitter). */
+const MAX_LINE = 1024 * 1024;
 
-/** Events as parallel arrays (values, and lines/texts when known) to keep the fast path allocation-free. */
-class Events {
-  values: unknown[] = [];
-  lines: (number | undefined)[] = [];
-  texts: (string | undefined)[] = [];
-  get length(): number {
-    return this.values.length;
+/**
+ * The incremental JSON parser: values (or, with `array`, the elements of top-level arrays) are parsed
+ * as soon as the body's chunks complete them; only the value in progress is kept as text.
+ * The line path: a line that starts between values is given to JSON.parse whole (its depth is then
+ * checked without recursion); a line that does not parse so, or is longer than MAX_LINE, goes through
+ * the splitter, which finds each value and each error precisely.
+ */
+export class JsonParser implements IngressParser {
+  private readonly decoder = new TextDecoder();
+  private readonly sink = new ParsedSink();
+  private readonly splitter: JsonSplitter;
+  private ended = false;
+
+  constructor(
+    private readonly binding: TableBinding,
+    private readonly opts: JsonInputOptions,
+    /** Longest line held for the line path (tests set it low to take the splitter path). */
+    private readonly maxLine = MAX_LINE,
+  ) {
+    this.splitter = new JsonSplitter(opts.array, MAX_JSON_DEPTH, (text, line, flaw) => this.value(text, line, flaw));
   }
-  set length(n: number) {
-    this.values.length = n;
-    this.lines.length = n;
-    this.texts.length = n;
-  }
-  push(e: Event): void {
-    const i = this.values.length;
-    this.values.push(e.value);
-    if (e.line !== undefined) this.lines[i] = e.line;
-    if (e.text !== undefined) this.texts[i] = e.text;
-  }
-}
 
-export function parseJsonInput(body: string, binding: TableBinding, opts: JsonInputOptions): ParsedInput {
-  const errors: ParseErrorEntry[] = [];
-  const events = new Events();
-  let lazyLines: (() => number[]) | null = null;
+  private readonly line = new Pieces();
+  private lineLength = 0;
+  /** The rest of the current line goes to the splitter (it was too long to hold). */
+  private longLine = false;
 
-  const syntaxError = (message: string, line: number, text: string | null) => {
-    errors.push({
+  push(chunk: Uint8Array): void {
+    this.pushText(this.decoder.decode(chunk, { stream: true }));
+  }
+
+  pushText(text: string): void {
+    let start = 0;
+    for (;;) {
+      const nl = text.indexOf('\n', start);
+      if (nl < 0) {
+        const rest = text.slice(start);
+        if (this.longLine) this.splitter.push(rest);
+        else if (this.lineLength + rest.length > this.maxLine) {
+          this.longLine = true;
+          this.splitter.push(this.line.take(rest));
+          this.lineLength = 0;
+        } else {
+          this.line.add(rest);
+          this.lineLength += rest.length;
+        }
+        return;
+      }
+      const piece = text.slice(start, nl + 1);
+      start = nl + 1;
+      if (this.longLine) {
+        this.longLine = false;
+        this.splitter.push(piece);
+      } else {
+        const line = this.line.take(piece);
+        this.lineLength = 0;
+        if (!this.wholeLine(line)) this.splitter.push(line);
+      }
+    }
+  }
+
+  /** The line path: parses a whole line of values at once, when it can; false: use the splitter. */
+  private wholeLine(line: string): boolean {
+    if (!this.splitter.atTop) return false;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      return false; // blank, several values, part of a multi-line value, or a syntax error
+    }
+    const top = this.opts.array ? 1 : 0;
+    if ((this.opts.array && !Array.isArray(value)) || depthOver(value, MAX_JSON_DEPTH)) return false;
+    const lineNo = this.splitter.currentLine;
+    this.splitter.skipLine();
+    if (top === 0) this.event(value, lineNo, null);
+    else for (const v of value as unknown[]) this.event(v, lineNo, null);
+    return true;
+  }
+
+  end(): ParsedInput {
+    if (!this.ended) {
+      this.ended = true;
+      const rest = this.decoder.decode();
+      if (rest) this.pushText(rest);
+      if (this.longLine) this.longLine = false;
+      else if (!this.line.empty) {
+        const last = this.line.take();
+        this.lineLength = 0;
+        if (!this.wholeLine(last)) this.splitter.push(last);
+      }
+      const { unterminated } = this.splitter.end();
+      if (unterminated) {
+        const ev = this.sink.event(unterminated.line);
+        this.syntaxError(ev, 'unexpected end of input (unterminated JSON value)', unterminated.line, unterminated.text ? clip(unterminated.text) : null);
+      }
+    }
+    return this.sink.result((c) => ('row' in c ? fragment(c.row) : fragment((c as { fields: unknown }).fields)));
+  }
+
+  private syntaxError(ev: number, message: string, line: number, text: string | null): void {
+    this.sink.error({
       description: `failed to parse JSON: ${message}`,
-      event_number: events.length + 1,
+      event_number: ev + 1,
       line,
       field: null,
       invalid_bytes: null,
       invalid_text: text,
       suggestion: null,
     });
-  };
-
-  if (opts.array) {
-    // Fast path: the whole body is one JSON array.
-    let parsed: unknown;
-    let ok = false;
-    try {
-      parsed = JSON.parse(body);
-      ok = Array.isArray(parsed);
-    } catch {
-      ok = false;
-    }
-    if (ok) {
-      events.values = parsed as unknown[];
-      lazyLines = () => safeLines(body);
-    } else {
-      // Several arrays back to back, or a syntax error somewhere: locate values one by one.
-      let segs: Segment[];
-      try {
-        segs = splitJson(body, 0);
-      } catch (err) {
-        const e = err as SplitError;
-        syntaxError(e.message, e.line, null);
-        segs = [];
-      }
-      for (const s of segs) {
-        const text = body.slice(s.start, s.end);
-        let v: unknown;
-        try {
-          v = JSON.parse(text);
-        } catch (err) {
-          syntaxError((err as Error).message, errorLine(err, text, s.line), text);
-          continue;
-        }
-        if (!Array.isArray(v)) {
-          syntaxError('expected an array of updates (array=true)', s.line, text);
-          continue;
-        }
-        const elems = splitJson(text, 1);
-        v.forEach((x, i) => events.push({ value: x, line: s.line + (elems[i] ? elems[i]!.line - 1 : 0) }));
-      }
-    }
-  } else {
-    // Fast path: one JSON value per line.
-    let lineNo = 0;
-    let start = 0;
-    let fallback = false;
-    while (start <= body.length) {
-      let end = body.indexOf('\n', start);
-      if (end < 0) end = body.length;
-      lineNo++;
-      const text = body.slice(start, end).trim();
-      start = end + 1;
-      if (text === '') continue;
-      try {
-        events.push({ value: JSON.parse(text), line: lineNo });
-      } catch {
-        fallback = true;
-        break;
-      }
-    }
-    if (fallback) {
-      events.length = 0;
-      let segs: Segment[];
-      try {
-        segs = splitJson(body, 0);
-      } catch (err) {
-        const e = err as SplitError;
-        syntaxError(e.message, e.line, null);
-        segs = [];
-      }
-      for (const s of segs) {
-        const text = body.slice(s.start, s.end);
-        try {
-          events.push({ value: JSON.parse(text), line: s.line, text });
-        } catch (err) {
-          syntaxError((err as Error).message, errorLine(err, text, s.line), text);
-          events.push({ value: undefined, line: s.line, text });
-        }
-      }
-    }
   }
 
-  let lines: number[] | null = null;
-  const lineOf = (ev: number): number => {
-    const known = events.lines[ev];
-    if (known !== undefined) return known;
-    if (!lines) lines = lazyLines ? lazyLines() : [];
-    return lines[ev] ?? 1;
-  };
-
-  const changes: InputChange[] = [];
-  const eventOf: number[] = [];
-  const emit = (op: RowOp, row: unknown, ev: number, weight = 1) => {
-    changes.push(binding.change(op, binding.row(row, op), weight));
-    eventOf.push(ev);
-  };
-  const values = events.values;
-  const n = values.length;
-  if (opts.updateFormat === 'raw') {
-    // Fast path for plain rows; falls through to the general loop on the first bad one.
-    let ev = 0;
+  private value(text: string, line: number, flaw: SegmentFlaw): void {
+    const ev = this.sink.event(line);
+    if (flaw === 'too_deep') return this.syntaxError(ev, DEPTH_MESSAGE, line, clip(text));
+    if (flaw === 'not_array') return this.syntaxError(ev, 'expected an array of updates (array=true)', line, clip(text));
+    if (flaw === 'unexpected_close') return this.syntaxError(ev, `unexpected '${text.trim().slice(-1)}'`, line, clip(text));
+    let value: unknown;
     try {
-      for (; ev < n; ev++) {
-        const value = values[ev];
-        if (value === undefined) break;
-        changes.push(binding.change('insert', binding.row(value, 'insert')));
-        eventOf.push(ev);
-      }
+      value = JSON.parse(text);
     } catch (err) {
-      if (!(err instanceof RowError)) throw err;
+      return this.syntaxError(ev, (err as Error).message, errorLine(err, text, line), text);
     }
-    if (ev === n) return result();
-    changes.length = 0;
-    eventOf.length = 0;
+    this.event(value, line, text, ev);
   }
-  for (let ev = 0; ev < n; ev++) {
-    const value = values[ev];
-    if (value === undefined) continue; // syntax error already reported
+
+  /** One event's changes (or its error); `text` is its source when the splitter found it. */
+  private event(value: unknown, line: number, text: string | null, ev = this.sink.event(line)): void {
+    const binding = this.binding;
+    const sink = this.sink;
+    if (this.opts.updateFormat === 'raw') {
+      try {
+        sink.change(binding.change('insert', binding.row(value, 'insert')), ev);
+        return;
+      } catch (err) {
+        if (!(err instanceof RowError)) throw err;
+        // reported below, as for the other formats
+      }
+    }
+    const emit = (op: RowOp, row: unknown, weight = 1) => sink.change(binding.change(op, binding.row(row, op), weight), ev);
     try {
-      switch (opts.updateFormat) {
+      switch (this.opts.updateFormat) {
         case 'raw':
-          emit('insert', value, ev);
+          emit('insert', value);
           break;
         case 'insert_delete':
-          insertDelete(value, binding, (op, row) => emit(op, row, ev));
+          insertDelete(value, binding, emit);
           break;
         case 'weighted':
-          weighted(value, (op, row, w) => emit(op, row, ev, w));
+          weighted(value, emit);
           break;
         case 'debezium':
-          debezium(value, (op, row) => emit(op, row, ev));
+          debezium(value, emit);
           break;
       }
     } catch (err) {
       if (!(err instanceof RowError)) throw err;
-      // drop the changes this event produced so far
-      while (eventOf.length > 0 && eventOf[eventOf.length - 1] === ev) {
-        eventOf.pop();
-        changes.pop();
-      }
-      errors.push({
+      sink.dropEvent(ev);
+      sink.error({
         description: `failed to deserialize JSON record: ${err.message}`,
         event_number: ev + 1,
-        line: lineOf(ev),
+        line,
         field: err.field,
         invalid_bytes: null,
-        invalid_text: events.texts[ev] ?? fragment(value),
+        invalid_text: text !== null ? text.trim() : fragment(value),
         suggestion: null,
       });
     }
   }
-  return result();
+}
 
-  function result(): ParsedInput {
-    errors.sort((a, b) => a.event_number - b.event_number);
-    return {
-      changes,
-      records: n,
-      eventOf,
-      lineOf,
-      textOf: (ev) => (ev < n ? (events.texts[ev] ?? fragment(values[ev])) : null),
-      errors,
-    };
+/** A whole JSON body at once (input connectors; tests). */
+export function parseJsonInput(body: string, binding: TableBinding, opts: JsonInputOptions): ParsedInput {
+  const parser = new JsonParser(binding, opts);
+  parser.pushText(body);
+  return parser.end();
+}
+
+/** Whether a parsed value nests arrays and objects deeper than `max` (walked without recursion). */
+function depthOver(value: unknown, max: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const stack: unknown[] = [value];
+  const depths: number[] = [1];
+  while (stack.length > 0) {
+    const v = stack.pop() as object;
+    const d = depths.pop()!;
+    if (d > max) return true;
+    if (Array.isArray(v)) {
+      for (const child of v) {
+        if (typeof child === 'object' && child !== null) {
+          stack.push(child);
+          depths.push(d + 1);
+        }
+      }
+    } else {
+      for (const k in v) {
+        const child = (v as Record<string, unknown>)[k];
+        if (typeof child === 'object' && child !== null) {
+          stack.push(child);
+          depths.push(d + 1);
+        }
+      }
+    }
   }
+  return false;
+}
+
+function clip(text: string): string {
+  const t = text.trim();
+  return t.length > MAX_FRAGMENT ? `${t.slice(0, MAX_FRAGMENT)}…` : t;
 }
 
 /** The line of a JSON.parse error inside `text` (which starts at `firstLine`), from its "position N". */
@@ -249,14 +248,6 @@ function fragment(v: unknown): string {
     return JSON.stringify(v) ?? String(v);
   } catch {
     return String(v);
-  }
-}
-
-function safeLines(body: string): number[] {
-  try {
-    return splitJson(body, 1).map((s) => s.line);
-  } catch {
-    return [];
   }
 }
 

@@ -13,7 +13,7 @@ export interface ParseErrorEntry {
 
 export const MAX_REPORTED_ERRORS = 1000;
 
-export function parseErrorsResponse(errors: ParseErrorEntry[]): ApiError {
+export function parseErrorsResponse(errors: ParseErrorEntry[], total = errors.length): ApiError {
   const shown = errors.slice(0, MAX_REPORTED_ERRORS);
   const lines = shown.map(
     (e) =>
@@ -21,8 +21,8 @@ export function parseErrorsResponse(errors: ParseErrorEntry[]): ApiError {
       (e.invalid_text !== null ? `\nInvalid fragment: '${e.invalid_text}'` : ''),
   );
   const message =
-    `Errors parsing input data (${errors.length} errors):\n${lines.join('\n')}` +
-    (errors.length > shown.length ? `\n    ... ${errors.length - shown.length} more errors not shown` : '') +
+    `Errors parsing input data (${total} errors):\n${lines.join('\n')}` +
+    (total > shown.length ? `\n    ... ${total - shown.length} more errors not shown` : '') +
     '\nNothing from this request was applied.';
-  return new ApiError(400, 'ParseErrors', message, { errors: shown, num_errors: errors.length });
+  return new ApiError(400, 'ParseErrors', message, { errors: shown, num_errors: total });
 }

@@ -4,24 +4,26 @@
  * stream the body's bytes to the worker and frame what comes back.
  */
 import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { OutputFormat } from '../egress/encode.js';
 import { ApiError, Errors } from '../errors.js';
 import { UPDATE_FORMATS, type UpdateFormat } from '../ingress/json.js';
+import { bodyTooLarge } from '../ingress/limits.js';
 import type { PipelineManager } from '../manager.js';
 import { findRelation } from '../names.js';
 import { boolParam, intParam, jsonBody, param, type Query } from './util.js';
 
-/** The request body as a stream of bytes (ingress routes take it unparsed), or null when there is none. */
-function bodyStream(req: FastifyRequest): AsyncIterable<Uint8Array> | Uint8Array | null {
-  const b = req.body as AsyncIterable<Uint8Array> | Buffer | string | undefined | null;
-  if (b === undefined || b === null) return null;
+/** The request body as a stream of chunks (ingress routes take it unparsed): the raw request when no content-type parser ran. */
+function bodyStream(req: FastifyRequest): AsyncIterable<Uint8Array> | Uint8Array {
+  const b = req.body as unknown;
+  if (b instanceof Readable) return b;
+  if (b instanceof Uint8Array) return b;
   if (typeof b === 'string') return Buffer.from(b);
-  return b;
+  return req.raw;
 }
 
-const bodyTooLarge = (limit: number) => () =>
-  new ApiError(413, 'FST_ERR_CTP_BODY_TOO_LARGE', `Request body is too large: the limit is ${limit} bytes`, { limit });
+const tooLarge = (limit: number) => () => bodyTooLarge(limit);
 
 /** Ingress: registered in a scope whose content-type parser hands the body over as a stream. */
 export function ingressRoutes(app: FastifyInstance, manager: PipelineManager, bodyLimit: number): void {
@@ -47,11 +49,11 @@ export function ingressRoutes(app: FastifyInstance, manager: PipelineManager, bo
     if (Number.isFinite(declared) && declared > bodyLimit) {
       reply.header('connection', 'close');
       req.raw.resume();
-      throw bodyTooLarge(bodyLimit)();
+      throw bodyTooLarge(bodyLimit);
     }
     if (runtime.state === 'Paused' && !force) await runtime.waitUntilRunning();
     try {
-      await runtime.ingest({ table: table.name, format, updateFormat, array }, bodyStream(req), bodyLimit, bodyTooLarge(bodyLimit));
+      await runtime.ingest({ table: table.name, format, updateFormat, array }, bodyStream(req), bodyLimit, tooLarge(bodyLimit));
     } catch (err) {
       if (err instanceof ApiError && err.status === 413) {
         // the rest of the body is read and dropped, so that the client gets the answer

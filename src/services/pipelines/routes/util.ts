@@ -1,6 +1,7 @@
 /** Request helpers shared by the routes: raw bodies, JSON bodies, query parameters. */
 import type { FastifyRequest } from 'fastify';
 import { Errors } from '../errors.js';
+import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../../limits.js';
 import type { PipelineDescr } from '../manager.js';
 
 export function rawBody(req: FastifyRequest): string {
@@ -13,6 +14,7 @@ export function rawBody(req: FastifyRequest): string {
 export function jsonBody(req: FastifyRequest): unknown {
   const text = rawBody(req).trim();
   if (text === '') return null;
+  if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) throw Errors.badBody(`Json deserialize error: the body nests deeper than ${MAX_JSON_DEPTH} levels of arrays and objects`);
   try {
     return JSON.parse(text);
   } catch (err) {

@@ -1,38 +1,43 @@
 /**
- * One ingress request inside a pipeline's worker: the body's bytes as they arrive (push), then the
- * parsed input of the whole body (finish), which the runtime applies as one step.
+ * One ingress request inside a pipeline's worker: the body's bytes go to the format's incremental parser
+ * (ingress/stream.ts) as they arrive (push), so parsing runs while the rest of the body is still on its
+ * way and memory follows the chunk, not the body; finish gives the parsed input of the whole body, which
+ * the runtime applies as one step (all of it or nothing).
  *
- * This is the one place where the worker meets the ingress parsers. Today's parsers read the whole text,
- * so the bytes are decoded as they come and parsed at the end; incremental parsers (chunks in, bounded
- * memory) plug in here without changing the worker's protocol.
+ * A parser that throws on a chunk does not take the worker down: the error is kept and answered at the end.
  */
-import { TextDecoder } from 'node:util';
 import type { TableBinding } from '../ingress/binding.js';
-import { parseCsvInput } from '../ingress/csv.js';
-import { parseJsonInput, type ParsedInput } from '../ingress/json.js';
+import type { IngressParser, ParsedInput } from '../ingress/parser.js';
+import { newIngressParser } from '../ingress/stream.js';
 import type { IngestSpec } from './protocol.js';
 
 export class IngestJob {
   /** Bytes received so far. */
   bytes = 0;
-  private parts: string[] = [];
-  // the BOM is kept, as Buffer.toString('utf8') kept it before bodies were streamed
-  private readonly decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  private readonly parser: IngressParser;
+  /** An error the parser threw on a chunk: the request answers it at the end. */
+  private failed: unknown = null;
 
-  constructor(readonly spec: IngestSpec) {}
+  constructor(
+    readonly spec: IngestSpec,
+    binding: TableBinding,
+  ) {
+    this.parser = newIngressParser(spec.format, binding, { updateFormat: spec.updateFormat, array: spec.array });
+  }
 
   push(chunk: Uint8Array): void {
-    this.parts.push(this.decoder.decode(chunk, { stream: true }));
     this.bytes += chunk.byteLength;
+    if (this.failed !== null) return;
+    try {
+      this.parser.push(chunk);
+    } catch (err) {
+      this.failed = err ?? new Error('the ingress parser failed');
+    }
   }
 
   /** The parsed input of the whole body (bad events are listed in its `errors`). */
-  finish(binding: TableBinding): ParsedInput {
-    this.parts.push(this.decoder.decode());
-    const text = this.parts.join('');
-    this.parts = [];
-    return this.spec.format === 'csv'
-      ? parseCsvInput(text, binding)
-      : parseJsonInput(text, binding, { updateFormat: this.spec.updateFormat, array: this.spec.array });
+  finish(): ParsedInput {
+    if (this.failed !== null) throw this.failed;
+    return this.parser.end();
   }
 }

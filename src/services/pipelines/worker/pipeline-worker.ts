@@ -107,7 +107,7 @@ function finishIngest(id: number): void {
     endpoint = rt.httpEndpoint(table, job.spec.format);
     endpoint.metrics.buffered_bytes += job.bytes;
     post({ t: 'metrics', metrics: workerMetrics(rt) });
-    rt.apply(job.finish(rt.binding(table)), endpoint, job.bytes);
+    rt.apply(job.finish(), endpoint, job.bytes);
   } catch (err) {
     error = wireError(err);
   }
@@ -129,7 +129,11 @@ function handle(m: ToWorker): void {
       rt?.subscribe(m.relation, m.format, m.delta);
       return;
     case 'ingest-begin':
-      jobs.set(m.id, new IngestJob(m.spec));
+      {
+        // the host resolved the name against this worker's own schema, so the table is there
+        const table = rt!.program.tables.find((t) => t.name === m.spec.table)!;
+        jobs.set(m.id, new IngestJob(m.spec, rt!.binding(table)));
+      }
       return;
     case 'ingest-chunk': {
       const job = jobs.get(m.id);

@@ -1,21 +1,25 @@
-/** v1 lists and tags (`is_private`); a v1 list comes with its links. */
+/**
+ * v1 lists and tags (`is_private`), as LinkAce 1.x serves them: pages carry the v1 paginator, order_by takes the
+ * reference's columns (`is_private` orders by visibility), and `GET /lists/{id}` answers `links` as the URL of
+ * `/api/v1/lists/{id}/links` (where the links themselves are).
+ */
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { Check } from '../../validate.js';
-import { envelope, readPage } from '../../pagination.js';
+import { envelope, readPage, requestBase } from '../../pagination.js';
 import { collectionJson, listCollections, type CollectionKind } from '../../store/collections.js';
 import { linksOfCollection } from '../../store/links.js';
 import { createCollection, deleteCollection, patchCollection, viewableCollection } from '../../actions/collections.js';
 import { bodyOf, callerOf, idOf, queryOf } from '../common.js';
-import { doc, idParams, linkV1Schema } from '../schemas.js';
+import { doc, idParams, linkV1Schema, v1PageQuery, v1Paginated } from '../schemas.js';
 import { v1 } from './json.js';
-import { v1Envelope } from './links.js';
+import { readV1Order } from './links.js';
 
 export function v1CollectionRoutes(app: FastifyInstance, deps: Deps, kind: CollectionKind): void {
   const base = `/api/v1/${kind}`;
   const one = kind === 'lists' ? 'list' : 'tag';
   const model = kind === 'lists' ? 'LinkList' : 'Tag';
-  const order = ['name', 'created_at'] as const;
+  const order = kind === 'lists' ? (['id', 'name', 'description', 'is_private', 'created_at', 'updated_at'] as const) : (['id', 'name', 'is_private', 'created_at', 'updated_at'] as const);
   const props: Record<string, object> = {
     id: { type: 'integer' },
     user_id: { type: 'integer' },
@@ -40,23 +44,21 @@ export function v1CollectionRoutes(app: FastifyInstance, deps: Deps, kind: Colle
         querystring: {
           type: 'object',
           properties: {
-            page: { type: 'integer' },
-            per_page: { type: 'integer', maximum: 100 },
-            order_by: { type: 'string', enum: [...order] },
-            order_dir: { type: 'string', enum: ['asc', 'desc'] },
+            ...v1PageQuery,
+            order_by: { type: 'string', enum: [...order], default: 'created_at' },
+            order_dir: { type: 'string', enum: ['asc', 'desc'], default: 'desc' },
           },
         },
-        ok: v1Envelope(schema),
+        ok: v1Paginated(schema),
       }),
     },
     async (req) => {
       const caller = callerOf(req);
       const c = new Check(queryOf(req));
       const page = readPage(c, 1);
-      const by = c.oneOf('order_by', order) ?? 'created_at';
-      const dir = c.oneOf('order_dir', ['asc', 'desc'] as const) ?? 'desc';
+      const sort = readV1Order(c, order, { by: 'created_at', dir: 'desc' });
       c.done();
-      const p = listCollections(deps.db, caller, kind, { by, dir }, page);
+      const p = listCollections(deps.db, caller, kind, sort, page);
       return envelope(req, { ...p, data: p.data.map(json) }, 1);
     },
   );
@@ -65,20 +67,18 @@ export function v1CollectionRoutes(app: FastifyInstance, deps: Deps, kind: Colle
     reply.code(201).send(json(createCollection(deps, callerOf(req), kind, bodyOf(req), { v1: true }))),
   );
 
-  app.get(base + '/:id', { schema: doc('v1', kind === 'lists' ? 'Get a list with its links (v1)' : 'Get a tag (v1)', { params: idParams, ok: schema }) }, async (req) => {
-    const caller = callerOf(req);
-    const row = viewableCollection(deps, caller, kind, idOf(req, model));
+  const oneSchema =
+    kind === 'lists' ? { type: 'object', properties: { ...props, links: { type: 'string', description: 'URL of /api/v1/lists/{id}/links' } } } : schema;
+  app.get(base + '/:id', { schema: doc('v1', kind === 'lists' ? 'Get a list (v1): links is the URL of its links' : 'Get a tag (v1)', { params: idParams, ok: oneSchema }) }, async (req) => {
+    const row = viewableCollection(deps, callerOf(req), kind, idOf(req, model));
     const out = json(row);
-    if (kind === 'lists') {
-      const links = linksOfCollection(deps.db, caller, kind, row.id, { by: 'created_at', dir: 'desc' }, { page: 1, perPage: null });
-      out.links = links.data.map((l) => v1(l));
-    }
+    if (kind === 'lists') out.links = `${requestBase(req).base}${base}/${row.id}/links`;
     return out;
   });
 
   app.get(
     base + '/:id/links',
-    { schema: doc('v1', `Links of a ${one} (v1)`, { params: idParams, ok: v1Envelope(linkV1Schema) }) },
+    { schema: doc('v1', `Links of a ${one} (v1)`, { params: idParams, querystring: { type: 'object', properties: v1PageQuery }, ok: v1Paginated(linkV1Schema) }) },
     async (req) => {
       const caller = callerOf(req);
       const id = idOf(req, model);

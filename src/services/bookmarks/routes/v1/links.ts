@@ -1,91 +1,204 @@
-/** v1 links (`/api/v1/links`) and the advanced link search (`/api/v1/search/links`). */
+/**
+ * v1 links (`/api/v1/links`) and the link search (`/api/v1/search/links`), as LinkAce 1.x serves them.
+ * - `/links` lists the links the caller may see (visibility rules), ordered by one of the reference's columns
+ *   (`is_private` orders by visibility), filtered by the description's query/tags/lists/is_private.
+ * - `/links/check?url=` answers `{linksFound}` for the caller's own links (LinkAce 1.x's LinkCheckController).
+ * - `/search/links` finds only the caller's own links (LinkAce's SearchController); its parameters are the
+ *   reference's (query, search_title, search_description, private_only, broken_only, empty_lists, empty_tags,
+ *   only_lists, only_tags, order_by=`title:asc`) plus today's is_private, tags, lists and order_by+order_dir.
+ *   Flags read as PHP's `(bool)`. `only_lists`/`only_tags` take ids, or names of the caller's own lists/tags.
+ */
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.js';
+import type { Caller } from '../../access.js';
 import { Check, type Input } from '../../validate.js';
 import { envelope, readPage } from '../../pagination.js';
-import { linkWithRelations, type LinkSearch } from '../../store/links.js';
+import { linkWithRelations, visibleUrlExists, type LinkSearch } from '../../store/links.js';
+import { findOwnByName, type CollectionKind } from '../../store/collections.js';
 import { createLink, deleteLink, patchLink, viewableLink } from '../../actions/links.js';
 import { bodyOf, callerOf, flag, idList, idOf, queryOf } from '../common.js';
-import { doc, idParams, linkV1Body, linkV1Schema } from '../schemas.js';
-import { searchLinksPage } from '../v2/search.js';
+import { doc, idParams, linkV1Body, linkV1Schema, v1PageQuery, v1Paginated } from '../schemas.js';
+import { SEARCH_ORDER, searchLinksPage } from '../v2/search.js';
 import { v1 } from './json.js';
 
-const V1_ORDER = ['created_at', 'title', 'url'] as const;
+/** The reference's order_by values of v1 links; `is_private` is the visibility column. */
+export const V1_LINK_ORDER = ['id', 'url', 'title', 'description', 'is_private', 'status', 'check_disabled', 'created_at', 'updated_at'] as const;
 const NEED_CRITERION = 'You must either enter a search query, or select a list or a tag.';
 
-const v1PageQuery = {
-  page: { type: 'integer', minimum: 1, default: 1 },
-  per_page: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
-  order_by: { type: 'string', enum: [...V1_ORDER], default: 'created_at' },
-  order_dir: { type: 'string', enum: ['asc', 'desc'], default: 'desc' },
-};
+/** The store column behind a v1 order_by value. */
+export function v1Column(by: string): string {
+  return by === 'is_private' ? 'visibility' : by;
+}
+
+/** order_by (one of `allowed`) and order_dir (asc|desc), with the store's column name. */
+export function readV1Order(c: Check, allowed: readonly string[], def: { by: string; dir: 'asc' | 'desc' }): { by: string; dir: 'asc' | 'desc' } {
+  const by = c.oneOf('order_by', allowed) ?? def.by;
+  const dir = c.oneOf('order_dir', ['asc', 'desc'] as const) ?? def.dir;
+  return { by: v1Column(by), dir };
+}
+
+const orderDoc = { type: 'string', enum: [...V1_LINK_ORDER], default: 'created_at' };
 const filterQuery = {
   query: { type: 'string' },
   tags: { type: 'array', items: { type: 'integer' }, description: 'tag ids (any of them); also tags=1,2' },
   lists: { type: 'array', items: { type: 'integer' }, description: 'list ids (any of them); also lists=1,2' },
   is_private: { type: 'boolean' },
 };
+const flagDoc = (what: string) => ({ type: 'string', description: `${what}; any value but empty or "0" is on (PHP's (bool))` });
+const searchQuery = {
+  search_title: flagDoc('also match the title'),
+  search_description: flagDoc('also match the description'),
+  private_only: flagDoc('private links only'),
+  broken_only: flagDoc('links whose status is not ok only'),
+  empty_lists: flagDoc('links without lists only (wins over only_lists)'),
+  empty_tags: flagDoc('links without tags only (wins over only_tags)'),
+  only_lists: { type: 'string', description: "comma-separated list ids or names of the caller's lists (any of them)" },
+  only_tags: { type: 'string', description: "comma-separated tag ids or names of the caller's tags (any of them)" },
+  order_by: {
+    type: 'string',
+    enum: [...SEARCH_ORDER, ...V1_LINK_ORDER],
+    default: 'title:asc',
+    description: '"field:direction" (title, url, created_at), random, or a column with order_dir',
+  },
+  order_dir: { type: 'string', enum: ['asc', 'desc'], description: 'with a plain column in order_by' },
+};
 
-function v1Envelope(item: object) {
-  return {
-    type: 'object',
-    properties: {
-      data: { type: 'array', items: item },
-      meta: { type: 'object', properties: { current_page: { type: 'integer' }, per_page: { type: 'integer' }, total: { type: 'integer' }, last_page: { type: 'integer' } } },
-      links: { type: 'object', properties: { first: { type: 'string' }, last: { type: 'string' }, prev: { type: ['string', 'null'] }, next: { type: ['string', 'null'] } } },
-    },
-  };
+/**
+ * Ids from a comma-separated value: digits are ids, other parts names of the caller's own collections
+ * (LinkAce 1.x matches names on form requests). A name that matches nothing matches no link.
+ */
+function refIds(deps: Deps, caller: Caller, c: Check, q: Input, field: string, kind: CollectionKind): number[] | undefined {
+  const v = q[field] ?? q[`${field}[]`];
+  if (v === undefined || v === null) return undefined;
+  const parts = (Array.isArray(v) ? v : [v]).flatMap((x) => String(x).split(',')).map((s) => s.trim()).filter(Boolean);
+  if (parts.every((p) => /^\d{1,15}$/.test(p))) return idList(c, q, field);
+  const ids: number[] = [];
+  for (const p of parts) {
+    if (/^\d{1,15}$/.test(p)) ids.push(Number(p));
+    else if (caller.kind === 'user') {
+      const row = findOwnByName(deps.db, kind, caller.userId, p);
+      if (row && !row.deleted_at) ids.push(row.id);
+    }
+  }
+  return ids.length ? ids : [0];
 }
-export { v1Envelope, v1PageQuery };
 
-function readV1Search(q: Input, c: Check, advanced: boolean): LinkSearch {
+/** Today's is_private filter (true: private only; false: public and internal only). */
+function isPrivateFilter(q: Input, c: Check): boolean | null {
+  if (q.is_private === undefined || q.is_private === null) return null;
+  return c.boolean('is_private') ?? null;
+}
+
+function readListFilters(q: Input, c: Check): LinkSearch {
   const query = c.string('query', { max: 2048 });
-  const by = c.oneOf('order_by', V1_ORDER) ?? 'created_at';
-  const dir = c.oneOf('order_dir', ['asc', 'desc'] as const) ?? 'desc';
-  const isPrivate = q.is_private === undefined || q.is_private === null ? null : c.boolean('is_private');
-  const s: LinkSearch = {
+  return {
     query: typeof query === 'string' ? query : null,
-    // the plain list searches everywhere; the advanced search only where asked
-    searchTitle: advanced ? flag(q.search_title) : true,
-    searchDescription: advanced ? flag(q.search_description) : true,
+    searchTitle: true,
+    searchDescription: true,
     onlyTags: idList(c, q, 'tags') ?? idList(c, q, 'only_tags'),
     onlyLists: idList(c, q, 'lists') ?? idList(c, q, 'only_lists'),
-    isPrivate: isPrivate ?? null,
-    brokenOnly: flag(q.broken_only),
-    order: { by, dir },
+    isPrivate: isPrivateFilter(q, c),
+    order: readV1Order(c, V1_LINK_ORDER, { by: 'created_at', dir: 'desc' }),
   };
-  if (advanced && !s.query && !s.onlyTags?.length && !s.onlyLists?.length && !s.brokenOnly) for (const f of ['query', 'tags', 'lists']) c.fail(f, NEED_CRITERION);
+}
+
+function readSearchOrder(c: Check): LinkSearch['order'] {
+  const raw = c.input.order_by;
+  if (typeof raw === 'string' && (raw.includes(':') || raw === 'random')) {
+    const v = c.oneOf('order_by', SEARCH_ORDER);
+    if (!v) return null;
+    const [by, dir] = v.split(':') as [string, 'asc' | 'desc' | undefined];
+    return { by, dir: dir ?? 'asc' };
+  }
+  return readV1Order(c, V1_LINK_ORDER, { by: 'title', dir: 'asc' });
+}
+
+function readSearch(deps: Deps, caller: Caller, q: Input, c: Check): LinkSearch {
+  const query = c.string('query', { max: 2048 });
+  const privateOnly = flag(q.private_only);
+  const s: LinkSearch = {
+    query: typeof query === 'string' ? query : null,
+    searchTitle: flag(q.search_title),
+    searchDescription: flag(q.search_description),
+    onlyTags: refIds(deps, caller, c, q, 'only_tags', 'tags') ?? idList(c, q, 'tags'),
+    onlyLists: refIds(deps, caller, c, q, 'only_lists', 'lists') ?? idList(c, q, 'lists'),
+    emptyTags: flag(q.empty_tags),
+    emptyLists: flag(q.empty_lists),
+    isPrivate: privateOnly ? true : isPrivateFilter(q, c),
+    brokenOnly: flag(q.broken_only),
+    ownOnly: true,
+    order: readSearchOrder(c),
+  };
+  if (!s.query && !s.onlyTags?.length && !s.onlyLists?.length && !s.brokenOnly && !s.emptyTags && !s.emptyLists)
+    for (const f of ['query', 'only_lists', 'only_tags', 'broken_only']) c.fail(f, NEED_CRITERION);
   return s;
 }
 
 export function v1LinkRoutes(app: FastifyInstance, deps: Deps): void {
-  for (const [url, advanced] of [
-    ['/api/v1/links', false],
-    ['/api/v1/search/links', true],
-  ] as const) {
-    app.get(
-      url,
-      {
-        schema: doc('v1', advanced ? 'Advanced link search (v1)' : 'List links (v1), optionally filtered', {
-          querystring: {
-            type: 'object',
-            properties: { ...v1PageQuery, ...filterQuery, ...(advanced ? { search_title: { type: 'boolean' }, search_description: { type: 'boolean' }, broken_only: { type: 'boolean' } } : {}) },
+  app.get(
+    '/api/v1/links',
+    {
+      schema: doc('v1', 'List the links the caller may see (v1), optionally filtered', {
+        querystring: {
+          type: 'object',
+          properties: {
+            ...v1PageQuery,
+            order_by: orderDoc,
+            order_dir: { type: 'string', enum: ['asc', 'desc'], default: 'desc' },
+            ...filterQuery,
+            only_tags: { type: 'string', description: 'comma-separated tag ids (as tags)' },
+            only_lists: { type: 'string', description: 'comma-separated list ids (as lists)' },
           },
-          ok: v1Envelope(linkV1Schema),
-        }),
-      },
-      async (req) => {
-        const caller = callerOf(req);
-        const q = queryOf(req);
-        const c = new Check(q);
-        const page = readPage(c, 1);
-        const s = readV1Search(q, c, advanced);
-        c.done();
-        const p = searchLinksPage(deps, caller, s, page);
-        return envelope(req, { ...p, data: p.data.map((l) => v1(l)) }, 1);
-      },
-    );
-  }
+        },
+        ok: v1Paginated(linkV1Schema),
+      }),
+    },
+    async (req) => {
+      const caller = callerOf(req);
+      const q = queryOf(req);
+      const c = new Check(q);
+      const page = readPage(c, 1);
+      const s = readListFilters(q, c);
+      c.done();
+      const p = searchLinksPage(deps, caller, s, page);
+      return envelope(req, { ...p, data: p.data.map((l) => v1(l)) }, 1);
+    },
+  );
+
+  app.get(
+    '/api/v1/search/links',
+    {
+      schema: doc('v1', "Search the caller's own links (v1)", {
+        querystring: { type: 'object', properties: { ...v1PageQuery, query: { type: 'string' }, ...searchQuery, is_private: filterQuery.is_private, tags: filterQuery.tags, lists: filterQuery.lists } },
+        ok: v1Paginated(linkV1Schema),
+      }),
+    },
+    async (req) => {
+      const caller = callerOf(req);
+      const q = queryOf(req);
+      const c = new Check(q);
+      const page = readPage(c, 1);
+      const s = readSearch(deps, caller, q, c);
+      c.done();
+      const p = searchLinksPage(deps, caller, s, page);
+      return envelope(req, { ...p, data: p.data.map((l) => v1(l)) }, 1);
+    },
+  );
+
+  app.get(
+    '/api/v1/links/check',
+    {
+      schema: doc('v1', 'Is this URL among the caller\'s own links (v1, as LinkAce 1.x)', {
+        querystring: { type: 'object', properties: { url: { type: 'string' } } },
+        ok: { type: 'object', properties: { linksFound: { type: 'boolean' } } },
+      }),
+    },
+    async (req) => {
+      const caller = callerOf(req);
+      const url = queryOf(req).url;
+      return { linksFound: typeof url === 'string' && visibleUrlExists(deps.db, caller, url, true) };
+    },
+  );
 
   app.get('/api/v1/links/:id', { schema: doc('v1', 'Get a link (v1)', { params: idParams, ok: linkV1Schema }) }, async (req) => {
     const caller = callerOf(req);

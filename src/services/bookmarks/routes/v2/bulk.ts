@@ -1,7 +1,7 @@
 /** v2 bulk: create links/lists/tags, edit links/lists/tags, delete links/lists/tags. */
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.js';
-import { Check, isPlainObject, type Ref } from '../../validate.js';
+import { Check, isPlainObject, refuseTooManyModels, type Ref } from '../../validate.js';
 import { canEdit } from '../../access.js';
 import { attach, attachedIds, getLink, linkWithRelations, setLinkDeleted, updateLink, type LinkJson } from '../../store/links.js';
 import { collectionJson, getCollection, setCollectionDeleted, updateCollection, type CollectionKind, type CollectionRow } from '../../store/collections.js';
@@ -11,12 +11,20 @@ import { bodyOf, callerOf } from '../common.js';
 import { doc, linkBody, linkFullSchema, listBody, listSchema, tagBody, tagSchema } from '../schemas.js';
 import { normalizeInput } from '../../validate.js';
 
-const MAX_MODELS = 1000;
+/**
+ * The cap is checked first and alone: a body over it is refused at once, before any model is looked
+ * at (9,000,000 empty models would otherwise be validated one by one). The JSON body parser refuses
+ * such a body even before it is parsed (see ../../http.ts); this covers form bodies.
+ */
+function refuseOverCap(c: Check): void {
+  const raw = c.input.models;
+  if (Array.isArray(raw)) refuseTooManyModels(raw.length);
+}
 
 function readModels(c: Check, requiredObjects: boolean): unknown[] {
+  refuseOverCap(c);
   const models = c.array('models', { required: true });
   if (!models) return [];
-  if (models.length > MAX_MODELS) c.fail('models', `The :attribute must not have more than ${MAX_MODELS} items.`);
   if (requiredObjects)
     models.forEach((m, i) => {
       if (!isPlainObject(m)) c.fail(`models.${i}`, 'The :attribute must be an object.');
@@ -116,6 +124,7 @@ export function bulkRoutes(app: FastifyInstance, deps: Deps): void {
       requireUser(caller);
       const body = bodyOf(req);
       const c = new Check(body);
+      refuseOverCap(c);
       const ids = c.ids('models', { required: true });
       const tags = c.refs('tags');
       const lists = c.refs('lists');
@@ -166,7 +175,8 @@ export function bulkRoutes(app: FastifyInstance, deps: Deps): void {
         requireUser(caller);
         const body = bodyOf(req);
         const c = new Check(body);
-        const ids = c.ids('models', { required: true });
+        refuseOverCap(c);
+      const ids = c.ids('models', { required: true });
         const visibility = body.visibility === 0 ? null : c.visibility('visibility');
         c.done();
         return deps.db.transaction(() => {
@@ -196,6 +206,7 @@ export function bulkRoutes(app: FastifyInstance, deps: Deps): void {
       requireUser(caller);
       const c = new Check(bodyOf(req));
       const type = c.oneOf('type', ['links', 'lists', 'tags'] as const, { required: true });
+      refuseOverCap(c);
       const ids = c.ids('models', { required: true });
       c.done();
       const out: Record<string, boolean> = {};

@@ -1,4 +1,7 @@
-/** v2 search: links (paginated, with tags), tags and lists (`{id: name}` maps). */
+/**
+ * v2 search: links (paginated, with tags), tags and lists (`{id: name}` maps). Search finds only the caller's
+ * own items, as LinkAce's SearchController (`byUser`); visibility rules elsewhere are unchanged.
+ */
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { Check, type Input } from '../../validate.js';
@@ -25,6 +28,7 @@ export function readLinkSearch(q: Input, c: Check): LinkSearch {
     onlyLists: idList(c, q, 'only_lists'),
     emptyTags: flag(q.empty_tags),
     onlyTags: idList(c, q, 'only_tags'),
+    ownOnly: true,
   };
   const order = c.oneOf('order_by', SEARCH_ORDER);
   if (order) {
@@ -46,7 +50,7 @@ export function searchRoutes(app: FastifyInstance, deps: Deps): void {
   app.get(
     '/api/v2/search/links',
     {
-      schema: doc('Search', 'Search links visible to the caller', {
+      schema: doc('Search', "Search the caller's own links", {
         querystring: {
           type: 'object',
           properties: {
@@ -78,23 +82,27 @@ export function searchRoutes(app: FastifyInstance, deps: Deps): void {
     },
   );
 
-  for (const kind of ['tags', 'lists'] as CollectionKind[]) {
-    app.get(
-      `/api/v2/search/${kind}`,
-      {
-        schema: doc('Search', `Search ${kind} by name: an object mapping id to name ([] when nothing matches)`, {
-          querystring: { type: 'object', properties: { query: { type: 'string' } } },
-          ok: { type: ['object', 'array'], additionalProperties: { type: 'string' } },
-        }),
-      },
-      async (req) => {
-        const caller = callerOf(req);
-        const q = queryOf(req);
-        if (typeof q.query !== 'string') return [];
-        const rows = searchCollections(deps.db, caller, kind, q.query);
-        if (!rows.length) return [];
-        return Object.fromEntries(rows.map((r) => [String(r.id), r.name]));
-      },
-    );
-  }
+  for (const kind of ['tags', 'lists'] as CollectionKind[]) collectionSearchRoute(app, deps, 'v2', kind);
+}
+
+/** `GET /api/{version}/search/tags|lists?query=`: the caller's own matches as `{id: name}`, `[]` when none. */
+export function collectionSearchRoute(app: FastifyInstance, deps: Deps, version: 'v1' | 'v2', kind: CollectionKind): void {
+  app.get(
+    `/api/${version}/search/${kind}`,
+    {
+      schema: doc(version === 'v1' ? 'v1' : 'Search', `Search the caller's own ${kind} by name${version === 'v1' ? ' (v1)' : ''}: an object mapping id to name ([] when nothing matches)`, {
+        querystring: { type: 'object', properties: { query: { type: 'string' } } },
+        ok: { type: ['object', 'array'], additionalProperties: { type: 'string' } },
+      }),
+    },
+    async (req) => {
+      const caller = callerOf(req);
+      const q = queryOf(req);
+      const query = Array.isArray(q.query) ? q.query[q.query.length - 1] : q.query;
+      if (typeof query !== 'string' || query === '') return [];
+      const rows = searchCollections(deps.db, caller, kind, query);
+      if (!rows.length) return [];
+      return Object.fromEntries(rows.map((r) => [String(r.id), r.name]));
+    },
+  );
 }

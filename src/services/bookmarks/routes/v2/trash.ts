@@ -1,4 +1,8 @@
-/** v2 trash: list the caller's trashed items, restore one, clear a type for good. */
+/**
+ * The trash, v2 and v1 (LinkAce 1.x has the same routes): list the caller's trashed items, restore one, clear a
+ * type for good. v2 answers `[]` (Laravel's empty response); v1 items are in v1 shapes (`is_private`), restore
+ * answers 200 `{}` as LinkAce 1.x, and clear 204 as every v1 deletion here.
+ */
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { Check } from '../../validate.js';
@@ -8,7 +12,8 @@ import { linkJson, type LinkRow } from '../../store/links.js';
 import { collectionJson, type CollectionRow } from '../../store/collections.js';
 import { noteJson, type NoteRow } from '../../store/notes.js';
 import { bodyOf, callerOf } from '../common.js';
-import { doc, linkSchema, listSchema, noteSchema, tagSchema } from '../schemas.js';
+import { doc, linkSchema, listSchema, noteSchema, tagSchema, v1Object } from '../schemas.js';
+import { v1 } from '../v1/json.js';
 import type { Caller } from '../../access.js';
 
 function ownerOf(caller: Caller): number | null {
@@ -18,41 +23,48 @@ function ownerOf(caller: Caller): number | null {
 
 const MODELS = { link: 'Link', list: 'LinkList', tag: 'Tag', note: 'Note' } as const;
 
-export function trashRoutes(app: FastifyInstance, deps: Deps): void {
-  const schemas = { links: linkSchema, lists: listSchema, tags: tagSchema, notes: noteSchema };
+export function trashRoutes(app: FastifyInstance, deps: Deps, version: 'v1' | 'v2' = 'v2'): void {
+  const isV1 = version === 'v1';
+  const tag = isV1 ? 'v1' : 'Trash';
+  const suffix = isV1 ? ' (v1)' : '';
+  const shape = (schema: { type: string; properties: Record<string, unknown> }): object => (isV1 ? v1Object(schema) : schema);
+  const schemas = { links: shape(linkSchema), lists: shape(listSchema), tags: shape(tagSchema), notes: shape(noteSchema) };
+  const out = (obj: Record<string, unknown>) => (isV1 ? v1(obj) : obj);
   for (const type of TRASH_TYPES) {
-    app.get(`/api/v2/trash/${type}`, { schema: doc('Trash', `The caller's trashed ${type}`, { ok: { type: 'array', items: schemas[type] } }) }, async (req) => {
+    app.get(`/api/${version}/trash/${type}`, { schema: doc(tag, `The caller's trashed ${type}${suffix}`, { ok: { type: 'array', items: schemas[type] } }) }, async (req) => {
       const owner = ownerOf(callerOf(req));
       if (owner === null) return [];
       const rows = trashed(deps.db, owner, type);
-      if (type === 'links') return rows.map((r) => linkJson(r as unknown as LinkRow));
-      if (type === 'notes') return rows.map((r) => noteJson(r as unknown as NoteRow));
-      return rows.map((r) => collectionJson(type, r as unknown as CollectionRow));
+      if (type === 'links') return rows.map((r) => out(linkJson(r as unknown as LinkRow)));
+      if (type === 'notes') return rows.map((r) => out(noteJson(r as unknown as NoteRow)));
+      return rows.map((r) => out(collectionJson(type, r as unknown as CollectionRow)));
     });
   }
 
   app.delete(
-    '/api/v2/trash/clear',
+    `/api/${version}/trash/clear`,
     {
-      schema: doc('Trash', 'Delete all trashed items of one type for good', {
+      schema: doc(tag, `Delete all trashed items of one type for good${isV1 ? ' (v1): 204' : ''}`, {
         body: { type: 'object', required: ['model'], properties: { model: { type: 'string', enum: [...TRASH_TYPES] } } },
+        ...(isV1 ? { okStatus: 204, ok: { type: 'null' } } : {}),
       }),
     },
-    async (req) => {
+    async (req, reply) => {
       const owner = ownerOf(callerOf(req));
       const c = new Check(bodyOf(req));
       const model = c.oneOf('model', TRASH_TYPES, { required: true });
       c.done();
       if (owner !== null) clearTrash(deps.db, owner, model!);
-      return [];
+      return isV1 ? reply.code(204).send() : [];
     },
   );
 
   app.patch(
-    '/api/v2/trash/restore',
+    `/api/${version}/trash/restore`,
     {
-      schema: doc('Trash', 'Restore one trashed item', {
+      schema: doc(tag, `Restore one trashed item${isV1 ? ' (v1): {}' : ''}`, {
         body: { type: 'object', required: ['model', 'id'], properties: { model: { type: 'string', enum: Object.keys(RESTORE_TYPES) }, id: { type: 'integer' } } },
+        ...(isV1 ? { ok: { type: 'object', maxProperties: 0 } } : {}),
       }),
     },
     async (req) => {
@@ -62,7 +74,7 @@ export function trashRoutes(app: FastifyInstance, deps: Deps): void {
       const id = c.integer('id', { required: true, min: 1 });
       c.done();
       if (owner === null || !restore(deps.db, owner, RESTORE_TYPES[model!], id!)) throw notFound(MODELS[model!], id!);
-      return [];
+      return isV1 ? {} : [];
     },
   );
 }

@@ -1,0 +1,72 @@
+/**
+ * v1 notes, as LinkAce 1.x serves them, in v1 shapes (`is_private`): `GET /links/{id}/notes` (a v1 page of the
+ * notes the caller may see), `POST /notes` (201, as every v1 create here), `PATCH|PUT /notes/{id}`,
+ * `DELETE /notes/{id}` (204). `is_private: true` is visibility 3, false internal (public with guest access).
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../deps.js';
+import { canView } from '../../access.js';
+import { forbiddenEmpty, notFound } from '../../errors.js';
+import { Check, type Input } from '../../validate.js';
+import { envelope, readPage } from '../../pagination.js';
+import { getLink } from '../../store/links.js';
+import { noteJson, notesOfLink } from '../../store/notes.js';
+import { createNote, deleteNote, patchNote } from '../../actions/notes.js';
+import { bodyOf, callerOf, idOf, queryOf } from '../common.js';
+import { doc, idParams, noteSchema, noteV1Body, v1Object, v1PageQuery, v1Paginated } from '../schemas.js';
+import { v1 } from './json.js';
+
+const noteV1Schema = v1Object(noteSchema);
+
+/** A v1 note body as the v2 actions read it: `is_private` becomes `visibility` (a v2 `visibility` is ignored). */
+function asV2Note(deps: Deps, input: Input): Input {
+  const { is_private: isPrivate, visibility: _ignored, ...rest } = input;
+  if (isPrivate === undefined || isPrivate === null) return rest;
+  const c = new Check({ is_private: isPrivate });
+  const p = c.boolean('is_private');
+  c.done();
+  return { ...rest, visibility: p ? 3 : deps.guestAccess ? 1 : 2 };
+}
+
+export function v1NoteRoutes(app: FastifyInstance, deps: Deps): void {
+  app.get(
+    '/api/v1/links/:id/notes',
+    {
+      schema: doc('v1', 'Notes of a link (v1): a v1 page', {
+        params: idParams,
+        querystring: { type: 'object', properties: v1PageQuery },
+        ok: v1Paginated(noteV1Schema),
+      }),
+    },
+    async (req) => {
+      const caller = callerOf(req);
+      const id = idOf(req, 'Link');
+      const link = getLink(deps.db, id);
+      if (!link) throw notFound('Link', id);
+      if (!canView(caller, link)) throw forbiddenEmpty();
+      const c = new Check(queryOf(req));
+      const page = readPage(c, 1);
+      c.done();
+      const p = notesOfLink(deps.db, caller, id, { by: 'id', dir: 'asc' }, page);
+      return envelope(req, { ...p, data: p.data.map((n) => v1(noteJson(n))) }, 1);
+    },
+  );
+
+  app.post('/api/v1/notes', { schema: doc('v1', 'Add a note to a link (v1): 201', { body: noteV1Body, ok: noteV1Schema, okStatus: 201 }) }, async (req, reply) =>
+    reply.code(201).send(v1(noteJson(createNote(deps, callerOf(req), asV2Note(deps, bodyOf(req)))))),
+  );
+
+  for (const method of ['PATCH', 'PUT'] as const) {
+    app.route({
+      method,
+      url: '/api/v1/notes/:id',
+      schema: doc('v1', 'Update a note (v1)', { params: idParams, body: noteV1Body, ok: noteV1Schema }),
+      handler: async (req) => v1(noteJson(patchNote(deps, callerOf(req), idOf(req, 'Note'), asV2Note(deps, bodyOf(req))))),
+    });
+  }
+
+  app.delete('/api/v1/notes/:id', { schema: doc('v1', 'Move a note to the trash (v1): 204', { params: idParams, okStatus: 204, ok: { type: 'null' } }) }, async (req, reply) => {
+    deleteNote(deps, callerOf(req), idOf(req, 'Note'));
+    return reply.code(204).send();
+  });
+}

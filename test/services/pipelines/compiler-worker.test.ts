@@ -1,0 +1,148 @@
+/**
+ * The SQL compiler in its worker thread: a program that breaks the WASM parser does not break the next
+ * one, a compile over the time limit is a SqlError naming the limit, and compiling 2,000 chained views
+ * leaves the event loop free (/health answers while it runs).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../../../src/services/server.js';
+import { CompilerPool } from '../../../src/services/pipelines/compiler-pool.js';
+import { createCompiled, ingest, pipelineBody, snapshot, startRunning, startSvc, waitFor, type Svc } from './helpers.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+let svc: Svc | undefined;
+let server: RunningServer | undefined;
+afterEach(async () => {
+  await svc?.close();
+  await server?.close();
+  svc = undefined;
+  server = undefined;
+});
+
+async function compiled(s: Svc, name: string, sql: string): Promise<any> {
+  const put = await s.call('PUT', `/v0/pipelines/${name}`, pipelineBody(name, sql));
+  expect([200, 201]).toContain(put.status);
+  return waitFor(async () => {
+    const r = await s.call('GET', `/v0/pipelines/${name}`);
+    const st = r.json.program_status;
+    return st === 'Pending' || st === 'CompilingSql' || st === 'CompilingRust' ? undefined : r.json;
+  }, `compilation of ${name}`, 60_000);
+}
+
+function chainedViews(n: number): string {
+  const parts = ['CREATE TABLE t (x INT);', 'CREATE VIEW v0 AS SELECT x FROM t;'];
+  for (let i = 1; i < n; i++) parts.push(`CREATE VIEW v${i} AS SELECT x + 1 AS x FROM v${i - 1};`);
+  return parts.join('\n');
+}
+
+const deepSum = (terms: number) => `CREATE TABLE t (x INT);\nCREATE VIEW v AS SELECT ${Array.from({ length: terms }, () => 'x').join('+')} AS s FROM t;`;
+
+describe('the compiler worker', () => {
+  it('a program that breaks the parser is a SqlError with a position, and the next program compiles and runs', async () => {
+    svc = await startSvc();
+    const bad = await compiled(svc, 'deep', deepSum(800));
+    if (bad.program_status !== 'Success') {
+      // the parser cannot take it: a clean SQL error with line and column, nothing worse
+      const errs = bad.program_status.SqlError;
+      expect(errs, JSON.stringify(bad.program_status)).toBeDefined();
+      expect(errs[0].start_line_number).toBe(2);
+      expect(errs[0].start_column).toBeGreaterThan(1);
+      expect(errs[0].message).toMatch(/nested too deeply/);
+    }
+    await createCompiled(svc, 'fine', 'CREATE TABLE t (x INT);\nCREATE VIEW v AS SELECT x * 2 AS y FROM t;');
+    await startRunning(svc, 'fine');
+    expect((await ingest(svc, 'fine', 't', 'format=csv', '1\n2\n')).status).toBe(200);
+    const snap = await snapshot(svc, 'fine', 'v');
+    expect(snap.json_data.map((r: any) => r.insert.Y).sort()).toEqual([2, 4]);
+    // and a syntax error still points at its line and column
+    const syntax = await compiled(svc, 'syntax', 'CREATE TABLE t (x INT);\nCREATE VIEW v AS SELEC x FROM t;');
+    expect(syntax.program_status.SqlError[0]).toMatchObject({ start_line_number: 2, error_type: 'Error parsing SQL' });
+  });
+
+  it('a broken parser is replaced by a fresh worker', async () => {
+    const pool = new CompilerPool({ timeoutMs: 60_000, memoryMb: 512 });
+    try {
+      const first = await pool.compile(deepSum(1000), 'upper');
+      const started = pool.workersStarted;
+      const next = await pool.compile('CREATE TABLE t (x INT); CREATE VIEW v AS SELECT x FROM t;', 'upper');
+      expect(next).toMatchObject({ ok: true });
+      // only a failure that left the parser broken costs a new worker
+      expect(started).toBe(1);
+      expect(pool.workersStarted).toBe(first.ok ? 1 : 2);
+      await pool.compile('CREATE TABLE u (y INT);', 'upper');
+      expect(pool.workersStarted).toBe(first.ok ? 1 : 2);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a program over the heap limit is a SqlError naming it; the next program gets a fresh worker', async () => {
+    const pool = new CompilerPool({ timeoutMs: 120_000, memoryMb: 16 });
+    try {
+      const cols = Array.from({ length: 200 }, (_, i) => `x + ${i} AS c${i}`).join(', ');
+      const big = ['CREATE TABLE t (x INT);', ...Array.from({ length: 300 }, (_, i) => `CREATE VIEW v${i} AS SELECT ${cols} FROM t;`)].join('\n');
+      const out = await pool.compile(big, 'upper');
+      expect(out).toMatchObject({ ok: false, messages: [{ message: expect.stringMatching(/memory limit of 16 MB/) }] });
+      expect(await pool.compile('CREATE TABLE t (x INT);', 'upper')).toMatchObject({ ok: true });
+      expect(pool.workersStarted).toBe(2);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a compile whose result is no longer wanted is ended when the next program comes', async () => {
+    const pool = new CompilerPool({ timeoutMs: 300_000, memoryMb: 512 });
+    try {
+      let stale = false;
+      const first = pool.compile(chainedViews(2000), 'upper', () => stale);
+      await new Promise((r) => setTimeout(r, 1500)); // the worker is up and compiling
+      stale = true;
+      const second = await pool.compile('CREATE TABLE t (x INT);', 'upper');
+      expect(await first).toEqual({ ok: false, systemError: 'The compilation was cancelled' });
+      expect(second).toMatchObject({ ok: true });
+      expect(pool.workersStarted).toBe(2);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a compile over the time limit is a SqlError naming the limit; the next program compiles', async () => {
+    svc = await startSvc({ pipelinesCompileTimeoutMs: 40 });
+    const slow = await compiled(svc, 'slow', chainedViews(2000));
+    const errs = slow.program_status.SqlError;
+    expect(errs, JSON.stringify(slow.program_status).slice(0, 300)).toHaveLength(1);
+    expect(errs[0].message).toMatch(/time limit of 40 ms/);
+    const ok = await compiled(svc, 'quick', 'CREATE TABLE t (x INT);');
+    expect(ok.program_status).toBe('Success');
+  });
+
+  it('compiling 2,000 chained views leaves /health answering', async () => {
+    server = await startServer({ host: '127.0.0.1', port: 0, dataDir: mkdtempSync(join(tmpdir(), 'ops-compile-')) });
+    const url = server.url;
+    const put = await fetch(`${url}/v0/pipelines/chain`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(pipelineBody('chain', chainedViews(2000))),
+    });
+    expect([200, 201]).toContain(put.status);
+    const POLL_MS = 50;
+    const waits: number[] = [];
+    let status: any = 'Pending';
+    const until = Date.now() + 280_000;
+    while (Date.now() < until) {
+      const t0 = performance.now();
+      const h = await fetch(`${url}/health`);
+      expect(h.status).toBe(200);
+      await h.text();
+      waits.push(performance.now() - t0);
+      status = ((await (await fetch(`${url}/v0/pipelines/chain`)).json()) as any).program_status;
+      if (status !== 'Pending' && status !== 'CompilingSql' && status !== 'CompilingRust') break;
+      await new Promise((r) => setTimeout(r, POLL_MS));
+    }
+    expect(status).toBe('Success');
+    // the compile took several polls, and no /health call waited behind it
+    expect(waits.length).toBeGreaterThan(3);
+    expect(Math.max(...waits)).toBeLessThan(POLL_MS + 200);
+  }, 300_000);
+});
