@@ -183,7 +183,7 @@ __ops_opts() {
     'pipe pause') __ops_r='--no-wait --help -h' ;;
     'pipe shutdown') __ops_r='--no-wait --force --help -h' ;;
     'pipe delete') __ops_r='--help -h' ;;
-    'pipe ingest') __ops_r='--format --batch-size --wait --force --help -h' ;;
+    'pipe ingest') __ops_r='--format --batch-size --header --no-header --wait --force --help -h' ;;
     'pipe watch') __ops_r='--raw --snapshot --count --help -h' ;;
     'pipe snapshot') __ops_r='--help -h' ;;
     'pipe stats') __ops_r='--watch --interval --help -h' ;;
@@ -201,7 +201,7 @@ __ops_opts() {
     'hook deliveries') __ops_r='--status --webhook --event --type --limit --help -h' ;;
     'hook redeliver') __ops_r='--help -h' ;;
     'hook dashboard') __ops_r='--help -h' ;;
-    'serve') __ops_r='--host --port --data-dir --rate-limit --retry-scale --pipelines-auth --guest-access --no-link-check --no-metadata --fetch-policy --connector-root --demo --help -h' ;;
+    'serve') __ops_r='--host --port --data-dir --rate-limit --retry-scale --pipelines-auth --guest-access --no-link-check --no-metadata --fetch-policy --connector-root --demo --log-requests --help -h' ;;
     'serve user') __ops_r='--help -h' ;;
     'serve user add') __ops_r='--name --email --token-name --data-dir --help -h' ;;
     'serve user list') __ops_r='--data-dir --help -h' ;;
@@ -450,6 +450,8 @@ __ops_value() {
     'pipe delete|-h') __ops_r=''; return 0 ;;
     'pipe ingest|--format') __ops_r='c:json csv'; return 0 ;;
     'pipe ingest|--batch-size') __ops_r='-'; return 0 ;;
+    'pipe ingest|--header') __ops_r=''; return 0 ;;
+    'pipe ingest|--no-header') __ops_r=''; return 0 ;;
     'pipe ingest|--wait') __ops_r=''; return 0 ;;
     'pipe ingest|--force') __ops_r=''; return 0 ;;
     'pipe ingest|--help') __ops_r=''; return 0 ;;
@@ -552,6 +554,7 @@ __ops_value() {
     'serve|--fetch-policy') __ops_r='c:public any'; return 0 ;;
     'serve|--connector-root') __ops_r='D'; return 0 ;;
     'serve|--demo') __ops_r=''; return 0 ;;
+    'serve|--log-requests') __ops_r=''; return 0 ;;
     'serve|--help') __ops_r=''; return 0 ;;
     'serve|-h') __ops_r=''; return 0 ;;
     'serve user|--help') __ops_r=''; return 0 ;;
@@ -713,7 +716,12 @@ __ops_values() {
       local n="${code#d:relations:}" pos=("$@")
       [ -n "${pos[$n]}" ] || return 0
       names="$("${__ops_cmd}" "${__ops_gopts[@]}" completion __values relations "${pos[$n]}" 2>/dev/null)"
-      COMPREPLY=($(compgen -W "$names" -- "$cur")) ;;
+      # table and view names are looked up ignoring case: "rev" completes REVENUE
+      local restore name
+      restore="$(shopt -p nocasematch)"
+      shopt -s nocasematch
+      for name in $names; do [[ "$name" == "$cur"* ]] && COMPREPLY+=("$name"); done
+      $restore ;;
     d:*)
       names="$("${__ops_cmd}" "${__ops_gopts[@]}" completion __values "${code#d:}" 2>/dev/null)"
       COMPREPLY=($(compgen -W "$names" -- "$cur")) ;;

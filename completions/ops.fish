@@ -340,7 +340,7 @@ function __ops_opts --argument-names cpath
         case 'pipe delete'
             printf '%s\n' '--help	show help' '-h	show help'
         case 'pipe ingest'
-            printf '%s\n' '--format	input format (default: from the file name, else JSON)' '--batch-size	records per request' '--wait	return when the pipeline has processed everything sent' '--force	send even while the pipeline is paused' '--help	show help' '-h	show help'
+            printf '%s\n' '--format	input format (default: from the file name, else JSON)' '--batch-size	records per request' '--header	CSV: the first line is a header naming the columns (default: when it names them)' '--no-header	CSV: the first line is a row, even if it looks like a header' '--wait	return when the pipeline has processed everything sent' '--force	send even while the pipeline is paused' '--help	show help' '-h	show help'
         case 'pipe watch'
             printf '%s\n' '--raw	print the server\'s frames as they arrive (keep-alives included)' '--snapshot	print the current contents of the views first' '--count	stop after N changes' '--help	show help' '-h	show help'
         case 'pipe snapshot'
@@ -376,7 +376,7 @@ function __ops_opts --argument-names cpath
         case 'hook dashboard'
             printf '%s\n' '--help	show help' '-h	show help'
         case 'serve'
-            printf '%s\n' '--host	interface to listen on' '--port	port to listen on (0 picks a free one)' '--data-dir	where the services keep their data (default $XDG_DATA_HOME/ops, env OPS_DATA_DIR)' '--rate-limit	bookmark API requests per minute per token, "60" or "60,1" (env API_RATE_LIMIT)' '--retry-scale	multiply webhook retry delays (0.001 runs the whole schedule in seconds)' '--pipelines-auth	require Authorization: Bearer apikey:... on the pipeline API' '--guest-access	let guests without a token read public bookmarks' '--no-link-check	do not check link health in the background' '--no-metadata	do not fetch page titles and descriptions for new links' '--fetch-policy	what outbound requests (link metadata and checks, webhooks, url_input) may reach: public refuses loopback and private addresses (default: any on a loopback bind, public otherwise)' '--connector-root	the only directory pipeline file connectors may read and write (default <data-dir>/files)' '--demo	start with demo content in every service' '--help	show help' '-h	show help'
+            printf '%s\n' '--host	interface to listen on' '--port	port to listen on (0 picks a free one)' '--data-dir	where the services keep their data (default $XDG_DATA_HOME/ops, env OPS_DATA_DIR)' '--rate-limit	bookmark API requests per minute per token, "60" or "60,1" (env API_RATE_LIMIT)' '--retry-scale	multiply webhook retry delays (0.001 runs the whole schedule in seconds)' '--pipelines-auth	require Authorization: Bearer apikey:... on the pipeline API' '--guest-access	let guests without a token read public bookmarks' '--no-link-check	do not check link health in the background' '--no-metadata	do not fetch page titles and descriptions for new links' '--fetch-policy	what outbound requests (link metadata and checks, webhooks, url_input) may reach: public refuses loopback and private addresses (default: any on a loopback bind, public otherwise)' '--connector-root	the only directory pipeline file connectors may read and write (default <data-dir>/files)' '--demo	start with demo content in every service' '--log-requests	print one line per request on stderr: time, method, path, status, milliseconds' '--help	show help' '-h	show help'
         case 'serve user'
             printf '%s\n' '--help	show help' '-h	show help'
         case 'serve user add'
@@ -859,6 +859,10 @@ function __ops_value
             echo 'c:json csv'; return 0
         case 'pipe ingest|--batch-size'
             echo '-'; return 0
+        case 'pipe ingest|--header'
+            echo ''; return 0
+        case 'pipe ingest|--no-header'
+            echo ''; return 0
         case 'pipe ingest|--wait'
             echo ''; return 0
         case 'pipe ingest|--force'
@@ -1062,6 +1066,8 @@ function __ops_value
         case 'serve|--connector-root'
             echo 'D'; return 0
         case 'serve|--demo'
+            echo ''; return 0
+        case 'serve|--log-requests'
             echo ''; return 0
         case 'serve|--help'
             echo ''; return 0

@@ -9,6 +9,7 @@ import { createPrompter, type Prompter } from './core/prompts.js';
 import { ConfigStore, activeProfile } from './core/config.js';
 import { SETTINGS, resolveSetting, settingDef, type Resolved } from './core/settings.js';
 import { HttpClient } from './core/http.js';
+import { countdown } from './core/progress.js';
 import { OpsError, UsageError } from './core/errors.js';
 
 export interface GlobalOptions {
@@ -104,7 +105,8 @@ export class Context {
         loginHint: `ops auth login ${service}`,
         timeoutMs: this.timeoutMs(),
         env: this.env,
-        onRateLimit: (wait, attempt) => this.out.warn(`rate limited by the ${info.name}; retrying in ${wait}s (attempt ${attempt + 1})`),
+        waitOutRateLimit: (wait, attempt) =>
+          countdown(this.io, wait, (left) => this.out.warnText(`rate limited by the ${info.name}; retrying in ${left}s (attempt ${attempt + 1})`), { json: this.json }),
       });
       this.clients.set(service, client);
     }

@@ -31,6 +31,7 @@ export function reportError(err: unknown, stderr: NodeJS.WritableStream = proces
     return ExitCode.usage;
   }
   if (err instanceof OpsError) {
+    if (err.message === '') return err.exitCode; // QuietExit: e.g. a server stopped with Ctrl-C
     stderr.write(`ops: error: ${err.message}\n`);
     if (err.hint) stderr.write(`${err.hint}\n`);
     return err.exitCode;

@@ -20,6 +20,8 @@ export interface PageOptions {
   all?: boolean;
   /** Page size when following pages. */
   perPage?: number;
+  /** Told about each page read: how many items the server has in all, and whether more pages follow. */
+  onPage?: (page: { total: number; hasNext: boolean }) => void;
 }
 
 export interface HealthResult {
@@ -41,6 +43,16 @@ export interface ImportResult {
 }
 
 export type CollectionKind = 'lists' | 'tags';
+
+/** `GET /api/v1/export?format=json` of `ops serve`: the `ops-bookmarks` document, version 1. */
+export interface ServerExportDocument {
+  format: 'ops-bookmarks';
+  version: number;
+  exported_at: string;
+  links: { id: number; url: string; title: string; description: string | null; visibility: number; status?: number; tags: string[]; lists: string[]; created_at?: string; updated_at?: string }[];
+  lists: { name: string; description?: string | null; visibility?: number }[];
+  tags: { name: string; visibility?: number }[];
+}
 
 function isMissingRoute(err: unknown): boolean {
   return err instanceof ApiError && (err.status === 404 || err.status === 405);
@@ -94,6 +106,8 @@ export class BookmarkClient {
           version,
           flavor: 'ops',
           serverImport: '/api/v1/import' in paths,
+          serverImportDryRun: hasQueryParameter(paths['/api/v1/import'], 'post', 'dry_run'),
+          serverExport: '/api/v1/export' in paths,
           healthCheck: '/api/v2/links/check' in paths,
           v1: Object.keys(paths).some((p) => p.startsWith('/api/v1/')),
         };
@@ -119,6 +133,7 @@ export class BookmarkClient {
     let seen = 0;
     for (let n = 1; ; n++) {
       const p = await this.page<T>(path, { ...query, ...(perPage !== undefined ? { per_page: perPage } : {}), page: n });
+      opts.onPage?.({ total: p.total, hasNext: p.hasNext });
       let items = p.items;
       if (limit !== undefined && seen + items.length > limit) items = items.slice(0, limit - seen);
       seen += items.length;
@@ -307,15 +322,22 @@ export class BookmarkClient {
 
   // ---------- import / export (ops serve only) ----------
 
-  /** Upload a Netscape file to the server's importer (v1 POST /import, multipart `file`). */
-  async serverImport(html: string | Buffer, filename = 'bookmarks.html'): Promise<ImportResult> {
+  /**
+   * Upload a Netscape file to the server's importer (v1 POST /import, multipart `file`). `dryRun` only where
+   * detect() says the server takes it (`serverImportDryRun`): a server that does not know it would import.
+   */
+  async serverImport(html: string | Buffer, filename = 'bookmarks.html', options: { dryRun?: boolean } = {}): Promise<ImportResult> {
     const boundary = `----ops${Date.now().toString(16)}${Math.random().toString(16).slice(2)}`;
     const head = Buffer.from(
       `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename.replace(/["\r\n]/g, '_')}"\r\nContent-Type: text/html\r\n\r\n`,
     );
     const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
     const body = Buffer.concat([head, Buffer.isBuffer(html) ? html : Buffer.from(html, 'utf8'), tail]);
-    const raw = await this.http.json<Record<string, unknown>>('POST', '/api/v1/import', { body, contentType: `multipart/form-data; boundary=${boundary}` });
+    const raw = await this.http.json<Record<string, unknown>>('POST', '/api/v1/import', {
+      body,
+      contentType: `multipart/form-data; boundary=${boundary}`,
+      query: options.dryRun ? { dry_run: 1 } : undefined,
+    });
     const n = (v: unknown) => (typeof v === 'number' ? v : Array.isArray(v) ? v.length : 0);
     const r = raw && typeof raw === 'object' ? raw : {};
     return {
@@ -328,10 +350,35 @@ export class BookmarkClient {
     };
   }
 
+  /**
+   * The whole export in one request (`GET /api/v1/export?format=json`, `ops serve`): links with their tag
+   * and list names, and the lists and tags. Null when the server has no such export (an older `ops serve`
+   * answers 422 for the format, other servers 404/405) or answers something else.
+   */
+  async exportDocument(): Promise<ServerExportDocument | null> {
+    let doc: unknown;
+    try {
+      doc = await this.http.json('GET', '/api/v1/export', { query: { format: 'json' } });
+    } catch (err) {
+      if (err instanceof ApiError && [404, 405, 406, 422].includes(err.status)) return null;
+      throw err;
+    }
+    const d = doc as Partial<ServerExportDocument> | null;
+    if (!d || typeof d !== 'object' || d.format !== 'ops-bookmarks' || !Array.isArray(d.links) || !Array.isArray(d.lists) || !Array.isArray(d.tags)) return null;
+    return d as ServerExportDocument;
+  }
+
   /** The server's API version string (`/api/version`), or null. */
   async version(): Promise<string | null> {
     return (await this.detect()).version;
   }
+}
+
+/** Does an OpenAPI path item's operation declare this query parameter? */
+function hasQueryParameter(pathItem: unknown, method: string, name: string): boolean {
+  const op = (pathItem as Record<string, { parameters?: unknown }> | undefined)?.[method];
+  const params = op && Array.isArray(op.parameters) ? (op.parameters as { in?: unknown; name?: unknown }[]) : [];
+  return params.some((p) => p && p.in === 'query' && p.name === name);
 }
 
 export function dedupeById<T>(items: T[]): T[] {

@@ -2,6 +2,8 @@
  * The config store: named profiles in $XDG_CONFIG_HOME/ops/config.json, and their secrets in a separate
  * credentials.json with mode 0600. Which profile is active: --profile > OPS_PROFILE > the stored current
  * profile > `local` (written by `ops serve` on its first start).
+ * A profile written by `ops serve` records the data dir of the server it belongs to (config.json `servedBy`),
+ * so that a server on another data dir never takes it over (see commands/serve/profile.ts).
  */
 import Conf from 'conf';
 import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
@@ -14,6 +16,8 @@ type ProfileValues = Record<string, string>;
 interface ConfigShape {
   currentProfile?: string;
   profiles: Record<string, ProfileValues>;
+  /** profile name -> absolute data dir of the `ops serve` that wrote it */
+  servedBy?: Record<string, string>;
 }
 
 interface CredentialsShape {
@@ -107,6 +111,18 @@ export class ConfigStore {
     for (const [key, value] of Object.entries(values)) if (value !== undefined) this.set(profile, key, value);
   }
 
+  /** The data dir of the `ops serve` that wrote this profile (undefined: not written by a server that recorded it). */
+  servedDataDir(profile: string): string | undefined {
+    return this.config.get('servedBy')?.[profile];
+  }
+
+  /** Write a profile for the server on `dataDir` and record that it belongs to it. */
+  writeServedProfile(profile: string, dataDir: string, values: Record<string, string | undefined>): void {
+    validateProfileName(profile);
+    this.setMany(profile, values);
+    this.config.set('servedBy', { ...(this.config.get('servedBy') ?? {}), [profile]: dataDir });
+  }
+
   unset(profile: string, key: string): boolean {
     const def = settingDef(key);
     if (!def) throw new UsageError(`unknown setting "${key}"`, `Known settings: ${SETTINGS.map((s) => s.key).join(', ')}`);
@@ -133,6 +149,11 @@ export class ConfigStore {
         store.set('profiles', profiles);
         found = true;
       }
+    }
+    const servedBy = { ...(this.config.get('servedBy') ?? {}) };
+    if (name in servedBy) {
+      delete servedBy[name];
+      this.config.set('servedBy', servedBy);
     }
     if (this.storedCurrentProfile() === name) this.config.delete('currentProfile');
     return found;

@@ -67,6 +67,14 @@ export class NetworkError extends OpsError {
   }
 }
 
+/** Ends a command with an exit code and no message: a server stopped with Ctrl-C exits 130 after shutting down. */
+export class QuietExit extends OpsError {
+  constructor(exitCode: ExitCode) {
+    super('', exitCode);
+    this.name = 'QuietExit';
+  }
+}
+
 /** What each exit code means, for `ops help exit-codes` and the man page. */
 export const EXIT_CODE_MEANINGS: readonly { code: ExitCode; meaning: string }[] = [
   { code: ExitCode.ok, meaning: 'success' },

@@ -40,6 +40,8 @@ export interface HttpClientOptions {
   timeoutMs?: number;
   /** Told before each 429 wait (stderr message). */
   onRateLimit?: (waitSeconds: number, attempt: number) => void;
+  /** Waits out a 429 before the retry (default: a plain timer); the CLI shows a countdown here. */
+  waitOutRateLimit?: (waitSeconds: number, attempt: number) => Promise<void>;
   /** Max 429 retries for idempotent requests. */
   maxRateLimitRetries?: number;
   userAgent?: string;
@@ -139,7 +141,8 @@ export class HttpClient {
         const wait = retryAfterSeconds(res.headers, attempt);
         await res.body.dump();
         this.options.onRateLimit?.(wait, attempt);
-        await new Promise((r) => setTimeout(r, wait * 1000));
+        if (this.options.waitOutRateLimit) await this.options.waitOutRateLimit(wait, attempt);
+        else await new Promise((r) => setTimeout(r, wait * 1000));
         continue;
       }
       return res;
@@ -234,7 +237,17 @@ export function describeErrorBody(data: unknown): { message: string; fields: Rec
     }
   }
   const code = typeof body.error_code === 'string' ? body.error_code : undefined;
-  return { message: code && message ? `${message} (${code})` : message, fields, code };
+  return { message: code && message ? `${message} (${code})` : readableLaravel(message), fields, code };
+}
+
+const LARAVEL_MODELS: Record<string, string> = { Link: 'link', ApiLink: 'link', LinkList: 'list', Tag: 'tag', Note: 'note', User: 'user', ApiToken: 'token' };
+
+/** Laravel's `No query results for model [App\Models\Link] 99999` (LinkAce's 404) in words: `link 99999 not found`. */
+export function readableLaravel(message: string): string {
+  const m = /^No query results for model \[App\\Models\\(?:\w+\\)*(\w+)\](?: ([\w, -]+))?\.?$/.exec(message);
+  if (!m) return message;
+  const what = LARAVEL_MODELS[m[1]!] ?? m[1]!.toLowerCase();
+  return m[2] ? `${what} ${m[2]} not found` : `${what} not found`;
 }
 
 /** Wrap an auth-less 401 in the auth exit code even when thrown outside request(). */

@@ -20,6 +20,8 @@ export interface Column<T = Record<string, unknown>> {
   key?: string;
   /** Give way first when the table is too wide (e.g. URLs, descriptions). */
   shrink?: boolean;
+  /** Left out of a terminal table that is too wide even after shrinking (still in TSV and --json). */
+  optional?: boolean;
   /** Styling on a terminal only (applied after truncation). */
   style?: (text: string, row: T, c: ChalkInstance) => string;
 }
@@ -80,6 +82,8 @@ export class Output {
   /** Rows for a stream of pages (--all): table/TSV rows printed per chunk; JSON printed as one array, opened and closed here. */
   listStream<T>(columns: Column<T>[]): { push(rows: readonly T[], raw?: readonly unknown[]): Promise<void>; end(): Promise<void> } {
     let first = true;
+    // a terminal table keeps the columns and widths of its first chunk, so later rows line up under it
+    let layout: TableLayout<T> | undefined;
     return {
       push: async (rows, raw = rows) => {
         if (this.format === 'json') {
@@ -90,7 +94,8 @@ export class Output {
         } else if (this.format === 'tsv') {
           await this.write(this.tsvLines(rows, columns));
         } else if (rows.length > 0) {
-          await this.write(this.table(rows, columns, first) + '\n');
+          layout ??= this.layout(rows, columns, true);
+          await this.write(this.render(rows, layout, first) + '\n');
           first = false;
         }
       },
@@ -126,7 +131,12 @@ export class Output {
   }
 
   warn(text: string): void {
-    this.io.stderr.write(`${this.cErr.yellow('!')} ${text}\n`);
+    this.io.stderr.write(`${this.warnText(text)}\n`);
+  }
+
+  /** A warning as warn() prints it, without the newline (for a line that is redrawn, e.g. a countdown). */
+  warnText(text: string): string {
+    return `${this.cErr.yellow('!')} ${text}`;
   }
 
   private tsvLines<T>(rows: readonly T[], columns: Column<T>[]): string {
@@ -134,29 +144,85 @@ export class Output {
   }
 
   private table<T>(rows: readonly T[], columns: Column<T>[], withHeader = true): string {
-    const texts = rows.map((row) => columns.map((col) => cellText(valueOf(row, col))));
-    const widths = columns.map((col, i) => Math.max(col.header.length, ...texts.map((t) => [...t[i]!].length)));
-    fitWidths(widths, columns, this.io.columns);
+    return this.render(rows, this.layout(rows, columns), withHeader);
+  }
+
+  /**
+   * Which columns a terminal table shows and how wide: widths from the content, shrinkable columns cut to fit
+   * the terminal, then optional columns left out (rightmost first) while it is still too wide. A streamed
+   * table gives the rest of the width to its last shrinkable column, for the rows still to come.
+   */
+  private layout<T>(rows: readonly T[], all: Column<T>[], streamed = false): TableLayout<T> {
+    let columns = all;
+    for (;;) {
+      const widths = columns.map((col) => Math.max(col.header.length, ...rows.map((row) => displayWidth(cellText(valueOf(row, col))))));
+      fitWidths(widths, columns, this.io.columns);
+      const used = widths.reduce((a, b) => a + b, 0) + 2 * (widths.length - 1);
+      const optional = columns.map((c, i) => (c.optional ? i : -1)).filter((i) => i >= 0);
+      if (used > this.io.columns && optional.length > 0) {
+        const drop = optional[optional.length - 1]!;
+        columns = columns.filter((_c, i) => i !== drop);
+        continue;
+      }
+      if (streamed && used < this.io.columns && this.io.columns < 10_000) {
+        const last = columns.map((c, i) => (c.shrink ? i : -1)).filter((i) => i >= 0).pop();
+        if (last !== undefined) widths[last]! += this.io.columns - used;
+      }
+      return { columns, widths, streamed };
+    }
+  }
+
+  private render<T>(rows: readonly T[], { columns, widths, streamed }: TableLayout<T>, withHeader: boolean): string {
     const table = new Table({
       head: withHeader ? columns.map((col) => this.c.bold(col.header.toUpperCase())) : [],
       chars: BORDERLESS,
       style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 },
+      // a stream's chunks share fixed widths (plus the gap) so that they line up; a whole table sizes to its cells
+      ...(streamed ? { colWidths: widths.map((w) => w + 2) } : {}),
       wordWrap: false,
     });
-    rows.forEach((row, r) => {
+    for (const row of rows) {
       table.push(
         columns.map((col, i) => {
-          const text = truncate(texts[r]![i]!, widths[i]!);
+          const text = truncate(cellText(valueOf(row, col)), widths[i]!);
           return col.style ? col.style(text, row, this.c) : text;
         }),
       );
-    });
+    }
     return table
       .toString()
       .split('\n')
       .map((line) => line.trimEnd())
       .join('\n');
   }
+}
+
+/** Columns a text takes on a terminal: East Asian wide characters and most emoji take two, combining marks none. */
+export function displayWidth(text: string): number {
+  let width = 0;
+  for (const ch of text) {
+    const cp = ch.codePointAt(0)!;
+    if ((cp >= 0x300 && cp <= 0x36f) || cp === 0x200d || (cp >= 0xfe00 && cp <= 0xfe0f)) continue;
+    const wide =
+      (cp >= 0x1100 && cp <= 0x115f) ||
+      (cp >= 0x2e80 && cp <= 0xa4cf && cp !== 0x303f) ||
+      (cp >= 0xac00 && cp <= 0xd7a3) ||
+      (cp >= 0xf900 && cp <= 0xfaff) ||
+      (cp >= 0xfe30 && cp <= 0xfe4f) ||
+      (cp >= 0xff00 && cp <= 0xff60) ||
+      (cp >= 0xffe0 && cp <= 0xffe6) ||
+      (cp >= 0x1f300 && cp <= 0x1f64f) ||
+      (cp >= 0x1f900 && cp <= 0x1f9ff) ||
+      (cp >= 0x20000 && cp <= 0x3fffd);
+    width += wide ? 2 : 1;
+  }
+  return width;
+}
+
+interface TableLayout<T> {
+  columns: Column<T>[];
+  widths: number[];
+  streamed: boolean;
 }
 
 function valueOf<T>(row: T, col: Column<T>): unknown {

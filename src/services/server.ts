@@ -41,6 +41,13 @@ export function frameworkErrors(error: FastifyError, req: FastifyRequest, reply:
   void reply.code(status).send({ error: 'Bad Request', code: error.code, message: error.message, statusCode: status });
 }
 
+/** One line per answered request (`ops serve --log-requests`): method, path, status, milliseconds. */
+export function logRequests(app: FastifyInstance, write: (line: string) => void): void {
+  app.addHook('onResponse', async (req, reply) => {
+    write(`${new Date().toISOString()} ${req.method} ${req.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
+  });
+}
+
 export async function startServer(given: ServeOptions, modules?: ServiceModule[]): Promise<RunningServer> {
   // Defaults that depend on the bind address and the data dir, settled once for every service.
   const options: ServeOptions = {
@@ -59,6 +66,7 @@ export async function startServer(given: ServeOptions, modules?: ServiceModule[]
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors,
   });
+  if (options.requestLog) logRequests(app, options.requestLog);
   // Cross-site protection for every service: Host and Origin checked before any route runs.
   let listeningPort = options.port;
   app.addHook('onRequest', requestGuard({ bindHost: options.host, port: () => listeningPort }));

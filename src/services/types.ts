@@ -21,6 +21,8 @@ export interface ServeOptions {
   guestAccess?: boolean;
   /** Start with demo content. */
   demo?: boolean;
+  /** Called with one line per answered request (`--log-requests`). */
+  requestLog?: (line: string) => void;
   /**
    * What the server's own outbound requests may reach (services/net/fetch-policy.ts). startServer
    * resolves the default (`any` on a loopback bind, `public` otherwise) before services see it.

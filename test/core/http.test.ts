@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { HttpClient, describeErrorBody, retryAfterSeconds, buildUrl } from '../../src/core/http.js';
+import { HttpClient, describeErrorBody, readableLaravel, retryAfterSeconds, buildUrl } from '../../src/core/http.js';
 import { ApiError, ExitCode, NetworkError, TimeoutError } from '../../src/core/errors.js';
 
 let server: Server;
@@ -171,5 +171,15 @@ describe('helpers', () => {
   it('describes unknown bodies safely', () => {
     expect(describeErrorBody(undefined)).toEqual({ message: '', fields: {} });
     expect(describeErrorBody({ error: 'x' }).message).toBe('x');
+  });
+});
+
+describe('readable server text', () => {
+  it("turns Laravel's model-not-found text (LinkAce's 404) into words", () => {
+    expect(readableLaravel('No query results for model [App\\Models\\Link] 99999')).toBe('link 99999 not found');
+    expect(readableLaravel('No query results for model [App\\Models\\Api\\ApiLink].')).toBe('link not found');
+    expect(readableLaravel('No query results for model [App\\Models\\LinkList] 3')).toBe('list 3 not found');
+    expect(readableLaravel('Unauthenticated.')).toBe('Unauthenticated.');
+    expect(describeErrorBody({ message: 'No query results for model [App\\Models\\Tag] 7' }).message).toBe('tag 7 not found');
   });
 });

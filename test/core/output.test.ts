@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Output, fitWidths, truncate, type Column } from '../../src/core/output.js';
+import { Output, displayWidth, fitWidths, truncate, type Column } from '../../src/core/output.js';
 import { memoryIo } from '../helpers/memory-io.js';
 
 interface Row {
@@ -113,5 +113,66 @@ describe('truncate and fitWidths', () => {
     const tight = [5, 40];
     fitWidths(tight, [{ header: 'a' }, { header: 'bbbbbbbbbbbb', shrink: true }], 10);
     expect(tight[1]).toBe(12);
+  });
+});
+
+describe('terminal tables that must fit', () => {
+  const columnStarts = (line: string) => [...line.matchAll(/(?<=^| {2})\S/g)].map((m) => m.index);
+
+  it('a streamed table keeps the widths of its first chunk, so rows pushed one by one line up', async () => {
+    const io = memoryIo({ tty: true, columns: 80 });
+    const out = new Output(io);
+    const stream = out.listStream<{ id: string; status: string; error: string }>([
+      { header: 'id', key: 'id' },
+      { header: 'status', key: 'status' },
+      { header: 'error', key: 'error', shrink: true },
+    ]);
+    await stream.push([{ id: 'evt_1', status: '200', error: '' }]);
+    await stream.push([{ id: 'evt_2', status: 'error', error: 'connect ECONNREFUSED 127.0.0.1:9 and a lot more text than fits in eighty columns' }]);
+    await stream.push([{ id: 'evt_3', status: '500', error: 'boom' }]);
+    await stream.end();
+    const lines = io.stdoutText().trimEnd().split('\n');
+    expect(lines).toHaveLength(4);
+    expect(lines.map(columnStarts)).toEqual([
+      [0, 7, 15],
+      [0, 7],
+      [0, 7, 15],
+      [0, 7, 15],
+    ]);
+    for (const l of lines) expect([...l].length).toBeLessThanOrEqual(80);
+    expect(lines[2]).toMatch(/…$/);
+  });
+
+  it('leaves out optional columns when shrinking is not enough (TSV keeps them)', async () => {
+    const rows = [{ id: 'dlv_0123456789abcdef0123', event: 'evt_0123456789abcdef01234567', when: '2026-11-24T08:55:55.349Z', url: 'http://127.0.0.1:9/receiver' }];
+    const columns = [
+      { header: 'id', key: 'id' },
+      { header: 'event', key: 'event', optional: true },
+      { header: 'when', key: 'when' },
+      { header: 'url', key: 'url', shrink: true },
+    ];
+    const narrow = memoryIo({ tty: true, columns: 60 });
+    await new Output(narrow).list(rows, columns);
+    expect(narrow.stdoutText().split('\n')[0]).toMatch(/^ID\s+WHEN\s+URL$/);
+    const wide = memoryIo({ tty: true, columns: 120 });
+    await new Output(wide).list(rows, columns);
+    expect(wide.stdoutText().split('\n')[0]).toMatch(/^ID\s+EVENT\s+WHEN\s+URL$/);
+    const piped = memoryIo({ tty: false });
+    await new Output(piped).list(rows, columns);
+    expect(piped.stdoutText().split('\t')).toHaveLength(4);
+  });
+});
+
+describe('display width', () => {
+  it('counts wide characters twice and combining marks not at all; a streamed table keeps them whole', async () => {
+    expect(displayWidth('abc')).toBe(3);
+    expect(displayWidth('Première — 一')).toBe(13); // 12 characters, 一 takes two columns
+    expect(displayWidth('e\u0301')).toBe(1);
+    const io = memoryIo({ tty: true, columns: 80 });
+    const stream = new Output(io).listStream<{ t: string; n: number }>([{ header: 'title', key: 't', shrink: true }, { header: 'n', key: 'n' }]);
+    await stream.push([{ t: 'Première — 一', n: 1 }]);
+    await stream.push([{ t: 'Two', n: 2 }]);
+    await stream.end();
+    expect(io.stdoutText()).toContain('Première — 一');
   });
 });

@@ -49,24 +49,28 @@ describe('import and export', () => {
     expect(parseNetscape(gen.html).bookmarks).toHaveLength(gen.entries);
   });
 
+  let dryRun: Record<string, unknown>;
+
   test('--dry-run counts everything and creates nothing', async () => {
-    const r = await onA(['import', file, '--dry-run', '--json']);
+    const r = await onA(['import', file, '--client-side', '--dry-run', '--json']);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ dry_run: true, found: gen.entries, created: gen.expected.size, skipped: gen.duplicates, failed: 0, duplicates_in_file: gen.duplicates });
+    dryRun = JSON.parse(r.stdout);
+    expect(dryRun).toMatchObject({ dry_run: true, found: gen.entries, links: { created: gen.expected.size, existing: 0, duplicates: gen.duplicates, failed: 0 } });
     expect(JSON.parse((await onA(['links', 'list', '--json'])).stdout)).toEqual([]);
     expect(JSON.parse((await onA(['lists', 'list', '--json'])).stdout)).toEqual([]);
   });
 
-  test('import creates every unique link with its lists (folders) and tags; a second import skips them all', async () => {
+  test('import creates every unique link with its lists (folders) and tags, as the dry run said; a second import skips them all', async () => {
     const r = await onA(['import', file, '--client-side', '--json']);
     expect(r.exitCode, r.stderr).toBe(0);
     const s = JSON.parse(r.stdout);
-    expect(s).toMatchObject({ mode: 'client', found: gen.entries, created: gen.expected.size, skipped: gen.duplicates, failed: 0 });
-    expect(s.lists_created).toBeGreaterThan(20);
-    expect(s.tags_created).toBe(13);
+    expect(s).toEqual({ ...dryRun, dry_run: false });
+    expect(s).toMatchObject({ mode: 'client', found: gen.entries, links: { created: gen.expected.size, duplicates: gen.duplicates, failed: 0 } });
+    expect(s.lists.created).toBeGreaterThan(20);
+    expect(s.tags.created).toBe(13);
     const again = await onA(['import', file, '--client-side', '--json']);
     expect(again.exitCode, again.stderr).toBe(0);
-    expect(JSON.parse(again.stdout)).toMatchObject({ created: 0, skipped: gen.entries, failed: 0, lists_created: 0, tags_created: 0 });
+    expect(JSON.parse(again.stdout)).toMatchObject({ links: { created: 0, existing: gen.expected.size, duplicates: gen.duplicates, failed: 0 }, lists: { created: 0 }, tags: { created: 0 } });
   });
 
   test('the HTML export has every link with its title, description, tags and folders', async () => {
@@ -97,7 +101,7 @@ describe('import and export', () => {
     expect((await onA(['export', '--format', 'json', '-o', aJson])).exitCode).toBe(0);
     const r = await onB(['import', aJson, '--json']);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ created: gen.expected.size, failed: 0 });
+    expect(JSON.parse(r.stdout)).toMatchObject({ links: { created: gen.expected.size, failed: 0 } });
     const bDoc = JSON.parse((await onB(['export', '--format', 'json'])).stdout);
     const aDoc = JSON.parse(readFileSync(aJson, 'utf8'));
     expect(comparable(bDoc)).toEqual(comparable(aDoc));
@@ -119,10 +123,10 @@ describe('import and export', () => {
     );
     const server = await onB(['import', mixed, '--json']);
     expect(server.exitCode, server.stderr).toBe(0);
-    expect(JSON.parse(server.stdout)).toMatchObject({ mode: 'server', found: 4, created: 2, invalid: 2, failed: 0 });
+    expect(JSON.parse(server.stdout)).toMatchObject({ mode: 'server', found: 4, links: { created: 2, invalid: 2, failed: 0 } });
     const again = await onB(['import', mixed, '--client-side', '--json']);
     expect(again.exitCode, again.stderr).toBe(0);
-    expect(JSON.parse(again.stdout)).toMatchObject({ mode: 'client', found: 4, created: 0, skipped: 2, invalid: 2, failed: 0 });
+    expect(JSON.parse(again.stdout)).toMatchObject({ mode: 'client', found: 4, links: { created: 0, existing: 2, invalid: 2, failed: 0 } });
   });
 
   test('on a terminal, import prints a summary table; a file that is not bookmarks is a usage error', async () => {
@@ -132,13 +136,13 @@ describe('import and export', () => {
     expect(t.exitCode, t.output).toBe(0);
     const out = plain(t.output);
     expect(out).toMatch(/found\s+1/);
-    expect(out).toMatch(/created\s+1/);
+    expect(out).toMatch(/links created\s+1/);
     const tiny = join(dir, 'tiny.html');
     writeFileSync(tiny, '<DL><p><DT><A HREF="https://tiny.example/1">Tiny</A><DT><A HREF="https://tiny.example/2">Tiny 2</A></DL>');
     const progress = await tty(['bm', 'import', tiny, '--client-side'], b.env);
     expect(progress.exitCode, progress.output).toBe(0);
     expect(plain(progress.output)).toContain('reading what the server has'); // the spinner, on stderr
-    expect(plain(progress.output)).toMatch(/created\s+2/);
+    expect(plain(progress.output)).toMatch(/links created\s+2/);
     const junk = join(dir, 'junk.txt');
     writeFileSync(junk, 'hello there');
     expect((await onB(['import', junk])).exitCode).toBe(2);

@@ -85,7 +85,7 @@ describe('links', () => {
     const t = await tty(['bm', 'links', 'list'], serve.env);
     const lines = plain(t.output).trim().split('\n');
     expect(lines[0]).toMatch(/^ID\s+TITLE\s+URL\s+VISIBILITY\s+STATUS\s+CREATED$/);
-    expect(lines[1]).toMatch(/Two\s+example\.org\/two\s+public\s+ok\s+just now/);
+    expect(lines[1]).toMatch(/Two\s+example\.org\/two\s+public\s+ok\s+(just now|\d+s ago|\dm ago)/);
     expect(lines[2]).toMatch(/Première — 一\s+example\.org\/one\s+internal/);
 
     const j = await bm(['links', 'list', '--json']);

@@ -27,10 +27,12 @@ describe('ops serve', () => {
     expect(serve.lines.map((l) => JSON.parse(l))).toContainEqual(expect.objectContaining({ event: 'stopped', signal: 'SIGTERM' }));
   });
 
-  it('also stops cleanly on SIGINT', async () => {
+  it('also stops cleanly on SIGINT (Ctrl-C), with exit code 130 as everywhere in ops', async () => {
     const serve = await startServe();
     await serve.stop('SIGINT');
-    expect((await serve.process).exitCode).toBe(0);
+    const result = await serve.process;
+    expect(result.exitCode).toBe(130);
+    expect(serve.lines.map((l) => JSON.parse(l))).toContainEqual(expect.objectContaining({ event: 'stopped', signal: 'SIGINT' }));
   });
 
   it('refuses a port in use with a clear message, and a bad port as a usage error', async () => {

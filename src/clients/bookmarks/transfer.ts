@@ -151,14 +151,21 @@ export function exportLinks(links: readonly Link[], tagsOf: Map<number, string[]
   }));
 }
 
-export function exportDocument(links: ExportDocument['links'], lists: readonly List[], tags: readonly Tag[], now = new Date()): ExportDocument {
+type CollectionSettings = { name: string; description?: string | null; visibility?: number };
+
+/** Lists and tags by name (code-point order, as the server sorts them), so every way of reading gives one document. */
+function byName<T extends { name: string }>(items: readonly T[]): T[] {
+  return [...items].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+export function exportDocument(links: ExportDocument['links'], lists: readonly CollectionSettings[], tags: readonly CollectionSettings[], now = new Date()): ExportDocument {
   return {
     format: 'ops-bookmarks',
     version: 1,
     exported_at: now.toISOString(),
     links,
-    lists: lists.map((l) => ({ name: l.name, description: l.description ?? null, visibility: l.visibility })),
-    tags: tags.map((t) => ({ name: t.name, visibility: t.visibility })),
+    lists: byName(lists).map((l) => ({ name: l.name, description: l.description ?? null, visibility: l.visibility })),
+    tags: byName(tags).map((t) => ({ name: t.name, visibility: t.visibility })),
   };
 }
 

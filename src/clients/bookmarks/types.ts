@@ -71,6 +71,10 @@ export interface ServerInfo {
   flavor: 'ops' | 'linkace';
   /** An import endpoint (v1 POST /import, multipart `file`). */
   serverImport: boolean;
+  /** The import endpoint takes `dry_run=1` (runs the import and rolls it back; `ops serve`). */
+  serverImportDryRun?: boolean;
+  /** An export endpoint (v1 GET /export); `ops serve` also answers `format=json` with the whole document. */
+  serverExport?: boolean;
   /** `GET /links/check` without `url` runs a health check. */
   healthCheck: boolean;
   /** `/api/v1` exists. */

@@ -3,35 +3,9 @@ import type { Column } from '../../core/output.js';
 import type { Link, List, Note, Tag } from '../../clients/bookmarks.js';
 import { statusName, visibilityName } from '../../clients/bookmarks/visibility.js';
 
-const UNITS: [number, string][] = [
-  [60, 'second'],
-  [60, 'minute'],
-  [24, 'hour'],
-  [30, 'day'],
-  [12, 'month'],
-  [Number.POSITIVE_INFINITY, 'year'],
-];
+import { relativeTime } from '../../core/time-text.js';
 
-/** "just now", "5 minutes ago", "about 2 hours ago", "3 days ago", "in 2 days". */
-export function relativeTime(iso: string | null | undefined, now: number = Date.now()): string {
-  if (!iso) return '';
-  const t = Date.parse(iso);
-  if (!Number.isFinite(t)) return String(iso);
-  let diff = Math.round((now - t) / 1000);
-  const future = diff < 0;
-  diff = Math.abs(diff);
-  if (diff < 45) return future ? 'in a moment' : 'just now';
-  let value = diff;
-  let unit = 'second';
-  for (const [size, name] of UNITS) {
-    unit = name;
-    if (value < size) break;
-    value = Math.round(value / size);
-  }
-  const phrase = `${value === 1 ? (unit === 'hour' ? 'an' : 'a') : value} ${unit}${value === 1 ? '' : 's'}`;
-  const approx = unit === 'hour' || unit === 'month' ? 'about ' : '';
-  return future ? `in ${approx}${phrase}` : `${approx}${phrase} ago`;
-}
+export { relativeTime };
 
 /** On a terminal the scheme and "www." add nothing; the column is then truncated to the width. */
 export function shortUrl(url: string): string {

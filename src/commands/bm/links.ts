@@ -37,6 +37,8 @@ export async function linksList(ctx: Context, opts: ListOptions): Promise<void> 
   const localFilter = status !== undefined || (!searching && visibility !== undefined);
   let chunks: AsyncIterable<Link[]>;
   let filter: ((l: Link) => boolean) | undefined;
+  const seen = { total: 0 };
+  const onPage = (page: { total: number }) => void (seen.total = page.total);
   if (searching) {
     if (opts.sort !== undefined && !SEARCH_SORT.includes(opts.sort)) throw new UsageError(`with filters, --sort must be one of ${SEARCH_SORT.join(', ')}`);
     const resolver = new NameResolver(client);
@@ -48,12 +50,16 @@ export async function linksList(ctx: Context, opts: ListOptions): Promise<void> 
       order_by: `${opts.sort ?? 'created_at'}:${dir ?? 'desc'}`,
     };
     if (opts.query) Object.assign(q, { query: opts.query, search_title: true, search_description: true });
-    chunks = client.searchLinks(q, { limit: localFilter ? undefined : limit, all: opts.all || localFilter });
+    chunks = client.searchLinks(q, { limit: localFilter ? undefined : limit, all: opts.all || localFilter, onPage });
   } else {
-    chunks = client.links({ order_by: opts.sort, order_dir: dir }, { limit: localFilter ? undefined : limit, all: opts.all || localFilter });
+    chunks = client.links({ order_by: opts.sort, order_dir: dir }, { limit: localFilter ? undefined : limit, all: opts.all || localFilter, onPage });
   }
   if (localFilter) filter = (l) => (status === undefined || l.status === status) && (visibility === undefined || l.visibility === visibility);
-  await printStream(ctx, chunks, linkColumns(mode(ctx), { tags: searching }), filter, limit);
+  const shown = await printStream(ctx, chunks, linkColumns(mode(ctx), { tags: searching }), filter, limit);
+  // the default page is not everything: say how much there is and how to see it
+  if (!ctx.json && !localFilter && limit !== undefined && opts.limit === undefined && seen.total > shown) {
+    ctx.out.info(`showing ${shown} of ${seen.total} links; --all for all of them, --limit N for more`);
+  }
 }
 
 function safeStatus(value: string): number {

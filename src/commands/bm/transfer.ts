@@ -3,7 +3,8 @@
  * Import: a Netscape HTML file goes to the server's import endpoint where there is one (`ops serve`);
  * otherwise (a real LinkAce, a JSON file, --client-side or --dry-run) the file is parsed here and links,
  * lists and tags are created through the v2 API, skipping URLs that already exist (also in the trash).
- * Export: HTML (Netscape; lists as folders, tags in TAGS), our JSON document, or CSV, built from the API.
+ * Export: HTML (Netscape; lists as folders, tags in TAGS), our JSON document, or CSV, built from the server's
+ * one-request export document where it has one (`ops serve`), else read through the v2 API.
  */
 import { writeFile } from 'node:fs/promises';
 import type { Context } from '../../context.js';
@@ -17,6 +18,7 @@ import {
   itemsFromJson,
   itemsFromNetscape,
   mergeDuplicates,
+  type ExportDocument,
   type FolderMode,
   type ImportDocument,
 } from '../../clients/bookmarks/transfer.js';
@@ -33,19 +35,29 @@ export interface ImportOptions {
   clientSide?: boolean;
 }
 
+/**
+ * What an import did (or, with --dry-run, would do): the same object for both, so that a dry run can be
+ * compared with the real run field by field.
+ */
 export interface ImportSummary {
   file: string;
+  /** server: the server's importer did it (folders become tags); client: parsed here, created through the API */
   mode: 'server' | 'client';
   dry_run: boolean;
+  /** entries in the file */
   found: number;
-  created: number;
-  skipped: number;
-  /** Entries that are not web links (place:, javascript:, data: ...): left out, not an error. */
-  invalid: number;
-  failed: number;
-  duplicates_in_file: number;
-  lists_created: number;
-  tags_created: number;
+  links: {
+    created: number;
+    /** already saved (also in the trash): left alone */
+    existing: number;
+    /** repeated in the file after their first entry */
+    duplicates: number;
+    /** not web links (place:, javascript:, data: ...): left out, not an error */
+    invalid: number;
+    failed: number;
+  };
+  lists: { created: number };
+  tags: { created: number };
   failures: { url: string; error: string }[];
 }
 
@@ -90,26 +102,32 @@ export async function importFile(ctx: Context, file: string, opts: ImportOptions
     mode: 'client',
     dry_run: Boolean(opts.dryRun),
     found: doc.items.length,
-    created: 0,
-    skipped: 0,
-    invalid: 0,
-    failed: 0,
-    duplicates_in_file: 0,
-    lists_created: 0,
-    tags_created: 0,
+    links: { created: 0, existing: 0, duplicates: 0, invalid: 0, failed: 0 },
+    lists: { created: 0 },
+    tags: { created: 0 },
     failures: [],
   };
-  const serverSide = html && info.serverImport && !opts.clientSide && !opts.dryRun && opts.folders === undefined && opts.visibility === undefined;
+  // The dry run goes where the real run goes: to the server's importer when it can preview (dry_run=1 runs
+  // the very import and rolls it back), so the prediction is exact.
+  let serverSide = html && info.serverImport && !opts.clientSide && opts.folders === undefined && opts.visibility === undefined;
+  if (serverSide && opts.dryRun && !info.serverImportDryRun) {
+    serverSide = false;
+    ctx.out.warn("this server's importer cannot preview an import: the dry run shows an import through the API (as with --client-side)");
+  }
   if (serverSide) {
     const progress = await startProgress(ctx.io, `uploading ${file} to the server's importer`, { json: ctx.json, plainLines: false });
     try {
-      const res = await client.serverImport(Buffer.from(text, 'utf8'), file === '-' ? 'bookmarks.html' : file.split(/[\\/]/).pop());
+      const res = await client.serverImport(Buffer.from(text, 'utf8'), file === '-' ? 'bookmarks.html' : file.split(/[\\/]/).pop(), { dryRun: opts.dryRun });
       progress.stop();
-      Object.assign(summary, { mode: 'server', created: res.created, skipped: res.skipped, invalid: res.invalid, failed: res.failed });
+      const raw = (res.raw ?? {}) as Record<string, unknown>;
+      const num = (key: string, fallback: number) => (typeof raw[key] === 'number' ? (raw[key] as number) : fallback);
+      summary.mode = 'server';
       if (res.total !== undefined) summary.found = res.total;
-      const raw = res.raw as Record<string, unknown>;
-      for (const key of ['lists_created', 'tags_created', 'duplicates_in_file'] as const) if (typeof raw?.[key] === 'number') summary[key] = raw[key];
-      if (Array.isArray(raw?.failures)) summary.failures = raw.failures as ImportSummary['failures'];
+      summary.links = { created: res.created, existing: num('existing', res.skipped), duplicates: num('duplicates', 0), invalid: res.invalid, failed: res.failed };
+      summary.lists.created = num('lists_created', 0);
+      summary.tags.created = num('tags_created', 0);
+      if (Array.isArray(raw.failures)) summary.failures = raw.failures as ImportSummary['failures'];
+      if (opts.dryRun && raw.dry_run !== true) throw new OpsError('the server imported the file: it did not take the dry run');
     } catch (err) {
       progress.stop();
       if (!(err instanceof ApiError && (err.status === 404 || err.status === 405))) throw err;
@@ -133,9 +151,9 @@ async function clientImport(
   const progress = await startProgress(ctx.io, 'reading what the server has', { json: ctx.json, plainLines: false });
   try {
     const valid = doc.items.filter((i) => isWebUrl(i.url));
-    summary.invalid = doc.items.length - valid.length;
+    summary.links.invalid = doc.items.length - valid.length;
     const { items, duplicates } = mergeDuplicates(valid);
-    summary.duplicates_in_file = duplicates;
+    summary.links.duplicates = duplicates;
     const existing = new Set((await client.allLinks()).map((l) => l.url));
     try {
       for (const l of await client.trash<Link>('links')) existing.add(l.url);
@@ -143,7 +161,7 @@ async function clientImport(
       if (!(err instanceof ApiError && (err.status === 404 || err.status === 405))) throw err;
     }
     const fresh = items.filter((i) => !existing.has(i.url));
-    summary.skipped = items.length - fresh.length + duplicates;
+    summary.links.existing = items.length - fresh.length;
     // Lists and tags: the document's own (with their settings), then every name the new links use.
     const resolver = new NameResolver(client, { create: true, dryRun: summary.dry_run });
     for (const kind of ['lists', 'tags'] as const) {
@@ -171,8 +189,8 @@ async function clientImport(
         }
       }
     }
-    summary.lists_created = resolver.created.filter((c) => c.kind === 'lists').length;
-    summary.tags_created = resolver.created.filter((c) => c.kind === 'tags').length;
+    summary.lists.created = resolver.created.filter((c) => c.kind === 'lists').length;
+    summary.tags.created = resolver.created.filter((c) => c.kind === 'tags').length;
     // A name that several visible users' lists/tags share is sent as the name: the server takes the caller's own.
     const idOf = async (kind: 'lists' | 'tags', name: string) => {
       const { items, exact } = await resolver.matches(kind, name);
@@ -191,7 +209,7 @@ async function clientImport(
       models.push(model);
     }
     if (summary.dry_run) {
-      summary.created = models.length;
+      summary.links.created = models.length;
       return;
     }
     progress.update(`importing 0/${models.length} links`);
@@ -199,9 +217,9 @@ async function clientImport(
       onProgress: (n) => progress.update(`importing ${n}/${models.length} links`),
     });
     outcomes.forEach((o, i) => {
-      if (o.ok) summary.created++;
+      if (o.ok) summary.links.created++;
       else {
-        summary.failed++;
+        summary.links.failed++;
         summary.failures.push({ url: models[i]!.url!, error: o.error ?? 'failed' });
       }
     });
@@ -225,22 +243,70 @@ async function printSummary(ctx: Context, s: ImportSummary): Promise<void> {
   else {
     const verb = s.dry_run ? 'would create' : 'created';
     await ctx.out.item(s, [
-      { header: 'mode', get: (r) => (r.mode === 'server' ? "server's importer" : 'through the API') + (r.dry_run ? ' (dry run)' : '') },
+      { header: 'mode', get: (r) => (r.mode === 'server' ? "server's importer" : 'through the API') + (r.dry_run ? ' (dry run: nothing changed)' : '') },
       { header: 'found', key: 'found' },
-      { header: verb, key: 'created', style: (t, _r, c) => c.green(t) },
-      { header: 'skipped', get: (r) => `${r.skipped}${r.duplicates_in_file ? ` (${r.duplicates_in_file} duplicates in the file)` : ''}` },
-      { header: 'not web links', key: 'invalid' },
-      { header: 'failed', key: 'failed', style: (t, r, c) => (r.failed ? c.red(t) : t) },
-      { header: `lists ${verb}`, key: 'lists_created' },
-      { header: `tags ${verb}`, key: 'tags_created' },
+      { header: `links ${verb}`, get: (r) => r.links.created, style: (t, _r, c) => c.green(t) },
+      { header: 'already saved', get: (r) => r.links.existing },
+      { header: 'repeated in file', get: (r) => r.links.duplicates },
+      { header: 'not web links', get: (r) => r.links.invalid },
+      { header: 'failed', get: (r) => r.links.failed, style: (t, r, c) => (r.links.failed ? c.red(t) : t) },
+      { header: `lists ${verb}`, get: (r) => r.lists.created },
+      { header: `tags ${verb}`, get: (r) => r.tags.created },
     ]);
     for (const f of s.failures.slice(0, 20)) ctx.out.warn(`${f.url}: ${f.error}`);
     if (s.failures.length > 20) ctx.out.warn(`... and ${s.failures.length - 20} more (use --json for all)`);
   }
-  if (s.failed > 0) throw new OpsError(`${s.failed} of ${s.found} links failed to import`);
+  if (s.links.failed > 0) throw new OpsError(`${s.links.failed} of ${s.found} links failed to import`);
 }
 
 // ---------- export ----------
+
+interface ExportData {
+  rows: ExportDocument['links'];
+  lists: { name: string; description?: string | null; visibility?: number }[];
+  tags: { name: string; visibility?: number }[];
+}
+
+/**
+ * Everything an export needs. `ops serve` answers it in one request (GET /api/v1/export?format=json: three
+ * requests in all with the detection); elsewhere the links, lists and tags are read in whole pages
+ * (per_page=0) and the members of each tag and list likewise, one request each.
+ */
+export async function readExport(client: BookmarkClient, progress: { update(text: string): void }): Promise<ExportData> {
+  const info = await client.detect();
+  if (info.flavor === 'ops' && info.serverExport) {
+    const doc = await client.exportDocument();
+    if (doc) {
+      const links = doc.links.map((l) => ({ ...l, tags: [...l.tags].sort((a, b) => a.localeCompare(b)), lists: [...l.lists].sort((a, b) => a.localeCompare(b)) }));
+      return { rows: links.sort((a, b) => a.id - b.id), lists: doc.lists, tags: doc.tags };
+    }
+  }
+  return readExportThroughApi(client, progress);
+}
+
+/** The export read through the v2 API (servers without the one-request export, e.g. a real LinkAce 2.x). */
+export async function readExportThroughApi(client: BookmarkClient, progress: { update(text: string): void }): Promise<ExportData> {
+  const links = await client.allLinks();
+  progress.update('reading tags and lists');
+  const tags = await client.allCollections<Tag>('tags');
+  const lists = await client.allCollections<List>('lists');
+  const tagsOf = new Map<number, string[]>();
+  const listsOf = new Map<number, string[]>();
+  const members = async (kind: 'tags' | 'lists', items: Tag[], into: Map<number, string[]>) => {
+    let n = 0;
+    for (const item of items) {
+      progress.update(`reading ${kind}: ${++n}/${items.length}`);
+      for (const link of await client.allCollectionLinks(kind, item.id)) {
+        const names = into.get(link.id) ?? [];
+        if (!names.includes(item.name)) names.push(item.name);
+        into.set(link.id, names);
+      }
+    }
+  };
+  await members('tags', tags, tagsOf);
+  await members('lists', lists, listsOf);
+  return { rows: exportLinks([...links].sort((a, b) => a.id - b.id), tagsOf, listsOf), lists, tags };
+}
 
 export async function exportAll(ctx: Context, opts: { format?: string; output?: string }): Promise<void> {
   const format = (opts.format ?? inferFormat(opts.output) ?? 'html').toLowerCase();
@@ -250,30 +316,7 @@ export async function exportAll(ctx: Context, opts: { format?: string; output?: 
   let text: string;
   let count: number;
   try {
-    const links = await client.allLinks();
-    progress.update('reading tags and lists');
-    const tags = await client.allCollections<Tag>('tags');
-    const lists = await client.allCollections<List>('lists');
-    const tagsOf = new Map<number, string[]>();
-    const listsOf = new Map<number, string[]>();
-    const members = async (kind: 'tags' | 'lists', items: Tag[], into: Map<number, string[]>) => {
-      let n = 0;
-      for (const item of items) {
-        progress.update(`reading ${kind}: ${++n}/${items.length}`);
-        for (const link of await client.allCollectionLinks(kind, item.id)) {
-          const names = into.get(link.id) ?? [];
-          if (!names.includes(item.name)) names.push(item.name);
-          into.set(link.id, names);
-        }
-      }
-    };
-    await members('tags', tags, tagsOf);
-    await members('lists', lists, listsOf);
-    const rows = exportLinks(
-      [...links].sort((a, b) => a.id - b.id),
-      tagsOf,
-      listsOf,
-    );
+    const { rows, lists, tags } = await readExport(client, progress);
     count = rows.length;
     if (format === 'html') text = serializeNetscape(rows, { title: 'Bookmarks' });
     else if (format === 'json') text = JSON.stringify(exportDocument(rows, lists, tags), null, 2) + '\n';

@@ -57,7 +57,14 @@ export async function trashRestore(ctx: Context, type: string, idTexts: string[]
   const client = bm(ctx);
   const results: { type: string; id: number; restored: boolean; error: string | null }[] = [];
   let lastError: unknown;
+  // LinkAce "restores" an item that is not in the trash at all (and answers 200): look first, in one read.
+  const inTrash = new Set((await client.trash<{ id: number }>(kind)).map((item) => item.id));
   for (const id of ids) {
+    if (!inTrash.has(id)) {
+      lastError = new OpsError(`${singular(kind)} ${id} is not in the trash`, 1, `\`ops bm trash list ${kind}\` shows what is.`);
+      results.push({ type: singular(kind), id, restored: false, error: 'not in the trash' });
+      continue;
+    }
     try {
       await client.restore(kind, id);
       results.push({ type: singular(kind), id, restored: true, error: null });

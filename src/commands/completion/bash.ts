@@ -80,7 +80,12 @@ __ops_values() {
       local n="\${code#d:relations:}" pos=("$@")
       [ -n "\${pos[$n]}" ] || return 0
       names="$("\${__ops_cmd}" "\${__ops_gopts[@]}" completion __values relations "\${pos[$n]}" 2>/dev/null)"
-      COMPREPLY=($(compgen -W "$names" -- "$cur")) ;;
+      # table and view names are looked up ignoring case: "rev" completes REVENUE
+      local restore name
+      restore="$(shopt -p nocasematch)"
+      shopt -s nocasematch
+      for name in $names; do [[ "$name" == "$cur"* ]] && COMPREPLY+=("$name"); done
+      $restore ;;
     d:*)
       names="$("\${__ops_cmd}" "\${__ops_gopts[@]}" completion __values "\${code#d:}" 2>/dev/null)"
       COMPREPLY=($(compgen -W "$names" -- "$cur")) ;;

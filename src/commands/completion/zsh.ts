@@ -81,7 +81,8 @@ __ops_values() {
       n=$(( \${code#d:relations:} + 1 ))
       [[ -n "\${pos[n]}" ]] || return 1
       names=(\${(f)"$(\${__ops_cmd} "\${__ops_gopts[@]}" completion __values relations "\${pos[n]}" 2>/dev/null)"})
-      compadd -a names ;;
+      # table and view names are looked up ignoring case
+      compadd -M 'm:{a-zA-Z}={A-Za-z}' -a names ;;
     d:*)
       names=(\${(f)"$(\${__ops_cmd} "\${__ops_gopts[@]}" completion __values "\${code#d:}" 2>/dev/null)"})
       compadd -a names ;;

@@ -12,6 +12,8 @@ export async function profilesList(ctx: Context): Promise<void> {
     bmUrl: ctx.store.get(name, 'bm.url') ?? null,
     pipeUrl: ctx.store.get(name, 'pipe.url') ?? null,
     notifyUrl: ctx.store.get(name, 'notify.url') ?? null,
+    /** the data dir of the `ops serve` that wrote it */
+    servedDataDir: ctx.store.servedDataDir(name) ?? null,
   }));
   await ctx.out.list(rows, [
     { header: '', get: (r) => (r.active ? '*' : '') },

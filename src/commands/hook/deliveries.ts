@@ -3,6 +3,7 @@ import type { Context } from '../../context.js';
 import { ApiError, OpsError, UsageError } from '../../core/errors.js';
 import type { Column } from '../../core/output.js';
 import type { Attempt, Delivery, DeliveryStatus } from '../../clients/notify.js';
+import { relativeTime } from '../../core/time-text.js';
 import { notifyClient } from './shared.js';
 
 export interface DeliveriesFlags {
@@ -18,16 +19,21 @@ const STATUSES: DeliveryStatus[] = ['pending', 'delivered', 'failed'];
 const statusStyle = (t: string, _row: unknown, c: import('chalk').ChalkInstance) =>
   t === 'failed' ? c.red(t) : t === 'delivered' ? c.green(t) : c.yellow(t);
 
-export const DELIVERY_COLUMNS: Column<Delivery>[] = [
-  { header: 'id', key: 'id' },
-  { header: 'status', key: 'status', style: statusStyle },
-  { header: 'type', key: 'eventType' },
-  { header: 'event', key: 'eventId' },
-  { header: 'attempts', key: 'attemptCount' },
-  { header: 'last', get: (d) => d.lastStatusCode ?? d.lastError ?? '', shrink: true },
-  { header: 'next', get: (d) => d.nextAttemptAt ?? '' },
-  { header: 'url', key: 'url', shrink: true },
-];
+/** Deliveries in a table: on a terminal the next attempt is relative and the event id gives way first. */
+export function deliveryColumns(table: boolean): Column<Delivery>[] {
+  return [
+    { header: 'id', key: 'id' },
+    { header: 'status', key: 'status', style: statusStyle },
+    { header: 'type', key: 'eventType', shrink: true },
+    { header: 'event', key: 'eventId', optional: true },
+    { header: table ? 'tries' : 'attempts', key: 'attemptCount' },
+    { header: 'last', get: (d) => d.lastStatusCode ?? d.lastError ?? '', shrink: true },
+    { header: 'next', get: (d) => (table ? relativeTime(d.nextAttemptAt) : (d.nextAttemptAt ?? '')) },
+    { header: 'url', key: 'url', shrink: true },
+  ];
+}
+
+export const DELIVERY_COLUMNS: Column<Delivery>[] = deliveryColumns(false);
 
 const ATTEMPT_COLUMNS: Column<Attempt>[] = [
   { header: '#', key: 'n' },
@@ -66,7 +72,7 @@ export async function hookDeliveries(ctx: Context, id: string | undefined, flags
     type: flags.type,
     limit,
   });
-  await ctx.out.list(page.data, DELIVERY_COLUMNS);
+  await ctx.out.list(page.data, deliveryColumns(ctx.out.format === 'table'));
   if (!ctx.json) {
     const c = page.counts;
     ctx.out.info(`${page.data.length} of ${page.total} shown · failed ${c.failed} · pending ${c.pending} · delivered ${c.delivered}`);
@@ -86,7 +92,7 @@ export async function hookRedeliver(ctx: Context, ids: string[]): Promise<void> 
       else throw err;
     }
   }
-  await ctx.out.list(out, DELIVERY_COLUMNS);
+  await ctx.out.list(out, deliveryColumns(ctx.out.format === 'table'));
   if (out.length) ctx.out.success(`${out.length} deliver${out.length === 1 ? 'y' : 'ies'} queued again`);
   if (refused.length) throw new OpsError(`${refused.length} of ${ids.length} not queued:\n  ${refused.join('\n  ')}`);
 }

@@ -5,7 +5,7 @@
  * forwards it re-signed to a local URL, and keeps events for `ops hook replay`.
  */
 import type { Context } from '../../context.js';
-import { OpsError, UsageError } from '../../core/errors.js';
+import { ExitCode, OpsError, QuietExit, UsageError } from '../../core/errors.js';
 import { sanitize } from '../../core/sanitize.js';
 import { DEFAULT_RETENTION_MS, EventStore } from '../../webhooks/event-store.js';
 import { DEFAULT_MAX_BODY_BYTES, Receiver, type ReceivedRecord, type RejectedRecord } from '../../webhooks/receiver.js';
@@ -207,12 +207,13 @@ export async function hookServe(ctx: Context, flags: HookServeFlags, stopSignal?
     if (err instanceof PrintedSecret) return;
     throw err;
   }
-  await new Promise<void>((resolve) => {
+  const reason = await new Promise<string>((resolve) => {
     const finish = (reason: string) => {
       process.off('SIGINT', onInt);
       process.off('SIGTERM', onTerm);
       if (!ctx.json && reason !== 'stdout closed') ctx.out.info(`\n${reason}: stopping`);
-      void server.stop(reason).then(resolve, resolve);
+      const done = () => resolve(reason);
+      void server.stop(reason).then(done, done);
     };
     const onInt = () => finish('SIGINT');
     const onTerm = () => finish('SIGTERM');
@@ -224,4 +225,6 @@ export async function hookServe(ctx: Context, flags: HookServeFlags, stopSignal?
       else stopSignal.addEventListener('abort', () => finish('aborted'), { once: true });
     }
   });
+  // Ctrl-C exits 130 as everywhere else in ops (after a clean stop)
+  if (reason === 'SIGINT') throw new QuietExit(ExitCode.interrupted);
 }

@@ -6,11 +6,14 @@ import { ApiError, ExitCode, OpsError, TimeoutError, UsageError } from '../../co
 import { sanitize } from '../../core/sanitize.js';
 import { findRelation, isStopped, relationRef, type PipelinesClient } from '../../clients/pipelines.js';
 import { InputError, batches, csvRecordGroups, formatFromName, jsonEventGroups, type IngestFormat } from '../../clients/pipelines/ingest-input.js';
+import { applyCsvHeader } from '../../clients/pipelines/csv-header.js';
 import { startProgress } from '../../core/progress.js';
 import { DEFAULT_WAIT, POLL_MS, client, explain, getPipeline, parsePositiveInt, sleep, waitLimitMs } from './shared.js';
 
 export interface IngestOptions {
   format?: IngestFormat;
+  /** CSV: true = the first record is a header, false = it is data, undefined = a header when it names the columns */
+  header?: boolean;
   batchSize?: string;
   wait?: boolean;
   force?: boolean;
@@ -84,6 +87,10 @@ export async function pipeIngest(ctx: Context, name: string, table: string, file
   if (isStopped(p.deployment.status)) {
     throw new OpsError(`${name} is not running (${p.deployment.status})`, ExitCode.failure, `Start it first: ops pipe start ${name}`);
   }
+  // A paused pipeline holds pushed records until it runs: say so now rather than time out.
+  if (p.deployment.status === 'Paused' && !opts.force) {
+    throw new OpsError(`${name} is paused: it takes no records until it runs`, ExitCode.failure, `Start it with \`ops pipe start ${name}\`, or pass --force to queue the records while it is paused.`);
+  }
   if (p.inputs.length > 0 && !findRelation(p.inputs, table)) {
     throw new OpsError(`${name} has no table "${sanitize(table)}"`, ExitCode.failure, `Its tables: ${p.inputs.map((r) => r.name).join(', ')}`);
   }
@@ -92,7 +99,11 @@ export async function pipeIngest(ctx: Context, name: string, table: string, file
   const baseline = legacyWait ? await inputRecords(pipes, name) : 0;
 
   const progress = await startProgress(ctx.io, `${name}/${table}: sending`, { json: ctx.json, plainLines: false });
-  const records = format === 'csv' ? csvRecordGroups(chunks) : jsonEventGroups(chunks);
+  const columns = findRelation(p.inputs, table)?.fields?.map((f) => f.name);
+  const records =
+    format === 'csv'
+      ? applyCsvHeader(csvRecordGroups(chunks), { header: opts.header, columns: columns?.length ? columns : undefined, onHeader: (read) => read && !ctx.json && ctx.out.info(`${label}: reading the first line as a header (--no-header to send it as a row)`) })
+      : jsonEventGroups(chunks);
   let sent = 0;
   let batchCount = 0;
   const tokens: string[] = [];

@@ -2,6 +2,7 @@
  * Pure text rendering for `ops pipe`: SQL compiler messages as `FILE:LINE:COL: message` with the source
  * line and a caret under the columns at fault, relative times, and a readable form of one change.
  */
+import { relativeTime } from '../../core/time-text.js';
 import type { SqlCompilerMessage } from '../../clients/pipelines.js';
 import { sanitize } from '../../core/sanitize.js';
 
@@ -43,16 +44,9 @@ export function renderSqlMessages(messages: readonly SqlCompilerMessage[], file:
   return messages.map((m) => renderSqlMessage(m, file, source)).join('\n');
 }
 
-/** "12s ago", "3m ago", "2h ago", "4d ago". */
+/** How long ago, as every tree says it (core/time-text.ts). */
 export function ago(iso: string | undefined, now = Date.now()): string {
-  if (!iso) return '';
-  const t = Date.parse(iso);
-  if (!Number.isFinite(t)) return '';
-  const s = Math.max(0, Math.round((now - t) / 1000));
-  if (s < 60) return `${s}s ago`;
-  if (s < 3600) return `${Math.floor(s / 60)}m ago`;
-  if (s < 86400) return `${Math.floor(s / 3600)}h ago`;
-  return `${Math.floor(s / 86400)}d ago`;
+  return iso && Number.isFinite(Date.parse(iso)) ? relativeTime(iso, now) : '';
 }
 
 /** `a=1 b="x"` for a row, for people. */

@@ -51,6 +51,13 @@ export function explain(err: unknown, name: string): never {
   if (err instanceof ApiError && /CannotUpdateNonShutdown|UpdateRestrictedToStopped|CannotDeleteNonShutdown|DeleteRestrictedToFullyStopped/.test(err.code ?? '')) {
     throw new OpsError(err.message, ExitCode.failure, `Stop it first: ops pipe shutdown ${name}`);
   }
+  if (err instanceof ApiError && (err.code === 'UnknownOutputStream' || err.code === 'UnknownInputStream')) {
+    // the server's words name its internal endpoint (`Output endpoint 'api-snapshot-quantiles-...'`)
+    const details = (err.body as { details?: { stream_name?: unknown } } | undefined)?.details;
+    const stream = typeof details?.stream_name === 'string' ? details.stream_name : undefined;
+    const what = err.code === 'UnknownOutputStream' ? 'view' : 'table';
+    throw new OpsError(`${sanitize(name)} has no ${what}${stream ? ` "${sanitize(stream)}"` : ' of that name'}`, ExitCode.failure, `\`ops pipe status ${name}\` lists its tables and views.`);
+  }
   if (err instanceof ApiError && err.code === 'PipelineNotRunningOrPaused') {
     throw new OpsError(err.message, ExitCode.failure, `Start it first: ops pipe start ${name}`);
   }

@@ -1,7 +1,12 @@
-/** `ops pipe stats NAME [--watch]`: a summary table on a terminal, key/value lines when piped, the object with --json. */
+/**
+ * `ops pipe stats NAME [--watch]`: a summary table on a terminal (sizes and durations in units), key/value
+ * lines with the raw numbers when piped, the object with --json.
+ */
 import type { Context } from '../../context.js';
 import { ApiError, ExitCode } from '../../core/errors.js';
 import { cellText, type Column } from '../../core/output.js';
+import { formatBytes, formatDuration } from '../../core/units.js';
+import { relativeTime } from '../../core/time-text.js';
 import { flatten } from './render.js';
 import { client, explain, getPipeline, sleep } from './shared.js';
 
@@ -28,6 +33,17 @@ export function statsPairs(stats: Obj): [string, unknown][] {
 }
 
 const num = (v: unknown) => (typeof v === 'number' ? v : '');
+const bytes = (v: unknown) => (typeof v === 'number' ? formatBytes(v) : '');
+
+/** A global metric for people: sizes and durations in units, the start time as a date (the table only). */
+export function humanMetric(key: string, value: unknown): string {
+  if (typeof value !== 'number') return cellText(value);
+  if (/(^|_)bytes$/.test(key)) return formatBytes(value);
+  if (/(^|_)(msecs|ms|millis)$/.test(key)) return formatDuration(value);
+  if (/(^|_)usecs$/.test(key)) return formatDuration(value / 1000);
+  if (key === 'start_time' && value > 1e9) return `${new Date(value * 1000).toISOString()} (${relativeTime(new Date(value * 1000).toISOString())})`;
+  return cellText(value);
+}
 
 async function drawTable(ctx: Context, stats: Obj): Promise<void> {
   const g = (stats.global_metrics ?? {}) as Obj;
@@ -35,7 +51,7 @@ async function drawTable(ctx: Context, stats: Obj): Promise<void> {
   const c = ctx.out.c;
   let text = c.bold('global') + '\n';
   const width = Math.max(...globals.map(([k]) => k.length), 1);
-  for (const [k, v] of globals) text += `  ${k.padEnd(width)}  ${cellText(v)}\n`;
+  for (const [k, v] of globals) text += `  ${k.padEnd(width)}  ${humanMetric(k, v)}\n`;
   await ctx.out.write(text);
   const inputs = (Array.isArray(stats.inputs) ? stats.inputs : []) as Obj[];
   const outputs = (Array.isArray(stats.outputs) ? stats.outputs : []) as Obj[];
@@ -45,7 +61,7 @@ async function drawTable(ctx: Context, stats: Obj): Promise<void> {
     const cols: Column<Obj>[] = [
       { header: 'endpoint', get: (ep) => ep.endpoint_name, shrink: true },
       { header: 'records', get: (ep) => num(m(ep).total_records) },
-      { header: 'bytes', get: (ep) => num(m(ep).total_bytes) },
+      { header: 'bytes', get: (ep) => bytes(m(ep).total_bytes) },
       { header: 'buffered', get: (ep) => num(m(ep).buffered_records) },
       { header: 'parse errors', get: (ep) => num(m(ep).num_parse_errors) },
       { header: 'transport errors', get: (ep) => num(m(ep).num_transport_errors) },
@@ -58,7 +74,7 @@ async function drawTable(ctx: Context, stats: Obj): Promise<void> {
     const cols: Column<Obj>[] = [
       { header: 'endpoint', get: (ep) => ep.endpoint_name, shrink: true },
       { header: 'sent records', get: (ep) => num(m(ep).transmitted_records) },
-      { header: 'sent bytes', get: (ep) => num(m(ep).transmitted_bytes) },
+      { header: 'sent bytes', get: (ep) => bytes(m(ep).transmitted_bytes) },
       { header: 'queued', get: (ep) => num(m(ep).queued_records) },
       { header: 'errors', get: (ep) => num(Number(m(ep).num_encode_errors ?? 0) + Number(m(ep).num_transport_errors ?? 0)) },
       { header: 'error', get: (ep) => ep.fatal_error ?? '', shrink: true, style: (t, _r, cc) => cc.red(t) },

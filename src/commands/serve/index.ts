@@ -17,6 +17,7 @@ export interface ServeFlags {
   linkCheck?: boolean;
   metadata?: boolean;
   demo?: boolean;
+  logRequests?: boolean;
   fetchPolicy?: string;
   connectorRoot?: string;
 }
@@ -37,9 +38,10 @@ export function register(cmd: Command): void {
     )
     .option('--connector-root <dir>', 'the only directory pipeline file connectors may read and write (default <data-dir>/files)')
     .addOption(new Option('--demo', 'start with demo content in every service'))
+    .option('--log-requests', 'print one line per request on stderr: time, method, path, status, milliseconds')
     .addHelpText(
       'after',
-      `\nOn start it writes the profile "local" (URLs and credentials), so \`ops bm\`, \`ops pipe\` and \`ops hook\`\nin another terminal work with no set-up. With --json the first stdout line is\n{"event":"listening","url":...}. Stop with Ctrl-C (in-flight requests finish).\n\nExamples:\n  ops serve\n  ops serve --port 0 --json --data-dir ./tmp-data\n  ops serve --retry-scale 0.001   # webhook retries in milliseconds\n  ops serve --fetch-policy public --connector-root ~/pipeline-files\n\nSecurity (Host/Origin checks, fetch policy, connector root, file modes): docs/security.md`,
+      `\nOn start it writes the profile "local" (URLs and credentials), so \`ops bm\`, \`ops pipe\` and \`ops hook\`\nin another terminal work with no set-up. A server on another data dir leaves "local" to its owner and\nwrites "local-<data dir name>" instead (or --profile NAME); it prints which. With --json the first stdout line is\n{"event":"listening","url":...}. Stop with Ctrl-C (in-flight requests finish).\nOPS_LOG_LEVEL=info (or debug, warn, ...) adds the server's own JSON logs on stdout; OPS_DEBUG=1 prints\nstack traces of unexpected errors.\n\nExamples:\n  ops serve\n  ops serve --port 0 --json --data-dir ./tmp-data   # its own profile "local-tmp-data" if "local" is taken\n  ops serve --retry-scale 0.001   # webhook retries in milliseconds\n  ops serve --fetch-policy public --connector-root ~/pipeline-files\n\nSecurity (Host/Origin checks, fetch policy, connector root, file modes): docs/security.md`,
     )
     .action(async (flags: ServeFlags, command: Command) => {
       const { runServe } = await import('./run.js');

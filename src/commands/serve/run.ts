@@ -1,17 +1,28 @@
 /** The running part of `ops serve`: start, announce, write the local profile, shut down on signals. */
 import { resolve } from 'node:path';
 import type { Context } from '../../context.js';
-import { OpsError } from '../../core/errors.js';
+import { ExitCode, OpsError, QuietExit } from '../../core/errors.js';
 import { LOCAL_PROFILE } from '../../core/config.js';
+import { dataDir as defaultDataDir } from '../../core/paths.js';
+import { chooseServeProfile, type ProfileChoice } from './profile.js';
 import type { LocalCredentials, ServeOptions } from '../../services/types.js';
 import { parsePort, parseScale, resolveDataDir } from './flags.js';
 import type { ServeFlags } from './index.js';
 
 export async function runServe(ctx: Context, flags: ServeFlags): Promise<void> {
+  const dataDir = resolve(resolveDataDir(flags.dataDir, ctx.env));
+  // decided before starting, so that a --profile that is not ours is refused before anything listens
+  let choice: ProfileChoice | undefined;
+  try {
+    choice = chooseServeProfile(ctx.store, dataDir, { requested: ctx.options.profile, defaultDataDir: resolve(defaultDataDir(ctx.env)) });
+  } catch (err) {
+    if (ctx.options.profile !== undefined) throw err;
+    ctx.out.warn(`could not read the profiles: ${(err as Error).message}`);
+  }
   const options: ServeOptions = {
     host: flags.host,
     port: parsePort(flags.port),
-    dataDir: resolve(resolveDataDir(flags.dataDir, ctx.env)),
+    dataDir,
     apiRateLimit: flags.rateLimit ?? ctx.env.API_RATE_LIMIT,
     retryScale: parseScale(flags.retryScale),
     pipelinesAuth: Boolean(flags.pipelinesAuth),
@@ -19,6 +30,7 @@ export async function runServe(ctx: Context, flags: ServeFlags): Promise<void> {
     linkCheck: flags.linkCheck !== false,
     fetchMetadata: flags.metadata !== false,
     demo: Boolean(flags.demo),
+    requestLog: flags.logRequests ? (line) => void ctx.io.stderr.write(`${line}\n`) : undefined,
     fetchPolicy: flags.fetchPolicy === 'public' || flags.fetchPolicy === 'any' ? flags.fetchPolicy : undefined,
     connectorRoot: flags.connectorRoot !== undefined ? resolve(flags.connectorRoot) : undefined,
   };
@@ -43,17 +55,19 @@ export async function runServe(ctx: Context, flags: ServeFlags): Promise<void> {
     'pipe.api-key': server.credentials.pipeApiKey,
     'notify.api-key': server.credentials.notifyApiKey,
   };
-  let profileWritten = true;
-  try {
-    ctx.store.setMany(LOCAL_PROFILE, profileValues);
-  } catch (err) {
-    profileWritten = false;
-    ctx.out.warn(`could not write the "${LOCAL_PROFILE}" profile: ${(err as Error).message}`);
+  let profile: string | null = choice?.name ?? null;
+  if (profile !== null) {
+    try {
+      ctx.store.writeServedProfile(profile, dataDir, profileValues);
+    } catch (err) {
+      ctx.out.warn(`could not write the "${profile}" profile: ${(err as Error).message}`);
+      profile = null;
+    }
   }
 
   const services = { bookmarks: `${server.url}/api/v2`, pipelines: `${server.url}/v0`, notifications: `${server.url}/notify` };
   if (ctx.json) {
-    await ctx.out.ndjson({ event: 'listening', url: server.url, services, dataDir: options.dataDir, profile: profileWritten ? LOCAL_PROFILE : null, pid: process.pid });
+    await ctx.out.ndjson({ event: 'listening', url: server.url, services, dataDir: options.dataDir, profile, pid: process.pid });
   } else {
     await ctx.out.write(
       [
@@ -63,7 +77,7 @@ export async function runServe(ctx: Context, flags: ServeFlags): Promise<void> {
         `  notifications  ${services.notifications}`,
         `  health         ${server.url}/health`,
         `  data           ${options.dataDir}`,
-        profileWritten ? `  profile        "${LOCAL_PROFILE}" (ops bm / pipe / hook use it)` : '',
+        profile === null ? '' : profileLine(profile, choice!, ctx.options.profile !== undefined),
         'Press Ctrl-C to stop.',
         '',
       ]
@@ -72,9 +86,9 @@ export async function runServe(ctx: Context, flags: ServeFlags): Promise<void> {
     );
   }
 
-  if (options.demo) await runDemo(ctx, server.url, options.dataDir, server.credentials, options.connectorRoot);
+  if (options.demo) await runDemo(ctx, server.url, options.dataDir, server.credentials, profile, options.connectorRoot);
 
-  await new Promise<void>((resolveStop) => {
+  const signal = await new Promise<string>((resolveStop) => {
     let stopping = false;
     const stop = (signal: string) => {
       if (stopping) {
@@ -91,28 +105,37 @@ export async function runServe(ctx: Context, flags: ServeFlags): Promise<void> {
       server.close().then(
         async () => {
           if (ctx.json) await ctx.out.ndjson({ event: 'stopped', signal });
-          resolveStop();
+          resolveStop(signal);
         },
         (err) => {
           ctx.out.warn(`error while shutting down: ${(err as Error).message}`);
-          resolveStop();
+          resolveStop(signal);
         },
       );
     };
     process.on('SIGINT', () => stop('SIGINT'));
     process.on('SIGTERM', () => stop('SIGTERM'));
   });
+  // Ctrl-C exits 130 as everywhere else in ops; SIGTERM (a service manager's stop) is a clean 0
+  if (signal === 'SIGINT') throw new QuietExit(ExitCode.interrupted);
+}
+
+/** The profile line of the listening message: which profile, and how to use it when it is not `local`. */
+function profileLine(profile: string, choice: ProfileChoice, requested: boolean): string {
+  if (profile === LOCAL_PROFILE) return `  profile        "${LOCAL_PROFILE}" (ops bm / pipe / hook use it)`;
+  const why = requested ? '' : choice.localOwner ? `; "${LOCAL_PROFILE}" stays with the server on ${choice.localOwner}` : '';
+  return `  profile        "${profile}" (use it with: ops --profile ${profile} bm links list, or OPS_PROFILE=${profile}${why})`;
 }
 
 /** Seed the demo content and say what there is to look at. */
-async function runDemo(ctx: Context, url: string, dataDir: string, credentials: LocalCredentials, connectorRoot: string | undefined): Promise<void> {
+async function runDemo(ctx: Context, url: string, dataDir: string, credentials: LocalCredentials, profile: string | null, connectorRoot: string | undefined): Promise<void> {
   const { seedDemo, DEMO_PIPELINE } = await import('./demo.js');
-  const notifyKey = credentials.notifyApiKey ?? ctx.store.get(LOCAL_PROFILE, 'notify.api-key');
-  const pipeKey = credentials.pipeApiKey ?? ctx.store.get(LOCAL_PROFILE, 'pipe.api-key');
+  const notifyKey = credentials.notifyApiKey ?? (profile ? ctx.store.get(profile, 'notify.api-key') : undefined);
+  const pipeKey = credentials.pipeApiKey ?? (profile ? ctx.store.get(profile, 'pipe.api-key') : undefined);
   const summary = await seedDemo(url, dataDir, credentials, notifyKey, pipeKey, connectorRoot);
-  if (summary.webhook.secret) {
+  if (summary.webhook.secret && profile) {
     try {
-      ctx.store.set(LOCAL_PROFILE, 'hook.secret', summary.webhook.secret);
+      ctx.store.set(profile, 'hook.secret', summary.webhook.secret);
     } catch (err) {
       ctx.out.warn(`could not store the demo webhook secret: ${(err as Error).message}`);
     }

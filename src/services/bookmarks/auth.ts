@@ -52,7 +52,8 @@ export function authenticate(db: DB, authorization: string | undefined, guestAcc
   return caller;
 }
 
-export function makeAuthHook(db: DB, limiter: RateLimiter, guestAccess: () => boolean) {
+/** Authenticates every API request and counts it against its token's limit: v1's routes and the rest (v2) apart. */
+export function makeAuthHook(db: DB, limiters: { v1: RateLimiter; v2: RateLimiter }, guestAccess: () => boolean) {
   const lastUse = new Map<number, number>();
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const url = req.routeOptions.url;
@@ -60,7 +61,7 @@ export function makeAuthHook(db: DB, limiter: RateLimiter, guestAccess: () => bo
     const caller = authenticate(db, req.headers.authorization, guestAccess(), req.ip);
     req.bmCaller = caller;
     const key = caller.kind === 'guest' ? caller.key : `token:${caller.tokenId}`;
-    const d = limiter.hit(key);
+    const d = (url.startsWith('/api/v1/') ? limiters.v1 : limiters.v2).hit(key);
     reply.header('X-RateLimit-Limit', d.limit);
     reply.header('X-RateLimit-Remaining', d.remaining);
     reply.header('X-RateLimit-Reset', d.reset);

@@ -80,8 +80,8 @@ const service: ServiceModule = {
       },
     });
     const known = trackRoutes(app);
-    const limiter = new RateLimiter(settings.rateLimit);
-    app.addHook('onRequest', makeAuthHook(db, limiter, () => settings.guestAccess));
+    const limiters = { v1: new RateLimiter(settings.rateLimit), v2: new RateLimiter(settings.v2RateLimit) };
+    app.addHook('onRequest', makeAuthHook(db, limiters, () => settings.guestAccess));
 
     app.get('/api/version', { schema: { tags: ['General'], summary: 'API version', security: [], response: { 200: { type: 'object', properties: { version: { type: 'string' } } } } } }, async () => ({
       version: API_VERSION,

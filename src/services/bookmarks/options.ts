@@ -1,10 +1,13 @@
 /** The service's settings, read from `ops serve` options (and API_RATE_LIMIT). */
 import type { ServeOptions } from '../types.js';
-import { DEFAULT_RATE_LIMIT, parseRateLimit, type RateLimit } from './rate-limit.js';
+import { DEFAULT_RATE_LIMIT, DEFAULT_V2_RATE_LIMIT, parseRateLimit, type RateLimit } from './rate-limit.js';
 
 export interface BookmarkSettings {
   guestAccess: boolean;
+  /** v1's limit per token */
   rateLimit: RateLimit;
+  /** v2's limit per token (the same as v1's when set; otherwise a default that never stalls a local script) */
+  v2RateLimit: RateLimit;
   /** the rate-limit setting was given but malformed */
   rateLimitInvalid: string | null;
   fetchMetadata: boolean;
@@ -34,6 +37,7 @@ export function readSettings(o: ServeOptions, env: NodeJS.ProcessEnv = process.e
   return {
     guestAccess: bool(o.guestAccess, false),
     rateLimit: parsed ?? DEFAULT_RATE_LIMIT,
+    v2RateLimit: parsed ?? DEFAULT_V2_RATE_LIMIT,
     rateLimitInvalid: raw !== undefined && raw !== '' && !parsed ? String(raw) : null,
     fetchMetadata: bool(o.fetchMetadata, true),
     metadataTimeoutMs: num(o.metadataTimeout, 10_000),

@@ -4,7 +4,14 @@ export interface RateLimit {
   windowMs: number;
 }
 
+/** v1's default (the description: 60 per minute, LinkAce's `API_RATE_LIMIT=60,1`). */
 export const DEFAULT_RATE_LIMIT: RateLimit = { limit: 60, windowMs: 60_000 };
+/**
+ * v2's default, which the description leaves open: high enough that no local script is ever throttled (a
+ * tight loop on loopback does a few thousand requests a second), while the X-RateLimit-* headers stay.
+ * `--rate-limit` / API_RATE_LIMIT set both APIs to LinkAce's numbers for fidelity runs.
+ */
+export const DEFAULT_V2_RATE_LIMIT: RateLimit = { limit: 1_000_000, windowMs: 60_000 };
 
 /** Parses "N" (per minute) or "N,M" (per M minutes); null when malformed. */
 export function parseRateLimit(value: string | number | undefined | null): RateLimit | null {

@@ -130,7 +130,7 @@ describe('against LinkAce 2.x shapes', () => {
     la.requests.length = 0;
     const r = await bm(['import', file, '--json']);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ mode: 'client', found: 3, created: 2, skipped: 1, failed: 0, lists_created: 1, tags_created: 1 });
+    expect(JSON.parse(r.stdout)).toMatchObject({ mode: 'client', found: 3, links: { created: 2, existing: 1, failed: 0 }, lists: { created: 1 }, tags: { created: 1 } });
     const bulk = requests('POST', '/api/v2/bulk/links');
     expect(bulk).toHaveLength(1);
     const models = (bulk[0]!.body as { models: { url: string; visibility: number }[] }).models;

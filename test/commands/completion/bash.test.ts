@@ -116,6 +116,9 @@ describe('bash completion: names asked of ops', () => {
     expect(await bashComplete(script, [BIN, 'pipe', 'watch', ''], env)).toEqual(['demo', 'orders']);
     expect(await bashComplete(script, [BIN, 'pipe', 'watch', 'demo', ''], env)).toEqual(['PURCHASES', 'TOTALS']);
     expect(await bashComplete(script, [BIN, 'pipe', 'ingest', 'demo', 'P'], env)).toEqual(['PURCHASES']);
+    // table and view names ignore case, as the server's lookup does
+    expect(await bashComplete(script, [BIN, 'pipe', 'watch', 'demo', 'tot'], env)).toEqual(['TOTALS']);
+    expect(await bashComplete(script, [BIN, 'pipe', 'ingest', 'demo', 'pUr'], env)).toEqual(['PURCHASES']);
     expect(await bashComplete(script, [BIN, 'pipe', 'watch', 'nosuch', ''], env)).toEqual([]);
     expect(await bashComplete(script, [BIN, 'pipe', 'stats', 'd'], env)).toEqual(['demo']);
   });

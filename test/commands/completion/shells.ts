@@ -40,7 +40,7 @@ export async function fishComplete(script: string, line: string, env: NodeJS.Pro
 const ZSH_STUBS = `
 compdef() { :; }
 _describe() { [[ $1 == -t ]] && shift 2; shift; print -rl -- "\${(@P)1}"; }
-compadd() { if [[ $1 == -a ]]; then print -rl -- "\${(@P)2}"; else print -rl -- "$@"; fi; }
+compadd() { [[ $1 == -M ]] && shift 2; if [[ $1 == -a ]]; then print -rl -- "\${(@P)2}"; else print -rl -- "$@"; fi; }
 _files() { print -r -- "<files $*>"; }
 compset() { return 0; }
 `;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { setup, type Fixture } from './helpers.js';
-import { DEFAULT_RATE_LIMIT, parseRateLimit, RateLimiter } from '../../../src/services/bookmarks/rate-limit.js';
+import { DEFAULT_RATE_LIMIT, DEFAULT_V2_RATE_LIMIT, parseRateLimit, RateLimiter } from '../../../src/services/bookmarks/rate-limit.js';
 import { readSettings } from '../../../src/services/bookmarks/options.js';
 
 describe('requests and errors', () => {
@@ -106,6 +106,29 @@ describe('rate limit', () => {
     const bad = readSettings({ ...base, apiRateLimit: 'lots' }, {});
     expect(bad.rateLimit).toEqual(DEFAULT_RATE_LIMIT);
     expect(bad.rateLimitInvalid).toBe('lots');
+  });
+
+  test('defaults: v1 keeps 60 per minute; v2 never throttles a local script; a setting applies to both', async () => {
+    const base = { host: '127.0.0.1', port: 0, dataDir: '/tmp/x' };
+    expect(readSettings(base, {})).toMatchObject({ rateLimit: DEFAULT_RATE_LIMIT, v2RateLimit: DEFAULT_V2_RATE_LIMIT });
+    expect(readSettings({ ...base, apiRateLimit: '5' }, {})).toMatchObject({ rateLimit: { limit: 5 }, v2RateLimit: { limit: 5 } });
+    const old = process.env.API_RATE_LIMIT;
+    delete process.env.API_RATE_LIMIT;
+    const f = await setup({ apiRateLimit: undefined });
+    try {
+      const v2 = [];
+      for (let i = 0; i < 150; i++) v2.push((await f.req(f.A, 'GET', '/api/v2/links?per_page=1')).status);
+      expect(v2.filter((s) => s !== 200)).toEqual([]);
+      const last = await f.req(f.A, 'GET', '/api/v2/links?per_page=1');
+      expect(last.headers['x-ratelimit-limit']).toBe(String(DEFAULT_V2_RATE_LIMIT.limit));
+      const v1 = [];
+      for (let i = 0; i < 61; i++) v1.push((await f.req(f.A, 'GET', '/api/v1/links')).status);
+      expect(v1.slice(0, 60).every((s) => s === 200)).toBe(true);
+      expect(v1[60]).toBe(429);
+    } finally {
+      await f.close();
+      if (old !== undefined) process.env.API_RATE_LIMIT = old;
+    }
   });
 
   test('a malformed setting refuses to start', async () => {

@@ -137,7 +137,7 @@ describe('import and export', () => {
   test('import a real-world file: folders to tags, dates, private flags; existing URLs skipped', async () => {
     const r = await multipart(f.A, '/api/v1/import', 'file', firefox);
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ total: 8, imported: 7, skipped: 0, invalid: 1 });
+    expect(r.body).toEqual({ total: 8, imported: 7, skipped: 0, existing: 0, duplicates: 0, invalid: 1, tags_created: 5, lists_created: 0, dry_run: false });
     const links = (await f.req(f.A, 'GET', '/api/v2/links?per_page=-1&order_by=id&order_dir=asc')).body.data;
     expect(links.map((l: any) => l.url)).toContain('https://www.typescriptlang.org/');
     const ts = links.find((l: any) => l.url === 'https://www.typescriptlang.org/');
@@ -148,7 +148,7 @@ describe('import and export', () => {
     expect(node.visibility).toBe(2);
     expect(links.find((l: any) => l.url === 'https://no-title.example/path').title).toBe('no-title.example');
     const again = await multipart(f.A, '/api/v1/import', 'file', firefox);
-    expect(again.body).toEqual({ total: 8, imported: 0, skipped: 7, invalid: 1 });
+    expect(again.body).toEqual({ total: 8, imported: 0, skipped: 7, existing: 7, duplicates: 0, invalid: 1, tags_created: 0, lists_created: 0, dry_run: false });
   });
 
   test('export then re-import into a fresh store gives the same set', async () => {
@@ -210,7 +210,7 @@ describe('import and export', () => {
       expect(r.body.errors.file[0]).toContain('Netscape bookmark file');
     }
     const empty = '<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<TITLE>Bookmarks</TITLE>\n<DL><p>\n</DL><p>\n';
-    expect((await multipart(f.A, '/api/v1/import', 'file', empty)).body).toEqual({ total: 0, imported: 0, skipped: 0, invalid: 0 });
+    expect((await multipart(f.A, '/api/v1/import', 'file', empty)).body).toMatchObject({ total: 0, imported: 0, skipped: 0, invalid: 0, tags_created: 0 });
     const utf16 = Buffer.from('\ufeff<DL><p>\n</DL>\n', 'utf16le');
     expect((await multipart(f.A, '/api/v1/import', 'file', utf16)).status).toBe(200);
   });

@@ -6,18 +6,28 @@ import { isValidUrl, LIMITS, MAX_REFS } from '../validate.js';
 import { parseNetscapeYielding, serializeNetscape, type ExportLink, type NetscapeBookmark } from '../netscape.js';
 import { fallbackTitle } from '../metadata.js';
 import { fromUnixSeconds, toUnixSeconds } from '../time.js';
-import { attach, collectionsOf, findOwnLinkByUrl, insertLink, type LinkRow } from '../store/links.js';
-import type { CollectionRow } from '../store/collections.js';
-import { defaultVisibility, requireUser, resolveRefs } from './links.js';
+import { attach, collectionsOf, findOwnLinkByUrl, insertLink, linkJson, type LinkRow } from '../store/links.js';
+import { findOwnByName, type CollectionRow } from '../store/collections.js';
+import { defaultVisibility, emitTagsCreated, requireUser, resolveRefs } from './links.js';
 
 export interface ImportResult {
   /** bookmarks found in the file */
   total: number;
   imported: number;
-  /** already saved by this user (trash included) or repeated in the file */
+  /** already saved by this user (trash included) or repeated in the file: existing + duplicates */
   skipped: number;
+  /** already saved by this user (trash included) */
+  existing: number;
+  /** repeated in the file (after their first entry) */
+  duplicates: number;
   /** not a valid URL (e.g. place: or javascript: entries) */
   invalid: number;
+  /** tags this import created (folders and TAGS names the user had no tag for) */
+  tags_created: number;
+  /** lists this import created: none (folders become tags) */
+  lists_created: number;
+  /** a dry run: the counts of the import, nothing written */
+  dry_run: boolean;
 }
 
 function cut(s: string, max: number): string {
@@ -28,6 +38,8 @@ function cut(s: string, max: number): string {
 export interface ImportOptions {
   /** write for this long before giving the event loop a turn (default 20 ms) */
   sliceMs?: number;
+  /** count what the import would do and write nothing */
+  dryRun?: boolean;
 }
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -37,26 +49,45 @@ const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * are written in transactions of about `sliceMs` each, with a turn of the event loop between them, so
  * that other requests keep being answered during a big import. Each slice checks for URLs already
  * saved inside its own transaction, so concurrent writes cannot make it store a duplicate.
+ * A dry run goes through the very same steps (the same checks, in the same order, on the same data) and
+ * only leaves out the writes, noting which tags the writes would have created: its counts are what the
+ * real run then does.
+ * Events: as a link or tag created through the API, every created tag publishes `tag.created` and every
+ * created link `link.created` (with its tags), slice by slice after each commits; a dry run publishes nothing.
  */
 export async function importBookmarks(deps: Deps, caller: Caller, file: Uint8Array | string, opts: ImportOptions = {}): Promise<ImportResult> {
   const userId = requireUser(caller);
   const sliceMs = opts.sliceMs ?? 20;
+  const dryRun = opts.dryRun === true;
   const items = await parseNetscapeYielding(file);
-  const result: ImportResult = { total: items.length, imported: 0, skipped: 0, invalid: 0 };
+  const result: ImportResult = { total: items.length, imported: 0, skipped: 0, existing: 0, duplicates: 0, invalid: 0, tags_created: 0, lists_created: 0, dry_run: dryRun };
   const seen = new Set<string>();
-  const created: CollectionRow[] = [];
   const fallbackVisibility = defaultVisibility(deps, userId);
+  /** tag names a dry run would have created (a real run finds them afterwards, as resolveRefs does) */
+  const wouldCreate = new Set<string>();
+  let created: CollectionRow[] = [];
+  let inserted: LinkRow[] = [];
   const importOne = (b: NetscapeBookmark) => {
     const url = b.url.trim();
     if (!isValidUrl(url) || [...url].length > LIMITS.url) {
       result.invalid++;
       return;
     }
-    if (seen.has(url) || findOwnLinkByUrl(deps.db, userId, url)) {
-      result.skipped++;
+    if (seen.has(url)) {
+      result.duplicates++;
       return;
     }
     seen.add(url);
+    if (findOwnLinkByUrl(deps.db, userId, url)) {
+      result.existing++;
+      return;
+    }
+    const tags = b.tags.slice(0, MAX_REFS).map((t) => cut(t, LIMITS.name)).filter(Boolean);
+    result.imported++;
+    if (dryRun) {
+      for (const name of tags) if (!wouldCreate.has(name) && !findOwnByName(deps.db, 'tags', userId, name)) wouldCreate.add(name);
+      return;
+    }
     const link = insertLink(deps.db, {
       user_id: userId,
       url,
@@ -66,9 +97,8 @@ export async function importBookmarks(deps: Deps, caller: Caller, file: Uint8Arr
       visibility: b.private === true ? 3 : b.private === false ? (deps.guestAccess ? 1 : 2) : fallbackVisibility,
       created_at: b.addDate !== null ? fromUnixSeconds(b.addDate) : undefined,
     });
-    const tags = b.tags.slice(0, MAX_REFS).map((t) => cut(t, LIMITS.name)).filter(Boolean);
     if (tags.length) attach(deps.db, 'tags', link.id, resolveRefs(deps, userId, 'tags', tags.map((name) => ({ name })), created), 'replace');
-    result.imported++;
+    inserted.push(link);
   };
   let next = 0;
   while (next < items.length) {
@@ -77,9 +107,25 @@ export async function importBookmarks(deps: Deps, caller: Caller, file: Uint8Arr
       do importOne(items[next++]!);
       while (next < items.length && performance.now() - started < sliceMs);
     })();
+    result.tags_created += created.length;
+    if (!dryRun) publishCreated(deps, caller, userId, created, inserted);
+    created = [];
+    inserted = [];
     if (next < items.length) await turn();
   }
+  if (dryRun) result.tags_created = wouldCreate.size;
+  result.skipped = result.existing + result.duplicates;
   return result;
+}
+
+/** `tag.created` and `link.created` for what an import created, the links as the API returns them. */
+function publishCreated(deps: Deps, caller: Caller, userId: number, tags: CollectionRow[], links: LinkRow[]): void {
+  emitTagsCreated(deps, tags);
+  for (let i = 0; i < links.length; i += 500) {
+    const chunk = links.slice(i, i + 500);
+    const tagsOf = collectionsOf(deps.db, caller, 'tags', chunk.map((l) => l.id));
+    for (const l of chunk) deps.events.emit({ type: 'link.created', data: { ...linkJson(l), lists: [], tags: tagsOf.get(l.id) ?? [] }, userId });
+  }
 }
 
 /** The links the caller can see, oldest first, as a Netscape bookmark file. */

@@ -1,11 +1,15 @@
-/** v1 `POST /import` (multipart field `file`, Netscape HTML) and `GET /export?format=html`. */
+/**
+ * v1 `POST /import` (multipart field `file`, Netscape HTML) and `GET /export?format=html`; `format=json` (an
+ * `ops serve` extension) answers the whole export document in one request (actions/export-document.ts).
+ */
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { Check } from '../../validate.js';
 import { HttpError, ValidationError } from '../../errors.js';
 import { exportBookmarks, importBookmarks } from '../../actions/import-export.js';
+import { exportDocument } from '../../actions/export-document.js';
 import { requireUser } from '../../actions/links.js';
-import { callerOf, queryOf } from '../common.js';
+import { callerOf, flag, queryOf } from '../common.js';
 import { doc } from '../schemas.js';
 
 const FILE_REQUIRED = () => new ValidationError({ file: ['The file field is required (multipart/form-data, field "file", a Netscape bookmark HTML file).'] });
@@ -23,12 +27,23 @@ export function v1ImportExportRoutes(app: FastifyInstance, deps: Deps): void {
   app.post(
     '/api/v1/import',
     {
-      schema: doc('v1', 'Import a Netscape bookmark HTML file (folders become tags; existing URLs are skipped)', {
+      schema: doc('v1', 'Import a Netscape bookmark HTML file (folders become tags; existing URLs are skipped); dry_run=1 reports the same counts and changes nothing', {
         consumes: ['multipart/form-data'],
+        querystring: { type: 'object', properties: { dry_run: { type: 'boolean', description: 'run the import and roll it back (an ops serve extension)' } } },
         body: { type: 'object', properties: { file: { type: 'string', format: 'binary' } }, required: ['file'] },
         ok: {
           type: 'object',
-          properties: { total: { type: 'integer' }, imported: { type: 'integer' }, skipped: { type: 'integer' }, invalid: { type: 'integer' } },
+          properties: {
+            total: { type: 'integer' },
+            imported: { type: 'integer' },
+            skipped: { type: 'integer' },
+            existing: { type: 'integer' },
+            duplicates: { type: 'integer' },
+            invalid: { type: 'integer' },
+            tags_created: { type: 'integer' },
+            lists_created: { type: 'integer' },
+            dry_run: { type: 'boolean' },
+          },
         },
       }),
     },
@@ -48,7 +63,7 @@ export function v1ImportExportRoutes(app: FastifyInstance, deps: Deps): void {
         throw FILE_REQUIRED();
       }
       if (!data || data.length === 0) throw FILE_REQUIRED();
-      const result = await importBookmarks(deps, caller, data);
+      const result = await importBookmarks(deps, caller, data, { dryRun: flag(queryOf(req).dry_run) });
       if (result.total === 0 && !looksLikeBookmarkFile(data)) throw NOT_BOOKMARKS();
       return result;
     },
@@ -57,17 +72,18 @@ export function v1ImportExportRoutes(app: FastifyInstance, deps: Deps): void {
   app.get(
     '/api/v1/export',
     {
-      schema: doc('v1', 'Export the links visible to the caller as a Netscape bookmark HTML file', {
-        querystring: { type: 'object', properties: { format: { type: 'string', enum: ['html'], default: 'html' } } },
-        produces: ['text/html'],
-        ok: { type: 'string', description: 'Netscape bookmark HTML' },
+      schema: doc('v1', 'Export the links visible to the caller: a Netscape bookmark HTML file, or (format=json) the ops-bookmarks document with tags and lists', {
+        querystring: { type: 'object', properties: { format: { type: 'string', enum: ['html', 'json'], default: 'html' } } },
+        produces: ['text/html', 'application/json'],
+        ok: { type: 'string', description: 'Netscape bookmark HTML, or the ops-bookmarks JSON document' },
       }),
     },
     async (req, reply) => {
       const caller = callerOf(req);
       const c = new Check(queryOf(req));
-      c.oneOf('format', ['html'] as const);
+      const format = c.oneOf('format', ['html', 'json'] as const);
       c.done();
+      if (format === 'json') return exportDocument(deps, caller);
       return reply
         .header('content-type', 'text/html; charset=utf-8')
         .header('content-disposition', 'attachment; filename="bookmarks.html"')
