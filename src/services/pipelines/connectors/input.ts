@@ -88,6 +88,10 @@ async function readHttpSource(url: URL, access: ConnectorAccess, signal?: AbortS
   const dispatcher = policyDispatcher(access.fetchPolicy, { maxRedirections: 5 });
   try {
     const res = await request(url, { dispatcher, signal: signal ? AbortSignal.any([timeout, signal]) : timeout });
+    // A body destroyed below, or aborted later by the signal (a shutdown, the timeout), errors with no reader
+    // attached; unheard, that error would be an uncaught exception in the pipeline's worker. Reads still see
+    // errors through their iterator.
+    res.body.on('error', () => {});
     if (res.statusCode >= 400) {
       res.body.destroy();
       throw new Error(`HTTP status ${res.statusCode}`);
