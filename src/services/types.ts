@@ -17,6 +17,8 @@ export interface ServeOptions {
   retryScale?: number;
   /** Require `Authorization: Bearer apikey:...` on the pipeline API. */
   pipelinesAuth?: boolean;
+  /** Casing of unquoted pipeline output names where program_config.output_case does not say (default 'upper'). */
+  outputCase?: 'upper' | 'lower';
   /** Allow guests to read public bookmarks without a token. */
   guestAccess?: boolean;
   /** Start with demo content. */

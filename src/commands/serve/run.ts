@@ -26,6 +26,7 @@ export async function runServe(ctx: Context, flags: ServeFlags): Promise<void> {
     apiRateLimit: flags.rateLimit ?? ctx.env.API_RATE_LIMIT,
     retryScale: parseScale(flags.retryScale),
     pipelinesAuth: Boolean(flags.pipelinesAuth),
+    outputCase: flags.outputCase === 'lower' ? 'lower' : 'upper',
     guestAccess: Boolean(flags.guestAccess),
     linkCheck: flags.linkCheck !== false,
     fetchMetadata: flags.metadata !== false,

@@ -56,6 +56,7 @@ const service: ServiceModule = {
       },
       // test knob: a small per-watcher buffer to exercise the overflow behaviour
       watchMaxChunks: typeof ctx.options.pipelinesWatchMaxChunks === 'number' ? ctx.options.pipelinesWatchMaxChunks : undefined,
+      outputCase: ctx.options.outputCase === 'lower' ? 'lower' : 'upper',
       location: () => {
         try {
           return new URL(ctx.baseUrl()).host;

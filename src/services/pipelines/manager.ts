@@ -21,6 +21,7 @@ import {
   isCompiling,
   nowIso,
   outputCaseOf,
+  type OutputCase,
   uuidv7,
   type DeploymentStatus,
   type DesiredStatus,
@@ -50,6 +51,8 @@ export interface ManagerOptions {
   defaultMemoryMb?: number;
   /** Test knob: every pipeline's worker fails on its first ingest (see WorkerConfig.fault). */
   workerFault?: 'throw' | 'exit' | 'step' | null;
+  /** Casing of unquoted output names for pipelines whose program_config does not say (`ops serve --output-case`). */
+  outputCase?: OutputCase;
   location: () => string;
   /** Where connectors may reach (connector root, fetch policy, size cap). */
   connectorAccess: ConnectorAccess;
@@ -70,12 +73,13 @@ export class PipelineManager {
       timeoutMs: opts.compilerLimits?.timeoutMs ?? DEFAULT_COMPILE_TIMEOUT_MS,
       memoryMb: opts.compilerLimits?.memoryMb ?? DEFAULT_COMPILE_MEMORY_MB,
     });
-    this.compiler = new CompileJobs(store, logs, (e) => this.byName.get(e.rec.name) === e, pool, opts.compileDelayMs ?? 0);
+    this.compiler = new CompileJobs(store, logs, (e) => this.byName.get(e.rec.name) === e, pool, opts.compileDelayMs ?? 0, opts.outputCase ?? 'upper');
     for (const rec of store.all()) {
       const e = new Entry(rec);
       this.byName.set(rec.name, e);
-      // An interrupted compilation starts again; compiled programs are recompiled on demand.
-      if (isCompiling(rec.program_status)) this.compiler.schedule(e);
+      // An interrupted compilation starts again, as does one whose names the server's --output-case
+      // now cases otherwise; other compiled programs are recompiled on demand.
+      if (isCompiling(rec.program_status) || this.compiler.staleCase(e)) this.compiler.schedule(e);
     }
     this.logs.log('INFO', 'manager', 'pipeline_manager', `pipeline manager started with ${this.byName.size} pipeline(s)`);
   }
@@ -283,7 +287,7 @@ export class PipelineManager {
     const seq = ++e.deploySeq;
     const version = e.rec.program_version;
     const code = e.rec.program_code;
-    const outputCase = outputCaseOf(e.rec.program_config);
+    const outputCase = outputCaseOf(e.rec.program_config, this.opts.outputCase);
     const memoryMb = memoryLimitMb(e.rec.runtime_config) ?? this.opts.defaultMemoryMb ?? DEFAULT_MEMORY_MB;
     e.dep.deployment_error = null;
     e.dep.deployment_config = {

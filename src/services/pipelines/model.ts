@@ -51,6 +51,8 @@ export interface PipelineRecord {
   program_status_since: string;
   program_info: Record<string, unknown> | null;
   program_binary_url: string | null;
+  /** Not in the API: the casing program_info was compiled with (absent = 'upper'), so a restart with another --output-case recompiles. */
+  compiled_output_case?: OutputCase;
 }
 
 /** Deployment fields: in memory only (a restarted server has every pipeline Shutdown). */
@@ -99,9 +101,15 @@ export function defaultProgramConfig(input: Record<string, unknown> = {}): Recor
   return { profile: null, ...input };
 }
 
-/** The casing of output names: program_config.output_case ('upper' default, or 'lower' as today's Feldera). */
-export function outputCaseOf(programConfig: Record<string, unknown>): 'upper' | 'lower' {
-  return programConfig.output_case === 'lower' ? 'lower' : 'upper';
+export type OutputCase = 'upper' | 'lower';
+
+/**
+ * The casing of output names: program_config.output_case ('upper' or 'lower') when the pipeline says,
+ * else the server's default (`ops serve --output-case`, itself 'upper' unless set).
+ */
+export function outputCaseOf(programConfig: Record<string, unknown>, serverDefault: OutputCase = 'upper'): OutputCase {
+  const c = programConfig.output_case;
+  return c === 'lower' || c === 'upper' ? c : serverDefault;
 }
 
 export function isCompiling(s: ProgramStatus): boolean {

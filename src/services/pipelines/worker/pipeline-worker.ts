@@ -44,6 +44,7 @@ function plain(rel: RelationSchema): RelationSchema {
     columns: rel.columns.map((c) => ({ name: c.name, caseSensitive: c.caseSensitive, type: c.type, nullable: c.nullable })),
     primaryKey: [...rel.primaryKey],
     materialized: rel.materialized,
+    declaredMaterialized: rel.declaredMaterialized,
     local: rel.local,
     connectors: JSON.parse(JSON.stringify(rel.connectors)),
     line: rel.line,
