@@ -14,6 +14,7 @@ export interface ServeFlags {
   retryScale?: string;
   pipelinesAuth?: boolean;
   outputCase?: string;
+  pipelineApi?: string;
   guestAccess?: boolean;
   linkCheck?: boolean;
   metadata?: boolean;
@@ -33,6 +34,9 @@ export function register(cmd: Command): void {
     .option('--pipelines-auth', 'require Authorization: Bearer apikey:... on the pipeline API')
     .addOption(
       new Option('--output-case <case>', "case of unquoted pipeline table, view and column names in output (a pipeline's program_config.output_case overrides); lower for Feldera's SDKs").choices(['upper', 'lower']).default('upper'),
+    )
+    .addOption(
+      new Option('--pipeline-api <api>', "pipeline objects in Feldera v0.24's shape (Shutdown, ...) or today's (Stopped, program_error, ...) for today's SDK; today's calls (/stop, /resume, /clear, /dismiss_error, /v0/config) are served either way").choices(['v0.24', 'current']).default('v0.24'),
     )
     .option('--guest-access', 'let guests without a token read public bookmarks')
     .option('--no-link-check', 'do not check link health in the background')

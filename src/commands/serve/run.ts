@@ -27,6 +27,7 @@ export async function runServe(ctx: Context, flags: ServeFlags): Promise<void> {
     retryScale: parseScale(flags.retryScale),
     pipelinesAuth: Boolean(flags.pipelinesAuth),
     outputCase: flags.outputCase === 'lower' ? 'lower' : 'upper',
+    pipelineApi: flags.pipelineApi === 'current' ? 'current' : 'v0.24',
     guestAccess: Boolean(flags.guestAccess),
     linkCheck: flags.linkCheck !== false,
     fetchMetadata: flags.metadata !== false,

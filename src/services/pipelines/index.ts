@@ -106,7 +106,7 @@ const service: ServiceModule = {
       logs.endFollowers();
     });
 
-    pipelineRoutes(app, manager);
+    pipelineRoutes(app, manager, ctx.options.pipelineApi === 'current' ? 'current' : 'v0.24');
     ioRoutes(app, manager);
     // Ingress bodies are not read into memory here: the route streams them to the pipeline's worker.
     // (Registered after the hooks and handlers above, which the scope inherits.)

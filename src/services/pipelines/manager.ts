@@ -366,6 +366,47 @@ export class PipelineManager {
     this.setDeployment(e, 'Shutdown');
   }
 
+  // ---- today's lifecycle calls (beside v0.24's) --------------------------------------------
+
+  /**
+   * `/stop?force=true|false`: nothing is checkpointed here, so both end the instance and its state as
+   * `/shutdown` does. A failed pipeline stays failed (its deployment_error kept) until `/dismiss_error`.
+   */
+  async stop(name: string, _opts: { force: boolean }): Promise<void> {
+    const e = this.get(name);
+    if (e.dep.deployment_status === 'Failed') {
+      e.dep.deployment_desired_status = 'Shutdown';
+      return;
+    }
+    await this.shutdown(name);
+  }
+
+  /** `/resume`: a started pipeline (Paused, or still on its way up) runs; a stopped one must be started. */
+  resume(name: string): void {
+    const e = this.get(name);
+    const { deployment_status: status, deployment_desired_status: desired } = e.dep;
+    if (status === 'Shutdown' || status === 'Failed' || desired === 'Shutdown')
+      throw Errors.illegalTransition(status, desired, 'Running', 'Only a started pipeline can be resumed: start it with /start.');
+    this.start(name);
+  }
+
+  /** `/clear`: storage is never kept between runs here, so a stopped pipeline's storage is already Cleared. */
+  clearStorage(name: string): void {
+    const e = this.get(name);
+    const status = e.dep.deployment_status;
+    if (status !== 'Shutdown' && status !== 'Failed')
+      throw Errors.illegalTransition(status, e.dep.deployment_desired_status, 'Cleared', 'Storage can only be cleared once the pipeline is stopped: stop it first with /stop.');
+  }
+
+  /** `/dismiss_error`: acknowledges a failed pipeline's error (it becomes stopped, error null); without an error it does nothing. */
+  async dismissError(name: string): Promise<void> {
+    const e = this.get(name);
+    if (e.dep.deployment_error === null) return;
+    if (e.dep.deployment_status !== 'Failed' && e.dep.deployment_status !== 'Shutdown')
+      throw Errors.illegalTransition(e.dep.deployment_status, e.dep.deployment_desired_status, 'Stopped', 'The error can only be dismissed once the pipeline is stopped.');
+    await this.shutdown(name);
+  }
+
   /** The runtime of a pipeline that is Running or Paused (for ingress, egress and stats). */
   runtimeOf(name: string): { entry: Entry; runtime: PipelineHost } {
     const e = this.get(name);
