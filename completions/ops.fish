@@ -120,6 +120,8 @@ function __ops_sub --argument-names cpath word
             echo 'watch'
         case 'pipe/snapshot'
             echo 'snapshot'
+        case 'pipe/query'
+            echo 'query'
         case 'pipe/stats'
             echo 'stats'
         case 'pipe/logs'
@@ -216,7 +218,7 @@ function __ops_subs --argument-names cpath
         case 'bm trash'
             printf '%s\n' 'list	What is in the trash' 'restore	Restore items (type: link, list, tag or note)' 'clear	Delete the trash for good (asks first; --yes in scripts)'
         case 'pipe'
-            printf '%s\n' 'create	Create or replace a pipeline from a SQL file (or stdin) and wait for it to compile' 'list	List the pipelines with their program and deployment state' 'status	Program and deployment state of a pipeline, its errors, and since when' 'programs	List the programs (GET /v0/programs, or derived from the pipelines on servers without it)' 'start	Start a pipeline and wait until it is Running (--timeout SECONDS; exit 8 when it runs out)' 'pause	Pause a pipeline (deploys it paused when it is shut down) and wait until Paused' 'shutdown	Shut a pipeline down (today\'s Feldera: stop) and wait until it is stopped; its state is lost' 'delete	Delete a stopped pipeline (asks for confirmation; --yes in scripts)' 'ingest	Send rows or changes to a table: NDJSON, a JSON array, or CSV; "-" or no file reads stdin' 'watch	Stream the changes of views: one NDJSON line per change, {"view":..,"insert"|"delete":row}' 'snapshot	Print the current contents of a view (a table, or --json)' 'stats	Statistics of a running pipeline (a table, or --json); --watch to refresh' 'logs	Print the log of a pipeline; --follow to keep printing new lines'
+            printf '%s\n' 'create	Create or replace a pipeline from a SQL file (or stdin) and wait for it to compile' 'list	List the pipelines with their program and deployment state' 'status	Program and deployment state of a pipeline, its errors, and since when' 'programs	List the programs (GET /v0/programs, or derived from the pipelines on servers without it)' 'start	Start a pipeline and wait until it is Running (--timeout SECONDS; exit 8 when it runs out)' 'pause	Pause a pipeline (deploys it paused when it is shut down) and wait until Paused' 'shutdown	Shut a pipeline down (today\'s Feldera: stop) and wait until it is stopped; its state is lost' 'delete	Delete a stopped pipeline (asks for confirmation; --yes in scripts)' 'ingest	Send rows or changes to a table: NDJSON, a JSON array, or CSV; "-" or no file reads stdin' 'watch	Stream the changes of views: one NDJSON line per change, {"view":..,"insert"|"delete":row}' 'snapshot	Print the current contents of a view (a table, or --json)' 'query	Run an ad-hoc SELECT over the materialized tables and views of a running pipeline (a table, or --json)' 'stats	Statistics of a running pipeline (a table, or --json); --watch to refresh' 'logs	Print the log of a pipeline; --follow to keep printing new lines'
         case 'hook'
             printf '%s\n' 'serve	Receive webhooks: verify signatures, de-duplicate, print events, forward, keep them for replay' 'verify	Check a signature against a payload (FILE or - for stdin); exit 0 valid, 1 invalid, 2 usage' 'sign	Print the x-signature of a payload (FILE or - for stdin)' 'replay	Re-send stored events, signed, to a URL; or --failed: redeliver the service\'s failed deliveries' 'register	Register a receiver URL for event types with the notification service' 'update	Change a registration: URL, event types, secret or description' 'list	List the registered webhooks' 'rm	Delete webhook registrations (asks first; --yes in scripts)' 'trigger	Emit an event through the notification service (sample payload unless --data)' 'deliveries	Deliveries, failed first (or one delivery with all its attempts)' 'redeliver	Queue deliveries again (a fresh series of attempts)' 'dashboard	Print the link to the delivery dashboard of the notification service (it carries the API key)'
         case 'serve'
@@ -344,6 +346,8 @@ function __ops_opts --argument-names cpath
         case 'pipe watch'
             printf '%s\n' '--raw	print the server\'s frames as they arrive (keep-alives included)' '--snapshot	print the current contents of the views first' '--count	stop after N changes' '--help	show help' '-h	show help'
         case 'pipe snapshot'
+            printf '%s\n' '--help	show help' '-h	show help'
+        case 'pipe query'
             printf '%s\n' '--help	show help' '-h	show help'
         case 'pipe stats'
             printf '%s\n' '--watch	refresh: redraw on a terminal, one NDJSON record per sample otherwise' '--interval	seconds between samples with --watch' '--help	show help' '-h	show help'
@@ -884,6 +888,10 @@ function __ops_value
         case 'pipe snapshot|--help'
             echo ''; return 0
         case 'pipe snapshot|-h'
+            echo ''; return 0
+        case 'pipe query|--help'
+            echo ''; return 0
+        case 'pipe query|-h'
             echo ''; return 0
         case 'pipe stats|--watch'
             echo ''; return 0
@@ -1443,6 +1451,13 @@ function __ops_arg
                     echo 'd:pipelines'
                 case 1
                     echo 'd:relations:0'
+            end
+        case 'pipe query'
+            switch $argv[2]
+                case 0
+                    echo 'd:pipelines'
+                case 1
+                    echo '-'
             end
         case 'pipe stats'
             switch $argv[2]
