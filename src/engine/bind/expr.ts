@@ -257,7 +257,7 @@ export function bindExpr(e: Expr, ctx: BindCtx): BExpr {
       if (AGG_NAMES.has(e.name)) throw new SqlError(`Aggregate function ${e.name} is not allowed in ${ctx.clause}`, e.pos, 'unsupported');
       if (WINDOW_ONLY.has(e.name)) throw new SqlError(`${e.name} requires an OVER clause`, e.pos, 'unsupported');
       if (e.star || e.distinct || e.filter || e.orderBy || e.ignoreNulls !== undefined) throw new SqlError(`Bad call of ${e.name}`, e.pos, 'syntax');
-      if (e.args.some((a) => a.k === 'lambda')) return bindLambdaCall(e, ctx);
+      if (e.args.some((a) => a.k === 'lambda')) return bindLambdaCall(e, ctx, bindExpr);
       const unitIdx = UNIT_ARG[e.name];
       const args = e.args.map((a, i) => {
         // Calcite spells time units as bare words: TIMESTAMP_TRUNC(ts, HOUR)

@@ -3,7 +3,7 @@ import type { JsonValue } from '../api.js';
 import { type SqlType, INT_RANGE, isInteger } from './types.js';
 import { decimalFromNumber, formatDecimal, parseDecimal, decimalToNumber, pow10 } from './decimal.js';
 import { formatDate, formatTime, formatTimestamp, parseDate, parseTime, parseTimestamp } from './datetime.js';
-import { bytesToHex, canonicalJson, hexToBytes, makeMap, variantValue } from './variant.js';
+import { bytesToHex, canonicalJson, hexToBytes, variantValue } from './variant.js';
 
 export type Value = null | boolean | number | bigint | string | Value[];
 export type Row = Value[];
@@ -305,4 +305,31 @@ export function shortestF32(v: number): number {
     if (Math.fround(c) === v) return c;
   }
   return v;
+}
+
+/** A MAP from pairs: sorted by key, the last pair of a repeated key wins. */
+export function makeMap(pairs: Array<[Value, Value]>): Value[] {
+  const sorted = pairs.map((p, i) => ({ p, i })).sort((a, b) => compareValues(a.p[0], b.p[0]) || a.i - b.i);
+  const out: Value[] = [];
+  for (const { p } of sorted) {
+    const last = out[out.length - 1] as Value[] | undefined;
+    if (last && compareValues(last[0]!, p[0]) === 0) last[1] = p[1];
+    else out.push([p[0], p[1]]);
+  }
+  return out;
+}
+
+/** The value of a key in a MAP value, or null. */
+export function mapGet(m: Value, k: Value): Value {
+  const pairs = m as Value[][];
+  let lo = 0;
+  let hi = pairs.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const c = compareValues(pairs[mid]![0]!, k);
+    if (c === 0) return pairs[mid]![1]!;
+    if (c < 0) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return null;
 }

@@ -13,7 +13,7 @@ import type { Row, Value } from '../../types/values.js';
 import { canonicalJson, variantValue } from '../../types/variant.js';
 import type { BExpr } from '../bexpr.js';
 import { canon, Scope } from '../scope.js';
-import { bindExpr, type BindCtx } from '../expr.js';
+import type { BindCtx } from '../expr.js';
 import { toVariantText } from '../cast.js';
 import { arr, typeErr } from './args.js';
 import { pathKey } from './json.js';
@@ -25,7 +25,8 @@ const isObj = (j: JsonValue): j is Obj => j !== null && typeof j === 'object' &&
 const join = (path: string | null, k: string): string => (path === null ? pathKey(k) : `${path}.${pathKey(k)}`);
 const at = (path: string | null, i: number): string => `${path ?? ''}[${i + 1}]`;
 
-export function bindLambdaCall(e: Expr & { k: 'func' }, ctx: BindCtx): BExpr {
+/** `bindExpr` is passed in by expr.ts (which calls this), so that the two modules do not import each other. */
+export function bindLambdaCall(e: Expr & { k: 'func' }, ctx: BindCtx, bindExpr: (e: Expr, ctx: BindCtx) => BExpr): BExpr {
   const name = e.name;
   const lam = e.args[1];
   const arity = LAMBDA_FNS[name];

@@ -6,7 +6,7 @@
 import { SqlError, type Pos } from '../../parse/ast.js';
 import { mk, withNull, type SqlType } from '../../types/types.js';
 import { compareValues, type Value } from '../../types/values.js';
-import { makeMap, mapGet } from '../../types/variant.js';
+import { makeMap, mapGet } from '../../types/values.js';
 import { type BExpr, strict1, strict2 } from '../bexpr.js';
 import { argc, coerceTo, common, nullableOf, typeErr } from './args.js';
 import type { FnTable } from './registry.js';
