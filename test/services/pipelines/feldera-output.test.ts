@@ -31,6 +31,17 @@ describe('step order', () => {
     ]);
   });
 
+  it('sorts a numeric first column (its fast path) with ties broken by the other columns and the weight', () => {
+    const cols = [col('ID', 'BIGINT', false), col('S', 'VARCHAR')];
+    const want = [];
+    for (let id = -3; id < 200; id++) for (const s of [null, 'a', 'b']) want.push({ row: { ID: id * 1.5, S: s }, weight: s === 'a' ? -1 : 1 });
+    want.splice(5, 0, { row: { ID: -3 * 1.5 + 1.5, S: 'a' }, weight: 2 }); // after the same row's delete
+    // a fixed shuffle (reversed, then interleaved)
+    const rev = [...want].reverse();
+    const shuffled = [...rev.filter((_, i) => i % 2 === 0), ...rev.filter((_, i) => i % 2 === 1)];
+    expect(stepOrder(shuffled, cols)).toEqual(want);
+  });
+
   it('returns sorted input as it is', () => {
     const rows = [{ row: { A: 1 }, weight: 1 }, { row: { A: 2 }, weight: 1 }];
     expect(stepOrder(rows, [col('A', 'INTEGER')])).toBe(rows);

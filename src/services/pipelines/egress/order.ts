@@ -17,6 +17,10 @@ function rank(v: JsonValue): number {
 }
 
 function compareValue(a: JsonValue, b: JsonValue, numeric: boolean): number {
+  // the common cases first (sorting a big step is mostly these)
+  if (a === b) return 0;
+  if (typeof a === 'number' && typeof b === 'number') return a < b ? -1 : a > b ? 1 : 0;
+  if (!numeric && typeof a === 'string' && typeof b === 'string') return a < b ? -1 : 1;
   if (numeric && typeof a === 'string' && typeof b === 'string') {
     const d = Number(a) - Number(b);
     if (d !== 0 && !Number.isNaN(d)) return d < 0 ? -1 : 1;
@@ -34,9 +38,10 @@ function compareValue(a: JsonValue, b: JsonValue, numeric: boolean): number {
 
 export function rowComparator(columns: ColumnSchema[]): (a: JsonRow, b: JsonRow) => number {
   const numeric = columns.map((c) => NUMERIC.test(c.type.trim()));
+  const names = columns.map((c) => c.name);
   return (a, b) => {
-    for (let i = 0; i < columns.length; i++) {
-      const name = columns[i]!.name;
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i]!;
       const d = compareValue(a[name] ?? null, b[name] ?? null, numeric[i]!);
       if (d !== 0) return d;
     }
@@ -46,9 +51,23 @@ export function rowComparator(columns: ColumnSchema[]): (a: JsonRow, b: JsonRow)
 
 /** A step's changes in Feldera's order: by row, then deletes first. Already sorted input is left as it is. */
 export function stepOrder(rows: WeightedRow[], columns: ColumnSchema[]): WeightedRow[] {
-  if (rows.length < 2) return rows;
+  if (rows.length < 2 || columns.length === 0) return rows;
   const cmp = rowComparator(columns);
   const byRow = (a: WeightedRow, b: WeightedRow): number => cmp(a.row, b.row) || a.weight - b.weight;
-  for (let i = 1; i < rows.length; i++) if (byRow(rows[i - 1]!, rows[i]!) > 0) return rows.slice().sort(byRow);
-  return rows;
+  let sorted = true;
+  for (let i = 1; i < rows.length && sorted; i++) if (byRow(rows[i - 1]!, rows[i]!) > 0) sorted = false;
+  if (sorted) return rows;
+  // a first column of plain numbers (ids, keys: the usual case) is compared from a typed copy
+  const first = columns[0]!.name;
+  const keys = new Float64Array(rows.length);
+  let numbers = true;
+  for (let i = 0; i < rows.length && numbers; i++) {
+    const v = rows[i]!.row[first];
+    if (typeof v === 'number' && !Number.isNaN(v)) keys[i] = v;
+    else numbers = false;
+  }
+  if (!numbers) return rows.slice().sort(byRow);
+  const order = Array.from({ length: rows.length }, (_, i) => i);
+  order.sort((i, j) => keys[i]! - keys[j]! || byRow(rows[i]!, rows[j]!));
+  return order.map((i) => rows[i]!);
 }
