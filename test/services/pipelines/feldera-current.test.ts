@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv } from '../../helpers/cli.js';
 import { opsIn } from '../../helpers/ops-in-process.js';
-import { createCompiled, ingest, pipelineBody, startSvc, waitFor, type Svc } from './helpers.js';
+import { createCompiled, ingest, pipelineBody, startSvc, waitFor, WatchReader, type Svc } from './helpers.js';
 
 const SQL = 'CREATE TABLE t (x INT);\nCREATE MATERIALIZED VIEW v AS SELECT x FROM t;';
 
@@ -119,7 +119,7 @@ describe('ops serve --pipeline-api current', () => {
     await post(svc, 'cycle', 'stop?force=true', 202);
   });
 
-  it('ops pipe runs unchanged against it: create, start, ingest, snapshot, stop', async () => {
+  it('ops pipe runs unchanged against it (an SDK-style session): create, start, push, listen, query, snapshot, stop', async () => {
     const env = isolatedEnv({ OPS_PIPE_URL: svc.base });
     const dir = mkdtempSync(join(tmpdir(), 'ops-pipe-current-'));
     const sqlFile = join(dir, 'p.sql');
@@ -127,16 +127,23 @@ describe('ops serve --pipeline-api current', () => {
     const created = await opsIn(['--json', 'pipe', 'create', 'cli', sqlFile, '--start'], { env });
     expect(created.exitCode, created.stderr).toBe(0);
     expect(JSON.parse(created.stdout)).toMatchObject({ name: 'cli', deployment_status: 'Running', program_status: 'Success' });
+    const listen = await WatchReader.open(svc, 'cli', 'v', 'format=json');
     const rows = join(dir, 'rows.ndjson');
     writeFileSync(rows, '{"insert": {"x": 2}}\n{"insert": {"x": 1}}\n');
     const ing = await opsIn(['pipe', 'ingest', 'cli', 't', rows, '--wait'], { env });
     expect(ing.exitCode, ing.stderr).toBe(0);
+    await listen.until((w) => w.items().length === 2, 'the pushed rows on the listener');
+    expect(listen.items()).toEqual([{ insert: { x: 1 } }, { insert: { x: 2 } }]);
+    const q = await opsIn(['--json', 'pipe', 'query', 'cli', 'SELECT SUM(x) AS total FROM v'], { env });
+    expect(q.exitCode, q.stderr).toBe(0);
+    expect(JSON.parse(q.stdout)).toEqual([{ total: 3 }]);
     const snap = await opsIn(['--json', 'pipe', 'snapshot', 'cli', 'v'], { env });
     expect(snap.exitCode, snap.stderr).toBe(0);
     expect(JSON.parse(snap.stdout)).toEqual([{ x: 1 }, { x: 2 }]);
     const stop = await opsIn(['pipe', 'stop', 'cli'], { env });
     expect(stop.exitCode, stop.stderr).toBe(0);
     expect((await status(svc, 'cli')).deployment_status).toBe('Stopped');
+    await listen.until((w) => w.ended, 'the listener ends at stop');
   });
 });
 
