@@ -7,7 +7,7 @@ import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedEnv } from '../../helpers/cli.js';
+import { isolatedEnv, ops, startServe } from '../../helpers/cli.js';
 import { opsIn } from '../../helpers/ops-in-process.js';
 import { createCompiled, ingest, pipelineBody, startSvc, waitFor, WatchReader, type Svc } from './helpers.js';
 
@@ -177,5 +177,27 @@ describe('a failed pipeline under --pipeline-api current', () => {
     await post(svc, 'boom', 'dismiss_error', 200);
     await post(svc, 'boom', 'start', 202);
     await until(svc, 'boom', 'Running');
+  });
+});
+
+describe('the ops serve flags', () => {
+  it('--output-case lower --pipeline-api current reach the pipeline service; a bad value is a usage error', async () => {
+    const server = await startServe(['--output-case', 'lower', '--pipeline-api', 'current']);
+    try {
+      const base = `${server.url}/v0`;
+      const put = await fetch(`${base}/pipelines/flags`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(pipelineBody('flags', SQL)) });
+      expect(put.status).toBe(201);
+      const p = await waitFor(async () => {
+        const r = (await (await fetch(`${base}/pipelines/flags`)).json()) as any;
+        return r.program_status === 'Success' ? r : undefined;
+      }, 'compiled');
+      expect(p).toMatchObject({ deployment_status: 'Stopped', storage_status: 'Cleared' });
+      expect(p.program_info.schema.inputs[0].name).toBe('t');
+    } finally {
+      await server.stop();
+    }
+    const bad = await ops(['serve', '--output-case', 'middle'], { env: isolatedEnv() });
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('upper');
   });
 });
