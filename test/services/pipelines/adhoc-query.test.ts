@@ -1,5 +1,7 @@
 /** Today's ad-hoc query endpoint (GET .../query?sql=&format=json|text) and `ops pipe query`, against the real service. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compile } from '../../../src/engine/index.js';
+import { answerQuery } from '../../../src/services/pipelines/egress/adhoc.js';
 import { isolatedEnv } from '../../helpers/cli.js';
 import { opsIn } from '../../helpers/ops-in-process.js';
 import { createCompiled, ingest, shutdown, startRunning, startSvc, waitFor, type Svc } from './helpers.js';
@@ -89,6 +91,21 @@ describe('GET /v0/pipelines/{name}/query', () => {
     const r = await svc.call('GET', '/v0/pipelines/off/query?sql=SELECT%201');
     expect(r.status).toBe(400);
     expect(r.json.error_code).toBe('PipelineNotRunningOrPaused');
+  });
+});
+
+describe('ad-hoc query values', () => {
+  it('every column type comes back as the pipeline holds it (the query program declares the same types)', () => {
+    const r = compile(
+      "CREATE TABLE t (id INT, m MAP<VARCHAR, INT>, arr INT ARRAY, ts TIMESTAMP, d DATE, v VARIANT, b VARBINARY, dec DECIMAL(8,3), tm TIME, bo BOOLEAN, r REAL) WITH ('materialized'='true');",
+      { outputCase: 'lower' },
+    );
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    const circuit = r.program.newCircuit();
+    const row = { id: 1, m: { x: 1 }, arr: [1, 2], ts: '2024-01-02 03:04:05', d: '2024-01-02', v: { k: [1] }, b: [1, 2, 255], dec: '1.500', tm: '10:11:12', bo: true, r: 1.5 };
+    circuit.step([{ table: 't', op: 'insert', row }]);
+    expect(JSON.parse(answerQuery(circuit, r.program, 'SELECT * FROM t', 'json', 'lower'))).toEqual(row);
+    expect(JSON.parse(answerQuery(circuit, r.program, "SELECT m['x'] AS mx, arr[2] AS a2, CAST(dec AS INT) AS di FROM t", 'json', 'lower'))).toEqual({ mx: 1, a2: 2, di: 1 });
   });
 });
 
