@@ -65,6 +65,7 @@ __ops_sub() {
     'pipe/ingest') __ops_r='ingest' ;;
     'pipe/watch') __ops_r='watch' ;;
     'pipe/snapshot') __ops_r='snapshot' ;;
+    'pipe/query') __ops_r='query' ;;
     'pipe/stats') __ops_r='stats' ;;
     'pipe/logs') __ops_r='logs' ;;
     'hook/serve') __ops_r='serve' ;;
@@ -117,7 +118,7 @@ __ops_subs() {
     'bm notes') __ops_r='add edit rm' ;;
     'bm bulk') __ops_r='add edit rm' ;;
     'bm trash') __ops_r='list restore clear' ;;
-    'pipe') __ops_r='create list status programs start pause shutdown delete ingest watch snapshot stats logs' ;;
+    'pipe') __ops_r='create list status programs start pause shutdown delete ingest watch snapshot query stats logs' ;;
     'hook') __ops_r='serve verify sign replay register update list rm trigger deliveries redeliver dashboard' ;;
     'serve') __ops_r='user token key' ;;
     'serve user') __ops_r='add list update rm' ;;
@@ -186,6 +187,7 @@ __ops_opts() {
     'pipe ingest') __ops_r='--format --batch-size --header --no-header --wait --force --help -h' ;;
     'pipe watch') __ops_r='--raw --snapshot --count --help -h' ;;
     'pipe snapshot') __ops_r='--help -h' ;;
+    'pipe query') __ops_r='--help -h' ;;
     'pipe stats') __ops_r='--watch --interval --help -h' ;;
     'pipe logs') __ops_r='--follow -f --help -h' ;;
     'hook') __ops_r='--help -h' ;;
@@ -201,7 +203,7 @@ __ops_opts() {
     'hook deliveries') __ops_r='--status --webhook --event --type --limit --help -h' ;;
     'hook redeliver') __ops_r='--help -h' ;;
     'hook dashboard') __ops_r='--help -h' ;;
-    'serve') __ops_r='--host --port --data-dir --rate-limit --retry-scale --pipelines-auth --guest-access --no-link-check --no-metadata --fetch-policy --connector-root --demo --log-requests --help -h' ;;
+    'serve') __ops_r='--host --port --data-dir --rate-limit --retry-scale --pipelines-auth --output-case --pipeline-api --guest-access --no-link-check --no-metadata --fetch-policy --connector-root --demo --log-requests --help -h' ;;
     'serve user') __ops_r='--help -h' ;;
     'serve user add') __ops_r='--name --email --token-name --data-dir --help -h' ;;
     'serve user list') __ops_r='--data-dir --help -h' ;;
@@ -463,6 +465,8 @@ __ops_value() {
     'pipe watch|-h') __ops_r=''; return 0 ;;
     'pipe snapshot|--help') __ops_r=''; return 0 ;;
     'pipe snapshot|-h') __ops_r=''; return 0 ;;
+    'pipe query|--help') __ops_r=''; return 0 ;;
+    'pipe query|-h') __ops_r=''; return 0 ;;
     'pipe stats|--watch') __ops_r=''; return 0 ;;
     'pipe stats|--interval') __ops_r='-'; return 0 ;;
     'pipe stats|--help') __ops_r=''; return 0 ;;
@@ -548,6 +552,8 @@ __ops_value() {
     'serve|--rate-limit') __ops_r='-'; return 0 ;;
     'serve|--retry-scale') __ops_r='-'; return 0 ;;
     'serve|--pipelines-auth') __ops_r=''; return 0 ;;
+    'serve|--output-case') __ops_r='c:upper lower'; return 0 ;;
+    'serve|--pipeline-api') __ops_r='c:v0.24 current'; return 0 ;;
     'serve|--guest-access') __ops_r=''; return 0 ;;
     'serve|--no-link-check') __ops_r=''; return 0 ;;
     'serve|--no-metadata') __ops_r=''; return 0 ;;
@@ -679,6 +685,7 @@ __ops_arg() {
     'pipe ingest') case "$2" in 0) __ops_r='d:pipelines' ;; 1) __ops_r='d:relations:0' ;; 2) __ops_r='f' ;; esac ;;
     'pipe watch') case "$2" in 0) __ops_r='d:pipelines' ;; 1) __ops_r='d:relations:0' ;; *) [ "$2" -ge 1 ] && __ops_r='d:relations:0' ;; esac ;;
     'pipe snapshot') case "$2" in 0) __ops_r='d:pipelines' ;; 1) __ops_r='d:relations:0' ;; esac ;;
+    'pipe query') case "$2" in 0) __ops_r='d:pipelines' ;; 1) __ops_r='-' ;; esac ;;
     'pipe stats') case "$2" in 0) __ops_r='d:pipelines' ;; esac ;;
     'pipe logs') case "$2" in 0) __ops_r='d:pipelines' ;; esac ;;
     'hook verify') case "$2" in 0) __ops_r='f' ;; esac ;;

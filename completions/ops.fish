@@ -120,6 +120,8 @@ function __ops_sub --argument-names cpath word
             echo 'watch'
         case 'pipe/snapshot'
             echo 'snapshot'
+        case 'pipe/query'
+            echo 'query'
         case 'pipe/stats'
             echo 'stats'
         case 'pipe/logs'
@@ -216,7 +218,7 @@ function __ops_subs --argument-names cpath
         case 'bm trash'
             printf '%s\n' 'list	What is in the trash' 'restore	Restore items (type: link, list, tag or note)' 'clear	Delete the trash for good (asks first; --yes in scripts)'
         case 'pipe'
-            printf '%s\n' 'create	Create or replace a pipeline from a SQL file (or stdin) and wait for it to compile' 'list	List the pipelines with their program and deployment state' 'status	Program and deployment state of a pipeline, its errors, and since when' 'programs	List the programs (GET /v0/programs, or derived from the pipelines on servers without it)' 'start	Start a pipeline and wait until it is Running (--timeout SECONDS; exit 8 when it runs out)' 'pause	Pause a pipeline (deploys it paused when it is shut down) and wait until Paused' 'shutdown	Shut a pipeline down (today\'s Feldera: stop) and wait until it is stopped; its state is lost' 'delete	Delete a stopped pipeline (asks for confirmation; --yes in scripts)' 'ingest	Send rows or changes to a table: NDJSON, a JSON array, or CSV; "-" or no file reads stdin' 'watch	Stream the changes of views: one NDJSON line per change, {"view":..,"insert"|"delete":row}' 'snapshot	Print the current contents of a view (a table, or --json)' 'stats	Statistics of a running pipeline (a table, or --json); --watch to refresh' 'logs	Print the log of a pipeline; --follow to keep printing new lines'
+            printf '%s\n' 'create	Create or replace a pipeline from a SQL file (or stdin) and wait for it to compile' 'list	List the pipelines with their program and deployment state' 'status	Program and deployment state of a pipeline, its errors, and since when' 'programs	List the programs (GET /v0/programs, or derived from the pipelines on servers without it)' 'start	Start a pipeline and wait until it is Running (--timeout SECONDS; exit 8 when it runs out)' 'pause	Pause a pipeline (deploys it paused when it is shut down) and wait until Paused' 'shutdown	Shut a pipeline down (today\'s Feldera: stop) and wait until it is stopped; its state is lost' 'delete	Delete a stopped pipeline (asks for confirmation; --yes in scripts)' 'ingest	Send rows or changes to a table: NDJSON, a JSON array, or CSV; "-" or no file reads stdin' 'watch	Stream the changes of views: one NDJSON line per change, {"view":..,"insert"|"delete":row}' 'snapshot	Print the current contents of a view (a table, or --json)' 'query	Run an ad-hoc SELECT over the materialized tables and views of a running pipeline (a table, or --json)' 'stats	Statistics of a running pipeline (a table, or --json); --watch to refresh' 'logs	Print the log of a pipeline; --follow to keep printing new lines'
         case 'hook'
             printf '%s\n' 'serve	Receive webhooks: verify signatures, de-duplicate, print events, forward, keep them for replay' 'verify	Check a signature against a payload (FILE or - for stdin); exit 0 valid, 1 invalid, 2 usage' 'sign	Print the x-signature of a payload (FILE or - for stdin)' 'replay	Re-send stored events, signed, to a URL; or --failed: redeliver the service\'s failed deliveries' 'register	Register a receiver URL for event types with the notification service' 'update	Change a registration: URL, event types, secret or description' 'list	List the registered webhooks' 'rm	Delete webhook registrations (asks first; --yes in scripts)' 'trigger	Emit an event through the notification service (sample payload unless --data)' 'deliveries	Deliveries, failed first (or one delivery with all its attempts)' 'redeliver	Queue deliveries again (a fresh series of attempts)' 'dashboard	Print the link to the delivery dashboard of the notification service (it carries the API key)'
         case 'serve'
@@ -345,6 +347,8 @@ function __ops_opts --argument-names cpath
             printf '%s\n' '--raw	print the server\'s frames as they arrive (keep-alives included)' '--snapshot	print the current contents of the views first' '--count	stop after N changes' '--help	show help' '-h	show help'
         case 'pipe snapshot'
             printf '%s\n' '--help	show help' '-h	show help'
+        case 'pipe query'
+            printf '%s\n' '--help	show help' '-h	show help'
         case 'pipe stats'
             printf '%s\n' '--watch	refresh: redraw on a terminal, one NDJSON record per sample otherwise' '--interval	seconds between samples with --watch' '--help	show help' '-h	show help'
         case 'pipe logs'
@@ -376,7 +380,7 @@ function __ops_opts --argument-names cpath
         case 'hook dashboard'
             printf '%s\n' '--help	show help' '-h	show help'
         case 'serve'
-            printf '%s\n' '--host	interface to listen on' '--port	port to listen on (0 picks a free one)' '--data-dir	where the services keep their data (default $XDG_DATA_HOME/ops, env OPS_DATA_DIR)' '--rate-limit	bookmark API requests per minute per token, "60" or "60,1" (env API_RATE_LIMIT)' '--retry-scale	multiply webhook retry delays (0.001 runs the whole schedule in seconds)' '--pipelines-auth	require Authorization: Bearer apikey:... on the pipeline API' '--guest-access	let guests without a token read public bookmarks' '--no-link-check	do not check link health in the background' '--no-metadata	do not fetch page titles and descriptions for new links' '--fetch-policy	what outbound requests (link metadata and checks, webhooks, url_input) may reach: public refuses loopback and private addresses (default: any on a loopback bind, public otherwise)' '--connector-root	the only directory pipeline file connectors may read and write (default <data-dir>/files)' '--demo	start with demo content in every service' '--log-requests	print one line per request on stderr: time, method, path, status, milliseconds' '--help	show help' '-h	show help'
+            printf '%s\n' '--host	interface to listen on' '--port	port to listen on (0 picks a free one)' '--data-dir	where the services keep their data (default $XDG_DATA_HOME/ops, env OPS_DATA_DIR)' '--rate-limit	bookmark API requests per minute per token, "60" or "60,1" (env API_RATE_LIMIT)' '--retry-scale	multiply webhook retry delays (0.001 runs the whole schedule in seconds)' '--pipelines-auth	require Authorization: Bearer apikey:... on the pipeline API' '--output-case	case of unquoted pipeline table, view and column names in output (a pipeline\'s program_config.output_case overrides); lower for Feldera\'s SDKs' '--pipeline-api	pipeline objects in Feldera v0.24\'s shape (Shutdown, ...) or today\'s (Stopped, program_error, ...) for today\'s SDK; today\'s calls (/stop, /resume, /clear, /dismiss_error, /v0/config) are served either way' '--guest-access	let guests without a token read public bookmarks' '--no-link-check	do not check link health in the background' '--no-metadata	do not fetch page titles and descriptions for new links' '--fetch-policy	what outbound requests (link metadata and checks, webhooks, url_input) may reach: public refuses loopback and private addresses (default: any on a loopback bind, public otherwise)' '--connector-root	the only directory pipeline file connectors may read and write (default <data-dir>/files)' '--demo	start with demo content in every service' '--log-requests	print one line per request on stderr: time, method, path, status, milliseconds' '--help	show help' '-h	show help'
         case 'serve user'
             printf '%s\n' '--help	show help' '-h	show help'
         case 'serve user add'
@@ -885,6 +889,10 @@ function __ops_value
             echo ''; return 0
         case 'pipe snapshot|-h'
             echo ''; return 0
+        case 'pipe query|--help'
+            echo ''; return 0
+        case 'pipe query|-h'
+            echo ''; return 0
         case 'pipe stats|--watch'
             echo ''; return 0
         case 'pipe stats|--interval'
@@ -1055,6 +1063,10 @@ function __ops_value
             echo '-'; return 0
         case 'serve|--pipelines-auth'
             echo ''; return 0
+        case 'serve|--output-case'
+            echo 'c:upper lower'; return 0
+        case 'serve|--pipeline-api'
+            echo 'c:v0.24 current'; return 0
         case 'serve|--guest-access'
             echo ''; return 0
         case 'serve|--no-link-check'
@@ -1439,6 +1451,13 @@ function __ops_arg
                     echo 'd:pipelines'
                 case 1
                     echo 'd:relations:0'
+            end
+        case 'pipe query'
+            switch $argv[2]
+                case 0
+                    echo 'd:pipelines'
+                case 1
+                    echo '-'
             end
         case 'pipe stats'
             switch $argv[2]

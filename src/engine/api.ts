@@ -52,6 +52,8 @@ export interface RelationSchema {
   primaryKey: string[];
   /** Tables always true; views true for CREATE MATERIALIZED VIEW. Snapshots are allowed when true. */
   materialized: boolean;
+  /** Declared so: a table WITH ('materialized' = 'true'), a CREATE MATERIALIZED VIEW (what Feldera's program_info reports). */
+  declaredMaterialized: boolean;
   /** CREATE LOCAL VIEW: not an output, not visible through the API. */
   local: boolean;
   connectors: ConnectorDecl[];

@@ -17,6 +17,10 @@ export interface ServeOptions {
   retryScale?: number;
   /** Require `Authorization: Bearer apikey:...` on the pipeline API. */
   pipelinesAuth?: boolean;
+  /** Casing of unquoted pipeline output names where program_config.output_case does not say (default 'upper'). */
+  outputCase?: 'upper' | 'lower';
+  /** Pipeline objects in v0.24's shape (default) or today's (`current`: Stopped/Stopping, program_error, storage_status). */
+  pipelineApi?: 'v0.24' | 'current';
   /** Allow guests to read public bookmarks without a token. */
   guestAccess?: boolean;
   /** Start with demo content. */

@@ -104,6 +104,12 @@ export function register(cmd: Command): void {
     .action(async (name: string, view: string, _opts, command: Command) => (await import('./snapshot.js')).pipeSnapshot(contextFor(command), name, view));
 
   cmd
+    .command('query <name> <sql>')
+    .description('Run an ad-hoc SELECT over the materialized tables and views of a running pipeline (a table, or --json)')
+    .addHelpText('after', `\nExamples:\n  ops pipe query shop "SELECT product, SUM(amount) AS total FROM orders GROUP BY product"\n  ops pipe query shop "SELECT * FROM revenue_by_product WHERE total > 100" --json | jq length`)
+    .action(async (name: string, sql: string, _opts, command: Command) => (await import('./query.js')).pipeQuery(contextFor(command), name, sql));
+
+  cmd
     .command('stats <name>')
     .description('Statistics of a running pipeline (a table, or --json); --watch to refresh')
     .option('--watch', 'refresh: redraw on a terminal, one NDJSON record per sample otherwise')

@@ -13,6 +13,8 @@ export interface ServeFlags {
   rateLimit?: string;
   retryScale?: string;
   pipelinesAuth?: boolean;
+  outputCase?: string;
+  pipelineApi?: string;
   guestAccess?: boolean;
   linkCheck?: boolean;
   metadata?: boolean;
@@ -30,6 +32,12 @@ export function register(cmd: Command): void {
     .option('--rate-limit <rate>', 'bookmark API requests per minute per token, "60" or "60,1" (env API_RATE_LIMIT)')
     .option('--retry-scale <factor>', 'multiply webhook retry delays (0.001 runs the whole schedule in seconds)')
     .option('--pipelines-auth', 'require Authorization: Bearer apikey:... on the pipeline API')
+    .addOption(
+      new Option('--output-case <case>', "case of unquoted pipeline table, view and column names in output (a pipeline's program_config.output_case overrides); lower for Feldera's SDKs").choices(['upper', 'lower']).default('upper'),
+    )
+    .addOption(
+      new Option('--pipeline-api <api>', "pipeline objects in Feldera v0.24's shape (Shutdown, ...) or today's (Stopped, program_error, ...) for today's SDK; today's calls (/stop, /resume, /clear, /dismiss_error, /v0/config) are served either way").choices(['v0.24', 'current']).default('v0.24'),
+    )
     .option('--guest-access', 'let guests without a token read public bookmarks')
     .option('--no-link-check', 'do not check link health in the background')
     .option('--no-metadata', 'do not fetch page titles and descriptions for new links')

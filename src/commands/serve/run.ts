@@ -26,6 +26,8 @@ export async function runServe(ctx: Context, flags: ServeFlags): Promise<void> {
     apiRateLimit: flags.rateLimit ?? ctx.env.API_RATE_LIMIT,
     retryScale: parseScale(flags.retryScale),
     pipelinesAuth: Boolean(flags.pipelinesAuth),
+    outputCase: flags.outputCase === 'lower' ? 'lower' : 'upper',
+    pipelineApi: flags.pipelineApi === 'current' ? 'current' : 'v0.24',
     guestAccess: Boolean(flags.guestAccess),
     linkCheck: flags.linkCheck !== false,
     fetchMetadata: flags.metadata !== false,

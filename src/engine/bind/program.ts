@@ -27,6 +27,8 @@ export interface TableDef {
   pk: number[];
   node: PlanNode;
   materialized: boolean;
+  /** WITH ('materialized' = 'true') was written (program_info reports only this). */
+  declaredMaterialized: boolean;
   connectors: ConnectorDecl[];
   /** LATENESS per column index: the allowed lateness in the column's unit (ms for TIMESTAMP, days for DATE, plain for numbers). */
   lateness: Map<number, number>;
@@ -191,7 +193,7 @@ function bindStatement(s: Statement, attrs: ColumnAttr[], env: Env, tables: Tabl
     const planCols = columns.map((c, i) => ({ name: c.name, type: c.type, wm: lateness.has(i) ? { table: name, col: i, slack: 1 } : undefined }));
     const n = node('table', [], planCols);
     n.table = name;
-    const def: TableDef = { name, quoted: s.name.quoted, columns, pk, node: n, materialized: materialized || pk.length > 0, connectors, lateness, line: s.pos.line };
+    const def: TableDef = { name, quoted: s.name.quoted, columns, pk, node: n, materialized: materialized || pk.length > 0, declaredMaterialized: materialized, connectors, lateness, line: s.pos.line };
     tables.push(def);
     env.catalog.set(name, { name, node: n, columns: planCols });
     return;

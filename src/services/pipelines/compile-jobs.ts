@@ -11,7 +11,7 @@ import { compileProgram } from './compiler.js';
 import type { Entry } from './entry.js';
 import { Errors } from './errors.js';
 import type { LogBook } from './logs.js';
-import { nowIso, outputCaseOf, type ProgramStatus } from './model.js';
+import { nowIso, outputCaseOf, type OutputCase, type ProgramStatus } from './model.js';
 import type { PipelineStore } from './store.js';
 
 export class CompileJobs {
@@ -21,6 +21,7 @@ export class CompileJobs {
     private readonly isCurrent: (e: Entry) => boolean,
     private readonly pool: CompilerPool,
     private readonly compileDelayMs = 0,
+    private readonly defaultOutputCase: OutputCase = 'upper',
   ) {}
 
   /** Ends the compiler worker (pending compiles end as SystemError, which nobody reads any more). */
@@ -38,6 +39,11 @@ export class CompileJobs {
     this.store.save(e.rec);
   }
 
+  /** Whether a compiled program's names were cased otherwise than this server now would (a restart with another --output-case). */
+  staleCase(e: Entry): boolean {
+    return e.rec.program_status === 'Success' && (e.rec.compiled_output_case ?? 'upper') !== outputCaseOf(e.rec.program_config, this.defaultOutputCase);
+  }
+
   /** Cancels any job of this pipeline. */
   cancel(e: Entry): void {
     e.compileSeq++;
@@ -53,7 +59,8 @@ export class CompileJobs {
       this.setProgramStatus(e, 'CompilingSql');
       this.log(e, 'INFO', `compiling program version ${version}`);
       const started = performance.now();
-      void this.pool.compile(e.rec.program_code, outputCaseOf(e.rec.program_config), () => !alive()).then((out) => {
+      const outputCase = outputCaseOf(e.rec.program_config, this.defaultOutputCase);
+      void this.pool.compile(e.rec.program_code, outputCase, () => !alive()).then((out) => {
         if (!alive()) return;
         if (!out.ok) {
           if ('messages' in out) {
@@ -67,6 +74,7 @@ export class CompileJobs {
         }
         e.program = null;
         e.rec.program_info = out.info;
+        e.rec.compiled_output_case = outputCase;
         this.setProgramStatus(e, 'CompilingRust');
         setTimeout(() => {
           if (!alive()) return;
@@ -84,7 +92,7 @@ export class CompileJobs {
    */
   program(e: Entry): CompiledProgram {
     if (e.program && e.programVersion === e.rec.program_version) return e.program;
-    const out = compileProgram(e.rec.program_code, outputCaseOf(e.rec.program_config));
+    const out = compileProgram(e.rec.program_code, outputCaseOf(e.rec.program_config, this.defaultOutputCase));
     if (!out.ok) {
       this.setProgramStatus(e, 'messages' in out ? { SqlError: out.messages } : { SystemError: out.systemError });
       throw Errors.programFailedToCompile();

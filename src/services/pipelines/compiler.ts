@@ -127,7 +127,7 @@ export function relationJson(rel: RelationSchema): Record<string, unknown> {
     name: rel.name,
     case_sensitive: rel.caseSensitive,
     fields: rel.columns.map((c) => ({ name: c.name, case_sensitive: c.caseSensitive, columntype: columnType(c.type, c.nullable) })),
-    materialized: rel.materialized,
+    materialized: rel.declaredMaterialized,
     properties: rel.primaryKey.length > 0 ? { primary_key: rel.primaryKey } : {},
   };
 }

@@ -64,7 +64,7 @@ export const Errors = {
     new ApiError(
       400,
       'InvalidPipelineAction',
-      `Invalid pipeline action '${action}'; valid actions are: 'start', 'pause', or 'shutdown'`,
+      `Invalid pipeline action '${action}'; valid actions are: 'start', 'pause', 'shutdown', 'stop', 'resume', 'clear' or 'dismiss_error'`,
       { action },
     ),
   notRunning: (id: string, name: string) =>

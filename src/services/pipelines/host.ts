@@ -329,6 +329,15 @@ export class PipelineHost {
     return p;
   }
 
+  /** An ad-hoc query's answer body, computed by the worker from the current contents. */
+  query(sql: string, format: 'json' | 'text'): Promise<Buffer> {
+    if (this.state === 'Terminated') return Promise.reject(this.terminatedError());
+    const id = this.nextId++;
+    const p = new Promise<Buffer>((resolve, reject) => this.pendingSnapshot.set(id, { resolve, reject }));
+    this.post({ t: 'query', id, sql, format });
+    return p;
+  }
+
   addWatcher(relation: RelationSchema, format: OutputFormat, backpressure: boolean, res: ServerResponse): Watcher {
     const k = key(relation.name, format);
     const w = new Watcher(

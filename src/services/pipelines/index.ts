@@ -56,6 +56,7 @@ const service: ServiceModule = {
       },
       // test knob: a small per-watcher buffer to exercise the overflow behaviour
       watchMaxChunks: typeof ctx.options.pipelinesWatchMaxChunks === 'number' ? ctx.options.pipelinesWatchMaxChunks : undefined,
+      outputCase: ctx.options.outputCase === 'lower' ? 'lower' : 'upper',
       location: () => {
         try {
           return new URL(ctx.baseUrl()).host;
@@ -105,7 +106,7 @@ const service: ServiceModule = {
       logs.endFollowers();
     });
 
-    pipelineRoutes(app, manager);
+    pipelineRoutes(app, manager, ctx.options.pipelineApi === 'current' ? 'current' : 'v0.24');
     ioRoutes(app, manager);
     // Ingress bodies are not read into memory here: the route streams them to the pipeline's worker.
     // (Registered after the hooks and handlers above, which the scope inherits.)

@@ -21,6 +21,7 @@ import {
   isCompiling,
   nowIso,
   outputCaseOf,
+  type OutputCase,
   uuidv7,
   type DeploymentStatus,
   type DesiredStatus,
@@ -50,6 +51,8 @@ export interface ManagerOptions {
   defaultMemoryMb?: number;
   /** Test knob: every pipeline's worker fails on its first ingest (see WorkerConfig.fault). */
   workerFault?: 'throw' | 'exit' | 'step' | null;
+  /** Casing of unquoted output names for pipelines whose program_config does not say (`ops serve --output-case`). */
+  outputCase?: OutputCase;
   location: () => string;
   /** Where connectors may reach (connector root, fetch policy, size cap). */
   connectorAccess: ConnectorAccess;
@@ -70,12 +73,13 @@ export class PipelineManager {
       timeoutMs: opts.compilerLimits?.timeoutMs ?? DEFAULT_COMPILE_TIMEOUT_MS,
       memoryMb: opts.compilerLimits?.memoryMb ?? DEFAULT_COMPILE_MEMORY_MB,
     });
-    this.compiler = new CompileJobs(store, logs, (e) => this.byName.get(e.rec.name) === e, pool, opts.compileDelayMs ?? 0);
+    this.compiler = new CompileJobs(store, logs, (e) => this.byName.get(e.rec.name) === e, pool, opts.compileDelayMs ?? 0, opts.outputCase ?? 'upper');
     for (const rec of store.all()) {
       const e = new Entry(rec);
       this.byName.set(rec.name, e);
-      // An interrupted compilation starts again; compiled programs are recompiled on demand.
-      if (isCompiling(rec.program_status)) this.compiler.schedule(e);
+      // An interrupted compilation starts again, as does one whose names the server's --output-case
+      // now cases otherwise; other compiled programs are recompiled on demand.
+      if (isCompiling(rec.program_status) || this.compiler.staleCase(e)) this.compiler.schedule(e);
     }
     this.logs.log('INFO', 'manager', 'pipeline_manager', `pipeline manager started with ${this.byName.size} pipeline(s)`);
   }
@@ -283,7 +287,7 @@ export class PipelineManager {
     const seq = ++e.deploySeq;
     const version = e.rec.program_version;
     const code = e.rec.program_code;
-    const outputCase = outputCaseOf(e.rec.program_config);
+    const outputCase = outputCaseOf(e.rec.program_config, this.opts.outputCase);
     const memoryMb = memoryLimitMb(e.rec.runtime_config) ?? this.opts.defaultMemoryMb ?? DEFAULT_MEMORY_MB;
     e.dep.deployment_error = null;
     e.dep.deployment_config = {
@@ -360,6 +364,47 @@ export class PipelineManager {
     e.dep.deployment_location = null;
     e.dep.deployment_error = null;
     this.setDeployment(e, 'Shutdown');
+  }
+
+  // ---- today's lifecycle calls (beside v0.24's) --------------------------------------------
+
+  /**
+   * `/stop?force=true|false`: nothing is checkpointed here, so both end the instance and its state as
+   * `/shutdown` does. A failed pipeline stays failed (its deployment_error kept) until `/dismiss_error`.
+   */
+  async stop(name: string, _opts: { force: boolean }): Promise<void> {
+    const e = this.get(name);
+    if (e.dep.deployment_status === 'Failed') {
+      e.dep.deployment_desired_status = 'Shutdown';
+      return;
+    }
+    await this.shutdown(name);
+  }
+
+  /** `/resume`: a started pipeline (Paused, or still on its way up) runs; a stopped one must be started. */
+  resume(name: string): void {
+    const e = this.get(name);
+    const { deployment_status: status, deployment_desired_status: desired } = e.dep;
+    if (status === 'Shutdown' || status === 'Failed' || desired === 'Shutdown')
+      throw Errors.illegalTransition(status, desired, 'Running', 'Only a started pipeline can be resumed: start it with /start.');
+    this.start(name);
+  }
+
+  /** `/clear`: storage is never kept between runs here, so a stopped pipeline's storage is already Cleared. */
+  clearStorage(name: string): void {
+    const e = this.get(name);
+    const status = e.dep.deployment_status;
+    if (status !== 'Shutdown' && status !== 'Failed')
+      throw Errors.illegalTransition(status, e.dep.deployment_desired_status, 'Cleared', 'Storage can only be cleared once the pipeline is stopped: stop it first with /stop.');
+  }
+
+  /** `/dismiss_error`: acknowledges a failed pipeline's error (it becomes stopped, error null); without an error it does nothing. */
+  async dismissError(name: string): Promise<void> {
+    const e = this.get(name);
+    if (e.dep.deployment_error === null) return;
+    if (e.dep.deployment_status !== 'Failed' && e.dep.deployment_status !== 'Shutdown')
+      throw Errors.illegalTransition(e.dep.deployment_status, e.dep.deployment_desired_status, 'Stopped', 'The error can only be dismissed once the pipeline is stopped.');
+    await this.shutdown(name);
   }
 
   /** The runtime of a pipeline that is Running or Paused (for ingress, egress and stats). */

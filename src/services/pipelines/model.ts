@@ -51,6 +51,8 @@ export interface PipelineRecord {
   program_status_since: string;
   program_info: Record<string, unknown> | null;
   program_binary_url: string | null;
+  /** Not in the API: the casing program_info was compiled with (absent = 'upper'), so a restart with another --output-case recompiles. */
+  compiled_output_case?: OutputCase;
 }
 
 /** Deployment fields: in memory only (a restarted server has every pipeline Shutdown). */
@@ -99,20 +101,64 @@ export function defaultProgramConfig(input: Record<string, unknown> = {}): Recor
   return { profile: null, ...input };
 }
 
-/** The casing of output names: program_config.output_case ('upper' default, or 'lower' as today's Feldera). */
-export function outputCaseOf(programConfig: Record<string, unknown>): 'upper' | 'lower' {
-  return programConfig.output_case === 'lower' ? 'lower' : 'upper';
+export type OutputCase = 'upper' | 'lower';
+
+/**
+ * The casing of output names: program_config.output_case ('upper' or 'lower') when the pipeline says,
+ * else the server's default (`ops serve --output-case`, itself 'upper' unless set).
+ */
+export function outputCaseOf(programConfig: Record<string, unknown>, serverDefault: OutputCase = 'upper'): OutputCase {
+  const c = programConfig.output_case;
+  return c === 'lower' || c === 'upper' ? c : serverDefault;
 }
 
 export function isCompiling(s: ProgramStatus): boolean {
   return s === 'Pending' || s === 'CompilingSql' || s === 'CompilingRust';
 }
 
+/** Which Feldera API's pipeline object and status names `ops serve` answers with (`--pipeline-api`). */
+export type PipelineApi = 'v0.24' | 'current';
+
+/** Today's names of v0.24's deployment statuses (a failed pipeline is Stopped with its deployment_error). */
+const CURRENT_STATUS: Partial<Record<string, string>> = { Shutdown: 'Stopped', ShuttingDown: 'Stopping', Failed: 'Stopped' };
+
+/** Today's program_status (a plain name) and program_error (what failed, by phase). */
+function currentProgram(s: ProgramStatus): { status: string; error: Record<string, unknown> } {
+  const error: Record<string, unknown> = { sql_compilation: null, rust_compilation: null, system_error: null };
+  if (typeof s === 'string') {
+    if (s === 'Success') error.sql_compilation = { exit_code: 0, messages: [] };
+    return { status: s, error };
+  }
+  if ('SqlError' in s) error.sql_compilation = { exit_code: 1, messages: s.SqlError };
+  else if ('RustError' in s) error.rust_compilation = { exit_code: 1, stdout: '', stderr: s.RustError };
+  else error.system_error = s.SystemError;
+  return { status: Object.keys(s)[0]!, error };
+}
+
 export function serializePipeline(
   rec: PipelineRecord,
   dep: DeploymentState,
-  opts: { code?: boolean } = {},
+  opts: { code?: boolean; api?: PipelineApi } = {},
 ): Record<string, unknown> {
+  const v024 = serializeV024(rec, dep, opts);
+  if (opts.api !== 'current') return v024;
+  // today's shape: plain status names, program_error beside program_status, storage (never kept here)
+  const program = currentProgram(rec.program_status);
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(v024)) {
+    if (k === 'program_status') {
+      out.program_status = program.status;
+      out.program_error = program.error;
+    } else if (k === 'deployment_status') out[k] = CURRENT_STATUS[v as string] ?? v;
+    // a failed pipeline is on its way to Stopped (as today's runner sets it after a fatal error)
+    else if (k === 'deployment_desired_status') out[k] = dep.deployment_status === 'Failed' ? 'Stopped' : (CURRENT_STATUS[v as string] ?? v);
+    else out[k] = v;
+  }
+  out.storage_status = 'Cleared';
+  return out;
+}
+
+function serializeV024(rec: PipelineRecord, dep: DeploymentState, opts: { code?: boolean }): Record<string, unknown> {
   return {
     id: rec.id,
     name: rec.name,

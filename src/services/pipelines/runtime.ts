@@ -17,6 +17,7 @@ import type { ConnectorAccess } from './connectors/access.js';
 import { checkInputSource, readInputConnector, type ConnectorData } from './connectors/input.js';
 import { FileOutput } from './connectors/output.js';
 import { encodeChunks, type EncodedChunk, type OutputFormat } from './egress/encode.js';
+import { stepOrder } from './egress/order.js';
 import { ApiError } from './errors.js';
 import { TableBinding } from './ingress/binding.js';
 import type { ParsedInput } from './ingress/parser.js';
@@ -224,10 +225,11 @@ export class PipelineRuntime {
       const subs = this.subscriptions.get(name);
       const files = this.fileOutputs.filter((out) => out.view.name === name);
       if (!subs?.size && !files.length) continue;
-      const rows = result.changes.get(name)!;
-      if (rows.length === 0) continue;
+      const rel = this.relations.get(name);
+      const unordered = result.changes.get(name)!;
+      if (unordered.length === 0) continue;
+      const rows = rel ? stepOrder(unordered, rel.columns) : unordered;
       if (subs) {
-        const rel = this.relations.get(name);
         for (const format of subs.keys()) if (rel) this.opts.emit(name, format, encodeChunks(rows, format, rel.columns));
       }
       for (const out of files) out.write(rows);

@@ -77,7 +77,7 @@ describe('pipeline definitions', () => {
 
   it('compiles asynchronously to Success with program_info', async () => {
     const p = await createCompiled(svc, 'compiled', SQL);
-    expect(p.program_info.schema.inputs[0]).toMatchObject({ name: 'T1', case_sensitive: false, materialized: true });
+    expect(p.program_info.schema.inputs[0]).toMatchObject({ name: 'T1', case_sensitive: false, materialized: false });
     expect(p.program_info.schema.inputs[0].fields[0]).toMatchObject({ name: 'C1', columntype: { type: 'INTEGER', nullable: true } });
     expect(p.program_info.schema.outputs.map((o: any) => o.name)).toEqual(['V1']);
     expect(p.program_binary_url).toEqual(expect.any(String));

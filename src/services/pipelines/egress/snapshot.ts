@@ -9,44 +9,7 @@ import { ColumnIndex, engineName, findRelation, type ProgramSchema } from '../na
 import { ValueError, jsonConverter } from '../ingress/values.js';
 import type { SnapshotSpec } from '../worker/protocol.js';
 import { snapshotBody } from './encode.js';
-
-const NUMERIC = /^(DECIMAL|NUMERIC|DEC|NUMBER)\b/i;
-
-function rank(v: JsonValue): number {
-  if (v === null || v === undefined) return 0;
-  if (typeof v === 'boolean') return 1;
-  if (typeof v === 'number') return 2;
-  if (typeof v === 'string') return 3;
-  return 4;
-}
-
-function compareValue(a: JsonValue, b: JsonValue, numeric: boolean): number {
-  if (numeric && typeof a === 'string' && typeof b === 'string') {
-    const d = Number(a) - Number(b);
-    if (d !== 0 && !Number.isNaN(d)) return d < 0 ? -1 : 1;
-  }
-  const ra = rank(a);
-  const rb = rank(b);
-  if (ra !== rb) return ra - rb;
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
-  if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
-  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
-  const sa = JSON.stringify(a);
-  const sb = JSON.stringify(b);
-  return sa < sb ? -1 : sa > sb ? 1 : 0;
-}
-
-export function rowComparator(columns: ColumnSchema[]): (a: JsonRow, b: JsonRow) => number {
-  const numeric = columns.map((c) => NUMERIC.test(c.type.trim()));
-  return (a, b) => {
-    for (let i = 0; i < columns.length; i++) {
-      const name = columns[i]!.name;
-      const d = compareValue(a[name] ?? null, b[name] ?? null, numeric[i]!);
-      if (d !== 0) return d;
-    }
-    return 0;
-  };
-}
+import { rowComparator } from './order.js';
 
 /** The contents in key order, positive weights only (as a snapshot reads them). */
 export function sortedContents(rows: WeightedRow[], columns: ColumnSchema[]): WeightedRow[] {

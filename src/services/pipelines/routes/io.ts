@@ -1,5 +1,6 @@
 /**
- * Ingress (`POST .../ingress/{table}`) and egress (`POST .../egress/{view}`: watch streams and snapshots).
+ * Ingress (`POST .../ingress/{table}`), egress (`POST .../egress/{view}`: watch streams and snapshots) and
+ * today's ad-hoc queries (`GET .../query?sql=&format=json|text`).
  * The pipeline's worker parses, applies, encodes and answers snapshots; these routes check the request,
  * stream the body's bytes to the worker and frame what comes back.
  */
@@ -109,5 +110,17 @@ export function ioRoutes(app: FastifyInstance, manager: PipelineManager): void {
       neighborhood: query === 'neighborhood' ? jsonBody(req) : null,
     });
     return reply.code(200).header('content-type', 'application/json').send(body);
+  });
+
+  // today's ad-hoc query endpoint: a SELECT over materialized tables and views, answered in the worker
+  app.get<{ Params: { name: string } }>('/pipelines/:name/query', async (req, reply) => {
+    const q = req.query as Query;
+    const { runtime } = manager.runtimeOf(req.params.name);
+    const sql = param(q, 'sql');
+    if (sql === undefined || sql.trim() === '') throw Errors.badParam('sql', sql ?? '', 'a SELECT statement');
+    const format = param(q, 'format') ?? 'text';
+    if (format !== 'json' && format !== 'text') throw Errors.badParam('format', format, "'text' or 'json'");
+    const body = await runtime.query(sql, format);
+    return reply.code(200).header('content-type', format === 'json' ? 'application/x-ndjson' : 'text/plain; charset=utf-8').send(body);
   });
 }

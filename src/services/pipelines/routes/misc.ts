@@ -1,4 +1,4 @@
-/** Stats, logs and API keys. */
+/** Stats, logs, API keys and today's GET /v0/config. */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ApiKeys } from '../auth.js';
 import { formatLog, jsonLogsEnabled, type LogBook, type LogRecord } from '../logs.js';
@@ -6,8 +6,36 @@ import type { PipelineManager } from '../manager.js';
 import { pipelineStats } from '../stats.js';
 import { boolParam, intParam, jsonBody, param, type Query } from './util.js';
 import { Errors } from '../errors.js';
+import { version } from '../../../core/version.js';
 
 export function miscRoutes(app: FastifyInstance, manager: PipelineManager, logs: LogBook, keys: ApiKeys): void {
+  // today's platform configuration (Feldera's Configuration object): no telemetry, an open-source edition
+  app.get('/config', async () => ({
+    posthog: '',
+    conceptualhq: '',
+    product_fruits: '',
+    edition: 'Open source',
+    version: version(),
+    revision: '',
+    runtime_revision: '',
+    changelog_url: '',
+    build_info: {
+      build_timestamp: '',
+      build_cpu: process.arch,
+      build_os: process.platform,
+      cargo_dependencies: '',
+      cargo_features: '',
+      cargo_debug: 'false',
+      cargo_opt_level: '',
+      cargo_target_triple: '',
+      rustc_version: '',
+    },
+    build_source: 'source',
+    license_validity: null,
+    update_info: null,
+    unstable_features: null,
+  }));
+
   app.get<{ Params: { name: string } }>('/pipelines/:name/stats', async (req) => {
     const { entry, runtime } = manager.runtimeOf(req.params.name);
     return pipelineStats(runtime, entry.dep.deployment_config);

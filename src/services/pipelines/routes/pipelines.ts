@@ -1,11 +1,16 @@
-/** Pipeline definitions and lifecycle actions: /programs, /pipelines, /pipelines/{name}[/start|pause|shutdown]. */
+/**
+ * Pipeline definitions and lifecycle actions: /programs, /pipelines, /pipelines/{name}[/start|pause|shutdown]
+ * (v0.24) and today's /stop, /resume, /clear, /dismiss_error beside them. Pipeline objects are answered in
+ * the shape of the server's `--pipeline-api`.
+ */
 import type { FastifyInstance } from 'fastify';
 import { Errors } from '../errors.js';
 import type { PipelineManager } from '../manager.js';
-import { serializePipeline, serializeProgram } from '../model.js';
+import { serializePipeline as serialize, serializeProgram, type DeploymentState, type PipelineApi, type PipelineRecord } from '../model.js';
 import { boolParam, jsonBody, parseDescr, parsePatch, type Query } from './util.js';
 
-export function pipelineRoutes(app: FastifyInstance, manager: PipelineManager): void {
+export function pipelineRoutes(app: FastifyInstance, manager: PipelineManager, api: PipelineApi = 'v0.24'): void {
+  const serializePipeline = (rec: PipelineRecord, dep: DeploymentState, opts: { code?: boolean } = {}) => serialize(rec, dep, { ...opts, api });
   const view = (name: string, code = true) => {
     const e = manager.get(name);
     return serializePipeline(e.rec, e.dep, { code });
@@ -49,15 +54,35 @@ export function pipelineRoutes(app: FastifyInstance, manager: PipelineManager): 
     const { name, action } = req.params;
     manager.get(name);
     switch (action) {
-      case 'start':
-        manager.start(name);
+      case 'start': {
+        // today's `initial=paused` starts paused (`standby` has no meaning without shared storage: running)
+        const initial = (req.query as Query).initial;
+        if (initial === 'paused') manager.pause(name);
+        else manager.start(name);
         break;
+      }
       case 'pause':
         manager.pause(name);
         break;
       case 'shutdown':
         await manager.shutdown(name);
         break;
+      case 'stop': {
+        // today's API: force or not, the state goes (nothing is checkpointed here); a failed pipeline
+        // stays failed until /dismiss_error
+        const force = boolParam(req.query as Query, 'force', false);
+        await manager.stop(name, { force });
+        break;
+      }
+      case 'resume':
+        manager.resume(name);
+        break;
+      case 'clear':
+        manager.clearStorage(name);
+        break;
+      case 'dismiss_error':
+        await manager.dismissError(name);
+        return reply.code(200).send('');
       default:
         throw Errors.invalidAction(action);
     }

@@ -13,6 +13,7 @@ import { compileProgram } from '../compiler.js';
 import { ConnectorError } from '../connectors/input.js';
 import type { EncodedChunk, OutputFormat } from '../egress/encode.js';
 import { answerSnapshot } from '../egress/snapshot.js';
+import { answerQuery } from '../egress/adhoc.js';
 import { ApiError, Errors } from '../errors.js';
 import { PipelineRuntime, type InputEndpoint } from '../runtime.js';
 import { workerMetrics } from '../stats.js';
@@ -44,6 +45,7 @@ function plain(rel: RelationSchema): RelationSchema {
     columns: rel.columns.map((c) => ({ name: c.name, caseSensitive: c.caseSensitive, type: c.type, nullable: c.nullable })),
     primaryKey: [...rel.primaryKey],
     materialized: rel.materialized,
+    declaredMaterialized: rel.declaredMaterialized,
     local: rel.local,
     connectors: JSON.parse(JSON.stringify(rel.connectors)),
     line: rel.line,
@@ -153,6 +155,18 @@ function handle(m: ToWorker): void {
       try {
         if (!rt) throw Errors.terminating();
         body = encoder.encode(answerSnapshot(rt.circuit, rt.program, m.spec));
+      } catch (err) {
+        error = wireError(err);
+      }
+      post({ t: 'snapshot-done', id: m.id, body, error }, body ? [body.buffer as ArrayBuffer] : []);
+      return;
+    }
+    case 'query': {
+      let body: Uint8Array | null = null;
+      let error: WireError | null = null;
+      try {
+        if (!rt) throw Errors.terminating();
+        body = encoder.encode(answerQuery(rt.circuit, rt.program, m.sql, m.format, config.outputCase));
       } catch (err) {
         error = wireError(err);
       }

@@ -52,6 +52,8 @@ export type ToWorker =
   | { t: 'ingest-end'; id: number }
   | { t: 'ingest-abort'; id: number }
   | { t: 'snapshot'; id: number; spec: SnapshotSpec }
+  /** An ad-hoc query (egress/adhoc.ts), answered like a snapshot with `snapshot-done`. */
+  | { t: 'query'; id: number; sql: string; format: 'json' | 'text' }
   | { t: 'stop' };
 
 /** One encoded output chunk: the part after `"sequence_number":N,` as UTF-8. */

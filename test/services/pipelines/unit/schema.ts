@@ -6,7 +6,7 @@ export function col(name: string, type: string, nullable = true, caseSensitive =
 }
 
 export function table(name: string, columns: ColumnSchema[], primaryKey: string[] = []): RelationSchema {
-  return { name, caseSensitive: false, columns, primaryKey, materialized: true, local: false, connectors: [], line: 1 };
+  return { name, caseSensitive: false, columns, primaryKey, materialized: true, declaredMaterialized: false, local: false, connectors: [], line: 1 };
 }
 
 /** W3b's t1(c1 integer, c2 bool, c3 varchar), output names upper case. */

@@ -1,0 +1,81 @@
+/**
+ * Ad-hoc queries (`GET /v0/pipelines/{name}/query?sql=...`), answered in the pipeline's worker from the
+ * current contents: the SELECT is compiled by the engine as the one view of a small program whose tables
+ * are the pipeline's materialized tables and views (as Feldera: a table WITH ('materialized' = 'true'),
+ * a CREATE MATERIALIZED VIEW), whose contents are fed in as one step; the view's output is the answer.
+ *
+ * Rules: one SELECT (or WITH/VALUES) statement only, anything else is a 400 with the reason; rows come in
+ * the order of snapshots (by row, NULL first; ORDER BY decides which rows a LIMIT keeps, not their
+ * order); `json` is one JSON object per line, `text` a table as Feldera's text format draws it.
+ */
+import { compile, type Circuit, type CompiledProgram, type InputChange, type JsonValue, type RelationSchema, type WeightedRow } from '../../../engine/index.js';
+import { ApiError } from '../errors.js';
+import { sortedContents } from './snapshot.js';
+
+export type QueryFormat = 'json' | 'text';
+const RESULT = '__ops_adhoc_result';
+
+const quote = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+
+function badQuery(message: string): ApiError {
+  return new ApiError(400, 'InvalidAdHocQuery', message, null);
+}
+
+/** What an ad-hoc query may read: materialized tables and views, by their output names. */
+export function queryableRelations(program: CompiledProgram): RelationSchema[] {
+  return [...program.tables.filter((t) => t.declaredMaterialized), ...program.views.filter((v) => !v.local && v.declaredMaterialized)];
+}
+
+function declare(rel: RelationSchema): string {
+  const cols = rel.columns.map((c) => `${quote(c.name)} ${c.type}${c.nullable ? '' : ' NOT NULL'}`).join(', ');
+  return `CREATE TABLE ${quote(rel.name)} (${cols});`;
+}
+
+/** The rows of the query over the current contents, in snapshot order, with its columns. */
+export function runQuery(circuit: Circuit, program: CompiledProgram, sql: string, outputCase: 'upper' | 'lower'): { rows: WeightedRow[]; columns: string[] } {
+  const text = sql.trim().replace(/;\s*$/, '');
+  if (text === '') throw badQuery('The query is empty: give a SELECT statement in ?sql=');
+  if (!/^(select|with|values|\()/i.test(text)) throw badQuery('Only SELECT queries are supported here (ad-hoc INSERT is not)');
+  const sources = queryableRelations(program);
+  const code = `${sources.map(declare).join('\n')}\nCREATE VIEW ${quote(RESULT)} AS\n${text};`;
+  let compiled: ReturnType<typeof compile>;
+  try {
+    compiled = compile(code, { outputCase });
+  } catch (err) {
+    throw badQuery(`The query could not be compiled: ${(err as Error)?.message ?? String(err)}`);
+  }
+  if (!compiled.ok) {
+    const first = compiled.errors[0];
+    const hint = sources.length === 0 ? " (no table or view is materialized: declare tables WITH ('materialized' = 'true') and use CREATE MATERIALIZED VIEW)" : '';
+    throw badQuery(`${first?.message ?? 'the query does not compile'}${hint}`);
+  }
+  const q = compiled.program;
+  if (q.tables.length !== sources.length || q.views.length !== 1) throw badQuery('Give exactly one SELECT statement');
+  const inputs: InputChange[] = [];
+  for (const rel of sources) for (const { row, weight } of circuit.contents(rel.name)) if (weight > 0) inputs.push({ table: rel.name, op: 'insert', row, weight });
+  const view = q.views[0]!;
+  const result = q.newCircuit().step(inputs).changes.get(view.name) ?? [];
+  return { rows: sortedContents([...result], view.columns), columns: view.columns.map((c) => c.name) };
+}
+
+function cell(v: JsonValue | undefined): string {
+  if (v === null || v === undefined) return '';
+  return typeof v === 'string' ? v : JSON.stringify(v);
+}
+
+/** The answer's body: NDJSON objects, or a text table (header, a rule, one line per row). */
+export function formatQuery(rows: WeightedRow[], columns: string[], format: QueryFormat): string {
+  const expanded: WeightedRow['row'][] = [];
+  for (const { row, weight } of rows) for (let k = 0; k < weight; k++) expanded.push(row);
+  if (format === 'json') return expanded.map((r) => JSON.stringify(Object.fromEntries(columns.map((c) => [c, r[c] ?? null]))) + '\n').join('');
+  const cells = expanded.map((r) => columns.map((c) => cell(r[c])));
+  const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((r) => r[i]!.length)));
+  const rule = `+${widths.map((w) => '-'.repeat(w + 2)).join('+')}+\n`;
+  const line = (vals: string[]) => `|${vals.map((v, i) => ` ${v.padEnd(widths[i]!)} `).join('|')}|\n`;
+  return rule + line(columns) + rule + cells.map(line).join('') + rule;
+}
+
+export function answerQuery(circuit: Circuit, program: CompiledProgram, sql: string, format: QueryFormat, outputCase: 'upper' | 'lower'): string {
+  const { rows, columns } = runQuery(circuit, program, sql, outputCase);
+  return formatQuery(rows, columns, format);
+}
