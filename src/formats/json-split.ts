@@ -378,7 +378,7 @@ export class JsonValueReader {
     } catch {
       return false; // blank, several values, part of a multi-line value, or a syntax error
     }
-    if ((this.array && !Array.isArray(value)) || depthOver(value, this.maxDepth)) return false;
+    if ((this.array && !Array.isArray(value)) || (this.maxDepth !== Infinity && depthOver(value, this.maxDepth))) return false;
     const lineNo = this.splitter.currentLine;
     this.splitter.skipLine();
     if (!this.array) this.sink.parsed(value, lineNo, line);

@@ -82,12 +82,12 @@ export function parseEpoch(value: string | undefined, now = Date.now() / 1000): 
 
 /** White space collapsed and trimmed. */
 export function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  return /\s\s|[^\S ]|^ | $/.test(text) ? text.replace(/\s+/g, ' ').trim() : text;
 }
 
 /** A tag name as written: commas (the separator) made spaces, white space collapsed. */
 export function cleanTag(name: string): string {
-  return oneLine(name.replace(/,/g, ' '));
+  return oneLine(name.includes(',') ? name.replace(/,/g, ' ') : name);
 }
 
 /** A TAGS attribute: comma-separated names, cleaned, repeats dropped. */
@@ -274,14 +274,16 @@ export interface NetscapeOutEntry {
 }
 
 function anchorHtml(e: NetscapeOutEntry, indent: string): string {
-  let attrs = `HREF="${escapeHtml(e.url)}"`;
-  if (e.addDate !== null && e.addDate !== undefined) attrs += ` ADD_DATE="${e.addDate}"`;
-  if (e.lastModified !== null && e.lastModified !== undefined) attrs += ` LAST_MODIFIED="${e.lastModified}"`;
-  attrs += ` PRIVATE="${e.private ? 1 : 0}"`;
-  if (e.visibility === 1 || e.visibility === 2 || e.visibility === 3) attrs += ` VISIBILITY="${e.visibility}"`;
-  const tags = e.tags.map(cleanTag).filter(Boolean);
-  if (tags.length) attrs += ` TAGS="${escapeHtml(tags.join(','))}"`;
-  let out = `${indent}<DT><A ${attrs}>${escapeHtml(oneLine(e.title))}</A>\n`;
+  const attrs = [`HREF="${escapeHtml(e.url)}"`];
+  if (e.addDate !== null && e.addDate !== undefined) attrs.push(`ADD_DATE="${e.addDate}"`);
+  if (e.lastModified !== null && e.lastModified !== undefined) attrs.push(`LAST_MODIFIED="${e.lastModified}"`);
+  attrs.push(e.private ? 'PRIVATE="1"' : 'PRIVATE="0"');
+  if (e.visibility === 1 || e.visibility === 2 || e.visibility === 3) attrs.push(`VISIBILITY="${e.visibility}"`);
+  if (e.tags.length) {
+    const tags = e.tags.map(cleanTag).filter(Boolean);
+    if (tags.length) attrs.push(`TAGS="${escapeHtml(tags.join(','))}"`);
+  }
+  let out = `${indent}<DT><A ${attrs.join(' ')}>${escapeHtml(oneLine(e.title))}</A>\n`;
   const desc = e.description?.trim();
   if (desc) out += `${indent}<DD>${escapeHtml(desc)}\n`;
   return out;

@@ -48,6 +48,7 @@ function asBookmarks(doc: NetscapeDocument): NetscapeBookmark[] {
   };
   return doc.entries.map((e) => {
     const folder = tagsOf(e.path);
+    if (e.tags.length === 0) return { url: e.url, title: e.title, description: e.description, tags: folder.tags.slice(), addDate: e.addDate, private: e.private };
     const tags = folder.tags.slice();
     const keys = new Set(folder.keys);
     for (const t of e.tags) {
