@@ -112,6 +112,27 @@ export interface CompiledProgram {
   relation(name: string): RelationSchema | undefined;
   /** A fresh circuit with empty state. */
   newCircuit(): Circuit;
+  /** The value codec of a table's columns (the engine's own type rules), or undefined for an unknown table. */
+  inputCodec(table: string): InputCodec | undefined;
+}
+
+/** A value that does not fit its column's type; the message is serde-like, as Feldera's. */
+export class EngineValueError extends Error {}
+
+export interface ColumnCodec {
+  /** Output name of the column. */
+  name: string;
+  /** SQL type as text (as in ColumnSchema). */
+  type: string;
+  nullable: boolean;
+  /** A JSON input value checked and put in the engine's JSON output form; throws EngineValueError. */
+  fromJson(v: JsonValue | undefined): JsonValue;
+  /** A CSV field (an empty field is NULL) checked and put in the same form; throws EngineValueError. */
+  fromCsv(text: string): JsonValue;
+}
+
+export interface InputCodec {
+  columns: ColumnCodec[];
 }
 
 export type CompileResult = { ok: true; program: CompiledProgram } | { ok: false; errors: CompileError[] };

@@ -5,6 +5,7 @@ import { bindProgram } from './bind/program.js';
 import { EngineCircuit } from './circuit.js';
 import { typeToString } from './types/types.js';
 import { resolveName } from './names.js';
+import { inputCodec } from './codec.js';
 
 export function compile(sql: string, options: CompileOptions = {}): CompileResult {
   const casing = options.outputCase ?? 'upper';
@@ -42,6 +43,11 @@ export function compile(sql: string, options: CompileOptions = {}): CompileResul
     },
     newCircuit() {
       return new EngineCircuit(program, casing);
+    },
+    inputCodec(table: string) {
+      const rel = resolveName(tables, table, casing);
+      const bound = rel && program.tables[tables.indexOf(rel)];
+      return bound ? inputCodec(bound.columns) : undefined;
     },
   };
   return { ok: true, program: compiled };

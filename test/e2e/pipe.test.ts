@@ -189,7 +189,7 @@ describe('ops pipe end to end against ops serve', { timeout: 120_000 }, () => {
     expect(dead.exitCode).toBe(1);
     expect(dead.stderr).toMatch(/dead failed: .*cannot read its source .*\(InitializationError\)/);
     const status = await run(['status', 'dead', '--json']);
-    expect(JSON.parse(status.stdout)).toMatchObject({ deployment_status: 'Shutdown', deployment_error: { error_code: 'InitializationError' } });
+    expect(JSON.parse(status.stdout)).toMatchObject({ deployment_status: 'Failed', deployment_error: { error_code: 'InitializationError' } });
   });
 
   it('list, programs, pause, stats, logs, watch --snapshot --count, delete with confirmation', async () => {

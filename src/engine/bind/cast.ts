@@ -4,7 +4,8 @@
  */
 import { SqlError, type Pos } from '../parse/ast.js';
 import { type SqlType, isInteger, isFloat, isDecimal, isString, INT_RANGE } from '../types/types.js';
-import type { Value } from '../types/values.js';
+import { fromJson, toJson, type Value } from '../types/values.js';
+import { bytesToHex, canonicalJson, variantValue } from '../types/variant.js';
 import { decimalFromNumber, decimalToNumber, formatDecimal, parseDecimal, pow10, rescale, rescaleRound } from '../types/decimal.js';
 import { DAY_MS, formatDate, formatTime, formatTimestamp, parseDate, parseTime, parseTimestamp } from '../types/datetime.js';
 
@@ -46,10 +47,38 @@ function formatFloat(n: number): string {
   return String(n);
 }
 
+/** The VARIANT (JSON text) of a value of type t; DECIMALs keep their digits as JSON numbers. */
+export function toVariantText(v: Value, t: SqlType): string {
+  if (v === null) return 'null';
+  switch (t.kind) {
+    case 'VARIANT':
+      return v as string;
+    case 'DECIMAL':
+      return formatDecimal(v as bigint, t.scale ?? 0);
+    case 'ARRAY':
+      return '[' + (v as Value[]).map((e) => toVariantText(e, t.elem!)).join(',') + ']';
+    case 'MAP':
+      return '{' + (v as Value[][]).map(([k, x]) => JSON.stringify(String(toJson(k!, t.key!))) + ':' + toVariantText(x!, t.elem!)).join(',') + '}';
+    default:
+      return canonicalJson(toJson(v, t));
+  }
+}
+
 export function castFn(from: SqlType, to: SqlType, pos: Pos): Conv {
   const id: Conv = (v) => v;
   if (from.kind === 'NULL') return () => null;
   if (to.kind === from.kind && to.kind !== 'DECIMAL' && to.kind !== 'CHAR' && to.kind !== 'VARCHAR' && to.kind !== 'ARRAY') return id;
+  // VARIANT: any value casts to a VARIANT; a VARIANT casts to a type when its runtime value converts naturally, else NULL
+  if (to.kind === 'VARIANT') return (v) => toVariantText(v, from);
+  if (from.kind === 'VARIANT') {
+    return (v) => {
+      try {
+        return fromJson(variantValue(v), to);
+      } catch {
+        return null;
+      }
+    };
+  }
   if (isInteger(to)) {
     const chk = intCheck(to);
     if (isInteger(from)) return (v) => chk(v as number);
@@ -118,5 +147,14 @@ export function castFn(from: SqlType, to: SqlType, pos: Pos): Conv {
     return (v) => (v as Value[]).map((e) => (e === null ? null : inner(e)));
   }
   if ((to.kind === 'INTERVAL_DT' || to.kind === 'INTERVAL_YM') && to.kind === from.kind) return id;
+  if (to.kind === 'VARBINARY') {
+    if (isString(from)) return (v) => bytesToHex(Buffer.from(v as string, 'utf8'));
+    if (from.kind === 'VARBINARY') return id;
+  }
+  if (to.kind === 'MAP' && from.kind === 'MAP') {
+    const k = castFn(from.key!, to.key!, pos);
+    const e = castFn(from.elem!, to.elem!, pos);
+    return (v) => (v as Value[][]).map(([a, b]) => [k(a!), b === null ? null : e(b!)]);
+  }
   throw new SqlError(`Cannot cast ${from.kind} to ${to.kind}`, pos, 'type');
 }

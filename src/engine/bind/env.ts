@@ -129,6 +129,7 @@ export function walkExpr(e: Expr, f: (e: Expr) => boolean | void): void {
     case 'func':
       kids.push(...e.args);
       if (e.filter) kids.push(e.filter);
+      if (e.orderBy) kids.push(...e.orderBy.map((o) => o.expr));
       if (e.over) {
         kids.push(...e.over.partitionBy, ...e.over.orderBy.map((o) => o.expr));
       }

@@ -10,10 +10,12 @@ import { andFn, arithmetic, coerce, comparison, intervalLiteral, likeToRegex, nu
 export { arithmetic, coerce, comparison, unify } from './operators.js';
 import { type BExpr, constant, strict1, strict2 } from './bexpr.js';
 import { canon, type Scope } from './scope.js';
-import { bindFunction } from './functions.js';
+import { bindFunction, UNIT_ARG } from './functions.js';
+import { bindLambdaCall } from './fns/lambda.js';
 
-export const AGG_NAMES = new Set(['COUNT', 'SUM', 'AVG', 'MIN', 'MAX', 'EVERY', 'SOME', 'BOOL_AND', 'BOOL_OR']);
-export const WINDOW_ONLY = new Set(['ROW_NUMBER', 'RANK', 'DENSE_RANK', 'LAG', 'LEAD']);
+export { AGG_NAMES } from './fns/aggregate.js';
+import { AGG_NAMES } from './fns/aggregate.js';
+export const WINDOW_ONLY = new Set(['ROW_NUMBER', 'RANK', 'DENSE_RANK', 'LAG', 'LEAD', 'FIRST_VALUE', 'LAST_VALUE']);
 
 export interface BindCtx {
   scope: Scope;
@@ -66,7 +68,10 @@ export function bindExpr(e: Expr, ctx: BindCtx): BExpr {
       if (t.kind === 'DATE') v = parseDate(e.value);
       else if (t.kind === 'TIMESTAMP') v = parseTimestamp(e.value);
       else if (t.kind === 'TIME') v = parseTime(e.value);
-      else return coerce(constant(mk('VARCHAR', false), e.value), withNull(t, false), e.pos);
+      else if (t.kind === 'VARBINARY') {
+        if (!/^([0-9a-fA-F]{2})*$/.test(e.value)) throw new SqlError(`Illegal binary literal x'${e.value}': an even number of hexadecimal digits is needed`, e.pos, 'syntax');
+        return constant(mk('VARBINARY', false), e.value.toLowerCase());
+      } else return coerce(constant(mk('VARCHAR', false), e.value), withNull(t, false), e.pos);
       if (v === undefined) throw new SqlError(`Illegal ${t.kind} literal '${e.value}'`, e.pos, 'syntax');
       return constant(withNull(t, false), v);
     }
@@ -251,8 +256,8 @@ export function bindExpr(e: Expr, ctx: BindCtx): BExpr {
       if (e.over) throw new SqlError(`Window function ${e.name} is not allowed in ${ctx.clause}`, e.pos, 'unsupported');
       if (AGG_NAMES.has(e.name)) throw new SqlError(`Aggregate function ${e.name} is not allowed in ${ctx.clause}`, e.pos, 'unsupported');
       if (WINDOW_ONLY.has(e.name)) throw new SqlError(`${e.name} requires an OVER clause`, e.pos, 'unsupported');
-      if (e.star || e.distinct || e.filter) throw new SqlError(`Bad call of ${e.name}`, e.pos, 'syntax');
-      const UNIT_ARG: Record<string, number> = { TIMESTAMP_TRUNC: 1, DATE_TRUNC: 1, TIME_TRUNC: 1 };
+      if (e.star || e.distinct || e.filter || e.orderBy || e.ignoreNulls !== undefined) throw new SqlError(`Bad call of ${e.name}`, e.pos, 'syntax');
+      if (e.args.some((a) => a.k === 'lambda')) return bindLambdaCall(e, ctx, bindExpr);
       const unitIdx = UNIT_ARG[e.name];
       const args = e.args.map((a, i) => {
         // Calcite spells time units as bare words: TIMESTAMP_TRUNC(ts, HOUR)
@@ -274,8 +279,13 @@ export function bindExpr(e: Expr, ctx: BindCtx): BExpr {
       return { type: mk('ARRAY', false, { elem: withNull(t!, true) }), fn: (r) => fns.map((f) => f(r)), constant: elems.every((x) => x.constant) };
     }
     case 'index': {
+      // arr[SAFE_OFFSET(i)]: 0-based, NULL when out of range (as arr[i] is)
+      if (e.index.k === 'func' && e.index.name === 'SAFE_OFFSET' && e.index.args.length === 1) {
+        return bindExpr({ ...e, index: { k: 'bin', op: 'Plus', left: e.index.args[0]!, right: { k: 'num', text: '1', pos: e.pos }, pos: e.pos } }, ctx);
+      }
       const a = bindExpr(e.expr, ctx);
       const i = bindExpr(e.index, ctx);
+      if (a.type.kind === 'MAP' || a.type.kind === 'VARIANT') return bindFunction('ELEMENT_AT', [a, i], e.pos);
       if (a.type.kind !== 'ARRAY') throw new SqlError('Subscript on a non-array value', e.pos, 'type');
       if (!isInteger(i.type)) throw new SqlError('Array index must be an integer', e.pos, 'type');
       return strict2(a, i, withNull(a.type.elem!, true), (arr, idx) => (arr as Value[])[(idx as number) - 1] ?? null);
@@ -287,6 +297,8 @@ export function bindExpr(e: Expr, ctx: BindCtx): BExpr {
       throw new SqlError('A scalar subquery is supported only in WHERE, SELECT, HAVING and QUALIFY (not in ON, GROUP BY or inside an aggregate)', e.pos, 'unsupported');
     case 'descriptor':
       throw new SqlError('DESCRIPTOR is only allowed in TUMBLE/HOP', e.pos, 'unsupported');
+    case 'lambda':
+      throw new SqlError('A lambda (x -> ...) is only allowed as an argument of TRANSFORM, ARRAY_EXISTS or VARIANT_FILTER/MAP and their DEEP forms', e.pos, 'unsupported');
   }
   throw new SqlError('Unsupported expression', (e as Expr).pos, 'unsupported');
 }

@@ -11,6 +11,7 @@ import { type Env, type Rel, conjuncts, filterNode, mapNode, walkExpr } from './
 import { AGG_NAMES, bindCondition, bindExpr, coerce, exprKey, type BindCtx } from './expr.js';
 import type { BExpr } from './bexpr.js';
 import { bindAggCall, containsAgg } from './aggs.js';
+import { expandGroupingSets } from './grouping-sets.js';
 import { addSemiJoin, subqueryConjunct, type SubConjunct } from './subquery-conditions.js';
 import { addWindows } from './window.js';
 import { orderComparator } from './window-fns.js';
@@ -73,7 +74,7 @@ function addTopK(body: BoundQuery, q: Query, env: Env): BoundQuery {
 function bindSetBody(b: SetBody, env: Env): BoundQuery {
   switch (b.k) {
     case 'select':
-      return bindSelect(b, env);
+      return b.groupingSets ? bindSetBody(expandGroupingSets(b), env) : bindSelect(b, env);
     case 'query':
       return bindQuery(b.query, env);
     case 'values':

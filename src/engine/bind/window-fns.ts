@@ -9,7 +9,8 @@ import { type SqlType, mk, isInteger, isNumeric, withNull, isDecimal } from '../
 import { compareValues, type Row, type Value } from '../types/values.js';
 import type { Acc } from '../ops/aggregate.js';
 import { AGG_NAMES, bindExpr, exprKey, type BindCtx } from './expr.js';
-import { accFactory } from './aggs.js';
+import { aggCallArgs } from './aggs.js';
+import { bindAggregate } from './fns/aggregate.js';
 import { makeComparator, type Cmp } from '../ops/window.js';
 import type { BExpr } from './bexpr.js';
 
@@ -102,6 +103,24 @@ export function compileWindowFn(e: Expr & { k: 'func' }, ctx: BindCtx): WinFn {
         },
       };
     }
+    case 'FIRST_VALUE':
+    case 'LAST_VALUE': {
+      // Feldera's restriction: FIRST_VALUE needs a frame from UNBOUNDED PRECEDING, LAST_VALUE one to UNBOUNDED FOLLOWING
+      const first = e.name === 'FIRST_VALUE';
+      const f = over.frame;
+      const ok = first ? !f || f.start.kind === 'UNBOUNDED_PRECEDING' : f ? f.end.kind === 'UNBOUNDED_FOLLOWING' && (f.start.kind === 'UNBOUNDED_PRECEDING' || f.start.kind === 'CURRENT') : over.orderBy.length === 0;
+      if (!ok) throw new SqlError(`${e.name} is supported only over a frame ${first ? 'starting at UNBOUNDED PRECEDING' : 'ending at UNBOUNDED FOLLOWING'}`, e.pos, 'unsupported');
+      if (e.args.length !== 1) throw new SqlError(`Invalid number of arguments to function '${e.name}'. Was expecting 1 arguments`, e.pos, 'type');
+      const arg = bindExpr(e.args[0]!, ctx);
+      return {
+        key,
+        type: withNull(arg.type, true),
+        compute: (rows) => {
+          const v = rows.length ? arg.fn(rows[first ? 0 : rows.length - 1]!) : null;
+          return rows.map(() => v);
+        },
+      };
+    }
     case 'LAG':
     case 'LEAD': {
       const arg = bindExpr(e.args[0]!, ctx);
@@ -118,14 +137,12 @@ export function compileWindowFn(e: Expr & { k: 'func' }, ctx: BindCtx): WinFn {
   if (!AGG_NAMES.has(e.name)) throw new SqlError(`Unsupported window function ${e.name}`, e.pos, 'unsupported');
   if (e.distinct) throw new SqlError('DISTINCT in a window aggregate is not supported', e.pos, 'unsupported');
   const inner: BindCtx = { ...ctx, clause: 'a window aggregate' };
-  const arg = e.star ? undefined : bindExpr(e.args[0]!, inner);
-  const { make, type } = accFactory(e.name, arg, e);
+  const { make, type, arg: argFn, ignoreNulls } = bindAggregate(e.name, aggCallArgs(e, inner), e.pos);
   const filter = e.filter ? bindExpr(e.filter, inner).fn : undefined;
-  const argFn = arg?.fn;
   const feed = (acc: Acc, r: Row, w: number): void => {
     if (filter && filter(r) !== true) return;
     const v = argFn ? argFn(r) : 1;
-    if (v === null && argFn) return;
+    if (v === null && ignoreNulls) return;
     acc.add(v, w);
   };
   const frame = over.frame;

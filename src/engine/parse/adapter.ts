@@ -189,11 +189,31 @@ export class Adapter {
     const from: FromItem[] = s.from.map((f: J) => this.tableWithJoins(f));
     const [gk, gv] = variant(s.group_by);
     let groupBy: Expr[] = [];
+    let groupingSets: Expr[][] | undefined;
     if (gk === 'Expressions') {
-      groupBy = gv[0].map((e: J) => this.expr(e));
       if (gv[1] && gv[1].length) this.unsupported('GROUP BY modifiers', s.group_by);
+      const elems: J[] = gv[0];
+      if (elems.some((e) => ['Rollup', 'Cube', 'GroupingSets'].includes(variant(e)[0]))) {
+        // each element is a list of alternative sets; the grouping sets are their cross product
+        let sets: Expr[][] = [[]];
+        for (const el of elems) {
+          const [ek, ev] = variant(el);
+          const groups: Expr[][] = ek === 'Rollup' || ek === 'Cube' || ek === 'GroupingSets' ? (ev as J[][]).map((g) => g.map((x) => this.expr(x))) : [[this.expr(el)]];
+          let alts: Expr[][];
+          if (ek === 'Rollup') alts = groups.map((_g, i) => groups.slice(0, groups.length - i).flat()).concat([[]]);
+          else if (ek === 'Cube') {
+            alts = [];
+            for (let m = (1 << groups.length) - 1; m >= 0; m--) alts.push(groups.filter((_g, i) => m & (1 << (groups.length - 1 - i))).flat());
+          } else alts = groups;
+          sets = sets.flatMap((a) => alts.map((b) => [...a, ...b]));
+        }
+        if (sets.length > 256) this.unsupported('more than 256 grouping sets', s.group_by);
+        groupingSets = sets;
+        groupBy = sets.flat();
+      } else groupBy = elems.map((e: J) => this.expr(e));
     } else if (gk === 'All') this.unsupported('GROUP BY ALL', s.group_by);
     return {
+      ...(groupingSets ? { groupingSets } : {}),
       k: 'select',
       distinct: s.distinct === 'Distinct',
       items,
@@ -372,6 +392,8 @@ export class Adapter {
             return { k: 'bool', value: lv, pos };
           case 'Null':
             return { k: 'null', pos };
+          case 'HexStringLiteral':
+            return { k: 'typed', type: { Varbinary: null }, value: lv, pos };
           default:
             this.unsupported(`literal ${lk}`, e);
         }
@@ -386,8 +408,37 @@ export class Adapter {
         if (v.leading_precision || v.fractional_seconds_precision) this.unsupported('interval precision', e);
         return { k: 'interval', value: this.expr(v.value), unit: String(v.leading_field ?? 'Second').toUpperCase(), lastUnit: v.last_field ? String(v.last_field).toUpperCase() : undefined, pos };
       }
-      case 'BinaryOp':
-        return { k: 'bin', op: String(v.op), left: this.expr(v.left), right: this.expr(v.right), pos: this.pos(v.left) };
+      case 'BinaryOp': {
+        const op = String(v.op);
+        // a <=> b: NULL-safe equality
+        if (op === 'Spaceship') return { k: 'is', what: 'NOT DISTINCT', expr: this.expr(v.left), other: this.expr(v.right), pos: this.pos(v.left) };
+        // (s1, e1) OVERLAPS (s2, e2)
+        if (op === 'Overlaps') {
+          const [lk, lv] = variant(v.left);
+          const [rk, rv] = variant(v.right);
+          if (lk !== 'Tuple' || rk !== 'Tuple' || lv.length !== 2 || rv.length !== 2) this.unsupported('OVERLAPS of anything but two (start, end) pairs', e);
+          return { k: 'func', name: 'OVERLAPS', args: [...lv, ...rv].map((x: J) => this.expr(x)), star: false, distinct: false, pos: this.pos(v.left) };
+        }
+        // x -> body: a lambda (TRANSFORM, ARRAY_EXISTS)
+        if (op === 'Arrow') {
+          const [pk, pv] = variant(v.left);
+          const names: J[] = pk === 'Tuple' ? pv : [v.left];
+          const params = names.map((n) => {
+            const [nk, nv] = variant(n);
+            if (nk !== 'Identifier') this.unsupported('a lambda whose parameter is not a name', e);
+            return { value: nv.value as string, quoted: Boolean(nv.quote_style), pos: this.pos(v.left) };
+          });
+          return { k: 'lambda', params, body: this.expr(v.right), pos: this.pos(v.left) };
+        }
+        const left = this.expr(v.left);
+        // the parser binds `->` tighter than AND/OR/=: `(p, x) -> a OR b` arrives as `((p, x) -> a) OR b`
+        if (left.k === 'lambda') return { ...left, body: { k: 'bin', op, left: left.body, right: this.expr(v.right), pos: left.body.pos } };
+        return { k: 'bin', op, left, right: this.expr(v.right), pos: this.pos(v.left) };
+      }
+      case 'IsUnknown':
+        return { k: 'is', what: 'NULL', expr: this.expr(v), pos };
+      case 'IsNotUnknown':
+        return { k: 'is', what: 'NOT NULL', expr: this.expr(v), pos };
       case 'UnaryOp': {
         const op = String(v.op);
         return { k: 'un', op: op === 'Not' ? 'NOT' : op === 'Minus' ? 'NEG' : op === 'Plus' ? 'PLUS' : this.unsupported(`operator ${op}`, e), expr: this.expr(v.expr), pos };
@@ -440,6 +491,8 @@ export class Adapter {
         };
       case 'Cast': {
         if (v.format) this.unsupported('CAST FORMAT', e);
+        // SAFE_CAST is CAST here: a CAST that fails at run time already gives NULL
+        if (v.kind && v.kind !== 'Cast' && v.kind !== 'SafeCast' && v.kind !== 'DoubleColon') this.unsupported(`${String(v.kind)}`, e);
         const type = v.array ? { Array: { SquareBracket: [v.data_type, undefined] } } : v.data_type;
         return { k: 'cast', expr: this.expr(v.expr), type, pos };
       }
@@ -460,6 +513,15 @@ export class Adapter {
         if (v.trim_what) args.push(this.expr(v.trim_what));
         if (v.trim_characters) this.unsupported('TRIM with a character list', e);
         return { k: 'func', name: 'TRIM', args, star: false, distinct: false, pos };
+      }
+      case 'RLike': {
+        const call: Expr = { k: 'func', name: 'RLIKE', args: [this.expr(v.expr), this.expr(v.pattern)], star: false, distinct: false, pos };
+        return v.negated ? { k: 'un', op: 'NOT', expr: call, pos } : call;
+      }
+      case 'Overlay': {
+        const args = [this.expr(v.expr), this.expr(v.overlay_what), this.expr(v.overlay_from)];
+        if (v.overlay_for) args.push(this.expr(v.overlay_for));
+        return { k: 'func', name: 'OVERLAY', args, star: false, distinct: false, pos };
       }
       case 'Position':
         return { k: 'func', name: 'POSITION', args: [this.expr(v.expr), this.expr(v.in)], star: false, distinct: false, pos };
@@ -492,9 +554,16 @@ export class Adapter {
     let args: Expr[] = [];
     let star = false;
     let distinct = false;
+    let orderBy: OrderItem[] | undefined;
+    let ignoreNulls: boolean | undefined;
     const [ak, av] = variant(v.args);
     if (ak === 'List') {
-      if ((av.clauses ?? []).length) this.unsupported(`clauses inside ${name}(...)`, v);
+      for (const c of av.clauses ?? []) {
+        const [ck, cv] = variant(c);
+        if (ck === 'OrderBy') orderBy = (cv as J[]).map((o) => this.orderItem(o));
+        else if (ck === 'IgnoreOrRespectNulls') ignoreNulls = cv === 'IgnoreNulls';
+        else this.unsupported(`${ck} inside ${name}(...)`, v);
+      }
       distinct = av.duplicate_treatment === 'Distinct';
       for (const a of av.args) {
         const [k1, v1] = variant(a);
@@ -513,6 +582,8 @@ export class Adapter {
     if ((v.within_group ?? []).length) this.unsupported('WITHIN GROUP', v);
     if (v.null_treatment) this.unsupported('IGNORE/RESPECT NULLS', v);
     const f: Expr = { k: 'func', name, args, star, distinct, pos };
+    if (orderBy) f.orderBy = orderBy;
+    if (ignoreNulls !== undefined) f.ignoreNulls = ignoreNulls;
     if (v.filter) f.filter = this.expr(v.filter);
     if (v.over) f.over = this.windowSpec(v.over);
     args = [];

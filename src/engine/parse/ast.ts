@@ -30,11 +30,12 @@ export type Expr =
   | { k: 'like'; not: boolean; ilike: boolean; expr: Expr; pattern: Expr; escape?: string; pos: Pos }
   | { k: 'case'; operand?: Expr; whens: { cond: Expr; result: Expr }[]; else?: Expr; pos: Pos }
   | { k: 'cast'; expr: Expr; type: unknown; pos: Pos }
-  | { k: 'func'; name: string; args: Expr[]; star: boolean; distinct: boolean; filter?: Expr; over?: WindowSpec; pos: Pos }
+  | { k: 'func'; name: string; args: Expr[]; star: boolean; distinct: boolean; filter?: Expr; over?: WindowSpec; orderBy?: OrderItem[]; ignoreNulls?: boolean; pos: Pos }
   | { k: 'extract'; field: string; expr: Expr; pos: Pos }
   | { k: 'array'; elems: Expr[]; pos: Pos }
   | { k: 'index'; expr: Expr; index: Expr; pos: Pos }
-  | { k: 'descriptor'; cols: Ident[]; pos: Pos };
+  | { k: 'descriptor'; cols: Ident[]; pos: Pos }
+  | { k: 'lambda'; params: Ident[]; body: Expr; pos: Pos };
 
 export interface OrderItem {
   expr: Expr;
@@ -72,6 +73,8 @@ export interface Select {
   from: FromItem[];
   where?: Expr;
   groupBy: Expr[];
+  /** GROUP BY ROLLUP/CUBE/GROUPING SETS: the grouping sets (groupBy then lists every grouping expression once). */
+  groupingSets?: Expr[][];
   having?: Expr;
   qualify?: Expr;
   pos: Pos;

@@ -7,6 +7,7 @@
  *  - column attributes `LATENESS expr` / `WATERMARK expr` / `DEFAULT expr`: blanked and recorded;
  *  - `TABLE t` as a table-function argument (TUMBLE/HOP): `TABLE` blanked;
  *  - `T ARRAY` (Calcite postfix array type) -> `T []`;
+ *  - `MAP<K, V>` -> `MAP(K, V)` (the parser's map type) and the constructor `MAP[k, v]` -> `MAP(k, v)`;
  *  - column `FOREIGN KEY REFERENCES x(y)` -> `REFERENCES x(y)`;
  *  - statement `LATENESS view.col expr;` recorded and removed;
  *  - statements we do not support are reported with their position.
@@ -228,6 +229,22 @@ function rewriteStatement(text: string, toks: Token[], errors: PrepassError[]): 
     if (t.upper === 'FOREIGN' && u(i + 1) === 'KEY' && u(i + 2) === 'REFERENCES') {
       blank(chars, t.start - start, toks[i + 1]!.end - start);
       i++;
+      continue;
+    }
+    // MAP<K, V> (type) and MAP[k, v, ...] (constructor) -> MAP(K, V) / MAP(k, v, ...)
+    if (t.upper === 'MAP' && (toks[i + 1]?.text === '<' || toks[i + 1]?.text === '[')) {
+      const open = toks[i + 1]!.text;
+      const close = open === '<' ? '>' : ']';
+      let d = 0;
+      for (let j = i + 1; j < toks.length; j++) {
+        const tj = toks[j]!;
+        if (tj.text === open) d++;
+        else if (tj.text === close && --d === 0) {
+          chars[toks[i + 1]!.start - start] = '(';
+          chars[tj.start - start] = ')';
+          break;
+        }
+      }
       continue;
     }
     // T ARRAY -> T []

@@ -1,5 +1,5 @@
 /** Map the parser's data_type JSON to a SqlType. */
-import { mk, type SqlType } from './types.js';
+import { mk, withNull, type SqlType } from './types.js';
 
 export class TypeSyntaxError extends Error {}
 
@@ -90,6 +90,21 @@ export function dataTypeToSql(dt: unknown): SqlType {
         return mk('ARRAY', true, { elem: dataTypeToSql(inner) });
       }
       throw new TypeSyntaxError('unsupported ARRAY form');
+    }
+    case 'Map': {
+      const [kt, vt] = p as [unknown, unknown];
+      return mk('MAP', true, { key: withNull(dataTypeToSql(kt), false), elem: dataTypeToSql(vt) });
+    }
+    case 'Varbinary':
+    case 'Bytea':
+    case 'Blob':
+      return mk('VARBINARY');
+    case 'Binary':
+      return mk('VARBINARY', true, { precision: lengthOf(p) ?? 1 });
+    case 'Custom': {
+      const name = ((p as [Array<Record<string, { value: string }>>])[0] ?? []).map((x) => Object.values(x)[0]?.value ?? '').join('.').toUpperCase();
+      if (name === 'VARIANT') return mk('VARIANT');
+      throw new TypeSyntaxError(`unsupported type ${name}`);
     }
     default:
       throw new TypeSyntaxError(`unsupported type ${k.toUpperCase()}`);

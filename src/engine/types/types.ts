@@ -12,6 +12,9 @@
  *   TIMESTAMP          number: milliseconds since 1970-01-01 00:00:00 (no time zone)
  *   INTERVAL (short)   number: milliseconds;  INTERVAL (long, YEAR/MONTH) number: months
  *   ARRAY              JS array of element values
+ *   MAP<K, V>          JS array of [key, value] pairs sorted by key (unique keys)
+ *   VARIANT            string: the value's JSON text, object keys sorted ('null' is the VARIANT null)
+ *   VARBINARY/BINARY   string: lower-case hex of the bytes (ordered as the bytes are)
  *   NULL               null (for every type)
  */
 
@@ -32,6 +35,9 @@ export type TypeKind =
   | 'INTERVAL_DT'
   | 'INTERVAL_YM'
   | 'ARRAY'
+  | 'MAP'
+  | 'VARIANT'
+  | 'VARBINARY'
   | 'NULL';
 
 export interface SqlType {
@@ -40,8 +46,10 @@ export interface SqlType {
   precision?: number;
   /** DECIMAL scale. */
   scale?: number;
-  /** ARRAY element type. */
+  /** ARRAY element type; MAP value type. */
   elem?: SqlType;
+  /** MAP key type. */
+  key?: SqlType;
   nullable: boolean;
 }
 
@@ -87,6 +95,10 @@ export function typeToString(t: SqlType): string {
       return `CHAR(${t.precision ?? 1})`;
     case 'ARRAY':
       return `${typeToString(t.elem!)} ARRAY`;
+    case 'MAP':
+      return `MAP<${typeToString(t.key!)}, ${typeToString(t.elem!)}>`;
+    case 'VARBINARY':
+      return t.precision === undefined ? 'VARBINARY' : `BINARY(${t.precision})`;
     case 'INTERVAL_DT':
     case 'INTERVAL_YM':
       return 'INTERVAL';
@@ -123,6 +135,12 @@ export function commonType(a: SqlType, b: SqlType): SqlType | undefined {
       const e = commonType(a.elem!, b.elem!);
       return e ? mk('ARRAY', nullable, { elem: e }) : undefined;
     }
+    if (a.kind === 'MAP') {
+      const k = commonType(a.key!, b.key!);
+      const e = commonType(a.elem!, b.elem!);
+      return k && e ? mk('MAP', nullable, { key: k, elem: e }) : undefined;
+    }
+    if (a.kind === 'VARBINARY') return mk('VARBINARY', nullable);
     return withNull(a, nullable);
   }
   // Calcite coerces string literals to dates/timestamps in comparisons: handled by the binder.
@@ -130,5 +148,11 @@ export function commonType(a: SqlType, b: SqlType): SqlType | undefined {
 }
 
 export function sameType(a: SqlType, b: SqlType): boolean {
-  return a.kind === b.kind && a.precision === b.precision && a.scale === b.scale && (a.kind !== 'ARRAY' || sameType(a.elem!, b.elem!));
+  return (
+    a.kind === b.kind &&
+    a.precision === b.precision &&
+    a.scale === b.scale &&
+    (a.kind !== 'ARRAY' || sameType(a.elem!, b.elem!)) &&
+    (a.kind !== 'MAP' || (sameType(a.key!, b.key!) && sameType(a.elem!, b.elem!)))
+  );
 }

@@ -3,6 +3,7 @@ import type { JsonValue } from '../api.js';
 import { type SqlType, INT_RANGE, isInteger } from './types.js';
 import { decimalFromNumber, formatDecimal, parseDecimal, decimalToNumber, pow10 } from './decimal.js';
 import { formatDate, formatTime, formatTimestamp, parseDate, parseTime, parseTimestamp } from './datetime.js';
+import { bytesToHex, canonicalJson, hexToBytes, variantValue } from './variant.js';
 
 export type Value = null | boolean | number | bigint | string | Value[];
 export type Row = Value[];
@@ -76,6 +77,17 @@ export function fromJson(v: JsonValue | undefined, t: SqlType): Value {
     case 'INTERVAL_YM':
       if (typeof v === 'number' && Number.isInteger(v)) return v;
       throw new ValueError(`invalid type: ${describe(v)}, expected an interval`);
+    case 'MAP': {
+      if (typeof v !== 'object' || Array.isArray(v)) throw new ValueError(`invalid type: ${describe(v)}, expected a map`);
+      return makeMap(Object.entries(v).map(([k, x]) => [fromJson(k, t.key!), fromJson(x, t.elem!)]));
+    }
+    case 'VARIANT':
+      return canonicalJson(v);
+    case 'VARBINARY': {
+      if (Array.isArray(v) && v.every((b) => typeof b === 'number' && Number.isInteger(b) && b >= 0 && b <= 255)) return bytesToHex(Uint8Array.from(v as number[]));
+      if (typeof v === 'string' && /^([0-9a-fA-F]{2})*$/.test(v)) return v.toLowerCase();
+      throw new ValueError(`invalid type: ${describe(v)}, expected an array of bytes or a hex string`);
+    }
     case 'NULL':
       throw new ValueError(`invalid type: ${describe(v)}, expected null`);
   }
@@ -149,12 +161,14 @@ export function fromCsv(text: string, t: SqlType): Value {
       if (text.trim() === '' || Number.isNaN(n)) throw new ValueError('invalid float literal');
       return fromJson(n, t);
     }
-    case 'ARRAY': {
+    case 'ARRAY':
+    case 'MAP':
+    case 'VARIANT': {
       let parsed: JsonValue;
       try {
         parsed = JSON.parse(text) as JsonValue;
       } catch {
-        throw new ValueError('invalid array');
+        throw new ValueError(`invalid ${t.kind === 'ARRAY' ? 'array' : t.kind === 'MAP' ? 'map' : 'JSON'}`);
       }
       return fromJson(parsed, t);
     }
@@ -177,6 +191,15 @@ export function toJson(v: Value, t: SqlType): JsonValue {
       return formatTimestamp(v as number);
     case 'ARRAY':
       return (v as Value[]).map((e) => toJson(e, t.elem!));
+    case 'MAP': {
+      const o: Record<string, JsonValue> = {};
+      for (const [k, x] of v as Value[][]) o[String(toJson(k!, t.key!))] = toJson(x!, t.elem!);
+      return o;
+    }
+    case 'VARIANT':
+      return variantValue(v);
+    case 'VARBINARY':
+      return [...hexToBytes(v as string)];
     case 'REAL':
       return shortestF32(v as number);
     case 'DOUBLE':
@@ -214,6 +237,8 @@ export function compareValues(a: Value, b: Value): number {
   return (a as number) < (b as number) ? -1 : (a as number) > (b as number) ? 1 : 0;
 }
 
+const arrayKeys = new WeakMap<Value[], string>();
+
 /** A string that identifies a value exactly (used for hashing rows and keys). */
 export function valueKey(v: Value): string {
   switch (typeof v) {
@@ -225,9 +250,17 @@ export function valueKey(v: Value): string {
       return v.toString() + 'n';
     case 'boolean':
       return v ? 'T' : 'F';
-    default:
+    default: {
       if (v === null) return 'N';
-      return '[' + (v as Value[]).map(valueKey).join('\u0001') + ']';
+      // values are never mutated once in a row, so an array's key is computed once (an ARRAY_AGG result of n
+      // elements is keyed for every delta it appears in)
+      let k = arrayKeys.get(v as Value[]);
+      if (k === undefined) {
+        k = '[' + (v as Value[]).map(valueKey).join('\u0001') + ']';
+        arrayKeys.set(v as Value[], k);
+      }
+      return k;
+    }
   }
 }
 
@@ -272,4 +305,31 @@ export function shortestF32(v: number): number {
     if (Math.fround(c) === v) return c;
   }
   return v;
+}
+
+/** A MAP from pairs: sorted by key, the last pair of a repeated key wins. */
+export function makeMap(pairs: Array<[Value, Value]>): Value[] {
+  const sorted = pairs.map((p, i) => ({ p, i })).sort((a, b) => compareValues(a.p[0], b.p[0]) || a.i - b.i);
+  const out: Value[] = [];
+  for (const { p } of sorted) {
+    const last = out[out.length - 1] as Value[] | undefined;
+    if (last && compareValues(last[0]!, p[0]) === 0) last[1] = p[1];
+    else out.push([p[0], p[1]]);
+  }
+  return out;
+}
+
+/** The value of a key in a MAP value, or null. */
+export function mapGet(m: Value, k: Value): Value {
+  const pairs = m as Value[][];
+  let lo = 0;
+  let hi = pairs.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const c = compareValues(pairs[mid]![0]!, k);
+    if (c === 0) return pairs[mid]![1]!;
+    if (c < 0) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return null;
 }

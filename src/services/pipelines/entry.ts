@@ -1,14 +1,15 @@
 /** One pipeline as the manager holds it: its stored record, deployment state, compiled program and runtime. */
 import type { CompiledProgram } from '../../engine/index.js';
 import { nowIso, type DeploymentState, type PipelineRecord } from './model.js';
-import type { PipelineRuntime } from './runtime.js';
+import type { PipelineHost } from './host.js';
 
 export class Entry {
   dep: DeploymentState;
   /** Compiled program of rec.program_version, once compiled. */
   program: CompiledProgram | null = null;
   programVersion = 0;
-  runtime: PipelineRuntime | null = null;
+  /** The deployed pipeline's worker host, while Initializing, Paused or Running. */
+  runtime: PipelineHost | null = null;
   compileSeq = 0;
   deploySeq = 0;
 

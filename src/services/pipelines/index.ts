@@ -13,7 +13,7 @@ import { ApiError, Errors } from './errors.js';
 import { LogBook } from './logs.js';
 import { PipelineManager } from './manager.js';
 import { DEFAULT_INGRESS_BODY_LIMIT } from './ingress/limits.js';
-import { ioRoutes } from './routes/io.js';
+import { ingressRoutes, ioRoutes } from './routes/io.js';
 import { miscRoutes } from './routes/misc.js';
 import { pipelineRoutes } from './routes/pipelines.js';
 import { PipelineStore } from './store.js';
@@ -47,6 +47,9 @@ const service: ServiceModule = {
       connectorAccess: connectorAccessOf(ctx.options),
       keepAliveMs: Number.isFinite(keepAlive) && keepAlive > 0 ? keepAlive : DEFAULT_KEEPALIVE_MS,
       compileDelayMs: typeof ctx.options.pipelinesCompileDelayMs === 'number' ? ctx.options.pipelinesCompileDelayMs : 0,
+      defaultMemoryMb: typeof ctx.options.pipelinesMemoryMb === 'number' ? ctx.options.pipelinesMemoryMb : undefined,
+      // test knob: every pipeline's worker fails on its first ingest
+      workerFault: (['throw', 'exit', 'step'] as const).find((f) => f === ctx.options.pipelinesWorkerFault) ?? null,
       compilerLimits: {
         timeoutMs: positiveNumber(ctx.options.pipelinesCompileTimeoutMs),
         memoryMb: positiveNumber(ctx.options.pipelinesCompileMemoryMb),
@@ -103,8 +106,13 @@ const service: ServiceModule = {
     });
 
     pipelineRoutes(app, manager);
-    ioRoutes(app, manager, {
-      ingressBodyLimit: positiveNumber(ctx.options.pipelinesIngressBodyLimit) ?? DEFAULT_INGRESS_BODY_LIMIT,
+    ioRoutes(app, manager);
+    // Ingress bodies are not read into memory here: the route streams them to the pipeline's worker.
+    // (Registered after the hooks and handlers above, which the scope inherits.)
+    await app.register(async (scope) => {
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
+      ingressRoutes(scope, manager, positiveNumber(ctx.options.pipelinesIngressBodyLimit) ?? DEFAULT_INGRESS_BODY_LIMIT);
     });
     miscRoutes(app, manager, logs, keys);
 

@@ -3,24 +3,29 @@
  * (compile-jobs.ts), and deployment
  * (Shutdown -> Provisioning -> Initializing -> Paused -> Running, pause, shutdown). A running
  * pipeline keeps the program it was started with until it is shut down and started again.
+ *
+ * Each deployed pipeline runs in a worker thread of its own (host.ts) with a heap limit from
+ * runtime_config.resources.memory_mb_max. A pipeline that fails to start, runs out of memory, or whose
+ * worker throws or exits goes to Failed with a deployment_error (as Feldera v0.24); `/shutdown`
+ * acknowledges it and returns the pipeline to Shutdown. Other pipelines are not affected.
  */
 import { CompileJobs } from './compile-jobs.js';
 import { CompilerPool, DEFAULT_COMPILE_MEMORY_MB, DEFAULT_COMPILE_TIMEOUT_MS, type CompilerLimits } from './compiler-pool.js';
 import { Entry } from './entry.js';
-import { ConnectorError } from './connectors/input.js';
 import { ApiError, Errors, type ErrorBody } from './errors.js';
+import { DEFAULT_MEMORY_MB, PipelineHost } from './host.js';
 import type { LogBook, LogLevel } from './logs.js';
 import {
   defaultProgramConfig,
   defaultRuntimeConfig,
   isCompiling,
   nowIso,
+  outputCaseOf,
   uuidv7,
   type DeploymentStatus,
   type DesiredStatus,
   type PipelineRecord,
 } from './model.js';
-import { PipelineRuntime } from './runtime.js';
 import type { PipelineStore } from './store.js';
 import type { ConnectorAccess } from './connectors/access.js';
 
@@ -41,6 +46,10 @@ export interface ManagerOptions {
   /** Time and heap limits of the SQL compiler worker. */
   compilerLimits?: Partial<CompilerLimits>;
   watchMaxChunks?: number;
+  /** Heap limit of a pipeline's worker when its runtime_config does not set memory_mb_max. */
+  defaultMemoryMb?: number;
+  /** Test knob: every pipeline's worker fails on its first ingest (see WorkerConfig.fault). */
+  workerFault?: 'throw' | 'exit' | 'step' | null;
   location: () => string;
   /** Where connectors may reach (connector root, fetch policy, size cap). */
   connectorAccess: ConnectorAccess;
@@ -259,8 +268,11 @@ export class PipelineManager {
     const rt = e.runtime;
     if (!rt) return;
     if (e.dep.deployment_desired_status === 'Running') {
-      rt.resume();
-      if (e.runtime === rt) this.setDeployment(e, 'Running'); // unless it failed while catching up
+      // Running once the worker runs (it has applied its connectors' data by then), unless it failed
+      // meanwhile or was asked to pause again
+      void rt.resume().then(() => {
+        if (e.runtime === rt && e.dep.deployment_desired_status === 'Running') this.setDeployment(e, 'Running');
+      });
     } else if (e.dep.deployment_desired_status === 'Paused') {
       rt.pause();
       this.setDeployment(e, 'Paused');
@@ -268,9 +280,11 @@ export class PipelineManager {
   }
 
   private deploy(e: Entry): void {
-    const program = this.compiler.program(e);
     const seq = ++e.deploySeq;
     const version = e.rec.program_version;
+    const code = e.rec.program_code;
+    const outputCase = outputCaseOf(e.rec.program_config);
+    const memoryMb = memoryLimitMb(e.rec.runtime_config) ?? this.opts.defaultMemoryMb ?? DEFAULT_MEMORY_MB;
     e.dep.deployment_error = null;
     e.dep.deployment_config = {
       ...e.rec.runtime_config,
@@ -284,50 +298,50 @@ export class PipelineManager {
       if (e.deploySeq !== seq) return;
       e.dep.deployment_location = this.opts.location();
       this.setDeployment(e, 'Initializing');
-      const rt = new PipelineRuntime(program, version, {
+      // the worker compiles the program itself: nothing of this thread's heap crosses over
+      const host: PipelineHost = new PipelineHost({
+        programCode: code,
+        outputCase,
+        programVersion: version,
+        memoryMb,
         keepAliveMs: this.opts.keepAliveMs,
         watchMaxChunks: this.opts.watchMaxChunks,
+        fault: this.opts.workerFault ?? null,
         connectorAccess: this.opts.connectorAccess,
         log: (level, message) => this.log(e, level, 'pipeline', 'dbsp_adapters::controller', message),
-        onFatal: (err) => this.fail(e, rt, err),
+        onFail: (body) => this.fail(e, host, body),
       });
-      e.runtime = rt;
+      e.runtime = host;
       try {
-        await rt.init();
+        await host.init();
       } catch (err) {
-        await rt.shutdown();
+        await host.shutdown();
         if (e.deploySeq !== seq) return;
         e.runtime = null;
-        const body = deploymentError(err);
+        const body = err instanceof ApiError ? err.body() : { message: `Pipeline failed to initialize: ${(err as Error)?.message ?? String(err)}`, error_code: 'InitializationError', details: null };
         this.log(e, 'ERROR', 'runner', 'pipeline_manager::runner', `pipeline failed to start: ${body.message}`);
         e.dep.deployment_error = body;
-        e.dep.deployment_desired_status = 'Shutdown';
-        e.dep.deployment_config = null;
-        e.dep.deployment_location = null;
-        this.setDeployment(e, 'Shutdown');
+        this.setDeployment(e, 'Failed');
         return;
       }
       if (e.deploySeq !== seq) {
-        await rt.shutdown();
+        await host.shutdown();
         return;
       }
       this.setDeployment(e, 'Paused');
-      this.log(e, 'INFO', 'pipeline', 'dbsp_adapters::server', `pipeline initialized (program version ${version})`);
+      this.log(e, 'INFO', 'pipeline', 'dbsp_adapters::server', `pipeline initialized (program version ${version}, memory limit ${memoryMb} MiB)`);
       this.applyRunState(e);
     });
   }
 
   /** A runtime failure (not bad input): the pipeline goes to Failed until /shutdown acknowledges it. */
-  private fail(e: Entry, rt: PipelineRuntime, err: Error): void {
-    if (e.runtime !== rt) return;
+  private fail(e: Entry, host: PipelineHost, body: ErrorBody): void {
+    if (e.runtime !== host) return;
     e.runtime = null;
-    e.dep.deployment_error = {
-      message: `The pipeline failed while processing input: ${err.message}`,
-      error_code: 'RuntimeError.WorkerPanic',
-      details: { error: err.message },
-    };
+    e.dep.deployment_error = body;
+    this.log(e, 'ERROR', 'runner', 'pipeline_manager::runner', `pipeline failed: ${body.message}`);
     this.setDeployment(e, 'Failed');
-    void rt.shutdown();
+    void host.shutdown();
   }
 
   async shutdown(name: string): Promise<void> {
@@ -349,7 +363,7 @@ export class PipelineManager {
   }
 
   /** The runtime of a pipeline that is Running or Paused (for ingress, egress and stats). */
-  runtimeOf(name: string): { entry: Entry; runtime: PipelineRuntime } {
+  runtimeOf(name: string): { entry: Entry; runtime: PipelineHost } {
     const e = this.get(name);
     const s = e.dep.deployment_status;
     if (s === 'Provisioning' || s === 'Initializing') throw Errors.initializing();
@@ -370,13 +384,9 @@ export class PipelineManager {
   }
 }
 
-function deploymentError(err: unknown): ErrorBody {
-  if (err instanceof ConnectorError)
-    return { message: err.message, error_code: 'InitializationError', details: err.details };
-  if (err instanceof ApiError) return err.body();
-  return {
-    message: `Pipeline failed to initialize: ${(err as Error)?.message ?? String(err)}`,
-    error_code: 'InitializationError',
-    details: null,
-  };
+/** runtime_config.resources.memory_mb_max when set (validated by the routes), else null. */
+export function memoryLimitMb(runtimeConfig: Record<string, unknown>): number | null {
+  const resources = runtimeConfig.resources as Record<string, unknown> | null | undefined;
+  const v = resources?.memory_mb_max;
+  return typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : null;
 }

@@ -6,7 +6,10 @@ import type { ColumnSchema, CompiledProgram, RelationSchema } from '../../engine
 
 export type RelationKind = 'table' | 'view' | 'any';
 
-export function findRelation(program: CompiledProgram, segment: string, kind: RelationKind): RelationSchema | undefined {
+/** What name resolution needs of a program: its tables and views (the worker sends these to the host). */
+export type ProgramSchema = Pick<CompiledProgram, 'tables' | 'views'>;
+
+export function findRelation(program: ProgramSchema, segment: string, kind: RelationKind): RelationSchema | undefined {
   const candidates: RelationSchema[] = [];
   if (kind !== 'view') candidates.push(...program.tables);
   if (kind !== 'table') candidates.push(...program.views.filter((v) => !v.local));

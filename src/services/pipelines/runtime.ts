@@ -1,11 +1,10 @@
 /**
- * A deployed pipeline: one engine circuit for the program it was started with, its input endpoints
- * (connectors and HTTP ingress), its output endpoints (watch streams and output files), and counters
- * for stats. Every ingress request is one atomic step (Circuit.step); changes fan out to watchers
- * without waiting for them.
+ * A deployed pipeline's engine side, as it runs inside the pipeline's worker (worker/pipeline-worker.ts):
+ * one engine circuit for the program it was started with, its input endpoints (connectors and HTTP
+ * ingress), its output files, and counters for stats. Every ingress request is one atomic step
+ * (Circuit.step). A step's changes are encoded once per (relation, format) that the host subscribed
+ * to and handed to `emit`; the host frames them for its watch streams without waiting for them.
  */
-import { randomUUID } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
 import {
   EngineInputError,
   type Circuit,
@@ -17,36 +16,21 @@ import { connectorEndpointName } from './compiler.js';
 import type { ConnectorAccess } from './connectors/access.js';
 import { checkInputSource, readInputConnector, type ConnectorData } from './connectors/input.js';
 import { FileOutput } from './connectors/output.js';
-import { encodeChunks, type OutputFormat } from './egress/encode.js';
-import { Watcher } from './egress/watch.js';
-import { ApiError, Errors } from './errors.js';
+import { encodeChunks, type EncodedChunk, type OutputFormat } from './egress/encode.js';
+import { ApiError } from './errors.js';
 import { TableBinding } from './ingress/binding.js';
 import type { ParsedInput } from './ingress/parser.js';
 import { parseErrorsResponse, type ParseErrorEntry } from './ingress/parse-error.js';
 import type { LogLevel } from './logs.js';
+import type { InputEndpointStats } from './worker/protocol.js';
 
 export type RuntimeState = 'Paused' | 'Running' | 'Terminated';
 
-export interface InputEndpoint {
-  endpoint_name: string;
-  config: Record<string, unknown>;
-  metrics: {
-    total_bytes: number;
-    total_records: number;
-    buffered_bytes: number;
-    buffered_records: number;
-    num_transport_errors: number;
-    num_parse_errors: number;
-    end_of_input: boolean;
-  };
-  fatal_error: string | null;
-  paused: boolean;
-}
+export type InputEndpoint = InputEndpointStats;
 
 export interface RuntimeOptions {
-  keepAliveMs: number;
-  /** Per-watcher bound on chunks written but not yet taken by the socket. */
-  watchMaxChunks?: number;
+  /** Output of a step for a subscribed (relation, format). */
+  emit: (relation: string, format: OutputFormat, chunks: EncodedChunk[]) => void;
   log: (level: LogLevel, message: string) => void;
   /** The engine failed unexpectedly (not a bad input): the pipeline must stop. */
   onFatal?: (err: Error) => void;
@@ -63,21 +47,22 @@ export class PipelineRuntime {
   bufferedRecords = 0;
   steps = 0;
   readonly inputs = new Map<string, InputEndpoint>();
-  readonly watchers = new Map<string, Set<Watcher>>();
+  /** Subscribed output: relation name -> format -> number of watch streams the host holds. */
+  private readonly subscriptions = new Map<string, Map<OutputFormat, number>>();
   readonly fileOutputs: FileOutput[] = [];
   private readonly bindings = new Map<RelationSchema, TableBinding>();
   private pendingConnectorData: ConnectorData[] = [];
-  private waiters = new Set<{ resolve: () => void; reject: (e: Error) => void }>();
-  private keepAlive: NodeJS.Timeout | null = null;
   /** Aborts connector reads still running when the pipeline shuts down during initialization. */
   private readonly abort = new AbortController();
 
+  private readonly relations = new Map<string, RelationSchema>();
+
   constructor(
     readonly program: CompiledProgram,
-    readonly programVersion: number,
     private readonly opts: RuntimeOptions,
   ) {
     this.circuit = program.newCircuit();
+    for (const rel of [...program.tables, ...program.views]) this.relations.set(rel.name, rel);
   }
 
   binding(table: RelationSchema): TableBinding {
@@ -138,8 +123,6 @@ export class PipelineRuntime {
       ep.metrics.buffered_bytes = d.bytes;
       this.bufferedRecords += d.parsed.records;
     }
-    this.keepAlive = setInterval(() => this.tick(), Math.max(50, Math.floor(this.opts.keepAliveMs / 3)));
-    this.keepAlive.unref();
   }
 
   resume(): void {
@@ -164,19 +147,10 @@ export class PipelineRuntime {
       }
       ep.metrics.end_of_input = true;
     }
-    for (const w of this.waiters) w.resolve();
-    this.waiters.clear();
   }
 
   pause(): void {
     if (this.state === 'Running') this.state = 'Paused';
-  }
-
-  /** Resolves when the pipeline runs; rejects when it shuts down first. */
-  waitUntilRunning(): Promise<void> {
-    if (this.state === 'Running') return Promise.resolve();
-    if (this.state === 'Terminated') return Promise.reject(Errors.terminating());
-    return new Promise((resolve, reject) => this.waiters.add({ resolve, reject }));
   }
 
   /** Endpoint stats entry for HTTP ingress into a table (one per table, cumulative). */
@@ -247,58 +221,30 @@ export class PipelineRuntime {
   private dispatch(result: StepResult): void {
     // rows are put in JSON form only for the relations someone reads
     for (const name of result.changes.keys()) {
-      const ws = this.watchers.get(name);
+      const subs = this.subscriptions.get(name);
       const files = this.fileOutputs.filter((out) => out.view.name === name);
-      if (!ws?.size && !files.length) continue;
+      if (!subs?.size && !files.length) continue;
       const rows = result.changes.get(name)!;
       if (rows.length === 0) continue;
-      if (ws && ws.size > 0) {
-        const byFormat = new Map<OutputFormat, ReturnType<typeof encodeChunks>>();
-        for (const w of ws) {
-          let chunks = byFormat.get(w.format);
-          if (!chunks) {
-            chunks = encodeChunks(rows, w.format, w.relation.columns);
-            byFormat.set(w.format, chunks);
-          }
-          for (const c of chunks) w.send(c);
-        }
+      if (subs) {
+        const rel = this.relations.get(name);
+        for (const format of subs.keys()) if (rel) this.opts.emit(name, format, encodeChunks(rows, format, rel.columns));
       }
       for (const out of files) out.write(rows);
     }
   }
 
-  addWatcher(relation: RelationSchema, format: OutputFormat, backpressure: boolean, res: ServerResponse): Watcher {
-    const w = new Watcher(
-      `api-watch-${relation.name}-${randomUUID()}`,
-      relation,
-      format,
-      backpressure,
-      res,
-      (watcher, reason) => {
-        this.watchers.get(relation.name)?.delete(watcher);
-        this.opts.log('DEBUG', `output endpoint '${watcher.endpointName}' closed: ${reason}`);
-      },
-      (watcher) =>
-        this.opts.log(
-          'WARN',
-          `output endpoint '${watcher.endpointName}' is not keeping up: ${watcher.backpressure ? 'closing the stream (backpressure=true)' : 'dropping a chunk (backpressure=false)'}`,
-        ),
-      this.opts.watchMaxChunks,
-    );
-    let set = this.watchers.get(relation.name);
-    if (!set) {
-      set = new Set();
-      this.watchers.set(relation.name, set);
+  /** The host opened (+1) or closed (-1) a watch stream of this relation in this format. */
+  subscribe(relation: string, format: OutputFormat, delta: 1 | -1): void {
+    let byFormat = this.subscriptions.get(relation);
+    if (!byFormat) {
+      byFormat = new Map();
+      this.subscriptions.set(relation, byFormat);
     }
-    set.add(w);
-    w.open();
-    this.opts.log('DEBUG', `output endpoint '${w.endpointName}' opened`);
-    return w;
-  }
-
-  private tick(): void {
-    const now = Date.now();
-    for (const set of this.watchers.values()) for (const w of set) w.heartbeat(now, this.opts.keepAliveMs);
+    const n = (byFormat.get(format) ?? 0) + delta;
+    if (n > 0) byFormat.set(format, n);
+    else byFormat.delete(format);
+    if (byFormat.size === 0) this.subscriptions.delete(relation);
   }
 
   get pipelineComplete(): boolean {
@@ -307,16 +253,12 @@ export class PipelineRuntime {
     return this.totalInputRecords === this.totalProcessedRecords;
   }
 
-  /** Ends every watch stream, closes output files, fails waiting ingress requests. */
+  /** Stops reading connectors and closes output files. */
   async shutdown(): Promise<void> {
     if (this.state === 'Terminated') return;
     this.state = 'Terminated';
     this.abort.abort();
-    if (this.keepAlive) clearInterval(this.keepAlive);
-    for (const set of this.watchers.values()) for (const w of [...set]) w.end();
-    this.watchers.clear();
-    for (const w of this.waiters) w.reject(Errors.terminating());
-    this.waiters.clear();
+    this.subscriptions.clear();
     await Promise.all(this.fileOutputs.map((o) => o.close()));
   }
 }

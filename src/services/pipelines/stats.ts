@@ -1,26 +1,37 @@
-/** GET /v0/pipelines/{name}/stats: Feldera's ControllerStatus shape (v0.24, plus a few of today's global fields). */
-import { cpuUsage, memoryUsage } from 'node:process';
+/**
+ * GET /v0/pipelines/{name}/stats: Feldera's ControllerStatus shape (v0.24, plus a few of today's global
+ * fields). The worker reports its side (workerMetrics: counters, input endpoints, output files, its own
+ * memory) after every step; the host adds its watch streams and answers without asking the worker, so
+ * stats answer at once even while a big step runs.
+ */
+import { memoryUsage } from 'node:process';
+import { performance } from 'node:perf_hooks';
+import { getHeapStatistics } from 'node:v8';
+import type { PipelineHost } from './host.js';
 import type { PipelineRuntime } from './runtime.js';
+import type { WorkerMetrics } from './worker/protocol.js';
 
-export function pipelineStats(rt: PipelineRuntime, pipelineConfig: Record<string, unknown> | null): Record<string, unknown> {
-  const now = Date.now();
-  const cpu = cpuUsage();
-  const inputs = [...rt.inputs.values()]
-    .sort((a, b) => (a.endpoint_name < b.endpoint_name ? -1 : a.endpoint_name > b.endpoint_name ? 1 : 0))
-    .map((ep) => ({ ...ep, metrics: { ...ep.metrics }, is_fault_tolerant: false }));
-  const outputs: Record<string, unknown>[] = [];
-  for (const set of rt.watchers.values())
-    for (const w of set) {
-      const q = w.queued;
-      outputs.push({
-        endpoint_name: w.endpointName,
-        config: { stream: w.relation.name, transport: { name: 'http_output', config: {} }, format: { name: w.format, config: {} }, backpressure: w.backpressure },
-        metrics: { ...w.metrics, queued_batches: q.batches, buffered_batches: q.batches },
-        fatal_error: null,
-      });
-    }
-  for (const o of rt.fileOutputs)
-    outputs.push({
+/** Worker side: the runtime's figures and the worker's own memory. */
+export function workerMetrics(rt: PipelineRuntime): WorkerMetrics {
+  const heap = getHeapStatistics();
+  const mem = memoryUsage();
+  return {
+    state: rt.state,
+    buffered_input_records: rt.bufferedRecords,
+    total_input_records: rt.totalInputRecords,
+    total_processed_records: rt.totalProcessedRecords,
+    total_completed_steps: rt.steps,
+    state_size_records: safeStateSize(rt),
+    pipeline_complete: rt.pipelineComplete,
+    // in a worker, heap figures are the worker's own isolate; external and array buffers are held by it
+    memory_bytes: heap.total_heap_size + mem.external,
+    // the worker thread's busy time since it started (its event loop's active time)
+    busy_msecs: Math.round(performance.eventLoopUtilization().active),
+    heap_used_bytes: heap.used_heap_size,
+    inputs: [...rt.inputs.values()]
+      .sort((a, b) => (a.endpoint_name < b.endpoint_name ? -1 : a.endpoint_name > b.endpoint_name ? 1 : 0))
+      .map((ep) => ({ ...ep, metrics: { ...ep.metrics } })),
+    file_outputs: rt.fileOutputs.map((o) => ({
       endpoint_name: o.endpointName,
       config: { stream: o.view.name, transport: o.decl.transport, format: o.decl.format ?? null },
       metrics: {
@@ -35,22 +46,44 @@ export function pipelineStats(rt: PipelineRuntime, pipelineConfig: Record<string
         total_processed_input_records: rt.totalProcessedRecords,
       },
       fatal_error: o.fatalError,
+    })),
+  };
+}
+
+/** Main thread: the whole stats object from the worker's last report and the host's watch streams. */
+export function pipelineStats(host: PipelineHost, pipelineConfig: Record<string, unknown> | null): Record<string, unknown> {
+  const m = host.metrics;
+  const now = Date.now();
+  const inputs = m.inputs.map((ep) => ({ ...ep, is_fault_tolerant: false }));
+  const outputs: ({ endpoint_name: string } & Record<string, unknown>)[] = [];
+  for (const w of host.watchers()) {
+    const q = w.queued;
+    outputs.push({
+      endpoint_name: w.endpointName,
+      config: { stream: w.relation.name, transport: { name: 'http_output', config: {} }, format: { name: w.format, config: {} }, backpressure: w.backpressure },
+      metrics: { ...w.metrics, queued_batches: q.batches, buffered_batches: q.batches },
+      fatal_error: null,
     });
+  }
+  for (const o of m.file_outputs) outputs.push({ ...o });
   outputs.sort((a, b) => String(a.endpoint_name).localeCompare(String(b.endpoint_name)));
   return {
     pipeline_config: pipelineConfig,
     global_metrics: {
-      state: rt.state,
-      rss_bytes: memoryUsage.rss(),
-      cpu_msecs: Math.round((cpu.user + cpu.system) / 1000),
-      uptime_msecs: now - rt.startedAt,
-      start_time: Math.floor(rt.startedAt / 1000),
-      buffered_input_records: rt.bufferedRecords,
-      total_input_records: rt.totalInputRecords,
-      total_processed_records: rt.totalProcessedRecords,
-      total_completed_steps: rt.steps,
-      state_size_records: safeStateSize(rt),
-      pipeline_complete: rt.pipelineComplete,
+      state: host.state,
+      // the pipeline's own worker: its heap and the memory its objects hold outside the heap
+      rss_bytes: m.memory_bytes,
+      heap_used_bytes: m.heap_used_bytes,
+      memory_limit_bytes: host.memoryMb * 1024 * 1024,
+      cpu_msecs: m.busy_msecs,
+      uptime_msecs: now - host.startedAt,
+      start_time: Math.floor(host.startedAt / 1000),
+      buffered_input_records: m.buffered_input_records,
+      total_input_records: m.total_input_records,
+      total_processed_records: m.total_processed_records,
+      total_completed_steps: m.total_completed_steps,
+      state_size_records: m.state_size_records,
+      pipeline_complete: m.pipeline_complete,
     },
     inputs,
     outputs,

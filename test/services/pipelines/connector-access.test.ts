@@ -53,7 +53,7 @@ async function startFails(sql: string): Promise<{ name: string; error: any }> {
   await createCompiled(svc, name, sql);
   await svc.call('POST', `/v0/pipelines/${name}/start`);
   const error = await waitFor(async () => (await svc.call('GET', `/v0/pipelines/${name}`)).json.deployment_error, 'deployment_error');
-  expect((await svc.call('GET', `/v0/pipelines/${name}`)).json.deployment_status).toBe('Shutdown');
+  expect((await svc.call('GET', `/v0/pipelines/${name}`)).json.deployment_status).toBe('Failed'); // v0.24: a failed start is Failed until /shutdown
   return { name, error };
 }
 

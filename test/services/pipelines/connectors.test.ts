@@ -74,7 +74,7 @@ CREATE VIEW names AS SELECT name FROM a;`;
     await shutdown(svc, 'sdkflow');
   });
 
-  it('an unreachable source keeps the pipeline from starting: deployment_error names the table and cause, back to Shutdown', async () => {
+  it('an unreachable source fails the start: Failed with a deployment_error naming the table and cause; /shutdown clears it', async () => {
     const sql = `CREATE TABLE good (id INTEGER, name VARCHAR) WITH ('connectors' = ${conn('url_input', `${files.url}/people.json`, 'json')});
 CREATE TABLE missing (id INTEGER, name VARCHAR) WITH ('connectors' = ${conn('url_input', `${files.url}/nope.json`, 'json')});`;
     await createCompiled(svc, 'unreach', sql);
@@ -83,8 +83,8 @@ CREATE TABLE missing (id INTEGER, name VARCHAR) WITH ('connectors' = ${conn('url
       const r = (await svc.call('GET', '/v0/pipelines/unreach')).json;
       return r.deployment_error ? r : undefined;
     }, 'deployment_error');
-    expect(p.deployment_status).toBe('Shutdown');
-    expect(p.deployment_desired_status).toBe('Shutdown');
+    expect(p.deployment_status).toBe('Failed');
+    expect(p.deployment_desired_status).toBe('Running');
     expect(p.deployment_error.error_code).toBe('InitializationError');
     expect(p.deployment_error.message).toContain("table 'MISSING'");
     expect(p.deployment_error.message).toContain('HTTP status 404');
@@ -121,8 +121,9 @@ CREATE TABLE missing (id INTEGER, name VARCHAR) WITH ('connectors' = ${conn('url
     expect(bd.message).toMatch(/table 'T'.*line 2/);
 
     // /shutdown acknowledges the error; after fixing the program the pipeline starts
+    expect((await svc.call('POST', '/v0/pipelines/unreach/start')).json.error_code).toBe('IllegalPipelineStateTransition');
     expect((await svc.call('POST', '/v0/pipelines/unreach/shutdown')).status).toBe(202);
-    expect((await svc.call('GET', '/v0/pipelines/unreach')).json.deployment_error).toBeNull();
+    expect((await svc.call('GET', '/v0/pipelines/unreach')).json).toMatchObject({ deployment_status: 'Shutdown', deployment_error: null });
   });
 });
 
@@ -176,6 +177,6 @@ CREATE VIEW v WITH ('connectors' = ${conn('file_output', join(dir, 'no-such-dir'
     await svc.call('POST', '/v0/pipelines/badsink/start');
     const err = await waitFor(async () => (await svc.call('GET', '/v0/pipelines/badsink')).json.deployment_error, 'deployment_error');
     expect(err.message).toMatch(/view 'V'.*the directory of .* does not exist under the connector root/);
-    expect((await svc.call('GET', '/v0/pipelines/badsink')).json.deployment_status).toBe('Shutdown');
+    expect((await svc.call('GET', '/v0/pipelines/badsink')).json.deployment_status).toBe('Failed');
   });
 });

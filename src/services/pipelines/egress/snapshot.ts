@@ -3,9 +3,12 @@
  * (at most N rows sampled in key order) and neighborhoods (rows around an anchor, indexes -before..after-1,
  * as Feldera's neighborhood operator).
  */
-import type { ColumnSchema, JsonRow, JsonValue, WeightedRow } from '../../../engine/index.js';
-import { ColumnIndex } from '../names.js';
+import type { Circuit, ColumnSchema, JsonRow, JsonValue, WeightedRow } from '../../../engine/index.js';
+import { ApiError } from '../errors.js';
+import { ColumnIndex, engineName, findRelation, type ProgramSchema } from '../names.js';
 import { ValueError, jsonConverter } from '../ingress/values.js';
+import type { SnapshotSpec } from '../worker/protocol.js';
+import { snapshotBody } from './encode.js';
 
 const NUMERIC = /^(DECIMAL|NUMERIC|DEC|NUMBER)\b/i;
 
@@ -132,4 +135,40 @@ export function neighborhood(sorted: WeightedRow[], spec: NeighborhoodSpec, colu
   const to = Math.min(rows.length, pivot + spec.after);
   for (let i = from; i < to; i++) out.push({ index: i - pivot, key: rows[i]! });
   return out;
+}
+
+/** The body of a snapshot request (`mode=snapshot`), read from the circuit's integrated contents. */
+export function answerSnapshot(circuit: Circuit, program: ProgramSchema, spec: SnapshotSpec): string {
+  const rel = findRelation(program, `"${spec.relation.replace(/"/g, '""')}"`, 'any');
+  if (!rel) throw new ApiError(404, 'UnknownOutputEndpoint', `Unknown relation '${spec.relation}'`);
+  const { query, format } = spec;
+  let rows;
+  try {
+    rows = sortedContents(circuit.contents(engineName(rel)), rel.columns);
+  } catch (err) {
+    throw new ApiError(405, query === 'neighborhood' ? 'NeighborhoodNotSupported' : 'QuantilesNotSupported', `Cannot read the contents of '${rel.name}': ${(err as Error).message}`);
+  }
+  let body: string;
+  if (query === 'neighborhood') {
+    if (spec.neighborhood === null)
+      throw new ApiError(400, 'MissingNeighborhoodSpec', 'Neighborhood request must specify the neighborhood in the body of the request: {"anchor": row|null, "before": n, "after": n}.');
+    const parsed = parseNeighborhood(spec.neighborhood, rel.columns);
+    if (typeof parsed === 'string') throw new ApiError(400, 'InvalidNeighborhoodSpec', `Invalid neighborhood specification: ${parsed}`);
+    const items = neighborhood(rows, parsed, rel.columns);
+    body =
+      format === 'json'
+        ? `{"sequence_number":0,"json_data":[${items.map((i) => `{"insert":${JSON.stringify(i)}}`).join(',')}]}`
+        : snapshotBody(
+            items.map((i) => ({ row: i, weight: 1 })),
+            'csv',
+            [
+              { name: 'index', caseSensitive: false, type: 'BIGINT', nullable: false },
+              { name: 'key', caseSensitive: false, type: 'VARIANT', nullable: false },
+            ],
+          );
+  } else {
+    if (query === 'quantiles') rows = quantiles(rows, spec.quantiles);
+    body = snapshotBody(rows, format, rel.columns);
+  }
+  return body + '\r\n';
 }

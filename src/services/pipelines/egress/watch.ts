@@ -13,7 +13,13 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { RelationSchema } from '../../../engine/index.js';
-import { frame, type EncodedChunk, type OutputFormat } from './encode.js';
+import { frame, type OutputFormat } from './encode.js';
+
+/** A chunk as the host gets it from the pipeline's worker: the encoded body part as UTF-8 bytes. */
+export interface ChunkBytes {
+  data: Uint8Array;
+  records: number;
+}
 
 export const MAX_PENDING_CHUNKS = 1000;
 export const MAX_PENDING_BYTES = 64 * 1024 * 1024;
@@ -76,7 +82,7 @@ export class Watcher {
     this.res.flushHeaders();
   }
 
-  send(chunk: EncodedChunk): void {
+  send(chunk: ChunkBytes): void {
     if (this.closed) return;
     const seq = this.seq++;
     if (this.pendingChunks >= this.maxPendingChunks || this.pendingBytes >= this.maxPendingBytes) {
@@ -86,21 +92,26 @@ export class Watcher {
       if (this.backpressure) this.end();
       return;
     }
-    this.write(frame(seq, chunk), chunk.records);
+    this.write([`{"sequence_number":${seq},`, chunk.data, '}\r\n'], chunk.records);
   }
 
   heartbeat(now: number, intervalMs: number): void {
     if (this.closed || now - this.lastSend < intervalMs) return;
     if (this.pendingChunks > 0) return; // data is still flowing to the client
-    this.write(frame(this.seq++), 0);
+    this.write([frame(this.seq++)], 0);
   }
 
-  private write(text: string, records: number): void {
-    const bytes = Buffer.byteLength(text);
+  /** Writes one framed chunk (its parts in one go) and counts it until the socket takes it. */
+  private write(parts: (string | Uint8Array)[], records: number): void {
+    let bytes = 0;
+    for (const p of parts) bytes += typeof p === 'string' ? Buffer.byteLength(p) : p.byteLength;
     this.pendingChunks++;
     this.pendingBytes += bytes;
     this.lastSend = Date.now();
-    this.res.write(text, (err) => {
+    const last = parts.length - 1;
+    if (last > 0) this.res.cork();
+    for (let i = 0; i < last; i++) this.res.write(parts[i]);
+    this.res.write(parts[last], (err) => {
       this.pendingChunks--;
       this.pendingBytes -= bytes;
       if (err) {
@@ -110,6 +121,7 @@ export class Watcher {
       this.metrics.transmitted_records += records;
       this.metrics.transmitted_bytes += bytes;
     });
+    if (last > 0) this.res.uncork();
     this.metrics.total_processed_input_records += records;
   }
 

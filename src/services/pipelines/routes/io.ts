@@ -1,42 +1,32 @@
-/** Ingress (`POST .../ingress/{table}`) and egress (`POST .../egress/{view}`: watch streams and snapshots). */
+/**
+ * Ingress (`POST .../ingress/{table}`) and egress (`POST .../egress/{view}`: watch streams and snapshots).
+ * The pipeline's worker parses, applies, encodes and answers snapshots; these routes check the request,
+ * stream the body's bytes to the worker and frame what comes back.
+ */
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { snapshotBody, type OutputFormat } from '../egress/encode.js';
-import { neighborhood, parseNeighborhood, quantiles, sortedContents } from '../egress/snapshot.js';
+import type { OutputFormat } from '../egress/encode.js';
 import { ApiError, Errors } from '../errors.js';
 import { UPDATE_FORMATS, type UpdateFormat } from '../ingress/json.js';
-import { DEFAULT_INGRESS_BODY_LIMIT } from '../ingress/limits.js';
-import { newIngressParser, readIngressBody } from '../ingress/stream.js';
+import { bodyTooLarge } from '../ingress/limits.js';
 import type { PipelineManager } from '../manager.js';
-import { engineName, findRelation } from '../names.js';
+import { findRelation } from '../names.js';
 import { boolParam, intParam, jsonBody, param, type Query } from './util.js';
 
-export interface IoLimits {
-  /** Largest ingress body in bytes (413 beyond it, nothing applied). */
-  ingressBodyLimit: number;
-}
-
-/** The request body as a stream of chunks: the raw request when no content-type parser ran. */
-function bodyStream(req: FastifyRequest): AsyncIterable<Uint8Array> | Iterable<Uint8Array> {
+/** The request body as a stream of chunks (ingress routes take it unparsed): the raw request when no content-type parser ran. */
+function bodyStream(req: FastifyRequest): AsyncIterable<Uint8Array> | Uint8Array {
   const b = req.body as unknown;
   if (b instanceof Readable) return b;
-  if (b instanceof Uint8Array) return [b];
-  if (typeof b === 'string') return [Buffer.from(b)];
+  if (b instanceof Uint8Array) return b;
+  if (typeof b === 'string') return Buffer.from(b);
   return req.raw;
 }
 
-export function ioRoutes(app: FastifyInstance, manager: PipelineManager, limits: IoLimits = { ingressBodyLimit: DEFAULT_INGRESS_BODY_LIMIT }): void {
-  // Ingress bodies stream into the parser: this route's context hands the request stream through.
-  void app.register(async (scope) => {
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
-    ingressRoute(scope, manager, limits);
-  });
-  egressRoute(app, manager);
-}
+const tooLarge = (limit: number) => () => bodyTooLarge(limit);
 
-function ingressRoute(app: FastifyInstance, manager: PipelineManager, limits: IoLimits): void {
+/** Ingress: registered in a scope whose content-type parser hands the body over as a stream. */
+export function ingressRoutes(app: FastifyInstance, manager: PipelineManager, bodyLimit: number): void {
   app.post<{ Params: { name: string; table: string } }>('/pipelines/:name/ingress/:table', async (req, reply) => {
     const q = req.query as Query;
     const { runtime } = manager.runtimeOf(req.params.name);
@@ -55,13 +45,15 @@ function ingressRoute(app: FastifyInstance, manager: PipelineManager, limits: Io
       updateFormat = uf as UpdateFormat;
       array = boolParam(q, 'array', false);
     }
-    if (runtime.state === 'Paused' && !force) await runtime.waitUntilRunning();
-    if (runtime.state === 'Terminated') throw Errors.terminating();
-    const parser = newIngressParser(format, runtime.binding(table), { updateFormat, array });
     const declared = Number(req.headers['content-length']);
-    let read;
+    if (Number.isFinite(declared) && declared > bodyLimit) {
+      reply.header('connection', 'close');
+      req.raw.resume();
+      throw bodyTooLarge(bodyLimit);
+    }
+    if (runtime.state === 'Paused' && !force) await runtime.waitUntilRunning();
     try {
-      read = await readIngressBody(bodyStream(req), parser, limits.ingressBodyLimit, Number.isFinite(declared) ? declared : undefined);
+      await runtime.ingest({ table: table.name, format, updateFormat, array }, bodyStream(req), bodyLimit, tooLarge(bodyLimit));
     } catch (err) {
       if (err instanceof ApiError && err.status === 413) {
         // the rest of the body is read and dropped, so that the client gets the answer
@@ -70,12 +62,11 @@ function ingressRoute(app: FastifyInstance, manager: PipelineManager, limits: Io
       }
       throw err;
     }
-    runtime.apply(read.parsed, runtime.httpEndpoint(table, format), read.bytes);
     return reply.code(200).send('');
   });
 }
 
-function egressRoute(app: FastifyInstance, manager: PipelineManager): void {
+export function ioRoutes(app: FastifyInstance, manager: PipelineManager): void {
   app.post<{ Params: { name: string; view: string } }>('/pipelines/:name/egress/:view', async (req, reply) => {
     const q = req.query as Query;
     const { runtime } = manager.runtimeOf(req.params.name);
@@ -103,41 +94,20 @@ function egressRoute(app: FastifyInstance, manager: PipelineManager): void {
       return;
     }
 
-    // Snapshots read the integrated contents.
-    let rows;
-    try {
-      rows = sortedContents(runtime.circuit.contents(engineName(rel)), rel.columns);
-    } catch (err) {
-      throw new ApiError(405, query === 'neighborhood' ? 'NeighborhoodNotSupported' : 'QuantilesNotSupported', `Cannot read the contents of '${rel.name}': ${(err as Error).message}`);
+    // Snapshots read the integrated contents (in the pipeline's worker).
+    let quantiles = 100;
+    if (query === 'quantiles') {
+      quantiles = intParam(q, 'quantiles', 100);
+      if (quantiles < 1 || quantiles > 1000)
+        throw new ApiError(416, 'NumQuantilesOutOfRange', `The requested number of quantiles, ${quantiles}, is beyond the allowed range 1 to 1000.`, { quantiles });
     }
-    let body: string;
-    if (query === 'neighborhood') {
-      const specBody = jsonBody(req);
-      if (specBody === null)
-        throw new ApiError(400, 'MissingNeighborhoodSpec', 'Neighborhood request must specify the neighborhood in the body of the request: {"anchor": row|null, "before": n, "after": n}.');
-      const spec = parseNeighborhood(specBody, rel.columns);
-      if (typeof spec === 'string') throw new ApiError(400, 'InvalidNeighborhoodSpec', `Invalid neighborhood specification: ${spec}`);
-      const items = neighborhood(rows, spec, rel.columns);
-      body =
-        format === 'json'
-          ? `{"sequence_number":0,"json_data":[${items.map((i) => `{"insert":${JSON.stringify(i)}}`).join(',')}]}`
-          : snapshotBody(
-              items.map((i) => ({ row: i, weight: 1 })),
-              'csv',
-              [
-                { name: 'index', caseSensitive: false, type: 'BIGINT', nullable: false },
-                { name: 'key', caseSensitive: false, type: 'VARIANT', nullable: false },
-              ],
-            );
-    } else {
-      if (query === 'quantiles') {
-        const n = intParam(q, 'quantiles', 100);
-        if (n < 1 || n > 1000)
-          throw new ApiError(416, 'NumQuantilesOutOfRange', `The requested number of quantiles, ${n}, is beyond the allowed range 1 to 1000.`, { quantiles: n });
-        rows = quantiles(rows, n);
-      }
-      body = snapshotBody(rows, format as OutputFormat, rel.columns);
-    }
-    return reply.code(200).header('content-type', 'application/json').send(body + '\r\n');
+    const body = await runtime.snapshot({
+      relation: rel.name,
+      format: format as OutputFormat,
+      query,
+      quantiles,
+      neighborhood: query === 'neighborhood' ? jsonBody(req) : null,
+    });
+    return reply.code(200).header('content-type', 'application/json').send(body);
   });
 }

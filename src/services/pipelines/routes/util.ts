@@ -98,4 +98,10 @@ function checkProgramConfig(pc: Record<string, unknown>): void {
 function checkRuntimeConfig(rc: Record<string, unknown>): void {
   if (rc.workers !== undefined && (typeof rc.workers !== 'number' || !Number.isInteger(rc.workers) || rc.workers < 1 || rc.workers > 1024))
     throw Errors.badBody("Json deserialize error: field 'runtime_config.workers' must be an integer between 1 and 1024");
+  const resources = rc.resources;
+  if (resources !== undefined && resources !== null && !isObject(resources))
+    throw Errors.badBody("Json deserialize error: field 'runtime_config.resources' must be an object");
+  const mem = isObject(resources) ? resources.memory_mb_max : undefined;
+  if (mem !== undefined && mem !== null && (typeof mem !== 'number' || !Number.isInteger(mem) || mem < 1 || mem > 1_048_576))
+    throw Errors.badBody("Json deserialize error: field 'runtime_config.resources.memory_mb_max' must be null or a whole number of MiB between 1 and 1048576");
 }

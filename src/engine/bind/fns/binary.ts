@@ -1,0 +1,50 @@
+/**
+ * VARBINARY/BINARY functions (Feldera docs/sql/binary.md): TO_HEX, TO_INT, BIN2UTF8, GUNZIP, OCTET_LENGTH of
+ * bytes is in string.ts' OCTET_LENGTH for strings only. Values are lower-case hex strings (types/variant.ts).
+ */
+import { gunzipSync } from 'node:zlib';
+import { mk } from '../../types/types.js';
+import { bytesToHex, hexToBytes } from '../../types/variant.js';
+import { strict1 } from '../bexpr.js';
+import { argc, typeErr } from './args.js';
+import type { FnTable, ScalarFn } from './registry.js';
+import type { BExpr } from '../bexpr.js';
+import type { Pos } from '../../parse/ast.js';
+
+function bin(name: string, e: BExpr, pos: Pos): BExpr {
+  if (e.type.kind === 'VARBINARY') return e;
+  if (e.type.kind === 'NULL') return { ...e, type: mk('VARBINARY') };
+  throw typeErr(name, [e], pos, ': a VARBINARY is needed');
+}
+
+const one = (sig: string, out: 'VARCHAR' | 'INTEGER' | 'VARBINARY', f: (b: Buffer) => string | number | null): ScalarFn => ({
+  sig,
+  nulls: 'strict',
+  bind: (args, pos, name) => {
+    argc(name, args, 1, 1, pos);
+    return strict1(bin(name, args[0]!, pos), mk(out, true), (v) => f(hexToBytes(v as string)));
+  },
+});
+
+export const BINARY_FNS: FnTable = {
+  TO_HEX: one('TO_HEX(binary) -> VARCHAR: lower-case hex digits', 'VARCHAR', (b) => b.toString('hex')),
+  TO_INT: one('TO_INT(binary) -> INTEGER: the first 4 bytes, big-endian (fewer bytes are zero-padded on the left)', 'INTEGER', (b) => {
+    const w = b.subarray(0, 4);
+    const pad = Buffer.concat([Buffer.alloc(4 - w.length), w]);
+    return pad.readInt32BE(0);
+  }),
+  BIN2UTF8: one('BIN2UTF8(binary) -> VARCHAR: the bytes read as UTF-8; NULL when invalid', 'VARCHAR', (b) => {
+    try {
+      return new TextDecoder('utf-8', { fatal: true }).decode(b);
+    } catch {
+      return null;
+    }
+  }),
+  GUNZIP: one('GUNZIP(binary) -> VARBINARY: NULL when the input is not gzip data', 'VARBINARY', (b) => {
+    try {
+      return bytesToHex(gunzipSync(b));
+    } catch {
+      return null;
+    }
+  }),
+};

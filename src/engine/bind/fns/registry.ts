@@ -1,0 +1,33 @@
+/**
+ * The scalar function registry: one table per family (string, numeric, datetime, array, map, json), merged here.
+ * Each entry says its documented signature and its NULL rule and binds a call to typed arguments. Aliases share
+ * one entry. Rules: an entry checks its argument types and throws a 'type' SqlError naming the function; the
+ * bound closure never throws on data (bad data gives NULL, as a failed CAST does).
+ */
+import { SqlError, type Pos } from '../../parse/ast.js';
+import type { BExpr } from '../bexpr.js';
+
+export interface ScalarFn {
+  /** Signature(s) as Feldera documents them, e.g. 'UPPER(string) -> VARCHAR'. */
+  sig: string;
+  /** 'strict': NULL when any argument is NULL; otherwise the rule in words. */
+  nulls: string;
+  bind: (args: BExpr[], pos: Pos, name: string) => BExpr;
+}
+
+export type FnTable = Record<string, ScalarFn>;
+
+/** Give several names one entry. */
+export function aliases(names: string[], fn: ScalarFn): FnTable {
+  const t: FnTable = {};
+  for (const n of names) t[n] = fn;
+  return t;
+}
+
+export function lookup(tables: FnTable[], name: string, args: BExpr[], pos: Pos): ScalarFn {
+  for (const t of tables) {
+    const f = Object.prototype.hasOwnProperty.call(t, name) ? t[name] : undefined;
+    if (f) return f;
+  }
+  throw new SqlError(`No match found for function signature ${name}(${args.map((a) => a.type.kind).join(', ')})`, pos, 'unsupported');
+}

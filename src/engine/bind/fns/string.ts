@@ -1,0 +1,313 @@
+/**
+ * String functions (Feldera docs/sql/string.md). Characters are Unicode code points (a surrogate pair is one
+ * character). Regular expressions are JavaScript's with the 'u' flag, close to Rust's regex crate; an invalid
+ * constant pattern is a compile error, an invalid pattern read from data gives NULL.
+ */
+import { createHash } from 'node:crypto';
+import { SqlError, type Pos } from '../../parse/ast.js';
+import { mk, isString } from '../../types/types.js';
+import type { Value } from '../../types/values.js';
+import { type BExpr, strict1, strict2, strictN, constant } from '../bexpr.js';
+import { argc, coerceTo, int, nullableOf, str } from './args.js';
+import { aliases, type FnTable, type ScalarFn } from './registry.js';
+
+const chars = (s: Value): string[] => [...(s as string)];
+const VARCHAR_ONE = (f: (s: string) => Value, sig: string): ScalarFn => ({
+  sig,
+  nulls: 'strict',
+  bind: (args, pos, name) => {
+    argc(name, args, 1, 1, pos);
+    return strict1(str(name, args[0]!, pos), mk('VARCHAR', nullableOf(args)), (s) => f(s as string));
+  },
+});
+
+const initcap = (s: string, word: RegExp): string => s.toLowerCase().replace(word, (_m, p: string, c: string) => p + c.toUpperCase());
+
+function trimmer(where: string): (v: Value, w: Value) => Value {
+  return (v, w) => {
+    const x = v as string;
+    const cs = new Set([...(w as string)]);
+    let a = 0;
+    let b = x.length;
+    if (where !== 'TRAILING') while (a < b && cs.has(x[a]!)) a++;
+    if (where !== 'LEADING') while (b > a && cs.has(x[b - 1]!)) b--;
+    return x.slice(a, b);
+  };
+}
+
+const trim: ScalarFn = {
+  sig: 'TRIM([BOTH|LEADING|TRAILING] [chars] FROM string), LTRIM/RTRIM/BTRIM(string [, chars])',
+  nulls: 'strict',
+  bind: (args, pos, name) => {
+    let where = name === 'LTRIM' ? 'LEADING' : name === 'RTRIM' ? 'TRAILING' : 'BOTH';
+    let rest = args;
+    if (name === 'TRIM') {
+      where = String(args[0]!.fn([]));
+      rest = args.slice(1);
+    }
+    const s = str(name, rest[0]!, pos);
+    const what = rest[1] ? str(name, rest[1], pos) : constant(mk('VARCHAR', false), ' ');
+    return strict2(s, what, mk('VARCHAR', nullableOf(rest)), trimmer(where));
+  },
+};
+
+function substring(v: Value, from: Value, len: Value | undefined): Value {
+  const c = chars(v);
+  let start = (from as number) - 1;
+  let end = len === undefined ? c.length : start + (len as number);
+  if (len !== undefined && (len as number) < 0) return null;
+  if (start < 0) start = 0;
+  if (end < start) end = start;
+  return c.slice(start, end).join('');
+}
+
+/** A regular expression from SQL text: a constant is compiled once (and a bad one is a compile error). */
+function regex(name: string, pat: BExpr, flags: string, pos: Pos): (p: string) => RegExp | null {
+  if (pat.constant) {
+    const p = pat.fn([]);
+    if (p === null) return () => null;
+    let re: RegExp;
+    try {
+      re = new RegExp(p as string, flags);
+    } catch (e) {
+      throw new SqlError(`${name}: invalid regular expression '${String(p)}': ${(e as Error).message}`, pos, 'type');
+    }
+    return () => re;
+  }
+  const cache = new Map<string, RegExp | null>();
+  return (p) => {
+    let re = cache.get(p);
+    if (re === undefined) {
+      try {
+        re = new RegExp(p, flags);
+      } catch {
+        re = null;
+      }
+      if (cache.size > 1000) cache.clear();
+      cache.set(p, re);
+    }
+    return re;
+  };
+}
+
+function pad(name: string): ScalarFn {
+  return {
+    sig: `${name}(string, length [, fill])`,
+    nulls: 'strict',
+    bind: (args, pos) => {
+      argc(name, args, 2, 3, pos);
+      const fill = args[2] ? str(name, args[2], pos) : constant(mk('VARCHAR', false), ' ');
+      return strictN([str(name, args[0]!, pos), int(name, args[1]!, pos), fill], mk('VARCHAR', nullableOf(args)), ([s, k, f]) => {
+        const c = chars(s);
+        const len = k as number;
+        if (c.length >= len) return c.slice(0, Math.max(0, len)).join('');
+        if ((f as string) === '') return s;
+        const padLen = len - c.length;
+        const p = [...(f as string).repeat(Math.ceil(padLen / (f as string).length))].slice(0, padLen).join('');
+        return name === 'LPAD' ? p + s : s + p;
+      });
+    },
+  };
+}
+
+const length: ScalarFn = {
+  sig: 'CHAR_LENGTH(string) -> INTEGER',
+  nulls: 'strict',
+  bind: (args, pos, name) => {
+    argc(name, args, 1, 1, pos);
+    return strict1(str(name, args[0]!, pos), mk('INTEGER', nullableOf(args)), (s) => chars(s).length);
+  },
+};
+
+const substr: ScalarFn = {
+  sig: 'SUBSTRING(string FROM start [FOR count])',
+  nulls: 'strict',
+  bind: (args, pos, name) => {
+    argc(name, args, 2, 3, pos);
+    int(name, args[1]!, pos);
+    if (args[2]) int(name, args[2], pos);
+    return strictN([str(name, args[0]!, pos), ...args.slice(1)], mk('VARCHAR', nullableOf(args)), ([v, from, len]) => substring(v, from, len));
+  },
+};
+
+const position: ScalarFn = {
+  sig: 'POSITION(substring IN string) -> INTEGER; STRPOS(string, substring)',
+  nulls: 'strict',
+  bind: (args, pos, name) => {
+    argc(name, args, 2, 2, pos);
+    const [needle, hay] = name === 'STRPOS' ? [args[1]!, args[0]!] : [args[0]!, args[1]!];
+    return strict2(str(name, needle, pos), str(name, hay, pos), mk('INTEGER', nullableOf(args)), (a, b) => {
+      const i = (b as string).indexOf(a as string);
+      return i < 0 ? 0 : [...(b as string).slice(0, i)].length + 1;
+    });
+  },
+};
+
+const rlike: ScalarFn = {
+  sig: 'RLIKE(string, pattern) -> BOOLEAN (string RLIKE pattern)',
+  nulls: 'strict',
+  bind: (args, pos, name) => {
+    argc(name, args, 2, 2, pos);
+    const re = regex(name, args[1]!, 'u', pos);
+    return strict2(str(name, args[0]!, pos), str(name, args[1]!, pos), mk('BOOLEAN', nullableOf(args)), (s, p) => {
+      const r = re(p as string);
+      return r === null ? null : r.test(s as string);
+    });
+  },
+};
+
+export const STRING_FNS: FnTable = {
+  UPPER: VARCHAR_ONE((s) => s.toUpperCase(), 'UPPER(string) -> VARCHAR'),
+  LOWER: VARCHAR_ONE((s) => s.toLowerCase(), 'LOWER(string) -> VARCHAR'),
+  INITCAP: VARCHAR_ONE((s) => initcap(s, /(^|[^\p{L}\p{N}])(\p{L})/gu), 'INITCAP(string): words are runs of letters and digits'),
+  INITCAP_SPACES: VARCHAR_ONE((s) => initcap(s, /(^| )(\p{L})/gu), 'INITCAP_SPACES(string): words are separated by spaces'),
+  REVERSE: VARCHAR_ONE((s) => chars(s).reverse().join(''), 'REVERSE(string)'),
+  MD5: VARCHAR_ONE((s) => createHash('md5').update(s, 'utf8').digest('hex'), 'MD5(string) -> VARCHAR (hex)'),
+  ...aliases(['LENGTH', 'CHAR_LENGTH', 'CHARACTER_LENGTH', 'LEN'], length),
+  OCTET_LENGTH: {
+    sig: 'OCTET_LENGTH(string) -> INTEGER (UTF-8 bytes)',
+    nulls: 'strict',
+    bind: (args, pos, name) => {
+      argc(name, args, 1, 1, pos);
+      return strict1(str(name, args[0]!, pos), mk('INTEGER', nullableOf(args)), (s) => Buffer.byteLength(s as string));
+    },
+  },
+  ...aliases(['SUBSTRING', 'SUBSTR'], substr),
+  LEFT: {
+    sig: 'LEFT(string, count)',
+    nulls: 'strict',
+    bind: (args, pos, name) => {
+      argc(name, args, 2, 2, pos);
+      return strict2(str(name, args[0]!, pos), int(name, args[1]!, pos), mk('VARCHAR', nullableOf(args)), (s, k) => chars(s).slice(0, Math.max(0, k as number)).join(''));
+    },
+  },
+  RIGHT: {
+    sig: 'RIGHT(string, count)',
+    nulls: 'strict',
+    bind: (args, pos, name) => {
+      argc(name, args, 2, 2, pos);
+      return strict2(str(name, args[0]!, pos), int(name, args[1]!, pos), mk('VARCHAR', nullableOf(args)), (s, k) => {
+        const c = chars(s);
+        return (k as number) <= 0 ? '' : c.slice(Math.max(0, c.length - (k as number))).join('');
+      });
+    },
+  },
+  ...aliases(['TRIM', 'LTRIM', 'RTRIM', 'BTRIM'], trim),
+  CONCAT: {
+    sig: 'CONCAT(value, ...) -> VARCHAR (non-strings are cast)',
+    nulls: 'strict',
+    bind: (args, pos) => strictN(args.map((a) => (isString(a.type) ? a : coerceTo(a, mk('VARCHAR'), pos))), mk('VARCHAR', nullableOf(args)), (xs) => xs.join('')),
+  },
+  CONCAT_WS: {
+    sig: 'CONCAT_WS(sep, value, ...) -> VARCHAR',
+    nulls: 'NULL when sep is NULL; other NULL arguments are skipped',
+    bind: (args, pos, name) => {
+      argc(name, args, 1, 1000, pos);
+      const sep = str(name, args[0]!, pos).fn;
+      const parts = args.slice(1).map((a) => (isString(a.type) ? a : coerceTo(a, mk('VARCHAR'), pos)).fn);
+      return {
+        type: mk('VARCHAR', args[0]!.type.nullable),
+        fn: (r) => {
+          const s = sep(r);
+          if (s === null) return null;
+          const xs: string[] = [];
+          for (const p of parts) {
+            const v = p(r);
+            if (v !== null) xs.push(v as string);
+          }
+          return xs.join(s as string);
+        },
+      };
+    },
+  },
+  ...aliases(['POSITION', 'STRPOS'], position),
+  REPLACE: {
+    sig: 'REPLACE(string, search, replacement)',
+    nulls: 'strict',
+    bind: (args, pos, name) => {
+      argc(name, args, 3, 3, pos);
+      return strictN(args.map((a) => str(name, a, pos)), mk('VARCHAR', nullableOf(args)), ([s, a, b]) => (a === '' ? s : (s as string).split(a as string).join(b as string)));
+    },
+  },
+  REPEAT: {
+    sig: 'REPEAT(string, count): empty for count <= 0',
+    nulls: 'strict',
+    bind: (args, pos, name) => {
+      argc(name, args, 2, 2, pos);
+      return strict2(str(name, args[0]!, pos), int(name, args[1]!, pos), mk('VARCHAR', nullableOf(args)), (s, k) => (s as string).repeat(Math.max(0, k as number)));
+    },
+  },
+  LPAD: pad('LPAD'),
+  RPAD: pad('RPAD'),
+  SPLIT_PART: {
+    sig: 'SPLIT_PART(string, delimiter, n): 1-based; empty when n is out of range',
+    nulls: 'strict',
+    bind: (args, pos, name) => {
+      argc(name, args, 3, 3, pos);
+      return strictN([str(name, args[0]!, pos), str(name, args[1]!, pos), int(name, args[2]!, pos)], mk('VARCHAR', nullableOf(args)), ([s, d, k]) => (s as string).split(d as string)[(k as number) - 1] ?? '');
+    },
+  },
+  SPLIT: {
+    sig: "SPLIT(string [, delimiter = ',']) -> VARCHAR ARRAY: [] for '', [string] for an empty delimiter",
+    nulls: 'strict',
+    bind: (args, pos, name) => {
+      argc(name, args, 1, 2, pos);
+      const d = args[1] ? str(name, args[1], pos) : constant(mk('VARCHAR', false), ',');
+      return strict2(str(name, args[0]!, pos), d, mk('ARRAY', nullableOf(args), { elem: mk('VARCHAR', false) }), (s, sep) => {
+        if (s === '') return [];
+        if (sep === '') return [s];
+        return (s as string).split(sep as string);
+      });
+    },
+  },
+  ASCII: {
+    sig: 'ASCII(string) -> INTEGER: code point of the first character, 0 for an empty string',
+    nulls: 'strict',
+    bind: (args, pos, name) => {
+      argc(name, args, 1, 1, pos);
+      return strict1(str(name, args[0]!, pos), mk('INTEGER', nullableOf(args)), (s) => (s as string).codePointAt(0) ?? 0);
+    },
+  },
+  CHR: {
+    sig: 'CHR(integer) -> VARCHAR: empty for an invalid code',
+    nulls: 'strict',
+    bind: (args, pos, name) => {
+      argc(name, args, 1, 1, pos);
+      return strict1(int(name, args[0]!, pos), mk('VARCHAR', nullableOf(args)), (n) => {
+        const c = n as number;
+        return c < 0 || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff) ? '' : String.fromCodePoint(c);
+      });
+    },
+  },
+  OVERLAY: {
+    sig: 'OVERLAY(string PLACING new FROM start [FOR remove])',
+    nulls: 'strict',
+    bind: (args, pos, name) => {
+      argc(name, args, 3, 4, pos);
+      const ins = [str(name, args[0]!, pos), str(name, args[1]!, pos), int(name, args[2]!, pos), ...(args[3] ? [int(name, args[3], pos)] : [])];
+      return strictN(ins, mk('VARCHAR', nullableOf(args)), ([s, p, from, len]) => {
+        const c = chars(s);
+        const start = from as number;
+        if (start <= 0) return s;
+        const remove = len === undefined ? chars(p).length : Math.max(0, len as number);
+        const at = Math.min(start - 1, c.length);
+        return c.slice(0, at).join('') + (p as string) + c.slice(Math.min(c.length, at + remove)).join('');
+      });
+    },
+  },
+  RLIKE: rlike,
+  REGEXP_REPLACE: {
+    sig: "REGEXP_REPLACE(string, pattern [, replacement = ''])",
+    nulls: 'strict',
+    bind: (args, pos, name) => {
+      argc(name, args, 2, 3, pos);
+      const re = regex(name, args[1]!, 'gu', pos);
+      const repl = args[2] ? str(name, args[2], pos) : constant(mk('VARCHAR', false), '');
+      return strictN([str(name, args[0]!, pos), str(name, args[1]!, pos), repl], mk('VARCHAR', nullableOf(args)), ([s, p, rp]) => {
+        const r = re(p as string);
+        // Rust's replacement syntax is $1 / ${name}, as JavaScript's; a literal '$$' is '$' in both
+        return r === null ? null : (s as string).replace(r, rp as string);
+      });
+    },
+  },
+};

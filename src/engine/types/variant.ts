@@ -1,0 +1,29 @@
+/**
+ * VARIANT, MAP and VARBINARY values (representations in types.ts). A VARIANT is its JSON text with object keys
+ * sorted, so equal values have equal text (and compare, group and join as equal); a MAP is its [key, value]
+ * pairs sorted by key; a VARBINARY is the lower-case hex of its bytes.
+ */
+import type { JsonValue } from '../api.js';
+import type { Value } from './values.js';
+
+/** JSON text with object keys sorted, recursively (the VARIANT representation). */
+export function canonicalJson(v: JsonValue): string {
+  if (v === null || typeof v !== 'object') return JSON.stringify(v);
+  if (Array.isArray(v)) return '[' + v.map(canonicalJson).join(',') + ']';
+  const keys = Object.keys(v).sort();
+  return '{' + keys.map((k) => JSON.stringify(k) + ':' + canonicalJson((v as Record<string, JsonValue>)[k]!)).join(',') + '}';
+}
+
+/** Parse JSON text into a VARIANT value; undefined when the text is not JSON. */
+export function parseVariant(text: string): string | undefined {
+  try {
+    return canonicalJson(JSON.parse(text) as JsonValue);
+  } catch {
+    return undefined;
+  }
+}
+
+export const variantValue = (v: Value): JsonValue => JSON.parse(v as string) as JsonValue;
+
+export const bytesToHex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
+export const hexToBytes = (h: string): Buffer => Buffer.from(h, 'hex');

@@ -1,0 +1,422 @@
+/**
+ * A deployed pipeline as the main thread holds it: the pipeline's worker thread (worker/pipeline-worker.ts,
+ * with its own heap limit), the watch streams, and the last figures the worker reported. The main thread
+ * only moves bytes: ingress bodies go to the worker in chunks (buffers transferred, at most
+ * MAX_INFLIGHT_BYTES not yet taken by the worker), encoded output comes back as bytes and is framed
+ * for each watch stream here.
+ *
+ * Rules: a worker that runs out of memory, throws, exits or reports an engine failure fails the
+ * pipeline once (onFail with a deployment_error); from then on every waiting request is answered
+ * with that error, watch streams end, and the worker is gone. Nothing here waits for the worker to
+ * answer a stats request or a heartbeat: a big step in the worker never stalls the main thread.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import type { Worker } from 'node:worker_threads';
+import type { RelationSchema } from '../../engine/index.js';
+import { spawnWorker, siblingModule } from '../workers/spawn.js';
+import type { ConnectorAccess } from './connectors/access.js';
+import type { OutputFormat } from './egress/encode.js';
+import { Watcher } from './egress/watch.js';
+import { ApiError, Errors, type ErrorBody } from './errors.js';
+import type { LogLevel } from './logs.js';
+import type { ProgramSchema } from './names.js';
+import type { FromWorker, IngestSpec, SnapshotSpec, ToWorker, WireError, WorkerConfig, WorkerMetrics } from './worker/protocol.js';
+
+/** Heap limit of a pipeline's worker when runtime_config.resources.memory_mb_max is not set. */
+export const DEFAULT_MEMORY_MB = 2048;
+/** Ingress bytes sent to the worker in one message. */
+const BATCH_BYTES = 1024 * 1024;
+/** Ingress bytes sent but not yet taken by the worker before the request body is read further. */
+const MAX_INFLIGHT_BYTES = 8 * 1024 * 1024;
+/** How long a worker may take to close its output files on shutdown before it is ended. */
+const STOP_TIMEOUT_MS = 5000;
+
+export type HostState = 'Paused' | 'Running' | 'Terminated';
+
+export interface HostOptions {
+  programCode: string;
+  outputCase: 'upper' | 'lower';
+  programVersion: number;
+  memoryMb: number;
+  keepAliveMs: number;
+  /** Per-watcher bound on chunks written but not yet taken by the socket. */
+  watchMaxChunks?: number;
+  fault?: WorkerConfig['fault'];
+  /** Where the pipeline's connectors may reach (plain data: it goes to the worker as it is). */
+  connectorAccess: ConnectorAccess;
+  log: (level: LogLevel, message: string) => void;
+  /** The running pipeline failed (after a successful init): called once with the deployment_error. */
+  onFail: (error: ErrorBody) => void;
+}
+
+interface Pending<T> {
+  resolve: (v: T) => void;
+  reject: (e: Error) => void;
+}
+
+function emptyMetrics(): WorkerMetrics {
+  return {
+    state: 'Paused',
+    buffered_input_records: 0,
+    total_input_records: 0,
+    total_processed_records: 0,
+    total_completed_steps: 0,
+    state_size_records: 0,
+    pipeline_complete: false,
+    memory_bytes: 0,
+    heap_used_bytes: 0,
+    busy_msecs: 0,
+    inputs: [],
+    file_outputs: [],
+  };
+}
+
+function toApiError(e: WireError): ApiError {
+  return new ApiError(e.status, e.body.error_code, e.body.message, e.body.details, e.headers ?? {});
+}
+
+/** The error a request waiting on a failed pipeline gets. */
+function failureError(body: ErrorBody): ApiError {
+  return new ApiError(500, body.error_code, body.message, body.details);
+}
+
+export class PipelineHost {
+  state: HostState = 'Paused';
+  readonly startedAt = Date.now();
+  readonly programVersion: number;
+  readonly memoryMb: number;
+  program: ProgramSchema = { tables: [], views: [] };
+  metrics: WorkerMetrics = emptyMetrics();
+  /** Why the pipeline failed, once it has. */
+  failure: ErrorBody | null = null;
+  private readonly worker: Worker;
+  private readonly watchersByKey = new Map<string, Set<Watcher>>();
+  private readonly waiters = new Set<Pending<void>>();
+  private readonly pendingIngest = new Map<number, Pending<void>>();
+  private readonly pendingSnapshot = new Map<number, Pending<Buffer>>();
+  private readonly ackListeners = new Map<number, (bytes: number) => void>();
+  private readonly wakers = new Set<() => void>();
+  private nextId = 1;
+  private initialized = false;
+  private initWaiter: Pending<void> | null = null;
+  private readonly initPromise: Promise<void>;
+  private stopping = false;
+  private exited = false;
+  private readonly exitPromise: Promise<void>;
+  private stopped: (() => void) | null = null;
+  private keepAlive: NodeJS.Timeout | null = null;
+  /** Callers of resume() waiting for the worker's answer, in order. */
+  private resumed: (() => void)[] = [];
+
+  constructor(private readonly opts: HostOptions) {
+    this.programVersion = opts.programVersion;
+    this.memoryMb = opts.memoryMb;
+    this.initPromise = new Promise<void>((resolve, reject) => (this.initWaiter = { resolve, reject }));
+    this.initPromise.catch(() => {});
+    const config: WorkerConfig = {
+      programCode: opts.programCode,
+      outputCase: opts.outputCase,
+      connectorAccess: opts.connectorAccess,
+      fault: opts.fault ?? null,
+    };
+    this.worker = spawnWorker(siblingModule(import.meta.url, 'worker/pipeline-worker'), {
+      workerData: config,
+      resourceLimits: { maxOldGenerationSizeMb: opts.memoryMb },
+      stdout: false,
+      stderr: false,
+    });
+    this.worker.on('message', (m: FromWorker) => this.onMessage(m));
+    this.worker.on('error', (err: Error & { code?: string }) => this.fail(this.classify(err)));
+    this.exitPromise = new Promise<void>((resolve) =>
+      this.worker.once('exit', (code) => {
+        this.exited = true;
+        resolve();
+        if (!this.stopping)
+          this.fail({
+            message: `The pipeline's worker exited unexpectedly (exit code ${code}).`,
+            error_code: 'RuntimeError.WorkerPanic',
+            details: { exit_code: code },
+          });
+      }),
+    );
+  }
+
+  private classify(err: Error & { code?: string }): ErrorBody {
+    if (err?.code === 'ERR_WORKER_OUT_OF_MEMORY')
+      return {
+        message: `The pipeline ran out of memory: its worker reached the limit of ${this.memoryMb} MiB (runtime_config.resources.memory_mb_max) and was stopped.`,
+        error_code: 'RuntimeError.OutOfMemory',
+        details: { memory_mb_max: this.memoryMb, error: err.message },
+      };
+    const message = err?.message ?? String(err);
+    return {
+      message: `The pipeline's worker failed with an unexpected error: ${message}`,
+      error_code: 'RuntimeError.WorkerPanic',
+      details: { error: message },
+    };
+  }
+
+  private post(msg: ToWorker, transfer: ArrayBuffer[] = []): void {
+    if (this.exited || this.failure) return;
+    this.worker.postMessage(msg, transfer);
+  }
+
+  private onMessage(m: FromWorker): void {
+    switch (m.t) {
+      case 'ready':
+        this.program = { tables: m.tables, views: m.views };
+        this.metrics = m.metrics;
+        this.initialized = true;
+        this.initWaiter?.resolve();
+        return;
+      case 'init-failed':
+        this.initWaiter?.reject(toApiError(m.error));
+        return;
+      case 'output': {
+        const set = this.watchersByKey.get(key(m.relation, m.format));
+        if (!set) return;
+        for (const w of set) for (const c of m.chunks) w.send({ data: c.bytes, records: c.records });
+        return;
+      }
+      case 'ingest-ack':
+        this.ackListeners.get(m.id)?.(m.bytes);
+        return;
+      case 'ingest-done': {
+        this.metrics = m.metrics;
+        const p = this.pendingIngest.get(m.id);
+        this.pendingIngest.delete(m.id);
+        if (m.error) p?.reject(toApiError(m.error));
+        else p?.resolve();
+        return;
+      }
+      case 'snapshot-done': {
+        const p = this.pendingSnapshot.get(m.id);
+        this.pendingSnapshot.delete(m.id);
+        if (m.error || !m.body) p?.reject(m.error ? toApiError(m.error) : Errors.terminating());
+        else p?.resolve(Buffer.from(m.body.buffer, m.body.byteOffset, m.body.byteLength));
+        return;
+      }
+      case 'metrics':
+        this.metrics = m.metrics;
+        return;
+      case 'resumed':
+        this.metrics = m.metrics;
+        this.resumed.shift()?.();
+        return;
+      case 'log':
+        this.opts.log(m.level, m.message);
+        return;
+      case 'fatal':
+        this.fail({
+          message: `The pipeline failed while processing input: ${m.message}`,
+          error_code: 'RuntimeError.WorkerPanic',
+          details: { error: m.message },
+        });
+        return;
+      case 'stopped':
+        this.stopped?.();
+        return;
+    }
+  }
+
+  /** Initializing: resolves once the worker compiled the program and read its connectors. */
+  async init(): Promise<void> {
+    await this.initPromise;
+    this.keepAlive = setInterval(() => this.tick(), Math.max(50, Math.floor(this.opts.keepAliveMs / 3)));
+    this.keepAlive.unref();
+  }
+
+  /** Resolves once the worker runs (or the pipeline ended meanwhile). */
+  resume(): Promise<void> {
+    if (this.state === 'Terminated') return Promise.resolve();
+    this.state = 'Running';
+    const resumed = new Promise<void>((resolve) => this.resumed.push(resolve));
+    this.post({ t: 'resume' });
+    for (const w of this.waiters) w.resolve();
+    this.waiters.clear();
+    return resumed;
+  }
+
+  pause(): void {
+    if (this.state !== 'Running') return;
+    this.state = 'Paused';
+    this.post({ t: 'pause' });
+  }
+
+  /** Resolves when the pipeline runs; rejects when it shuts down or fails first. */
+  waitUntilRunning(): Promise<void> {
+    if (this.state === 'Running') return Promise.resolve();
+    if (this.state === 'Terminated') return Promise.reject(this.terminatedError());
+    return new Promise((resolve, reject) => this.waiters.add({ resolve, reject }));
+  }
+
+  private terminatedError(): ApiError {
+    return this.failure ? failureError(this.failure) : Errors.terminating();
+  }
+
+  /**
+   * One ingress request: the body's bytes go to the worker as they arrive; resolves when the worker
+   * applied them as one step, rejects with its error (nothing applied). `tooLarge` is thrown (and the
+   * request abandoned) when the body grows beyond `limit` bytes.
+   */
+  async ingest(spec: IngestSpec, body: AsyncIterable<Uint8Array> | Uint8Array | null, limit: number, tooLarge: () => Error): Promise<void> {
+    if (this.state === 'Terminated') throw this.terminatedError();
+    const id = this.nextId++;
+    const done = new Promise<void>((resolve, reject) => this.pendingIngest.set(id, { resolve, reject }));
+    done.catch(() => {});
+    let inflight = 0;
+    this.ackListeners.set(id, (bytes) => {
+      inflight -= bytes;
+      this.wake();
+    });
+    this.post({ t: 'ingest-begin', id, spec });
+    let batch = new Uint8Array(BATCH_BYTES);
+    let fill = 0;
+    const flush = () => {
+      if (fill === 0) return;
+      const bytes = fill === BATCH_BYTES ? batch : batch.slice(0, fill);
+      inflight += fill;
+      this.post({ t: 'ingest-chunk', id, bytes }, [bytes.buffer as ArrayBuffer]);
+      batch = new Uint8Array(BATCH_BYTES);
+      fill = 0;
+    };
+    try {
+      let total = 0;
+      const parts: AsyncIterable<Uint8Array> | Uint8Array[] = body === null ? [] : body instanceof Uint8Array ? [body] : body;
+      for await (const chunk of parts) {
+        total += chunk.byteLength;
+        if (total > limit) throw tooLarge();
+        // copied into buffers of our own, whose ownership moves to the worker
+        for (let off = 0; off < chunk.byteLength; ) {
+          const n = Math.min(BATCH_BYTES - fill, chunk.byteLength - off);
+          batch.set(chunk.subarray(off, off + n), fill);
+          fill += n;
+          off += n;
+          if (fill === BATCH_BYTES) flush();
+        }
+        while (inflight > MAX_INFLIGHT_BYTES && !this.ended) await new Promise<void>((r) => this.wakers.add(r));
+        if (this.ended) throw this.terminatedError();
+      }
+      flush();
+      this.post({ t: 'ingest-end', id });
+    } catch (err) {
+      this.pendingIngest.delete(id);
+      this.post({ t: 'ingest-abort', id });
+      throw err;
+    } finally {
+      this.ackListeners.delete(id);
+    }
+    return done;
+  }
+
+  private get ended(): boolean {
+    return this.state === 'Terminated';
+  }
+
+  private wake(): void {
+    const ws = [...this.wakers];
+    this.wakers.clear();
+    for (const w of ws) w();
+  }
+
+  /** A snapshot body, computed by the worker. */
+  snapshot(spec: SnapshotSpec): Promise<Buffer> {
+    if (this.state === 'Terminated') return Promise.reject(this.terminatedError());
+    const id = this.nextId++;
+    const p = new Promise<Buffer>((resolve, reject) => this.pendingSnapshot.set(id, { resolve, reject }));
+    this.post({ t: 'snapshot', id, spec });
+    return p;
+  }
+
+  addWatcher(relation: RelationSchema, format: OutputFormat, backpressure: boolean, res: ServerResponse): Watcher {
+    const k = key(relation.name, format);
+    const w = new Watcher(
+      `api-watch-${relation.name}-${randomUUID()}`,
+      relation,
+      format,
+      backpressure,
+      res,
+      (watcher, reason) => {
+        if (this.watchersByKey.get(k)?.delete(watcher)) this.post({ t: 'subscribe', relation: relation.name, format, delta: -1 });
+        this.opts.log('DEBUG', `output endpoint '${watcher.endpointName}' closed: ${reason}`);
+      },
+      (watcher) =>
+        this.opts.log(
+          'WARN',
+          `output endpoint '${watcher.endpointName}' is not keeping up: ${watcher.backpressure ? 'closing the stream (backpressure=true)' : 'dropping a chunk (backpressure=false)'}`,
+        ),
+      this.opts.watchMaxChunks,
+    );
+    let set = this.watchersByKey.get(k);
+    if (!set) {
+      set = new Set();
+      this.watchersByKey.set(k, set);
+    }
+    set.add(w);
+    // subscribed before the response head goes out: any ingress the client sends after seeing it is seen
+    this.post({ t: 'subscribe', relation: relation.name, format, delta: 1 });
+    w.open();
+    this.opts.log('DEBUG', `output endpoint '${w.endpointName}' opened`);
+    return w;
+  }
+
+  *watchers(): Iterable<Watcher> {
+    for (const set of this.watchersByKey.values()) yield* set;
+  }
+
+  private tick(): void {
+    const now = Date.now();
+    for (const w of this.watchers()) w.heartbeat(now, this.opts.keepAliveMs);
+  }
+
+  get pipelineComplete(): boolean {
+    return this.metrics.pipeline_complete;
+  }
+
+  /** Ends watch streams and fails every waiting request with `err`. */
+  private terminate(err: () => Error): void {
+    this.state = 'Terminated';
+    if (this.keepAlive) clearInterval(this.keepAlive);
+    for (const w of [...this.watchers()]) w.end();
+    this.watchersByKey.clear();
+    for (const w of this.waiters) w.reject(err());
+    this.waiters.clear();
+    for (const p of this.pendingIngest.values()) p.reject(err());
+    this.pendingIngest.clear();
+    for (const p of this.pendingSnapshot.values()) p.reject(err());
+    this.pendingSnapshot.clear();
+    this.initWaiter?.reject(err());
+    for (const r of this.resumed.splice(0)) r();
+    this.wake();
+  }
+
+  private fail(body: ErrorBody): void {
+    if (this.failure || this.stopping) return;
+    this.failure = body;
+    this.opts.log('ERROR', body.message);
+    this.terminate(() => failureError(body));
+    void this.worker.terminate();
+    if (this.initialized) this.opts.onFail(body);
+  }
+
+  /** Stops the worker (it closes its output files first); ends watch streams, fails waiting requests. */
+  async shutdown(): Promise<void> {
+    if (this.stopping) return this.exitPromise;
+    this.stopping = true;
+    if (!this.failure) this.terminate(() => Errors.terminating());
+    if (!this.exited) {
+      const stopped = new Promise<void>((resolve) => (this.stopped = resolve));
+      this.worker.postMessage({ t: 'stop' } satisfies ToWorker);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([stopped, this.exitPromise, new Promise<void>((r) => (timer = setTimeout(r, STOP_TIMEOUT_MS)))]);
+      clearTimeout(timer);
+      await this.worker.terminate();
+    }
+    await this.exitPromise;
+  }
+}
+
+function key(relation: string, format: OutputFormat): string {
+  return `${format}\u0000${relation}`;
+}

@@ -1,0 +1,192 @@
+/**
+ * The entry of a pipeline's worker thread: compiles the program from its source, builds the circuit,
+ * reads the input connectors, and then serves its host's messages (protocol.ts) one at a time: ingress
+ * bodies arrive as byte chunks and are parsed and applied here, watch output is encoded here and sent
+ * back as bytes, snapshots are answered here. Nothing of the main thread's heap is needed.
+ *
+ * Rules: an ingress request is one step, all of it or nothing; a bad input is an answer with an error,
+ * never a failure of the worker; an engine failure on a step is reported as `fatal` (the host then
+ * fails the pipeline and ends this worker).
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { compileProgram } from '../compiler.js';
+import { ConnectorError } from '../connectors/input.js';
+import type { EncodedChunk, OutputFormat } from '../egress/encode.js';
+import { answerSnapshot } from '../egress/snapshot.js';
+import { ApiError, Errors } from '../errors.js';
+import { PipelineRuntime, type InputEndpoint } from '../runtime.js';
+import { workerMetrics } from '../stats.js';
+import { IngestJob } from './ingest-job.js';
+import type { FromWorker, ToWorker, WireChunk, WireError, WorkerConfig } from './protocol.js';
+import type { RelationSchema } from '../../../engine/index.js';
+
+const port = parentPort!;
+const config = workerData as WorkerConfig;
+const METRICS_INTERVAL_MS = 1000;
+
+function post(msg: FromWorker, transfer: ArrayBuffer[] = []): void {
+  port.postMessage(msg, transfer);
+}
+
+/** An error as a request's answer: ApiErrors as they are, anything else as the routes' 500 InternalError. */
+function wireError(err: unknown): WireError {
+  if (err instanceof ApiError) return { status: err.status, body: err.body(), headers: err.headers };
+  if (err instanceof ConnectorError) return { status: 500, body: { message: err.message, error_code: 'InitializationError', details: err.details } };
+  const message = (err as Error)?.message ?? String(err);
+  return { status: 500, body: { message: `Internal error: ${message}`, error_code: 'InternalError', details: null } };
+}
+
+/** Plain copies of the schemas (what the host needs to resolve names in URLs). */
+function plain(rel: RelationSchema): RelationSchema {
+  return {
+    name: rel.name,
+    caseSensitive: rel.caseSensitive,
+    columns: rel.columns.map((c) => ({ name: c.name, caseSensitive: c.caseSensitive, type: c.type, nullable: c.nullable })),
+    primaryKey: [...rel.primaryKey],
+    materialized: rel.materialized,
+    local: rel.local,
+    connectors: JSON.parse(JSON.stringify(rel.connectors)),
+    line: rel.line,
+  };
+}
+
+const encoder = new TextEncoder();
+
+function emit(relation: string, format: OutputFormat, chunks: EncodedChunk[]): void {
+  const wire: WireChunk[] = chunks.map((c) => ({ bytes: encoder.encode(c.data), records: c.records }));
+  post({ t: 'output', relation, format, chunks: wire }, wire.map((c) => c.bytes.buffer as ArrayBuffer));
+}
+
+let rt: PipelineRuntime | null = null;
+const jobs = new Map<number, IngestJob>();
+
+async function init(): Promise<void> {
+  const out = compileProgram(config.programCode, config.outputCase);
+  if (!out.ok) {
+    const first = 'messages' in out ? out.messages[0]?.message : out.systemError;
+    throw new ApiError(400, 'ProgramFailedToCompile', `The program did not compile successfully${first ? `: ${first}` : ''}`);
+  }
+  const runtime = new PipelineRuntime(out.program, {
+    emit,
+    connectorAccess: config.connectorAccess,
+    log: (level, message) => post({ t: 'log', level, message }),
+    onFatal: (err) => post({ t: 'fatal', message: err.message }),
+  });
+  rt = runtime;
+  await runtime.init();
+  post({ t: 'ready', tables: out.program.tables.map(plain), views: out.program.views.filter((v) => !v.local).map(plain), metrics: workerMetrics(runtime) });
+  setInterval(() => {
+    if (rt && rt.state !== 'Terminated') post({ t: 'metrics', metrics: workerMetrics(rt) });
+  }, METRICS_INTERVAL_MS).unref();
+}
+
+function finishIngest(id: number): void {
+  const job = jobs.get(id);
+  jobs.delete(id);
+  if (!job || !rt) return;
+  if (config.fault === 'throw') {
+    setImmediate(() => {
+      throw new Error('injected fault: the pipeline worker threw an unexpected error');
+    });
+    return;
+  }
+  if (config.fault === 'exit') process.exit(70);
+  if (config.fault === 'step') {
+    // the engine throws something that is not an input error, as a bug in an operator would
+    rt.circuit.step = () => {
+      throw new TypeError('injected fault: an engine operator failed');
+    };
+  }
+  let error: WireError | null = null;
+  let endpoint: InputEndpoint | null = null;
+  try {
+    if (rt.state === 'Terminated') throw Errors.terminating();
+    const table = rt.program.tables.find((t) => t.name === job.spec.table);
+    if (!table) throw new ApiError(404, 'UnknownInputEndpoint', `Unknown table '${job.spec.table}'`);
+    // the body is in: stats show it buffered while it is parsed and applied
+    endpoint = rt.httpEndpoint(table, job.spec.format);
+    endpoint.metrics.buffered_bytes += job.bytes;
+    post({ t: 'metrics', metrics: workerMetrics(rt) });
+    rt.apply(job.finish(), endpoint, job.bytes);
+  } catch (err) {
+    error = wireError(err);
+  }
+  if (endpoint) endpoint.metrics.buffered_bytes -= job.bytes;
+  post({ t: 'ingest-done', id, error, metrics: workerMetrics(rt) });
+}
+
+function handle(m: ToWorker): void {
+  switch (m.t) {
+    case 'resume':
+      rt!.resume();
+      post({ t: 'resumed', metrics: workerMetrics(rt!) });
+      return;
+    case 'pause':
+      rt?.pause();
+      if (rt) post({ t: 'metrics', metrics: workerMetrics(rt) });
+      return;
+    case 'subscribe':
+      rt?.subscribe(m.relation, m.format, m.delta);
+      return;
+    case 'ingest-begin':
+      {
+        // the host resolved the name against this worker's own schema, so the table is there
+        const table = rt!.program.tables.find((t) => t.name === m.spec.table)!;
+        jobs.set(m.id, new IngestJob(m.spec, rt!.binding(table)));
+      }
+      return;
+    case 'ingest-chunk': {
+      const job = jobs.get(m.id);
+      job?.push(m.bytes);
+      post({ t: 'ingest-ack', id: m.id, bytes: m.bytes.byteLength });
+      return;
+    }
+    case 'ingest-end':
+      finishIngest(m.id);
+      return;
+    case 'ingest-abort':
+      jobs.delete(m.id);
+      return;
+    case 'snapshot': {
+      let body: Uint8Array | null = null;
+      let error: WireError | null = null;
+      try {
+        if (!rt) throw Errors.terminating();
+        body = encoder.encode(answerSnapshot(rt.circuit, rt.program, m.spec));
+      } catch (err) {
+        error = wireError(err);
+      }
+      post({ t: 'snapshot-done', id: m.id, body, error }, body ? [body.buffer as ArrayBuffer] : []);
+      return;
+    }
+    case 'stop':
+      void (async () => {
+        jobs.clear();
+        await rt?.shutdown();
+        post({ t: 'stopped' });
+      })();
+      return;
+  }
+}
+
+function initError(err: unknown): WireError {
+  if (err instanceof ApiError || err instanceof ConnectorError) return wireError(err);
+  const message = `Pipeline failed to initialize: ${(err as Error)?.message ?? String(err)}`;
+  return { status: 500, body: { message, error_code: 'InitializationError', details: null } };
+}
+
+const ready = init().then(
+  () => true,
+  (err) => {
+    post({ t: 'init-failed', error: initError(err) });
+    return false;
+  },
+);
+port.on('message', (m: ToWorker) => {
+  // a stop is served at once (it aborts connector reads still running); the rest once initialized
+  if (m.t === 'stop') handle(m);
+  else
+    void ready.then((ok) => {
+      if (ok) handle(m);
+    });
+});

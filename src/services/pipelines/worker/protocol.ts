@@ -1,0 +1,116 @@
+/**
+ * Messages between a pipeline's host (main thread, host.ts) and its worker (pipeline-worker.ts). Only
+ * plain data crosses: bodies and encoded output travel as Uint8Arrays whose buffers are transferred,
+ * never rows. Requests carry an `id` the answer repeats. Messages on the port keep their order, so a
+ * subscription sent before an ingest is in force when that ingest's step runs.
+ */
+import type { RelationSchema } from '../../../engine/index.js';
+import type { ConnectorAccess } from '../connectors/access.js';
+import type { ErrorBody } from '../errors.js';
+import type { OutputFormat } from '../egress/encode.js';
+import type { UpdateFormat } from '../ingress/json.js';
+import type { LogLevel } from '../logs.js';
+
+export interface WorkerConfig {
+  programCode: string;
+  outputCase: 'upper' | 'lower';
+  /** Where connectors may reach: connector root, fetch policy, source size cap. */
+  connectorAccess: ConnectorAccess;
+  /** Test knob: make the worker fail on its first ingest (throw, exit, or the engine's step throws), as a bug would. */
+  fault?: 'throw' | 'exit' | 'step' | null;
+}
+
+/** An error that an answer carries back: an ApiError's status, body and headers. */
+export interface WireError {
+  status: number;
+  body: ErrorBody;
+  headers?: Record<string, string>;
+}
+
+export interface IngestSpec {
+  table: string;
+  format: 'csv' | 'json';
+  updateFormat: UpdateFormat;
+  array: boolean;
+}
+
+export interface SnapshotSpec {
+  relation: string;
+  format: OutputFormat;
+  query: 'table' | 'quantiles' | 'neighborhood';
+  quantiles: number;
+  /** The neighborhood request body, parsed as JSON (null when absent). */
+  neighborhood: unknown;
+}
+
+export type ToWorker =
+  | { t: 'resume' }
+  | { t: 'pause' }
+  | { t: 'subscribe'; relation: string; format: OutputFormat; delta: 1 | -1 }
+  | { t: 'ingest-begin'; id: number; spec: IngestSpec }
+  | { t: 'ingest-chunk'; id: number; bytes: Uint8Array }
+  | { t: 'ingest-end'; id: number }
+  | { t: 'ingest-abort'; id: number }
+  | { t: 'snapshot'; id: number; spec: SnapshotSpec }
+  | { t: 'stop' };
+
+/** One encoded output chunk: the part after `"sequence_number":N,` as UTF-8. */
+export interface WireChunk {
+  bytes: Uint8Array;
+  records: number;
+}
+
+export interface FileOutputStats {
+  endpoint_name: string;
+  config: Record<string, unknown>;
+  metrics: Record<string, number>;
+  fatal_error: string | null;
+}
+
+export interface InputEndpointStats {
+  endpoint_name: string;
+  config: Record<string, unknown>;
+  metrics: {
+    total_bytes: number;
+    total_records: number;
+    buffered_bytes: number;
+    buffered_records: number;
+    num_transport_errors: number;
+    num_parse_errors: number;
+    end_of_input: boolean;
+  };
+  fatal_error: string | null;
+  paused: boolean;
+}
+
+/** What the worker reports after every step and state change, and now and then (memory). */
+export interface WorkerMetrics {
+  state: 'Paused' | 'Running' | 'Terminated';
+  buffered_input_records: number;
+  total_input_records: number;
+  total_processed_records: number;
+  total_completed_steps: number;
+  state_size_records: number;
+  pipeline_complete: boolean;
+  /** The worker's V8 heap (committed) plus memory outside it held by its objects. */
+  memory_bytes: number;
+  heap_used_bytes: number;
+  busy_msecs: number;
+  inputs: InputEndpointStats[];
+  file_outputs: FileOutputStats[];
+}
+
+export type FromWorker =
+  | { t: 'ready'; tables: RelationSchema[]; views: RelationSchema[]; metrics: WorkerMetrics }
+  | { t: 'init-failed'; error: WireError }
+  | { t: 'output'; relation: string; format: OutputFormat; chunks: WireChunk[] }
+  | { t: 'ingest-ack'; id: number; bytes: number }
+  | { t: 'ingest-done'; id: number; error: WireError | null; metrics: WorkerMetrics }
+  | { t: 'snapshot-done'; id: number; body: Uint8Array | null; error: WireError | null }
+  | { t: 'metrics'; metrics: WorkerMetrics }
+  /** Answers `resume`, once the connectors' pending data is applied. */
+  | { t: 'resumed'; metrics: WorkerMetrics }
+  | { t: 'log'; level: LogLevel; message: string }
+  /** The engine failed on a step (a bug, not bad input): the pipeline must stop. */
+  | { t: 'fatal'; message: string }
+  | { t: 'stopped' };
