@@ -1,7 +1,8 @@
 /**
  * CSV, read and written once for client and server (RFC 4180 with dialect options). Pure: text in, records out.
  * Reading rules:
- * - records end at `\n`, `\r\n` or a lone `\r` outside quotes; a missing final line break is fine;
+ * - records end at `\n`, `\r\n` or a lone `\r` outside quotes (each one line); a missing final line break is
+ *   fine; inside a quoted field only `\n` counts as a line;
  * - a field is quoted only when its first character is the quote; inside, a doubled quote is one quote and
  *   line breaks are kept; characters after the closing quote up to the delimiter are dropped; a quote in the
  *   middle of an unquoted field is an ordinary character;
