@@ -6,9 +6,9 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { NotifyStore, type ApiKeyInfo } from './store.js';
+import { NotifyStore, type ApiKeyInfo } from './store/index.js';
 
-export type { ApiKeyInfo } from './store.js';
+export type { ApiKeyInfo } from './store/index.js';
 
 export class KeyAdminError extends Error {
   constructor(

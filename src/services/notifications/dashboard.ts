@@ -11,8 +11,8 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bearerToken, cookieValue } from './http-util.js';
 import type { Notifier } from './service.js';
-import type { Delivery, DeliveryStatus, Webhook } from './store.js';
-import { DELIVERY_STATUSES } from './store.js';
+import type { Delivery, DeliveryStatus, Webhook } from './store/index.js';
+import { DELIVERY_STATUSES } from './store/index.js';
 import { scaledSchedule } from '../../webhooks/schedule.js';
 
 export const DASHBOARD_COOKIE = 'ops_notify_key';

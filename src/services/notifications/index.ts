@@ -4,7 +4,7 @@
  * See docs/notifications.md.
  */
 import { timingSafeEqual } from 'node:crypto';
-import { hashApiKey } from './store.js';
+import { hashApiKey } from './store/index.js';
 import type { ServiceHandle, ServiceModule } from '../types.js';
 import { retryScaleProblem } from '../../webhooks/schedule.js';
 import { registerDashboard } from './dashboard.js';

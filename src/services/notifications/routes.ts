@@ -18,7 +18,7 @@ import type { FastifyInstance } from 'fastify';
 import { EVENT_DESCRIPTIONS, EVENT_TYPES, type EventType } from '../../webhooks/envelope.js';
 import { bearerToken, sendError } from './http-util.js';
 import { Notifier } from './service.js';
-import type { Webhook, WebhookWithSecret } from './store.js';
+import type { Webhook, WebhookWithSecret } from './store/index.js';
 import { parseEventQuery, parseListQuery, parseTrigger, parseWebhookCreate, parseWebhookPatch } from './validate.js';
 
 const publicWebhook = (w: WebhookWithSecret): Webhook => {

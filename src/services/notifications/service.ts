@@ -13,7 +13,7 @@ import {
   type EventType,
 } from '../../webhooks/envelope.js';
 import { systemClock, type Clock } from '../../webhooks/schedule.js';
-import { NotifyStore } from './store.js';
+import { NotifyStore } from './store/index.js';
 import { DeliveryWorker } from './worker.js';
 import type { FetchPolicy } from '../net/fetch-policy.js';
 

@@ -1,8 +1,8 @@
 /** Validation of the registration and trigger bodies; every problem is reported per field. */
 import { ALL_EVENTS, EVENT_TYPES, isEventType } from '../../webhooks/envelope.js';
 import { receiverUrlProblem } from '../../webhooks/send.js';
-import type { DeliveryStatus } from './store.js';
-import { DELIVERY_STATUSES } from './store.js';
+import type { DeliveryStatus } from './store/index.js';
+import { DELIVERY_STATUSES } from './store/index.js';
 
 export type FieldErrors = Record<string, string[]>;
 

@@ -11,7 +11,7 @@ import { setMaxListeners } from 'node:events';
 import type { Dispatcher } from 'undici';
 import { DELIVERY_TIMEOUT_MS, systemClock, type Clock } from '../../webhooks/schedule.js';
 import { sendSigned, type AttemptResult } from '../../webhooks/send.js';
-import type { DueDelivery, FinishedAttempt, NotifyStore } from './store.js';
+import type { DueDelivery, FinishedAttempt, NotifyStore } from './store/index.js';
 import { policyDispatcher, type FetchPolicy } from '../net/fetch-policy.js';
 
 export interface WorkerOptions {

@@ -10,7 +10,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import service from '../../../src/services/notifications/index.js';
 import { createKey, listKeys, revokeKey, KeyAdminError } from '../../../src/services/notifications/admin.js';
-import { hashApiKey } from '../../../src/services/notifications/store.js';
+import { hashApiKey } from '../../../src/services/notifications/store/index.js';
 import { buildServiceApp, type ServiceApp } from '../../helpers/service-app.js';
 import { tempDir } from '../../helpers/cli.js';
 

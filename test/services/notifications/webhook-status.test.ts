@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEnvelope, serializeEnvelope } from '../../../src/webhooks/envelope.js';
 import { ManualClock } from '../../../src/webhooks/schedule.js';
-import { NotifyStore } from '../../../src/services/notifications/store.js';
+import { NotifyStore } from '../../../src/services/notifications/store/index.js';
 import { DeliveryWorker } from '../../../src/services/notifications/worker.js';
 import service from '../../../src/services/notifications/index.js';
 import { buildServiceApp } from '../../helpers/service-app.js';

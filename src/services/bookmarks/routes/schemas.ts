@@ -1,5 +1,10 @@
-/** JSON schemas of the API objects, used to describe every route in /openapi.json. */
+/**
+ * JSON schemas of the API objects, used to describe every route in /openapi.json. They document; they do
+ * not validate (validate.ts does, through the actions). So the request bodies' length limits are taken
+ * from validate.ts's LIMITS, the ones enforced, and cannot drift from them.
+ */
 import type { FastifySchema } from 'fastify';
+import { LIMITS } from '../validate.js';
 const dt = { type: 'string', format: 'date-time', description: 'YYYY-MM-DDTHH:MM:SS.ffffffZ' };
 const dtN = { type: ['string', 'null'], format: 'date-time' };
 const visibility = { type: 'integer', enum: [1, 2, 3], description: '1 public, 2 internal, 3 private' };
@@ -167,14 +172,14 @@ export function doc(
 export const linkBody = {
   type: 'object',
   properties: {
-    url: { type: 'string', format: 'uri', maxLength: 2048 },
-    title: { type: ['string', 'null'], maxLength: 255 },
-    description: { type: ['string', 'null'] },
-    icon: { type: ['string', 'null'] },
+    url: { type: 'string', format: 'uri', maxLength: LIMITS.url },
+    title: { type: ['string', 'null'], maxLength: LIMITS.title },
+    description: { type: ['string', 'null'], maxLength: LIMITS.description },
+    icon: { type: ['string', 'null'], maxLength: LIMITS.icon },
     visibility,
     check_disabled: { type: 'boolean' },
-    lists: { description: 'list ids or names (array or comma-separated string)', type: ['array', 'string'], items: { type: ['integer', 'string'] } },
-    tags: { description: 'tag ids or names (array or comma-separated string)', type: ['array', 'string'], items: { type: ['integer', 'string'] } },
+    lists: { description: 'list ids or names (array or comma-separated string)', type: ['array', 'string'], items: { type: ['integer', 'string'], maxLength: LIMITS.name } },
+    tags: { description: 'tag ids or names (array or comma-separated string)', type: ['array', 'string'], items: { type: ['integer', 'string'], maxLength: LIMITS.name } },
   },
 };
 export const linkV1Body = {
@@ -183,14 +188,14 @@ export const linkV1Body = {
 };
 export const listBody = {
   type: 'object',
-  properties: { name: { type: 'string', maxLength: 255 }, description: { type: ['string', 'null'] }, visibility },
+  properties: { name: { type: 'string', maxLength: LIMITS.name }, description: { type: ['string', 'null'], maxLength: LIMITS.description }, visibility },
 };
-export const tagBody = { type: 'object', properties: { name: { type: 'string', maxLength: 255 }, visibility } };
+export const tagBody = { type: 'object', properties: { name: { type: 'string', maxLength: LIMITS.name }, visibility } };
 export const noteV1Body = {
   type: 'object',
-  properties: { link_id: { type: 'integer' }, note: { type: 'string' }, is_private: { type: 'boolean' } },
+  properties: { link_id: { type: 'integer' }, note: { type: 'string', maxLength: LIMITS.note }, is_private: { type: 'boolean' } },
 };
 export const noteBody = {
   type: 'object',
-  properties: { link_id: { type: 'integer' }, note: { type: 'string' }, visibility },
+  properties: { link_id: { type: 'integer' }, note: { type: 'string', maxLength: LIMITS.note }, visibility },
 };

@@ -1,27 +1,15 @@
 /**
  * The trash, v2 and v1 (LinkAce 1.x has the same routes): list the caller's trashed items, restore one, clear a
  * type for good. v2 answers `[]` (Laravel's empty response); v1 items are in v1 shapes (`is_private`), restore
- * answers 200 `{}` as LinkAce 1.x, and clear 204 as every v1 deletion here.
+ * answers 200 `{}` as LinkAce 1.x, and clear 204 as every v1 deletion here. The work is in actions/trash.ts.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.js';
-import { Check } from '../../validate.js';
-import { notFound, unauthenticated } from '../../errors.js';
-import { clearTrash, restore, RESTORE_TYPES, TRASH_TYPES, trashed, type RestoreType } from '../../store/trash.js';
-import { linkJson, type LinkRow } from '../../store/links.js';
-import { collectionJson, type CollectionRow } from '../../store/collections.js';
-import { noteJson, type NoteRow } from '../../store/notes.js';
+import { RESTORE_TYPES, TRASH_TYPES } from '../../store/trash.js';
+import { clearTrashOf, restoreFromTrash, trashedItems } from '../../actions/trash.js';
 import { bodyOf, callerOf } from '../common.js';
 import { doc, linkSchema, listSchema, noteSchema, tagSchema, v1Object } from '../schemas.js';
 import { v1 } from '../v1/json.js';
-import type { Caller } from '../../access.js';
-
-function ownerOf(caller: Caller): number | null {
-  if (caller.kind === 'guest') throw unauthenticated();
-  return caller.kind === 'user' ? caller.userId : null;
-}
-
-const MODELS = { link: 'Link', list: 'LinkList', tag: 'Tag', note: 'Note' } as const;
 
 export function trashRoutes(app: FastifyInstance, deps: Deps, version: 'v1' | 'v2' = 'v2'): void {
   const isV1 = version === 'v1';
@@ -31,14 +19,9 @@ export function trashRoutes(app: FastifyInstance, deps: Deps, version: 'v1' | 'v
   const schemas = { links: shape(linkSchema), lists: shape(listSchema), tags: shape(tagSchema), notes: shape(noteSchema) };
   const out = (obj: Record<string, unknown>) => (isV1 ? v1(obj) : obj);
   for (const type of TRASH_TYPES) {
-    app.get(`/api/${version}/trash/${type}`, { schema: doc(tag, `The caller's trashed ${type}${suffix}`, { ok: { type: 'array', items: schemas[type] } }) }, async (req) => {
-      const owner = ownerOf(callerOf(req));
-      if (owner === null) return [];
-      const rows = trashed(deps.db, owner, type);
-      if (type === 'links') return rows.map((r) => out(linkJson(r as unknown as LinkRow)));
-      if (type === 'notes') return rows.map((r) => out(noteJson(r as unknown as NoteRow)));
-      return rows.map((r) => out(collectionJson(type, r as unknown as CollectionRow)));
-    });
+    app.get(`/api/${version}/trash/${type}`, { schema: doc(tag, `The caller's trashed ${type}${suffix}`, { ok: { type: 'array', items: schemas[type] } }) }, async (req) =>
+      trashedItems(deps, callerOf(req), type).map(out),
+    );
   }
 
   app.delete(
@@ -50,11 +33,7 @@ export function trashRoutes(app: FastifyInstance, deps: Deps, version: 'v1' | 'v
       }),
     },
     async (req, reply) => {
-      const owner = ownerOf(callerOf(req));
-      const c = new Check(bodyOf(req));
-      const model = c.oneOf('model', TRASH_TYPES, { required: true });
-      c.done();
-      if (owner !== null) clearTrash(deps.db, owner, model!);
+      clearTrashOf(deps, callerOf(req), bodyOf(req));
       return isV1 ? reply.code(204).send() : [];
     },
   );
@@ -68,12 +47,7 @@ export function trashRoutes(app: FastifyInstance, deps: Deps, version: 'v1' | 'v
       }),
     },
     async (req) => {
-      const owner = ownerOf(callerOf(req));
-      const c = new Check(bodyOf(req));
-      const model = c.oneOf('model', Object.keys(RESTORE_TYPES) as RestoreType[], { required: true });
-      const id = c.integer('id', { required: true, min: 1 });
-      c.done();
-      if (owner === null || !restore(deps.db, owner, RESTORE_TYPES[model!], id!)) throw notFound(MODELS[model!], id!);
+      restoreFromTrash(deps, callerOf(req), bodyOf(req));
       return isV1 ? {} : [];
     },
   );

@@ -1,0 +1,180 @@
+/**
+ * Bulk actions of the v2 API: create several links, lists or tags; edit several links (tags, lists,
+ * visibility) or lists/tags (visibility); move several of one type to the trash.
+ *
+ * Rules:
+ * - the model cap is checked first and alone, before any model is looked at (see refuseOverCap);
+ * - every model is validated before anything is written; one bad model refuses the whole request
+ *   with its errors keyed `models.<i>.<field>`;
+ * - edits and deletes run in one transaction; a model the caller may not edit answers null (edits)
+ *   or false (deletes), a model that does not exist is left out of the answer;
+ * - events (link.updated, tag.created) are emitted after the transaction has committed.
+ */
+import type { Deps } from '../deps.js';
+import { canEdit, type Caller } from '../access.js';
+import { Check, isPlainObject, normalizeInput, refuseTooManyModels, type Input, type Ref } from '../validate.js';
+import { attach, attachedIds, getLink, linkWithRelations, setLinkDeleted, updateLink, type LinkJson } from '../store/links.js';
+import { collectionJson, getCollection, setCollectionDeleted, updateCollection, type CollectionKind, type CollectionRow } from '../store/collections.js';
+import { checkRefs, emitTagsCreated, requireUser, resolveRefs, storeLink, validateNewLink } from './links.js';
+import { readCollectionFields, storeCollection } from './collections.js';
+
+/** Links stored at once while a bulk create fetches their page metadata. */
+const LINK_STORE_CONCURRENCY = 8;
+
+/**
+ * The cap is checked first and alone: a body over it is refused at once, before any model is looked
+ * at (9,000,000 empty models would otherwise be validated one by one). The JSON body parser refuses
+ * such a body even before it is parsed (see ../http.ts); this covers form bodies.
+ */
+function refuseOverCap(c: Check): void {
+  const raw = c.input.models;
+  if (Array.isArray(raw)) refuseTooManyModels(raw.length);
+}
+
+function readModels(c: Check, requiredObjects: boolean): unknown[] {
+  refuseOverCap(c);
+  const models = c.array('models', { required: true });
+  if (!models) return [];
+  if (requiredObjects)
+    models.forEach((m, i) => {
+      if (!isPlainObject(m)) c.fail(`models.${i}`, 'The :attribute must be an object.');
+    });
+  return models;
+}
+
+async function mapLimit<T, R>(items: T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i]!);
+      }
+    }),
+  );
+  return out;
+}
+
+/** POST /api/v2/bulk/links: validates every model (urls unique within the request too), then stores them. */
+export async function bulkCreateLinks(deps: Deps, caller: Caller, body: Input): Promise<LinkJson[]> {
+  requireUser(caller);
+  const c = new Check(body);
+  const models = readModels(c, true);
+  const seen = new Set<string>();
+  const fields = models.map((m, i) => {
+    if (!isPlainObject(m)) return undefined;
+    const mc = new Check(normalizeInput(m), `models.${i}.`);
+    const f = validateNewLink(deps, caller, mc.input, mc);
+    if (f.url && seen.has(f.url)) mc.fail('url', 'The :attribute has already been taken.');
+    if (f.url) seen.add(f.url);
+    Object.assign(c.errors, mc.errors);
+    return f;
+  });
+  c.done();
+  return mapLimit(fields, LINK_STORE_CONCURRENCY, (f) => storeLink(deps, caller, f!));
+}
+
+/** POST /api/v2/bulk/lists|tags: validates every model (tag names unique within the request), stores them in one transaction. */
+export function bulkCreateCollections(deps: Deps, caller: Caller, kind: CollectionKind, body: Input): Record<string, unknown>[] {
+  const userId = requireUser(caller);
+  const c = new Check(body);
+  const models = readModels(c, true);
+  const seen = new Set<string>();
+  const fields = models.map((m, i) => {
+    if (!isPlainObject(m)) return undefined;
+    const mc = new Check(normalizeInput(m), `models.${i}.`);
+    const f = readCollectionFields(deps, userId, kind, mc, { create: true, seen: kind === 'tags' ? seen : undefined });
+    Object.assign(c.errors, mc.errors);
+    return f;
+  });
+  c.done();
+  const rows = deps.db.transaction(() => fields.map((f) => storeCollection(deps, userId, kind, f!)))();
+  if (kind === 'tags') emitTagsCreated(deps, rows);
+  return rows.map((r) => collectionJson(kind, r));
+}
+
+/** PATCH /api/v2/bulk/links: tags and lists (append or replace) and visibility of several links. */
+export function bulkEditLinks(deps: Deps, caller: Caller, body: Input): (LinkJson | null)[] {
+  requireUser(caller);
+  const c = new Check(body);
+  refuseOverCap(c);
+  const ids = c.ids('models', { required: true });
+  const tags = c.refs('tags');
+  const lists = c.refs('lists');
+  const tagsMode = c.oneOf('tags_mode', ['append', 'replace'] as const, { required: !!tags });
+  const listsMode = c.oneOf('lists_mode', ['append', 'replace'] as const, { required: !!lists });
+  const visibility = body.visibility === 0 ? null : c.visibility('visibility');
+  checkRefs(deps, caller, c, 'tags', 'tags', tags);
+  checkRefs(deps, caller, c, 'lists', 'lists', lists);
+  c.done();
+  const created: CollectionRow[] = [];
+  const out: (LinkJson | null)[] = [];
+  deps.db.transaction(() => {
+    for (const id of ids ?? []) {
+      const row = getLink(deps.db, id);
+      if (!row) continue;
+      if (!canEdit(caller, row)) {
+        out.push(null);
+        continue;
+      }
+      const apply = (kind: CollectionKind, refs: Ref[] | null | undefined, mode: 'append' | 'replace' | null | undefined) => {
+        if (!refs || !mode) return;
+        const resolved = resolveRefs(deps, row.user_id, kind, refs, created);
+        attach(deps.db, kind, id, mode === 'append' ? [...attachedIds(deps.db, kind, id), ...resolved] : resolved, mode === 'append' ? 'append' : 'replace');
+      };
+      apply('tags', tags, tagsMode);
+      apply('lists', lists, listsMode);
+      const updated = updateLink(deps.db, id, visibility ? { visibility } : {});
+      out.push(linkWithRelations(deps.db, caller, updated));
+    }
+  })();
+  emitTagsCreated(deps, created);
+  for (const l of out) if (l) deps.events.emit({ type: 'link.updated', data: l, userId: l.user_id });
+  return out;
+}
+
+/** PATCH /api/v2/bulk/lists|tags: the visibility of several lists or tags. */
+export function bulkEditCollections(deps: Deps, caller: Caller, kind: CollectionKind, body: Input): (Record<string, unknown> | null)[] {
+  requireUser(caller);
+  const c = new Check(body);
+  refuseOverCap(c);
+  const ids = c.ids('models', { required: true });
+  const visibility = body.visibility === 0 ? null : c.visibility('visibility');
+  c.done();
+  return deps.db.transaction(() => {
+    const out: (Record<string, unknown> | null)[] = [];
+    for (const id of ids ?? []) {
+      const row = getCollection(deps.db, kind, id);
+      if (!row) continue;
+      if (!canEdit(caller, row)) out.push(null);
+      else out.push(collectionJson(kind, updateCollection(deps.db, kind, id, visibility ? { visibility } : {})));
+    }
+    return out;
+  })();
+}
+
+/** DELETE /api/v2/bulk/delete: moves several links, lists or tags to the trash; id -> whether it was. */
+export function bulkDelete(deps: Deps, caller: Caller, body: Input): Record<string, boolean> {
+  requireUser(caller);
+  const c = new Check(body);
+  const type = c.oneOf('type', ['links', 'lists', 'tags'] as const, { required: true });
+  refuseOverCap(c);
+  const ids = c.ids('models', { required: true });
+  c.done();
+  const out: Record<string, boolean> = {};
+  deps.db.transaction(() => {
+    for (const id of ids!) {
+      const row = type === 'links' ? getLink(deps.db, id) : getCollection(deps.db, type!, id);
+      if (!row) continue;
+      if (!canEdit(caller, row)) {
+        out[String(id)] = false;
+        continue;
+      }
+      if (type === 'links') setLinkDeleted(deps.db, id, true);
+      else setCollectionDeleted(deps.db, type!, id, true);
+      out[String(id)] = true;
+    }
+  })();
+  return out;
+}
