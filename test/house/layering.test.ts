@@ -17,9 +17,10 @@ const ALLOWED: Record<string, readonly string[]> = {
   engine: [],
   core: [],
   webhooks: ['core'],
-  clients: ['core', 'webhooks'],
+  formats: ['core'],
+  clients: ['core', 'webhooks', 'formats'],
   docs: ['core'],
-  services: ['core', 'engine', 'webhooks'],
+  services: ['core', 'engine', 'webhooks', 'formats'],
   commands: ['core', 'clients', 'webhooks', 'docs', 'context'],
   context: ['core'],
   program: ['commands', 'core', 'context'],
@@ -115,6 +116,10 @@ describe('the shape of src/', () => {
     expect(breaks(edge('services/bookmarks/index.ts', 'services/notifications/store.ts'))).toMatch(/another service/);
     expect(breaks(edge('commands/bm/version.ts', 'main.ts'))).toMatch(/entry/);
     expect(breaks(edge('commands/serve/run.ts', 'services/server.ts'))).toBeUndefined();
+    expect(breaks(edge('clients/bookmarks/records.ts', 'formats/csv.ts'))).toBeUndefined();
+    expect(breaks(edge('services/pipelines/ingress/csv.ts', 'formats/csv.ts'))).toBeUndefined();
+    expect(breaks(edge('formats/csv.ts', 'clients/bookmarks/records.ts'))).toMatch(/imports/);
+    expect(breaks(edge('formats/netscape.ts', 'services/bookmarks/html-events.ts'))).toMatch(/imports/);
     expect(runtimeCycles([edge('a.ts', 'b.ts'), edge('b.ts', 'a.ts'), { ...edge('c.ts', 'd.ts'), typeOnly: true }, edge('d.ts', 'c.ts')])).toEqual([['a.ts', 'b.ts']]);
   });
 });

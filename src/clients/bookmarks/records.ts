@@ -1,7 +1,9 @@
 /**
  * Records for bulk input and CSV export: a JSON array, NDJSON (one object per line) or CSV with a header
- * row (RFC 4180: quoted fields, doubled quotes, newlines inside quotes). Pure.
+ * row (RFC 4180: quoted fields, doubled quotes, newlines inside quotes; read and written by src/formats/csv.ts).
+ * Pure.
  */
+import { CsvError, parseCsvRows, writeCsvField } from '../../formats/csv.js';
 
 export class RecordsError extends Error {}
 
@@ -80,64 +82,21 @@ function asRecord(value: unknown, where: string): InputRecord {
   return value as InputRecord;
 }
 
+/** The rows of a CSV text (blank lines kept as one empty field; the caller skips them after the header). */
 export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let i = 0;
-  let quoted = false;
-  let any = false;
-  while (i < text.length) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"') {
-        if (text[i + 1] === '"') {
-          field += '"';
-          i += 2;
-          continue;
-        }
-        quoted = false;
-        i++;
-        continue;
-      }
-      field += ch;
-      i++;
-      continue;
-    }
-    if (ch === '"' && field === '') {
-      quoted = true;
-      any = true;
-      i++;
-    } else if (ch === ',') {
-      row.push(field);
-      field = '';
-      any = true;
-      i++;
-    } else if (ch === '\n' || ch === '\r') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      any = false;
-      i += ch === '\r' && text[i + 1] === '\n' ? 2 : 1;
-    } else {
-      field += ch;
-      any = true;
-      i++;
-    }
+  try {
+    return parseCsvRows(text, { keepBlankLines: true });
+  } catch (err) {
+    if (err instanceof CsvError) throw new RecordsError('the CSV input ends inside a quoted field');
+    throw err;
   }
-  if (quoted) throw new RecordsError('the CSV input ends inside a quoted field');
-  if (any || field !== '') {
-    row.push(field);
-    rows.push(row);
-  }
-  return rows;
 }
 
+/** A value as a CSV field: lists joined with commas, objects as JSON; quoted when it has edge spaces too. */
 export function csvField(value: unknown): string {
   if (value === null || value === undefined) return '';
   const text = Array.isArray(value) ? value.join(',') : typeof value === 'object' ? JSON.stringify(value) : String(value);
-  return /[",\r\n]/.test(text) || /^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  return writeCsvField(text, { quoteEdgeSpace: true });
 }
 
 export function toCsv(header: readonly string[], rows: readonly Record<string, unknown>[]): string {

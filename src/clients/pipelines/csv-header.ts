@@ -6,35 +6,17 @@
  * Rules: detected only when the first record names exactly the table's columns; `header: true` requires it
  * (a clear error names what does not match), `header: false` never reads one.
  */
+import { splitCsv, writeCsvRecord } from '../../formats/csv.js';
 import { InputError } from './ingest-input.js';
 
 /** The fields of one CSV record (RFC 4180: quoted fields, "" for a quote inside them). */
 export function csvFields(record: string): string[] {
-  const fields: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < record.length; i++) {
-    const ch = record[i]!;
-    if (quoted) {
-      if (ch === '"') {
-        if (record[i + 1] === '"') {
-          field += '"';
-          i++;
-        } else quoted = false;
-      } else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      fields.push(field);
-      field = '';
-    } else field += ch;
-  }
-  fields.push(field);
-  return fields;
+  return splitCsv(record, { keepBlankLines: true }).records[0]?.fields ?? [''];
 }
 
 /** One CSV record of these fields, quoted where a field needs it. */
 export function csvRecord(fields: readonly string[]): string {
-  return fields.map((f) => (/[",\r\n]/.test(f) ? `"${f.replace(/"/g, '""')}"` : f)).join(',');
+  return writeCsvRecord(fields);
 }
 
 const fold = (name: string) => name.trim().toLowerCase();

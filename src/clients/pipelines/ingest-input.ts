@@ -4,6 +4,7 @@
  * may span lines). Records are grouped into batches; JSON batches are sent with `array=true` so that the
  * server applies each batch whole or not at all. Pure apart from reading the given stream.
  */
+import { CsvReader, type CsvRecord } from '../../formats/csv.js';
 import { JsonScanner, JsonSyntaxError, type ScannedValue } from './json-scanner.js';
 
 export type IngestFormat = 'json' | 'csv';
@@ -90,34 +91,24 @@ export async function* csvRecords(input: AsyncIterable<Buffer | string>): AsyncG
   for await (const group of csvRecordGroups(input)) yield* group;
 }
 
-/** CSV records, a group per chunk read. */
+/** CSV records, a group per chunk read; each record's text without its line break, whitespace-only ones skipped. */
 export async function* csvRecordGroups(input: AsyncIterable<Buffer | string>): AsyncGenerator<string[]> {
   const { StringDecoder } = await import('node:string_decoder');
   const decoder = new StringDecoder('utf8');
-  let current = '';
-  let inQuotes = false;
-  const split = function* (text: string): Generator<string> {
-    let from = 0;
-    for (let i = 0; i < text.length; i++) {
-      const ch = text.charCodeAt(i);
-      if (ch === 0x22) inQuotes = !inQuotes;
-      else if (ch === 0x0a && !inQuotes) {
-        let rec = current + text.slice(from, i);
-        current = '';
-        from = i + 1;
-        if (rec.endsWith('\r')) rec = rec.slice(0, -1);
-        if (rec.trim() !== '') yield rec;
-      }
+  const reader = new CsvReader();
+  const texts = (records: CsvRecord[]): string[] => {
+    const out: string[] = [];
+    for (const r of records) {
+      const text = r.text.replace(/\r?\n$|\r$/, '');
+      if (text.trim() !== '') out.push(text);
     }
-    current += text.slice(from);
+    return out;
   };
-  for await (const chunk of input) yield [...split(typeof chunk === 'string' ? chunk : decoder.write(chunk))];
-  const last = [...split(decoder.end())];
-  if (inQuotes) throw new InputError('the CSV input ends inside a quoted field');
-  let rec = current;
-  if (rec.endsWith('\r')) rec = rec.slice(0, -1);
-  if (rec.trim() !== '') last.push(rec);
-  yield last;
+  for await (const chunk of input) yield texts(reader.push(typeof chunk === 'string' ? chunk : decoder.write(chunk)));
+  const last = texts(reader.push(decoder.end()));
+  const { records, error } = reader.end();
+  if (error) throw new InputError('the CSV input ends inside a quoted field');
+  yield [...last, ...texts(records)];
 }
 
 type Rec = Record<string, unknown> | string;

@@ -4,6 +4,7 @@
  * CHUNK_RECORDS records, as Feldera's default buffer_size_records.
  */
 import type { ColumnSchema, JsonValue, WeightedRow } from '../../../engine/index.js';
+import { writeCsvField } from '../../../formats/csv.js';
 
 export const CHUNK_RECORDS = 10_000;
 export type OutputFormat = 'json' | 'csv';
@@ -30,7 +31,7 @@ export function csvField(v: JsonValue): string {
   if (typeof v === 'string') s = v;
   else if (typeof v === 'object') s = JSON.stringify(v);
   else s = String(v);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  return writeCsvField(s);
 }
 
 export function encodeCsvLines(rows: WeightedRow[], columns: ColumnSchema[]): string[] {

@@ -2,12 +2,13 @@
  * JSON ingress: the update formats of the reference (insert_delete, raw, weighted, debezium), with or
  * without `array=true`, turned into engine changes for one table. Pure: no I/O, no engine state.
  * Every bad event is reported (event number, line, field); the caller applies nothing when any is bad.
- * Parsed in chunks (JsonParser); nesting deeper than MAX_JSON_DEPTH is a parse error, never a recursion.
+ * Parsed in chunks (JsonParser) by the shared JsonValueReader of src/formats/json-split.ts; nesting deeper
+ * than MAX_JSON_DEPTH is a parse error, never a recursion. This module binds the values to a table.
  */
 import { RowError, type RowOp, type TableBinding } from './binding.js';
-import { JsonSplitter, lineAt, type SegmentFlaw } from './json-split.js';
+import { JsonValueReader, lineAt, type SegmentFlaw } from '../../../formats/json-split.js';
 import { MAX_JSON_DEPTH } from './limits.js';
-import { ParsedSink, Pieces, type IngressParser, type ParsedInput } from './parser.js';
+import { ParsedSink, type IngressParser, type ParsedInput } from './parser.js';
 
 export type { ParsedInput } from './parser.js';
 
@@ -36,7 +37,7 @@ const MAX_LINE = 1024 * 1024;
 export class JsonParser implements IngressParser {
   private readonly decoder = new TextDecoder();
   private readonly sink = new ParsedSink();
-  private readonly splitter: JsonSplitter;
+  private readonly reader: JsonValueReader;
   private ended = false;
 
   constructor(
@@ -45,64 +46,18 @@ export class JsonParser implements IngressParser {
     /** Longest line held for the line path (tests set it low to take the splitter path). */
     private readonly maxLine = MAX_LINE,
   ) {
-    this.splitter = new JsonSplitter(opts.array, MAX_JSON_DEPTH, (text, line, flaw) => this.value(text, line, flaw));
+    this.reader = new JsonValueReader(
+      { array: opts.array, maxDepth: MAX_JSON_DEPTH, maxLine },
+      { parsed: (value, line) => this.event(value, line, null), text: (text, line, flaw) => this.value(text, line, flaw) },
+    );
   }
-
-  private readonly line = new Pieces();
-  private lineLength = 0;
-  /** The rest of the current line goes to the splitter (it was too long to hold). */
-  private longLine = false;
 
   push(chunk: Uint8Array): void {
     this.pushText(this.decoder.decode(chunk, { stream: true }));
   }
 
   pushText(text: string): void {
-    let start = 0;
-    for (;;) {
-      const nl = text.indexOf('\n', start);
-      if (nl < 0) {
-        const rest = text.slice(start);
-        if (this.longLine) this.splitter.push(rest);
-        else if (this.lineLength + rest.length > this.maxLine) {
-          this.longLine = true;
-          this.splitter.push(this.line.take(rest));
-          this.lineLength = 0;
-        } else {
-          this.line.add(rest);
-          this.lineLength += rest.length;
-        }
-        return;
-      }
-      const piece = text.slice(start, nl + 1);
-      start = nl + 1;
-      if (this.longLine) {
-        this.longLine = false;
-        this.splitter.push(piece);
-      } else {
-        const line = this.line.take(piece);
-        this.lineLength = 0;
-        if (!this.wholeLine(line)) this.splitter.push(line);
-      }
-    }
-  }
-
-  /** The line path: parses a whole line of values at once, when it can; false: use the splitter. */
-  private wholeLine(line: string): boolean {
-    if (!this.splitter.atTop) return false;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      return false; // blank, several values, part of a multi-line value, or a syntax error
-    }
-    const top = this.opts.array ? 1 : 0;
-    if ((this.opts.array && !Array.isArray(value)) || depthOver(value, MAX_JSON_DEPTH)) return false;
-    const lineNo = this.splitter.currentLine;
-    this.splitter.skipLine();
-    if (top === 0) this.event(value, lineNo, null);
-    else for (const v of value as unknown[]) this.event(v, lineNo, null);
-    return true;
+    this.reader.push(text);
   }
 
   end(): ParsedInput {
@@ -110,13 +65,7 @@ export class JsonParser implements IngressParser {
       this.ended = true;
       const rest = this.decoder.decode();
       if (rest) this.pushText(rest);
-      if (this.longLine) this.longLine = false;
-      else if (!this.line.empty) {
-        const last = this.line.take();
-        this.lineLength = 0;
-        if (!this.wholeLine(last)) this.splitter.push(last);
-      }
-      const { unterminated } = this.splitter.end();
+      const { unterminated } = this.reader.end();
       if (unterminated) {
         const ev = this.sink.event(unterminated.line);
         this.syntaxError(ev, 'unexpected end of input (unterminated JSON value)', unterminated.line, unterminated.text ? clip(unterminated.text) : null);
@@ -201,35 +150,6 @@ export function parseJsonInput(body: string, binding: TableBinding, opts: JsonIn
   const parser = new JsonParser(binding, opts);
   parser.pushText(body);
   return parser.end();
-}
-
-/** Whether a parsed value nests arrays and objects deeper than `max` (walked without recursion). */
-function depthOver(value: unknown, max: number): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  const stack: unknown[] = [value];
-  const depths: number[] = [1];
-  while (stack.length > 0) {
-    const v = stack.pop() as object;
-    const d = depths.pop()!;
-    if (d > max) return true;
-    if (Array.isArray(v)) {
-      for (const child of v) {
-        if (typeof child === 'object' && child !== null) {
-          stack.push(child);
-          depths.push(d + 1);
-        }
-      }
-    } else {
-      for (const k in v) {
-        const child = (v as Record<string, unknown>)[k];
-        if (typeof child === 'object' && child !== null) {
-          stack.push(child);
-          depths.push(d + 1);
-        }
-      }
-    }
-  }
-  return false;
 }
 
 function clip(text: string): string {

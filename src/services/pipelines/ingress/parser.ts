@@ -86,22 +86,3 @@ export class ParsedSink {
     };
   }
 }
-
-/** Text pieces of a record or value that spans chunks, joined once it is complete. */
-export class Pieces {
-  private parts: string[] = [];
-
-  add(s: string): void {
-    if (s !== '') this.parts.push(s);
-  }
-
-  get empty(): boolean {
-    return this.parts.length === 0;
-  }
-
-  take(last = ''): string {
-    const out = this.parts.length === 0 ? last : this.parts.join('') + last;
-    this.parts = [];
-    return out;
-  }
-}
