@@ -131,5 +131,6 @@ export function register(cmd: Command): void {
     table: 'the table to feed',
     view: 'the view (or table) to read',
     views: 'one or more views to watch',
+    sql: "one SELECT over the pipeline's materialized tables and views",
   });
 }
