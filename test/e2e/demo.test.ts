@@ -32,6 +32,12 @@ describe('ops serve --demo', () => {
     expect(before.exitCode).toBe(0);
     const rows = JSON.parse(before.stdout) as unknown[];
     expect(rows.length).toBe(6);
+    // the README's ad-hoc query
+    const query = await ops(['pipe', 'query', 'shop', 'SELECT product, revenue FROM revenue_by_product WHERE revenue > 100', '--json'], { env: serve.env });
+    expect(query.exitCode, query.stderr).toBe(0);
+    const big = JSON.parse(query.stdout) as { PRODUCT: string; REVENUE: string }[];
+    expect(big.length).toBeGreaterThan(0);
+    expect(big.every((r) => Number(r.REVENUE) > 100)).toBe(true);
     const watch = execa('node', [BIN, 'pipe', 'watch', 'shop', 'revenue_by_product', '--count', '2'], { env: serve.env, extendEnv: false, reject: false });
     // The watcher may connect after an ingest: keep ingesting new laptop orders until it has seen one.
     let output = '';
