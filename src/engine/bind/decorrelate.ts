@@ -114,7 +114,7 @@ interface Rewritten {
 }
 
 /** The correlated rewrite, or undefined when the subquery reads no outer column. */
-function rewrite(q: Query, cur: PlanNode, ctx: BindCtx, env: Env, bindQuery: QueryBinder): Rewritten | undefined {
+function rewrite(q: Query, cur: PlanNode, ctx: BindCtx, env: Env, bindQuery: QueryBinder, hideOuter = false): Rewritten | undefined {
   const body = q.body;
   if (body.k !== 'select') return undefined;
   const inner = bindFrom(body.from, env, bindQuery);
@@ -143,8 +143,13 @@ function rewrite(q: Query, cur: PlanNode, ctx: BindCtx, env: Env, bindQuery: Que
   for (const r of refs) repl.set(r, dCols[refIdx.get(keyOf(r))!]!);
   const rewritten = replaceNodes(body, repl);
   rewritten.from = [{ k: 'table', name: [ident(dName)], pos }, ...rewritten.from];
-  const env2: Env = { ...env, ctes: new Map(env.ctes).set(dName, { name: dName, node: dNode, columns }) };
+  const env2: Env = { ...env, ctes: new Map(env.ctes).set(dName, { name: dName, node: dNode, columns, ...(hideOuter ? { hidden: true } : {}) }) };
   return { body: rewritten, dCols, env: env2, outer };
+}
+
+/** The rewrite for a LATERAL subquery (bind/lateral.ts): the outer values are not part of its `*`. */
+export function correlatedRewrite(q: Query, cur: PlanNode, ctx: BindCtx, env: Env, bindQuery: QueryBinder): Rewritten | undefined {
+  return rewrite(q, cur, ctx, env, bindQuery, true);
 }
 
 const asQuery = (body: Select, pos: Query['pos']): Query => ({ with: [], body, orderBy: [], pos });

@@ -279,8 +279,12 @@ export class Adapter {
           kind = 'FULL';
           break;
         case 'CrossJoin':
+        case 'CrossApply':
           kind = 'CROSS';
           break;
+        case 'OuterApply':
+          this.unsupported('OUTER APPLY (as in Feldera; UNNEST(COALESCE(arr, ARRAY[NULL])) keeps the rows whose array is NULL)', j);
+        // falls through (unreachable)
         default:
           this.unsupported(`${ok} join`, j);
       }
@@ -315,9 +319,14 @@ export class Adapter {
         return { k: 'table', name, alias: a.alias, pos: name[0]!.pos };
       }
       case 'Derived': {
-        if (v.lateral) this.unsupported('LATERAL', v);
         const a = this.alias(v.alias);
-        return { k: 'derived', query: this.query(v.subquery), alias: a.alias, columnAliases: a.columns, pos: this.pos(v) };
+        return { k: 'derived', query: this.query(v.subquery), alias: a.alias, columnAliases: a.columns, ...(v.lateral ? { lateral: true } : {}), pos: this.pos(v) };
+      }
+      case 'UNNEST': {
+        if (v.with_offset) this.unsupported('UNNEST WITH OFFSET', v);
+        const a = this.alias(v.alias);
+        const exprs: Expr[] = v.array_exprs.map((x: J) => this.expr(x));
+        return { k: 'unnest', exprs, ordinality: Boolean(v.with_ordinality), alias: a.alias, columnAliases: a.columns, pos: exprs[0]?.pos ?? this.pos(v) };
       }
       case 'TableFunction': {
         const [fk, fv] = variant(v.expr);

@@ -62,7 +62,9 @@ export type JoinKind = 'INNER' | 'LEFT' | 'RIGHT' | 'FULL' | 'CROSS';
 
 export type FromItem =
   | { k: 'table'; name: Ident[]; alias?: Ident; pos: Pos }
-  | { k: 'derived'; query: Query; alias?: Ident; columnAliases: Ident[]; pos: Pos }
+  | { k: 'derived'; query: Query; alias?: Ident; columnAliases: Ident[]; lateral?: boolean; pos: Pos }
+  /** UNNEST(array-or-map, ...) [WITH ORDINALITY]: lateral, it may read columns of the FROM items before it. */
+  | { k: 'unnest'; exprs: Expr[]; ordinality: boolean; alias?: Ident; columnAliases: Ident[]; pos: Pos }
   | { k: 'tvf'; name: string; args: Expr[]; alias?: Ident; pos: Pos }
   | { k: 'join'; kind: JoinKind; left: FromItem; right: FromItem; on?: Expr; using?: Ident[]; natural?: boolean; pos: Pos };
 
