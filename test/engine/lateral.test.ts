@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { compile, type CompiledProgram, type InputChange, type WeightedRow } from '../../src/engine/index.js';
+import { compile, type CompiledProgram, type InputChange, type JsonRow, type WeightedRow } from '../../src/engine/index.js';
 
 const TABLES = `
 CREATE TABLE data (id INT NOT NULL, country VARCHAR, cities VARCHAR ARRAY, zips MAP<VARCHAR, INT>, nums INT ARRAY);
@@ -34,13 +34,13 @@ function rowsOf(list: WeightedRow[]): string[] {
   return out.sort();
 }
 
-const DATA = [
+const DATA: JsonRow[] = [
   { id: 1, country: 'fr', cities: ['Paris', 'Lyon', 'Paris'], zips: { Paris: 75000, Lyon: 69000 }, nums: [3, null, 1] },
   { id: 2, country: 'de', cities: [], zips: {}, nums: [] },
   { id: 3, country: 'it', cities: null, zips: null, nums: null },
   { id: 4, country: 'es', cities: ['Madrid'], zips: { Madrid: 28000 }, nums: [9] },
 ];
-const OTHER = [
+const OTHER: JsonRow[] = [
   { id: 1, n: 10, tag: 'a' },
   { id: 1, n: 20, tag: 'b' },
   { id: 4, n: 30, tag: null },
@@ -209,7 +209,7 @@ describe('incremental maintenance equals a fresh evaluation', () => {
     nums: fc.option(fc.array(num, { maxLength: 4 }), { freq: 4 }),
   });
   const otherRow = fc.record({ id: fc.integer({ min: 0, max: 5 }), n: fc.option(fc.integer({ min: 0, max: 60 }), { freq: 4 }), tag: fc.option(fc.constantFrom('a', 'b'), { freq: 4 }) });
-  type Op = { table: 'data' | 'other'; row?: Record<string, unknown>; del?: number };
+  type Op = { table: 'data' | 'other'; row?: JsonRow; del?: number };
   const op: fc.Arbitrary<Op> = fc.oneof(
     dataRow.map((row) => ({ table: 'data' as const, row })),
     otherRow.map((row) => ({ table: 'other' as const, row })),
@@ -221,7 +221,7 @@ describe('incremental maintenance equals a fresh evaluation', () => {
     fc.assert(
       fc.property(fc.array(fc.array(op, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 6 }), (steps) => {
         const c = p.newCircuit();
-        const live: Record<string, Array<Record<string, unknown>>> = { data: [], other: [] };
+        const live: Record<string, JsonRow[]> = { data: [], other: [] };
         for (const s of steps) {
           const batch: InputChange[] = [];
           for (const o of s) {
