@@ -7,6 +7,11 @@ import { parseSql } from './wasm-parser.js';
 import { rewriteLongChains } from './chains.js';
 import type { Expr, FromItem, Ident, OrderItem, Pos, Query, SelectItem, SetBody, Statement, WindowSpec, FrameBound, ColumnDef } from './ast.js';
 import { SqlError } from './ast.js';
+import { PERIOD_OPERATORS } from './prepass.js';
+
+/** Parser operator name -> period predicate, for the operators the pre-pass writes (prepass.ts PERIOD_OPERATORS). */
+const OPERATOR_NAMES: Record<string, string> = { '@>': 'AtArrow', '@@': 'AtAt', '<<': 'PGBitwiseShiftLeft', '>>': 'PGBitwiseShiftRight', '<@': 'ArrowAt', '@?': 'AtQuestion' };
+const PERIOD_BY_OPERATOR: Record<string, string> = Object.fromEntries(Object.entries(PERIOD_OPERATORS).map(([name, sym]) => [OPERATOR_NAMES[sym]!, name]));
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type J = any;
@@ -421,12 +426,15 @@ export class Adapter {
         const op = String(v.op);
         // a <=> b: NULL-safe equality
         if (op === 'Spaceship') return { k: 'is', what: 'NOT DISTINCT', expr: this.expr(v.left), other: this.expr(v.right), pos: this.pos(v.left) };
-        // (s1, e1) OVERLAPS (s2, e2)
-        if (op === 'Overlaps') {
-          const [lk, lv] = variant(v.left);
+        // period predicates: (s1, e1) OVERLAPS (s2, e2); the others as the pre-pass wrote them (PERIOD_OPERATORS)
+        const period = op === 'Overlaps' ? 'OVERLAPS' : PERIOD_BY_OPERATOR[op];
+        const [lk, lv] = variant(v.left);
+        if (period && (op === 'Overlaps' || (lk === 'Tuple' && lv.length === 2))) {
           const [rk, rv] = variant(v.right);
-          if (lk !== 'Tuple' || rk !== 'Tuple' || lv.length !== 2 || rv.length !== 2) this.unsupported('OVERLAPS of anything but two (start, end) pairs', e);
-          return { k: 'func', name: 'OVERLAPS', args: [...lv, ...rv].map((x: J) => this.expr(x)), star: false, distinct: false, pos: this.pos(v.left) };
+          const pointOk = period === 'CONTAINS' && rk !== 'Tuple';
+          if (lk !== 'Tuple' || lv.length !== 2 || (!pointOk && (rk !== 'Tuple' || rv.length !== 2))) this.unsupported(`${period} of anything but (start, end) pairs${period === 'CONTAINS' ? ' or a pair and a value' : ''}`, e);
+          const right: J[] = rk === 'Tuple' ? rv : [v.right];
+          return { k: 'func', name: period, args: [...lv, ...right].map((x: J) => this.expr(x)), star: false, distinct: false, pos: this.pos(v.left) };
         }
         // x -> body: a lambda (TRANSFORM, ARRAY_EXISTS)
         if (op === 'Arrow') {
@@ -470,8 +478,13 @@ export class Adapter {
         return { k: 'is', what: 'DISTINCT', expr: this.expr(v[0]), other: this.expr(v[1]), pos };
       case 'IsNotDistinctFrom':
         return { k: 'is', what: 'NOT DISTINCT', expr: this.expr(v[0]), other: this.expr(v[1]), pos };
-      case 'Between':
-        return { k: 'between', not: !!v.negated, expr: this.expr(v.expr), low: this.expr(v.low), high: this.expr(v.high), pos };
+      case 'Between': {
+        // BETWEEN SYMMETRIC a: the pre-pass wrote it as the marker call SYMMETRIC(a)
+        const [lk, lv] = variant(v.low);
+        const marker = lk === 'Function' && lv.name?.length === 1 && String(variant(lv.name[0])[1]?.value).toUpperCase() === 'SYMMETRIC' && lv.args?.List?.args?.length === 1;
+        const low = marker ? this.funcArg(lv.args.List.args[0]) : this.expr(v.low);
+        return { k: 'between', not: !!v.negated, ...(marker ? { symmetric: true } : {}), expr: this.expr(v.expr), low, high: this.expr(v.high), pos };
+      }
       case 'InList':
         return { k: 'inlist', not: !!v.negated, expr: this.expr(v.expr), list: v.list.map((x: J) => this.expr(x)), pos };
       case 'InSubquery':
