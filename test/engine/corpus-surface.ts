@@ -1,0 +1,27 @@
+/**
+ * Differential corpus views for the FROM-clause and predicate constructs of bind/lateral.ts and the pre-pass
+ * (UNNEST, WITH ORDINALITY, VALUES as a relation, LATERAL, BETWEEN SYMMETRIC, OVERLAPS), which Postgres also has.
+ * OVERLAPS differs: Postgres's periods are half-open, Calcite's (Feldera's) closed, so its Postgres text spells
+ * Calcite's rule out (each period ordered by CASE, then e1 >= s2 AND e2 >= s1).
+ */
+const order = (a: string, b: string): [string, string] => [`CASE WHEN ${a} <= ${b} THEN ${a} ELSE ${b} END`, `CASE WHEN ${a} <= ${b} THEN ${b} ELSE ${a} END`];
+const [s1, e1] = order('ts', "ts + INTERVAL '1' HOUR");
+const [s2, e2] = order("TIMESTAMP '2024-01-01 10:45:00'", 'CAST(dt AS TIMESTAMP)');
+
+export const SURFACE_VIEWS: Array<[string, string?]> = [
+  ['SELECT t.id, e FROM t, UNNEST(ARRAY[a, b, id]) AS u (e)'],
+  ['SELECT t.id, e, n FROM t CROSS JOIN UNNEST(ARRAY[a, b]) WITH ORDINALITY AS u (e, n) WHERE e IS NOT NULL'],
+  ['SELECT u.id, e, f FROM u, UNNEST(ARRAY[u.a, u.c], ARRAY[u.s]) AS z (e, f)'],
+  ['SELECT e, COUNT(*) AS c, SUM(id) AS si FROM t, UNNEST(ARRAY[a, b]) AS u (e) GROUP BY e'],
+  ['SELECT k.name, t.id, e FROM k, t, UNNEST(ARRAY[t.a, k.grp]) AS z (e) WHERE k.grp = t.b'],
+  ["SELECT v.k, v.label, t.id FROM (VALUES (1, 'one'), (2, 'two'), (4, 'four')) AS v (k, label) JOIN t ON t.a = v.k"],
+  ['SELECT id FROM t WHERE a IN (VALUES (1), (3))'],
+  ['SELECT t.id, q.c FROM t, LATERAL (SELECT u.c FROM u WHERE u.a = t.a AND u.c > t.b) AS q'],
+  ['SELECT t.id, q.s, q.n FROM t CROSS JOIN LATERAL (SELECT u.s, COUNT(*) AS n FROM u WHERE u.a = t.a GROUP BY u.s) AS q'],
+  ['SELECT id FROM t WHERE a BETWEEN SYMMETRIC b AND 3'],
+  ['SELECT id, a NOT BETWEEN SYMMETRIC b AND 2 AS nb FROM t'],
+  [
+    "SELECT id, (ts, INTERVAL '1' HOUR) OVERLAPS (TIMESTAMP '2024-01-01 10:45:00', CAST(dt AS TIMESTAMP)) AS o FROM t",
+    `SELECT id, (${e1} >= ${s2} AND ${e2} >= ${s1}) AS o FROM t`,
+  ],
+];
