@@ -1,6 +1,7 @@
 /**
  * Differential corpus views for the FROM-clause and predicate constructs of bind/lateral.ts and the pre-pass
- * (UNNEST, WITH ORDINALITY, VALUES as a relation, LATERAL, BETWEEN SYMMETRIC, OVERLAPS), which Postgres also has.
+ * (UNNEST, WITH ORDINALITY, VALUES as a relation, LATERAL, BETWEEN SYMMETRIC, OVERLAPS), which Postgres also has,
+ * and PIVOT, which it has not (its Postgres text is the GROUP BY with FILTERs that PIVOT stands for).
  * OVERLAPS differs: Postgres's periods are half-open, Calcite's (Feldera's) closed, so its Postgres text spells
  * Calcite's rule out (each period ordered by CASE, then e1 >= s2 AND e2 >= s1).
  */
@@ -18,6 +19,13 @@ export const SURFACE_VIEWS: Array<[string, string?]> = [
   ['SELECT id FROM t WHERE a IN (VALUES (1), (3))'],
   ['SELECT t.id, q.c FROM t, LATERAL (SELECT u.c FROM u WHERE u.a = t.a AND u.c > t.b) AS q'],
   ['SELECT t.id, q.s, q.n FROM t CROSS JOIN LATERAL (SELECT u.s, COUNT(*) AS n FROM u WHERE u.a = t.a GROUP BY u.s) AS q'],
+  // PIVOT: Postgres has none; its text is the GROUP BY with FILTERs that PIVOT means
+  [
+    'SELECT * FROM k PIVOT (COUNT(*) AS n, MAX(id) AS m FOR grp IN (0 AS g0, 1 AS g1))',
+    'SELECT name, COUNT(*) FILTER (WHERE grp = 0) AS g0_n, MAX(id) FILTER (WHERE grp = 0) AS g0_m, COUNT(*) FILTER (WHERE grp = 1) AS g1_n, MAX(id) FILTER (WHERE grp = 1) AS g1_m FROM k GROUP BY name',
+  ],
+  ["SELECT * FROM (SELECT a, s, b FROM t) PIVOT (SUM(b) FOR (a, s) IN ((1, 'a') AS one_a, (2, 'b') AS two_b))",
+    "SELECT SUM(b) FILTER (WHERE a = 1 AND s = 'a') AS one_a, SUM(b) FILTER (WHERE a = 2 AND s = 'b') AS two_b FROM t"],
   ['SELECT id FROM t WHERE a BETWEEN SYMMETRIC b AND 3'],
   ['SELECT id, a NOT BETWEEN SYMMETRIC b AND 2 AS nb FROM t'],
   [

@@ -12,6 +12,7 @@ import type { BExpr } from './bexpr.js';
 import type { Query } from '../parse/ast.js';
 import { upperBounds } from './bounds.js';
 import { bindLateralList, isLateral, joinLateral, applyLateral } from './lateral.js';
+import { bindPivot } from './pivot.js';
 
 export type QueryBinder = (q: Query, env: Env) => { node: import('../plan/nodes.js').PlanNode; columns: import('../plan/nodes.js').PlanColumn[] };
 
@@ -129,6 +130,8 @@ export function bindFromItem(f: FromItem, env: Env, bindQuery: QueryBinder): Rel
   switch (f.k) {
     case 'unnest':
       return applyLateral(undefined, f, env, bindQuery);
+    case 'pivot':
+      return bindPivot(f, env, bindQuery);
     case 'table': {
       const r = lookupRelation(env, f.name, f.pos);
       const relName = f.alias ? canon(f.alias, env.casing) : r.name;

@@ -343,6 +343,29 @@ export class Adapter {
       }
       case 'NestedJoin':
         return this.tableWithJoins(v.table_with_joins);
+      case 'Pivot': {
+        if (v.default_on_null) this.unsupported('PIVOT DEFAULT ON NULL', v);
+        const [sk, sv] = variant(v.value_source);
+        if (sk !== 'List') this.unsupported(`PIVOT ... IN (${sk === 'Any' ? 'ANY' : 'a subquery'})`, v);
+        const a = this.alias(v.alias);
+        const values = (sv as J[]).map((item: J) => {
+          const [ek, ev] = variant(item.expr);
+          const exprs: Expr[] = ek === 'Tuple' ? ev.map((x: J) => this.expr(x)) : [this.expr(item.expr)];
+          const [lk, lv] = ek === 'Value' ? variant(ev.value) : ['', undefined];
+          const text = lk === 'SingleQuotedString' ? `'${String(lv).replace(/'/g, "''")}'` : lk === 'Number' ? String(lv[0]) : undefined;
+          return { exprs, ...(item.alias ? { alias: this.ident(item.alias) } : {}), ...(text !== undefined ? { text } : {}) };
+        });
+        return {
+          k: 'pivot',
+          source: this.tableFactor(v.table),
+          aggs: v.aggregate_functions.map((f: J) => ({ expr: this.expr(f.expr), ...(f.alias ? { alias: this.ident(f.alias) } : {}) })),
+          forCols: v.value_column.map((c: J) => this.expr(c)),
+          values,
+          alias: a.alias,
+          columnAliases: a.columns,
+          pos: this.pos(v),
+        };
+      }
       default:
         this.unsupported(`FROM item ${k}`, v);
     }

@@ -66,6 +66,8 @@ export type FromItem =
   /** UNNEST(array-or-map, ...) [WITH ORDINALITY]: lateral, it may read columns of the FROM items before it. */
   | { k: 'unnest'; exprs: Expr[]; ordinality: boolean; alias?: Ident; columnAliases: Ident[]; pos: Pos }
   | { k: 'tvf'; name: string; args: Expr[]; alias?: Ident; pos: Pos }
+  /** source PIVOT (agg [AS alias], ... FOR col | (cols) IN (value [AS alias], ...)) [AS alias] (bind/pivot.ts). */
+  | { k: 'pivot'; source: FromItem; aggs: Array<{ expr: Expr; alias?: Ident }>; forCols: Expr[]; values: Array<{ exprs: Expr[]; alias?: Ident; text?: string }>; alias?: Ident; columnAliases: Ident[]; pos: Pos }
   | { k: 'join'; kind: JoinKind; left: FromItem; right: FromItem; on?: Expr; using?: Ident[]; natural?: boolean; pos: Pos };
 
 export interface Select {
