@@ -13,6 +13,7 @@ import type { Query } from '../parse/ast.js';
 import { upperBounds } from './bounds.js';
 import { bindLateralList, isLateral, joinLateral, applyLateral } from './lateral.js';
 import { bindPivot } from './pivot.js';
+import { bindSession } from './session.js';
 
 export type QueryBinder = (q: Query, env: Env) => { node: import('../plan/nodes.js').PlanNode; columns: import('../plan/nodes.js').PlanColumn[] };
 
@@ -290,6 +291,7 @@ function sides(e: Expr, scope: Scope, lw: number): 'L' | 'R' | 'B' | 'N' {
 /** TUMBLE(t, DESCRIPTOR(ts), size [, offset]) and HOP(t, DESCRIPTOR(ts), slide, size [, offset]). */
 function bindTvf(f: FromItem & { k: 'tvf' }, env: Env): Rel {
   const name = f.name.toUpperCase();
+  if (name === 'SESSION') return bindSession(f, env);
   if (name !== 'TUMBLE' && name !== 'HOP') throw new SqlError(`Table function ${f.name} is not supported`, f.pos, 'unsupported');
   const [tArg, dArg, ...rest] = f.args;
   if (!tArg || tArg.k !== 'col') throw new SqlError(`${name} needs a table as its first argument`, f.pos, 'syntax');
