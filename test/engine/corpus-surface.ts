@@ -18,6 +18,7 @@ export const SURFACE_VIEWS: Array<[string, string?]> = [
   ["SELECT v.k, v.label, t.id FROM (VALUES (1, 'one'), (2, 'two'), (4, 'four')) AS v (k, label) JOIN t ON t.a = v.k"],
   ['SELECT id FROM t WHERE a IN (VALUES (1), (3))'],
   ['SELECT t.id, q.c FROM t, LATERAL (SELECT u.c FROM u WHERE u.a = t.a AND u.c > t.b) AS q'],
+  ['SELECT t.id, q.c, q.sc FROM t, LATERAL (SELECT COUNT(*) AS c, SUM(u.c) AS sc FROM u WHERE u.a = t.a AND u.id <> t.id) AS q'],
   ['SELECT t.id, q.s, q.n FROM t CROSS JOIN LATERAL (SELECT u.s, COUNT(*) AS n FROM u WHERE u.a = t.a GROUP BY u.s) AS q'],
   // PIVOT: Postgres has none; its text is the GROUP BY with FILTERs that PIVOT means
   [

@@ -185,8 +185,17 @@ describe('LATERAL', () => {
     expect(run(view)).toEqual(expected.map(j).sort());
   });
 
-  it('refuses an ungrouped aggregate and LEFT JOIN LATERAL with a clear error', () => {
-    expect(compileError('SELECT d.id, q.c FROM data AS d, LATERAL (SELECT COUNT(*) AS c FROM other AS o WHERE o.id = d.id) AS q')).toMatch(/LATERAL subquery with an aggregate needs GROUP BY/);
+  it('an aggregate without GROUP BY gives one row per outer row, the aggregate over no rows where nothing matches', () => {
+    expect(run('SELECT d.id, q.c, q.s FROM data AS d, LATERAL (SELECT COUNT(*) AS c, SUM(n) AS s FROM other AS o WHERE o.id = d.id) AS q')).toEqual(
+      [{ id: 1, c: 2, s: 30 }, { id: 2, c: 0, s: null }, { id: 3, c: 0, s: null }, { id: 4, c: 1, s: 30 }].map(j).sort(),
+    );
+    expect(run('SELECT d.id, q.c1 FROM data AS d, LATERAL (SELECT COUNT(*) + 1 FROM other AS o WHERE o.n > d.id * 10) AS q (c1)')).toEqual(
+      [{ id: 1, c1: 4 }, { id: 2, c1: 3 }, { id: 3, c1: 2 }, { id: 4, c1: 1 }].map(j).sort(),
+    );
+  });
+
+  it('refuses LEFT JOIN LATERAL and an ungrouped aggregate reading outer columns outside WHERE with a clear error', () => {
+    expect(compileError('SELECT d.id, q.c FROM data AS d, LATERAL (SELECT COUNT(*) + d.id AS c FROM other AS o WHERE o.id = d.id) AS q')).toMatch(/outer columns only in its WHERE/);
     expect(compileError('SELECT * FROM data AS d LEFT JOIN LATERAL (SELECT n FROM other AS o WHERE o.id = d.id) AS q ON TRUE')).toMatch(/LEFT JOIN LATERAL is not supported/);
   });
 });
@@ -198,6 +207,7 @@ describe('incremental maintenance equals a fresh evaluation', () => {
     'SELECT x, COUNT(*) AS c, SUM(id) AS s FROM data, UNNEST(nums) AS u (x) GROUP BY x',
     'SELECT d.id, o.n, x FROM data AS d, other AS o, UNNEST(d.nums) AS u (x) WHERE o.id = d.id AND x > o.n / 10',
     'SELECT d.id, q.n FROM data AS d, LATERAL (SELECT n FROM other AS o WHERE o.id = d.id AND o.n > d.id) AS q',
+    'SELECT d.id, q.c, q.m FROM data AS d, LATERAL (SELECT COUNT(*) AS c, MAX(n) AS m FROM other AS o WHERE o.id = d.id) AS q',
     'SELECT v.k, o.n FROM (VALUES (1), (2), (4)) AS v (k) JOIN other AS o ON o.id = v.k',
   ];
   const num = fc.option(fc.integer({ min: 0, max: 5 }), { freq: 4 });

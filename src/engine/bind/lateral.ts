@@ -15,8 +15,7 @@
  *   refuses them.
  * - LATERAL (subquery) reading outer columns o1..ok is decorrelated as the subqueries of expressions are
  *   (decorrelate.ts): the subquery runs once per distinct (o1..ok) and is joined back on those values
- *   (IS NOT DISTINCT FROM). An aggregate without GROUP BY in it is refused (its rows for keys without input rows
- *   would be missing).
+ *   (IS NOT DISTINCT FROM). One that aggregates without GROUP BY gives one row per outer row (lateralAggregate).
  * - In a comma list, a lateral item is merged into the items it reads (a cross product when it reads several);
  *   the joined row keeps FROM order.
  */
@@ -133,7 +132,7 @@ function bindLateralQuery(left: Rel, f: FromItem & { k: 'derived' }, env: Env, b
   const b = rw.body;
   const k = rw.outer.length;
   const aggs = b.items.some((i) => i.k === 'expr' && containsAgg(i.expr)) || (b.having !== undefined && containsAgg(b.having));
-  if (aggs && !b.groupBy.length) throw new SqlError('A LATERAL subquery with an aggregate needs GROUP BY (without it, the rows of outer values that match nothing would be missing); write a scalar subquery instead', f.pos, 'unsupported');
+  if (aggs && !b.groupBy.length) return lateralAggregate(left, f, rw, env, bindQuery);
   const sel: Select = { ...b, items: [...rw.dCols.map((e) => ({ k: 'expr' as const, expr: e, pos: f.pos })), ...b.items], groupBy: b.groupBy.length ? [...rw.dCols, ...b.groupBy] : [] };
   const q = bindQuery(asQuery(sel, f.pos), rw.env);
   let subCols = q.columns.slice(k);
@@ -157,6 +156,56 @@ function bindLateralQuery(left: Rel, f: FromItem & { k: 'derived' }, env: Env, b
   const keep = [...Array.from({ length: lw }, (_x, i) => i), ...Array.from({ length: qw - k }, (_x, i) => lw + k + i)];
   const exprs: BExpr[] = keep.map((src) => ({ type: joined.columns[src]!.type, fn: (row) => row[src]!, colIdx: src }));
   const n = mapNode(joined, exprs, [...left.node.columns, ...subCols]);
+  const relName = f.alias ? canon(f.alias, env.casing) : undefined;
+  const cols: ScopeColumn[] = [...left.scope.cols, ...subCols.map((c, i) => ({ rel: relName, name: c.name, type: c.type, idx: lw + i }))];
+  return { node: n, scope: new Scope(cols, env.casing) };
+}
+
+/**
+ * A LATERAL subquery that aggregates without GROUP BY gives exactly one row per outer row: the aggregate over
+ * the outer values' rows, grouped by those values and LEFT-joined to the outer rows, and for outer values without
+ * rows the subquery's value over no rows (its text with WHERE FALSE: COUNT(*) is 0, SUM NULL), as the scalar
+ * subqueries of decorrelate.ts do.
+ */
+function lateralAggregate(left: Rel, f: FromItem & { k: 'derived' }, rw: NonNullable<ReturnType<typeof correlatedRewrite>>, env: Env, bindQuery: QueryBinder): Rel {
+  const b = rw.body;
+  const k = rw.outer.length;
+  if (b.having) throw new SqlError('A LATERAL subquery with an aggregate, HAVING and no GROUP BY is not supported', b.having.pos, 'unsupported');
+  const mark: Expr = { k: 'bool', value: true, pos: f.pos };
+  const sel: Select = { ...b, distinct: false, items: [...rw.dCols.map((e) => ({ k: 'expr' as const, expr: e, pos: f.pos })), { k: 'expr', expr: mark, pos: f.pos }, ...b.items], groupBy: [...rw.dCols] };
+  const q = bindQuery(asQuery(sel, f.pos), rw.env);
+  let empty;
+  try {
+    empty = bindQuery(asQuery({ ...(f.query.body as Select), where: { k: 'bool', value: false, pos: f.pos } }, f.pos), env);
+  } catch (err) {
+    if (err instanceof SqlError) throw new SqlError('A LATERAL subquery with an aggregate and no GROUP BY may use outer columns only in its WHERE clause', f.pos, 'unsupported');
+    throw err;
+  }
+  const lw = left.scope.width;
+  const qw = q.columns.length;
+  const m = qw - k - 1;
+  const joined = node('join', [left.node, q.node], [...left.node.columns, ...q.columns.map((c) => ({ ...c, type: withNull(c.type, true) }))], () =>
+    new JoinOp({ leftOuter: true, rightOuter: false, leftKey: corrKey(rw.outer.map((o) => o.fn)), rightKey: corrKey(Array.from({ length: k }, (_x, i) => (row: Row) => row[i]!)), leftWidth: lw, rightWidth: qw }),
+  );
+  joined.detail = `LATERAL aggregate on ${k} outer value${k > 1 ? 's' : ''}`;
+  const withEmpty = node('join', [joined, empty.node], [...joined.columns, ...empty.columns], () =>
+    new JoinOp({ leftOuter: false, rightOuter: false, leftKey: () => '', rightKey: () => '', leftWidth: lw + qw, rightWidth: m }),
+  );
+  const markIdx = lw + k;
+  let subCols = q.columns.slice(k + 1).map((c, i) => ({ ...c, type: withNull(c.type, c.type.nullable || empty.columns[i]!.type.nullable) }));
+  if (f.columnAliases.length) {
+    if (f.columnAliases.length !== subCols.length) throw new SqlError('List of column aliases must have same degree as table', f.pos, 'type');
+    subCols = subCols.map((c, i) => ({ ...c, name: canon(f.columnAliases[i]!, env.casing) }));
+  }
+  const exprs: BExpr[] = [
+    ...Array.from({ length: lw }, (_x, i): BExpr => ({ type: left.node.columns[i]!.type, fn: (row) => row[i]!, colIdx: i })),
+    ...subCols.map((c, i): BExpr => {
+      const matched = markIdx + 1 + i;
+      const fallback = lw + qw + i;
+      return { type: c.type, fn: (row) => (row[markIdx] !== null ? row[matched]! : row[fallback]!) };
+    }),
+  ];
+  const n = mapNode(withEmpty, exprs, [...left.node.columns, ...subCols]);
   const relName = f.alias ? canon(f.alias, env.casing) : undefined;
   const cols: ScopeColumn[] = [...left.scope.cols, ...subCols.map((c, i) => ({ rel: relName, name: c.name, type: c.type, idx: lw + i }))];
   return { node: n, scope: new Scope(cols, env.casing) };
