@@ -15,6 +15,8 @@ export const SURFACE_VIEWS: Array<[string, string?]> = [
   ['SELECT u.id, e, f FROM u, UNNEST(ARRAY[u.a, u.c], ARRAY[u.s]) AS z (e, f)'],
   ['SELECT e, COUNT(*) AS c, SUM(id) AS si FROM t, UNNEST(ARRAY[a, b]) AS u (e) GROUP BY e'],
   ['SELECT k.name, t.id, e FROM k, t, UNNEST(ARRAY[t.a, k.grp]) AS z (e) WHERE k.grp = t.b'],
+  ['SELECT id, (SELECT SUM(e) FROM UNNEST(ARRAY[a, b]) AS z (e)) AS s, (SELECT COUNT(*) FROM UNNEST(ARRAY[a, b, id]) AS z (e) WHERE e > 1) AS n FROM t'],
+  ['SELECT id FROM t WHERE EXISTS (SELECT 1 FROM UNNEST(ARRAY[a, b]) AS z (e) WHERE e > 2) OR b IN (SELECT e FROM UNNEST(ARRAY[a, 1]) AS z (e))'],
   ["SELECT v.k, v.label, t.id FROM (VALUES (1, 'one'), (2, 'two'), (4, 'four')) AS v (k, label) JOIN t ON t.a = v.k"],
   ['SELECT id FROM t WHERE a IN (VALUES (1), (3))'],
   ['SELECT t.id, q.c FROM t, LATERAL (SELECT u.c FROM u WHERE u.a = t.a AND u.c > t.b) AS q'],

@@ -139,6 +139,16 @@ describe('UNNEST', () => {
     expect(run(view)).toEqual(expected.map(j).sort());
   });
 
+  it.each([
+    ['EXISTS over UNNEST of an outer column', 'SELECT id FROM data WHERE EXISTS (SELECT 1 FROM UNNEST(nums) AS u (x) WHERE x > 2)', [{ id: 1 }, { id: 4 }]],
+    ['a scalar aggregate over UNNEST of an outer column', 'SELECT id, (SELECT SUM(x) FROM UNNEST(nums) AS u (x)) AS s FROM data', [{ id: 1, s: 4 }, { id: 2, s: null }, { id: 3, s: null }, { id: 4, s: 9 }]],
+    ['COUNT over UNNEST with a condition', "SELECT id, (SELECT COUNT(*) FROM UNNEST(cities) AS c (city) WHERE city LIKE 'P%') AS np FROM data", [{ id: 1, np: 2 }, { id: 2, np: 0 }, { id: 3, np: 0 }, { id: 4, np: 0 }]],
+    ['IN over UNNEST', "SELECT id FROM data WHERE 'Lyon' IN (SELECT c FROM UNNEST(cities) AS u (c))", [{ id: 1 }]],
+    ['LATERAL over UNNEST', 'SELECT d.id, q.x FROM data AS d, LATERAL (SELECT x FROM UNNEST(d.nums) AS u (x) WHERE x IS NOT NULL) AS q', [{ id: 1, x: 3 }, { id: 1, x: 1 }, { id: 4, x: 9 }]],
+  ])('in a subquery reading the outer row: %s', (_what, view, expected) => {
+    expect(run(view)).toEqual(expected.map(j).sort());
+  });
+
   it('gives the documented column names and types', () => {
     const cols = (view: string) => prog(view).relation('v')!.columns.map((c) => `${c.name} ${c.type}${c.nullable ? '' : ' NOT NULL'}`);
     expect(cols('SELECT * FROM UNNEST(ARRAY[1, 2]) WITH ORDINALITY')).toEqual(['EXPR$0 INTEGER', 'ordinality INTEGER NOT NULL']);
@@ -209,6 +219,7 @@ describe('incremental maintenance equals a fresh evaluation', () => {
     'SELECT d.id, q.n FROM data AS d, LATERAL (SELECT n FROM other AS o WHERE o.id = d.id AND o.n > d.id) AS q',
     'SELECT d.id, q.c, q.m FROM data AS d, LATERAL (SELECT COUNT(*) AS c, MAX(n) AS m FROM other AS o WHERE o.id = d.id) AS q',
     'SELECT v.k, o.n FROM (VALUES (1), (2), (4)) AS v (k) JOIN other AS o ON o.id = v.k',
+    'SELECT id, (SELECT SUM(x) FROM UNNEST(nums) AS u (x) WHERE x > 1) AS s FROM data',
   ];
   const num = fc.option(fc.integer({ min: 0, max: 5 }), { freq: 4 });
   const dataRow = fc.record({

@@ -30,7 +30,7 @@ import { canon, Scope, type ScopeColumn } from './scope.js';
 import { mapNode, walkExpr, filterNode, type Env, type Rel } from './env.js';
 import { bindCondition, bindExpr, type BindCtx } from './expr.js';
 import { containsAgg } from './aggs.js';
-import { correlatedRewrite } from './decorrelate.js';
+import { correlatedRewrite, emptyValue } from './decorrelate.js';
 import { bindFromItem as bindPlainItem, emptyRowRel, joinRels, type QueryBinder } from './from.js';
 import type { BExpr } from './bexpr.js';
 
@@ -176,7 +176,7 @@ function lateralAggregate(left: Rel, f: FromItem & { k: 'derived' }, rw: NonNull
   const q = bindQuery(asQuery(sel, f.pos), rw.env);
   let empty;
   try {
-    empty = bindQuery(asQuery({ ...(f.query.body as Select), where: { k: 'bool', value: false, pos: f.pos } }, f.pos), env);
+    empty = emptyValue({ ...(f.query.body as Select), where: { k: 'bool', value: false, pos: f.pos } }, rw, env, bindQuery, bindQuery);
   } catch (err) {
     if (err instanceof SqlError) throw new SqlError('A LATERAL subquery with an aggregate and no GROUP BY may use outer columns only in its WHERE clause', f.pos, 'unsupported');
     throw err;
