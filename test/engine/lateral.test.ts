@@ -149,6 +149,23 @@ describe('UNNEST', () => {
     expect(run(view)).toEqual(expected.map(j).sort());
   });
 
+  it('unnests arrays of maps (a MAP<K, V> ARRAY column) and arrays of arrays (an element of INT ARRAY ARRAY)', () => {
+    const r = compile(
+      `CREATE TABLE n (id INT, ms MAP<VARCHAR, INT> ARRAY, aa INT ARRAY ARRAY NOT NULL);
+       CREATE VIEW maps AS SELECT id, CARDINALITY(m) AS c, m['k'] AS k, i FROM n, UNNEST(ms) WITH ORDINALITY AS u (m, i);
+       CREATE VIEW inner_elems AS SELECT id, x * 10 AS x10 FROM n, UNNEST(aa[2]) AS u (x);`,
+      { outputCase: 'lower' },
+    );
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    const c = r.program.newCircuit();
+    c.step([
+      { table: 'n', op: 'insert', row: { id: 1, ms: [{ k: 5, z: 6 }, null, {}], aa: [[1], [2, null]] } },
+      { table: 'n', op: 'insert', row: { id: 2, ms: null, aa: [[3]] } },
+    ]);
+    expect(rowsOf(c.contents('maps'))).toEqual([{ id: 1, c: 2, k: 5, i: 1 }, { id: 1, c: null, k: null, i: 2 }, { id: 1, c: 0, k: null, i: 3 }].map(j).sort());
+    expect(rowsOf(c.contents('inner_elems'))).toEqual([{ id: 1, x10: 20 }, { id: 1, x10: null }].map(j).sort());
+  });
+
   it('gives the documented column names and types', () => {
     const cols = (view: string) => prog(view).relation('v')!.columns.map((c) => `${c.name} ${c.type}${c.nullable ? '' : ' NOT NULL'}`);
     expect(cols('SELECT * FROM UNNEST(ARRAY[1, 2]) WITH ORDINALITY')).toEqual(['EXPR$0 INTEGER', 'ordinality INTEGER NOT NULL']);

@@ -6,7 +6,7 @@
  *  - `CREATE LOCAL VIEW`: LOCAL is blanked and recorded;
  *  - column attributes `LATENESS expr` / `WATERMARK expr` / `DEFAULT expr`: blanked and recorded;
  *  - `TABLE t` as a table-function argument (TUMBLE/HOP): `TABLE` blanked;
- *  - `T ARRAY` (Calcite postfix array type) -> `T []`;
+ *  - `T ARRAY` (Calcite postfix array type, also after `MAP<K, V>`) -> `T []`;
  *  - `MAP<K, V>` -> `MAP(K, V)` (the parser's map type) and the constructor `MAP[k, v]` -> `MAP(k, v)`;
  *  - column `FOREIGN KEY REFERENCES x(y)` -> `REFERENCES x(y)`;
  *  - statement `LATENESS view.col expr;` recorded and removed;
@@ -298,7 +298,7 @@ function rewriteStatement(text: string, toks: Token[], errors: PrepassError[]): 
     // T ARRAY -> T []
     if (t.upper === 'ARRAY' && i > 0 && toks[i + 1]?.text !== '[' && toks[i + 1]?.text !== '(') {
       const prev = toks[i - 1]!;
-      if (prev.kind === 'word' || prev.text === ')') {
+      if (prev.kind === 'word' || prev.text === ')' || prev.text === '>') {
         const off = t.start - start;
         chars[off] = '[';
         chars[off + 1] = ']';
