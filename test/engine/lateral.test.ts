@@ -206,6 +206,7 @@ describe('LATERAL', () => {
     ['with GROUP BY inside', 'SELECT d.id, q.tag, q.c FROM data AS d, LATERAL (SELECT tag, COUNT(*) AS c FROM other AS o WHERE o.id = d.id GROUP BY tag) AS q', [{ id: 1, tag: 'a', c: 1 }, { id: 1, tag: 'b', c: 1 }, { id: 4, tag: null, c: 1 }]],
     ['* of the subquery is only its own columns', 'SELECT q.* FROM data AS d, LATERAL (SELECT * FROM other AS o WHERE o.id = d.id AND o.n > 15) AS q', [{ id: 1, n: 20, tag: 'b' }, { id: 4, n: 30, tag: null }]],
     ['uncorrelated: an ordinary cross join', 'SELECT d.id, q.m FROM data AS d, LATERAL (SELECT MAX(n) AS m FROM other) AS q WHERE d.id = 2', [{ id: 2, m: 40 }]],
+    ['JOIN LATERAL ... ON filters the pairs', 'SELECT d.id, q.n FROM data AS d JOIN LATERAL (SELECT n FROM other AS o WHERE o.id = d.id) AS q ON q.n > 15', [{ id: 1, n: 20 }, { id: 4, n: 30 }]],
     ['column aliases', 'SELECT d.id, q.z FROM data AS d, LATERAL (SELECT n + 1 FROM other AS o WHERE o.id = d.id AND o.tag IS NULL) AS q (z)', [{ id: 4, z: 31 }]],
   ];
   it.each(cases)('%s', (_what, view, expected) => {
