@@ -80,6 +80,30 @@ describe('SESSION', () => {
     );
   });
 
+  it('with a LATENESS time column, sessions that can no longer change leave the state; late rows are dropped', () => {
+    const circuit = (lateness: string) => {
+      const r = compile(
+        `CREATE TABLE ev (id INT, at TIMESTAMP NOT NULL ${lateness}); CREATE VIEW v AS SELECT id, window_start, window_end FROM TABLE(SESSION(TABLE ev, DESCRIPTOR(at), INTERVAL '10' MINUTE));`,
+        { outputCase: 'lower' },
+      );
+      if (!r.ok) throw new Error(JSON.stringify(r.errors));
+      return r.program.newCircuit();
+    };
+    const c = circuit("LATENESS INTERVAL '5' MINUTE");
+    const control = circuit('');
+    const ev = (id: number, hhmm: string): InputChange => ({ table: 'ev', op: 'insert', row: { id, at: at(hhmm) } });
+    for (const k of [c, control]) k.step([ev(1, '10:00'), ev(2, '10:03')]);
+    expect(c.stateSize()).toBe(control.stateSize());
+    // watermark 10:55 - 5 min = 10:50: the session [10:00, 10:13) is final, its two rows leave the operator's state
+    for (const k of [c, control]) k.step([ev(3, '10:55')]);
+    expect(control.stateSize() - c.stateSize()).toBe(2);
+    // a late row (before the watermark) changes nothing; a row after it joins the open session
+    expect(c.step([ev(4, '10:05')]).changes.get('v') ?? []).toEqual([]);
+    c.step([ev(5, '10:58')]);
+    const s = (id: number, start: string, end: string) => JSON.stringify({ id, window_start: at(start), window_end: at(end) });
+    expect(rowsOf(c.contents('v'))).toEqual([s(1, '10:00', '10:13'), s(2, '10:00', '10:13'), s(3, '10:55', '11:08'), s(5, '10:55', '11:08')].sort());
+  });
+
   it.each([
     ['a DATE time column', "SELECT * FROM TABLE(SESSION(TABLE orders, DESCRIPTOR(d), INTERVAL '1' DAY))", /SESSION needs a TIMESTAMP column/],
     ['a non-constant size', 'SELECT * FROM TABLE(SESSION(TABLE orders, DESCRIPTOR(rowtime), id))', /SESSION size must be a constant day-time INTERVAL/],

@@ -3,7 +3,8 @@
  * columns plus window_start and window_end (TIMESTAMP NOT NULL) of each row's session (ops/session.ts). The
  * time column must be a TIMESTAMP, the size a constant positive day-time INTERVAL. Named arguments
  * (DATA =>, TIMECOL =>, KEY =>, SIZE =>) are taken in that order. Its columns carry no watermark lineage (a late
- * row that merges two sessions retracts rows of any age), so EMIT_FINAL and LATENESS state release stop here.
+ * row that merges two sessions retracts rows of any age), so emit_final and state release downstream stop here;
+ * with a LATENESS time column the operator releases its own final sessions.
  */
 import { SqlError, type Expr, type FromItem } from '../parse/ast.js';
 import { node } from '../plan/nodes.js';
@@ -40,7 +41,8 @@ export function bindSession(f: FromItem & { k: 'tvf' }, env: Env): Rel {
   ];
   const tsIdx = tsCol.idx;
   // no watermark lineage: a late row that merges two sessions retracts rows of any age
-  const n = node('session', [base.node], cols.map((c) => ({ name: c.name, type: c.type })), () => new SessionOp(key, tsIdx, sizeMs));
+  const gc = base.node.columns[tsIdx]?.wm;
+  const n = node('session', [base.node], cols.map((c) => ({ name: c.name, type: c.type })), () => new SessionOp(key, tsIdx, sizeMs, gc));
   n.detail = `${keyIdx.length} key column${keyIdx.length === 1 ? '' : 's'}`;
   return { node: n, scope: new Scope(cols, env.casing) };
 }

@@ -11,10 +11,12 @@
  * rows, applies the changes and emits the sessions of the span's new rows: O(log g + span) per change for a
  * key of g rows, where a row that bridges two sessions retracts both and inserts the merged one. The sorted rows
  * are kept in chunks of at most CHUNK entries (Chunked), so an insert or delete moves O(CHUNK + g / CHUNK) entries,
- * not O(g) (moving 20,000 entries of one flat array cost about 130 us per change).
+ * not O(g) (moving 20,000 entries of one flat array cost about 130 us per change). With a LATENESS time column,
+ * sessions that can no longer change leave the state (release).
  */
 import { rowKey, type Row } from '../types/values.js';
 import { consolidate, type Delta, type Operator } from './zset.js';
+import type { Watermarked } from '../plan/nodes.js';
 
 interface Item {
   row: Row;
@@ -100,6 +102,15 @@ class Chunked {
     this.dirty = true;
   }
 
+  /** Drops the first n items. */
+  dropPrefix(n: number): void {
+    let left = n;
+    while (left > 0 && this.chunks.length && this.chunks[0]!.length <= left) left -= this.chunks.shift()!.length;
+    if (left > 0) this.chunks[0]!.splice(0, left);
+    this.length -= n;
+    this.dirty = true;
+  }
+
   remove(i: number): void {
     const [c, o] = this.locate(i);
     const chunk = this.chunks[c]!;
@@ -118,10 +129,37 @@ export class SessionOp implements Operator {
     private readonly key: (row: Row) => string,
     private readonly tsCol: number,
     private readonly size: number,
+    /** The time column's LATENESS lineage: with it, sessions that can no longer change leave the state. */
+    private readonly gc?: Watermarked,
   ) {}
 
   stateSize(): number {
     return this.rows;
+  }
+
+  /**
+   * A row at time t arrives only while t + slack > the watermark, and merges with a session only when t is less
+   * than its last time + size; so once last + size + slack - 1 <= the watermark, the session is final (its rows,
+   * older still, can no longer be inserted or deleted either) and its rows are dropped from the state.
+   */
+  release(watermark: (table: string, col: number) => number | undefined): void {
+    if (!this.gc) return;
+    const wm = watermark(this.gc.table, this.gc.col);
+    if (wm === undefined) return;
+    const limit = wm - this.size - this.gc.slack + 1;
+    for (const [k, items] of this.groups) {
+      let n = 0;
+      while (n < items.length) {
+        let j = n;
+        while (j + 1 < items.length && items.get(j + 1).ts - items.get(j).ts < this.size) j++;
+        if (items.get(j).ts > limit) break;
+        n = j + 1;
+      }
+      if (n === 0) continue;
+      items.dropPrefix(n);
+      this.rows -= n;
+      if (items.length === 0) this.groups.delete(k);
+    }
   }
 
   step([d]: Delta[]): Delta {
