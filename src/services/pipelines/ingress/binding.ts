@@ -2,7 +2,7 @@
  * A table's input binding: column lookup, per-column converters and primary key, built once per
  * running program and shared by the JSON and CSV parsers.
  */
-import type { InputChange, JsonRow, JsonValue, RelationSchema } from '../../../engine/index.js';
+import type { InputChange, JsonRow, JsonValue, RelationSchema, RowBatch } from '../../../engine/index.js';
 import { ColumnIndex, engineName } from '../names.js';
 import { csvConverter, jsonConverter, ValueError, type Converter } from './values.js';
 
@@ -61,8 +61,8 @@ export class TableBinding {
     return i;
   }
 
-  /** Converts a JSON row (object keyed by column name, or array in column order) for one operation. */
-  row(value: unknown, op: RowOp): JsonRow {
+  /** The values a JSON row (object keyed by column name, or array in column order) gives, into vals/seen. */
+  private gather(value: unknown): void {
     const n = this.names.length;
     const vals = this.vals;
     if (this.seen.length !== n) this.seen = new Uint8Array(n);
@@ -84,6 +84,14 @@ export class TableBinding {
     } else {
       throw new RowError(`invalid type: ${value === null ? 'null' : typeof value === 'string' ? `string ${JSON.stringify(value)}` : typeof value}, expected a table row (an object or an array)`);
     }
+  }
+
+  /** Converts a JSON row (object keyed by column name, or array in column order) for one operation. */
+  row(value: unknown, op: RowOp): JsonRow {
+    this.gather(value);
+    const n = this.names.length;
+    const vals = this.vals;
+    const seen = this.seen;
     const out: JsonRow = {};
     if (op === 'insert' || (op === 'delete' && !this.hasKey)) {
       for (let i = 0; i < n; i++) {
@@ -98,6 +106,27 @@ export class TableBinding {
     }
     for (let i = 0; i < n; i++) if (seen[i] === 1) out[this.names[i]!] = this.convert(i, vals[i]);
     return out;
+  }
+
+  /**
+   * A full row (insert; delete on a table without a key) converted as row() does, written as the next row
+   * of `batch`; on a RowError nothing of it stays in the batch.
+   */
+  rowInto(value: unknown, batch: RowBatch): void {
+    this.gather(value);
+    const n = this.names.length;
+    const vals = this.vals;
+    const seen = this.seen;
+    try {
+      for (let i = 0; i < n; i++) {
+        if (seen[i] === 0 && !this.nullable[i]) throw new RowError(`missing field \`${this.names[i]}\``, this.names[i]!);
+        batch.push(this.convert(i, seen[i] === 1 ? vals[i] : null));
+      }
+    } catch (err) {
+      batch.dropRow();
+      throw err;
+    }
+    batch.endRow();
   }
 
   private convert(i: number, v: unknown): JsonValue {

@@ -36,7 +36,7 @@ const MAX_LINE = 1024 * 1024;
  */
 export class JsonParser implements IngressParser {
   private readonly decoder = new TextDecoder();
-  private readonly sink = new ParsedSink();
+  private readonly sink: ParsedSink;
   private readonly reader: JsonValueReader;
   private ended = false;
 
@@ -46,6 +46,7 @@ export class JsonParser implements IngressParser {
     /** Longest line held for the line path (tests set it low to take the splitter path). */
     private readonly maxLine = MAX_LINE,
   ) {
+    this.sink = new ParsedSink(binding.makeRow);
     this.reader = new JsonValueReader(
       { array: opts.array, maxDepth: MAX_JSON_DEPTH, maxLine },
       { parsed: (value, line) => this.event(value, line, null), text: (text, line, flaw) => this.value(text, line, flaw) },
@@ -106,14 +107,14 @@ export class JsonParser implements IngressParser {
     const sink = this.sink;
     if (this.opts.updateFormat === 'raw') {
       try {
-        sink.change(binding.change('insert', binding.row(value, 'insert')), ev);
+        sink.emit(binding, 'insert', value, 1, ev);
         return;
       } catch (err) {
         if (!(err instanceof RowError)) throw err;
         // reported below, as for the other formats
       }
     }
-    const emit = (op: RowOp, row: unknown, weight = 1) => sink.change(binding.change(op, binding.row(row, op), weight), ev);
+    const emit = (op: RowOp, row: unknown, weight = 1) => sink.emit(binding, op, row, weight, ev);
     try {
       switch (this.opts.updateFormat) {
         case 'raw':
