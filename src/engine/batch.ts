@@ -208,7 +208,7 @@ export class RowBatch {
       if (text !== null) text.copy(bigger, 0, 0, col.textLength);
       col.text = text = bigger;
     }
-    col.textLength += s.length <= 8 ? writeShort(text, col.textLength, s) : text.write(s, col.textLength, 'latin1');
+    col.textLength += s.length <= 48 ? writeShort(text, col.textLength, s) : text.write(s, col.textLength, 'latin1');
   }
 
   /** A full block's text buffers cut to their size (growth leaves up to half of them unused). */

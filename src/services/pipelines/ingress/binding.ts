@@ -50,7 +50,8 @@ export class TableBinding {
   private readonly vals: unknown[] = [];
   private seen: Uint8Array = new Uint8Array(0);
 
-  private column(key: string): number {
+  /** The column an input key names (-1: none; such keys are ignored). */
+  column(key: string): number {
     let i = this.keyMap[key];
     if (i !== undefined) return i;
     i = this.index.lookup(key) ?? -1;
@@ -114,9 +115,15 @@ export class TableBinding {
    */
   rowInto(value: unknown, batch: RowBatch): void {
     this.gather(value);
+    this.putRow(this.vals, this.seen, batch);
+  }
+
+  /**
+   * The full row of the values `vals[i]` given where `seen[i]` is 1 (the others missing), converted as
+   * row() does, as the next row of `batch`; on a RowError nothing of it stays in the batch.
+   */
+  putRow(vals: readonly unknown[], seen: Uint8Array, batch: RowBatch): void {
     const n = this.names.length;
-    const vals = this.vals;
-    const seen = this.seen;
     try {
       for (let i = 0; i < n; i++) {
         if (seen[i] === 0 && !this.nullable[i]) throw new RowError(`missing field \`${this.names[i]}\``, this.names[i]!);

@@ -9,6 +9,7 @@ import { RowError, type RowOp, type TableBinding } from './binding.js';
 import { JsonValueReader, lineAt, type SegmentFlaw } from '../../../formats/json-split.js';
 import { MAX_JSON_DEPTH } from './limits.js';
 import { ParsedSink, type IngressParser, type ParsedInput } from './parser.js';
+import { JsonFastRows } from './json-fast.js';
 
 export type { ParsedInput } from './parser.js';
 
@@ -27,6 +28,9 @@ const MAX_FRAGMENT = 200;
 /** Longest line the line path holds to parse whole (beyond it, the line goes through the splitter). */
 const MAX_LINE = 1024 * 1024;
 
+/** Longest line held for the fast path (json-fast.ts; a longer one goes to the reader as it comes). */
+const MAX_FAST_LINE = 16 * 1024 * 1024;
+
 /**
  * The incremental JSON parser: values (or, with `array`, the elements of top-level arrays) are parsed
  * as soon as the body's chunks complete them; only the value in progress is kept as text.
@@ -39,18 +43,30 @@ export class JsonParser implements IngressParser {
   private readonly sink: ParsedSink;
   private readonly reader: JsonValueReader;
   private ended = false;
+  /** The fast path of flat rows (raw format), when it applies; see json-fast.ts. */
+  private readonly fast: JsonFastRows | null;
+  /** The pieces of the line in progress, held for the fast path (given to the reader as they came when it is not taken). */
+  private held: string[] = [];
+  private heldLength = 0;
+  /** Lines the fast path took (for tests and measurements). */
+  fastLines = 0;
+  /** The rest of the current line goes to the reader (it was too long to hold, or the reader is inside a value). */
+  private passing = false;
 
   constructor(
     private readonly binding: TableBinding,
     private readonly opts: JsonInputOptions,
     /** Longest line held for the line path (tests set it low to take the splitter path). */
     private readonly maxLine = MAX_LINE,
+    /** The fast path for flat rows (tests turn it off to compare with the general path). */
+    fastPath = true,
   ) {
     this.sink = new ParsedSink(binding.makeRow);
     this.reader = new JsonValueReader(
       { array: opts.array, maxDepth: MAX_JSON_DEPTH, maxLine },
       { parsed: (value, line) => this.event(value, line, null), text: (text, line, flaw) => this.value(text, line, flaw) },
     );
+    this.fast = fastPath && opts.updateFormat === 'raw' ? new JsonFastRows(binding, opts.array) : null;
   }
 
   push(chunk: Uint8Array): void {
@@ -58,7 +74,48 @@ export class JsonParser implements IngressParser {
   }
 
   pushText(text: string): void {
-    this.reader.push(text);
+    if (this.fast === null) return this.reader.push(text);
+    let start = 0;
+    const n = text.length;
+    while (start < n) {
+      const nl = text.indexOf('\n', start);
+      const piece = nl < 0 ? (start === 0 ? text : text.slice(start)) : text.slice(start, nl + 1);
+      start = nl < 0 ? n : nl + 1;
+      if (this.passing) {
+        this.reader.push(piece);
+        if (nl >= 0) this.passing = false;
+        continue;
+      }
+      if (this.held.length === 0 && !this.reader.idle) {
+        // the reader is inside a value that began on an earlier line: the line is its
+        this.reader.push(piece);
+        continue;
+      }
+      this.held.push(piece);
+      this.heldLength += piece.length;
+      if (nl >= 0) this.fastLine();
+      else if (this.heldLength > MAX_FAST_LINE) {
+        this.release();
+        this.passing = true;
+      }
+    }
+  }
+
+  /** The held line through the fast path, or (when it is not taken) to the reader, piece by piece as it came. */
+  private fastLine(): void {
+    const line = this.held.length === 1 ? this.held[0]! : this.held.join('');
+    if (this.fast!.line(line, this.reader.currentLine, this.sink)) {
+      if (line.endsWith('\n')) this.reader.skipLine();
+      this.fastLines++;
+      this.held = [];
+      this.heldLength = 0;
+    } else this.release();
+  }
+
+  private release(): void {
+    for (const piece of this.held) this.reader.push(piece);
+    this.held = [];
+    this.heldLength = 0;
   }
 
   end(): ParsedInput {
@@ -66,6 +123,7 @@ export class JsonParser implements IngressParser {
       this.ended = true;
       const rest = this.decoder.decode();
       if (rest) this.pushText(rest);
+      if (this.held.length > 0) this.fastLine();
       const { unterminated } = this.reader.end();
       if (unterminated) {
         const ev = this.sink.event(unterminated.line);

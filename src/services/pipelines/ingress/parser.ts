@@ -105,18 +105,36 @@ export class ParsedSink {
 
   /** Drops the changes the event `ev` produced so far (it turned out bad). */
   dropEvent(ev: number): void {
-    while (this.changeEvent.length > 0 && this.changeEvent.last() === ev) {
-      this.changeEvent.pop();
-      this.count--;
-      const last = this.changes[this.changes.length - 1]!;
-      if (last.op === 'batch') {
-        last.rows.popRow();
-        if (last.rows.length === 0) {
-          this.changes.pop();
-          if (this.open === last) this.open = null;
-        }
-      } else this.changes.pop();
+    while (this.changeEvent.length > 0 && this.changeEvent.last() === ev) this.popChange();
+  }
+
+  /** A point that rollback() returns to. */
+  mark(): { events: number; count: number } {
+    return { events: this.eventLine.length, count: this.count };
+  }
+
+  /** Forgets the events and changes since `mark` (a caller that read ahead hands the text to another path). */
+  rollback(mark: { events: number; count: number }): void {
+    while (this.count > mark.count) this.popChange();
+    while (this.eventLine.length > mark.events) this.eventLine.pop();
+  }
+
+  private popChange(): void {
+    this.changeEvent.pop();
+    this.count--;
+    let last = this.changes[this.changes.length - 1]!;
+    while (last.op === 'batch' && last.rows.length === 0) {
+      // a batch whose only row was refused before it was counted
+      this.changes.pop();
+      if (this.open === last) this.open = null;
+      last = this.changes[this.changes.length - 1]!;
     }
+    if (last.op === 'batch') {
+      last.rows.popRow();
+      if (last.rows.length > 0) return;
+    }
+    this.changes.pop();
+    if (this.open === last) this.open = null;
   }
 
   error(e: ParseErrorEntry): void {
