@@ -15,6 +15,9 @@ import type { RowBatch } from '../../../engine/index.js';
 import { RowError, type TableBinding } from './binding.js';
 import type { ParsedSink } from './parser.js';
 
+/** 10^0 .. 10^15, exact doubles. */
+const POW10 = Array.from({ length: 16 }, (_, i) => 10 ** i);
+
 /** Thrown inside the scan: the line is not for the fast path. */
 const GIVE_UP = Symbol('give up');
 
@@ -222,8 +225,10 @@ export class JsonFastRows {
   }
 
   /**
-   * A number of JSON's grammar (-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?). Its value is Number() of its
-   * literal text, the double JSON.parse gives; a literal of more than 15 digits is left to the general path.
+   * A number of JSON's grammar (-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?), valued as JSON.parse values
+   * it: digits / 10^fraction (both exact below 16 digits, so the quotient is the correctly rounded double),
+   * or with an exponent Number() of its literal text. A literal of more than 15 digits is left to the
+   * general path (there the codec decides what it keeps of it; see the int64 work on exact BIGINT).
    */
   private number(start: number): number {
     const s = this.s;
@@ -247,18 +252,20 @@ export class JsonFastRows {
       }
     } else throw GIVE_UP;
     c = s.charCodeAt(p);
-    let simple = true;
+    let fraction = 0;
     if (c === 46 /* . */) {
-      simple = false;
       c = s.charCodeAt(++p);
       if (!(c >= 48 && c <= 57)) throw GIVE_UP;
       while (c >= 48 && c <= 57) {
+        int = int * 10 + (c - 48);
         digits++;
+        fraction++;
         c = s.charCodeAt(++p);
       }
     }
+    let exponent = false;
     if (c === 101 || c === 69 /* e E */) {
-      simple = false;
+      exponent = true;
       c = s.charCodeAt(++p);
       if (c === 43 || c === 45) c = s.charCodeAt(++p);
       if (!(c >= 48 && c <= 57)) throw GIVE_UP;
@@ -266,7 +273,9 @@ export class JsonFastRows {
     }
     if (digits > 15) throw GIVE_UP;
     this.p = p;
-    if (simple) return neg ? -int : int;
-    return Number(s.slice(start, p));
+    if (exponent) return Number(s.slice(start, p));
+    // at most 15 digits: the digits and 10^fraction are exact doubles, so one division is correctly rounded
+    const v = fraction === 0 ? int : int / POW10[fraction]!;
+    return neg ? -v : v;
   }
 }
