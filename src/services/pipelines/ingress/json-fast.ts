@@ -107,7 +107,7 @@ export class JsonFastRows {
     this.p++;
     const seen = this.seen;
     const vals = this.vals;
-    seen.fill(0);
+    for (let i = 0; i < seen.length; i++) seen[i] = 0;
     this.ws();
     if (s.charCodeAt(this.p) === 125 /* } */) this.p++;
     else
@@ -145,9 +145,16 @@ export class JsonFastRows {
     const s = this.s;
     const from = this.p + 1;
     const known = this.keys[k];
-    if (known !== undefined && s.startsWith(known, from) && s.charCodeAt(from + known.length) === 34) {
-      this.p = from + known.length + 1;
-      return this.keyCols[k]!;
+    if (known !== undefined) {
+      const n = known.length;
+      if (s.charCodeAt(from + n) === 34) {
+        let i = 0;
+        while (i < n && s.charCodeAt(from + i) === known.charCodeAt(i)) i++;
+        if (i === n) {
+          this.p = from + n + 1;
+          return this.keyCols[k]!;
+        }
+      }
     }
     const end = this.plainStringEnd(from);
     if (end < 0) throw GIVE_UP; // a key with escapes: the general path
