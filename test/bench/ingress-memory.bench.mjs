@@ -20,19 +20,8 @@ async function child(mode, size) {
   const { TableBinding } = await import('../../dist/services/pipelines/ingress/binding.js');
   const { compile } = await import('../../dist/engine/index.js');
   const { CsvParser, splitCsv } = await import('../../dist/services/pipelines/ingress/csv.js');
-  const binding = new TableBinding({
-    name: 'T',
-    caseSensitive: false,
-    columns: [
-      { name: 'X', type: 'INTEGER', nullable: false, caseSensitive: false },
-      { name: 'Y', type: 'VARCHAR', nullable: false, caseSensitive: false },
-    ],
-    primaryKey: [],
-    materialized: true,
-    local: false,
-    connectors: [],
-    line: 1,
-  });
+  const program = compile('CREATE TABLE t (x INTEGER NOT NULL, y VARCHAR NOT NULL);').program;
+  const binding = new TableBinding(program.tables[0], program.inputCodec('T'));
   // one 64 KiB chunk of whole rows, reused: the body is never held whole by the incremental path
   const chunk = Buffer.from(ROW.repeat(Math.floor(CHUNK / ROW.length)));
   const chunks = Math.floor(size / chunk.length);
@@ -48,10 +37,7 @@ async function child(mode, size) {
   let changes;
   let rows;
   let circuit = null;
-  if (mode === 'step') {
-    const compiled = compile('CREATE TABLE t (x INTEGER NOT NULL, y VARCHAR NOT NULL);');
-    circuit = compiled.program.newCircuit();
-  }
+  if (mode === 'step') circuit = program.newCircuit();
   if (mode === 'whole') {
     // as the route did: fastify's buffer of the body, its text, every record, then the changes
     let body = Buffer.alloc(bytes);
@@ -59,7 +45,8 @@ async function child(mode, size) {
     let text = body.toString('utf8');
     let records = splitCsv(text).records;
     changes = [];
-    for (const rec of records) changes.push(binding.change('insert', { X: binding.csv[0](rec.fields[0], rec.quoted[0]), Y: binding.csv[1](rec.fields[1], rec.quoted[1]) }));
+    const [cx, cy] = binding.codecs;
+    for (const rec of records) changes.push(binding.change('insert', { X: cx.fromCsv(rec.fields[0], rec.quoted[0]), Y: cy.fromCsv(rec.fields[1], rec.quoted[1]) }));
     body = text = records = null; // what the request keeps from here on is its changes
     rows = changes.length;
   } else {

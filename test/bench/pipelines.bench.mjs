@@ -196,7 +196,7 @@ const cpuMs = () => {
 function stages() {
   const r = compile(SQL);
   const program = r.program;
-  const binding = new TableBinding(program.tables[0]);
+  const binding = new TableBinding(program.tables[0], program.inputCodec('T'));
   const view = program.views.find((v) => v.name === 'V');
   const list = bodies().map((b) => Buffer.from(b));
   const CHUNK = 1024 * 1024; // as the host frames a body for the worker
