@@ -207,6 +207,13 @@ describe('LATERAL', () => {
     ['* of the subquery is only its own columns', 'SELECT q.* FROM data AS d, LATERAL (SELECT * FROM other AS o WHERE o.id = d.id AND o.n > 15) AS q', [{ id: 1, n: 20, tag: 'b' }, { id: 4, n: 30, tag: null }]],
     ['uncorrelated: an ordinary cross join', 'SELECT d.id, q.m FROM data AS d, LATERAL (SELECT MAX(n) AS m FROM other) AS q WHERE d.id = 2', [{ id: 2, m: 40 }]],
     ['JOIN LATERAL ... ON filters the pairs', 'SELECT d.id, q.n FROM data AS d JOIN LATERAL (SELECT n FROM other AS o WHERE o.id = d.id) AS q ON q.n > 15', [{ id: 1, n: 20 }, { id: 4, n: 30 }]],
+    ['a subquery without FROM reading the outer row', 'SELECT d.id, x.val FROM data AS d, LATERAL (SELECT d.id * 2 + 1 AS val) AS x', [{ id: 1, val: 3 }, { id: 2, val: 5 }, { id: 3, val: 7 }, { id: 4, val: 9 }]],
+    ["VALUES reading the outer row", "SELECT d.id, t.x, t.tag FROM data AS d CROSS JOIN LATERAL (VALUES (d.id, 'a'), (d.id * 10, 'b')) AS t (x, tag) WHERE d.id < 3", [{ id: 1, x: 1, tag: 'a' }, { id: 1, x: 10, tag: 'b' }, { id: 2, x: 2, tag: 'a' }, { id: 2, x: 20, tag: 'b' }]],
+    ['LEFT JOIN LATERAL ... ON TRUE keeps the outer rows without a match', 'SELECT d.id, q.n FROM data AS d LEFT JOIN LATERAL (SELECT n FROM other AS o WHERE o.id = d.id) AS q ON TRUE', [{ id: 1, n: 10 }, { id: 1, n: 20 }, { id: 2, n: null }, { id: 3, n: null }, { id: 4, n: 30 }]],
+    ['LEFT JOIN LATERAL ... ON a condition', 'SELECT d.id, q.n FROM data AS d LEFT JOIN LATERAL (SELECT n FROM other AS o WHERE o.id = d.id) AS q ON q.n > d.id * 15', [{ id: 1, n: 20 }, { id: 2, n: null }, { id: 3, n: null }, { id: 4, n: null }]],
+    ["LEFT JOIN LATERAL VALUES ... ON", "SELECT d.id, t.x FROM data AS d LEFT JOIN LATERAL (VALUES (d.id), (d.id + 10)) AS t (x) ON t.x > 12", [{ id: 1, x: null }, { id: 2, x: null }, { id: 3, x: 13 }, { id: 4, x: 14 }]],
+    ['LEFT JOIN LATERAL of an ungrouped aggregate ... ON', 'SELECT d.id, q.c FROM data AS d LEFT JOIN LATERAL (SELECT COUNT(*) AS c FROM other AS o WHERE o.id = d.id) AS q ON q.c > 0', [{ id: 1, c: 2 }, { id: 2, c: null }, { id: 3, c: null }, { id: 4, c: 1 }]],
+    ['LEFT JOIN LATERAL of an uncorrelated subquery', 'SELECT d.id, q.n FROM data AS d LEFT JOIN LATERAL (SELECT n FROM other WHERE n > 35) AS q ON q.n < d.id * 11', [{ id: 1, n: null }, { id: 2, n: null }, { id: 3, n: null }, { id: 4, n: 40 }]],
     ['column aliases', 'SELECT d.id, q.z FROM data AS d, LATERAL (SELECT n + 1 FROM other AS o WHERE o.id = d.id AND o.tag IS NULL) AS q (z)', [{ id: 4, z: 31 }]],
   ];
   it.each(cases)('%s', (_what, view, expected) => {
@@ -222,9 +229,10 @@ describe('LATERAL', () => {
     );
   });
 
-  it('refuses LEFT JOIN LATERAL and an ungrouped aggregate reading outer columns outside WHERE with a clear error', () => {
+  it('refuses RIGHT JOIN LATERAL, LIMIT inside, and an ungrouped aggregate reading outer columns outside WHERE with a clear error', () => {
     expect(compileError('SELECT d.id, q.c FROM data AS d, LATERAL (SELECT COUNT(*) + d.id AS c FROM other AS o WHERE o.id = d.id) AS q')).toMatch(/outer columns only in its WHERE/);
-    expect(compileError('SELECT * FROM data AS d LEFT JOIN LATERAL (SELECT n FROM other AS o WHERE o.id = d.id) AS q ON TRUE')).toMatch(/LEFT JOIN LATERAL is not supported/);
+    expect(compileError('SELECT * FROM data AS d RIGHT JOIN LATERAL (SELECT n FROM other AS o WHERE o.id = d.id) AS q ON TRUE')).toMatch(/RIGHT JOIN LATERAL is not supported/);
+    expect(compileError('SELECT * FROM data AS d, LATERAL (SELECT n FROM other AS o WHERE o.id = d.id LIMIT 1) AS q')).toMatch(/cannot have WITH or LIMIT/);
   });
 });
 
@@ -236,6 +244,8 @@ describe('incremental maintenance equals a fresh evaluation', () => {
     'SELECT d.id, o.n, x FROM data AS d, other AS o, UNNEST(d.nums) AS u (x) WHERE o.id = d.id AND x > o.n / 10',
     'SELECT d.id, q.n FROM data AS d, LATERAL (SELECT n FROM other AS o WHERE o.id = d.id AND o.n > d.id) AS q',
     'SELECT d.id, q.c, q.m FROM data AS d, LATERAL (SELECT COUNT(*) AS c, MAX(n) AS m FROM other AS o WHERE o.id = d.id) AS q',
+    'SELECT d.id, q.n FROM data AS d LEFT JOIN LATERAL (SELECT n FROM other AS o WHERE o.id = d.id) AS q ON q.n > d.id',
+    "SELECT d.id, t.x FROM data AS d LEFT JOIN LATERAL (VALUES (d.id), (CARDINALITY(d.nums))) AS t (x) ON t.x > 1",
     'SELECT v.k, o.n FROM (VALUES (1), (2), (4)) AS v (k) JOIN other AS o ON o.id = v.k',
     'SELECT id, (SELECT SUM(x) FROM UNNEST(nums) AS u (x) WHERE x > 1) AS s FROM data',
   ];

@@ -16,12 +16,15 @@
  * - LATERAL (subquery) reading outer columns o1..ok is decorrelated as the subqueries of expressions are
  *   (decorrelate.ts): the subquery runs once per distinct (o1..ok) and is joined back on those values
  *   (IS NOT DISTINCT FROM). One that aggregates without GROUP BY gives one row per outer row (lateralAggregate).
+ * - LATERAL (VALUES ...) reading the items before it is a linear flat-map too (bindLateralValues).
+ * - LEFT JOIN LATERAL (subquery) [ON cond] keeps each outer row without a matching row once, with NULLs (the
+ *   decorrelated join made a left outer join with ON as its residual condition).
  * - In a comma list, a lateral item is merged into the items it reads (a cross product when it reads several);
  *   the joined row keeps FROM order.
  */
 import { SqlError, type Expr, type FromItem, type Pos, type Query, type Select } from '../parse/ast.js';
 import { node, type PlanColumn } from '../plan/nodes.js';
-import { mk, withNull, type SqlType } from '../types/types.js';
+import { commonType, mk, withNull, type SqlType } from '../types/types.js';
 import type { Row, Value } from '../types/values.js';
 import { FlatMapOp } from '../ops/linear.js';
 import { JoinOp } from '../ops/join.js';
@@ -29,6 +32,7 @@ import { corrKey } from '../ops/markjoin.js';
 import { canon, Scope, type ScopeColumn } from './scope.js';
 import { mapNode, walkExpr, filterNode, type Env, type Rel } from './env.js';
 import { bindCondition, bindExpr, type BindCtx } from './expr.js';
+import { coerce } from './operators.js';
 import { containsAgg } from './aggs.js';
 import { correlatedRewrite, emptyValue } from './decorrelate.js';
 import { bindFromItem as bindPlainItem, emptyRowRel, joinRels, type QueryBinder } from './from.js';
@@ -48,9 +52,10 @@ export function applyLateral(left: Rel | undefined, f: LateralItem, env: Env, bi
 
 /** `left JOIN|CROSS JOIN|CROSS APPLY lateral [ON cond]`. */
 export function joinLateral(left: Rel, f: LateralItem, kind: string, on: Expr | undefined, env: Env, bindQuery: QueryBinder, pos: Pos): Rel {
+  if (kind === 'LEFT' && f.k === 'derived') return bindLateralQuery(left, f, env, bindQuery, { on });
   if (kind !== 'CROSS' && kind !== 'INNER') {
     const what = f.k === 'unnest' ? 'UNNEST' : 'LATERAL';
-    throw new SqlError(`${kind} JOIN ${what} is not supported (as in Feldera); for UNNEST, UNNEST(COALESCE(arr, ARRAY[NULL])) keeps the rows whose array is NULL`, pos, 'unsupported');
+    throw new SqlError(`${kind} JOIN ${what} is not supported${f.k === 'unnest' ? ' (as in Feldera); UNNEST(COALESCE(arr, ARRAY[NULL])) keeps the rows whose array is NULL' : ''}`, pos, 'unsupported');
   }
   const rel = applyLateral(left, f, env, bindQuery);
   if (!on) return rel;
@@ -121,18 +126,26 @@ function bindUnnest(left: Rel | undefined, f: FromItem & { k: 'unnest' }, env: E
 
 const asQuery = (body: Select, pos: Pos): Query => ({ with: [], body, orderBy: [], pos });
 
-function bindLateralQuery(left: Rel, f: FromItem & { k: 'derived' }, env: Env, bindQuery: QueryBinder): Rel {
+/** LEFT JOIN LATERAL ... [ON cond]: outer rows without a matching row keep NULLs. */
+interface LeftJoin {
+  on?: Expr;
+}
+
+function bindLateralQuery(left: Rel, f: FromItem & { k: 'derived' }, env: Env, bindQuery: QueryBinder, outer?: LeftJoin): Rel {
+  const q0 = f.query;
+  if (q0.body.k === 'values' && !q0.with.length && !q0.orderBy.length && q0.limit === undefined && q0.offset === undefined) return bindLateralValues(left, f, q0.body, outer);
   const rw = correlatedRewrite(f.query, left.node, { scope: left.scope, clause: 'LATERAL' }, env, bindQuery);
   if (!rw) {
     // reads nothing of the items before it: an ordinary derived table
     const derived: FromItem = { ...f, lateral: false };
     const right = bindPlainItem(derived, env, bindQuery);
+    if (outer) return joinRels(left, right, 'LEFT', outer.on ?? { k: 'bool', value: true, pos: f.pos }, env, f.pos);
     return left.scope.width === 0 && left.node.kind === 'values' ? right : joinRels(left, right, 'CROSS', undefined, env, f.pos);
   }
   const b = rw.body;
   const k = rw.outer.length;
   const aggs = b.items.some((i) => i.k === 'expr' && containsAgg(i.expr)) || (b.having !== undefined && containsAgg(b.having));
-  if (aggs && !b.groupBy.length) return lateralAggregate(left, f, rw, env, bindQuery);
+  if (aggs && !b.groupBy.length) return withLeftOn(lateralAggregate(left, f, rw, env, bindQuery), left.scope.width, outer);
   const sel: Select = { ...b, items: [...rw.dCols.map((e) => ({ k: 'expr' as const, expr: e, pos: f.pos })), ...b.items], groupBy: b.groupBy.length ? [...rw.dCols, ...b.groupBy] : [] };
   const q = bindQuery(asQuery(sel, f.pos), rw.env);
   let subCols = q.columns.slice(k);
@@ -142,15 +155,24 @@ function bindLateralQuery(left: Rel, f: FromItem & { k: 'derived' }, env: Env, b
   }
   const lw = left.scope.width;
   const qw = q.columns.length;
+  if (outer) subCols = subCols.map((c) => ({ ...c, type: withNull(c.type, true) }));
+  const relName0 = f.alias ? canon(f.alias, env.casing) : undefined;
+  let residual: ((row: Row) => Value) | undefined;
+  if (outer?.on) {
+    // ON over the joined row: the outer columns, the subquery's keys (hidden), its columns
+    const onScope = new Scope([...left.scope.cols, ...subCols.map((c, i) => ({ rel: relName0, name: c.name, type: c.type, idx: lw + k + i }))], env.casing);
+    residual = bindCondition(outer.on, { scope: onScope, clause: 'ON' }).fn;
+  }
   const spec = {
-    leftOuter: false,
+    leftOuter: outer !== undefined,
     rightOuter: false,
     leftKey: corrKey(rw.outer.map((o) => o.fn)),
     rightKey: corrKey(Array.from({ length: k }, (_x, i) => (row: Row) => row[i]!)),
+    residual,
     leftWidth: lw,
     rightWidth: qw,
   };
-  const joined = node('join', [left.node, q.node], [...left.node.columns, ...q.columns], () => new JoinOp(spec));
+  const joined = node('join', [left.node, q.node], [...left.node.columns, ...q.columns.map((c) => (outer ? { ...c, type: withNull(c.type, true) } : c))], () => new JoinOp(spec));
   joined.detail = `LATERAL on ${k} outer value${k > 1 ? 's' : ''}`;
   // drop the subquery's copies of the outer values
   const keep = [...Array.from({ length: lw }, (_x, i) => i), ...Array.from({ length: qw - k }, (_x, i) => lw + k + i)];
@@ -159,6 +181,58 @@ function bindLateralQuery(left: Rel, f: FromItem & { k: 'derived' }, env: Env, b
   const relName = f.alias ? canon(f.alias, env.casing) : undefined;
   const cols: ScopeColumn[] = [...left.scope.cols, ...subCols.map((c, i) => ({ rel: relName, name: c.name, type: c.type, idx: lw + i }))];
   return { node: n, scope: new Scope(cols, env.casing) };
+}
+
+/** LEFT JOIN LATERAL over a relation with exactly one row per outer row: rows failing ON keep NULLs instead. */
+function withLeftOn(rel: Rel, lw: number, outer: LeftJoin | undefined): Rel {
+  if (!outer) return rel;
+  const cols = rel.scope.cols.map((c) => (c.idx >= lw ? { ...c, type: withNull(c.type, true) } : c));
+  const scope = new Scope(cols, rel.scope.casing);
+  if (!outer.on) return { node: rel.node, scope };
+  const on = bindCondition(outer.on, { scope, clause: 'ON' }).fn;
+  const exprs: BExpr[] = rel.node.columns.map((c, i): BExpr => (i < lw ? { type: c.type, fn: (row) => row[i]!, colIdx: i } : { type: withNull(c.type, true), fn: (row) => (on(row) === true ? row[i]! : null) }));
+  const n = mapNode(rel.node, exprs, rel.node.columns.map((c, i) => (i < lw ? c : { ...c, type: withNull(c.type, true) })));
+  return { node: n, scope };
+}
+
+/**
+ * LATERAL (VALUES (e1, ...), ...) whose expressions may read the items before it: each outer row followed by one
+ * row per VALUES row, evaluated over it (a linear flat-map, as UNNEST). Column types: the common type per column.
+ */
+function bindLateralValues(left: Rel, f: FromItem & { k: 'derived' }, body: { rows: Expr[][]; pos: Pos }, outer?: LeftJoin): Rel {
+  const ctx: BindCtx = { scope: left.scope, clause: 'VALUES' };
+  const rows = body.rows.map((r) => r.map((e) => bindExpr(e, ctx)));
+  const width = rows[0]?.length ?? 0;
+  if (rows.some((r) => r.length !== width)) throw new SqlError('VALUES rows must have the same number of columns', body.pos, 'type');
+  const types = Array.from({ length: width }, (_x, i) => {
+    let t: SqlType | undefined = rows[0]![i]!.type;
+    for (const r of rows) {
+      t = commonType(t!, r[i]!.type);
+      if (!t) throw new SqlError(`Incompatible types in VALUES column ${i + 1}`, body.pos, 'type');
+    }
+    return t!;
+  });
+  const fns = rows.map((r) => r.map((e, i) => coerce(e, types[i]!, body.pos).fn));
+  let names = types.map((_t, i) => `EXPR$${i}`);
+  if (f.columnAliases.length) {
+    if (f.columnAliases.length !== width) throw new SqlError('List of column aliases must have same degree as table', f.pos, 'type');
+    names = f.columnAliases.map((a) => canon(a, left.scope.casing));
+  }
+  const lw = left.scope.width;
+  const relName = f.alias ? canon(f.alias, left.scope.casing) : undefined;
+  const outTypes = outer ? types.map((t) => withNull(t, true)) : types;
+  const cols: ScopeColumn[] = [...left.scope.cols, ...names.map((name, i) => ({ rel: relName, name, type: outTypes[i]!, idx: lw + i }))];
+  const on = outer?.on ? bindCondition(outer.on, { scope: new Scope(cols, left.scope.casing), clause: 'ON' }).fn : undefined;
+  const nulls = types.map(() => null);
+  const expand = (row: Row): Row[] => {
+    const out = fns.map((r) => row.concat(r.map((fn) => fn(row))));
+    if (!outer) return out;
+    const kept = on ? out.filter((r) => on(r) === true) : out;
+    return kept.length ? kept : [row.concat(nulls)];
+  };
+  const n = node('unnest', [left.node], [...left.node.columns, ...names.map((name, i) => ({ name, type: outTypes[i]! }))], () => new FlatMapOp(expand));
+  n.detail = `LATERAL VALUES of ${rows.length} row${rows.length === 1 ? '' : 's'}`;
+  return { node: n, scope: new Scope(cols, left.scope.casing) };
 }
 
 /**
