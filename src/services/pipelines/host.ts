@@ -108,6 +108,9 @@ export class PipelineHost {
   private keepAlive: NodeJS.Timeout | null = null;
   /** Callers of resume() waiting for the worker's answer, in order. */
   private resumed: (() => void)[] = [];
+  private readonly termination = new AbortController();
+  /** Aborted (with the error requests get) once the pipeline shuts down or fails. */
+  readonly terminated: AbortSignal = this.termination.signal;
 
   constructor(private readonly opts: HostOptions) {
     this.programVersion = opts.programVersion;
@@ -386,6 +389,7 @@ export class PipelineHost {
   /** Ends watch streams and fails every waiting request with `err`. */
   private terminate(err: () => Error): void {
     this.state = 'Terminated';
+    this.termination.abort(err());
     if (this.keepAlive) clearInterval(this.keepAlive);
     for (const w of [...this.watchers()]) w.end();
     this.watchersByKey.clear();
