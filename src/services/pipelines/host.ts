@@ -40,8 +40,9 @@ export interface HostOptions {
   programVersion: number;
   memoryMb: number;
   keepAliveMs: number;
-  /** Per-watcher bound on chunks written but not yet taken by the socket. */
+  /** Per-watcher bounds on chunks and bytes written but not yet taken by the socket (egress/watch.ts). */
   watchMaxChunks?: number;
+  watchMaxBytes?: number;
   fault?: WorkerConfig['fault'];
   /** Where the pipeline's connectors may reach (plain data: it goes to the worker as it is). */
   connectorAccess: ConnectorAccess;
@@ -358,7 +359,7 @@ export class PipelineHost {
           'WARN',
           `output endpoint '${watcher.endpointName}' is not keeping up: ${watcher.backpressure ? 'closing the stream (backpressure=true)' : 'dropping a chunk (backpressure=false)'}`,
         ),
-      this.opts.watchMaxChunks,
+      { maxPendingChunks: this.opts.watchMaxChunks, maxPendingBytes: this.opts.watchMaxBytes },
     );
     let set = this.watchersByKey.get(k);
     if (!set) {
