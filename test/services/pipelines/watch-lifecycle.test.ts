@@ -178,11 +178,15 @@ describe('watch streams when the pipeline goes away', () => {
     expect((await ingest(svc, 'p', 't', 'format=json', '{"insert":{"id":4,"s":"after"}}')).status).toBe(200);
     await fresh.until((w) => w.items().length === 1, 'the change after the restart');
     expect(fresh.items()).toEqual([{ insert: { ID: 4, S: 'after' } }]);
-    // a running pipeline cannot be deleted (its streams go on); once shut down it can
+    // a running pipeline cannot be deleted (its streams go on); once shut down it can, and its followed log ends
+    const follow = await fetch(`${svc.base}/v0/pipelines/p/logs?follow=true`);
+    expect(follow.status).toBe(200);
+    const followed = follow.text();
     expect((await svc.call('DELETE', '/v0/pipelines/p')).status).toBe(400);
     await shutdown(svc, 'p');
     await fresh.until((w) => w.ended, 'the stream to end');
     expect((await svc.call('DELETE', '/v0/pipelines/p')).status).toBe(200);
+    expect(await followed).toMatch(/deployment status: Shutdown\n$/);
     expect(await timedClose(svc, 15_000)).toBeLessThan(15_000);
   });
 

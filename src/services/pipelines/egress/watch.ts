@@ -15,12 +15,12 @@
  * not copied, between the watchers of one (view, format).
  *
  * Ending: the response ends normally; a client that does not take what is still queued for it
- * within END_DRAIN_MS has its connection destroyed, so a stalled reader cannot hold a connection
- * (and its buffered output) after its stream ended.
+ * within END_DRAIN_MS has its connection destroyed (end.ts).
  */
 import type { ServerResponse } from 'node:http';
 import type { RelationSchema } from '../../../engine/index.js';
 import { frame, type OutputFormat } from './encode.js';
+import { END_DRAIN_MS, endResponse } from './end.js';
 
 /** A chunk as the host gets it from the pipeline's worker: the encoded body part as UTF-8 bytes. */
 export interface ChunkBytes {
@@ -30,7 +30,6 @@ export interface ChunkBytes {
 
 export const MAX_PENDING_CHUNKS = 1000;
 export const MAX_PENDING_BYTES = 16 * 1024 * 1024;
-export const END_DRAIN_MS = 2000;
 
 export interface WatcherLimits {
   maxPendingChunks?: number;
@@ -59,7 +58,6 @@ export class Watcher {
   closed = false;
   /** Chunks are being dropped (logged once per run of drops). */
   private dropping = false;
-  private drainTimer: NodeJS.Timeout | null = null;
   private readonly maxPendingChunks: number;
   private readonly maxPendingBytes: number;
   private readonly endDrainMs: number;
@@ -89,10 +87,7 @@ export class Watcher {
     this.maxPendingChunks = limits.maxPendingChunks ?? MAX_PENDING_CHUNKS;
     this.maxPendingBytes = limits.maxPendingBytes ?? MAX_PENDING_BYTES;
     this.endDrainMs = limits.endDrainMs ?? END_DRAIN_MS;
-    res.on('close', () => {
-      if (this.drainTimer) clearTimeout(this.drainTimer);
-      this.close('client disconnected');
-    });
+    res.on('close', () => this.close('client disconnected'));
     res.on('error', () => this.close('transport error'));
   }
 
@@ -160,11 +155,7 @@ export class Watcher {
   /** Ends the stream normally (pipeline shut down); a client that does not take the rest in time is cut off. */
   end(): void {
     if (this.closed) return;
-    this.res.end();
-    if (this.pendingChunks > 0 && !this.res.destroyed) {
-      this.drainTimer = setTimeout(() => this.res.destroy(), this.endDrainMs);
-      this.drainTimer.unref();
-    }
+    endResponse(this.res, this.pendingChunks > 0, this.endDrainMs);
     this.close('stream ended');
   }
 
