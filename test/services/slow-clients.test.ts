@@ -1,7 +1,7 @@
 /**
  * Slow and idle clients against `ops serve` (all three services in one server, as `ops serve` runs
- * them): a request head sent a byte at a time (slowloris), a connection that sends nothing, a body
- * trickled in. The server's timeouts (src/services/connections.ts, set small here) end each of them
+ * them): a request head sent a byte at a time (slowloris), fifty of them at once, a head too big, a
+ * connection that sends nothing, a body trickled in. The server's timeouts (src/services/connections.ts, set small here) end each of them
  * with 408 and close the connection, while the server keeps answering everyone else.
  */
 import { mkdtempSync } from 'node:fs';
@@ -73,6 +73,23 @@ describe('slow clients', { timeout: 60_000 }, () => {
       expect((await fetch(`${server.url}/health`)).status).toBe(200);
     });
   }
+
+  it('50 slowloris connections at once are all closed with 408 while /health keeps answering', async () => {
+    const clients = await Promise.all(Array.from({ length: 50 }, () => rawClient(server.url)));
+    const paths = ['/api/v2/links', '/v0/pipelines', '/notify/api/events'];
+    clients.forEach((c, i) => void trickle(c, `GET ${paths[i % 3]} HTTP/1.1\r\nHost: ${hostHeader}\r\nX-Pad: ${'p'.repeat(300)}\r\n\r\n`, 100));
+    const health = await fetch(`${server.url}/health`);
+    expect(health.status).toBe(200);
+    for (const c of clients) await closedByServer(c);
+    expect(clients.filter((c) => /^HTTP\/1\.1 408 /.test(c.received))).toHaveLength(50);
+  });
+
+  it('a request head over 16 KiB gets 431 and is closed', async () => {
+    const c = await rawClient(server.url);
+    c.write(`GET /v0/pipelines HTTP/1.1\r\nHost: ${hostHeader}\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`);
+    await closedByServer(c);
+    expect(c.received).toMatch(/^HTTP\/1\.1 431 /);
+  });
 
   it('a connection that sends nothing is closed after the headers timeout', async () => {
     const c = await rawClient(server.url);
