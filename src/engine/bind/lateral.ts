@@ -7,6 +7,7 @@
  * - UNNEST of an ARRAY gives one row per element (duplicates kept); of a MAP one row per (key, value) pair in key
  *   order; of NULL or an empty array no rows. Several arrays are zipped (as Postgres and Calcite): as many rows as
  *   the longest, the shorter padded with NULL. WITH ORDINALITY adds the element's position, from 1.
+ * - An ARRAY of ROWs gives one column per field, named as the fields (a NULL element: a row of NULLs).
  * - Column names: the alias's column list; otherwise an alias without a column list names the single element
  *   column (`UNNEST(cities) AS city`), else EXPR$i (KEY and VALUE for a map) and ORDINALITY.
  * - `t, UNNEST(t.arr)`, `t CROSS JOIN UNNEST(t.arr)`, `t CROSS APPLY UNNEST(t.arr)` and `t JOIN UNNEST(t.arr) ON c`
@@ -75,12 +76,16 @@ function bindUnnest(left: Rel | undefined, f: FromItem & { k: 'unnest' }, env: E
   }
   const up = (s: string): string => (env.casing === 'upper' ? s.toUpperCase() : s.toLowerCase());
   const elemType = (t: SqlType): SqlType => withNull(t.elem ?? mk('NULL'), args.length > 1 || (t.elem?.nullable ?? true));
+  // an array of ROWs gives one column per field (Feldera docs/sql/array.md); a NULL element, a row of NULLs
+  const rowFields = !isMap && args.length === 1 ? rowFieldsOf(args[0]!.type.elem) : undefined;
   const valueCols: Array<{ name: string; type: SqlType }> = isMap
     ? [
         { name: up('key'), type: withNull(args[0]!.type.key ?? mk('NULL'), false) },
         { name: up('value'), type: withNull(args[0]!.type.elem ?? mk('NULL'), true) },
       ]
-    : args.map((a, i) => ({ name: `EXPR$${i}`, type: elemType(a.type) }));
+    : rowFields
+      ? rowFields.map((fld) => ({ name: fld.name, type: withNull(fld.type, fld.type.nullable || (args[0]!.type.elem?.nullable ?? true)) }))
+      : args.map((a, i) => ({ name: `EXPR$${i}`, type: elemType(a.type) }));
   const newCols = f.ordinality ? [...valueCols, { name: up('ordinality'), type: mk('INTEGER', false) }] : valueCols;
   if (f.columnAliases.length) {
     if (f.columnAliases.length !== newCols.length) throw new SqlError(`List of column aliases must have same degree as table; UNNEST here returns ${newCols.length} column${newCols.length > 1 ? 's' : ''}`, f.pos, 'type');
@@ -95,6 +100,14 @@ function bindUnnest(left: Rel | undefined, f: FromItem & { k: 'unnest' }, env: E
       const pairs = m(row) as Array<[Value, Value]> | null;
       if (pairs === null) return [];
       return pairs.map(([k, v], i) => (ordinality ? row.concat([k, v, i + 1]) : row.concat([k, v])));
+    };
+  } else if (rowFields) {
+    const a = fns[0]!;
+    const nulls: Value[] = rowFields.map(() => null);
+    fn = (row) => {
+      const arr = a(row) as Array<Value[] | null> | null;
+      if (arr === null) return [];
+      return arr.map((v, i) => (ordinality ? row.concat(v ?? nulls, [i + 1]) : row.concat(v ?? nulls)));
     };
   } else if (fns.length === 1) {
     const a = fns[0]!;
@@ -125,6 +138,12 @@ function bindUnnest(left: Rel | undefined, f: FromItem & { k: 'unnest' }, env: E
 }
 
 const asQuery = (body: Select, pos: Pos): Query => ({ with: [], body, orderBy: [], pos });
+
+/** The fields of a ROW type (its values are arrays of the field values in order), else undefined. */
+function rowFieldsOf(t: SqlType | undefined): Array<{ name: string; type: SqlType }> | undefined {
+  const fields = (t as (SqlType & { fields?: Array<{ name: string; type: SqlType }> }) | undefined)?.fields;
+  return (t?.kind as string) === 'ROW' && Array.isArray(fields) ? fields : undefined;
+}
 
 /** LEFT JOIN LATERAL ... [ON cond]: outer rows without a matching row keep NULLs. */
 interface LeftJoin {
