@@ -62,11 +62,9 @@ function tooManyIntegerDigits(type: string, v: number | string): boolean {
   return int.length > room;
 }
 
-/** A BIGINT value that a JavaScript number cannot hold exactly (the engine keeps BIGINT as numbers). */
+/** A BIGINT JSON number beyond 2^53 that reached here as a JS number: JSON.parse has already lost its digits. */
 function unsafeInteger(text: string): ValueError {
-  return new ValueError(
-    `invalid value: integer \`${text}\` is beyond ±${Number.MAX_SAFE_INTEGER}, the BIGINT range held exactly here (use DECIMAL(19, 0) for larger values)`,
-  );
+  return new ValueError(`invalid value: integer \`${text}\` lost its digits in JSON.parse (read the text with parseJsonText)`);
 }
 
 /**
@@ -172,6 +170,11 @@ function innerConverter(type: string): Converter {
     const loN = Number(lo);
     const hiN = Number(hi);
     return (v) => {
+      if (typeof v === 'bigint') {
+        // an integer literal beyond 2^53, kept exact by parseJsonText
+        if (v < lo || v > hi) throw new ValueError(`invalid value: integer \`${v}\`, expected ${name}`);
+        return v;
+      }
       if (typeof v !== 'number') throw new ValueError(`invalid type: ${describe(v)}, expected ${name}`);
       if (!Number.isInteger(v)) throw new ValueError(`invalid type: floating point \`${v}\`, expected ${name}`);
       if (small ? v < loN || v > hiN : !Number.isSafeInteger(v) && (BigInt(v) < lo || BigInt(v) > hi))
@@ -261,9 +264,9 @@ export function csvConverter(type: string, nullable: boolean): (text: string, qu
       if (!/^[+-]?\d+$/.test(s)) throw new ValueError('invalid digit found in string');
       const n = Number(s);
       const [lo, hi] = INT_RANGES[b]!;
-      if (BigInt(s) < lo || BigInt(s) > hi) throw new ValueError('number too large to fit in target type');
-      if (!Number.isSafeInteger(n)) throw unsafeInteger(s.replace(/^\+/, ''));
-      return n;
+      const big = BigInt(s);
+      if (big < lo || big > hi) throw new ValueError('number too large to fit in target type');
+      return Number.isSafeInteger(n) ? n : big; // exact beyond 2^53 (the engine's form: a bigint only there)
     }
     switch (b) {
       case 'BOOLEAN':
