@@ -30,7 +30,7 @@ function stepError(fn: () => unknown): EngineStepError {
 }
 
 // [expression, row, result] or [expression, row, 'overflow' | 'division by zero', type]
-type Case = [string, Record<string, JsonValue>, JsonValue] | [string, Record<string, JsonValue>, 'overflow' | 'division by zero', string];
+type Case = [string, Record<string, JsonValue>, JsonValue, string?];
 
 const CASES: Case[] = [
   // TINYINT

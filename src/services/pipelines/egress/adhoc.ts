@@ -8,7 +8,7 @@
  * the order of snapshots (by row, NULL first; ORDER BY decides which rows a LIMIT keeps, not their
  * order); `json` is one JSON object per line, `text` a table as Feldera's text format draws it.
  */
-import { compile, jsonText, type Circuit, type CompiledProgram, type InputChange, type JsonValue, type RelationSchema, type WeightedRow } from '../../../engine/index.js';
+import { compile, EngineStepError, jsonText, type Circuit, type CompiledProgram, type InputChange, type JsonValue, type RelationSchema, type WeightedRow } from '../../../engine/index.js';
 import { ApiError } from '../errors.js';
 import { sortedContents } from './snapshot.js';
 
@@ -54,7 +54,14 @@ export function runQuery(circuit: Circuit, program: CompiledProgram, sql: string
   const inputs: InputChange[] = [];
   for (const rel of sources) for (const { row, weight } of circuit.contents(rel.name)) if (weight > 0) inputs.push({ table: rel.name, op: 'insert', row, weight });
   const view = q.views[0]!;
-  const result = q.newCircuit().step(inputs).changes.get(view.name) ?? [];
+  let result: WeightedRow[];
+  try {
+    result = q.newCircuit().step(inputs).changes.get(view.name) ?? [];
+  } catch (err) {
+    // the query's own computation failed (integer overflow, division by zero): the query's fault, a 4xx
+    if (err instanceof EngineStepError) throw new ApiError(422, 'QueryFailed', `The query failed: ${err.message.replace(/, in view [^;]*;.*$/, '')}`, { expression: err.expression, type: err.type });
+    throw err;
+  }
   return { rows: sortedContents([...result], view.columns), columns: view.columns.map((c) => c.name) };
 }
 
