@@ -85,6 +85,10 @@ const CASES: Case[] = [
   ['ABS(b)', { b: String(MIN + 1n) }, MAX],
   ['b - b', { b: String(MAX) }, 0],
   ['b / 0', { b: String(MAX) }, 'division by zero', 'BIGINT'],
+  // functions over bigints
+  ['SIGN(b)', { b: String(MIN) }, -1],
+  ['CEIL(b) - FLOOR(b) + ROUND(b)', { b: String(MAX) }, MAX],
+  ['POWER(b, 1)', { b: String(MAX) }, 9223372036854775807],
   // comparisons across the number/bigint boundary
   ['b > 9007199254740991', { b: 9007199254740992n }, true],
   ['b = 9223372036854775807', { b: String(MAX) }, true],

@@ -11,7 +11,7 @@ import { toNumber, type Row, type Value } from '../../types/values.js';
 import { decimalFromNumber, rescale } from '../../types/decimal.js';
 import { AvgAcc, AvgDecAcc, BoolAcc, CountAcc, ExtremeAcc, SumDecAcc, SumNumAcc, type Acc } from '../../ops/aggregate.js';
 import { AvgIntAcc, SumIntAcc } from '../../ops/accs/int-sum.js';
-import type { IntSite } from '../../types/int64.js';
+import { normInt, type IntSite } from '../../types/int64.js';
 import { posSite } from '../expr-text.js';
 import { ArgExtremeAcc } from '../../ops/accs/arg-extreme.js';
 import { ArrayAggAcc, type OrderKey } from '../../ops/accs/array-agg.js';
@@ -132,8 +132,8 @@ function bits(op: 'AND' | 'OR' | 'XOR'): AggFn {
     bind: (c, pos, name) => {
       const a = one(c);
       if (!isInteger(a.type)) throw typeErr(name, c.args, pos);
-      // integers are numbers today; a BIGINT held as bigint would keep its bigint form
-      return { make: () => new BitAcc(op, (b) => Number(b)), type: withNull(a.type, true), ...simple(a) };
+      // the 64-bit result in the integer form: a number when safe, else a bigint (int64.ts)
+      return { make: () => new BitAcc(op, normInt), type: withNull(a.type, true), ...simple(a) };
     },
   };
 }

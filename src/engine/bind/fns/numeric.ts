@@ -92,6 +92,7 @@ function ceilFloor(up: boolean): ScalarFn {
           return q;
         });
       }
+      if (isInteger(a.type)) return a;
       return strict1(a, a.type, (v) => (up ? Math.ceil(v as number) : Math.floor(v as number)));
     },
   };
@@ -127,6 +128,7 @@ export const NUMERIC_FNS: FnTable = {
       argc(name, args, 1, 1, pos);
       const a = num(name, args[0]!, pos);
       if (isDecimal(a.type)) return strict1(a, mk('INTEGER', nullableOf(args)), (v) => ((v as bigint) > 0n ? 1 : (v as bigint) < 0n ? -1 : 0));
+      if (isInteger(a.type)) return strict1(a, a.type, (v) => ((v as number) > 0 ? 1 : (v as number) < 0 ? -1 : 0)); // a bigint compares as well
       return strict1(a, a.type, (v) => Math.sign(v as number));
     },
   },
