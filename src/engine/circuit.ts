@@ -9,6 +9,7 @@
  * tables' integrated contents (a fresh operator fed the contents in one step holds what the incremental
  * ones held: each operator's state is a function of its integrated inputs), then released to the current
  * watermarks. The cost is paid only on error; a step that succeeds pays one array push per keyed change.
+ * An integer overflow is thrown as EngineStepError naming the view; any other error (a bug) as it is.
  */
 import { EngineInputError, EngineStepError, type Circuit, type InputChange, type JsonRow, type JsonValue, type StepResult, type WeightedRow } from './api.js';
 import type { BoundProgram, TableDef, ViewDef } from './bind/program.js';
@@ -334,8 +335,7 @@ export class EngineCircuit implements Circuit {
     if (err instanceof EngineInputError || err instanceof EngineStepError) return err;
     const view = node ? this.viewOf(node) : undefined;
     if (err instanceof IntOverflow) return new EngineStepError(`${err.message}, in view ${view ?? '(unknown)'}; the step was refused`, view ?? '', err.expression, err.type);
-    const message = (err as Error)?.message ?? String(err);
-    return new EngineStepError(`view ${view ?? '(unknown)'} failed on this step: ${message}; the step was refused`, view ?? '', '', '');
+    return err; // a bug, not the input's fault: thrown as it is (the state is restored all the same)
   }
 
   /** The first declared view whose plan contains the node (the view that defines it). */

@@ -89,6 +89,10 @@ const CASES: Case[] = [
   ['SIGN(b)', { b: String(MIN) }, -1],
   ['CEIL(b) - FLOOR(b) + ROUND(b)', { b: String(MAX) }, MAX],
   ['POWER(b, 1)', { b: String(MAX) }, 9223372036854775807],
+  // literals that fit BIGINT are BIGINT (-9223372036854775808 is the negation of a DECIMAL literal, as in Calcite)
+  ['b + 9007199254740993', { b: 0 }, 9007199254740993n],
+  ['9223372036854775807 - b', { b: 1 }, MAX - 1n],
+  ['9223372036854775807 + b', { b: 1 }, 'overflow', 'BIGINT'],
   // comparisons across the number/bigint boundary
   ['b > 9007199254740991', { b: 9007199254740992n }, true],
   ['b = 9223372036854775807', { b: String(MAX) }, true],

@@ -2,7 +2,7 @@
 import { SqlError, type Expr, type Pos } from '../parse/ast.js';
 import { type SqlType, mk, commonType, isFloat, isDecimal, isNumeric, isString, isTemporal, INT_RANK, intDigits, withNull } from '../types/types.js';
 import { compareValues, type Value } from '../types/values.js';
-import { intBinary, type IntSite } from '../types/int64.js';
+import { INT_BOUNDS, intBinary, normInt, type IntSite } from '../types/int64.js';
 import { posSite } from './expr-text.js';
 import { parseDecimal, pow10, rescale, rescaleRound } from '../types/decimal.js';
 import { addMonthsTs, DAY_MS } from '../types/datetime.js';
@@ -41,6 +41,9 @@ export function numLiteral(text: string, pos: Pos): BExpr {
   }
   const n = Number(text);
   if (!Number.isSafeInteger(n)) {
+    // a literal that fits BIGINT is a BIGINT (exact, a bigint beyond 2^53), a longer one a DECIMAL
+    const b = /^\d+$/.test(text) ? BigInt(text) : undefined;
+    if (b !== undefined && b <= INT_BOUNDS.BIGINT!.bhi) return constant(mk('BIGINT', false), normInt(b));
     const d = parseDecimal(text, 0);
     if (d === undefined) throw new SqlError(`bad number ${text}`, pos, 'syntax');
     return constant(mk('DECIMAL', false, { precision: text.length, scale: 0 }), d);
