@@ -46,6 +46,9 @@ export class EngineCircuit implements Circuit {
   private readonly nameCache = new Map<string, Output | undefined>();
   private readonly tableCache = new Map<string, TableState | undefined>();
   private readonly singleTouch = new Set<string>();
+  /** The step's undo log of keyed table rows (triples: map, key, old row) and the watermarks it moved. */
+  private readonly undo: unknown[] = [];
+  private readonly savedWatermarks = new Map<TableState, Map<number, number>>();
   /** The node whose operator is running (names the view when its computation fails). */
   private running: PlanNode | undefined;
 
@@ -207,18 +210,25 @@ export class EngineCircuit implements Circuit {
     if (!Array.isArray(inputs)) throw new EngineInputError('step() needs an array of changes', 0);
     const find = (name: string): TableState | undefined => this.findTable(name);
     const actions = inputs.map((ch, i) => convertChange(ch, i, find));
-    // apply; a view that fails below undoes it all (undo: the keyed rows replaced, oldest first)
-    const undo: Array<[Map<string | number, Row>, string | number, Row | undefined]> = [];
-    const savedWatermarks = new Map<TableState, Map<number, number>>();
+    // apply; a view that fails below undoes it all (the undo log: the keyed rows replaced, oldest first,
+    // as flat triples map, key, old row; reused from step to step, so a step allocates nothing for it)
+    const undo = this.undo;
     try {
-      return this.apply(actions, undo, savedWatermarks);
+      const result = this.apply(actions);
+      undo.length = 0; // holds no replaced rows past the step
+      if (this.savedWatermarks.size) this.savedWatermarks.clear();
+      return result;
     } catch (err) {
-      for (let i = undo.length - 1; i >= 0; i--) {
-        const [map, k, old] = undo[i]!;
+      for (let i = undo.length - 3; i >= 0; i -= 3) {
+        const map = undo[i] as Map<string | number, Row>;
+        const k = undo[i + 1] as string | number;
+        const old = undo[i + 2] as Row | undefined;
         if (old === undefined) map.delete(k);
         else map.set(k, old);
       }
-      for (const [t, wm] of savedWatermarks) t.watermarks = wm;
+      undo.length = 0;
+      for (const [t, wm] of this.savedWatermarks) t.watermarks = wm;
+      this.savedWatermarks.clear();
       const failed = this.running;
       this.running = undefined;
       this.rebuildOperators();
@@ -226,7 +236,8 @@ export class EngineCircuit implements Circuit {
     }
   }
 
-  private apply(actions: ReturnType<typeof convertChange>[], undo: Array<[Map<string | number, Row>, string | number, Row | undefined]>, savedWatermarks: Map<TableState, Map<number, number>>): StepResult {
+  private apply(actions: ReturnType<typeof convertChange>[]): StepResult {
+    const undo = this.undo;
     const tableDeltas = new Map<string, Delta>();
     const maxSeen = new Map<TableState, Map<number, number>>();
     const touchesPerTable = new Map<string, number>();
@@ -256,7 +267,7 @@ export class EngineCircuit implements Circuit {
       const k = this.pkKey(t, action.row);
       touchesPerTable.set(t.def.name, (touchesPerTable.get(t.def.name) ?? 0) + 1);
       const old = t.byKey.get(k);
-      undo.push([t.byKey, k, old]);
+      undo.push(t.byKey, k, old);
       switch (action.kind) {
         case 'upsert':
           if (old && sameRow(old, action.row)) break;
@@ -285,7 +296,7 @@ export class EngineCircuit implements Circuit {
       }
     }
     let advanced = false;
-    for (const t of maxSeen.keys()) savedWatermarks.set(t, new Map(t.watermarks));
+    for (const t of maxSeen.keys()) this.savedWatermarks.set(t, new Map(t.watermarks));
     for (const [t, m] of maxSeen) {
       for (const [i, v] of m) {
         const cand = v - t.def.lateness.get(i)!;
