@@ -179,6 +179,11 @@ CREATE VIEW j AS SELECT x.k AS xk, y.k AS yk FROM t x JOIN t y ON x.b = y.b + 1 
       { table: 't', op: 'csv', fields: [String(MAX), '2147483647'] },
     ]);
     expect(c.contents('t').map((x) => x.row).sort((a, b) => Number(a.I) - Number(b.I))).toEqual([{ B: MIN, I: -2147483648 }, { B: MAX, I: 2147483647 }]);
+    const arr = compile('CREATE TABLE a (xs BIGINT ARRAY, v VARIANT);');
+    if (!arr.ok) throw new Error(JSON.stringify(arr.errors));
+    const ca = arr.program.newCircuit();
+    ca.step([{ table: 'a', op: 'csv', fields: [`[${MAX}, 1]`, `{"n": ${MIN}}`] }]);
+    expect(jsonText(ca.contents('a')[0]!.row)).toBe(`{"XS":[${MAX},1],"V":{"n":${MIN}}}`);
     // the codec gives the same forms
     const codec = r.program.inputCodec('t')!;
     expect(codec.columns[0]!.fromJson('9223372036854775807')).toBe(MAX);

@@ -2,6 +2,7 @@
 import type { JsonValue } from '../api.js';
 import { type SqlType, isInteger } from './types.js';
 import { INT_BOUNDS, normInt, parseIntText } from './int64.js';
+import { parseJsonText } from '../json-text.js';
 import { decimalFromNumber, formatDecimal, parseDecimal, decimalToNumber, pow10 } from './decimal.js';
 import { formatDate, formatTime, formatTimestamp, parseDate, parseTime, parseTimestamp } from './datetime.js';
 import { bytesToHex, canonicalJson, hexToBytes, variantValue } from './variant.js';
@@ -187,7 +188,7 @@ export function fromCsv(text: string, t: SqlType): Value {
     case 'VARIANT': {
       let parsed: JsonValue;
       try {
-        parsed = JSON.parse(text) as JsonValue;
+        parsed = parseJsonText(text) as JsonValue; // BIGINT elements keep their digits
       } catch {
         throw new ValueError(`invalid ${t.kind === 'ARRAY' ? 'array' : t.kind === 'MAP' ? 'map' : 'JSON'}`);
       }

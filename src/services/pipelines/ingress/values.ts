@@ -3,7 +3,7 @@
  * with serde-like messages as Feldera's ("invalid type: string \"foo\", expected a boolean").
  * A converter returns the value in the engine's JSON form, or throws ValueError.
  */
-import type { JsonValue } from '../../../engine/index.js';
+import { parseJsonText, type JsonValue } from '../../../engine/index.js';
 
 export class ValueError extends Error {}
 
@@ -291,7 +291,7 @@ export function csvConverter(type: string, nullable: boolean): (text: string, qu
         if (/ARRAY$|\[\]$/.test(t) || t.startsWith('MAP')) {
           let parsed: unknown;
           try {
-            parsed = JSON.parse(text);
+            parsed = parseJsonText(text); // BIGINT elements keep their digits
           } catch {
             throw new ValueError(`expected ${expected(type)} written as JSON`);
           }
