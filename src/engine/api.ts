@@ -9,7 +9,7 @@
  * as strings, DATE/TIME/TIMESTAMP as strings in Feldera's formats, ARRAY as JSON arrays, NULL as null.
  * A bigint never stands for a value a number holds exactly (one value, one form). JSON.stringify throws on a
  * bigint: write rows with jsonText (json-text.ts), which prints it digit-exact as a JSON number; read JSON
- * text with parseJsonText, which keeps the digits of integers beyond 2^53 as bigints. Integer input is also
+ * text with parseJsonText, which keeps the digits of integers beyond 2^53 as bigints. BIGINT input is also
  * accepted as a string of digits ("9223372036854775807").
  *
  * Integer arithmetic is exact and checked: a result outside its type (TINYINT 8 .. BIGINT 64 bits), an

@@ -126,8 +126,9 @@ export function jsonConverter(t: SqlType): (v: JsonValue | undefined) => Value {
 
 /**
  * A JSON integer input: a number (a safe integer: a number beyond 2^53 has already lost digits, so it is
- * refused rather than kept as a different value), a bigint (from parseJsonText) or a string of digits;
- * checked against the type's range and normalized (number when safe, else bigint).
+ * refused rather than kept as a different value), a bigint (from parseJsonText) or, for BIGINT only, a string
+ * of digits (how JSON producers that lack 64-bit numbers send them); checked against the type's range and
+ * normalized (number when safe, else bigint).
  */
 function intFromJson(v: JsonValue, t: SqlType): Value {
   let b: bigint | undefined;
@@ -140,7 +141,7 @@ function intFromJson(v: JsonValue, t: SqlType): Value {
     if (v >= lo && v <= hi) return v === 0 ? 0 : v;
     b = BigInt(v);
   } else if (typeof v === 'bigint') b = v;
-  else if (typeof v === 'string') {
+  else if (typeof v === 'string' && t.kind === 'BIGINT') {
     b = parseIntText(v);
     if (b === undefined) throw new ValueError(`invalid type: ${describe(v)}, expected ${intName(t)}`);
   } else throw new ValueError(`invalid type: ${describe(v)}, expected ${intName(t)}`);
