@@ -89,7 +89,12 @@ export class EngineCircuit implements Circuit {
     // initial outputs (constants, the row of a global aggregate over nothing) are the contents at
     // creation; every step's changes are the difference to the contents before it, so a snapshot plus
     // the changes that follow always add up (the first insert retracts `{COUNT: 0, SUM: null}`)
-    this.propagate(new Map(), true);
+    try {
+      this.propagate(new Map(), true);
+    } catch (err) {
+      // a constant view whose value overflows (SELECT 2147483647 + 1): named as a step's error would be
+      throw this.stepError(err, this.running);
+    }
   }
 
   private addOutput(name: string, node: PlanNode, columns: PlanColumn[], quoted: boolean, isTable = false): void {

@@ -138,6 +138,16 @@ describe('integer operations per type: limits, one past, mixed types, NULLs', ()
     expect(e.message).toContain('4611686014132420609');
   });
 
+  it('a constant view that overflows fails the creation of the circuit naming the view; an overflowing DEFAULT is a compile error', () => {
+    const r = compile('CREATE VIEW c AS SELECT 2147483647 + 1 AS x;');
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    expect(() => r.program.newCircuit()).toThrow(EngineStepError);
+    expect(() => r.program.newCircuit()).toThrow(/2147483647 \+ 1 .*does not fit INTEGER, in view C/);
+    const d = compile('CREATE TABLE t (a INT DEFAULT 2147483647 + 1);');
+    expect(d.ok).toBe(false);
+    if (!d.ok) expect(d.errors[0]).toMatchObject({ kind: 'type', message: expect.stringMatching(/does not fit INTEGER/) });
+  });
+
   it('a value has one form: a bigint only beyond 2^53, so keys, DISTINCT, GROUP BY and joins match across forms', () => {
     const r = compile(`CREATE TABLE t (b BIGINT, k INT);
 CREATE VIEW g AS SELECT b, COUNT(*) AS n FROM t GROUP BY b;
