@@ -3,7 +3,7 @@
  * instead of stopping the pipeline (Feldera reports a run-time error there; documented divergence).
  */
 import { SqlError, type Pos } from '../parse/ast.js';
-import { type SqlType, isInteger, isFloat, isDecimal, isString, INT_RANGE } from '../types/types.js';
+import { type SqlType, isInteger, isFloat, isDecimal, isString, INT_RANGE, typeToString } from '../types/types.js';
 import { fromJson, toJson, type Value } from '../types/values.js';
 import { bytesToHex, canonicalJson, variantValue } from '../types/variant.js';
 import { decimalFromNumber, decimalToNumber, formatDecimal, parseDecimal, pow10, rescale, rescaleRound } from '../types/decimal.js';
@@ -67,6 +67,13 @@ export function toVariantText(v: Value, t: SqlType): string {
 export function castFn(from: SqlType, to: SqlType, pos: Pos): Conv {
   const id: Conv = (v) => v;
   if (from.kind === 'NULL') return () => null;
+  if (to.kind === 'ROW' && from.kind === 'ROW') {
+    // field by field, in order (the names need not match)
+    if (to.fields!.length !== from.fields!.length)
+      throw new SqlError(`Cannot cast ${typeToString(from)} to ${typeToString(to)}: ${from.fields!.length} fields to ${to.fields!.length}`, pos, 'type');
+    const convs = from.fields!.map((f, i) => castFn(f.type, to.fields![i]!.type, pos));
+    return (v) => (v as Value[]).map((x, i) => (x === null ? null : convs[i]!(x)));
+  }
   if (to.kind === from.kind && to.kind !== 'DECIMAL' && to.kind !== 'CHAR' && to.kind !== 'VARCHAR' && to.kind !== 'ARRAY') return id;
   // VARIANT: any value casts to a VARIANT; a VARIANT casts to a type when its runtime value converts naturally, else NULL
   if (to.kind === 'VARIANT') return (v) => toVariantText(v, from);
