@@ -130,6 +130,29 @@ describe('ROW types', () => {
     ]);
   });
 
+  it('a VARIANT casts to a ROW type by field name (a JSON object decoded as Feldera documents) and a ROW to a VARIANT', () => {
+    const p2 = program(`CREATE TYPE address AS (city VARCHAR, street VARCHAR, number INT, price DECIMAL(5, 2));
+      CREATE TABLE data (addr VARCHAR);
+      CREATE MATERIALIZED VIEW decoded AS SELECT CAST(PARSE_JSON(addr) AS address) AS a FROM data;
+      CREATE MATERIALIZED VIEW back AS SELECT CAST(a AS VARIANT) AS v FROM decoded;`);
+    const c = p2.newCircuit();
+    c.step([
+      { table: 'data', op: 'insert', row: { ADDR: '{"city": "Boston", "street": "Main", "number": 10, "price": 1.5}' } },
+      { table: 'data', op: 'insert', row: { ADDR: '{"CITY": "Paris"}' } },
+      { table: 'data', op: 'insert', row: { ADDR: '[1, 2]' } },
+    ]);
+    expect(contents(c, 'decoded')).toEqual([
+      { A: null },
+      { A: { CITY: 'Boston', STREET: 'Main', NUMBER: 10, PRICE: '1.50' } },
+      { A: { CITY: 'Paris', STREET: null, NUMBER: null, PRICE: null } },
+    ]);
+    expect(contents(c, 'back')).toEqual([
+      { V: null },
+      { V: { CITY: 'Boston', NUMBER: 10, PRICE: 1.5, STREET: 'Main' } },
+      { V: { CITY: 'Paris', NUMBER: null, PRICE: null, STREET: null } },
+    ]);
+  });
+
   it('output names follow the program casing, field names too', () => {
     const lower = compile('CREATE TYPE t AS (f1 INT, "F2" STRING); CREATE TABLE x (c t); CREATE MATERIALIZED VIEW v AS SELECT c.f1, c FROM x;', { outputCase: 'lower' });
     if (!lower.ok) throw new Error(JSON.stringify(lower.errors));

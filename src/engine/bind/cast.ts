@@ -59,6 +59,11 @@ export function toVariantText(v: Value, t: SqlType): string {
       return '[' + (v as Value[]).map((e) => toVariantText(e, t.elem!)).join(',') + ']';
     case 'MAP':
       return '{' + (v as Value[][]).map(([k, x]) => JSON.stringify(String(toJson(k!, t.key!))) + ':' + toVariantText(x!, t.elem!)).join(',') + '}';
+    case 'ROW': {
+      // an object keyed by field name, keys sorted (the VARIANT form)
+      const fields = t.fields!.map((f, i) => ({ f, i })).sort((a, b) => (a.f.name < b.f.name ? -1 : a.f.name > b.f.name ? 1 : 0));
+      return '{' + fields.map(({ f, i }) => JSON.stringify(f.name) + ':' + toVariantText((v as Value[])[i]!, f.type)).join(',') + '}';
+    }
     default:
       return canonicalJson(toJson(v, t));
   }
