@@ -153,6 +153,14 @@ describe('ROW types', () => {
     ]);
   });
 
+  it('ROW(...) with expressions is a constructor, not a type', () => {
+    const p2 = program(`CREATE TABLE t (a INT, b BOOLEAN);
+      CREATE MATERIALIZED VIEW v AS SELECT ROW(NOT b, CASE WHEN a > 1 THEN 'big' ELSE 'small' END, a IS NULL, b AND TRUE) AS r FROM t;`);
+    const c = p2.newCircuit();
+    c.step([{ table: 't', op: 'insert', row: { A: 2, B: false } }]);
+    expect(contents(c, 'v')).toEqual([{ R: { EXPR$0: true, EXPR$1: 'big', EXPR$2: false, EXPR$3: false } }]);
+  });
+
   it('output names follow the program casing, field names too', () => {
     const lower = compile('CREATE TYPE t AS (f1 INT, "F2" STRING); CREATE TABLE x (c t); CREATE MATERIALIZED VIEW v AS SELECT c.f1, c FROM x;', { outputCase: 'lower' });
     if (!lower.ok) throw new Error(JSON.stringify(lower.errors));

@@ -159,10 +159,13 @@ export function startsRowType(toks: Token[], i: number): boolean {
   return (
     a?.upper === 'ROW' &&
     b?.text === '(' &&
-    (c?.kind === 'word' || c?.kind === 'qident') &&
+    (c?.kind === 'qident' || (c?.kind === 'word' && !EXPRESSION_STARTS.has(c.upper))) &&
     (d?.kind === 'qident' || (d?.kind === 'word' && !OPERATOR_WORDS.has(d.upper)))
   );
 }
+
+/** Words that start an expression (`ROW(CASE WHEN ...)`, `ROW(NOT a)`), never a field name. */
+const EXPRESSION_STARTS = new Set(['NOT', 'CASE', 'INTERVAL', 'EXISTS', 'DISTINCT', 'SELECT', 'ALL']);
 
 /** Words that follow an operand in an expression (`ROW(a IS NULL)`), never a type name. */
 const OPERATOR_WORDS = new Set(['IS', 'AND', 'OR', 'NOT', 'IN', 'LIKE', 'ILIKE', 'BETWEEN', 'AS', 'SIMILAR', 'RLIKE', 'COLLATE']);
