@@ -120,6 +120,7 @@ const CONSTRUCTS: Record<string, string> = {
   UNNEST: 'SELECT t.id, x, n FROM t, UNNEST(t.arr) WITH ORDINALITY AS u (x, n)',
   LATERAL: 'SELECT t.id, q.b FROM t, LATERAL (SELECT b FROM t AS t2 WHERE t2.a = t.id) AS q',
   XXHASH: "SELECT XXHASH(s, 2) FROM t",
+  ROW: 'SELECT ROW(a, s) AS r FROM t',
   PIVOT: "SELECT * FROM t PIVOT (SUM(a) AS sa FOR s IN ('ab' AS x, 'c' AS y))",
   CONNECTOR_METADATA: "SELECT CAST(CONNECTOR_METADATA()['topic'] AS VARCHAR) FROM t",
   TRANSFORM: 'SELECT TRANSFORM(arr, x -> x * 2) FROM t',
