@@ -12,6 +12,7 @@ import { installParsers, sendError } from './http-util.js';
 import { registerApi } from './routes.js';
 import { Notifier } from './service.js';
 import { effectiveFetchPolicy } from '../net/fetch-policy.js';
+import { notificationsAdmin } from './admin.js';
 
 const service: ServiceModule = {
   name: 'notifications',
@@ -73,6 +74,7 @@ const service: ServiceModule = {
         return { status: notifier.worker.isRunning ? 'ok' : 'degraded', worker: notifier.worker.isRunning ? 'running' : 'stopped', deliveries: counts, retryScale };
       },
       localCredentials: () => (createdKey ? { notifyApiKey: createdKey } : {}),
+      admin: notificationsAdmin(store, () => notifier.clock.now()),
       started() {
         notifier.worker.start();
       },
