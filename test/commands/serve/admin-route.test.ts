@@ -138,7 +138,7 @@ describe('the admin route refuses', () => {
   test('no secret or another secret is 401; a foreign Origin is 403 even with the secret; a bad action 422', async () => {
     const { server, dataDir } = await serve();
     const { secret } = readServerFileAsIs(dataDir)!;
-    for (const headers of [{}, { authorization: 'Bearer forged' }, { authorization: `Bearer ${secret}x` }, { authorization: secret }]) {
+    for (const headers of [{}, { authorization: 'Bearer forged' }, { authorization: `Bearer ${secret}x` }, { authorization: secret }] as Record<string, string>[]) {
       const r = await call(server, headers);
       expect(r.statusCode).toBe(401);
       expect(JSON.stringify(await r.body.json())).not.toContain('admin@localhost');

@@ -7,7 +7,7 @@ import { getLink, LINK_ORDER, linkJson, linkWithRelations, listLinks, visibleUrl
 import { notesOfLink, noteJson, NOTE_ORDER } from '../../store/notes.js';
 import { createLink, deleteLink, editableLink, patchLink, requireUser, viewableLink } from '../../actions/links.js';
 import { bodyOf, callerOf, idOf, queryOf, readOrder } from '../common.js';
-import { doc, idParams, linkBody, linkFullSchema, linkSchema, noteSchema, pageQuery, paginated } from '../schemas.js';
+import { doc, enumOf, idParams, linkBody, linkFullSchema, linkSchema, noteSchema, pageQuery, paginated } from '../schemas.js';
 import { forbiddenEmpty } from '../../errors.js';
 import { canView } from '../../access.js';
 import { notFound } from '../../errors.js';
@@ -17,7 +17,7 @@ import { PageCache } from '../../page-cache.js';
 
 export function linkRoutes(app: FastifyInstance, deps: Deps): void {
   const pages = new PageCache();
-  const orderQuery = { order_by: { type: 'string', enum: [...LINK_ORDER], default: 'created_at' } };
+  const orderQuery = { order_by: enumOf(LINK_ORDER, { default: 'created_at' }) };
 
   app.get(
     '/api/v2/links/check',
@@ -100,7 +100,7 @@ export function linkRoutes(app: FastifyInstance, deps: Deps): void {
     {
       schema: doc('Links', 'Notes of a link', {
         params: idParams,
-        querystring: { type: 'object', properties: { ...pageQuery, order_by: { type: 'string', enum: [...NOTE_ORDER] } } },
+        querystring: { type: 'object', properties: { ...pageQuery, order_by: enumOf(NOTE_ORDER) } },
         ok: paginated(noteSchema),
       }),
     },
