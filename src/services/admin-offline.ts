@@ -7,10 +7,7 @@ import { pickAction, type AdminArgs } from './admin-actions.js';
 import type { AdminServiceName } from './types.js';
 
 export async function runAdminOffline(dataDir: string, service: AdminServiceName, action: string, args: AdminArgs): Promise<unknown> {
-  const opened =
-    service === 'bookmarks'
-      ? (await import('./bookmarks/admin.js')).openBookmarksAdmin(dataDir)
-      : (await import('./notifications/admin.js')).openNotificationsAdmin(dataDir);
+  const opened = service === 'bookmarks' ? (await import('./bookmarks/admin.js')).openBookmarksAdmin(dataDir) : (await import('./notifications/admin.js')).openNotificationsAdmin(dataDir);
   try {
     return await pickAction(opened.actions, service, action)(args);
   } finally {

@@ -44,27 +44,21 @@ function refuse(reply: FastifyReply, status: number, message: string, code: stri
 
 export function registerAdminRoute(app: FastifyInstance, secret: string, actionsOf: (service: string) => AdminActions | undefined): void {
   const expected = digest(secret);
-  app.post<{ Params: { service: string; action: string }; Body: unknown }>(
-    '/admin/:service/:action',
-    { bodyLimit: ADMIN_BODY_LIMIT },
-    async (req, reply) => {
-      if (!fromThisMachine(req.socket.remoteAddress, req.socket.localAddress))
-        return refuse(reply, 403, 'the admin route answers only to this machine', 'AdminRefused');
-      const given = bearer(req);
-      if (given === undefined || !timingSafeEqual(digest(given), expected))
-        return refuse(reply, 401, 'the admin route needs the secret of the running server (in its data dir)', 'Unauthorized');
-      const { service, action } = req.params;
-      const actions = actionsOf(service);
-      if (!actions) return refuse(reply, 404, `no service "${service}" with admin actions`, 'NotFound');
-      const args = req.body ?? {};
-      if (typeof args !== 'object' || Array.isArray(args)) return refuse(reply, 422, 'the arguments must be a JSON object', 'AdminRefused', 2);
-      try {
-        const result = await pickAction(actions, service, action)(args as Record<string, unknown>);
-        return reply.send({ result });
-      } catch (err) {
-        if (err instanceof AdminError) return refuse(reply, err.exitCode === 2 ? 422 : 409, err.message, 'AdminRefused', err.exitCode);
-        throw err;
-      }
-    },
-  );
+  app.post<{ Params: { service: string; action: string }; Body: unknown }>('/admin/:service/:action', { bodyLimit: ADMIN_BODY_LIMIT }, async (req, reply) => {
+    if (!fromThisMachine(req.socket.remoteAddress, req.socket.localAddress)) return refuse(reply, 403, 'the admin route answers only to this machine', 'AdminRefused');
+    const given = bearer(req);
+    if (given === undefined || !timingSafeEqual(digest(given), expected)) return refuse(reply, 401, 'the admin route needs the secret of the running server (in its data dir)', 'Unauthorized');
+    const { service, action } = req.params;
+    const actions = actionsOf(service);
+    if (!actions) return refuse(reply, 404, `no service "${service}" with admin actions`, 'NotFound');
+    const args = req.body ?? {};
+    if (typeof args !== 'object' || Array.isArray(args)) return refuse(reply, 422, 'the arguments must be a JSON object', 'AdminRefused', 2);
+    try {
+      const result = await pickAction(actions, service, action)(args as Record<string, unknown>);
+      return reply.send({ result });
+    } catch (err) {
+      if (err instanceof AdminError) return refuse(reply, err.exitCode === 2 ? 422 : 409, err.message, 'AdminRefused', err.exitCode);
+      throw err;
+    }
+  });
 }

@@ -13,19 +13,7 @@ import type { AdminActions } from '../types.js';
 import { AdminError, flag, optionalText, requiredText, type AdminArgs } from '../admin-actions.js';
 import { openDb, type DB } from './store/db.js';
 import { forgetTokens } from './auth.js';
-import {
-  createToken,
-  deleteToken,
-  deleteUserRow,
-  findUser,
-  insertUser,
-  listTokens,
-  listUsers as listUserRows,
-  updateUserRow,
-  userEventData,
-  type TokenRow,
-  type UserRow,
-} from './store/users.js';
+import { createToken, deleteToken, deleteUserRow, findUser, insertUser, listTokens, listUsers as listUserRows, updateUserRow, userEventData, type TokenRow, type UserRow } from './store/users.js';
 
 export { AdminError } from '../admin-actions.js';
 
@@ -135,10 +123,7 @@ export function removeUser(db: DB, emit: EmitEvent, ref: string | number): UserI
 }
 
 /** Creates a user token (for `user`) or a system token (`system`, optionally with private access). */
-export function createApiToken(
-  db: DB,
-  opts: { user?: string | number; name?: string; system?: boolean; privateAccess?: boolean },
-): { token: string; info: TokenInfo } {
+export function createApiToken(db: DB, opts: { user?: string | number; name?: string; system?: boolean; privateAccess?: boolean }): { token: string; info: TokenInfo } {
   if (opts.system && opts.user !== undefined) throw new AdminError('A system token belongs to no user: give either --system or a user.', 2);
   if (!opts.system && opts.user === undefined) throw new AdminError('Give the user the token is for (id or email), or --system.', 2);
   if (opts.privateAccess && !opts.system) throw new AdminError('--private-access applies to system tokens only.', 2);
@@ -182,9 +167,7 @@ export function bookmarksAdmin(db: DB, emit: EmitEvent): AdminActions {
     'user.list': () => listUsers(db),
     'user.update': writing((a) => updateUser(db, emit, ref(a, 'user'), { name: optionalText(a, 'name'), email: optionalText(a, 'email') })),
     'user.remove': writing((a) => removeUser(db, emit, ref(a, 'user'))),
-    'token.create': writing((a) =>
-      createApiToken(db, { user: optionalText(a, 'user'), name: optionalText(a, 'name'), system: flag(a, 'system'), privateAccess: flag(a, 'privateAccess') }),
-    ),
+    'token.create': writing((a) => createApiToken(db, { user: optionalText(a, 'user'), name: optionalText(a, 'name'), system: flag(a, 'system'), privateAccess: flag(a, 'privateAccess') })),
     'token.list': (a) => listApiTokens(db, { user: optionalText(a, 'user') }),
     'token.revoke': writing((a) => revokeToken(db, ref(a, 'id'))),
   };

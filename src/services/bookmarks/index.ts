@@ -67,7 +67,6 @@ const service: ServiceModule = {
       write: (fn) => batcher.run(fn),
     };
 
-
     installParsers(app);
     app.setValidatorCompiler(() => () => true);
     app.setSerializerCompiler(() => (data) => JSON.stringify(data));
@@ -84,7 +83,10 @@ const service: ServiceModule = {
     });
     const known = trackRoutes(app);
     const limiters = { v1: new RateLimiter(settings.rateLimit), v2: new RateLimiter(settings.v2RateLimit) };
-    app.addHook('onRequest', makeAuthHook(db, limiters, () => settings.guestAccess));
+    app.addHook(
+      'onRequest',
+      makeAuthHook(db, limiters, () => settings.guestAccess),
+    );
 
     app.get('/api/version', { schema: { tags: ['General'], summary: 'API version', security: [], response: { 200: { type: 'object', properties: { version: { type: 'string' } } } } } }, async () => ({
       version: API_VERSION,

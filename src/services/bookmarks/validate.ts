@@ -61,7 +61,10 @@ const FALSE_VALUES = new Set<unknown>([false, 0, '0', 'false']);
 export class Check {
   readonly errors: FieldErrors = {};
 
-  constructor(readonly input: Input, private readonly prefix = '') {}
+  constructor(
+    readonly input: Input,
+    private readonly prefix = '',
+  ) {}
 
   private key(field: string): string {
     return this.prefix + field;

@@ -63,9 +63,7 @@ const service: ServiceModule = {
     installParsers(app);
     registerApi(app, notifier, isValidKey);
     registerDashboard(app, notifier, isValidKey);
-    app.setNotFoundHandler((req, reply) =>
-      sendError(reply, 404, 'not_found', `no route ${req.method} ${req.url.split('?')[0]} in the notification service`),
-    );
+    app.setNotFoundHandler((req, reply) => sendError(reply, 404, 'not_found', `no route ${req.method} ${req.url.split('?')[0]} in the notification service`));
 
     let closed = false;
     return {

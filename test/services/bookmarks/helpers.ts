@@ -44,7 +44,7 @@ export async function setup(options: Partial<ServeOptions> = {}): Promise<Fixtur
       payload = typeof body === 'string' ? body : JSON.stringify(body);
     }
     const r = await sa.app.inject({ method: method as 'GET', url, headers: h, payload });
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     try {
       parsed = r.body ? JSON.parse(r.body) : undefined;
     } catch {

@@ -42,7 +42,8 @@ function documentedEnums(): EnumInput[] {
     for (const [method, op] of Object.entries<any>(operations)) {
       for (const p of op.parameters ?? []) if (p.in === 'query' && p.schema?.enum) out.push({ method: method.toUpperCase(), path, where: 'query', field: p.name, values: p.schema.enum });
       for (const content of Object.values<any>(op.requestBody?.content ?? {}))
-        for (const [field, schema] of Object.entries<any>(content.schema?.properties ?? {})) if (schema.enum) out.push({ method: method.toUpperCase(), path, where: 'body', field, values: schema.enum });
+        for (const [field, schema] of Object.entries<any>(content.schema?.properties ?? {}))
+          if (schema.enum) out.push({ method: method.toUpperCase(), path, where: 'body', field, values: schema.enum });
     }
   }
   return out;

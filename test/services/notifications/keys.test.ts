@@ -109,8 +109,6 @@ describe('an old notifications.db', () => {
     expect(await status(a, 'ntf_the_local_profile_key')).toBe(200);
     expect(await status(a, 'ntf_once_from_env')).toBe(401);
     expect(storedHashes(dataDir)).toEqual([hashApiKey('ntf_the_local_profile_key')]);
-    expect(listKeys(dataDir)).toEqual([
-      { id: 1, name: 'local', prefix: 'ntf_the_…', created_at: '2023-11-14T22:13:20.000Z', last_used_at: expect.any(String) },
-    ]);
+    expect(listKeys(dataDir)).toEqual([{ id: 1, name: 'local', prefix: 'ntf_the_…', created_at: '2023-11-14T22:13:20.000Z', last_used_at: expect.any(String) }]);
   });
 });

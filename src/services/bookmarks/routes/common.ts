@@ -52,7 +52,10 @@ export function flag(v: unknown): boolean {
 export function idList(c: Check, input: Input, field: string): number[] | undefined {
   const v = input[field] ?? input[`${field}[]`];
   if (v === undefined || v === null) return undefined;
-  const parts = (Array.isArray(v) ? v : [v]).flatMap((x) => String(x).split(',')).map((s) => s.trim()).filter(Boolean);
+  const parts = (Array.isArray(v) ? v : [v])
+    .flatMap((x) => String(x).split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
   const out: number[] = [];
   for (const p of parts) {
     if (!/^\d{1,15}$/.test(p)) {

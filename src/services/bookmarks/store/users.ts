@@ -60,13 +60,7 @@ export function updateUserRow(db: DB, id: number, patch: { name?: string; email?
     const u = getUser(db, id);
     if (!u) return undefined;
     const next = { ...u, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)), updated_at: isoMicro() };
-    q(db, 'UPDATE users SET name = ?, email = ?, default_visibility = ?, updated_at = ? WHERE id = ?').run(
-      next.name,
-      next.email,
-      next.default_visibility,
-      next.updated_at,
-      id,
-    );
+    q(db, 'UPDATE users SET name = ?, email = ?, default_visibility = ?, updated_at = ? WHERE id = ?').run(next.name, next.email, next.default_visibility, next.updated_at, id);
     return getUser(db, id)!;
   })();
 }
@@ -86,10 +80,7 @@ export interface NewToken {
 }
 
 /** Creates a token `<id>|<40 random chars>`; only its hash is stored. */
-export function createToken(
-  db: DB,
-  opts: { userId: number | null; name: string; system?: boolean; privateAccess?: boolean },
-): NewToken {
+export function createToken(db: DB, opts: { userId: number | null; name: string; system?: boolean; privateAccess?: boolean }): NewToken {
   return db.transaction(() => {
     const now = isoMicro();
     const placeholder = `pending-${randomBytes(16).toString('hex')}`;

@@ -67,8 +67,7 @@ export function v1CollectionRoutes(app: FastifyInstance, deps: Deps, kind: Colle
     reply.code(201).send(json(createCollection(deps, callerOf(req), kind, bodyOf(req), { v1: true }))),
   );
 
-  const oneSchema =
-    kind === 'lists' ? { type: 'object', properties: { ...props, links: { type: 'string', description: 'URL of /api/v1/lists/{id}/links' } } } : schema;
+  const oneSchema = kind === 'lists' ? { type: 'object', properties: { ...props, links: { type: 'string', description: 'URL of /api/v1/lists/{id}/links' } } } : schema;
   app.get(base + '/:id', { schema: doc('v1', kind === 'lists' ? 'Get a list (v1): links is the URL of its links' : 'Get a tag (v1)', { params: idParams, ok: oneSchema }) }, async (req) => {
     const row = viewableCollection(deps, callerOf(req), kind, idOf(req, model));
     const out = json(row);

@@ -68,7 +68,10 @@ const searchQuery = {
 function refIds(deps: Deps, caller: Caller, c: Check, q: Input, field: string, kind: CollectionKind): number[] | undefined {
   const v = q[field] ?? q[`${field}[]`];
   if (v === undefined || v === null) return undefined;
-  const parts = (Array.isArray(v) ? v : [v]).flatMap((x) => String(x).split(',')).map((s) => s.trim()).filter(Boolean);
+  const parts = (Array.isArray(v) ? v : [v])
+    .flatMap((x) => String(x).split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (parts.every((p) => /^\d{1,15}$/.test(p))) return idList(c, q, field);
   const ids: number[] = [];
   for (const p of parts) {
@@ -167,7 +170,10 @@ export function v1LinkRoutes(app: FastifyInstance, deps: Deps): void {
     '/api/v1/search/links',
     {
       schema: doc('v1', "Search the caller's own links (v1)", {
-        querystring: { type: 'object', properties: { ...v1PageQuery, query: { type: 'string' }, ...searchQuery, is_private: filterQuery.is_private, tags: filterQuery.tags, lists: filterQuery.lists } },
+        querystring: {
+          type: 'object',
+          properties: { ...v1PageQuery, query: { type: 'string' }, ...searchQuery, is_private: filterQuery.is_private, tags: filterQuery.tags, lists: filterQuery.lists },
+        },
         ok: v1Paginated(linkV1Schema),
       }),
     },
@@ -186,7 +192,7 @@ export function v1LinkRoutes(app: FastifyInstance, deps: Deps): void {
   app.get(
     '/api/v1/links/check',
     {
-      schema: doc('v1', 'Is this URL among the caller\'s own links (v1, as LinkAce 1.x)', {
+      schema: doc('v1', "Is this URL among the caller's own links (v1, as LinkAce 1.x)", {
         querystring: { type: 'object', properties: { url: { type: 'string' } } },
         ok: { type: 'object', properties: { linksFound: { type: 'boolean' } } },
       }),

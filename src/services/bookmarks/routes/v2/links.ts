@@ -22,7 +22,7 @@ export function linkRoutes(app: FastifyInstance, deps: Deps): void {
   app.get(
     '/api/v2/links/check',
     {
-      schema: doc('Links', 'Is a URL already saved (url=...), or check the health of the caller\'s links (or id=N)', {
+      schema: doc('Links', "Is a URL already saved (url=...), or check the health of the caller's links (or id=N)", {
         querystring: { type: 'object', properties: { url: { type: 'string' }, id: { type: 'integer' } } },
         ok: {
           type: 'object',
@@ -68,7 +68,10 @@ export function linkRoutes(app: FastifyInstance, deps: Deps): void {
         body = JSON.stringify(envelope(req, { ...p, data: p.data.map(linkJson) }));
         if (cacheable) pages.set(key, version, body);
       }
-      return reply.type('application/json; charset=utf-8').serializer((s: unknown) => s as string).send(body);
+      return reply
+        .type('application/json; charset=utf-8')
+        .serializer((s: unknown) => s as string)
+        .send(body);
     },
   );
 

@@ -42,7 +42,12 @@ export function readLinkSearch(q: Input, c: Check): LinkSearch {
 
 export function searchLinksPage(deps: Deps, caller: Caller, s: LinkSearch, page: ReturnType<typeof readPage>) {
   const p = searchLinks(deps.db, caller, s, page);
-  const tags = collectionsOf(deps.db, caller, 'tags', p.data.map((r) => r.id));
+  const tags = collectionsOf(
+    deps.db,
+    caller,
+    'tags',
+    p.data.map((r) => r.id),
+  );
   return { ...p, data: p.data.map((r) => ({ ...linkJson(r), tags: tags.get(r.id) ?? [] })) };
 }
 
