@@ -154,6 +154,9 @@ describe('the admin route refuses', () => {
     const unknownService = await call(server, { authorization: `Bearer ${secret}` }, '/admin/pipelines/user.list');
     expect(unknownService.statusCode).toBe(404);
     await unknownService.body.dump();
+    // not advertised to API clients
+    const spec = (await (await request(`${server.url}/openapi.json`)).body.json()) as { paths: Record<string, unknown> };
+    expect(Object.keys(spec.paths).filter((p) => p.startsWith('/admin'))).toEqual([]);
     const notObject = await request(`${server.url}/admin/bookmarks/user.list`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` }, body: '[1]' });
     expect(notObject.statusCode).toBe(422);
     await notObject.body.dump();
