@@ -98,6 +98,30 @@ describe('ops serve user|token|key with a server running', () => {
     await after.body.dump();
   });
 
+  test("a user removed through the route disappears from the running server's cached pages and search at once", async () => {
+    const { server, dataDir } = await serve();
+    const env = isolatedEnv();
+    const d = ['--data-dir', dataDir];
+    const eve = JSON.parse((await opsIn(['--json', 'serve', 'user', 'add', '--name', 'Eve', '--email', 'eve@example.com', ...d], { env })).stdout);
+    const system = JSON.parse((await opsIn(['--json', 'serve', 'token', 'create', '--system', ...d], { env })).stdout);
+    const api = async (token: string, method: string, path: string, body?: unknown) => {
+      const r = await request(`${server.url}${path}`, {
+        method: method as 'GET',
+        headers: { authorization: `Bearer ${token}`, accept: 'application/json', ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      return { status: r.statusCode, body: (await r.body.json()) as any };
+    };
+    expect((await api(eve.token, 'POST', '/api/v2/links', { url: 'https://eve.example/', title: 'eve', visibility: 1 })).status).toBe(200);
+    const urls = async () => (await api(system.token, 'GET', '/api/v2/links')).body.data.map((l: { url: string }) => l.url);
+    // read twice: the second answer comes from the page cache
+    expect(await urls()).toEqual(['https://eve.example/']);
+    expect(await urls()).toEqual(['https://eve.example/']);
+    expect((await opsIn(['--yes', 'serve', 'user', 'rm', 'eve@example.com', ...d], { env })).exitCode).toBe(0);
+    expect(await urls()).toEqual([]);
+    expect((await api(system.token, 'GET', '/api/v2/links')).body.meta.total).toBe(0);
+  });
+
   test('token revoke and key create/revoke act on the running server at once; refusals keep their exit codes', async () => {
     const { server, dataDir } = await serve();
     const env = isolatedEnv();

@@ -2,6 +2,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { q, type DB } from './db.js';
 import { isoMicro } from '../time.js';
+import { bumpLinks } from './links.js';
 
 export interface UserRow {
   id: number;
@@ -70,6 +71,8 @@ export function deleteUserRow(db: DB, id: number): UserRow | undefined {
     const u = getUser(db, id);
     if (!u) return undefined;
     q(db, 'DELETE FROM users WHERE id = ?').run(id);
+    // their links went with them (ON DELETE CASCADE): cached pages, totals and the search index must know
+    bumpLinks(db);
     return u;
   })();
 }
