@@ -27,7 +27,7 @@ function measure(fn, n) {
   for (let round = 0; round < 3; round++) {
     const t0 = process.hrtime.bigint();
     for (let k = 0; k < CHANGES / 3; k++) {
-      const row = { id: -k, at: ts(at(Math.floor(((k * 7919) % n))) + 20_000) };
+      const row = { id: -k, at: ts(at(Math.floor((k * 7919) % n)) + 20_000) };
       c.step([{ table: 't', op: 'insert', row }]);
       c.step([{ table: 't', op: 'delete', row }]);
     }

@@ -27,15 +27,14 @@ export const SURFACE_VIEWS: Array<[string, string?]> = [
     'SELECT * FROM k PIVOT (COUNT(*) AS n, MAX(id) AS m FOR grp IN (0 AS g0, 1 AS g1))',
     'SELECT name, COUNT(*) FILTER (WHERE grp = 0) AS g0_n, MAX(id) FILTER (WHERE grp = 0) AS g0_m, COUNT(*) FILTER (WHERE grp = 1) AS g1_n, MAX(id) FILTER (WHERE grp = 1) AS g1_m FROM k GROUP BY name',
   ],
-  ["SELECT * FROM (SELECT a, s, b FROM t) PIVOT (SUM(b) FOR (a, s) IN ((1, 'a') AS one_a, (2, 'b') AS two_b))",
-    "SELECT SUM(b) FILTER (WHERE a = 1 AND s = 'a') AS one_a, SUM(b) FILTER (WHERE a = 2 AND s = 'b') AS two_b FROM t"],
+  [
+    "SELECT * FROM (SELECT a, s, b FROM t) PIVOT (SUM(b) FOR (a, s) IN ((1, 'a') AS one_a, (2, 'b') AS two_b))",
+    "SELECT SUM(b) FILTER (WHERE a = 1 AND s = 'a') AS one_a, SUM(b) FILTER (WHERE a = 2 AND s = 'b') AS two_b FROM t",
+  ],
   ['SELECT t.id, q.c FROM t LEFT JOIN LATERAL (SELECT u.c FROM u WHERE u.a = t.a) AS q ON q.c > t.b'],
   ['SELECT t.id, v.e, v.tag FROM t CROSS JOIN LATERAL (VALUES (t.a, 1), (t.b, 2)) AS v (e, tag) WHERE v.e IS NOT NULL'],
   ['SELECT t.id, x.val FROM t, LATERAL (SELECT t.a + t.b AS val) AS x'],
   ['SELECT id FROM t WHERE a BETWEEN SYMMETRIC b AND 3'],
   ['SELECT id, a NOT BETWEEN SYMMETRIC b AND 2 AS nb FROM t'],
-  [
-    "SELECT id, (ts, INTERVAL '1' HOUR) OVERLAPS (TIMESTAMP '2024-01-01 10:45:00', CAST(dt AS TIMESTAMP)) AS o FROM t",
-    `SELECT id, (${e1} >= ${s2} AND ${e2} >= ${s1}) AS o FROM t`,
-  ],
+  ["SELECT id, (ts, INTERVAL '1' HOUR) OVERLAPS (TIMESTAMP '2024-01-01 10:45:00', CAST(dt AS TIMESTAMP)) AS o FROM t", `SELECT id, (${e1} >= ${s2} AND ${e2} >= ${s1}) AS o FROM t`],
 ];

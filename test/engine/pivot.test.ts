@@ -91,13 +91,21 @@ describe('PIVOT', () => {
 
   it('over a derived table, with an alias, an aggregate FILTER kept, and selected by name', () => {
     const p = prog("SELECT p.yr, p.big FROM (SELECT kind, yr, cnt FROM furniture WHERE yr > 2020) PIVOT (MAX(cnt) FILTER (WHERE cnt > 2) FOR kind IN ('table' AS big)) AS p");
-    expect(run(p)).toEqual([{ yr: 2021, big: 3 }, { yr: 2023, big: 5 }, { yr: 2024, big: null }].map(j).sort());
+    expect(run(p)).toEqual(
+      [
+        { yr: 2021, big: 3 },
+        { yr: 2023, big: 5 },
+        { yr: 2024, big: null },
+      ]
+        .map(j)
+        .sort(),
+    );
   });
 
   it.each([
-    ['a non-aggregate', "SELECT * FROM furniture PIVOT (UPPER(kind) FOR yr IN (2020))", /PIVOT needs aggregate function calls/],
+    ['a non-aggregate', 'SELECT * FROM furniture PIVOT (UPPER(kind) FOR yr IN (2020))', /PIVOT needs aggregate function calls/],
     ['a value of the wrong width', "SELECT * FROM furniture PIVOT (SUM(cnt) FOR (kind, yr) IN ('desk'))", /PIVOT value has 1 value for 2 FOR columns/],
-    ['an expression value without AS', "SELECT * FROM furniture PIVOT (SUM(cnt) FOR yr IN (2000 + 20))", /needs AS name/],
+    ['an expression value without AS', 'SELECT * FROM furniture PIVOT (SUM(cnt) FOR yr IN (2000 + 20))', /needs AS name/],
     ['an unknown FOR column', "SELECT * FROM furniture PIVOT (SUM(cnt) FOR nope IN ('desk'))", /nope/],
   ])('refuses %s with a clear error', (_what, view, message) => {
     const r = compile(`${TABLES} CREATE VIEW v AS ${view};`);
@@ -106,8 +114,15 @@ describe('PIVOT', () => {
 
   it('is maintained incrementally: inserts and deletes give what a fresh evaluation gives', () => {
     const p = prog("SELECT * FROM furniture PIVOT (SUM(cnt) AS s, COUNT(*) AS n FOR kind IN ('desk' AS d, 'table' AS t))");
-    const row = fc.record({ kind: fc.option(fc.constantFrom('desk', 'table', 'bed'), { freq: 5 }), yr: fc.option(fc.integer({ min: 2020, max: 2022 }), { freq: 5 }), cnt: fc.option(fc.integer({ min: -3, max: 9 }), { freq: 5 }) });
-    const op = fc.oneof(row.map((r) => ({ row: r as JsonRow })), fc.record({ del: fc.nat(30) }));
+    const row = fc.record({
+      kind: fc.option(fc.constantFrom('desk', 'table', 'bed'), { freq: 5 }),
+      yr: fc.option(fc.integer({ min: 2020, max: 2022 }), { freq: 5 }),
+      cnt: fc.option(fc.integer({ min: -3, max: 9 }), { freq: 5 }),
+    });
+    const op = fc.oneof(
+      row.map((r) => ({ row: r as JsonRow })),
+      fc.record({ del: fc.nat(30) }),
+    );
     fc.assert(
       fc.property(fc.array(fc.array(op, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 8 }), (steps) => {
         const c = p.newCircuit();

@@ -37,18 +37,32 @@ describe('SESSION', () => {
     c.step(['10:00', '10:04', '10:13', '10:20', '10:32', '10:36', '10:40', '10:51'].map((t, i) => ins(order(i + 1, t))));
     const s = (id: number, start: string, end: string) => JSON.stringify({ id, window_start: at(start), window_end: at(end) });
     expect(rowsOf(c.contents('v'))).toEqual(
-      [s(1, '10:00', '10:30'), s(2, '10:00', '10:30'), s(3, '10:00', '10:30'), s(4, '10:00', '10:30'), s(5, '10:32', '10:50'), s(6, '10:32', '10:50'), s(7, '10:32', '10:50'), s(8, '10:51', '11:01')].sort(),
+      [
+        s(1, '10:00', '10:30'),
+        s(2, '10:00', '10:30'),
+        s(3, '10:00', '10:30'),
+        s(4, '10:00', '10:30'),
+        s(5, '10:32', '10:50'),
+        s(6, '10:32', '10:50'),
+        s(7, '10:32', '10:50'),
+        s(8, '10:51', '11:01'),
+      ].sort(),
     );
   });
 
   it('a gap of exactly size starts a new session; a NULL timestamp gives no row', () => {
     const c = prog(SESSIONS).newCircuit();
     c.step([ins(order(1, '10:00')), ins(order(2, '10:10')), ins(order(3, null))]);
-    expect(rowsOf(c.contents('v'))).toEqual([JSON.stringify({ id: 1, window_start: at('10:00'), window_end: at('10:10') }), JSON.stringify({ id: 2, window_start: at('10:10'), window_end: at('10:20') })]);
+    expect(rowsOf(c.contents('v'))).toEqual([
+      JSON.stringify({ id: 1, window_start: at('10:00'), window_end: at('10:10') }),
+      JSON.stringify({ id: 2, window_start: at('10:10'), window_end: at('10:20') }),
+    ]);
   });
 
   it('sessions are formed per key; a NULL key is a key; named arguments', () => {
-    const c = prog("SELECT id, product, window_start, window_end FROM TABLE(SESSION(DATA => TABLE orders, TIMECOL => DESCRIPTOR(rowtime), KEY => DESCRIPTOR(product), SIZE => INTERVAL '20' MINUTE))").newCircuit();
+    const c = prog(
+      "SELECT id, product, window_start, window_end FROM TABLE(SESSION(DATA => TABLE orders, TIMECOL => DESCRIPTOR(rowtime), KEY => DESCRIPTOR(product), SIZE => INTERVAL '20' MINUTE))",
+    ).newCircuit();
     c.step([ins(order(1, '10:00', 'a')), ins(order(2, '10:15', 'b')), ins(order(3, '10:19', 'a')), ins(order(4, '10:30', null)), ins(order(5, '10:45', null))]);
     const s = (id: number, product: string | null, start: string, end: string) => JSON.stringify({ id, product, window_start: at(start), window_end: at(end) });
     expect(rowsOf(c.contents('v'))).toEqual([s(1, 'a', '10:00', '10:39'), s(3, 'a', '10:00', '10:39'), s(2, 'b', '10:15', '10:35'), s(4, null, '10:30', '11:05'), s(5, null, '10:30', '11:05')].sort());
@@ -61,13 +75,17 @@ describe('SESSION', () => {
     const merged = c.step([ins(bridge)]).changes.get('v')!;
     const sess = (id: number, start: string, end: string) => ({ id, window_start: at(start), window_end: at(end) });
     expect(rowsOf(merged.filter((x) => x.weight > 0))).toEqual(rowsOf([sess(1, '10:00', '10:26'), sess(2, '10:00', '10:26'), sess(3, '10:00', '10:26')].map((row) => ({ row, weight: 1 }))));
-    expect(rowsOf(merged.filter((x) => x.weight < 0).map((x) => ({ row: x.row, weight: -x.weight })))).toEqual(rowsOf([sess(1, '10:00', '10:10'), sess(2, '10:16', '10:26')].map((row) => ({ row, weight: 1 }))));
+    expect(rowsOf(merged.filter((x) => x.weight < 0).map((x) => ({ row: x.row, weight: -x.weight })))).toEqual(
+      rowsOf([sess(1, '10:00', '10:10'), sess(2, '10:16', '10:26')].map((row) => ({ row, weight: 1 }))),
+    );
     c.step([del(bridge)]);
     expect(rowsOf(c.contents('v'))).toEqual(rowsOf([sess(1, '10:00', '10:10'), sess(2, '10:16', '10:26')].map((row) => ({ row, weight: 1 }))));
   });
 
   it('feeds aggregates: one row per session', () => {
-    const c = prog("SELECT product, window_start, window_end, COUNT(*) AS n FROM TABLE(SESSION(TABLE orders, DESCRIPTOR(rowtime), DESCRIPTOR(product), INTERVAL '5' MINUTE)) GROUP BY product, window_start, window_end").newCircuit();
+    const c = prog(
+      "SELECT product, window_start, window_end, COUNT(*) AS n FROM TABLE(SESSION(TABLE orders, DESCRIPTOR(rowtime), DESCRIPTOR(product), INTERVAL '5' MINUTE)) GROUP BY product, window_start, window_end",
+    ).newCircuit();
     c.step([ins(order(1, '10:00', 'a')), ins(order(2, '10:03', 'a')), ins(order(3, '10:20', 'a')), ins(order(4, '10:01', 'b'))]);
     expect(rowsOf(c.contents('v'))).toEqual(
       [
@@ -119,10 +137,16 @@ describe('SESSION', () => {
     const row = fc.record({
       id: fc.integer({ min: 0, max: 3 }),
       product: fc.option(fc.constantFrom('a', 'b'), { freq: 5 }),
-      rowtime: fc.option(fc.integer({ min: 0, max: 60 }).map((m) => `2024-05-01 10:${String(m % 60).padStart(2, '0')}:00`), { freq: 8 }),
+      rowtime: fc.option(
+        fc.integer({ min: 0, max: 60 }).map((m) => `2024-05-01 10:${String(m % 60).padStart(2, '0')}:00`),
+        { freq: 8 },
+      ),
       d: fc.constant(null),
     });
-    const op = fc.oneof(row.map((r) => ({ row: r as JsonRow })), fc.record({ del: fc.nat(30) }));
+    const op = fc.oneof(
+      row.map((r) => ({ row: r as JsonRow })),
+      fc.record({ del: fc.nat(30) }),
+    );
     fc.assert(
       fc.property(fc.array(fc.array(op, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 8 }), (steps) => {
         const c = p.newCircuit();

@@ -125,7 +125,7 @@ describe('XXHASH', () => {
   it('is strict in NULL and typed BIGINT', () => {
     expect(value('XXHASH(s, 2)')).toBe(null);
     expect(value("XXHASH('abc', a)")).toBe(null);
-    const r = compile("CREATE TABLE t (s VARCHAR NOT NULL); CREATE VIEW v AS SELECT XXHASH(s, 0) AS h FROM t;");
+    const r = compile('CREATE TABLE t (s VARCHAR NOT NULL); CREATE VIEW v AS SELECT XXHASH(s, 0) AS h FROM t;');
     expect(r.ok && r.program.relation('v')!.columns.map((c) => [c.type, c.nullable])).toEqual([['BIGINT', false]]);
   });
 
@@ -144,6 +144,10 @@ describe('CONNECTOR_METADATA', () => {
     if (!r.ok) throw new Error(JSON.stringify(r.errors));
     const out = r.program.newCircuit().step([{ table: 't', op: 'insert', row: { id: 1 } }]);
     expect(out.changes.get('v')).toEqual([{ row: { id: 1, topic: null, is_delete: null }, weight: 1 }]);
-    expect(r.program.relation('v')!.columns.map((c) => [c.name, c.type])).toEqual([['id', 'INTEGER'], ['topic', 'VARCHAR'], ['is_delete', 'BOOLEAN']]);
+    expect(r.program.relation('v')!.columns.map((c) => [c.name, c.type])).toEqual([
+      ['id', 'INTEGER'],
+      ['topic', 'VARCHAR'],
+      ['is_delete', 'BOOLEAN'],
+    ]);
   });
 });

@@ -88,7 +88,8 @@ function bindUnnest(left: Rel | undefined, f: FromItem & { k: 'unnest' }, env: E
       : args.map((a, i) => ({ name: `EXPR$${i}`, type: elemType(a.type) }));
   const newCols = f.ordinality ? [...valueCols, { name: up('ordinality'), type: mk('INTEGER', false) }] : valueCols;
   if (f.columnAliases.length) {
-    if (f.columnAliases.length !== newCols.length) throw new SqlError(`List of column aliases must have same degree as table; UNNEST here returns ${newCols.length} column${newCols.length > 1 ? 's' : ''}`, f.pos, 'type');
+    if (f.columnAliases.length !== newCols.length)
+      throw new SqlError(`List of column aliases must have same degree as table; UNNEST here returns ${newCols.length} column${newCols.length > 1 ? 's' : ''}`, f.pos, 'type');
     f.columnAliases.forEach((a, i) => (newCols[i]!.name = canon(a, env.casing)));
   } else if (f.alias && valueCols.length === 1) newCols[0]!.name = canon(f.alias, env.casing);
   const fns = args.map((a) => a.fn);
@@ -209,8 +210,14 @@ function withLeftOn(rel: Rel, lw: number, outer: LeftJoin | undefined): Rel {
   const scope = new Scope(cols, rel.scope.casing);
   if (!outer.on) return { node: rel.node, scope };
   const on = bindCondition(outer.on, { scope, clause: 'ON' }).fn;
-  const exprs: BExpr[] = rel.node.columns.map((c, i): BExpr => (i < lw ? { type: c.type, fn: (row) => row[i]!, colIdx: i } : { type: withNull(c.type, true), fn: (row) => (on(row) === true ? row[i]! : null) }));
-  const n = mapNode(rel.node, exprs, rel.node.columns.map((c, i) => (i < lw ? c : { ...c, type: withNull(c.type, true) })));
+  const exprs: BExpr[] = rel.node.columns.map((c, i): BExpr =>
+    i < lw ? { type: c.type, fn: (row) => row[i]!, colIdx: i } : { type: withNull(c.type, true), fn: (row) => (on(row) === true ? row[i]! : null) },
+  );
+  const n = mapNode(
+    rel.node,
+    exprs,
+    rel.node.columns.map((c, i) => (i < lw ? c : { ...c, type: withNull(c.type, true) })),
+  );
   return { node: n, scope };
 }
 
@@ -265,7 +272,12 @@ function lateralAggregate(left: Rel, f: FromItem & { k: 'derived' }, rw: NonNull
   const k = rw.outer.length;
   if (b.having) throw new SqlError('A LATERAL subquery with an aggregate, HAVING and no GROUP BY is not supported', b.having.pos, 'unsupported');
   const mark: Expr = { k: 'bool', value: true, pos: f.pos };
-  const sel: Select = { ...b, distinct: false, items: [...rw.dCols.map((e) => ({ k: 'expr' as const, expr: e, pos: f.pos })), { k: 'expr', expr: mark, pos: f.pos }, ...b.items], groupBy: [...rw.dCols] };
+  const sel: Select = {
+    ...b,
+    distinct: false,
+    items: [...rw.dCols.map((e) => ({ k: 'expr' as const, expr: e, pos: f.pos })), { k: 'expr', expr: mark, pos: f.pos }, ...b.items],
+    groupBy: [...rw.dCols],
+  };
   const q = bindQuery(asQuery(sel, f.pos), rw.env);
   let empty;
   try {
@@ -277,12 +289,26 @@ function lateralAggregate(left: Rel, f: FromItem & { k: 'derived' }, rw: NonNull
   const lw = left.scope.width;
   const qw = q.columns.length;
   const m = qw - k - 1;
-  const joined = node('join', [left.node, q.node], [...left.node.columns, ...q.columns.map((c) => ({ ...c, type: withNull(c.type, true) }))], () =>
-    new JoinOp({ leftOuter: true, rightOuter: false, leftKey: corrKey(rw.outer.map((o) => o.fn)), rightKey: corrKey(Array.from({ length: k }, (_x, i) => (row: Row) => row[i]!)), leftWidth: lw, rightWidth: qw }),
+  const joined = node(
+    'join',
+    [left.node, q.node],
+    [...left.node.columns, ...q.columns.map((c) => ({ ...c, type: withNull(c.type, true) }))],
+    () =>
+      new JoinOp({
+        leftOuter: true,
+        rightOuter: false,
+        leftKey: corrKey(rw.outer.map((o) => o.fn)),
+        rightKey: corrKey(Array.from({ length: k }, (_x, i) => (row: Row) => row[i]!)),
+        leftWidth: lw,
+        rightWidth: qw,
+      }),
   );
   joined.detail = `LATERAL aggregate on ${k} outer value${k > 1 ? 's' : ''}`;
-  const withEmpty = node('join', [joined, empty.node], [...joined.columns, ...empty.columns], () =>
-    new JoinOp({ leftOuter: false, rightOuter: false, leftKey: () => '', rightKey: () => '', leftWidth: lw + qw, rightWidth: m }),
+  const withEmpty = node(
+    'join',
+    [joined, empty.node],
+    [...joined.columns, ...empty.columns],
+    () => new JoinOp({ leftOuter: false, rightOuter: false, leftKey: () => '', rightKey: () => '', leftWidth: lw + qw, rightWidth: m }),
   );
   const markIdx = lw + k;
   let subCols = q.columns.slice(k + 1).map((c, i) => ({ ...c, type: withNull(c.type, c.type.nullable || empty.columns[i]!.type.nullable) }));
@@ -391,7 +417,11 @@ export function bindLateralList(items: FromItem[], env: Env, bindQuery: QueryBin
   });
   const newIdx = new Map(perm.map((src, dst) => [src, dst]));
   const exprs: BExpr[] = perm.map((src) => ({ type: rel.node.columns[src]!.type, fn: (row) => row[src]!, colIdx: src }));
-  const n = mapNode(rel.node, exprs, perm.map((src) => rel.node.columns[src]!));
+  const n = mapNode(
+    rel.node,
+    exprs,
+    perm.map((src) => rel.node.columns[src]!),
+  );
   const cols = rel.scope.cols.map((c) => ({ ...c, idx: newIdx.get(c.idx)! })).sort((a, b) => a.idx - b.idx);
   return { node: n, scope: new Scope(cols, env.casing) };
 }

@@ -37,12 +37,15 @@ export function bindPivot(f: FromItem & { k: 'pivot' }, env: Env, bindQuery: Que
   const keepRefs: Expr[] = keep.map((c) => ({ k: 'col', parts: c.rel !== undefined ? [ident(c.rel), ident(c.name)] : [ident(c.name)], pos }));
   const items: SelectItem[] = keepRefs.map((expr, i) => ({ k: 'expr', expr, alias: ident(keep[i]!.name), pos }));
   for (const v of f.values) {
-    if (v.exprs.length !== f.forCols.length) throw new SqlError(`PIVOT value has ${v.exprs.length} value${v.exprs.length > 1 ? 's' : ''} for ${f.forCols.length} FOR column${f.forCols.length > 1 ? 's' : ''}`, v.exprs[0]?.pos ?? pos, 'type');
+    if (v.exprs.length !== f.forCols.length)
+      throw new SqlError(
+        `PIVOT value has ${v.exprs.length} value${v.exprs.length > 1 ? 's' : ''} for ${f.forCols.length} FOR column${f.forCols.length > 1 ? 's' : ''}`,
+        v.exprs[0]?.pos ?? pos,
+        'type',
+      );
     const valueName = v.alias ? canon(v.alias, env.casing) : v.text;
     if (valueName === undefined) throw new SqlError('A PIVOT value that is not a literal needs AS name', v.exprs[0]!.pos, 'syntax');
-    const match = v.exprs
-      .map((e, i): Expr => ({ k: 'bin', op: 'Eq', left: f.forCols[i]!, right: e, pos: e.pos }))
-      .reduce((acc, c) => ({ k: 'bin', op: 'And', left: acc, right: c, pos: c.pos }));
+    const match = v.exprs.map((e, i): Expr => ({ k: 'bin', op: 'Eq', left: f.forCols[i]!, right: e, pos: e.pos })).reduce((acc, c) => ({ k: 'bin', op: 'And', left: acc, right: c, pos: c.pos }));
     for (const a of f.aggs) {
       const call = a.expr as Expr & { k: 'func' };
       const filter: Expr = call.filter ? { k: 'bin', op: 'And', left: call.filter, right: match, pos: match.pos } : match;

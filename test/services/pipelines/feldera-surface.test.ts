@@ -43,9 +43,28 @@ describe('FROM-clause and predicate constructs through the pipeline service', ()
       .join('\n');
     const r = await ingest(svc, 'surface', 'orders', 'format=json', body);
     expect(r.status, r.text).toBe(200);
-    await expect.poll(async () => (await rows('tags')).map(lower)).toEqual(bag([{ id: 1, tag: 'x', n: 1 }, { id: 1, tag: 'y', n: 2 }, { id: 3, tag: 'z', n: 1 }]));
-    expect((await rows('same_product')).map(lower)).toEqual(bag([{ id: 1, other: 2 }, { id: 2, other: 1 }]));
-    expect((await rows('pivoted')).map(lower)).toEqual(bag([{ id: 1, a_n: 1, b_n: 0 }, { id: 2, a_n: 1, b_n: 0 }, { id: 3, a_n: 0, b_n: 1 }]));
+    await expect
+      .poll(async () => (await rows('tags')).map(lower))
+      .toEqual(
+        bag([
+          { id: 1, tag: 'x', n: 1 },
+          { id: 1, tag: 'y', n: 2 },
+          { id: 3, tag: 'z', n: 1 },
+        ]),
+      );
+    expect((await rows('same_product')).map(lower)).toEqual(
+      bag([
+        { id: 1, other: 2 },
+        { id: 2, other: 1 },
+      ]),
+    );
+    expect((await rows('pivoted')).map(lower)).toEqual(
+      bag([
+        { id: 1, a_n: 1, b_n: 0 },
+        { id: 2, a_n: 1, b_n: 0 },
+        { id: 3, a_n: 0, b_n: 1 },
+      ]),
+    );
     expect((await rows('sessions')).map(lower)).toEqual(
       bag([
         { id: 1, window_start: '2024-05-01 10:00:00', window_end: '2024-05-01 10:15:00' },
@@ -67,9 +86,24 @@ describe('FROM-clause and predicate constructs through the pipeline service', ()
     expect(snap.status, snap.text).toBe(200);
     expect(snap.text).toMatch(new RegExp(`"h":${preds[0]!.hs},`, 'i'));
     // the ad-hoc query endpoint speaks the same SQL, over the current contents
-    const adhoc = await svc.call('GET', `/v0/pipelines/surface/query?sql=${encodeURIComponent('SELECT o.id, tag FROM orders AS o CROSS JOIN UNNEST(o.tags) AS tag WHERE tag BETWEEN SYMMETRIC \'y\' AND \'x\'')}&format=json`);
+    const adhoc = await svc.call(
+      'GET',
+      `/v0/pipelines/surface/query?sql=${encodeURIComponent("SELECT o.id, tag FROM orders AS o CROSS JOIN UNNEST(o.tags) AS tag WHERE tag BETWEEN SYMMETRIC 'y' AND 'x'")}&format=json`,
+    );
     expect(adhoc.status, adhoc.text).toBe(200);
-    expect(bag(adhoc.text.trim().split('\n').map((l) => lower(JSON.parse(l))))).toEqual(bag([{ id: 1, tag: 'x' }, { id: 1, tag: 'y' }]));
+    expect(
+      bag(
+        adhoc.text
+          .trim()
+          .split('\n')
+          .map((l) => lower(JSON.parse(l))),
+      ),
+    ).toEqual(
+      bag([
+        { id: 1, tag: 'x' },
+        { id: 1, tag: 'y' },
+      ]),
+    );
     const del = await ingest(svc, 'surface', 'orders', 'format=json', JSON.stringify({ delete: { id: 2 } }));
     expect(del.status, del.text).toBe(200);
     await expect.poll(async () => (await rows('same_product')).map(lower)).toEqual([]);

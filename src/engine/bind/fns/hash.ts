@@ -19,7 +19,7 @@ const P5 = 2870177450012600261n;
 
 const rotl = (x: bigint, r: bigint): bigint => ((x << r) | (x >> (64n - r))) & M;
 const round = (acc: bigint, lane: bigint): bigint => (rotl((acc + lane * P2) & M, 31n) * P1) & M;
-const merge = (acc: bigint, v: bigint): bigint => (((acc ^ round(0n, v)) * P1) & M) + P4 & M;
+const merge = (acc: bigint, v: bigint): bigint => ((((acc ^ round(0n, v)) * P1) & M) + P4) & M;
 
 function u64(b: Uint8Array, i: number): bigint {
   let v = 0n;
@@ -49,9 +49,9 @@ export function xxh64(bytes: Uint8Array, seed: bigint): bigint {
     h = merge(merge(merge(merge(h, v1), v2), v3), v4);
   } else h = (s + P5) & M;
   h = (h + BigInt(n)) & M;
-  for (; i + 8 <= n; i += 8) h = ((rotl(h ^ round(0n, u64(bytes, i)), 27n) * P1) & M) + P4 & M;
+  for (; i + 8 <= n; i += 8) h = (((rotl(h ^ round(0n, u64(bytes, i)), 27n) * P1) & M) + P4) & M;
   if (i + 4 <= n) {
-    h = ((rotl(h ^ ((u32(bytes, i) * P1) & M), 23n) * P2) & M) + P3 & M;
+    h = (((rotl(h ^ ((u32(bytes, i) * P1) & M), 23n) * P2) & M) + P3) & M;
     i += 4;
   }
   for (; i < n; i++) h = (rotl(h ^ ((BigInt(bytes[i]!) * P5) & M), 11n) * P1) & M;
@@ -76,7 +76,7 @@ export const HASH_FNS: FnTable = {
     nulls: 'strict',
     bind: (args, pos, name) => {
       argc(name, args, 2, 2, pos);
-      const [v, seed] = args as [typeof args[0] & object, typeof args[0] & object];
+      const [v, seed] = args as [(typeof args)[0] & object, (typeof args)[0] & object];
       const k = v.type.kind;
       if (!['VARCHAR', 'CHAR', 'VARBINARY', 'NULL'].includes(k)) throw typeErr(name, args, pos, ': a string or a binary value is needed');
       if (!['TINYINT', 'SMALLINT', 'INTEGER', 'BIGINT', 'NULL'].includes(seed.type.kind)) throw typeErr(name, args, pos, ': the seed must be an integer');

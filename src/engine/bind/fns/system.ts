@@ -12,7 +12,7 @@ import type { FnTable } from './registry.js';
 
 export const SYSTEM_FNS: FnTable = {
   CONNECTOR_METADATA: {
-    sig: 'CONNECTOR_METADATA() -> VARIANT: the ingesting connector\'s metadata; NULL for the connectors of ops serve',
+    sig: "CONNECTOR_METADATA() -> VARIANT: the ingesting connector's metadata; NULL for the connectors of ops serve",
     nulls: 'always NULL here',
     bind: (args, pos, name) => {
       if (args.length) throw new SqlError(`${name}() takes no arguments`, pos, 'type');
