@@ -315,7 +315,7 @@ export class EngineCircuit implements Circuit {
     if (!o) throw new Error(`unknown relation '${name}'`);
     const out: WeightedRow[] = [];
     if (o.byKey) for (const row of o.byKey.values()) out.push({ row: this.toJsonRow(o, row), weight: 1 });
-    else for (const [row, w] of o.integrated.rows()) out.push({ row: this.toJsonRow(o, row), weight: w });
+    else o.integrated.forEach((row, w) => out.push({ row: this.toJsonRow(o, row), weight: w }));
     return out;
   }
 
