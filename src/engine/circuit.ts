@@ -251,9 +251,11 @@ export class EngineCircuit implements Circuit {
     }
     // apply (cannot fail from here on)
     const tableDeltas = new Map<string, Delta>();
+    const filled = this.sizedDeltas(actions, tableDeltas);
     const maxSeen = new Map<TableState, Map<number, number>>();
     const touchesPerTable = new Map<string, number>();
-    for (const action of actions) {
+    for (let a = 0; a < actions.length; a++) {
+      const action = actions[a]!;
       const t = action.t;
       let d = tableDeltas.get(t.def.name);
       if (!d) {
@@ -262,8 +264,14 @@ export class EngineCircuit implements Circuit {
       }
       if (action.kind === 'rows') {
         const rows = action.rows;
+        (actions as Array<Action | undefined>)[a] = undefined; // its row list is garbage once applied
         if (!t.byKey && !t.def.lateness.size) {
-          for (let r = 0; r < rows.length; r++) d.push([rows[r]!, action.w]);
+          const at = filled.get(d);
+          if (at === undefined) for (let r = 0; r < rows.length; r++) d.push([rows[r]!, action.w]);
+          else {
+            for (let r = 0; r < rows.length; r++) d[at + r] = [rows[r]!, action.w];
+            filled.set(d, at + rows.length);
+          }
           continue;
         }
         for (let r = 0; r < rows.length; r++) this.applyRow(t, d, action.as, rows[r]!, action.w, undefined, maxSeen, touchesPerTable);
@@ -293,6 +301,31 @@ export class EngineCircuit implements Circuit {
     const changes = new StepChanges();
     for (const [o, d] of result) if (d.length) changes.add(o.name, () => this.formatDelta(o, d));
     return { changes };
+  }
+
+  /**
+   * The deltas of keyless tables without LATENESS whose changes this step are all batch blocks, allocated
+   * at their final size (a delta grown row by row copies itself as it grows: a big step's transient peak)
+   * and put in `deltas`. Returns how many rows of each are filled (none yet): the apply loop writes them
+   * in order.
+   */
+  private sizedDeltas(actions: Action[], deltas: Map<string, Delta>): Map<Delta, number> {
+    const counts = new Map<string, number>();
+    for (const action of actions) {
+      const t = action.t;
+      if (t.byKey || t.def.lateness.size) continue;
+      const name = t.def.name;
+      if (action.kind !== 'rows') counts.set(name, -1);
+      else if (counts.get(name) !== -1) counts.set(name, (counts.get(name) ?? 0) + action.rows.length);
+    }
+    const filled = new Map<Delta, number>();
+    for (const [name, n] of counts) {
+      if (n < 1024) continue;
+      const d: Delta = new Array(n);
+      deltas.set(name, d);
+      filled.set(d, 0);
+    }
+    return filled;
   }
 
   /** A delta as JSON rows, deletes before inserts. */
