@@ -323,11 +323,11 @@ export class EngineCircuit implements Circuit {
         const rows = action.rows;
         (actions as Array<Action | undefined>)[a] = undefined; // its row list is garbage once applied
         if (!t.byKey && !t.def.lateness.size) {
-          const at = filled.get(d);
+          const at = filled?.get(d);
           if (at === undefined) for (let r = 0; r < rows.length; r++) d.push([rows[r]!, action.w]);
           else {
             for (let r = 0; r < rows.length; r++) d[at + r] = [rows[r]!, action.w];
-            filled.set(d, at + rows.length);
+            filled!.set(d, at + rows.length);
           }
           continue;
         }
@@ -364,24 +364,25 @@ export class EngineCircuit implements Circuit {
   /**
    * The deltas of keyless tables without LATENESS whose changes this step are all batch blocks, allocated
    * at their final size (a delta grown row by row copies itself as it grows: a big step's transient peak)
-   * and put in `deltas`. Returns how many rows of each are filled (none yet): the apply loop writes them
-   * in order.
+   * and put in `deltas`. Returns how many rows of each are filled (none yet; undefined when there is
+   * none): the apply loop writes them in order.
    */
-  private sizedDeltas(actions: Action[], deltas: Map<string, Delta>): Map<Delta, number> {
-    const counts = new Map<string, number>();
+  private sizedDeltas(actions: Action[], deltas: Map<string, Delta>): Map<Delta, number> | undefined {
+    let counts: Map<string, number> | undefined;
     for (const action of actions) {
       const t = action.t;
       if (t.byKey || t.def.lateness.size) continue;
       const name = t.def.name;
-      if (action.kind !== 'rows') counts.set(name, -1);
-      else if (counts.get(name) !== -1) counts.set(name, (counts.get(name) ?? 0) + action.rows.length);
+      if (action.kind !== 'rows') (counts ??= new Map()).set(name, -1);
+      else if (counts?.get(name) !== -1) (counts ??= new Map()).set(name, (counts.get(name) ?? 0) + action.rows.length);
     }
-    const filled = new Map<Delta, number>();
+    if (counts === undefined) return undefined;
+    let filled: Map<Delta, number> | undefined;
     for (const [name, n] of counts) {
       if (n < 1024) continue;
       const d: Delta = new Array(n);
       deltas.set(name, d);
-      filled.set(d, 0);
+      (filled ??= new Map()).set(d, 0);
     }
     return filled;
   }
