@@ -368,6 +368,9 @@ export class EngineCircuit implements Circuit {
    * none): the apply loop writes them in order.
    */
   private sizedDeltas(actions: Action[], deltas: Map<string, Delta>): Map<Delta, number> | undefined {
+    let blocks = false;
+    for (let a = 0; a < actions.length && !blocks; a++) blocks = actions[a]!.kind === 'rows';
+    if (!blocks) return undefined; // row-form changes only: nothing more to look at
     let counts: Map<string, number> | undefined;
     for (const action of actions) {
       const t = action.t;
