@@ -537,6 +537,12 @@ export class Adapter {
         let cur = this.expr(v.root);
         for (const acc of v.access_chain) {
           const [ak, av] = variant(acc);
+          if (ak === 'Dot') {
+            const [dk, dv] = variant(av);
+            if (dk !== 'Identifier') this.unsupported('field access', e);
+            cur = { k: 'field', expr: cur, name: this.ident(dv), pos };
+            continue;
+          }
           if (ak !== 'Subscript') this.unsupported('field access', e);
           const [sk, sv] = variant(av);
           if (sk !== 'Index') this.unsupported('array slices', e);
@@ -551,7 +557,7 @@ export class Adapter {
 
   func(v: J, pos: Pos): Expr {
     const name = this.objectName(v.name).map((n) => n.value).join('.').toUpperCase();
-    let args: Expr[] = [];
+    const args: Expr[] = [];
     let star = false;
     let distinct = false;
     let orderBy: OrderItem[] | undefined;
@@ -586,7 +592,6 @@ export class Adapter {
     if (ignoreNulls !== undefined) f.ignoreNulls = ignoreNulls;
     if (v.filter) f.filter = this.expr(v.filter);
     if (v.over) f.over = this.windowSpec(v.over);
-    args = [];
     return f;
   }
 }
