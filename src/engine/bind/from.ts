@@ -1,6 +1,6 @@
 /** FROM clause: tables, views, CTEs, derived tables, joins, TUMBLE/HOP. */
 import { SqlError, type Expr, type FromItem, type Ident } from '../parse/ast.js';
-import { node } from '../plan/nodes.js';
+import { node, type JoinKind } from '../plan/nodes.js';
 import { mk, withNull } from '../types/types.js';
 import type { Row } from '../types/values.js';
 import { JoinOp, type JoinGc } from '../ops/join.js';
@@ -15,7 +15,7 @@ import { upperBounds } from './bounds.js';
 export type QueryBinder = (q: Query, env: Env) => { node: import('../plan/nodes.js').PlanNode; columns: import('../plan/nodes.js').PlanColumn[] };
 
 export function emptyRowRel(env: Env): Rel {
-  const n = node('values', [], [], () => new ConstantOp([[]]));
+  const n = node({ kind: 'values', inputs: [], columns: [], make: () => new ConstantOp([[]]) });
   return { node: n, scope: new Scope([], env.casing) };
 }
 
@@ -167,7 +167,7 @@ function bindJoin(f: FromItem & { k: 'join' }, env: Env, bindQuery: QueryBinder)
   return joinRels(left, right, f.kind, on, env, f.pos, hideRight);
 }
 
-export function joinRels(left: Rel, right: Rel, kind: string, on: Expr | undefined, env: Env, pos: { line: number; column: number }, hideRight = new Set<number>()): Rel {
+export function joinRels(left: Rel, right: Rel, kind: JoinKind, on: Expr | undefined, env: Env, pos: { line: number; column: number }, hideRight = new Set<number>()): Rel {
   const lw = left.scope.width;
   const rw = right.scope.width;
   const leftNullable = kind === 'RIGHT' || kind === 'FULL';
@@ -232,8 +232,15 @@ export function joinRels(left: Rel, right: Rel, kind: string, on: Expr | undefin
     gc,
   };
   const lineage = [...left.node.columns, ...right.node.columns];
-  const n = node('join', [left.node, right.node], cols.map((c, i) => ({ name: c.name, type: c.type, wm: lineage[i]?.wm })), () => new JoinOp(spec));
-  n.detail = `${kind}${leftKeys.length ? ` on ${leftKeys.length} key${leftKeys.length > 1 ? 's' : ''}` : ''}${residual.length ? ' + condition' : ''}`;
+  const n = node({
+    kind: 'join',
+    inputs: [left.node, right.node],
+    columns: cols.map((c, i) => ({ name: c.name, type: c.type, wm: lineage[i]?.wm })),
+    make: () => new JoinOp(spec),
+    join: kind,
+    keys: leftKeys.length,
+    residual: residual.length > 0,
+  });
   void pos;
   return { node: n, scope };
 }
@@ -326,6 +333,6 @@ function bindTvf(f: FromItem & { k: 'tvf' }, env: Env): Rel {
   const srcWm = base.node.columns[idx]?.wm;
   const sizeMs = name === 'TUMBLE' ? ival(rest[0], 'a window size') : ival(rest[1], 'a window size');
   const lineage = [...base.node.columns.map((c) => c.wm), srcWm && { ...srcWm, slack: srcWm.slack - 1 + sizeMs }, srcWm && { ...srcWm, slack: srcWm.slack - 1 }];
-  const n = node(name.toLowerCase(), [base.node], cols.map((c, i) => ({ name: c.name, type: c.type, wm: lineage[i] })), () => new FlatMapOp(fn));
+  const n = node({ kind: name === 'TUMBLE' ? 'tumble' : 'hop', inputs: [base.node], columns: cols.map((c, i) => ({ name: c.name, type: c.type, wm: lineage[i] })), make: () => new FlatMapOp(fn) });
   return { node: n, scope: new Scope(cols, env.casing) };
 }
