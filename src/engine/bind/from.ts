@@ -8,6 +8,8 @@ import { canon, Scope, type Casing, type ScopeColumn } from './scope.js';
 import { type Env, type Rel, lookupRelation, relFromNamed, conjuncts, refsResolve, walkExpr } from './env.js';
 import { AGG_NAMES, bindExpr, type BindCtx } from './expr.js';
 import { joinRels } from './join.js';
+
+export { joinRels };
 import { planJoinGroup, type GroupCond } from './join-order.js';
 
 export type QueryBinder = (q: Query, env: Env) => { node: PlanNode; columns: PlanColumn[] };
@@ -62,7 +64,8 @@ function addGroup(to: JoinGroup, g: JoinGroup): void {
  * place (a subquery, an outer query's column) is one leaf, joined as written.
  */
 function gatherInnerJoins(f: FromItem, env: Env, bindQuery: QueryBinder): JoinGroup {
-  if (f.k !== 'join' || (f.kind !== 'INNER' && f.kind !== 'CROSS') || f.using || f.natural) return { leaves: [bindFromItem(f, env, bindQuery)], conds: [] };
+  if (f.k !== 'join') return { leaves: [bindFromItem(f, env, bindQuery)], conds: [] };
+  if (!isInnerJoin(f)) return { leaves: [bindJoin(f, env, bindQuery)], conds: [] };
   const left = gatherInnerJoins(f.left, env, bindQuery);
   const right = gatherInnerJoins(f.right, env, bindQuery);
   const g: JoinGroup = { leaves: [], conds: [] };
@@ -70,9 +73,13 @@ function gatherInnerJoins(f: FromItem, env: Env, bindQuery: QueryBinder): JoinGr
   addGroup(g, right);
   const origin: [number, number] = [0, g.leaves.length];
   const on = conjuncts(f.on).map((c) => ({ c, reads: leavesRead(c, g.leaves, origin, env.casing) }));
-  if (on.some((x) => !x.reads)) return { leaves: [joinRels(planGroup(left, env), planGroup(right, env), f.kind, f.on, env)], conds: [] };
+  if (on.some((x) => !x.reads)) return { leaves: [joinRels(planGroup(left, env), planGroup(right, env), f.kind, f.on, env, f.pos)], conds: [] };
   for (const x of on) g.conds.push({ c: x.c, reads: x.reads!.size ? x.reads! : new Set([0]), origin });
   return g;
+}
+
+function isInnerJoin(f: FromItem & { k: 'join' }): boolean {
+  return (f.kind === 'INNER' || f.kind === 'CROSS') && !f.using && !f.natural;
 }
 
 /**
@@ -100,7 +107,8 @@ function leavesRead(e: Expr, leaves: Rel[], origin: [number, number], casing: Ca
   return set;
 }
 
-function bindFromItem(f: FromItem, env: Env, bindQuery: QueryBinder): Rel {
+/** One FROM item; an INNER/CROSS JOIN chain is planned on its own. */
+export function bindFromItem(f: FromItem, env: Env, bindQuery: QueryBinder): Rel {
   switch (f.k) {
     case 'table': {
       const r = lookupRelation(env, f.name, f.pos);
@@ -121,7 +129,7 @@ function bindFromItem(f: FromItem, env: Env, bindQuery: QueryBinder): Rel {
     case 'tvf':
       return bindTvf(f, env);
     case 'join':
-      return bindJoin(f, env, bindQuery);
+      return isInnerJoin(f) ? planGroup(gatherInnerJoins(f, env, bindQuery), env) : bindJoin(f, env, bindQuery);
   }
 }
 
@@ -170,7 +178,7 @@ function bindJoin(f: FromItem & { k: 'join' }, env: Env, bindQuery: QueryBinder)
       on = on ? { k: 'bin', op: 'And', left: on, right: cond, pos: n.pos } : cond;
     }
   }
-  return joinRels(left, right, f.kind, on, env, hideRight);
+  return joinRels(left, right, f.kind, on, env, f.pos, hideRight);
 }
 
 /** TUMBLE(t, DESCRIPTOR(ts), size [, offset]) and HOP(t, DESCRIPTOR(ts), slide, size [, offset]). */

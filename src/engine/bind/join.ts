@@ -4,7 +4,7 @@
  * side's columns nullable. Names in a conjunct resolve in the scopes it comes with, so a join planner can
  * bind each condition where it was written (bind/join-order.ts); `joinRels` is a join as written.
  */
-import type { Expr } from '../parse/ast.js';
+import type { Expr, Pos } from '../parse/ast.js';
 import { node, type JoinKind } from '../plan/nodes.js';
 import { mk, withNull } from '../types/types.js';
 import type { Row, Value } from '../types/values.js';
@@ -27,8 +27,9 @@ export interface JoinCond {
   scopes: CondScopes;
 }
 
-/** `left <kind> JOIN right ON on` as written; USING/NATURAL conditions name the sides `$L` and `$R`. */
-export function joinRels(left: Rel, right: Rel, kind: JoinKind, on: Expr | undefined, env: Env, hideRight = new Set<number>()): Rel {
+/** `left <kind> JOIN right ON on` as written (at `pos`); USING/NATURAL conditions name the sides `$L` and `$R`. */
+export function joinRels(left: Rel, right: Rel, kind: JoinKind, on: Expr | undefined, env: Env, pos: Pos, hideRight = new Set<number>()): Rel {
+  void pos;
   const cols = joinedColumns(left, right, kind, hideRight);
   const lw = left.scope.width;
   const ctxCols: ScopeColumn[] = [...cols, ...left.scope.cols.map((c) => ({ ...c, rel: '$L', hidden: true })), ...right.scope.cols.map((c) => ({ ...c, rel: '$R', idx: c.idx + lw, hidden: true }))];
