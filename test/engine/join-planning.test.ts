@@ -6,15 +6,8 @@
  * evaluation (and against Postgres in the differential corpus, test/engine/corpus-joins.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { bindProgram } from '../../src/engine/bind/program.js';
-import { explain } from '../../src/engine/plan/explain.js';
 import { compile } from '../../src/engine/index.js';
-
-function planOf(sql: string, view: string): string {
-  const { program, errors } = bindProgram(sql, 'upper');
-  if (!program) throw new Error(JSON.stringify(errors));
-  return explain(program.views.find((v) => v.name === view)!.node);
-}
+import { inputsOf, planLines, planOf } from '../helpers/plan.js';
 
 const T3 = 'CREATE TABLE t1 (a1 INT, b1 INT); CREATE TABLE t2 (a2 INT, b2 INT); CREATE TABLE t3 (a3 INT, b3 INT);';
 
@@ -90,21 +83,6 @@ describe('join planning', () => {
   });
 });
 
-/** The plan's lines as nodes: depth, kind, detail (the text between the kind and the columns). */
-function nodesOf(plan: string): Array<{ depth: number; id: number; kind: string; detail: string; line: string }> {
-  return plan.split('\n').map((line) => {
-    const m = /^( *)#(\d+) (\w+)(?: (.*?))?(?: \[.*\])?$/.exec(line)!;
-    return { depth: m[1]!.length / 2, id: Number(m[2]), kind: m[3]!, detail: m[4] ?? '', line };
-  });
-}
-
-/** The node lines directly below line i. */
-function inputsOf(nodes: ReturnType<typeof nodesOf>, i: number): ReturnType<typeof nodesOf> {
-  const out = [];
-  for (let j = i + 1; j < nodes.length && nodes[j]!.depth > nodes[i]!.depth; j++) if (nodes[j]!.depth === nodes[i]!.depth + 1) out.push(nodes[j]!);
-  return out;
-}
-
 const C5 = Array.from({ length: 5 }, (_, i) => `CREATE TABLE c${i} (k INT, nxt INT, v INT);`).join('\n');
 /** A chain c0 - c1 - c2 - c3 - c4 (c_i.nxt = c_{i+1}.k) written with the ends first: as written, two cross products. */
 const BAD_CHAIN = 'FROM c0 JOIN c2 ON c2.v >= 0 JOIN c4 ON c4.v >= 0 JOIN c1 ON c0.nxt = c1.k AND c1.nxt = c2.k JOIN c3 ON c2.nxt = c3.k AND c3.nxt = c4.k';
@@ -114,7 +92,7 @@ describe('join planning of explicit JOIN chains', () => {
     const plan = planOf(`${C5}\nCREATE VIEW v AS SELECT * ${BAD_CHAIN};`, 'V');
     expect(plan).not.toMatch(/CROSS/);
     expect(plan.match(/join INNER on 1 key \[/g)).toHaveLength(4);
-    const nodes = nodesOf(plan);
+    const nodes = planLines(plan);
     // c2.v >= 0 and c4.v >= 0 filter their tables directly
     const filtered = nodes.filter((n) => n.kind === 'filter').map((n) => inputsOf(nodes, nodes.indexOf(n)).map((i) => i.detail));
     expect(filtered.sort()).toEqual([['C2'], ['C4']]);
@@ -126,12 +104,12 @@ describe('join planning of explicit JOIN chains', () => {
     const plan = planOf(T3 + 'CREATE VIEW v AS SELECT * FROM t1 CROSS JOIN t2 JOIN t3 ON b3 > 0 WHERE a1 = b3 AND a3 = b2 AND b1 = 4;', 'V');
     expect(plan).not.toMatch(/CROSS/);
     expect(plan.match(/join INNER on 1 key \[/g)).toHaveLength(2);
-    expect(nodesOf(plan).filter((n) => n.kind === 'filter')).toHaveLength(2); // b3 > 0 over t3, b1 = 4 over t1
+    expect(planLines(plan).filter((n) => n.kind === 'filter')).toHaveLength(2); // b3 > 0 over t3, b1 = 4 over t1
   });
 
   it('pushes WHERE conditions below inner joins, never below an outer join', () => {
     const plan = planOf(T3 + 'CREATE VIEW v AS SELECT * FROM t1 LEFT JOIN t2 ON a1 = a2 JOIN t3 ON a3 = b1 WHERE b2 = 7 AND b3 = 1;', 'V');
-    const nodes = nodesOf(plan);
+    const nodes = planLines(plan);
     const left = nodes.findIndex((n) => n.kind === 'join' && n.detail.startsWith('LEFT'));
     // b2 = 7 reads the optional side of the LEFT join: it filters the join's rows, not t2
     const above = nodes.findIndex((n, i) => i < left && n.kind === 'filter' && inputsOf(nodes, i).some((x) => x.id === nodes[left]!.id));
@@ -144,7 +122,7 @@ describe('join planning of explicit JOIN chains', () => {
 
   it('pushes an ON condition of the optional side of an outer join below it, keeps one of the other side in the join', () => {
     const plan = planOf(T3 + 'CREATE VIEW v AS SELECT * FROM t1 LEFT JOIN t2 ON a1 = a2 AND b2 > 0 AND b1 > 0;', 'V');
-    const nodes = nodesOf(plan);
+    const nodes = planLines(plan);
     const left = nodes.findIndex((n) => n.kind === 'join');
     expect(nodes[left]!.detail).toBe('LEFT on 1 key + condition');
     expect(inputsOf(nodes, left).map((n) => n.kind)).toEqual(['table', 'filter']);
@@ -216,10 +194,10 @@ describe('the typed plan', () => {
     const first = ['V', 'W', 'X'].map((v) => planOf(sql, v));
     expect(['V', 'W', 'X'].map((v) => planOf(sql, v))).toEqual(first);
     for (const plan of first) {
-      const nodes = nodesOf(plan);
+      const nodes = planLines(plan);
       nodes.forEach((n, i) => inputsOf(nodes, i).forEach((input) => expect(input.id).toBeLessThan(n.id)));
     }
-    expect(Math.min(...first.flatMap((p) => nodesOf(p).map((n) => n.id)))).toBe(1);
+    expect(Math.min(...first.flatMap((p) => planLines(p).map((n) => n.id)))).toBe(1);
   });
 
   it("shows each kind's own fields", () => {
