@@ -31,6 +31,11 @@ export function bindFrom(items: FromItem[], env: Env, bindQuery: QueryBinder, pe
   if (items.length === 0) return emptyRowRel(env);
   const group: JoinGroup = { leaves: [], conds: [] };
   for (const it of items) addGroup(group, gatherInnerJoins(it, env, bindQuery));
+  return planWithWhere(group, pending, env);
+}
+
+/** Plan a group with the WHERE conjuncts (`pending`) it can evaluate; those are removed from `pending`. */
+function planWithWhere(group: JoinGroup, pending: Expr[], env: Env): Rel {
   if (group.leaves.length === 1 && group.conds.length === 0) return group.leaves[0]!;
   const all: [number, number] = [0, group.leaves.length];
   const taken = new Set<Expr>();
