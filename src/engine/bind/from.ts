@@ -8,9 +8,9 @@ import { canon, Scope, type Casing, type ScopeColumn } from './scope.js';
 import { type Env, type Rel, lookupRelation, relFromNamed, conjuncts, refsResolve, walkExpr } from './env.js';
 import { AGG_NAMES, bindExpr, type BindCtx } from './expr.js';
 import { joinRels } from './join.js';
+import { planJoinGroup, type GroupCond } from './join-order.js';
 
 export { joinRels };
-import { planJoinGroup, type GroupCond } from './join-order.js';
 
 export type QueryBinder = (q: Query, env: Env) => { node: PlanNode; columns: PlanColumn[] };
 
