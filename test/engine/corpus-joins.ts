@@ -25,6 +25,11 @@ export const JOIN_VIEWS: Array<[string, string?]> = [
   ['SELECT t.id, u.id AS uid FROM t RIGHT JOIN u ON t.a = u.a AND t.b > 0'],
   ['SELECT t.id, u.id AS uid FROM t LEFT JOIN u ON t.a = u.a AND t.b > 0 AND u.c <> 1'],
   ['SELECT t.id, u.id AS uid FROM t FULL JOIN u ON t.a = u.a AND t.b > 0 AND u.c <> 1'],
+  // a WHERE condition on the kept side of an outer join filters that side; one on the optional side must not
+  ['SELECT t.id, u.id AS uid FROM t LEFT JOIN u ON t.a = u.a WHERE t.b > 0 AND u.c IS NULL'],
+  ['SELECT t.id, u.id AS uid, k.name FROM k JOIN u ON k.id = u.c RIGHT JOIN t ON t.a = u.a WHERE t.b <> 1 AND (k.grp > 0 OR k.grp IS NULL)'],
+  ['SELECT t.id, u.id AS uid FROM t FULL JOIN u ON t.a = u.a WHERE t.b > 0'],
+  ['SELECT t.id, u.id AS uid FROM k, t LEFT JOIN u ON t.a = u.a AND t.b > 0 WHERE k.id = t.a AND t.s IS NOT NULL'],
   // an inner chain inside an outer join, written in a bad order
   ['SELECT t.id, u.id AS uid, k.name FROM t LEFT JOIN (u CROSS JOIN k) ON t.a = u.a AND k.id = u.c'],
   ['SELECT k.id, q.tid, q.uid FROM k LEFT JOIN (SELECT t.id AS tid, u.id AS uid, u.c FROM t CROSS JOIN u JOIN k AS k2 ON k2.id = u.c AND t.a = k2.grp) AS q ON q.c = k.grp'],

@@ -120,6 +120,16 @@ describe('join planning of explicit JOIN chains', () => {
     expect(t3).toBeDefined();
   });
 
+  it('pushes a WHERE condition on the kept side of an outer join below it', () => {
+    const plan = planOf(T3 + 'CREATE VIEW v AS SELECT * FROM t1 LEFT JOIN t2 ON a1 = a2 JOIN t3 ON a3 = b1 WHERE b1 = 7 AND b2 IS NULL;', 'V');
+    const nodes = planLines(plan);
+    const left = nodes.findIndex((n) => n.kind === 'join' && n.detail.startsWith('LEFT'));
+    // b1 = 7 reads the kept side: it filters t1 below the LEFT join; b2 IS NULL stays above it
+    expect(inputsOf(nodes, left).map((n) => n.kind)).toEqual(['filter', 'table']);
+    expect(inputsOf(nodes, left + 1).map((n) => n.detail)).toEqual(['T1']);
+    expect(nodes.findIndex((n, i) => n.kind === 'filter' && inputsOf(nodes, i).some((x) => x.id === nodes[left]!.id))).toBeGreaterThanOrEqual(0);
+  });
+
   it('pushes an ON condition of the optional side of an outer join below it, keeps one of the other side in the join', () => {
     const plan = planOf(T3 + 'CREATE VIEW v AS SELECT * FROM t1 LEFT JOIN t2 ON a1 = a2 AND b2 > 0 AND b1 > 0;', 'V');
     const nodes = planLines(plan);

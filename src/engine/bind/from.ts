@@ -7,8 +7,8 @@ import { FlatMapOp, ConstantOp } from '../ops/linear.js';
 import { canon, Scope, type Casing, type ScopeColumn } from './scope.js';
 import { type Env, type Rel, lookupRelation, relFromNamed, conjuncts, refsResolve, walkExpr } from './env.js';
 import { AGG_NAMES, bindExpr, type BindCtx } from './expr.js';
-import { joinRels } from './join.js';
-import { planJoinGroup, type GroupCond } from './join-order.js';
+import { filterRel, joinedColumns, joinRels } from './join.js';
+import { boundLeaf, leavesScope, planJoinGroup, type GroupCond, type Leaf } from './join-order.js';
 
 export { joinRels };
 
@@ -36,7 +36,8 @@ export function bindFrom(items: FromItem[], env: Env, bindQuery: QueryBinder, pe
 
 /** Plan a group with the WHERE conjuncts (`pending`) it can evaluate; those are removed from `pending`. */
 function planWithWhere(group: JoinGroup, pending: Expr[], env: Env): Rel {
-  if (group.leaves.length === 1 && group.conds.length === 0) return group.leaves[0]!;
+  const only = group.leaves.length === 1 && group.conds.length === 0 ? group.leaves[0]!.bound : undefined;
+  if (only) return only; // one relation: WHERE filters it (in bind/query.ts)
   const all: [number, number] = [0, group.leaves.length];
   const taken = new Set<Expr>();
   for (const c of pending) {
@@ -50,11 +51,11 @@ function planWithWhere(group: JoinGroup, pending: Expr[], env: Env): Rel {
 }
 
 function planGroup(g: JoinGroup, env: Env): Rel {
-  return g.leaves.length === 1 && g.conds.length === 0 ? g.leaves[0]! : planJoinGroup(g.leaves, g.conds, env);
+  return g.leaves.length === 1 && g.conds.length === 0 ? g.leaves[0]!.build([]) : planJoinGroup(g.leaves, g.conds, env);
 }
 
 interface JoinGroup {
-  leaves: Rel[];
+  leaves: Leaf[];
   conds: GroupCond[];
 }
 
@@ -69,8 +70,8 @@ function addGroup(to: JoinGroup, g: JoinGroup): void {
  * place (a subquery, an outer query's column) is one leaf, joined as written.
  */
 function gatherInnerJoins(f: FromItem, env: Env, bindQuery: QueryBinder): JoinGroup {
-  if (f.k !== 'join') return { leaves: [bindFromItem(f, env, bindQuery)], conds: [] };
-  if (!isInnerJoin(f)) return { leaves: [bindJoin(f, env, bindQuery)], conds: [] };
+  if (f.k !== 'join') return { leaves: [boundLeaf(bindFromItem(f, env, bindQuery))], conds: [] };
+  if (!isInnerJoin(f)) return { leaves: [outerJoinLeaf(f, env, bindQuery)], conds: [] };
   const left = gatherInnerJoins(f.left, env, bindQuery);
   const right = gatherInnerJoins(f.right, env, bindQuery);
   const g: JoinGroup = { leaves: [], conds: [] };
@@ -78,7 +79,7 @@ function gatherInnerJoins(f: FromItem, env: Env, bindQuery: QueryBinder): JoinGr
   addGroup(g, right);
   const origin: [number, number] = [0, g.leaves.length];
   const on = conjuncts(f.on).map((c) => ({ c, reads: leavesRead(c, g.leaves, origin, env.casing) }));
-  if (on.some((x) => !x.reads)) return { leaves: [joinRels(planGroup(left, env), planGroup(right, env), f.kind, f.on, env, f.pos)], conds: [] };
+  if (on.some((x) => !x.reads)) return { leaves: [boundLeaf(joinRels(planGroup(left, env), planGroup(right, env), f.kind, f.on, env, f.pos))], conds: [] };
   for (const x of on) g.conds.push({ c: x.c, reads: x.reads!.size ? x.reads! : new Set([0]), origin });
   return g;
 }
@@ -91,7 +92,7 @@ function isInnerJoin(f: FromItem & { k: 'join' }): boolean {
  * Which leaves (of `leaves[origin]`, resolved among them alone) an expression reads; undefined when a name
  * does not resolve there or is ambiguous, or it holds a subquery, window or aggregate call.
  */
-function leavesRead(e: Expr, leaves: Rel[], origin: [number, number], casing: Casing): Set<number> | undefined {
+function leavesRead(e: Expr, leaves: Leaf[], origin: [number, number], casing: Casing): Set<number> | undefined {
   const cols: ScopeColumn[] = [];
   const leafAt: number[] = [];
   for (let l = origin[0]; l < origin[1]; l++) {
@@ -134,34 +135,55 @@ export function bindFromItem(f: FromItem, env: Env, bindQuery: QueryBinder): Rel
     case 'tvf':
       return bindTvf(f, env);
     case 'join':
-      return isInnerJoin(f) ? planGroup(gatherInnerJoins(f, env, bindQuery), env) : bindJoin(f, env, bindQuery);
+      return planGroup(gatherInnerJoins(f, env, bindQuery), env);
   }
 }
 
 /**
- * An outer or USING/NATURAL join, as written; inner chains on either side are planned on their own. An ON
- * conjunct of a LEFT (RIGHT) join that reads only the right (left) side filters that side below the join:
- * the rows it refuses would match no row anyway, and the other side's rows are kept either way.
+ * An outer or USING/NATURAL join, as written: a leaf of the group around it. The inner chains on either side
+ * are planned on their own, and a condition moves below the join only where it keeps the join's rows:
+ * - an ON conjunct of a LEFT (RIGHT) join that reads only the right (left) side filters that side: the rows
+ *   it refuses would match no row anyway, and the other side's rows are kept either way;
+ * - a WHERE (or enclosing ON) condition that reads only this join's columns, and of those only the kept
+ *   side's of a LEFT (RIGHT) join, filters that side: a refused row's output rows (matched or padded with
+ *   NULLs) would all be refused above; any other such condition filters the join's rows.
  */
-function bindJoin(f: FromItem & { k: 'join' }, env: Env, bindQuery: QueryBinder): Rel {
+function outerJoinLeaf(f: FromItem & { k: 'join' }, env: Env, bindQuery: QueryBinder): Leaf {
   const lg = gatherInnerJoins(f.left, env, bindQuery);
   const rg = gatherInnerJoins(f.right, env, bindQuery);
-  let on: Expr | undefined = f.on;
-  const optional = f.using || f.natural ? undefined : f.kind === 'LEFT' ? rg : f.kind === 'RIGHT' ? lg : undefined;
-  if (optional && on) {
-    const both = [...lg.leaves, ...rg.leaves];
-    const first = optional === rg ? lg.leaves.length : 0;
-    const end = first + optional.leaves.length;
-    const keep: Expr[] = [];
-    for (const c of conjuncts(on)) {
+  const plain = !f.using && !f.natural && (f.kind === 'LEFT' || f.kind === 'RIGHT');
+  if (!plain) return boundLeaf(joinAsWritten(f, planGroup(lg, env), planGroup(rg, env), f.on, env));
+  const both = [...lg.leaves, ...rg.leaves];
+  const side = (g: JoinGroup): [number, number] => (g === lg ? [0, lg.leaves.length] : [lg.leaves.length, both.length]);
+  /** Moves the conditions that read only `g`'s leaves into `g`; returns the others. */
+  const pushInto = (g: JoinGroup, conds: Expr[]): Expr[] => {
+    const [first, end] = side(g);
+    return conds.filter((c) => {
       const reads = leavesRead(c, both, [0, both.length], env.casing);
-      if (reads?.size && [...reads].every((l) => l >= first && l < end)) optional.conds.push({ c, reads: new Set([...reads].map((l) => l - first)), origin: [0, optional.leaves.length] });
-      else keep.push(c);
-    }
-    on = keep.reduce<Expr | undefined>((acc, c) => (acc ? { k: 'bin', op: 'And', left: acc, right: c, pos: c.pos } : c), undefined);
-  }
-  const left = planGroup(lg, env);
-  const right = planGroup(rg, env);
+      if (!reads?.size || ![...reads].every((l) => l >= first && l < end)) return true;
+      g.conds.push({ c, reads: new Set([...reads].map((l) => l - first)), origin: [0, g.leaves.length] });
+      return false;
+    });
+  };
+  const [kept, optional] = f.kind === 'LEFT' ? [lg, rg] : [rg, lg];
+  const on = andOf(pushInto(optional, conjuncts(f.on)));
+  const scope = new Scope(joinedColumns(leavesScope(lg.leaves, env), leavesScope(rg.leaves, env), f.kind), env.casing);
+  return {
+    scope,
+    build: (conds) => {
+      const above = pushInto(kept, conds);
+      const rel = joinAsWritten(f, planGroup(lg, env), planGroup(rg, env), on, env);
+      return above.length ? filterRel(rel, above) : rel;
+    },
+  };
+}
+
+function andOf(conds: Expr[]): Expr | undefined {
+  return conds.reduce<Expr | undefined>((acc, c) => (acc ? { k: 'bin', op: 'And', left: acc, right: c, pos: c.pos } : c), undefined);
+}
+
+/** The join node of `f` over its planned sides under `on` (plus its USING/NATURAL equalities). */
+function joinAsWritten(f: FromItem & { k: 'join' }, left: Rel, right: Rel, on: Expr | undefined, env: Env): Rel {
   const hideRight = new Set<number>();
   if (f.using || f.natural) {
     let names: Ident[] = f.using ?? [];

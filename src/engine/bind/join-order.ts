@@ -19,6 +19,33 @@ import { Scope, type ScopeColumn } from './scope.js';
 import { type Env, type Rel, mapNode } from './env.js';
 import { buildJoin, filterRel, joinedColumns, type JoinCond } from './join.js';
 
+/**
+ * A leaf: its scope, and its relation under the conditions that read it alone (`build` is called once; an
+ * outer join applies some of them below itself, plan them as it may).
+ */
+export interface Leaf {
+  scope: Scope;
+  build: (conds: Expr[]) => Rel;
+  /** The relation of a leaf already bound (no condition can go below it). */
+  bound?: Rel;
+}
+
+/** A leaf already bound: the conditions filter it. */
+export function boundLeaf(rel: Rel): Leaf {
+  return { scope: rel.scope, build: (conds) => (conds.length ? filterRel(rel, conds) : rel), bound: rel };
+}
+
+/** The scope of the leaves' rows side by side, in written order (the scope of a planned group). */
+export function leavesScope(leaves: Leaf[], env: Env): Scope {
+  const cols: ScopeColumn[] = [];
+  let at = 0;
+  for (const leaf of leaves) {
+    for (const c of leaf.scope.cols) cols.push({ ...c, idx: at + c.idx });
+    at += leaf.scope.width;
+  }
+  return new Scope(cols, env.casing);
+}
+
 export interface GroupCond {
   c: Expr;
   /** Leaves (indexes in written order) whose columns the condition reads; never empty. */
@@ -34,7 +61,7 @@ interface Built {
   start: Map<number, number>;
 }
 
-export function planJoinGroup(leaves: Rel[], conds: GroupCond[], env: Env): Rel {
+export function planJoinGroup(leaves: Leaf[], conds: GroupCond[], env: Env): Rel {
   const used = new Set<GroupCond>();
   const scopeOf = (cond: GroupCond, b: Omit<Built, 'rel'>): Scope => {
     const cols: ScopeColumn[] = [];
@@ -46,10 +73,10 @@ export function planJoinGroup(leaves: Rel[], conds: GroupCond[], env: Env): Rel 
     return new Scope(cols, env.casing);
   };
   // single-leaf conditions filter their leaf
-  const built: Built[] = leaves.map((rel, i) => {
+  const built: Built[] = leaves.map((leaf, i) => {
     const own = conds.filter((x) => x.reads.size === 1 && x.reads.has(i));
     own.forEach((x) => used.add(x));
-    return { rel: own.length ? filterRel(rel, own.map((x) => x.c)) : rel, leaves: [i], start: new Map([[i, 0]]) };
+    return { rel: leaf.build(own.map((x) => x.c)), leaves: [i], start: new Map([[i, 0]]) };
   });
   const join = (a: Built, b: Built): Built => {
     const inA = new Set(a.leaves);
@@ -62,7 +89,7 @@ export function planJoinGroup(leaves: Rel[], conds: GroupCond[], env: Env): Rel 
     const both = { leaves: [...a.leaves, ...b.leaves], start };
     const kind = take.length ? 'INNER' : 'CROSS';
     const jc: JoinCond[] = take.map((x) => ({ c: x.c, scopes: { both: scopeOf(x, both), left: scopeOf(x, a), right: scopeOf(x, b) } }));
-    return { ...both, rel: buildJoin(a.rel, b.rel, kind, joinedColumns(a.rel, b.rel, kind), jc, env) };
+    return { ...both, rel: buildJoin(a.rel, b.rel, kind, joinedColumns(a.rel.scope, b.rel.scope, kind), jc, env) };
   };
   const isEquality = (x: GroupCond): boolean => x.c.k === 'bin' && x.c.op === 'Eq' && x.reads.size > 1;
   // components along equalities
@@ -96,7 +123,7 @@ export function planJoinGroup(leaves: Rel[], conds: GroupCond[], env: Env): Rel 
 }
 
 /** The row of `b` with its leaves' columns back in written order. */
-function inWrittenOrder(b: Built, leaves: Rel[], env: Env): Rel {
+function inWrittenOrder(b: Built, leaves: Leaf[], env: Env): Rel {
   const cols: ScopeColumn[] = [];
   const perm: number[] = [];
   leaves.forEach((leaf, l) => {

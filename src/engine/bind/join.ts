@@ -30,7 +30,7 @@ export interface JoinCond {
 /** `left <kind> JOIN right ON on` as written (at `pos`); USING/NATURAL conditions name the sides `$L` and `$R`. */
 export function joinRels(left: Rel, right: Rel, kind: JoinKind, on: Expr | undefined, env: Env, pos: Pos, hideRight = new Set<number>()): Rel {
   void pos;
-  const cols = joinedColumns(left, right, kind, hideRight);
+  const cols = joinedColumns(left.scope, right.scope, kind, hideRight);
   const lw = left.scope.width;
   const ctxCols: ScopeColumn[] = [...cols, ...left.scope.cols.map((c) => ({ ...c, rel: '$L', hidden: true })), ...right.scope.cols.map((c) => ({ ...c, rel: '$R', idx: c.idx + lw, hidden: true }))];
   const scopes: CondScopes = { both: new Scope(ctxCols, env.casing), left: withAliases(left.scope, '$L'), right: withAliases(right.scope, '$R') };
@@ -38,13 +38,13 @@ export function joinRels(left: Rel, right: Rel, kind: JoinKind, on: Expr | undef
 }
 
 /** The columns of a join's row: left then right, nullable on an outer join's optional side. */
-export function joinedColumns(left: Rel, right: Rel, kind: JoinKind, hideRight = new Set<number>()): ScopeColumn[] {
-  const lw = left.scope.width;
+export function joinedColumns(left: Scope, right: Scope, kind: JoinKind, hideRight = new Set<number>()): ScopeColumn[] {
+  const lw = left.width;
   const leftNullable = kind === 'RIGHT' || kind === 'FULL';
   const rightNullable = kind === 'LEFT' || kind === 'FULL';
   return [
-    ...left.scope.cols.map((c) => ({ ...c, type: leftNullable ? withNull(c.type, true) : c.type })),
-    ...right.scope.cols.map((c) => ({ ...c, idx: c.idx + lw, hidden: c.hidden || hideRight.has(c.idx), type: rightNullable ? withNull(c.type, true) : c.type })),
+    ...left.cols.map((c) => ({ ...c, type: leftNullable ? withNull(c.type, true) : c.type })),
+    ...right.cols.map((c) => ({ ...c, idx: c.idx + lw, hidden: c.hidden || hideRight.has(c.idx), type: rightNullable ? withNull(c.type, true) : c.type })),
   ];
 }
 
