@@ -3,8 +3,8 @@
  * CROSS JOIN chains, flattened by bind/from.ts into leaves in written order (an outer join, a USING/NATURAL
  * join, a derived table is one leaf), with their conditions: ON conjuncts and the WHERE conjuncts that the
  * leaves can evaluate. Inner joins commute and associate, so any order gives the same rows; the plan:
- * - a condition that reads one leaf filters that leaf before any join (pushed down); an ON condition that
- *   reads no column filters the first leaf of its join;
+ * - a condition that reads one leaf goes to that leaf before any join (pushed down; an outer join leaf may
+ *   take it further down, see from.ts); an ON condition that reads no column filters the first leaf of its join;
  * - leaves connected by equalities form components; each is joined greedily along them: from its first leaf,
  *   the next one joined is the first (in written order) that an equality connects to the leaves joined so
  *   far, so no cross product happens while a join key exists; each join takes every condition its two sides
