@@ -1,27 +1,22 @@
-/** `ops serve user add|list|rm` and `ops serve token create|list|revoke`: users and API tokens of the local bookmark service. */
+/**
+ * `ops serve user add|list|rm` and `ops serve token create|list|revoke`: users and API tokens of the local bookmark
+ * service, through the running server's admin route or, with no server, on the data dir (admin-call.ts).
+ */
 import type { Command } from 'commander';
 import { contextFor, type Context } from '../../context.js';
 import { OpsError, UsageError } from '../../core/errors.js';
 import { resolveDataDir } from './flags.js';
+import { callAdmin } from './admin-call.js';
+import type { TokenInfo, UserInfo } from '../../services/bookmarks/admin.js';
 import { describeArguments, examples } from '../help-text.js';
 
 interface DirFlags {
   dataDir?: string;
 }
 
-async function admin() {
-  return import('../../services/bookmarks/admin.js');
-}
-
-/** Runs an admin function, turning its errors into CLI errors (usage errors exit 2). */
-async function call<T>(fn: () => T): Promise<T> {
-  const { AdminError } = await admin();
-  try {
-    return fn();
-  } catch (err) {
-    if (err instanceof AdminError) throw err.exitCode === 2 ? new UsageError(err.message) : new OpsError(err.message);
-    throw err;
-  }
+/** Runs an admin action of the bookmark service: through the running server, or on the data dir (admin-call.ts). */
+function call<T>(ctx: Context, flags: DirFlags, action: string, args: Record<string, unknown> = {}): Promise<T> {
+  return callAdmin<T>(dir(ctx, flags), 'bookmarks', action, args);
 }
 
 const dataDirOption = (cmd: Command) => cmd.option('--data-dir <dir>', 'data directory of ops serve (default $XDG_DATA_HOME/ops, env OPS_DATA_DIR)');
@@ -99,16 +94,14 @@ function dir(ctx: Context, flags: DirFlags): string {
 }
 
 export async function userAdd(ctx: Context, flags: DirFlags & { name: string; email: string; tokenName?: string }): Promise<void> {
-  const { addUser } = await admin();
-  const r = await call(() => addUser(dir(ctx, flags), { name: flags.name, email: flags.email, tokenName: flags.tokenName }));
+  const r = await call<{ user: UserInfo; token: string }>(ctx, flags, 'user.add', { name: flags.name, email: flags.email, tokenName: flags.tokenName });
   if (ctx.json) return ctx.out.ndjson({ user: r.user, token: r.token });
   ctx.out.success(`user ${r.user.id} ${r.user.email} added; its API token (shown only now):`);
   await ctx.out.write(`${r.token}\n`);
 }
 
 export async function userList(ctx: Context, flags: DirFlags): Promise<void> {
-  const { listUsers } = await admin();
-  const rows = await call(() => listUsers(dir(ctx, flags)));
+  const rows = await call<UserInfo[]>(ctx, flags, 'user.list');
   await ctx.out.list(rows, [
     { header: 'id', key: 'id' },
     { header: 'name', key: 'name', shrink: true },
@@ -120,29 +113,25 @@ export async function userList(ctx: Context, flags: DirFlags): Promise<void> {
 
 export async function userUpdate(ctx: Context, ref: string, flags: DirFlags & { name?: string; email?: string }): Promise<void> {
   if (flags.name === undefined && flags.email === undefined) throw new UsageError('nothing to change: give --name or --email');
-  const { updateUser } = await admin();
-  const u = await call(() => updateUser(dir(ctx, flags), ref, { name: flags.name, email: flags.email }));
+  const u = await call<UserInfo>(ctx, flags, 'user.update', { user: ref, name: flags.name, email: flags.email });
   if (ctx.json) return ctx.out.ndjson({ user: u });
   ctx.out.success(`user ${u.id} ${u.email} updated`);
 }
 
 export async function userRemove(ctx: Context, ref: string, flags: DirFlags): Promise<void> {
-  const { listUsers, removeUser } = await admin();
-  const d = dir(ctx, flags);
-  const u = (await call(() => listUsers(d))).find((x) => String(x.id) === ref || x.email.toLowerCase() === ref.toLowerCase());
+  const u = (await call<UserInfo[]>(ctx, flags, 'user.list')).find((x) => String(x.id) === ref || x.email.toLowerCase() === ref.toLowerCase());
   if (!u) throw new OpsError(`no user "${ref}"`, undefined, 'See `ops serve user list`.');
   if (!(await ctx.prompter.confirm(`Remove user ${u.email} and all their bookmarks?`, { action: `remove user ${u.email}` }))) {
     ctx.out.info('cancelled');
     return;
   }
-  const removed = await call(() => removeUser(d, u.id));
+  const removed = await call<UserInfo>(ctx, flags, 'user.remove', { user: String(u.id) });
   if (ctx.json) return ctx.out.ndjson({ removed });
   ctx.out.success(`user ${removed.id} ${removed.email} removed`);
 }
 
 export async function tokenCreate(ctx: Context, flags: DirFlags & { user?: string; system?: boolean; privateAccess?: boolean; name?: string }): Promise<void> {
-  const { createApiToken } = await admin();
-  const r = await call(() => createApiToken(dir(ctx, flags), { user: flags.user, system: flags.system, privateAccess: flags.privateAccess, name: flags.name }));
+  const r = await call<{ token: string; info: TokenInfo }>(ctx, flags, 'token.create', { user: flags.user, system: flags.system, privateAccess: flags.privateAccess, name: flags.name });
   if (ctx.json) return ctx.out.ndjson({ ...r.info, token: r.token });
   const who = r.info.system ? `system token${r.info.private_access ? ' with private access' : ''}` : `token for ${r.info.user_email}`;
   ctx.out.success(`${who} "${r.info.name}" (id ${r.info.id}) created; its value (shown only now):`);
@@ -150,8 +139,7 @@ export async function tokenCreate(ctx: Context, flags: DirFlags & { user?: strin
 }
 
 export async function tokenList(ctx: Context, flags: DirFlags & { user?: string }): Promise<void> {
-  const { listApiTokens } = await admin();
-  const rows = await call(() => listApiTokens(dir(ctx, flags), { user: flags.user }));
+  const rows = await call<TokenInfo[]>(ctx, flags, 'token.list', { user: flags.user });
   await ctx.out.list(rows, [
     { header: 'id', key: 'id' },
     { header: 'name', key: 'name', shrink: true },
@@ -162,13 +150,11 @@ export async function tokenList(ctx: Context, flags: DirFlags & { user?: string 
 }
 
 export async function tokenRevoke(ctx: Context, id: string, flags: DirFlags): Promise<void> {
-  const { revokeToken } = await admin();
-  const d = dir(ctx, flags);
   if (!(await ctx.prompter.confirm(`Revoke token ${id}?`, { action: `revoke token ${id}` }))) {
     ctx.out.info('cancelled');
     return;
   }
-  const info = await call(() => revokeToken(d, id));
+  const info = await call<TokenInfo>(ctx, flags, 'token.revoke', { id });
   if (ctx.json) return ctx.out.ndjson({ revoked: info });
   ctx.out.success(`token ${info.id} "${info.name}" revoked`);
 }

@@ -1,8 +1,12 @@
-/** `ops serve key create|list|revoke`: API keys of the local notification service (hashed at rest, shown once). */
+/**
+ * `ops serve key create|list|revoke`: API keys of the local notification service (hashed at rest, shown once),
+ * through the running server's admin route or, with no server, on the data dir (admin-call.ts).
+ */
 import type { Command } from 'commander';
 import { contextFor, type Context } from '../../context.js';
-import { OpsError, UsageError } from '../../core/errors.js';
 import { resolveDataDir } from './flags.js';
+import { callAdmin } from './admin-call.js';
+import type { ApiKeyInfo } from '../../services/notifications/admin.js';
 import { examples } from '../help-text.js';
 
 interface Flags {
@@ -10,19 +14,9 @@ interface Flags {
   name?: string;
 }
 
-async function keyAdmin() {
-  return import('../../services/notifications/admin.js');
-}
-
-/** Runs a key admin function, turning its errors into CLI errors (usage errors exit 2). */
-async function call<T>(fn: () => T): Promise<T> {
-  const { KeyAdminError } = await keyAdmin();
-  try {
-    return fn();
-  } catch (err) {
-    if (err instanceof KeyAdminError) throw err.exitCode === 2 ? new UsageError(err.message) : new OpsError(err.message);
-    throw err;
-  }
+/** Runs an admin action of the notification service: through the running server, or on the data dir (admin-call.ts). */
+function call<T>(ctx: Context, flags: Flags, action: string, args: Record<string, unknown> = {}): Promise<T> {
+  return callAdmin<T>(dir(ctx, flags), 'notifications', action, args);
 }
 
 const dataDirOption = (cmd: Command) => cmd.option('--data-dir <dir>', 'data directory of ops serve (default $XDG_DATA_HOME/ops, env OPS_DATA_DIR)');
@@ -64,16 +58,14 @@ function dir(ctx: Context, flags: Flags): string {
 }
 
 export async function keyCreate(ctx: Context, flags: Flags): Promise<void> {
-  const { createKey } = await keyAdmin();
-  const r = await call(() => createKey(dir(ctx, flags), { name: flags.name }));
+  const r = await call<{ info: ApiKeyInfo; key: string }>(ctx, flags, 'key.create', { name: flags.name });
   if (ctx.json) return ctx.out.ndjson({ ...r.info, key: r.key });
   ctx.out.success(`notification API key "${r.info.name}" (id ${r.info.id}) created; its value (shown only now):`);
   await ctx.out.write(`${r.key}\n`);
 }
 
 export async function keyList(ctx: Context, flags: Flags): Promise<void> {
-  const { listKeys } = await keyAdmin();
-  const rows = await call(() => listKeys(dir(ctx, flags)));
+  const rows = await call<ApiKeyInfo[]>(ctx, flags, 'key.list');
   await ctx.out.list(rows, [
     { header: 'id', key: 'id' },
     { header: 'name', key: 'name', shrink: true },
@@ -84,13 +76,11 @@ export async function keyList(ctx: Context, flags: Flags): Promise<void> {
 }
 
 export async function keyRevoke(ctx: Context, id: string, flags: Flags): Promise<void> {
-  const { revokeKey } = await keyAdmin();
-  const d = dir(ctx, flags);
   if (!(await ctx.prompter.confirm(`Revoke notification API key ${id}?`, { action: `revoke key ${id}` }))) {
     ctx.out.info('cancelled');
     return;
   }
-  const info = await call(() => revokeKey(d, id));
+  const info = await call<ApiKeyInfo>(ctx, flags, 'key.revoke', { id });
   if (ctx.json) return ctx.out.ndjson({ revoked: info });
   ctx.out.success(`key ${info.id} "${info.name}" revoked`);
 }
