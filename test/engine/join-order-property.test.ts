@@ -70,11 +70,14 @@ describe('join order property', () => {
             }
             c.step(changes);
             const want: string[] = [];
-            for (const a of model[0]!) for (const b of model[1]!) for (const d of model[2]!) for (const e of model[3]!) {
-              const rows = [a, b, d, e];
-              // SELECT *: the tables' columns in written order
-              if (CONDS.every((x) => x.holds(rows))) want.push(JSON.stringify(order.flatMap((t) => [rows[t]!.k, rows[t]!.v])));
-            }
+            for (const a of model[0]!)
+              for (const b of model[1]!)
+                for (const d of model[2]!)
+                  for (const e of model[3]!) {
+                    const rows = [a, b, d, e];
+                    // SELECT *: the tables' columns in written order
+                    if (CONDS.every((x) => x.holds(rows))) want.push(JSON.stringify(order.flatMap((t) => [rows[t]!.k, rows[t]!.v])));
+                  }
             const got = c.contents('v').flatMap(({ row, weight }) => Array.from({ length: weight }, () => JSON.stringify(['K', 'V', 'K0', 'V0', 'K1', 'V1', 'K2', 'V2'].map((n) => row[n]))));
             expect(got.sort(), sql).toEqual(want.sort());
           }

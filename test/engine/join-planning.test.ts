@@ -184,9 +184,13 @@ describe('join planning of explicit JOIN chains', () => {
       }
       c.step(changes);
       const want: string[] = [];
-      for (const r0 of rows[0]!) for (const r2 of rows[2]!) for (const r4 of rows[4]!) for (const r1 of rows[1]!) for (const r3 of rows[3]!) {
-        if (r2[2] >= 0 && r4[2] >= 0 && r0[1] === r1[0] && r1[1] === r2[0] && r2[1] === r3[0] && r3[1] === r4[0]) want.push(JSON.stringify([r0[2], r1[2], r2[2], r3[2], r4[2]]));
-      }
+      for (const r0 of rows[0]!)
+        for (const r2 of rows[2]!)
+          for (const r4 of rows[4]!)
+            for (const r1 of rows[1]!)
+              for (const r3 of rows[3]!) {
+                if (r2[2] >= 0 && r4[2] >= 0 && r0[1] === r1[0] && r1[1] === r2[0] && r2[1] === r3[0] && r3[1] === r4[0]) want.push(JSON.stringify([r0[2], r1[2], r2[2], r3[2], r4[2]]));
+              }
       const got = c.contents('v').flatMap(({ row, weight }) => Array.from({ length: weight }, () => JSON.stringify([row.V0, row.V1, row.V2, row.V3, row.V4])));
       expect(got.sort()).toEqual(want.sort());
     }
