@@ -66,7 +66,7 @@ export class EngineCircuit implements Circuit {
     for (const t of program.tables) visit(t.node);
     for (const v of program.views) visit(v.node);
     this.nodes = [...all.values()].sort((a, b) => a.id - b.id);
-    for (const n of this.nodes) if (n.make) this.ops.set(n.id, n.make());
+    for (const n of this.nodes) if (n.kind !== 'table') this.ops.set(n.id, n.make());
     for (const t of program.tables) {
       const exact = new Map<string, number>();
       const folded = new Map<string, number>();
@@ -121,7 +121,7 @@ export class EngineCircuit implements Circuit {
     const deltas = new Map<number, Delta>();
     for (const n of this.nodes) {
       if (n.kind === 'table') {
-        const d = tableDeltas.get(n.table!);
+        const d = tableDeltas.get(n.table);
         if (d && d.length) deltas.set(n.id, d);
         continue;
       }
@@ -158,7 +158,7 @@ export class EngineCircuit implements Circuit {
       if (o.final) d = this.finalRows(o.final, d);
       if (!d || !d.length) continue;
       let c: Delta;
-      if (o.byKey) c = o.node.table && this.singleTouch.has(o.node.table) ? d : consolidate(d); // primary-key tables: the key map already holds the contents
+      if (o.byKey) c = o.node.kind === 'table' && this.singleTouch.has(o.node.table) ? d : consolidate(d); // primary-key tables: the key map already holds the contents
       else {
         c = consolidateStep(d);
         o.integrated.append(c);
@@ -396,10 +396,10 @@ export class EngineCircuit implements Circuit {
    * released to the current watermarks.
    */
   private rebuildOperators(): void {
-    for (const n of this.nodes) if (n.make) this.ops.set(n.id, n.make());
+    for (const n of this.nodes) if (n.kind !== 'table') this.ops.set(n.id, n.make());
     const contents = new Map<string, Delta>();
     for (const o of this.outputs) {
-      if (!o.isTable || !o.node.table) continue;
+      if (!o.isTable || o.node.kind !== 'table') continue;
       const d: Delta = [];
       if (o.byKey) for (const row of o.byKey.values()) d.push([row, 1]);
       else o.integrated.forEach((row, w) => d.push([row, w]));

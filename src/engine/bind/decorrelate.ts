@@ -162,7 +162,7 @@ function rewrite(q: Query, cur: PlanNode, ctx: BindCtx, env: Env, bindQuery: Que
   const outer = distinctRefs.map((r) => bindExpr(r, ctx));
   const columns: PlanColumn[] = outer.map((b, i) => ({ name: `C${i}`, type: b.type }));
   const proj = mapNode(cur, outer, columns);
-  const dNode = node('distinct', [proj], columns, () => new SetOp(SET_FNS.DISTINCT!));
+  const dNode = node({ kind: 'distinct', inputs: [proj], columns, make: () => new SetOp(SET_FNS.DISTINCT!) });
   const dCols: Expr[] = columns.map((c) => ({ k: 'col', parts: [ident(dName), ident(c.name)], pos }));
   const repl = new Map<object, Expr>();
   for (const r of refs) repl.set(r, dCols[refIdx.get(keyOf(r))!]!);
@@ -224,7 +224,7 @@ export function attachSubquery(cur: PlanNode, sub: SubqueryExpr, ctx: BindCtx, e
     leftVal: leftVal?.fn,
     rightVal: rightVal?.fn,
   };
-  const n = node('markjoin', [cur, right.node], [...cur.columns, { name: `MARK$${leftWidth}`, type: mk('BOOLEAN', sub.k === 'insub') }], () => new MarkJoinOp(spec));
+  const n = node({ kind: 'markjoin', inputs: [cur, right.node], columns: [...cur.columns, { name: `MARK$${leftWidth}`, type: mk('BOOLEAN', sub.k === 'insub') }], make: () => new MarkJoinOp(spec) });
   const not = sub.not;
   const expr: BExpr = { type: mk('BOOLEAN', sub.k === 'insub'), fn: not ? (row) => { const v = row[leftWidth]!; return v === null ? null : !v; } : (row) => row[leftWidth]! };
   return { node: n, expr };
@@ -246,16 +246,26 @@ export function emptyValue(empty: Select, rw: Rewritten, env: Env, bindQuery: Qu
 /** A relation of one row holding the single value of `q`'s first column (NULL when not exactly one row). */
 function singleValue(q: PlanNode, col: number): PlanNode {
   const type = withNull(q.columns[col]!.type, true);
-  return node('aggregate', [q], [{ name: 'SINGLE$0', type }], () =>
-    new AggregateOp([], [{ make: () => new SingleValueAcc(), arg: (row) => row[col]!, distinct: false, ignoreNulls: false }], true),
-  );
+  return node({
+    kind: 'aggregate',
+    inputs: [q],
+    columns: [{ name: 'SINGLE$0', type }],
+    make: () => new AggregateOp([], [{ make: () => new SingleValueAcc(), arg: (row) => row[col]!, distinct: false, ignoreNulls: false }], true),
+    groupKeys: 0,
+  });
 }
 
 function crossJoinOne(cur: PlanNode, one: PlanNode, name: string): PlanNode {
   const leftWidth = cur.columns.length;
-  return node('join', [cur, one], [...cur.columns, { name, type: one.columns[0]!.type }], () =>
-    new JoinOp({ leftOuter: false, rightOuter: false, leftKey: () => '', rightKey: () => '', leftWidth, rightWidth: 1 }),
-  );
+  return node({
+    kind: 'join',
+    inputs: [cur, one],
+    columns: [...cur.columns, { name, type: one.columns[0]!.type }],
+    make: () => new JoinOp({ leftOuter: false, rightOuter: false, leftKey: () => '', rightKey: () => '', leftWidth, rightWidth: 1 }),
+    join: 'CROSS',
+    keys: 0,
+    residual: false,
+  });
 }
 
 function attachScalar(cur: PlanNode, sub: Expr & { k: 'subquery' }, rw: Rewritten | undefined, ctx: BindCtx, env: Env, bindQuery: QueryBinder, bindUncorrelated: (q: Query, env: Env) => BoundQuery): { node: PlanNode; expr: BExpr } {
@@ -282,14 +292,24 @@ function attachScalar(cur: PlanNode, sub: Expr & { k: 'subquery' }, rw: Rewritte
   // one row per correlation key: its single value and its row count (non-NULL marks a match)
   const keyFns = firstCols(k);
   const groupCols: PlanColumn[] = [...q.columns.slice(0, k), { name: 'V', type }, { name: 'N', type: mk('BIGINT', false) }];
-  const groups = node('aggregate', [q.node], groupCols, () =>
-    new AggregateOp(keyFns, [{ make: () => new SingleValueAcc(), arg: (row) => row[k]!, distinct: false, ignoreNulls: false }, { make: () => new CountAcc(), distinct: false, ignoreNulls: false }], false),
-  );
+  const groups = node({
+    kind: 'aggregate',
+    inputs: [q.node],
+    columns: groupCols,
+    make: () => new AggregateOp(keyFns, [{ make: () => new SingleValueAcc(), arg: (row) => row[k]!, distinct: false, ignoreNulls: false }, { make: () => new CountAcc(), distinct: false, ignoreNulls: false }], false),
+    groupKeys: k,
+  });
   const outerKey = corrKey(rw.outer.map((o) => o.fn));
   const groupKey = corrKey(keyFns);
-  let joined: PlanNode = node('join', [cur, groups], [...cur.columns, ...groupCols.map((c) => ({ ...c, type: withNull(c.type, true) }))], () =>
-    new JoinOp({ leftOuter: true, rightOuter: false, leftKey: outerKey, rightKey: groupKey, leftWidth, rightWidth: k + 2 }),
-  );
+  let joined: PlanNode = node({
+    kind: 'join',
+    inputs: [cur, groups],
+    columns: [...cur.columns, ...groupCols.map((c) => ({ ...c, type: withNull(c.type, true) }))],
+    make: () => new JoinOp({ leftOuter: true, rightOuter: false, leftKey: outerKey, rightKey: groupKey, leftWidth, rightWidth: k + 2 }),
+    join: 'LEFT',
+    keys: k,
+    residual: false,
+  });
   const vIdx = leftWidth + k;
   const nIdx = vIdx + 1;
   if (!ungroupedAgg) return { node: joined, expr: { type, fn: (row) => row[vIdx]! } };

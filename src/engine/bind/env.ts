@@ -48,16 +48,12 @@ export function mapNode(input: PlanNode, exprs: BExpr[], columns: PlanColumn[]):
   const fns = exprs.map((e) => e.fn);
   // identity projection: reuse the input
   if (exprs.length === input.columns.length && exprs.every((e, i) => e.colIdx === i)) return input;
-  const n = node('map', [input], columns, () => new MapOp(fns));
-  n.passthrough = exprs.map((e) => e.colIdx);
-  return n;
+  return node({ kind: 'map', inputs: [input], columns, make: () => new MapOp(fns), passthrough: exprs.map((e) => e.colIdx) });
 }
 
 export function filterNode(input: PlanNode, pred: BExpr, atMost?: Array<{ col: number; max: number }>): PlanNode {
   const f = pred.fn;
-  const n = node('filter', [input], input.columns, () => new FilterOp(f));
-  if (atMost?.length) n.atMost = atMost;
-  return n;
+  return node({ kind: 'filter', inputs: [input], columns: input.columns, make: () => new FilterOp(f), ...(atMost?.length ? { atMost } : {}) });
 }
 
 /** Key function for joins and semi-joins: NULL if any key value is NULL. */

@@ -1,132 +1,133 @@
-/** FROM clause: tables, views, CTEs, derived tables, joins, TUMBLE/HOP; lateral items (UNNEST, LATERAL) in lateral.ts. */
-import { SqlError, type Expr, type FromItem, type Ident } from '../parse/ast.js';
-import { node } from '../plan/nodes.js';
-import { mk, withNull } from '../types/types.js';
+/**
+ * FROM clause: tables, views, CTEs, derived tables, joins (inner chains planned by join-order.ts), TUMBLE/HOP;
+ * lateral items (UNNEST, LATERAL) in lateral.ts, PIVOT in pivot.ts, SESSION in session.ts.
+ */
+import { SqlError, type Expr, type FromItem, type Ident, type Query } from '../parse/ast.js';
+import { node, type PlanColumn, type PlanNode } from '../plan/nodes.js';
+import { mk } from '../types/types.js';
 import type { Row } from '../types/values.js';
-import { JoinOp, type JoinGc } from '../ops/join.js';
 import { FlatMapOp, ConstantOp } from '../ops/linear.js';
-import { canon, Scope, type ScopeColumn } from './scope.js';
-import { type Env, type Rel, lookupRelation, relFromNamed, conjuncts, keyFn, refsResolve, walkExpr, filterNode, mapNode } from './env.js';
-import { AGG_NAMES, bindCondition, bindExpr, unify, type BindCtx } from './expr.js';
-import type { BExpr } from './bexpr.js';
-import type { Query } from '../parse/ast.js';
-import { upperBounds } from './bounds.js';
+import { canon, Scope, type Casing, type ScopeColumn } from './scope.js';
+import { type Env, type Rel, lookupRelation, relFromNamed, conjuncts, refsResolve, walkExpr } from './env.js';
+import { AGG_NAMES, bindExpr, type BindCtx } from './expr.js';
+import { filterRel, joinedColumns, joinRels } from './join.js';
+import { boundLeaf, leavesScope, planJoinGroup, type GroupCond, type Leaf } from './join-order.js';
 import { bindLateralList, isLateral, joinLateral, applyLateral } from './lateral.js';
 import { bindPivot } from './pivot.js';
 import { bindSession } from './session.js';
 
-export type QueryBinder = (q: Query, env: Env) => { node: import('../plan/nodes.js').PlanNode; columns: import('../plan/nodes.js').PlanColumn[] };
+export { joinRels };
+
+export type QueryBinder = (q: Query, env: Env) => { node: PlanNode; columns: PlanColumn[] };
 
 export function emptyRowRel(env: Env): Rel {
-  const n = node('values', [], [], () => new ConstantOp([[]]));
+  const n = node({ kind: 'values', inputs: [], columns: [], make: () => new ConstantOp([[]]) });
   return { node: n, scope: new Scope([], env.casing) };
 }
 
 /**
- * Bind a FROM list. `pending` are WHERE conjuncts; for comma-separated items the list is planned:
- * - a conjunct that reads one item only filters that item before any join (pushed down);
- * - the items are joined greedily along equality conditions: after the first item, the next one joined is
- *   the first (in FROM order) that an equality connects to the items joined so far, and only when none is
- *   connected does a cross product happen; each join takes every conjunct that its two sides can evaluate;
- * - the joined row is put back in FROM order, so `*` and column positions are as written.
- * Used conjuncts are removed from `pending`.
+ * Bind a FROM list. `pending` are WHERE conjuncts. The comma-separated items and the explicit INNER/CROSS
+ * JOIN chains among them are one group of inner-joined leaves (an outer join, a USING/NATURAL join, a
+ * derived table or table function is one leaf; the inner chains inside an outer join are groups of their
+ * own), planned by bind/join-order.ts with their ON conjuncts and the WHERE conjuncts they can evaluate:
+ * single-leaf conditions pushed down, joined along equalities, the row in written order. Used conjuncts are
+ * removed from `pending`.
  */
 export function bindFrom(items: FromItem[], env: Env, bindQuery: QueryBinder, pending: Expr[] = []): Rel {
   if (items.length === 0) return emptyRowRel(env);
-  if (items.some(isLateral)) return bindLateralList(items, env, bindQuery, (rels, positions) => planFromList(rels, positions, env, pending));
-  return planFromList(
-    items.map((it) => bindFromItem(it, env, bindQuery)),
-    items.map((it) => it.pos),
-    env,
-    pending,
-  );
+  // a lateral item reads the items before it: bound in order (lateral.ts), then planned as one group of leaves
+  if (items.some(isLateral)) return bindLateralList(items, env, bindQuery, (rels) => planWithWhere({ leaves: rels.map(boundLeaf), conds: [] }, pending, env));
+  const group: JoinGroup = { leaves: [], conds: [] };
+  for (const it of items) addGroup(group, gatherInnerJoins(it, env, bindQuery));
+  return planWithWhere(group, pending, env);
 }
 
-/** The planner of bindFrom over bound items (`positions` for messages). */
-function planFromList(rels: Rel[], positions: Array<{ line: number; column: number }>, env: Env, pending: Expr[]): Rel {
-  if (rels.length === 1) return rels[0]!;
-  // which items each conjunct reads (resolved in the whole FROM scope, so ambiguous names stay where they are)
-  const offsets: number[] = [];
-  let width = 0;
-  for (const r of rels) {
-    offsets.push(width);
-    width += r.scope.width;
+/** Plan a group with the WHERE conjuncts (`pending`) it can evaluate; those are removed from `pending`. */
+function planWithWhere(group: JoinGroup, pending: Expr[], env: Env): Rel {
+  const only = group.leaves.length === 1 && group.conds.length === 0 ? group.leaves[0]!.bound : undefined;
+  if (only) return only; // one relation: WHERE filters it (in bind/query.ts)
+  const all: [number, number] = [0, group.leaves.length];
+  const taken = new Set<Expr>();
+  for (const c of pending) {
+    const reads = leavesRead(c, group.leaves, all, env.casing);
+    if (!reads?.size) continue; // unresolved here (a subquery, an outer column, ambiguous) or constant: WHERE
+    group.conds.push({ c, reads, origin: all });
+    taken.add(c);
   }
-  const all = new Scope(rels.flatMap((r, i) => r.scope.cols.map((c) => ({ ...c, idx: c.idx + offsets[i]! }))), env.casing);
-  const itemOf = (idx: number): number => {
-    let i = 0;
-    while (i + 1 < offsets.length && offsets[i + 1]! <= idx) i++;
-    return i;
-  };
-  const reads = (e: Expr): Set<number> | undefined => {
-    if (!resolvesAll(e, all)) return undefined;
-    const set = new Set<number>();
-    try {
-      walkExpr(e, (x) => {
-        if (x.k === 'col') set.add(itemOf(all.resolve(x.parts, x.pos).idx));
-      });
-    } catch {
-      return undefined;
-    }
-    return set;
-  };
-  const conds = pending.map((c) => ({ c, reads: reads(c), used: false }));
-  // push single-item conditions down
-  const planned = rels.map((r, i) => {
-    const own = conds.filter((x) => !x.used && x.reads?.size === 1 && x.reads.has(i));
-    own.forEach((x) => (x.used = true));
-    return own.length ? filterRel(r, own.map((x) => x.c)) : r;
-  });
-  // greedy order along equalities
-  const joined = new Set<number>([0]);
-  const order = [0];
-  const isEquiJoin = (x: (typeof conds)[number], i: number): boolean =>
-    !x.used && x.c.k === 'bin' && x.c.op === 'Eq' && x.reads !== undefined && x.reads.has(i) && [...x.reads].every((j) => j === i || joined.has(j)) && x.reads.size > 1;
-  let rel = planned[0]!;
-  while (order.length < rels.length) {
-    let next = -1;
-    for (let i = 0; i < rels.length && next < 0; i++) if (!joined.has(i) && conds.some((x) => isEquiJoin(x, i))) next = i;
-    if (next < 0) for (let i = 0; i < rels.length && next < 0; i++) if (!joined.has(i)) next = i;
-    joined.add(next);
-    order.push(next);
-    const use = conds.filter((x) => !x.used && x.reads !== undefined && x.reads.has(next) && [...x.reads].every((j) => joined.has(j)));
-    use.forEach((x) => (x.used = true));
-    const on = use.reduce<Expr | undefined>((acc, x) => (acc ? { k: 'bin', op: 'And', left: acc, right: x.c, pos: x.c.pos } : x.c), undefined);
-    rel = joinRels(rel, planned[next]!, on ? 'INNER' : 'CROSS', on, env, positions[next]!);
+  for (let j = pending.length - 1; j >= 0; j--) if (taken.has(pending[j]!)) pending.splice(j, 1);
+  return planGroup(group, env);
+}
+
+function planGroup(g: JoinGroup, env: Env): Rel {
+  return g.leaves.length === 1 && g.conds.length === 0 ? g.leaves[0]!.build([]) : planJoinGroup(g.leaves, g.conds, env);
+}
+
+interface JoinGroup {
+  leaves: Leaf[];
+  conds: GroupCond[];
+}
+
+function addGroup(to: JoinGroup, g: JoinGroup): void {
+  const shift = to.leaves.length;
+  to.leaves.push(...g.leaves);
+  for (const x of g.conds) to.conds.push({ c: x.c, reads: new Set([...x.reads].map((l) => l + shift)), origin: [x.origin[0] + shift, x.origin[1] + shift] });
+}
+
+/**
+ * The leaves and ON conjuncts of an INNER/CROSS JOIN tree. A join whose ON has a conjunct the planner cannot
+ * place (a subquery, an outer query's column) is one leaf, joined as written.
+ */
+function gatherInnerJoins(f: FromItem, env: Env, bindQuery: QueryBinder): JoinGroup {
+  if (f.k !== 'join') return { leaves: [boundLeaf(bindFromItem(f, env, bindQuery))], conds: [] };
+  if (isLateral(f.right)) {
+    // the lateral side reads the left side's columns: never reordered, one leaf over the planned left side
+    if (f.using || f.natural) throw new SqlError('USING and NATURAL are not supported with UNNEST or LATERAL; write ON', f.pos, 'unsupported');
+    const left = planGroup(gatherInnerJoins(f.left, env, bindQuery), env);
+    return { leaves: [boundLeaf(joinLateral(left, f.right, f.kind, f.on, env, bindQuery, f.pos))], conds: [] };
   }
-  for (let j = pending.length - 1; j >= 0; j--) if (conds[j]!.used) pending.splice(j, 1);
-  if (order.every((o, i) => o === i)) return rel;
-  // back to FROM order
-  const startInJoin: number[] = new Array(rels.length);
-  let w = 0;
-  for (const o of order) {
-    startInJoin[o] = w;
-    w += rels[o]!.scope.width;
-  }
-  const perm: number[] = [];
-  rels.forEach((r, i) => r.scope.cols.forEach((c) => perm.push(startInJoin[i]! + c.idx)));
-  const exprs: BExpr[] = perm.map((src) => ({ type: rel.node.columns[src]!.type, fn: (row) => row[src]!, colIdx: src }));
-  const n = mapNode(rel.node, exprs, perm.map((src) => rel.node.columns[src]!));
+  if (!isInnerJoin(f)) return { leaves: [outerJoinLeaf(f, env, bindQuery)], conds: [] };
+  const left = gatherInnerJoins(f.left, env, bindQuery);
+  const right = gatherInnerJoins(f.right, env, bindQuery);
+  const g: JoinGroup = { leaves: [], conds: [] };
+  addGroup(g, left);
+  addGroup(g, right);
+  const origin: [number, number] = [0, g.leaves.length];
+  const on = conjuncts(f.on).map((c) => ({ c, reads: leavesRead(c, g.leaves, origin, env.casing) }));
+  if (on.some((x) => !x.reads)) return { leaves: [boundLeaf(joinRels(planGroup(left, env), planGroup(right, env), f.kind, f.on, env, f.pos))], conds: [] };
+  for (const x of on) g.conds.push({ c: x.c, reads: x.reads!.size ? x.reads! : new Set([0]), origin });
+  return g;
+}
+
+function isInnerJoin(f: FromItem & { k: 'join' }): boolean {
+  return (f.kind === 'INNER' || f.kind === 'CROSS') && !f.using && !f.natural;
+}
+
+/**
+ * Which leaves (of `leaves[origin]`, resolved among them alone) an expression reads; undefined when a name
+ * does not resolve there or is ambiguous, or it holds a subquery, window or aggregate call.
+ */
+function leavesRead(e: Expr, leaves: Leaf[], origin: [number, number], casing: Casing): Set<number> | undefined {
   const cols: ScopeColumn[] = [];
-  rels.forEach((r, i) => {
-    const at = perm.indexOf(startInJoin[i]!);
-    for (const c of r.scope.cols) cols.push({ ...c, idx: c.idx + at });
-  });
-  return { node: n, scope: new Scope(cols, env.casing) };
+  const leafAt: number[] = [];
+  for (let l = origin[0]; l < origin[1]; l++) {
+    const at = leafAt.length;
+    for (const c of leaves[l]!.scope.cols) cols.push({ ...c, idx: at + c.idx });
+    for (let i = 0; i < leaves[l]!.scope.width; i++) leafAt.push(l);
+  }
+  const scope = new Scope(cols, casing);
+  if (!refsResolve(e, scope, (x) => x.k === 'func' && (Boolean(x.over) || AGG_NAMES.has(x.name)))) return undefined;
+  const set = new Set<number>();
+  try {
+    walkExpr(e, (x) => {
+      if (x.k === 'col') set.add(leafAt[scope.resolve(x.parts, x.pos).idx]!);
+    });
+  } catch {
+    return undefined;
+  }
+  return set;
 }
 
-function filterRel(rel: Rel, conds: Expr[]): Rel {
-  const ctx: BindCtx = { scope: rel.scope, clause: 'WHERE' };
-  const fns = conds.map((c) => bindCondition(c, ctx).fn);
-  const pred: BExpr = { type: mk('BOOLEAN'), fn: fns.length === 1 ? fns[0]! : (row) => fns.every((f) => f(row) === true) };
-  return { node: filterNode(rel.node, pred, upperBounds(conds, ctx)), scope: rel.scope };
-}
-
-/** Every column of e resolves in scope, and e holds no subquery, window or aggregate call. */
-function resolvesAll(e: Expr, scope: Scope): boolean {
-  return refsResolve(e, scope, (x) => x.k === 'func' && (Boolean(x.over) || AGG_NAMES.has(x.name)));
-}
-
+/** One FROM item; an INNER/CROSS JOIN chain is planned on its own. */
 export function bindFromItem(f: FromItem, env: Env, bindQuery: QueryBinder): Rel {
   switch (f.k) {
     case 'unnest':
@@ -153,18 +154,55 @@ export function bindFromItem(f: FromItem, env: Env, bindQuery: QueryBinder): Rel
     case 'tvf':
       return bindTvf(f, env);
     case 'join':
-      return bindJoin(f, env, bindQuery);
+      return planGroup(gatherInnerJoins(f, env, bindQuery), env);
   }
 }
 
-function bindJoin(f: FromItem & { k: 'join' }, env: Env, bindQuery: QueryBinder): Rel {
-  const left = bindFromItem(f.left, env, bindQuery);
-  if (isLateral(f.right)) {
-    if (f.using || f.natural) throw new SqlError('USING and NATURAL are not supported with UNNEST or LATERAL; write ON', f.pos, 'unsupported');
-    return joinLateral(left, f.right, f.kind, f.on, env, bindQuery, f.pos);
-  }
-  const right = bindFromItem(f.right, env, bindQuery);
-  let on: Expr | undefined = f.on;
+/**
+ * An outer or USING/NATURAL join, as written: a leaf of the group around it. The inner chains on either side
+ * are planned on their own, and a condition moves below the join only where it keeps the join's rows:
+ * - an ON conjunct of a LEFT (RIGHT) join that reads only the right (left) side filters that side: the rows
+ *   it refuses would match no row anyway, and the other side's rows are kept either way;
+ * - a WHERE (or enclosing ON) condition that reads only this join's columns, and of those only the kept
+ *   side's of a LEFT (RIGHT) join, filters that side: a refused row's output rows (matched or padded with
+ *   NULLs) would all be refused above; any other such condition filters the join's rows.
+ */
+function outerJoinLeaf(f: FromItem & { k: 'join' }, env: Env, bindQuery: QueryBinder): Leaf {
+  const lg = gatherInnerJoins(f.left, env, bindQuery);
+  const rg = gatherInnerJoins(f.right, env, bindQuery);
+  const plain = !f.using && !f.natural && (f.kind === 'LEFT' || f.kind === 'RIGHT');
+  if (!plain) return boundLeaf(joinAsWritten(f, planGroup(lg, env), planGroup(rg, env), f.on, env));
+  const both = [...lg.leaves, ...rg.leaves];
+  const side = (g: JoinGroup): [number, number] => (g === lg ? [0, lg.leaves.length] : [lg.leaves.length, both.length]);
+  /** Moves the conditions that read only `g`'s leaves into `g`; returns the others. */
+  const pushInto = (g: JoinGroup, conds: Expr[]): Expr[] => {
+    const [first, end] = side(g);
+    return conds.filter((c) => {
+      const reads = leavesRead(c, both, [0, both.length], env.casing);
+      if (!reads?.size || ![...reads].every((l) => l >= first && l < end)) return true;
+      g.conds.push({ c, reads: new Set([...reads].map((l) => l - first)), origin: [0, g.leaves.length] });
+      return false;
+    });
+  };
+  const [kept, optional] = f.kind === 'LEFT' ? [lg, rg] : [rg, lg];
+  const on = andOf(pushInto(optional, conjuncts(f.on)));
+  const scope = new Scope(joinedColumns(leavesScope(lg.leaves, env), leavesScope(rg.leaves, env), f.kind), env.casing);
+  return {
+    scope,
+    build: (conds) => {
+      const above = pushInto(kept, conds);
+      const rel = joinAsWritten(f, planGroup(lg, env), planGroup(rg, env), on, env);
+      return above.length ? filterRel(rel, above) : rel;
+    },
+  };
+}
+
+function andOf(conds: Expr[]): Expr | undefined {
+  return conds.reduce<Expr | undefined>((acc, c) => (acc ? { k: 'bin', op: 'And', left: acc, right: c, pos: c.pos } : c), undefined);
+}
+
+/** The join node of `f` over its planned sides under `on` (plus its USING/NATURAL equalities). */
+function joinAsWritten(f: FromItem & { k: 'join' }, left: Rel, right: Rel, on: Expr | undefined, env: Env): Rel {
   const hideRight = new Set<number>();
   if (f.using || f.natural) {
     let names: Ident[] = f.using ?? [];
@@ -187,105 +225,6 @@ function bindJoin(f: FromItem & { k: 'join' }, env: Env, bindQuery: QueryBinder)
     }
   }
   return joinRels(left, right, f.kind, on, env, f.pos, hideRight);
-}
-
-export function joinRels(left: Rel, right: Rel, kind: string, on: Expr | undefined, env: Env, pos: { line: number; column: number }, hideRight = new Set<number>()): Rel {
-  const lw = left.scope.width;
-  const rw = right.scope.width;
-  const leftNullable = kind === 'RIGHT' || kind === 'FULL';
-  const rightNullable = kind === 'LEFT' || kind === 'FULL';
-  const cols: ScopeColumn[] = [
-    ...left.scope.cols.map((c) => ({ ...c, type: leftNullable ? withNull(c.type, true) : c.type })),
-    ...right.scope.cols.map((c) => ({ ...c, idx: c.idx + lw, hidden: c.hidden || hideRight.has(c.idx), type: rightNullable ? withNull(c.type, true) : c.type })),
-  ];
-  const scope = new Scope(cols, env.casing);
-  // internal aliases for USING/NATURAL conditions
-  const ctxCols: ScopeColumn[] = [...cols, ...left.scope.cols.map((c) => ({ ...c, rel: '$L', hidden: true })), ...right.scope.cols.map((c) => ({ ...c, rel: '$R', idx: c.idx + lw, hidden: true }))];
-  const condScope = new Scope(ctxCols, env.casing);
-  const leftKeys: BExpr[] = [];
-  const rightKeys: BExpr[] = [];
-  const gc: JoinGc[] = [];
-  const residual: Expr[] = [];
-  for (const c of conjuncts(on)) {
-    if (c.k === 'bin' && c.op === 'Eq') {
-      const ls = sides(c.left, condScope, lw);
-      const rs = sides(c.right, condScope, lw);
-      let lExpr: Expr | undefined;
-      let rExpr: Expr | undefined;
-      if (ls === 'L' && rs === 'R') [lExpr, rExpr] = [c.left, c.right];
-      else if (ls === 'R' && rs === 'L') [lExpr, rExpr] = [c.right, c.left];
-      if (lExpr && rExpr) {
-        const lb = bindExpr(lExpr, { scope: withAliases(left.scope, '$L'), clause: 'ON' });
-        const rb = bindExpr(rExpr, { scope: withAliases(right.scope, '$R'), clause: 'ON' });
-        const [a, b] = unify(lb, rb, c.pos, '=');
-        leftKeys.push(a);
-        rightKeys.push(b);
-        const lw0 = lb.colIdx !== undefined ? left.node.columns[lb.colIdx]?.wm : undefined;
-        const rw0 = rb.colIdx !== undefined ? right.node.columns[rb.colIdx]?.wm : undefined;
-        if (lw0 && rw0) gc.push({ leftCol: lb.colIdx!, rightCol: rb.colIdx!, left: lw0, right: rw0 });
-        continue;
-      }
-    }
-    residual.push(c);
-  }
-  let resFn: ((row: Row) => import('../types/values.js').Value) | undefined;
-  if (residual.length) {
-    const ctx: BindCtx = { scope: condScope, clause: 'ON' };
-    const bound = residual.map((r) => bindCondition(r, ctx));
-    const fns = bound.map((b) => b.fn);
-    resFn = (row) => {
-      let sawNull = false;
-      for (const f of fns) {
-        const v = f(row);
-        if (v === false) return false;
-        if (v === null) sawNull = true;
-      }
-      return sawNull ? null : true;
-    };
-  }
-  const spec = {
-    leftOuter: kind === 'LEFT' || kind === 'FULL',
-    rightOuter: kind === 'RIGHT' || kind === 'FULL',
-    leftKey: keyFn(leftKeys),
-    rightKey: keyFn(rightKeys),
-    residual: resFn,
-    leftWidth: lw,
-    rightWidth: rw,
-    gc,
-  };
-  const lineage = [...left.node.columns, ...right.node.columns];
-  const n = node('join', [left.node, right.node], cols.map((c, i) => ({ name: c.name, type: c.type, wm: lineage[i]?.wm })), () => new JoinOp(spec));
-  n.detail = `${kind}${leftKeys.length ? ` on ${leftKeys.length} key${leftKeys.length > 1 ? 's' : ''}` : ''}${residual.length ? ' + condition' : ''}`;
-  void pos;
-  return { node: n, scope };
-}
-
-function withAliases(s: Scope, alias: string): Scope {
-  return new Scope([...s.cols, ...s.cols.map((c) => ({ ...c, rel: alias, hidden: true }))], s.casing);
-}
-
-/** Which join side an expression's columns come from: 'L', 'R', 'B' (both), 'N' (none). */
-function sides(e: Expr, scope: Scope, lw: number): 'L' | 'R' | 'B' | 'N' {
-  let l = false;
-  let r = false;
-  let bad = false;
-  walkExpr(e, (x) => {
-    if (x.k === 'col') {
-      let c;
-      try {
-        c = scope.tryResolve(x.parts, x.pos);
-      } catch {
-        c = undefined;
-      }
-      if (!c) bad = true;
-      else if (c.idx < lw) l = true;
-      else r = true;
-    }
-    if (x.k === 'insub' || x.k === 'exists' || x.k === 'subquery') bad = true;
-    if (x.k === 'func' && x.over) bad = true;
-  });
-  if (bad) return 'B';
-  return l && r ? 'B' : l ? 'L' : r ? 'R' : 'N';
 }
 
 /** TUMBLE(t, DESCRIPTOR(ts), size [, offset]) and HOP(t, DESCRIPTOR(ts), slide, size [, offset]). */
@@ -349,6 +288,6 @@ function bindTvf(f: FromItem & { k: 'tvf' }, env: Env): Rel {
   const srcWm = base.node.columns[idx]?.wm;
   const sizeMs = name === 'TUMBLE' ? ival(rest[0], 'a window size') : ival(rest[1], 'a window size');
   const lineage = [...base.node.columns.map((c) => c.wm), srcWm && { ...srcWm, slack: srcWm.slack - 1 + sizeMs }, srcWm && { ...srcWm, slack: srcWm.slack - 1 }];
-  const n = node(name.toLowerCase(), [base.node], cols.map((c, i) => ({ name: c.name, type: c.type, wm: lineage[i] })), () => new FlatMapOp(fn));
+  const n = node({ kind: name === 'TUMBLE' ? 'tumble' : 'hop', inputs: [base.node], columns: cols.map((c, i) => ({ name: c.name, type: c.type, wm: lineage[i] })), make: () => new FlatMapOp(fn) });
   return { node: n, scope: new Scope(cols, env.casing) };
 }

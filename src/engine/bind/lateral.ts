@@ -133,8 +133,7 @@ function bindUnnest(left: Rel | undefined, f: FromItem & { k: 'unnest' }, env: E
   const w = base.scope.width;
   const cols: ScopeColumn[] = [...base.scope.cols, ...newCols.map((c, i) => ({ rel: relName, name: c.name, type: c.type, idx: w + i }))];
   const columns: PlanColumn[] = [...base.node.columns, ...newCols];
-  const n = node('unnest', [base.node], columns, () => new FlatMapOp(fn));
-  n.detail = `${args.length} ${isMap ? 'map' : args.length > 1 ? 'arrays' : 'array'}${ordinality ? ' with ordinality' : ''}`;
+  const n = node({ kind: 'unnest', inputs: [base.node], columns, make: () => new FlatMapOp(fn), of: isMap ? 'map' : args.length > 1 ? 'arrays' : 'array', args: args.length, ordinality });
   return { node: n, scope: new Scope(cols, env.casing) };
 }
 
@@ -192,8 +191,16 @@ function bindLateralQuery(left: Rel, f: FromItem & { k: 'derived' }, env: Env, b
     leftWidth: lw,
     rightWidth: qw,
   };
-  const joined = node('join', [left.node, q.node], [...left.node.columns, ...q.columns.map((c) => (outer ? { ...c, type: withNull(c.type, true) } : c))], () => new JoinOp(spec));
-  joined.detail = `LATERAL on ${k} outer value${k > 1 ? 's' : ''}`;
+  const joined = node({
+    kind: 'join',
+    inputs: [left.node, q.node],
+    columns: [...left.node.columns, ...q.columns.map((c) => (outer ? { ...c, type: withNull(c.type, true) } : c))],
+    make: () => new JoinOp(spec),
+    join: outer ? 'LEFT' : 'INNER',
+    keys: k,
+    residual: residual !== undefined,
+    lateral: 'subquery',
+  });
   // drop the subquery's copies of the outer values
   const keep = [...Array.from({ length: lw }, (_x, i) => i), ...Array.from({ length: qw - k }, (_x, i) => lw + k + i)];
   const exprs: BExpr[] = keep.map((src) => ({ type: joined.columns[src]!.type, fn: (row) => row[src]!, colIdx: src }));
@@ -256,8 +263,15 @@ function bindLateralValues(left: Rel, f: FromItem & { k: 'derived' }, body: { ro
     const kept = on ? out.filter((r) => on(r) === true) : out;
     return kept.length ? kept : [row.concat(nulls)];
   };
-  const n = node('unnest', [left.node], [...left.node.columns, ...names.map((name, i) => ({ name, type: outTypes[i]! }))], () => new FlatMapOp(expand));
-  n.detail = `LATERAL VALUES of ${rows.length} row${rows.length === 1 ? '' : 's'}`;
+  const n = node({
+    kind: 'unnest',
+    inputs: [left.node],
+    columns: [...left.node.columns, ...names.map((name, i) => ({ name, type: outTypes[i]! }))],
+    make: () => new FlatMapOp(expand),
+    of: 'values',
+    args: rows.length,
+    ordinality: false,
+  });
   return { node: n, scope: new Scope(cols, left.scope.casing) };
 }
 
@@ -289,11 +303,11 @@ function lateralAggregate(left: Rel, f: FromItem & { k: 'derived' }, rw: NonNull
   const lw = left.scope.width;
   const qw = q.columns.length;
   const m = qw - k - 1;
-  const joined = node(
-    'join',
-    [left.node, q.node],
-    [...left.node.columns, ...q.columns.map((c) => ({ ...c, type: withNull(c.type, true) }))],
-    () =>
+  const joined = node({
+    kind: 'join',
+    inputs: [left.node, q.node],
+    columns: [...left.node.columns, ...q.columns.map((c) => ({ ...c, type: withNull(c.type, true) }))],
+    make: () =>
       new JoinOp({
         leftOuter: true,
         rightOuter: false,
@@ -302,14 +316,20 @@ function lateralAggregate(left: Rel, f: FromItem & { k: 'derived' }, rw: NonNull
         leftWidth: lw,
         rightWidth: qw,
       }),
-  );
-  joined.detail = `LATERAL aggregate on ${k} outer value${k > 1 ? 's' : ''}`;
-  const withEmpty = node(
-    'join',
-    [joined, empty.node],
-    [...joined.columns, ...empty.columns],
-    () => new JoinOp({ leftOuter: false, rightOuter: false, leftKey: () => '', rightKey: () => '', leftWidth: lw + qw, rightWidth: m }),
-  );
+    join: 'LEFT',
+    keys: k,
+    residual: false,
+    lateral: 'aggregate',
+  });
+  const withEmpty = node({
+    kind: 'join',
+    inputs: [joined, empty.node],
+    columns: [...joined.columns, ...empty.columns],
+    make: () => new JoinOp({ leftOuter: false, rightOuter: false, leftKey: () => '', rightKey: () => '', leftWidth: lw + qw, rightWidth: m }),
+    join: 'CROSS',
+    keys: 0,
+    residual: false,
+  });
   const markIdx = lw + k;
   let subCols = q.columns.slice(k + 1).map((c, i) => ({ ...c, type: withNull(c.type, c.type.nullable || empty.columns[i]!.type.nullable) }));
   if (f.columnAliases.length) {

@@ -206,8 +206,7 @@ function bindStatement(s: Statement, attrs: ColumnAttr[], env: Env, tables: Tabl
       // WATERMARK: accepted, no effect
     }
     const planCols = columns.map((c, i) => ({ name: c.name, type: c.type, wm: lateness.has(i) ? { table: name, col: i, slack: 1 } : undefined }));
-    const n = node('table', [], planCols);
-    n.table = name;
+    const n = node({ kind: 'table', inputs: [], columns: planCols, table: name });
     const def: TableDef = { name, quoted: s.name.quoted, columns, pk, node: n, materialized: materialized || pk.length > 0, declaredMaterialized: materialized, connectors, lateness, line: s.pos.line };
     tables.push(def);
     env.catalog.set(name, { name, node: n, columns: planCols });

@@ -67,7 +67,7 @@ function addTopK(body: BoundQuery, q: Query, env: Env): BoundQuery {
     return o;
   });
   const { cmp } = orderComparator(items, { scope, clause: 'ORDER BY' });
-  const n = node('topk', [body.node], body.columns, () => new TopKOp(cmp, limit, offset));
+  const n = node({ kind: 'topk', inputs: [body.node], columns: body.columns, make: () => new TopKOp(cmp, limit, offset), limit, offset });
   return { node: n, columns: body.columns };
 }
 
@@ -92,12 +92,12 @@ function bindSetBody(b: SetBody, env: Env): BoundQuery {
       const ln = castTo(l, types, b.pos);
       const rn = castTo(r, types, b.pos);
       if (b.op === 'UNION') {
-        const u = node('union', [ln, rn], columns, () => new UnionOp([1, 1]));
+        const u = node({ kind: 'union', inputs: [ln, rn], columns, make: () => new UnionOp([1, 1]) });
         if (b.all) return { node: u, columns };
-        return { node: node('distinct', [u], columns, () => new SetOp(SET_FNS.DISTINCT!)), columns };
+        return { node: node({ kind: 'distinct', inputs: [u], columns, make: () => new SetOp(SET_FNS.DISTINCT!) }), columns };
       }
       const f = SET_FNS[b.op + (b.all ? '_ALL' : '')]!;
-      return { node: node(b.op.toLowerCase(), [ln, rn], columns, () => new SetOp(f)), columns };
+      return { node: node({ kind: b.op === 'EXCEPT' ? 'except' : 'intersect', inputs: [ln, rn], columns, make: () => new SetOp(f), all: b.all }), columns };
     }
   }
 }
@@ -123,7 +123,7 @@ function bindValues(b: SetBody & { k: 'values' }, env: Env): BoundQuery {
   });
   const data = rows.map((r) => r.map((e, i) => coerce(e, types[i]!, b.pos).fn([])));
   const columns = types.map((t, i) => ({ name: `EXPR$${i}`, type: t }));
-  return { node: node('values', [], columns, () => new ConstantOp(data)), columns };
+  return { node: node({ kind: 'values', inputs: [], columns, make: () => new ConstantOp(data) }), columns };
 }
 
 
@@ -212,7 +212,7 @@ function bindSelect(s: Select, env: Env): BoundQuery {
     return { name, type: exprs[i]!.type, wm: src !== undefined ? cur.columns[src]?.wm : undefined };
   });
   cur = mapNode(cur, exprs, columns);
-  if (s.distinct) cur = node('distinct', [cur], columns, () => new SetOp(SET_FNS.DISTINCT!));
+  if (s.distinct) cur = node({ kind: 'distinct', inputs: [cur], columns, make: () => new SetOp(SET_FNS.DISTINCT!) });
   return { node: cur, columns };
 }
 
@@ -278,7 +278,7 @@ function bindAggregate(s: Select, itemExprs: Expr[], rel: Rel, env: Env): { node
   ];
   const keyFns = keys.map((k) => k.fn);
   const gc = columns.slice(0, nG).flatMap((c, i) => (c.wm ? [{ keyIdx: i, ...c.wm }] : []));
-  const aggNode = node('aggregate', [rel.node], columns, () => new AggregateOp(keyFns, specs, global, gc));
+  const aggNode = node({ kind: 'aggregate', inputs: [rel.node], columns, make: () => new AggregateOp(keyFns, specs, global, gc), groupKeys: nG });
   const ref = (i: number, type: SqlType): BExpr => ({ type, fn: (row) => row[i]!, colIdx: i });
   const special = (e: Expr): BExpr | undefined => {
     if (e.k === 'func' && !e.over && AGG_NAMES.has(e.name)) {

@@ -42,12 +42,6 @@ export function bindSession(f: FromItem & { k: 'tvf' }, env: Env): Rel {
   const tsIdx = tsCol.idx;
   // no watermark lineage: a late row that merges two sessions retracts rows of any age
   const gc = base.node.columns[tsIdx]?.wm;
-  const n = node(
-    'session',
-    [base.node],
-    cols.map((c) => ({ name: c.name, type: c.type })),
-    () => new SessionOp(key, tsIdx, sizeMs, gc),
-  );
-  n.detail = `${keyIdx.length} key column${keyIdx.length === 1 ? '' : 's'}`;
+  const n = node({ kind: 'session', inputs: [base.node], columns: cols.map((c) => ({ name: c.name, type: c.type })), make: () => new SessionOp(key, tsIdx, sizeMs, gc), keys: keyIdx.length });
   return { node: n, scope: new Scope(cols, env.casing) };
 }

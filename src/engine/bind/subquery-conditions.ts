@@ -79,7 +79,7 @@ export function addSemiJoin(rel: Rel, sub: SubConjunct, env: Env, bindQuery: (q:
   const mode = sub.kind === 'in' ? (sub.not ? 'notin' : 'semi') : sub.not ? 'anti' : 'semi';
   const lk = keyFn(leftKeys);
   const rk = keyFn(rightKeys);
-  const n = node('semijoin', [rel.node, rightNode], rel.node.columns, () => new SemiJoinOp(mode, lk, rk));
+  const n = node({ kind: 'semijoin', inputs: [rel.node, rightNode], columns: rel.node.columns, make: () => new SemiJoinOp(mode, lk, rk), mode });
   return { node: n, scope: rel.scope };
 }
 

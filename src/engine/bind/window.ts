@@ -8,7 +8,7 @@
  * change costs O(size of the touched partitions).
  */
 import type { Expr } from '../parse/ast.js';
-import { node, type PlanNode } from '../plan/nodes.js';
+import { node, type PlanNode, type WindowNode } from '../plan/nodes.js';
 import type { SqlType } from '../types/types.js';
 import { rowKey, type Row, type Value } from '../types/values.js';
 import { PartitionedRecomputeOp, stableSort, type Cmp } from '../ops/window.js';
@@ -100,15 +100,19 @@ export function addWindows(input: PlanNode, exprs: Expr[], ctx: BindCtx): { node
           },
         }
       : undefined;
-    const w: PlanNode = node('window', [cur], cols, () =>
-      // only the top ranks are read (plan/rank-limit.ts): an incremental top-k per partition
-      rankFn && w.rankLimit !== undefined
-        ? new PartitionedRankTopKOp(partition, order, rankFn, w.rankLimit)
-        : localSpec
-          ? new LocalWindowOp(localSpec)
-          : new PartitionedRecomputeOp({ partition, evaluate }),
-    );
-    if (rankFn) w.rankCol = width;
+    const w: WindowNode = node({
+      kind: 'window',
+      inputs: [cur],
+      columns: cols,
+      make: () =>
+        // only the top ranks are read (plan/rank-limit.ts): an incremental top-k per partition
+        rankFn && w.rankLimit !== undefined
+          ? new PartitionedRankTopKOp(partition, order, rankFn, w.rankLimit)
+          : localSpec
+            ? new LocalWindowOp(localSpec)
+            : new PartitionedRecomputeOp({ partition, evaluate }),
+      ...(rankFn ? { rankCol: width } : {}),
+    });
     width += g.length;
     cur = w;
   }

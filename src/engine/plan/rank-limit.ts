@@ -29,11 +29,11 @@ export function limitRanks(outputs: PlanNode[]): void {
   for (const f of seen) {
     if (f.kind !== 'filter' || !f.atMost) continue;
     for (const { col, max } of f.atMost) {
-      let n = f.inputs[0]!;
+      let n: PlanNode = f.inputs[0];
       let c: number | undefined = col;
       while (c !== undefined && (n.kind === 'map' || n.kind === 'filter') && onlyRead(n)) {
-        if (n.kind === 'map') c = n.passthrough?.[c];
-        n = n.inputs[0]!;
+        if (n.kind === 'map') c = n.passthrough[c];
+        n = n.inputs[0];
       }
       if (c === undefined || n.kind !== 'window' || n.rankCol !== c || !onlyRead(n)) continue;
       n.rankLimit = Math.min(n.rankLimit ?? Number.POSITIVE_INFINITY, max);
