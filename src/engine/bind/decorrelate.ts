@@ -29,7 +29,7 @@ import { bindExpr, type BindCtx } from './expr.js';
 import { unify } from './operators.js';
 import { mapNode, walkExpr, type Env } from './env.js';
 import { containsAgg } from './aggs.js';
-import { bindFrom } from './from.js';
+import { fromBinders } from './from-binders.js';
 import { canon, Scope } from './scope.js';
 import type { BoundQuery } from './query.js';
 
@@ -112,12 +112,12 @@ function replaceNodes<T>(v: T, repl: Map<object, Expr>): T {
  */
 function innerScope(from: FromItem[], env: Env, bindQuery: QueryBinder): Scope {
   try {
-    return bindFrom(from, env, bindQuery).scope;
+    return fromBinders().bindFrom(from, env, bindQuery).scope;
   } catch (err) {
     if (!(err instanceof SqlError) || !['unknown_column', 'unknown_table'].includes(err.kind) || !from.some((it) => it.k === 'unnest')) throw err;
   }
   const rest = from.filter((it) => it.k !== 'unnest');
-  const base = rest.length ? bindFrom(rest, env, bindQuery).scope : new Scope([], env.casing);
+  const base = rest.length ? fromBinders().bindFrom(rest, env, bindQuery).scope : new Scope([], env.casing);
   const cols = [...base.cols];
   for (const it of from) {
     if (it.k !== 'unnest') continue;

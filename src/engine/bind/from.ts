@@ -15,6 +15,7 @@ import { boundLeaf, leavesScope, planJoinGroup, type GroupCond, type Leaf } from
 import { bindLateralList, isLateral, joinLateral, applyLateral } from './lateral.js';
 import { bindPivot } from './pivot.js';
 import { bindSession } from './session.js';
+import { registerFromBinders } from './from-binders.js';
 
 export { joinRels };
 
@@ -291,3 +292,5 @@ function bindTvf(f: FromItem & { k: 'tvf' }, env: Env): Rel {
   const n = node({ kind: name === 'TUMBLE' ? 'tumble' : 'hop', inputs: [base.node], columns: cols.map((c, i) => ({ name: c.name, type: c.type, wm: lineage[i] })), make: () => new FlatMapOp(fn) });
   return { node: n, scope: new Scope(cols, env.casing) };
 }
+
+registerFromBinders({ bindFrom, bindFromItem, emptyRowRel });

@@ -36,7 +36,9 @@ import { bindCondition, bindExpr, type BindCtx } from './expr.js';
 import { coerce } from './operators.js';
 import { containsAgg } from './aggs.js';
 import { correlatedRewrite, emptyValue } from './decorrelate.js';
-import { bindFromItem as bindPlainItem, emptyRowRel, joinRels, type QueryBinder } from './from.js';
+import type { QueryBinder } from './from.js';
+import { fromBinders } from './from-binders.js';
+import { joinRels } from './join.js';
 import type { BExpr } from './bexpr.js';
 
 export type LateralItem = FromItem & ({ k: 'unnest' } | { k: 'derived'; lateral?: boolean });
@@ -48,7 +50,7 @@ export function isLateral(f: FromItem): f is LateralItem {
 /** `left` followed by the rows of the lateral item for each of its rows; `left` undefined: the item alone. */
 export function applyLateral(left: Rel | undefined, f: LateralItem, env: Env, bindQuery: QueryBinder): Rel {
   if (f.k === 'unnest') return bindUnnest(left, f, env);
-  return bindLateralQuery(left ?? emptyRowRel(env), f, env, bindQuery);
+  return bindLateralQuery(left ?? fromBinders().emptyRowRel(env), f, env, bindQuery);
 }
 
 /** `left JOIN|CROSS JOIN|CROSS APPLY lateral [ON cond]`. */
@@ -65,7 +67,7 @@ export function joinLateral(left: Rel, f: LateralItem, kind: string, on: Expr | 
 }
 
 function bindUnnest(left: Rel | undefined, f: FromItem & { k: 'unnest' }, env: Env): Rel {
-  const base = left ?? emptyRowRel(env);
+  const base = left ?? fromBinders().emptyRowRel(env);
   const ctx: BindCtx = { scope: base.scope, clause: 'UNNEST' };
   const args = f.exprs.map((e) => bindExpr(e, ctx));
   if (args.length === 0) throw new SqlError('UNNEST needs an argument', f.pos, 'syntax');
@@ -157,7 +159,7 @@ function bindLateralQuery(left: Rel, f: FromItem & { k: 'derived' }, env: Env, b
   if (!rw) {
     // reads nothing of the items before it: an ordinary derived table
     const derived: FromItem = { ...f, lateral: false };
-    const right = bindPlainItem(derived, env, bindQuery);
+    const right = fromBinders().bindFromItem(derived, env, bindQuery);
     if (outer) return joinRels(left, right, 'LEFT', outer.on ?? { k: 'bool', value: true, pos: f.pos }, env, f.pos);
     return left.scope.width === 0 && left.node.kind === 'values' ? right : joinRels(left, right, 'CROSS', undefined, env, f.pos);
   }
@@ -383,7 +385,7 @@ export function bindLateralList(items: FromItem[], env: Env, bindQuery: QueryBin
   const widths: number[] = [];
   for (const [i, it] of items.entries()) {
     if (!isLateral(it)) {
-      const rel = bindPlainItem(it, env, bindQuery);
+      const rel = fromBinders().bindFromItem(it, env, bindQuery);
       widths[i] = rel.scope.width;
       units.push({ rel, members: [i] });
       continue;
