@@ -3,6 +3,7 @@
  * them, for help, completions and the man page). Knows nothing of running: main.ts runs it.
  */
 import type { Command } from 'commander';
+import { createFactory } from './commands/factory.js';
 import { findTree, TREES } from './commands/registry.js';
 import { bindRuntime, type Runtime } from './context.js';
 import { version } from './core/version.js';
@@ -52,13 +53,14 @@ export async function buildProgram(args: readonly string[], options: { loadAll?:
     })
     .addHelpText('after', '\nMore: ops help environment | exit-codes | formatting | config\nExamples:\n  ops serve                      # run the local services\n  ops bm links list --tag docs   # bookmarks tagged "docs"\n  ops pipe watch shop revenue_by_product | jq .');
 
+  const factory = createFactory(program, { io: options.io, env: options.env }, () => buildProgram([], { loadAll: true }));
   const wanted = firstCommandWord(args);
   const helpTarget = wanted === 'help' ? firstCommandWord(args.slice(args.indexOf('help') + 1)) : undefined;
   for (const tree of TREES) {
     const cmd = program.command(tree.name).description(tree.summary);
     if (tree.aliases) cmd.aliases(tree.aliases);
     if (options.loadAll || findTree(wanted) === tree || findTree(helpTarget) === tree) {
-      (await tree.load()).register(cmd, { fullProgram: () => buildProgram([], { loadAll: true }) });
+      (await tree.load()).register(cmd, factory);
     }
   }
   program

@@ -1,5 +1,11 @@
-/** What every `ops bm` verb needs: the client, id/visibility parsing, names -> ids, streaming lists. */
+/**
+ * What every `ops bm` verb needs: the client, id/visibility parsing, names -> ids, streaming lists, and the
+ * shared pieces of its command (paging flags; an action that runs with the factory's context and turns
+ * helper errors into CLI errors).
+ */
+import type { Command } from 'commander';
 import type { Context } from '../../context.js';
+import type { Factory, RunFunction } from '../factory.js';
 import { BookmarkClient, type CollectionKind, type Tag } from '../../clients/bookmarks.js';
 import { parseVisibility, VisibilityError } from '../../clients/bookmarks/visibility.js';
 import { ShapeError } from '../../clients/bookmarks/pages.js';
@@ -61,6 +67,25 @@ export function orderDir(value: string | undefined): 'asc' | 'desc' | undefined 
   const v = value.toLowerCase();
   if (v !== 'asc' && v !== 'desc') throw new UsageError(`--order must be asc or desc, not "${value}"`);
   return v;
+}
+
+/** `--limit N` and `--all`, for verbs that list pages of items. */
+export interface PagingOptions {
+  limit?: string;
+  all?: boolean;
+}
+
+export function pagingOptions(cmd: Command): Command {
+  return cmd.option('--limit <n>', 'at most this many (default 25)').option('--all', 'every item, following pages (rows print as pages arrive)');
+}
+
+/** Run a bm verb with the factory's context, helper errors turned into CLI errors. */
+export async function runBm<O>(f: Factory, runF: RunFunction<O>, options: O): Promise<void> {
+  try {
+    await runF(options, f.context());
+  } catch (err) {
+    throw cliError(err);
+  }
 }
 
 /** Errors of pure helpers as CLI errors. */

@@ -4,11 +4,11 @@
  */
 import type { Command } from 'commander';
 import { Argument } from 'commander';
-import type { TreeTools } from '../registry.js';
+import type { Factory } from '../factory.js';
 
 const SHELL_CHOICES = ['bash', 'zsh', 'fish'];
 
-export function register(cmd: Command, tools: TreeTools): void {
+export function register(cmd: Command, tools: Factory): void {
   cmd
     .usage('[options] <shell>')
     .addArgument(new Argument('<shell>', 'the shell to print a script for').choices(SHELL_CHOICES))
