@@ -24,6 +24,11 @@ export interface Factory {
 /** What a verb's run function looks like (its result, if any, is for tests and callers in code). */
 export type RunFunction<O> = (options: O, ctx: Context) => Promise<unknown>;
 
+/** A verb's action: run it with the factory's context (commander wants a Promise<void>). */
+export async function runWith<O>(f: Factory, runF: RunFunction<O>, options: O): Promise<void> {
+  await runF(options, f.context());
+}
+
 /**
  * The Factory of one run of `root`: the context is built from the global options of the command that runs
  * (commander's preAction hook names it), with the run's streams and environment.

@@ -1,5 +1,7 @@
 /** `ops pipe list`, `ops pipe status NAME`, `ops pipe programs`. */
+import { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { runWith, type Factory, type RunFunction } from '../factory.js';
 import type { Column } from '../../core/output.js';
 import { sanitize } from '../../core/sanitize.js';
 import { compileFailed, isStopped, type Pipeline, type ProgramSummary } from '../../clients/pipelines.js';
@@ -19,7 +21,18 @@ function programStyle(text: string, status: string, c: import('chalk').ChalkInst
   return c.yellow(text);
 }
 
-export async function pipeList(ctx: Context): Promise<void> {
+/** No options: every pipeline of the server. */
+export type PipeListOptions = Record<string, never>;
+
+export function newCmdPipeList(f: Factory, runF: RunFunction<PipeListOptions> = runPipeList): Command {
+  return new Command('list')
+    .alias('ls')
+    .description('List the pipelines with their program and deployment state')
+    .addHelpText('after', '\nExamples:\n  ops pipe list\n  ops pipe list --json | jq -r \'.[].name\'')
+    .action(() => runWith(f, runF, {}));
+}
+
+export async function runPipeList(opts: PipeListOptions, ctx: Context): Promise<void> {
   const pipes = client(ctx);
   const list = await pipes.list();
   const tty = ctx.out.format === 'table';
@@ -35,7 +48,20 @@ export async function pipeList(ctx: Context): Promise<void> {
 }
 
 
-export async function pipeStatus(ctx: Context, name: string): Promise<void> {
+export interface PipeStatusOptions {
+  name: string;
+}
+
+export function newCmdPipeStatus(f: Factory, runF: RunFunction<PipeStatusOptions> = runPipeStatus): Command {
+  return new Command('status')
+    .arguments('<name>')
+    .description('Program and deployment state of a pipeline, its errors, and since when')
+    .addHelpText('after', '\nExamples:\n  ops pipe status shop\n  ops pipe status shop --json | jq .deployment_status')
+    .action((name: string) => runWith(f, runF, { name }));
+}
+
+export async function runPipeStatus(opts: PipeStatusOptions, ctx: Context): Promise<void> {
+  const { name } = opts;
   const pipes = client(ctx);
   const p = await getPipeline(ctx, pipes, name);
   if (ctx.json) return ctx.out.writeJson(p.raw);
@@ -63,7 +89,17 @@ export async function pipeStatus(ctx: Context, name: string): Promise<void> {
 }
 
 
-export async function pipePrograms(ctx: Context): Promise<void> {
+/** No options: every program of the server. */
+export type PipeProgramsOptions = Record<string, never>;
+
+export function newCmdPipePrograms(f: Factory, runF: RunFunction<PipeProgramsOptions> = runPipePrograms): Command {
+  return new Command('programs')
+    .description('List the programs (GET /v0/programs, or derived from the pipelines on servers without it)')
+    .addHelpText('after', '\nExample:\n  ops pipe programs')
+    .action(() => runWith(f, runF, {}));
+}
+
+export async function runPipePrograms(opts: PipeProgramsOptions, ctx: Context): Promise<void> {
   const pipes = client(ctx);
   const { programs, raw } = await pipes.programs();
   const columns: Column<ProgramSummary>[] = [
