@@ -99,6 +99,11 @@ export function notifyClient(ctx: Context): NotifyClient {
 }
 
 /** Parses "a,b c" lists (repeatable flags are joined by the caller). */
+/** Commander collector for a repeatable option (each value kept whole; `splitList` splits commas later). */
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
 export function splitList(values: string[] | string | undefined): string[] {
   const list = Array.isArray(values) ? values : values === undefined ? [] : [values];
   return list.flatMap((v) => v.split(/[,\s]+/)).filter((v) => v !== '');
