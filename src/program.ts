@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { createFactory } from './commands/factory.js';
 import { findTree, TREES } from './commands/registry.js';
-import { bindRuntime, type Runtime } from './context.js';
+import type { Runtime } from './context.js';
 import { version } from './core/version.js';
 
 /** Options of the root command that take a value (to find the first command word). */
@@ -72,7 +72,6 @@ export async function buildProgram(args: readonly string[], options: { loadAll?:
       const { showHelp } = await import('./commands/help/index.js');
       await showHelp(program, topic);
     });
-  bindRuntime(program, { io: options.io, env: options.env });
   addUsageHints(program);
   return program;
 }

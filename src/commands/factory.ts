@@ -50,10 +50,14 @@ export function createFactory(root: Command, runtime: Runtime, fullProgram: () =
 
 /** Attach verbs (or groups) to `parent`, each inheriting the parent's settings down its whole subtree. */
 export function addVerbs(parent: Command, ...children: Command[]): Command {
-  for (const child of children) {
-    parent.addCommand(child);
-    inherit(child, parent);
-  }
+  for (const child of children) addVerb(parent, child);
+  return parent;
+}
+
+/** Attach one verb; `hidden` leaves it out of help and completions. */
+export function addVerb(parent: Command, child: Command, options: { hidden?: boolean } = {}): Command {
+  parent.addCommand(child, options);
+  inherit(child, parent);
   return parent;
 }
 

@@ -1,14 +1,11 @@
 /** `ops serve key create|list|revoke`: API keys of the local notification service (hashed at rest, shown once). */
-import type { Command } from 'commander';
-import { contextFor, type Context } from '../../context.js';
+import { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { addVerbs, runWith, type Factory, type RunFunction } from '../factory.js';
 import { OpsError, UsageError } from '../../core/errors.js';
-import { resolveDataDir } from './flags.js';
+import { dataDirOption, resolveDataDir, withDataDir, type DataDirOption } from './flags.js';
 import { examples } from '../help-text.js';
 
-interface Flags {
-  dataDir?: string;
-  name?: string;
-}
 
 async function keyAdmin() {
   return import('../../services/notifications/admin.js');
@@ -25,45 +22,63 @@ async function call<T>(fn: () => T): Promise<T> {
   }
 }
 
-const dataDirOption = (cmd: Command) => cmd.option('--data-dir <dir>', 'data directory of ops serve (default $XDG_DATA_HOME/ops, env OPS_DATA_DIR)');
 
-export function registerKeys(serve: Command): void {
-  const key = serve
-    .command('key')
+/** `ops serve key`: the group and its verbs. */
+export function newCmdServeKey(f: Factory): Command {
+  const key = new Command('key')
     .description('API keys of the local notification service')
     .addHelpText(
       'after',
       examples('ops serve key create --name ci', 'ops serve key list', 'ops serve key revoke 3 --yes') +
         '\nKeys are stored as SHA-256 hashes: a key is shown once, on create. A key in OPS_NOTIFY_API_KEY is\naccepted while ops serve runs with it set, and is never stored.\n',
     );
-  dataDirOption(
-    key
-      .command('create')
+  return addVerbs(key, newCmdKeyCreate(f), newCmdKeyList(f), newCmdKeyRevoke(f));
+}
+
+export interface KeyCreateOptions extends DataDirOption {
+  /** a name to recognise the key by */
+  name: string;
+}
+
+export function newCmdKeyCreate(f: Factory, runF: RunFunction<KeyCreateOptions> = runKeyCreate): Command {
+  return dataDirOption(
+    new Command('create')
       .description('Create an API key (its value is shown only now)')
       .option('--name <name>', 'a name to recognise the key by', 'key')
       .addHelpText('after', examples('ops serve key create --name ci', 'ops serve key create --name ci --json | jq -r .key')),
-  ).action(async (_f: unknown, cmd: Command) => keyCreate(contextFor(cmd), cmd.optsWithGlobals()));
-  dataDirOption(
-    key
-      .command('list')
+  ).action((flags: KeyCreateOptions, cmd: Command) => runWith(f, runF, withDataDir(flags, cmd)));
+}
+
+export type KeyListOptions = DataDirOption;
+
+export function newCmdKeyList(f: Factory, runF: RunFunction<KeyListOptions> = runKeyList): Command {
+  return dataDirOption(
+    new Command('list')
       .alias('ls')
       .description('List the keys: id, name, a masked prefix, created and last used (never their values)')
       .addHelpText('after', examples('ops serve key list', 'ops serve key list --json')),
-  ).action(async (_f: unknown, cmd: Command) => keyList(contextFor(cmd), cmd.optsWithGlobals()));
-  dataDirOption(
-    key
-      .command('revoke')
+  ).action((flags: KeyListOptions, cmd: Command) => runWith(f, runF, withDataDir(flags, cmd)));
+}
+
+export interface KeyRevokeOptions extends DataDirOption {
+  /** the key id */
+  id: string;
+}
+
+export function newCmdKeyRevoke(f: Factory, runF: RunFunction<KeyRevokeOptions> = runKeyRevoke): Command {
+  return dataDirOption(
+    new Command('revoke')
       .argument('<id>', 'the key id (see `ops serve key list`)')
       .description('Revoke a key: it stops working at once, also on a running server')
       .addHelpText('after', examples('ops serve key revoke 3', 'ops serve key revoke 3 --yes')),
-  ).action(async (id: string, _f: unknown, cmd: Command) => keyRevoke(contextFor(cmd), id, cmd.optsWithGlobals()));
+  ).action((id: string, flags: DataDirOption, cmd: Command) => runWith(f, runF, withDataDir({ ...flags, id }, cmd)));
 }
 
-function dir(ctx: Context, flags: Flags): string {
+function dir(ctx: Context, flags: DataDirOption): string {
   return resolveDataDir(flags.dataDir, ctx.env);
 }
 
-export async function keyCreate(ctx: Context, flags: Flags): Promise<void> {
+export async function runKeyCreate(flags: KeyCreateOptions, ctx: Context): Promise<void> {
   const { createKey } = await keyAdmin();
   const r = await call(() => createKey(dir(ctx, flags), { name: flags.name }));
   if (ctx.json) return ctx.out.ndjson({ ...r.info, key: r.key });
@@ -71,7 +86,7 @@ export async function keyCreate(ctx: Context, flags: Flags): Promise<void> {
   await ctx.out.write(`${r.key}\n`);
 }
 
-export async function keyList(ctx: Context, flags: Flags): Promise<void> {
+export async function runKeyList(flags: KeyListOptions, ctx: Context): Promise<void> {
   const { listKeys } = await keyAdmin();
   const rows = await call(() => listKeys(dir(ctx, flags)));
   await ctx.out.list(rows, [
@@ -83,7 +98,8 @@ export async function keyList(ctx: Context, flags: Flags): Promise<void> {
   ]);
 }
 
-export async function keyRevoke(ctx: Context, id: string, flags: Flags): Promise<void> {
+export async function runKeyRevoke(flags: KeyRevokeOptions, ctx: Context): Promise<void> {
+  const { id } = flags;
   const { revokeKey } = await keyAdmin();
   const d = dir(ctx, flags);
   if (!(await ctx.prompter.confirm(`Revoke notification API key ${id}?`, { action: `revoke key ${id}` }))) {
