@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import type { Factory, RunFunction } from '../factory.js';
+import { runWith, type Factory, type RunFunction } from '../factory.js';
 import { BookmarkClient, type CollectionKind, type Tag } from '../../clients/bookmarks.js';
 import { parseVisibility, VisibilityError } from '../../clients/bookmarks/visibility.js';
 import { ShapeError } from '../../clients/bookmarks/pages.js';
@@ -82,7 +82,7 @@ export function pagingOptions(cmd: Command): Command {
 /** Run a bm verb with the factory's context, helper errors turned into CLI errors. */
 export async function runBm<O>(f: Factory, runF: RunFunction<O>, options: O): Promise<void> {
   try {
-    await runF(options, f.context());
+    await runWith(f, runF, options);
   } catch (err) {
     throw cliError(err);
   }
