@@ -3,8 +3,9 @@
  *
  * A verb is three exports of its group's module: `<Verb>Options` (flags and arguments, typed), `newCmd<Verb>(f,
  * runF = run<Verb>)` (the commander Command with its own flags; its action turns argv into the options and calls
- * `runF(options, f.context())`), and `run<Verb>(options, ctx)` (the work, callable from tests with typed options
- * and any Context). Rules:
+ * `runWith(f, runF, options)`, which hands runF the factory's context), and `run<Verb>(options, ctx)` (the work,
+ * callable from tests with typed options and any Context). Group commands (`bm links`, `serve user`) are
+ * `newCmd<Group>(f)`, which only attach their verbs; a tree's index.ts only wires. Rules:
  * - A command reaches its context only through the Factory it was constructed with: no module-level state, no
  *   `contextFor`. The Factory belongs to one run of the root command (program.ts builds it).
  * - Options are typed where they are declared: no `as never`, no `any` (test/house/commands.test.ts).
