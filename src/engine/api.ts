@@ -116,6 +116,8 @@ export interface CompiledProgram {
   newCircuit(): Circuit;
   /** The value codec of a table's columns (the engine's own type rules), or undefined for an unknown table. */
   inputCodec(table: string): InputCodec | undefined;
+  /** The same for any table or view (a row in a relation's shape, e.g. a snapshot's anchor row), or undefined. */
+  valueCodec(relation: string): InputCodec | undefined;
 }
 
 /** A value that does not fit its column's type; the message is serde-like, as Feldera's. */
@@ -129,8 +131,11 @@ export interface ColumnCodec {
   nullable: boolean;
   /** A JSON input value checked and put in the engine's JSON output form; throws EngineValueError. */
   fromJson(v: JsonValue | undefined): JsonValue;
-  /** A CSV field (an empty field is NULL) checked and put in the same form; throws EngineValueError. */
-  fromCsv(text: string): JsonValue;
+  /**
+   * A CSV field checked and put in the same form; throws EngineValueError. An empty field is NULL, unless
+   * it was `quoted` ("") and the column is a string: then it is the empty string.
+   */
+  fromCsv(text: string, quoted?: boolean): JsonValue;
 }
 
 export interface InputCodec {

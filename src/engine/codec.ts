@@ -1,33 +1,101 @@
 /**
- * Input value codecs per table (CompiledProgram.inputCodec): each column's JSON and CSV input checked against
- * its SQL type with the engine's own rules (types/values.ts), so other code need not copy them. The result is
- * the value's JSON output form (DECIMAL as a string with its scale, dates as text, MAP as an object with sorted
- * keys, VARIANT as its JSON value, ...), which the engine accepts back as input unchanged.
+ * Value codecs per relation (CompiledProgram.inputCodec / valueCodec): each column's JSON and CSV input
+ * checked against its SQL type with the engine's own rules (types/values.ts), so no other code copies them.
+ * The result is the value's JSON output form (DECIMAL as a string with its scale, dates as text, MAP as an
+ * object with sorted keys, VARIANT as its JSON value, ...), which the engine accepts back as input unchanged.
+ * Rules: messages are serde's, as Feldera's JSON and CSV readers word them; NULL (a JSON null, an empty CSV
+ * field) in a NOT NULL column is refused here. The common cases (an integer in range, a string for VARCHAR,
+ * a number for DOUBLE, a boolean) are the output form already and come back as they are, without the
+ * internal form in between: this is on the ingress path of every value.
  */
 import { EngineValueError, type ColumnCodec, type InputCodec, type JsonValue } from './api.js';
-import { typeToString, type SqlType } from './types/types.js';
-import { fromCsv, fromJson, toJson, ValueError, type Value } from './types/values.js';
+import { INT_RANGE, typeToString, type SqlType } from './types/types.js';
+import { expectedText, fromCsv, fromJson, toJson, type Value } from './types/values.js';
 
-function guard(name: string, t: SqlType, read: () => Value): JsonValue {
-  let v: Value;
-  try {
-    v = read();
-  } catch (e) {
-    if (e instanceof ValueError) throw new EngineValueError(e.message);
-    throw e;
+type Reader = (v: JsonValue) => JsonValue;
+
+/** JSON input (not null) to the output form: fromJson then toJson, with shortcuts for the common types. */
+function jsonReader(t: SqlType): Reader {
+  const full: Reader = (v) => toJson(fromJson(v, t), t);
+  switch (t.kind) {
+    case 'TINYINT':
+    case 'SMALLINT':
+    case 'INTEGER':
+    case 'BIGINT': {
+      const [lo, hi] = t.kind === 'BIGINT' ? [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER] : INT_RANGE[t.kind]!;
+      return (v) => (typeof v === 'number' && Number.isInteger(v) && v >= lo && v <= hi ? v : full(v));
+    }
+    case 'VARCHAR':
+      return (v) => (typeof v === 'string' ? v : full(v));
+    case 'DOUBLE':
+      return (v) => (typeof v === 'number' ? v : full(v));
+    case 'BOOLEAN':
+      return (v) => (typeof v === 'boolean' ? v : full(v));
+    case 'TIMESTAMP': {
+      // also milliseconds since the epoch, as a number (Feldera's millis_since_epoch form)
+      const text = checkedText(t, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{0,2}[1-9])?$/, full);
+      return (v) => (typeof v === 'number' && Number.isFinite(v) ? toJson(Math.trunc(v), t) : text(v));
+    }
+    case 'DATE':
+      return checkedText(t, /^\d{4}-\d{2}-\d{2}$/, full);
+    case 'TIME':
+      return checkedText(t, /^\d{2}:\d{2}:\d{2}(?:\.\d{0,8}[1-9])?$/, full);
+    case 'DECIMAL': {
+      const scale = t.scale ?? 0;
+      const canonical = new RegExp(`^-?(?:0|[1-9]\\d*)${scale > 0 ? `\\.\\d{${scale}}` : ''}$`);
+      // '-0.00' is written '0.00'
+      return (v) => (typeof v === 'string' && canonical.test(v) && fromJson(v, t) !== 0n ? v : full(v));
+    }
+    default:
+      return full;
   }
-  if (v === null && !t.nullable) throw new EngineValueError(`invalid type: null, expected a value for the NOT NULL column ${name}`);
-  return toJson(v, t);
+}
+
+/**
+ * A reader that gives back a string already in the output form (`canonical`: what toJson would write) once
+ * the engine's rules accept it, without writing it again; other values take the full way.
+ */
+function checkedText(t: SqlType, canonical: RegExp, full: Reader): Reader {
+  return (v) => {
+    if (typeof v !== 'string' || !canonical.test(v)) return full(v);
+    fromJson(v, t);
+    return v;
+  };
+}
+
+/** Types whose CSV field is read as the JSON string of the same text (fromCsv's rule): the JSON reader serves. */
+const CSV_AS_JSON_TEXT: ReadonlySet<SqlType['kind']> = new Set(['DATE', 'TIME', 'TIMESTAMP', 'DECIMAL']);
+
+export function columnCodec(name: string, t: SqlType): ColumnCodec {
+  const expected = expectedText(t);
+  const read = jsonReader(t);
+  const nullable = t.nullable;
+  const jsonNull = (): null => {
+    if (!nullable) throw new EngineValueError(`invalid type: null, expected ${expected}`);
+    return null;
+  };
+  const csvNull = (): null => {
+    if (!nullable) throw new EngineValueError(`empty field for a NOT NULL column, expected ${expected}`);
+    return null;
+  };
+  const csvFull = (text: string, quoted: boolean): JsonValue => {
+    const v: Value = fromCsv(text, t, quoted);
+    return v === null ? csvNull() : toJson(v, t);
+  };
+  return {
+    name,
+    type: typeToString(t),
+    nullable,
+    fromJson: (v) => (v === null || v === undefined ? jsonNull() : read(v)),
+    fromCsv:
+      t.kind === 'VARCHAR'
+        ? (text, quoted = false) => (text !== '' || quoted ? text : csvNull())
+        : CSV_AS_JSON_TEXT.has(t.kind)
+          ? (text) => (text === '' ? csvNull() : read(text))
+          : (text, quoted = false) => csvFull(text, quoted),
+  };
 }
 
 export function inputCodec(columns: Array<{ name: string; type: SqlType }>): InputCodec {
-  return {
-    columns: columns.map(({ name, type }): ColumnCodec => ({
-      name,
-      type: typeToString(type),
-      nullable: type.nullable,
-      fromJson: (v) => guard(name, type, () => fromJson(v, type)),
-      fromCsv: (text) => guard(name, type, () => fromCsv(text, type)),
-    })),
-  };
+  return { columns: columns.map(({ name, type }) => columnCodec(name, type)) };
 }

@@ -51,6 +51,12 @@ export function compile(sql: string, options: CompileOptions = {}): CompileResul
       const bound = rel && program.tables[tables.indexOf(rel)];
       return bound ? inputCodec(bound.columns) : undefined;
     },
+    valueCodec(relation: string) {
+      const rel = resolveName(all, relation, casing);
+      if (!rel) return undefined;
+      const i = tables.indexOf(rel);
+      return inputCodec(i >= 0 ? program.tables[i]!.columns : program.views[views.indexOf(rel)]!.columns);
+    },
   };
   return { ok: true, program: compiled };
 }

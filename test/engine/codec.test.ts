@@ -1,6 +1,6 @@
-/** CompiledProgram.inputCodec: the engine's own per-column input rules (JSON and CSV) for the pipeline ingress. */
+/** CompiledProgram.inputCodec / valueCodec: the engine's own per-column input rules (JSON and CSV) for the pipeline ingress. */
 import { describe, expect, it } from 'vitest';
-import { compile, EngineValueError } from '../../src/engine/index.js';
+import { compile, EngineValueError, type ColumnCodec, type JsonValue } from '../../src/engine/index.js';
 
 const r = compile(`CREATE TABLE t (id INT NOT NULL, d DECIMAL(6, 2), ts TIMESTAMP, tags VARCHAR ARRAY, m MAP<VARCHAR, INT>, v VARIANT, b VARBINARY, ok BOOLEAN);
   CREATE VIEW w AS SELECT * FROM t;`);
@@ -48,14 +48,118 @@ describe('inputCodec', () => {
     const [id, d, , tags, m, , b, ok] = program.inputCodec('t')!.columns;
     expect(() => id!.fromJson('x')).toThrow(EngineValueError);
     expect(() => id!.fromJson('x')).toThrow('invalid type: string "x", expected i32');
-    expect(() => id!.fromJson(null)).toThrow(/NOT NULL column ID/);
+    expect(() => id!.fromJson(null)).toThrow('invalid type: null, expected i32');
+    expect(() => id!.fromCsv('')).toThrow('empty field for a NOT NULL column, expected i32');
     expect(() => id!.fromJson(2 ** 31)).toThrow(/invalid value: integer `2147483648`, expected i32/);
     expect(() => d!.fromJson(12345.6)).toThrow(/does not fit in DECIMAL\(6, 2\)/);
-    expect(() => tags!.fromJson('a')).toThrow(/expected an array/);
-    expect(() => m!.fromJson([1])).toThrow(/expected a map/);
+    expect(() => tags!.fromJson('a')).toThrow('invalid type: string "a", expected a sequence');
+    expect(() => m!.fromJson([1])).toThrow('invalid type: sequence, expected a map');
     expect(() => b!.fromJson('xyz')).toThrow(/expected an array of bytes or a hex string/);
     expect(() => ok!.fromCsv('yes')).toThrow(/`true` or `false`/);
     expect(() => id!.fromCsv('1.5')).toThrow(/invalid digit/);
+    expect(() => id!.fromCsv('3000000000')).toThrow('number too large to fit in target type');
+    expect(() => tags!.fromCsv('[x')).toThrow('expected a sequence written as JSON');
+  });
+
+  it('words its messages as serde does (Feldera): the JSON type of the value, what was expected', () => {
+    const r2 = compile(`CREATE TABLE m (i TINYINT, s VARCHAR, dt DATE, t TIME, ts TIMESTAMP, f DOUBLE, r REAL, dec DECIMAL(5, 2), big BIGINT)`);
+    if (!r2.ok) throw new Error(JSON.stringify(r2.errors));
+    const [i, s, dt, t, ts, f, , dec, big] = r2.program.inputCodec('m')!.columns;
+    const cases: Array<[ColumnCodec, JsonValue, string]> = [
+      [i!, 1.5, 'invalid type: floating point `1.5`, expected i8'],
+      [i!, 200, 'invalid value: integer `200`, expected i8'],
+      [i!, true, 'invalid type: boolean `true`, expected i8'],
+      [s!, 5, 'invalid type: integer `5`, expected a string'],
+      [s!, { a: 1 }, 'invalid type: map, expected a string'],
+      [dt!, '2021-02-30', 'invalid value: string "2021-02-30", expected a date (YYYY-MM-DD)'],
+      [dt!, 7, 'invalid type: integer `7`, expected a date (YYYY-MM-DD)'],
+      [t!, '25:00:00', 'invalid value: string "25:00:00", expected a time (HH:MM:SS[.fffffffff])'],
+      [ts!, 'yesterday', 'invalid value: string "yesterday", expected a timestamp (YYYY-MM-DD HH:MM:SS[.ffffff])'],
+      [f!, '1', 'invalid type: string "1", expected f64'],
+      [dec!, 'abc', 'invalid type: string "abc", expected a decimal number'],
+      [dec!, 1000, 'value does not fit in DECIMAL(5, 2)'],
+      [big!, 9007199254740993, 'invalid value: integer `9007199254740992` is beyond ±9007199254740991'],
+    ];
+    for (const [codec, value, message] of cases) expect(() => codec.fromJson(value), `${codec.name} ${JSON.stringify(value)}`).toThrow(message);
+    // the exact digits of a CSV field are quoted (a JSON number has lost them already)
+    expect(() => big!.fromCsv('9007199254740993')).toThrow('integer `9007199254740993` is beyond');
+    expect(() => big!.fromCsv('99999999999999999999')).toThrow('number too large to fit in target type');
+    expect(big!.fromCsv('-9007199254740991')).toBe(-9007199254740991);
+  });
+
+  it('CSV: a quoted empty field is the empty string for a string column, NULL for the others; VARIANT fields are JSON', () => {
+    const r2 = compile(`CREATE TABLE q (s VARCHAR, c CHAR(3), n INT, a VARCHAR ARRAY, v VARIANT, sn VARCHAR NOT NULL)`);
+    if (!r2.ok) throw new Error(JSON.stringify(r2.errors));
+    const [s, c, n, a, v, sn] = r2.program.inputCodec('q')!.columns;
+    expect(s!.fromCsv('', true)).toBe('');
+    expect(s!.fromCsv('')).toBeNull();
+    expect(s!.fromCsv(' x ')).toBe(' x ');
+    expect(c!.fromCsv('', true)).toBe('   ');
+    expect(n!.fromCsv('', true)).toBeNull();
+    expect(a!.fromCsv('', true)).toBeNull();
+    expect(v!.fromCsv('null')).toBeNull();
+    expect(v!.fromCsv('"null"')).toBe('null');
+    expect(v!.fromCsv('{"b":1,"a":[2]}')).toEqual({ a: [2], b: 1 });
+    expect(sn!.fromCsv('', true)).toBe('');
+    expect(() => sn!.fromCsv('')).toThrow('empty field for a NOT NULL column, expected a string');
+  });
+
+  it('TIMESTAMP from JSON also takes milliseconds since the epoch; dates and times come back in their output form', () => {
+    const r2 = compile(`CREATE TABLE e (ts TIMESTAMP, dt DATE, t TIME)`);
+    if (!r2.ok) throw new Error(JSON.stringify(r2.errors));
+    const [ts, dt, t] = r2.program.inputCodec('e')!.columns;
+    expect(ts!.fromJson(1_700_000_000_123)).toBe('2023-11-14 22:13:20.123');
+    expect(ts!.fromJson(' 2024-02-25 12:12:33 ')).toBe('2024-02-25 12:12:33');
+    expect(dt!.fromJson('2024-2-5')).toBe('2024-02-05');
+    expect(t!.fromJson('9:05')).toBe('09:05:00');
+  });
+
+  it('gives every spelling of a DATE, TIME, TIMESTAMP or DECIMAL in its one output form (JSON and CSV alike)', () => {
+    const r2 = compile(`CREATE TABLE o (dt DATE, t TIME, ts TIMESTAMP, d DECIMAL(8, 2), d0 DECIMAL(6, 0))`);
+    if (!r2.ok) throw new Error(JSON.stringify(r2.errors));
+    const [dt, t, ts, d, d0] = r2.program.inputCodec('o')!.columns;
+    const cases: Array<[ColumnCodec, string, string]> = [
+      [dt!, '2024-02-29', '2024-02-29'],
+      [dt!, '2024-2-9', '2024-02-09'],
+      [dt!, ' 2024-02-09 ', '2024-02-09'],
+      [t!, '10:11:12', '10:11:12'],
+      [t!, '10:11:12.120', '10:11:12.12'],
+      [t!, '10:11:12.000000001', '10:11:12.000000001'],
+      [t!, '1:02', '01:02:00'],
+      [ts!, '2024-02-29 10:11:12', '2024-02-29 10:11:12'],
+      [ts!, '2024-02-29 10:11:12.5', '2024-02-29 10:11:12.5'],
+      [ts!, '2024-02-29 10:11:12.500', '2024-02-29 10:11:12.5'],
+      [ts!, '2024-02-29T10:11:12', '2024-02-29 10:11:12'],
+      [ts!, '2024-02-29 10:11:12+01:00', '2024-02-29 09:11:12'],
+      [ts!, '2024-02-29', '2024-02-29 00:00:00'],
+      [d!, '12.50', '12.50'],
+      [d!, '12.5', '12.50'],
+      [d!, '-0.00', '0.00'],
+      [d!, '-0.50', '-0.50'],
+      [d!, '007.25', '7.25'],
+      [d!, '+1.00', '1.00'],
+      [d!, '1e2', '100.00'],
+      [d0!, '42', '42'],
+      [d0!, '-0', '0'],
+      [d0!, '42.5', '43'],
+    ];
+    for (const [codec, text, out] of cases) {
+      expect(codec.fromJson(text), `${codec.name} ${text}`).toBe(out);
+      expect(codec.fromCsv(text), `${codec.name} CSV ${text}`).toBe(out);
+    }
+    for (const bad of ['2024-02-30', '2024-13-01', '24-02-01x']) expect(() => dt!.fromJson(bad)).toThrow('expected a date');
+    expect(() => t!.fromCsv('24:00:00')).toThrow('expected a time');
+    expect(() => ts!.fromJson('2024-02-29 24:00:00')).toThrow('expected a timestamp');
+    expect(() => d!.fromCsv('1000000.00')).toThrow('value does not fit in DECIMAL(8, 2)');
+  });
+
+  it('valueCodec reads the values of a view as well; NULL is refused only in a NOT NULL column', () => {
+    const v = program.valueCodec('w')!;
+    expect(v.columns.map((c) => c.name)).toEqual(['ID', 'D', 'TS', 'TAGS', 'M', 'V', 'B', 'OK']);
+    expect(v.columns[1]!.fromJson('2')).toBe('2.00');
+    expect(() => v.columns[0]!.fromJson(null)).toThrow('expected i32');
+    expect(program.valueCodec('t')!.columns[0]!.name).toBe('ID');
+    expect(program.valueCodec('nope')).toBeUndefined();
   });
 
   it('is undefined for views and unknown tables; values it returns are accepted by a circuit', () => {

@@ -1,5 +1,5 @@
 /** Conversions between JSON/CSV values and internal values, ordering, and row keys. */
-import type { JsonValue } from '../api.js';
+import { EngineValueError, type JsonValue } from '../api.js';
 import { type SqlType, INT_RANGE, isInteger } from './types.js';
 import { decimalFromNumber, formatDecimal, parseDecimal, decimalToNumber, pow10 } from './decimal.js';
 import { formatDate, formatTime, formatTimestamp, parseDate, parseTime, parseTimestamp } from './datetime.js';
@@ -8,14 +8,63 @@ import { bytesToHex, canonicalJson, hexToBytes, variantValue } from './variant.j
 export type Value = null | boolean | number | bigint | string | Value[];
 export type Row = Value[];
 
-export class ValueError extends Error {}
+/** A value that does not fit its type: an EngineValueError, so that the input codec passes it on as it is. */
+export class ValueError extends EngineValueError {}
 
+/** A JSON value as serde (Feldera's JSON reader) names it in its messages: `integer \`5\``, `sequence`, `map`. */
 function describe(v: JsonValue): string {
   if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  if (typeof v === 'object') return 'an object';
+  if (Array.isArray(v)) return 'sequence';
+  if (typeof v === 'object') return 'map';
   if (typeof v === 'string') return `string ${JSON.stringify(v)}`;
+  if (typeof v === 'number') return Number.isInteger(v) ? `integer \`${v}\`` : `floating point \`${v}\``;
   return `${typeof v} \`${String(v)}\``;
+}
+
+/** What a value of type t is called in messages ("expected i32", "expected a date (YYYY-MM-DD)"), as serde says it. */
+export function expectedText(t: SqlType): string {
+  switch (t.kind) {
+    case 'TINYINT':
+    case 'SMALLINT':
+    case 'INTEGER':
+    case 'BIGINT':
+      return intName(t);
+    case 'BOOLEAN':
+      return 'a boolean';
+    case 'REAL':
+      return 'f32';
+    case 'DOUBLE':
+      return 'f64';
+    case 'DECIMAL':
+      return 'a decimal number';
+    case 'VARCHAR':
+    case 'CHAR':
+      return 'a string';
+    case 'DATE':
+      return 'a date (YYYY-MM-DD)';
+    case 'TIME':
+      return 'a time (HH:MM:SS[.fffffffff])';
+    case 'TIMESTAMP':
+      return 'a timestamp (YYYY-MM-DD HH:MM:SS[.ffffff])';
+    case 'ARRAY':
+      return 'a sequence';
+    case 'MAP':
+      return 'a map';
+    case 'INTERVAL_DT':
+    case 'INTERVAL_YM':
+      return 'an interval';
+    case 'VARIANT':
+      return 'a JSON value';
+    case 'VARBINARY':
+      return 'an array of bytes or a hex string';
+    case 'NULL':
+      return 'null';
+  }
+}
+
+/** `invalid type` for a value of the wrong JSON type, `invalid value` for a string of the right type that does not parse. */
+function refused(v: JsonValue, t: SqlType): ValueError {
+  return new ValueError(`invalid ${typeof v === 'string' ? 'value' : 'type'}: ${describe(v)}, expected ${expectedText(t)}`);
 }
 
 /** Convert a JSON value to the internal form of type t. Throws ValueError with a Feldera-like message. */
@@ -42,8 +91,7 @@ export function fromJson(v: JsonValue | undefined, t: SqlType): Value {
       let d: bigint | undefined;
       if (typeof v === 'number') d = decimalFromNumber(v, s);
       else if (typeof v === 'string') d = parseDecimal(v, s);
-      else throw new ValueError(`invalid type: ${describe(v)}, expected a decimal`);
-      if (d === undefined) throw new ValueError(`invalid decimal: ${describe(v)}`);
+      if (d === undefined) throw new ValueError(`invalid type: ${describe(v)}, expected a decimal number`);
       checkDecimalPrecision(d, t);
       return d;
     }
@@ -57,21 +105,21 @@ export function fromJson(v: JsonValue | undefined, t: SqlType): Value {
       throw new ValueError(`invalid type: ${describe(v)}, expected a string`);
     case 'DATE': {
       const d = typeof v === 'string' ? parseDate(v) : undefined;
-      if (d === undefined) throw new ValueError(`invalid date: ${describe(v)}`);
+      if (d === undefined) throw refused(v, t);
       return d;
     }
     case 'TIME': {
       const d = typeof v === 'string' ? parseTime(v) : undefined;
-      if (d === undefined) throw new ValueError(`invalid time: ${describe(v)}`);
+      if (d === undefined) throw refused(v, t);
       return d;
     }
     case 'TIMESTAMP': {
       const d = typeof v === 'string' ? parseTimestamp(v) : undefined;
-      if (d === undefined) throw new ValueError(`invalid timestamp: ${describe(v)}`);
+      if (d === undefined) throw refused(v, t);
       return d;
     }
     case 'ARRAY':
-      if (!Array.isArray(v)) throw new ValueError(`invalid type: ${describe(v)}, expected an array`);
+      if (!Array.isArray(v)) throw new ValueError(`invalid type: ${describe(v)}, expected a sequence`);
       return v.map((e) => fromJson(e, t.elem!));
     case 'INTERVAL_DT':
     case 'INTERVAL_YM':
@@ -86,7 +134,7 @@ export function fromJson(v: JsonValue | undefined, t: SqlType): Value {
     case 'VARBINARY': {
       if (Array.isArray(v) && v.every((b) => typeof b === 'number' && Number.isInteger(b) && b >= 0 && b <= 255)) return bytesToHex(Uint8Array.from(v as number[]));
       if (typeof v === 'string' && /^([0-9a-fA-F]{2})*$/.test(v)) return v.toLowerCase();
-      throw new ValueError(`invalid type: ${describe(v)}, expected an array of bytes or a hex string`);
+      throw new ValueError(`invalid type: ${describe(v)}, expected ${expectedText(t)}`);
     }
     case 'NULL':
       throw new ValueError(`invalid type: ${describe(v)}, expected null`);
@@ -137,9 +185,15 @@ export function checkDecimalPrecision(d: bigint, t: SqlType): void {
   if ((d < 0n ? -d : d) >= pow10(t.precision)) throw new ValueError(`value does not fit in ${t.kind}(${t.precision}, ${t.scale ?? 0})`);
 }
 
-/** Convert one CSV field (text) to the internal form; an empty field is NULL. */
-export function fromCsv(text: string, t: SqlType): Value {
-  if (text === '') return null;
+const I64_MIN = -(2n ** 63n);
+const I64_MAX = 2n ** 63n - 1n;
+
+/**
+ * Convert one CSV field (text) to the internal form. An empty field is NULL, except a quoted one (`""`)
+ * for a string type, which is the empty string.
+ */
+export function fromCsv(text: string, t: SqlType, quoted = false): Value {
+  if (text === '') return quoted && (t.kind === 'VARCHAR' || t.kind === 'CHAR') ? fromJson(text, t) : null;
   switch (t.kind) {
     case 'BOOLEAN': {
       const s = text.trim().toLowerCase();
@@ -153,7 +207,14 @@ export function fromCsv(text: string, t: SqlType): Value {
     case 'BIGINT': {
       const s = text.trim();
       if (!/^[+-]?\d+$/.test(s)) throw new ValueError('invalid digit found in string');
-      return fromJson(Number(s), t);
+      const n = Number(s);
+      const [lo, hi] = INT_RANGE[t.kind]!;
+      if (Number.isSafeInteger(n) ? n < lo || n > hi : t.kind !== 'BIGINT' || BigInt(s) < I64_MIN || BigInt(s) > I64_MAX)
+        throw new ValueError('number too large to fit in target type');
+      // the digits as written: beyond 2^53 the number has already lost some
+      if (!Number.isSafeInteger(n))
+        throw new ValueError(`invalid value: integer \`${s.replace(/^\+/, '')}\` is beyond ±${Number.MAX_SAFE_INTEGER}, the BIGINT range held exactly here (use DECIMAL(19, 0) for larger values)`);
+      return n;
     }
     case 'REAL':
     case 'DOUBLE': {
@@ -168,7 +229,7 @@ export function fromCsv(text: string, t: SqlType): Value {
       try {
         parsed = JSON.parse(text) as JsonValue;
       } catch {
-        throw new ValueError(`invalid ${t.kind === 'ARRAY' ? 'array' : t.kind === 'MAP' ? 'map' : 'JSON'}`);
+        throw new ValueError(`expected ${expectedText(t)} written as JSON`);
       }
       return fromJson(parsed, t);
     }

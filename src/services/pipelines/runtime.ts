@@ -19,6 +19,7 @@ import { FileOutput } from './connectors/output.js';
 import { encodeChunks, type EncodedChunk, type OutputFormat } from './egress/encode.js';
 import { stepOrder } from './egress/order.js';
 import { ApiError } from './errors.js';
+import { engineName } from './names.js';
 import { TableBinding } from './ingress/binding.js';
 import type { ParsedInput } from './ingress/parser.js';
 import { parseErrorsResponse, type ParseErrorEntry } from './ingress/parse-error.js';
@@ -69,7 +70,9 @@ export class PipelineRuntime {
   binding(table: RelationSchema): TableBinding {
     let b = this.bindings.get(table);
     if (!b) {
-      b = new TableBinding(table);
+      const codec = this.program.inputCodec(engineName(table));
+      if (!codec) throw new Error(`no input codec for table '${table.name}'`);
+      b = new TableBinding(table, codec);
       this.bindings.set(table, b);
     }
     return b;

@@ -15,6 +15,8 @@ beforeAll(async () => {
     `create table v(a int, big bigint, d decimal(5,2), dt date, t time, ts timestamp) with ('materialized' = 'true');`,
   );
   await startRunning(svc, 'vals');
+  await createCompiled(svc, 'strs', `create table s(id int not null, s varchar, v variant, n int) with ('materialized' = 'true');`);
+  await startRunning(svc, 'strs');
 });
 afterAll(async () => {
   await svc?.close();
@@ -74,6 +76,23 @@ describe('ingress value checks', () => {
     expect(r.status, r.text).toBe(400);
     expect(r.json.details.errors[0]).toMatchObject({ event_number: 1, field: 'D' });
     expect(r.json.details.errors[0].description).toContain('DECIMAL(5, 2)');
+  });
+
+  it('CSV through the engine codec: a quoted empty field is an empty string, an unquoted one NULL; a VARIANT field is JSON (null is NULL)', async () => {
+    const r = await ingest(svc, 'strs', 's', 'format=csv', '1,"",null,""\n2,,"{""b"":1,""a"":[true]}",\n3,x,"""null""",7\n');
+    expect(r.status, r.text).toBe(200);
+    const rows = (await snapshot(svc, 'strs', 's')).json_data.map((d: { insert: { ID: number } }) => d.insert);
+    expect(rows.sort((a: { ID: number }, b: { ID: number }) => a.ID - b.ID)).toEqual([
+      { ID: 1, S: '', V: null, N: null },
+      { ID: 2, S: null, V: { a: [true], b: 1 }, N: null },
+      { ID: 3, S: 'x', V: 'null', N: 7 },
+    ]);
+    const bad = await ingest(svc, 'strs', 's', 'format=csv', ',x,1,1\n4,x,{bad,1\n');
+    expect(bad.status, bad.text).toBe(400);
+    expect(bad.json.details.errors.map((e: { field: string; description: string }) => [e.field, e.description])).toEqual([
+      ['ID', "failed to deserialize CSV record: error parsing field 'ID': field 0: empty field for a NOT NULL column, expected i32"],
+      ['V', "failed to deserialize CSV record: error parsing field 'V': field 2: expected a JSON value written as JSON"],
+    ]);
   });
 
   it('good values at the edges are accepted', async () => {

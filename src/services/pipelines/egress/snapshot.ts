@@ -3,10 +3,9 @@
  * (at most N rows sampled in key order) and neighborhoods (rows around an anchor, indexes -before..after-1,
  * as Feldera's neighborhood operator).
  */
-import type { Circuit, ColumnSchema, JsonRow, JsonValue, WeightedRow } from '../../../engine/index.js';
+import { EngineValueError, type Circuit, type ColumnSchema, type CompiledProgram, type InputCodec, type JsonRow, type JsonValue, type WeightedRow } from '../../../engine/index.js';
 import { ApiError } from '../errors.js';
 import { ColumnIndex, engineName, findRelation, type ProgramSchema } from '../names.js';
-import { ValueError, jsonConverter } from '../ingress/values.js';
 import type { SnapshotSpec } from '../worker/protocol.js';
 import { snapshotBody } from './encode.js';
 import { rowComparator } from './order.js';
@@ -41,8 +40,11 @@ export interface NeighborhoodSpec {
   after: number;
 }
 
-/** Reads `{anchor, before, after}`; the anchor may be an object (any key case) or an array in column order, its values of the columns' types. */
-export function parseNeighborhood(body: unknown, columns: ColumnSchema[]): NeighborhoodSpec | string {
+/**
+ * Reads `{anchor, before, after}`; the anchor may be an object (any key case) or an array in column order,
+ * its values of the columns' types, read by the relation's value codec (`codec`) as ingress reads them.
+ */
+export function parseNeighborhood(body: unknown, columns: ColumnSchema[], codec: InputCodec): NeighborhoodSpec | string {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'expected a JSON object {"anchor": row|null, "before": n, "after": n}';
   const b = body as Record<string, unknown>;
   const num = (k: string) => (b[k] === undefined ? 0 : b[k]);
@@ -55,14 +57,15 @@ export function parseNeighborhood(body: unknown, columns: ColumnSchema[]): Neigh
     const idx = new ColumnIndex(columns);
     const row: JsonRow = {};
     for (const c of columns) row[c.name] = null;
-    // each value as ingress reads it (DECIMAL numbers as text, trimmed dates...); a bad one is an error
+    // each value as ingress reads it (DECIMAL numbers as text, trimmed dates...); a bad one is an error;
+    // null is allowed in every column (an anchor below all rows)
     const set = (i: number, v: unknown): string | undefined => {
       const c = columns[i]!;
       try {
-        row[c.name] = jsonConverter(c.type, true)(v);
+        row[c.name] = v === null ? null : codec.columns[i]!.fromJson(v as JsonValue);
         return undefined;
       } catch (err) {
-        if (err instanceof ValueError) return `'anchor' field '${c.name}': ${err.message}`;
+        if (err instanceof EngineValueError) return `'anchor' field '${c.name}': ${err.message}`;
         throw err;
       }
     };
@@ -101,7 +104,7 @@ export function neighborhood(sorted: WeightedRow[], spec: NeighborhoodSpec, colu
 }
 
 /** The body of a snapshot request (`mode=snapshot`), read from the circuit's integrated contents. */
-export function answerSnapshot(circuit: Circuit, program: ProgramSchema, spec: SnapshotSpec): string {
+export function answerSnapshot(circuit: Circuit, program: ProgramSchema & Pick<CompiledProgram, 'valueCodec'>, spec: SnapshotSpec): string {
   const rel = findRelation(program, `"${spec.relation.replace(/"/g, '""')}"`, 'any');
   if (!rel) throw new ApiError(404, 'UnknownOutputEndpoint', `Unknown relation '${spec.relation}'`);
   const { query, format } = spec;
@@ -115,7 +118,7 @@ export function answerSnapshot(circuit: Circuit, program: ProgramSchema, spec: S
   if (query === 'neighborhood') {
     if (spec.neighborhood === null)
       throw new ApiError(400, 'MissingNeighborhoodSpec', 'Neighborhood request must specify the neighborhood in the body of the request: {"anchor": row|null, "before": n, "after": n}.');
-    const parsed = parseNeighborhood(spec.neighborhood, rel.columns);
+    const parsed = parseNeighborhood(spec.neighborhood, rel.columns, program.valueCodec(engineName(rel))!);
     if (typeof parsed === 'string') throw new ApiError(400, 'InvalidNeighborhoodSpec', `Invalid neighborhood specification: ${parsed}`);
     const items = neighborhood(rows, parsed, rel.columns);
     body =

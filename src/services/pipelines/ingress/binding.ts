@@ -1,10 +1,10 @@
 /**
- * A table's input binding: column lookup, per-column converters and primary key, built once per
- * running program and shared by the JSON and CSV parsers.
+ * A table's input binding: column lookup, per-column value codecs and primary key, built once per
+ * running program and shared by the JSON and CSV parsers. The values are read by the engine's own codec
+ * (CompiledProgram.inputCodec): the type rules and their messages are the engine's, never copied here.
  */
-import type { InputChange, JsonRow, JsonValue, RelationSchema } from '../../../engine/index.js';
+import { EngineValueError, type ColumnCodec, type InputChange, type InputCodec, type JsonRow, type JsonValue, type RelationSchema } from '../../../engine/index.js';
 import { ColumnIndex, engineName } from '../names.js';
-import { csvConverter, jsonConverter, ValueError, type Converter } from './values.js';
 
 export class RowError extends Error {
   constructor(
@@ -20,20 +20,25 @@ export type RowOp = 'insert' | 'delete' | 'update';
 export class TableBinding {
   readonly index: ColumnIndex;
   readonly names: string[];
-  readonly json: Converter[];
-  readonly csv: ((text: string, quoted: boolean) => JsonValue)[];
+  /** Per column, in column order: the engine's reader of its JSON values and CSV fields. */
+  readonly codecs: ColumnCodec[];
   readonly nullable: boolean[];
   readonly keyCols: number[];
   readonly engineTable: string;
   /** A row from values in column order, as an object of one fixed shape (no spare property slots). */
   readonly makeRow: (vals: JsonValue[]) => JsonRow;
 
-  constructor(readonly table: RelationSchema) {
+  /** `codec` is the program's inputCodec of this table. */
+  constructor(
+    readonly table: RelationSchema,
+    codec: InputCodec,
+  ) {
     this.index = new ColumnIndex(table.columns);
     this.names = table.columns.map((c) => c.name);
     this.engineTable = engineName(table);
-    this.json = table.columns.map((c) => jsonConverter(c.type, c.nullable));
-    this.csv = table.columns.map((c) => csvConverter(c.type, c.nullable));
+    this.codecs = codec.columns;
+    if (this.codecs.length !== this.names.length || this.codecs.some((c, i) => c.name !== this.names[i]))
+      throw new Error(`the codec of table '${table.name}' does not match its columns`);
     this.nullable = table.columns.map((c) => c.nullable);
     this.makeRow = rowMaker(this.names);
     const pk = new Set(table.primaryKey);
@@ -102,9 +107,9 @@ export class TableBinding {
 
   private convert(i: number, v: unknown): JsonValue {
     try {
-      return this.json[i]!(v);
+      return this.codecs[i]!.fromJson(v as JsonValue);
     } catch (err) {
-      if (err instanceof ValueError) throw new RowError(`error parsing field '${this.names[i]}': ${err.message}`, this.names[i]!);
+      if (err instanceof EngineValueError) throw new RowError(`error parsing field '${this.names[i]}': ${err.message}`, this.names[i]!);
       throw err;
     }
   }

@@ -4,10 +4,9 @@
  * chunks (CsvParser) by the shared reader in src/formats/csv.ts, so memory follows the records kept and
  * the one unfinished record, not the body. This module binds the reader's records to a table.
  */
-import type { JsonValue } from '../../../engine/index.js';
+import { EngineValueError, type JsonValue } from '../../../engine/index.js';
 import { RowError, type TableBinding } from './binding.js';
 import { ParsedSink, type IngressParser, type ParsedInput } from './parser.js';
-import { ValueError } from './values.js';
 import { CsvReader, writeCsvField, type CsvRecord, type CsvSyntaxError } from '../../../formats/csv.js';
 
 export { splitCsv, type CsvRecord } from '../../../formats/csv.js';
@@ -73,11 +72,12 @@ export class CsvParser implements IngressParser {
       if (rec.fields.length !== ncols)
         throw new RowError(`expected ${ncols} field${ncols === 1 ? '' : 's'}, found ${rec.fields.length}`);
       const vals = this.vals;
+      const codecs = binding.codecs;
       for (let f = 0; f < ncols; f++) {
         try {
-          vals[f] = binding.csv[f]!(rec.fields[f]!, rec.quoted[f]!);
+          vals[f] = codecs[f]!.fromCsv(rec.fields[f]!, rec.quoted[f]!);
         } catch (err) {
-          if (err instanceof ValueError)
+          if (err instanceof EngineValueError)
             throw new RowError(`error parsing field '${binding.names[f]}': field ${f}: ${err.message}`, binding.names[f]!);
           throw err;
         }

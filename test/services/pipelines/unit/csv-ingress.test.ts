@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { TableBinding } from '../../../../src/services/pipelines/ingress/binding.js';
 import { parseCsvInput, splitCsv } from '../../../../src/services/pipelines/ingress/csv.js';
-import { T1, table, col } from './schema.js';
+import { bindingOf, tableBinding, W3B } from './schema.js';
 
-const b = new TableBinding(T1);
+const b = bindingOf(W3B, 'T1');
 
 describe('CSV ingress parser', () => {
   it('accepts mixed line endings and a missing final newline', () => {
-    const one = new TableBinding(table('T1', [col('C1', 'INTEGER')]));
+    const one = tableBinding('create table t1(c1 integer)');
     const p = parseCsvInput('4\r\n5\r\n6', one);
     expect(p.errors).toEqual([]);
     expect(p.changes.map((c) => (c as unknown as { row: { C1: number } }).row.C1)).toEqual([4, 5, 6]);

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { CHUNK_RECORDS, encodeChunks, frame, snapshotBody } from '../../../../src/services/pipelines/egress/encode.js';
 import { neighborhood, parseNeighborhood, quantiles, sortedContents } from '../../../../src/services/pipelines/egress/snapshot.js';
-import { col, PK, T1 } from './schema.js';
+import { col, PK, T1, W3B, W4A } from './schema.js';
+
+const pkCodec = W4A.valueCodec('T1')!;
 
 describe('egress encoding', () => {
   it('writes a row of weight w |w| times, deletes for negative weights', () => {
@@ -51,7 +53,7 @@ describe('snapshot queries', () => {
   });
 
   it('W3b neighborhood: anchor equal to a row is index 0', () => {
-    const spec = parseNeighborhood({ before: 10, after: 10, anchor: { c1: 10, c2: true, c3: null } }, T1.columns);
+    const spec = parseNeighborhood({ before: 10, after: 10, anchor: { c1: 10, c2: true, c3: null } }, T1.columns, W3B.valueCodec('T1')!);
     if (typeof spec === 'string') throw new Error(spec);
     expect(neighborhood(sortedContents(rows, T1.columns), spec, T1.columns)).toEqual([
       { index: 0, key: { C1: 10, C2: true, C3: null } },
@@ -64,20 +66,20 @@ describe('snapshot queries', () => {
       { row: { ID: 2, S: '2' }, weight: 1 },
       { row: { ID: 1, S: '1' }, weight: 1 },
     ];
-    const spec = parseNeighborhood({ before: 10, after: 10, anchor: { id: 2, s: '1' } }, PK.columns);
+    const spec = parseNeighborhood({ before: 10, after: 10, anchor: { id: 2, s: '1' } }, PK.columns, pkCodec);
     if (typeof spec === 'string') throw new Error(spec);
     expect(neighborhood(sortedContents(pkRows, PK.columns), spec, PK.columns)).toEqual([
       { index: -1, key: { ID: 1, S: '1' } },
       { index: 0, key: { ID: 2, S: '2' } },
     ]);
-    expect(parseNeighborhood({ before: -1 }, PK.columns)).toMatch(/before/);
+    expect(parseNeighborhood({ before: -1 }, PK.columns, pkCodec)).toMatch(/before/);
   });
 
   it('neighborhood: an anchor value of the wrong type is an error naming the field, not a silent position', () => {
-    expect(parseNeighborhood({ before: 1, after: 1, anchor: { id: 'x' } }, PK.columns)).toBe(`'anchor' field 'ID': invalid type: string "x", expected i64`);
-    expect(parseNeighborhood({ before: 1, after: 1, anchor: [2, 3] }, PK.columns)).toMatch(/^'anchor' field 'S': invalid type: integer `3`, expected a string/);
-    expect(parseNeighborhood({ before: 1, after: 1, anchor: [1, 'a', 'b'] }, PK.columns)).toMatch(/3 values for 2 columns/);
-    expect(parseNeighborhood({ before: 1, after: 1, anchor: { id: 2 } }, PK.columns)).toEqual({ before: 1, after: 1, anchor: { ID: 2, S: null } });
+    expect(parseNeighborhood({ before: 1, after: 1, anchor: { id: 'x' } }, PK.columns, pkCodec)).toBe(`'anchor' field 'ID': invalid type: string "x", expected i64`);
+    expect(parseNeighborhood({ before: 1, after: 1, anchor: [2, 3] }, PK.columns, pkCodec)).toMatch(/^'anchor' field 'S': invalid type: integer `3`, expected a string/);
+    expect(parseNeighborhood({ before: 1, after: 1, anchor: [1, 'a', 'b'] }, PK.columns, pkCodec)).toMatch(/3 values for 2 columns/);
+    expect(parseNeighborhood({ before: 1, after: 1, anchor: { id: 2 } }, PK.columns, pkCodec)).toEqual({ before: 1, after: 1, anchor: { ID: 2, S: null } });
   });
 
   it('quantiles: the whole relation when small, N samples in key order otherwise', () => {

@@ -5,14 +5,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { TableBinding } from '../../../../src/services/pipelines/ingress/binding.js';
 import { CsvParser } from '../../../../src/services/pipelines/ingress/csv.js';
 import { JsonParser, type JsonInputOptions } from '../../../../src/services/pipelines/ingress/json.js';
 import { MAX_JSON_DEPTH } from '../../../../src/services/pipelines/ingress/limits.js';
 import type { IngressParser, ParsedInput } from '../../../../src/services/pipelines/ingress/parser.js';
-import { col, table } from './schema.js';
+import { tableBinding } from './schema.js';
 
-const binding = () => new TableBinding(table('T', [col('X', 'INTEGER'), col('S', 'VARCHAR')]));
+const binding = () => tableBinding('create table t(x integer, s varchar)');
 const enc = new TextEncoder();
 
 function run(make: () => IngressParser, chunks: Uint8Array[]): unknown {

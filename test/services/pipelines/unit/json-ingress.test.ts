@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { TableBinding } from '../../../../src/services/pipelines/ingress/binding.js';
 import { parseJsonInput } from '../../../../src/services/pipelines/ingress/json.js';
 import { splitJson } from '../../../../src/services/pipelines/ingress/json-split.js';
 import { parseErrorsResponse } from '../../../../src/services/pipelines/ingress/parse-error.js';
-import { PK, T1 } from './schema.js';
+import { bindingOf, tableBinding, W3B, W4A } from './schema.js';
 
-const b = new TableBinding(T1);
-const pk = new TableBinding(PK);
+const b = bindingOf(W3B, 'T1');
+const pk = bindingOf(W4A, 'T1');
 
 describe('JSON ingress parser', () => {
   it('raw rows: case-insensitive keys, missing columns become null', () => {
@@ -117,22 +116,13 @@ describe('JSON ingress parser', () => {
   });
 
   it('checks values against column types', () => {
-    const t = new TableBinding({
-      ...T1,
-      columns: [
-        { name: 'D', type: 'DECIMAL(10, 2)', nullable: true, caseSensitive: false },
-        { name: 'TS', type: 'TIMESTAMP', nullable: true, caseSensitive: false },
-        { name: 'A', type: 'INTEGER ARRAY', nullable: true, caseSensitive: false },
-        { name: 'M', type: 'MAP<VARCHAR, VARCHAR>', nullable: true, caseSensitive: false },
-        { name: 'SI', type: 'SMALLINT', nullable: true, caseSensitive: false },
-      ],
-    });
+    const t = tableBinding('create table t1(d decimal(10, 2), ts timestamp, a integer array, m map<varchar, varchar>, si smallint)');
     const ok = parseJsonInput('{"d": 1.5, "ts": " 2024-02-25 12:12:33 ", "a": [1, null], "m": {"foo": "1", "bar": "2"}, "si": 7}', t, {
       updateFormat: 'raw',
       array: false,
     });
     expect(ok.errors).toEqual([]);
-    expect(ok.changes[0]).toMatchObject({ row: { D: '1.5', TS: '2024-02-25 12:12:33', A: [1, null], M: { bar: '2', foo: '1' }, SI: 7 } });
+    expect(ok.changes[0]).toMatchObject({ row: { D: '1.50', TS: '2024-02-25 12:12:33', A: [1, null], M: { bar: '2', foo: '1' }, SI: 7 } });
     expect(Object.keys((ok.changes[0] as unknown as { row: { M: object } }).row.M)).toEqual(['bar', 'foo']);
     const bad = parseJsonInput('{"si": 70000}\n{"d": "abc"}\n{"ts": "yesterday"}\n{"a": 5}', t, { updateFormat: 'raw', array: false });
     expect(bad.errors.map((e) => e.field)).toEqual(['SI', 'D', 'TS', 'A']);
@@ -140,14 +130,7 @@ describe('JSON ingress parser', () => {
   });
 
   it('quoted columns match exactly, unquoted ones in any case', () => {
-    const t = new TableBinding({
-      ...T1,
-      columns: [
-        { name: 'c1', type: 'INTEGER', nullable: false, caseSensitive: true },
-        { name: 'C2', type: 'BOOLEAN', nullable: false, caseSensitive: true },
-        { name: 'ΔΘ', type: 'BOOLEAN', nullable: false, caseSensitive: false },
-      ],
-    });
+    const t = tableBinding('create table t1("c1" integer not null, "C2" boolean not null, ΔΘ boolean not null)');
     const p = parseJsonInput('{"c1": 10, "C2": true, "δθ": false}', t, { updateFormat: 'raw', array: false });
     expect(p.errors).toEqual([]);
     expect(p.changes[0]).toMatchObject({ row: { c1: 10, C2: true, ΔΘ: false } });
