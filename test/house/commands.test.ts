@@ -94,6 +94,12 @@ describe('the command shape', () => {
     expect(modules.flatMap((m) => shapeProblems(m.name, m.text))).toEqual([]);
   });
 
+  test("a tree's index.ts only wires (completion's own command is its verb, so it declares that one)", () => {
+    for (const m of modules.filter((x) => /^\w+\/index\.ts$/.test(x.name) && x.name !== 'completion/index.ts')) {
+      expect(codeOnly(m.text), m.name).not.toMatch(/\.(option|requiredOption|addOption|action|argument|arguments)\(|new Command\(/);
+    }
+  });
+
   test('every tree is wired through the Factory and declares run functions for its verbs', () => {
     for (const tree of ['bm', 'pipe', 'hook', 'serve', 'auth', 'config', 'completion']) {
       const own = modules.filter((m) => m.name.startsWith(`${tree}/`));
