@@ -9,6 +9,8 @@
  * as strings in Feldera's formats, ARRAY as JSON arrays, NULL as null.
  */
 
+import type { RowBatch } from './batch.js';
+
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [k: string]: JsonValue };
 export type JsonRow = Record<string, JsonValue>;
 
@@ -61,7 +63,10 @@ export interface RelationSchema {
   line: number;
 }
 
-/** One input change for one table. */
+/**
+ * One input change for one table. In step()'s batch every row counts as one change: a `batch` change of n
+ * rows takes n indexes (EngineInputError.index counts so), the others one each.
+ */
 export type InputChange =
   | { table: string; op: 'insert' | 'delete'; row: JsonRow; weight?: number }
   /** Primary-key tables only: insert, replacing any row with the same key. */
@@ -69,7 +74,14 @@ export type InputChange =
   /** Primary-key tables only: change only the named columns of the row with this key. */
   | { table: string; op: 'update'; row: JsonRow }
   /** CSV input: fields in column order, as text; weight +1 (insert) or -1 (delete). */
-  | { table: string; op: 'csv'; fields: string[]; weight?: number };
+  | { table: string; op: 'csv'; fields: string[]; weight?: number }
+  /**
+   * Many rows in compact form (RowBatch, engine/batch.ts: values in column order, in the JSON input form
+   * as a `row` holds them, every column given): each row exactly as the change `{table, op: rowOp, row}`
+   * with weight 1 would be, in order. The step converts the batch to its internal rows block by block, so
+   * it never holds a JSON row object per input row. (Build one with `new RowBatch(columns)`.)
+   */
+  | { table: string; op: 'batch'; rowOp: 'insert' | 'delete' | 'upsert'; rows: RowBatch };
 
 /** Raised by Circuit.step when an input is bad; the step is then not applied at all. */
 export class EngineInputError extends Error {

@@ -10,7 +10,7 @@ import { consolidateStep, RelationContents } from './contents.js';
 import { StepChanges } from './step-changes.js';
 import { jsonConverter, rowKey, sameRow, toJson, type Row, type Value } from './types/values.js';
 import { compareValues } from './types/values.js';
-import { convertChange, foldKey, type TableState } from './inputs.js';
+import { convertBatch, convertChange, foldKey, type Action, type TableState } from './inputs.js';
 import { resolveName } from './names.js';
 
 interface Output {
@@ -181,10 +181,74 @@ export class EngineCircuit implements Circuit {
     return false;
   }
 
+  /** Applies one converted input row to its table (the step's second phase: cannot fail). */
+  private applyRow(
+    t: TableState,
+    d: Delta,
+    kind: 'weighted' | 'upsert' | 'deleteKey' | 'update',
+    row: Row,
+    w: number,
+    set: number[] | undefined,
+    maxSeen: Map<TableState, Map<number, number>>,
+    touchesPerTable: Map<string, number>,
+  ): void {
+    if (t.def.lateness.size) {
+      if (this.late(t, row)) return;
+      let m = maxSeen.get(t);
+      if (!m) {
+        m = new Map();
+        maxSeen.set(t, m);
+      }
+      for (const [i] of t.def.lateness) {
+        const v = row[i];
+        if (typeof v === 'number' && kind !== 'deleteKey' && (!m.has(i) || v > m.get(i)!)) m.set(i, v);
+      }
+    }
+    if (!t.byKey) {
+      d.push([row, w]);
+      return;
+    }
+    const k = this.pkKey(t, row);
+    touchesPerTable.set(t.def.name, (touchesPerTable.get(t.def.name) ?? 0) + 1);
+    const old = t.byKey.get(k);
+    switch (kind) {
+      case 'upsert':
+        if (old && sameRow(old, row)) break;
+        if (old) d.push([old, -1]);
+        t.byKey.set(k, row);
+        d.push([row, 1]);
+        break;
+      case 'deleteKey':
+        if (old) {
+          d.push([old, -1]);
+          t.byKey.delete(k);
+        }
+        break;
+      case 'update':
+        if (old && set!.length) {
+          const nw = old.slice();
+          for (const i of set!) nw[i] = row[i]!;
+          if (rowKey(nw) !== rowKey(old)) {
+            d.push([old, -1], [nw, 1]);
+            t.byKey.set(k, nw);
+          }
+        }
+        break;
+      case 'weighted':
+        break;
+    }
+  }
+
   step(inputs: InputChange[]): StepResult {
     if (!Array.isArray(inputs)) throw new EngineInputError('step() needs an array of changes', 0);
     const find = (name: string): TableState | undefined => this.findTable(name);
-    const actions = inputs.map((ch, i) => convertChange(ch, i, find));
+    // convert and check every input first (a bad one throws: nothing applied); a batch block by block
+    const actions: Action[] = [];
+    let index = 0;
+    for (const ch of inputs) {
+      if (ch !== null && typeof ch === 'object' && ch.op === 'batch') index = convertBatch(ch, index, find, actions);
+      else actions.push(convertChange(ch, index++, find));
+    }
     // apply (cannot fail from here on)
     const tableDeltas = new Map<string, Delta>();
     const maxSeen = new Map<TableState, Map<number, number>>();
@@ -196,51 +260,16 @@ export class EngineCircuit implements Circuit {
         d = [];
         tableDeltas.set(t.def.name, d);
       }
-      if (t.def.lateness.size) {
-        if (this.late(t, action.row)) continue;
-        let m = maxSeen.get(t);
-        if (!m) {
-          m = new Map();
-          maxSeen.set(t, m);
+      if (action.kind === 'rows') {
+        const rows = action.rows;
+        if (!t.byKey && !t.def.lateness.size) {
+          for (let r = 0; r < rows.length; r++) d.push([rows[r]!, action.w]);
+          continue;
         }
-        for (const [i] of t.def.lateness) {
-          const v = action.row[i];
-          if (typeof v === 'number' && (action.kind !== 'deleteKey') && (!m.has(i) || v > m.get(i)!)) m.set(i, v);
-        }
-      }
-      if (!t.byKey) {
-        d.push([action.row, (action as { w: number }).w]);
+        for (let r = 0; r < rows.length; r++) this.applyRow(t, d, action.as, rows[r]!, action.w, undefined, maxSeen, touchesPerTable);
         continue;
       }
-      const k = this.pkKey(t, action.row);
-      touchesPerTable.set(t.def.name, (touchesPerTable.get(t.def.name) ?? 0) + 1);
-      const old = t.byKey.get(k);
-      switch (action.kind) {
-        case 'upsert':
-          if (old && sameRow(old, action.row)) break;
-          if (old) d.push([old, -1]);
-          t.byKey.set(k, action.row);
-          d.push([action.row, 1]);
-          break;
-        case 'deleteKey':
-          if (old) {
-            d.push([old, -1]);
-            t.byKey.delete(k);
-          }
-          break;
-        case 'update':
-          if (old && action.set.length) {
-            const nw = old.slice();
-            for (const i of action.set) nw[i] = action.row[i]!;
-            if (rowKey(nw) !== rowKey(old)) {
-              d.push([old, -1], [nw, 1]);
-              t.byKey.set(k, nw);
-            }
-          }
-          break;
-        case 'weighted':
-          break;
-      }
+      this.applyRow(t, d, action.kind, action.row, (action as { w?: number }).w ?? 1, (action as { set?: number[] }).set, maxSeen, touchesPerTable);
     }
     let advanced = false;
     for (const [t, m] of maxSeen) {

@@ -1,5 +1,6 @@
 /** The incremental SQL engine: entry point. */
 export * from './api.js';
+export { RowBatch, BLOCK_ROWS } from './batch.js';
 import type { CompileResult, CompileOptions, CompiledProgram, RelationSchema } from './api.js';
 import { bindProgram } from './bind/program.js';
 import { EngineCircuit } from './circuit.js';

@@ -8,7 +8,9 @@ export type Action =
   | { kind: 'weighted'; t: TableState; row: Row; w: number }
   | { kind: 'upsert'; t: TableState; row: Row }
   | { kind: 'deleteKey'; t: TableState; row: Row }
-  | { kind: 'update'; t: TableState; row: Row; set: number[] };
+  | { kind: 'update'; t: TableState; row: Row; set: number[] }
+  /** A block of a batch change: each row as `as` would be (weight w for 'weighted'). */
+  | { kind: 'rows'; t: TableState; rows: Row[]; as: 'weighted' | 'upsert' | 'deleteKey'; w: number };
 
 export interface TableState {
   def: TableDef;
@@ -92,6 +94,53 @@ function checkNotNull(t: TableState, row: Row, index: number, only?: number[]): 
     if (only && !only.includes(i)) continue;
     if (row[i] === null && !cols[i]!.type.nullable) throw new EngineInputError(`missing or null value for NOT NULL column '${cols[i]!.name}'`, index);
   }
+}
+
+/**
+ * A `batch` change (its rows take the indexes from `firstIndex` on), block by block: each row converted and
+ * checked exactly as the change `{table, op: rowOp, row}` with all columns given would be.
+ */
+export function convertBatch(
+  ch: Extract<InputChange, { op: 'batch' }>,
+  firstIndex: number,
+  findTable: (name: string) => TableState | undefined,
+  out: Action[],
+): number {
+  const t = findTable(String(ch.table));
+  if (!t) throw new EngineInputError(`unknown table '${ch.table}'`, firstIndex);
+  const batch = ch.rows;
+  const pk = t.def.pk;
+  const cols = t.def.columns;
+  const n = cols.length;
+  if (!batch || typeof batch.forEachBlock !== 'function') throw new EngineInputError('batch change needs a RowBatch', firstIndex);
+  if (batch.width !== n) throw new EngineInputError(`row has ${batch.width} values but table '${t.def.name}' has ${n} columns`, firstIndex);
+  const op = ch.rowOp;
+  if (op === 'upsert' && !pk.length) throw new EngineInputError(`table '${t.def.name}' has no primary key: use insert`, firstIndex);
+  if (op !== 'insert' && op !== 'delete' && op !== 'upsert') throw new EngineInputError(`unknown batch operation '${op as string}'`, firstIndex);
+  const as = pk.length ? (op === 'delete' ? 'deleteKey' : 'upsert') : 'weighted';
+  const partial = op === 'delete';
+  const convert = t.convert;
+  batch.forEachBlock((count, cell, first) => {
+    const rows: Row[] = new Array(count);
+    for (let r = 0; r < count; r++) {
+      const index = firstIndex + first + r;
+      const row: Row = new Array(n);
+      for (let i = 0; i < n; i++) {
+        const v = cell(i, r);
+        try {
+          row[i] = convert[i]!(v);
+        } catch (e) {
+          if (e instanceof ValueError) throw new EngineInputError(`error parsing field '${cols[i]!.name}': ${e.message}`, index);
+          throw e;
+        }
+      }
+      if (!partial) checkNotNull(t, row, index);
+      else if (pk.length) checkNotNull(t, row, index, pk);
+      rows[r] = row;
+    }
+    out.push({ kind: 'rows', t, rows, as, w: op === 'delete' ? -1 : 1 });
+  });
+  return firstIndex + batch.length;
 }
 
 export function convertChange(ch: InputChange, index: number, findTable: (name: string) => TableState | undefined): Action {

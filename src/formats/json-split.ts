@@ -352,6 +352,21 @@ export class JsonValueReader {
     }
   }
 
+  /** Between values, at the start of a line, holding nothing: a caller may take a whole line itself (then skipLine). */
+  get idle(): boolean {
+    return this.parts.length === 0 && !this.longLine && this.splitter.atTop;
+  }
+
+  /** 1-based line of the next text. */
+  get currentLine(): number {
+    return this.splitter.currentLine;
+  }
+
+  /** A whole line the caller took itself (while idle): counted, not read. */
+  skipLine(): void {
+    this.splitter.skipLine();
+  }
+
   /** The end of the text: the last value, or where an unterminated one began (with its text so far). */
   end(): { unterminated: { line: number; text: string } | null } {
     if (this.longLine) this.longLine = false;

@@ -183,13 +183,13 @@ export class PipelineRuntime {
       if (endpoint) endpoint.metrics.num_parse_errors += parsed.errorCount;
       throw parseErrorsResponse(parsed.errors, parsed.errorCount);
     }
-    if (parsed.changes.length === 0) {
+    if (parsed.count === 0) {
       if (endpoint) endpoint.metrics.total_bytes += bytes;
       return null;
     }
     let result: StepResult;
     try {
-      result = this.circuit.step(parsed.changes);
+      result = this.circuit.step(parsed.input);
     } catch (err) {
       if (!(err instanceof EngineInputError)) {
         const e = err instanceof Error ? err : new Error(String(err));

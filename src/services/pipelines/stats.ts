@@ -14,7 +14,7 @@ import type { WorkerMetrics } from './worker/protocol.js';
 /** Worker side: the runtime's figures and the worker's own memory. */
 export function workerMetrics(rt: PipelineRuntime): WorkerMetrics {
   const heap = getHeapStatistics();
-  const mem = memoryUsage();
+  const external = (heap as { external_memory?: number }).external_memory ?? memoryUsage().external;
   return {
     state: rt.state,
     buffered_input_records: rt.bufferedRecords,
@@ -24,7 +24,7 @@ export function workerMetrics(rt: PipelineRuntime): WorkerMetrics {
     state_size_records: safeStateSize(rt),
     pipeline_complete: rt.pipelineComplete,
     // in a worker, heap figures are the worker's own isolate; external and array buffers are held by it
-    memory_bytes: heap.total_heap_size + mem.external,
+    memory_bytes: heap.total_heap_size + external,
     // the worker thread's busy time since it started (its event loop's active time)
     busy_msecs: Math.round(performance.eventLoopUtilization().active),
     heap_used_bytes: heap.used_heap_size,

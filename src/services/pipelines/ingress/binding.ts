@@ -3,7 +3,7 @@
  * running program and shared by the JSON and CSV parsers. The values are read by the engine's own codec
  * (CompiledProgram.inputCodec): the type rules and their messages are the engine's, never copied here.
  */
-import { EngineValueError, type ColumnCodec, type InputChange, type InputCodec, type JsonRow, type JsonValue, type RelationSchema } from '../../../engine/index.js';
+import { EngineValueError, type ColumnCodec, type InputChange, type InputCodec, type JsonRow, type JsonValue, type RelationSchema, type RowBatch } from '../../../engine/index.js';
 import { ColumnIndex, engineName } from '../names.js';
 
 export class RowError extends Error {
@@ -55,7 +55,8 @@ export class TableBinding {
   private readonly vals: unknown[] = [];
   private seen: Uint8Array = new Uint8Array(0);
 
-  private column(key: string): number {
+  /** The column an input key names (-1: none; such keys are ignored). */
+  column(key: string): number {
     let i = this.keyMap[key];
     if (i !== undefined) return i;
     i = this.index.lookup(key) ?? -1;
@@ -66,8 +67,8 @@ export class TableBinding {
     return i;
   }
 
-  /** Converts a JSON row (object keyed by column name, or array in column order) for one operation. */
-  row(value: unknown, op: RowOp): JsonRow {
+  /** The values a JSON row (object keyed by column name, or array in column order) gives, into vals/seen. */
+  private gather(value: unknown): void {
     const n = this.names.length;
     const vals = this.vals;
     if (this.seen.length !== n) this.seen = new Uint8Array(n);
@@ -89,6 +90,14 @@ export class TableBinding {
     } else {
       throw new RowError(`invalid type: ${value === null ? 'null' : typeof value === 'string' ? `string ${JSON.stringify(value)}` : typeof value}, expected a table row (an object or an array)`);
     }
+  }
+
+  /** Converts a JSON row (object keyed by column name, or array in column order) for one operation. */
+  row(value: unknown, op: RowOp): JsonRow {
+    this.gather(value);
+    const n = this.names.length;
+    const vals = this.vals;
+    const seen = this.seen;
     const out: JsonRow = {};
     if (op === 'insert' || (op === 'delete' && !this.hasKey)) {
       for (let i = 0; i < n; i++) {
@@ -103,6 +112,33 @@ export class TableBinding {
     }
     for (let i = 0; i < n; i++) if (seen[i] === 1) out[this.names[i]!] = this.convert(i, vals[i]);
     return out;
+  }
+
+  /**
+   * A full row (insert; delete on a table without a key) converted as row() does, written as the next row
+   * of `batch`; on a RowError nothing of it stays in the batch.
+   */
+  rowInto(value: unknown, batch: RowBatch): void {
+    this.gather(value);
+    this.putRow(this.vals, this.seen, batch);
+  }
+
+  /**
+   * The full row of the values `vals[i]` given where `seen[i]` is 1 (the others missing), converted as
+   * row() does, as the next row of `batch`; on a RowError nothing of it stays in the batch.
+   */
+  putRow(vals: readonly unknown[], seen: Uint8Array, batch: RowBatch): void {
+    const n = this.names.length;
+    try {
+      for (let i = 0; i < n; i++) {
+        if (seen[i] === 0 && !this.nullable[i]) throw new RowError(`missing field \`${this.names[i]}\``, this.names[i]!);
+        batch.push(this.convert(i, seen[i] === 1 ? vals[i] : null));
+      }
+    } catch (err) {
+      batch.dropRow();
+      throw err;
+    }
+    batch.endRow();
   }
 
   private convert(i: number, v: unknown): JsonValue {

@@ -4,7 +4,7 @@
  * chunks (CsvParser) by the shared reader in src/formats/csv.ts, so memory follows the records kept and
  * the one unfinished record, not the body. This module binds the reader's records to a table.
  */
-import { EngineValueError, type JsonValue } from '../../../engine/index.js';
+import { EngineValueError } from '../../../engine/index.js';
 import { RowError, type TableBinding } from './binding.js';
 import { ParsedSink, type IngressParser, type ParsedInput } from './parser.js';
 import { CsvReader, writeCsvField, type CsvRecord, type CsvSyntaxError } from '../../../formats/csv.js';
@@ -24,12 +24,16 @@ function csvField(v: unknown): string {
  */
 export class CsvParser implements IngressParser {
   private readonly decoder = new TextDecoder();
-  private readonly sink = new ParsedSink();
+  private readonly sink: ParsedSink;
   private readonly reader = new CsvReader();
   private ended = false;
-  private readonly vals: JsonValue[] = [];
+  /** Every record is a full row: inserts (upserts on a table with a primary key). */
+  private readonly rowOp: 'insert' | 'upsert';
 
-  constructor(private readonly binding: TableBinding) {}
+  constructor(private readonly binding: TableBinding) {
+    this.sink = new ParsedSink(binding.makeRow);
+    this.rowOp = binding.hasKey ? 'upsert' : 'insert';
+  }
 
   push(chunk: Uint8Array): void {
     this.pushText(this.decoder.decode(chunk, { stream: true }));
@@ -71,18 +75,20 @@ export class CsvParser implements IngressParser {
     try {
       if (rec.fields.length !== ncols)
         throw new RowError(`expected ${ncols} field${ncols === 1 ? '' : 's'}, found ${rec.fields.length}`);
-      const vals = this.vals;
+      const batch = this.sink.batch(binding.engineTable, this.rowOp, ncols);
       const codecs = binding.codecs;
       for (let f = 0; f < ncols; f++) {
         try {
-          vals[f] = codecs[f]!.fromCsv(rec.fields[f]!, rec.quoted[f]!);
+          batch.push(codecs[f]!.fromCsv(rec.fields[f]!, rec.quoted[f]!));
         } catch (err) {
+          batch.dropRow();
           if (err instanceof EngineValueError)
             throw new RowError(`error parsing field '${binding.names[f]}': field ${f}: ${err.message}`, binding.names[f]!);
           throw err;
         }
       }
-      this.sink.change(binding.change('insert', binding.makeRow(vals)), ev);
+      batch.endRow();
+      this.sink.batchRow(ev);
     } catch (err) {
       if (!(err instanceof RowError)) throw err;
       this.sink.error({

@@ -9,6 +9,7 @@ import { RowError, type RowOp, type TableBinding } from './binding.js';
 import { JsonValueReader, lineAt, type SegmentFlaw } from '../../../formats/json-split.js';
 import { MAX_JSON_DEPTH } from './limits.js';
 import { ParsedSink, type IngressParser, type ParsedInput } from './parser.js';
+import { JsonFastRows } from './json-fast.js';
 
 export type { ParsedInput } from './parser.js';
 
@@ -27,6 +28,11 @@ const MAX_FRAGMENT = 200;
 /** Longest line the line path holds to parse whole (beyond it, the line goes through the splitter). */
 const MAX_LINE = 1024 * 1024;
 
+/** Longest line held for the fast path (json-fast.ts; a longer one goes to the reader as it comes). */
+const MAX_FAST_LINE = 16 * 1024 * 1024;
+/** Largest line buffer kept between lines (a bigger one is let go once its line is done). */
+const HELD_KEPT = 4 * 1024 * 1024;
+
 /**
  * The incremental JSON parser: values (or, with `array`, the elements of top-level arrays) are parsed
  * as soon as the body's chunks complete them; only the value in progress is kept as text.
@@ -35,36 +41,127 @@ const MAX_LINE = 1024 * 1024;
  * the splitter, which finds each value and each error precisely.
  */
 export class JsonParser implements IngressParser {
-  private readonly decoder = new TextDecoder();
-  private readonly sink = new ParsedSink();
+  private decoder = new TextDecoder();
+  private readonly laterDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  private readonly sink: ParsedSink;
   private readonly reader: JsonValueReader;
   private ended = false;
+  /** The fast path of flat rows (raw format), when it applies; see json-fast.ts. */
+  private fast: JsonFastRows | null;
+  /** Lines the fast path took (for tests and measurements). */
+  fastLines = 0;
+  /** The bytes of the line in progress, held for the fast path, and where each piece of them that came ended. */
+  private held = Buffer.alloc(0);
+  private heldLength = 0;
+  private heldCuts: number[] = [];
+  /** The rest of the current line goes to the reader (it was too long to hold, or the reader is inside a value). */
+  private passing = false;
 
   constructor(
     private readonly binding: TableBinding,
     private readonly opts: JsonInputOptions,
     /** Longest line held for the line path (tests set it low to take the splitter path). */
     private readonly maxLine = MAX_LINE,
+    /** The fast path for flat rows (tests turn it off to compare with the general path). */
+    fastPath = true,
   ) {
+    this.sink = new ParsedSink(binding.makeRow);
     this.reader = new JsonValueReader(
       { array: opts.array, maxDepth: MAX_JSON_DEPTH, maxLine },
       { parsed: (value, line) => this.event(value, line, null), text: (text, line, flaw) => this.value(text, line, flaw) },
     );
+    this.fast = fastPath && opts.updateFormat === 'raw' ? new JsonFastRows(binding, opts.array) : null;
   }
 
   push(chunk: Uint8Array): void {
-    this.pushText(this.decoder.decode(chunk, { stream: true }));
+    if (this.fast === null) return this.pushText(this.decode(chunk));
+    // the fast path takes whole lines of bytes; what it does not take goes to the reader decoded, in the
+    // pieces it came in (the reader's choice of path for a long line depends on them)
+    const n = chunk.length;
+    let start = 0;
+    while (start < n) {
+      const nl = chunk.indexOf(10, start);
+      const end = nl < 0 ? n : nl + 1;
+      const piece = start === 0 && end === n ? chunk : chunk.subarray(start, end);
+      start = end;
+      if (this.passing) {
+        this.reader.push(this.decode(piece));
+        if (nl >= 0) this.passing = false;
+      } else if (this.heldLength === 0 && !this.reader.idle) {
+        this.reader.push(this.decode(piece)); // the reader is inside a value that began on an earlier line
+      } else {
+        this.hold(piece);
+        if (nl >= 0) this.fastLine();
+        else if (this.heldLength > MAX_FAST_LINE) {
+          this.release();
+          this.passing = true;
+        }
+      }
+    }
   }
 
   pushText(text: string): void {
-    this.reader.push(text);
+    if (this.fast !== null && !(text as unknown as { isWellFormed(): boolean }).isWellFormed()) {
+      // a lone surrogate has no UTF-8 form: from here on the general path only
+      if (this.heldLength > 0) this.release();
+      this.reader.push(this.decoder.decode());
+      this.fast = null;
+    }
+    if (this.fast === null) return this.reader.push(text);
+    // text the caller holds (connectors, tests) takes the same path; it was never decoded, so a U+FEFF at
+    // its start is a character, as the general path sees it
+    this.decoder = this.laterDecoder;
+    this.push(Buffer.from(text, 'utf8'));
+  }
+
+  private decode(bytes: Uint8Array): string {
+    return this.decoder.decode(bytes, { stream: true });
+  }
+
+  private hold(piece: Uint8Array): void {
+    const need = this.heldLength + piece.length;
+    if (need > this.held.length) {
+      const bigger = Buffer.allocUnsafe(Math.max(need, this.held.length * 2, 4096));
+      this.held.copy(bigger, 0, 0, this.heldLength);
+      this.held = bigger;
+    }
+    this.held.set(piece, this.heldLength);
+    this.heldLength = need;
+    this.heldCuts.push(need);
+  }
+
+  /** The held line through the fast path, or (when it is not taken) to the reader. */
+  private fastLine(): void {
+    const line = this.held.subarray(0, this.heldLength);
+    if (this.fast!.line(line, this.reader.currentLine, this.sink)) {
+      if (line[line.length - 1] === 10) this.reader.skipLine();
+      this.fastLines++;
+      // what the reader gets from here on is not the start of the body: a U+FEFF there is a character
+      this.decoder = this.laterDecoder;
+      this.heldLength = 0;
+      this.heldCuts = [];
+      if (this.held.length > HELD_KEPT) this.held = Buffer.alloc(0);
+    } else this.release();
+  }
+
+  /** The held pieces to the reader, decoded, as they came. */
+  private release(): void {
+    let from = 0;
+    for (const cut of this.heldCuts) {
+      this.reader.push(this.decode(this.held.subarray(from, cut)));
+      from = cut;
+    }
+    this.heldLength = 0;
+    this.heldCuts = [];
+    if (this.held.length > HELD_KEPT) this.held = Buffer.alloc(0);
   }
 
   end(): ParsedInput {
     if (!this.ended) {
       this.ended = true;
+      if (this.heldLength > 0) this.fastLine();
       const rest = this.decoder.decode();
-      if (rest) this.pushText(rest);
+      if (rest) this.reader.push(rest);
       const { unterminated } = this.reader.end();
       if (unterminated) {
         const ev = this.sink.event(unterminated.line);
@@ -106,14 +203,14 @@ export class JsonParser implements IngressParser {
     const sink = this.sink;
     if (this.opts.updateFormat === 'raw') {
       try {
-        sink.change(binding.change('insert', binding.row(value, 'insert')), ev);
+        sink.emit(binding, 'insert', value, 1, ev);
         return;
       } catch (err) {
         if (!(err instanceof RowError)) throw err;
         // reported below, as for the other formats
       }
     }
-    const emit = (op: RowOp, row: unknown, weight = 1) => sink.change(binding.change(op, binding.row(row, op), weight), ev);
+    const emit = (op: RowOp, row: unknown, weight = 1) => sink.emit(binding, op, row, weight, ev);
     try {
       switch (this.opts.updateFormat) {
         case 'raw':

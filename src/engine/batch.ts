@@ -1,0 +1,224 @@
+/**
+ * RowBatch: many input rows of one table in a compact, columnar form (the `batch` InputChange of api.ts),
+ * so that a big request costs bytes per value, not a JS object per row. Rows are written cell by cell in
+ * column order (push ... endRow) and read back by the engine's step block by block.
+ *
+ * Rules: a batch holds values in the engine's JSON input form, exactly as given: a number is kept as a
+ * 64-bit float (the value itself, -0 included), a string whose characters are all below U+0100 as one
+ * byte a character, true/false/null as a tag; anything else (other strings, arrays, objects, values of
+ * future forms) is kept as the value itself. Reading a row gives back values equal to those pushed.
+ * Storage is in blocks of BLOCK_ROWS rows, so growing a batch never copies what it already holds; the
+ * text of a block is trimmed to its size when the block is full.
+ */
+import type { JsonValue } from './api.js';
+
+/** Rows per block: the unit of storage and of the step's conversion to internal rows. */
+export const BLOCK_ROWS = 16384;
+
+const NULL = 0;
+const NUMBER = 1;
+const TEXT = 2;
+const TRUE = 3;
+const FALSE = 4;
+const OTHER = 5;
+
+/** One column of one block. */
+class ColumnBlock {
+  readonly tags = new Uint8Array(BLOCK_ROWS);
+  /** Numbers; for OTHER cells, the index into the block's `others`. */
+  nums: Float64Array | null = null;
+  /** Text bytes (one byte a character, Latin-1) of TEXT cells, back to back. */
+  text: Buffer | null = null;
+  textLength = 0;
+  /** End offset in `text` after each row (rows without text repeat the previous end). */
+  ends: Uint32Array | null = null;
+}
+
+class Block {
+  length = 0;
+  readonly columns: ColumnBlock[];
+  readonly others: JsonValue[] = [];
+  constructor(width: number) {
+    this.columns = Array.from({ length: width }, () => new ColumnBlock());
+  }
+}
+
+function isOneByte(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 255) return false;
+  return true;
+}
+
+function writeShort(to: Buffer, at: number, s: string): number {
+  for (let i = 0; i < s.length; i++) to[at + i] = s.charCodeAt(i);
+  return s.length;
+}
+
+export class RowBatch {
+  private readonly blocks: Block[] = [];
+  /** Complete rows. */
+  private rows = 0;
+  /** Cells pushed of the row in progress. */
+  private cell = 0;
+  private current: Block | null = null;
+  /** Length of the current block's `others` when the row in progress began. */
+  private othersAtRowStart = 0;
+
+  /** `width`: the table's number of columns; every row has exactly that many cells. */
+  constructor(readonly width: number) {}
+
+  /** Number of complete rows. */
+  get length(): number {
+    return this.rows;
+  }
+
+  /** The next cell of the row in progress (cells in column order). */
+  push(value: JsonValue): void {
+    let b = this.current;
+    if (this.cell === 0) {
+      if (b === null || b.length === BLOCK_ROWS) b = this.newBlock();
+      this.othersAtRowStart = b.others.length;
+    }
+    const c = this.cell++;
+    if (c >= this.width) throw new RangeError(`a row of this batch has ${this.width} cells`);
+    const col = b!.columns[c]!;
+    const r = b!.length;
+    switch (typeof value) {
+      case 'number':
+        col.tags[r] = NUMBER;
+        (col.nums ??= new Float64Array(BLOCK_ROWS))[r] = value;
+        break;
+      case 'string':
+        if (isOneByte(value)) {
+          col.tags[r] = TEXT;
+          this.appendText(col, value);
+          col.ends![r] = col.textLength;
+          return;
+        }
+        this.other(b!, col, r, value);
+        break;
+      case 'boolean':
+        col.tags[r] = value ? TRUE : FALSE;
+        break;
+      default:
+        if (value === null) col.tags[r] = NULL;
+        else this.other(b!, col, r, value);
+    }
+    if (col.ends !== null) col.ends[r] = col.textLength;
+  }
+
+  /** Completes the row in progress. */
+  endRow(): void {
+    if (this.cell !== this.width) throw new RangeError(`a row of this batch has ${this.width} cells, got ${this.cell}`);
+    const b = this.current!;
+    this.cell = 0;
+    b.length++;
+    this.rows++;
+    if (b.length === BLOCK_ROWS) this.trim(b);
+  }
+
+  /** Discards the cells of the row in progress (its input turned out bad). */
+  dropRow(): void {
+    if (this.cell === 0) return;
+    const b = this.current!;
+    const r = b.length;
+    b.others.length = this.othersAtRowStart;
+    for (let c = 0; c < this.cell; c++) {
+      const col = b.columns[c]!;
+      if (col.ends !== null) col.textLength = r === 0 ? 0 : col.ends[r - 1]!;
+    }
+    this.cell = 0;
+  }
+
+  /** Removes the last complete row (its input turned out bad after all). */
+  popRow(): void {
+    if (this.cell !== 0) this.dropRow();
+    if (this.rows === 0) return;
+    let b = this.current!;
+    while (b.length === 0) b = this.current = this.blocks[this.blocks.indexOf(b) - 1]!;
+    const r = --b.length;
+    this.rows--;
+    let others = -1;
+    for (const col of b.columns) {
+      if (col.tags[r] === OTHER && others < 0) others = col.nums![r]!;
+      if (col.ends !== null) col.textLength = r === 0 ? 0 : col.ends[r - 1]!;
+    }
+    if (others >= 0) b.others.length = others;
+  }
+
+  /** Row `i` as values in column order. */
+  row(i: number): JsonValue[] {
+    if (i < 0 || i >= this.rows) throw new RangeError(`row ${i} of a batch of ${this.rows}`);
+    const b = this.blocks[Math.floor(i / BLOCK_ROWS)]!;
+    const r = i % BLOCK_ROWS;
+    const out: JsonValue[] = new Array(this.width);
+    for (let c = 0; c < this.width; c++) out[c] = RowBatch.cell(b, c, r);
+    return out;
+  }
+
+  /**
+   * Calls `visit` once per block with its row count and a reader of its cells (column, row in block).
+   * The reader is valid during the call only.
+   */
+  forEachBlock(visit: (rows: number, cell: (column: number, row: number) => JsonValue, firstRow: number) => void): void {
+    let first = 0;
+    for (const b of this.blocks) {
+      if (b.length === 0) continue;
+      visit(b.length, (c, r) => RowBatch.cell(b, c, r), first);
+      first += b.length;
+    }
+  }
+
+  private static cell(b: Block, c: number, r: number): JsonValue {
+    const col = b.columns[c]!;
+    switch (col.tags[r]) {
+      case NUMBER:
+        return col.nums![r]!;
+      case TEXT:
+        return col.text!.toString('latin1', r === 0 ? 0 : col.ends![r - 1]!, col.ends![r]!);
+      case TRUE:
+        return true;
+      case FALSE:
+        return false;
+      case OTHER:
+        return b.others[col.nums![r]!]!;
+      default:
+        return null;
+    }
+  }
+
+  private newBlock(): Block {
+    const b = new Block(this.width);
+    this.blocks.push(b);
+    this.current = b;
+    return b;
+  }
+
+  private other(b: Block, col: ColumnBlock, r: number, value: JsonValue): void {
+    col.tags[r] = OTHER;
+    (col.nums ??= new Float64Array(BLOCK_ROWS))[r] = b.others.length;
+    b.others.push(value);
+  }
+
+  private appendText(col: ColumnBlock, s: string): void {
+    if (col.ends === null) col.ends = new Uint32Array(BLOCK_ROWS); // earlier rows: no text, end 0
+    let text = col.text;
+    const need = col.textLength + s.length;
+    if (text === null || need > text.length) {
+      const bigger = Buffer.allocUnsafeSlow(Math.max(need, text === null ? 1024 : text.length * 2));
+      if (text !== null) text.copy(bigger, 0, 0, col.textLength);
+      col.text = text = bigger;
+    }
+    col.textLength += s.length <= 48 ? writeShort(text, col.textLength, s) : text.write(s, col.textLength, 'latin1');
+  }
+
+  /** A full block's text buffers cut to their size (growth leaves up to half of them unused). */
+  private trim(b: Block): void {
+    for (const col of b.columns) {
+      const text = col.text;
+      if (text === null || text.length === col.textLength) continue;
+      const exact = Buffer.allocUnsafeSlow(col.textLength);
+      text.copy(exact, 0, 0, col.textLength);
+      col.text = exact;
+    }
+  }
+}

@@ -1,0 +1,181 @@
+/**
+ * The compact input form (RowBatch, the `batch` InputChange): values read back equal to those written
+ * (across blocks, after dropped and popped rows), and a step given rows as batches gives the same
+ * StepResult, the same later contents and the same errors (message and index) as the same rows in row form.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { BLOCK_ROWS, compile, EngineInputError, RowBatch, type InputChange, type JsonValue, type StepResult } from '../../src/engine/index.js';
+
+const anyValue: fc.Arbitrary<JsonValue> = fc.oneof(
+  fc.constant(null),
+  fc.boolean(),
+  fc.double(),
+  fc.integer(),
+  fc.constantFrom(-0, 0, Number.MAX_SAFE_INTEGER),
+  fc.string(),
+  fc.string({ unit: fc.constantFrom('a', 'ÿ', 'é', '😀', '\u0100', '\0') }),
+  fc.array(fc.oneof(fc.integer(), fc.string(), fc.constant(null)), { maxLength: 3 }),
+  fc.dictionary(fc.string({ maxLength: 3 }), fc.integer(), { maxKeys: 2 }),
+);
+
+describe('RowBatch', () => {
+  it('gives back the values pushed, after dropped and popped rows', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 4 }).chain((w) =>
+          fc.tuple(fc.constant(w), fc.array(fc.tuple(fc.array(anyValue, { minLength: w, maxLength: w }), fc.constantFrom('keep', 'drop', 'pop')), { maxLength: 40 })),
+        ),
+        ([width, rows]) => {
+          const batch = new RowBatch(width);
+          const expected: JsonValue[][] = [];
+          for (const [vals, fate] of rows) {
+            if (fate === 'drop') {
+              for (const v of vals.slice(0, width - 1)) batch.push(v);
+              batch.dropRow();
+              continue;
+            }
+            for (const v of vals) batch.push(v);
+            batch.endRow();
+            expected.push(vals);
+            if (fate === 'pop') {
+              batch.popRow();
+              expected.pop();
+            }
+          }
+          expect(batch.length).toBe(expected.length);
+          // toEqual compares numbers with Object.is: -0 must come back as -0
+          expect(Array.from({ length: batch.length }, (_, i) => batch.row(i))).toEqual(expected);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('spans blocks: every row of a batch bigger than a block reads back, in order', () => {
+    const n = BLOCK_ROWS * 2 + 7;
+    const batch = new RowBatch(3);
+    const rowOf = (i: number): JsonValue[] => [i, i % 5 === 0 ? null : `s${i}`, i % 7 === 0 ? [i] : i % 2 === 0];
+    for (let i = 0; i < n; i++) {
+      for (const v of rowOf(i)) batch.push(v);
+      batch.endRow();
+    }
+    batch.popRow();
+    let seen = 0;
+    batch.forEachBlock((rows, cell, first) => {
+      expect(first).toBe(seen);
+      for (let r = 0; r < rows; r++) expect(cell(0, r)).toBe(first + r);
+      seen += rows;
+    });
+    expect(seen).toBe(n - 1);
+    for (const i of [0, BLOCK_ROWS - 1, BLOCK_ROWS, BLOCK_ROWS + 3, 2 * BLOCK_ROWS + 1, n - 2]) expect(batch.row(i)).toEqual(rowOf(i));
+    expect(() => batch.row(n - 1)).toThrow(RangeError);
+  });
+});
+
+const SQL = `CREATE TABLE k (id INT NOT NULL, s VARCHAR, d DECIMAL(6, 2), ts TIMESTAMP, a INT ARRAY, ok BOOLEAN, x DOUBLE NOT NULL);
+CREATE TABLE p (id BIGINT NOT NULL PRIMARY KEY, s VARCHAR, n INT);
+CREATE VIEW by_ok AS SELECT ok, COUNT(*) AS c, SUM(x) AS sx FROM k GROUP BY ok;
+CREATE VIEW joined AS SELECT k.id, k.s, p.n FROM k JOIN p ON k.id = p.id;`;
+
+const kValues = fc.tuple(
+  fc.oneof({ weight: 9, arbitrary: fc.integer({ min: -5, max: 20 }) }, { weight: 1, arbitrary: fc.constantFrom<JsonValue>(null, 'x', 1.5, 3e10) }),
+  fc.oneof(fc.constant(null), fc.constantFrom('a', 'b', 'é', '😀', '')),
+  fc.oneof({ weight: 9, arbitrary: fc.constantFrom<JsonValue>(null, '1.25', '-3.00', '12') }, { weight: 1, arbitrary: fc.constantFrom<JsonValue>('99999.99', 'z') }),
+  fc.constantFrom<JsonValue>(null, '2024-01-02 03:04:05'),
+  fc.constantFrom<JsonValue>(null, [1, 2], []),
+  fc.constantFrom<JsonValue>(null, true, false),
+  fc.oneof({ weight: 9, arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true, min: -100, max: 100 }) }, { weight: 1, arbitrary: fc.constantFrom<JsonValue>(null) }),
+);
+const pValues = fc.tuple(fc.integer({ min: -3, max: 20 }), fc.constantFrom<JsonValue>(null, 'q', 'r'), fc.oneof(fc.integer({ min: 0, max: 9 }), fc.constantFrom<JsonValue>(null)));
+
+type Op = { table: 'K' | 'P'; op: 'insert' | 'delete' | 'upsert'; vals: JsonValue[] } | { plain: InputChange };
+
+const ops: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 6, arbitrary: fc.tuple(kValues, fc.constantFrom<'insert' | 'delete'>('insert', 'insert', 'delete')).map(([vals, op]): Op => ({ table: 'K', op, vals })) },
+  { weight: 4, arbitrary: fc.tuple(pValues, fc.constantFrom<'upsert' | 'delete' | 'insert'>('upsert', 'insert', 'delete')).map(([vals, op]): Op => ({ table: 'P', op, vals })) },
+  { weight: 1, arbitrary: pValues.map(([id, , n]): Op => ({ plain: { table: 'P', op: 'update', row: { ID: id, N: n } } })) },
+);
+
+const COLS = { K: ['ID', 'S', 'D', 'TS', 'A', 'OK', 'X'], P: ['ID', 'S', 'N'] };
+
+function rowForm(list: Op[]): InputChange[] {
+  return list.map((o) => {
+    if ('plain' in o) return o.plain;
+    const row = Object.fromEntries(COLS[o.table].map((c, i) => [c, o.vals[i]!]));
+    return { table: o.table, op: o.op, row } as InputChange;
+  });
+}
+
+/** Runs of row changes of one table and operation as batches (the way the ingress sink groups them). */
+function batchForm(list: Op[]): InputChange[] {
+  const out: InputChange[] = [];
+  let open: Extract<InputChange, { op: 'batch' }> | null = null;
+  for (const o of list) {
+    if ('plain' in o) {
+      out.push(o.plain);
+      open = null;
+      continue;
+    }
+    if (!open || open.table !== o.table || open.rowOp !== o.op) {
+      open = { table: o.table, op: 'batch', rowOp: o.op, rows: new RowBatch(COLS[o.table].length) };
+      out.push(open);
+    }
+    for (const v of o.vals) open.rows.push(v);
+    open.rows.endRow();
+  }
+  return out;
+}
+
+function outcome(step: () => StepResult): unknown {
+  try {
+    const r = step();
+    return { changes: [...r.changes].map(([name, rows]) => [name, rows]) };
+  } catch (err) {
+    if (err instanceof EngineInputError) return { error: err.message, index: err.index };
+    throw err;
+  }
+}
+
+describe('a step given batches', () => {
+  it('gives what the same rows give in row form: changes, errors with their index, later contents', () => {
+    const r = compile(SQL);
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    const program = r.program;
+    let errors = 0;
+    let steps = 0;
+    fc.assert(
+      fc.property(fc.array(fc.array(ops, { maxLength: 12 }), { minLength: 1, maxLength: 4 }), (stepsOps) => {
+        const rows = program.newCircuit();
+        const batches = program.newCircuit();
+        for (const list of stepsOps) {
+          const a = outcome(() => rows.step(rowForm(list)));
+          const b = outcome(() => batches.step(batchForm(list)));
+          expect(b).toEqual(a);
+          if ((a as { error?: string }).error) errors++;
+          else steps++;
+        }
+        for (const name of ['K', 'P', 'BY_OK', 'JOINED']) expect(batches.contents(name)).toEqual(rows.contents(name));
+      }),
+      { numRuns: 200 },
+    );
+    // both outcomes were exercised
+    expect(errors).toBeGreaterThan(10);
+    expect(steps).toBeGreaterThan(10);
+  });
+
+  it('refuses a batch whose rows do not fit its table, naming the first row', () => {
+    const r = compile(SQL);
+    if (!r.ok) throw new Error('compile');
+    const c = r.program.newCircuit();
+    const wrong = new RowBatch(2);
+    wrong.push(1);
+    wrong.push('a');
+    wrong.endRow();
+    expect(() => c.step([{ table: 'P', op: 'upsert', row: { ID: 1 } }, { table: 'K', op: 'batch', rowOp: 'insert', rows: wrong }])).toThrow(
+      new EngineInputError("row has 2 values but table 'K' has 7 columns", 1),
+    );
+    expect(() => c.step([{ table: 'K', op: 'batch', rowOp: 'upsert', rows: new RowBatch(7) }])).toThrow(/has no primary key/);
+    expect(c.contents('P')).toEqual([]);
+  });
+});

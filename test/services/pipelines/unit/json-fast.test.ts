@@ -1,0 +1,161 @@
+/**
+ * The fast path of JSON ingress (json-fast.ts) against the general path (JsonValueReader + JSON.parse, the
+ * parser with the fast path off): for random rows of every column type, good and bad values, keys
+ * known, unknown, escaped or missing, whitespace anywhere, NDJSON or arrays, bodies cut at random chunk
+ * boundaries, both give the same changes, events, lines and errors. And the fast path is really taken.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { JsonParser } from '../../../../src/services/pipelines/ingress/json.js';
+import type { ParsedInput } from '../../../../src/services/pipelines/ingress/parser.js';
+import { tableBinding } from './schema.js';
+
+const enc = new TextEncoder();
+
+const COLUMNS_SQL = `i INT, b BIGINT NOT NULL, d DOUBLE, s VARCHAR, ok BOOLEAN, dec DECIMAL(10, 2), dt DATE, ts TIMESTAMP, t TIME,
+  r REAL, si SMALLINT, a INT ARRAY, m MAP<VARCHAR, INT>, v VARIANT`;
+const bindingFor = (key: string[]) => tableBinding(`CREATE TABLE t (${COLUMNS_SQL}${key.length ? `, PRIMARY KEY (${key.join(', ')})` : ''});`);
+const COLUMNS = bindingFor([]).names.map((name) => ({ name }));
+
+/** A JSON literal for a column's value, good or (sometimes) bad, written as JSON.stringify would or with other spellings. */
+const literal: fc.Arbitrary<string> = fc.oneof(
+  fc.integer({ min: -2147483648, max: 2147483647 }).map(String),
+  fc.constantFrom('0', '-0', '1e3', '1E-2', '2.50', '-12.125', '9007199254740993', '123456789012345', '1234567890123456', '40000', '-129'),
+  fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => JSON.stringify(d)),
+  fc.string({ unit: fc.constantFrom('a', 'é', '😀', ' ', '"', '\\', '\n', '\t', '/', 'Z', '1', '\u0001') }).map((s) => JSON.stringify(s)),
+  fc.constantFrom('"2024-02-29"', '"2023-02-29"', '"12:30:45"', '"2024-01-02 03:04:05"', '"1.5"', '"abc"', '"\\u00e9t\\u00e9"', '"\\ud83d"'),
+  fc.constantFrom('true', 'false', 'null', '[1, 2]', '[]', '{"k": 1}', '{}', '[[1]]', '"x', '01', '1.', '.5', '+1', 'tru', 'nul', '1x', '--1', '1e', 'NaN'),
+);
+
+const str = fc.string({ unit: fc.constantFrom('a', 'é', '😀', ' ', '"', '\\', '/', 'Z', '1', 'ÿ') }).map((s) => JSON.stringify(s));
+/** Values each column takes (written as JSON.stringify would, or as other clients do). */
+const VALID: Record<string, fc.Arbitrary<string>> = {
+  I: fc.integer({ min: -2147483648, max: 2147483647 }).map(String),
+  B: fc.oneof(fc.integer().map(String), fc.constantFrom('-0', '0', '9007199254740991', '123456789012345')),
+  D: fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => JSON.stringify(d)),
+  S: str,
+  OK: fc.constantFrom('true', 'false'),
+  DEC: fc.constantFrom('"1.25"', '12.5', '"-0.01"', '3'),
+  DT: fc.constantFrom('"2024-02-29"', '"1999-12-31"'),
+  TS: fc.constantFrom('"2024-01-02 03:04:05"', '"2024-01-02T03:04:05.5"', '1700000000000'),
+  T: fc.constantFrom('"12:30:45"', '"00:00"'),
+  R: fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 }).map((d) => JSON.stringify(d)),
+  SI: fc.integer({ min: -32768, max: 32767 }).map(String),
+  A: fc.constantFrom('[1, 2]', '[]', 'null'),
+  M: fc.constantFrom('{"k": 1}', '{}'),
+  V: fc.oneof(str, fc.constantFrom('1', 'true', '[1, "a"]')),
+};
+
+const key = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom(...COLUMNS.map((c) => c.name)) },
+  { weight: 2, arbitrary: fc.constantFrom(...COLUMNS.map((c) => c.name.toLowerCase())) },
+  { weight: 1, arbitrary: fc.constantFrom('extra', 'I\\u0041', 'b', '__proto__', 'B\\"', '', 'é', 'Ä😀') },
+);
+
+/** A key and its value: mostly one the column takes, sometimes anything. */
+const pair = key.chain((k) => fc.tuple(fc.constant(k), fc.oneof({ weight: 12, arbitrary: VALID[k.toUpperCase()] ?? literal }, { weight: 1, arbitrary: literal })));
+
+/** One row object's text: some columns (NOT NULL B usually there), in any order, any spacing. */
+const rowText = fc
+  .tuple(fc.array(pair, { maxLength: 6 }), fc.option(VALID.B!, { freq: 8 }), fc.constantFrom('', ' ', '\t', '  '))
+  .map(([pairs, b, sp]) => {
+    const all = b === null ? pairs : [['B', b] as [string, string], ...pairs];
+    return `{${sp}${all.map(([k, v]) => `"${k}"${sp}:${sp}${v}`).join(`,${sp}`)}${sp}}`;
+  });
+
+/** A line: rows (or, sometimes, something else) as the body format has them. */
+function line(array: boolean): fc.Arbitrary<string> {
+  const item = fc.oneof({ weight: 8, arbitrary: rowText }, { weight: 1, arbitrary: fc.constantFrom('5', '"s"', '[1]', '{', '}', ']', '[', ',', '') });
+  return fc.tuple(fc.array(item, { maxLength: 4 }), fc.constantFrom('', ' ', '\r', '\uFEFF')).map(([items, sp]) =>
+    array ? `${sp}[${items.join(`,${sp}`)}]${sp}` : items.join(sp === '' ? '' : ` ${sp}`),
+  );
+}
+
+function summary(p: ParsedInput) {
+  const changes = p.changes;
+  return {
+    changes,
+    count: p.count,
+    records: p.records,
+    events: changes.map((_, i) => p.eventOf(i)),
+    lines: Array.from({ length: p.records }, (_, ev) => p.lineOf(ev)),
+    texts: Array.from({ length: Math.min(p.records, 20) }, (_, ev) => p.textOf(ev)),
+    errors: p.errors,
+    errorCount: p.errorCount,
+  };
+}
+
+let fastLines = 0;
+
+function parse(body: Uint8Array, cuts: number[], array: boolean, fast: boolean, key: string[] = []) {
+  const binding = bindingFor(key);
+  const p = new JsonParser(binding, { updateFormat: 'raw', array }, undefined, fast);
+  let at = 0;
+  for (const cut of [...cuts.filter((c) => c < body.length)].sort((a, b) => a - b)) {
+    p.push(body.subarray(at, cut));
+    at = cut;
+  }
+  p.push(body.subarray(at));
+  const out = summary(p.end());
+  fastLines += p.fastLines;
+  return out;
+}
+
+describe('JSON ingress fast path', () => {
+  for (const array of [false, true])
+    for (const key of [[], ['B']])
+      it(`gives what the general path gives (${array ? 'array=true' : 'NDJSON'}${key.length ? ', primary key' : ''})`, () => {
+        fastLines = 0;
+        fc.assert(
+          fc.property(
+            fc.array(line(array), { maxLength: 6 }),
+            fc.constantFrom('\n', '\r\n', '\n\n'),
+            fc.boolean(),
+            fc.array(fc.nat({ max: 600 }), { maxLength: 5 }),
+            (lines, nl, finalNewline, cuts) => {
+              const body = enc.encode(lines.join(nl) + (finalNewline ? nl : ''));
+              const fast = parse(body, cuts, array, true, key);
+              expect(fast).toEqual(parse(body, [], array, false, key));
+            },
+          ),
+          { numRuns: 300 },
+        );
+        expect(fastLines).toBeGreaterThan(100); // the fast path was taken, not only given up
+      });
+
+  it('gives what the general path gives for text handed over as a string, a lone surrogate included', () => {
+    for (const text of ['{"B": 1, "S": "a"}\n{"B": 2, "S": "\ud800"}\n', '{"B": 1, "S": "\ud800x"}\n{"B": 2}', '\uFEFF{"B": 1}\n\uFEFF{"B": 2}']) {
+      const run = (fast: boolean) => {
+        const p = new JsonParser(bindingFor([]), { updateFormat: 'raw', array: false }, undefined, fast);
+        for (const piece of text.split(/(?<=\n)/)) p.pushText(piece);
+        return summary(p.end());
+      };
+      expect(run(true)).toEqual(run(false));
+    }
+  });
+
+  it('takes flat rows without JSON.parse', () => {
+    const binding = bindingFor([]);
+    const p = new JsonParser(binding, { updateFormat: 'raw', array: true });
+    const original = JSON.parse;
+    let calls = 0;
+    JSON.parse = ((...args: Parameters<typeof JSON.parse>) => {
+      calls++;
+      return original(...args);
+    }) as typeof JSON.parse;
+    try {
+      p.push(enc.encode('[{"I": 1, "B": 2, "S": "x", "D": 1.5, "DT": "2024-01-01"}, {"i": -3, "b": 4,'));
+      p.push(enc.encode(' "ok": true, "dec": "1.25"}]\n[{"B": 5, "s": "caf\\u00e9"}]'));
+      const out = p.end();
+      expect(out.errors).toEqual([]);
+      expect(out.count).toBe(3);
+      expect(out.input).toHaveLength(1);
+      expect(out.input[0]).toMatchObject({ op: 'batch', rowOp: 'insert' });
+      expect(out.changes.map((c) => (c as { row: Record<string, unknown> }).row.B)).toEqual([2, 4, 5]);
+      expect(out.changes.map((c) => (c as { row: Record<string, unknown> }).row.S)).toEqual(['x', null, 'café']);
+    } finally {
+      JSON.parse = original;
+    }
+    expect(calls).toBe(1); // the one string with an escape: its literal alone
+  });
+});
