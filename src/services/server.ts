@@ -4,6 +4,7 @@
  */
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { join, resolve } from 'node:path';
+import { closePromptly, serverTimeoutOptions } from './connections.js';
 import { privateDir, tightenDataDir } from './data-dir.js';
 import { effectiveFetchPolicy } from './net/fetch-policy.js';
 import { EventBus } from './events.js';
@@ -65,7 +66,11 @@ export async function startServer(given: ServeOptions, modules?: ServiceModule[]
     // default of 100 characters, which would answer 414 in fastify's own error shape
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors,
+    // slow and idle clients are bounded (connections.ts, docs/security.md)
+    ...serverTimeoutOptions(options.connectionTimeouts),
   });
+  // no client can hold close() open; first among the preClose hooks (root before services)
+  closePromptly(app, options.closeGraceMs);
   if (options.requestLog) logRequests(app, options.requestLog);
   // Cross-site protection for every service: Host and Origin checked before any route runs.
   let listeningPort = options.port;

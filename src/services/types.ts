@@ -5,6 +5,7 @@
  * handler and hooks), under its prefix.
  */
 import type { FastifyInstance, FastifyBaseLogger } from 'fastify';
+import type { ConnectionTimeouts } from './connections.js';
 import type { EventBus } from './events.js';
 
 export interface ServeOptions {
@@ -34,6 +35,10 @@ export interface ServeOptions {
   fetchPolicy?: 'public' | 'any';
   /** The only directory pipeline file connectors may read and write (default <data-dir>/files). */
   connectorRoot?: string;
+  /** The server's timeouts for slow clients (connections.ts; tests set small ones). */
+  connectionTimeouts?: ConnectionTimeouts;
+  /** How long a response still being written may go on once the server closes (connections.ts). */
+  closeGraceMs?: number;
   /** Free-form extra options for services (set by flags that only one service reads). */
   [k: string]: unknown;
 }

@@ -7,6 +7,7 @@ import { mkdtempSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventBus } from '../../src/services/events.js';
+import { closePromptly, serverTimeoutOptions } from '../../src/services/connections.js';
 import { MAX_PARAM_LENGTH, frameworkErrors } from '../../src/services/server.js';
 import type { ServeOptions, ServiceHandle, ServiceModule } from '../../src/services/types.js';
 
@@ -29,10 +30,16 @@ export async function buildServiceApp(
   const serviceDir = join(dataDir, mod.name);
   mkdirSync(serviceDir, { recursive: true });
   const events = shared.events ?? new EventBus();
-  const app = Fastify({ logger: false, routerOptions: { maxParamLength: MAX_PARAM_LENGTH }, frameworkErrors });
+  const opts: ServeOptions = { host: '127.0.0.1', port: 0, dataDir, ...options };
+  const app = Fastify({
+    logger: false,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors,
+    ...serverTimeoutOptions(opts.connectionTimeouts),
+  });
+  closePromptly(app, opts.closeGraceMs);
   let baseUrl = 'http://127.0.0.1';
   let handle!: ServiceHandle;
-  const opts: ServeOptions = { host: '127.0.0.1', port: 0, dataDir, ...options };
   await app.register(
     async (scope) => {
       handle = await mod.register(scope, { dataDir: serviceDir, options: opts, log: app.log, events, baseUrl: () => baseUrl });

@@ -64,6 +64,9 @@ export function configureServe(cmd: Command, f: Factory, runF: RunFunction<Serve
     .action((flags: ServeFlags) => runWith(f, runF, { ...flags }));
 }
 
+/** A repeat of the stopping signal within this long is when-exit's echo of it, not a second Ctrl-C (see stop()). */
+const SIGNAL_ECHO_MS = 1000;
+
 export async function runServe(flags: ServeFlags, ctx: Context): Promise<void> {
   const dataDir = resolve(resolveDataDir(flags.dataDir, ctx.env));
   // decided before starting, so that a --profile that is not ours is refused before anything listens
@@ -146,13 +149,19 @@ export async function runServe(flags: ServeFlags, ctx: Context): Promise<void> {
   if (options.demo) await runDemo(ctx, server.url, options.dataDir, server.credentials, profile, options.connectorRoot);
 
   const signal = await new Promise<string>((resolveStop) => {
-    let stopping = false;
+    let stopping: { signal: string; at: number; echoSeen: boolean } | null = null;
     const stop = (signal: string) => {
       if (stopping) {
+        // conf's file writes (atomically) hook SIGINT/SIGTERM through when-exit, which re-raises the signal
+        // it caught: that echo arrives right after the first and is not a second request to stop
+        if (!stopping.echoSeen && signal === stopping.signal && Date.now() - stopping.at < SIGNAL_ECHO_MS) {
+          stopping.echoSeen = true;
+          return;
+        }
         ctx.out.warn('forced exit');
         process.exit(130);
       }
-      stopping = true;
+      stopping = { signal, at: Date.now(), echoSeen: false };
       if (!ctx.json) ctx.out.info(`\n${signal}: shutting down (finishing in-flight requests)…`);
       const force = setTimeout(() => {
         ctx.out.warn('shutdown took longer than 10 s; exiting');

@@ -40,8 +40,9 @@ export interface HostOptions {
   programVersion: number;
   memoryMb: number;
   keepAliveMs: number;
-  /** Per-watcher bound on chunks written but not yet taken by the socket. */
+  /** Per-watcher bounds on chunks and bytes written but not yet taken by the socket (egress/watch.ts). */
   watchMaxChunks?: number;
+  watchMaxBytes?: number;
   fault?: WorkerConfig['fault'];
   /** Where the pipeline's connectors may reach (plain data: it goes to the worker as it is). */
   connectorAccess: ConnectorAccess;
@@ -108,6 +109,9 @@ export class PipelineHost {
   private keepAlive: NodeJS.Timeout | null = null;
   /** Callers of resume() waiting for the worker's answer, in order. */
   private resumed: (() => void)[] = [];
+  private readonly termination = new AbortController();
+  /** Aborted (with the error requests get) once the pipeline shuts down or fails. */
+  readonly terminated: AbortSignal = this.termination.signal;
 
   constructor(private readonly opts: HostOptions) {
     this.programVersion = opts.programVersion;
@@ -355,7 +359,7 @@ export class PipelineHost {
           'WARN',
           `output endpoint '${watcher.endpointName}' is not keeping up: ${watcher.backpressure ? 'closing the stream (backpressure=true)' : 'dropping a chunk (backpressure=false)'}`,
         ),
-      this.opts.watchMaxChunks,
+      { maxPendingChunks: this.opts.watchMaxChunks, maxPendingBytes: this.opts.watchMaxBytes },
     );
     let set = this.watchersByKey.get(k);
     if (!set) {
@@ -386,6 +390,7 @@ export class PipelineHost {
   /** Ends watch streams and fails every waiting request with `err`. */
   private terminate(err: () => Error): void {
     this.state = 'Terminated';
+    this.termination.abort(err());
     if (this.keepAlive) clearInterval(this.keepAlive);
     for (const w of [...this.watchers()]) w.end();
     this.watchersByKey.clear();

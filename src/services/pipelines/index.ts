@@ -54,8 +54,9 @@ const service: ServiceModule = {
         timeoutMs: positiveNumber(ctx.options.pipelinesCompileTimeoutMs),
         memoryMb: positiveNumber(ctx.options.pipelinesCompileMemoryMb),
       },
-      // test knob: a small per-watcher buffer to exercise the overflow behaviour
+      // test knobs: a small per-watcher buffer to exercise the overflow behaviour
       watchMaxChunks: typeof ctx.options.pipelinesWatchMaxChunks === 'number' ? ctx.options.pipelinesWatchMaxChunks : undefined,
+      watchMaxBytes: positiveNumber(ctx.options.pipelinesWatchMaxBytes),
       outputCase: ctx.options.outputCase === 'lower' ? 'lower' : 'upper',
       location: () => {
         try {

@@ -110,8 +110,11 @@ export class LogBook {
     }
   }
 
-  /** Keeps a renamed pipeline's lines (rings are keyed by id, so nothing to do) or drops a deleted one's. */
+  /** Drops a deleted pipeline's lines and ends its followers (a renamed one keeps them: rings are keyed by id). */
   drop(pipelineId: string): void {
+    const ring = this.pipelines.get(pipelineId);
     this.pipelines.delete(pipelineId);
+    for (const l of ring?.listeners ?? []) l.end?.();
+    ring?.listeners.clear();
   }
 }

@@ -46,7 +46,9 @@ export interface ManagerOptions {
   compileDelayMs?: number;
   /** Time and heap limits of the SQL compiler worker. */
   compilerLimits?: Partial<CompilerLimits>;
+  /** Per-watch-stream bounds on output written but not yet taken by the client (egress/watch.ts). */
   watchMaxChunks?: number;
+  watchMaxBytes?: number;
   /** Heap limit of a pipeline's worker when its runtime_config does not set memory_mb_max. */
   defaultMemoryMb?: number;
   /** Test knob: every pipeline's worker fails on its first ingest (see WorkerConfig.fault). */
@@ -310,6 +312,7 @@ export class PipelineManager {
         memoryMb,
         keepAliveMs: this.opts.keepAliveMs,
         watchMaxChunks: this.opts.watchMaxChunks,
+        watchMaxBytes: this.opts.watchMaxBytes,
         fault: this.opts.workerFault ?? null,
         connectorAccess: this.opts.connectorAccess,
         log: (level, message) => this.log(e, level, 'pipeline', 'dbsp_adapters::controller', message),

@@ -3,17 +3,24 @@
  * objects separated by `\r\n`, written to the socket at once, with `{"sequence_number":N}` keep-alives
  * when nothing was sent for a while.
  *
- * Bounded buffer: a watcher may have at most MAX_PENDING_CHUNKS chunks (or MAX_PENDING_BYTES bytes)
- * written but not yet taken by the socket. When a step's chunk would exceed that:
+ * Bounded buffer: a watcher may have at most MAX_PENDING_CHUNKS chunks and MAX_PENDING_BYTES bytes
+ * written but not yet taken by the socket (a single chunk bigger than that is still sent when nothing
+ * is pending, so the bound is the larger of the limit and one chunk). When a step's chunk would exceed it:
  *  - with `backpressure=false` (the default) the chunk is dropped for this watcher only; its
- *    sequence number is consumed, so the client sees a gap in `sequence_number`;
+ *    sequence number is consumed, so the client sees a gap in `sequence_number` (as Feldera's
+ *    bounded queue does); the log says so once per run of dropped chunks;
  *  - with `backpressure=true` the stream is ended (the client sees the response end) rather than make
  *    the pipeline wait.
- * Either way ingestion and the other watchers never wait for a slow watcher.
+ * Either way ingestion and the other watchers never wait for a slow watcher, and chunks are shared,
+ * not copied, between the watchers of one (view, format).
+ *
+ * Ending: the response ends normally; a client that does not take what is still queued for it
+ * within END_DRAIN_MS has its connection destroyed (end.ts).
  */
 import type { ServerResponse } from 'node:http';
 import type { RelationSchema } from '../../../engine/index.js';
 import { frame, type OutputFormat } from './encode.js';
+import { END_DRAIN_MS, endResponse } from './end.js';
 
 /** A chunk as the host gets it from the pipeline's worker: the encoded body part as UTF-8 bytes. */
 export interface ChunkBytes {
@@ -22,7 +29,13 @@ export interface ChunkBytes {
 }
 
 export const MAX_PENDING_CHUNKS = 1000;
-export const MAX_PENDING_BYTES = 64 * 1024 * 1024;
+export const MAX_PENDING_BYTES = 16 * 1024 * 1024;
+
+export interface WatcherLimits {
+  maxPendingChunks?: number;
+  maxPendingBytes?: number;
+  endDrainMs?: number;
+}
 
 export interface WatcherMetrics {
   transmitted_records: number;
@@ -43,6 +56,11 @@ export class Watcher {
   private pendingBytes = 0;
   lastSend = Date.now();
   closed = false;
+  /** Chunks are being dropped (logged once per run of drops). */
+  private dropping = false;
+  private readonly maxPendingChunks: number;
+  private readonly maxPendingBytes: number;
+  private readonly endDrainMs: number;
   readonly metrics: WatcherMetrics = {
     transmitted_records: 0,
     transmitted_bytes: 0,
@@ -64,9 +82,11 @@ export class Watcher {
     private readonly res: ServerResponse,
     private readonly onClose: (w: Watcher, reason: string) => void,
     private readonly onOverflow: (w: Watcher) => void,
-    private readonly maxPendingChunks = MAX_PENDING_CHUNKS,
-    private readonly maxPendingBytes = MAX_PENDING_BYTES,
+    limits: WatcherLimits = {},
   ) {
+    this.maxPendingChunks = limits.maxPendingChunks ?? MAX_PENDING_CHUNKS;
+    this.maxPendingBytes = limits.maxPendingBytes ?? MAX_PENDING_BYTES;
+    this.endDrainMs = limits.endDrainMs ?? END_DRAIN_MS;
     res.on('close', () => this.close('client disconnected'));
     res.on('error', () => this.close('transport error'));
   }
@@ -85,13 +105,16 @@ export class Watcher {
   send(chunk: ChunkBytes): void {
     if (this.closed) return;
     const seq = this.seq++;
-    if (this.pendingChunks >= this.maxPendingChunks || this.pendingBytes >= this.maxPendingBytes) {
+    const size = chunk.data.byteLength;
+    if (this.pendingChunks >= this.maxPendingChunks || (this.pendingBytes > 0 && this.pendingBytes + size > this.maxPendingBytes)) {
       this.metrics.dropped_batches++;
       this.metrics.num_transport_errors++;
-      this.onOverflow(this);
+      if (!this.dropping || this.backpressure) this.onOverflow(this);
+      this.dropping = true;
       if (this.backpressure) this.end();
       return;
     }
+    this.dropping = false;
     this.write([`{"sequence_number":${seq},`, chunk.data, '}\r\n'], chunk.records);
   }
 
@@ -129,10 +152,10 @@ export class Watcher {
     return { batches: this.pendingChunks, bytes: this.pendingBytes };
   }
 
-  /** Ends the stream normally (pipeline shut down). */
+  /** Ends the stream normally (pipeline shut down); a client that does not take the rest in time is cut off. */
   end(): void {
     if (this.closed) return;
-    this.res.end();
+    endResponse(this.res, this.pendingChunks > 0, this.endDrainMs);
     this.close('stream ended');
   }
 

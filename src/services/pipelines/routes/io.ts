@@ -26,6 +26,32 @@ function bodyStream(req: FastifyRequest): AsyncIterable<Uint8Array> | Uint8Array
 
 const tooLarge = (limit: number) => () => bodyTooLarge(limit);
 
+/**
+ * The body's chunks until the pipeline ends: then the next read fails with the pipeline's error, so a
+ * request whose client stalls mid-body is answered at once rather than holding the shutdown (and
+ * the server's close) until the client sends more. The body is left unread (the answer closes the
+ * connection).
+ */
+async function* untilTerminated(body: AsyncIterable<Uint8Array>, terminated: AbortSignal): AsyncIterable<Uint8Array> {
+  const chunks = body[Symbol.asyncIterator]();
+  let onAbort = () => {};
+  const ended = new Promise<never>((_, reject) => {
+    onAbort = () => reject(terminated.reason);
+    if (terminated.aborted) onAbort();
+    else terminated.addEventListener('abort', onAbort, { once: true });
+  });
+  ended.catch(() => {});
+  try {
+    for (;;) {
+      const next = await Promise.race([chunks.next(), ended]);
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    terminated.removeEventListener('abort', onAbort);
+  }
+}
+
 /** Ingress: registered in a scope whose content-type parser hands the body over as a stream. */
 export function ingressRoutes(app: FastifyInstance, manager: PipelineManager, bodyLimit: number): void {
   app.post<{ Params: { name: string; table: string } }>('/pipelines/:name/ingress/:table', async (req, reply) => {
@@ -53,14 +79,20 @@ export function ingressRoutes(app: FastifyInstance, manager: PipelineManager, bo
       throw bodyTooLarge(bodyLimit);
     }
     if (runtime.state === 'Paused' && !force) await runtime.waitUntilRunning();
+    const body = bodyStream(req);
     try {
-      await runtime.ingest({ table: table.name, format, updateFormat, array }, bodyStream(req), bodyLimit, tooLarge(bodyLimit));
+      await runtime.ingest(
+        { table: table.name, format, updateFormat, array },
+        body instanceof Uint8Array ? body : untilTerminated(body, runtime.terminated),
+        bodyLimit,
+        tooLarge(bodyLimit),
+      );
     } catch (err) {
       if (err instanceof ApiError && err.status === 413) {
         // the rest of the body is read and dropped, so that the client gets the answer
         reply.header('connection', 'close');
         req.raw.resume();
-      }
+      } else if (runtime.terminated.aborted) reply.header('connection', 'close');
       throw err;
     }
     return reply.code(200).send('');

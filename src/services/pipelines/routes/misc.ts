@@ -1,6 +1,7 @@
 /** Stats, logs, API keys and today's GET /v0/config. */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ApiKeys } from '../auth.js';
+import { LogFollower } from '../log-follower.js';
 import { formatLog, jsonLogsEnabled, type LogBook, type LogRecord } from '../logs.js';
 import type { PipelineManager } from '../manager.js';
 import { pipelineStats } from '../stats.js';
@@ -56,8 +57,9 @@ export function miscRoutes(app: FastifyInstance, manager: PipelineManager, logs:
     const res = reply.raw;
     res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-cache' });
     res.socket?.setNoDelay(true);
-    res.write(text);
-    const listener = Object.assign((r: LogRecord) => res.write(formatLog(r, json) + '\n'), { end: () => res.end() });
+    const follower = new LogFollower(res);
+    follower.line(text);
+    const listener = Object.assign((r: LogRecord) => follower.line(formatLog(r, json) + '\n'), { end: () => follower.end() });
     const stop = logs.follow(id, listener);
     res.on('close', stop);
     return undefined;
