@@ -5,13 +5,20 @@
  *
  * Rows cross this boundary in their JSON form, keyed by the column's output name (UPPER case for
  * unquoted identifiers by default, see CompileOptions.outputCase; quoted names keep their spelling):
- * numbers as numbers, BIGINT beyond 2^53 as numbers too (JSON), DECIMAL as strings, DATE/TIME/TIMESTAMP
- * as strings in Feldera's formats, ARRAY as JSON arrays, NULL as null.
+ * numbers as numbers, an integer beyond ±(2^53 - 1) (BIGINT holds all of -2^63..2^63-1) as a JS bigint, DECIMAL
+ * as strings, DATE/TIME/TIMESTAMP as strings in Feldera's formats, ARRAY as JSON arrays, NULL as null.
+ * A bigint never stands for a value a number holds exactly (one value, one form). JSON.stringify throws on a
+ * bigint: write rows with jsonText (json-text.ts), which prints it digit-exact as a JSON number; read JSON
+ * text with parseJsonText, which keeps the digits of integers beyond 2^53 as bigints. BIGINT input is also
+ * accepted as a string of digits ("9223372036854775807").
+ *
+ * Integer arithmetic is exact and checked: a result outside its type (TINYINT 8 .. BIGINT 64 bits), an
+ * integer division or modulus by zero, is an EngineStepError, and the step that raised it is refused whole.
  */
 
 import type { RowBatch } from './batch.js';
 
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [k: string]: JsonValue };
+export type JsonValue = null | boolean | number | bigint | string | JsonValue[] | { [k: string]: JsonValue };
 export type JsonRow = Record<string, JsonValue>;
 
 export interface CompileOptions {
@@ -95,6 +102,26 @@ export class EngineInputError extends Error {
   }
 }
 
+/**
+ * Raised by Circuit.step when a view's computation fails for this step's input (integer overflow, integer
+ * division by zero): the whole step is refused and the circuit is exactly as before it (tables, views,
+ * watermarks, held emit_final rows), as if step() had not been called.
+ */
+export class EngineStepError extends Error {
+  constructor(
+    message: string,
+    /** Output name of the view whose computation failed (a local view's name too). */
+    public readonly view: string,
+    /** The failing expression as SQL text. */
+    public readonly expression: string,
+    /** The SQL type the result did not fit. */
+    public readonly type: string,
+  ) {
+    super(message);
+    this.name = 'EngineStepError';
+  }
+}
+
 /** A consolidated output change: positive weight = inserts, negative = deletes. Never zero. */
 export interface WeightedRow {
   row: JsonRow;
@@ -110,7 +137,8 @@ export interface StepResult {
 }
 
 export interface Circuit {
-  /** Apply one atomic step (one transaction). Throws EngineInputError and applies nothing when any input is bad. */
+  /** Apply one atomic step (one transaction). Throws EngineInputError (a bad input) or EngineStepError (a
+   *  view's computation failed, e.g. integer overflow) and then applies nothing: the circuit's state is as before. */
   step(inputs: InputChange[]): StepResult;
   /** Current integrated contents of a table or a materialized (or any non-local) view, by output name (case-insensitive lookup). */
   contents(name: string): WeightedRow[];

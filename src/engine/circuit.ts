@@ -1,8 +1,17 @@
 /**
  * The running circuit: table inputs (with primary-key semantics and LATENESS), operators in topological
  * order, integrated contents of every output relation, and consolidated per-step output changes.
+ *
+ * A step is all or nothing: a view's computation that throws (integer overflow, division by zero, a bug)
+ * leaves the circuit exactly as before the step. The table changes of the step are undone from a small
+ * undo log (primary-key map entries, watermarks); outputs (view contents, held emit_final rows) are only
+ * written after every operator ran, so they are untouched; the operators' state is rebuilt from the
+ * tables' integrated contents (a fresh operator fed the contents in one step holds what the incremental
+ * ones held: each operator's state is a function of its integrated inputs), then released to the current
+ * watermarks. The cost is paid only on error; a step that succeeds pays one array push per keyed change.
+ * An integer overflow is thrown as EngineStepError naming the view; any other error (a bug) as it is.
  */
-import { EngineInputError, type Circuit, type InputChange, type JsonRow, type JsonValue, type StepResult, type WeightedRow } from './api.js';
+import { EngineInputError, EngineStepError, type Circuit, type InputChange, type JsonRow, type JsonValue, type StepResult, type WeightedRow } from './api.js';
 import type { BoundProgram, TableDef, ViewDef } from './bind/program.js';
 import type { PlanNode, PlanColumn } from './plan/nodes.js';
 import { consolidate, type Delta, type Operator } from './ops/zset.js';
@@ -12,6 +21,7 @@ import { jsonConverter, rowKey, sameRow, toJson, type Row, type Value } from './
 import { compareValues } from './types/values.js';
 import { convertBatch, convertChange, foldKey, type Action, type TableState } from './inputs.js';
 import { resolveName } from './names.js';
+import { IntOverflow } from './types/int64.js';
 
 interface Output {
   name: string;
@@ -36,9 +46,14 @@ export class EngineCircuit implements Circuit {
   private readonly nameCache = new Map<string, Output | undefined>();
   private readonly tableCache = new Map<string, TableState | undefined>();
   private readonly singleTouch = new Set<string>();
+  /** The step's undo log of keyed table rows (triples: map, key, old row) and the watermarks it moved. */
+  private readonly undo: unknown[] = [];
+  private readonly savedWatermarks = new Map<TableState, Map<number, number>>();
+  /** The node whose operator is running (names the view when its computation fails). */
+  private running: PlanNode | undefined;
 
   constructor(
-    program: BoundProgram,
+    private readonly program: BoundProgram,
     private readonly casing: 'upper' | 'lower',
   ) {
     // reachable nodes from outputs
@@ -74,7 +89,12 @@ export class EngineCircuit implements Circuit {
     // initial outputs (constants, the row of a global aggregate over nothing) are the contents at
     // creation; every step's changes are the difference to the contents before it, so a snapshot plus
     // the changes that follow always add up (the first insert retracts `{COUNT: 0, SUM: null}`)
-    this.propagate(new Map(), true);
+    try {
+      this.propagate(new Map(), true);
+    } catch (err) {
+      // a constant view whose value overflows (SELECT 2147483647 + 1): named as a step's error would be
+      throw this.stepError(err, this.running);
+    }
   }
 
   private addOutput(name: string, node: PlanNode, columns: PlanColumn[], quoted: boolean, isTable = false): void {
@@ -96,7 +116,8 @@ export class EngineCircuit implements Circuit {
     return this.tableCache.get(name);
   }
 
-  private propagate(tableDeltas: Map<string, Delta>, initial: boolean): Map<Output, Delta> {
+  /** Every operator's output delta for these table deltas (initial: the operators' first step, with init()). */
+  private runOps(tableDeltas: Map<string, Delta>, initial: boolean): Map<number, Delta> {
     const deltas = new Map<number, Delta>();
     for (const n of this.nodes) {
       if (n.kind === 'table') {
@@ -106,6 +127,7 @@ export class EngineCircuit implements Circuit {
       }
       const op = this.ops.get(n.id)!;
       if (initial) {
+        this.running = n;
         const ins = n.inputs.map((i) => deltas.get(i.id) ?? []);
         let out: Delta = op.init ? op.init() : [];
         if (ins.some((d) => d.length)) out = out.concat(op.step(ins));
@@ -119,9 +141,17 @@ export class EngineCircuit implements Circuit {
         return d ?? [];
       });
       if (!any) continue;
+      this.running = n;
       const out = op.step(ins);
       if (out.length) deltas.set(n.id, out);
     }
+    this.running = undefined;
+    return deltas;
+  }
+
+  private propagate(tableDeltas: Map<string, Delta>, initial: boolean): Map<Output, Delta> {
+    const deltas = this.runOps(tableDeltas, initial);
+    // from here on nothing computes SQL expressions: the outputs are written only when every operator ran
     const result = new Map<Output, Delta>();
     for (const o of this.outputs) {
       let d = deltas.get(o.node.id);
@@ -211,6 +241,7 @@ export class EngineCircuit implements Circuit {
     const k = this.pkKey(t, row);
     touchesPerTable.set(t.def.name, (touchesPerTable.get(t.def.name) ?? 0) + 1);
     const old = t.byKey.get(k);
+    this.undo.push(t.byKey, k, old);
     switch (kind) {
       case 'upsert':
         if (old && sameRow(old, row)) break;
@@ -249,7 +280,33 @@ export class EngineCircuit implements Circuit {
       if (ch !== null && typeof ch === 'object' && ch.op === 'batch') index = convertBatch(ch, index, find, actions);
       else actions.push(convertChange(ch, index++, find));
     }
-    // apply (cannot fail from here on)
+    // apply; a view that fails below undoes it all (the undo log: the keyed rows replaced, oldest first,
+    // as flat triples map, key, old row; reused from step to step, so a step allocates nothing for it)
+    const undo = this.undo;
+    try {
+      const result = this.apply(actions);
+      undo.length = 0; // holds no replaced rows past the step
+      if (this.savedWatermarks.size) this.savedWatermarks.clear();
+      return result;
+    } catch (err) {
+      for (let i = undo.length - 3; i >= 0; i -= 3) {
+        const map = undo[i] as Map<string | number, Row>;
+        const k = undo[i + 1] as string | number;
+        const old = undo[i + 2] as Row | undefined;
+        if (old === undefined) map.delete(k);
+        else map.set(k, old);
+      }
+      undo.length = 0;
+      for (const [t, wm] of this.savedWatermarks) t.watermarks = wm;
+      this.savedWatermarks.clear();
+      const failed = this.running;
+      this.running = undefined;
+      this.rebuildOperators();
+      throw this.stepError(err, failed);
+    }
+  }
+
+  private apply(actions: Action[]): StepResult {
     const tableDeltas = new Map<string, Delta>();
     const maxSeen = new Map<TableState, Map<number, number>>();
     const touchesPerTable = new Map<string, number>();
@@ -272,6 +329,7 @@ export class EngineCircuit implements Circuit {
       this.applyRow(t, d, action.kind, action.row, (action as { w?: number }).w ?? 1, (action as { set?: number[] }).set, maxSeen, touchesPerTable);
     }
     let advanced = false;
+    for (const t of maxSeen.keys()) this.savedWatermarks.set(t, new Map(t.watermarks));
     for (const [t, m] of maxSeen) {
       for (const [i, v] of m) {
         const cand = v - t.def.lateness.get(i)!;
@@ -293,6 +351,51 @@ export class EngineCircuit implements Circuit {
     const changes = new StepChanges();
     for (const [o, d] of result) if (d.length) changes.add(o.name, () => this.formatDelta(o, d));
     return { changes };
+  }
+
+  /**
+   * Fresh operators holding what the current ones held before the failed step: fed the integrated
+   * contents of every table in one step (its output is dropped: the views' contents are unchanged), then
+   * released to the current watermarks.
+   */
+  private rebuildOperators(): void {
+    for (const n of this.nodes) if (n.make) this.ops.set(n.id, n.make());
+    const contents = new Map<string, Delta>();
+    for (const o of this.outputs) {
+      if (!o.isTable || !o.node.table) continue;
+      const d: Delta = [];
+      if (o.byKey) for (const row of o.byKey.values()) d.push([row, 1]);
+      else for (const e of o.integrated.rows()) d.push(e);
+      contents.set(o.node.table, d);
+    }
+    this.runOps(contents, true);
+    this.running = undefined;
+    const wmOf = (table: string, col: number): number | undefined => this.tables.get(table)?.watermarks.get(col);
+    for (const op of this.ops.values()) op.release?.(wmOf);
+  }
+
+  /** The error a failed step is refused with: an EngineStepError naming the view whose operator failed. */
+  private stepError(err: unknown, node: PlanNode | undefined): unknown {
+    if (err instanceof EngineInputError || err instanceof EngineStepError) return err;
+    const view = node ? this.viewOf(node) : undefined;
+    if (err instanceof IntOverflow) return new EngineStepError(`${err.message}, in view ${view ?? '(unknown)'}; the step was refused`, view ?? '', err.expression, err.type);
+    return err; // a bug, not the input's fault: thrown as it is (the state is restored all the same)
+  }
+
+  /** The first declared view whose plan contains the node (the view that defines it). */
+  private viewOf(node: PlanNode): string | undefined {
+    for (const v of this.program.views) {
+      const seen = new Set<number>();
+      const stack: PlanNode[] = [v.node];
+      while (stack.length) {
+        const n = stack.pop()!;
+        if (n.id === node.id) return v.name;
+        if (seen.has(n.id)) continue;
+        seen.add(n.id);
+        stack.push(...n.inputs);
+      }
+    }
+    return undefined;
   }
 
   /** A delta as JSON rows, deletes before inserts. */

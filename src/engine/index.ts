@@ -61,3 +61,4 @@ export function compile(sql: string, options: CompileOptions = {}): CompileResul
   };
   return { ok: true, program: compiled };
 }
+export { jsonText, parseJsonText } from './json-text.js';

@@ -289,6 +289,8 @@ export interface JsonReaderOptions {
   maxDepth?: number;
   /** Longest line held for the line path (beyond it, the line goes through the splitter). */
   maxLine?: number;
+  /** The JSON parser of the line path (default JSON.parse; the pipeline ingress keeps 64-bit integers exact). */
+  parse?: (text: string) => unknown;
 }
 
 export interface JsonReaderSink {
@@ -309,6 +311,7 @@ export class JsonValueReader {
   private readonly array: boolean;
   private readonly maxDepth: number;
   private readonly maxLine: number;
+  private readonly parse: (text: string) => unknown;
   private parts: string[] = [];
   private lineLength = 0;
   /** The rest of the current line goes to the splitter (it was too long to hold). */
@@ -321,6 +324,7 @@ export class JsonValueReader {
     this.array = options.array ?? false;
     this.maxDepth = options.maxDepth ?? Infinity;
     this.maxLine = options.maxLine ?? 1024 * 1024;
+    this.parse = options.parse ?? JSON.parse;
     this.splitter = new JsonSplitter(this.array, this.maxDepth, (text, line, flaw) => sink.text(text, line, flaw));
   }
 
@@ -389,7 +393,7 @@ export class JsonValueReader {
     if (!this.splitter.atTop) return false;
     let value: unknown;
     try {
-      value = JSON.parse(line);
+      value = this.parse(line);
     } catch {
       return false; // blank, several values, part of a multi-line value, or a syntax error
     }

@@ -1,4 +1,5 @@
 /** Aggregate calls in GROUP BY queries: bind the arguments, FILTER and ORDER BY, then the registry (fns/aggregate.ts). */
+import { exprSite } from './expr-text.js';
 import { SqlError, type Expr } from '../parse/ast.js';
 import type { SqlType } from '../types/types.js';
 import type { AggSpec } from '../ops/aggregate.js';
@@ -22,6 +23,7 @@ export function aggCallArgs(e: Expr & { k: 'func' }, ctx: BindCtx): AggCallArgs 
     star: e.star,
     orderBy: e.orderBy?.map((o) => ({ key: bindExpr(o.expr, ctx), asc: o.asc, nullsFirst: o.nullsFirst ?? !o.asc })),
     ignoreNulls: e.ignoreNulls,
+    site: exprSite(e),
   };
 }
 

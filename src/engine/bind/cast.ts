@@ -1,9 +1,13 @@
 /**
  * CAST between types, on internal values. A cast that fails at run time (e.g. 'abc' to INTEGER) yields NULL
- * instead of stopping the pipeline (Feldera reports a run-time error there; documented divergence).
+ * instead of stopping the pipeline (Feldera reports a run-time error there; documented divergence); a number
+ * that does not fit the integer type it is cast to is an integer overflow (IntOverflow: the step is refused),
+ * as in Feldera. Integers are exact (int64.ts): a bigint beyond 2^53.
  */
 import { SqlError, type Pos } from '../parse/ast.js';
-import { type SqlType, isInteger, isFloat, isDecimal, isString, INT_RANGE } from '../types/types.js';
+import { type SqlType, isInteger, isFloat, isDecimal, isString } from '../types/types.js';
+import { checkInt, fitInt, intFromFloat, parseIntText, type Int, type IntSite } from '../types/int64.js';
+import { posSite } from './expr-text.js';
 import { fromJson, toJson, type Value } from '../types/values.js';
 import { bytesToHex, canonicalJson, variantValue } from '../types/variant.js';
 import { decimalFromNumber, decimalToNumber, formatDecimal, parseDecimal, pow10, rescale, rescaleRound } from '../types/decimal.js';
@@ -11,10 +15,6 @@ import { DAY_MS, formatDate, formatTime, formatTimestamp, parseDate, parseTime, 
 
 type Conv = (v: Value) => Value;
 
-function intCheck(t: SqlType): (n: number) => Value {
-  const [lo, hi] = INT_RANGE[t.kind]!;
-  return (n) => (n < lo || n > hi || !Number.isFinite(n) ? null : n);
-}
 
 function fitsDecimal(t: SqlType): (d: bigint) => Value {
   const p = t.precision ?? 38;
@@ -64,7 +64,7 @@ export function toVariantText(v: Value, t: SqlType): string {
   }
 }
 
-export function castFn(from: SqlType, to: SqlType, pos: Pos): Conv {
+export function castFn(from: SqlType, to: SqlType, pos: Pos, site: IntSite = posSite(`CAST to ${to.kind}`, pos)): Conv {
   const id: Conv = (v) => v;
   if (from.kind === 'NULL') return () => null;
   if (to.kind === from.kind && to.kind !== 'DECIMAL' && to.kind !== 'CHAR' && to.kind !== 'VARCHAR' && to.kind !== 'ARRAY') return id;
@@ -80,19 +80,23 @@ export function castFn(from: SqlType, to: SqlType, pos: Pos): Conv {
     };
   }
   if (isInteger(to)) {
-    const chk = intCheck(to);
-    if (isInteger(from)) return (v) => chk(v as number);
-    if (isFloat(from)) return (v) => chk(Math.trunc(v as number));
+    const k = to.kind;
+    if (isInteger(from)) return (v) => checkInt(v as Int, k, site);
+    if (isFloat(from)) return (v) => intFromFloat(v as number, k, site);
     if (isDecimal(from)) {
       const s = from.scale ?? 0;
-      return (v) => chk(Number(rescale(v as bigint, s, 0)));
+      return (v) => fitInt(rescale(v as bigint, s, 0), k, site);
     }
-    if (isString(from)) return (v) => (/^\s*[+-]?\d+\s*$/.test(v as string) ? chk(Number(v)) : null);
+    if (isString(from)) return (v) => {
+      const b = parseIntText(v as string);
+      return b === undefined ? null : fitInt(b, k, site);
+    };
     if (from.kind === 'BOOLEAN') return (v) => (v ? 1 : 0);
   }
   if (isFloat(to)) {
     const r = to.kind === 'REAL' ? Math.fround : (x: number) => x;
-    if (isInteger(from) || isFloat(from)) return (v) => r(v as number);
+    if (isInteger(from)) return (v) => r(Number(v as Int));
+    if (isFloat(from)) return (v) => r(v as number);
     if (isDecimal(from)) return (v) => r(decimalToNumber(v as bigint, from.scale ?? 0));
     if (isString(from)) return (v) => {
       const n = Number((v as string).trim());
@@ -102,7 +106,7 @@ export function castFn(from: SqlType, to: SqlType, pos: Pos): Conv {
   if (isDecimal(to)) {
     const s = to.scale ?? 0;
     const fit = fitsDecimal(to);
-    if (isInteger(from)) return (v) => fit(BigInt(v as number) * pow10(s));
+    if (isInteger(from)) return (v) => fit(BigInt(v as Int) * pow10(s));
     if (isFloat(from)) return (v) => {
       const d = decimalFromNumber(v as number, s);
       return d === undefined ? null : fit(d);

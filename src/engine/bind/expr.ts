@@ -12,6 +12,8 @@ import { type BExpr, constant, strict1, strict2 } from './bexpr.js';
 import { canon, type Scope } from './scope.js';
 import { bindFunction, UNIT_ARG } from './functions.js';
 import { bindLambdaCall } from './fns/lambda.js';
+import { exprSite } from './expr-text.js';
+import { intNegate } from '../types/int64.js';
 
 export { AGG_NAMES } from './fns/aggregate.js';
 import { AGG_NAMES } from './fns/aggregate.js';
@@ -97,7 +99,7 @@ export function bindExpr(e: Expr, ctx: BindCtx): BExpr {
         case 'Multiply':
         case 'Divide':
         case 'Modulo':
-          return arithmetic(e.op, a, b, e.pos);
+          return arithmetic(e.op, a, b, e.pos, exprSite(e));
         case 'StringConcat': {
           if (a.type.kind === 'ARRAY' || b.type.kind === 'ARRAY') {
             const t = commonType(a.type, b.type);
@@ -118,6 +120,7 @@ export function bindExpr(e: Expr, ctx: BindCtx): BExpr {
       if (e.op === 'PLUS') return a;
       if (!isNumeric(a.type) && a.type.kind !== 'INTERVAL_DT' && a.type.kind !== 'INTERVAL_YM') throw new SqlError(`Cannot apply '-' to ${typeName(a.type)}`, e.pos, 'type');
       if (isDecimal(a.type)) return strict1(a, a.type, (x) => -(x as bigint));
+      if (isInteger(a.type)) return strict1(a, a.type, intNegate(a.type.kind, exprSite(e)) as (x: Value) => Value);
       return strict1(a, a.type, (x) => -(x as number));
     }
     case 'is': {
@@ -246,7 +249,7 @@ export function bindExpr(e: Expr, ctx: BindCtx): BExpr {
       const a = bindExpr(e.expr, ctx);
       const t = parseTypeAt(e.type, e.pos);
       if (a.type.kind === 'NULL') return constant(t, null);
-      const c = castFn(a.type, t, e.pos);
+      const c = castFn(a.type, t, e.pos, exprSite(e));
       return strict1(a, withNull(t, true), c);
     }
     case 'extract': {

@@ -1,7 +1,9 @@
 /** Operators and literals: implicit coercions, comparisons, arithmetic (Calcite typing), AND/OR, LIKE, intervals. */
 import { SqlError, type Expr, type Pos } from '../parse/ast.js';
 import { type SqlType, mk, commonType, isFloat, isDecimal, isNumeric, isString, isTemporal, INT_RANK, intDigits, withNull } from '../types/types.js';
-import { compareValues } from '../types/values.js';
+import { compareValues, type Value } from '../types/values.js';
+import { INT_BOUNDS, intBinary, normInt, type IntSite } from '../types/int64.js';
+import { posSite } from './expr-text.js';
 import { parseDecimal, pow10, rescale, rescaleRound } from '../types/decimal.js';
 import { addMonthsTs, DAY_MS } from '../types/datetime.js';
 import { castFn } from './cast.js';
@@ -39,6 +41,9 @@ export function numLiteral(text: string, pos: Pos): BExpr {
   }
   const n = Number(text);
   if (!Number.isSafeInteger(n)) {
+    // a literal that fits BIGINT is a BIGINT (exact, a bigint beyond 2^53), a longer one a DECIMAL
+    const b = /^\d+$/.test(text) ? BigInt(text) : undefined;
+    if (b !== undefined && b <= INT_BOUNDS.BIGINT!.bhi) return constant(mk('BIGINT', false), normInt(b));
     const d = parseDecimal(text, 0);
     if (d === undefined) throw new SqlError(`bad number ${text}`, pos, 'syntax');
     return constant(mk('DECIMAL', false, { precision: text.length, scale: 0 }), d);
@@ -147,7 +152,7 @@ function decimalOf(e: BExpr, pos: Pos): BExpr {
   return coerce(e, mk('DECIMAL', e.type.nullable, { precision: intDigits(e.type), scale: 0 }), pos);
 }
 
-export function arithmetic(op: string, a: BExpr, b: BExpr, pos: Pos): BExpr {
+export function arithmetic(op: string, a: BExpr, b: BExpr, pos: Pos, site: IntSite = posSite(op, pos)): BExpr {
   const nullable = a.type.nullable || b.type.nullable;
   const ta = a.type;
   const tb = b.type;
@@ -162,7 +167,7 @@ export function arithmetic(op: string, a: BExpr, b: BExpr, pos: Pos): BExpr {
     if (tb.kind === 'INTERVAL_DT') return strict2(a, b, mk('DATE', nullable), (x, y) => (x as number) + Math.trunc((sign * (y as number)) / DAY_MS));
     return strict2(a, b, mk('DATE', nullable), (x, y) => Math.round(addMonthsTs((x as number) * DAY_MS, sign * (y as number)) / DAY_MS));
   }
-  if ((tb.kind === 'TIMESTAMP' || tb.kind === 'DATE') && (ta.kind === 'INTERVAL_DT' || ta.kind === 'INTERVAL_YM') && op === 'Plus') return arithmetic(op, b, a, pos);
+  if ((tb.kind === 'TIMESTAMP' || tb.kind === 'DATE') && (ta.kind === 'INTERVAL_DT' || ta.kind === 'INTERVAL_YM') && op === 'Plus') return arithmetic(op, b, a, pos, site);
   if (ta.kind === tb.kind && (ta.kind === 'INTERVAL_DT' || ta.kind === 'INTERVAL_YM') && (op === 'Plus' || op === 'Minus')) {
     const sign = op === 'Plus' ? 1 : -1;
     return strict2(a, b, mk(ta.kind, nullable), (x, y) => (x as number) + sign * (y as number));
@@ -234,19 +239,11 @@ export function arithmetic(op: string, a: BExpr, b: BExpr, pos: Pos): BExpr {
       }
     }
   }
-  // integers
+  // integers: exact and checked against the wider operand type (int64.ts); x / 0 and x % 0 are errors (Feldera)
   const t = mk(INT_RANK[ta.kind]! >= INT_RANK[tb.kind]! ? ta.kind : tb.kind, nullable);
-  switch (op) {
-    case 'Plus':
-      return strict2(a, b, t, (p, q) => (p as number) + (q as number));
-    case 'Minus':
-      return strict2(a, b, t, (p, q) => (p as number) - (q as number));
-    case 'Multiply':
-      return strict2(a, b, t, (p, q) => (p as number) * (q as number));
-    case 'Divide':
-      return strict2(a, b, withNull(t, true), (p, q) => ((q as number) === 0 ? null : Math.trunc((p as number) / (q as number))));
-    case 'Modulo':
-      return strict2(a, b, withNull(t, true), (p, q) => ((q as number) === 0 ? null : (p as number) % (q as number)));
+  if (op === 'Plus' || op === 'Minus' || op === 'Multiply' || op === 'Divide' || op === 'Modulo') {
+    const f = intBinary(op, t.kind, site);
+    return strict2(a, b, t, f as (x: Value, y: Value) => Value);
   }
   throw new SqlError(`Unsupported operator ${op}`, pos, 'unsupported');
 }

@@ -11,6 +11,7 @@ import type { Env } from './env.js';
 import { bindQuery } from './query.js';
 import { bindExpr, coerce, parseTypeAt } from './expr.js';
 import type { Value } from '../types/values.js';
+import { IntOverflow } from '../types/int64.js';
 
 export interface TableColumn {
   name: string;
@@ -130,6 +131,7 @@ export function bindProgram(text: string, casing: Casing): { program?: BoundProg
         bindStatement(s, st.columnAttrs, env, tables, views, text);
       } catch (e) {
         if (e instanceof SqlError) errors.push({ message: e.message, line: e.pos.line, column: e.pos.column, kind: e.kind });
+        else if (e instanceof IntOverflow) errors.push({ message: e.message, line: stPos.line, column: stPos.column, kind: 'type' }); // a constant (DEFAULT, LATENESS) out of its type
         else errors.push({ message: `internal error: ${(e as Error).message}`, line: stPos.line, column: stPos.column, kind: 'internal' });
       }
     }

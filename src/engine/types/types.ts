@@ -3,7 +3,7 @@
  *
  * Internal values (rows are arrays of these):
  *   BOOLEAN            true | false
- *   TINYINT..BIGINT    number (integral)
+ *   TINYINT..BIGINT    number (integral) while a safe integer, bigint beyond ±(2^53 - 1): one form per value (int64.ts)
  *   DECIMAL(p,s)       bigint, scaled by 10^s (the scale is a static property of the type)
  *   REAL, DOUBLE       number
  *   VARCHAR/CHAR       string
@@ -72,6 +72,7 @@ export function withNull(t: SqlType, nullable: boolean): SqlType {
 
 export const INT_RANK: Record<string, number> = { TINYINT: 1, SMALLINT: 2, INTEGER: 3, BIGINT: 4 };
 
+/** Integer ranges as numbers (BIGINT's rounded): for rough checks only; the exact bounds and checks are in int64.ts. */
 export const INT_RANGE: Record<string, [number, number]> = {
   TINYINT: [-128, 127],
   SMALLINT: [-32768, 32767],

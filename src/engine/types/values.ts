@@ -1,6 +1,8 @@
 /** Conversions between JSON/CSV values and internal values, ordering, and row keys. */
 import { EngineValueError, type JsonValue } from '../api.js';
-import { type SqlType, INT_RANGE, isInteger } from './types.js';
+import { type SqlType, isInteger } from './types.js';
+import { INT_BOUNDS, normInt, parseIntText } from './int64.js';
+import { parseJsonText } from '../json-text.js';
 import { decimalFromNumber, formatDecimal, parseDecimal, decimalToNumber, pow10 } from './decimal.js';
 import { formatDate, formatTime, formatTimestamp, parseDate, parseTime, parseTimestamp } from './datetime.js';
 import { bytesToHex, canonicalJson, hexToBytes, variantValue } from './variant.js';
@@ -18,6 +20,7 @@ function describe(v: JsonValue): string {
   if (typeof v === 'object') return 'map';
   if (typeof v === 'string') return `string ${JSON.stringify(v)}`;
   if (typeof v === 'number') return Number.isInteger(v) ? `integer \`${v}\`` : `floating point \`${v}\``;
+  if (typeof v === 'bigint') return `integer \`${v}\``;
   return `${typeof v} \`${String(v)}\``;
 }
 
@@ -77,20 +80,14 @@ export function fromJson(v: JsonValue | undefined, t: SqlType): Value {
     case 'TINYINT':
     case 'SMALLINT':
     case 'INTEGER':
-    case 'BIGINT': {
-      if (typeof v !== 'number' || !Number.isInteger(v)) throw new ValueError(`invalid type: ${describe(v)}, expected ${intName(t)}`);
-      const [lo, hi] = INT_RANGE[t.kind]!;
-      if (v < lo || v > hi) throw new ValueError(`invalid value: integer \`${v}\`, expected ${intName(t)}`);
-      // beyond 2^53 a JSON number has already lost digits: refuse it rather than keep a different value
-      if (!Number.isSafeInteger(v))
-        throw new ValueError(`invalid value: integer \`${v}\` is beyond ±${Number.MAX_SAFE_INTEGER}, the BIGINT range held exactly here (use DECIMAL(19, 0) for larger values)`);
-      return v;
-    }
+    case 'BIGINT':
+      return intFromJson(v, t);
     case 'DECIMAL': {
       const s = t.scale ?? 0;
       let d: bigint | undefined;
       if (typeof v === 'number') d = decimalFromNumber(v, s);
       else if (typeof v === 'string') d = parseDecimal(v, s);
+      else if (typeof v === 'bigint') d = v * pow10(s);
       if (d === undefined) throw new ValueError(`invalid type: ${describe(v)}, expected a decimal number`);
       checkDecimalPrecision(d, t);
       return d;
@@ -98,6 +95,7 @@ export function fromJson(v: JsonValue | undefined, t: SqlType): Value {
     case 'REAL':
     case 'DOUBLE':
       if (typeof v === 'number') return t.kind === 'REAL' ? Math.fround(v) : v;
+      if (typeof v === 'bigint') return t.kind === 'REAL' ? Math.fround(Number(v)) : Number(v);
       throw new ValueError(`invalid type: ${describe(v)}, expected ${t.kind === 'REAL' ? 'f32' : 'f64'}`);
     case 'VARCHAR':
     case 'CHAR':
@@ -151,7 +149,7 @@ export function jsonConverter(t: SqlType): (v: JsonValue | undefined) => Value {
     case 'SMALLINT':
     case 'INTEGER':
     case 'BIGINT': {
-      const [lo, hi] = t.kind === 'BIGINT' ? [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER] : INT_RANGE[t.kind]!;
+      const { lo, hi } = INT_BOUNDS[t.kind]!;
       return (v) => (typeof v === 'number' && Number.isInteger(v) && v >= lo && v <= hi ? v : fromJson(v, t));
     }
     case 'VARCHAR':
@@ -175,6 +173,32 @@ export function jsonConverter(t: SqlType): (v: JsonValue | undefined) => Value {
   }
 }
 
+/**
+ * A JSON integer input: a number (a safe integer: a number beyond 2^53 has already lost digits, so it is
+ * refused rather than kept as a different value), a bigint (from parseJsonText) or, for BIGINT only, a string
+ * of digits (how JSON producers that lack 64-bit numbers send them); checked against the type's range and
+ * normalized (number when safe, else bigint).
+ */
+function intFromJson(v: JsonValue, t: SqlType): Value {
+  let b: bigint | undefined;
+  if (typeof v === 'number') {
+    if (!Number.isInteger(v)) throw new ValueError(`invalid type: ${describe(v)}, expected ${intName(t)}`);
+    if (!Number.isSafeInteger(v)) {
+      throw new ValueError(`invalid value: integer \`${v}\` is beyond ±${Number.MAX_SAFE_INTEGER} as a JSON number read by JSON.parse (its digits are lost); send its exact digits (read with parseJsonText) or a string`);
+    }
+    const { lo, hi } = INT_BOUNDS[t.kind]!;
+    if (v >= lo && v <= hi) return v === 0 ? 0 : v;
+    b = BigInt(v);
+  } else if (typeof v === 'bigint') b = v;
+  else if (typeof v === 'string' && t.kind === 'BIGINT') {
+    b = parseIntText(v);
+    if (b === undefined) throw new ValueError(`invalid type: ${describe(v)}, expected ${intName(t)}`);
+  } else throw new ValueError(`invalid type: ${describe(v)}, expected ${intName(t)}`);
+  const { blo, bhi } = INT_BOUNDS[t.kind]!;
+  if (b < blo || b > bhi) throw new ValueError(`invalid value: integer \`${b}\`, expected ${intName(t)}`);
+  return normInt(b);
+}
+
 function intName(t: SqlType): string {
   return t.kind === 'TINYINT' ? 'i8' : t.kind === 'SMALLINT' ? 'i16' : t.kind === 'INTEGER' ? 'i32' : 'i64';
 }
@@ -184,9 +208,6 @@ export function checkDecimalPrecision(d: bigint, t: SqlType): void {
   // more than `precision` digits <=> |d| >= 10^precision
   if ((d < 0n ? -d : d) >= pow10(t.precision)) throw new ValueError(`value does not fit in ${t.kind}(${t.precision}, ${t.scale ?? 0})`);
 }
-
-const I64_MIN = -(2n ** 63n);
-const I64_MAX = 2n ** 63n - 1n;
 
 /**
  * Convert one CSV field (text) to the internal form. An empty field is NULL, except a quoted one (`""`)
@@ -205,16 +226,11 @@ export function fromCsv(text: string, t: SqlType, quoted = false): Value {
     case 'SMALLINT':
     case 'INTEGER':
     case 'BIGINT': {
-      const s = text.trim();
-      if (!/^[+-]?\d+$/.test(s)) throw new ValueError('invalid digit found in string');
-      const n = Number(s);
-      const [lo, hi] = INT_RANGE[t.kind]!;
-      if (Number.isSafeInteger(n) ? n < lo || n > hi : t.kind !== 'BIGINT' || BigInt(s) < I64_MIN || BigInt(s) > I64_MAX)
-        throw new ValueError('number too large to fit in target type');
-      // the digits as written: beyond 2^53 the number has already lost some
-      if (!Number.isSafeInteger(n))
-        throw new ValueError(`invalid value: integer \`${s.replace(/^\+/, '')}\` is beyond ±${Number.MAX_SAFE_INTEGER}, the BIGINT range held exactly here (use DECIMAL(19, 0) for larger values)`);
-      return n;
+      const b = parseIntText(text);
+      if (b === undefined) throw new ValueError('invalid digit found in string');
+      const { blo, bhi } = INT_BOUNDS[t.kind]!;
+      if (b < blo || b > bhi) throw new ValueError('number too large to fit in target type');
+      return normInt(b); // exact over the whole type: a bigint beyond 2^53
     }
     case 'REAL':
     case 'DOUBLE': {
@@ -227,7 +243,7 @@ export function fromCsv(text: string, t: SqlType, quoted = false): Value {
     case 'VARIANT': {
       let parsed: JsonValue;
       try {
-        parsed = JSON.parse(text) as JsonValue;
+        parsed = parseJsonText(text) as JsonValue; // BIGINT elements keep their digits
       } catch {
         throw new ValueError(`expected ${expectedText(t)} written as JSON`);
       }
@@ -264,11 +280,12 @@ export function toJson(v: Value, t: SqlType): JsonValue {
     case 'REAL':
       return shortestF32(v as number);
     case 'DOUBLE':
+      return v as number;
     case 'TINYINT':
     case 'SMALLINT':
     case 'INTEGER':
     case 'BIGINT':
-      return typeof v === 'bigint' ? Number(v) : (v as number);
+      return v as number | bigint; // a bigint only beyond 2^53 (normInt)
     default:
       return v as JsonValue;
   }
@@ -279,7 +296,8 @@ export function toNumber(v: Value, t: SqlType): number {
   return v as number;
 }
 
-/** Total order on non-null values of the same type (numbers, bigints, strings, booleans, arrays). */
+/** Total order on non-null values of the same type (numbers, bigints, strings, booleans, arrays); an integer
+ *  column mixes numbers and bigints (int64.ts), which JS's < and > compare exactly. */
 export function compareValues(a: Value, b: Value): number {
   if (a === b) return 0;
   if (a === null) return -1;

@@ -5,9 +5,11 @@
  */
 import type { JsonValue } from '../api.js';
 import type { Value } from './values.js';
+import { parseJsonText } from '../json-text.js';
 
 /** JSON text with object keys sorted, recursively (the VARIANT representation). */
 export function canonicalJson(v: JsonValue): string {
+  if (typeof v === 'bigint') return v.toString();
   if (v === null || typeof v !== 'object') return JSON.stringify(v);
   if (Array.isArray(v)) return '[' + v.map(canonicalJson).join(',') + ']';
   const keys = Object.keys(v).sort();
@@ -17,13 +19,13 @@ export function canonicalJson(v: JsonValue): string {
 /** Parse JSON text into a VARIANT value; undefined when the text is not JSON. */
 export function parseVariant(text: string): string | undefined {
   try {
-    return canonicalJson(JSON.parse(text) as JsonValue);
+    return canonicalJson(parseJsonText(text) as JsonValue);
   } catch {
     return undefined;
   }
 }
 
-export const variantValue = (v: Value): JsonValue => JSON.parse(v as string) as JsonValue;
+export const variantValue = (v: Value): JsonValue => parseJsonText(v as string) as JsonValue;
 
 export const bytesToHex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 export const hexToBytes = (h: string): Buffer => Buffer.from(h, 'hex');

@@ -7,6 +7,7 @@
  */
 import {
   EngineInputError,
+  EngineStepError,
   type Circuit,
   type CompiledProgram,
   type RelationSchema,
@@ -191,6 +192,11 @@ export class PipelineRuntime {
     try {
       result = this.circuit.step(parsed.input);
     } catch (err) {
+      if (err instanceof EngineStepError) {
+        // a view's computation failed on this input (integer overflow, division by zero): the engine
+        // refused the step whole, the pipeline keeps running as before the request (Feldera would fail it)
+        throw new ApiError(422, 'StepRefused', `The input was refused, nothing of it was applied: ${err.message}`, { view: err.view, expression: err.expression, type: err.type });
+      }
       if (!(err instanceof EngineInputError)) {
         const e = err instanceof Error ? err : new Error(String(err));
         this.opts.log('ERROR', `the engine failed while processing a step: ${e.stack ?? e.message}`);

@@ -10,6 +10,9 @@ import { type SqlType, mk, isInteger, isFloat, isDecimal, withNull, commonType, 
 import { toNumber, type Row, type Value } from '../../types/values.js';
 import { decimalFromNumber, rescale } from '../../types/decimal.js';
 import { AvgAcc, AvgDecAcc, BoolAcc, CountAcc, ExtremeAcc, SumDecAcc, SumNumAcc, type Acc } from '../../ops/aggregate.js';
+import { AvgIntAcc, SumIntAcc } from '../../ops/accs/int-sum.js';
+import { normInt, type IntSite } from '../../types/int64.js';
+import { posSite } from '../expr-text.js';
 import { ArgExtremeAcc } from '../../ops/accs/arg-extreme.js';
 import { ArrayAggAcc, type OrderKey } from '../../ops/accs/array-agg.js';
 import { BitAcc } from '../../ops/accs/bits.js';
@@ -25,6 +28,8 @@ export interface AggCallArgs {
   orderBy?: Array<{ key: BExpr } & OrderKey>;
   /** IGNORE NULLS / RESPECT NULLS when written. */
   ignoreNulls?: boolean;
+  /** The call's SQL text, for an integer SUM that overflows its type. */
+  site?: IntSite;
 }
 
 export interface BoundAggregate {
@@ -127,8 +132,8 @@ function bits(op: 'AND' | 'OR' | 'XOR'): AggFn {
     bind: (c, pos, name) => {
       const a = one(c);
       if (!isInteger(a.type)) throw typeErr(name, c.args, pos);
-      // integers are numbers today; a BIGINT held as bigint would keep its bigint form
-      return { make: () => new BitAcc(op, (b) => Number(b)), type: withNull(a.type, true), ...simple(a) };
+      // the 64-bit result in the integer form: a number when safe, else a bigint (int64.ts)
+      return { make: () => new BitAcc(op, normInt), type: withNull(a.type, true), ...simple(a) };
     },
   };
 }
@@ -208,6 +213,12 @@ export const AGGREGATES: Record<string, AggFn> = {
       const a = numericArg(name, c, pos);
       const t = a.type;
       if (isDecimal(t)) return { make: () => new SumDecAcc(), type: mk('DECIMAL', true, { precision: 38, scale: t.scale ?? 0 }), ...simple(a) };
+      if (isInteger(t)) {
+        // exact; the sum (not each partial sum) is checked against the argument type, as Feldera's SUM result type
+        const kind = t.kind;
+        const site = c.site ?? posSite(name, pos);
+        return { make: () => new SumIntAcc(kind, site), type: withNull(t, true), ...simple(a) };
+      }
       return { make: () => new SumNumAcc(), type: withNull(t, true), ...simple(a) };
     },
   },
@@ -219,7 +230,12 @@ export const AGGREGATES: Record<string, AggFn> = {
       const a = numericArg(name, c, pos);
       const t = a.type;
       if (isDecimal(t)) return { make: () => new AvgDecAcc(), type: withNull(t, true), ...simple(a) };
-      return { make: () => new AvgAcc(isInteger(t)), type: withNull(t, true), ...simple(a) };
+      if (isInteger(t)) {
+        const kind = t.kind;
+        const site = c.site ?? posSite(name, pos);
+        return { make: () => new AvgIntAcc(kind, site), type: withNull(t, true), ...simple(a) };
+      }
+      return { make: () => new AvgAcc(false), type: withNull(t, true), ...simple(a) };
     },
   },
   MIN: extreme(1),

@@ -9,6 +9,9 @@ import { pow10, rescale, rescaleRound, decimalToNumber } from '../../types/decim
 import { type BExpr, strict1, strict2, strictN } from '../bexpr.js';
 import { argc, dbl, int, nullableOf, num, typeErr } from './args.js';
 import { aliases, type FnTable, type ScalarFn } from './registry.js';
+import { intAbs, intBinary } from '../../types/int64.js';
+import type { Value } from '../../types/values.js';
+import { posSite } from '../expr-text.js';
 
 /** A DOUBLE function of DOUBLE arguments; NaN gives NULL. */
 function math(arity: number, f: (...x: number[]) => number, sig: string): ScalarFn {
@@ -89,6 +92,7 @@ function ceilFloor(up: boolean): ScalarFn {
           return q;
         });
       }
+      if (isInteger(a.type)) return a;
       return strict1(a, a.type, (v) => (up ? Math.ceil(v as number) : Math.floor(v as number)));
     },
   };
@@ -113,6 +117,7 @@ export const NUMERIC_FNS: FnTable = {
       argc(name, args, 1, 1, pos);
       const a = num(name, args[0]!, pos);
       if (isDecimal(a.type)) return strict1(a, a.type, (v) => ((v as bigint) < 0n ? -(v as bigint) : v));
+      if (isInteger(a.type)) return strict1(a, a.type, intAbs(a.type.kind, posSite('ABS(…)', pos)) as (v: Value) => Value); // ABS(minimum) overflows
       return strict1(a, a.type, (v) => Math.abs(v as number));
     },
   },
@@ -123,6 +128,7 @@ export const NUMERIC_FNS: FnTable = {
       argc(name, args, 1, 1, pos);
       const a = num(name, args[0]!, pos);
       if (isDecimal(a.type)) return strict1(a, mk('INTEGER', nullableOf(args)), (v) => ((v as bigint) > 0n ? 1 : (v as bigint) < 0n ? -1 : 0));
+      if (isInteger(a.type)) return strict1(a, a.type, (v) => ((v as number) > 0 ? 1 : (v as number) < 0 ? -1 : 0)); // a bigint compares as well
       return strict1(a, a.type, (v) => Math.sign(v as number));
     },
   },
@@ -132,12 +138,12 @@ export const NUMERIC_FNS: FnTable = {
   ...aliases(['TRUNCATE', 'TRUNC'], roundLike('trunc')),
   BROUND: roundLike('bround'),
   MOD: {
-    sig: 'MOD(a, b): NULL when b is 0',
+    sig: 'MOD(a, b): as a % b (integers: an error when b is 0); DOUBLE: NULL when b is 0',
     nulls: 'strict',
     bind: (args, pos, name) => {
       argc(name, args, 2, 2, pos);
       const [a, b] = [num(name, args[0]!, pos), num(name, args[1]!, pos)];
-      if (isInteger(a.type) && isInteger(b.type)) return strict2(a, b, withNull(b.type, true), (x, y) => ((y as number) === 0 ? null : (x as number) % (y as number)));
+      if (isInteger(a.type) && isInteger(b.type)) return strict2(a, b, withNull(b.type, a.type.nullable || b.type.nullable), intBinary('Modulo', b.type.kind, posSite('MOD(…)', pos)) as (x: Value, y: Value) => Value);
       const toD = (e: BExpr): BExpr => (isDecimal(e.type) ? strict1(e, mk('DOUBLE', e.type.nullable), (v) => decimalToNumber(v as bigint, e.type.scale ?? 0)) : e);
       return strict2(toD(a), toD(b), mk('DOUBLE', true), (x, y) => ((y as number) === 0 ? null : (x as number) % (y as number)));
     },

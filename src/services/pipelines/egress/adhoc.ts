@@ -8,7 +8,7 @@
  * the order of snapshots (by row, NULL first; ORDER BY decides which rows a LIMIT keeps, not their
  * order); `json` is one JSON object per line, `text` a table as Feldera's text format draws it.
  */
-import { compile, type Circuit, type CompiledProgram, type InputChange, type JsonValue, type RelationSchema, type WeightedRow } from '../../../engine/index.js';
+import { compile, EngineStepError, jsonText, type Circuit, type CompiledProgram, type InputChange, type JsonValue, type RelationSchema, type WeightedRow } from '../../../engine/index.js';
 import { ApiError } from '../errors.js';
 import { sortedContents } from './snapshot.js';
 
@@ -54,20 +54,27 @@ export function runQuery(circuit: Circuit, program: CompiledProgram, sql: string
   const inputs: InputChange[] = [];
   for (const rel of sources) for (const { row, weight } of circuit.contents(rel.name)) if (weight > 0) inputs.push({ table: rel.name, op: 'insert', row, weight });
   const view = q.views[0]!;
-  const result = q.newCircuit().step(inputs).changes.get(view.name) ?? [];
+  let result: WeightedRow[];
+  try {
+    result = q.newCircuit().step(inputs).changes.get(view.name) ?? [];
+  } catch (err) {
+    // the query's own computation failed (integer overflow, division by zero): the query's fault, a 4xx
+    if (err instanceof EngineStepError) throw new ApiError(422, 'QueryFailed', `The query failed: ${err.message.replace(/, in view [^;]*;.*$/, '')}`, { expression: err.expression, type: err.type });
+    throw err;
+  }
   return { rows: sortedContents([...result], view.columns), columns: view.columns.map((c) => c.name) };
 }
 
 function cell(v: JsonValue | undefined): string {
   if (v === null || v === undefined) return '';
-  return typeof v === 'string' ? v : JSON.stringify(v);
+  return typeof v === 'string' ? v : jsonText(v);
 }
 
 /** The answer's body: NDJSON objects, or a text table (header, a rule, one line per row). */
 export function formatQuery(rows: WeightedRow[], columns: string[], format: QueryFormat): string {
   const expanded: WeightedRow['row'][] = [];
   for (const { row, weight } of rows) for (let k = 0; k < weight; k++) expanded.push(row);
-  if (format === 'json') return expanded.map((r) => JSON.stringify(Object.fromEntries(columns.map((c) => [c, r[c] ?? null]))) + '\n').join('');
+  if (format === 'json') return expanded.map((r) => jsonText(Object.fromEntries(columns.map((c) => [c, r[c] ?? null]))) + '\n').join('');
   const cells = expanded.map((r) => columns.map((c) => cell(r[c])));
   const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((r) => r[i]!.length)));
   const rule = `+${widths.map((w) => '-'.repeat(w + 2)).join('+')}+\n`;

@@ -3,7 +3,7 @@
  * is written |w| times) and CSV lines ending with the weight column. Chunks hold at most
  * CHUNK_RECORDS records, as Feldera's default buffer_size_records.
  */
-import type { ColumnSchema, JsonValue, WeightedRow } from '../../../engine/index.js';
+import { jsonText, type ColumnSchema, type JsonValue, type WeightedRow } from '../../../engine/index.js';
 import { writeCsvField } from '../../../formats/csv.js';
 
 export const CHUNK_RECORDS = 10_000;
@@ -18,7 +18,7 @@ export interface EncodedChunk {
 export function encodeJsonItems(rows: WeightedRow[]): string[] {
   const out: string[] = [];
   for (const { row, weight } of rows) {
-    const s = JSON.stringify(row);
+    const s = jsonText(row); // digit-exact integers beyond 2^53 (bigints)
     const item = weight > 0 ? `{"insert":${s}}` : `{"delete":${s}}`;
     for (let k = Math.abs(weight); k > 0; k--) out.push(item);
   }
@@ -29,7 +29,7 @@ export function csvField(v: JsonValue): string {
   if (v === null || v === undefined) return '';
   let s: string;
   if (typeof v === 'string') s = v;
-  else if (typeof v === 'object') s = JSON.stringify(v);
+  else if (typeof v === 'object') s = jsonText(v);
   else s = String(v);
   return writeCsvField(s);
 }

@@ -4,14 +4,14 @@
  * contents in this order; each step's changes are sorted by it before they are encoded (a row's delete
  * before its insert when both appear, which a consolidated step never has).
  */
-import type { ColumnSchema, JsonRow, JsonValue, WeightedRow } from '../../../engine/index.js';
+import { jsonText, type ColumnSchema, type JsonRow, type JsonValue, type WeightedRow } from '../../../engine/index.js';
 
 const NUMERIC = /^(DECIMAL|NUMERIC|DEC|NUMBER)\b/i;
 
 function rank(v: JsonValue): number {
   if (v === null || v === undefined) return 0;
   if (typeof v === 'boolean') return 1;
-  if (typeof v === 'number') return 2;
+  if (typeof v === 'number' || typeof v === 'bigint') return 2; // an integer beyond 2^53 is a bigint
   if (typeof v === 'string') return 3;
   return 4;
 }
@@ -20,6 +20,7 @@ function compareValue(a: JsonValue, b: JsonValue, numeric: boolean): number {
   // the common cases first (sorting a big step is mostly these)
   if (a === b) return 0;
   if (typeof a === 'number' && typeof b === 'number') return a < b ? -1 : a > b ? 1 : 0;
+  if ((typeof a === 'bigint' || typeof a === 'number') && (typeof b === 'bigint' || typeof b === 'number')) return a < b ? -1 : a > b ? 1 : 0;
   if (!numeric && typeof a === 'string' && typeof b === 'string') return a < b ? -1 : 1;
   if (numeric && typeof a === 'string' && typeof b === 'string') {
     const d = Number(a) - Number(b);
@@ -31,8 +32,8 @@ function compareValue(a: JsonValue, b: JsonValue, numeric: boolean): number {
   if (typeof a === 'number' && typeof b === 'number') return a - b;
   if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
   if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
-  const sa = JSON.stringify(a);
-  const sb = JSON.stringify(b);
+  const sa = jsonText(a);
+  const sb = jsonText(b);
   return sa < sb ? -1 : sa > sb ? 1 : 0;
 }
 

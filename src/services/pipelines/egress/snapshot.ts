@@ -3,7 +3,7 @@
  * (at most N rows sampled in key order) and neighborhoods (rows around an anchor, indexes -before..after-1,
  * as Feldera's neighborhood operator).
  */
-import { EngineValueError, type Circuit, type ColumnSchema, type CompiledProgram, type InputCodec, type JsonRow, type JsonValue, type WeightedRow } from '../../../engine/index.js';
+import { EngineValueError, jsonText, type Circuit, type ColumnSchema, type CompiledProgram, type InputCodec, type JsonRow, type JsonValue, type WeightedRow } from '../../../engine/index.js';
 import { ApiError } from '../errors.js';
 import { ColumnIndex, engineName, findRelation, type ProgramSchema } from '../names.js';
 import type { SnapshotSpec } from '../worker/protocol.js';
@@ -123,7 +123,7 @@ export function answerSnapshot(circuit: Circuit, program: ProgramSchema & Pick<C
     const items = neighborhood(rows, parsed, rel.columns);
     body =
       format === 'json'
-        ? `{"sequence_number":0,"json_data":[${items.map((i) => `{"insert":${JSON.stringify(i)}}`).join(',')}]}`
+        ? `{"sequence_number":0,"json_data":[${items.map((i) => `{"insert":${jsonText(i)}}`).join(',')}]}`
         : snapshotBody(
             items.map((i) => ({ row: i, weight: 1 })),
             'csv',

@@ -4,7 +4,7 @@
  * chunks (CsvParser) by the shared reader in src/formats/csv.ts, so memory follows the records kept and
  * the one unfinished record, not the body. This module binds the reader's records to a table.
  */
-import { EngineValueError } from '../../../engine/index.js';
+import { EngineValueError, jsonText } from '../../../engine/index.js';
 import { RowError, type TableBinding } from './binding.js';
 import { ParsedSink, type IngressParser, type ParsedInput } from './parser.js';
 import { CsvReader, writeCsvField, type CsvRecord, type CsvSyntaxError } from '../../../formats/csv.js';
@@ -14,7 +14,7 @@ export { splitCsv, type CsvRecord } from '../../../formats/csv.js';
 /** A CSV field as egress writes it: an empty string is quoted so that it reads back as a string, not NULL. */
 function csvField(v: unknown): string {
   if (v === null || v === undefined) return '';
-  const t = typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
+  const t = typeof v === 'string' ? v : typeof v === 'object' ? jsonText(v) : String(v);
   return writeCsvField(t, { quoteEmpty: typeof v === 'string' });
 }
 

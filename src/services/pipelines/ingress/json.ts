@@ -3,12 +3,14 @@
  * without `array=true`, turned into engine changes for one table. Pure: no I/O, no engine state.
  * Every bad event is reported (event number, line, field); the caller applies nothing when any is bad.
  * Parsed in chunks (JsonParser) by the shared JsonValueReader of src/formats/json-split.ts; nesting deeper
- * than MAX_JSON_DEPTH is a parse error, never a recursion. This module binds the values to a table.
+ * than MAX_JSON_DEPTH is a parse error, never a recursion. Integer literals beyond 2^53 keep their digits
+ * (parseJsonText: BIGINT is exact). This module binds the values to a table.
  */
 import { RowError, type RowOp, type TableBinding } from './binding.js';
 import { JsonValueReader, lineAt, type SegmentFlaw } from '../../../formats/json-split.js';
 import { MAX_JSON_DEPTH } from './limits.js';
 import { ParsedSink, type IngressParser, type ParsedInput } from './parser.js';
+import { jsonText, parseJsonText } from '../../../engine/index.js';
 import { JsonFastRows } from './json-fast.js';
 
 export type { ParsedInput } from './parser.js';
@@ -67,7 +69,7 @@ export class JsonParser implements IngressParser {
   ) {
     this.sink = new ParsedSink(binding.makeRow);
     this.reader = new JsonValueReader(
-      { array: opts.array, maxDepth: MAX_JSON_DEPTH, maxLine },
+      { array: opts.array, maxDepth: MAX_JSON_DEPTH, maxLine, parse: parseJsonText },
       { parsed: (value, line) => this.event(value, line, null), text: (text, line, flaw) => this.value(text, line, flaw) },
     );
     this.fast = fastPath && opts.updateFormat === 'raw' ? new JsonFastRows(binding, opts.array) : null;
@@ -190,7 +192,7 @@ export class JsonParser implements IngressParser {
     if (flaw === 'unexpected_close') return this.syntaxError(ev, `unexpected '${text.trim().slice(-1)}'`, line, clip(text));
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      value = parseJsonText(text);
     } catch (err) {
       return this.syntaxError(ev, (err as Error).message, errorLine(err, text, line), text);
     }
@@ -262,7 +264,7 @@ function errorLine(err: unknown, text: string, firstLine: number): number {
 
 function fragment(v: unknown): string {
   try {
-    return JSON.stringify(v) ?? String(v);
+    return jsonText(v) ?? String(v);
   } catch {
     return String(v);
   }
