@@ -5,7 +5,7 @@
  * as in Feldera. Integers are exact (int64.ts): a bigint beyond 2^53.
  */
 import { SqlError, type Pos } from '../parse/ast.js';
-import { type SqlType, isInteger, isFloat, isDecimal, isString } from '../types/types.js';
+import { type SqlType, isInteger, isFloat, isDecimal, isString, typeToString } from '../types/types.js';
 import { checkInt, fitInt, intFromFloat, parseIntText, type Int, type IntSite } from '../types/int64.js';
 import { posSite } from './expr-text.js';
 import { fromJson, toJson, type Value } from '../types/values.js';
@@ -59,6 +59,11 @@ export function toVariantText(v: Value, t: SqlType): string {
       return '[' + (v as Value[]).map((e) => toVariantText(e, t.elem!)).join(',') + ']';
     case 'MAP':
       return '{' + (v as Value[][]).map(([k, x]) => JSON.stringify(String(toJson(k!, t.key!))) + ':' + toVariantText(x!, t.elem!)).join(',') + '}';
+    case 'ROW': {
+      // an object keyed by field name, keys sorted (the VARIANT form)
+      const fields = t.fields!.map((f, i) => ({ f, i })).sort((a, b) => (a.f.name < b.f.name ? -1 : a.f.name > b.f.name ? 1 : 0));
+      return '{' + fields.map(({ f, i }) => JSON.stringify(f.name) + ':' + toVariantText((v as Value[])[i]!, f.type)).join(',') + '}';
+    }
     default:
       return canonicalJson(toJson(v, t));
   }
@@ -67,6 +72,13 @@ export function toVariantText(v: Value, t: SqlType): string {
 export function castFn(from: SqlType, to: SqlType, pos: Pos, site: IntSite = posSite(`CAST to ${to.kind}`, pos)): Conv {
   const id: Conv = (v) => v;
   if (from.kind === 'NULL') return () => null;
+  if (to.kind === 'ROW' && from.kind === 'ROW') {
+    // field by field, in order (the names need not match)
+    if (to.fields!.length !== from.fields!.length)
+      throw new SqlError(`Cannot cast ${typeToString(from)} to ${typeToString(to)}: ${from.fields!.length} fields to ${to.fields!.length}`, pos, 'type');
+    const convs = from.fields!.map((f, i) => castFn(f.type, to.fields![i]!.type, pos, site));
+    return (v) => (v as Value[]).map((x, i) => (x === null ? null : convs[i]!(x)));
+  }
   if (to.kind === from.kind && to.kind !== 'DECIMAL' && to.kind !== 'CHAR' && to.kind !== 'VARCHAR' && to.kind !== 'ARRAY') return id;
   // VARIANT: any value casts to a VARIANT; a VARIANT casts to a type when its runtime value converts naturally, else NULL
   if (to.kind === 'VARIANT') return (v) => toVariantText(v, from);

@@ -140,6 +140,9 @@ export function walkExpr(e: Expr, f: (e: Expr) => boolean | void): void {
     case 'index':
       kids.push(e.expr, e.index);
       break;
+    case 'field':
+      kids.push(e.expr);
+      break;
     case 'interval':
       kids.push(e.value);
       break;
@@ -155,7 +158,7 @@ export function refsResolve(e: Expr, scope: Scope, reject?: (x: Expr) => boolean
   walkExpr(e, (x) => {
     if (x.k === 'col') {
       try {
-        if (!scope.tryResolve(x.parts, x.pos)) ok = false;
+        if (!scope.tryResolvePath(x.parts, x.pos)) ok = false;
       } catch {
         ok = false;
       }

@@ -1,6 +1,6 @@
 /** Binding scalar expressions: name resolution, typing (Calcite-like rules), compilation to closures. */
-import { SqlError, type Expr, type Pos } from '../parse/ast.js';
-import { type SqlType, mk, commonType, isInteger, isFloat, isDecimal, isNumeric, isString, isTemporal, withNull } from '../types/types.js';
+import { SqlError, type Expr, type Ident, type Pos } from '../parse/ast.js';
+import { type SqlType, mk, commonType, isInteger, isFloat, isDecimal, isNumeric, isString, isTemporal, withNull, typeToString } from '../types/types.js';
 import { compareValues, type Row, type Value } from '../types/values.js';
 import { rescale } from '../types/decimal.js';
 import { parseDate, parseTime, parseTimestamp } from '../types/datetime.js';
@@ -52,10 +52,14 @@ export function bindExpr(e: Expr, ctx: BindCtx): BExpr {
   }
   switch (e.k) {
     case 'col': {
-      const c = ctx.scope.resolve(e.parts, e.pos);
+      const path = ctx.scope.tryResolvePath(e.parts, e.pos);
+      const c = path?.col ?? ctx.scope.resolve(e.parts, e.pos);
       const idx = c.idx;
-      return { type: c.type, fn: (row: Row) => row[idx]!, colIdx: idx };
+      const col: BExpr = { type: c.type, fn: (row: Row) => row[idx]!, colIdx: idx };
+      return (path?.fields ?? []).reduce((a, f) => rowField(a, f, ctx.scope.casing, e.pos), col);
     }
+    case 'field':
+      return rowField(bindExpr(e.expr, ctx), e.name, ctx.scope.casing, e.pos);
     case 'num':
       return numLiteral(e.text, e.pos);
     case 'str':
@@ -261,6 +265,7 @@ export function bindExpr(e: Expr, ctx: BindCtx): BExpr {
       if (WINDOW_ONLY.has(e.name)) throw new SqlError(`${e.name} requires an OVER clause`, e.pos, 'unsupported');
       if (e.star || e.distinct || e.filter || e.orderBy || e.ignoreNulls !== undefined) throw new SqlError(`Bad call of ${e.name}`, e.pos, 'syntax');
       if (e.args.some((a) => a.k === 'lambda')) return bindLambdaCall(e, ctx, bindExpr);
+      if (e.name === 'ROW') return rowConstructor(e.args.map((a) => bindExpr(a, ctx)));
       const unitIdx = UNIT_ARG[e.name];
       const args = e.args.map((a, i) => {
         // Calcite spells time units as bare words: TIMESTAMP_TRUNC(ts, HOUR)
@@ -313,3 +318,26 @@ export function bindCondition(e: Expr, ctx: BindCtx): BExpr {
 }
 
 export { rescale, isFloat };
+
+/**
+ * A field of a ROW value: NULL when the row is NULL (so nullable then, whatever the field's type); an
+ * unquoted name matches the field's name in any case, a quoted one exactly.
+ */
+function rowField(a: BExpr, name: Ident, casing: 'upper' | 'lower', pos: Pos): BExpr {
+  if (a.type.kind !== 'ROW') throw new SqlError(`Field access '.${name.value}' on a value of type ${typeToString(a.type)}, which is not a ROW`, name.pos ?? pos, 'type');
+  const want = canon(name, casing);
+  const fields = a.type.fields!;
+  let i = fields.findIndex((f) => f.name === want);
+  if (i < 0 && !name.quoted) i = fields.findIndex((f) => f.name.toLowerCase() === name.value.toLowerCase());
+  if (i < 0) throw new SqlError(`Unknown field '${name.value}' of type ${typeToString(a.type)}`, name.pos ?? pos, 'unknown_column');
+  const f = fields[i]!;
+  const fn = a.fn;
+  return { type: a.type.nullable ? withNull(f.type, true) : f.type, fn: (r) => (fn(r) as Value[] | null)?.[i] ?? null, constant: a.constant };
+}
+
+/** `ROW(a, b, ...)`: a ROW value (never NULL) with fields named EXPR$0, EXPR$1, ... as Calcite names them. */
+function rowConstructor(args: BExpr[]): BExpr {
+  const fields = args.map((a, i) => ({ name: `EXPR$${i}`, quoted: true, type: a.type.kind === 'NULL' ? mk('NULL', true) : a.type }));
+  const fns = args.map((a) => a.fn);
+  return { type: mk('ROW', false, { fields }), fn: (r) => fns.map((f) => f(r)), constant: args.every((a) => a.constant) };
+}

@@ -10,6 +10,8 @@ import { canon, Scope, type Casing } from './scope.js';
 import type { Env } from './env.js';
 import { bindQuery } from './query.js';
 import { bindExpr, coerce, parseTypeAt } from './expr.js';
+import { UserTypes } from './user-types.js';
+import { withUserTypes } from '../types/parse-type.js';
 import type { Value } from '../types/values.js';
 import { IntOverflow } from '../types/int64.js';
 
@@ -109,10 +111,21 @@ export function bindProgram(text: string, casing: Casing): { program?: BoundProg
   const tables: TableDef[] = [];
   const views: ViewDef[] = [];
   const lateStatements: Array<{ target: string[]; expr: string; pos: Pos }> = [];
+  const userTypes = new UserTypes(casing, (offset) => posAt(text, offset));
   for (const st of pre.statements) {
     const stPos = posAt(text, st.start);
     if (st.lateness) {
       lateStatements.push({ ...st.lateness, pos: stPos });
+      continue;
+    }
+    if (st.createType) {
+      const { name, quoted, offset, fields } = st.createType;
+      try {
+        userTypes.declare(name, quoted, offset, fields);
+      } catch (e) {
+        if (!(e instanceof SqlError)) throw e;
+        errors.push({ message: e.message, line: e.pos.line, column: e.pos.column, kind: e.kind });
+      }
       continue;
     }
     let raw: unknown[];
@@ -128,7 +141,7 @@ export function bindProgram(text: string, casing: Casing): { program?: BoundProg
       try {
         const ad = new Adapter(stPos);
         const s = ad.statement(r, st.local);
-        bindStatement(s, st.columnAttrs, env, tables, views, text);
+        withUserTypes(userTypes.resolver(st.rowTypes), () => bindStatement(s, st.columnAttrs, env, tables, views, text));
       } catch (e) {
         if (e instanceof SqlError) errors.push({ message: e.message, line: e.pos.line, column: e.pos.column, kind: e.kind });
         else if (e instanceof IntOverflow) errors.push({ message: e.message, line: stPos.line, column: stPos.column, kind: 'type' }); // a constant (DEFAULT, LATENESS) out of its type

@@ -44,6 +44,20 @@ export class Scope {
     return found;
   }
 
+  /**
+   * Resolve a column followed by ROW field names (`t.c.f1`, `c.f1.f2`): the whole name as a column
+   * first, then ever shorter prefixes that name a ROW column; undefined when none does.
+   */
+  tryResolvePath(parts: Ident[], pos: Pos): { col: ScopeColumn; fields: Ident[] } | undefined {
+    const whole = this.tryResolve(parts, pos);
+    if (whole) return { col: whole, fields: [] };
+    for (let n = parts.length - 1; n >= 1; n--) {
+      const c = this.tryResolve(parts.slice(0, n), pos);
+      if (c?.type.kind === 'ROW') return { col: c, fields: parts.slice(n) };
+    }
+    return undefined;
+  }
+
   tryResolve(parts: Ident[], pos: Pos): ScopeColumn | undefined {
     const name = canon(parts[parts.length - 1]!, this.casing);
     let matches: ScopeColumn[];

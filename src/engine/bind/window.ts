@@ -179,6 +179,9 @@ function forEachChild(e: Expr, f: (e: Expr) => void): void {
       f(e.expr);
       f(e.index);
       break;
+    case 'field':
+      f(e.expr);
+      break;
     default:
       break;
   }

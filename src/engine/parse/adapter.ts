@@ -537,6 +537,12 @@ export class Adapter {
         let cur = this.expr(v.root);
         for (const acc of v.access_chain) {
           const [ak, av] = variant(acc);
+          if (ak === 'Dot') {
+            const [dk, dv] = variant(av);
+            if (dk !== 'Identifier') this.unsupported('field access', e);
+            cur = { k: 'field', expr: cur, name: this.ident(dv), pos };
+            continue;
+          }
           if (ak !== 'Subscript') this.unsupported('field access', e);
           const [sk, sv] = variant(av);
           if (sk !== 'Index') this.unsupported('array slices', e);

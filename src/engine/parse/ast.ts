@@ -34,6 +34,8 @@ export type Expr =
   | { k: 'extract'; field: string; expr: Expr; pos: Pos }
   | { k: 'array'; elems: Expr[]; pos: Pos }
   | { k: 'index'; expr: Expr; index: Expr; pos: Pos }
+  /** `(expr).name`: a field of a ROW value. */
+  | { k: 'field'; expr: Expr; name: Ident; pos: Pos }
   | { k: 'descriptor'; cols: Ident[]; pos: Pos }
   | { k: 'lambda'; params: Ident[]; body: Expr; pos: Pos };
 

@@ -10,8 +10,14 @@
  *  - `MAP<K, V>` -> `MAP(K, V)` (the parser's map type) and the constructor `MAP[k, v]` -> `MAP(k, v)`;
  *  - column `FOREIGN KEY REFERENCES x(y)` -> `REFERENCES x(y)`;
  *  - statement `LATENESS view.col expr;` recorded and removed;
+ *  - `CREATE TYPE t AS (...)` read and recorded (not given to the parser); an anonymous `ROW(f T, ...)` type
+ *    replaced by a type name `_ROWn` of the same length, its fields recorded (row-types.ts);
  *  - statements we do not support are reported with their position.
  */
+
+import { readCreateType, RowTypeSyntaxError, startsRowType, TypeReader, type FieldSyntax } from './row-types.js';
+
+export type CreateTypeSyntax = ReturnType<typeof readCreateType>;
 
 export interface Token {
   kind: 'word' | 'qident' | 'string' | 'number' | 'punct';
@@ -104,6 +110,10 @@ export interface PreStatement {
   columnAttrs: ColumnAttr[];
   /** Set for `LATENESS v.col expr;` statements, which are not given to the parser. */
   lateness?: { target: string[]; expr: string };
+  /** Set for `CREATE TYPE name AS (...)` statements, which are not given to the parser (row-types.ts). */
+  createType?: CreateTypeSyntax;
+  /** Anonymous `ROW(...)` types of the statement, each replaced in `text` by a type name of the same length. */
+  rowTypes?: Map<string, FieldSyntax[]>;
 }
 
 export interface PrepassError {
@@ -111,7 +121,7 @@ export interface PrepassError {
   offset: number;
 }
 
-const UNSUPPORTED_CREATE = new Set(['FUNCTION', 'AGGREGATE', 'INDEX', 'TYPE', 'TRIGGER', 'PROCEDURE', 'SCHEMA', 'DATABASE', 'SEQUENCE']);
+const UNSUPPORTED_CREATE = new Set(['FUNCTION', 'AGGREGATE', 'INDEX', 'TRIGGER', 'PROCEDURE', 'SCHEMA', 'DATABASE', 'SEQUENCE']);
 
 function blank(chars: string[], start: number, end: number): void {
   for (let i = start; i < end; i++) if (chars[i] !== '\n' && chars[i] !== '\r') chars[i] = ' ';
@@ -168,6 +178,16 @@ function rewriteStatement(text: string, toks: Token[], errors: PrepassError[]): 
   if (u(0) === 'CREATE') {
     let i = 1;
     if (u(i) === 'OR' && u(i + 1) === 'REPLACE') i += 2;
+    if (u(i) === 'TYPE') {
+      try {
+        st.createType = readCreateType(toks, text);
+      } catch (e) {
+        if (!(e instanceof RowTypeSyntaxError)) throw e;
+        errors.push({ message: `CREATE TYPE: ${e.message}`, offset: e.offset });
+        return undefined;
+      }
+      return st;
+    }
     if (UNSUPPORTED_CREATE.has(u(i))) {
       errors.push({ message: `CREATE ${u(i)} is not supported`, offset: toks[i]!.start });
       return undefined;
@@ -197,6 +217,26 @@ function rewriteStatement(text: string, toks: Token[], errors: PrepassError[]): 
       continue;
     }
     if (t.kind !== 'word') continue;
+    // ROW(name type, ...) (an anonymous row type) -> a type name of the same length, its fields recorded
+    if (startsRowType(toks, i)) {
+      const r = new TypeReader(toks, text, i + 1);
+      let fields: FieldSyntax[];
+      try {
+        fields = r.fields();
+      } catch (e) {
+        if (!(e instanceof RowTypeSyntaxError)) throw e;
+        errors.push({ message: `ROW type: ${e.message}`, offset: e.offset });
+        return undefined;
+      }
+      st.rowTypes ??= new Map();
+      const name = `_ROW${st.rowTypes.size}`;
+      st.rowTypes.set(name, fields);
+      const from = t.start - start;
+      blank(chars, from, toks[r.i - 1]!.end - start);
+      for (let k = 0; k < name.length; k++) chars[from + k] = name[k]!;
+      i = r.i - 1;
+      continue;
+    }
     // column attributes in CREATE TABLE
     if (isCreateTable && depth === 1 && (t.upper === 'LATENESS' || t.upper === 'WATERMARK' || t.upper === 'DEFAULT') && colStartIdx >= 0 && i > colStartIdx) {
       let j = i + 1;

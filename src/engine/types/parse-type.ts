@@ -3,6 +3,22 @@ import { mk, withNull, type SqlType } from './types.js';
 
 export class TypeSyntaxError extends Error {}
 
+/** Finds a user type (CREATE TYPE, or an anonymous ROW's stand-in name) by its name as written. */
+export type TypeResolver = (name: string, quoted: boolean) => SqlType | undefined;
+
+/** The user types in scope while a program is bound (set by bind/program.ts around each statement). */
+let userTypes: TypeResolver | undefined;
+
+export function withUserTypes<T>(resolve: TypeResolver, fn: () => T): T {
+  const before = userTypes;
+  userTypes = resolve;
+  try {
+    return fn();
+  } finally {
+    userTypes = before;
+  }
+}
+
 function variant(o: unknown): [string, unknown] {
   if (typeof o === 'string') return [o, undefined];
   const k = Object.keys(o as object)[0]!;
@@ -102,9 +118,12 @@ export function dataTypeToSql(dt: unknown): SqlType {
     case 'Binary':
       return mk('VARBINARY', true, { precision: lengthOf(p) ?? 1 });
     case 'Custom': {
-      const name = ((p as [Array<Record<string, { value: string }>>])[0] ?? []).map((x) => Object.values(x)[0]?.value ?? '').join('.').toUpperCase();
-      if (name === 'VARIANT') return mk('VARIANT');
-      throw new TypeSyntaxError(`unsupported type ${name}`);
+      const parts = ((p as [Array<Record<string, { value: string; quote_style?: string | null }>>])[0] ?? []).map((x) => Object.values(x)[0]);
+      const name = parts.map((x) => x?.value ?? '').join('.');
+      if (name.toUpperCase() === 'VARIANT' && !parts[0]?.quote_style) return mk('VARIANT');
+      const user = parts.length === 1 ? userTypes?.(name, !!parts[0]?.quote_style) : undefined;
+      if (user) return withNull(user, true);
+      throw new TypeSyntaxError(`Unknown type '${name}'`);
     }
     default:
       throw new TypeSyntaxError(`unsupported type ${k.toUpperCase()}`);

@@ -15,6 +15,7 @@
  *   MAP<K, V>          JS array of [key, value] pairs sorted by key (unique keys)
  *   VARIANT            string: the value's JSON text, object keys sorted ('null' is the VARIANT null)
  *   VARBINARY/BINARY   string: lower-case hex of the bytes (ordered as the bytes are)
+ *   ROW(f1 T1, ...)    JS array of the field values in field order (a NULL row is null; a row of NULLs is [null, ...])
  *   NULL               null (for every type)
  */
 
@@ -38,7 +39,15 @@ export type TypeKind =
   | 'MAP'
   | 'VARIANT'
   | 'VARBINARY'
+  | 'ROW'
   | 'NULL';
+
+/** A field of a ROW type: its output name (cased as column names are), whether it was quoted, its type. */
+export interface RowField {
+  name: string;
+  quoted: boolean;
+  type: SqlType;
+}
 
 export interface SqlType {
   kind: TypeKind;
@@ -50,6 +59,10 @@ export interface SqlType {
   elem?: SqlType;
   /** MAP key type. */
   key?: SqlType;
+  /** ROW fields, in order. */
+  fields?: RowField[];
+  /** ROW: the user type's name (CREATE TYPE), when it has one. */
+  typeName?: string;
   nullable: boolean;
 }
 
@@ -100,6 +113,8 @@ export function typeToString(t: SqlType): string {
       return `MAP<${typeToString(t.key!)}, ${typeToString(t.elem!)}>`;
     case 'VARBINARY':
       return t.precision === undefined ? 'VARBINARY' : `BINARY(${t.precision})`;
+    case 'ROW':
+      return `ROW(${t.fields!.map((f) => `"${f.name.replace(/"/g, '""')}" ${typeToString(f.type)}${f.type.nullable ? '' : ' NOT NULL'}`).join(', ')})`;
     case 'INTERVAL_DT':
     case 'INTERVAL_YM':
       return 'INTERVAL';
@@ -142,6 +157,12 @@ export function commonType(a: SqlType, b: SqlType): SqlType | undefined {
       return k && e ? mk('MAP', nullable, { key: k, elem: e }) : undefined;
     }
     if (a.kind === 'VARBINARY') return mk('VARBINARY', nullable);
+    if (a.kind === 'ROW') {
+      if (a.fields!.length !== b.fields!.length) return undefined;
+      const fields = a.fields!.map((f, i) => ({ ...f, type: commonType(f.type, b.fields![i]!.type) }));
+      if (fields.some((f) => !f.type)) return undefined;
+      return mk('ROW', nullable, { fields: fields as RowField[], ...(a.typeName && a.typeName === b.typeName ? { typeName: a.typeName } : {}) });
+    }
     return withNull(a, nullable);
   }
   // Calcite coerces string literals to dates/timestamps in comparisons: handled by the binder.
@@ -154,6 +175,7 @@ export function sameType(a: SqlType, b: SqlType): boolean {
     a.precision === b.precision &&
     a.scale === b.scale &&
     (a.kind !== 'ARRAY' || sameType(a.elem!, b.elem!)) &&
-    (a.kind !== 'MAP' || (sameType(a.key!, b.key!) && sameType(a.elem!, b.elem!)))
+    (a.kind !== 'MAP' || (sameType(a.key!, b.key!) && sameType(a.elem!, b.elem!))) &&
+    (a.kind !== 'ROW' || (a.fields!.length === b.fields!.length && a.fields!.every((f, i) => f.name === b.fields![i]!.name && sameType(f.type, b.fields![i]!.type))))
   );
 }

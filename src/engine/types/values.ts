@@ -60,6 +60,8 @@ export function expectedText(t: SqlType): string {
       return 'a JSON value';
     case 'VARBINARY':
       return 'an array of bytes or a hex string';
+    case 'ROW':
+      return 'a row (an object of its fields)';
     case 'NULL':
       return 'null';
   }
@@ -134,9 +136,47 @@ export function fromJson(v: JsonValue | undefined, t: SqlType): Value {
       if (typeof v === 'string' && /^([0-9a-fA-F]{2})*$/.test(v)) return v.toLowerCase();
       throw new ValueError(`invalid type: ${describe(v)}, expected ${expectedText(t)}`);
     }
+    case 'ROW':
+      return rowFromJson(v, t);
     case 'NULL':
       throw new ValueError(`invalid type: ${describe(v)}, expected null`);
   }
+}
+
+/**
+ * A ROW from a JSON object keyed by field name (a quoted field exactly, the others in any case; a field
+ * left out is NULL; unknown keys are ignored, as for table rows) or from an array in field order.
+ */
+function rowFromJson(v: JsonValue, t: SqlType): Value {
+  const fields = t.fields!;
+  if (typeof v !== 'object' || v === null) throw new ValueError(`invalid type: ${describe(v)}, expected ${expectedText(t)}`);
+  let given: (JsonValue | undefined)[];
+  if (Array.isArray(v)) {
+    if (v.length !== fields.length) throw new ValueError(`invalid length ${v.length}, expected a row of ${fields.length} fields`);
+    given = v;
+  } else {
+    const o = v as Record<string, JsonValue>;
+    given = fields.map((f) => {
+      if (f.name in o) return o[f.name];
+      if (f.quoted) return undefined;
+      const lower = f.name.toLowerCase();
+      const key = Object.keys(o).find((k) => k.toLowerCase() === lower);
+      return key === undefined ? undefined : o[key];
+    });
+  }
+  return fields.map((f, i) => {
+    const x = given[i];
+    if (x === null || x === undefined) {
+      if (!f.type.nullable) throw new ValueError(`invalid type: null, expected ${expectedText(f.type)} for the NOT NULL field \`${f.name}\``);
+      return null;
+    }
+    try {
+      return fromJson(x, f.type);
+    } catch (e) {
+      if (e instanceof ValueError) throw new ValueError(`field \`${f.name}\`: ${e.message}`);
+      throw e;
+    }
+  });
 }
 
 /**
@@ -240,6 +280,7 @@ export function fromCsv(text: string, t: SqlType, quoted = false): Value {
     }
     case 'ARRAY':
     case 'MAP':
+    case 'ROW':
     case 'VARIANT': {
       let parsed: JsonValue;
       try {
@@ -277,6 +318,11 @@ export function toJson(v: Value, t: SqlType): JsonValue {
       return variantValue(v);
     case 'VARBINARY':
       return [...hexToBytes(v as string)];
+    case 'ROW': {
+      const o: Record<string, JsonValue> = {};
+      t.fields!.forEach((f, i) => (o[f.name] = toJson((v as Value[])[i]!, f.type)));
+      return o;
+    }
     case 'REAL':
       return shortestF32(v as number);
     case 'DOUBLE':

@@ -107,10 +107,12 @@ function validateConnectors(program: CompiledProgram): CompileError[] {
 
 /** `columntype` of a Feldera Relation field, from the engine's type text. */
 export function columnType(type: string, nullable: boolean): Record<string, unknown> {
-  const t = type.trim().toUpperCase();
-  const arr = /^(.*)\s+ARRAY$/.exec(t) ?? /^(.*)\[\]$/.exec(t);
+  if (/^\s*ROW\s*\(/i.test(type) && /\)\s*$/.test(type) && !/\s+ARRAY\s*$/i.test(type)) return { type: 'STRUCT', nullable, fields: rowFields(type.trim().slice(type.trim().indexOf('(') + 1, -1)) };
+  // the ARRAY and MAP forms before upper-casing: a ROW inside keeps its field names as they are
+  const arr = /^(.*)\s+ARRAY$/is.exec(type.trim()) ?? /^(.*)\[\]$/s.exec(type.trim());
   if (arr) return { type: 'ARRAY', nullable, component: columnType(arr[1]!, true) };
-  const map = /^MAP\s*<\s*(.+?)\s*,\s*(.+)\s*>$/.exec(t);
+  const map = /^MAP\s*<\s*(.+?)\s*,\s*(.+)\s*>$/is.exec(type.trim());
+  const t = type.trim().toUpperCase();
   if (map) return { type: 'MAP', nullable, key: columnType(map[1]!, false), value: columnType(map[2]!, true) };
   const m = /^([A-Z ]+?)\s*(?:\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\))?$/.exec(t);
   if (!m) return { type: t, nullable };
@@ -120,6 +122,34 @@ export function columnType(type: string, nullable: boolean): Record<string, unkn
   if (m[3] !== undefined) out.scale = Number(m[3]);
   else if (base === 'DECIMAL' || base === 'NUMERIC') out.scale = 0;
   return out;
+}
+
+/**
+ * The fields of the engine's ROW type text, `"NAME" TYPE [NOT NULL], ...` (names always quoted, types
+ * possibly ROWs and MAPs themselves), as Feldera's STRUCT fields.
+ */
+function rowFields(list: string): Record<string, unknown>[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let quoted = false;
+  let from = 0;
+  for (let i = 0; i < list.length; i++) {
+    const c = list[i]!;
+    if (c === '"') quoted = !quoted;
+    else if (quoted) continue;
+    else if (c === '(' || c === '<') depth++;
+    else if (c === ')' || c === '>') depth--;
+    else if (c === ',' && depth === 0) {
+      parts.push(list.slice(from, i));
+      from = i + 1;
+    }
+  }
+  parts.push(list.slice(from));
+  return parts.map((part) => {
+    const m = /^\s*"((?:[^"]|"")*)"\s+(.*?)(\s+NOT NULL)?\s*$/s.exec(part)!;
+    const name = m[1]!.replace(/""/g, '"');
+    return { name, case_sensitive: name !== name.toUpperCase() && name !== name.toLowerCase(), columntype: columnType(m[2]!, !m[3]) };
+  });
 }
 
 export function relationJson(rel: RelationSchema): Record<string, unknown> {
