@@ -61,7 +61,12 @@ export class ApiError extends OpsError {
 
 /** Could not reach a service at all (refused, DNS, TLS, timeout). */
 export class NetworkError extends OpsError {
-  constructor(message: string, hint?: string) {
+  constructor(
+    message: string,
+    hint?: string,
+    /** the socket's error code when there is one, e.g. ECONNREFUSED */
+    readonly code?: string,
+  ) {
     super(message, ExitCode.failure, hint);
     this.name = 'NetworkError';
   }

@@ -5,7 +5,7 @@
 import { EXIT_CODE_MEANINGS } from '../core/errors.js';
 import { OTHER_ENVIRONMENT, SETTINGS } from '../core/settings.js';
 import type { ArgumentSpec, CommandSpec, OptionSpec } from './tree.js';
-import { allCommands, globalOptions } from './tree.js';
+import { allCommands } from './tree.js';
 
 export interface ManInputs {
   version: string;

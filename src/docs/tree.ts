@@ -153,7 +153,7 @@ const CREATING = new Set(['create', 'add', 'new', 'init']);
 function argumentSpecs(args: readonly Argument[], path: readonly string[]): ArgumentSpec[] {
   const specs = args.map((arg, index): ArgumentSpec => {
     const name = arg.name();
-    let value: ValueHint = { kind: 'none' };
+    let value: ValueHint;
     if (arg.argChoices?.length) value = { kind: 'choices', values: [...arg.argChoices] };
     // Under `ops pipe`, a first argument called <name> is the pipeline's name.
     else if (path[0] === 'pipe' && name === 'name' && index === 0 && !CREATING.has(path.at(-1) ?? '')) value = { kind: 'dynamic', source: 'pipelines' };

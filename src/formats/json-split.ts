@@ -172,7 +172,6 @@ export class JsonSplitter {
     let backslashAt = -1;
     let newlineAt = -1;
     for (let i = 0; i < n; i++) {
-      let c: number;
       if (this.inString && !this.escape) {
         // inside a string only a quote, a backslash or a line break matters: jump to the first of them
         if (backslashAt < i) backslashAt = s.indexOf('\\', i) >>> 0;
@@ -181,7 +180,7 @@ export class JsonSplitter {
         i = Math.min(quoteAt, backslashAt, newlineAt);
         if (i >= n) break;
       }
-      c = s.charCodeAt(i);
+      const c = s.charCodeAt(i);
       if (this.inString) {
         if (this.escape) this.escape = false;
         else if (c === 92 /* \ */) this.escape = true;

@@ -1,6 +1,7 @@
 /**
  * `ops serve`: one fastify server composing the three services, each in its own encapsulated context
- * under its prefix, plus a health endpoint that reports each service.
+ * under its prefix, plus a health endpoint that reports each service and the admin route of
+ * `ops serve user|token|key` (its secret in <data-dir>/server.json while the server runs).
  */
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { join, resolve } from 'node:path';
@@ -9,6 +10,8 @@ import { privateDir, tightenDataDir } from './data-dir.js';
 import { effectiveFetchPolicy } from './net/fetch-policy.js';
 import { EventBus } from './events.js';
 import { requestGuard } from './request-guard.js';
+import { registerAdminRoute } from './admin-route.js';
+import { newAdminSecret, removeServerFile, writeServerFile } from './server-file.js';
 import type { LocalCredentials, ServeOptions, ServiceHandle, ServiceModule } from './types.js';
 
 export interface RunningServer {
@@ -106,6 +109,9 @@ export async function startServer(given: ServeOptions, modules?: ServiceModule[]
     return reply.code(worst === 'down' ? 503 : 200).send({ status: worst, services: report });
   });
 
+  const adminSecret = newAdminSecret();
+  registerAdminRoute(app, adminSecret, (name) => services.find((s) => s.module.name === name)?.handle.admin);
+
   await app.listen({ host: options.host, port: options.port });
   const address = app.server.address();
   const port = address && typeof address === 'object' ? address.port : options.port;
@@ -119,6 +125,7 @@ export async function startServer(given: ServeOptions, modules?: ServiceModule[]
   const credentials: LocalCredentials = {};
   for (const { handle } of services) Object.assign(credentials, await handle.localCredentials?.());
   for (const { handle } of services) await handle.started?.();
+  writeServerFile(options.dataDir, { pid: process.pid, url: baseUrl, secret: adminSecret, started_at: new Date().toISOString() });
 
   let closing: Promise<void> | undefined;
   return {
@@ -128,6 +135,7 @@ export async function startServer(given: ServeOptions, modules?: ServiceModule[]
     credentials,
     close() {
       closing ??= (async () => {
+        removeServerFile(options.dataDir, adminSecret);
         await app.close();
         for (const { handle } of [...services].reverse()) await handle.close();
       })();

@@ -68,8 +68,16 @@ export interface LocalCredentials {
   notifyApiKey?: string;
 }
 
+/** The services that have admin actions (`ops serve user|token` on bookmarks, `ops serve key` on notifications). */
+export type AdminServiceName = 'bookmarks' | 'notifications';
+
+/** Admin actions by name (e.g. `user.add`): JSON arguments in, JSON out; see services/admin-actions.ts. */
+export type AdminActions = Record<string, (args: Record<string, unknown>) => unknown>;
+
 export interface ServiceHandle {
   health(): Promise<ServiceHealth> | ServiceHealth;
+  /** What `ops serve user|token|key` may do to this service while it runs (through the admin route). */
+  admin?: AdminActions;
   /** Credentials for the local profile; only those created now (plaintext is shown once) or still known. */
   localCredentials?(): LocalCredentials | Promise<LocalCredentials>;
   /** Called after the server is listening (start background workers here). */

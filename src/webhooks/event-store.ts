@@ -114,7 +114,6 @@ export class EventStore {
   recordMany(items: { event: { id: string; type: string; timestamp: string }; body: Buffer; receivedAt: number }[]): { duplicate: boolean }[] {
     const fd = this.fd;
     this.fd = null; // collect instead of writing each line
-    let text = '';
     const pending: string[] = [];
     const results = items.map((it) => {
       const seen = this.events.get(it.event.id);
@@ -129,7 +128,7 @@ export class EventStore {
       this.order.push(e);
       return { duplicate: false };
     });
-    text = pending.join('');
+    const text = pending.join('');
     this.fd = fd;
     this.append(text);
     return results;

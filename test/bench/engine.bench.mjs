@@ -181,8 +181,7 @@ CREATE VIEW expensive AS SELECT id, name, price FROM item WHERE qty > 50;`);
   const BATCH = 10_000;
   const parseOnly = () => {
     const t0 = process.hrtime.bigint();
-    let k = 0;
-    for (const l of lines) if (JSON.parse(l).insert.id >= 0) k++;
+    for (const l of lines) if (JSON.parse(l).insert.id < 0) throw new Error('a negative id');
     return Number(process.hrtime.bigint() - t0) / 1e9;
   };
   const engine = () => {

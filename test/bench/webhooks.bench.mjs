@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
-import { Pool, request } from 'undici';
+import { Pool } from 'undici';
 
 const quick = Boolean(process.env.BENCH_QUICK);
 const bin = fileURLToPath(new URL('../../bin/ops', import.meta.url));

@@ -92,10 +92,10 @@ describe('Output', () => {
   it('colours only when the io allows it', async () => {
     const plain = memoryIo({ tty: true, color: false });
     await new Output(plain).list(rows, columns);
-    expect(plain.stdoutText()).not.toMatch(/\u001b\[/);
+    expect(plain.stdoutText()).not.toContain('\u001b[');
     const coloured = memoryIo({ tty: true, color: true });
     await new Output(coloured).list(rows, columns);
-    expect(coloured.stdoutText()).toMatch(/\u001b\[1m/);
+    expect(coloured.stdoutText()).toContain('\u001b[1m');
   });
 });
 

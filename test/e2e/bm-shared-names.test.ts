@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { addUser } from '../../src/services/bookmarks/admin.js';
+import { addUser } from '../helpers/admin.js';
 import { tempDir, type ServeHandle } from '../helpers/cli.js';
 import { bmRunner, startBookmarks } from './bm-helpers.js';
 

@@ -61,7 +61,7 @@ describe('bookmarks through ops serve', () => {
     const env = isolatedEnv();
     const dataDir = tempDir('ops-data-');
     const first = await startServe(['--no-link-check', '--no-metadata'], env, dataDir);
-    let token = '';
+    let token: string;
     try {
       token = (await ops(['config', 'get', 'bm.token', '--show-secret'], { env })).stdout.trim();
       for (let i = 0; i < 20; i++) expect((await api(first.url, token, 'POST', '/api/v2/links', { url: `https://kill${i}.example` })).status).toBe(200);

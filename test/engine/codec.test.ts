@@ -78,6 +78,7 @@ describe('inputCodec', () => {
       [f!, '1', 'invalid type: string "1", expected f64'],
       [dec!, 'abc', 'invalid type: string "abc", expected a decimal number'],
       [dec!, 1000, 'value does not fit in DECIMAL(5, 2)'],
+      // eslint-disable-next-line no-loss-of-precision -- on purpose: the literal is read as 9007199254740992, as JSON.parse reads it
       [big!, 9007199254740993, 'invalid value: integer `9007199254740992` is beyond ±9007199254740991'],
     ];
     for (const [codec, value, message] of cases) expect(() => codec.fromJson(value), `${codec.name} ${JSON.stringify(value)}`).toThrow(message);

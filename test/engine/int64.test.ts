@@ -4,6 +4,7 @@
  * type, after which the circuit is exactly as before the step. Table-driven per type and operation (the
  * limits, one past them, mixed types, NULLs), then the refused step's rollback on state-heavy views.
  */
+/* eslint-disable no-loss-of-precision -- on purpose: DOUBLE results and JSON numbers near 2^63 are written as the literals they round to */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { compile, EngineStepError, jsonText, parseJsonText, type Circuit, type InputChange, type JsonValue } from '../../src/engine/index.js';

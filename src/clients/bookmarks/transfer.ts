@@ -4,7 +4,7 @@
  */
 import type { NetscapeFile, ExportLink } from './netscape.js';
 import { parseVisibility } from './visibility.js';
-import type { Link, List, Tag } from './types.js';
+import type { Link } from './types.js';
 
 export interface ImportItem {
   url: string;

@@ -1,24 +1,19 @@
-/** `ops serve user add|list|rm` and `ops serve token create|list|revoke`: users and API tokens of the local bookmark service. */
+/**
+ * `ops serve user add|list|rm` and `ops serve token create|list|revoke`: users and API tokens of the local bookmark
+ * service, through the running server's admin route or, with no server, on the data dir (admin-call.ts).
+ */
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { OpsError, UsageError } from '../../core/errors.js';
 import { addVerbs, runWith, type Factory, type RunFunction } from '../factory.js';
+import { OpsError, UsageError } from '../../core/errors.js';
 import { dataDirOption, resolveDataDir, withDataDir, type DataDirOption } from './flags.js';
+import { callAdmin } from './admin-call.js';
+import type { TokenInfo, UserInfo } from '../../services/bookmarks/admin.js';
 import { examples } from '../help-text.js';
 
-async function admin() {
-  return import('../../services/bookmarks/admin.js');
-}
-
-/** Runs an admin function, turning its errors into CLI errors (usage errors exit 2). */
-async function call<T>(fn: () => T): Promise<T> {
-  const { AdminError } = await admin();
-  try {
-    return fn();
-  } catch (err) {
-    if (err instanceof AdminError) throw err.exitCode === 2 ? new UsageError(err.message) : new OpsError(err.message);
-    throw err;
-  }
+/** Runs an admin action of the bookmark service: through the running server, or on the data dir (admin-call.ts). */
+function call<T>(ctx: Context, flags: DataDirOption, action: string, args: Record<string, unknown> = {}): Promise<T> {
+  return callAdmin<T>(dir(ctx, flags), 'bookmarks', action, args);
 }
 
 /** `ops serve user`: the group and its verbs. */
@@ -149,16 +144,14 @@ function dir(ctx: Context, flags: DataDirOption): string {
 }
 
 export async function runUserAdd(flags: UserAddOptions, ctx: Context): Promise<void> {
-  const { addUser } = await admin();
-  const r = await call(() => addUser(dir(ctx, flags), { name: flags.name, email: flags.email, tokenName: flags.tokenName }));
+  const r = await call<{ user: UserInfo; token: string }>(ctx, flags, 'user.add', { name: flags.name, email: flags.email, tokenName: flags.tokenName });
   if (ctx.json) return ctx.out.ndjson({ user: r.user, token: r.token });
   ctx.out.success(`user ${r.user.id} ${r.user.email} added; its API token (shown only now):`);
   await ctx.out.write(`${r.token}\n`);
 }
 
 export async function runUserList(flags: UserListOptions, ctx: Context): Promise<void> {
-  const { listUsers } = await admin();
-  const rows = await call(() => listUsers(dir(ctx, flags)));
+  const rows = await call<UserInfo[]>(ctx, flags, 'user.list');
   await ctx.out.list(rows, [
     { header: 'id', key: 'id' },
     { header: 'name', key: 'name', shrink: true },
@@ -171,30 +164,26 @@ export async function runUserList(flags: UserListOptions, ctx: Context): Promise
 export async function runUserUpdate(flags: UserUpdateOptions, ctx: Context): Promise<void> {
   const { ref } = flags;
   if (flags.name === undefined && flags.email === undefined) throw new UsageError('nothing to change: give --name or --email');
-  const { updateUser } = await admin();
-  const u = await call(() => updateUser(dir(ctx, flags), ref, { name: flags.name, email: flags.email }));
+  const u = await call<UserInfo>(ctx, flags, 'user.update', { user: ref, name: flags.name, email: flags.email });
   if (ctx.json) return ctx.out.ndjson({ user: u });
   ctx.out.success(`user ${u.id} ${u.email} updated`);
 }
 
 export async function runUserRm(flags: UserRmOptions, ctx: Context): Promise<void> {
   const { ref } = flags;
-  const { listUsers, removeUser } = await admin();
-  const d = dir(ctx, flags);
-  const u = (await call(() => listUsers(d))).find((x) => String(x.id) === ref || x.email.toLowerCase() === ref.toLowerCase());
+  const u = (await call<UserInfo[]>(ctx, flags, 'user.list')).find((x) => String(x.id) === ref || x.email.toLowerCase() === ref.toLowerCase());
   if (!u) throw new OpsError(`no user "${ref}"`, undefined, 'See `ops serve user list`.');
   if (!(await ctx.prompter.confirm(`Remove user ${u.email} and all their bookmarks?`, { action: `remove user ${u.email}` }))) {
     ctx.out.info('cancelled');
     return;
   }
-  const removed = await call(() => removeUser(d, u.id));
+  const removed = await call<UserInfo>(ctx, flags, 'user.remove', { user: String(u.id) });
   if (ctx.json) return ctx.out.ndjson({ removed });
   ctx.out.success(`user ${removed.id} ${removed.email} removed`);
 }
 
 export async function runTokenCreate(flags: TokenCreateOptions, ctx: Context): Promise<void> {
-  const { createApiToken } = await admin();
-  const r = await call(() => createApiToken(dir(ctx, flags), { user: flags.user, system: flags.system, privateAccess: flags.privateAccess, name: flags.name }));
+  const r = await call<{ token: string; info: TokenInfo }>(ctx, flags, 'token.create', { user: flags.user, system: flags.system, privateAccess: flags.privateAccess, name: flags.name });
   if (ctx.json) return ctx.out.ndjson({ ...r.info, token: r.token });
   const who = r.info.system ? `system token${r.info.private_access ? ' with private access' : ''}` : `token for ${r.info.user_email}`;
   ctx.out.success(`${who} "${r.info.name}" (id ${r.info.id}) created; its value (shown only now):`);
@@ -202,8 +191,7 @@ export async function runTokenCreate(flags: TokenCreateOptions, ctx: Context): P
 }
 
 export async function runTokenList(flags: TokenListOptions, ctx: Context): Promise<void> {
-  const { listApiTokens } = await admin();
-  const rows = await call(() => listApiTokens(dir(ctx, flags), { user: flags.user }));
+  const rows = await call<TokenInfo[]>(ctx, flags, 'token.list', { user: flags.user });
   await ctx.out.list(rows, [
     { header: 'id', key: 'id' },
     { header: 'name', key: 'name', shrink: true },
@@ -215,13 +203,11 @@ export async function runTokenList(flags: TokenListOptions, ctx: Context): Promi
 
 export async function runTokenRevoke(flags: TokenRevokeOptions, ctx: Context): Promise<void> {
   const { id } = flags;
-  const { revokeToken } = await admin();
-  const d = dir(ctx, flags);
   if (!(await ctx.prompter.confirm(`Revoke token ${id}?`, { action: `revoke token ${id}` }))) {
     ctx.out.info('cancelled');
     return;
   }
-  const info = await call(() => revokeToken(d, id));
+  const info = await call<TokenInfo>(ctx, flags, 'token.revoke', { id });
   if (ctx.json) return ctx.out.ndjson({ revoked: info });
   ctx.out.success(`token ${info.id} "${info.name}" revoked`);
 }

@@ -1,14 +1,20 @@
 /**
- * `ops serve --demo`: fill a running server with demo content through its own public APIs, so that a new
- * user sees each service do something at once: bookmarks in lists and tags, a running pipeline fed by a
- * connector from a file shipped in the package, and a webhook registration pointed at `ops hook serve`.
- * Seeding is idempotent: what is already there is left alone.
+ * `ops serve --demo`: fill a running server with demo content through the three clients (src/clients), as a
+ * user's script would, so that a new user sees each service do something at once: bookmarks in lists and
+ * tags, a running pipeline fed by a connector from a file shipped in the package, and a webhook registration
+ * pointed at `ops hook serve`. A token for the demo, when the server did not hand one out, comes through the
+ * admin route (admin-call.ts). Seeding is idempotent: what is already there is left alone.
  */
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createApiToken, listUsers } from '../../services/bookmarks/admin.js';
+import { HttpClient } from '../../core/http.js';
+import { BookmarkClient } from '../../clients/bookmarks.js';
+import { PipelinesClient, compileFailed, isCompiling, type Pipeline } from '../../clients/pipelines.js';
+import { NotifyClient } from '../../clients/notify.js';
 import type { LocalCredentials } from '../../services/types.js';
+import type { TokenInfo, UserInfo } from '../../services/bookmarks/admin.js';
+import { callAdmin } from './admin-call.js';
 
 export const DEMO_PIPELINE = 'shop';
 export const DEMO_RECEIVER_URL = 'http://127.0.0.1:8701/';
@@ -27,48 +33,29 @@ interface DemoBookmarks {
 
 const asset = (name: string) => fileURLToPath(new URL(`../../../assets/demo/${name}`, import.meta.url));
 
-async function call<T>(method: string, url: string, token: string | undefined, body?: unknown): Promise<{ status: number; data: T }> {
-  const res = await fetch(url, {
-    method,
-    headers: { accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  let data: unknown = text;
-  try {
-    data = text ? JSON.parse(text) : undefined;
-  } catch {
-    /* keep text */
-  }
-  return { status: res.status, data: data as T };
+/** A client's HTTP to the local server: no proxy (the server is on this machine), the secret as a bearer. */
+function localHttp(baseUrl: string, serviceName: string, secret: string | undefined): HttpClient {
+  return new HttpClient({ baseUrl, serviceName, authorization: secret ? `Bearer ${secret}` : undefined, env: {} });
 }
 
-function ensure<T>(res: { status: number; data: T }, what: string): T {
-  if (res.status >= 300) throw new Error(`${what}: HTTP ${res.status} ${JSON.stringify(res.data).slice(0, 300)}`);
-  return res.data;
-}
-
-/** A bookmark token for the demo: the one handed out on first start, else a new one for the first user. */
-function bookmarkToken(dataDir: string, credentials: LocalCredentials): string {
+/** A bookmark token for the demo: the one handed out on first start, else a new one for the first user (through the admin route). */
+async function bookmarkToken(dataDir: string, credentials: LocalCredentials): Promise<string> {
   if (credentials.bmToken) return credentials.bmToken;
-  const [first] = listUsers(dataDir);
+  const [first] = await callAdmin<UserInfo[]>(dataDir, 'bookmarks', 'user.list');
   if (!first) throw new Error('the bookmark service has no user to own the demo content');
-  return createApiToken(dataDir, { user: first.id, name: 'demo' }).token;
+  return (await callAdmin<{ token: string; info: TokenInfo }>(dataDir, 'bookmarks', 'token.create', { user: String(first.id), name: 'demo' })).token;
 }
 
-export async function seedBookmarks(baseUrl: string, token: string): Promise<DemoSummary['bookmarks']> {
-  const existing = ensure(await call<{ meta?: { total?: number }; total?: number }>('GET', `${baseUrl}/api/v2/links?per_page=1`, token), 'list links');
-  if ((existing.meta?.total ?? existing.total ?? 0) > 0) return { created: 0, skipped: true };
+export async function seedBookmarks(bookmarks: BookmarkClient): Promise<DemoSummary['bookmarks']> {
+  const existing = await bookmarks.page('/api/v2/links', { per_page: 1 });
+  if (existing.total > 0 || existing.items.length > 0) return { created: 0, skipped: true };
   const demo = JSON.parse(readFileSync(asset('bookmarks.json'), 'utf8')) as DemoBookmarks;
   const listIds = new Map<string, number>();
-  for (const list of demo.lists) {
-    const created = ensure(await call<{ id: number }>('POST', `${baseUrl}/api/v2/lists`, token, { ...list, visibility: 1 }), `create list ${list.name}`);
-    listIds.set(list.name, created.id);
-  }
+  for (const list of demo.lists) listIds.set(list.name, (await bookmarks.createCollection('lists', { ...list, visibility: 1 })).id);
   let created = 0;
   for (const link of demo.links) {
-    const body = { ...link, visibility: link.visibility ?? 2, lists: (link.lists ?? []).map((name) => listIds.get(name)).filter((id) => id !== undefined), tags: link.tags ?? [] };
-    ensure(await call('POST', `${baseUrl}/api/v2/links`, token, body), `create link ${link.url}`);
+    const lists = (link.lists ?? []).map((name) => listIds.get(name)).filter((id) => id !== undefined);
+    await bookmarks.createLink({ ...link, visibility: link.visibility ?? 2, lists, tags: link.tags ?? [] });
     created++;
   }
   return { created, skipped: false };
@@ -101,60 +88,38 @@ async function waitFor<T>(what: string, poll: () => Promise<T>, done: (v: T) => 
   }
 }
 
-interface PipelineState {
-  program_status: unknown;
-  deployment_status: string;
-  deployment_error?: unknown;
-}
-
-export async function seedPipeline(baseUrl: string, apiKey: string | undefined, connectorRoot?: string): Promise<DemoSummary['pipeline']> {
-  const url = `${baseUrl}/v0/pipelines/${DEMO_PIPELINE}`;
-  const current = await call<PipelineState>('GET', url, apiKey);
-  if (current.status === 404) {
-    ensure(
-      await call('PUT', url, apiKey, {
-        name: DEMO_PIPELINE,
-        description: 'ops serve --demo: orders from assets/demo/orders.json, revenue per product, top customers',
-        runtime_config: { workers: 1 },
-        program_config: {},
-        program_code: demoProgram(connectorRoot),
-      }),
-      'create the demo pipeline',
-    );
+export async function seedPipeline(pipelines: PipelinesClient, connectorRoot?: string): Promise<DemoSummary['pipeline']> {
+  if (!(await pipelines.find(DEMO_PIPELINE))) {
+    await pipelines.put({
+      name: DEMO_PIPELINE,
+      description: 'ops serve --demo: orders from assets/demo/orders.json, revenue per product, top customers',
+      workers: 1,
+      programCode: demoProgram(connectorRoot),
+    });
   }
-  const compiled = await waitFor(
-    'the demo pipeline to compile',
-    async () => ensure(await call<PipelineState>('GET', url, apiKey), 'read the demo pipeline'),
-    (p) => p.program_status === 'Success' || (typeof p.program_status === 'object' && p.program_status !== null),
-  );
-  if (compiled.program_status !== 'Success') return { name: DEMO_PIPELINE, status: 'compile failed', error: JSON.stringify(compiled.program_status) };
-  if (compiled.deployment_status !== 'Running') {
-    ensure(await call('POST', `${url}/start`, apiKey), 'start the demo pipeline');
-    const started = await waitFor(
-      'the demo pipeline to run',
-      async () => ensure(await call<PipelineState>('GET', url, apiKey), 'read the demo pipeline'),
-      (p) => p.deployment_status === 'Running' || Boolean(p.deployment_error),
-    );
-    if (started.deployment_status !== 'Running') return { name: DEMO_PIPELINE, status: 'start failed', error: JSON.stringify(started.deployment_error) };
+  const compiled = await waitFor('the demo pipeline to compile', () => pipelines.get(DEMO_PIPELINE), (p) => !isCompiling(p.program.status));
+  if (compiled.program.status !== 'Success') return { name: DEMO_PIPELINE, status: 'compile failed', error: compileProblem(compiled) };
+  if (compiled.deployment.status !== 'Running') {
+    await pipelines.action(DEMO_PIPELINE, 'start');
+    const started = await waitFor('the demo pipeline to run', () => pipelines.get(DEMO_PIPELINE), (p) => p.deployment.status === 'Running' || p.deployment.error !== null);
+    if (started.deployment.status !== 'Running') return { name: DEMO_PIPELINE, status: 'start failed', error: JSON.stringify(started.deployment.error) };
   }
   return { name: DEMO_PIPELINE, status: 'Running' };
 }
 
-export async function seedWebhook(notifyBase: string, apiKey: string | undefined): Promise<DemoSummary['webhook']> {
-  const list = ensure(await call<{ data: { id: string; description?: string; url: string }[] }>('GET', `${notifyBase}/v1/webhooks`, apiKey), 'list webhooks');
-  const existing = list.data.find((w) => w.description === DEMO_WEBHOOK_DESCRIPTION);
-  if (existing) {
-    const { secret } = ensure(await call<{ secret: string }>('GET', `${notifyBase}/v1/webhooks/${existing.id}/secret`, apiKey), 'read the demo webhook secret');
-    return { id: existing.id, url: existing.url, secret, skipped: true };
-  }
-  const created = ensure(
-    await call<{ id: string; secret: string }>('POST', `${notifyBase}/v1/webhooks`, apiKey, { url: DEMO_RECEIVER_URL, events: ['*'], description: DEMO_WEBHOOK_DESCRIPTION }),
-    'register the demo webhook',
-  );
+function compileProblem(p: Pipeline): string {
+  if (!compileFailed(p.program.status)) return p.program.status;
+  return JSON.stringify(p.program.messages.length ? p.program.messages : (p.program.errorText ?? p.program.status));
+}
+
+export async function seedWebhook(notify: NotifyClient): Promise<DemoSummary['webhook']> {
+  const existing = (await notify.listWebhooks()).find((w) => w.description === DEMO_WEBHOOK_DESCRIPTION);
+  if (existing) return { id: existing.id, url: existing.url, secret: await notify.webhookSecret(existing.id), skipped: true };
+  const created = await notify.createWebhook({ url: DEMO_RECEIVER_URL, events: ['*'], description: DEMO_WEBHOOK_DESCRIPTION });
   return { id: created.id, url: DEMO_RECEIVER_URL, secret: created.secret, skipped: false };
 }
 
-/** Seed all three services; a failure in one is reported and does not stop the others. */
+/** Seed all three services through their clients, as a user's script would; a failure in one is reported and does not stop the others. */
 export async function seedDemo(
   baseUrl: string,
   dataDir: string,
@@ -164,8 +129,18 @@ export async function seedDemo(
   connectorRoot: string = join(dataDir, 'files'),
 ): Promise<DemoSummary> {
   const failed = (err: unknown) => (err as Error).message;
-  const bookmarks = await seedBookmarks(baseUrl, bookmarkToken(dataDir, credentials)).catch((err) => ({ created: 0, skipped: false, error: failed(err) }));
-  const pipeline = await seedPipeline(baseUrl, pipeApiKey, connectorRoot).catch((err) => ({ name: DEMO_PIPELINE, status: 'failed', error: failed(err) }));
-  const webhook = await seedWebhook(`${baseUrl}/notify`, notifyApiKey).catch((err) => ({ url: DEMO_RECEIVER_URL, skipped: false, error: failed(err) }));
+  const bookmarks = await bookmarkToken(dataDir, credentials)
+    .then((token) => seedBookmarks(new BookmarkClient(localHttp(baseUrl, 'bookmark service', token))))
+    .catch((err) => ({ created: 0, skipped: false, error: failed(err) }));
+  const pipeline = await seedPipeline(new PipelinesClient(localHttp(baseUrl, 'pipeline service', pipeApiKey)), connectorRoot).catch((err) => ({
+    name: DEMO_PIPELINE,
+    status: 'failed',
+    error: failed(err),
+  }));
+  const webhook = await seedWebhook(new NotifyClient(localHttp(`${baseUrl}/notify`, 'notification service', notifyApiKey))).catch((err) => ({
+    url: DEMO_RECEIVER_URL,
+    skipped: false,
+    error: failed(err),
+  }));
   return { bookmarks, pipeline, webhook };
 }

@@ -1,27 +1,19 @@
-/** `ops serve key create|list|revoke`: API keys of the local notification service (hashed at rest, shown once). */
+/**
+ * `ops serve key create|list|revoke`: API keys of the local notification service (hashed at rest, shown once),
+ * through the running server's admin route or, with no server, on the data dir (admin-call.ts).
+ */
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { addVerbs, runWith, type Factory, type RunFunction } from '../factory.js';
-import { OpsError, UsageError } from '../../core/errors.js';
 import { dataDirOption, resolveDataDir, withDataDir, type DataDirOption } from './flags.js';
+import { callAdmin } from './admin-call.js';
+import type { ApiKeyInfo } from '../../services/notifications/admin.js';
 import { examples } from '../help-text.js';
 
-
-async function keyAdmin() {
-  return import('../../services/notifications/admin.js');
+/** Runs an admin action of the notification service: through the running server, or on the data dir (admin-call.ts). */
+function call<T>(ctx: Context, flags: DataDirOption, action: string, args: Record<string, unknown> = {}): Promise<T> {
+  return callAdmin<T>(dir(ctx, flags), 'notifications', action, args);
 }
-
-/** Runs a key admin function, turning its errors into CLI errors (usage errors exit 2). */
-async function call<T>(fn: () => T): Promise<T> {
-  const { KeyAdminError } = await keyAdmin();
-  try {
-    return fn();
-  } catch (err) {
-    if (err instanceof KeyAdminError) throw err.exitCode === 2 ? new UsageError(err.message) : new OpsError(err.message);
-    throw err;
-  }
-}
-
 
 /** `ops serve key`: the group and its verbs. */
 export function newCmdServeKey(f: Factory): Command {
@@ -79,16 +71,14 @@ function dir(ctx: Context, flags: DataDirOption): string {
 }
 
 export async function runKeyCreate(flags: KeyCreateOptions, ctx: Context): Promise<void> {
-  const { createKey } = await keyAdmin();
-  const r = await call(() => createKey(dir(ctx, flags), { name: flags.name }));
+  const r = await call<{ info: ApiKeyInfo; key: string }>(ctx, flags, 'key.create', { name: flags.name });
   if (ctx.json) return ctx.out.ndjson({ ...r.info, key: r.key });
   ctx.out.success(`notification API key "${r.info.name}" (id ${r.info.id}) created; its value (shown only now):`);
   await ctx.out.write(`${r.key}\n`);
 }
 
 export async function runKeyList(flags: KeyListOptions, ctx: Context): Promise<void> {
-  const { listKeys } = await keyAdmin();
-  const rows = await call(() => listKeys(dir(ctx, flags)));
+  const rows = await call<ApiKeyInfo[]>(ctx, flags, 'key.list');
   await ctx.out.list(rows, [
     { header: 'id', key: 'id' },
     { header: 'name', key: 'name', shrink: true },
@@ -100,13 +90,11 @@ export async function runKeyList(flags: KeyListOptions, ctx: Context): Promise<v
 
 export async function runKeyRevoke(flags: KeyRevokeOptions, ctx: Context): Promise<void> {
   const { id } = flags;
-  const { revokeKey } = await keyAdmin();
-  const d = dir(ctx, flags);
   if (!(await ctx.prompter.confirm(`Revoke notification API key ${id}?`, { action: `revoke key ${id}` }))) {
     ctx.out.info('cancelled');
     return;
   }
-  const info = await call(() => revokeKey(d, id));
+  const info = await call<ApiKeyInfo>(ctx, flags, 'key.revoke', { id });
   if (ctx.json) return ctx.out.ndjson({ revoked: info });
   ctx.out.success(`key ${info.id} "${info.name}" revoked`);
 }

@@ -6,7 +6,6 @@ import { SqlError, type Expr, type Query } from '../parse/ast.js';
 import { node, type PlanNode } from '../plan/nodes.js';
 import { mk } from '../types/types.js';
 import { SemiJoinOp } from '../ops/semijoin.js';
-import type { Scope } from './scope.js';
 import { type Env, type Rel, conjuncts, filterNode, keyFn, refsResolve } from './env.js';
 import { bindCondition, bindExpr, unify, type BindCtx } from './expr.js';
 import type { BExpr } from './bexpr.js';

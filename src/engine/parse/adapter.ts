@@ -557,7 +557,7 @@ export class Adapter {
 
   func(v: J, pos: Pos): Expr {
     const name = this.objectName(v.name).map((n) => n.value).join('.').toUpperCase();
-    let args: Expr[] = [];
+    const args: Expr[] = [];
     let star = false;
     let distinct = false;
     let orderBy: OrderItem[] | undefined;
@@ -592,7 +592,6 @@ export class Adapter {
     if (ignoreNulls !== undefined) f.ignoreNulls = ignoreNulls;
     if (v.filter) f.filter = this.expr(v.filter);
     if (v.over) f.over = this.windowSpec(v.over);
-    args = [];
     return f;
   }
 }

@@ -53,11 +53,10 @@ export function parseDecimal(text: string, scale: number): bigint | undefined {
     frac = i.slice(i.length + exp) + frac;
     intPart = i.slice(0, i.length + exp);
   }
-  let digits = intPart + frac.slice(0, scale).padEnd(scale, '0');
+  const digits = intPart + frac.slice(0, scale).padEnd(scale, '0');
   let v = BigInt(digits);
   const rest = frac.slice(scale);
   if (rest.length > 0 && rest.charCodeAt(0) >= 53 /* '5' */) v += 1n;
-  digits = '';
   return neg ? -v : v;
 }
 

@@ -9,12 +9,16 @@ import type { RateLimiter } from './rate-limit.js';
 import { isoMicro } from './time.js';
 
 /**
- * Token lookups, remembered until the database is changed by another connection (the admin CLI creating
- * or revoking tokens, removing users); the service itself never changes tokens.
+ * Token lookups, remembered until the database is changed by another connection (the admin CLI on the data
+ * dir when it found no server) or the service's own admin actions say so (forgetTokens).
  */
 class TokenCache {
   private readonly map = new Map<string, Caller | null>();
   private version = -1;
+
+  clear(): void {
+    this.map.clear();
+  }
 
   lookup(db: DB, token: string): Caller | null {
     const dv = q(db, 'PRAGMA data_version').pluck().get() as number;
@@ -36,6 +40,11 @@ class TokenCache {
 }
 
 const caches = new WeakMap<DB, TokenCache>();
+
+/** Drops the remembered token lookups of a database: called after tokens or users changed through it. */
+export function forgetTokens(db: DB): void {
+  caches.get(db)?.clear();
+}
 
 /** Resolves the caller of a request: a user token, a system token, a guest (if allowed), or 401. */
 export function authenticate(db: DB, authorization: string | undefined, guestAccess: boolean, ip: string): Caller {

@@ -10,13 +10,12 @@ import type { DB } from './store/db.js';
 import { linksToCheck, updateLink, type LinkRow } from './store/links.js';
 import { isoMicro } from './time.js';
 import { USER_AGENT } from './metadata.js';
+import { LINK_STATUSES } from './validate.js';
 
-export const OK = 1;
-export const MOVED = 2;
-export const BROKEN = 3;
+export const [OK, MOVED, BROKEN] = LINK_STATUSES;
 
 /** Link status for an HTTP status code, or for a failed request (null). */
-export function classify(statusCode: number | null): 1 | 2 | 3 {
+export function classify(statusCode: number | null): (typeof LINK_STATUSES)[number] {
   if (statusCode === null) return BROKEN;
   if (statusCode >= 400) return BROKEN;
   if (statusCode >= 300) return MOVED;

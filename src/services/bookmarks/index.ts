@@ -7,7 +7,9 @@ import multipart from '@fastify/multipart';
 import type { ServiceModule } from '../types.js';
 import { UsageError } from '../../core/errors.js';
 import { openDb } from './store/db.js';
-import { countUsers, createToken, drainUserEvents, insertUser } from './store/users.js';
+import { countUsers, createToken, insertUser, userEventData } from './store/users.js';
+import { bookmarksAdmin } from './admin.js';
+import type { DomainEvent } from '../events.js';
 import { readSettings } from './options.js';
 import { RateLimiter } from './rate-limit.js';
 import { LinkChecker } from './checker.js';
@@ -35,13 +37,14 @@ const service: ServiceModule = {
     const db = openDb(ctx.dataDir);
 
     // First start: an admin user and a token; the plaintext token exists only now.
+    // Its user.created is published once the server listens (the notification service subscribed by then).
     let adminToken: string | undefined;
-    let adminId = 1;
+    let adminCreated: DomainEvent | undefined;
     if (countUsers(db) === 0) {
       const admin = insertUser(db, 'admin', 'admin@localhost');
-      adminId = admin.id;
       adminToken = createToken(db, { userId: admin.id, name: 'local' }).token;
-    } else adminId = (db.prepare('SELECT min(id) FROM users').pluck().get() as number) ?? 1;
+      adminCreated = { type: 'user.created', data: userEventData(admin), userId: String(admin.id) };
+    }
 
     // outbound requests follow the server's fetch policy, checked at connect time on every hop
     const fetchPolicy = effectiveFetchPolicy(ctx.options.fetchPolicy, ctx.options.host);
@@ -64,7 +67,6 @@ const service: ServiceModule = {
       write: (fn) => batcher.run(fn),
     };
 
-
     installParsers(app);
     app.setValidatorCompiler(() => () => true);
     app.setSerializerCompiler(() => (data) => JSON.stringify(data));
@@ -81,7 +83,10 @@ const service: ServiceModule = {
     });
     const known = trackRoutes(app);
     const limiters = { v1: new RateLimiter(settings.rateLimit), v2: new RateLimiter(settings.v2RateLimit) };
-    app.addHook('onRequest', makeAuthHook(db, limiters, () => settings.guestAccess));
+    app.addHook(
+      'onRequest',
+      makeAuthHook(db, limiters, () => settings.guestAccess),
+    );
 
     app.get('/api/version', { schema: { tags: ['General'], summary: 'API version', security: [], response: { 200: { type: 'object', properties: { version: { type: 'string' } } } } } }, async () => ({
       version: API_VERSION,
@@ -90,34 +95,22 @@ const service: ServiceModule = {
     registerRoutes(app, deps);
     notFoundRoutes(app, known);
 
-    const publishUserEvents = () => {
-      try {
-        for (const e of drainUserEvents(db)) ctx.events.emit({ type: e.type, data: JSON.parse(e.data), userId: String(e.user_id) });
-      } catch (err) {
-        ctx.log.warn({ err }, 'bookmarks: could not publish user events');
-      }
-    };
-    let poll: NodeJS.Timeout | undefined;
     let closed = false;
 
     return {
       health: () => ({ status: 'ok' as const, linkCheck: settings.linkCheck, fetchMetadata: settings.fetchMetadata }),
       localCredentials: () => (adminToken ? { bmToken: adminToken } : {}),
+      admin: bookmarksAdmin(db, (event) => ctx.events.emit(event)),
       started() {
-        publishUserEvents();
-        if (settings.userEventPollMs > 0) {
-          poll = setInterval(publishUserEvents, settings.userEventPollMs);
-          poll.unref();
-        }
+        if (adminCreated) ctx.events.emit(adminCreated);
+        adminCreated = undefined;
         checker.start();
       },
       async close() {
         if (closed) return;
         closed = true;
-        if (poll) clearInterval(poll);
         await checker.stop();
         await Promise.all([metadataDispatcher.destroy(), checkerDispatcher.destroy()]).catch(() => {});
-        publishUserEvents();
         db.close();
       },
     };

@@ -16,8 +16,6 @@ export interface BookmarkSettings {
   linkCheckIntervalMs: number;
   linkCheckBatch: number;
   linkCheckTimeoutMs: number;
-  /** ms between publications of user events recorded by other processes (the CLI) */
-  userEventPollMs: number;
 }
 
 function num(v: unknown, def: number): number {
@@ -45,6 +43,5 @@ export function readSettings(o: ServeOptions, env: NodeJS.ProcessEnv = process.e
     linkCheckIntervalMs: num(o.linkCheckInterval, 3600) * 1000,
     linkCheckBatch: Math.max(1, Math.floor(num(o.linkCheckBatch, 100))),
     linkCheckTimeoutMs: num(o.linkCheckTimeout, 10_000),
-    userEventPollMs: num(o.userEventPoll, 1000),
   };
 }

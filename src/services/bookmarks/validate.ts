@@ -9,6 +9,25 @@ export type Input = Record<string, unknown>;
 
 export const LIMITS = { url: 2048, title: 255, description: 20_000, name: 255, note: 20_000, icon: 255 } as const;
 
+/*
+ * The closed sets of values requests may carry. Check below refuses anything else (422), and routes/schemas.ts
+ * builds openapi.json's enums from these same lists (enumOf), so the document cannot drift from what is enforced.
+ * (The order_by lists live beside their queries: store/links.ts LINK_ORDER, store/collections.ts, ...)
+ */
+/** 1 public, 2 internal (logged-in users), 3 private. */
+export const VISIBILITIES = [1, 2, 3] as const;
+export type Visibility = (typeof VISIBILITIES)[number];
+export const ORDER_DIRS = ['asc', 'desc'] as const;
+export type OrderDir = (typeof ORDER_DIRS)[number];
+/** How bulk edits attach tags and lists. */
+export const ATTACH_MODES = ['append', 'replace'] as const;
+/** What bulk delete removes. */
+export const BULK_DELETE_TYPES = ['links', 'lists', 'tags'] as const;
+/** v1 export formats. */
+export const EXPORT_FORMATS = ['html', 'json'] as const;
+/** Link health in answers: 1 ok, 2 moved, 3 broken (checker.ts). */
+export const LINK_STATUSES = [1, 2, 3] as const;
+
 /** The most tags (or lists) one link may be given in one request or one imported bookmark. */
 export const MAX_REFS = 1000;
 
@@ -42,7 +61,10 @@ const FALSE_VALUES = new Set<unknown>([false, 0, '0', 'false']);
 export class Check {
   readonly errors: FieldErrors = {};
 
-  constructor(readonly input: Input, private readonly prefix = '') {}
+  constructor(
+    readonly input: Input,
+    private readonly prefix = '',
+  ) {}
 
   private key(field: string): string {
     return this.prefix + field;
@@ -112,10 +134,10 @@ export class Check {
     return undefined;
   }
 
-  visibility(field = 'visibility', opts: { required?: boolean } = {}): 1 | 2 | 3 | null | undefined {
+  visibility(field = 'visibility', opts: { required?: boolean } = {}): Visibility | null | undefined {
     if (!this.need(field, opts.required)) return this.input[field] as null | undefined;
     const n = toInt(this.input[field]);
-    if (n === 1 || n === 2 || n === 3) return n;
+    if ((VISIBILITIES as readonly number[]).includes(n as number)) return n as Visibility;
     this.fail(field, 'The :attribute must be either 1 (public), 2 (internal) or 3 (private).');
     return undefined;
   }

@@ -12,6 +12,7 @@ import { installParsers, sendError } from './http-util.js';
 import { registerApi } from './routes.js';
 import { Notifier } from './service.js';
 import { effectiveFetchPolicy } from '../net/fetch-policy.js';
+import { notificationsAdmin } from './admin.js';
 
 const service: ServiceModule = {
   name: 'notifications',
@@ -62,9 +63,7 @@ const service: ServiceModule = {
     installParsers(app);
     registerApi(app, notifier, isValidKey);
     registerDashboard(app, notifier, isValidKey);
-    app.setNotFoundHandler((req, reply) =>
-      sendError(reply, 404, 'not_found', `no route ${req.method} ${req.url.split('?')[0]} in the notification service`),
-    );
+    app.setNotFoundHandler((req, reply) => sendError(reply, 404, 'not_found', `no route ${req.method} ${req.url.split('?')[0]} in the notification service`));
 
     let closed = false;
     return {
@@ -73,6 +72,7 @@ const service: ServiceModule = {
         return { status: notifier.worker.isRunning ? 'ok' : 'degraded', worker: notifier.worker.isRunning ? 'running' : 'stopped', deliveries: counts, retryScale };
       },
       localCredentials: () => (createdKey ? { notifyApiKey: createdKey } : {}),
+      admin: notificationsAdmin(store, () => notifier.clock.now()),
       started() {
         notifier.worker.start();
       },

@@ -45,7 +45,7 @@ export async function startFakeLinkAce(
     throttleNext: 0,
     close: async () => {},
   };
-  let nextId = { links: 1, tags: 1, lists: 1 };
+  const nextId = { links: 1, tags: 1, lists: 1 };
   const addLink = (fields: Record<string, unknown>): Row => {
     const id = nextId.links++;
     const row: Row = {

@@ -2,16 +2,8 @@ import { describe, expect, test } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  AdminError,
-  addUser,
-  createApiToken,
-  listApiTokens,
-  listUsers,
-  removeUser,
-  revokeToken,
-  updateUser,
-} from '../../../src/services/bookmarks/admin.js';
+import { AdminError } from '../../../src/services/admin-actions.js';
+import { addUser, createApiToken, listApiTokens, listUsers, removeUser, revokeToken, updateUser } from '../../helpers/admin.js';
 import { openDb } from '../../../src/services/bookmarks/store/db.js';
 import service from '../../../src/services/bookmarks/index.js';
 import { buildServiceApp } from '../../helpers/service-app.js';
@@ -106,30 +98,55 @@ describe('first start, tokens and user events with a running service', () => {
     }
   });
 
-  test('users added, updated and removed from another process are published as events; tokens work at once', async () => {
+  test("the running service's admin actions publish user events at once (no polling); its tokens work at once", async () => {
     const dataDir = tmp();
-    const sa = await buildServiceApp(service, { fetchMetadata: false, linkCheck: false, userEventPoll: 0.02 }, { dataDir });
+    const sa = await buildServiceApp(service, { fetchMetadata: false, linkCheck: false }, { dataDir });
     const seen: DomainEvent[] = [];
     sa.events.subscribe((e) => seen.push(e));
     await sa.listen();
     try {
-      const { token } = addUser(dataDir, { name: 'Carol', email: 'carol@example.com' });
+      const admin = sa.handle.admin!;
+      const { token } = (await admin['user.add']!({ name: 'Carol', email: 'carol@example.com' })) as { token: string };
+      // published before the action returned
+      expect(seen.map((e) => e.type)).toEqual(['user.created', 'user.created']);
       const r = await sa.app.inject({ method: 'GET', url: '/api/v2/links', headers: { authorization: `Bearer ${token}` } });
       expect(r.statusCode).toBe(200);
-      updateUser(dataDir, 'carol@example.com', { name: 'Carol C.' });
-      removeUser(dataDir, 'carol@example.com');
+      await admin['user.update']!({ user: 'carol@example.com', name: 'Carol C.' });
+      await admin['user.remove']!({ user: 'carol@example.com' });
       const r2 = await sa.app.inject({ method: 'GET', url: '/api/v2/links', headers: { authorization: `Bearer ${token}` } });
       expect(r2.statusCode).toBe(401);
-      for (let i = 0; i < 200 && seen.filter((e) => e.type.startsWith('user.')).length < 4; i++) await new Promise((res) => setTimeout(res, 10));
       const users = seen.filter((e) => e.type.startsWith('user.'));
       expect(users.map((e) => e.type)).toEqual(['user.created', 'user.created', 'user.updated', 'user.deleted']);
       expect(users[1]!.data).toEqual({ id: '2', email: 'carol@example.com', name: 'Carol', createdAt: expect.stringMatching(/\.\d{6}Z$/) });
       expect(users[2]!.data).toMatchObject({ id: '2', name: 'Carol C.' });
       expect(users[3]!.data).toMatchObject({ id: '2', email: 'carol@example.com' });
       expect(users[1]!.userId).toBe('2');
+      // a refused action publishes nothing
+      expect(() => admin['user.add']!({ name: 'Carol', email: 'nope' })).toThrow(AdminError);
+      expect(() => admin['user.add']!({ name: 42, email: 'x@example.com' })).toThrow(/name must be a string/);
+      expect(seen).toHaveLength(4);
     } finally {
       await sa.close();
     }
+  });
+
+  test('a user added on the data dir while the service runs (no admin route) can use its token at once; no event is kept for later', async () => {
+    const dataDir = tmp();
+    const sa = await buildServiceApp(service, { fetchMetadata: false, linkCheck: false }, { dataDir });
+    const seen: DomainEvent[] = [];
+    sa.events.subscribe((e) => seen.push(e));
+    await sa.listen();
+    try {
+      const { token } = addUser(dataDir, { name: 'Dan', email: 'dan@example.com' });
+      expect((await sa.app.inject({ method: 'GET', url: '/api/v2/links', headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(200);
+    } finally {
+      await sa.close();
+    }
+    const db = openDb(join(dataDir, 'bookmarks'));
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all();
+    db.close();
+    expect(tables).not.toContain('user_events');
+    expect(seen.map((e) => e.type)).toEqual(['user.created']);
   });
 
   test('a revoked token stops working; a system token sees private items only with private access', async () => {

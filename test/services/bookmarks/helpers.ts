@@ -1,6 +1,6 @@
 /** Shared fixtures for the bookmark service tests: an app hosted as `ops serve` does, users and tokens. */
 import service from '../../../src/services/bookmarks/index.js';
-import { addUser, createApiToken } from '../../../src/services/bookmarks/admin.js';
+import { addUser, createApiToken } from '../../helpers/admin.js';
 import { buildServiceApp, type ServiceApp } from '../../helpers/service-app.js';
 import type { ServeOptions } from '../../../src/services/types.js';
 import type { DomainEvent } from '../../../src/services/events.js';
@@ -44,7 +44,7 @@ export async function setup(options: Partial<ServeOptions> = {}): Promise<Fixtur
       payload = typeof body === 'string' ? body : JSON.stringify(body);
     }
     const r = await sa.app.inject({ method: method as 'GET', url, headers: h, payload });
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     try {
       parsed = r.body ? JSON.parse(r.body) : undefined;
     } catch {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { join } from 'node:path';
 import { setup, type Fixture } from './helpers.js';
 import { openDb } from '../../../src/services/bookmarks/store/db.js';
-import { removeUser, addUser } from '../../../src/services/bookmarks/admin.js';
+import { removeUser, addUser } from '../../helpers/admin.js';
 
 let f: Fixture;
 beforeEach(async () => {

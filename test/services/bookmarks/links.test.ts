@@ -81,7 +81,6 @@ describe('v2 links', () => {
   test('changing the URL resets the status; the URL must stay unique per user', async () => {
     const a = await f.req(f.A, 'POST', '/api/v2/links', { url: 'https://a.example' });
     await f.req(f.A, 'POST', '/api/v2/links', { url: 'https://b.example' });
-    f.sa.handle; // keep
     const dup = await f.req(f.A, 'PATCH', `/api/v2/links/${a.body.id}`, { url: 'https://b.example' });
     expect(dup.status).toBe(422);
     expect(dup.body.errors.url).toEqual(['The url has already been taken.']);

@@ -15,7 +15,6 @@ beforeAll(async () => {
   await mk('node', { url: 'https://nodejs.org', title: 'Node 100%_done', description: 'JavaScript runtime', tags: [tag2], visibility: 1 });
   await mk('news', { url: 'https://news.example', title: 'Daily News', description: null, lists: [list2], visibility: 2 });
   await mk('plain', { url: 'https://plain.example/RUST', title: 'Plain' });
-  f.sa.app; // database writes for statuses
   const { openDb } = await import('../../../src/services/bookmarks/store/db.js');
   const db = openDb(f.sa.dataDir + '/bookmarks');
   db.prepare('UPDATE links SET status = 3 WHERE id = ?').run(id.news);

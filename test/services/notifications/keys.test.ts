@@ -9,7 +9,8 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import service from '../../../src/services/notifications/index.js';
-import { createKey, listKeys, revokeKey, KeyAdminError } from '../../../src/services/notifications/admin.js';
+import { AdminError } from '../../../src/services/admin-actions.js';
+import { createKey, listKeys, revokeKey } from '../../helpers/admin.js';
 import { hashApiKey } from '../../../src/services/notifications/store/index.js';
 import { buildServiceApp, type ServiceApp } from '../../helpers/service-app.js';
 import { tempDir } from '../../helpers/cli.js';
@@ -59,7 +60,7 @@ describe('ops serve key (the admin functions)', () => {
     expect(revokeKey(a.dataDir, String(created.info.id))).toMatchObject({ id: created.info.id, name: 'ci' });
     expect(await status(a, created.key)).toBe(401);
     expect(await status(a, local)).toBe(200);
-    expect(() => revokeKey(a.dataDir, String(created.info.id))).toThrow(KeyAdminError);
+    expect(() => revokeKey(a.dataDir, String(created.info.id))).toThrow(AdminError);
     expect(() => revokeKey(a.dataDir, 'abc')).toThrow(/not a key id/);
     expect(() => createKey(a.dataDir, { name: '  ' })).toThrow(/must not be empty/);
   });
@@ -108,8 +109,6 @@ describe('an old notifications.db', () => {
     expect(await status(a, 'ntf_the_local_profile_key')).toBe(200);
     expect(await status(a, 'ntf_once_from_env')).toBe(401);
     expect(storedHashes(dataDir)).toEqual([hashApiKey('ntf_the_local_profile_key')]);
-    expect(listKeys(dataDir)).toEqual([
-      { id: 1, name: 'local', prefix: 'ntf_the_…', created_at: '2023-11-14T22:13:20.000Z', last_used_at: expect.any(String) },
-    ]);
+    expect(listKeys(dataDir)).toEqual([{ id: 1, name: 'local', prefix: 'ntf_the_…', created_at: '2023-11-14T22:13:20.000Z', last_used_at: expect.any(String) }]);
   });
 });

@@ -36,7 +36,7 @@ export async function startSvc(options: Partial<ServeOptions> = {}, shared: { da
       }
       const res = await fetch(base + path, { method, headers, body: payload });
       const text = await res.text();
-      let json: any = undefined;
+      let json: any;
       try {
         json = text === '' ? undefined : JSON.parse(text);
       } catch {

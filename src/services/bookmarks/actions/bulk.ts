@@ -12,7 +12,7 @@
  */
 import type { Deps } from '../deps.js';
 import { canEdit, type Caller } from '../access.js';
-import { Check, isPlainObject, normalizeInput, refuseTooManyModels, type Input, type Ref } from '../validate.js';
+import { ATTACH_MODES, BULK_DELETE_TYPES, Check, isPlainObject, normalizeInput, refuseTooManyModels, type Input, type Ref } from '../validate.js';
 import { attach, attachedIds, getLink, linkWithRelations, setLinkDeleted, updateLink, type LinkJson } from '../store/links.js';
 import { collectionJson, getCollection, setCollectionDeleted, updateCollection, type CollectionKind, type CollectionRow } from '../store/collections.js';
 import { checkRefs, emitTagsCreated, requireUser, resolveRefs, storeLink, validateNewLink } from './links.js';
@@ -102,8 +102,8 @@ export function bulkEditLinks(deps: Deps, caller: Caller, body: Input): (LinkJso
   const ids = c.ids('models', { required: true });
   const tags = c.refs('tags');
   const lists = c.refs('lists');
-  const tagsMode = c.oneOf('tags_mode', ['append', 'replace'] as const, { required: !!tags });
-  const listsMode = c.oneOf('lists_mode', ['append', 'replace'] as const, { required: !!lists });
+  const tagsMode = c.oneOf('tags_mode', ATTACH_MODES, { required: !!tags });
+  const listsMode = c.oneOf('lists_mode', ATTACH_MODES, { required: !!lists });
   const visibility = body.visibility === 0 ? null : c.visibility('visibility');
   checkRefs(deps, caller, c, 'tags', 'tags', tags);
   checkRefs(deps, caller, c, 'lists', 'lists', lists);
@@ -158,7 +158,7 @@ export function bulkEditCollections(deps: Deps, caller: Caller, kind: Collection
 export function bulkDelete(deps: Deps, caller: Caller, body: Input): Record<string, boolean> {
   requireUser(caller);
   const c = new Check(body);
-  const type = c.oneOf('type', ['links', 'lists', 'tags'] as const, { required: true });
+  const type = c.oneOf('type', BULK_DELETE_TYPES, { required: true });
   refuseOverCap(c);
   const ids = c.ids('models', { required: true });
   c.done();

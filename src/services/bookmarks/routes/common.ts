@@ -2,7 +2,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Caller } from '../access.js';
 import { HttpError, notFound } from '../errors.js';
-import { Check, normalizeInput, type Input } from '../validate.js';
+import { Check, normalizeInput, ORDER_DIRS, type Input } from '../validate.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -33,7 +33,7 @@ export function idOf(req: FastifyRequest, model: string): number {
 
 export function readOrder(c: Check, allowed: readonly string[], def = 'created_at'): { by: string; dir: 'asc' | 'desc' } {
   const by = c.oneOf('order_by', allowed) ?? def;
-  const dir = c.oneOf('order_dir', ['asc', 'desc'] as const) ?? 'desc';
+  const dir = c.oneOf('order_dir', ORDER_DIRS) ?? 'desc';
   return { by, dir };
 }
 
@@ -52,7 +52,10 @@ export function flag(v: unknown): boolean {
 export function idList(c: Check, input: Input, field: string): number[] | undefined {
   const v = input[field] ?? input[`${field}[]`];
   if (v === undefined || v === null) return undefined;
-  const parts = (Array.isArray(v) ? v : [v]).flatMap((x) => String(x).split(',')).map((s) => s.trim()).filter(Boolean);
+  const parts = (Array.isArray(v) ? v : [v])
+    .flatMap((x) => String(x).split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
   const out: number[] = [];
   for (const p of parts) {
     if (!/^\d{1,15}$/.test(p)) {

@@ -4,10 +4,16 @@
  * from validate.ts's LIMITS, the ones enforced, and cannot drift from them.
  */
 import type { FastifySchema } from 'fastify';
-import { LIMITS } from '../validate.js';
+import { LIMITS, LINK_STATUSES, ORDER_DIRS, VISIBILITIES } from '../validate.js';
+
+/** openapi.json's enum of one of validate.ts's (or the store's) closed lists, with extra schema keywords. */
+export function enumOf(values: readonly (string | number)[], extra: Record<string, unknown> = {}) {
+  return { type: typeof values[0] === 'number' ? 'integer' : 'string', enum: [...values], ...extra };
+}
+
 const dt = { type: 'string', format: 'date-time', description: 'YYYY-MM-DDTHH:MM:SS.ffffffZ' };
 const dtN = { type: ['string', 'null'], format: 'date-time' };
-const visibility = { type: 'integer', enum: [1, 2, 3], description: '1 public, 2 internal, 3 private' };
+export const visibility = enumOf(VISIBILITIES, { description: '1 public, 2 internal, 3 private' });
 
 export const tagSchema = {
   type: 'object',
@@ -34,7 +40,7 @@ const linkProps = {
   description: { type: ['string', 'null'] },
   icon: { type: ['string', 'null'] },
   visibility,
-  status: { type: 'integer', enum: [1, 2, 3], description: '1 ok, 2 moved, 3 broken' },
+  status: enumOf(LINK_STATUSES, { description: '1 ok, 2 moved, 3 broken' }),
   check_disabled: { type: 'boolean' },
   last_checked_at: dtN,
   thumbnail: { type: ['string', 'null'] },
@@ -141,7 +147,7 @@ export function v1Object(schema: { type: string; properties: Record<string, unkn
 export const pageQuery = {
   page: { type: 'integer', default: 1, description: 'below 1 or not a number: page 1' },
   per_page: { type: 'integer', default: 25, description: '-1 or 0 = all; capped at 1000' },
-  order_dir: { type: 'string', enum: ['asc', 'desc'], default: 'desc' },
+  order_dir: enumOf(ORDER_DIRS, { default: 'desc' }),
 };
 
 export const idParams = { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] };

@@ -108,6 +108,10 @@ const MIGRATIONS: string[] = [
   DROP INDEX links_updated;
   DROP INDEX links_check;
   `,
+  // 3: user events go straight onto the server's EventBus (admin.ts, through the admin route): no outbox table
+  `
+  DROP TABLE user_events;
+  `,
 ];
 
 export function migrate(db: DB): void {

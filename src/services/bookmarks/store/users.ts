@@ -1,7 +1,8 @@
-/** Users, API tokens (stored as SHA-256 hashes) and the outbox of user events. */
+/** Users and API tokens (stored as SHA-256 hashes). Writing here publishes nothing: admin.ts emits the user events. */
 import { createHash, randomBytes } from 'node:crypto';
 import { q, type DB } from './db.js';
 import { isoMicro } from '../time.js';
+import { bumpLinks } from './links.js';
 
 export interface UserRow {
   id: number;
@@ -32,15 +33,6 @@ export function userEventData(u: UserRow): Record<string, unknown> {
   return { id: String(u.id), email: u.email, name: u.name, createdAt: u.created_at };
 }
 
-function recordUserEvent(db: DB, type: string, u: UserRow): void {
-  q(db, 'INSERT INTO user_events (type, user_id, data, created_at) VALUES (?, ?, ?, ?)').run(
-    type,
-    u.id,
-    JSON.stringify(userEventData(u)),
-    isoMicro(),
-  );
-}
-
 export function getUser(db: DB, id: number): UserRow | undefined {
   return q(db, 'SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined;
 }
@@ -59,13 +51,9 @@ export function countUsers(db: DB): number {
 }
 
 export function insertUser(db: DB, name: string, email: string): UserRow {
-  return db.transaction(() => {
-    const now = isoMicro();
-    const info = q(db, 'INSERT INTO users (name, email, created_at, updated_at) VALUES (?, ?, ?, ?)').run(name, email, now, now);
-    const user = getUser(db, Number(info.lastInsertRowid))!;
-    recordUserEvent(db, 'user.created', user);
-    return user;
-  })();
+  const now = isoMicro();
+  const info = q(db, 'INSERT INTO users (name, email, created_at, updated_at) VALUES (?, ?, ?, ?)').run(name, email, now, now);
+  return getUser(db, Number(info.lastInsertRowid))!;
 }
 
 export function updateUserRow(db: DB, id: number, patch: { name?: string; email?: string; default_visibility?: number }): UserRow | undefined {
@@ -73,16 +61,8 @@ export function updateUserRow(db: DB, id: number, patch: { name?: string; email?
     const u = getUser(db, id);
     if (!u) return undefined;
     const next = { ...u, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)), updated_at: isoMicro() };
-    q(db, 'UPDATE users SET name = ?, email = ?, default_visibility = ?, updated_at = ? WHERE id = ?').run(
-      next.name,
-      next.email,
-      next.default_visibility,
-      next.updated_at,
-      id,
-    );
-    const user = getUser(db, id)!;
-    recordUserEvent(db, 'user.updated', user);
-    return user;
+    q(db, 'UPDATE users SET name = ?, email = ?, default_visibility = ?, updated_at = ? WHERE id = ?').run(next.name, next.email, next.default_visibility, next.updated_at, id);
+    return getUser(db, id)!;
   })();
 }
 
@@ -91,7 +71,8 @@ export function deleteUserRow(db: DB, id: number): UserRow | undefined {
     const u = getUser(db, id);
     if (!u) return undefined;
     q(db, 'DELETE FROM users WHERE id = ?').run(id);
-    recordUserEvent(db, 'user.deleted', u);
+    // their links went with them (ON DELETE CASCADE): cached pages, totals and the search index must know
+    bumpLinks(db);
     return u;
   })();
 }
@@ -102,10 +83,7 @@ export interface NewToken {
 }
 
 /** Creates a token `<id>|<40 random chars>`; only its hash is stored. */
-export function createToken(
-  db: DB,
-  opts: { userId: number | null; name: string; system?: boolean; privateAccess?: boolean },
-): NewToken {
+export function createToken(db: DB, opts: { userId: number | null; name: string; system?: boolean; privateAccess?: boolean }): NewToken {
   return db.transaction(() => {
     const now = isoMicro();
     const placeholder = `pending-${randomBytes(16).toString('hex')}`;
@@ -136,20 +114,4 @@ export function listTokens(db: DB, userId?: number): TokenRow[] {
 
 export function deleteToken(db: DB, id: number): boolean {
   return q(db, 'DELETE FROM tokens WHERE id = ?').run(id).changes > 0;
-}
-
-export interface StoredUserEvent {
-  id: number;
-  type: string;
-  user_id: number;
-  data: string;
-}
-
-/** Takes the recorded user events out of the outbox (oldest first). */
-export function drainUserEvents(db: DB): StoredUserEvent[] {
-  return db.transaction(() => {
-    const rows = q(db, 'SELECT id, type, user_id, data FROM user_events ORDER BY id LIMIT 1000').all() as StoredUserEvent[];
-    if (rows.length) q(db, 'DELETE FROM user_events WHERE id <= ?').run(rows[rows.length - 1]!.id);
-    return rows;
-  })();
 }

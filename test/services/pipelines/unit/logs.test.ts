@@ -24,7 +24,7 @@ describe('logs', () => {
     book.log('WARN', 'manager', 'pipeline_manager', 'started');
     const [rec] = book.lines();
     expect(JSON.parse(formatLog(rec!, true))).not.toHaveProperty('pipeline-name');
-    expect(formatLog(rec!, false)).toMatch(/^\S+Z WARN  manager: started$/);
+    expect(formatLog(rec!, false)).toMatch(/^\S+Z WARN {2}manager: started$/);
   });
 
   it('ENGINE_LOG_JSON switches the format', () => {

@@ -5,13 +5,13 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.js';
-import { Check } from '../../validate.js';
+import { Check, ORDER_DIRS } from '../../validate.js';
 import { envelope, readPage, requestBase } from '../../pagination.js';
 import { collectionJson, listCollections, type CollectionKind } from '../../store/collections.js';
 import { linksOfCollection } from '../../store/links.js';
 import { createCollection, deleteCollection, patchCollection, viewableCollection } from '../../actions/collections.js';
 import { bodyOf, callerOf, idOf, queryOf } from '../common.js';
-import { doc, idParams, linkV1Schema, v1PageQuery, v1Paginated } from '../schemas.js';
+import { doc, enumOf, idParams, linkV1Schema, v1PageQuery, v1Paginated } from '../schemas.js';
 import { v1 } from './json.js';
 import { readV1Order } from './links.js';
 
@@ -45,8 +45,8 @@ export function v1CollectionRoutes(app: FastifyInstance, deps: Deps, kind: Colle
           type: 'object',
           properties: {
             ...v1PageQuery,
-            order_by: { type: 'string', enum: [...order], default: 'created_at' },
-            order_dir: { type: 'string', enum: ['asc', 'desc'], default: 'desc' },
+            order_by: enumOf(order, { default: 'created_at' }),
+            order_dir: enumOf(ORDER_DIRS, { default: 'desc' }),
           },
         },
         ok: v1Paginated(schema),
@@ -67,8 +67,7 @@ export function v1CollectionRoutes(app: FastifyInstance, deps: Deps, kind: Colle
     reply.code(201).send(json(createCollection(deps, callerOf(req), kind, bodyOf(req), { v1: true }))),
   );
 
-  const oneSchema =
-    kind === 'lists' ? { type: 'object', properties: { ...props, links: { type: 'string', description: 'URL of /api/v1/lists/{id}/links' } } } : schema;
+  const oneSchema = kind === 'lists' ? { type: 'object', properties: { ...props, links: { type: 'string', description: 'URL of /api/v1/lists/{id}/links' } } } : schema;
   app.get(base + '/:id', { schema: doc('v1', kind === 'lists' ? 'Get a list (v1): links is the URL of its links' : 'Get a tag (v1)', { params: idParams, ok: oneSchema }) }, async (req) => {
     const row = viewableCollection(deps, callerOf(req), kind, idOf(req, model));
     const out = json(row);

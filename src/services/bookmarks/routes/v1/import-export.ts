@@ -4,13 +4,13 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.js';
-import { Check } from '../../validate.js';
+import { Check, EXPORT_FORMATS } from '../../validate.js';
 import { HttpError, ValidationError } from '../../errors.js';
 import { exportBookmarks, importBookmarks } from '../../actions/import-export.js';
 import { exportDocument } from '../../actions/export-document.js';
 import { requireUser } from '../../actions/links.js';
 import { callerOf, flag, queryOf } from '../common.js';
-import { doc } from '../schemas.js';
+import { doc, enumOf } from '../schemas.js';
 
 const FILE_REQUIRED = () => new ValidationError({ file: ['The file field is required (multipart/form-data, field "file", a Netscape bookmark HTML file).'] });
 
@@ -73,7 +73,7 @@ export function v1ImportExportRoutes(app: FastifyInstance, deps: Deps): void {
     '/api/v1/export',
     {
       schema: doc('v1', 'Export the links visible to the caller: a Netscape bookmark HTML file, or (format=json) the ops-bookmarks document with tags and lists', {
-        querystring: { type: 'object', properties: { format: { type: 'string', enum: ['html', 'json'], default: 'html' } } },
+        querystring: { type: 'object', properties: { format: enumOf(EXPORT_FORMATS, { default: 'html' }) } },
         produces: ['text/html', 'application/json'],
         ok: { type: 'string', description: 'Netscape bookmark HTML, or the ops-bookmarks JSON document' },
       }),
@@ -81,7 +81,7 @@ export function v1ImportExportRoutes(app: FastifyInstance, deps: Deps): void {
     async (req, reply) => {
       const caller = callerOf(req);
       const c = new Check(queryOf(req));
-      const format = c.oneOf('format', ['html', 'json'] as const);
+      const format = c.oneOf('format', EXPORT_FORMATS);
       c.done();
       if (format === 'json') return exportDocument(deps, caller);
       return reply

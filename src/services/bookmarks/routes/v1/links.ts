@@ -11,13 +11,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.js';
 import type { Caller } from '../../access.js';
-import { Check, type Input } from '../../validate.js';
+import { Check, ORDER_DIRS, type Input, type OrderDir } from '../../validate.js';
 import { envelope, readPage } from '../../pagination.js';
 import { linkWithRelations, visibleUrlExists, type LinkSearch } from '../../store/links.js';
 import { findOwnByName, type CollectionKind } from '../../store/collections.js';
 import { createLink, deleteLink, patchLink, viewableLink } from '../../actions/links.js';
 import { bodyOf, callerOf, flag, idList, idOf, queryOf } from '../common.js';
-import { doc, idParams, linkV1Body, linkV1Schema, v1PageQuery, v1Paginated } from '../schemas.js';
+import { doc, enumOf, idParams, linkV1Body, linkV1Schema, v1PageQuery, v1Paginated } from '../schemas.js';
 import { SEARCH_ORDER, searchLinksPage } from '../v2/search.js';
 import { v1 } from './json.js';
 
@@ -31,13 +31,13 @@ export function v1Column(by: string): string {
 }
 
 /** order_by (one of `allowed`) and order_dir (asc|desc), with the store's column name. */
-export function readV1Order(c: Check, allowed: readonly string[], def: { by: string; dir: 'asc' | 'desc' }): { by: string; dir: 'asc' | 'desc' } {
+export function readV1Order(c: Check, allowed: readonly string[], def: { by: string; dir: OrderDir }): { by: string; dir: OrderDir } {
   const by = c.oneOf('order_by', allowed) ?? def.by;
-  const dir = c.oneOf('order_dir', ['asc', 'desc'] as const) ?? def.dir;
+  const dir = c.oneOf('order_dir', ORDER_DIRS) ?? def.dir;
   return { by: v1Column(by), dir };
 }
 
-const orderDoc = { type: 'string', enum: [...V1_LINK_ORDER], default: 'created_at' };
+const orderDoc = enumOf(V1_LINK_ORDER, { default: 'created_at' });
 const filterQuery = {
   query: { type: 'string' },
   tags: { type: 'array', items: { type: 'integer' }, description: 'tag ids (any of them); also tags=1,2' },
@@ -54,13 +54,11 @@ const searchQuery = {
   empty_tags: flagDoc('links without tags only (wins over only_tags)'),
   only_lists: { type: 'string', description: "comma-separated list ids or names of the caller's lists (any of them)" },
   only_tags: { type: 'string', description: "comma-separated tag ids or names of the caller's tags (any of them)" },
-  order_by: {
-    type: 'string',
-    enum: [...SEARCH_ORDER, ...V1_LINK_ORDER],
+  order_by: enumOf([...SEARCH_ORDER, ...V1_LINK_ORDER], {
     default: 'title:asc',
     description: '"field:direction" (title, url, created_at), random, or a column with order_dir',
-  },
-  order_dir: { type: 'string', enum: ['asc', 'desc'], description: 'with a plain column in order_by' },
+  }),
+  order_dir: enumOf(ORDER_DIRS, { description: 'with a plain column in order_by' }),
 };
 
 /**
@@ -70,7 +68,10 @@ const searchQuery = {
 function refIds(deps: Deps, caller: Caller, c: Check, q: Input, field: string, kind: CollectionKind): number[] | undefined {
   const v = q[field] ?? q[`${field}[]`];
   if (v === undefined || v === null) return undefined;
-  const parts = (Array.isArray(v) ? v : [v]).flatMap((x) => String(x).split(',')).map((s) => s.trim()).filter(Boolean);
+  const parts = (Array.isArray(v) ? v : [v])
+    .flatMap((x) => String(x).split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (parts.every((p) => /^\d{1,15}$/.test(p))) return idList(c, q, field);
   const ids: number[] = [];
   for (const p of parts) {
@@ -144,7 +145,7 @@ export function v1LinkRoutes(app: FastifyInstance, deps: Deps): void {
           properties: {
             ...v1PageQuery,
             order_by: orderDoc,
-            order_dir: { type: 'string', enum: ['asc', 'desc'], default: 'desc' },
+            order_dir: enumOf(ORDER_DIRS, { default: 'desc' }),
             ...filterQuery,
             only_tags: { type: 'string', description: 'comma-separated tag ids (as tags)' },
             only_lists: { type: 'string', description: 'comma-separated list ids (as lists)' },
@@ -169,7 +170,10 @@ export function v1LinkRoutes(app: FastifyInstance, deps: Deps): void {
     '/api/v1/search/links',
     {
       schema: doc('v1', "Search the caller's own links (v1)", {
-        querystring: { type: 'object', properties: { ...v1PageQuery, query: { type: 'string' }, ...searchQuery, is_private: filterQuery.is_private, tags: filterQuery.tags, lists: filterQuery.lists } },
+        querystring: {
+          type: 'object',
+          properties: { ...v1PageQuery, query: { type: 'string' }, ...searchQuery, is_private: filterQuery.is_private, tags: filterQuery.tags, lists: filterQuery.lists },
+        },
         ok: v1Paginated(linkV1Schema),
       }),
     },
@@ -188,7 +192,7 @@ export function v1LinkRoutes(app: FastifyInstance, deps: Deps): void {
   app.get(
     '/api/v1/links/check',
     {
-      schema: doc('v1', 'Is this URL among the caller\'s own links (v1, as LinkAce 1.x)', {
+      schema: doc('v1', "Is this URL among the caller's own links (v1, as LinkAce 1.x)", {
         querystring: { type: 'object', properties: { url: { type: 'string' } } },
         ok: { type: 'object', properties: { linksFound: { type: 'boolean' } } },
       }),

@@ -4,9 +4,10 @@ import type { Deps } from '../../deps.js';
 import type { CollectionKind } from '../../store/collections.js';
 import { bulkCreateCollections, bulkCreateLinks, bulkDelete, bulkEditCollections, bulkEditLinks } from '../../actions/bulk.js';
 import { bodyOf, callerOf } from '../common.js';
-import { doc, linkBody, linkFullSchema, listBody, listSchema, tagBody, tagSchema } from '../schemas.js';
+import { doc, enumOf, linkBody, linkFullSchema, listBody, listSchema, tagBody, tagSchema } from '../schemas.js';
+import { ATTACH_MODES, BULK_DELETE_TYPES, VISIBILITIES } from '../../validate.js';
 
-const visibilityEdit = { type: ['integer', 'null'], enum: [1, 2, 3, null] };
+const visibilityEdit = { type: ['integer', 'null'], enum: [...VISIBILITIES, null], description: 'null (or 0): left as it is' };
 
 export function bulkRoutes(app: FastifyInstance, deps: Deps): void {
   app.post(
@@ -37,9 +38,9 @@ export function bulkRoutes(app: FastifyInstance, deps: Deps): void {
           properties: {
             models: { type: 'array', items: { type: 'integer' } },
             tags: { type: 'array', items: { type: ['integer', 'string'] } },
-            tags_mode: { type: 'string', enum: ['append', 'replace'] },
+            tags_mode: enumOf(ATTACH_MODES),
             lists: { type: 'array', items: { type: ['integer', 'string'] } },
-            lists_mode: { type: 'string', enum: ['append', 'replace'] },
+            lists_mode: enumOf(ATTACH_MODES),
             visibility: visibilityEdit,
           },
         },
@@ -66,7 +67,7 @@ export function bulkRoutes(app: FastifyInstance, deps: Deps): void {
     '/api/v2/bulk/delete',
     {
       schema: doc('Bulk', 'Move several links, lists or tags to the trash: an object id -> deleted?', {
-        body: { type: 'object', required: ['type', 'models'], properties: { type: { type: 'string', enum: ['links', 'lists', 'tags'] }, models: { type: 'array', items: { type: 'integer' } } } },
+        body: { type: 'object', required: ['type', 'models'], properties: { type: enumOf(BULK_DELETE_TYPES), models: { type: 'array', items: { type: 'integer' } } } },
         ok: { type: 'object', additionalProperties: { type: 'boolean' } },
       }),
     },

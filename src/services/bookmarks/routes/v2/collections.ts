@@ -7,7 +7,7 @@ import { collectionJson, LIST_ORDER, listCollections, TAG_ORDER, type Collection
 import { LINK_ORDER, linksOfCollection } from '../../store/links.js';
 import { createCollection, deleteCollection, patchCollection, viewableCollection } from '../../actions/collections.js';
 import { bodyOf, callerOf, idOf, queryOf, readOrder } from '../common.js';
-import { doc, idParams, linkSchema, listBody, listSchema, pageQuery, paginated, tagBody, tagSchema } from '../schemas.js';
+import { doc, enumOf, idParams, linkSchema, listBody, listSchema, pageQuery, paginated, tagBody, tagSchema } from '../schemas.js';
 
 export function collectionRoutes(app: FastifyInstance, deps: Deps, kind: CollectionKind): void {
   const base = `/api/v2/${kind}`;
@@ -23,7 +23,7 @@ export function collectionRoutes(app: FastifyInstance, deps: Deps, kind: Collect
     base,
     {
       schema: doc(tag, `List the ${kind} visible to the caller`, {
-        querystring: { type: 'object', properties: { ...pageQuery, order_by: { type: 'string', enum: [...order], default: 'created_at' } } },
+        querystring: { type: 'object', properties: { ...pageQuery, order_by: enumOf(order, { default: 'created_at' }) } },
         ok: paginated(schema),
       }),
     },
@@ -69,7 +69,7 @@ export function collectionRoutes(app: FastifyInstance, deps: Deps, kind: Collect
     {
       schema: doc(tag, `Links of a ${one} visible to the caller`, {
         params: idParams,
-        querystring: { type: 'object', properties: { ...pageQuery, order_by: { type: 'string', enum: [...LINK_ORDER] } } },
+        querystring: { type: 'object', properties: { ...pageQuery, order_by: enumOf(LINK_ORDER) } },
         ok: paginated(linkSchema),
       }),
     },

@@ -7,7 +7,7 @@ import { getLink, LINK_ORDER, linkJson, linkWithRelations, listLinks, visibleUrl
 import { notesOfLink, noteJson, NOTE_ORDER } from '../../store/notes.js';
 import { createLink, deleteLink, editableLink, patchLink, requireUser, viewableLink } from '../../actions/links.js';
 import { bodyOf, callerOf, idOf, queryOf, readOrder } from '../common.js';
-import { doc, idParams, linkBody, linkFullSchema, linkSchema, noteSchema, pageQuery, paginated } from '../schemas.js';
+import { doc, enumOf, idParams, linkBody, linkFullSchema, linkSchema, noteSchema, pageQuery, paginated } from '../schemas.js';
 import { forbiddenEmpty } from '../../errors.js';
 import { canView } from '../../access.js';
 import { notFound } from '../../errors.js';
@@ -17,12 +17,12 @@ import { PageCache } from '../../page-cache.js';
 
 export function linkRoutes(app: FastifyInstance, deps: Deps): void {
   const pages = new PageCache();
-  const orderQuery = { order_by: { type: 'string', enum: [...LINK_ORDER], default: 'created_at' } };
+  const orderQuery = { order_by: enumOf(LINK_ORDER, { default: 'created_at' }) };
 
   app.get(
     '/api/v2/links/check',
     {
-      schema: doc('Links', 'Is a URL already saved (url=...), or check the health of the caller\'s links (or id=N)', {
+      schema: doc('Links', "Is a URL already saved (url=...), or check the health of the caller's links (or id=N)", {
         querystring: { type: 'object', properties: { url: { type: 'string' }, id: { type: 'integer' } } },
         ok: {
           type: 'object',
@@ -68,7 +68,10 @@ export function linkRoutes(app: FastifyInstance, deps: Deps): void {
         body = JSON.stringify(envelope(req, { ...p, data: p.data.map(linkJson) }));
         if (cacheable) pages.set(key, version, body);
       }
-      return reply.type('application/json; charset=utf-8').serializer((s: unknown) => s as string).send(body);
+      return reply
+        .type('application/json; charset=utf-8')
+        .serializer((s: unknown) => s as string)
+        .send(body);
     },
   );
 
@@ -100,7 +103,7 @@ export function linkRoutes(app: FastifyInstance, deps: Deps): void {
     {
       schema: doc('Links', 'Notes of a link', {
         params: idParams,
-        querystring: { type: 'object', properties: { ...pageQuery, order_by: { type: 'string', enum: [...NOTE_ORDER] } } },
+        querystring: { type: 'object', properties: { ...pageQuery, order_by: enumOf(NOTE_ORDER) } },
         ok: paginated(noteSchema),
       }),
     },

@@ -9,7 +9,7 @@ import { envelope, readPage } from '../../pagination.js';
 import { collectionsOf, linkJson, searchLinks, type LinkSearch } from '../../store/links.js';
 import { searchCollections, type CollectionKind } from '../../store/collections.js';
 import { callerOf, flag, idList, queryOf } from '../common.js';
-import { doc, linkSchema, pageQuery, paginated } from '../schemas.js';
+import { doc, enumOf, linkSchema, pageQuery, paginated, visibility } from '../schemas.js';
 import type { Caller } from '../../access.js';
 
 export const SEARCH_ORDER = ['title:asc', 'title:desc', 'url:asc', 'url:desc', 'created_at:asc', 'created_at:desc', 'random'] as const;
@@ -42,7 +42,12 @@ export function readLinkSearch(q: Input, c: Check): LinkSearch {
 
 export function searchLinksPage(deps: Deps, caller: Caller, s: LinkSearch, page: ReturnType<typeof readPage>) {
   const p = searchLinks(deps.db, caller, s, page);
-  const tags = collectionsOf(deps.db, caller, 'tags', p.data.map((r) => r.id));
+  const tags = collectionsOf(
+    deps.db,
+    caller,
+    'tags',
+    p.data.map((r) => r.id),
+  );
   return { ...p, data: p.data.map((r) => ({ ...linkJson(r), tags: tags.get(r.id) ?? [] })) };
 }
 
@@ -57,13 +62,13 @@ export function searchRoutes(app: FastifyInstance, deps: Deps): void {
             query: { type: 'string' },
             search_title: { type: 'boolean' },
             search_description: { type: 'boolean' },
-            visibility: { type: 'integer', enum: [1, 2, 3] },
+            visibility,
             broken_only: { type: 'boolean' },
             empty_lists: { type: 'boolean' },
             only_lists: { type: 'string', description: 'comma-separated list ids (any of them)' },
             empty_tags: { type: 'boolean' },
             only_tags: { type: 'string', description: 'comma-separated tag ids (any of them)' },
-            order_by: { type: 'string', enum: [...SEARCH_ORDER] },
+            order_by: enumOf(SEARCH_ORDER),
             page: pageQuery.page,
             per_page: pageQuery.per_page,
           },

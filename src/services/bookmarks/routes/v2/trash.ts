@@ -8,7 +8,7 @@ import type { Deps } from '../../deps.js';
 import { RESTORE_TYPES, TRASH_TYPES } from '../../store/trash.js';
 import { clearTrashOf, restoreFromTrash, trashedItems } from '../../actions/trash.js';
 import { bodyOf, callerOf } from '../common.js';
-import { doc, linkSchema, listSchema, noteSchema, tagSchema, v1Object } from '../schemas.js';
+import { doc, enumOf, linkSchema, listSchema, noteSchema, tagSchema, v1Object } from '../schemas.js';
 import { v1 } from '../v1/json.js';
 
 export function trashRoutes(app: FastifyInstance, deps: Deps, version: 'v1' | 'v2' = 'v2'): void {
@@ -28,7 +28,7 @@ export function trashRoutes(app: FastifyInstance, deps: Deps, version: 'v1' | 'v
     `/api/${version}/trash/clear`,
     {
       schema: doc(tag, `Delete all trashed items of one type for good${isV1 ? ' (v1): 204' : ''}`, {
-        body: { type: 'object', required: ['model'], properties: { model: { type: 'string', enum: [...TRASH_TYPES] } } },
+        body: { type: 'object', required: ['model'], properties: { model: enumOf(TRASH_TYPES) } },
         ...(isV1 ? { okStatus: 204, ok: { type: 'null' } } : {}),
       }),
     },
@@ -42,7 +42,7 @@ export function trashRoutes(app: FastifyInstance, deps: Deps, version: 'v1' | 'v
     `/api/${version}/trash/restore`,
     {
       schema: doc(tag, `Restore one trashed item${isV1 ? ' (v1): {}' : ''}`, {
-        body: { type: 'object', required: ['model', 'id'], properties: { model: { type: 'string', enum: Object.keys(RESTORE_TYPES) }, id: { type: 'integer' } } },
+        body: { type: 'object', required: ['model', 'id'], properties: { model: enumOf(Object.keys(RESTORE_TYPES)), id: { type: 'integer' } } },
         ...(isV1 ? { ok: { type: 'object', maxProperties: 0 } } : {}),
       }),
     },

@@ -1,0 +1,16 @@
+/**
+ * Admin actions of `ops serve user|token|key` when no server owns the data dir: the service's own action
+ * code (services/admin-actions.ts) run on the data dir's database, opened for the one call and closed.
+ * Events of these actions are not published (no server runs to deliver them) and not kept.
+ */
+import { pickAction, type AdminArgs } from './admin-actions.js';
+import type { AdminServiceName } from './types.js';
+
+export async function runAdminOffline(dataDir: string, service: AdminServiceName, action: string, args: AdminArgs): Promise<unknown> {
+  const opened = service === 'bookmarks' ? (await import('./bookmarks/admin.js')).openBookmarksAdmin(dataDir) : (await import('./notifications/admin.js')).openNotificationsAdmin(dataDir);
+  try {
+    return await pickAction(opened.actions, service, action)(args);
+  } finally {
+    opened.close();
+  }
+}
