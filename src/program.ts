@@ -51,7 +51,10 @@ export async function buildProgram(args: readonly string[], options: { loadAll?:
       outputError: (text, write) => write(text.replace(/^error: /, 'ops: error: ')),
       ...(options.io ? { writeOut: (s: string) => void options.io!.stdout.write(s), writeErr: (s: string) => void options.io!.stderr.write(s) } : {}),
     })
-    .addHelpText('after', '\nMore: ops help environment | exit-codes | formatting | config\nExamples:\n  ops serve                      # run the local services\n  ops bm links list --tag docs   # bookmarks tagged "docs"\n  ops pipe watch shop revenue_by_product | jq .');
+    .addHelpText(
+      'after',
+      '\nMore: ops help environment | exit-codes | formatting | config\nExamples:\n  ops serve                      # run the local services\n  ops bm links list --tag docs   # bookmarks tagged "docs"\n  ops pipe watch shop revenue_by_product | jq .',
+    );
 
   const factory = createFactory(program, { io: options.io, env: options.env }, () => buildProgram([], { loadAll: true }));
   const wanted = firstCommandWord(args);

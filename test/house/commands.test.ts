@@ -31,22 +31,34 @@ export function codeOnly(text: string): string {
     const c = text[i]!;
     const next = text[i + 1];
     if (c === '/' && next === '/') {
-      while (i < text.length && text[i] !== '\n') (out += ' '), i++;
+      while (i < text.length && text[i] !== '\n') {
+        out += ' ';
+        i++;
+      }
     } else if (c === '/' && next === '*') {
-      while (i < text.length && !(text[i] === '*' && text[i + 1] === '/')) (out += text[i] === '\n' ? '\n' : ' '), i++;
+      while (i < text.length && !(text[i] === '*' && text[i + 1] === '/')) {
+        out += text[i] === '\n' ? '\n' : ' ';
+        i++;
+      }
       out += '  ';
       i += 2;
     } else if (c === "'" || c === '"' || c === '`') {
       out += c;
       i++;
       while (i < text.length && text[i] !== c) {
-        if (text[i] === '\\') (out += ' '), i++;
+        if (text[i] === '\\') {
+          out += ' ';
+          i++;
+        }
         out += text[i] === '\n' ? '\n' : ' ';
         i++;
       }
       out += c;
       i++;
-    } else (out += c), i++;
+    } else {
+      out += c;
+      i++;
+    }
   }
   return out;
 }
@@ -103,8 +115,14 @@ describe('the command shape', () => {
   test('every tree is wired through the Factory and declares run functions for its verbs', () => {
     for (const tree of ['bm', 'pipe', 'hook', 'serve', 'auth', 'config', 'completion']) {
       const own = modules.filter((m) => m.name.startsWith(`${tree}/`));
-      expect(own.some((m) => /export function register\(\w+: Command, f: Factory/.test(m.text)), tree).toBe(true);
-      expect(own.some((m) => /export (async )?function run[A-Z]/.test(m.text)), tree).toBe(true);
+      expect(
+        own.some((m) => /export function register\(\w+: Command, f: Factory/.test(m.text)),
+        tree,
+      ).toBe(true);
+      expect(
+        own.some((m) => /export (async )?function run[A-Z]/.test(m.text)),
+        tree,
+      ).toBe(true);
     }
   });
 
@@ -122,7 +140,7 @@ describe('the command shape', () => {
     for (const what of ['`as never`', '`any`', 'contextFor', 'builds a Context', 'runtime import of context.ts', 'does not run its verb', 'runList does not take']) expect(found).toContain(what);
     const good = [
       "import type { Context } from '../../context.js';",
-      "// no `any` here, and no contextFor: 'as never' in a comment or \"any\" in a string is fine",
+      '// no `any` here, and no contextFor: \'as never\' in a comment or "any" in a string is fine',
       "cmd.option('--fetch-policy <policy>', 'public or any').action((id: string) => runWith(f, runF, { id }));",
       'export async function runGet(opts: GetOptions, ctx: Context): Promise<void> {}',
     ].join('\n');

@@ -35,7 +35,10 @@ export function newCmdAuthLogin(f: Factory, runF: RunFunction<AuthLoginOptions> 
     .option('--url <url>', 'the service base URL (default: the current one)')
     .option('--with-token', 'read the secret (token or API key) from stdin')
     .option('--no-verify', 'store without checking against the service')
-    .addHelpText('after', '\nExamples:\n  ops auth login bm                                  # prompts for URL and token\n  ops auth login bm --url https://links.example.com --with-token < token.txt\n  echo "$FELDERA_API_KEY" | ops auth login pipe --with-token')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  ops auth login bm                                  # prompts for URL and token\n  ops auth login bm --url https://links.example.com --with-token < token.txt\n  echo "$FELDERA_API_KEY" | ops auth login pipe --with-token',
+    )
     .action((service: AuthService, flags: Omit<AuthLoginOptions, 'service'>) => runWith(f, runF, { ...flags, service }));
 }
 
@@ -49,7 +52,10 @@ export async function runAuthLogin(opts: AuthLoginOptions, ctx: Context): Promis
     if (!secret) throw new UsageError('no secret on stdin', `Example: ops auth login ${service} --with-token < token.txt`);
   } else {
     if (!ctx.prompter.interactive) {
-      throw new UsageError(`ops auth login needs a terminal to ask for the ${keys.secretLabel}`, `In scripts: ops auth login ${service} --with-token < file (or set ${service === 'bm' ? 'OPS_BM_TOKEN' : service === 'pipe' ? 'OPS_PIPE_API_KEY' : 'OPS_NOTIFY_API_KEY'}).`);
+      throw new UsageError(
+        `ops auth login needs a terminal to ask for the ${keys.secretLabel}`,
+        `In scripts: ops auth login ${service} --with-token < file (or set ${service === 'bm' ? 'OPS_BM_TOKEN' : service === 'pipe' ? 'OPS_PIPE_API_KEY' : 'OPS_NOTIFY_API_KEY'}).`,
+      );
     }
     url ??= await ctx.prompter.input(`${keys.label} URL:`, { default: ctx.setting(keys.url).value });
     secret = (await ctx.prompter.password(`${keys.secretLabel}:`)).trim();

@@ -16,7 +16,10 @@ export function newCmdCollections(f: Factory, kind: CollectionKind): Command {
   const group = new Command(kind)
     .alias(singular(kind))
     .description(`${kind === 'lists' ? 'Lists' : 'Tags'}: list, get, add, edit, rm, links`)
-    .addHelpText('after', examples(`ops bm ${kind} list`, `ops bm ${kind} add ${kind === 'lists' ? '"Reading list"' : 'reading'}`, `ops bm ${kind} links ${kind === 'lists' ? '"Reading list"' : 'reading'} --json`));
+    .addHelpText(
+      'after',
+      examples(`ops bm ${kind} list`, `ops bm ${kind} add ${kind === 'lists' ? '"Reading list"' : 'reading'}`, `ops bm ${kind} links ${kind === 'lists' ? '"Reading list"' : 'reading'} --json`),
+    );
   return addVerbs(
     group,
     newCmdCollectionsList(f, kind),
@@ -84,7 +87,10 @@ export interface CollectionsAddOptions extends KindOption {
 }
 
 export function newCmdCollectionsAdd(f: Factory, kind: CollectionKind, runF: RunFunction<CollectionsAddOptions> = runCollectionsAdd): Command {
-  const add = new Command('add').arguments('<name>').description(`Create a ${singular(kind)}`).option('--visibility <v>', 'public, internal or private (or 1, 2, 3)');
+  const add = new Command('add')
+    .arguments('<name>')
+    .description(`Create a ${singular(kind)}`)
+    .option('--visibility <v>', 'public, internal or private (or 1, 2, 3)');
   if (kind === 'lists') add.option('--description <text>', 'description');
   return add
     .addHelpText('after', examples(`ops bm ${kind} add reading --visibility internal`))

@@ -37,7 +37,14 @@ export function parseId(value: string, what = 'id'): number {
 
 export function parseIds(values: readonly string[], what = 'id'): number[] {
   // An id given twice is acted on once (a second delete or restore would fail as "not found").
-  return [...new Set(values.flatMap((v) => v.split(',')).filter((v) => v.trim() !== '').map((v) => parseId(v, what)))];
+  return [
+    ...new Set(
+      values
+        .flatMap((v) => v.split(','))
+        .filter((v) => v.trim() !== '')
+        .map((v) => parseId(v, what)),
+    ),
+  ];
 }
 
 export function visibilityOption(value: string | undefined): number | undefined {
@@ -57,7 +64,13 @@ export function positiveInt(value: string | undefined, flag: string): number | u
 
 /** Commander collector for repeatable options that also take comma-separated values. */
 export function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, ...value.split(',').map((v) => v.trim()).filter(Boolean)];
+  return [
+    ...previous,
+    ...value
+      .split(',')
+      .map((v) => v.trim())
+      .filter(Boolean),
+  ];
 }
 
 export const SORT_DIRS = ['asc', 'desc'] as const;

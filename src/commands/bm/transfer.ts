@@ -47,7 +47,7 @@ export function newCmdImport(f: Factory, runF: RunFunction<ImportOptions> = runI
     .option('--dry-run', 'show what would be created, create nothing')
     .option('--folders <mode>', 'folders become lists (default), tags, or none')
     .option('--visibility <v>', 'visibility of links the file says nothing about')
-    .option('--client-side', "parse the file here even when the server has an importer")
+    .option('--client-side', 'parse the file here even when the server has an importer')
     .addHelpText('after', examples('ops bm import bookmarks.html', 'ops bm import bookmarks.html --dry-run --folders tags', 'ops bm import backup.json --json'))
     .action((file: string, flags: Omit<ImportOptions, 'file'>) => runBm(f, runF, { ...flags, file }));
 }
@@ -159,14 +159,7 @@ export async function runImport(opts: ImportOptions, ctx: Context): Promise<void
   await printSummary(ctx, summary);
 }
 
-async function clientImport(
-  ctx: Context,
-  client: BookmarkClient,
-  doc: ImportDocument,
-  summary: ImportSummary,
-  defaultVisibility: number | undefined,
-  flavor: 'ops' | 'linkace',
-): Promise<void> {
+async function clientImport(ctx: Context, client: BookmarkClient, doc: ImportDocument, summary: ImportSummary, defaultVisibility: number | undefined, flavor: 'ops' | 'linkace'): Promise<void> {
   const progress = await startProgress(ctx.io, 'reading what the server has', { json: ctx.json, plainLines: false });
   try {
     const valid = doc.items.filter((i) => isWebUrl(i.url));
@@ -324,7 +317,15 @@ export async function readExportThroughApi(client: BookmarkClient, progress: { u
   };
   await members('tags', tags, tagsOf);
   await members('lists', lists, listsOf);
-  return { rows: exportLinks([...links].sort((a, b) => a.id - b.id), tagsOf, listsOf), lists, tags };
+  return {
+    rows: exportLinks(
+      [...links].sort((a, b) => a.id - b.id),
+      tagsOf,
+      listsOf,
+    ),
+    lists,
+    tags,
+  };
 }
 
 export interface ExportOptions {
@@ -355,7 +356,11 @@ export async function runExport(opts: ExportOptions, ctx: Context): Promise<void
     count = rows.length;
     if (format === 'html') text = (await import('../../clients/bookmarks/netscape.js')).serializeNetscape(rows, { title: 'Bookmarks' });
     else if (format === 'json') text = JSON.stringify(exportDocument(rows, lists, tags), null, 2) + '\n';
-    else text = toCsv(CSV_HEADER, rows.map((r) => ({ ...r, tags: r.tags.join(','), lists: r.lists.join(',') })));
+    else
+      text = toCsv(
+        CSV_HEADER,
+        rows.map((r) => ({ ...r, tags: r.tags.join(','), lists: r.lists.join(',') })),
+      );
   } finally {
     progress.stop();
   }

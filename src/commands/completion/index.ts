@@ -48,8 +48,6 @@ export function newCmdCompletionValues(f: Factory, runF: RunFunction<CompletionV
 }
 
 export async function runCompletionValues(opts: CompletionValuesOptions, ctx: Context): Promise<void> {
-  let names: string[] = [];
-  if (opts.kind === 'profiles') names = (await import('./profiles.js')).profileNames(ctx.env);
-  else names = await (await import('./values.js')).remoteValues(ctx, opts.kind, opts.rest);
+  const names = opts.kind === 'profiles' ? (await import('./profiles.js')).profileNames(ctx.env) : await (await import('./values.js')).remoteValues(ctx, opts.kind, opts.rest);
   if (names.length) ctx.io.stdout.write(names.join('\n') + '\n');
 }

@@ -8,6 +8,9 @@ import { newCmdProfiles } from './profiles.js';
 import { newCmdConfigSet, newCmdConfigUnset } from './set.js';
 
 export function register(cmd: Command, f: Factory): void {
-  cmd.addHelpText('after', '\nSee `ops help config` for where settings live and how they are resolved.\n\nExamples:\n  ops config list\n  ops config set pipe.url https://pipelines.example.com --profile work\n  ops config profiles use work');
+  cmd.addHelpText(
+    'after',
+    '\nSee `ops help config` for where settings live and how they are resolved.\n\nExamples:\n  ops config list\n  ops config set pipe.url https://pipelines.example.com --profile work\n  ops config profiles use work',
+  );
   addVerbs(cmd, newCmdConfigList(f), newCmdConfigGet(f), newCmdConfigSet(f), newCmdConfigUnset(f), newCmdProfiles(f));
 }

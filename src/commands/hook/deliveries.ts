@@ -20,8 +20,7 @@ export interface HookDeliveriesOptions {
 
 const STATUSES: DeliveryStatus[] = ['pending', 'delivered', 'failed'];
 
-const statusStyle = (t: string, _row: unknown, c: import('chalk').ChalkInstance) =>
-  t === 'failed' ? c.red(t) : t === 'delivered' ? c.green(t) : c.yellow(t);
+const statusStyle = (t: string, _row: unknown, c: import('chalk').ChalkInstance) => (t === 'failed' ? c.red(t) : t === 'delivered' ? c.green(t) : c.yellow(t));
 
 /** Deliveries in a table: on a terminal the next attempt is relative and the event id gives way first. */
 export function deliveryColumns(table: boolean): Column<Delivery>[] {
@@ -68,7 +67,13 @@ export async function runHookDeliveries(flags: HookDeliveriesOptions, ctx: Conte
   if (id) {
     const d = await client.getDelivery(id);
     if (ctx.json) return ctx.out.writeJson(d);
-    await ctx.out.item(d, DELIVERY_COLUMNS.concat([{ header: 'created', key: 'createdAt' }, { header: 'webhook', key: 'webhookId' }]));
+    await ctx.out.item(
+      d,
+      DELIVERY_COLUMNS.concat([
+        { header: 'created', key: 'createdAt' },
+        { header: 'webhook', key: 'webhookId' },
+      ]),
+    );
     if (d.attempts.length) {
       await ctx.out.write('\n');
       await ctx.out.list(d.attempts, ATTEMPT_COLUMNS);

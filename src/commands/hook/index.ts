@@ -21,7 +21,7 @@ import { newCmdHookVerify } from './verify.js';
 export function register(cmd: Command, f: Factory): void {
   cmd.addHelpText(
     'after',
-    '\nSignatures: x-signature = lowercase hex HMAC-SHA-256 of the raw body, keyed with the shared secret.\nThe secret comes from --secret-file FILE, OPS_HOOK_SECRET or the profile\'s hook.secret (never a flag value).\nSee docs/notifications.md.',
+    "\nSignatures: x-signature = lowercase hex HMAC-SHA-256 of the raw body, keyed with the shared secret.\nThe secret comes from --secret-file FILE, OPS_HOOK_SECRET or the profile's hook.secret (never a flag value).\nSee docs/notifications.md.",
   );
   addVerbs(
     cmd,
@@ -38,7 +38,15 @@ export function register(cmd: Command, f: Factory): void {
     newCmdHookRedeliver(f),
     newCmdHookDashboard(f),
   );
-  cmd.addHelpText('after', examples('ops hook serve --port 8701', 'ops hook register http://127.0.0.1:8701/ --events payment.completed,payment.failed', 'ops hook trigger payment.completed', 'ops hook deliveries --status failed'));
+  cmd.addHelpText(
+    'after',
+    examples(
+      'ops hook serve --port 8701',
+      'ops hook register http://127.0.0.1:8701/ --events payment.completed,payment.failed',
+      'ops hook trigger payment.completed',
+      'ops hook deliveries --status failed',
+    ),
+  );
   describeArguments(cmd, {
     file: 'the payload file; "-" or omitted reads stdin',
     url: 'the receiver URL (http or https)',

@@ -24,7 +24,10 @@ export function newCmdHookRegister(f: Factory, runF: RunFunction<HookRegisterOpt
     .option('--events <types>', 'event types, comma list (repeatable), or "*" for all', collect)
     .option('--secret-file <file>', 'signing secret (else OPS_HOOK_SECRET / the profile; else the service generates one)')
     .option('--description <text>', 'a note for yourself')
-    .addHelpText('after', '\nExamples:\n  ops hook register http://127.0.0.1:8701/ --events user.created,user.deleted\n  ops hook register --url https://example.com/hooks --events "*" --secret-file secret.txt')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  ops hook register http://127.0.0.1:8701/ --events user.created,user.deleted\n  ops hook register --url https://example.com/hooks --events "*" --secret-file secret.txt',
+    )
     .action((urlArg: string | undefined, flags: Omit<HookRegisterOptions, 'urlArg'>) => runWith(f, runF, { ...flags, urlArg }));
 }
 

@@ -56,7 +56,7 @@ function filterFrom(ctx: Context, flags: HookReplayOptions): ReplayFilter {
 
 export function newCmdHookReplay(f: Factory, runF: RunFunction<HookReplayOptions> = runHookReplay): Command {
   return new Command('replay')
-    .description('Re-send stored events, signed, to a URL; or --failed: redeliver the service\'s failed deliveries')
+    .description("Re-send stored events, signed, to a URL; or --failed: redeliver the service's failed deliveries")
     .option('--to <url>', 'where to send the events')
     .option('--id <id>', 'only this event (with --failed: an event or delivery id)')
     .option('--since <time>', 'only events received since an ISO time or a duration back (30m, 2h, 7d)')
@@ -68,14 +68,14 @@ export function newCmdHookReplay(f: Factory, runF: RunFunction<HookReplayOptions
     .option('--dry-run', 'show what would be sent')
     .addHelpText(
       'after',
-      '\nEvents keep their ids, so the receiver\'s de-duplication is exercised. Exit 1 if any was not accepted.\n\nExamples:\n  ops hook replay --to http://127.0.0.1:3000/webhooks --since 1h\n  ops hook replay --to http://127.0.0.1:8701/ --from events.ndjson --type payment.failed\n  ops hook replay --failed',
+      "\nEvents keep their ids, so the receiver's de-duplication is exercised. Exit 1 if any was not accepted.\n\nExamples:\n  ops hook replay --to http://127.0.0.1:3000/webhooks --since 1h\n  ops hook replay --to http://127.0.0.1:8701/ --from events.ndjson --type payment.failed\n  ops hook replay --failed",
     )
     .action((flags: HookReplayOptions) => runWith(f, runF, { ...flags }));
 }
 
 export async function runHookReplay(flags: HookReplayOptions, ctx: Context): Promise<void> {
   if (flags.failed) return redeliverFailed(ctx, flags);
-  if (!flags.to) throw new UsageError('--to URL is required (where to send the events)', 'Or --failed to redeliver the notification service\'s failed deliveries.');
+  if (!flags.to) throw new UsageError('--to URL is required (where to send the events)', "Or --failed to redeliver the notification service's failed deliveries.");
   const to = parseUrlFlag(flags.to, '--to');
   if (flags.from !== undefined && flags.store !== undefined) throw new UsageError('give either --from FILE or --store FILE, not both');
   const filter = filterFrom(ctx, flags);
@@ -106,7 +106,12 @@ export async function runHookReplay(flags: HookReplayOptions, ctx: Context): Pro
   if (flags.dryRun) {
     await ctx.out.list(
       items.map((i) => ({ id: i.id, type: i.type, timestamp: i.timestamp, bytes: i.body.length, to })),
-      [{ header: 'id', key: 'id' }, { header: 'type', key: 'type' }, { header: 'timestamp', key: 'timestamp' }, { header: 'bytes', key: 'bytes' }],
+      [
+        { header: 'id', key: 'id' },
+        { header: 'type', key: 'type' },
+        { header: 'timestamp', key: 'timestamp' },
+        { header: 'bytes', key: 'bytes' },
+      ],
     );
     ctx.out.info(`dry run: ${items.length} event(s) would be sent to ${to}`);
     return;
@@ -162,7 +167,8 @@ async function redeliverFailed(ctx: Context, flags: HookReplayOptions): Promise<
     try {
       queued.push(await client.redeliver(d.id));
     } catch (err) {
-      if (err instanceof ApiError && err.status === 409) skipped++; // deleted meanwhile
+      if (err instanceof ApiError && err.status === 409)
+        skipped++; // deleted meanwhile
       else if (err instanceof ApiError && err.status !== 401 && err.status !== 403) errors.push(`${d.id}: ${err.message}`);
       else throw err;
     }

@@ -11,19 +11,7 @@ import { ExitCode, OpsError, QuietExit, UsageError } from '../../core/errors.js'
 import { sanitize } from '../../core/sanitize.js';
 import { DEFAULT_RETENTION_MS, EventStore } from '../../webhooks/event-store.js';
 import { DEFAULT_MAX_BODY_BYTES, Receiver, type ReceivedRecord, type RejectedRecord } from '../../webhooks/receiver.js';
-import {
-  defaultStorePath,
-  findSecret,
-  generatedSecret,
-  hookStateDir,
-  parseDuration,
-  parseSize,
-  parseUrlFlag,
-  readSecretFile,
-  splitList,
-  type Secret,
-  collect,
-} from './shared.js';
+import { defaultStorePath, findSecret, generatedSecret, hookStateDir, parseDuration, parseSize, parseUrlFlag, readSecretFile, splitList, type Secret, collect } from './shared.js';
 
 export const DEFAULT_HOOK_PORT = 8701;
 
@@ -168,11 +156,7 @@ export async function startHookServer(ctx: Context, flags: HookServeOptions): Pr
     await ctx.out.ndjson(ready);
   } else {
     const lines = [`Ready: receiving webhooks at ${url}`];
-    lines.push(
-      secret.source === 'generated'
-        ? `  signing secret ${secret.value} (generated, kept in ${secret.origin}; register it with the sender)`
-        : `  signing secret from ${secret.origin}`,
-    );
+    lines.push(secret.source === 'generated' ? `  signing secret ${secret.value} (generated, kept in ${secret.origin}; register it with the sender)` : `  signing secret from ${secret.origin}`);
     lines.push(`  store          ${storePath ?? 'none (duplicates remembered until exit)'}`);
     if (events.length) lines.push(`  events         ${events.join(', ')}`);
     if (forwardTo) lines.push(`  forwarding to  ${forwardTo}`);

@@ -44,10 +44,7 @@ export function findSecret(ctx: Context, secretFile: string | undefined): Secret
 export function requireSecret(ctx: Context, secretFile: string | undefined, verb: string): Secret {
   const s = findSecret(ctx, secretFile);
   if (!s) {
-    throw new UsageError(
-      `${verb} needs the signing secret`,
-      'Give --secret-file FILE, set OPS_HOOK_SECRET, or store it with `printf %s "$SECRET" | ops config set hook.secret -`.',
-    );
+    throw new UsageError(`${verb} needs the signing secret`, 'Give --secret-file FILE, set OPS_HOOK_SECRET, or store it with `printf %s "$SECRET" | ops config set hook.secret -`.');
   }
   return s;
 }

@@ -31,7 +31,10 @@ export function newCmdHookTrigger(f: Factory, runF: RunFunction<HookTriggerOptio
     .option('--data <json>', 'the payload, a JSON object')
     .option('--data-file <file>', 'the payload from a file (- for stdin)')
     .option('--list', 'list the event types')
-    .addHelpText('after', '\nExamples:\n  ops hook trigger payment.completed\n  ops hook trigger payment.failed --data \'{"amount":100,"orderId":"o1","customerId":"c1","error":"card_declined"}\'\n  ops hook trigger --list')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  ops hook trigger payment.completed\n  ops hook trigger payment.failed --data \'{"amount":100,"orderId":"o1","customerId":"c1","error":"card_declined"}\'\n  ops hook trigger --list',
+    )
     .action((type: string | undefined, flags: Omit<HookTriggerOptions, 'type'>) => runWith(f, runF, { ...flags, type }));
 }
 
@@ -40,7 +43,10 @@ export async function runHookTrigger(flags: HookTriggerOptions, ctx: Context): P
   const client = notifyClient(ctx);
   if (flags.list) {
     const types = await client.eventTypes();
-    await ctx.out.list(types, [{ header: 'type', key: 'type' }, { header: 'description', key: 'description', shrink: true }]);
+    await ctx.out.list(types, [
+      { header: 'type', key: 'type' },
+      { header: 'description', key: 'description', shrink: true },
+    ]);
     return;
   }
   if (!type) throw new UsageError('the event type is required', 'Example: ops hook trigger payment.completed   (ops hook trigger --list shows the types)');
@@ -51,7 +57,12 @@ export async function runHookTrigger(flags: HookTriggerOptions, ctx: Context): P
   const r = await client.trigger(type, data);
   await ctx.out.item(
     { id: r.event.id, type: r.event.type, timestamp: r.event.timestamp, deliveries: r.deliveries.length },
-    [{ header: 'id', key: 'id' }, { header: 'type', key: 'type' }, { header: 'timestamp', key: 'timestamp' }, { header: 'deliveries', key: 'deliveries' }],
+    [
+      { header: 'id', key: 'id' },
+      { header: 'type', key: 'type' },
+      { header: 'timestamp', key: 'timestamp' },
+      { header: 'deliveries', key: 'deliveries' },
+    ],
     r,
   );
 }

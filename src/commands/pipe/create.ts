@@ -43,7 +43,10 @@ export function newCmdPipeCreate(f: Factory, runF: RunFunction<PipeCreateOptions
     .option('--replace', 'replace the program of an existing pipeline')
     .option('--start', 'start the pipeline once it compiled')
     .option('--no-wait', 'return at once, without waiting for compilation')
-    .addHelpText('after', '\nOn SQL errors each is printed as FILE:LINE:COL: message, with the line and a caret; exit 1.\nExamples:\n  ops pipe create mine my.sql\n  cat my.sql | ops pipe create mine --replace --start\n  ops --timeout 120 pipe create mine my.sql --workers 4')
+    .addHelpText(
+      'after',
+      '\nOn SQL errors each is printed as FILE:LINE:COL: message, with the line and a caret; exit 1.\nExamples:\n  ops pipe create mine my.sql\n  cat my.sql | ops pipe create mine --replace --start\n  ops --timeout 120 pipe create mine my.sql --workers 4',
+    )
     .action((name: string, file: string | undefined, flags: Omit<PipeCreateOptions, 'name' | 'file'>) => runWith(f, runF, { ...flags, name, file }));
 }
 

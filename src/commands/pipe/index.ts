@@ -19,7 +19,7 @@ import { newCmdPipeWatch } from './watch.js';
 export function register(cmd: Command, f: Factory): void {
   cmd.addHelpText(
     'after',
-    '\nWorks against `ops serve` (the v0.24-era API) and a real Feldera (today\'s API), detected per server.\nExamples:\n  ops pipe create mine my.sql --start\n  ops pipe ingest shop orders orders.ndjson --wait\n  ops pipe watch shop revenue_by_product | jq -c .\n  ops pipe shutdown mine',
+    "\nWorks against `ops serve` (the v0.24-era API) and a real Feldera (today's API), detected per server.\nExamples:\n  ops pipe create mine my.sql --start\n  ops pipe ingest shop orders orders.ndjson --wait\n  ops pipe watch shop revenue_by_product | jq -c .\n  ops pipe shutdown mine",
   );
   addVerbs(
     cmd,

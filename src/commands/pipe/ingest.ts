@@ -126,7 +126,11 @@ export async function runPipeIngest(opts: PipeIngestOptions, ctx: Context): Prom
   const columns = findRelation(p.inputs, table)?.fields?.map((f) => f.name);
   const records =
     format === 'csv'
-      ? applyCsvHeader(csvRecordGroups(chunks), { header: opts.header, columns: columns?.length ? columns : undefined, onHeader: (read) => read && !ctx.json && ctx.out.info(`${label}: reading the first line as a header (--no-header to send it as a row)`) })
+      ? applyCsvHeader(csvRecordGroups(chunks), {
+          header: opts.header,
+          columns: columns?.length ? columns : undefined,
+          onHeader: (read) => read && !ctx.json && ctx.out.info(`${label}: reading the first line as a header (--no-header to send it as a row)`),
+        })
       : jsonEventGroups(chunks);
   let sent = 0;
   let batchCount = 0;

@@ -68,7 +68,10 @@ export function newCmdPipeStart(f: Factory, runF: RunFunction<PipeStartOptions> 
     .arguments('<name>')
     .description('Start a pipeline and wait until it is Running (--timeout SECONDS; exit 8 when it runs out)')
     .option('--no-wait', 'return once the start was accepted')
-    .addHelpText('after', '\nWaits for compilation first if the program is still compiling. Exit 1 with the deployment error when it fails.\nExamples:\n  ops pipe start shop\n  ops --timeout 60 pipe start shop || echo "not running"')
+    .addHelpText(
+      'after',
+      '\nWaits for compilation first if the program is still compiling. Exit 1 with the deployment error when it fails.\nExamples:\n  ops pipe start shop\n  ops --timeout 60 pipe start shop || echo "not running"',
+    )
     .action((name: string, flags: WaitOptions) => runWith(f, runF, { ...flags, name }));
 }
 
@@ -129,9 +132,9 @@ export function newCmdPipeShutdown(f: Factory, runF: RunFunction<PipeShutdownOpt
   return new Command('shutdown')
     .arguments('<name>')
     .alias('stop')
-    .description('Shut a pipeline down (today\'s Feldera: stop) and wait until it is stopped; its state is lost')
+    .description("Shut a pipeline down (today's Feldera: stop) and wait until it is stopped; its state is lost")
     .option('--no-wait', 'return once the request was accepted')
-    .option('--force', 'today\'s Feldera: stop without a checkpoint')
+    .option('--force', "today's Feldera: stop without a checkpoint")
     .addHelpText('after', '\nExamples:\n  ops pipe shutdown shop\n  ops pipe stop shop --no-wait')
     .action((name: string, flags: Omit<PipeShutdownOptions, 'name'>) => runWith(f, runF, { ...flags, name }));
 }

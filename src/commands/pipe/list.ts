@@ -28,7 +28,7 @@ export function newCmdPipeList(f: Factory, runF: RunFunction<PipeListOptions> = 
   return new Command('list')
     .alias('ls')
     .description('List the pipelines with their program and deployment state')
-    .addHelpText('after', '\nExamples:\n  ops pipe list\n  ops pipe list --json | jq -r \'.[].name\'')
+    .addHelpText('after', "\nExamples:\n  ops pipe list\n  ops pipe list --json | jq -r '.[].name'")
     .action(() => runWith(f, runF, {}));
 }
 
@@ -44,9 +44,12 @@ export async function runPipeList(opts: PipeListOptions, ctx: Context): Promise<
     { header: 'description', get: (p) => p.description, shrink: true },
   ];
   if (list.length === 0 && tty) ctx.out.info('no pipelines (create one with: ops pipe create NAME FILE.sql)');
-  await ctx.out.list(list, columns, list.map((p) => p.raw));
+  await ctx.out.list(
+    list,
+    columns,
+    list.map((p) => p.raw),
+  );
 }
-
 
 export interface PipeStatusOptions {
   name: string;
@@ -74,7 +77,11 @@ export async function runPipeStatus(opts: PipeStatusOptions, ctx: Context): Prom
     { header: 'program', get: () => p.program.status, style: (t, _p, c) => programStyle(t, p.program.status, c) },
     { header: 'program version', get: () => p.program.version ?? '' },
     { header: 'program since', get: () => when(p.program.since) },
-    { header: 'deployment', get: () => `${p.deployment.status}${p.deployment.desired && p.deployment.desired !== p.deployment.status ? ` (going to ${p.deployment.desired})` : ''}`, style: (t, _p, c) => deploymentStyle(t, p, c) },
+    {
+      header: 'deployment',
+      get: () => `${p.deployment.status}${p.deployment.desired && p.deployment.desired !== p.deployment.status ? ` (going to ${p.deployment.desired})` : ''}`,
+      style: (t, _p, c) => deploymentStyle(t, p, c),
+    },
     { header: 'deployment since', get: () => when(p.deployment.since) },
     { header: 'error', get: () => (e ? `${e.message}${e.error_code ? ` (${e.error_code})` : ''}` : ''), style: (t, _p, c) => c.red(t) },
     { header: 'tables', get: () => p.inputs.map((r) => r.name).join(', ') },
@@ -87,7 +94,6 @@ export async function runPipeStatus(opts: PipeStatusOptions, ctx: Context): Prom
     if (text) ctx.io.stderr.write(text + '\n');
   }
 }
-
 
 /** No options: every program of the server. */
 export type PipeProgramsOptions = Record<string, never>;

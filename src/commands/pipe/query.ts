@@ -15,7 +15,10 @@ export function newCmdPipeQuery(f: Factory, runF: RunFunction<PipeQueryOptions> 
   return new Command('query')
     .arguments('<name> <sql>')
     .description('Run an ad-hoc SELECT over the materialized tables and views of a running pipeline (a table, or --json)')
-    .addHelpText('after', `\nExamples:\n  ops pipe query shop "SELECT product, SUM(amount) AS total FROM orders GROUP BY product"\n  ops pipe query shop "SELECT * FROM revenue_by_product WHERE total > 100" --json | jq length`)
+    .addHelpText(
+      'after',
+      `\nExamples:\n  ops pipe query shop "SELECT product, SUM(amount) AS total FROM orders GROUP BY product"\n  ops pipe query shop "SELECT * FROM revenue_by_product WHERE total > 100" --json | jq length`,
+    )
     .action((name: string, sql: string) => runWith(f, runF, { name, sql }));
 }
 

@@ -88,7 +88,12 @@ async function drawTable(ctx: Context, stats: Obj): Promise<void> {
 
 async function show(ctx: Context, stats: Obj): Promise<void> {
   if (ctx.out.format === 'json') return ctx.out.writeJson(stats);
-  if (ctx.out.format === 'tsv') return ctx.out.write(statsPairs(stats).map(([k, v]) => `${k}\t${cellText(v)}\n`).join(''));
+  if (ctx.out.format === 'tsv')
+    return ctx.out.write(
+      statsPairs(stats)
+        .map(([k, v]) => `${k}\t${cellText(v)}\n`)
+        .join(''),
+    );
   return drawTable(ctx, stats);
 }
 

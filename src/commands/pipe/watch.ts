@@ -132,7 +132,15 @@ export async function runPipeWatch(opts: PipeWatchOptions, ctx: Context): Promis
       } catch (again) {
         throw new OpsError(`the change stream of ${view} broke: ${(err as Error).message}`, ExitCode.failure, `The pipeline service cannot be reached either: ${(again as Error).message}`);
       }
-      if (!now || isStopped(now.deployment.status) || now.deployment.desired === 'Shutdown' || now.deployment.desired === 'Stopped' || now.deployment.status === 'ShuttingDown' || now.deployment.status === 'Stopping') return;
+      if (
+        !now ||
+        isStopped(now.deployment.status) ||
+        now.deployment.desired === 'Shutdown' ||
+        now.deployment.desired === 'Stopped' ||
+        now.deployment.status === 'ShuttingDown' ||
+        now.deployment.status === 'Stopping'
+      )
+        return;
       throw new OpsError(`the change stream of ${view} broke: ${(err as Error).message}`);
     }
   };

@@ -20,7 +20,15 @@ function call<T>(ctx: Context, flags: DataDirOption, action: string, args: Recor
 export function newCmdServeUser(f: Factory): Command {
   const user = new Command('user')
     .description('Users of the local bookmark service')
-    .addHelpText('after', examples('ops serve user add --name Alice --email alice@example.com', 'ops serve user list', 'ops serve user update alice@example.com --name "Alice B."', 'ops serve user rm alice@example.com --yes'));
+    .addHelpText(
+      'after',
+      examples(
+        'ops serve user add --name Alice --email alice@example.com',
+        'ops serve user list',
+        'ops serve user update alice@example.com --name "Alice B."',
+        'ops serve user rm alice@example.com --yes',
+      ),
+    );
   return addVerbs(user, newCmdUserAdd(f), newCmdUserList(f), newCmdUserUpdate(f), newCmdUserRm(f));
 }
 
@@ -61,7 +69,7 @@ export function newCmdUserUpdate(f: Factory, runF: RunFunction<UserUpdateOptions
   return dataDirOption(
     new Command('update')
       .arguments('<user>')
-      .description('Change a user\'s name or email (webhooks get user.updated)')
+      .description("Change a user's name or email (webhooks get user.updated)")
       .option('--name <name>', 'the new display name')
       .option('--email <email>', 'the new email address (unique)')
       .addHelpText('after', examples('ops serve user update alice@example.com --name "Alice B."', 'ops serve user update 2 --email alice@example.org --json')),
@@ -106,10 +114,7 @@ export function newCmdTokenCreate(f: Factory, runF: RunFunction<TokenCreateOptio
       .option('--system', 'a system token: reads public and internal items of every user')
       .option('--private-access', 'with --system: also read private items')
       .option('--name <name>', 'a name to recognise the token by')
-      .addHelpText(
-        'after',
-        '\nExamples:\n  ops serve token create --user alice@example.com --name laptop\n  ops serve token create --system --private-access --name backup --json',
-      ),
+      .addHelpText('after', '\nExamples:\n  ops serve token create --user alice@example.com --name laptop\n  ops serve token create --system --private-access --name backup --json'),
   ).action((flags: TokenCreateOptions, cmd: Command) => runWith(f, runF, withDataDir(flags, cmd)));
 }
 
@@ -134,9 +139,9 @@ export interface TokenRevokeOptions extends DataDirOption {
 }
 
 export function newCmdTokenRevoke(f: Factory, runF: RunFunction<TokenRevokeOptions> = runTokenRevoke): Command {
-  return dataDirOption(new Command('revoke').arguments('<id>').description('Revoke a token: it stops working at once').addHelpText('after', examples('ops serve token revoke 7', 'ops serve token revoke 7 --yes'))).action(
-    (id: string, flags: DataDirOption, cmd: Command) => runWith(f, runF, withDataDir({ ...flags, id }, cmd)),
-  );
+  return dataDirOption(
+    new Command('revoke').arguments('<id>').description('Revoke a token: it stops working at once').addHelpText('after', examples('ops serve token revoke 7', 'ops serve token revoke 7 --yes')),
+  ).action((id: string, flags: DataDirOption, cmd: Command) => runWith(f, runF, withDataDir({ ...flags, id }, cmd)));
 }
 
 function dir(ctx: Context, flags: DataDirOption): string {

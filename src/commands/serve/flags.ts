@@ -33,4 +33,3 @@ export function dataDirOption(cmd: Command): Command {
 export function withDataDir<T extends object>(flags: T, cmd: Command): T & DataDirOption {
   return { ...flags, dataDir: cmd.optsWithGlobals<DataDirOption>().dataDir };
 }
-

@@ -43,16 +43,26 @@ export function configureServe(cmd: Command, f: Factory, runF: RunFunction<Serve
     .option('--retry-scale <factor>', 'multiply webhook retry delays (0.001 runs the whole schedule in seconds)')
     .option('--pipelines-auth', 'require Authorization: Bearer apikey:... on the pipeline API')
     .addOption(
-      new Option('--output-case <case>', "case of unquoted pipeline table, view and column names in output (a pipeline's program_config.output_case overrides); lower for Feldera's SDKs").choices(['upper', 'lower']).default('upper'),
+      new Option('--output-case <case>', "case of unquoted pipeline table, view and column names in output (a pipeline's program_config.output_case overrides); lower for Feldera's SDKs")
+        .choices(['upper', 'lower'])
+        .default('upper'),
     )
     .addOption(
-      new Option('--pipeline-api <api>', "pipeline objects in Feldera v0.24's shape (Shutdown, ...) or today's (Stopped, program_error, ...) for today's SDK; today's calls (/stop, /resume, /clear, /dismiss_error, /v0/config) are served either way").choices(['v0.24', 'current']).default('v0.24'),
+      new Option(
+        '--pipeline-api <api>',
+        "pipeline objects in Feldera v0.24's shape (Shutdown, ...) or today's (Stopped, program_error, ...) for today's SDK; today's calls (/stop, /resume, /clear, /dismiss_error, /v0/config) are served either way",
+      )
+        .choices(['v0.24', 'current'])
+        .default('v0.24'),
     )
     .option('--guest-access', 'let guests without a token read public bookmarks')
     .option('--no-link-check', 'do not check link health in the background')
     .option('--no-metadata', 'do not fetch page titles and descriptions for new links')
     .addOption(
-      new Option('--fetch-policy <policy>', 'what outbound requests (link metadata and checks, webhooks, url_input) may reach: public refuses loopback and private addresses (default: any on a loopback bind, public otherwise)').choices(['public', 'any']),
+      new Option(
+        '--fetch-policy <policy>',
+        'what outbound requests (link metadata and checks, webhooks, url_input) may reach: public refuses loopback and private addresses (default: any on a loopback bind, public otherwise)',
+      ).choices(['public', 'any']),
     )
     .option('--connector-root <dir>', 'the only directory pipeline file connectors may read and write (default <data-dir>/files)')
     .addOption(new Option('--demo', 'start with demo content in every service'))

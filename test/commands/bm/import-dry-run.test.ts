@@ -33,7 +33,18 @@ async function run(file: string, opts: { dryRun?: boolean; clientSide?: boolean 
   let out = '';
   stdout.on('data', (d) => (out += d));
   const env = { OPS_BM_URL: server.url, OPS_BM_TOKEN: server.credentials.bmToken!, OPS_CONFIG_DIR: tempDir('ops-cfg-'), HTTP_PROXY: proxy.url };
-  const io: Io = { stdin: new PassThrough(), stdout, stderr: new PassThrough(), stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, colorOut: false, colorErr: false, columns: Number.MAX_SAFE_INTEGER, env };
+  const io: Io = {
+    stdin: new PassThrough(),
+    stdout,
+    stderr: new PassThrough(),
+    stdinIsTTY: false,
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    colorOut: false,
+    colorErr: false,
+    columns: Number.MAX_SAFE_INTEGER,
+    env,
+  };
   await runImport({ file, ...opts }, new Context({ json: true }, env, io));
   return JSON.parse(out);
 }

@@ -82,7 +82,11 @@ describe('terminal output', () => {
     const { ctx, out, err } = makeCtx({ tty: true });
     await runCheck({ broken: true }, ctx);
     expect(err()).toContain('own schedule');
-    expect(out().split('\n').filter((l) => /\sbroken\s/.test(l))).toHaveLength(12);
+    expect(
+      out()
+        .split('\n')
+        .filter((l) => /\sbroken\s/.test(l)),
+    ).toHaveLength(12);
   });
 
   test('a tag named like a number is found by that name when no such id exists', async () => {
@@ -125,7 +129,7 @@ describe('client paging and helpers', () => {
     const r = new NameResolver(c);
     expect(await r.ids('tags', ['mixed case'])).toEqual([tag.id]);
     expect(await r.ids('tags', [String(tag.id)])).toEqual([tag.id]);
-    await expect(r.ids("tags", ["absent"])).rejects.toMatchObject({ hint: expect.stringContaining("--create-missing") });
+    await expect(r.ids('tags', ['absent'])).rejects.toMatchObject({ hint: expect.stringContaining('--create-missing') });
     const creating = new NameResolver(c, { create: true });
     const [id] = await creating.ids('tags', ['absent']);
     expect(creating.created.map((x) => x.tag.name)).toEqual(['absent']);

@@ -37,7 +37,15 @@ function piped() {
     columns: Number.MAX_SAFE_INTEGER,
     env,
   };
-  return { ctx: new Context({}, env, io), ids: () => out.trim().split('\n').filter(Boolean).map((l) => Number(l.split('\t')[0])) };
+  return {
+    ctx: new Context({}, env, io),
+    ids: () =>
+      out
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => Number(l.split('\t')[0])),
+  };
 }
 
 describe('links list --status', () => {

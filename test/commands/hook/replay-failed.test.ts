@@ -19,8 +19,7 @@ describe('ops hook replay --failed', () => {
     cleanups.push(() => s.close());
     const key = (await s.handle.localCredentials!()).notifyApiKey!;
     const base = await s.listen();
-    const call = async (method: string, url: string, payload?: unknown) =>
-      s.app.inject({ method: method as 'GET', url, payload: payload as string, headers: { authorization: `Bearer ${key}` } });
+    const call = async (method: string, url: string, payload?: unknown) => s.app.inject({ method: method as 'GET', url, payload: payload as string, headers: { authorization: `Bearer ${key}` } });
     const json = async (method: string, url: string, payload?: unknown) => (await call(method, url, payload)).json();
 
     const rcv = await startTestReceiver(() => ({ status: 500 }));

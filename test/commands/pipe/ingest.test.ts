@@ -47,7 +47,12 @@ describe('ops pipe ingest with CSV', () => {
     expect(r.error).toBeUndefined();
     expect(JSON.parse(r.stdout)).toMatchObject({ records: 2 });
     const rows = (await snapshot(svc, 'people', 'everyone')).json_data ?? [];
-    expect(bag(rows.map((c: any) => c.insert))).toEqual(bag([{ ID: 1, NAME: 'Ann', CITY: 'Oslo' }, { ID: 2, NAME: 'Bo, Jr.', CITY: null }]));
+    expect(bag(rows.map((c: any) => c.insert))).toEqual(
+      bag([
+        { ID: 1, NAME: 'Ann', CITY: 'Oslo' },
+        { ID: 2, NAME: 'Bo, Jr.', CITY: null },
+      ]),
+    );
   });
 
   test('header-less CSV goes as it is; --no-header sends a header-like line as a row (and the server refuses it)', async () => {
