@@ -308,9 +308,11 @@ export class EngineCircuit implements Circuit {
 
   private apply(actions: Action[]): StepResult {
     const tableDeltas = new Map<string, Delta>();
+    const filled = this.sizedDeltas(actions, tableDeltas);
     const maxSeen = new Map<TableState, Map<number, number>>();
     const touchesPerTable = new Map<string, number>();
-    for (const action of actions) {
+    for (let a = 0; a < actions.length; a++) {
+      const action = actions[a]!;
       const t = action.t;
       let d = tableDeltas.get(t.def.name);
       if (!d) {
@@ -319,8 +321,14 @@ export class EngineCircuit implements Circuit {
       }
       if (action.kind === 'rows') {
         const rows = action.rows;
+        (actions as Array<Action | undefined>)[a] = undefined; // its row list is garbage once applied
         if (!t.byKey && !t.def.lateness.size) {
-          for (let r = 0; r < rows.length; r++) d.push([rows[r]!, action.w]);
+          const at = filled?.get(d);
+          if (at === undefined) for (let r = 0; r < rows.length; r++) d.push([rows[r]!, action.w]);
+          else {
+            for (let r = 0; r < rows.length; r++) d[at + r] = [rows[r]!, action.w];
+            filled!.set(d, at + rows.length);
+          }
           continue;
         }
         for (let r = 0; r < rows.length; r++) this.applyRow(t, d, action.as, rows[r]!, action.w, undefined, maxSeen, touchesPerTable);
@@ -354,6 +362,35 @@ export class EngineCircuit implements Circuit {
   }
 
   /**
+   * The deltas of keyless tables without LATENESS whose changes this step are all batch blocks, allocated
+   * at their final size (a delta grown row by row copies itself as it grows: a big step's transient peak)
+   * and put in `deltas`. Returns how many rows of each are filled (none yet; undefined when there is
+   * none): the apply loop writes them in order.
+   */
+  private sizedDeltas(actions: Action[], deltas: Map<string, Delta>): Map<Delta, number> | undefined {
+    let blocks = false;
+    for (let a = 0; a < actions.length && !blocks; a++) blocks = actions[a]!.kind === 'rows';
+    if (!blocks) return undefined; // row-form changes only: nothing more to look at
+    let counts: Map<string, number> | undefined;
+    for (const action of actions) {
+      const t = action.t;
+      if (t.byKey || t.def.lateness.size) continue;
+      const name = t.def.name;
+      if (action.kind !== 'rows') (counts ??= new Map()).set(name, -1);
+      else if (counts?.get(name) !== -1) (counts ??= new Map()).set(name, (counts.get(name) ?? 0) + action.rows.length);
+    }
+    if (counts === undefined) return undefined;
+    let filled: Map<Delta, number> | undefined;
+    for (const [name, n] of counts) {
+      if (n < 1024) continue;
+      const d: Delta = new Array(n);
+      deltas.set(name, d);
+      (filled ??= new Map()).set(d, 0);
+    }
+    return filled;
+  }
+
+  /**
    * Fresh operators holding what the current ones held before the failed step: fed the integrated
    * contents of every table in one step (its output is dropped: the views' contents are unchanged), then
    * released to the current watermarks.
@@ -365,7 +402,7 @@ export class EngineCircuit implements Circuit {
       if (!o.isTable || !o.node.table) continue;
       const d: Delta = [];
       if (o.byKey) for (const row of o.byKey.values()) d.push([row, 1]);
-      else for (const e of o.integrated.rows()) d.push(e);
+      else o.integrated.forEach((row, w) => d.push([row, w]));
       contents.set(o.node.table, d);
     }
     this.runOps(contents, true);
@@ -418,7 +455,7 @@ export class EngineCircuit implements Circuit {
     if (!o) throw new Error(`unknown relation '${name}'`);
     const out: WeightedRow[] = [];
     if (o.byKey) for (const row of o.byKey.values()) out.push({ row: this.toJsonRow(o, row), weight: 1 });
-    else for (const [row, w] of o.integrated.rows()) out.push({ row: this.toJsonRow(o, row), weight: w });
+    else o.integrated.forEach((row, w) => out.push({ row: this.toJsonRow(o, row), weight: w }));
     return out;
   }
 

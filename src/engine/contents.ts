@@ -1,48 +1,122 @@
 /**
- * The integrated contents of an output relation (what a snapshot reads), kept as a log of step deltas
- * that is consolidated only when deletions make it worth it. An insert-only relation costs one array
- * push per step and no hashing at all; with deletions, the log is compacted once the entries appended
- * since the last compaction include enough deletes to shrink it, so the work per change stays constant
- * on average and the log holds at most a bounded fraction of entries that cancel out.
+ * The integrated contents of an output relation (what a snapshot reads), kept as rows appended step by
+ * step that are consolidated only when deletions make it worth it. Rows are held flat, in chunks (one
+ * array slot a row, no per-row wrapper), with their weights in a parallel array that exists only once a
+ * weight other than 1 has come, so an insert-only relation costs one slot per row and no hashing at all.
+ * A big step's rows get a chunk of their own, of exactly their size (no growth, no copying); small steps
+ * share a growable chunk. Rows are read in the order they came (after a compaction: each distinct row at
+ * its first place). With deletions, the rows are compacted once those appended since the last compaction
+ * include enough deletes to shrink them, so the work per change stays constant on average and at most a
+ * bounded fraction of what is held cancels out.
  */
+import { rowKey, type Row } from './types/values.js';
 import { consolidate, type Delta } from './ops/zset.js';
 
-/** Logs shorter than this are never compacted on the fly (reading them is cheap anyway). */
+/** Contents shorter than this are never compacted on the fly (reading them is cheap anyway). */
 const MIN_COMPACT = 1024;
+/** A step of at least this many rows gets a chunk of its own. */
+const OWN_CHUNK = 256;
+
+interface Chunk {
+  rows: Row[];
+  /** Weight of each row, or null while every weight is 1. */
+  weights: number[] | null;
+  /** Whether later small steps may append to it. */
+  open: boolean;
+}
 
 export class RelationContents {
-  private log: Delta[] = [];
-  private entries = 0;
+  private chunks: Chunk[] = [];
+  private held = 0;
   /** Negative entries appended since the last compaction. */
   private negatives = 0;
-  /** Whether the log is one consolidated delta (nothing appended since the last compaction). */
+  /** Whether every held row is distinct with a non-zero weight (nothing appended since the last compaction). */
   private consolidated = true;
 
   append(d: Delta): void {
-    if (!d.length) return;
-    this.log.push(d);
-    this.entries += d.length;
+    const n = d.length;
+    if (!n) return;
+    let chunk = this.chunks[this.chunks.length - 1];
+    if (n >= OWN_CHUNK) {
+      const rows: Row[] = new Array(n);
+      let weights: number[] | null = null;
+      for (let i = 0; i < n; i++) {
+        const e = d[i]!;
+        const w = e[1];
+        rows[i] = e[0];
+        if (w !== 1) {
+          if (weights === null) weights = new Array<number>(n).fill(1);
+          weights[i] = w;
+          if (w < 0) this.negatives++;
+        }
+      }
+      this.chunks.push({ rows, weights, open: false });
+    } else {
+      if (chunk === undefined || !chunk.open) this.chunks.push((chunk = { rows: [], weights: null, open: true }));
+      const { rows } = chunk;
+      for (let i = 0; i < n; i++) {
+        const e = d[i]!;
+        const w = e[1];
+        if (w !== 1 && chunk.weights === null) chunk.weights = new Array<number>(rows.length).fill(1);
+        if (w < 0) this.negatives++;
+        rows.push(e[0]);
+        if (chunk.weights !== null) chunk.weights.push(w);
+      }
+    }
+    this.held += n;
     this.consolidated = false;
-    for (let i = 0; i < d.length; i++) if (d[i]![1] < 0) this.negatives++;
-    if (this.entries >= MIN_COMPACT && this.negatives * 4 >= this.entries) this.compact();
+    if (this.held >= MIN_COMPACT && this.negatives * 4 >= this.held) this.compact();
   }
 
-  /** The consolidated contents: every distinct row once, with its (non-zero) weight. */
-  rows(): Delta {
+  /** Calls `visit` with every distinct row once and its (non-zero) weight. */
+  forEach(visit: (row: Row, weight: number) => void): void {
     if (!this.consolidated) this.compact();
-    return this.log[0] ?? [];
+    for (const { rows, weights } of this.chunks) for (let i = 0; i < rows.length; i++) visit(rows[i]!, weights === null ? 1 : weights[i]!);
+  }
+
+  /** The consolidated contents as a delta (built on each call). */
+  rows(): Delta {
+    const out: Delta = [];
+    this.forEach((row, w) => out.push([row, w]));
+    return out;
   }
 
   /** Number of entries held (rows, or more before a compaction). */
   get size(): number {
-    return this.entries;
+    return this.held;
   }
 
+  /** One chunk of distinct rows with their summed, non-zero weights, in order of first appearance. */
   private compact(): void {
-    const all = this.log.length === 1 ? this.log[0]! : this.log.flat(1);
-    const merged = consolidate(all);
-    this.log = merged.length ? [merged] : [];
-    this.entries = merged.length;
+    const at = new Map<string, number>();
+    const rows: Row[] = [];
+    const sums: number[] = [];
+    for (const chunk of this.chunks) {
+      const weights = chunk.weights;
+      for (let i = 0; i < chunk.rows.length; i++) {
+        const row = chunk.rows[i]!;
+        const w = weights === null ? 1 : weights[i]!;
+        const k = rowKey(row);
+        const j = at.get(k);
+        if (j === undefined) {
+          at.set(k, rows.length);
+          rows.push(row);
+          sums.push(w);
+        } else sums[j]! += w;
+      }
+    }
+    const keptRows: Row[] = [];
+    const keptWeights: number[] = [];
+    let allOne = true;
+    for (let j = 0; j < rows.length; j++) {
+      const w = sums[j]!;
+      if (w === 0) continue;
+      if (w !== 1) allOne = false;
+      keptRows.push(rows[j]!);
+      keptWeights.push(w);
+    }
+    this.chunks = keptRows.length ? [{ rows: keptRows, weights: allOne ? null : keptWeights, open: false }] : [];
+    this.held = keptRows.length;
     this.negatives = 0;
     this.consolidated = true;
   }

@@ -164,6 +164,25 @@ describe('a step given batches', () => {
     expect(steps).toBeGreaterThan(10);
   });
 
+  it('big steps (a table delta sized up front) give what row form gives, also with row changes of the same table in the step', () => {
+    const r = compile(SQL);
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    const k = (i: number): Op => ({ table: 'K', op: i % 9 === 8 ? 'delete' : 'insert', vals: [i % 50, i % 3 ? 'a' : null, '1.25', null, null, i % 2 === 0, i / 4] });
+    const p = (i: number): Op => ({ table: 'P', op: 'upsert', vals: [i % 700, 'q', i % 10] });
+    const range = (from: number, n: number, f: (i: number) => Op): Op[] => Array.from({ length: n }, (_, j) => f(from + j));
+    const steps: Op[][] = [
+      range(0, 3000, k),
+      [...range(3000, 1500, k), { plain: { table: 'K', op: 'insert', row: { ID: 1, X: 2 } } }, ...range(4500, 200, k)],
+      [...range(0, 1100, p), ...range(5000, 2000, k)],
+      range(7000, 1024, (i) => ({ ...k(i), op: 'delete' })),
+    ];
+    const rows = r.program.newCircuit();
+    const batches = r.program.newCircuit();
+    for (const list of steps) expect(outcome(() => batches.step(batchForm(list)))).toEqual(outcome(() => rows.step(rowForm(list))));
+    for (const name of ['K', 'P', 'BY_OK', 'JOINED']) expect(batches.contents(name)).toEqual(rows.contents(name));
+    expect(batches.contents('K').length).toBeGreaterThan(50);
+  });
+
   it('refuses a batch whose rows do not fit its table, naming the first row', () => {
     const r = compile(SQL);
     if (!r.ok) throw new Error('compile');

@@ -41,6 +41,25 @@ describe('RelationContents', () => {
     );
   });
 
+  it('reads distinct rows back in the order they came, steps big and small mixed, weights other than 1 coming late', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 600 }), { maxLength: 12 }), fc.integer({ min: 0, max: 12 }), (sizes, weighted) => {
+        const c = new RelationContents();
+        const expected: Array<[Row, number]> = [];
+        let next = 0;
+        sizes.forEach((n, step) => {
+          const d: Delta = Array.from({ length: n }, (_, j) => [[next + j, 'r'], step >= weighted && j % 3 === 0 ? 2 : 1] as [Row, number]);
+          next += n;
+          c.append(d);
+          expected.push(...d);
+        });
+        expect(c.size).toBe(next);
+        expect(c.rows()).toEqual(expected);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it('never hashes an insert-only relation, and stays small when rows come and go', () => {
     // the same 100 rows inserted 50 times: kept as appended (no compaction) until read
     const inserts = new RelationContents();

@@ -4,6 +4,7 @@
  * integer and DECIMAL AVG truncate in Calcite; TUMBLE/HOP do not exist in Postgres).
  */
 import { FN_VIEWS } from './corpus-fns.js';
+import { SURFACE_VIEWS } from './corpus-surface.js';
 
 export const TABLES_SQL = `
 CREATE TABLE t (id INT NOT NULL, a INT, b INT, s VARCHAR, d DECIMAL(10,2), x DOUBLE, ts TIMESTAMP, flag BOOLEAN, dt DATE);
@@ -147,7 +148,7 @@ const V: Array<[string, string?]> = [
   ['SELECT t.id, u.id AS uid FROM t, u, k WHERE u.a = k.grp AND t.id = 3'],
 ];
 
-export const VIEWS: CorpusView[] = [...V, ...FN_VIEWS].map(([sql, pg], i) => ({ name: `v${i + 1}`, sql, pg }));
+export const VIEWS: CorpusView[] = [...V, ...FN_VIEWS, ...SURFACE_VIEWS].map(([sql, pg], i) => ({ name: `v${i + 1}`, sql, pg }));
 
 // views over views
 VIEWS.push({ name: 'vv1', sql: 'SELECT a, c FROM v22 WHERE c > 1' });

@@ -16,7 +16,7 @@
  * Uncorrelated subqueries take the same path with k = 0. Everything is maintained incrementally by the
  * operators used.
  */
-import { SqlError, type Expr, type Ident, type Query, type Select } from '../parse/ast.js';
+import { SqlError, type Expr, type FromItem, type Ident, type Query, type Select } from '../parse/ast.js';
 import { node, type PlanColumn, type PlanNode } from '../plan/nodes.js';
 import { mk, withNull } from '../types/types.js';
 import { valueKey, type Row, type Value } from '../types/values.js';
@@ -30,7 +30,7 @@ import { unify } from './operators.js';
 import { mapNode, walkExpr, type Env } from './env.js';
 import { containsAgg } from './aggs.js';
 import { bindFrom } from './from.js';
-import type { Scope } from './scope.js';
+import { canon, Scope } from './scope.js';
 import type { BoundQuery } from './query.js';
 
 export type SubqueryExpr = Expr & { k: 'subquery' | 'insub' | 'exists' };
@@ -83,6 +83,8 @@ function outerRefs(body: Select, inner: Scope, outer: Scope): Array<Expr & { k: 
       return undefined;
     });
   };
+  // UNNEST(outer.arr) in the subquery's FROM (lateral to the outer row)
+  for (const it of body.from) if (it.k === 'unnest') it.exprs.forEach(visit);
   visit(body.where);
   visit(body.having);
   body.groupBy.forEach(visit);
@@ -103,6 +105,29 @@ function replaceNodes<T>(v: T, repl: Map<object, Expr>): T {
   return v;
 }
 
+/**
+ * The scope of a subquery's own FROM, to tell its column references from outer ones. When an UNNEST in it reads
+ * an outer column (so the FROM cannot be bound alone), the scope is that of its other items plus the UNNEST's
+ * named columns (its column aliases, or its alias for a single column).
+ */
+function innerScope(from: FromItem[], env: Env, bindQuery: QueryBinder): Scope {
+  try {
+    return bindFrom(from, env, bindQuery).scope;
+  } catch (err) {
+    if (!(err instanceof SqlError) || !['unknown_column', 'unknown_table'].includes(err.kind) || !from.some((it) => it.k === 'unnest')) throw err;
+  }
+  const rest = from.filter((it) => it.k !== 'unnest');
+  const base = rest.length ? bindFrom(rest, env, bindQuery).scope : new Scope([], env.casing);
+  const cols = [...base.cols];
+  for (const it of from) {
+    if (it.k !== 'unnest') continue;
+    const rel = it.alias ? canon(it.alias, env.casing) : undefined;
+    const names = it.columnAliases.length ? it.columnAliases : it.alias ? [it.alias] : [];
+    for (const n of names) cols.push({ rel, name: canon(n, env.casing), type: mk('NULL'), idx: cols.length });
+  }
+  return new Scope(cols, env.casing);
+}
+
 interface Rewritten {
   /** The subquery body with $Dn in FROM and outer references replaced. */
   body: Select;
@@ -114,11 +139,11 @@ interface Rewritten {
 }
 
 /** The correlated rewrite, or undefined when the subquery reads no outer column. */
-function rewrite(q: Query, cur: PlanNode, ctx: BindCtx, env: Env, bindQuery: QueryBinder): Rewritten | undefined {
+function rewrite(q: Query, cur: PlanNode, ctx: BindCtx, env: Env, bindQuery: QueryBinder, hideOuter = false): Rewritten | undefined {
   const body = q.body;
   if (body.k !== 'select') return undefined;
-  const inner = bindFrom(body.from, env, bindQuery);
-  const refs = outerRefs(body, inner.scope, ctx.scope);
+  const inner = innerScope(body.from, env, bindQuery);
+  const refs = outerRefs(body, inner, ctx.scope);
   if (!refs.length) return undefined;
   if (q.with.length || q.limit !== undefined) throw new SqlError('A correlated subquery cannot have WITH or LIMIT', q.pos, 'unsupported');
   const pos = q.pos;
@@ -143,8 +168,13 @@ function rewrite(q: Query, cur: PlanNode, ctx: BindCtx, env: Env, bindQuery: Que
   for (const r of refs) repl.set(r, dCols[refIdx.get(keyOf(r))!]!);
   const rewritten = replaceNodes(body, repl);
   rewritten.from = [{ k: 'table', name: [ident(dName)], pos }, ...rewritten.from];
-  const env2: Env = { ...env, ctes: new Map(env.ctes).set(dName, { name: dName, node: dNode, columns }) };
+  const env2: Env = { ...env, ctes: new Map(env.ctes).set(dName, { name: dName, node: dNode, columns, ...(hideOuter ? { hidden: true } : {}) }) };
   return { body: rewritten, dCols, env: env2, outer };
+}
+
+/** The rewrite for a LATERAL subquery (bind/lateral.ts): the outer values are not part of its `*`. */
+export function correlatedRewrite(q: Query, cur: PlanNode, ctx: BindCtx, env: Env, bindQuery: QueryBinder): Rewritten | undefined {
+  return rewrite(q, cur, ctx, env, bindQuery, true);
 }
 
 const asQuery = (body: Select, pos: Query['pos']): Query => ({ with: [], body, orderBy: [], pos });
@@ -198,6 +228,19 @@ export function attachSubquery(cur: PlanNode, sub: SubqueryExpr, ctx: BindCtx, e
   const not = sub.not;
   const expr: BExpr = { type: mk('BOOLEAN', sub.k === 'insub'), fn: not ? (row) => { const v = row[leftWidth]!; return v === null ? null : !v; } : (row) => row[leftWidth]! };
   return { node: n, expr };
+}
+
+/**
+ * The subquery's value over no rows: its text with WHERE FALSE, bound alone; when its FROM reads outer columns
+ * (UNNEST(t.arr)), the rewritten text with WHERE FALSE (its outer values relation then gives no row either).
+ */
+export function emptyValue(empty: Select, rw: Rewritten, env: Env, bindQuery: QueryBinder, bindUncorrelated: (q: Query, env: Env) => BoundQuery): BoundQuery {
+  try {
+    return bindUncorrelated(asQuery(empty, empty.pos), env);
+  } catch (err) {
+    if (!(err instanceof SqlError) || !empty.from.some((it) => it.k === 'unnest')) throw err;
+    return bindQuery(asQuery({ ...rw.body, where: empty.where }, empty.pos), rw.env);
+  }
 }
 
 /** A relation of one row holding the single value of `q`'s first column (NULL when not exactly one row). */
@@ -254,7 +297,7 @@ function attachScalar(cur: PlanNode, sub: Expr & { k: 'subquery' }, rw: Rewritte
   const empty: Select = { ...(sub.query.body as Select), where: { k: 'bool', value: false, pos: sub.pos } };
   let eq: BoundQuery;
   try {
-    eq = bindUncorrelated(asQuery(empty, sub.pos), env);
+    eq = emptyValue(empty, rw, env, bindQuery, bindUncorrelated);
   } catch (err) {
     if (err instanceof SqlError) throw new SqlError('A correlated aggregate subquery may use outer columns only in its WHERE clause', sub.pos, 'unsupported');
     throw err;

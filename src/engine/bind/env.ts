@@ -10,6 +10,8 @@ export interface NamedRelation {
   name: string;
   node: PlanNode;
   columns: PlanColumn[];
+  /** Its columns are not expanded by `*` (the outer values of a decorrelated LATERAL subquery). */
+  hidden?: boolean;
 }
 
 export interface Env {
@@ -34,7 +36,7 @@ export function lookupRelation(env: Env, name: Ident[], pos: Pos): NamedRelation
 }
 
 export function relFromNamed(r: NamedRelation, relName: string, casing: Casing): Rel {
-  const cols: ScopeColumn[] = r.columns.map((c, i) => ({ rel: relName, name: c.name, type: c.type, idx: i }));
+  const cols: ScopeColumn[] = r.columns.map((c, i) => ({ rel: relName, name: c.name, type: c.type, idx: i, ...(r.hidden ? { hidden: true } : {}) }));
   return { node: r.node, scope: new Scope(cols, casing) };
 }
 

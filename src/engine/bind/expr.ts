@@ -162,10 +162,16 @@ export function bindExpr(e: Expr, ctx: BindCtx): BExpr {
       break;
     }
     case 'between': {
-      const ge: Expr = { k: 'bin', op: 'GtEq', left: e.expr, right: e.low, pos: e.pos };
-      const le: Expr = { k: 'bin', op: 'LtEq', left: e.expr, right: e.high, pos: e.pos };
-      const both: Expr = { k: 'bin', op: 'And', left: ge, right: le, pos: e.pos };
-      return bindExpr(e.not ? { k: 'un', op: 'NOT', expr: both, pos: e.pos } : both, ctx);
+      // x BETWEEN a AND b: a <= x AND x <= b; SYMMETRIC: (a <= x AND x <= b) OR (b <= x AND x <= a)
+      const within = (lo: Expr, hi: Expr): Expr => ({
+        k: 'bin',
+        op: 'And',
+        left: { k: 'bin', op: 'GtEq', left: e.expr, right: lo, pos: e.pos },
+        right: { k: 'bin', op: 'LtEq', left: e.expr, right: hi, pos: e.pos },
+        pos: e.pos,
+      });
+      const cond: Expr = e.symmetric ? { k: 'bin', op: 'Or', left: within(e.low, e.high), right: within(e.high, e.low), pos: e.pos } : within(e.low, e.high);
+      return bindExpr(e.not ? { k: 'un', op: 'NOT', expr: cond, pos: e.pos } : cond, ctx);
     }
     case 'inlist': {
       let x = bindExpr(e.expr, ctx);

@@ -1,4 +1,4 @@
-/** FROM clause: tables, views, CTEs, derived tables, joins, TUMBLE/HOP. */
+/** FROM clause: tables, views, CTEs, derived tables, joins, TUMBLE/HOP; lateral items (UNNEST, LATERAL) in lateral.ts. */
 import { SqlError, type Expr, type FromItem, type Ident } from '../parse/ast.js';
 import { node } from '../plan/nodes.js';
 import { mk, withNull } from '../types/types.js';
@@ -11,6 +11,9 @@ import { AGG_NAMES, bindCondition, bindExpr, unify, type BindCtx } from './expr.
 import type { BExpr } from './bexpr.js';
 import type { Query } from '../parse/ast.js';
 import { upperBounds } from './bounds.js';
+import { bindLateralList, isLateral, joinLateral, applyLateral } from './lateral.js';
+import { bindPivot } from './pivot.js';
+import { bindSession } from './session.js';
 
 export type QueryBinder = (q: Query, env: Env) => { node: import('../plan/nodes.js').PlanNode; columns: import('../plan/nodes.js').PlanColumn[] };
 
@@ -30,7 +33,17 @@ export function emptyRowRel(env: Env): Rel {
  */
 export function bindFrom(items: FromItem[], env: Env, bindQuery: QueryBinder, pending: Expr[] = []): Rel {
   if (items.length === 0) return emptyRowRel(env);
-  const rels = items.map((it) => bindFromItem(it, env, bindQuery));
+  if (items.some(isLateral)) return bindLateralList(items, env, bindQuery, (rels, positions) => planFromList(rels, positions, env, pending));
+  return planFromList(
+    items.map((it) => bindFromItem(it, env, bindQuery)),
+    items.map((it) => it.pos),
+    env,
+    pending,
+  );
+}
+
+/** The planner of bindFrom over bound items (`positions` for messages). */
+function planFromList(rels: Rel[], positions: Array<{ line: number; column: number }>, env: Env, pending: Expr[]): Rel {
   if (rels.length === 1) return rels[0]!;
   // which items each conjunct reads (resolved in the whole FROM scope, so ambiguous names stay where they are)
   const offsets: number[] = [];
@@ -79,7 +92,7 @@ export function bindFrom(items: FromItem[], env: Env, bindQuery: QueryBinder, pe
     const use = conds.filter((x) => !x.used && x.reads !== undefined && x.reads.has(next) && [...x.reads].every((j) => joined.has(j)));
     use.forEach((x) => (x.used = true));
     const on = use.reduce<Expr | undefined>((acc, x) => (acc ? { k: 'bin', op: 'And', left: acc, right: x.c, pos: x.c.pos } : x.c), undefined);
-    rel = joinRels(rel, planned[next]!, on ? 'INNER' : 'CROSS', on, env, items[next]!.pos);
+    rel = joinRels(rel, planned[next]!, on ? 'INNER' : 'CROSS', on, env, positions[next]!);
   }
   for (let j = pending.length - 1; j >= 0; j--) if (conds[j]!.used) pending.splice(j, 1);
   if (order.every((o, i) => o === i)) return rel;
@@ -114,14 +127,19 @@ function resolvesAll(e: Expr, scope: Scope): boolean {
   return refsResolve(e, scope, (x) => x.k === 'func' && (Boolean(x.over) || AGG_NAMES.has(x.name)));
 }
 
-function bindFromItem(f: FromItem, env: Env, bindQuery: QueryBinder): Rel {
+export function bindFromItem(f: FromItem, env: Env, bindQuery: QueryBinder): Rel {
   switch (f.k) {
+    case 'unnest':
+      return applyLateral(undefined, f, env, bindQuery);
+    case 'pivot':
+      return bindPivot(f, env, bindQuery);
     case 'table': {
       const r = lookupRelation(env, f.name, f.pos);
       const relName = f.alias ? canon(f.alias, env.casing) : r.name;
       return relFromNamed(r, relName, env.casing);
     }
     case 'derived': {
+      if (f.lateral) return applyLateral(undefined, f, env, bindQuery);
       const q = bindQuery(f.query, env);
       let columns = q.columns;
       if (f.columnAliases.length) {
@@ -141,6 +159,10 @@ function bindFromItem(f: FromItem, env: Env, bindQuery: QueryBinder): Rel {
 
 function bindJoin(f: FromItem & { k: 'join' }, env: Env, bindQuery: QueryBinder): Rel {
   const left = bindFromItem(f.left, env, bindQuery);
+  if (isLateral(f.right)) {
+    if (f.using || f.natural) throw new SqlError('USING and NATURAL are not supported with UNNEST or LATERAL; write ON', f.pos, 'unsupported');
+    return joinLateral(left, f.right, f.kind, f.on, env, bindQuery, f.pos);
+  }
   const right = bindFromItem(f.right, env, bindQuery);
   let on: Expr | undefined = f.on;
   const hideRight = new Set<number>();
@@ -269,6 +291,7 @@ function sides(e: Expr, scope: Scope, lw: number): 'L' | 'R' | 'B' | 'N' {
 /** TUMBLE(t, DESCRIPTOR(ts), size [, offset]) and HOP(t, DESCRIPTOR(ts), slide, size [, offset]). */
 function bindTvf(f: FromItem & { k: 'tvf' }, env: Env): Rel {
   const name = f.name.toUpperCase();
+  if (name === 'SESSION') return bindSession(f, env);
   if (name !== 'TUMBLE' && name !== 'HOP') throw new SqlError(`Table function ${f.name} is not supported`, f.pos, 'unsupported');
   const [tArg, dArg, ...rest] = f.args;
   if (!tArg || tArg.k !== 'col') throw new SqlError(`${name} needs a table as its first argument`, f.pos, 'syntax');

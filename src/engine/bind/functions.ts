@@ -1,6 +1,6 @@
 /**
  * Scalar function calls: looked up by name in the per-family registries of bind/fns/ (string, numeric,
- * datetime, array, conditional, map, json, binary). Aggregates are in bind/fns/aggregate.ts.
+ * datetime, array, conditional, map, json, binary, period, hash, system). Aggregates are in bind/fns/aggregate.ts.
  */
 import type { Pos } from '../parse/ast.js';
 import type { BExpr } from './bexpr.js';
@@ -13,6 +13,9 @@ import { CONDITIONAL_FNS } from './fns/conditional.js';
 import { MAP_FNS } from './fns/map.js';
 import { JSON_FNS } from './fns/json.js';
 import { BINARY_FNS } from './fns/binary.js';
+import { PERIOD_FNS } from './fns/period.js';
+import { HASH_FNS } from './fns/hash.js';
+import { SYSTEM_FNS } from './fns/system.js';
 
 export const SCALAR_FAMILIES: Record<string, FnTable> = {
   string: STRING_FNS,
@@ -23,6 +26,9 @@ export const SCALAR_FAMILIES: Record<string, FnTable> = {
   map: MAP_FNS,
   json: JSON_FNS,
   binary: BINARY_FNS,
+  period: PERIOD_FNS,
+  hash: HASH_FNS,
+  system: SYSTEM_FNS,
 };
 const TABLES = Object.values(SCALAR_FAMILIES);
 

@@ -7,6 +7,11 @@ import { parseSql } from './wasm-parser.js';
 import { rewriteLongChains } from './chains.js';
 import type { Expr, FromItem, Ident, OrderItem, Pos, Query, SelectItem, SetBody, Statement, WindowSpec, FrameBound, ColumnDef } from './ast.js';
 import { SqlError } from './ast.js';
+import { PERIOD_OPERATORS } from './prepass.js';
+
+/** Parser operator name -> period predicate, for the operators the pre-pass writes (prepass.ts PERIOD_OPERATORS). */
+const OPERATOR_NAMES: Record<string, string> = { '@>': 'AtArrow', '@@': 'AtAt', '<<': 'PGBitwiseShiftLeft', '>>': 'PGBitwiseShiftRight', '<@': 'ArrowAt', '@?': 'AtQuestion' };
+const PERIOD_BY_OPERATOR: Record<string, string> = Object.fromEntries(Object.entries(PERIOD_OPERATORS).map(([name, sym]) => [OPERATOR_NAMES[sym]!, name]));
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type J = any;
@@ -279,8 +284,12 @@ export class Adapter {
           kind = 'FULL';
           break;
         case 'CrossJoin':
+        case 'CrossApply':
           kind = 'CROSS';
           break;
+        case 'OuterApply':
+          this.unsupported('OUTER APPLY (as in Feldera; UNNEST(COALESCE(arr, ARRAY[NULL])) keeps the rows whose array is NULL)', j);
+        // falls through (unreachable)
         default:
           this.unsupported(`${ok} join`, j);
       }
@@ -315,9 +324,14 @@ export class Adapter {
         return { k: 'table', name, alias: a.alias, pos: name[0]!.pos };
       }
       case 'Derived': {
-        if (v.lateral) this.unsupported('LATERAL', v);
         const a = this.alias(v.alias);
-        return { k: 'derived', query: this.query(v.subquery), alias: a.alias, columnAliases: a.columns, pos: this.pos(v) };
+        return { k: 'derived', query: this.query(v.subquery), alias: a.alias, columnAliases: a.columns, ...(v.lateral ? { lateral: true } : {}), pos: this.pos(v) };
+      }
+      case 'UNNEST': {
+        if (v.with_offset) this.unsupported('UNNEST WITH OFFSET', v);
+        const a = this.alias(v.alias);
+        const exprs: Expr[] = v.array_exprs.map((x: J) => this.expr(x));
+        return { k: 'unnest', exprs, ordinality: Boolean(v.with_ordinality), alias: a.alias, columnAliases: a.columns, pos: exprs[0]?.pos ?? this.pos(v) };
       }
       case 'TableFunction': {
         const [fk, fv] = variant(v.expr);
@@ -329,6 +343,29 @@ export class Adapter {
       }
       case 'NestedJoin':
         return this.tableWithJoins(v.table_with_joins);
+      case 'Pivot': {
+        if (v.default_on_null) this.unsupported('PIVOT DEFAULT ON NULL', v);
+        const [sk, sv] = variant(v.value_source);
+        if (sk !== 'List') this.unsupported(`PIVOT ... IN (${sk === 'Any' ? 'ANY' : 'a subquery'})`, v);
+        const a = this.alias(v.alias);
+        const values = (sv as J[]).map((item: J) => {
+          const [ek, ev] = variant(item.expr);
+          const exprs: Expr[] = ek === 'Tuple' ? ev.map((x: J) => this.expr(x)) : [this.expr(item.expr)];
+          const [lk, lv] = ek === 'Value' ? variant(ev.value) : ['', undefined];
+          const text = lk === 'SingleQuotedString' ? `'${String(lv).replace(/'/g, "''")}'` : lk === 'Number' ? String(lv[0]) : undefined;
+          return { exprs, ...(item.alias ? { alias: this.ident(item.alias) } : {}), ...(text !== undefined ? { text } : {}) };
+        });
+        return {
+          k: 'pivot',
+          source: this.tableFactor(v.table),
+          aggs: v.aggregate_functions.map((f: J) => ({ expr: this.expr(f.expr), ...(f.alias ? { alias: this.ident(f.alias) } : {}) })),
+          forCols: v.value_column.map((c: J) => this.expr(c)),
+          values,
+          alias: a.alias,
+          columnAliases: a.columns,
+          pos: this.pos(v),
+        };
+      }
       default:
         this.unsupported(`FROM item ${k}`, v);
     }
@@ -412,12 +449,15 @@ export class Adapter {
         const op = String(v.op);
         // a <=> b: NULL-safe equality
         if (op === 'Spaceship') return { k: 'is', what: 'NOT DISTINCT', expr: this.expr(v.left), other: this.expr(v.right), pos: this.pos(v.left) };
-        // (s1, e1) OVERLAPS (s2, e2)
-        if (op === 'Overlaps') {
-          const [lk, lv] = variant(v.left);
+        // period predicates: (s1, e1) OVERLAPS (s2, e2); the others as the pre-pass wrote them (PERIOD_OPERATORS)
+        const period = op === 'Overlaps' ? 'OVERLAPS' : PERIOD_BY_OPERATOR[op];
+        const [lk, lv] = variant(v.left);
+        if (period && (op === 'Overlaps' || (lk === 'Tuple' && lv.length === 2))) {
           const [rk, rv] = variant(v.right);
-          if (lk !== 'Tuple' || rk !== 'Tuple' || lv.length !== 2 || rv.length !== 2) this.unsupported('OVERLAPS of anything but two (start, end) pairs', e);
-          return { k: 'func', name: 'OVERLAPS', args: [...lv, ...rv].map((x: J) => this.expr(x)), star: false, distinct: false, pos: this.pos(v.left) };
+          const pointOk = period === 'CONTAINS' && rk !== 'Tuple';
+          if (lk !== 'Tuple' || lv.length !== 2 || (!pointOk && (rk !== 'Tuple' || rv.length !== 2))) this.unsupported(`${period} of anything but (start, end) pairs${period === 'CONTAINS' ? ' or a pair and a value' : ''}`, e);
+          const right: J[] = rk === 'Tuple' ? rv : [v.right];
+          return { k: 'func', name: period, args: [...lv, ...right].map((x: J) => this.expr(x)), star: false, distinct: false, pos: this.pos(v.left) };
         }
         // x -> body: a lambda (TRANSFORM, ARRAY_EXISTS)
         if (op === 'Arrow') {
@@ -461,8 +501,13 @@ export class Adapter {
         return { k: 'is', what: 'DISTINCT', expr: this.expr(v[0]), other: this.expr(v[1]), pos };
       case 'IsNotDistinctFrom':
         return { k: 'is', what: 'NOT DISTINCT', expr: this.expr(v[0]), other: this.expr(v[1]), pos };
-      case 'Between':
-        return { k: 'between', not: !!v.negated, expr: this.expr(v.expr), low: this.expr(v.low), high: this.expr(v.high), pos };
+      case 'Between': {
+        // BETWEEN SYMMETRIC a: the pre-pass wrote it as the marker call SYMMETRIC(a)
+        const [lk, lv] = variant(v.low);
+        const marker = lk === 'Function' && lv.name?.length === 1 && String(variant(lv.name[0])[1]?.value).toUpperCase() === 'SYMMETRIC' && lv.args?.List?.args?.length === 1;
+        const low = marker ? this.funcArg(lv.args.List.args[0]) : this.expr(v.low);
+        return { k: 'between', not: !!v.negated, ...(marker ? { symmetric: true } : {}), expr: this.expr(v.expr), low, high: this.expr(v.high), pos };
+      }
       case 'InList':
         return { k: 'inlist', not: !!v.negated, expr: this.expr(v.expr), list: v.list.map((x: J) => this.expr(x)), pos };
       case 'InSubquery':

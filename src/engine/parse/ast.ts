@@ -22,7 +22,7 @@ export type Expr =
   | { k: 'bin'; op: string; left: Expr; right: Expr; pos: Pos }
   | { k: 'un'; op: 'NOT' | 'NEG' | 'PLUS'; expr: Expr; pos: Pos }
   | { k: 'is'; what: 'NULL' | 'NOT NULL' | 'TRUE' | 'NOT TRUE' | 'FALSE' | 'NOT FALSE' | 'DISTINCT' | 'NOT DISTINCT'; expr: Expr; other?: Expr; pos: Pos }
-  | { k: 'between'; not: boolean; expr: Expr; low: Expr; high: Expr; pos: Pos }
+  | { k: 'between'; not: boolean; symmetric?: boolean; expr: Expr; low: Expr; high: Expr; pos: Pos }
   | { k: 'inlist'; not: boolean; expr: Expr; list: Expr[]; pos: Pos }
   | { k: 'insub'; not: boolean; expr: Expr; query: Query; pos: Pos }
   | { k: 'exists'; not: boolean; query: Query; pos: Pos }
@@ -64,8 +64,12 @@ export type JoinKind = 'INNER' | 'LEFT' | 'RIGHT' | 'FULL' | 'CROSS';
 
 export type FromItem =
   | { k: 'table'; name: Ident[]; alias?: Ident; pos: Pos }
-  | { k: 'derived'; query: Query; alias?: Ident; columnAliases: Ident[]; pos: Pos }
+  | { k: 'derived'; query: Query; alias?: Ident; columnAliases: Ident[]; lateral?: boolean; pos: Pos }
+  /** UNNEST(array-or-map, ...) [WITH ORDINALITY]: lateral, it may read columns of the FROM items before it. */
+  | { k: 'unnest'; exprs: Expr[]; ordinality: boolean; alias?: Ident; columnAliases: Ident[]; pos: Pos }
   | { k: 'tvf'; name: string; args: Expr[]; alias?: Ident; pos: Pos }
+  /** source PIVOT (agg [AS alias], ... FOR col | (cols) IN (value [AS alias], ...)) [AS alias] (bind/pivot.ts). */
+  | { k: 'pivot'; source: FromItem; aggs: Array<{ expr: Expr; alias?: Ident }>; forCols: Expr[]; values: Array<{ exprs: Expr[]; alias?: Ident; text?: string }>; alias?: Ident; columnAliases: Ident[]; pos: Pos }
   | { k: 'join'; kind: JoinKind; left: FromItem; right: FromItem; on?: Expr; using?: Ident[]; natural?: boolean; pos: Pos };
 
 export interface Select {

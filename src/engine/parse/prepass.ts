@@ -6,10 +6,15 @@
  *  - `CREATE LOCAL VIEW`: LOCAL is blanked and recorded;
  *  - column attributes `LATENESS expr` / `WATERMARK expr` / `DEFAULT expr`: blanked and recorded;
  *  - `TABLE t` as a table-function argument (TUMBLE/HOP): `TABLE` blanked;
- *  - `T ARRAY` (Calcite postfix array type) -> `T []`;
+ *  - `T ARRAY` (Calcite postfix array type, also after `MAP<K, V>`) -> `T []`;
  *  - `MAP<K, V>` -> `MAP(K, V)` (the parser's map type) and the constructor `MAP[k, v]` -> `MAP(k, v)`;
  *  - column `FOREIGN KEY REFERENCES x(y)` -> `REFERENCES x(y)`;
  *  - statement `LATENESS view.col expr;` recorded and removed;
+ *  - `BETWEEN SYMMETRIC a AND b` -> `BETWEEN SYMMETRIC(a)AND b` (the adapter reads the marker call), ASYMMETRIC
+ *    blanked;
+ *  - the period predicates after a `(start, end)` pair, which the parser does not know, -> binary operators it
+ *    parses and the adapter maps back when the left operand is a pair: CONTAINS `@>`, EQUALS `@@`, PRECEDES `<<`,
+ *    SUCCEEDS `>>`, IMMEDIATELY PRECEDES `<@`, IMMEDIATELY SUCCEEDS `@?` (PERIOD_OPERATORS);
  *  - `CREATE TYPE t AS (...)` read and recorded (not given to the parser); an anonymous `ROW(f T, ...)` type
  *    replaced by a type name `_ROWn` of the same length, its fields recorded (row-types.ts);
  *  - statements we do not support are reported with their position.
@@ -121,6 +126,16 @@ export interface PrepassError {
   offset: number;
 }
 
+/** Period predicate keywords and the parser operator each is written as for the parser. */
+export const PERIOD_OPERATORS: Record<string, string> = {
+  CONTAINS: '@>',
+  EQUALS: '@@',
+  PRECEDES: '<<',
+  SUCCEEDS: '>>',
+  'IMMEDIATELY PRECEDES': '<@',
+  'IMMEDIATELY SUCCEEDS': '@?',
+};
+
 const UNSUPPORTED_CREATE = new Set(['FUNCTION', 'AGGREGATE', 'INDEX', 'TRIGGER', 'PROCEDURE', 'SCHEMA', 'DATABASE', 'SEQUENCE']);
 
 function blank(chars: string[], start: number, end: number): void {
@@ -217,6 +232,39 @@ function rewriteStatement(text: string, toks: Token[], errors: PrepassError[]): 
       continue;
     }
     if (t.kind !== 'word') continue;
+    // BETWEEN [A]SYMMETRIC
+    if (t.upper === 'ASYMMETRIC' && u(i - 1) === 'BETWEEN') {
+      blank(chars, t.start - start, t.end - start);
+      continue;
+    }
+    if (t.upper === 'SYMMETRIC' && u(i - 1) === 'BETWEEN' && /\s/.test(text[t.end] ?? '')) {
+      let d = 0;
+      for (let j = i + 1; j < toks.length; j++) {
+        const tj = toks[j]!;
+        if (tj.text === '(') d++;
+        else if (tj.text === ')' && --d < 0) break;
+        else if (d === 0 && tj.upper === 'AND') {
+          if (/\s/.test(text[tj.start - 1] ?? '') && j > i + 1) {
+            chars[t.end - start] = '(';
+            chars[tj.start - 1 - start] = ')';
+          }
+          break;
+        }
+      }
+      continue;
+    }
+    // period predicates after a (start, end) pair
+    if (i > 0 && toks[i - 1]!.text === ')') {
+      const two = t.upper === 'IMMEDIATELY' && (u(i + 1) === 'PRECEDES' || u(i + 1) === 'SUCCEEDS');
+      const op = PERIOD_OPERATORS[two ? `IMMEDIATELY ${u(i + 1)}` : t.upper];
+      if (op !== undefined) {
+        const last = two ? toks[i + 1]! : t;
+        blank(chars, t.start - start, last.end - start);
+        for (let k = 0; k < op.length; k++) chars[t.start - start + k] = op[k]!;
+        if (two) i++;
+        continue;
+      }
+    }
     // ROW(name type, ...) (an anonymous row type) -> a type name of the same length, its fields recorded
     if (startsRowType(toks, i)) {
       const r = new TypeReader(toks, text, i + 1);
@@ -290,7 +338,7 @@ function rewriteStatement(text: string, toks: Token[], errors: PrepassError[]): 
     // T ARRAY -> T []
     if (t.upper === 'ARRAY' && i > 0 && toks[i + 1]?.text !== '[' && toks[i + 1]?.text !== '(') {
       const prev = toks[i - 1]!;
-      if (prev.kind === 'word' || prev.text === ')') {
+      if (prev.kind === 'word' || prev.text === ')' || prev.text === '>') {
         const off = t.start - start;
         chars[off] = '[';
         chars[off + 1] = ']';

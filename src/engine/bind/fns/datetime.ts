@@ -366,16 +366,6 @@ export const DATETIME_FNS: FnTable = {
       return strictN([str(name, args[0]!, pos), str(name, args[1]!, pos), ts], mk('TIMESTAMP', true), ([a, b, t]) => convertTimezone(a as string, b as string, t as number));
     },
   },
-  OVERLAPS: {
-    sig: '(start1, end1) OVERLAPS (start2, end2) -> BOOLEAN: start1 <= end2 AND end1 >= start2',
-    nulls: 'strict',
-    bind: (args, pos, name) => {
-      argc(name, args, 4, 4, pos);
-      const kinds = new Set(args.map((a) => a.type.kind).filter((k) => k !== 'NULL'));
-      if (kinds.size > 1 || [...kinds].some((k) => k !== 'DATE' && k !== 'TIME' && k !== 'TIMESTAMP')) throw typeErr(name, args, pos);
-      return strictN(args, mk('BOOLEAN', nullableOf(args)), ([s1, e1, s2, e2]) => (s1 as number) <= (e2 as number) && (e1 as number) >= (s2 as number));
-    },
-  },
   ...aliases(['EXTRACT', 'DATE_PART'], extractFn),
   ...aliases(['YEAR', 'QUARTER', 'MONTH', 'WEEK', 'DAYOFMONTH', 'DAYOFWEEK', 'DAYOFYEAR', 'DOW', 'DOY', 'HOUR', 'MINUTE', 'SECOND'], fieldFn),
   ...aliases(['DATE_TRUNC', 'TIMESTAMP_TRUNC', 'DATE_TRUNCATE', 'TIME_TRUNC'], truncFn),
