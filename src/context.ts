@@ -1,8 +1,8 @@
 /**
  * What a command gets: io, output, the prompter, the config store and the resolved settings of the
- * active profile, and HTTP clients per service. Built once per process from the global options.
+ * active profile, and HTTP clients per service. Built once per run from the global options, by the run's
+ * Factory (commands/factory.ts); there is no module-level context.
  */
-import type { Command } from 'commander';
 import { processIo, type Io } from './core/io.js';
 import { Output } from './core/output.js';
 import { createPrompter, type Prompter } from './core/prompts.js';
@@ -122,27 +122,4 @@ export function isTruthy(value: string | undefined): boolean {
 export interface Runtime {
   io?: Io;
   env?: NodeJS.ProcessEnv;
-}
-
-/** Each root command's runtime and, once a command asked for it, its context. */
-const runs = new WeakMap<Command, { runtime: Runtime; context?: Context }>();
-
-function rootOf(cmd: Command): Command {
-  let root = cmd;
-  while (root.parent) root = root.parent;
-  return root;
-}
-
-/** Give a root command (and every command under it) the streams and environment to run with. */
-export function bindRuntime(root: Command, runtime: Runtime): void {
-  runs.set(root, { runtime });
-}
-
-/** The context of the run `cmd` belongs to, built once from the global options it sees and its runtime. */
-export function contextFor(cmd: Command): Context {
-  const root = rootOf(cmd);
-  let run = runs.get(root);
-  if (!run) runs.set(root, (run = { runtime: {} }));
-  run.context ??= new Context(cmd.optsWithGlobals() as GlobalOptions, run.runtime.env ?? process.env, run.runtime.io);
-  return run.context;
 }

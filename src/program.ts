@@ -3,8 +3,9 @@
  * them, for help, completions and the man page). Knows nothing of running: main.ts runs it.
  */
 import type { Command } from 'commander';
+import { createFactory } from './commands/factory.js';
 import { findTree, TREES } from './commands/registry.js';
-import { bindRuntime, type Runtime } from './context.js';
+import type { Runtime } from './context.js';
 import { version } from './core/version.js';
 
 /** Options of the root command that take a value (to find the first command word). */
@@ -50,15 +51,19 @@ export async function buildProgram(args: readonly string[], options: { loadAll?:
       outputError: (text, write) => write(text.replace(/^error: /, 'ops: error: ')),
       ...(options.io ? { writeOut: (s: string) => void options.io!.stdout.write(s), writeErr: (s: string) => void options.io!.stderr.write(s) } : {}),
     })
-    .addHelpText('after', '\nMore: ops help environment | exit-codes | formatting | config\nExamples:\n  ops serve                      # run the local services\n  ops bm links list --tag docs   # bookmarks tagged "docs"\n  ops pipe watch shop revenue_by_product | jq .');
+    .addHelpText(
+      'after',
+      '\nMore: ops help environment | exit-codes | formatting | config\nExamples:\n  ops serve                      # run the local services\n  ops bm links list --tag docs   # bookmarks tagged "docs"\n  ops pipe watch shop revenue_by_product | jq .',
+    );
 
+  const factory = createFactory(program, { io: options.io, env: options.env }, () => buildProgram([], { loadAll: true }));
   const wanted = firstCommandWord(args);
   const helpTarget = wanted === 'help' ? firstCommandWord(args.slice(args.indexOf('help') + 1)) : undefined;
   for (const tree of TREES) {
     const cmd = program.command(tree.name).description(tree.summary);
     if (tree.aliases) cmd.aliases(tree.aliases);
     if (options.loadAll || findTree(wanted) === tree || findTree(helpTarget) === tree) {
-      (await tree.load()).register(cmd, { fullProgram: () => buildProgram([], { loadAll: true }) });
+      (await tree.load()).register(cmd, factory);
     }
   }
   program
@@ -70,7 +75,6 @@ export async function buildProgram(args: readonly string[], options: { loadAll?:
       const { showHelp } = await import('./commands/help/index.js');
       await showHelp(program, topic);
     });
-  bindRuntime(program, { io: options.io, env: options.env });
   addUsageHints(program);
   return program;
 }

@@ -1,18 +1,21 @@
 /**
  * The command trees of `ops`. Each tree is loaded only when it is used, so that `ops --version` and
  * `ops --help` load neither the server, the engine nor the SQL parser.
+ *
+ * The command shape (gh's `pkg/cmd/<noun>/<verb>`, see factory.ts): a tree's index.ts only wires; each verb
+ * lives in its group's module as `newCmd<Verb>(f, runF)` + `<Verb>Options` + `run<Verb>(options, ctx)`.
+ * Layout: one module per verb group (`bm/links.ts` holds links list|get|add|edit|rm|open|notes), not one file
+ * per verb: the groups are small (2-7 verbs of 10-60 lines), their verbs share flag sets and helpers
+ * (paging, link fields, the collection kind), and a folder per group would double the files for no reader's
+ * gain. A group that grows past a few hundred lines splits into a folder `<tree>/<group>/<verb>.ts` of the
+ * same shape. Every tree (bm, pipe, hook, serve, auth, config, completion) is wired the same way.
  */
 import type { Command } from 'commander';
-
-/** What the root hands a tree when it registers it (so that no command imports the root). */
-export interface TreeTools {
-  /** The whole command tree, every tree loaded (for completion scripts and help). */
-  fullProgram(): Promise<Command>;
-}
+import type { Factory } from './factory.js';
 
 export interface TreeModule {
-  /** Add the tree's subcommands and options to `cmd` (already named and described). */
-  register(cmd: Command, tools: TreeTools): void;
+  /** Add the tree's verbs and options to `cmd` (already named and described); `f` gives them their context. */
+  register(cmd: Command, f: Factory): void;
 }
 
 export interface TreeEntry {

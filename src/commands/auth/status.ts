@@ -1,7 +1,11 @@
+/** `ops auth status [SERVICE]`: what is configured per service and whether it answers (secrets masked). */
+import { Argument, Command } from 'commander';
 import type { Context } from '../../context.js';
+import { runWith, type Factory, type RunFunction } from '../factory.js';
 import { ExitCode, OpsError } from '../../core/errors.js';
 import { maskSecret } from '../../core/settings.js';
 import { probe, type ProbeResult } from '../../clients/probe.js';
+import { AUTH_SERVICES, type AuthService } from './login.js';
 
 const SERVICES = [
   { id: 'bm', name: 'bookmarks', url: 'bm.url', secret: 'bm.token' },
@@ -24,7 +28,21 @@ function stateOf(result: ProbeResult): StatusRow['state'] {
   return result.status && result.status < 400 ? 'ok' : 'error';
 }
 
-export async function authStatus(ctx: Context, only?: 'bm' | 'pipe' | 'notify'): Promise<void> {
+export interface AuthStatusOptions {
+  /** only this service (the exit code then reflects it) */
+  service?: AuthService;
+}
+
+export function newCmdAuthStatus(f: Factory, runF: RunFunction<AuthStatusOptions> = runAuthStatus): Command {
+  return new Command('status')
+    .description('Show what is configured for each service and whether it answers (secrets masked)')
+    .addArgument(new Argument('[service]', 'only this service (the exit code then reflects it)').choices(AUTH_SERVICES))
+    .addHelpText('after', '\nExamples:\n  ops auth status\n  ops auth status bm && echo "bookmarks ok"')
+    .action((service: AuthService | undefined) => runWith(f, runF, { service }));
+}
+
+export async function runAuthStatus(opts: AuthStatusOptions, ctx: Context): Promise<void> {
+  const { service: only } = opts;
   const chosen = SERVICES.filter((s) => !only || s.id === only);
   const rows: StatusRow[] = await Promise.all(
     chosen.map(async (s) => {

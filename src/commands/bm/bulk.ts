@@ -3,16 +3,60 @@
  * result per item. Items that fail locally (no URL, bad visibility, unknown tag) never reach the server;
  * the others go in bulk requests where the server has them. Exit 1 when any item failed.
  */
+import { Command } from 'commander';
 import type { Context } from '../../context.js';
+import type { Factory, RunFunction } from '../factory.js';
+import { addVerbs } from '../factory.js';
+import { examples } from '../help-text.js';
 import type { BookmarkClient, CollectionKind, LinkInput } from '../../clients/bookmarks.js';
 import { parseVisibility } from '../../clients/bookmarks/visibility.js';
 import { detectFormat, listField, parseRecords, type InputRecord, type RecordFormat } from '../../clients/bookmarks/records.js';
 import { ApiError, OpsError, UsageError } from '../../core/errors.js';
 import { startProgress, type Progress } from '../../core/progress.js';
 import { createMany } from './create-many.js';
-import { bm, mapLimit, NameResolver, readText, singular } from './shared.js';
+import { bm, mapLimit, NameResolver, readText, runBm, singular } from './shared.js';
+
+/** `ops bm bulk`: the group and its verbs. */
+export function newCmdBulk(f: Factory): Command {
+  const bulk = new Command('bulk')
+    .description('Add, edit or delete many items from a file or stdin (JSON array, NDJSON or CSV)')
+    .addHelpText('after', examples('ops bm bulk add links.csv --create-missing', 'ops bm bulk rm ids.txt --yes'));
+  return addVerbs(bulk, newCmdBulkAdd(f), newCmdBulkEdit(f), newCmdBulkRm(f));
+}
+
+/** The flags every bulk verb has. */
+function bulkCommand(name: string, description: string): Command {
+  return new Command(name)
+    .arguments('[file]')
+    .description(description)
+    .option('--type <type>', 'links, lists or tags (default links)')
+    .option('--format <format>', 'json, ndjson or csv (default: from the file name or content)');
+}
+
+export function newCmdBulkAdd(f: Factory, runF: RunFunction<BulkOptions> = runBulkAdd): Command {
+  return bulkCommand('add', 'Create items, one result per item; URLs already saved are skipped')
+    .option('--create-missing', 'create tags and lists named by the items')
+    .option('--force', 'do not skip URLs (tags: names) that exist')
+    .addHelpText('after', examples('ops bm bulk add links.csv', 'jq -c ".[]" links.json | ops bm bulk add - --create-missing', 'ops bm bulk add tags.json --type tags'))
+    .action((file: string | undefined, flags: Omit<BulkOptions, 'file'>) => runBm(f, runF, { ...flags, file }));
+}
+
+export function newCmdBulkEdit(f: Factory, runF: RunFunction<BulkOptions> = runBulkEdit): Command {
+  return bulkCommand('edit', 'Update items by id (each record: id plus the fields to change)')
+    .option('--create-missing', 'create tags and lists named by the items')
+    .addHelpText('after', examples('ops bm bulk edit changes.ndjson', 'printf "id,visibility\\n4,private\\n" | ops bm bulk edit - --format csv'))
+    .action((file: string | undefined, flags: Omit<BulkOptions, 'file'>) => runBm(f, runF, { ...flags, file }));
+}
+
+export function newCmdBulkRm(f: Factory, runF: RunFunction<BulkOptions> = runBulkRm): Command {
+  return bulkCommand('rm', 'Move items to the trash by id (asks first; --yes in scripts)')
+    .addHelpText('after', examples('ops bm bulk rm ids.json --yes', 'ops bm links list --broken --all --json | jq -c ".[].id" | ops bm bulk rm - --yes'))
+    .action((file: string | undefined, flags: Omit<BulkOptions, 'file'>) => runBm(f, runF, { ...flags, file }));
+}
 
 export interface BulkOptions {
+  /** the records; "-" or undefined reads stdin */
+  file?: string;
   type?: string;
   format?: string;
   createMissing?: boolean;
@@ -109,9 +153,9 @@ async function progressFor(ctx: Context, text: string): Promise<Progress> {
   return startProgress(ctx.io, text, { json: ctx.json, plainLines: false });
 }
 
-export async function bulkAdd(ctx: Context, file: string, opts: BulkOptions): Promise<void> {
+export async function runBulkAdd(opts: BulkOptions, ctx: Context): Promise<void> {
   const kind = kindOf(opts.type);
-  const items = await readItems(ctx, file, opts.format);
+  const items = await readItems(ctx, opts.file ?? '-', opts.format);
   const client = bm(ctx);
   const rows: BulkRow[] = items.map((rec, i) => ({ item: i + 1, status: 'failed', id: null, ref: str(kind === 'links' ? rec.url : rec.name) ?? '', error: null }));
   const models: Record<string, unknown>[] = [];
@@ -165,9 +209,9 @@ export async function bulkAdd(ctx: Context, file: string, opts: BulkOptions): Pr
   await report(ctx, rows, 'added');
 }
 
-export async function bulkEdit(ctx: Context, file: string, opts: BulkOptions): Promise<void> {
+export async function runBulkEdit(opts: BulkOptions, ctx: Context): Promise<void> {
   const kind = kindOf(opts.type);
-  const items = await readItems(ctx, file, opts.format);
+  const items = await readItems(ctx, opts.file ?? '-', opts.format);
   const client = bm(ctx);
   const resolver = new NameResolver(client, { create: Boolean(opts.createMissing) });
   const progress = await progressFor(ctx, `updating ${items.length} ${kind}`);
@@ -202,9 +246,9 @@ export async function bulkEdit(ctx: Context, file: string, opts: BulkOptions): P
   await report(ctx, rows, 'updated');
 }
 
-export async function bulkRemove(ctx: Context, file: string, opts: BulkOptions): Promise<void> {
+export async function runBulkRm(opts: BulkOptions, ctx: Context): Promise<void> {
   const kind = kindOf(opts.type);
-  const items = await readItems(ctx, file, opts.format);
+  const items = await readItems(ctx, opts.file ?? '-', opts.format);
   const rows: BulkRow[] = items.map((rec, i) => ({ item: i + 1, status: 'failed', id: null, ref: str(rec.id) ?? '', error: null }));
   const ids: number[] = [];
   for (const [i, rec] of items.entries()) {

@@ -3,16 +3,37 @@
  * server's link-health check (`ops serve`) and show the moved and broken links. A real LinkAce checks on its
  * own schedule and has no API to start one: its stored statuses are shown instead.
  */
+import { Command } from 'commander';
 import type { Context } from '../../context.js';
+import type { Factory, RunFunction } from '../factory.js';
+import { examples } from '../help-text.js';
 import type { Link } from '../../clients/bookmarks.js';
 import { statusName } from '../../clients/bookmarks/visibility.js';
 import { OpsError } from '../../core/errors.js';
 import { sanitize } from '../../core/sanitize.js';
 import { startProgress } from '../../core/progress.js';
 import { linkColumns } from './format.js';
-import { bm, mode, parseId } from './shared.js';
+import { bm, mode, parseId, runBm } from './shared.js';
 
-export async function check(ctx: Context, url: string | undefined, opts: { broken?: boolean; id?: string }): Promise<void> {
+export interface CheckOptions {
+  /** is this URL saved already? (instead of a health check) */
+  url?: string;
+  broken?: boolean;
+  id?: string;
+}
+
+export function newCmdCheck(f: Factory, runF: RunFunction<CheckOptions> = runCheck): Command {
+  return new Command('check')
+    .arguments('[url]')
+    .description('Run the link-health check and show moved and broken links; with a URL, is it saved already')
+    .option('--broken', 'only broken links')
+    .option('--id <id>', 'check one link')
+    .addHelpText('after', examples('ops bm check', 'ops bm check --broken --json', 'ops bm check https://example.com && echo saved'))
+    .action((url: string | undefined, flags: Omit<CheckOptions, 'url'>) => runBm(f, runF, { ...flags, url }));
+}
+
+export async function runCheck(opts: CheckOptions, ctx: Context): Promise<void> {
+  const { url } = opts;
   const client = bm(ctx);
   if (url !== undefined) {
     const found = await client.urlExists(url.trim());

@@ -1,14 +1,27 @@
-/** `ops bm links list|get|add|edit|rm|open|notes`. */
+/** `ops bm links list|get|add|edit|rm|open|notes`: each verb's command, typed options and run function. */
 import { spawn } from 'node:child_process';
+import { Command } from 'commander';
 import type { Context } from '../../context.js';
+import type { Factory, RunFunction } from '../factory.js';
+import { addVerbs } from '../factory.js';
+import { examples } from '../help-text.js';
 import type { Link, LinkInput, SearchLinksQuery } from '../../clients/bookmarks.js';
 import { parseStatus } from '../../clients/bookmarks/visibility.js';
 import { OpsError, UsageError } from '../../core/errors.js';
 import { sanitize } from '../../core/sanitize.js';
 import { linkColumns, linkFields, noteColumns } from './format.js';
-import { bm, mode, NameResolver, orderDir, parseId, parseIds, positiveInt, printStream, visibilityOption } from './shared.js';
+import { bm, collect, mode, NameResolver, orderDir, pagingOptions, parseId, parseIds, positiveInt, printStream, runBm, visibilityOption, type PagingOptions } from './shared.js';
 
-export interface ListOptions {
+/** `ops bm links`: the group and its verbs. */
+export function newCmdLinks(f: Factory): Command {
+  const links = new Command('links')
+    .alias('link')
+    .description('Links (bookmarks): list, get, add, edit, rm, open, notes')
+    .addHelpText('after', examples('ops bm links list --tag docs --limit 10', 'ops bm links add https://example.com --tag reading --create-missing', 'ops bm links rm 12 --yes'));
+  return addVerbs(links, newCmdLinksList(f), newCmdLinksGet(f), newCmdLinksAdd(f), newCmdLinksEdit(f), newCmdLinksRm(f), newCmdLinksOpen(f), newCmdLinksNotes(f));
+}
+
+export interface LinksListOptions extends PagingOptions {
   tag?: string[];
   list?: string[];
   visibility?: string;
@@ -17,14 +30,30 @@ export interface ListOptions {
   query?: string;
   sort?: string;
   order?: string;
-  limit?: string;
-  all?: boolean;
+}
+
+export function newCmdLinksList(f: Factory, runF: RunFunction<LinksListOptions> = runLinksList): Command {
+  return pagingOptions(
+    new Command('list')
+      .alias('ls')
+      .description('List links, newest first; filters use the search API (your own links)')
+      .option('--tag <name>', 'with this tag (repeatable or comma-separated; any of them)', collect)
+      .option('--list <name>', 'in this list (repeatable or comma-separated; any of them)', collect)
+      .option('--visibility <v>', 'public, internal or private (or 1, 2, 3)')
+      .option('--broken', 'only moved or broken links')
+      .option('--status <s>', 'only ok, moved or broken links')
+      .option('-q, --query <text>', 'URL, title or description contains this')
+      .option('--sort <field>', 'id, url, title, created_at, updated_at, visibility, status, random')
+      .option('--order <dir>', 'asc or desc (default desc)'),
+  )
+    .addHelpText('after', examples('ops bm links list', 'ops bm links list --tag docs --tag rust --limit 50', 'ops bm links list --broken --all --json | jq -r ".[].url"'))
+    .action((flags: LinksListOptions) => runBm(f, runF, { ...flags }));
 }
 
 const LINK_SORT = ['id', 'url', 'title', 'description', 'visibility', 'status', 'check_disabled', 'created_at', 'updated_at', 'random'];
 const SEARCH_SORT = ['title', 'url', 'created_at'];
 
-export async function linksList(ctx: Context, opts: ListOptions): Promise<void> {
+export async function runLinksList(opts: LinksListOptions, ctx: Context): Promise<void> {
   const client = bm(ctx);
   const limit = positiveInt(opts.limit, '--limit') ?? (opts.all ? undefined : 25);
   const dir = orderDir(opts.order);
@@ -70,12 +99,26 @@ function safeStatus(value: string): number {
   }
 }
 
-export async function linksGet(ctx: Context, id: string): Promise<void> {
-  const link = await bm(ctx).getLink(parseId(id, 'link id'));
+export interface LinksGetOptions {
+  id: string;
+}
+
+export function newCmdLinksGet(f: Factory, runF: RunFunction<LinksGetOptions> = runLinksGet): Command {
+  return new Command('get')
+    .arguments('<id>')
+    .alias('show')
+    .description('Show one link with its tags and lists')
+    .addHelpText('after', examples('ops bm links get 42', 'ops bm links get 42 --json'))
+    .action((id: string) => runBm(f, runF, { id }));
+}
+
+export async function runLinksGet(opts: LinksGetOptions, ctx: Context): Promise<void> {
+  const link = await bm(ctx).getLink(parseId(opts.id, 'link id'));
   await ctx.out.item(link, linkFields(mode(ctx)));
 }
 
-export interface AddOptions {
+/** The fields `add` and `edit` share. */
+export interface LinkFieldOptions {
   title?: string;
   description?: string;
   tag?: string[];
@@ -83,10 +126,33 @@ export interface AddOptions {
   visibility?: string;
   checkDisabled?: boolean;
   createMissing?: boolean;
+}
+
+function linkFieldOptions(cmd: Command): Command {
+  return cmd
+    .option('--title <text>', 'title (fetched from the page when omitted on add)')
+    .option('--description <text>', 'description')
+    .option('--tag <name>', 'tag by name (repeatable or comma-separated)', collect)
+    .option('--list <name>', 'list by name (repeatable or comma-separated)', collect)
+    .option('--visibility <v>', 'public, internal or private (or 1, 2, 3)')
+    .option('--check-disabled', 'exclude the link from health checks')
+    .option('--create-missing', 'create tags and lists that do not exist yet');
+}
+
+export interface LinksAddOptions extends LinkFieldOptions {
+  url: string;
   force?: boolean;
 }
 
-export async function linksAdd(ctx: Context, url: string, opts: AddOptions): Promise<void> {
+export function newCmdLinksAdd(f: Factory, runF: RunFunction<LinksAddOptions> = runLinksAdd): Command {
+  return linkFieldOptions(new Command('add').arguments('<url>').description('Add a link (warns about a URL that is already saved)'))
+    .option('--force', 'skip the duplicate check')
+    .addHelpText('after', examples('ops bm links add https://example.com --tag docs --visibility internal', 'ops bm links add https://example.com/new --tag new-tag --create-missing --json'))
+    .action((url: string, flags: Omit<LinksAddOptions, 'url'>) => runBm(f, runF, { ...flags, url }));
+}
+
+export async function runLinksAdd(opts: LinksAddOptions, ctx: Context): Promise<void> {
+  const { url } = opts;
   const client = bm(ctx);
   const input: LinkInput = { url: url.trim() };
   if (!input.url) throw new UsageError('the URL is empty');
@@ -119,7 +185,8 @@ export async function linksAdd(ctx: Context, url: string, opts: AddOptions): Pro
   await ctx.out.item(link, linkFields(mode(ctx)));
 }
 
-export interface EditOptions extends AddOptions {
+export interface LinksEditOptions extends LinkFieldOptions {
+  id: string;
   url?: string;
   addTag?: string[];
   removeTag?: string[];
@@ -128,9 +195,21 @@ export interface EditOptions extends AddOptions {
   checkEnabled?: boolean;
 }
 
-export async function linksEdit(ctx: Context, idText: string, opts: EditOptions): Promise<void> {
+export function newCmdLinksEdit(f: Factory, runF: RunFunction<LinksEditOptions> = runLinksEdit): Command {
+  return linkFieldOptions(new Command('edit').arguments('<id>').description('Change a link (only the given fields; --tag/--list replace, --add-*/--remove-* adjust)'))
+    .option('--url <url>', 'new URL')
+    .option('--add-tag <name>', 'add a tag (repeatable)', collect)
+    .option('--remove-tag <name>', 'remove a tag (repeatable)', collect)
+    .option('--add-list <name>', 'add to a list (repeatable)', collect)
+    .option('--remove-list <name>', 'remove from a list (repeatable)', collect)
+    .option('--check-enabled', 'include the link in health checks again')
+    .addHelpText('after', examples('ops bm links edit 42 --title "Better title" --add-tag reading', 'ops bm links edit 42 --visibility private'))
+    .action((id: string, flags: Omit<LinksEditOptions, 'id'>) => runBm(f, runF, { ...flags, id }));
+}
+
+export async function runLinksEdit(opts: LinksEditOptions, ctx: Context): Promise<void> {
   const client = bm(ctx);
-  const id = parseId(idText, 'link id');
+  const id = parseId(opts.id, 'link id');
   const current = await client.getLink(id);
   const changes: LinkInput = {};
   if (opts.url !== undefined) changes.url = opts.url;
@@ -161,8 +240,21 @@ export async function linksEdit(ctx: Context, idText: string, opts: EditOptions)
   await ctx.out.item(link, linkFields(mode(ctx)));
 }
 
-export async function linksRemove(ctx: Context, idTexts: string[]): Promise<void> {
-  const ids = parseIds(idTexts, 'link id');
+export interface LinksRmOptions {
+  ids: string[];
+}
+
+export function newCmdLinksRm(f: Factory, runF: RunFunction<LinksRmOptions> = runLinksRm): Command {
+  return new Command('rm')
+    .arguments('<id...>')
+    .alias('delete')
+    .description('Move links to the trash (asks first; --yes in scripts)')
+    .addHelpText('after', examples('ops bm links rm 42', 'ops bm links rm 42 43 --yes'))
+    .action((ids: string[]) => runBm(f, runF, { ids }));
+}
+
+export async function runLinksRm(opts: LinksRmOptions, ctx: Context): Promise<void> {
+  const ids = parseIds(opts.ids, 'link id');
   if (ids.length === 0) throw new UsageError('give at least one link id');
   const what = ids.length === 1 ? `link ${ids[0]}` : `${ids.length} links (${ids.join(', ')})`;
   if (!(await ctx.prompter.confirm(`Move ${what} to the trash?`, { action: `delete ${what}` }))) throw new OpsError('cancelled', 2);
@@ -188,8 +280,22 @@ export async function linksRemove(ctx: Context, idTexts: string[]): Promise<void
   }
 }
 
-export async function linksOpen(ctx: Context, idText: string, opts: { print?: boolean }): Promise<void> {
-  const link = await bm(ctx).getLink(parseId(idText, 'link id'));
+export interface LinksOpenOptions {
+  id: string;
+  print?: boolean;
+}
+
+export function newCmdLinksOpen(f: Factory, runF: RunFunction<LinksOpenOptions> = runLinksOpen): Command {
+  return new Command('open')
+    .arguments('<id>')
+    .description('Open a link in the browser ($BROWSER, else the system opener)')
+    .option('--print', 'print the URL instead')
+    .addHelpText('after', examples('ops bm links open 42', 'ops bm links open 42 --print'))
+    .action((id: string, flags: Omit<LinksOpenOptions, 'id'>) => runBm(f, runF, { ...flags, id }));
+}
+
+export async function runLinksOpen(opts: LinksOpenOptions, ctx: Context): Promise<void> {
+  const link = await bm(ctx).getLink(parseId(opts.id, 'link id'));
   if (opts.print || ctx.json) {
     if (ctx.json) await ctx.out.writeJson({ id: link.id, url: link.url });
     else await ctx.out.write(sanitize(link.url) + '\n');
@@ -228,7 +334,19 @@ export function openInBrowser(ctx: Context, url: string): Promise<void> {
   });
 }
 
-export async function linksNotes(ctx: Context, idText: string): Promise<void> {
-  const id = parseId(idText, 'link id');
+export interface LinksNotesOptions {
+  id: string;
+}
+
+export function newCmdLinksNotes(f: Factory, runF: RunFunction<LinksNotesOptions> = runLinksNotes): Command {
+  return new Command('notes')
+    .arguments('<id>')
+    .description('List the notes of a link')
+    .addHelpText('after', examples('ops bm links notes 42'))
+    .action((id: string) => runBm(f, runF, { id }));
+}
+
+export async function runLinksNotes(opts: LinksNotesOptions, ctx: Context): Promise<void> {
+  const id = parseId(opts.id, 'link id');
   await printStream(ctx, bm(ctx).linkNotes(id), noteColumns(mode(ctx)));
 }

@@ -1,11 +1,15 @@
 /** `ops bm search <query>`: links (title/description switches, tags, lists, visibility, broken only), tags, lists. */
+import { Command } from 'commander';
 import type { Context } from '../../context.js';
+import type { Factory, RunFunction } from '../factory.js';
+import { examples } from '../help-text.js';
 import type { SearchLinksQuery } from '../../clients/bookmarks.js';
 import { UsageError } from '../../core/errors.js';
 import { linkColumns } from './format.js';
-import { bm, mode, NameResolver, orderDir, positiveInt, printStream, visibilityOption } from './shared.js';
+import { bm, collect, mode, NameResolver, orderDir, pagingOptions, positiveInt, printStream, runBm, visibilityOption, type PagingOptions } from './shared.js';
 
-export interface SearchOptions {
+export interface SearchOptions extends PagingOptions {
+  query?: string;
   type?: string;
   title?: boolean;
   description?: boolean;
@@ -16,11 +20,30 @@ export interface SearchOptions {
   broken?: boolean;
   sort?: string;
   order?: string;
-  limit?: string;
-  all?: boolean;
 }
 
-export async function search(ctx: Context, query: string | undefined, opts: SearchOptions): Promise<void> {
+export function newCmdSearch(f: Factory, runF: RunFunction<SearchOptions> = runSearch): Command {
+  return pagingOptions(
+    new Command('search')
+      .arguments('[query]')
+      .description('Search your links (URL, title, description; filters), or tags or lists by name')
+      .option('--type <type>', 'links, tags or lists (default links)')
+      .option('--title', 'match the title (with --description: only those; default URL, title and description)')
+      .option('--description', 'match the description')
+      .option('--url-only', 'match the URL only')
+      .option('--tag <name>', 'with this tag (repeatable; any of them)', collect)
+      .option('--list <name>', 'in this list (repeatable; any of them)', collect)
+      .option('--visibility <v>', 'public, internal or private (or 1, 2, 3)')
+      .option('--broken', 'only moved or broken links')
+      .option('--sort <field>', 'title, url or created_at')
+      .option('--order <dir>', 'asc or desc'),
+  )
+    .addHelpText('after', examples('ops bm search rust', 'ops bm search rust --title --tag reading', 'ops bm search --broken --all', 'ops bm search prog --type tags'))
+    .action((query: string | undefined, flags: Omit<SearchOptions, 'query'>) => runBm(f, runF, { ...flags, query }));
+}
+
+export async function runSearch(opts: SearchOptions, ctx: Context): Promise<void> {
+  const { query } = opts;
   const type = opts.type ?? 'links';
   if (!['links', 'tags', 'lists'].includes(type)) throw new UsageError(`--type must be links, tags or lists, not "${type}"`);
   const client = bm(ctx);

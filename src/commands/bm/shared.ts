@@ -1,5 +1,11 @@
-/** What every `ops bm` verb needs: the client, id/visibility parsing, names -> ids, streaming lists. */
+/**
+ * What every `ops bm` verb needs: the client, id/visibility parsing, names -> ids, streaming lists, and the
+ * shared pieces of its command (paging flags; an action that runs with the factory's context and turns
+ * helper errors into CLI errors).
+ */
+import type { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { runWith, type Factory, type RunFunction } from '../factory.js';
 import { BookmarkClient, type CollectionKind, type Tag } from '../../clients/bookmarks.js';
 import { parseVisibility, VisibilityError } from '../../clients/bookmarks/visibility.js';
 import { ShapeError } from '../../clients/bookmarks/pages.js';
@@ -31,7 +37,14 @@ export function parseId(value: string, what = 'id'): number {
 
 export function parseIds(values: readonly string[], what = 'id'): number[] {
   // An id given twice is acted on once (a second delete or restore would fail as "not found").
-  return [...new Set(values.flatMap((v) => v.split(',')).filter((v) => v.trim() !== '').map((v) => parseId(v, what)))];
+  return [
+    ...new Set(
+      values
+        .flatMap((v) => v.split(','))
+        .filter((v) => v.trim() !== '')
+        .map((v) => parseId(v, what)),
+    ),
+  ];
 }
 
 export function visibilityOption(value: string | undefined): number | undefined {
@@ -51,7 +64,13 @@ export function positiveInt(value: string | undefined, flag: string): number | u
 
 /** Commander collector for repeatable options that also take comma-separated values. */
 export function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, ...value.split(',').map((v) => v.trim()).filter(Boolean)];
+  return [
+    ...previous,
+    ...value
+      .split(',')
+      .map((v) => v.trim())
+      .filter(Boolean),
+  ];
 }
 
 export const SORT_DIRS = ['asc', 'desc'] as const;
@@ -61,6 +80,25 @@ export function orderDir(value: string | undefined): 'asc' | 'desc' | undefined 
   const v = value.toLowerCase();
   if (v !== 'asc' && v !== 'desc') throw new UsageError(`--order must be asc or desc, not "${value}"`);
   return v;
+}
+
+/** `--limit N` and `--all`, for verbs that list pages of items. */
+export interface PagingOptions {
+  limit?: string;
+  all?: boolean;
+}
+
+export function pagingOptions(cmd: Command): Command {
+  return cmd.option('--limit <n>', 'at most this many (default 25)').option('--all', 'every item, following pages (rows print as pages arrive)');
+}
+
+/** Run a bm verb with the factory's context, helper errors turned into CLI errors. */
+export async function runBm<O>(f: Factory, runF: RunFunction<O>, options: O): Promise<void> {
+  try {
+    await runWith(f, runF, options);
+  } catch (err) {
+    throw cliError(err);
+  }
 }
 
 /** Errors of pure helpers as CLI errors. */

@@ -5,11 +5,14 @@
  * lists and tags are created through the v2 API, skipping URLs that already exist (also in the trash).
  * Export: HTML (Netscape; lists as folders, tags in TAGS), our JSON document, or CSV, built from the server's
  * one-request export document where it has one (`ops serve`), else read through the v2 API.
+ * The Netscape parser/writer (htmlparser2) is imported when a verb needs it, not when `ops bm` loads this module.
  */
 import { writeFile } from 'node:fs/promises';
+import { Command } from 'commander';
 import type { Context } from '../../context.js';
+import type { Factory, RunFunction } from '../factory.js';
+import { examples } from '../help-text.js';
 import type { BookmarkClient, Link, LinkInput, List, Tag } from '../../clients/bookmarks.js';
-import { parseNetscape, serializeNetscape } from '../../clients/bookmarks/netscape.js';
 import {
   CSV_HEADER,
   exportDocument,
@@ -26,13 +29,27 @@ import { toCsv } from '../../clients/bookmarks/records.js';
 import { ApiError, OpsError, UsageError } from '../../core/errors.js';
 import { startProgress } from '../../core/progress.js';
 import { createMany } from './create-many.js';
-import { bm, NameResolver, readText, visibilityOption } from './shared.js';
+import { bm, NameResolver, readText, runBm, visibilityOption } from './shared.js';
 
 export interface ImportOptions {
+  /** a Netscape bookmark file or an `ops bm export` JSON file; "-" reads stdin */
+  file: string;
   dryRun?: boolean;
   folders?: string;
   visibility?: string;
   clientSide?: boolean;
+}
+
+export function newCmdImport(f: Factory, runF: RunFunction<ImportOptions> = runImport): Command {
+  return new Command('import')
+    .arguments('<file>')
+    .description('Import a Netscape bookmark file (or an `ops bm export` JSON file); "-" reads stdin')
+    .option('--dry-run', 'show what would be created, create nothing')
+    .option('--folders <mode>', 'folders become lists (default), tags, or none')
+    .option('--visibility <v>', 'visibility of links the file says nothing about')
+    .option('--client-side', 'parse the file here even when the server has an importer')
+    .addHelpText('after', examples('ops bm import bookmarks.html', 'ops bm import bookmarks.html --dry-run --folders tags', 'ops bm import backup.json --json'))
+    .action((file: string, flags: Omit<ImportOptions, 'file'>) => runBm(f, runF, { ...flags, file }));
 }
 
 /**
@@ -66,7 +83,7 @@ function looksLikeJson(text: string): boolean {
   return t.startsWith('{') || t.startsWith('[');
 }
 
-export function readDocument(text: string, folders: FolderMode): { doc: ImportDocument; html: boolean } {
+export async function readDocument(text: string, folders: FolderMode): Promise<{ doc: ImportDocument; html: boolean }> {
   if (looksLikeJson(text)) {
     let value: unknown;
     try {
@@ -81,6 +98,7 @@ export function readDocument(text: string, folders: FolderMode): { doc: ImportDo
       throw err;
     }
   }
+  const { parseNetscape } = await import('../../clients/bookmarks/netscape.js');
   const parsed = parseNetscape(text);
   if (parsed.bookmarks.length === 0 && !/<dl/i.test(text)) {
     throw new UsageError('the file is neither a Netscape bookmark file (HTML) nor an `ops bm export` JSON file');
@@ -88,13 +106,14 @@ export function readDocument(text: string, folders: FolderMode): { doc: ImportDo
   return { doc: itemsFromNetscape(parsed, folders), html: true };
 }
 
-export async function importFile(ctx: Context, file: string, opts: ImportOptions): Promise<void> {
+export async function runImport(opts: ImportOptions, ctx: Context): Promise<void> {
+  const { file } = opts;
   const folders = (opts.folders ?? 'lists') as FolderMode;
   if (!['lists', 'tags', 'none'].includes(folders)) throw new UsageError(`--folders must be lists, tags or none, not "${opts.folders}"`);
   const defaultVisibility = visibilityOption(opts.visibility);
   if (file === '-' && ctx.io.stdinIsTTY) throw new UsageError('give a file, or pipe it on stdin with "-"');
   const text = await readText(ctx, file);
-  const { doc, html } = readDocument(text, folders);
+  const { doc, html } = await readDocument(text, folders);
   const client = bm(ctx);
   const info = await client.detect();
   const summary: ImportSummary = {
@@ -140,14 +159,7 @@ export async function importFile(ctx: Context, file: string, opts: ImportOptions
   await printSummary(ctx, summary);
 }
 
-async function clientImport(
-  ctx: Context,
-  client: BookmarkClient,
-  doc: ImportDocument,
-  summary: ImportSummary,
-  defaultVisibility: number | undefined,
-  flavor: 'ops' | 'linkace',
-): Promise<void> {
+async function clientImport(ctx: Context, client: BookmarkClient, doc: ImportDocument, summary: ImportSummary, defaultVisibility: number | undefined, flavor: 'ops' | 'linkace'): Promise<void> {
   const progress = await startProgress(ctx.io, 'reading what the server has', { json: ctx.json, plainLines: false });
   try {
     const valid = doc.items.filter((i) => isWebUrl(i.url));
@@ -305,10 +317,34 @@ export async function readExportThroughApi(client: BookmarkClient, progress: { u
   };
   await members('tags', tags, tagsOf);
   await members('lists', lists, listsOf);
-  return { rows: exportLinks([...links].sort((a, b) => a.id - b.id), tagsOf, listsOf), lists, tags };
+  return {
+    rows: exportLinks(
+      [...links].sort((a, b) => a.id - b.id),
+      tagsOf,
+      listsOf,
+    ),
+    lists,
+    tags,
+  };
 }
 
-export async function exportAll(ctx: Context, opts: { format?: string; output?: string }): Promise<void> {
+export interface ExportOptions {
+  /** html, json or csv (default html, or from the output file's name) */
+  format?: string;
+  /** a file to write instead of stdout */
+  output?: string;
+}
+
+export function newCmdExport(f: Factory, runF: RunFunction<ExportOptions> = runExport): Command {
+  return new Command('export')
+    .description('Export every link you can see: Netscape HTML (browsers, LinkAce), JSON or CSV')
+    .option('--format <format>', 'html, json or csv (default html, or from -o)')
+    .option('-o, --output <file>', 'write to a file instead of stdout')
+    .addHelpText('after', examples('ops bm export -o bookmarks.html', 'ops bm export --format json > backup.json', 'ops bm export --format csv | column -s, -t'))
+    .action((flags: ExportOptions) => runBm(f, runF, { ...flags }));
+}
+
+export async function runExport(opts: ExportOptions, ctx: Context): Promise<void> {
   const format = (opts.format ?? inferFormat(opts.output) ?? 'html').toLowerCase();
   if (!['html', 'json', 'csv'].includes(format)) throw new UsageError(`--format must be html, json or csv, not "${opts.format}"`);
   const client = bm(ctx);
@@ -318,9 +354,13 @@ export async function exportAll(ctx: Context, opts: { format?: string; output?: 
   try {
     const { rows, lists, tags } = await readExport(client, progress);
     count = rows.length;
-    if (format === 'html') text = serializeNetscape(rows, { title: 'Bookmarks' });
+    if (format === 'html') text = (await import('../../clients/bookmarks/netscape.js')).serializeNetscape(rows, { title: 'Bookmarks' });
     else if (format === 'json') text = JSON.stringify(exportDocument(rows, lists, tags), null, 2) + '\n';
-    else text = toCsv(CSV_HEADER, rows.map((r) => ({ ...r, tags: r.tags.join(','), lists: r.lists.join(',') })));
+    else
+      text = toCsv(
+        CSV_HEADER,
+        rows.map((r) => ({ ...r, tags: r.tags.join(','), lists: r.lists.join(',') })),
+      );
   } finally {
     progress.stop();
   }

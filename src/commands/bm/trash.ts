@@ -1,9 +1,21 @@
-/** `ops bm trash list|restore|clear`. */
+/** `ops bm trash list|restore|clear`: commands, options, run functions. */
+import { Command } from 'commander';
 import type { Context } from '../../context.js';
+import type { Factory, RunFunction } from '../factory.js';
+import { addVerbs } from '../factory.js';
+import { examples } from '../help-text.js';
 import type { ModelKind } from '../../clients/bookmarks.js';
 import { OpsError, UsageError } from '../../core/errors.js';
 import { relativeTime } from './format.js';
-import { bm, parseIds, singular } from './shared.js';
+import { bm, parseIds, runBm, singular } from './shared.js';
+
+/** `ops bm trash`: the group and its verbs. */
+export function newCmdTrash(f: Factory): Command {
+  const trash = new Command('trash')
+    .description('Deleted links, lists, tags and notes: list, restore, clear')
+    .addHelpText('after', examples('ops bm trash list', 'ops bm trash restore link 12 13', 'ops bm trash clear --yes'));
+  return addVerbs(trash, newCmdTrashList(f), newCmdTrashRestore(f), newCmdTrashClear(f));
+}
 
 const KINDS: ModelKind[] = ['links', 'lists', 'tags', 'notes'];
 
@@ -31,7 +43,21 @@ function label(kind: ModelKind, item: Record<string, unknown>): string {
   return String(item.name ?? '');
 }
 
-export async function trashList(ctx: Context, opts: { type?: string }): Promise<void> {
+export interface TrashListOptions {
+  /** links, lists, tags, notes or all */
+  type?: string;
+}
+
+export function newCmdTrashList(f: Factory, runF: RunFunction<TrashListOptions> = runTrashList): Command {
+  return new Command('list')
+    .alias('ls')
+    .description('What is in the trash')
+    .option('--type <type>', 'links, lists, tags, notes or all (default all)')
+    .addHelpText('after', examples('ops bm trash list', 'ops bm trash list --type links --json'))
+    .action((flags: TrashListOptions) => runBm(f, runF, { ...flags }));
+}
+
+export async function runTrashList(opts: TrashListOptions, ctx: Context): Promise<void> {
   const client = bm(ctx);
   const kinds = kindsOf(opts.type);
   const found: Record<string, Record<string, unknown>[]> = {};
@@ -50,9 +76,23 @@ export async function trashList(ctx: Context, opts: { type?: string }): Promise<
   if (rows.length === 0 && table) ctx.out.info('The trash is empty.');
 }
 
-export async function trashRestore(ctx: Context, type: string, idTexts: string[]): Promise<void> {
-  const kind = trashKind(type);
-  const ids = parseIds(idTexts, `${singular(kind)} id`);
+export interface TrashRestoreOptions {
+  /** link, list, tag or note */
+  type: string;
+  ids: string[];
+}
+
+export function newCmdTrashRestore(f: Factory, runF: RunFunction<TrashRestoreOptions> = runTrashRestore): Command {
+  return new Command('restore')
+    .arguments('<type> <id...>')
+    .description('Restore items (type: link, list, tag or note)')
+    .addHelpText('after', examples('ops bm trash restore link 42', 'ops bm trash restore tag 3 4'))
+    .action((type: string, ids: string[]) => runBm(f, runF, { type, ids }));
+}
+
+export async function runTrashRestore(opts: TrashRestoreOptions, ctx: Context): Promise<void> {
+  const kind = trashKind(opts.type);
+  const ids = parseIds(opts.ids, `${singular(kind)} id`);
   if (ids.length === 0) throw new UsageError(`give at least one ${singular(kind)} id`);
   const client = bm(ctx);
   const results: { type: string; id: number; restored: boolean; error: string | null }[] = [];
@@ -83,7 +123,20 @@ export async function trashRestore(ctx: Context, type: string, idTexts: string[]
   }
 }
 
-export async function trashClear(ctx: Context, opts: { type?: string }): Promise<void> {
+export interface TrashClearOptions {
+  /** links, lists, tags, notes or all */
+  type?: string;
+}
+
+export function newCmdTrashClear(f: Factory, runF: RunFunction<TrashClearOptions> = runTrashClear): Command {
+  return new Command('clear')
+    .description('Delete the trash for good (asks first; --yes in scripts)')
+    .option('--type <type>', 'links, lists, tags, notes or all (default all)')
+    .addHelpText('after', examples('ops bm trash clear', 'ops bm trash clear --type links --yes'))
+    .action((flags: TrashClearOptions) => runBm(f, runF, { ...flags }));
+}
+
+export async function runTrashClear(opts: TrashClearOptions, ctx: Context): Promise<void> {
   const kinds = kindsOf(opts.type);
   const what = kinds.length === KINDS.length ? 'everything in the trash' : `the ${kinds.map(singular).join(', ')} trash`;
   if (!(await ctx.prompter.confirm(`Permanently delete ${what}? This cannot be undone.`, { action: `permanently delete ${what}` }))) {

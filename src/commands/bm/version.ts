@@ -1,9 +1,22 @@
 /** `ops bm version`: this client's version, the server's API version and what it offers. */
+import { Command } from 'commander';
 import type { Context } from '../../context.js';
+import type { Factory, RunFunction } from '../factory.js';
+import { examples } from '../help-text.js';
 import { version as cliVersion } from '../../core/version.js';
-import { bm } from './shared.js';
+import { bm, runBm } from './shared.js';
 
-export async function bmVersion(ctx: Context): Promise<void> {
+/** No options: the server is the active profile's. */
+export type BmVersionOptions = Record<string, never>;
+
+export function newCmdVersion(f: Factory, runF: RunFunction<BmVersionOptions> = runBmVersion): Command {
+  return new Command('version')
+    .description("The server's API version and what it offers (import endpoint, health check)")
+    .addHelpText('after', examples('ops bm version', 'ops bm version --json'))
+    .action(() => runBm(f, runF, {}));
+}
+
+export async function runBmVersion(_opts: BmVersionOptions, ctx: Context): Promise<void> {
   const client = bm(ctx);
   const info = await client.detect();
   const row = {

@@ -1,50 +1,16 @@
-/** `ops config list|get|set|unset|profiles`. */
+/** `ops config list|get|set|unset|profiles`: wires the verbs; each verb module declares its flags, options and run function. */
 import type { Command } from 'commander';
-import { contextFor } from '../../context.js';
+import type { Factory } from '../factory.js';
+import { addVerbs } from '../factory.js';
+import { newCmdConfigGet } from './get.js';
+import { newCmdConfigList } from './list.js';
+import { newCmdProfiles } from './profiles.js';
+import { newCmdConfigSet, newCmdConfigUnset } from './set.js';
 
-export function register(cmd: Command): void {
-  cmd.addHelpText('after', '\nSee `ops help config` for where settings live and how they are resolved.\n\nExamples:\n  ops config list\n  ops config set pipe.url https://pipelines.example.com --profile work\n  ops config profiles use work');
-  cmd
-    .command('list')
-    .alias('ls')
-    .description('Show every setting of the active profile, where it comes from (secrets masked)')
-    .addHelpText('after', '\nExamples:\n  ops config list\n  ops config list --profile work --json')
-    .action(async (_opts, command: Command) => (await import('./list.js')).configList(contextFor(command)));
-  cmd
-    .command('get')
-    .description('Print one setting (secrets masked unless --show-secret)')
-    .argument('<key>', 'the setting, e.g. bm.url (see `ops help config`)')
-    .option('--show-secret', 'print a secret in full')
-    .addHelpText('after', '\nExamples:\n  ops config get bm.url\n  curl -H "Authorization: Bearer $(ops config get bm.token --show-secret)" ...')
-    .action(async (key: string, opts: { showSecret?: boolean }, command: Command) => (await import('./get.js')).configGet(contextFor(command), key, opts));
-  cmd
-    .command('set')
-    .description('Set a setting in the active profile (secrets: value from stdin with "-", or a prompt)')
-    .argument('<key>', 'the setting, e.g. bm.url')
-    .argument('[value]', 'the value; "-" reads it from stdin; omitted: a prompt (secrets: only stdin or a prompt)')
-    .addHelpText('after', '\nExamples:\n  ops config set bm.url https://links.example.com\n  printf %s "$TOKEN" | ops config set bm.token -')
-    .action(async (key: string, value: string | undefined, _opts, command: Command) => (await import('./set.js')).configSet(contextFor(command), key, value));
-  cmd
-    .command('unset')
-    .description('Remove a setting from the active profile')
-    .argument('<key>', 'the setting, e.g. pipe.api-key')
-    .addHelpText('after', '\nExample:\n  ops config unset pipe.api-key')
-    .action(async (key: string, _opts, command: Command) => (await import('./set.js')).configUnset(contextFor(command), key));
-  const profiles = cmd
-    .command('profiles')
-    .description('List profiles (the active one marked)')
-    .addHelpText('after', '\nExamples:\n  ops config profiles\n  ops config profiles use work\n  ops config profiles rm old')
-    .action(async (_opts, command: Command) => (await import('./profiles.js')).profilesList(contextFor(command)));
-  profiles
-    .command('use')
-    .description('Make a profile the active one')
-    .argument('<profile>', 'the profile name')
-    .addHelpText('after', '\nExamples:\n  ops config profiles use work\n  ops config profiles use local')
-    .action(async (name: string, _opts, command: Command) => (await import('./profiles.js')).profilesUse(contextFor(command), name));
-  profiles
-    .command('rm')
-    .description('Delete a profile and its secrets')
-    .argument('<profile>', 'the profile name')
-    .addHelpText('after', '\nExamples:\n  ops config profiles rm old\n  ops config profiles rm old --yes   # no confirmation (scripts)')
-    .action(async (name: string, _opts, command: Command) => (await import('./profiles.js')).profilesRemove(contextFor(command), name));
+export function register(cmd: Command, f: Factory): void {
+  cmd.addHelpText(
+    'after',
+    '\nSee `ops help config` for where settings live and how they are resolved.\n\nExamples:\n  ops config list\n  ops config set pipe.url https://pipelines.example.com --profile work\n  ops config profiles use work',
+  );
+  addVerbs(cmd, newCmdConfigList(f), newCmdConfigGet(f), newCmdConfigSet(f), newCmdConfigUnset(f), newCmdProfiles(f));
 }

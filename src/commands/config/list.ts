@@ -1,4 +1,7 @@
+/** `ops config list`: every setting of the active profile and where it comes from (secrets masked). */
+import { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { runWith, type Factory, type RunFunction } from '../factory.js';
 import { SETTINGS, maskSecret } from '../../core/settings.js';
 
 export interface SettingRow {
@@ -16,7 +19,18 @@ export function settingRows(ctx: Context): SettingRow[] {
   });
 }
 
-export async function configList(ctx: Context): Promise<void> {
+/** No options: the settings of the active profile. */
+export type ConfigListOptions = Record<string, never>;
+
+export function newCmdConfigList(f: Factory, runF: RunFunction<ConfigListOptions> = runConfigList): Command {
+  return new Command('list')
+    .alias('ls')
+    .description('Show every setting of the active profile, where it comes from (secrets masked)')
+    .addHelpText('after', '\nExamples:\n  ops config list\n  ops config list --profile work --json')
+    .action(() => runWith(f, runF, {}));
+}
+
+export async function runConfigList(opts: ConfigListOptions, ctx: Context): Promise<void> {
   const rows = settingRows(ctx);
   if (!ctx.json && ctx.io.stdoutIsTTY) ctx.out.info(`profile: ${ctx.profile}`);
   await ctx.out.list(

@@ -1,8 +1,26 @@
+/** `ops config profiles [use|rm]`: list the profiles, choose the active one, delete one with its secrets. */
+import { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { addVerbs, runWith, type Factory, type RunFunction } from '../factory.js';
 import { OpsError } from '../../core/errors.js';
 import { validateProfileName } from '../../core/config.js';
 
-export async function profilesList(ctx: Context): Promise<void> {
+/** `ops config profiles` (it lists them) with its verbs use and rm. */
+export function newCmdProfiles(f: Factory): Command {
+  return addVerbs(newCmdProfilesList(f), newCmdProfilesUse(f), newCmdProfilesRm(f));
+}
+
+/** No options: every profile. */
+export type ProfilesListOptions = Record<string, never>;
+
+export function newCmdProfilesList(f: Factory, runF: RunFunction<ProfilesListOptions> = runProfilesList): Command {
+  return new Command('profiles')
+    .description('List profiles (the active one marked)')
+    .addHelpText('after', '\nExamples:\n  ops config profiles\n  ops config profiles use work\n  ops config profiles rm old')
+    .action(() => runWith(f, runF, {}));
+}
+
+export async function runProfilesList(opts: ProfilesListOptions, ctx: Context): Promise<void> {
   const active = ctx.profile;
   const names = ctx.store.profileNames();
   if (!names.includes(active)) names.push(active);
@@ -24,7 +42,21 @@ export async function profilesList(ctx: Context): Promise<void> {
   ]);
 }
 
-export async function profilesUse(ctx: Context, name: string): Promise<void> {
+export interface ProfilesUseOptions {
+  /** the profile name */
+  name: string;
+}
+
+export function newCmdProfilesUse(f: Factory, runF: RunFunction<ProfilesUseOptions> = runProfilesUse): Command {
+  return new Command('use')
+    .description('Make a profile the active one')
+    .argument('<profile>', 'the profile name')
+    .addHelpText('after', '\nExamples:\n  ops config profiles use work\n  ops config profiles use local')
+    .action((name: string) => runWith(f, runF, { name }));
+}
+
+export async function runProfilesUse(opts: ProfilesUseOptions, ctx: Context): Promise<void> {
+  const { name } = opts;
   validateProfileName(name);
   if (!ctx.store.hasProfile(name)) {
     throw new OpsError(`no profile named "${name}"`, undefined, `Create it with \`ops config set bm.url URL --profile ${name}\` or \`ops auth login bm --profile ${name}\`.`);
@@ -33,7 +65,21 @@ export async function profilesUse(ctx: Context, name: string): Promise<void> {
   ctx.out.success(`active profile: ${name}`);
 }
 
-export async function profilesRemove(ctx: Context, name: string): Promise<void> {
+export interface ProfilesRmOptions {
+  /** the profile name */
+  name: string;
+}
+
+export function newCmdProfilesRm(f: Factory, runF: RunFunction<ProfilesRmOptions> = runProfilesRm): Command {
+  return new Command('rm')
+    .description('Delete a profile and its secrets')
+    .argument('<profile>', 'the profile name')
+    .addHelpText('after', '\nExamples:\n  ops config profiles rm old\n  ops config profiles rm old --yes   # no confirmation (scripts)')
+    .action((name: string) => runWith(f, runF, { name }));
+}
+
+export async function runProfilesRm(opts: ProfilesRmOptions, ctx: Context): Promise<void> {
+  const { name } = opts;
   validateProfileName(name);
   if (!ctx.store.hasProfile(name)) throw new OpsError(`no profile named "${name}"`);
   if (!(await ctx.prompter.confirm(`Delete profile "${name}" and its secrets?`, { action: `delete profile "${name}"` }))) {

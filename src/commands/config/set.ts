@@ -1,4 +1,7 @@
+/** `ops config set|unset KEY`: change a setting of the active profile (secret values only from stdin or a prompt). */
+import { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { runWith, type Factory, type RunFunction } from '../factory.js';
 import { UsageError } from '../../core/errors.js';
 import { readStdin } from '../../core/prompts.js';
 import { SETTINGS, settingDef } from '../../core/settings.js';
@@ -28,7 +31,24 @@ export function validateSettingValue(key: string, value: string): string {
   return trimmed;
 }
 
-export async function configSet(ctx: Context, key: string, value: string | undefined): Promise<void> {
+export interface ConfigSetOptions {
+  /** the setting, e.g. bm.url */
+  key: string;
+  /** the value; "-" reads stdin; undefined: a prompt */
+  value?: string;
+}
+
+export function newCmdConfigSet(f: Factory, runF: RunFunction<ConfigSetOptions> = runConfigSet): Command {
+  return new Command('set')
+    .description('Set a setting in the active profile (secrets: value from stdin with "-", or a prompt)')
+    .argument('<key>', 'the setting, e.g. bm.url')
+    .argument('[value]', 'the value; "-" reads it from stdin; omitted: a prompt (secrets: only stdin or a prompt)')
+    .addHelpText('after', '\nExamples:\n  ops config set bm.url https://links.example.com\n  printf %s "$TOKEN" | ops config set bm.token -')
+    .action((key: string, value: string | undefined) => runWith(f, runF, { key, value }));
+}
+
+export async function runConfigSet(opts: ConfigSetOptions, ctx: Context): Promise<void> {
+  const { key, value } = opts;
   const def = known(key);
   let raw = value;
   if (def.secret) {
@@ -44,7 +64,21 @@ export async function configSet(ctx: Context, key: string, value: string | undef
   ctx.out.success(`${key} set in profile "${ctx.profile}"`);
 }
 
-export async function configUnset(ctx: Context, key: string): Promise<void> {
+export interface ConfigUnsetOptions {
+  /** the setting, e.g. pipe.api-key */
+  key: string;
+}
+
+export function newCmdConfigUnset(f: Factory, runF: RunFunction<ConfigUnsetOptions> = runConfigUnset): Command {
+  return new Command('unset')
+    .description('Remove a setting from the active profile')
+    .argument('<key>', 'the setting, e.g. pipe.api-key')
+    .addHelpText('after', '\nExample:\n  ops config unset pipe.api-key')
+    .action((key: string) => runWith(f, runF, { key }));
+}
+
+export async function runConfigUnset(opts: ConfigUnsetOptions, ctx: Context): Promise<void> {
+  const { key } = opts;
   known(key);
   const removed = ctx.store.unset(ctx.profile, key);
   if (removed) ctx.out.success(`${key} removed from profile "${ctx.profile}"`);

@@ -1,12 +1,16 @@
 /** `ops hook deliveries [ID]`: deliveries (failed first) or one delivery with its attempts. */
+import { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { runWith, type Factory, type RunFunction } from '../factory.js';
 import { ApiError, OpsError, UsageError } from '../../core/errors.js';
 import type { Column } from '../../core/output.js';
 import type { Attempt, Delivery, DeliveryStatus } from '../../clients/notify.js';
 import { relativeTime } from '../../core/time-text.js';
 import { notifyClient } from './shared.js';
 
-export interface DeliveriesFlags {
+export interface HookDeliveriesOptions {
+  /** a delivery id (dlv_...): show it with every attempt */
+  id?: string;
   status?: string;
   webhook?: string;
   event?: string;
@@ -16,8 +20,7 @@ export interface DeliveriesFlags {
 
 const STATUSES: DeliveryStatus[] = ['pending', 'delivered', 'failed'];
 
-const statusStyle = (t: string, _row: unknown, c: import('chalk').ChalkInstance) =>
-  t === 'failed' ? c.red(t) : t === 'delivered' ? c.green(t) : c.yellow(t);
+const statusStyle = (t: string, _row: unknown, c: import('chalk').ChalkInstance) => (t === 'failed' ? c.red(t) : t === 'delivered' ? c.green(t) : c.yellow(t));
 
 /** Deliveries in a table: on a terminal the next attempt is relative and the event id gives way first. */
 export function deliveryColumns(table: boolean): Column<Delivery>[] {
@@ -45,12 +48,32 @@ const ATTEMPT_COLUMNS: Column<Attempt>[] = [
   { header: 'response', get: (a) => a.responseExcerpt ?? '', shrink: true },
 ];
 
-export async function hookDeliveries(ctx: Context, id: string | undefined, flags: DeliveriesFlags): Promise<void> {
+export function newCmdHookDeliveries(f: Factory, runF: RunFunction<HookDeliveriesOptions> = runHookDeliveries): Command {
+  return new Command('deliveries')
+    .arguments('[id]')
+    .description('Deliveries, failed first (or one delivery with all its attempts)')
+    .option('--status <status>', 'pending, delivered or failed')
+    .option('--webhook <id>', 'only deliveries to this webhook')
+    .option('--event <id>', 'only deliveries of this event')
+    .option('--type <type>', 'only deliveries of events of this type')
+    .option('--limit <n>', 'at most this many (1-500, default 50)')
+    .addHelpText('after', '\nExamples:\n  ops hook deliveries --status failed\n  ops hook deliveries dlv_0123456789abcdef0123 --json')
+    .action((id: string | undefined, flags: Omit<HookDeliveriesOptions, 'id'>) => runWith(f, runF, { ...flags, id }));
+}
+
+export async function runHookDeliveries(flags: HookDeliveriesOptions, ctx: Context): Promise<void> {
+  const { id } = flags;
   const client = notifyClient(ctx);
   if (id) {
     const d = await client.getDelivery(id);
     if (ctx.json) return ctx.out.writeJson(d);
-    await ctx.out.item(d, DELIVERY_COLUMNS.concat([{ header: 'created', key: 'createdAt' }, { header: 'webhook', key: 'webhookId' }]));
+    await ctx.out.item(
+      d,
+      DELIVERY_COLUMNS.concat([
+        { header: 'created', key: 'createdAt' },
+        { header: 'webhook', key: 'webhookId' },
+      ]),
+    );
     if (d.attempts.length) {
       await ctx.out.write('\n');
       await ctx.out.list(d.attempts, ATTEMPT_COLUMNS);
@@ -79,7 +102,21 @@ export async function hookDeliveries(ctx: Context, id: string | undefined, flags
   }
 }
 
-export async function hookRedeliver(ctx: Context, ids: string[]): Promise<void> {
+export interface HookRedeliverOptions {
+  /** delivery ids (dlv_...) */
+  ids: string[];
+}
+
+export function newCmdHookRedeliver(f: Factory, runF: RunFunction<HookRedeliverOptions> = runHookRedeliver): Command {
+  return new Command('redeliver')
+    .arguments('<id...>')
+    .description('Queue deliveries again (a fresh series of attempts)')
+    .addHelpText('after', '\nExample:\n  ops hook redeliver dlv_0123456789abcdef0123')
+    .action((ids: string[]) => runWith(f, runF, { ids }));
+}
+
+export async function runHookRedeliver(opts: HookRedeliverOptions, ctx: Context): Promise<void> {
+  const { ids } = opts;
   const client = notifyClient(ctx);
   const out: Delivery[] = [];
   const refused: string[] = [];

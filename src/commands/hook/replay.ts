@@ -4,7 +4,9 @@
  * redeliver its failed deliveries.
  */
 import { existsSync } from 'node:fs';
+import { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { runWith, type Factory, type RunFunction } from '../factory.js';
 import { ApiError, OpsError, UsageError } from '../../core/errors.js';
 import type { Column } from '../../core/output.js';
 import type { Delivery } from '../../clients/notify.js';
@@ -12,7 +14,7 @@ import { EventStore } from '../../webhooks/event-store.js';
 import { filterItems, itemsFromStore, itemsFromText, parseSince, replay, type ReplayFilter, type ReplayOutcome } from '../../webhooks/replay.js';
 import { defaultStorePath, notifyClient, parseUrlFlag, readInput, requireSecret } from './shared.js';
 
-export interface ReplayFlags {
+export interface HookReplayOptions {
   to?: string;
   id?: string;
   since?: string;
@@ -40,7 +42,7 @@ const DELIVERY_COLUMNS: Column<Delivery>[] = [
   { header: 'status', key: 'status' },
 ];
 
-function filterFrom(ctx: Context, flags: ReplayFlags): ReplayFilter {
+function filterFrom(ctx: Context, flags: HookReplayOptions): ReplayFilter {
   const f: ReplayFilter = {};
   if (flags.id !== undefined) f.id = flags.id;
   if (flags.type !== undefined) f.type = flags.type;
@@ -52,9 +54,28 @@ function filterFrom(ctx: Context, flags: ReplayFlags): ReplayFilter {
   return f;
 }
 
-export async function hookReplay(ctx: Context, flags: ReplayFlags): Promise<void> {
+export function newCmdHookReplay(f: Factory, runF: RunFunction<HookReplayOptions> = runHookReplay): Command {
+  return new Command('replay')
+    .description("Re-send stored events, signed, to a URL; or --failed: redeliver the service's failed deliveries")
+    .option('--to <url>', 'where to send the events')
+    .option('--id <id>', 'only this event (with --failed: an event or delivery id)')
+    .option('--since <time>', 'only events received since an ISO time or a duration back (30m, 2h, 7d)')
+    .option('--type <type>', 'only this event type')
+    .option('--from <file>', 'read envelopes from a file (JSON array or NDJSON, e.g. saved `ops hook serve --json` output; - for stdin)')
+    .option('--store <file>', 'the receiver store to read (default $XDG_STATE_HOME/ops/hook/events.ndjson)')
+    .option('--secret-file <file>', 'file holding the secret to sign with (else OPS_HOOK_SECRET or the profile)')
+    .option('--failed', 'ask the notification service to redeliver its failed deliveries')
+    .option('--dry-run', 'show what would be sent')
+    .addHelpText(
+      'after',
+      "\nEvents keep their ids, so the receiver's de-duplication is exercised. Exit 1 if any was not accepted.\n\nExamples:\n  ops hook replay --to http://127.0.0.1:3000/webhooks --since 1h\n  ops hook replay --to http://127.0.0.1:8701/ --from events.ndjson --type payment.failed\n  ops hook replay --failed",
+    )
+    .action((flags: HookReplayOptions) => runWith(f, runF, { ...flags }));
+}
+
+export async function runHookReplay(flags: HookReplayOptions, ctx: Context): Promise<void> {
   if (flags.failed) return redeliverFailed(ctx, flags);
-  if (!flags.to) throw new UsageError('--to URL is required (where to send the events)', 'Or --failed to redeliver the notification service\'s failed deliveries.');
+  if (!flags.to) throw new UsageError('--to URL is required (where to send the events)', "Or --failed to redeliver the notification service's failed deliveries.");
   const to = parseUrlFlag(flags.to, '--to');
   if (flags.from !== undefined && flags.store !== undefined) throw new UsageError('give either --from FILE or --store FILE, not both');
   const filter = filterFrom(ctx, flags);
@@ -85,7 +106,12 @@ export async function hookReplay(ctx: Context, flags: ReplayFlags): Promise<void
   if (flags.dryRun) {
     await ctx.out.list(
       items.map((i) => ({ id: i.id, type: i.type, timestamp: i.timestamp, bytes: i.body.length, to })),
-      [{ header: 'id', key: 'id' }, { header: 'type', key: 'type' }, { header: 'timestamp', key: 'timestamp' }, { header: 'bytes', key: 'bytes' }],
+      [
+        { header: 'id', key: 'id' },
+        { header: 'type', key: 'type' },
+        { header: 'timestamp', key: 'timestamp' },
+        { header: 'bytes', key: 'bytes' },
+      ],
     );
     ctx.out.info(`dry run: ${items.length} event(s) would be sent to ${to}`);
     return;
@@ -105,7 +131,7 @@ export async function hookReplay(ctx: Context, flags: ReplayFlags): Promise<void
   ctx.out.success(`${outcomes.length} event(s) replayed to ${to}`);
 }
 
-async function redeliverFailed(ctx: Context, flags: ReplayFlags): Promise<void> {
+async function redeliverFailed(ctx: Context, flags: HookReplayOptions): Promise<void> {
   if (flags.to !== undefined || flags.from !== undefined || flags.store !== undefined) {
     throw new UsageError('--failed redelivers through the notification service to each registered URL: --to, --from and --store do not apply');
   }
@@ -141,7 +167,8 @@ async function redeliverFailed(ctx: Context, flags: ReplayFlags): Promise<void> 
     try {
       queued.push(await client.redeliver(d.id));
     } catch (err) {
-      if (err instanceof ApiError && err.status === 409) skipped++; // deleted meanwhile
+      if (err instanceof ApiError && err.status === 409)
+        skipped++; // deleted meanwhile
       else if (err instanceof ApiError && err.status !== 401 && err.status !== 403) errors.push(`${d.id}: ${err.message}`);
       else throw err;
     }

@@ -4,27 +4,18 @@
  * each event (NDJSON when piped or with --json, a readable line on a terminal), optionally
  * forwards it re-signed to a local URL, and keeps events for `ops hook replay`.
  */
+import { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { runWith, type Factory, type RunFunction } from '../factory.js';
 import { ExitCode, OpsError, QuietExit, UsageError } from '../../core/errors.js';
 import { sanitize } from '../../core/sanitize.js';
 import { DEFAULT_RETENTION_MS, EventStore } from '../../webhooks/event-store.js';
 import { DEFAULT_MAX_BODY_BYTES, Receiver, type ReceivedRecord, type RejectedRecord } from '../../webhooks/receiver.js';
-import {
-  defaultStorePath,
-  findSecret,
-  generatedSecret,
-  hookStateDir,
-  parseDuration,
-  parseSize,
-  parseUrlFlag,
-  readSecretFile,
-  splitList,
-  type Secret,
-} from './shared.js';
+import { defaultStorePath, findSecret, generatedSecret, hookStateDir, parseDuration, parseSize, parseUrlFlag, readSecretFile, splitList, type Secret, collect } from './shared.js';
 
 export const DEFAULT_HOOK_PORT = 8701;
 
-export interface HookServeFlags {
+export interface HookServeOptions {
   port?: string;
   host?: string;
   path?: string;
@@ -69,7 +60,7 @@ export interface RunningHookServer {
 }
 
 /** Starts the receiver and prints the ready line; resolves once listening. */
-export async function startHookServer(ctx: Context, flags: HookServeFlags): Promise<RunningHookServer> {
+export async function startHookServer(ctx: Context, flags: HookServeOptions): Promise<RunningHookServer> {
   const port = parsePort(flags.port);
   const host = flags.host ?? '127.0.0.1';
   const path = flags.path ?? '/';
@@ -165,11 +156,7 @@ export async function startHookServer(ctx: Context, flags: HookServeFlags): Prom
     await ctx.out.ndjson(ready);
   } else {
     const lines = [`Ready: receiving webhooks at ${url}`];
-    lines.push(
-      secret.source === 'generated'
-        ? `  signing secret ${secret.value} (generated, kept in ${secret.origin}; register it with the sender)`
-        : `  signing secret from ${secret.origin}`,
-    );
+    lines.push(secret.source === 'generated' ? `  signing secret ${secret.value} (generated, kept in ${secret.origin}; register it with the sender)` : `  signing secret from ${secret.origin}`);
     lines.push(`  store          ${storePath ?? 'none (duplicates remembered until exit)'}`);
     if (events.length) lines.push(`  events         ${events.join(', ')}`);
     if (forwardTo) lines.push(`  forwarding to  ${forwardTo}`);
@@ -199,7 +186,30 @@ export async function startHookServer(ctx: Context, flags: HookServeFlags): Prom
 export class PrintedSecret extends Error {}
 
 /** The command: serve until SIGINT/SIGTERM (or the signal given), then stop cleanly. */
-export async function hookServe(ctx: Context, flags: HookServeFlags, stopSignal?: AbortSignal): Promise<void> {
+export function newCmdHookServe(f: Factory, runF: RunFunction<HookServeOptions> = runHookServe): Command {
+  return new Command('serve')
+    .description('Receive webhooks: verify signatures, de-duplicate, print events, forward, keep them for replay')
+    .option('-p, --port <port>', 'port to listen on (0 picks a free one)', '8701')
+    .option('-a, --host <host>', 'interface to listen on', '127.0.0.1')
+    .option('--path <path>', 'the path events are POSTed to', '/')
+    .option('--secret-file <file>', 'file holding the signing secret (else OPS_HOOK_SECRET, the profile, or a generated one)')
+    .option('--forward-to <url>', 'forward each new event (re-signed, same bytes) to this URL')
+    .option('--forward-secret-file <file>', 'sign forwarded requests with this secret instead')
+    .option('--events <types>', 'only these event types (comma list, repeatable); others get 200 and are dropped', collect)
+    .option('--store <file>', 'event store for de-duplication and replay (default $XDG_STATE_HOME/ops/hook/events.ndjson)')
+    .option('--no-store', 'keep nothing on disk (duplicates remembered until exit)')
+    .option('--max-body <size>', 'largest accepted body, e.g. 1mb, 256kb', '1mb')
+    .option('--retention <duration>', 'forget stored events older than this at start', '7d')
+    .option('--lenient', 'also accept sha256=-prefixed and upper-case signatures')
+    .option('--print-secret', 'print the signing secret in use and exit')
+    .addHelpText(
+      'after',
+      '\nOutput: one JSON line per event on stdout when piped or with --json (a readable line on a terminal);\nwith --json the first line is {"event":"ready","url":...}. Rejections go to stderr.\n\nExamples:\n  OPS_HOOK_SECRET=s3cret ops hook serve --port 8701\n  ops hook serve --port 0 --json | jq -c \'select(.event=="received") | .data\'\n  ops hook serve --secret-file secret.txt --forward-to http://127.0.0.1:3000/webhooks --events payment.failed',
+    )
+    .action((flags: HookServeOptions) => runWith(f, runF, { ...flags }));
+}
+
+export async function runHookServe(flags: HookServeOptions, ctx: Context, stopSignal?: AbortSignal): Promise<void> {
   let server: RunningHookServer;
   try {
     server = await startHookServer(ctx, flags);

@@ -44,10 +44,7 @@ export function findSecret(ctx: Context, secretFile: string | undefined): Secret
 export function requireSecret(ctx: Context, secretFile: string | undefined, verb: string): Secret {
   const s = findSecret(ctx, secretFile);
   if (!s) {
-    throw new UsageError(
-      `${verb} needs the signing secret`,
-      'Give --secret-file FILE, set OPS_HOOK_SECRET, or store it with `printf %s "$SECRET" | ops config set hook.secret -`.',
-    );
+    throw new UsageError(`${verb} needs the signing secret`, 'Give --secret-file FILE, set OPS_HOOK_SECRET, or store it with `printf %s "$SECRET" | ops config set hook.secret -`.');
   }
   return s;
 }
@@ -99,6 +96,11 @@ export function notifyClient(ctx: Context): NotifyClient {
 }
 
 /** Parses "a,b c" lists (repeatable flags are joined by the caller). */
+/** Commander collector for a repeatable option (each value kept whole; `splitList` splits commas later). */
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
 export function splitList(values: string[] | string | undefined): string[] {
   const list = Array.isArray(values) ? values : values === undefined ? [] : [values];
   return list.flatMap((v) => v.split(/[,\s]+/)).filter((v) => v !== '');

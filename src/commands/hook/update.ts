@@ -1,18 +1,35 @@
 /** `ops hook update ID`: change a registration's URL, event types, secret or description. */
+import { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { runWith, type Factory, type RunFunction } from '../factory.js';
 import { UsageError } from '../../core/errors.js';
 import type { Webhook, WebhookInput } from '../../clients/notify.js';
-import { notifyClient, parseUrlFlag, readSecretFile, splitList } from './shared.js';
+import { collect, notifyClient, parseUrlFlag, readSecretFile, splitList } from './shared.js';
 import { WEBHOOK_FIELDS } from './list.js';
 
-export interface UpdateFlags {
+export interface HookUpdateOptions {
+  /** the webhook id (wh_...) */
+  id: string;
   url?: string;
   events?: string[];
   secretFile?: string;
   description?: string;
 }
 
-export async function hookUpdate(ctx: Context, id: string, flags: UpdateFlags): Promise<Webhook> {
+export function newCmdHookUpdate(f: Factory, runF: RunFunction<HookUpdateOptions> = runHookUpdate): Command {
+  return new Command('update')
+    .arguments('<id>')
+    .description('Change a registration: URL, event types, secret or description')
+    .option('--url <url>', 'the new receiver URL')
+    .option('--events <types>', 'the new event types, comma list (repeatable), or "*"', collect)
+    .option('--secret-file <file>', 'the new signing secret')
+    .option('--description <text>', 'the new note ("" clears it)')
+    .addHelpText('after', '\nExamples:\n  ops hook update wh_0123abcd --events "*"\n  ops hook update wh_0123abcd --url http://127.0.0.1:9000/hooks --secret-file new-secret.txt')
+    .action((id: string, flags: Omit<HookUpdateOptions, 'id'>) => runWith(f, runF, { ...flags, id }));
+}
+
+export async function runHookUpdate(flags: HookUpdateOptions, ctx: Context): Promise<Webhook> {
+  const { id } = flags;
   const patch: Partial<WebhookInput> = {};
   if (flags.url !== undefined) patch.url = parseUrlFlag(flags.url, '--url');
   if (flags.events !== undefined) {

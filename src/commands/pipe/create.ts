@@ -1,6 +1,8 @@
 /** `ops pipe create NAME [FILE|-]`: PUT the program, wait for compilation, render SQL errors with carets. */
 import { readFile } from 'node:fs/promises';
+import { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { runWith, type Factory, type RunFunction } from '../factory.js';
 import { ExitCode, OpsError, UsageError } from '../../core/errors.js';
 import { readStdin } from '../../core/prompts.js';
 import { sanitize } from '../../core/sanitize.js';
@@ -9,7 +11,10 @@ import { renderSqlMessages } from './render.js';
 import { DEFAULT_WAIT, assertCompiled, client, explain, parsePositiveInt, progressFor, waitCompiled, waitLimitMs } from './shared.js';
 import { startAndWait } from './lifecycle.js';
 
-export interface CreateOptions {
+export interface PipeCreateOptions {
+  name: string;
+  /** the SQL program; "-" or undefined reads stdin */
+  file?: string;
   description?: string;
   workers?: string;
   replace?: boolean;
@@ -29,7 +34,24 @@ export async function readProgram(ctx: Context, file: string | undefined): Promi
   return { source: await readStdin(ctx.io), label: '<stdin>' };
 }
 
-export async function pipeCreate(ctx: Context, name: string, file: string | undefined, opts: CreateOptions): Promise<void> {
+export function newCmdPipeCreate(f: Factory, runF: RunFunction<PipeCreateOptions> = runPipeCreate): Command {
+  return new Command('create')
+    .arguments('<name> [file]')
+    .description('Create or replace a pipeline from a SQL file (or stdin) and wait for it to compile')
+    .option('--description <text>', 'description of the pipeline')
+    .option('--workers <n>', 'number of worker threads')
+    .option('--replace', 'replace the program of an existing pipeline')
+    .option('--start', 'start the pipeline once it compiled')
+    .option('--no-wait', 'return at once, without waiting for compilation')
+    .addHelpText(
+      'after',
+      '\nOn SQL errors each is printed as FILE:LINE:COL: message, with the line and a caret; exit 1.\nExamples:\n  ops pipe create mine my.sql\n  cat my.sql | ops pipe create mine --replace --start\n  ops --timeout 120 pipe create mine my.sql --workers 4',
+    )
+    .action((name: string, file: string | undefined, flags: Omit<PipeCreateOptions, 'name' | 'file'>) => runWith(f, runF, { ...flags, name, file }));
+}
+
+export async function runPipeCreate(opts: PipeCreateOptions, ctx: Context): Promise<void> {
+  const { name, file } = opts;
   const workers = opts.workers !== undefined ? parsePositiveInt(opts.workers, '--workers') : undefined;
   const { source, label } = await readProgram(ctx, file);
   if (source.trim() === '') throw new UsageError(`the SQL program in ${label} is empty`);

@@ -1,7 +1,9 @@
 /** `ops pipe ingest NAME TABLE [FILE|-]`: batches of rows or changes, progress, summary, --wait. */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { Command, Option } from 'commander';
 import type { Context } from '../../context.js';
+import { runWith, type Factory, type RunFunction } from '../factory.js';
 import { ApiError, ExitCode, OpsError, TimeoutError, UsageError } from '../../core/errors.js';
 import { sanitize } from '../../core/sanitize.js';
 import { findRelation, isStopped, relationRef, type PipelinesClient } from '../../clients/pipelines.js';
@@ -10,7 +12,11 @@ import { applyCsvHeader } from '../../clients/pipelines/csv-header.js';
 import { startProgress } from '../../core/progress.js';
 import { DEFAULT_WAIT, POLL_MS, client, explain, getPipeline, parsePositiveInt, sleep, waitLimitMs } from './shared.js';
 
-export interface IngestOptions {
+export interface PipeIngestOptions {
+  name: string;
+  table: string;
+  /** NDJSON, a JSON array or CSV; "-" or undefined reads stdin */
+  file?: string;
   format?: IngestFormat;
   /** CSV: true = the first record is a header, false = it is data, undefined = a header when it names the columns */
   header?: boolean;
@@ -52,7 +58,25 @@ async function peeked(stream: AsyncIterable<Buffer | string>): Promise<{ head: s
   return { head, chunks: chunks() };
 }
 
-export async function pipeIngest(ctx: Context, name: string, table: string, file: string | undefined, opts: IngestOptions): Promise<void> {
+export function newCmdPipeIngest(f: Factory, runF: RunFunction<PipeIngestOptions> = runPipeIngest): Command {
+  return new Command('ingest')
+    .arguments('<name> <table> [file]')
+    .description('Send rows or changes to a table: NDJSON, a JSON array, or CSV; "-" or no file reads stdin')
+    .addOption(new Option('--format <format>', 'input format (default: from the file name, else JSON)').choices(['json', 'csv']))
+    .option('--batch-size <n>', 'records per request', '1000')
+    .option('--header', 'CSV: the first line is a header naming the columns (default: when it names them)')
+    .option('--no-header', 'CSV: the first line is a row, even if it looks like a header')
+    .option('--wait', 'return when the pipeline has processed everything sent')
+    .option('--force', 'send even while the pipeline is paused')
+    .addHelpText(
+      'after',
+      '\nJSON records are rows (sent as inserts) or changes: {"insert": row}, {"delete": row}, {"update": row}.\nCSV fields are in the table\'s column order, unless the first line is a header naming the columns (any\norder, any case): then each record is mapped by name.\nExamples:\n  ops pipe ingest shop orders orders.ndjson\n  ops pipe ingest shop orders rows.json --wait\n  cat orders.csv | ops pipe ingest shop orders - --format csv --batch-size 5000',
+    )
+    .action((name: string, table: string, file: string | undefined, flags: Omit<PipeIngestOptions, 'name' | 'table' | 'file'>) => runWith(f, runF, { ...flags, name, table, file }));
+}
+
+export async function runPipeIngest(opts: PipeIngestOptions, ctx: Context): Promise<void> {
+  const { name, table, file } = opts;
   const size = parsePositiveInt(opts.batchSize ?? '1000', '--batch-size');
   let input: AsyncIterable<Buffer | string>;
   let format = opts.format;
@@ -102,7 +126,11 @@ export async function pipeIngest(ctx: Context, name: string, table: string, file
   const columns = findRelation(p.inputs, table)?.fields?.map((f) => f.name);
   const records =
     format === 'csv'
-      ? applyCsvHeader(csvRecordGroups(chunks), { header: opts.header, columns: columns?.length ? columns : undefined, onHeader: (read) => read && !ctx.json && ctx.out.info(`${label}: reading the first line as a header (--no-header to send it as a row)`) })
+      ? applyCsvHeader(csvRecordGroups(chunks), {
+          header: opts.header,
+          columns: columns?.length ? columns : undefined,
+          onHeader: (read) => read && !ctx.json && ctx.out.info(`${label}: reading the first line as a header (--no-header to send it as a row)`),
+        })
       : jsonEventGroups(chunks);
   let sent = 0;
   let batchCount = 0;

@@ -1,5 +1,7 @@
 /** `ops pipe start|pause|shutdown|delete`. */
+import { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { runWith, type Factory, type RunFunction } from '../factory.js';
 import { ApiError, ExitCode, OpsError } from '../../core/errors.js';
 import { sanitize } from '../../core/sanitize.js';
 import { isCompiling, isStopped, type Pipeline, type PipelinesClient } from '../../clients/pipelines.js';
@@ -57,7 +59,24 @@ export async function startAndWait(ctx: Context, pipes: PipelinesClient, name: s
   }
 }
 
-export async function pipeStart(ctx: Context, name: string, opts: WaitOptions): Promise<void> {
+export interface PipeStartOptions extends WaitOptions {
+  name: string;
+}
+
+export function newCmdPipeStart(f: Factory, runF: RunFunction<PipeStartOptions> = runPipeStart): Command {
+  return new Command('start')
+    .arguments('<name>')
+    .description('Start a pipeline and wait until it is Running (--timeout SECONDS; exit 8 when it runs out)')
+    .option('--no-wait', 'return once the start was accepted')
+    .addHelpText(
+      'after',
+      '\nWaits for compilation first if the program is still compiling. Exit 1 with the deployment error when it fails.\nExamples:\n  ops pipe start shop\n  ops --timeout 60 pipe start shop || echo "not running"',
+    )
+    .action((name: string, flags: WaitOptions) => runWith(f, runF, { ...flags, name }));
+}
+
+export async function runPipeStart(opts: PipeStartOptions, ctx: Context): Promise<void> {
+  const { name } = opts;
   await finish(ctx, await startAndWait(ctx, client(ctx), name, opts));
 }
 
@@ -90,15 +109,56 @@ async function actionAndWait(ctx: Context, name: string, action: 'pause' | 'stop
   await finish(ctx, p);
 }
 
-export function pipePause(ctx: Context, name: string, opts: WaitOptions): Promise<void> {
+export function newCmdPipePause(f: Factory, runF: RunFunction<PipeStartOptions> = runPipePause): Command {
+  return new Command('pause')
+    .arguments('<name>')
+    .description('Pause a pipeline (deploys it paused when it is shut down) and wait until Paused')
+    .option('--no-wait', 'return once the request was accepted')
+    .addHelpText('after', '\nExample:\n  ops pipe pause shop')
+    .action((name: string, flags: WaitOptions) => runWith(f, runF, { ...flags, name }));
+}
+
+export function runPipePause(opts: PipeStartOptions, ctx: Context): Promise<void> {
+  const { name } = opts;
   return actionAndWait(ctx, name, 'pause', 'Paused', opts);
 }
 
-export function pipeShutdown(ctx: Context, name: string, opts: WaitOptions & { force?: boolean }): Promise<void> {
+export interface PipeShutdownOptions extends PipeStartOptions {
+  /** today's Feldera: stop without a checkpoint */
+  force?: boolean;
+}
+
+export function newCmdPipeShutdown(f: Factory, runF: RunFunction<PipeShutdownOptions> = runPipeShutdown): Command {
+  return new Command('shutdown')
+    .arguments('<name>')
+    .alias('stop')
+    .description("Shut a pipeline down (today's Feldera: stop) and wait until it is stopped; its state is lost")
+    .option('--no-wait', 'return once the request was accepted')
+    .option('--force', "today's Feldera: stop without a checkpoint")
+    .addHelpText('after', '\nExamples:\n  ops pipe shutdown shop\n  ops pipe stop shop --no-wait')
+    .action((name: string, flags: Omit<PipeShutdownOptions, 'name'>) => runWith(f, runF, { ...flags, name }));
+}
+
+export function runPipeShutdown(opts: PipeShutdownOptions, ctx: Context): Promise<void> {
+  const { name } = opts;
   return actionAndWait(ctx, name, 'stop', 'Stopped', opts);
 }
 
-export async function pipeDelete(ctx: Context, name: string): Promise<void> {
+export interface PipeDeleteOptions {
+  name: string;
+}
+
+export function newCmdPipeDelete(f: Factory, runF: RunFunction<PipeDeleteOptions> = runPipeDelete): Command {
+  return new Command('delete')
+    .arguments('<name>')
+    .alias('rm')
+    .description('Delete a stopped pipeline (asks for confirmation; --yes in scripts)')
+    .addHelpText('after', '\nExamples:\n  ops pipe delete mine\n  ops --yes pipe delete mine')
+    .action((name: string) => runWith(f, runF, { name }));
+}
+
+export async function runPipeDelete(opts: PipeDeleteOptions, ctx: Context): Promise<void> {
+  const { name } = opts;
   const pipes = client(ctx);
   const p = await getPipeline(ctx, pipes, name);
   const ok = await ctx.prompter.confirm(`Delete pipeline ${sanitize(name)}${p.description ? ` (${sanitize(p.description)})` : ''}?`, { action: `delete pipeline ${name}` });

@@ -1,5 +1,7 @@
 /** `ops pipe list`, `ops pipe status NAME`, `ops pipe programs`. */
+import { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { runWith, type Factory, type RunFunction } from '../factory.js';
 import type { Column } from '../../core/output.js';
 import { sanitize } from '../../core/sanitize.js';
 import { compileFailed, isStopped, type Pipeline, type ProgramSummary } from '../../clients/pipelines.js';
@@ -19,7 +21,18 @@ function programStyle(text: string, status: string, c: import('chalk').ChalkInst
   return c.yellow(text);
 }
 
-export async function pipeList(ctx: Context): Promise<void> {
+/** No options: every pipeline of the server. */
+export type PipeListOptions = Record<string, never>;
+
+export function newCmdPipeList(f: Factory, runF: RunFunction<PipeListOptions> = runPipeList): Command {
+  return new Command('list')
+    .alias('ls')
+    .description('List the pipelines with their program and deployment state')
+    .addHelpText('after', "\nExamples:\n  ops pipe list\n  ops pipe list --json | jq -r '.[].name'")
+    .action(() => runWith(f, runF, {}));
+}
+
+export async function runPipeList(opts: PipeListOptions, ctx: Context): Promise<void> {
   const pipes = client(ctx);
   const list = await pipes.list();
   const tty = ctx.out.format === 'table';
@@ -31,11 +44,27 @@ export async function pipeList(ctx: Context): Promise<void> {
     { header: 'description', get: (p) => p.description, shrink: true },
   ];
   if (list.length === 0 && tty) ctx.out.info('no pipelines (create one with: ops pipe create NAME FILE.sql)');
-  await ctx.out.list(list, columns, list.map((p) => p.raw));
+  await ctx.out.list(
+    list,
+    columns,
+    list.map((p) => p.raw),
+  );
 }
 
+export interface PipeStatusOptions {
+  name: string;
+}
 
-export async function pipeStatus(ctx: Context, name: string): Promise<void> {
+export function newCmdPipeStatus(f: Factory, runF: RunFunction<PipeStatusOptions> = runPipeStatus): Command {
+  return new Command('status')
+    .arguments('<name>')
+    .description('Program and deployment state of a pipeline, its errors, and since when')
+    .addHelpText('after', '\nExamples:\n  ops pipe status shop\n  ops pipe status shop --json | jq .deployment_status')
+    .action((name: string) => runWith(f, runF, { name }));
+}
+
+export async function runPipeStatus(opts: PipeStatusOptions, ctx: Context): Promise<void> {
+  const { name } = opts;
   const pipes = client(ctx);
   const p = await getPipeline(ctx, pipes, name);
   if (ctx.json) return ctx.out.writeJson(p.raw);
@@ -48,7 +77,11 @@ export async function pipeStatus(ctx: Context, name: string): Promise<void> {
     { header: 'program', get: () => p.program.status, style: (t, _p, c) => programStyle(t, p.program.status, c) },
     { header: 'program version', get: () => p.program.version ?? '' },
     { header: 'program since', get: () => when(p.program.since) },
-    { header: 'deployment', get: () => `${p.deployment.status}${p.deployment.desired && p.deployment.desired !== p.deployment.status ? ` (going to ${p.deployment.desired})` : ''}`, style: (t, _p, c) => deploymentStyle(t, p, c) },
+    {
+      header: 'deployment',
+      get: () => `${p.deployment.status}${p.deployment.desired && p.deployment.desired !== p.deployment.status ? ` (going to ${p.deployment.desired})` : ''}`,
+      style: (t, _p, c) => deploymentStyle(t, p, c),
+    },
     { header: 'deployment since', get: () => when(p.deployment.since) },
     { header: 'error', get: () => (e ? `${e.message}${e.error_code ? ` (${e.error_code})` : ''}` : ''), style: (t, _p, c) => c.red(t) },
     { header: 'tables', get: () => p.inputs.map((r) => r.name).join(', ') },
@@ -62,8 +95,17 @@ export async function pipeStatus(ctx: Context, name: string): Promise<void> {
   }
 }
 
+/** No options: every program of the server. */
+export type PipeProgramsOptions = Record<string, never>;
 
-export async function pipePrograms(ctx: Context): Promise<void> {
+export function newCmdPipePrograms(f: Factory, runF: RunFunction<PipeProgramsOptions> = runPipePrograms): Command {
+  return new Command('programs')
+    .description('List the programs (GET /v0/programs, or derived from the pipelines on servers without it)')
+    .addHelpText('after', '\nExample:\n  ops pipe programs')
+    .action(() => runWith(f, runF, {}));
+}
+
+export async function runPipePrograms(opts: PipeProgramsOptions, ctx: Context): Promise<void> {
   const pipes = client(ctx);
   const { programs, raw } = await pipes.programs();
   const columns: Column<ProgramSummary>[] = [

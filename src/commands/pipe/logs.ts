@@ -3,14 +3,32 @@
  * server ends the stream, or (today's Feldera always streams) once the lines already logged are printed
  * and nothing new came for a moment.
  */
+import { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { runWith, type Factory, type RunFunction } from '../factory.js';
 import { ApiError, ExitCode, OpsError } from '../../core/errors.js';
 import { sanitize } from '../../core/sanitize.js';
 import { client, explain } from './shared.js';
 
 const CATCH_UP_IDLE_MS = 1500;
 
-export async function pipeLogs(ctx: Context, name: string, opts: { follow?: boolean }): Promise<void> {
+export interface PipeLogsOptions {
+  name: string;
+  /** keep printing new lines until interrupted or the stream ends */
+  follow?: boolean;
+}
+
+export function newCmdPipeLogs(f: Factory, runF: RunFunction<PipeLogsOptions> = runPipeLogs): Command {
+  return new Command('logs')
+    .arguments('<name>')
+    .description('Print the log of a pipeline; --follow to keep printing new lines')
+    .option('-f, --follow', 'keep printing new lines until interrupted or the stream ends')
+    .addHelpText('after', '\nExamples:\n  ops pipe logs shop\n  ops pipe logs shop --follow | grep ERROR')
+    .action((name: string, flags: Omit<PipeLogsOptions, 'name'>) => runWith(f, runF, { ...flags, name }));
+}
+
+export async function runPipeLogs(opts: PipeLogsOptions, ctx: Context): Promise<void> {
+  const { name } = opts;
   const pipes = client(ctx);
   ctx.io.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(ExitCode.ok);

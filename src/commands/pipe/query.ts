@@ -1,9 +1,29 @@
 /** `ops pipe query NAME SQL`: an ad-hoc SELECT over a running pipeline's materialized tables and views (a table, TSV when piped, or --json rows). */
+import { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { runWith, type Factory, type RunFunction } from '../factory.js';
 import type { Column } from '../../core/output.js';
 import { client, explain } from './shared.js';
 
-export async function pipeQuery(ctx: Context, name: string, sql: string): Promise<void> {
+export interface PipeQueryOptions {
+  name: string;
+  /** one SELECT over the pipeline's materialized tables and views */
+  sql: string;
+}
+
+export function newCmdPipeQuery(f: Factory, runF: RunFunction<PipeQueryOptions> = runPipeQuery): Command {
+  return new Command('query')
+    .arguments('<name> <sql>')
+    .description('Run an ad-hoc SELECT over the materialized tables and views of a running pipeline (a table, or --json)')
+    .addHelpText(
+      'after',
+      `\nExamples:\n  ops pipe query shop "SELECT product, SUM(amount) AS total FROM orders GROUP BY product"\n  ops pipe query shop "SELECT * FROM revenue_by_product WHERE total > 100" --json | jq length`,
+    )
+    .action((name: string, sql: string) => runWith(f, runF, { name, sql }));
+}
+
+export async function runPipeQuery(opts: PipeQueryOptions, ctx: Context): Promise<void> {
+  const { name, sql } = opts;
   let rows: Record<string, unknown>[];
   try {
     rows = await client(ctx).query(name, sql);

@@ -2,7 +2,9 @@
  * `ops pipe stats NAME [--watch]`: a summary table on a terminal (sizes and durations in units), key/value
  * lines with the raw numbers when piped, the object with --json.
  */
+import { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { runWith, type Factory, type RunFunction } from '../factory.js';
 import { ApiError, ExitCode } from '../../core/errors.js';
 import { cellText, type Column } from '../../core/output.js';
 import { formatBytes, formatDuration } from '../../core/units.js';
@@ -10,7 +12,8 @@ import { relativeTime } from '../../core/time-text.js';
 import { flatten } from './render.js';
 import { client, explain, getPipeline, sleep } from './shared.js';
 
-export interface StatsOptions {
+export interface PipeStatsOptions {
+  name: string;
   watch?: boolean;
   interval?: string;
 }
@@ -85,11 +88,27 @@ async function drawTable(ctx: Context, stats: Obj): Promise<void> {
 
 async function show(ctx: Context, stats: Obj): Promise<void> {
   if (ctx.out.format === 'json') return ctx.out.writeJson(stats);
-  if (ctx.out.format === 'tsv') return ctx.out.write(statsPairs(stats).map(([k, v]) => `${k}\t${cellText(v)}\n`).join(''));
+  if (ctx.out.format === 'tsv')
+    return ctx.out.write(
+      statsPairs(stats)
+        .map(([k, v]) => `${k}\t${cellText(v)}\n`)
+        .join(''),
+    );
   return drawTable(ctx, stats);
 }
 
-export async function pipeStats(ctx: Context, name: string, opts: StatsOptions): Promise<void> {
+export function newCmdPipeStats(f: Factory, runF: RunFunction<PipeStatsOptions> = runPipeStats): Command {
+  return new Command('stats')
+    .arguments('<name>')
+    .description('Statistics of a running pipeline (a table, or --json); --watch to refresh')
+    .option('--watch', 'refresh: redraw on a terminal, one NDJSON record per sample otherwise')
+    .option('--interval <seconds>', 'seconds between samples with --watch', '2')
+    .addHelpText('after', '\nExamples:\n  ops pipe stats shop\n  ops pipe stats shop --json | jq .global_metrics\n  ops pipe stats shop --watch')
+    .action((name: string, flags: Omit<PipeStatsOptions, 'name'>) => runWith(f, runF, { ...flags, name }));
+}
+
+export async function runPipeStats(opts: PipeStatsOptions, ctx: Context): Promise<void> {
+  const { name } = opts;
   const pipes = client(ctx);
   if (!opts.watch) {
     try {

@@ -4,14 +4,18 @@
  * `--snapshot` prints the current contents first; `--count N` stops after N changes; exit 0 when the
  * pipeline shuts down (the streams end). On a terminal without --json: a readable live view.
  */
+import { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { runWith, type Factory, type RunFunction } from '../factory.js';
 import { ExitCode, OpsError } from '../../core/errors.js';
 import { sanitize } from '../../core/sanitize.js';
 import { findRelation, isStopped, relationRef, type Change, type EgressFrame, type Pipeline } from '../../clients/pipelines.js';
 import { rowText } from './render.js';
 import { client, explain, getPipeline, parsePositiveInt } from './shared.js';
 
-export interface WatchOptions {
+export interface PipeWatchOptions {
+  name: string;
+  views: string[];
   raw?: boolean;
   snapshot?: boolean;
   count?: string;
@@ -28,7 +32,22 @@ export function serverName(p: Pipeline, view: string): string {
   return rel ? rel.name : view;
 }
 
-export async function pipeWatch(ctx: Context, name: string, views: string[], opts: WatchOptions): Promise<void> {
+export function newCmdPipeWatch(f: Factory, runF: RunFunction<PipeWatchOptions> = runPipeWatch): Command {
+  return new Command('watch')
+    .arguments('<name> <views...>')
+    .description('Stream the changes of views: one NDJSON line per change, {"view":..,"insert"|"delete":row}')
+    .option('--raw', "print the server's frames as they arrive (keep-alives included)")
+    .option('--snapshot', 'print the current contents of the views first')
+    .option('--count <n>', 'stop after N changes')
+    .addHelpText(
+      'after',
+      '\nEnds with exit 0 when the pipeline shuts down. On a terminal (without --json) a readable live view.\nExamples:\n  ops pipe watch shop revenue_by_product | jq -c .\n  ops pipe watch shop revenue_by_product big_orders --snapshot --count 10 > changes.ndjson',
+    )
+    .action((name: string, views: string[], flags: Omit<PipeWatchOptions, 'name' | 'views'>) => runWith(f, runF, { ...flags, name, views }));
+}
+
+export async function runPipeWatch(opts: PipeWatchOptions, ctx: Context): Promise<void> {
+  const { name, views } = opts;
   const limit = opts.count !== undefined ? parsePositiveInt(opts.count, '--count') : undefined;
   const pipes = client(ctx);
   const p = await getPipeline(ctx, pipes, name);
@@ -113,7 +132,15 @@ export async function pipeWatch(ctx: Context, name: string, views: string[], opt
       } catch (again) {
         throw new OpsError(`the change stream of ${view} broke: ${(err as Error).message}`, ExitCode.failure, `The pipeline service cannot be reached either: ${(again as Error).message}`);
       }
-      if (!now || isStopped(now.deployment.status) || now.deployment.desired === 'Shutdown' || now.deployment.desired === 'Stopped' || now.deployment.status === 'ShuttingDown' || now.deployment.status === 'Stopping') return;
+      if (
+        !now ||
+        isStopped(now.deployment.status) ||
+        now.deployment.desired === 'Shutdown' ||
+        now.deployment.desired === 'Stopped' ||
+        now.deployment.status === 'ShuttingDown' ||
+        now.deployment.status === 'Stopping'
+      )
+        return;
       throw new OpsError(`the change stream of ${view} broke: ${(err as Error).message}`);
     }
   };

@@ -2,105 +2,160 @@
  * `ops serve user add|list|rm` and `ops serve token create|list|revoke`: users and API tokens of the local bookmark
  * service, through the running server's admin route or, with no server, on the data dir (admin-call.ts).
  */
-import type { Command } from 'commander';
-import { contextFor, type Context } from '../../context.js';
+import { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { addVerbs, runWith, type Factory, type RunFunction } from '../factory.js';
 import { OpsError, UsageError } from '../../core/errors.js';
-import { resolveDataDir } from './flags.js';
+import { dataDirOption, resolveDataDir, withDataDir, type DataDirOption } from './flags.js';
 import { callAdmin } from './admin-call.js';
 import type { TokenInfo, UserInfo } from '../../services/bookmarks/admin.js';
-import { describeArguments, examples } from '../help-text.js';
-
-interface DirFlags {
-  dataDir?: string;
-}
+import { examples } from '../help-text.js';
 
 /** Runs an admin action of the bookmark service: through the running server, or on the data dir (admin-call.ts). */
-function call<T>(ctx: Context, flags: DirFlags, action: string, args: Record<string, unknown> = {}): Promise<T> {
+function call<T>(ctx: Context, flags: DataDirOption, action: string, args: Record<string, unknown> = {}): Promise<T> {
   return callAdmin<T>(dir(ctx, flags), 'bookmarks', action, args);
 }
 
-const dataDirOption = (cmd: Command) => cmd.option('--data-dir <dir>', 'data directory of ops serve (default $XDG_DATA_HOME/ops, env OPS_DATA_DIR)');
-
-export function registerAdmin(serve: Command): void {
-  const user = serve
-    .command('user')
+/** `ops serve user`: the group and its verbs. */
+export function newCmdServeUser(f: Factory): Command {
+  const user = new Command('user')
     .description('Users of the local bookmark service')
-    .addHelpText('after', examples('ops serve user add --name Alice --email alice@example.com', 'ops serve user list', 'ops serve user update alice@example.com --name "Alice B."', 'ops serve user rm alice@example.com --yes'));
-  dataDirOption(
-    user
-      .command('add')
+    .addHelpText(
+      'after',
+      examples(
+        'ops serve user add --name Alice --email alice@example.com',
+        'ops serve user list',
+        'ops serve user update alice@example.com --name "Alice B."',
+        'ops serve user rm alice@example.com --yes',
+      ),
+    );
+  return addVerbs(user, newCmdUserAdd(f), newCmdUserList(f), newCmdUserUpdate(f), newCmdUserRm(f));
+}
+
+export interface UserAddOptions extends DataDirOption {
+  name: string;
+  email: string;
+  /** name of the first token */
+  tokenName?: string;
+}
+
+export function newCmdUserAdd(f: Factory, runF: RunFunction<UserAddOptions> = runUserAdd): Command {
+  return dataDirOption(
+    new Command('add')
       .description('Add a user and a first API token for it (the token is shown once)')
       .requiredOption('--name <name>', 'display name')
       .requiredOption('--email <email>', 'email address (unique)')
       .option('--token-name <name>', 'name of the first token', 'default')
       .addHelpText('after', '\nExamples:\n  ops serve user add --name Alice --email alice@example.com\n  ops serve user add --name CI --email ci@example.com --json | jq -r .token'),
-  ).action(async (_f: unknown, cmd: Command) => userAdd(contextFor(cmd), merged(cmd)));
-  dataDirOption(user.command('list').alias('ls').description('List the users').addHelpText('after', examples('ops serve user list', 'ops serve user list --json | jq -r ".[].email"'))).action(async (_f: unknown, cmd: Command) => userList(contextFor(cmd), merged(cmd)));
-  dataDirOption(
-    user
-      .command('update <user>')
-      .description('Change a user\'s name or email (webhooks get user.updated)')
+  ).action((flags: UserAddOptions, cmd: Command) => runWith(f, runF, withDataDir(flags, cmd)));
+}
+
+export type UserListOptions = DataDirOption;
+
+export function newCmdUserList(f: Factory, runF: RunFunction<UserListOptions> = runUserList): Command {
+  return dataDirOption(new Command('list').alias('ls').description('List the users').addHelpText('after', examples('ops serve user list', 'ops serve user list --json | jq -r ".[].email"'))).action(
+    (flags: UserListOptions, cmd: Command) => runWith(f, runF, withDataDir(flags, cmd)),
+  );
+}
+
+export interface UserUpdateOptions extends DataDirOption {
+  /** the user, by id or email */
+  ref: string;
+  name?: string;
+  email?: string;
+}
+
+export function newCmdUserUpdate(f: Factory, runF: RunFunction<UserUpdateOptions> = runUserUpdate): Command {
+  return dataDirOption(
+    new Command('update')
+      .arguments('<user>')
+      .description("Change a user's name or email (webhooks get user.updated)")
       .option('--name <name>', 'the new display name')
       .option('--email <email>', 'the new email address (unique)')
       .addHelpText('after', examples('ops serve user update alice@example.com --name "Alice B."', 'ops serve user update 2 --email alice@example.org --json')),
-  ).action(async (ref: string, _f: unknown, cmd: Command) => userUpdate(contextFor(cmd), ref, merged(cmd)));
-  dataDirOption(
-    user
-      .command('rm <user>')
+  ).action((ref: string, flags: Omit<UserUpdateOptions, 'ref'>, cmd: Command) => runWith(f, runF, withDataDir({ ...flags, ref }, cmd)));
+}
+
+export interface UserRmOptions extends DataDirOption {
+  /** the user, by id or email */
+  ref: string;
+}
+
+export function newCmdUserRm(f: Factory, runF: RunFunction<UserRmOptions> = runUserRm): Command {
+  return dataDirOption(
+    new Command('rm')
+      .arguments('<user>')
       .description('Remove a user (id or email) with all their links, lists, tags, notes and tokens')
       .addHelpText('after', '\nExample:\n  ops serve user rm alice@example.com --yes'),
-  ).action(async (ref: string, _f: unknown, cmd: Command) => userRemove(contextFor(cmd), ref, merged(cmd)));
+  ).action((ref: string, flags: DataDirOption, cmd: Command) => runWith(f, runF, withDataDir({ ...flags, ref }, cmd)));
+}
 
-  const token = serve
-    .command('token')
+/** `ops serve token`: the group and its verbs. */
+export function newCmdServeToken(f: Factory): Command {
+  const token = new Command('token')
     .description('API tokens of the local bookmark service')
     .addHelpText('after', examples('ops serve token create --user alice@example.com --name laptop', 'ops serve token list', 'ops serve token revoke 7 --yes'));
-  dataDirOption(
-    token
-      .command('create')
+  return addVerbs(token, newCmdTokenCreate(f), newCmdTokenList(f), newCmdTokenRevoke(f));
+}
+
+export interface TokenCreateOptions extends DataDirOption {
+  /** the user (id or email) the token acts as */
+  user?: string;
+  system?: boolean;
+  privateAccess?: boolean;
+  name?: string;
+}
+
+export function newCmdTokenCreate(f: Factory, runF: RunFunction<TokenCreateOptions> = runTokenCreate): Command {
+  return dataDirOption(
+    new Command('create')
       .description('Create an API token (shown once): for a user, or a system token')
       .option('--user <user>', 'the user (id or email) the token acts as')
       .option('--system', 'a system token: reads public and internal items of every user')
       .option('--private-access', 'with --system: also read private items')
       .option('--name <name>', 'a name to recognise the token by')
-      .addHelpText(
-        'after',
-        '\nExamples:\n  ops serve token create --user alice@example.com --name laptop\n  ops serve token create --system --private-access --name backup --json',
-      ),
-  ).action(async (_f: unknown, cmd: Command) => tokenCreate(contextFor(cmd), merged(cmd)));
-  dataDirOption(
-    token
-      .command('list')
+      .addHelpText('after', '\nExamples:\n  ops serve token create --user alice@example.com --name laptop\n  ops serve token create --system --private-access --name backup --json'),
+  ).action((flags: TokenCreateOptions, cmd: Command) => runWith(f, runF, withDataDir(flags, cmd)));
+}
+
+export interface TokenListOptions extends DataDirOption {
+  /** only this user's tokens */
+  user?: string;
+}
+
+export function newCmdTokenList(f: Factory, runF: RunFunction<TokenListOptions> = runTokenList): Command {
+  return dataDirOption(
+    new Command('list')
       .alias('ls')
       .description('List tokens (never their values)')
       .option('--user <user>', "only this user's tokens")
       .addHelpText('after', examples('ops serve token list', 'ops serve token list --user alice@example.com --json')),
-  ).action(
-    async (_f: unknown, cmd: Command) => tokenList(contextFor(cmd), merged(cmd)),
-  );
-  dataDirOption(token.command('revoke <id>').description('Revoke a token: it stops working at once').addHelpText('after', examples('ops serve token revoke 7', 'ops serve token revoke 7 --yes'))).action(async (id: string, _f: unknown, cmd: Command) => tokenRevoke(contextFor(cmd), id, merged(cmd)),
-  );
-  describeArguments(serve, { user: 'the user, by id or email', id: 'the token id (see `ops serve token list`)' });
+  ).action((flags: TokenListOptions, cmd: Command) => runWith(f, runF, withDataDir(flags, cmd)));
 }
 
-/** The subcommand's options with those of its parents (`ops serve --data-dir D user list` works too). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function merged(cmd: Command): any {
-  return cmd.optsWithGlobals();
+export interface TokenRevokeOptions extends DataDirOption {
+  /** the token id */
+  id: string;
 }
 
-function dir(ctx: Context, flags: DirFlags): string {
+export function newCmdTokenRevoke(f: Factory, runF: RunFunction<TokenRevokeOptions> = runTokenRevoke): Command {
+  return dataDirOption(
+    new Command('revoke').arguments('<id>').description('Revoke a token: it stops working at once').addHelpText('after', examples('ops serve token revoke 7', 'ops serve token revoke 7 --yes')),
+  ).action((id: string, flags: DataDirOption, cmd: Command) => runWith(f, runF, withDataDir({ ...flags, id }, cmd)));
+}
+
+function dir(ctx: Context, flags: DataDirOption): string {
   return resolveDataDir(flags.dataDir, ctx.env);
 }
 
-export async function userAdd(ctx: Context, flags: DirFlags & { name: string; email: string; tokenName?: string }): Promise<void> {
+export async function runUserAdd(flags: UserAddOptions, ctx: Context): Promise<void> {
   const r = await call<{ user: UserInfo; token: string }>(ctx, flags, 'user.add', { name: flags.name, email: flags.email, tokenName: flags.tokenName });
   if (ctx.json) return ctx.out.ndjson({ user: r.user, token: r.token });
   ctx.out.success(`user ${r.user.id} ${r.user.email} added; its API token (shown only now):`);
   await ctx.out.write(`${r.token}\n`);
 }
 
-export async function userList(ctx: Context, flags: DirFlags): Promise<void> {
+export async function runUserList(flags: UserListOptions, ctx: Context): Promise<void> {
   const rows = await call<UserInfo[]>(ctx, flags, 'user.list');
   await ctx.out.list(rows, [
     { header: 'id', key: 'id' },
@@ -111,14 +166,16 @@ export async function userList(ctx: Context, flags: DirFlags): Promise<void> {
   ]);
 }
 
-export async function userUpdate(ctx: Context, ref: string, flags: DirFlags & { name?: string; email?: string }): Promise<void> {
+export async function runUserUpdate(flags: UserUpdateOptions, ctx: Context): Promise<void> {
+  const { ref } = flags;
   if (flags.name === undefined && flags.email === undefined) throw new UsageError('nothing to change: give --name or --email');
   const u = await call<UserInfo>(ctx, flags, 'user.update', { user: ref, name: flags.name, email: flags.email });
   if (ctx.json) return ctx.out.ndjson({ user: u });
   ctx.out.success(`user ${u.id} ${u.email} updated`);
 }
 
-export async function userRemove(ctx: Context, ref: string, flags: DirFlags): Promise<void> {
+export async function runUserRm(flags: UserRmOptions, ctx: Context): Promise<void> {
+  const { ref } = flags;
   const u = (await call<UserInfo[]>(ctx, flags, 'user.list')).find((x) => String(x.id) === ref || x.email.toLowerCase() === ref.toLowerCase());
   if (!u) throw new OpsError(`no user "${ref}"`, undefined, 'See `ops serve user list`.');
   if (!(await ctx.prompter.confirm(`Remove user ${u.email} and all their bookmarks?`, { action: `remove user ${u.email}` }))) {
@@ -130,7 +187,7 @@ export async function userRemove(ctx: Context, ref: string, flags: DirFlags): Pr
   ctx.out.success(`user ${removed.id} ${removed.email} removed`);
 }
 
-export async function tokenCreate(ctx: Context, flags: DirFlags & { user?: string; system?: boolean; privateAccess?: boolean; name?: string }): Promise<void> {
+export async function runTokenCreate(flags: TokenCreateOptions, ctx: Context): Promise<void> {
   const r = await call<{ token: string; info: TokenInfo }>(ctx, flags, 'token.create', { user: flags.user, system: flags.system, privateAccess: flags.privateAccess, name: flags.name });
   if (ctx.json) return ctx.out.ndjson({ ...r.info, token: r.token });
   const who = r.info.system ? `system token${r.info.private_access ? ' with private access' : ''}` : `token for ${r.info.user_email}`;
@@ -138,7 +195,7 @@ export async function tokenCreate(ctx: Context, flags: DirFlags & { user?: strin
   await ctx.out.write(`${r.token}\n`);
 }
 
-export async function tokenList(ctx: Context, flags: DirFlags & { user?: string }): Promise<void> {
+export async function runTokenList(flags: TokenListOptions, ctx: Context): Promise<void> {
   const rows = await call<TokenInfo[]>(ctx, flags, 'token.list', { user: flags.user });
   await ctx.out.list(rows, [
     { header: 'id', key: 'id' },
@@ -149,7 +206,8 @@ export async function tokenList(ctx: Context, flags: DirFlags & { user?: string 
   ]);
 }
 
-export async function tokenRevoke(ctx: Context, id: string, flags: DirFlags): Promise<void> {
+export async function runTokenRevoke(flags: TokenRevokeOptions, ctx: Context): Promise<void> {
+  const { id } = flags;
   if (!(await ctx.prompter.confirm(`Revoke token ${id}?`, { action: `revoke token ${id}` }))) {
     ctx.out.info('cancelled');
     return;

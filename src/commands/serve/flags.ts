@@ -1,4 +1,5 @@
 /** The values of `ops serve`'s flags, read and checked (shared by the server command and its admin commands). */
+import type { Command } from 'commander';
 import { UsageError } from '../../core/errors.js';
 import { dataDir as defaultDataDir } from '../../core/paths.js';
 
@@ -17,4 +18,18 @@ export function parseScale(raw: string | undefined): number | undefined {
 
 export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv): string {
   return flag ?? defaultDataDir(env);
+}
+
+/** Every admin verb (user, token, key) works on a data directory: its own --data-dir, else `ops serve --data-dir`. */
+export interface DataDirOption {
+  dataDir?: string;
+}
+
+export function dataDirOption(cmd: Command): Command {
+  return cmd.option('--data-dir <dir>', 'data directory of ops serve (default $XDG_DATA_HOME/ops, env OPS_DATA_DIR)');
+}
+
+/** A verb's own flags with the --data-dir in effect for it (its own, else the one given to `ops serve`). */
+export function withDataDir<T extends object>(flags: T, cmd: Command): T & DataDirOption {
+  return { ...flags, dataDir: cmd.optsWithGlobals<DataDirOption>().dataDir };
 }

@@ -2,69 +2,82 @@
  * `ops serve key create|list|revoke`: API keys of the local notification service (hashed at rest, shown once),
  * through the running server's admin route or, with no server, on the data dir (admin-call.ts).
  */
-import type { Command } from 'commander';
-import { contextFor, type Context } from '../../context.js';
-import { resolveDataDir } from './flags.js';
+import { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { addVerbs, runWith, type Factory, type RunFunction } from '../factory.js';
+import { dataDirOption, resolveDataDir, withDataDir, type DataDirOption } from './flags.js';
 import { callAdmin } from './admin-call.js';
 import type { ApiKeyInfo } from '../../services/notifications/admin.js';
 import { examples } from '../help-text.js';
 
-interface Flags {
-  dataDir?: string;
-  name?: string;
-}
-
 /** Runs an admin action of the notification service: through the running server, or on the data dir (admin-call.ts). */
-function call<T>(ctx: Context, flags: Flags, action: string, args: Record<string, unknown> = {}): Promise<T> {
+function call<T>(ctx: Context, flags: DataDirOption, action: string, args: Record<string, unknown> = {}): Promise<T> {
   return callAdmin<T>(dir(ctx, flags), 'notifications', action, args);
 }
 
-const dataDirOption = (cmd: Command) => cmd.option('--data-dir <dir>', 'data directory of ops serve (default $XDG_DATA_HOME/ops, env OPS_DATA_DIR)');
-
-export function registerKeys(serve: Command): void {
-  const key = serve
-    .command('key')
+/** `ops serve key`: the group and its verbs. */
+export function newCmdServeKey(f: Factory): Command {
+  const key = new Command('key')
     .description('API keys of the local notification service')
     .addHelpText(
       'after',
       examples('ops serve key create --name ci', 'ops serve key list', 'ops serve key revoke 3 --yes') +
         '\nKeys are stored as SHA-256 hashes: a key is shown once, on create. A key in OPS_NOTIFY_API_KEY is\naccepted while ops serve runs with it set, and is never stored.\n',
     );
-  dataDirOption(
-    key
-      .command('create')
+  return addVerbs(key, newCmdKeyCreate(f), newCmdKeyList(f), newCmdKeyRevoke(f));
+}
+
+export interface KeyCreateOptions extends DataDirOption {
+  /** a name to recognise the key by */
+  name: string;
+}
+
+export function newCmdKeyCreate(f: Factory, runF: RunFunction<KeyCreateOptions> = runKeyCreate): Command {
+  return dataDirOption(
+    new Command('create')
       .description('Create an API key (its value is shown only now)')
       .option('--name <name>', 'a name to recognise the key by', 'key')
       .addHelpText('after', examples('ops serve key create --name ci', 'ops serve key create --name ci --json | jq -r .key')),
-  ).action(async (_f: unknown, cmd: Command) => keyCreate(contextFor(cmd), cmd.optsWithGlobals()));
-  dataDirOption(
-    key
-      .command('list')
+  ).action((flags: KeyCreateOptions, cmd: Command) => runWith(f, runF, withDataDir(flags, cmd)));
+}
+
+export type KeyListOptions = DataDirOption;
+
+export function newCmdKeyList(f: Factory, runF: RunFunction<KeyListOptions> = runKeyList): Command {
+  return dataDirOption(
+    new Command('list')
       .alias('ls')
       .description('List the keys: id, name, a masked prefix, created and last used (never their values)')
       .addHelpText('after', examples('ops serve key list', 'ops serve key list --json')),
-  ).action(async (_f: unknown, cmd: Command) => keyList(contextFor(cmd), cmd.optsWithGlobals()));
-  dataDirOption(
-    key
-      .command('revoke')
+  ).action((flags: KeyListOptions, cmd: Command) => runWith(f, runF, withDataDir(flags, cmd)));
+}
+
+export interface KeyRevokeOptions extends DataDirOption {
+  /** the key id */
+  id: string;
+}
+
+export function newCmdKeyRevoke(f: Factory, runF: RunFunction<KeyRevokeOptions> = runKeyRevoke): Command {
+  return dataDirOption(
+    new Command('revoke')
       .argument('<id>', 'the key id (see `ops serve key list`)')
       .description('Revoke a key: it stops working at once, also on a running server')
       .addHelpText('after', examples('ops serve key revoke 3', 'ops serve key revoke 3 --yes')),
-  ).action(async (id: string, _f: unknown, cmd: Command) => keyRevoke(contextFor(cmd), id, cmd.optsWithGlobals()));
+  ).action((id: string, flags: DataDirOption, cmd: Command) => runWith(f, runF, withDataDir({ ...flags, id }, cmd)));
 }
 
-function dir(ctx: Context, flags: Flags): string {
+function dir(ctx: Context, flags: DataDirOption): string {
   return resolveDataDir(flags.dataDir, ctx.env);
 }
 
-export async function keyCreate(ctx: Context, flags: Flags): Promise<void> {
+export async function runKeyCreate(flags: KeyCreateOptions, ctx: Context): Promise<void> {
   const r = await call<{ info: ApiKeyInfo; key: string }>(ctx, flags, 'key.create', { name: flags.name });
   if (ctx.json) return ctx.out.ndjson({ ...r.info, key: r.key });
   ctx.out.success(`notification API key "${r.info.name}" (id ${r.info.id}) created; its value (shown only now):`);
   await ctx.out.write(`${r.key}\n`);
 }
 
-export async function keyList(ctx: Context, flags: Flags): Promise<void> {
+export async function runKeyList(flags: KeyListOptions, ctx: Context): Promise<void> {
   const rows = await call<ApiKeyInfo[]>(ctx, flags, 'key.list');
   await ctx.out.list(rows, [
     { header: 'id', key: 'id' },
@@ -75,7 +88,8 @@ export async function keyList(ctx: Context, flags: Flags): Promise<void> {
   ]);
 }
 
-export async function keyRevoke(ctx: Context, id: string, flags: Flags): Promise<void> {
+export async function runKeyRevoke(flags: KeyRevokeOptions, ctx: Context): Promise<void> {
+  const { id } = flags;
   if (!(await ctx.prompter.confirm(`Revoke notification API key ${id}?`, { action: `revoke key ${id}` }))) {
     ctx.out.info('cancelled');
     return;

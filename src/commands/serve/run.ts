@@ -1,18 +1,83 @@
-/** The running part of `ops serve`: start, announce, write the local profile, shut down on signals. */
+/**
+ * `ops serve` itself: its flags (the tree's own command is the verb), and the running part: start, announce, write
+ * the local profile, shut down on signals. The server is imported when it runs, not when the tree loads.
+ */
 import { resolve } from 'node:path';
+import { Option, type Command } from 'commander';
 import type { Context } from '../../context.js';
+import { runWith, type Factory, type RunFunction } from '../factory.js';
+import { DEFAULT_PORT } from '../../core/settings.js';
 import { ExitCode, OpsError, QuietExit } from '../../core/errors.js';
 import { LOCAL_PROFILE } from '../../core/config.js';
 import { dataDir as defaultDataDir } from '../../core/paths.js';
 import { chooseServeProfile, type ProfileChoice } from './profile.js';
 import type { LocalCredentials, ServeOptions } from '../../services/types.js';
 import { parsePort, parseScale, resolveDataDir } from './flags.js';
-import type { ServeFlags } from './index.js';
+
+/** The flags of `ops serve` (the server itself; `user`, `token` and `key` are its verbs). */
+export interface ServeFlags {
+  host: string;
+  port: string;
+  dataDir?: string;
+  rateLimit?: string;
+  retryScale?: string;
+  pipelinesAuth?: boolean;
+  outputCase?: string;
+  pipelineApi?: string;
+  guestAccess?: boolean;
+  linkCheck?: boolean;
+  metadata?: boolean;
+  demo?: boolean;
+  logRequests?: boolean;
+  fetchPolicy?: string;
+  connectorRoot?: string;
+}
+
+/** Give the tree's own command (`ops serve`, made by the root) its flags and action. */
+export function configureServe(cmd: Command, f: Factory, runF: RunFunction<ServeFlags> = runServe): Command {
+  return cmd
+    .option('--host <host>', 'interface to listen on', '127.0.0.1')
+    .option('--port <port>', `port to listen on (0 picks a free one)`, String(DEFAULT_PORT))
+    .option('--data-dir <dir>', 'where the services keep their data (default $XDG_DATA_HOME/ops, env OPS_DATA_DIR)')
+    .option('--rate-limit <rate>', 'bookmark API requests per minute per token, "60" or "60,1" (env API_RATE_LIMIT)')
+    .option('--retry-scale <factor>', 'multiply webhook retry delays (0.001 runs the whole schedule in seconds)')
+    .option('--pipelines-auth', 'require Authorization: Bearer apikey:... on the pipeline API')
+    .addOption(
+      new Option('--output-case <case>', "case of unquoted pipeline table, view and column names in output (a pipeline's program_config.output_case overrides); lower for Feldera's SDKs")
+        .choices(['upper', 'lower'])
+        .default('upper'),
+    )
+    .addOption(
+      new Option(
+        '--pipeline-api <api>',
+        "pipeline objects in Feldera v0.24's shape (Shutdown, ...) or today's (Stopped, program_error, ...) for today's SDK; today's calls (/stop, /resume, /clear, /dismiss_error, /v0/config) are served either way",
+      )
+        .choices(['v0.24', 'current'])
+        .default('v0.24'),
+    )
+    .option('--guest-access', 'let guests without a token read public bookmarks')
+    .option('--no-link-check', 'do not check link health in the background')
+    .option('--no-metadata', 'do not fetch page titles and descriptions for new links')
+    .addOption(
+      new Option(
+        '--fetch-policy <policy>',
+        'what outbound requests (link metadata and checks, webhooks, url_input) may reach: public refuses loopback and private addresses (default: any on a loopback bind, public otherwise)',
+      ).choices(['public', 'any']),
+    )
+    .option('--connector-root <dir>', 'the only directory pipeline file connectors may read and write (default <data-dir>/files)')
+    .addOption(new Option('--demo', 'start with demo content in every service'))
+    .option('--log-requests', 'print one line per request on stderr: time, method, path, status, milliseconds')
+    .addHelpText(
+      'after',
+      `\nOn start it writes the profile "local" (URLs and credentials), so \`ops bm\`, \`ops pipe\` and \`ops hook\`\nin another terminal work with no set-up. A server on another data dir leaves "local" to its owner and\nwrites "local-<data dir name>" instead (or --profile NAME); it prints which. With --json the first stdout line is\n{"event":"listening","url":...}. Stop with Ctrl-C (in-flight requests finish).\nOPS_LOG_LEVEL=info (or debug, warn, ...) adds the server's own JSON logs on stdout; OPS_DEBUG=1 prints\nstack traces of unexpected errors.\n\nExamples:\n  ops serve\n  ops serve --port 0 --json --data-dir ./tmp-data   # its own profile "local-tmp-data" if "local" is taken\n  ops serve --retry-scale 0.001   # webhook retries in milliseconds\n  ops serve --fetch-policy public --connector-root ~/pipeline-files\n\nSecurity (Host/Origin checks, fetch policy, connector root, file modes): docs/security.md`,
+    )
+    .action((flags: ServeFlags) => runWith(f, runF, { ...flags }));
+}
 
 /** A repeat of the stopping signal within this long is when-exit's echo of it, not a second Ctrl-C (see stop()). */
 const SIGNAL_ECHO_MS = 1000;
 
-export async function runServe(ctx: Context, flags: ServeFlags): Promise<void> {
+export async function runServe(flags: ServeFlags, ctx: Context): Promise<void> {
   const dataDir = resolve(resolveDataDir(flags.dataDir, ctx.env));
   // decided before starting, so that a --profile that is not ours is refused before anything listens
   let choice: ProfileChoice | undefined;

@@ -9,9 +9,9 @@ import { Context } from '../../../src/context.js';
 import type { Io } from '../../../src/core/io.js';
 import { startServer, type RunningServer } from '../../../src/services/server.js';
 import bookmarks from '../../../src/services/bookmarks/index.js';
-import { exportAll, readExport, readExportThroughApi } from '../../../src/commands/bm/transfer.js';
-import { linksAdd, linksGet, linksList, linksRemove } from '../../../src/commands/bm/links.js';
-import { trashRestore } from '../../../src/commands/bm/trash.js';
+import { runExport, readExport, readExportThroughApi } from '../../../src/commands/bm/transfer.js';
+import { runLinksAdd, runLinksGet, runLinksList, runLinksRm } from '../../../src/commands/bm/links.js';
+import { runTrashRestore } from '../../../src/commands/bm/trash.js';
 import { bm } from '../../../src/commands/bm/shared.js';
 import { startCountingProxy, type CountingProxy } from '../../helpers/counting-proxy.js';
 import { tempDir } from '../../helpers/cli.js';
@@ -62,11 +62,11 @@ describe('ops bm against a default ops serve', () => {
     proxy.reset();
     for (let i = 0; i < 40; i++) {
       const { ctx } = makeCtx({ json: true });
-      await linksAdd(ctx, `https://burst${i}.example/`, {});
+      await runLinksAdd({ url: `https://burst${i}.example/` }, ctx);
     }
     for (let i = 0; i < 110; i++) {
       const { ctx } = makeCtx({ json: true });
-      await linksList(ctx, { limit: '5' });
+      await runLinksList({ limit: '5' }, ctx);
     }
     expect(proxy.requests.length).toBeGreaterThanOrEqual(150);
     expect(proxy.requests.filter((r) => r.status === 429)).toEqual([]);
@@ -83,7 +83,7 @@ describe('ops bm against a default ops serve', () => {
       for (const format of ['json', 'html', 'csv']) {
         proxy.reset();
         const { ctx, out } = makeCtx();
-        await exportAll(ctx, { format });
+        await runExport({ format }, ctx);
         counts.push(proxy.requests.length);
         expect(proxy.requests.map((r) => r.status)).not.toContain(429);
         if (format === 'json') expect(JSON.parse(out()).links.length).toBeGreaterThanOrEqual(n);
@@ -106,7 +106,7 @@ describe('ops bm against a default ops serve', () => {
   test('--tag and --list are resolved with one whole read each, not a page walk', async () => {
     proxy.reset();
     const { ctx, out } = makeCtx({ json: true });
-    await linksList(ctx, { tag: ['t3'], list: ['l1'], limit: '100' });
+    await runLinksList({ tag: ['t3'], list: ['l1'], limit: '100' }, ctx);
     expect(JSON.parse(out()).length).toBeGreaterThan(0);
     expect(proxy.requests.map((r) => r.path.split('?')[0])).toEqual(['/api/v2/tags', '/api/v2/lists', '/api/v2/search/links']);
   });
@@ -115,33 +115,33 @@ describe('ops bm against a default ops serve', () => {
 describe('messages', () => {
   test("a missing link is said in words, not in Laravel's", async () => {
     const { ctx } = makeCtx();
-    await expect(linksGet(ctx, '99999')).rejects.toThrow(/^link 99999 not found$/);
+    await expect(runLinksGet({ id: '99999' }, ctx)).rejects.toThrow(/^link 99999 not found$/);
   });
 
   test('links list says how many there are when it shows the first page only', async () => {
     const { ctx, err } = makeCtx();
-    await linksList(ctx, {});
+    await runLinksList({}, ctx);
     const total = (await (await fetch(`${server.url}/api/v2/links?per_page=1`, { headers: { authorization: `Bearer ${token}` } })).json()) as { meta: { total: number } };
     expect(err()).toContain(`showing 25 of ${total.meta.total} links; --all for all of them, --limit N for more`);
     const limited = makeCtx();
-    await linksList(limited.ctx, { limit: '3' });
+    await runLinksList({ limit: '3' }, limited.ctx);
     expect(limited.err()).not.toContain('showing');
     const all = makeCtx();
-    await linksList(all.ctx, { limit: '100000' });
+    await runLinksList({ limit: '100000' }, all.ctx);
     expect(all.err()).not.toContain('showing');
   });
 
   test('trash restore of a link that is not in the trash says so (exit 1) instead of "restored"', async () => {
     const { ctx, err } = makeCtx();
     const alive = makeCtx({ json: true });
-    await linksAdd(alive.ctx, 'https://restore-me.example/', {});
+    await runLinksAdd({ url: 'https://restore-me.example/' }, alive.ctx);
     const id = JSON.parse(alive.out()).id as number;
-    await expect(trashRestore(ctx, 'link', [String(id)])).rejects.toThrow(`link ${id} is not in the trash`);
+    await expect(runTrashRestore({ type: 'link', ids: [String(id)] }, ctx)).rejects.toThrow(`link ${id} is not in the trash`);
     expect(err()).not.toContain('restored');
     const rm = makeCtx({ yes: true });
-    await linksRemove(rm.ctx, [String(id)]);
+    await runLinksRm({ ids: [String(id)] }, rm.ctx);
     const again = makeCtx();
-    await trashRestore(again.ctx, 'link', [String(id)]);
+    await runTrashRestore({ type: 'link', ids: [String(id)] }, again.ctx);
     expect(again.err()).toContain(`restored link ${id}`);
   });
 });

@@ -11,7 +11,7 @@ import { Context } from '../../../src/context.js';
 import type { Io } from '../../../src/core/io.js';
 import { startServer, type RunningServer } from '../../../src/services/server.js';
 import bookmarks from '../../../src/services/bookmarks/index.js';
-import { importFile } from '../../../src/commands/bm/transfer.js';
+import { runImport } from '../../../src/commands/bm/transfer.js';
 import { startCountingProxy, type CountingProxy } from '../../helpers/counting-proxy.js';
 import { tempDir } from '../../helpers/cli.js';
 
@@ -33,8 +33,19 @@ async function run(file: string, opts: { dryRun?: boolean; clientSide?: boolean 
   let out = '';
   stdout.on('data', (d) => (out += d));
   const env = { OPS_BM_URL: server.url, OPS_BM_TOKEN: server.credentials.bmToken!, OPS_CONFIG_DIR: tempDir('ops-cfg-'), HTTP_PROXY: proxy.url };
-  const io: Io = { stdin: new PassThrough(), stdout, stderr: new PassThrough(), stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, colorOut: false, colorErr: false, columns: Number.MAX_SAFE_INTEGER, env };
-  await importFile(new Context({ json: true }, env, io), file, opts);
+  const io: Io = {
+    stdin: new PassThrough(),
+    stdout,
+    stderr: new PassThrough(),
+    stdinIsTTY: false,
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    colorOut: false,
+    colorErr: false,
+    columns: Number.MAX_SAFE_INTEGER,
+    env,
+  };
+  await runImport({ file, ...opts }, new Context({ json: true }, env, io));
   return JSON.parse(out);
 }
 

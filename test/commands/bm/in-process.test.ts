@@ -8,13 +8,13 @@ import { Context } from '../../../src/context.js';
 import type { Io } from '../../../src/core/io.js';
 import { BookmarkClient } from '../../../src/clients/bookmarks.js';
 import { HttpClient } from '../../../src/core/http.js';
-import { linksGet, linksList } from '../../../src/commands/bm/links.js';
-import { trashList } from '../../../src/commands/bm/trash.js';
-import { check } from '../../../src/commands/bm/check.js';
+import { runLinksGet, runLinksList } from '../../../src/commands/bm/links.js';
+import { runTrashList } from '../../../src/commands/bm/trash.js';
+import { runCheck } from '../../../src/commands/bm/check.js';
 import { createMany } from '../../../src/commands/bm/create-many.js';
 import { NameResolver } from '../../../src/commands/bm/shared.js';
 import { relativeTime, shortUrl } from '../../../src/commands/bm/format.js';
-import { collectionsGet } from '../../../src/commands/bm/collections.js';
+import { runCollectionsGet } from '../../../src/commands/bm/collections.js';
 import { tempDir } from '../../helpers/cli.js';
 import { startFakeLinkAce, TOKEN, type FakeLinkAce } from '../../clients/bookmarks/linkace-server.js';
 
@@ -55,7 +55,7 @@ function makeCtx(opts: { tty: boolean; columns?: number; json?: boolean }) {
 describe('terminal output', () => {
   test('links list: headers, words, relative times, short URLs, fitted to the width', async () => {
     const { ctx, out } = makeCtx({ tty: true, columns: 80 });
-    await linksList(ctx, { sort: 'id', order: 'asc', limit: '3' });
+    await runLinksList({ sort: 'id', order: 'asc', limit: '3' }, ctx);
     const lines = out().trimEnd().split('\n');
     expect(lines[0]).toMatch(/^ID\s+TITLE\s+URL\s+VISIBILITY\s+STATUS\s+CREATED$/);
     expect(lines).toHaveLength(4);
@@ -66,13 +66,13 @@ describe('terminal output', () => {
 
   test('the same list piped: full values and ISO times', async () => {
     const { ctx, out } = makeCtx({ tty: false });
-    await linksList(ctx, { sort: 'id', order: 'asc', limit: '1' });
+    await runLinksList({ sort: 'id', order: 'asc', limit: '1' }, ctx);
     expect(out()).toBe(`1\t${la.links[0]!.title}\t${la.links[0]!.url}\tpublic\tok\t${la.links[0]!.created_at}\n`);
   });
 
   test('links get: labelled fields', async () => {
     const { ctx, out } = makeCtx({ tty: true });
-    await linksGet(ctx, '5');
+    await runLinksGet({ id: '5' }, ctx);
     expect(out()).toMatch(/^id\s+5$/m);
     expect(out()).toMatch(/^status\s+broken$/m);
     expect(out()).toMatch(/^visibility\s+public$/m);
@@ -80,21 +80,25 @@ describe('terminal output', () => {
 
   test('check on LinkAce: a table of broken links and a note on stderr', async () => {
     const { ctx, out, err } = makeCtx({ tty: true });
-    await check(ctx, undefined, { broken: true });
+    await runCheck({ broken: true }, ctx);
     expect(err()).toContain('own schedule');
-    expect(out().split('\n').filter((l) => /\sbroken\s/.test(l))).toHaveLength(12);
+    expect(
+      out()
+        .split('\n')
+        .filter((l) => /\sbroken\s/.test(l)),
+    ).toHaveLength(12);
   });
 
   test('a tag named like a number is found by that name when no such id exists', async () => {
     const { ctx, out } = makeCtx({ tty: false, json: true });
     await new BookmarkClient(ctx.http('bm')).createCollection('tags', { name: '2024' });
-    await collectionsGet(ctx, 'tags', '2024');
+    await runCollectionsGet({ kind: 'tags', ref: '2024' }, ctx);
     expect(JSON.parse(out())).toMatchObject({ name: '2024' });
   });
 
   test('an empty trash says so on a terminal and prints nothing', async () => {
     const { ctx, out, err } = makeCtx({ tty: true });
-    await trashList(ctx, { type: 'tags' });
+    await runTrashList({ type: 'tags' }, ctx);
     expect(out()).toBe('');
     expect(err()).toContain('The trash is empty.');
   });
@@ -125,7 +129,7 @@ describe('client paging and helpers', () => {
     const r = new NameResolver(c);
     expect(await r.ids('tags', ['mixed case'])).toEqual([tag.id]);
     expect(await r.ids('tags', [String(tag.id)])).toEqual([tag.id]);
-    await expect(r.ids("tags", ["absent"])).rejects.toMatchObject({ hint: expect.stringContaining("--create-missing") });
+    await expect(r.ids('tags', ['absent'])).rejects.toMatchObject({ hint: expect.stringContaining('--create-missing') });
     const creating = new NameResolver(c, { create: true });
     const [id] = await creating.ids('tags', ['absent']);
     expect(creating.created.map((x) => x.tag.name)).toEqual(['absent']);

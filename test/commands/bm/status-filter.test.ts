@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PassThrough } from 'node:stream';
 import { Context } from '../../../src/context.js';
 import type { Io } from '../../../src/core/io.js';
-import { linksList } from '../../../src/commands/bm/links.js';
+import { runLinksList } from '../../../src/commands/bm/links.js';
 import { tempDir } from '../../helpers/cli.js';
 import { startFakeLinkAce, TOKEN, type FakeLinkAce } from '../../clients/bookmarks/linkace-server.js';
 
@@ -37,43 +37,51 @@ function piped() {
     columns: Number.MAX_SAFE_INTEGER,
     env,
   };
-  return { ctx: new Context({}, env, io), ids: () => out.trim().split('\n').filter(Boolean).map((l) => Number(l.split('\t')[0])) };
+  return {
+    ctx: new Context({}, env, io),
+    ids: () =>
+      out
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => Number(l.split('\t')[0])),
+  };
 }
 
 describe('links list --status', () => {
   test('broken: reads past the newer moved links until --limit broken ones are found', async () => {
     const p = piped();
-    await linksList(p.ctx, { status: 'broken', limit: '2' });
+    await runLinksList({ status: 'broken', limit: '2' }, p.ctx);
     expect(p.ids()).toEqual([15, 10]);
   });
 
   test('moved: the newest moved links, exactly --limit of them', async () => {
     const p = piped();
-    await linksList(p.ctx, { status: 'moved', limit: '3' });
+    await runLinksList({ status: 'moved', limit: '3' }, p.ctx);
     expect(p.ids()).toEqual([30, 29, 28]);
   });
 
   test('ok: a plain listing filtered here, not a search without criteria', async () => {
     const p = piped();
-    await linksList(p.ctx, { status: 'ok', limit: '3' });
+    await runLinksList({ status: 'ok', limit: '3' }, p.ctx);
     expect(p.ids()).toEqual([19, 18, 17]);
   });
 
   test('ok with a query: the search, filtered here', async () => {
     const p = piped();
-    await linksList(p.ctx, { status: 'ok', query: 'seed1', limit: '2' });
+    await runLinksList({ status: 'ok', query: 'seed1', limit: '2' }, p.ctx);
     expect(p.ids()).toEqual([19, 18]);
   });
 });
 
 describe('argument checks', () => {
   test('tags list --sort description is a usage error (tags have no description); lists accept it', async () => {
-    const { collectionsList } = await import('../../../src/commands/bm/collections.js');
+    const { runCollectionsList } = await import('../../../src/commands/bm/collections.js');
     const { UsageError } = await import('../../../src/core/errors.js');
     const p = piped();
-    await expect(collectionsList(p.ctx, 'tags', { sort: 'description' })).rejects.toBeInstanceOf(UsageError);
-    await expect(collectionsList(p.ctx, 'tags', { sort: 'description' })).rejects.toThrow(/--sort must be one of id, name, visibility/);
-    await collectionsList(piped().ctx, 'lists', { sort: 'description' });
+    await expect(runCollectionsList({ kind: 'tags', sort: 'description' }, p.ctx)).rejects.toBeInstanceOf(UsageError);
+    await expect(runCollectionsList({ kind: 'tags', sort: 'description' }, p.ctx)).rejects.toThrow(/--sort must be one of id, name, visibility/);
+    await runCollectionsList({ kind: 'lists', sort: 'description' }, piped().ctx);
   });
 
   test('an id given twice is acted on once', async () => {

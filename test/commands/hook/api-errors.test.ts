@@ -1,7 +1,7 @@
 /** API errors of the notification service as `ops hook` commands report them (in process). */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Context } from '../../../src/context.js';
-import { hookRegister } from '../../../src/commands/hook/register.js';
+import { runHookRegister } from '../../../src/commands/hook/register.js';
 import service from '../../../src/services/notifications/index.js';
 import { buildServiceApp, type ServiceApp } from '../../helpers/service-app.js';
 import { memoryIo } from '../../helpers/memory-io.js';
@@ -19,7 +19,7 @@ describe('ops hook: API errors', () => {
     const base = await s.listen();
     const env = { OPS_CONFIG_DIR: tempDir(), XDG_STATE_HOME: tempDir(), OPS_NOTIFY_URL: `${base}/notify`, OPS_NOTIFY_API_KEY: key, OPS_HOOK_SECRET: 'x' };
     const ctx = new Context({}, env, memoryIo({ env }));
-    const err = await hookRegister(ctx, 'http://127.0.0.1:9/', { events: ['user.exploded', 'user.created'] }).then(
+    const err = await runHookRegister({ urlArg: 'http://127.0.0.1:9/', events: ['user.exploded', 'user.created'] }, ctx).then(
       () => null,
       (e: Error & { exitCode?: number }) => e,
     );
@@ -39,8 +39,8 @@ describe('ops hook redeliver', () => {
     const base = await s.listen();
     const env = { OPS_CONFIG_DIR: tempDir(), XDG_STATE_HOME: tempDir(), OPS_NOTIFY_URL: `${base}/notify`, OPS_NOTIFY_API_KEY: key };
     const io = memoryIo({ env });
-    const { hookRedeliver } = await import('../../../src/commands/hook/deliveries.js');
-    const err = await hookRedeliver(new Context({ json: true }, env, io), ['dlv_nope', deliveries[0]]).then(
+    const { runHookRedeliver } = await import('../../../src/commands/hook/deliveries.js');
+    const err = await runHookRedeliver({ ids: ['dlv_nope', deliveries[0]] }, new Context({ json: true }, env, io)).then(
       () => null,
       (e: Error & { exitCode?: number }) => e,
     );

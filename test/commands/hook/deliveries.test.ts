@@ -1,7 +1,7 @@
 /** `ops hook deliveries` in process against the notification service hosted as `ops serve` does. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Context } from '../../../src/context.js';
-import { hookDeliveries } from '../../../src/commands/hook/deliveries.js';
+import { runHookDeliveries } from '../../../src/commands/hook/deliveries.js';
 import service from '../../../src/services/notifications/index.js';
 import { buildServiceApp, type ServiceApp } from '../../helpers/service-app.js';
 import { memoryIo } from '../../helpers/memory-io.js';
@@ -24,7 +24,7 @@ describe('ops hook deliveries', () => {
     const base = await s.listen();
     const env = { OPS_CONFIG_DIR: tempDir(), XDG_STATE_HOME: tempDir(), OPS_NOTIFY_URL: `${base}/notify`, OPS_NOTIFY_API_KEY: key };
     const io = memoryIo({ env });
-    await hookDeliveries(new Context({ json: true }, env, io), undefined, { type: 'tag.created' });
+    await runHookDeliveries({ type: 'tag.created' }, new Context({ json: true }, env, io));
     const out = JSON.parse(io.stdoutText());
     expect(out.map((d: { id: string; eventType: string }) => [d.id, d.eventType])).toEqual([[deliveries[0], 'tag.created']]);
   });

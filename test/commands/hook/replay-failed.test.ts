@@ -1,7 +1,7 @@
 /** `ops hook replay --failed` in-process against the notification service hosted as `ops serve` does. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Context } from '../../../src/context.js';
-import { hookReplay } from '../../../src/commands/hook/replay.js';
+import { runHookReplay } from '../../../src/commands/hook/replay.js';
 import service from '../../../src/services/notifications/index.js';
 import { buildServiceApp } from '../../helpers/service-app.js';
 import { memoryIo } from '../../helpers/memory-io.js';
@@ -19,8 +19,7 @@ describe('ops hook replay --failed', () => {
     cleanups.push(() => s.close());
     const key = (await s.handle.localCredentials!()).notifyApiKey!;
     const base = await s.listen();
-    const call = async (method: string, url: string, payload?: unknown) =>
-      s.app.inject({ method: method as 'GET', url, payload: payload as string, headers: { authorization: `Bearer ${key}` } });
+    const call = async (method: string, url: string, payload?: unknown) => s.app.inject({ method: method as 'GET', url, payload: payload as string, headers: { authorization: `Bearer ${key}` } });
     const json = async (method: string, url: string, payload?: unknown) => (await call(method, url, payload)).json();
 
     const rcv = await startTestReceiver(() => ({ status: 500 }));
@@ -38,7 +37,7 @@ describe('ops hook replay --failed', () => {
     rcv.setBehaviour(() => ({ status: 200 }));
     const env = { OPS_CONFIG_DIR: tempDir(), XDG_STATE_HOME: tempDir(), OPS_NOTIFY_URL: `${base}/notify`, OPS_NOTIFY_API_KEY: key };
     const io = memoryIo({ env });
-    await hookReplay(new Context({ json: true }, env, io), { failed: true });
+    await runHookReplay({ failed: true }, new Context({ json: true }, env, io));
     const out = JSON.parse(io.stdoutText());
     expect(out.map((d: { id: string }) => d.id)).toEqual([live]);
     expect(io.stderrText()).toContain('1 failed delivery of deleted webhooks skipped');

@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Context } from '../../../src/context.js';
-import { pipeIngest } from '../../../src/commands/pipe/ingest.js';
-import { pipeSnapshot } from '../../../src/commands/pipe/snapshot.js';
-import { pipeStats } from '../../../src/commands/pipe/stats.js';
+import { runPipeIngest } from '../../../src/commands/pipe/ingest.js';
+import { runPipeSnapshot } from '../../../src/commands/pipe/snapshot.js';
+import { runPipeStats } from '../../../src/commands/pipe/stats.js';
 import { createCompiled, snapshot, startRunning, startSvc, bag, waitFor, type Svc } from '../../services/pipelines/helpers.js';
 import { memoryIo } from '../../helpers/memory-io.js';
 import { tempDir } from '../../helpers/cli.js';
@@ -34,7 +34,7 @@ async function ingest(text: string, opts: { header?: boolean; force?: boolean; w
   const ctx = new Context({ json: true }, { OPS_PIPE_URL: svc.base, OPS_CONFIG_DIR: tempDir('ops-cfg-') }, io);
   let error: Error | undefined;
   try {
-    await pipeIngest(ctx, 'people', 'people', file, { wait: true, ...opts });
+    await runPipeIngest({ name: 'people', table: 'people', file, wait: true, ...opts }, ctx);
   } catch (err) {
     error = err as Error;
   }
@@ -47,7 +47,12 @@ describe('ops pipe ingest with CSV', () => {
     expect(r.error).toBeUndefined();
     expect(JSON.parse(r.stdout)).toMatchObject({ records: 2 });
     const rows = (await snapshot(svc, 'people', 'everyone')).json_data ?? [];
-    expect(bag(rows.map((c: any) => c.insert))).toEqual(bag([{ ID: 1, NAME: 'Ann', CITY: 'Oslo' }, { ID: 2, NAME: 'Bo, Jr.', CITY: null }]));
+    expect(bag(rows.map((c: any) => c.insert))).toEqual(
+      bag([
+        { ID: 1, NAME: 'Ann', CITY: 'Oslo' },
+        { ID: 2, NAME: 'Bo, Jr.', CITY: null },
+      ]),
+    );
   });
 
   test('header-less CSV goes as it is; --no-header sends a header-like line as a row (and the server refuses it)', async () => {
@@ -84,7 +89,7 @@ describe('ops pipe snapshot of an unknown view', () => {
   test("names the view and where to look, not the server's internal endpoint", async () => {
     const io = memoryIo({ tty: false });
     const ctx = new Context({}, { OPS_PIPE_URL: svc.base, OPS_CONFIG_DIR: tempDir('ops-cfg-') }, io);
-    const err = (await pipeSnapshot(ctx, 'people', 'nosuch').catch((e: unknown) => e)) as Error & { hint?: string };
+    const err = (await runPipeSnapshot({ name: 'people', view: 'nosuch' }, ctx).catch((e: unknown) => e)) as Error & { hint?: string };
     expect(err.message).toBe('people has no view "nosuch"');
     expect(err.hint).toContain('ops pipe status people');
   });
@@ -94,13 +99,13 @@ describe('ops pipe stats', () => {
   test('on a terminal: sizes and durations in units, the start time as a date; piped: the raw numbers', async () => {
     const env = { OPS_PIPE_URL: svc.base, OPS_CONFIG_DIR: tempDir('ops-cfg-') };
     const tty = memoryIo({ tty: true, columns: 100 });
-    await pipeStats(new Context({}, env, tty), 'people', {});
+    await runPipeStats({ name: 'people' }, new Context({}, env, tty));
     const text = tty.stdoutText();
     expect(text).toMatch(/^ {2}rss_bytes +\d+\.\d (KiB|MiB|GiB)$/m);
     expect(text).toMatch(/^ {2}cpu_msecs +\d+(\.\d)? (ms|s)$|^ {2}cpu_msecs +\d+m \d\ds$/m);
     expect(text).toMatch(/^ {2}start_time +\d{4}-\d\d-\d\dT.*Z \((just now|\d+\w+ ago)\)$/m);
     const piped = memoryIo({ tty: false });
-    await pipeStats(new Context({}, env, piped), 'people', {});
+    await runPipeStats({ name: 'people' }, new Context({}, env, piped));
     expect(piped.stdoutText()).toMatch(/^global_metrics\.rss_bytes\t\d+$/m);
   });
 });
