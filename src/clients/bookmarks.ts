@@ -328,9 +328,7 @@ export class BookmarkClient {
    */
   async serverImport(html: string | Buffer, filename = 'bookmarks.html', options: { dryRun?: boolean } = {}): Promise<ImportResult> {
     const boundary = `----ops${Date.now().toString(16)}${Math.random().toString(16).slice(2)}`;
-    const head = Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename.replace(/["\r\n]/g, '_')}"\r\nContent-Type: text/html\r\n\r\n`,
-    );
+    const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename.replace(/["\r\n]/g, '_')}"\r\nContent-Type: text/html\r\n\r\n`);
     const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
     const body = Buffer.concat([head, Buffer.isBuffer(html) ? html : Buffer.from(html, 'utf8'), tail]);
     const raw = await this.http.json<Record<string, unknown>>('POST', '/api/v1/import', {

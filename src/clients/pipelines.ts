@@ -297,7 +297,7 @@ const QUANTILES = 1000;
 function isUnknownAction(err: ApiError): boolean {
   if (err.status === 404 && err.code !== 'UnknownPipelineName') return true;
   if (err.status === 405) return true;
-  return err.status === 400 && (err.code === 'InvalidPipelineAction' || err.code === 'IllegalPipelineAction' && /action '(stop|shutdown)'/i.test(err.message));
+  return err.status === 400 && (err.code === 'InvalidPipelineAction' || (err.code === 'IllegalPipelineAction' && /action '(stop|shutdown)'/i.test(err.message)));
 }
 
 function parseSnapshotText(text: string): { json_data?: Change[] } | undefined {

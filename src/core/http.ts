@@ -157,7 +157,11 @@ export class HttpClient {
       return new TimeoutError(`the ${this.options.serviceName} at ${originOf(url)} did not answer in time`, 'Raise --timeout, or check the service.');
     }
     if (code === 'ECONNREFUSED') {
-      return new NetworkError(`cannot reach the ${this.options.serviceName} at ${originOf(url)} (connection refused)`, 'Is it running? `ops serve` starts a local one; `ops config list` shows the URL in use.', code);
+      return new NetworkError(
+        `cannot reach the ${this.options.serviceName} at ${originOf(url)} (connection refused)`,
+        'Is it running? `ops serve` starts a local one; `ops config list` shows the URL in use.',
+        code,
+      );
     }
     return new NetworkError(`cannot reach the ${this.options.serviceName} at ${originOf(url)}: ${code ?? e.message ?? String(err)}`, undefined, code);
   }

@@ -165,7 +165,10 @@ export class Output {
         continue;
       }
       if (streamed && used < this.io.columns && this.io.columns < 10_000) {
-        const last = columns.map((c, i) => (c.shrink ? i : -1)).filter((i) => i >= 0).pop();
+        const last = columns
+          .map((c, i) => (c.shrink ? i : -1))
+          .filter((i) => i >= 0)
+          .pop();
         if (last !== undefined) widths[last]! += this.io.columns - used;
       }
       return { columns, widths, streamed };
@@ -257,7 +260,19 @@ export function fitWidths<T>(widths: number[], columns: Column<T>[], total: numb
 }
 
 const BORDERLESS = {
-  top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
-  bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
-  left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '',
+  top: '',
+  'top-mid': '',
+  'top-left': '',
+  'top-right': '',
+  bottom: '',
+  'bottom-mid': '',
+  'bottom-left': '',
+  'bottom-right': '',
+  left: '',
+  'left-mid': '',
+  mid: '',
+  'mid-mid': '',
+  right: '',
+  'right-mid': '',
+  middle: '',
 };

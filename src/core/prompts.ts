@@ -40,10 +40,7 @@ export function createPrompter(io: Io, policy: PromptPolicy): Prompter {
     async confirm(message, options = {}) {
       if (policy.yes) return true;
       if (!interactive) {
-        throw new UsageError(
-          `refusing to ${options.action ?? 'continue'} without confirmation: ${policy.noInput ? 'input is disabled (--no-input)' : 'not a terminal'}`,
-          'Pass --yes to confirm.',
-        );
+        throw new UsageError(`refusing to ${options.action ?? 'continue'} without confirmation: ${policy.noInput ? 'input is disabled (--no-input)' : 'not a terminal'}`, 'Pass --yes to confirm.');
       }
       const { confirm } = await import('@inquirer/prompts');
       return confirm({ message, default: options.defaultYes ?? false }, context as never);

@@ -42,7 +42,7 @@ export const OTHER_ENVIRONMENT: readonly { env: string; description: string }[] 
   { env: 'HTTP_PROXY, HTTPS_PROXY, NO_PROXY', description: 'Proxies for outgoing requests' },
   { env: 'API_RATE_LIMIT', description: '`ops serve`: bookmark API requests per minute ("60" or LinkAce "60,1")' },
   { env: 'ENGINE_LOG_JSON', description: '`ops serve`: pipeline logs as one JSON object per line' },
-  { env: 'OPS_LOG_LEVEL', description: '`ops serve`: the server\'s own JSON logs on stdout at this level (info, debug, warn, error)' },
+  { env: 'OPS_LOG_LEVEL', description: "`ops serve`: the server's own JSON logs on stdout at this level (info, debug, warn, error)" },
   { env: 'OPS_DEBUG', description: 'Print the stack trace of an unexpected error (any non-empty value)' },
 ];
 

@@ -175,7 +175,10 @@ export function manPage(root: CommandSpec, inputs: ManInputs): string {
     out.push(...tagged(`\\fB${lit(s.env)}\\fR`, `${prose(s.description)} (${extra}).`));
   }
   for (const e of OTHER_ENVIRONMENT) {
-    const names = e.env.split(/,\s*/).map((n) => `\\fB${lit(n)}\\fR`).join(', ');
+    const names = e.env
+      .split(/,\s*/)
+      .map((n) => `\\fB${lit(n)}\\fR`)
+      .join(', ');
     out.push(...tagged(names, `${prose(e.description)}.`));
   }
 
@@ -184,10 +187,7 @@ export function manPage(root: CommandSpec, inputs: ManInputs): string {
 
   out.push(
     '.SH FILES',
-    ...tagged(
-      '\\fI$XDG_CONFIG_HOME/ops/config.json\\fR',
-      'Profiles and their settings, and the active profile (default directory \\fI~/.config/ops\\fR; \\fBOPS_CONFIG_DIR\\fR moves it).',
-    ),
+    ...tagged('\\fI$XDG_CONFIG_HOME/ops/config.json\\fR', 'Profiles and their settings, and the active profile (default directory \\fI~/.config/ops\\fR; \\fBOPS_CONFIG_DIR\\fR moves it).'),
     ...tagged('\\fI$XDG_CONFIG_HOME/ops/credentials.json\\fR', 'The secrets of each profile (tokens, API keys), readable only by you (mode 0600).'),
     ...tagged(
       '\\fI$XDG_DATA_HOME/ops/\\fR',
@@ -210,10 +210,12 @@ export function manPage(root: CommandSpec, inputs: ManInputs): string {
   );
   // Text lines (not macros, not example blocks) under 80 bytes, as mandoc's style check likes.
   let fill = true;
-  const lines = out.flatMap((block) => block.split('\n')).map((line) => {
-    if (line === '.nf') fill = false;
-    if (line === '.fi') fill = true;
-    return fill && !line.startsWith('.') && line.length > 78 ? wrap(line) : line;
-  });
+  const lines = out
+    .flatMap((block) => block.split('\n'))
+    .map((line) => {
+      if (line === '.nf') fill = false;
+      if (line === '.fi') fill = true;
+      return fill && !line.startsWith('.') && line.length > 78 ? wrap(line) : line;
+    });
   return lines.join('\n') + '\n';
 }

@@ -176,9 +176,7 @@ export function describeTree(cmd: Command, path: string[] = []): CommandSpec {
   const helpAfter = helpTextAfter(cmd);
   const description = cmd.description() ?? '';
   const children = help.visibleCommands(cmd).filter((c) => cmd.commands.includes(c));
-  const options = help
-    .visibleOptions(cmd)
-    .map((o) => optionSpec(o, path));
+  const options = help.visibleOptions(cmd).map((o) => optionSpec(o, path));
   const hasAction = Boolean((cmd as unknown as { _actionHandler?: unknown })._actionHandler);
   return {
     name: cmd.name(),

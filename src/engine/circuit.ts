@@ -78,7 +78,13 @@ export class EngineCircuit implements Circuit {
       const altNames = t.columns.map((c) => (c.quoted ? undefined : c.name.toLowerCase() === c.name ? c.name.toUpperCase() : c.name.toLowerCase()));
       const convert = t.columns.map((c) => jsonConverter(c.type));
       this.tables.set(t.name, { def: t, byKey, exact, folded, altNames, convert, watermarks: new Map() });
-      this.addOutput(t.name, t.node, t.columns.map((c) => ({ name: c.name, type: c.type })), t.quoted, true);
+      this.addOutput(
+        t.name,
+        t.node,
+        t.columns.map((c) => ({ name: c.name, type: c.type })),
+        t.quoted,
+        true,
+      );
       this.outputs[this.outputs.length - 1]!.byKey = byKey;
     }
     for (const v of program.views) {
@@ -110,7 +116,11 @@ export class EngineCircuit implements Circuit {
 
   private findTable(name: string): TableState | undefined {
     if (!this.tableCache.has(name)) {
-      const o = resolveName(this.outputs.filter((x) => x.isTable), name, this.casing);
+      const o = resolveName(
+        this.outputs.filter((x) => x.isTable),
+        name,
+        this.casing,
+      );
       this.tableCache.set(name, o ? this.tables.get(o.name) : undefined);
     }
     return this.tableCache.get(name);
@@ -158,7 +168,8 @@ export class EngineCircuit implements Circuit {
       if (o.final) d = this.finalRows(o.final, d);
       if (!d || !d.length) continue;
       let c: Delta;
-      if (o.byKey) c = o.node.kind === 'table' && this.singleTouch.has(o.node.table) ? d : consolidate(d); // primary-key tables: the key map already holds the contents
+      if (o.byKey)
+        c = o.node.kind === 'table' && this.singleTouch.has(o.node.table) ? d : consolidate(d); // primary-key tables: the key map already holds the contents
       else {
         c = consolidateStep(d);
         o.integrated.append(c);

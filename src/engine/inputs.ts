@@ -29,7 +29,6 @@ export function foldKey(s: string): string {
   return s.toLowerCase();
 }
 
-
 /**
  * A JSON row (object or array) to an internal row; columns it leaves out take their defaults.
  * `present`, when given, is set for each column the input named (for partial updates).
@@ -100,12 +99,7 @@ function checkNotNull(t: TableState, row: Row, index: number, only?: number[]): 
  * A `batch` change (its rows take the indexes from `firstIndex` on), block by block: each row converted and
  * checked exactly as the change `{table, op: rowOp, row}` with all columns given would be.
  */
-export function convertBatch(
-  ch: Extract<InputChange, { op: 'batch' }>,
-  firstIndex: number,
-  findTable: (name: string) => TableState | undefined,
-  out: Action[],
-): number {
+export function convertBatch(ch: Extract<InputChange, { op: 'batch' }>, firstIndex: number, findTable: (name: string) => TableState | undefined, out: Action[]): number {
   const t = findTable(String(ch.table));
   if (!t) throw new EngineInputError(`unknown table '${ch.table}'`, firstIndex);
   const batch = ch.rows;
@@ -204,4 +198,3 @@ export function convertChange(ch: InputChange, index: number, findTable: (name: 
       throw new EngineInputError(`unknown operation '${(ch as { op: string }).op}'`, index);
   }
 }
-

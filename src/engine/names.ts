@@ -16,9 +16,5 @@ export function resolveName<T extends Named>(list: Iterable<T>, name: string, ca
     return arr.find((r) => r.name === n);
   }
   const folded = casing === 'upper' ? name.toUpperCase() : name.toLowerCase();
-  return (
-    arr.find((r) => r.name === folded) ??
-    arr.find((r) => !r.caseSensitive && r.name.toLowerCase() === name.toLowerCase()) ??
-    arr.find((r) => r.name === name)
-  );
+  return arr.find((r) => r.name === folded) ?? arr.find((r) => !r.caseSensitive && r.name.toLowerCase() === name.toLowerCase()) ?? arr.find((r) => r.name === name);
 }

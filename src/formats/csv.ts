@@ -258,12 +258,7 @@ export function writeCsvField(text: string, options: CsvWriteOptions = {}): stri
   const d = options.delimiter ?? ',';
   const q = options.quote ?? '"';
   const needs =
-    text.includes(d) ||
-    text.includes(q) ||
-    text.includes('\n') ||
-    text.includes('\r') ||
-    (options.quoteEmpty === true && text === '') ||
-    (options.quoteEdgeSpace === true && /^\s|\s$/.test(text));
+    text.includes(d) || text.includes(q) || text.includes('\n') || text.includes('\r') || (options.quoteEmpty === true && text === '') || (options.quoteEdgeSpace === true && /^\s|\s$/.test(text));
   return needs ? q + text.split(q).join(q + q) + q : text;
 }
 

@@ -53,8 +53,7 @@ export function splitJson(text: string, depth: 0 | 1 = 0): Segment[] {
       else if (c === 34 /* " */) {
         inString = false;
         if (level === depth && segStart >= 0) close(i + 1);
-      }
-      else if (c === 10) line++;
+      } else if (c === 10) line++;
       continue;
     }
     if (c === 10) {
@@ -82,8 +81,7 @@ export function splitJson(text: string, depth: 0 | 1 = 0): Segment[] {
       else if (depth === 1 && level === 0) close(i);
     }
   }
-  if (inString || level > 0)
-    throw new SplitError('unexpected end of input (unterminated JSON value)', segStart >= 0 ? segLine : line, n);
+  if (inString || level > 0) throw new SplitError('unexpected end of input (unterminated JSON value)', segStart >= 0 ? segLine : line, n);
   close(n);
   return out;
 }

@@ -132,7 +132,12 @@ function netscapeReader(): { handler: HtmlHandler; result(): NetscapeDocument } 
 
   const finishDd = () => {
     if (capture !== 'dd') return;
-    const d = text.replace(/\r\n?/g, '\n').split('\n').map((l) => l.trim()).join('\n').trim();
+    const d = text
+      .replace(/\r\n?/g, '\n')
+      .split('\n')
+      .map((l) => l.trim())
+      .join('\n')
+      .trim();
     if (ddTarget && d && ddTarget.description === null) ddTarget.description = d;
     capture = null;
     text = '';

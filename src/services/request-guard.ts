@@ -56,8 +56,7 @@ export function hostProblem(hostHeader: string | undefined, target: GuardTarget)
   const h = splitHost(hostHeader);
   if (!h) return `the Host header '${hostHeader}' is not a host name`;
   const name = h.name.replace(/\.$/, '');
-  if (!names.has(name) || (h.port ?? 80) !== target.port())
-    return `this server answers only to ${[...names].map((n) => `${n}:${target.port()}`).join(', ')}, not to Host '${hostHeader}'`;
+  if (!names.has(name) || (h.port ?? 80) !== target.port()) return `this server answers only to ${[...names].map((n) => `${n}:${target.port()}`).join(', ')}, not to Host '${hostHeader}'`;
   return null;
 }
 

@@ -12,16 +12,7 @@ export interface Envelope<D = Record<string, unknown>> {
   data: D;
 }
 
-export const EVENT_TYPES = [
-  'user.created',
-  'user.updated',
-  'user.deleted',
-  'payment.completed',
-  'payment.failed',
-  'link.created',
-  'link.updated',
-  'tag.created',
-] as const;
+export const EVENT_TYPES = ['user.created', 'user.updated', 'user.deleted', 'payment.completed', 'payment.failed', 'link.created', 'link.updated', 'tag.created'] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -48,11 +39,7 @@ export function newEventId(): string {
   return `evt_${randomBytes(12).toString('hex')}`;
 }
 
-export function createEnvelope<D extends Record<string, unknown>>(
-  type: string,
-  data: D,
-  opts: { id?: string; now?: number } = {},
-): Envelope<D> {
+export function createEnvelope<D extends Record<string, unknown>>(type: string, data: D, opts: { id?: string; now?: number } = {}): Envelope<D> {
   return {
     id: opts.id ?? newEventId(),
     type,

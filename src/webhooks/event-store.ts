@@ -44,8 +44,7 @@ interface EventLine {
   body: string;
 }
 
-const lineOf = (e: StoredEvent): string =>
-  JSON.stringify({ id: e.id, type: e.type, timestamp: e.timestamp, receivedAt: e.receivedAt, body: e.body.toString('base64') } satisfies EventLine) + '\n';
+const lineOf = (e: StoredEvent): string => JSON.stringify({ id: e.id, type: e.type, timestamp: e.timestamp, receivedAt: e.receivedAt, body: e.body.toString('base64') } satisfies EventLine) + '\n';
 
 export class EventStore {
   private readonly events = new Map<string, StoredEvent>();
@@ -140,9 +139,7 @@ export class EventStore {
 
   /** Events in the order received, filtered. */
   list(q: EventQuery = {}): StoredEvent[] {
-    const out = this.order.filter(
-      (e) => (q.id === undefined || e.id === q.id) && (q.type === undefined || e.type === q.type) && (q.since === undefined || e.receivedAt >= q.since),
-    );
+    const out = this.order.filter((e) => (q.id === undefined || e.id === q.id) && (q.type === undefined || e.type === q.type) && (q.since === undefined || e.receivedAt >= q.since));
     return q.limit !== undefined ? out.slice(0, Math.max(0, Math.floor(q.limit))) : out;
   }
 

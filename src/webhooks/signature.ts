@@ -42,12 +42,7 @@ export function sign(secret: string | Buffer, body: Buffer | Uint8Array | string
  * Checks a signature header value against body. Missing, malformed (not 64 hex digits) and wrong
  * signatures are told apart in `reason`, but the comparison itself is constant-time.
  */
-export function verify(
-  secret: string | Buffer,
-  body: Buffer | Uint8Array | string,
-  signature: string | string[] | undefined | null,
-  options: VerifyOptions = {},
-): VerifyResult {
+export function verify(secret: string | Buffer, body: Buffer | Uint8Array | string, signature: string | string[] | undefined | null, options: VerifyOptions = {}): VerifyResult {
   if (signature === undefined || signature === null) return { valid: false, reason: 'missing' };
   // Several headers of the same name: refuse rather than guess which one counts.
   if (Array.isArray(signature)) return { valid: false, reason: signature.length === 0 ? 'missing' : 'malformed' };

@@ -19,7 +19,9 @@ const parts = ['<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><p>\n'];
 for (let f = 0; f < N / 100; f++) {
   parts.push(`<DT><H3 ADD_DATE="1700000000">Folder ${f}</H3>\n<DL><p>\n`);
   for (let i = 0; i < 100; i++)
-    parts.push(`<DT><A HREF="https://site${f}.example.org/path/${i}?q=${i}&amp;r=x" ADD_DATE="1700000000" TAGS="a,b${i % 7}">Article ${i} — Ünïcødé &amp; friends</A>\n${i % 3 ? '' : `<DD>Notes on article ${i}\n`}`);
+    parts.push(
+      `<DT><A HREF="https://site${f}.example.org/path/${i}?q=${i}&amp;r=x" ADD_DATE="1700000000" TAGS="a,b${i % 7}">Article ${i} — Ünïcødé &amp; friends</A>\n${i % 3 ? '' : `<DD>Notes on article ${i}\n`}`,
+    );
   parts.push('</DL><p>\n');
 }
 parts.push('</DL><p>\n');
@@ -53,11 +55,29 @@ const report = (name, ms, base, baseName, target) => {
 console.log(`${N} links, ${(html.length / 1024 / 1024).toFixed(1)} MiB of HTML; ${DEPTH} nested <div>; median of ${ROUNDS}`);
 const floor = measure(viaParser(html));
 line('htmlparser2 Parser, no-op callbacks', floor, '(baseline)');
-report('html-events, no-op callbacks', measure(() => scanHtml(html, noop)), floor, 'Parser', 1.2);
+report(
+  'html-events, no-op callbacks',
+  measure(() => scanHtml(html, noop)),
+  floor,
+  'Parser',
+  1.2,
+);
 let found = 0;
-report('service parseNetscape', measure(() => (found = parseNetscape(html).length)), floor, 'Parser', 2);
+report(
+  'service parseNetscape',
+  measure(() => (found = parseNetscape(html).length)),
+  floor,
+  'Parser',
+  2,
+);
 if (found !== N) throw new Error(`parsed ${found} of ${N}`);
 
 const deepParser = measure(viaParser(deep), 1);
 line(`htmlparser2 Parser, ${DEPTH} nested <div>`, deepParser, '(baseline)');
-report(`html-events, ${DEPTH} nested <div>`, measure(() => scanHtml(deep, noop), 3), deepParser, 'Parser', 0.25);
+report(
+  `html-events, ${DEPTH} nested <div>`,
+  measure(() => scanHtml(deep, noop), 3),
+  deepParser,
+  'Parser',
+  0.25,
+);

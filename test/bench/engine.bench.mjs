@@ -114,18 +114,18 @@ for (const n of SIZES) if (n !== MID) delete results[n].c;
   }
   let us = Infinity;
   for (let round = 0; round < 5; round++) {
-  const t0 = process.hrtime.bigint();
-  for (let i = 0; i < UPDATES / 5; i++) {
-    const r = { id: ri(n), part: ri(parts), vendor: ri(50), price: (ri(100000) / 100).toFixed(2) };
-    const old = price.get(r.id);
-    const g = groups.get(partCat.get(r.part));
-    const before = g ? { n: g.n, s: g.s } : undefined;
-    if (old) apply(old, -1);
-    price.set(r.id, r);
-    apply(r, 1);
-    if (!before) throw new Error('unreachable');
-  }
-  us = Math.min(us, Number(process.hrtime.bigint() - t0) / 1e3 / (UPDATES / 5));
+    const t0 = process.hrtime.bigint();
+    for (let i = 0; i < UPDATES / 5; i++) {
+      const r = { id: ri(n), part: ri(parts), vendor: ri(50), price: (ri(100000) / 100).toFixed(2) };
+      const old = price.get(r.id);
+      const g = groups.get(partCat.get(r.part));
+      const before = g ? { n: g.n, s: g.s } : undefined;
+      if (old) apply(old, -1);
+      price.set(r.id, r);
+      apply(r, 1);
+      if (!before) throw new Error('unreachable');
+    }
+    us = Math.min(us, Number(process.hrtime.bigint() - t0) / 1e3 / (UPDATES / 5));
   }
   console.log(`hand-written single-purpose incremental program at ${n} rows: ${fmt(us, 2)} us/update; the engine costs ${fmt(mid / us, 1)}x that`);
 }
@@ -163,7 +163,7 @@ try {
     const r = us / mid;
     console.log(`DuckDB (@duckdb/node-api) update + recompute at ${n} rows: ${fmt(us / 1000, 2)} ms/update; engine is ${fmt(r, 0)}x faster (target >= 300x: ${r >= 300 ? 'met' : 'NOT met'})`);
   } else {
-    console.log('@duckdb/node-api is not installed: using the engine\'s own batch re-evaluation as the recompute baseline');
+    console.log("@duckdb/node-api is not installed: using the engine's own batch re-evaluation as the recompute baseline");
   }
   // in-house batch re-evaluation: a fresh circuit loaded with the same rows
   const t0 = process.hrtime.bigint();
@@ -209,7 +209,9 @@ CREATE VIEW expensive AS SELECT id, name, price FROM item WHERE qty > 50;`);
   rounds.sort((a, b) => a.frac - b.frac);
   const { tp, te, frac } = rounds[rounds.length >> 1];
   const spread = `${fmt(rounds[0].frac, 2)}..${fmt(rounds[rounds.length - 1].frac, 2)}`;
-  console.log(`throughput: filter/project view, batches of ${BATCH} JSON rows: ${fmt(rows / te / 1000, 0)} k rows/s vs JSON.parse alone ${fmt(rows / tp / 1000, 0)} k rows/s = ${fmt(frac, 2)} of the ceiling (median of ${rounds.length} rounds, range ${spread}; target >= 0.4: ${frac >= 0.4 ? 'met' : 'NOT met'})`);
+  console.log(
+    `throughput: filter/project view, batches of ${BATCH} JSON rows: ${fmt(rows / te / 1000, 0)} k rows/s vs JSON.parse alone ${fmt(rows / tp / 1000, 0)} k rows/s = ${fmt(frac, 2)} of the ceiling (median of ${rounds.length} rounds, range ${spread}; target >= 0.4: ${frac >= 0.4 ? 'met' : 'NOT met'})`,
+  );
 }
 
 // ---- context: top 3 per partition (ROW_NUMBER ... WHERE rn <= 3), single-row updates, incremental top-k vs
@@ -238,7 +240,9 @@ CREATE VIEW expensive AS SELECT id, name, price FROM item WHERE qty > 50;`);
   };
   const a = perUpdate(topk);
   const b = perUpdate(full);
-  console.log(`top 3 per partition at ${n} rows in ${partitions} partitions: ${fmt(a, 1)} us/update with the incremental top-k vs ${fmt(b, 0)} us re-evaluating the touched partitions (${fmt(b / a, 0)}x)`);
+  console.log(
+    `top 3 per partition at ${n} rows in ${partitions} partitions: ${fmt(a, 1)} us/update with the incremental top-k vs ${fmt(b, 0)} us re-evaluating the touched partitions (${fmt(b / a, 0)}x)`,
+  );
 }
 
 // ---- 5. a 5-table comma join (FROM in an order the planner must fix) and a correlated-subquery view under
@@ -302,7 +306,13 @@ CREATE VIEW expensive AS SELECT id, name, price FROM item WHERE qty > 50;`);
       }
       for (const [table, list] of byTable) {
         const cols = Object.keys(list[0]);
-        for (let i = 0; i < list.length; i += 5_000) await con.run(`INSERT INTO ${table} (${cols.join(', ')}) VALUES ${list.slice(i, i + 5_000).map((row) => `(${cols.map((col) => row[col]).join(', ')})`).join(', ')}`);
+        for (let i = 0; i < list.length; i += 5_000)
+          await con.run(
+            `INSERT INTO ${table} (${cols.join(', ')}) VALUES ${list
+              .slice(i, i + 5_000)
+              .map((row) => `(${cols.map((col) => row[col]).join(', ')})`)
+              .join(', ')}`,
+          );
       }
       const reps = QUICK ? 10 : 20;
       const one = async () => {
@@ -432,7 +442,19 @@ CREATE VIEW s AS SELECT g, SUM(price * 3 + vendor - 1) AS a, SUM(CAST(price AS B
   }
   rounds.sort((x, y) => x.ratio - y.ratio);
   const { g, b, ratio } = rounds[rounds.length >> 1];
-  const same = JSON.stringify(cGood.contents('bench_view').map((r) => r.row).sort((x, y) => x.W - y.W)) === JSON.stringify(cBad.contents('bench_view').map((r) => r.row).sort((x, y) => x.W - y.W));
+  const same =
+    JSON.stringify(
+      cGood
+        .contents('bench_view')
+        .map((r) => r.row)
+        .sort((x, y) => x.W - y.W),
+    ) ===
+    JSON.stringify(
+      cBad
+        .contents('bench_view')
+        .map((r) => r.row)
+        .sort((x, y) => x.W - y.W),
+    );
   console.log(
     `5-table JOIN chain at ${n} rows, written in a bad order vs in key order: ${fmt(b, 1)} vs ${fmt(g, 1)} us/update = ${fmt(ratio, 2)}x (median of ${rounds.length} rounds, range ${fmt(rounds[0].ratio, 2)}..${fmt(rounds[rounds.length - 1].ratio, 2)}; target near 1x: ${ratio <= 1.5 ? 'met' : 'NOT met'}); load ${fmt(loadBad, 0)} vs ${fmt(loadGood, 0)} ms; same rows: ${same}`,
   );

@@ -274,9 +274,13 @@ try {
   console.log(`  parse + convert (general path)   ${ms('general')}  (JSON.parse per line, the fallback)`);
   console.log(`  engine step, compact batch       ${ms('step')}`);
   console.log(`  encode the view's changes (JSON) ${ms('encode')}  (per watch stream)`);
-  console.log(`  worker total (fast parse + step) ${(stage.parse + stage.step).toFixed(0).padStart(6)} ms: at most ${(stage.engine / (stage.parse + stage.step)).toFixed(2)}x the engine's rate before any HTTP`);
+  console.log(
+    `  worker total (fast parse + step) ${(stage.parse + stage.step).toFixed(0).padStart(6)} ms: at most ${(stage.engine / (stage.parse + stage.step)).toFixed(2)}x the engine's rate before any HTTP`,
+  );
   console.log(`ingress response -> change on a watch stream, ${LAT_SAMPLES} single-row requests (${before} arrived before the response)`);
-  console.log(`  p50 ${p50.toFixed(2)} ms  p99 ${p99.toFixed(2)} ms   (plain HTTP round trip p50 ${rtt50.toFixed(2)} ms: p50 is ${(p50 / rtt50).toFixed(2)}x, p99 ${(p99 / rtt50).toFixed(2)}x; target p50 <= 5 ms: ${p50 <= 5 ? 'met' : 'NOT met'})`);
+  console.log(
+    `  p50 ${p50.toFixed(2)} ms  p99 ${p99.toFixed(2)} ms   (plain HTTP round trip p50 ${rtt50.toFixed(2)} ms: p50 is ${(p50 / rtt50).toFixed(2)}x, p99 ${(p99 / rtt50).toFixed(2)}x; target p50 <= 5 ms: ${p50 <= 5 ? 'met' : 'NOT met'})`,
+  );
 } finally {
   await server.close();
 }

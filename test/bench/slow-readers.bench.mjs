@@ -156,7 +156,9 @@ try {
   const p50b = pct(withStalled, 50);
   console.log(`step of ${ROWS} rows (~400 KB of output): ingress request -> its rows on a watch stream that is read (${ROUNDS} rounds x ${SAMPLES} steps)`);
   console.log(`no stalled streams          p50 ${p50a.toFixed(1)} ms  p90 ${pct(plain, 90).toFixed(1)} ms  (baseline)`);
-  console.log(`${String(STALLED).padStart(3)} streams never read      p50 ${p50b.toFixed(1)} ms  p90 ${pct(withStalled, 90).toFixed(1)} ms  ${(p50b / p50a).toFixed(2)}x the baseline (target about 1x; ${dropped} chunks dropped for the stalled streams)`);
+  console.log(
+    `${String(STALLED).padStart(3)} streams never read      p50 ${p50b.toFixed(1)} ms  p90 ${pct(withStalled, 90).toFixed(1)} ms  ${(p50b / p50a).toFixed(2)}x the baseline (target about 1x; ${dropped} chunks dropped for the stalled streams)`,
+  );
 } finally {
   await server.close();
 }

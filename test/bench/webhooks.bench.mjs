@@ -136,7 +136,9 @@ async function receiverBench() {
     best.hook = Math.max(best.hook, await load(hook.url, makeBodies(n), concurrency));
   }
   const ratio = best.hook / best.bare;
-  const printed = readFileSync(join(state, 'stdout.ndjson'), 'utf8').split('\n').filter((l) => l.includes('"event":"received"')).length;
+  const printed = readFileSync(join(state, 'stdout.ndjson'), 'utf8')
+    .split('\n')
+    .filter((l) => l.includes('"event":"received"')).length;
   console.log(`receiver: ${n} signed requests x ${rounds} round(s), ${concurrency} in flight, best round (${printed} events printed by ops hook serve)`);
   console.log(`  bare node:http (read body, 200)   ${Math.round(best.bare).toString().padStart(7)} req/s  1.00x`);
   console.log(`  ops hook serve (verified, stored) ${Math.round(best.hook).toString().padStart(7)} req/s  ${ratio.toFixed(2)}x bare  (target >= 0.6x: ${ratio >= 0.6 ? 'met' : 'NOT met'})`);
@@ -178,8 +180,7 @@ async function deliveryBench() {
 
   // Completion is polled through the API, filtered to pending deliveries and not too often, so that
   // the polling itself (the counts scan the outbox) costs the worker as little as possible.
-  const delivered = () =>
-    app.inject({ method: 'GET', url: '/notify/v1/deliveries?status=pending&limit=1', headers: { authorization: `Bearer ${key}` } }).then((r) => r.json().counts);
+  const delivered = () => app.inject({ method: 'GET', url: '/notify/v1/deliveries?status=pending&limit=1', headers: { authorization: `Bearer ${key}` } }).then((r) => r.json().counts);
   const t0 = performance.now();
   for (let i = 0; i < n; i++) {
     events.emit({ type: 'payment.completed', data: { id: `pay_${i}`, amount: i, orderId: `ord_${i}`, customerId: 'cus_1' } });

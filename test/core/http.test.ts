@@ -64,7 +64,9 @@ describe('HttpClient', () => {
   });
 
   it("turns LinkAce's validation errors into one message naming each field", async () => {
-    const err: any = await client().json('POST', '/linkace422', { body: {} }).catch((e: unknown) => e as any);
+    const err: any = await client()
+      .json('POST', '/linkace422', { body: {} })
+      .catch((e: unknown) => e as any);
     expect(err).toBeInstanceOf(ApiError);
     expect(err.status).toBe(422);
     expect(err.message).toContain('The given data was invalid.');
@@ -74,13 +76,17 @@ describe('HttpClient', () => {
   });
 
   it("turns Feldera's errors into message (error_code)", async () => {
-    const err: any = await client().json('GET', '/feldera').catch((e: unknown) => e as any);
+    const err: any = await client()
+      .json('GET', '/feldera')
+      .catch((e: unknown) => e as any);
     expect(err.message).toBe("Unknown pipeline name 'x' (UnknownPipelineName)");
     expect(err.code).toBe('UnknownPipelineName');
   });
 
   it('maps 401 to the auth exit code with a login hint', async () => {
-    const err: any = await client().json('GET', '/unauth').catch((e: unknown) => e as any);
+    const err: any = await client()
+      .json('GET', '/unauth')
+      .catch((e: unknown) => e as any);
     expect(err.exitCode).toBe(ExitCode.auth);
     expect(err.message).toContain('ops auth login bm');
     expect(err.message).toContain(': Unauthenticated. Run');
@@ -88,7 +94,9 @@ describe('HttpClient', () => {
   });
 
   it('a 403 with an empty body (LinkAce sub-collections) says not allowed, with the auth exit code', async () => {
-    const err: any = await client().json('GET', '/forbidden-empty').catch((e: unknown) => e as any);
+    const err: any = await client()
+      .json('GET', '/forbidden-empty')
+      .catch((e: unknown) => e as any);
     expect(err.exitCode).toBe(ExitCode.auth);
     expect(err.message).toBe('not allowed: GET /forbidden-empty (HTTP 403)');
   });
@@ -102,7 +110,9 @@ describe('HttpClient', () => {
 
   it('never retries a non-idempotent request after 429', async () => {
     const before = hits.get('/limited-post') ?? 0;
-    const err: any = await client().json('POST', '/limited-post', { body: {} }).catch((e: unknown) => e as any);
+    const err: any = await client()
+      .json('POST', '/limited-post', { body: {} })
+      .catch((e: unknown) => e as any);
     expect(err).toBeInstanceOf(ApiError);
     expect(err.status).toBe(429);
     expect(err.message).toContain('rate limited');
@@ -120,13 +130,17 @@ describe('HttpClient', () => {
   });
 
   it('times out with the timeout exit code', async () => {
-    const err: any = await client({ timeoutMs: 200 }).json('GET', '/slow').catch((e: unknown) => e as any);
+    const err: any = await client({ timeoutMs: 200 })
+      .json('GET', '/slow')
+      .catch((e: unknown) => e as any);
     expect(err).toBeInstanceOf(TimeoutError);
     expect(err.exitCode).toBe(ExitCode.timeout);
   });
 
   it('sanitises plain-text error bodies', async () => {
-    const err: any = await client().json('GET', '/text').catch((e: unknown) => e as any);
+    const err: any = await client()
+      .json('GET', '/text')
+      .catch((e: unknown) => e as any);
     expect(err.message).toBe('boom red');
   });
 });
@@ -164,7 +178,12 @@ describe('helpers', () => {
     const c = new HttpClient({ baseUrl: 'http://127.0.0.1:1', serviceName: 'bookmark service' });
     const one = c.errorFrom(422, { message: 'The title must not be greater than 255 characters.', errors: { title: ['The title must not be greater than 255 characters.'] } }, 'post', '/api/v2/links');
     expect(one.message).toBe('title: The title must not be greater than 255 characters.');
-    const two = c.errorFrom(422, { message: 'The url field is required. (and 1 more error)', errors: { url: ['The url field is required.'], visibility: ['The selected visibility is invalid.'] } }, 'post', '/api/v2/links');
+    const two = c.errorFrom(
+      422,
+      { message: 'The url field is required. (and 1 more error)', errors: { url: ['The url field is required.'], visibility: ['The selected visibility is invalid.'] } },
+      'post',
+      '/api/v2/links',
+    );
     expect(two.message).toBe('The url field is required. (and 1 more error)\n  url: The url field is required.\n  visibility: The selected visibility is invalid.');
   });
   it('describes unknown bodies safely', () => {

@@ -21,9 +21,7 @@ describe('Output', () => {
   it('prints tab-separated rows without a header when piped, sanitised', async () => {
     const io = memoryIo({ tty: false });
     await new Output(io).list(rows, columns);
-    expect(io.stdoutText()).toBe(
-      '1\tExample red\thttps://example.com/a/very/long/path/that/goes/on/and/on/and/on/forever\n22\tTab here\thttps://b.example\n',
-    );
+    expect(io.stdoutText()).toBe('1\tExample red\thttps://example.com/a/very/long/path/that/goes/on/and/on/and/on/forever\n22\tTab here\thttps://b.example\n');
   });
 
   it('prints a table with upper-case headers on a terminal, shortening URLs to the width', async () => {
@@ -169,7 +167,10 @@ describe('display width', () => {
     expect(displayWidth('Première — 一')).toBe(13); // 12 characters, 一 takes two columns
     expect(displayWidth('e\u0301')).toBe(1);
     const io = memoryIo({ tty: true, columns: 80 });
-    const stream = new Output(io).listStream<{ t: string; n: number }>([{ header: 'title', key: 't', shrink: true }, { header: 'n', key: 'n' }]);
+    const stream = new Output(io).listStream<{ t: string; n: number }>([
+      { header: 'title', key: 't', shrink: true },
+      { header: 'n', key: 'n' },
+    ]);
     await stream.push([{ t: 'Première — 一', n: 1 }]);
     await stream.push([{ t: 'Two', n: 2 }]);
     await stream.end();

@@ -31,7 +31,7 @@ describe('progress', () => {
     expect(io.stdoutText()).toBe('');
   });
 
-  it('ends with the same marks as every other message (✓, not ora\'s ✔)', async () => {
+  it("ends with the same marks as every other message (✓, not ora's ✔)", async () => {
     const io = memoryIo({ tty: true });
     (await startProgress(io, 'waiting', { json: false })).succeed('done');
     (await startProgress(io, 'waiting', { json: false })).fail('broken');
@@ -79,7 +79,7 @@ describe('countdown', () => {
     }
   });
 
-  it('a command waiting out a 429 shows the countdown on a terminal (through the Context\'s HTTP client)', async () => {
+  it("a command waiting out a 429 shows the countdown on a terminal (through the Context's HTTP client)", async () => {
     let hits = 0;
     const server = createServer((_req, res) => {
       hits++;

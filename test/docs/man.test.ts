@@ -24,7 +24,11 @@ function lint(page: string): { groff: string; mandoc: string } {
 
 /** Roff text back to plain text, enough to look for words. */
 function plain(page: string): string {
-  return page.replace(/\\f[BIRP]/g, '').replace(/\\-/g, '-').replace(/\\&/g, '').replace(/\\e/g, '\\');
+  return page
+    .replace(/\\f[BIRP]/g, '')
+    .replace(/\\-/g, '-')
+    .replace(/\\&/g, '')
+    .replace(/\\e/g, '\\');
 }
 
 describe('man page', () => {
@@ -74,8 +78,12 @@ describe('man page', () => {
 
   it('escapes roff: backslashes, leading dots and quotes, non-ASCII', () => {
     expect(roff('a\\b')).toBe('a\\eb');
-    expect(roff('.hidden\n\'quote')).toBe('\\&.hidden\n\\&\'quote');
+    expect(roff(".hidden\n'quote")).toBe("\\&.hidden\n\\&'quote");
     expect(roff('abcd…wxyz')).toBe('abcd\\[u2026]wxyz');
-    expect(wrap(`${'word '.repeat(20)}.dot`, 40).split('\n').every((l) => l.length <= 40 && !l.startsWith('.'))).toBe(true);
+    expect(
+      wrap(`${'word '.repeat(20)}.dot`, 40)
+        .split('\n')
+        .every((l) => l.length <= 40 && !l.startsWith('.')),
+    ).toBe(true);
   });
 });

@@ -11,7 +11,21 @@ describe('describeTree', () => {
 
   it('walks every visible command with its path, aliases and summary', () => {
     expect(allCommands(spec).map((c) => c.path.join(' '))).toEqual([
-      '', 'bm', 'bm links', 'bm links list', 'bm links add', 'bm lists', 'bm tags', 'bm import', 'pipe', 'pipe watch', 'pipe stats', 'pipe create', 'pipe ingest', 'auth', 'auth login',
+      '',
+      'bm',
+      'bm links',
+      'bm links list',
+      'bm links add',
+      'bm lists',
+      'bm tags',
+      'bm import',
+      'pipe',
+      'pipe watch',
+      'pipe stats',
+      'pipe create',
+      'pipe ingest',
+      'auth',
+      'auth login',
     ]);
     expect(find('bm', 'links')).toMatchObject({ aliases: ['link'], summary: 'Links' });
     expect(find('bm', 'links', 'list').aliases).toEqual(['ls']);
@@ -28,7 +42,10 @@ describe('describeTree', () => {
 
   it('hints dynamic values, files and directories by name', () => {
     const watch = find('pipe', 'watch');
-    expect(watch.args.map((a) => a.value)).toEqual([{ kind: 'dynamic', source: 'pipelines' }, { kind: 'dynamic', source: 'relations', pipelineArg: 0 }]);
+    expect(watch.args.map((a) => a.value)).toEqual([
+      { kind: 'dynamic', source: 'pipelines' },
+      { kind: 'dynamic', source: 'relations', pipelineArg: 0 },
+    ]);
     expect(watch.options.find((o) => o.long === '--data-dir')!.value).toEqual({ kind: 'dir' });
     expect(find('pipe', 'ingest').args.map((a) => a.value.kind)).toEqual(['dynamic', 'dynamic', 'file']);
     expect(find('bm', 'import').args[0]!.value).toEqual({ kind: 'file' });

@@ -16,7 +16,13 @@ function quote(s: string): string {
 /** Run `ops ARGS` with a terminal on stdin/stdout/stderr (util-linux `script`), at the given width. */
 export async function tty(args: string[], env: Record<string, string | undefined>, columns = 120, keys?: string): Promise<{ exitCode: number; output: string }> {
   const cmd = `stty cols ${columns} rows 50; node ${quote(BIN)} ${args.map(quote).join(' ')}; echo "<exit:$?>"`;
-  const r = await execa('script', ['-qec', cmd, '/dev/null'], { env: { ...env, TERM: 'xterm-256color' }, extendEnv: false, reject: false, timeout: 60_000, ...(keys !== undefined ? { input: keys } : { stdin: 'ignore' as const }) });
+  const r = await execa('script', ['-qec', cmd, '/dev/null'], {
+    env: { ...env, TERM: 'xterm-256color' },
+    extendEnv: false,
+    reject: false,
+    timeout: 60_000,
+    ...(keys !== undefined ? { input: keys } : { stdin: 'ignore' as const }),
+  });
   const text = r.stdout.replace(/\r/g, '');
   const m = /<exit:(\d+)>\s*$/.exec(text);
   return { exitCode: m ? Number(m[1]) : -1, output: text.replace(/<exit:\d+>\s*$/, '') };

@@ -48,7 +48,7 @@ afterAll(async () => {
 const ids = (items: { id: number }[]) => items.map((i) => i.id);
 
 describe('names shared with another user', () => {
-  test('links add --tag/--list take the caller\'s own tag and list, not the other user\'s', async () => {
+  test("links add --tag/--list take the caller's own tag and list, not the other user's", async () => {
     const r = await bm(['links', 'add', 'https://shared.example/1', '--title', 'One', '--tag', 'shared', '--list', 'Reading', '--json']);
     expect(r.exitCode, r.stderr).toBe(0);
     const link = JSON.parse(r.stdout);
@@ -74,7 +74,7 @@ describe('names shared with another user', () => {
     expect(ids(full.lists)).toEqual([mine.list]);
   });
 
-  test('a client-side import puts links under the caller\'s own tag', async () => {
+  test("a client-side import puts links under the caller's own tag", async () => {
     const file = join(tempDir('ops-bm-shared-'), 'b.html');
     writeFileSync(file, '<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><p>\n<DT><A HREF="https://shared.example/4" TAGS="shared">Four</A>\n</DL><p>\n');
     const r = await bm(['import', file, '--client-side', '--json']);
@@ -87,11 +87,20 @@ describe('names shared with another user', () => {
   test('a filter by a shared name matches links with any of the tags', async () => {
     const r = await bm(['links', 'list', '--tag', 'shared', '--json']);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout).map((l: any) => l.url).sort()).toEqual(['https://shared.example/1', 'https://shared.example/2', 'https://shared.example/3', 'https://shared.example/4']);
+    expect(
+      JSON.parse(r.stdout)
+        .map((l: any) => l.url)
+        .sort(),
+    ).toEqual(['https://shared.example/1', 'https://shared.example/2', 'https://shared.example/3', 'https://shared.example/4']);
   });
 
   test('get, edit and rm by an ambiguous name refuse and name the ids; by id they work', async () => {
-    for (const args of [['tags', 'get', 'shared'], ['tags', 'rm', 'shared', '--yes'], ['lists', 'edit', 'Reading', '--name', 'Renamed'], ['lists', 'rm', 'reading', '--yes']]) {
+    for (const args of [
+      ['tags', 'get', 'shared'],
+      ['tags', 'rm', 'shared', '--yes'],
+      ['lists', 'edit', 'Reading', '--name', 'Renamed'],
+      ['lists', 'rm', 'reading', '--yes'],
+    ]) {
       const r = await bm(args);
       expect(r.exitCode, args.join(' ')).toBe(1);
       expect(r.stderr).toContain(`(ids `);

@@ -101,7 +101,11 @@ describe('links', () => {
 
   test('list filters: tag, list, visibility, query, --limit, --all, sort', async () => {
     const byTag = await bm(['links', 'list', '--tag', 'docs', '--json']);
-    expect(json<{ url: string }[]>(byTag.stdout).map((l) => l.url).sort()).toEqual(['https://example.org/one', 'https://example.org/two']);
+    expect(
+      json<{ url: string }[]>(byTag.stdout)
+        .map((l) => l.url)
+        .sort(),
+    ).toEqual(['https://example.org/one', 'https://example.org/two']);
     const byList = await bm(['links', 'list', '--list', 'Reading', '--json']);
     expect(json<{ url: string }[]>(byList.stdout).map((l) => l.url)).toEqual(['https://example.org/one']);
     const pub = await bm(['links', 'list', '--visibility', 'public', '--json']);
@@ -233,7 +237,10 @@ describe('bulk', () => {
   test('add from CSV: per-item report, local failures named, existing URLs skipped, exit 1 when any failed', async () => {
     const dir = tempDir();
     const csv = join(dir, 'links.csv');
-    writeFileSync(csv, 'url,title,tags,visibility\nhttps://bulk.example/1,"One, quoted",bulk,public\nnot a url,Bad,,\nhttps://example.org/one,Exists,,\nhttps://bulk.example/2,Two,"bulk,more",secret\nhttps://bulk.example/3,Three,,internal\n');
+    writeFileSync(
+      csv,
+      'url,title,tags,visibility\nhttps://bulk.example/1,"One, quoted",bulk,public\nnot a url,Bad,,\nhttps://example.org/one,Exists,,\nhttps://bulk.example/2,Two,"bulk,more",secret\nhttps://bulk.example/3,Three,,internal\n',
+    );
     const r = await bm(['bulk', 'add', csv, '--create-missing']);
     expect(r.exitCode).toBe(1);
     const rows = r.stdout.split('\n').map((l) => l.split('\t'));

@@ -21,7 +21,7 @@ describe('bookmarks through ops serve', () => {
       expect(tok.exitCode).toBe(0);
       const token = tok.stdout.trim();
       expect(token).toMatch(/^\d+\|/);
-      expect((await fetch(`${serve.url}/api/version`).then((r) => r.json()))).toEqual({ version: '2.0' });
+      expect(await fetch(`${serve.url}/api/version`).then((r) => r.json())).toEqual({ version: '2.0' });
       const created = await api(serve.url, token, 'POST', '/api/v2/links', { url: 'https://e2e.example/page', tags: ['e2e'], visibility: 1 });
       expect(created.status).toBe(200);
       expect(created.body.title).toBe('e2e.example');

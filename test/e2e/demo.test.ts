@@ -50,7 +50,10 @@ describe('ops serve --demo', () => {
     }
     const watched = await watch;
     expect(watched.exitCode).toBe(0);
-    const changes = String(watched.stdout).trim().split('\n').map((l) => JSON.parse(l) as { view: string; insert?: { PRODUCT: string }; delete?: { PRODUCT: string } });
+    const changes = String(watched.stdout)
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { view: string; insert?: { PRODUCT: string }; delete?: { PRODUCT: string } });
     expect(changes).toHaveLength(2);
     expect(changes.find((c) => c.delete)?.delete?.PRODUCT).toBe('laptop');
     expect(changes.find((c) => c.insert)?.insert?.PRODUCT).toBe('laptop');

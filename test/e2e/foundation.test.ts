@@ -30,7 +30,19 @@ describe('ops (built binary)', () => {
 
   it('documents the environment and exit codes as help topics', async () => {
     const env = await opsIn(['help', 'environment'], { env: isolatedEnv() });
-    for (const name of ['OPS_PROFILE', 'OPS_BM_URL', 'OPS_BM_TOKEN', 'OPS_PIPE_URL', 'OPS_PIPE_API_KEY', 'OPS_NOTIFY_URL', 'OPS_NOTIFY_API_KEY', 'OPS_HOOK_SECRET', 'OPS_NO_INPUT', 'NO_COLOR', 'FORCE_COLOR']) {
+    for (const name of [
+      'OPS_PROFILE',
+      'OPS_BM_URL',
+      'OPS_BM_TOKEN',
+      'OPS_PIPE_URL',
+      'OPS_PIPE_API_KEY',
+      'OPS_NOTIFY_URL',
+      'OPS_NOTIFY_API_KEY',
+      'OPS_HOOK_SECRET',
+      'OPS_NO_INPUT',
+      'NO_COLOR',
+      'FORCE_COLOR',
+    ]) {
       expect(env.stdout).toContain(name);
     }
     const codes = await opsIn(['help', 'exit-codes'], { env: isolatedEnv() });

@@ -19,7 +19,10 @@ describe('notification outbox durability', () => {
     const never = new Promise<void>(() => {}); // no answer before the kill
     const failing: TestReceiver = await startTestReceiver(() => ({ status: phase === 'before' ? 500 : 200 }));
     const hanging: TestReceiver = await startTestReceiver(() => (phase === 'before' ? { hold: never } : { status: 200 }));
-    toStop.push(() => failing.close(), () => hanging.close());
+    toStop.push(
+      () => failing.close(),
+      () => hanging.close(),
+    );
 
     const env = isolatedEnv();
     const dataDir = tempDir('ops-notify-kill-');

@@ -85,13 +85,17 @@ describe('ops pipe end to end against ops serve', { timeout: 120_000 }, () => {
 
   it.skipIf(!hasJq)('create, start, ingest in steps, `ops pipe watch | jq -c` sees each step in order, shutdown ends it with 0', async () => {
     await createRunning('flow');
-    const pipeline = execa('bash', ['-o', 'pipefail', '-c', `node ${BIN} pipe watch flow TOTALS | jq --unbuffered -c '[(if .insert then "+" else "-" end), (.insert // .delete).CUSTOMER, (.insert // .delete).TOTAL]'`], {
-      env: serve.env,
-      extendEnv: false,
-      reject: false,
-      stdin: 'ignore',
-      buffer: false,
-    });
+    const pipeline = execa(
+      'bash',
+      ['-o', 'pipefail', '-c', `node ${BIN} pipe watch flow TOTALS | jq --unbuffered -c '[(if .insert then "+" else "-" end), (.insert // .delete).CUSTOMER, (.insert // .delete).TOTAL]'`],
+      {
+        env: serve.env,
+        extendEnv: false,
+        reject: false,
+        stdin: 'ignore',
+        buffer: false,
+      },
+    );
     const lines = createInterface({ input: pipeline.stdout! })[Symbol.asyncIterator]();
     const take = async (n: number) => {
       const got: string[] = [];

@@ -197,9 +197,17 @@ describe('GROUP BY ROLLUP, CUBE and GROUPING SETS', () => {
     const p = prog(`CREATE VIEW r AS SELECT g, s, COUNT(*) AS c, GROUPING_ID(g, s) AS gid, GROUPING(s) AS gs FROM t GROUP BY ROLLUP(g, s);
       CREATE VIEW gs AS SELECT g, v, SUM(k) AS sk FROM t GROUP BY GROUPING SETS ((g), (v));`);
     const c = p.newCircuit();
-    const rows: TRow[] = [[1, 5, 10, null, null, null, 'a'], [1, 6, 20, null, null, null, 'b'], [2, 5, 30, null, null, null, 'a']];
+    const rows: TRow[] = [
+      [1, 5, 10, null, null, null, 'a'],
+      [1, 6, 20, null, null, null, 'b'],
+      [2, 5, 30, null, null, null, 'a'],
+    ];
     c.step(rows.map((row) => ({ table: 't', op: 'insert' as const, row: row as never })));
-    const sorted = (v: string): string[] => c.contents(v).map((x) => JSON.stringify(x.row)).sort();
+    const sorted = (v: string): string[] =>
+      c
+        .contents(v)
+        .map((x) => JSON.stringify(x.row))
+        .sort();
     expect(sorted('r')).toEqual(
       [
         { G: 1, S: 'a', C: 1, GID: 0, GS: 0 },
@@ -208,10 +216,19 @@ describe('GROUP BY ROLLUP, CUBE and GROUPING SETS', () => {
         { G: 1, S: null, C: 2, GID: 1, GS: 1 },
         { G: 2, S: null, C: 1, GID: 1, GS: 1 },
         { G: null, S: null, C: 3, GID: 3, GS: 1 },
-      ].map((x) => JSON.stringify(x)).sort(),
+      ]
+        .map((x) => JSON.stringify(x))
+        .sort(),
     );
     expect(sorted('gs')).toEqual(
-      [{ G: 1, V: null, SK: 30 }, { G: 2, V: null, SK: 30 }, { G: null, V: 5, SK: 40 }, { G: null, V: 6, SK: 20 }].map((x) => JSON.stringify(x)).sort(),
+      [
+        { G: 1, V: null, SK: 30 },
+        { G: 2, V: null, SK: 30 },
+        { G: null, V: 5, SK: 40 },
+        { G: null, V: 6, SK: 20 },
+      ]
+        .map((x) => JSON.stringify(x))
+        .sort(),
     );
     c.step([{ table: 't', op: 'delete', row: rows[0] as never }]);
     expect(sorted('r')).toContain(JSON.stringify({ G: null, S: null, C: 2, GID: 3, GS: 1 }));

@@ -23,9 +23,9 @@ describe('RowBatch', () => {
   it('gives back the values pushed, after dropped and popped rows', () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 1, max: 4 }).chain((w) =>
-          fc.tuple(fc.constant(w), fc.array(fc.tuple(fc.array(anyValue, { minLength: w, maxLength: w }), fc.constantFrom('keep', 'drop', 'pop')), { maxLength: 40 })),
-        ),
+        fc
+          .integer({ min: 1, max: 4 })
+          .chain((w) => fc.tuple(fc.constant(w), fc.array(fc.tuple(fc.array(anyValue, { minLength: w, maxLength: w }), fc.constantFrom('keep', 'drop', 'pop')), { maxLength: 40 }))),
         ([width, rows]) => {
           const batch = new RowBatch(width);
           const expected: JsonValue[][] = [];
@@ -191,9 +191,12 @@ describe('a step given batches', () => {
     wrong.push(1);
     wrong.push('a');
     wrong.endRow();
-    expect(() => c.step([{ table: 'P', op: 'upsert', row: { ID: 1 } }, { table: 'K', op: 'batch', rowOp: 'insert', rows: wrong }])).toThrow(
-      new EngineInputError("row has 2 values but table 'K' has 7 columns", 1),
-    );
+    expect(() =>
+      c.step([
+        { table: 'P', op: 'upsert', row: { ID: 1 } },
+        { table: 'K', op: 'batch', rowOp: 'insert', rows: wrong },
+      ]),
+    ).toThrow(new EngineInputError("row has 2 values but table 'K' has 7 columns", 1));
     expect(() => c.step([{ table: 'K', op: 'batch', rowOp: 'upsert', rows: new RowBatch(7) }])).toThrow(/has no primary key/);
     expect(c.contents('P')).toEqual([]);
   });

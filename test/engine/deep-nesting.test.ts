@@ -15,7 +15,10 @@ function circuit(view: string): Circuit {
 }
 
 function ids(c: Circuit): number[] {
-  return c.contents('v').map((r) => r.row.A as number).sort((x, y) => x - y);
+  return c
+    .contents('v')
+    .map((r) => r.row.A as number)
+    .sort((x, y) => x - y);
 }
 
 describe('deep nesting', () => {
@@ -28,7 +31,12 @@ describe('deep nesting', () => {
   it('200 levels of nested OR/AND with three-valued logic', () => {
     // (a = 0 OR (a = 1 OR (... OR b = 1)))
     const c = circuit(`SELECT a FROM t WHERE ${Array.from({ length: 200 }, (_, i) => `(a = ${i * 2} OR`).join(' ')} b = 1${')'.repeat(200)}`);
-    c.step([{ table: 't', op: 'insert', row: { a: 4, b: 0 } }, { table: 't', op: 'insert', row: { a: 5, b: 0 } }, { table: 't', op: 'insert', row: { a: 7, b: 1 } }, { table: 't', op: 'insert', row: { a: null, b: null } }]);
+    c.step([
+      { table: 't', op: 'insert', row: { a: 4, b: 0 } },
+      { table: 't', op: 'insert', row: { a: 5, b: 0 } },
+      { table: 't', op: 'insert', row: { a: 7, b: 1 } },
+      { table: 't', op: 'insert', row: { a: null, b: null } },
+    ]);
     expect(ids(c)).toEqual([4, 7]);
   });
 

@@ -30,10 +30,7 @@ const tRow = fc.record({
 const uRow = fc.record({ id: fc.integer({ min: 0, max: 9 }), a: small(0, 4), c: small(-2, 3), s: str });
 const kRow = fc.record({ id: fc.integer({ min: 0, max: 5 }), name: fc.option(fc.constantFrom('x', 'y', 'z'), { freq: 5 }), grp: small(0, 2) });
 
-type Op =
-  | { kind: 'ins'; table: 't' | 'u' | 'k'; row: Record<string, unknown> }
-  | { kind: 'del'; table: 't' | 'u' | 'k'; pick: number }
-  | { kind: 'upd'; pick: number; set: Record<string, unknown> };
+type Op = { kind: 'ins'; table: 't' | 'u' | 'k'; row: Record<string, unknown> } | { kind: 'del'; table: 't' | 'u' | 'k'; pick: number } | { kind: 'upd'; pick: number; set: Record<string, unknown> };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 4, arbitrary: tRow.map((row) => ({ kind: 'ins' as const, table: 't' as const, row })) },
@@ -45,7 +42,11 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant('upd' as const),
       pick: fc.nat(50),
-      set: fc.oneof(kRow.map((r) => ({ name: r.name })), kRow.map((r) => ({ grp: r.grp })), kRow.map((r) => ({ name: r.name, grp: r.grp }))),
+      set: fc.oneof(
+        kRow.map((r) => ({ name: r.name })),
+        kRow.map((r) => ({ grp: r.grp })),
+        kRow.map((r) => ({ name: r.name, grp: r.grp })),
+      ),
     }),
   },
 );
@@ -127,8 +128,12 @@ async function runSequence(steps: Op[][]): Promise<string[]> {
     const expected = await oracle.contents(VIEWS.map((v) => v.name));
     for (const v of VIEWS) {
       const fromChanges = [...(integrated.get(v.name) ?? new Map<string, number>())].map(([k, w]) => `${w}:${k}`).sort();
-      const contents = circuit.contents(v.name).map(({ row, weight }) => `${weight}:${JSON.stringify(row)}`).sort();
-      if (JSON.stringify(fromChanges) !== JSON.stringify(contents)) failures.push(`${v.name}: integrated changes differ from contents\n  ${JSON.stringify(fromChanges)}\n  ${JSON.stringify(contents)}`);
+      const contents = circuit
+        .contents(v.name)
+        .map(({ row, weight }) => `${weight}:${JSON.stringify(row)}`)
+        .sort();
+      if (JSON.stringify(fromChanges) !== JSON.stringify(contents))
+        failures.push(`${v.name}: integrated changes differ from contents\n  ${JSON.stringify(fromChanges)}\n  ${JSON.stringify(contents)}`);
       const got = engineContents(circuit, v.name);
       const want = expected.get(v.name)!;
       if (JSON.stringify(got) !== JSON.stringify(want)) {

@@ -37,7 +37,12 @@ CREATE VIEW all_changes AS SELECT window_start, SUM(v) AS s FROM TABLE(TUMBLE(TA
     const c = r.program.newCircuit();
     let allChanges = 0;
     const finals: unknown[] = [];
-    for (const [ts, v] of [['2024-01-01 10:05:00', 1], ['2024-01-01 10:50:00', 2], ['2024-01-01 11:10:00', 3], ['2024-01-01 12:30:00', 4]] as const) {
+    for (const [ts, v] of [
+      ['2024-01-01 10:05:00', 1],
+      ['2024-01-01 10:50:00', 2],
+      ['2024-01-01 11:10:00', 3],
+      ['2024-01-01 12:30:00', 4],
+    ] as const) {
       const res = c.step([{ table: 'e', op: 'insert', row: { ts, v } }]);
       allChanges += res.changes.get('ALL_CHANGES')?.length ?? 0;
       finals.push(...(res.changes.get('W') ?? []));

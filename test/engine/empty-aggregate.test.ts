@@ -33,16 +33,28 @@ describe('empty aggregate row', () => {
     expect(c.contents('v')).toEqual([{ row: { N: 0, S: null }, weight: 1 }]);
     const w = follow(c, 'v');
     const r1 = c.step([{ table: 't', op: 'insert', row: { x: 5 } }]);
-    expect(r1.changes.get('V')).toEqual([{ row: { N: 0, S: null }, weight: -1 }, { row: { N: 1, S: 5 }, weight: 1 }]);
+    expect(r1.changes.get('V')).toEqual([
+      { row: { N: 0, S: null }, weight: -1 },
+      { row: { N: 1, S: 5 }, weight: 1 },
+    ]);
     w.apply(r1.changes.get('V'));
     expect(w.rows()).toEqual({ [JSON.stringify({ N: 1, S: 5 })]: 1 });
     const r2 = c.step([{ table: 't', op: 'delete', row: { x: 5 } }]);
-    expect(r2.changes.get('V')).toEqual([{ row: { N: 1, S: 5 }, weight: -1 }, { row: { N: 0, S: null }, weight: 1 }]);
+    expect(r2.changes.get('V')).toEqual([
+      { row: { N: 1, S: 5 }, weight: -1 },
+      { row: { N: 0, S: null }, weight: 1 },
+    ]);
     w.apply(r2.changes.get('V'));
     expect(w.rows()).toEqual({ [JSON.stringify({ N: 0, S: null })]: 1 });
     // re-insert: the same retraction again
-    const r3 = c.step([{ table: 't', op: 'insert', row: { x: 2 } }, { table: 't', op: 'insert', row: { x: 3 } }]);
-    expect(r3.changes.get('V')).toEqual([{ row: { N: 0, S: null }, weight: -1 }, { row: { N: 2, S: 5 }, weight: 1 }]);
+    const r3 = c.step([
+      { table: 't', op: 'insert', row: { x: 2 } },
+      { table: 't', op: 'insert', row: { x: 3 } },
+    ]);
+    expect(r3.changes.get('V')).toEqual([
+      { row: { N: 0, S: null }, weight: -1 },
+      { row: { N: 2, S: 5 }, weight: 1 },
+    ]);
     w.apply(r3.changes.get('V'));
     expect(w.rows()).toEqual(Object.fromEntries(c.contents('v').map((r) => [JSON.stringify(r.row), r.weight])));
   });

@@ -38,7 +38,10 @@ CREATE VIEW "Mixed" ("Part", total) AS SELECT part, SUM(amount) FROM price GROUP
       ['Mixed', false, false],
     ]);
     expect(p.relation('cheap_count')!.columns.map((c) => c.name)).toEqual(['PART', 'EXPR$1']);
-    expect(p.relation('"Mixed"')!.columns.map((c) => [c.name, c.caseSensitive])).toEqual([['Part', true], ['TOTAL', false]]);
+    expect(p.relation('"Mixed"')!.columns.map((c) => [c.name, c.caseSensitive])).toEqual([
+      ['Part', true],
+      ['TOTAL', false],
+    ]);
     expect(p.relation('"Mixed"')!.caseSensitive).toBe(true);
     const c = p.newCircuit();
     const r = c.step([{ table: 'price', op: 'insert', row: { id: 1, part: 7, amount: '9.5', tags: ['a', null], at: '2024-03-01 10:00:00' } }]);
@@ -61,7 +64,10 @@ describe('semantics', () => {
     const c = p.newCircuit();
     expect(c.contents('v')).toEqual([{ row: { IA: null, DA: null, S: null, C: 0 }, weight: 1 }]);
     expect(c.step([]).changes.size).toBe(0);
-    c.step([{ table: 't', op: 'insert', row: { a: 5, d: '1.00' } }, { table: 't', op: 'insert', row: { a: 4, d: '2.25' } }]);
+    c.step([
+      { table: 't', op: 'insert', row: { a: 5, d: '1.00' } },
+      { table: 't', op: 'insert', row: { a: 4, d: '2.25' } },
+    ]);
     expect(c.contents('v')).toEqual([{ row: { IA: 4, DA: '1.62', S: 9, C: 2 }, weight: 1 }]);
     c.step([{ table: 't', op: 'insert', row: { a: null, d: null } }]);
     expect(c.contents('v')).toEqual([{ row: { IA: 4, DA: '1.62', S: 9, C: 2 }, weight: 1 }]);
@@ -70,10 +76,20 @@ describe('semantics', () => {
   it('NULL keys never join; outer joins pad them', () => {
     const p = prog('CREATE TABLE a (k INT, x INT); CREATE TABLE b (k INT, y INT); CREATE VIEW j AS SELECT x, y FROM a LEFT JOIN b ON a.k = b.k;');
     const c = p.newCircuit();
-    c.step([{ table: 'a', op: 'insert', row: { k: null, x: 1 } }, { table: 'b', op: 'insert', row: { k: null, y: 2 } }, { table: 'a', op: 'insert', row: { k: 3, x: 3 } }]);
-    expect(sortRows(c.contents('j'))).toEqual([{ row: { X: 1, Y: null }, weight: 1 }, { row: { X: 3, Y: null }, weight: 1 }]);
+    c.step([
+      { table: 'a', op: 'insert', row: { k: null, x: 1 } },
+      { table: 'b', op: 'insert', row: { k: null, y: 2 } },
+      { table: 'a', op: 'insert', row: { k: 3, x: 3 } },
+    ]);
+    expect(sortRows(c.contents('j'))).toEqual([
+      { row: { X: 1, Y: null }, weight: 1 },
+      { row: { X: 3, Y: null }, weight: 1 },
+    ]);
     const r = c.step([{ table: 'b', op: 'insert', row: { k: 3, y: 30 } }]);
-    expect(r.changes.get('J')).toEqual([{ row: { X: 3, Y: null }, weight: -1 }, { row: { X: 3, Y: 30 }, weight: 1 }]);
+    expect(r.changes.get('J')).toEqual([
+      { row: { X: 3, Y: null }, weight: -1 },
+      { row: { X: 3, Y: 30 }, weight: 1 },
+    ]);
   });
 
   it('re-inserting an identical row on a primary-key table changes nothing', () => {
@@ -81,7 +97,13 @@ describe('semantics', () => {
     const c = p.newCircuit();
     c.step([{ table: 't', op: 'insert', row: { id: 1, v: 10 } }]);
     expect(c.step([{ table: 't', op: 'insert', row: { id: 1, v: 10 } }]).changes.size).toBe(0);
-    expect(c.step([{ table: 't', op: 'insert', row: { id: 1, v: 10 } }, { table: 't', op: 'insert', row: { id: 1, v: 11 } }, { table: 't', op: 'insert', row: { id: 1, v: 10 } }]).changes.size).toBe(0);
+    expect(
+      c.step([
+        { table: 't', op: 'insert', row: { id: 1, v: 10 } },
+        { table: 't', op: 'insert', row: { id: 1, v: 11 } },
+        { table: 't', op: 'insert', row: { id: 1, v: 10 } },
+      ]).changes.size,
+    ).toBe(0);
   });
 
   it('an update is a delete plus an insert; the global aggregate changes by -old +new', () => {
@@ -89,15 +111,24 @@ describe('semantics', () => {
     const c = p.newCircuit();
     c.step([{ table: 't', op: 'insert', row: { id: 1, v: 10 } }]);
     const r = c.step([{ table: 't', op: 'update', row: { id: 1, v: 12 } }]);
-    expect(r.changes.get('T')).toEqual([{ row: { ID: 1, V: 10 }, weight: -1 }, { row: { ID: 1, V: 12 }, weight: 1 }]);
-    expect(r.changes.get('S')).toEqual([{ row: { TOTAL: 10 }, weight: -1 }, { row: { TOTAL: 12 }, weight: 1 }]);
+    expect(r.changes.get('T')).toEqual([
+      { row: { ID: 1, V: 10 }, weight: -1 },
+      { row: { ID: 1, V: 12 }, weight: 1 },
+    ]);
+    expect(r.changes.get('S')).toEqual([
+      { row: { TOTAL: 10 }, weight: -1 },
+      { row: { TOTAL: 12 }, weight: 1 },
+    ]);
   });
 
   it('TUMBLE adds window_start/window_end; TIMESTAMP and DATE output formats', () => {
     const p = prog(`CREATE TABLE e (ts TIMESTAMP, v INT);
 CREATE VIEW w AS SELECT window_start, window_end, SUM(v) AS s, CAST(window_start AS DATE) AS d FROM TABLE(TUMBLE(TABLE e, DESCRIPTOR(ts), INTERVAL '1' HOUR)) GROUP BY window_start, window_end;`);
     const c = p.newCircuit();
-    c.step([{ table: 'e', op: 'insert', row: { ts: '2024-01-01 10:15:00', v: 1 } }, { table: 'e', op: 'insert', row: { ts: '2024-01-01 10:45:30.5', v: 2 } }]);
+    c.step([
+      { table: 'e', op: 'insert', row: { ts: '2024-01-01 10:15:00', v: 1 } },
+      { table: 'e', op: 'insert', row: { ts: '2024-01-01 10:45:30.5', v: 2 } },
+    ]);
     expect(c.contents('w')).toEqual([{ row: { WINDOW_START: '2024-01-01 10:00:00', WINDOW_END: '2024-01-01 11:00:00', S: 3, D: '2024-01-01' }, weight: 1 }]);
   });
 
@@ -116,7 +147,10 @@ CREATE VIEW c AS SELECT COUNT(*) AS n FROM e;`);
     const p = prog(`CREATE TABLE e (ts TIMESTAMP NOT NULL LATENESS INTERVAL '10' MINUTE, v INT);
 CREATE VIEW w AS SELECT window_start, SUM(v) AS s FROM TABLE(TUMBLE(TABLE e, DESCRIPTOR(ts), INTERVAL '1' HOUR)) GROUP BY window_start;`);
     const c = p.newCircuit();
-    c.step([{ table: 'e', op: 'insert', row: { ts: '2024-01-01 10:05:00', v: 1 } }, { table: 'e', op: 'insert', row: { ts: '2024-01-01 10:55:00', v: 2 } }]);
+    c.step([
+      { table: 'e', op: 'insert', row: { ts: '2024-01-01 10:05:00', v: 1 } },
+      { table: 'e', op: 'insert', row: { ts: '2024-01-01 10:55:00', v: 2 } },
+    ]);
     const before = c.stateSize();
     // watermark moves to 11:20: the 10:00 window is closed
     c.step([{ table: 'e', op: 'insert', row: { ts: '2024-01-01 11:30:00', v: 5 } }]);
@@ -184,7 +218,8 @@ CREATE VIEW with_lim AS SELECT id, (SELECT v FROM lim) AS l FROM t;`);
   });
 
   it('comma joins use WHERE equalities as join keys (the Feldera tutorial preferred_vendor view)', () => {
-    const p = prog(`
+    const p = prog(
+      `
 CREATE TABLE vendor (id BIGINT NOT NULL PRIMARY KEY, name VARCHAR, address VARCHAR);
 CREATE TABLE part (id BIGINT NOT NULL PRIMARY KEY, name VARCHAR);
 CREATE TABLE price (part BIGINT NOT NULL, vendor BIGINT NOT NULL, price DECIMAL);
@@ -192,7 +227,9 @@ CREATE MATERIALIZED VIEW low_price AS SELECT part, MIN(price) AS price FROM pric
 CREATE MATERIALIZED VIEW preferred_vendor AS
   SELECT part.id AS part_id, part.name AS part_name, vendor.id AS vendor_id, vendor.name AS vendor_name, price.price
   FROM price, part, vendor, low_price
-  WHERE price.price = low_price.price AND price.part = low_price.part AND part.id = price.part AND vendor.id = price.vendor;`, 'lower');
+  WHERE price.price = low_price.price AND price.part = low_price.part AND part.id = price.part AND vendor.id = price.vendor;`,
+      'lower',
+    );
     const c = p.newCircuit();
     const ins = (table: string, row: Record<string, unknown>) => ({ table, op: 'insert' as const, row: row as never });
     const changes = [];
@@ -216,9 +253,15 @@ CREATE MATERIALIZED VIEW preferred_vendor AS
     const p = prog('CREATE TABLE t (n INT); CREATE VIEW top2 AS SELECT n FROM t ORDER BY n DESC LIMIT 2;');
     const c = p.newCircuit();
     c.step([1, 5, 3].map((n) => ({ table: 't', op: 'insert' as const, row: { n } })));
-    expect(sortRows(c.contents('top2'))).toEqual([{ row: { N: 3 }, weight: 1 }, { row: { N: 5 }, weight: 1 }]);
+    expect(sortRows(c.contents('top2'))).toEqual([
+      { row: { N: 3 }, weight: 1 },
+      { row: { N: 5 }, weight: 1 },
+    ]);
     const r = c.step([{ table: 't', op: 'insert', row: { n: 4 } }]);
-    expect(r.changes.get('TOP2')).toEqual([{ row: { N: 3 }, weight: -1 }, { row: { N: 4 }, weight: 1 }]);
+    expect(r.changes.get('TOP2')).toEqual([
+      { row: { N: 3 }, weight: -1 },
+      { row: { N: 4 }, weight: 1 },
+    ]);
   });
 
   it('ORDER BY ... LIMIT ... OFFSET with duplicates and deletions of top rows', () => {
@@ -248,8 +291,18 @@ FROM t;`);
     const c = p.newCircuit();
     c.step([{ table: 't', op: 'insert', row: { s: 'hello world', d: '2024-02-28', ts: '2024-02-28 13:45:12', a: [1, 2, 3] } }]);
     expect(c.contents('f')[0]!.row).toEqual({
-      U: 'HELLO WORLD', IC: 'Hello World', R: 'hell0 w0rld', LP: 'hello ', M: 2, DOW: 4, D2: '2024-03-01',
-      TH: '2024-02-28 13:00:00', N: 3, SECOND: 2, HAS3: true, DEC: '12.50',
+      U: 'HELLO WORLD',
+      IC: 'Hello World',
+      R: 'hell0 w0rld',
+      LP: 'hello ',
+      M: 2,
+      DOW: 4,
+      D2: '2024-03-01',
+      TH: '2024-02-28 13:00:00',
+      N: 3,
+      SECOND: 2,
+      HAS3: true,
+      DEC: '12.50',
     });
   });
 });
@@ -285,8 +338,16 @@ describe('inputs', () => {
     }
     expect(c.contents('t')).toEqual([]);
     // the whole BIGINT range goes through exactly: numbers while safe, bigints beyond
-    c.step([{ table: 'big', op: 'insert', row: { x: Number.MAX_SAFE_INTEGER } }, { table: 'big', op: 'csv', fields: ['-9007199254740993'] }]);
-    expect(c.contents('big').map((r) => r.row.X).sort()).toEqual([-9007199254740993n, 9007199254740991]);
+    c.step([
+      { table: 'big', op: 'insert', row: { x: Number.MAX_SAFE_INTEGER } },
+      { table: 'big', op: 'csv', fields: ['-9007199254740993'] },
+    ]);
+    expect(
+      c
+        .contents('big')
+        .map((r) => r.row.X)
+        .sort(),
+    ).toEqual([-9007199254740993n, 9007199254740991]);
   });
 
   it('REAL values print as the shortest decimal of the 32-bit float', () => {

@@ -238,7 +238,7 @@ describe.each([
 
 describe('function errors are compile errors', () => {
   it.each([
-    ["LEN(1, 2)", /Invalid number of arguments to function 'LEN'/],
+    ['LEN(1, 2)', /Invalid number of arguments to function 'LEN'/],
     ["CHR('a')", /Cannot apply 'CHR'/],
     ["REGEXP_REPLACE('a', '(', 'b')", /invalid regular expression/],
     ["TIMESTAMPDIFF(FORTNIGHT, DATE '2020-01-01', DATE '2020-01-02')", /Unsupported time unit FORTNIGHT/],
@@ -287,15 +287,29 @@ describe('operators and forms added with the registry', () => {
         LAST_VALUE(v) OVER (PARTITION BY g ORDER BY k ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS l FROM t;`);
     if (!r.ok) throw new Error(JSON.stringify(r.errors));
     const c = r.program.newCircuit();
-    c.step([[1, 2, 'b'], [1, 1, 'a'], [1, 3, 'c'], [2, 5, 'z']].map((row) => ({ table: 't', op: 'insert' as const, row: row as never })));
-    const rows = (): unknown[] => c.contents('w').map((x) => x.row).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+    c.step(
+      [
+        [1, 2, 'b'],
+        [1, 1, 'a'],
+        [1, 3, 'c'],
+        [2, 5, 'z'],
+      ].map((row) => ({ table: 't', op: 'insert' as const, row: row as never })),
+    );
+    const rows = (): unknown[] =>
+      c
+        .contents('w')
+        .map((x) => x.row)
+        .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
     expect(rows()).toEqual([
       { G: 1, K: 1, F: 'a', L: 'c' },
       { G: 1, K: 2, F: 'a', L: 'c' },
       { G: 1, K: 3, F: 'a', L: 'c' },
       { G: 2, K: 5, F: 'z', L: 'z' },
     ]);
-    c.step([{ table: 't', op: 'delete', row: [1, 1, 'a'] as never }, { table: 't', op: 'delete', row: [1, 3, 'c'] as never }]);
+    c.step([
+      { table: 't', op: 'delete', row: [1, 1, 'a'] as never },
+      { table: 't', op: 'delete', row: [1, 3, 'c'] as never },
+    ]);
     expect(rows()).toEqual([
       { G: 1, K: 2, F: 'b', L: 'b' },
       { G: 2, K: 5, F: 'z', L: 'z' },
@@ -318,8 +332,8 @@ describe('MAP, VARIANT and VARBINARY', () => {
     ["CARDINALITY(MAP['a', 1, 'b', NULL])", 2],
     ["MAP_CONCAT(MAP['a', 1, 'b', 2], MAP['b', 3])", { a: 1, b: 3 }],
     ["MAP['x', n]", { x: null }],
-    ["PARSE_JSON('{\"b\": [1, 2.5], \"a\": null}')", { a: null, b: [1, 2.5] }],
-    ["TO_JSON(PARSE_JSON('{\"b\": 1, \"a\": \"x\"}'))", '{"a":"x","b":1}'],
+    ['PARSE_JSON(\'{"b": [1, 2.5], "a": null}\')', { a: null, b: [1, 2.5] }],
+    ['TO_JSON(PARSE_JSON(\'{"b": 1, "a": "x"}\'))', '{"a":"x","b":1}'],
     ["PARSE_JSON('not json')", null],
     ['PARSE_JSON(s)', null],
     ["TO_JSON(PARSE_JSON('null'))", 'null'],
@@ -327,45 +341,48 @@ describe('MAP, VARIANT and VARBINARY', () => {
     ['VARIANTNULL() IS NULL', false],
     ['VARIANTNULL() = VARIANTNULL()', true],
     ['TYPEOF(VARIANTNULL())', 'VARIANT'],
-    ["TYPEOF(PARSE_JSON('\"x\"'))", 'VARCHAR'],
+    ['TYPEOF(PARSE_JSON(\'"x"\'))', 'VARCHAR'],
     ["TYPEOF(PARSE_JSON('[1]'))", 'ARRAY'],
     ["TYPEOF(PARSE_JSON('{}'))", 'MAP'],
     ["TYPEOF(PARSE_JSON('true'))", 'BOOLEAN'],
     ['CAST(CAST(1 AS VARIANT) AS INT)', 1],
     ["TO_JSON(CAST('string' AS VARIANT))", '"string"'],
     ["CAST(CAST('abc' AS VARIANT) AS VARCHAR)", 'abc'],
-    ["CAST(PARSE_JSON('\"abc\"') AS INT)", null],
+    ['CAST(PARSE_JSON(\'"abc"\') AS INT)', null],
     ['CAST(1 AS VARIANT) = CAST(1 AS VARIANT)', true],
     ["TO_JSON(CAST(MAP['a', ARRAY[1, 2]] AS VARIANT))", '{"a":[1,2]}'],
     ["PARSE_JSON('{\"a\": {\"b\": 7}}')['a']['b']", 7],
     ["PARSE_JSON('[10, 20]')[2]", 20],
     ["PARSE_JSON('[10, 20]')['x']", null],
-    ["JSON_OBJECT_KEYS(PARSE_JSON('{\"a\": 1, \"b\": {\"c\": 2}, \"d\": null}'))", ['a', 'b', 'd']],
+    ['JSON_OBJECT_KEYS(PARSE_JSON(\'{"a": 1, "b": {"c": 2}, "d": null}\'))', ['a', 'b', 'd']],
     ["JSON_OBJECT_KEYS(PARSE_JSON('[1]'))", []],
-    ["JSON_KEYS(PARSE_JSON('{\"a\": {\"b\": 1, \"c\": {\"d\": 2}}, \"e\": [{\"f\": 3}], \"g\": 4}'))", ['a', 'a.b', 'a.c', 'a.c.d', 'e', 'g']],
-    ["JSON_KEYS(PARSE_JSON('{\"a.b\": 1}'))", ['"a.b"']],
-    ["JSON_EACH_BIGINT(PARSE_JSON('{\"a\": 1, \"b\": 2.5, \"c\": \"7\", \"d\": null}'))", { a: 1 }],
-    ["JSON_EACH_STRING(PARSE_JSON('{\"a\": 1, \"c\": \"7\"}'))", { c: '7' }],
-    ["JSON_EACH_BOOLEAN(PARSE_JSON('{\"a\": true, \"b\": 0}'))", { a: true }],
-    ["JSON_EACH_DATE(PARSE_JSON('{\"a\": \"2024-01-01\", \"b\": \"nope\"}'))", { a: '2024-01-01' }],
-    ["JSON_EACH_TIMESTAMP(PARSE_JSON('{\"a\": \"2024-12-19 16:39:57\"}'))", { a: '2024-12-19 16:39:57' }],
-    ["JSON_EACH_TIME(PARSE_JSON('{\"a\": \"17:30:40\"}'))", { a: '17:30:40' }],
+    ['JSON_KEYS(PARSE_JSON(\'{"a": {"b": 1, "c": {"d": 2}}, "e": [{"f": 3}], "g": 4}\'))', ['a', 'a.b', 'a.c', 'a.c.d', 'e', 'g']],
+    ['JSON_KEYS(PARSE_JSON(\'{"a.b": 1}\'))', ['"a.b"']],
+    ['JSON_EACH_BIGINT(PARSE_JSON(\'{"a": 1, "b": 2.5, "c": "7", "d": null}\'))', { a: 1 }],
+    ['JSON_EACH_STRING(PARSE_JSON(\'{"a": 1, "c": "7"}\'))', { c: '7' }],
+    ['JSON_EACH_BOOLEAN(PARSE_JSON(\'{"a": true, "b": 0}\'))', { a: true }],
+    ['JSON_EACH_DATE(PARSE_JSON(\'{"a": "2024-01-01", "b": "nope"}\'))', { a: '2024-01-01' }],
+    ['JSON_EACH_TIMESTAMP(PARSE_JSON(\'{"a": "2024-12-19 16:39:57"}\'))', { a: '2024-12-19 16:39:57' }],
+    ['JSON_EACH_TIME(PARSE_JSON(\'{"a": "17:30:40"}\'))', { a: '17:30:40' }],
     ["JSON_EACH_BIGINT(PARSE_JSON('[1]'))", {}],
-    ["TO_JSON(VARIANT_MERGE(PARSE_JSON('{\"a\": {\"x\": 1}, \"b\": 1}'), PARSE_JSON('{\"a\": {\"y\": 2}, \"b\": 2}')))", '{"a":{"x":1,"y":2},"b":2}'],
-    ["TO_JSON(VARIANT_FILTER(PARSE_JSON('{\"name\": \"Ada\", \"age\": 36, \"address\": {\"city\": \"Boston\"}, \"tags\": [1, 2], \"note\": null}'), (k, x) -> TYPEOF(x) = 'VARCHAR'))", '{"name":"Ada"}'],
+    ['TO_JSON(VARIANT_MERGE(PARSE_JSON(\'{"a": {"x": 1}, "b": 1}\'), PARSE_JSON(\'{"a": {"y": 2}, "b": 2}\')))', '{"a":{"x":1,"y":2},"b":2}'],
+    ['TO_JSON(VARIANT_FILTER(PARSE_JSON(\'{"name": "Ada", "age": 36, "address": {"city": "Boston"}, "tags": [1, 2], "note": null}\'), (k, x) -> TYPEOF(x) = \'VARCHAR\'))', '{"name":"Ada"}'],
     ["TO_JSON(VARIANT_FILTER(PARSE_JSON('5'), (k, x) -> k IS NULL))", '5'],
     ["VARIANT_FILTER(PARSE_JSON('5'), (k, x) -> k IS NOT NULL)", null],
-    ["TO_JSON(VARIANT_FILTER(PARSE_JSON('{\"a\": null, \"b\": 1}'), (k, x) -> x <> VARIANTNULL()))", '{"b":1}'],
-    ["TO_JSON(VARIANT_FILTER(PARSE_JSON('{\"user1\": 1, \"x\": 2}'), (k, x) -> CAST(k AS VARCHAR) LIKE 'user%'))", '{"user1":1}'],
-    ["TO_JSON(VARIANT_DEEP_FILTER(PARSE_JSON('{\"a\": {\"b\": 1, \"c\": {\"d\": 2}}}'), (p, x) -> p <> 'a.c'))", '{"a":{"b":1}}'],
-    ["TO_JSON(VARIANT_DEEP_FILTER(PARSE_JSON('{\"e\": [{\"f\": 1}, {\"f\": 2}]}'), (p, x) -> p <> 'e[1]'))", '{"e":[{"f":2}]}'],
-    ["TO_JSON(VARIANT_DEEP_FILTER(PARSE_JSON('{\"example.com\": {\"a\": 1}, \"example\": {\"b\": 2}}'), (p, x) -> p = 'example' OR p LIKE 'example.%'))", '{"example":{"b":2}}'],
-    ["TO_JSON(VARIANT_MAP(PARSE_JSON('{\"a\": 1, \"b\": \"x\"}'), (k, x) -> CAST(x AS BIGINT) * 2))", '{"a":2,"b":null}'],
-    ["TO_JSON(VARIANT_MAP(PARSE_JSON('{\"a\": 1, \"b\": \"x\"}'), (k, x) -> TYPEOF(x)))", '{"a":"BIGINT","b":"VARCHAR"}'],
-    ["TO_JSON(VARIANT_DEEP_MAP(PARSE_JSON('{\"a\": {\"b\": 1}, \"e\": [1, 2], \"s\": \"x\"}'), (p, x) -> CAST(x AS BIGINT) * 2))", '{"a":{"b":2},"e":[2,4],"s":null}'],
-    ["TO_JSON(VARIANT_DEEP_MAP(PARSE_JSON('{\"user\": {\"name\": \"Ada\", \"ssn\": \"123\"}, \"id\": 7}'), (p, x) -> CASE WHEN p LIKE 'user.%' THEN CAST('***' AS VARIANT) ELSE x END))", '{"id":7,"user":{"name":"***","ssn":"***"}}'],
+    ['TO_JSON(VARIANT_FILTER(PARSE_JSON(\'{"a": null, "b": 1}\'), (k, x) -> x <> VARIANTNULL()))', '{"b":1}'],
+    ['TO_JSON(VARIANT_FILTER(PARSE_JSON(\'{"user1": 1, "x": 2}\'), (k, x) -> CAST(k AS VARCHAR) LIKE \'user%\'))', '{"user1":1}'],
+    ['TO_JSON(VARIANT_DEEP_FILTER(PARSE_JSON(\'{"a": {"b": 1, "c": {"d": 2}}}\'), (p, x) -> p <> \'a.c\'))', '{"a":{"b":1}}'],
+    ['TO_JSON(VARIANT_DEEP_FILTER(PARSE_JSON(\'{"e": [{"f": 1}, {"f": 2}]}\'), (p, x) -> p <> \'e[1]\'))', '{"e":[{"f":2}]}'],
+    ['TO_JSON(VARIANT_DEEP_FILTER(PARSE_JSON(\'{"example.com": {"a": 1}, "example": {"b": 2}}\'), (p, x) -> p = \'example\' OR p LIKE \'example.%\'))', '{"example":{"b":2}}'],
+    ['TO_JSON(VARIANT_MAP(PARSE_JSON(\'{"a": 1, "b": "x"}\'), (k, x) -> CAST(x AS BIGINT) * 2))', '{"a":2,"b":null}'],
+    ['TO_JSON(VARIANT_MAP(PARSE_JSON(\'{"a": 1, "b": "x"}\'), (k, x) -> TYPEOF(x)))', '{"a":"BIGINT","b":"VARCHAR"}'],
+    ['TO_JSON(VARIANT_DEEP_MAP(PARSE_JSON(\'{"a": {"b": 1}, "e": [1, 2], "s": "x"}\'), (p, x) -> CAST(x AS BIGINT) * 2))', '{"a":{"b":2},"e":[2,4],"s":null}'],
+    [
+      'TO_JSON(VARIANT_DEEP_MAP(PARSE_JSON(\'{"user": {"name": "Ada", "ssn": "123"}, "id": 7}\'), (p, x) -> CASE WHEN p LIKE \'user.%\' THEN CAST(\'***\' AS VARIANT) ELSE x END))',
+      '{"id":7,"user":{"name":"***","ssn":"***"}}',
+    ],
     ["TO_JSON(VARIANT_DEEP_MAP(PARSE_JSON('3'), (p, x) -> p IS NULL))", 'true'],
-    ["VARIANT_MAP(CAST(NULL AS VARIANT), (k, x) -> x)", null],
+    ['VARIANT_MAP(CAST(NULL AS VARIANT), (k, x) -> x)', null],
     ["TO_HEX(x'0abc')", '0abc'],
     ["TO_INT(x'0abc')", 2748],
     ["BIN2UTF8(x'4041')", '@A'],
@@ -388,7 +405,12 @@ describe('MAP, VARIANT and VARBINARY', () => {
       { table: 't', op: 'insert', row: { id: 1, m: { y: 2, x: 1 }, v: { a: [1], b: true }, b: [1, 255], bb: 'beef' } },
       { table: 't', op: 'insert', row: { id: 2, m: {}, v: { b: true, a: [1] }, b: null, bb: null } },
     ]);
-    expect(out.changes.get('KEYS')!.map((x) => x.row).sort((a, b) => (a.ID as number) - (b.ID as number))).toEqual([
+    expect(
+      out.changes
+        .get('KEYS')!
+        .map((x) => x.row)
+        .sort((a, b) => (a.ID as number) - (b.ID as number)),
+    ).toEqual([
       { ID: 1, K: ['x', 'y'], VA: [1], HB: '01ff', MX: 2 },
       { ID: 2, K: [], VA: [1], HB: null, MX: null },
     ]);
@@ -400,11 +422,11 @@ describe('MAP, VARIANT and VARBINARY', () => {
 
   it('bad calls are compile errors', () => {
     expect(compileError("MAP['a']")).toMatch(/even number of arguments/);
-    expect(compileError("MAP_KEYS(ARRAY[1])")).toMatch(/a MAP is needed/);
+    expect(compileError('MAP_KEYS(ARRAY[1])')).toMatch(/a MAP is needed/);
     expect(compileError("TO_JSON('x')")).toMatch(/a VARIANT is needed/);
     expect(compileError("x'abc'")).toMatch(/even number of hexadecimal digits/);
     expect(compileError("VARIANT_FILTER(PARSE_JSON('1'), x -> TRUE)")).toMatch(/takes a lambda of 2 parameters/);
-    expect(compileError("VARIANT_MAP(1, (k, x) -> x)")).toMatch(/a VARIANT is needed/);
-    expect(compileError("UPPER(x -> x)")).toMatch(/A lambda/);
+    expect(compileError('VARIANT_MAP(1, (k, x) -> x)')).toMatch(/a VARIANT is needed/);
+    expect(compileError('UPPER(x -> x)')).toMatch(/A lambda/);
   });
 });

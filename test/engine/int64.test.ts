@@ -164,13 +164,15 @@ CREATE VIEW j AS SELECT x.k AS xk, y.k AS yk FROM t x JOIN t y ON x.b = y.b + 1 
       { table: 't', op: 'insert', row: { b: 18014398509481982n, k: 5 } }, // h = 2^53 - 1: a number
     ]);
     const sorted = (rows: Array<{ row: Record<string, JsonValue> }>) => rows.map((x) => x.row).sort((a, b) => (jsonText(a) < jsonText(b) ? -1 : 1));
-    expect(sorted(c.contents('g'))).toEqual(sorted([
-      { row: { B: 18014398509481982n, N: 1 } },
-      { row: { B: 18014398509481984n, N: 1 } },
-      { row: { B: 9007199254740992n, N: 1 } },
-      { row: { B: 9007199254740993n, N: 2 } },
-    ]));
-    expect(c.contents('d').map((x) => x.row.H).sort()).toEqual([9007199254740991, 9007199254740992n, 4503599627370496].sort());
+    expect(sorted(c.contents('g'))).toEqual(
+      sorted([{ row: { B: 18014398509481982n, N: 1 } }, { row: { B: 18014398509481984n, N: 1 } }, { row: { B: 9007199254740992n, N: 1 } }, { row: { B: 9007199254740993n, N: 2 } }]),
+    );
+    expect(
+      c
+        .contents('d')
+        .map((x) => x.row.H)
+        .sort(),
+    ).toEqual([9007199254740991, 9007199254740992n, 4503599627370496].sort());
     expect(sorted(c.contents('j'))).toEqual(sorted([{ row: { XK: 1, YK: 3 } }, { row: { XK: 2, YK: 3 } }]));
     // deleting through the other form of input removes the same row
     c.step([{ table: 't', op: 'delete', row: { b: 9007199254740993n, k: 1 } }]);
@@ -190,7 +192,15 @@ CREATE VIEW j AS SELECT x.k AS xk, y.k AS yk FROM t x JOIN t y ON x.b = y.b + 1 
       { table: 't', op: 'insert', row: { b: MIN, i: -2147483648 } },
       { table: 't', op: 'csv', fields: [String(MAX), '2147483647'] },
     ]);
-    expect(c.contents('t').map((x) => x.row).sort((a, b) => Number(a.I) - Number(b.I))).toEqual([{ B: MIN, I: -2147483648 }, { B: MAX, I: 2147483647 }]);
+    expect(
+      c
+        .contents('t')
+        .map((x) => x.row)
+        .sort((a, b) => Number(a.I) - Number(b.I)),
+    ).toEqual([
+      { B: MIN, I: -2147483648 },
+      { B: MAX, I: 2147483647 },
+    ]);
     const arr = compile('CREATE TABLE a (xs BIGINT ARRAY, v VARIANT);');
     if (!arr.ok) throw new Error(JSON.stringify(arr.errors));
     const ca = arr.program.newCircuit();
@@ -272,7 +282,11 @@ function rollbackProgram() {
 
 function state(c: Circuit): Record<string, string[]> {
   const out: Record<string, string[]> = {};
-  for (const v of VIEWS) out[v] = c.contents(v).map((x) => jsonText(x)).sort();
+  for (const v of VIEWS)
+    out[v] = c
+      .contents(v)
+      .map((x) => jsonText(x))
+      .sort();
   return out;
 }
 
@@ -290,13 +304,18 @@ describe('a refused step leaves the circuit as if it never came', () => {
     const program = rollbackProgram();
     const big = 2147483647;
     const change = fc.oneof(
-      fc.record({ k: fc.integer({ min: 1, max: 8 }), g: fc.integer({ min: 1, max: 3 }), v: fc.oneof(fc.integer({ min: -5000, max: 5000 }), fc.constantFrom(big, -big - 1, big - 1)), h: fc.integer({ min: 0, max: 80 }) }).map(
-        (r): InputChange => ({ table: 't', op: 'upsert', row: { k: r.k, g: r.g, v: r.v, ts: ts(r.h) } }),
-      ),
+      fc
+        .record({
+          k: fc.integer({ min: 1, max: 8 }),
+          g: fc.integer({ min: 1, max: 3 }),
+          v: fc.oneof(fc.integer({ min: -5000, max: 5000 }), fc.constantFrom(big, -big - 1, big - 1)),
+          h: fc.integer({ min: 0, max: 80 }),
+        })
+        .map((r): InputChange => ({ table: 't', op: 'upsert', row: { k: r.k, g: r.g, v: r.v, ts: ts(r.h) } })),
       fc.integer({ min: 1, max: 8 }).map((k): InputChange => ({ table: 't', op: 'delete', row: { k } })),
-      fc.record({ g: fc.integer({ min: 1, max: 3 }), w: fc.oneof(fc.integer({ min: -9, max: 9 }), fc.constantFrom(String(MAX), String(MIN), '4294967296')) }).map(
-        (r): InputChange => ({ table: 'u', op: 'insert', row: r }),
-      ),
+      fc
+        .record({ g: fc.integer({ min: 1, max: 3 }), w: fc.oneof(fc.integer({ min: -9, max: 9 }), fc.constantFrom(String(MAX), String(MIN), '4294967296')) })
+        .map((r): InputChange => ({ table: 'u', op: 'insert', row: r })),
     );
     let refusedTotal = 0;
     fc.assert(
@@ -339,7 +358,10 @@ describe('a refused step leaves the circuit as if it never came', () => {
     expect(c.contents('t').map((x) => x.row.V)).toEqual([10]);
     expect(c.contents('daily')).toEqual([]);
     // a row of day 1 is not late (the watermark did not move), and day 1 becomes final with it
-    const r = c.step([{ table: 't', op: 'upsert', row: { k: 4, g: 1, v: 5, ts: ts(2) } }, { table: 't', op: 'upsert', row: { k: 5, g: 3, v: 1, ts: ts(30) } }]);
+    const r = c.step([
+      { table: 't', op: 'upsert', row: { k: 4, g: 1, v: 5, ts: ts(2) } },
+      { table: 't', op: 'upsert', row: { k: 5, g: 3, v: 1, ts: ts(30) } },
+    ]);
     expect(r.changes.get('DAILY')).toEqual([{ row: { DAY: '2024-01-01 00:00:00', S: 15 }, weight: 1 }]);
   });
 });

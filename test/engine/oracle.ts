@@ -8,7 +8,10 @@ export function norm(v: unknown, typeId?: number): string {
   if (v instanceof Date) {
     const iso = v.toISOString();
     if (typeId === 1082) return iso.slice(0, 10);
-    return iso.replace('T', ' ').replace(/\.000Z$/, '').replace(/Z$/, '');
+    return iso
+      .replace('T', ' ')
+      .replace(/\.000Z$/, '')
+      .replace(/Z$/, '');
   }
   if (typeof v === 'number' || typeof v === 'bigint' || (typeof v === 'string' && /^-?\d+(\.\d+)?(e[+-]?\d+)?$/i.test(v))) {
     const n = Number(v);

@@ -45,7 +45,9 @@ describe('when only the top ranks are read', () => {
     expect(limits(`CREATE VIEW v AS SELECT * FROM (${RANKED}) q WHERE b <= 6;`, 'V')).toEqual([undefined]);
     // no bound at all, or two window functions in one node
     expect(limits(`CREATE VIEW v AS ${RANKED};`, 'V')).toEqual([undefined]);
-    expect(limits(`CREATE VIEW v AS SELECT * FROM (SELECT id, ROW_NUMBER() OVER (PARTITION BY a ORDER BY b) AS rn, LAG(b) OVER (PARTITION BY a ORDER BY b) AS p FROM t) q WHERE rn <= 2;`, 'V')).toEqual([undefined]);
+    expect(
+      limits(`CREATE VIEW v AS SELECT * FROM (SELECT id, ROW_NUMBER() OVER (PARTITION BY a ORDER BY b) AS rn, LAG(b) OVER (PARTITION BY a ORDER BY b) AS p FROM t) q WHERE rn <= 2;`, 'V'),
+    ).toEqual([undefined]);
   });
 });
 

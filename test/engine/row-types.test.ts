@@ -141,16 +141,8 @@ describe('ROW types', () => {
       { table: 'data', op: 'insert', row: { ADDR: '{"CITY": "Paris"}' } },
       { table: 'data', op: 'insert', row: { ADDR: '[1, 2]' } },
     ]);
-    expect(contents(c, 'decoded')).toEqual([
-      { A: null },
-      { A: { CITY: 'Boston', STREET: 'Main', NUMBER: 10, PRICE: '1.50' } },
-      { A: { CITY: 'Paris', STREET: null, NUMBER: null, PRICE: null } },
-    ]);
-    expect(contents(c, 'back')).toEqual([
-      { V: null },
-      { V: { CITY: 'Boston', NUMBER: 10, PRICE: 1.5, STREET: 'Main' } },
-      { V: { CITY: 'Paris', NUMBER: null, PRICE: null, STREET: null } },
-    ]);
+    expect(contents(c, 'decoded')).toEqual([{ A: null }, { A: { CITY: 'Boston', STREET: 'Main', NUMBER: 10, PRICE: '1.50' } }, { A: { CITY: 'Paris', STREET: null, NUMBER: null, PRICE: null } }]);
+    expect(contents(c, 'back')).toEqual([{ V: null }, { V: { CITY: 'Boston', NUMBER: 10, PRICE: 1.5, STREET: 'Main' } }, { V: { CITY: 'Paris', NUMBER: null, PRICE: null, STREET: null } }]);
   });
 
   it('ROW(...) with expressions is a constructor, not a type', () => {

@@ -23,7 +23,10 @@ JOIN records
     ON messages.id = records.id;`);
     const c = p.newCircuit();
     c.step(['1,a', '2,b', '3,c', '4,Hello', '5,d'].map((l) => ({ table: 'messages', op: 'csv' as const, fields: l.split(',') })));
-    const r = c.step([{ table: 'records', op: 'csv', fields: ['8', 'x'] }, { table: 'records', op: 'csv', fields: ['4', 'world!'] }]);
+    const r = c.step([
+      { table: 'records', op: 'csv', fields: ['8', 'x'] },
+      { table: 'records', op: 'csv', fields: ['4', 'world!'] },
+    ]);
     expect(r.changes.get('matches')).toEqual([{ row: { combined: 'Hello world!' }, weight: 1 }]);
     expect(c.contents('matches')).toEqual([{ row: { combined: 'Hello world!' }, weight: 1 }]);
   });
@@ -43,13 +46,32 @@ describe('W3 ingress conformance', () => {
     const p = prog(`create table t1(c1 integer, c2 bool, c3 varchar) with ('materialized' = 'true');
 create materialized view v1 as select * from t1;`);
     const c = p.newCircuit();
-    c.step([{ table: 'T1', op: 'insert', row: { c1: 10, c2: true } }, { table: 'T1', op: 'insert', row: { c1: 20, c3: 'foo' } }]);
-    expect(snapshot(c, 't1')).toEqual([{ c1: 10, c2: true, c3: null }, { c1: 20, c2: null, c3: 'foo' }]);
-    c.step([{ table: 't1', op: 'delete', row: { c1: 10, c2: true } }, { table: 't1', op: 'insert', row: { c1: 30, c3: 'bar' } }]);
-    expect(snapshot(c, 't1')).toEqual([{ c1: 20, c2: null, c3: 'foo' }, { c1: 30, c2: null, c3: 'bar' }]);
+    c.step([
+      { table: 'T1', op: 'insert', row: { c1: 10, c2: true } },
+      { table: 'T1', op: 'insert', row: { c1: 20, c3: 'foo' } },
+    ]);
+    expect(snapshot(c, 't1')).toEqual([
+      { c1: 10, c2: true, c3: null },
+      { c1: 20, c2: null, c3: 'foo' },
+    ]);
+    c.step([
+      { table: 't1', op: 'delete', row: { c1: 10, c2: true } },
+      { table: 't1', op: 'insert', row: { c1: 30, c3: 'bar' } },
+    ]);
+    expect(snapshot(c, 't1')).toEqual([
+      { c1: 20, c2: null, c3: 'foo' },
+      { c1: 30, c2: null, c3: 'bar' },
+    ]);
     c.step([{ table: 'T1', op: 'insert', row: [40, true, 'buzz'] as never }]);
-    c.step([{ table: 't1', op: 'delete', row: [40, true, 'buzz'] as never }, { table: 't1', op: 'insert', row: [50, true, ''] as never }]);
-    expect(snapshot(c, 'v1')).toEqual([{ c1: 20, c2: null, c3: 'foo' }, { c1: 30, c2: null, c3: 'bar' }, { c1: 50, c2: true, c3: '' }]);
+    c.step([
+      { table: 't1', op: 'delete', row: [40, true, 'buzz'] as never },
+      { table: 't1', op: 'insert', row: [50, true, ''] as never },
+    ]);
+    expect(snapshot(c, 'v1')).toEqual([
+      { c1: 20, c2: null, c3: 'foo' },
+      { c1: 30, c2: null, c3: 'bar' },
+      { c1: 50, c2: true, c3: '' },
+    ]);
     // step 5: the whole batch is rejected, nothing applied, the error names the bad event
     let err: unknown;
     try {
@@ -74,10 +96,12 @@ create materialized view v1 as select * from t1;`);
       { table: 't1', op: 'insert', row: { t: '13:22:00', ts: '2021-05-20 12:12:33', d: '2021-05-20' } },
       { table: 't1', op: 'insert', row: { t: ' 11:12:33.483221092 ', ts: ' 2024-02-25 12:12:33 ', d: ' 2024-02-25 ' } },
     ]);
-    expect(snapshot(c, 't1')).toEqual([
-      { t: '13:22:00', ts: '2021-05-20 12:12:33', d: '2021-05-20' },
-      { t: '11:12:33.483221092', ts: '2024-02-25 12:12:33', d: '2024-02-25' },
-    ].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))));
+    expect(snapshot(c, 't1')).toEqual(
+      [
+        { t: '13:22:00', ts: '2021-05-20 12:12:33', d: '2021-05-20' },
+        { t: '11:12:33.483221092', ts: '2024-02-25 12:12:33', d: '2024-02-25' },
+      ].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+    );
   });
 
   it('W3e: quoted and unquoted column names', () => {
@@ -125,10 +149,22 @@ describe('W4 primary keys', () => {
     const p = prog(`create table t1(id bigint not null, s varchar not null, primary key (id)) with ('materialized' = 'true')`);
     expect(p.relation('t1')!.primaryKey).toEqual(['id']);
     const c = p.newCircuit();
-    c.step([{ table: 'T1', op: 'insert', row: { id: 1, s: '1' } }, { table: 'T1', op: 'insert', row: { id: 2, s: '2' } }]);
-    expect(snapshot(c, 't1')).toEqual([{ id: 1, s: '1' }, { id: 2, s: '2' }]);
-    c.step([{ table: 'T1', op: 'insert', row: { id: 1, s: '1-modified' } }, { table: 'T1', op: 'update', row: { id: 2, s: '2-modified' } }]);
-    expect(snapshot(c, 't1')).toEqual([{ id: 1, s: '1-modified' }, { id: 2, s: '2-modified' }]);
+    c.step([
+      { table: 'T1', op: 'insert', row: { id: 1, s: '1' } },
+      { table: 'T1', op: 'insert', row: { id: 2, s: '2' } },
+    ]);
+    expect(snapshot(c, 't1')).toEqual([
+      { id: 1, s: '1' },
+      { id: 2, s: '2' },
+    ]);
+    c.step([
+      { table: 'T1', op: 'insert', row: { id: 1, s: '1-modified' } },
+      { table: 'T1', op: 'update', row: { id: 2, s: '2-modified' } },
+    ]);
+    expect(snapshot(c, 't1')).toEqual([
+      { id: 1, s: '1-modified' },
+      { id: 2, s: '2-modified' },
+    ]);
     c.step([{ table: 'T1', op: 'delete', row: { id: 2 } }]);
     expect(snapshot(c, 't1')).toEqual([{ id: 1, s: '1-modified' }]);
   });
@@ -183,9 +219,15 @@ describe('W5 multiset outputs', () => {
 create view v1 as select s from t1;`);
     const c = p.newCircuit();
     const ins = (id: number, s: string) => ({ table: 'T1', op: 'insert' as const, row: { id, s } });
-    expect(sortRows(c.step([ins(1, '1'), ins(2, '2')]).changes.get('v1')!)).toEqual([{ row: { s: '1' }, weight: 1 }, { row: { s: '2' }, weight: 1 }]);
+    expect(sortRows(c.step([ins(1, '1'), ins(2, '2')]).changes.get('v1')!)).toEqual([
+      { row: { s: '1' }, weight: 1 },
+      { row: { s: '2' }, weight: 1 },
+    ]);
     c.step([ins(3, '3'), ins(4, '4')]);
-    expect(sortRows(c.step([ins(5, '1'), ins(6, '2')]).changes.get('v1')!)).toEqual([{ row: { s: '1' }, weight: 1 }, { row: { s: '2' }, weight: 1 }]);
+    expect(sortRows(c.step([ins(5, '1'), ins(6, '2')]).changes.get('v1')!)).toEqual([
+      { row: { s: '1' }, weight: 1 },
+      { row: { s: '2' }, weight: 1 },
+    ]);
     expect(c.contents('v1').find((r) => r.row.s === '1')!.weight).toBe(2);
     expect(c.step([{ table: 't1', op: 'delete', row: { id: 5, s: '1' } }]).changes.get('v1')).toEqual([{ row: { s: '1' }, weight: -1 }]);
   });
@@ -193,7 +235,10 @@ create view v1 as select s from t1;`);
   it('a row inserted and deleted in one step produces nothing', () => {
     const p = prog(`create table t(a int); create view v as select a from t;`);
     const c = p.newCircuit();
-    const r = c.step([{ table: 't', op: 'insert', row: { a: 1 } }, { table: 't', op: 'delete', row: { a: 1 } }]);
+    const r = c.step([
+      { table: 't', op: 'insert', row: { a: 1 } },
+      { table: 't', op: 'delete', row: { a: 1 } },
+    ]);
     expect(r.changes.size).toBe(0);
   });
 });

@@ -40,37 +40,48 @@ describe('formats/csv: properties', () => {
 
   it('a text cut into chunks anywhere reads exactly as the whole text (records, lines, texts, errors)', () => {
     fc.assert(
-      fc.property(fc.array(tricky, { maxLength: 40 }).map((c) => c.join('')), fc.array(fc.nat(45), { maxLength: 6 }), fc.constantFrom(...dialects), (text, cuts, dialect) => {
-        const whole = splitCsv(text, dialect);
-        expect(readInChunks(text, cuts, dialect)).toEqual({ records: whole.records, error: whole.error });
-      }),
+      fc.property(
+        fc.array(tricky, { maxLength: 40 }).map((c) => c.join('')),
+        fc.array(fc.nat(45), { maxLength: 6 }),
+        fc.constantFrom(...dialects),
+        (text, cuts, dialect) => {
+          const whole = splitCsv(text, dialect);
+          expect(readInChunks(text, cuts, dialect)).toEqual({ records: whole.records, error: whole.error });
+        },
+      ),
       { numRuns: 1000 },
     );
   });
 
-  it('the records\' texts put together are the input, less skipped blank lines', () => {
+  it("the records' texts put together are the input, less skipped blank lines", () => {
     fc.assert(
-      fc.property(fc.array(tricky, { maxLength: 40 }).map((c) => c.join('')), (text) => {
-        const { records, error } = splitCsv(text, { keepBlankLines: true });
-        fc.pre(!error);
-        expect(records.map((r) => r.text).join('')).toBe(text);
-      }),
+      fc.property(
+        fc.array(tricky, { maxLength: 40 }).map((c) => c.join('')),
+        (text) => {
+          const { records, error } = splitCsv(text, { keepBlankLines: true });
+          fc.pre(!error);
+          expect(records.map((r) => r.text).join('')).toBe(text);
+        },
+      ),
       { numRuns: 500 },
     );
   });
 
-  it('each record\'s line is one more than the line breaks before it', () => {
+  it("each record's line is one more than the line breaks before it", () => {
     // \r is left out here: outside quotes \r\n and a lone \r count once (by example below); inside quotes only \n counts
     const noCr = fc.constantFrom('a', ' ', ',', '"', '\n', 'é');
     fc.assert(
-      fc.property(fc.array(noCr, { maxLength: 40 }).map((c) => c.join('')), (text) => {
-        const { records } = splitCsv(text, { keepBlankLines: true });
-        let before = '';
-        for (const r of records) {
-          expect(r.line).toBe(1 + (before.match(/\n/g) ?? []).length);
-          before += r.text;
-        }
-      }),
+      fc.property(
+        fc.array(noCr, { maxLength: 40 }).map((c) => c.join('')),
+        (text) => {
+          const { records } = splitCsv(text, { keepBlankLines: true });
+          let before = '';
+          for (const r of records) {
+            expect(r.line).toBe(1 + (before.match(/\n/g) ?? []).length);
+            before += r.text;
+          }
+        },
+      ),
       { numRuns: 500 },
     );
     expect(splitCsv('a\rb\r\nc\n"x\ry"\nd', { keepBlankLines: true }).records.map((r) => r.line)).toEqual([1, 2, 3, 4, 5]);

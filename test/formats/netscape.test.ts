@@ -21,7 +21,12 @@ const entry: fc.Arbitrary<NetscapeOutEntry> = fc.record({
 
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
 const cleanTag = (s: string) => oneLine(s.replace(/,/g, ' '));
-const lines = (s: string) => s.trim().split('\n').map((l) => l.trim()).join('\n');
+const lines = (s: string) =>
+  s
+    .trim()
+    .split('\n')
+    .map((l) => l.trim())
+    .join('\n');
 
 function expected(e: NetscapeOutEntry, path: string[]) {
   return {
@@ -54,7 +59,29 @@ describe('formats/netscape: properties', () => {
   });
 
   it('any markup soup reads without throwing, paths within the cap, and the yielding read is the same', async () => {
-    const piece = fc.constantFrom('<DL>', '</DL>', '<DT>', '<H3>', '</H3>', '<H3 PERSONAL_TOOLBAR_FOLDER="true">', '<A HREF="https://x.example">', '<A>', '</A>', '<DD>', '</DD>', '<b>', '</b>', '<p>', 'text', ' ', '\n', '&amp;', '<TITLE>', '</TITLE>', '<');
+    const piece = fc.constantFrom(
+      '<DL>',
+      '</DL>',
+      '<DT>',
+      '<H3>',
+      '</H3>',
+      '<H3 PERSONAL_TOOLBAR_FOLDER="true">',
+      '<A HREF="https://x.example">',
+      '<A>',
+      '</A>',
+      '<DD>',
+      '</DD>',
+      '<b>',
+      '</b>',
+      '<p>',
+      'text',
+      ' ',
+      '\n',
+      '&amp;',
+      '<TITLE>',
+      '</TITLE>',
+      '<',
+    );
     await fc.assert(
       fc.asyncProperty(fc.array(piece, { maxLength: 60 }), async (pieces) => {
         const html = pieces.join('');
@@ -71,7 +98,13 @@ describe('formats/netscape: rules by example', () => {
   it('folders nest through <DL>; the toolbar folder is marked; deep nesting folds into the cap', () => {
     const doc = readNetscape('<DL><DT><H3 PERSONAL_TOOLBAR_FOLDER="true">Bar</H3><DL><DT><H3></H3><DL><DT><A HREF="https://a.example">A</A></DL></DL><DT><A HREF="https://b.example">B</A></DL>');
     expect(doc.entries.map((e) => [e.url, e.path])).toEqual([
-      ['https://a.example', [{ name: 'Bar', special: true }, { name: '', special: false }]],
+      [
+        'https://a.example',
+        [
+          { name: 'Bar', special: true },
+          { name: '', special: false },
+        ],
+      ],
       ['https://b.example', []],
     ]);
     const depth = 5_000;
@@ -81,7 +114,9 @@ describe('formats/netscape: rules by example', () => {
   });
 
   it('a title reads through inline markup; a <DD> describes only the bookmark right before it', () => {
-    const doc = readNetscape('<DL><DT><A HREF="https://a.example">An <b>bold</b>  one</A><DD> line 1 \n   line 2\n<DT><H3>F</H3><DD>folder text<DL><DT><A HREF="https://b.example" DESCRIPTION="attr">B</A><DD>ignored</DL>');
+    const doc = readNetscape(
+      '<DL><DT><A HREF="https://a.example">An <b>bold</b>  one</A><DD> line 1 \n   line 2\n<DT><H3>F</H3><DD>folder text<DL><DT><A HREF="https://b.example" DESCRIPTION="attr">B</A><DD>ignored</DL>',
+    );
     expect(doc.entries.map((e) => [e.title, e.description])).toEqual([
       ['An bold one', 'line 1\nline 2'],
       ['B', 'attr'],

@@ -21,11 +21,7 @@ export interface ServiceApp {
   close(): Promise<void>;
 }
 
-export async function buildServiceApp(
-  mod: ServiceModule,
-  options: Partial<ServeOptions> = {},
-  shared: { events?: EventBus; dataDir?: string } = {},
-): Promise<ServiceApp> {
+export async function buildServiceApp(mod: ServiceModule, options: Partial<ServeOptions> = {}, shared: { events?: EventBus; dataDir?: string } = {}): Promise<ServiceApp> {
   const dataDir = shared.dataDir ?? mkdtempSync(join(tmpdir(), `ops-${mod.name}-`));
   const serviceDir = join(dataDir, mod.name);
   mkdirSync(serviceDir, { recursive: true });

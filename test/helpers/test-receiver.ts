@@ -14,10 +14,7 @@ export interface RecordedRequest {
   at: number;
 }
 
-export type Behaviour = (
-  req: RecordedRequest,
-  index: number,
-) => { status?: number; delayMs?: number; body?: string; /** answer only once this settles */ hold?: Promise<unknown> } | void;
+export type Behaviour = (req: RecordedRequest, index: number) => { status?: number; delayMs?: number; body?: string; /** answer only once this settles */ hold?: Promise<unknown> } | void;
 
 export interface TestReceiver {
   url: string;

@@ -42,7 +42,8 @@ export function importGraph(): { modules: string[]; edges: Edge[] } {
       if (!to) continue;
       // `import { type A, type B } from` is type-only too
       const names = /\{([^}]*)\}/.exec(m[0]!)?.[1];
-      const allTypes = names !== undefined && !/^\s*(import|export)\s+\w/.test(m[0]!.replace(/^\s*(import|export)\s+type\b/, '')) && names.split(',').every((n) => n.trim() === '' || n.trim().startsWith('type '));
+      const allTypes =
+        names !== undefined && !/^\s*(import|export)\s+\w/.test(m[0]!.replace(/^\s*(import|export)\s+type\b/, '')) && names.split(',').every((n) => n.trim() === '' || n.trim().startsWith('type '));
       edges.push({ from, to, typeOnly: Boolean(m[2]) || allTypes, dynamic: false });
     }
     for (const m of text.matchAll(DYNAMIC)) {

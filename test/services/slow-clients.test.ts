@@ -101,7 +101,7 @@ describe('slow clients', { timeout: 60_000 }, () => {
     const put = await fetch(`${server.url}/v0/pipelines/slow`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'slow', program_code: 'CREATE TABLE t (id BIGINT NOT NULL) WITH (\'materialized\' = \'true\');', runtime_config: {}, program_config: {} }),
+      body: JSON.stringify({ name: 'slow', program_code: "CREATE TABLE t (id BIGINT NOT NULL) WITH ('materialized' = 'true');", runtime_config: {}, program_config: {} }),
     });
     expect([200, 201]).toContain(put.status);
     for (;;) {

@@ -1,19 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import {
-  EVENT_TYPES,
-  createEnvelope,
-  isEventType,
-  parseEnvelope,
-  samplePayload,
-  serializeEnvelope,
-} from '../../src/webhooks/envelope.js';
+import { EVENT_TYPES, createEnvelope, isEventType, parseEnvelope, samplePayload, serializeEnvelope } from '../../src/webhooks/envelope.js';
 
 describe('envelope', () => {
   it('has id, type, ISO UTC timestamp and data, serialised in that order', () => {
     const env = createEnvelope('user.created', { id: '1' }, { now: Date.UTC(2026, 0, 2, 3, 4, 5), id: 'evt_x' });
-    expect(serializeEnvelope(env).toString()).toBe(
-      '{"id":"evt_x","type":"user.created","timestamp":"2026-01-02T03:04:05.000Z","data":{"id":"1"}}',
-    );
+    expect(serializeEnvelope(env).toString()).toBe('{"id":"evt_x","type":"user.created","timestamp":"2026-01-02T03:04:05.000Z","data":{"id":"1"}}');
   });
 
   it('gives every event its own id', () => {

@@ -12,8 +12,7 @@ import { startTestReceiver, eventually, type TestReceiver } from '../helpers/tes
 
 const SECRET = 'whsec_receiver_test';
 const hmac = (secret: string, body: string | Buffer) => createHmac('sha256', secret).update(body).digest('hex');
-const envelope = (id: string, type = 'user.created', data: Record<string, unknown> = { id: '1' }) =>
-  JSON.stringify({ id, type, timestamp: '2026-01-01T00:00:00.000Z', data });
+const envelope = (id: string, type = 'user.created', data: Record<string, unknown> = { id: '1' }) => JSON.stringify({ id, type, timestamp: '2026-01-01T00:00:00.000Z', data });
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -67,16 +66,7 @@ describe('Receiver on 127.0.0.1', () => {
       expect(JSON.stringify(res.json)).not.toContain(good);
     }
     expect(events).toHaveLength(0);
-    expect(rejected.map((r) => r.signatureProblem)).toEqual([
-      'mismatch',
-      'mismatch',
-      'missing',
-      'malformed',
-      'malformed',
-      'malformed',
-      'malformed',
-      'mismatch',
-    ]);
+    expect(rejected.map((r) => r.signatureProblem)).toEqual(['mismatch', 'mismatch', 'missing', 'malformed', 'malformed', 'malformed', 'malformed', 'mismatch']);
   });
 
   it('accepts a signature made by openssl dgst -sha256 -hmac', async () => {

@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  MAX_ATTEMPTS,
-  ManualClock,
-  delayBeforeAttempt,
-  nextAttemptAfterFailure,
-  retryScaleProblem,
-  scaledSchedule,
-} from '../../src/webhooks/schedule.js';
+import { MAX_ATTEMPTS, ManualClock, delayBeforeAttempt, nextAttemptAfterFailure, retryScaleProblem, scaledSchedule } from '../../src/webhooks/schedule.js';
 
 describe('retry schedule', () => {
   it('is immediate, then 1 min, 5 min, 30 min, 2 h', () => {

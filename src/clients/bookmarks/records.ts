@@ -64,15 +64,18 @@ export function parseRecords(text: string, format: RecordFormat = detectFormat(t
   if (rows.length === 0) return [];
   const header = rows[0]!.map((h) => h.trim());
   if (header.some((h) => h === '')) throw new RecordsError('the CSV header has an empty column name');
-  return rows.slice(1).filter((r) => !(r.length === 1 && r[0] === '')).map((r, i) => {
-    if (r.length > header.length) throw new RecordsError(`CSV row ${i + 2} has ${r.length} fields but the header has ${header.length}`);
-    const rec: InputRecord = {};
-    header.forEach((h, j) => {
-      const v = r[j];
-      if (v !== undefined && v !== '') rec[h] = v;
+  return rows
+    .slice(1)
+    .filter((r) => !(r.length === 1 && r[0] === ''))
+    .map((r, i) => {
+      if (r.length > header.length) throw new RecordsError(`CSV row ${i + 2} has ${r.length} fields but the header has ${header.length}`);
+      const rec: InputRecord = {};
+      header.forEach((h, j) => {
+        const v = r[j];
+        if (v !== undefined && v !== '') rec[h] = v;
+      });
+      return rec;
     });
-    return rec;
-  });
 }
 
 /** Bare numbers (ids) are accepted as `{id}` records. */

@@ -46,8 +46,7 @@ export async function createMany(
   };
   const single = async (i: number): Promise<void> => {
     try {
-      const created =
-        kind === 'links' ? await client.createLink(models[i] as LinkInput) : await client.createCollection(kind, models[i] as { name: string });
+      const created = kind === 'links' ? await client.createLink(models[i] as LinkInput) : await client.createCollection(kind, models[i] as { name: string });
       results[i] = { ok: true, id: (created as Link).id };
     } catch (err) {
       results[i] = { ok: false, error: (err as Error).message };
@@ -59,7 +58,10 @@ export async function createMany(
     let pending = Array.from({ length: Math.min(BULK_SIZE, models.length - start) }, (_, k) => start + k);
     while (bulk && pending.length > 0) {
       try {
-        const created = await client.bulkCreate<{ id?: number }>(kind, pending.map((i) => models[i]));
+        const created = await client.bulkCreate<{ id?: number }>(
+          kind,
+          pending.map((i) => models[i]),
+        );
         pending.forEach((i, k) => {
           const item = Array.isArray(created) ? created[k] : undefined;
           results[i] = item && typeof item === 'object' ? { ok: true, id: item.id } : { ok: false, error: 'the server did not create this item' };

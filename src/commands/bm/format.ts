@@ -19,8 +19,7 @@ function time(mode: Mode, iso: unknown): string {
   return mode === 'table' ? relativeTime(iso) : iso;
 }
 
-const statusStyle = (t: string, row: { status?: number }, c: import('chalk').ChalkInstance) =>
-  row.status === 3 ? c.red(t) : row.status === 2 ? c.yellow(t) : c.green(t);
+const statusStyle = (t: string, row: { status?: number }, c: import('chalk').ChalkInstance) => (row.status === 3 ? c.red(t) : row.status === 2 ? c.yellow(t) : c.green(t));
 
 export function linkColumns(mode: Mode, extra: { tags?: boolean } = {}): Column<Link>[] {
   const cols: Column<Link>[] = [

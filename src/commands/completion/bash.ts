@@ -7,7 +7,6 @@ import type { CommandSpec } from '../../docs/tree.js';
 import { banner, buildTables, type PathTable } from './tables.js';
 import { argCases, sq, subCases, valueCases } from './posix.js';
 
-
 /** A word in single quotes for bash. */
 function listCases(paths: PathTable[], get: (p: PathTable) => string[]): string {
   return paths

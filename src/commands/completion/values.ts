@@ -40,7 +40,10 @@ function nameOf(item: unknown): string | undefined {
 export async function pipelineNames(ctx: Context): Promise<string[]> {
   const res = await pipelineClient(ctx).request<unknown>('GET', '/v0/pipelines', { query: { code: false }, timeoutMs: REMOTE_TIMEOUT_MS, signal: AbortSignal.timeout(REMOTE_TIMEOUT_MS) });
   const list = Array.isArray(res.data) ? res.data : [];
-  return list.map(nameOf).filter((n): n is string => Boolean(n)).sort();
+  return list
+    .map(nameOf)
+    .filter((n): n is string => Boolean(n))
+    .sort();
 }
 
 export async function relationNames(ctx: Context, pipeline: string): Promise<string[]> {

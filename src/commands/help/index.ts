@@ -8,7 +8,13 @@ export async function showHelp(program: Command, words: string[]): Promise<void>
   const write = (text: string) => program.configureOutput().writeOut!(text);
   if (words.length === 0) {
     program.outputHelp();
-    write('\nHelp topics:\n' + Object.entries(TOPICS).map(([name, t]) => `  ${name.padEnd(12)} ${t.summary}`).join('\n') + '\n');
+    write(
+      '\nHelp topics:\n' +
+        Object.entries(TOPICS)
+          .map(([name, t]) => `  ${name.padEnd(12)} ${t.summary}`)
+          .join('\n') +
+        '\n',
+    );
     return;
   }
   const topic = TOPICS[words[0]!];

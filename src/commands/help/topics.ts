@@ -6,10 +6,7 @@ export const TOPICS: Record<string, { summary: string; text: () => string }> = {
   environment: {
     summary: 'environment variables ops reads',
     text: () => {
-      const rows = [
-        ...SETTINGS.map((s) => [s.env, `${s.description} (setting ${s.key}${s.secret ? ', secret' : ''})`]),
-        ...OTHER_ENVIRONMENT.map((e) => [e.env, e.description]),
-      ];
+      const rows = [...SETTINGS.map((s) => [s.env, `${s.description} (setting ${s.key}${s.secret ? ', secret' : ''})`]), ...OTHER_ENVIRONMENT.map((e) => [e.env, e.description])];
       const width = Math.max(...rows.map((r) => r[0]!.length));
       return [
         'Environment variables',
@@ -22,8 +19,7 @@ export const TOPICS: Record<string, { summary: string; text: () => string }> = {
   },
   'exit-codes': {
     summary: 'what the exit status means',
-    text: () =>
-      ['Exit codes', '', ...EXIT_CODE_MEANINGS.map((e) => `  ${String(e.code).padEnd(4)} ${e.meaning}`)].join('\n'),
+    text: () => ['Exit codes', '', ...EXIT_CODE_MEANINGS.map((e) => `  ${String(e.code).padEnd(4)} ${e.meaning}`)].join('\n'),
   },
   formatting: {
     summary: 'tables, TSV, JSON and NDJSON output',

@@ -3,14 +3,7 @@ import type { Context } from '../../context.js';
 import { ApiError, ExitCode, OpsError, TimeoutError, UsageError } from '../../core/errors.js';
 import { startProgress, type Progress } from '../../core/progress.js';
 import { sanitize } from '../../core/sanitize.js';
-import {
-  PipelinesClient,
-  compileFailed,
-  isCompiling,
-  isStopped,
-  phaseText,
-  type Pipeline,
-} from '../../clients/pipelines.js';
+import { PipelinesClient, compileFailed, isCompiling, isStopped, phaseText, type Pipeline } from '../../clients/pipelines.js';
 import { renderSqlMessages } from './render.js';
 
 export function client(ctx: Context): PipelinesClient {

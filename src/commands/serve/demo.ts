@@ -97,11 +97,19 @@ export async function seedPipeline(pipelines: PipelinesClient, connectorRoot?: s
       programCode: demoProgram(connectorRoot),
     });
   }
-  const compiled = await waitFor('the demo pipeline to compile', () => pipelines.get(DEMO_PIPELINE), (p) => !isCompiling(p.program.status));
+  const compiled = await waitFor(
+    'the demo pipeline to compile',
+    () => pipelines.get(DEMO_PIPELINE),
+    (p) => !isCompiling(p.program.status),
+  );
   if (compiled.program.status !== 'Success') return { name: DEMO_PIPELINE, status: 'compile failed', error: compileProblem(compiled) };
   if (compiled.deployment.status !== 'Running') {
     await pipelines.action(DEMO_PIPELINE, 'start');
-    const started = await waitFor('the demo pipeline to run', () => pipelines.get(DEMO_PIPELINE), (p) => p.deployment.status === 'Running' || p.deployment.error !== null);
+    const started = await waitFor(
+      'the demo pipeline to run',
+      () => pipelines.get(DEMO_PIPELINE),
+      (p) => p.deployment.status === 'Running' || p.deployment.error !== null,
+    );
     if (started.deployment.status !== 'Running') return { name: DEMO_PIPELINE, status: 'start failed', error: JSON.stringify(started.deployment.error) };
   }
   return { name: DEMO_PIPELINE, status: 'Running' };

@@ -28,7 +28,10 @@ export function profileOwner(store: ConfigStore, name: string, defaultDataDir: s
 
 /** `local-<data dir name>`, made a valid profile name. */
 export function profileNameFor(dataDir: string): string {
-  const base = basename(dataDir).replace(/[^A-Za-z0-9_.-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '').replace(/[^A-Za-z0-9]+$/, '');
+  const base = basename(dataDir)
+    .replace(/[^A-Za-z0-9_.-]+/g, '-')
+    .replace(/^[^A-Za-z0-9]+/, '')
+    .replace(/[^A-Za-z0-9]+$/, '');
   return `${LOCAL_PROFILE}-${base || 'data'}`.slice(0, 56);
 }
 

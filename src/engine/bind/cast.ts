@@ -15,7 +15,6 @@ import { DAY_MS, formatDate, formatTime, formatTimestamp, parseDate, parseTime, 
 
 type Conv = (v: Value) => Value;
 
-
 function fitsDecimal(t: SqlType): (d: bigint) => Value {
   const p = t.precision ?? 38;
   const limit = pow10(p);
@@ -74,8 +73,7 @@ export function castFn(from: SqlType, to: SqlType, pos: Pos, site: IntSite = pos
   if (from.kind === 'NULL') return () => null;
   if (to.kind === 'ROW' && from.kind === 'ROW') {
     // field by field, in order (the names need not match)
-    if (to.fields!.length !== from.fields!.length)
-      throw new SqlError(`Cannot cast ${typeToString(from)} to ${typeToString(to)}: ${from.fields!.length} fields to ${to.fields!.length}`, pos, 'type');
+    if (to.fields!.length !== from.fields!.length) throw new SqlError(`Cannot cast ${typeToString(from)} to ${typeToString(to)}: ${from.fields!.length} fields to ${to.fields!.length}`, pos, 'type');
     const convs = from.fields!.map((f, i) => castFn(f.type, to.fields![i]!.type, pos, site));
     return (v) => (v as Value[]).map((x, i) => (x === null ? null : convs[i]!(x)));
   }
@@ -99,10 +97,11 @@ export function castFn(from: SqlType, to: SqlType, pos: Pos, site: IntSite = pos
       const s = from.scale ?? 0;
       return (v) => fitInt(rescale(v as bigint, s, 0), k, site);
     }
-    if (isString(from)) return (v) => {
-      const b = parseIntText(v as string);
-      return b === undefined ? null : fitInt(b, k, site);
-    };
+    if (isString(from))
+      return (v) => {
+        const b = parseIntText(v as string);
+        return b === undefined ? null : fitInt(b, k, site);
+      };
     if (from.kind === 'BOOLEAN') return (v) => (v ? 1 : 0);
   }
   if (isFloat(to)) {
@@ -110,27 +109,30 @@ export function castFn(from: SqlType, to: SqlType, pos: Pos, site: IntSite = pos
     if (isInteger(from)) return (v) => r(Number(v as Int));
     if (isFloat(from)) return (v) => r(v as number);
     if (isDecimal(from)) return (v) => r(decimalToNumber(v as bigint, from.scale ?? 0));
-    if (isString(from)) return (v) => {
-      const n = Number((v as string).trim());
-      return (v as string).trim() === '' || Number.isNaN(n) ? null : r(n);
-    };
+    if (isString(from))
+      return (v) => {
+        const n = Number((v as string).trim());
+        return (v as string).trim() === '' || Number.isNaN(n) ? null : r(n);
+      };
   }
   if (isDecimal(to)) {
     const s = to.scale ?? 0;
     const fit = fitsDecimal(to);
     if (isInteger(from)) return (v) => fit(BigInt(v as Int) * pow10(s));
-    if (isFloat(from)) return (v) => {
-      const d = decimalFromNumber(v as number, s);
-      return d === undefined ? null : fit(d);
-    };
+    if (isFloat(from))
+      return (v) => {
+        const d = decimalFromNumber(v as number, s);
+        return d === undefined ? null : fit(d);
+      };
     if (isDecimal(from)) {
       const fs = from.scale ?? 0;
       return (v) => fit(rescaleRound(v as bigint, fs, s));
     }
-    if (isString(from)) return (v) => {
-      const d = parseDecimal(v as string, s);
-      return d === undefined ? null : fit(d);
-    };
+    if (isString(from))
+      return (v) => {
+        const d = parseDecimal(v as string, s);
+        return d === undefined ? null : fit(d);
+      };
   }
   if (to.kind === 'VARCHAR' || to.kind === 'CHAR') {
     const str = isString(from) ? id : toStringFn(from);
@@ -140,10 +142,11 @@ export function castFn(from: SqlType, to: SqlType, pos: Pos, site: IntSite = pos
     return (v) => (str(v) as string).slice(0, n);
   }
   if (to.kind === 'BOOLEAN') {
-    if (isString(from)) return (v) => {
-      const s = (v as string).trim().toUpperCase();
-      return s === 'TRUE' ? true : s === 'FALSE' ? false : null;
-    };
+    if (isString(from))
+      return (v) => {
+        const s = (v as string).trim().toUpperCase();
+        return s === 'TRUE' ? true : s === 'FALSE' ? false : null;
+      };
     if (isInteger(from)) return (v) => v !== 0;
   }
   if (to.kind === 'DATE') {

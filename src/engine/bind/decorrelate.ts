@@ -186,7 +186,14 @@ const firstCols = (k: number): Array<(row: Row) => Value> => Array.from({ length
  * Joins what `sub` needs to `cur` and returns the new node and the expression that reads the subquery's
  * value (already negated for NOT IN / NOT EXISTS).
  */
-export function attachSubquery(cur: PlanNode, sub: SubqueryExpr, ctx: BindCtx, env: Env, bindQuery: QueryBinder, bindUncorrelated: (q: Query, env: Env) => BoundQuery): { node: PlanNode; expr: BExpr } {
+export function attachSubquery(
+  cur: PlanNode,
+  sub: SubqueryExpr,
+  ctx: BindCtx,
+  env: Env,
+  bindQuery: QueryBinder,
+  bindUncorrelated: (q: Query, env: Env) => BoundQuery,
+): { node: PlanNode; expr: BExpr } {
   const rw = rewrite(sub.query, cur, ctx, env, bindQuery);
   const k = rw ? rw.outer.length : 0;
   const leftWidth = cur.columns.length;
@@ -206,7 +213,12 @@ export function attachSubquery(cur: PlanNode, sub: SubqueryExpr, ctx: BindCtx, e
       if (b.items.length !== 1 || b.items[0]!.k !== 'expr') throw new SqlError('The subquery of IN must return exactly one column', sub.pos, 'type');
       const item = b.items[0]!;
       if (containsAgg(item.expr) && !b.groupBy.length) throw new SqlError('A correlated IN over an aggregate without GROUP BY is not supported; write x = (SELECT ...)', sub.pos, 'unsupported');
-      const sel: Select = { ...b, distinct: false, items: [...rw.dCols.map((e) => ({ k: 'expr' as const, expr: e, pos: sub.pos })), item], groupBy: b.groupBy.length ? [...rw.dCols, ...b.groupBy] : [] };
+      const sel: Select = {
+        ...b,
+        distinct: false,
+        items: [...rw.dCols.map((e) => ({ k: 'expr' as const, expr: e, pos: sub.pos })), item],
+        groupBy: b.groupBy.length ? [...rw.dCols, ...b.groupBy] : [],
+      };
       right = bindQuery(asQuery(sel, sub.pos), rw.env);
     }
   }
@@ -226,7 +238,15 @@ export function attachSubquery(cur: PlanNode, sub: SubqueryExpr, ctx: BindCtx, e
   };
   const n = node({ kind: 'markjoin', inputs: [cur, right.node], columns: [...cur.columns, { name: `MARK$${leftWidth}`, type: mk('BOOLEAN', sub.k === 'insub') }], make: () => new MarkJoinOp(spec) });
   const not = sub.not;
-  const expr: BExpr = { type: mk('BOOLEAN', sub.k === 'insub'), fn: not ? (row) => { const v = row[leftWidth]!; return v === null ? null : !v; } : (row) => row[leftWidth]! };
+  const expr: BExpr = {
+    type: mk('BOOLEAN', sub.k === 'insub'),
+    fn: not
+      ? (row) => {
+          const v = row[leftWidth]!;
+          return v === null ? null : !v;
+        }
+      : (row) => row[leftWidth]!,
+  };
   return { node: n, expr };
 }
 
@@ -268,7 +288,15 @@ function crossJoinOne(cur: PlanNode, one: PlanNode, name: string): PlanNode {
   });
 }
 
-function attachScalar(cur: PlanNode, sub: Expr & { k: 'subquery' }, rw: Rewritten | undefined, ctx: BindCtx, env: Env, bindQuery: QueryBinder, bindUncorrelated: (q: Query, env: Env) => BoundQuery): { node: PlanNode; expr: BExpr } {
+function attachScalar(
+  cur: PlanNode,
+  sub: Expr & { k: 'subquery' },
+  rw: Rewritten | undefined,
+  ctx: BindCtx,
+  env: Env,
+  bindQuery: QueryBinder,
+  bindUncorrelated: (q: Query, env: Env) => BoundQuery,
+): { node: PlanNode; expr: BExpr } {
   const leftWidth = cur.columns.length;
   if (!rw) {
     const q = bindUncorrelated(sub.query, env);
@@ -296,7 +324,15 @@ function attachScalar(cur: PlanNode, sub: Expr & { k: 'subquery' }, rw: Rewritte
     kind: 'aggregate',
     inputs: [q.node],
     columns: groupCols,
-    make: () => new AggregateOp(keyFns, [{ make: () => new SingleValueAcc(), arg: (row) => row[k]!, distinct: false, ignoreNulls: false }, { make: () => new CountAcc(), distinct: false, ignoreNulls: false }], false),
+    make: () =>
+      new AggregateOp(
+        keyFns,
+        [
+          { make: () => new SingleValueAcc(), arg: (row) => row[k]!, distinct: false, ignoreNulls: false },
+          { make: () => new CountAcc(), distinct: false, ignoreNulls: false },
+        ],
+        false,
+      ),
     groupKeys: k,
   });
   const outerKey = corrKey(rw.outer.map((o) => o.fn));

@@ -7,7 +7,22 @@ import type { Expr, Pos } from '../parse/ast.js';
 import type { IntSite } from '../types/int64.js';
 
 const MAX_DEPTH = 8;
-const OPS: Record<string, string> = { Plus: '+', Minus: '-', Multiply: '*', Divide: '/', Modulo: '%', Eq: '=', NotEq: '<>', Lt: '<', LtEq: '<=', Gt: '>', GtEq: '>=', And: 'AND', Or: 'OR', StringConcat: '||' };
+const OPS: Record<string, string> = {
+  Plus: '+',
+  Minus: '-',
+  Multiply: '*',
+  Divide: '/',
+  Modulo: '%',
+  Eq: '=',
+  NotEq: '<>',
+  Lt: '<',
+  LtEq: '<=',
+  Gt: '>',
+  GtEq: '>=',
+  And: 'AND',
+  Or: 'OR',
+  StringConcat: '||',
+};
 
 export function exprText(e: Expr, depth = 0): string {
   if (depth > MAX_DEPTH) return '…';

@@ -218,8 +218,22 @@ function joinAsWritten(f: FromItem & { k: 'join' }, left: Rel, right: Rel, on: E
       const cond: Expr = {
         k: 'bin',
         op: 'Eq',
-        left: { k: 'col', parts: [{ value: '$L', quoted: true, pos: n.pos }, { value: lc.name, quoted: true, pos: n.pos }], pos: n.pos },
-        right: { k: 'col', parts: [{ value: '$R', quoted: true, pos: n.pos }, { value: rc.name, quoted: true, pos: n.pos }], pos: n.pos },
+        left: {
+          k: 'col',
+          parts: [
+            { value: '$L', quoted: true, pos: n.pos },
+            { value: lc.name, quoted: true, pos: n.pos },
+          ],
+          pos: n.pos,
+        },
+        right: {
+          k: 'col',
+          parts: [
+            { value: '$R', quoted: true, pos: n.pos },
+            { value: rc.name, quoted: true, pos: n.pos },
+          ],
+          pos: n.pos,
+        },
         pos: n.pos,
       };
       on = on ? { k: 'bin', op: 'And', left: on, right: cond, pos: n.pos } : cond;

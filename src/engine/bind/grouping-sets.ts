@@ -53,7 +53,10 @@ const isWhen = (x: unknown): x is { cond: Expr; result: Expr } => typeof x === '
 export function expandGroupingSets(s: Select): SetBody {
   const all = new Map<string, Expr>();
   for (const e of s.groupBy) all.set(keyOf(e), e);
-  const sets = [...s.groupingSets!].map((set, i) => ({ set, i })).sort((a, b) => b.set.length - a.set.length || a.i - b.i).map((x) => x.set);
+  const sets = [...s.groupingSets!]
+    .map((set, i) => ({ set, i }))
+    .sort((a, b) => b.set.length - a.set.length || a.i - b.i)
+    .map((x) => x.set);
   const branches: Select[] = sets.map((set) => {
     const inSet = new Set(set.map(keyOf));
     const missing = new Set([...all.keys()].filter((k) => !inSet.has(k)));

@@ -134,5 +134,12 @@ function inWrittenOrder(b: Built, leaves: Leaf[], env: Env): Rel {
   if (perm.every((src, i) => src === i)) return b.rel;
   const rel = b.rel;
   const exprs: BExpr[] = perm.map((src) => ({ type: rel.node.columns[src]!.type, fn: (row) => row[src]!, colIdx: src }));
-  return { node: mapNode(rel.node, exprs, perm.map((src) => rel.node.columns[src]!)), scope: new Scope(cols, env.casing) };
+  return {
+    node: mapNode(
+      rel.node,
+      exprs,
+      perm.map((src) => rel.node.columns[src]!),
+    ),
+    scope: new Scope(cols, env.casing),
+  };
 }

@@ -34,7 +34,14 @@ export function joinRels(left: Rel, right: Rel, kind: JoinKind, on: Expr | undef
   const lw = left.scope.width;
   const ctxCols: ScopeColumn[] = [...cols, ...left.scope.cols.map((c) => ({ ...c, rel: '$L', hidden: true })), ...right.scope.cols.map((c) => ({ ...c, rel: '$R', idx: c.idx + lw, hidden: true }))];
   const scopes: CondScopes = { both: new Scope(ctxCols, env.casing), left: withAliases(left.scope, '$L'), right: withAliases(right.scope, '$R') };
-  return buildJoin(left, right, kind, cols, conjuncts(on).map((c) => ({ c, scopes })), env);
+  return buildJoin(
+    left,
+    right,
+    kind,
+    cols,
+    conjuncts(on).map((c) => ({ c, scopes })),
+    env,
+  );
 }
 
 /** The columns of a join's row: left then right, nullable on an outer join's optional side. */

@@ -10,7 +10,7 @@ import { castFn } from './cast.js';
 import { type BExpr, constant, strict1, strict2 } from './bexpr.js';
 
 export function coerce(e: BExpr, to: SqlType, pos: Pos): BExpr {
-  if (e.type.kind === to.kind && e.type.scale === to.scale && (to.kind !== 'ARRAY')) return { ...e, type: withNull(to, e.type.nullable) };
+  if (e.type.kind === to.kind && e.type.scale === to.scale && to.kind !== 'ARRAY') return { ...e, type: withNull(to, e.type.nullable) };
   const c = castFn(e.type, to, pos);
   const r = strict1(e, withNull(to, e.type.nullable), c);
   return r;
@@ -52,7 +52,19 @@ export function numLiteral(text: string, pos: Pos): BExpr {
   return constant(mk('BIGINT', false), n);
 }
 
-const DT_UNITS: Record<string, number> = { SECOND: 1000, SECONDS: 1000, MINUTE: 60_000, MINUTES: 60_000, HOUR: 3_600_000, HOURS: 3_600_000, DAY: DAY_MS, DAYS: DAY_MS, WEEK: 7 * DAY_MS, MILLISECOND: 1, MILLISECONDS: 1 };
+const DT_UNITS: Record<string, number> = {
+  SECOND: 1000,
+  SECONDS: 1000,
+  MINUTE: 60_000,
+  MINUTES: 60_000,
+  HOUR: 3_600_000,
+  HOURS: 3_600_000,
+  DAY: DAY_MS,
+  DAYS: DAY_MS,
+  WEEK: 7 * DAY_MS,
+  MILLISECOND: 1,
+  MILLISECONDS: 1,
+};
 
 export function intervalLiteral(e: Expr & { k: 'interval' }): BExpr {
   let text: string;
@@ -260,4 +272,3 @@ export function likeToRegex(pattern: string, escape: string | undefined, ci: boo
   }
   return new RegExp(re + '$', ci ? 'si' : 's');
 }
-

@@ -144,7 +144,8 @@ export function bindProgram(text: string, casing: Casing): { program?: BoundProg
         withUserTypes(userTypes.resolver(st.rowTypes), () => bindStatement(s, st.columnAttrs, env, tables, views, text));
       } catch (e) {
         if (e instanceof SqlError) errors.push({ message: e.message, line: e.pos.line, column: e.pos.column, kind: e.kind });
-        else if (e instanceof IntOverflow) errors.push({ message: e.message, line: stPos.line, column: stPos.column, kind: 'type' }); // a constant (DEFAULT, LATENESS) out of its type
+        else if (e instanceof IntOverflow)
+          errors.push({ message: e.message, line: stPos.line, column: stPos.column, kind: 'type' }); // a constant (DEFAULT, LATENESS) out of its type
         else errors.push({ message: `internal error: ${(e as Error).message}`, line: stPos.line, column: stPos.column, kind: 'internal' });
       }
     }
@@ -207,7 +208,18 @@ function bindStatement(s: Statement, attrs: ColumnAttr[], env: Env, tables: Tabl
     }
     const planCols = columns.map((c, i) => ({ name: c.name, type: c.type, wm: lateness.has(i) ? { table: name, col: i, slack: 1 } : undefined }));
     const n = node({ kind: 'table', inputs: [], columns: planCols, table: name });
-    const def: TableDef = { name, quoted: s.name.quoted, columns, pk, node: n, materialized: materialized || pk.length > 0, declaredMaterialized: materialized, connectors, lateness, line: s.pos.line };
+    const def: TableDef = {
+      name,
+      quoted: s.name.quoted,
+      columns,
+      pk,
+      node: n,
+      materialized: materialized || pk.length > 0,
+      declaredMaterialized: materialized,
+      connectors,
+      lateness,
+      line: s.pos.line,
+    };
     tables.push(def);
     env.catalog.set(name, { name, node: n, columns: planCols });
     return;
@@ -234,7 +246,12 @@ function bindStatement(s: Statement, attrs: ColumnAttr[], env: Env, tables: Tabl
     const idx = /^\d+$/.test(v) ? Number(v) : columns.findIndex((c) => c.name === canon({ value: v, quoted: false, pos: emitFinal.pos }, env.casing) || c.name === v);
     if (idx < 0 || idx >= columns.length) throw new SqlError(`emit_final: column '${v}' not found in view ${name}`, emitFinal.pos, 'unknown_column');
     const wm = vn.columns[idx]?.wm;
-    if (!wm) throw new SqlError(`emit_final: column '${columns[idx]!.name}' has no watermark (it must come from a table column with LATENESS, directly, through TUMBLE/HOP or TIMESTAMP_TRUNC)`, emitFinal.pos, 'unsupported');
+    if (!wm)
+      throw new SqlError(
+        `emit_final: column '${columns[idx]!.name}' has no watermark (it must come from a table column with LATENESS, directly, through TUMBLE/HOP or TIMESTAMP_TRUNC)`,
+        emitFinal.pos,
+        'unsupported',
+      );
     final = { col: idx, wm };
   }
   views.push({ name, quoted: s.name.quoted, columns, columnQuoted, node: vn, materialized: s.materialized || materialized, local: s.local, connectors, line: s.pos.line, emitFinal: final });

@@ -56,7 +56,10 @@ function constNonNegInt(e: Expr | undefined, env: Env, what: string): number {
 function addTopK(body: BoundQuery, q: Query, env: Env): BoundQuery {
   const limit = constNonNegInt(q.limit, env, 'LIMIT');
   const offset = constNonNegInt(q.offset, env, 'OFFSET');
-  const scope = new Scope(body.columns.map((c, i) => ({ name: c.name, type: c.type, idx: i })), env.casing);
+  const scope = new Scope(
+    body.columns.map((c, i) => ({ name: c.name, type: c.type, idx: i })),
+    env.casing,
+  );
   const items = q.orderBy.map((o) => {
     if (o.expr.k === 'num') {
       const i = Number(o.expr.text);
@@ -105,7 +108,11 @@ function bindSetBody(b: SetBody, env: Env): BoundQuery {
 function castTo(q: BoundQuery, types: SqlType[], pos: { line: number; column: number }): PlanNode {
   if (q.columns.every((c, i) => c.type.kind === types[i]!.kind && c.type.scale === types[i]!.scale)) return q.node;
   const exprs: BExpr[] = q.columns.map((c, i) => coerce({ type: c.type, fn: (row) => row[i]!, colIdx: i }, types[i]!, pos));
-  return mapNode(q.node, exprs, q.columns.map((c, i) => ({ name: c.name, type: types[i]! })));
+  return mapNode(
+    q.node,
+    exprs,
+    q.columns.map((c, i) => ({ name: c.name, type: types[i]! })),
+  );
 }
 
 function bindValues(b: SetBody & { k: 'values' }, env: Env): BoundQuery {
@@ -125,7 +132,6 @@ function bindValues(b: SetBody & { k: 'values' }, env: Env): BoundQuery {
   const columns = types.map((t, i) => ({ name: `EXPR$${i}`, type: t }));
   return { node: node({ kind: 'values', inputs: [], columns, make: () => new ConstantOp(data) }), columns };
 }
-
 
 function bindSelect(s: Select, env: Env): BoundQuery {
   // WHERE: subquery conjuncts become semi/anti joins, join conditions of comma lists go into the joins,
@@ -170,9 +176,23 @@ function bindSelect(s: Select, env: Env): BoundQuery {
     if (it.k === 'star') {
       const rn = it.qualifier ? canon(it.qualifier[it.qualifier.length - 1]!, env.casing) : undefined;
       const cols = rel.scope.cols.filter((c) => !c.hidden && (rn === undefined || c.rel === rn));
-      if (rn !== undefined && cols.length === 0 && !rel.scope.cols.some((c) => c.rel === rn)) throw new SqlError(`Table '${it.qualifier!.map((q) => q.value).join('.')}' not found`, it.pos, 'unknown_table');
+      if (rn !== undefined && cols.length === 0 && !rel.scope.cols.some((c) => c.rel === rn))
+        throw new SqlError(`Table '${it.qualifier!.map((q) => q.value).join('.')}' not found`, it.pos, 'unknown_table');
       for (const c of cols) {
-        items.push({ expr: { k: 'col', parts: c.rel !== undefined ? [{ value: c.rel, quoted: true, pos: it.pos }, { value: c.name, quoted: true, pos: it.pos }] : [{ value: c.name, quoted: true, pos: it.pos }], pos: it.pos }, name: c.name });
+        items.push({
+          expr: {
+            k: 'col',
+            parts:
+              c.rel !== undefined
+                ? [
+                    { value: c.rel, quoted: true, pos: it.pos },
+                    { value: c.name, quoted: true, pos: it.pos },
+                  ]
+                : [{ value: c.name, quoted: true, pos: it.pos }],
+            pos: it.pos,
+          },
+          name: c.name,
+        });
       }
     } else {
       let name: string | undefined;
@@ -184,9 +204,20 @@ function bindSelect(s: Select, env: Env): BoundQuery {
   let ctx: BindCtx = { scope: rel.scope, clause: 'SELECT', special: scalars };
   let cur = rel.node;
   if (hasAgg) {
-    const r = bindAggregate(s, items.map((i) => i.expr), rel, env);
+    const r = bindAggregate(
+      s,
+      items.map((i) => i.expr),
+      rel,
+      env,
+    );
     // scalar subqueries of the SELECT list are joined to the groups
-    const late = attachScalarSubqueries(r.node, items.map((i) => i.expr), r.ctx, env, bindQuery);
+    const late = attachScalarSubqueries(
+      r.node,
+      items.map((i) => i.expr),
+      r.ctx,
+      env,
+      bindQuery,
+    );
     cur = late.node;
     ctx = late.ctx;
   } else if (s.having) {
@@ -309,7 +340,16 @@ function bindAggregate(s: Select, itemExprs: Expr[], rel: Rel, env: Env): { node
 export type { ScopeColumn };
 
 /** Longest span of one unit of TIMESTAMP_TRUNC, in milliseconds (months and years at their longest). */
-const UNIT_MS: Record<string, number> = { SECOND: 1000, MINUTE: 60_000, HOUR: 3_600_000, DAY: 86_400_000, WEEK: 7 * 86_400_000, MONTH: 31 * 86_400_000, QUARTER: 92 * 86_400_000, YEAR: 366 * 86_400_000 };
+const UNIT_MS: Record<string, number> = {
+  SECOND: 1000,
+  MINUTE: 60_000,
+  HOUR: 3_600_000,
+  DAY: 86_400_000,
+  WEEK: 7 * 86_400_000,
+  MONTH: 31 * 86_400_000,
+  QUARTER: 92 * 86_400_000,
+  YEAR: 366 * 86_400_000,
+};
 
 /**
  * Watermark lineage of `TIMESTAMP_TRUNC(ts, unit)` / `DATE_TRUNC('unit', ts)` over a TIMESTAMP column fed by

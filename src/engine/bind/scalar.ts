@@ -18,13 +18,7 @@ import type { BoundQuery } from './query.js';
  * Finds the subqueries in `exprs`, joins what each distinct one needs to `input`, and returns a ctx whose
  * `special` maps each subquery expression to its value.
  */
-export function attachScalarSubqueries(
-  input: PlanNode,
-  exprs: Expr[],
-  ctx: BindCtx,
-  env: Env,
-  bindQuery: (q: Query, env: Env) => BoundQuery,
-): { node: PlanNode; ctx: BindCtx } {
+export function attachScalarSubqueries(input: PlanNode, exprs: Expr[], ctx: BindCtx, env: Env, bindQuery: (q: Query, env: Env) => BoundQuery): { node: PlanNode; ctx: BindCtx } {
   const found: SubqueryExpr[] = [];
   const seen = new Set<string>();
   for (const e of exprs)
@@ -47,8 +41,7 @@ export function attachScalarSubqueries(
     cur = r.node;
   }
   const prev = ctx.special;
-  const special = (e: Expr): BExpr | undefined =>
-    (e.k === 'subquery' || e.k === 'insub' || e.k === 'exists' ? columns.get(exprKey(e, ctx.scope)) : undefined) ?? prev?.(e);
+  const special = (e: Expr): BExpr | undefined => (e.k === 'subquery' || e.k === 'insub' || e.k === 'exists' ? columns.get(exprKey(e, ctx.scope)) : undefined) ?? prev?.(e);
   return { node: cur, ctx: { ...ctx, special } };
 }
 

@@ -12,7 +12,6 @@ import { dataTypeToSql, TypeSyntaxError, type TypeResolver } from '../types/pars
 import { mk, withNull, type RowField, type SqlType } from '../types/types.js';
 import { canon, type Casing } from './scope.js';
 
-
 export class UserTypes {
   private readonly named = new Map<string, SqlType>();
 

@@ -108,7 +108,11 @@ export function compileWindowFn(e: Expr & { k: 'func' }, ctx: BindCtx): WinFn {
       // Feldera's restriction: FIRST_VALUE needs a frame from UNBOUNDED PRECEDING, LAST_VALUE one to UNBOUNDED FOLLOWING
       const first = e.name === 'FIRST_VALUE';
       const f = over.frame;
-      const ok = first ? !f || f.start.kind === 'UNBOUNDED_PRECEDING' : f ? f.end.kind === 'UNBOUNDED_FOLLOWING' && (f.start.kind === 'UNBOUNDED_PRECEDING' || f.start.kind === 'CURRENT') : over.orderBy.length === 0;
+      const ok = first
+        ? !f || f.start.kind === 'UNBOUNDED_PRECEDING'
+        : f
+          ? f.end.kind === 'UNBOUNDED_FOLLOWING' && (f.start.kind === 'UNBOUNDED_PRECEDING' || f.start.kind === 'CURRENT')
+          : over.orderBy.length === 0;
       if (!ok) throw new SqlError(`${e.name} is supported only over a frame ${first ? 'starting at UNBOUNDED PRECEDING' : 'ending at UNBOUNDED FOLLOWING'}`, e.pos, 'unsupported');
       if (e.args.length !== 1) throw new SqlError(`Invalid number of arguments to function '${e.name}'. Was expecting 1 arguments`, e.pos, 'type');
       const arg = bindExpr(e.args[0]!, ctx);
@@ -294,4 +298,3 @@ function slideFrames(rows: Row[], bounds: (i: number) => [number, number], make:
   }
   return out;
 }
-

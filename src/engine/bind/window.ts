@@ -20,7 +20,6 @@ import { compileWindowFn, orderComparator } from './window-fns.js';
 
 const RANK_FNS = new Set(['ROW_NUMBER', 'RANK', 'DENSE_RANK']);
 
-
 /** Find window calls in expressions, add window nodes, and return a ctx that maps those calls to the new columns. */
 export function addWindows(input: PlanNode, exprs: Expr[], ctx: BindCtx): { node: PlanNode; ctx: BindCtx } {
   const calls: Array<Expr & { k: 'func' }> = [];

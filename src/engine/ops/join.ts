@@ -56,9 +56,7 @@ export class JoinOp implements Operator {
    * (they would be late), so both sides' rows for it are dropped; the rows they produced stay in the views.
    */
   release(watermark: (table: string, col: number) => number | undefined): void {
-    const open = (this.s.gc ?? [])
-      .map((g) => ({ g, wl: watermark(g.left.table, g.left.col), wr: watermark(g.right.table, g.right.col) }))
-      .filter((x) => x.wl !== undefined && x.wr !== undefined);
+    const open = (this.s.gc ?? []).map((g) => ({ g, wl: watermark(g.left.table, g.left.col), wr: watermark(g.right.table, g.right.col) })).filter((x) => x.wl !== undefined && x.wr !== undefined);
     if (!open.length) return;
     const closed = (row: Row, side: 'leftCol' | 'rightCol'): boolean =>
       open.some(({ g, wl, wr }) => {

@@ -57,8 +57,7 @@ export class SemiJoinOp implements Operator {
       if (c + w === 0) this.counts.delete(k);
       else this.counts.set(k, c + w);
     }
-    const globalChange =
-      this.mode === 'notin' && ((oldTotal > 0) !== (this.rightTotal > 0) || (oldNulls > 0) !== (this.rightNulls > 0));
+    const globalChange = this.mode === 'notin' && (oldTotal > 0 !== this.rightTotal > 0 || oldNulls > 0 !== this.rightNulls > 0);
     const reemit = (k: string | number | null, bucket: Map<string, Entry>, oc: number): void => {
       const nc = k === null ? 0 : (this.counts.get(k) ?? 0);
       const before = this.pass(k, oc, oldNulls, oldTotal);

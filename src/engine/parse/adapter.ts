@@ -316,7 +316,16 @@ export class Adapter {
           // TUMBLE(...) / HOP(...) written directly as a table function call in FROM
           const name = this.objectName(v.name);
           const args = (v.args.args ?? []).map((a: J) => this.funcArg(a));
-          return { k: 'tvf', name: name.map((n) => n.value).join('.').toUpperCase(), args, alias: this.alias(v.alias).alias, pos: name[0]!.pos };
+          return {
+            k: 'tvf',
+            name: name
+              .map((n) => n.value)
+              .join('.')
+              .toUpperCase(),
+            args,
+            alias: this.alias(v.alias).alias,
+            pos: name[0]!.pos,
+          };
         }
         const name = this.objectName(v.name);
         const a = this.alias(v.alias);
@@ -455,7 +464,8 @@ export class Adapter {
         if (period && (op === 'Overlaps' || (lk === 'Tuple' && lv.length === 2))) {
           const [rk, rv] = variant(v.right);
           const pointOk = period === 'CONTAINS' && rk !== 'Tuple';
-          if (lk !== 'Tuple' || lv.length !== 2 || (!pointOk && (rk !== 'Tuple' || rv.length !== 2))) this.unsupported(`${period} of anything but (start, end) pairs${period === 'CONTAINS' ? ' or a pair and a value' : ''}`, e);
+          if (lk !== 'Tuple' || lv.length !== 2 || (!pointOk && (rk !== 'Tuple' || rv.length !== 2)))
+            this.unsupported(`${period} of anything but (start, end) pairs${period === 'CONTAINS' ? ' or a pair and a value' : ''}`, e);
           const right: J[] = rk === 'Tuple' ? rv : [v.right];
           return { k: 'func', name: period, args: [...lv, ...right].map((x: J) => this.expr(x)), star: false, distinct: false, pos: this.pos(v.left) };
         }
@@ -601,7 +611,10 @@ export class Adapter {
   }
 
   func(v: J, pos: Pos): Expr {
-    const name = this.objectName(v.name).map((n) => n.value).join('.').toUpperCase();
+    const name = this.objectName(v.name)
+      .map((n) => n.value)
+      .join('.')
+      .toUpperCase();
     const args: Expr[] = [];
     let star = false;
     let distinct = false;

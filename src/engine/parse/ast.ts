@@ -56,9 +56,7 @@ export interface WindowSpec {
   frame?: { units: 'ROWS' | 'RANGE'; start: FrameBound; end: FrameBound };
 }
 
-export type SelectItem =
-  | { k: 'expr'; expr: Expr; alias?: Ident; pos: Pos }
-  | { k: 'star'; qualifier?: Ident[]; pos: Pos };
+export type SelectItem = { k: 'expr'; expr: Expr; alias?: Ident; pos: Pos } | { k: 'star'; qualifier?: Ident[]; pos: Pos };
 
 export type JoinKind = 'INNER' | 'LEFT' | 'RIGHT' | 'FULL' | 'CROSS';
 
@@ -69,7 +67,16 @@ export type FromItem =
   | { k: 'unnest'; exprs: Expr[]; ordinality: boolean; alias?: Ident; columnAliases: Ident[]; pos: Pos }
   | { k: 'tvf'; name: string; args: Expr[]; alias?: Ident; pos: Pos }
   /** source PIVOT (agg [AS alias], ... FOR col | (cols) IN (value [AS alias], ...)) [AS alias] (bind/pivot.ts). */
-  | { k: 'pivot'; source: FromItem; aggs: Array<{ expr: Expr; alias?: Ident }>; forCols: Expr[]; values: Array<{ exprs: Expr[]; alias?: Ident; text?: string }>; alias?: Ident; columnAliases: Ident[]; pos: Pos }
+  | {
+      k: 'pivot';
+      source: FromItem;
+      aggs: Array<{ expr: Expr; alias?: Ident }>;
+      forCols: Expr[];
+      values: Array<{ exprs: Expr[]; alias?: Ident; text?: string }>;
+      alias?: Ident;
+      columnAliases: Ident[];
+      pos: Pos;
+    }
   | { k: 'join'; kind: JoinKind; left: FromItem; right: FromItem; on?: Expr; using?: Ident[]; natural?: boolean; pos: Pos };
 
 export interface Select {

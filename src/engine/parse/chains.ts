@@ -89,7 +89,51 @@ interface Item {
   to: number;
 }
 
-const HARD = new Set(['SELECT', 'FROM', 'WHERE', 'GROUP', 'BY', 'HAVING', 'ORDER', 'LIMIT', 'OFFSET', 'QUALIFY', 'WHEN', 'THEN', 'ELSE', 'END', 'ON', 'JOIN', 'UNION', 'EXCEPT', 'INTERSECT', 'AS', 'WINDOW', 'USING', 'INNER', 'LEFT', 'RIGHT', 'FULL', 'CROSS', 'NATURAL', 'VALUES', 'CREATE', 'VIEW', 'TABLE', 'WITH', 'DISTINCT', 'ALL', 'OVER', 'PARTITION', 'ROWS', 'RANGE', 'ASC', 'DESC', 'NULLS', 'FILTER']);
+const HARD = new Set([
+  'SELECT',
+  'FROM',
+  'WHERE',
+  'GROUP',
+  'BY',
+  'HAVING',
+  'ORDER',
+  'LIMIT',
+  'OFFSET',
+  'QUALIFY',
+  'WHEN',
+  'THEN',
+  'ELSE',
+  'END',
+  'ON',
+  'JOIN',
+  'UNION',
+  'EXCEPT',
+  'INTERSECT',
+  'AS',
+  'WINDOW',
+  'USING',
+  'INNER',
+  'LEFT',
+  'RIGHT',
+  'FULL',
+  'CROSS',
+  'NATURAL',
+  'VALUES',
+  'CREATE',
+  'VIEW',
+  'TABLE',
+  'WITH',
+  'DISTINCT',
+  'ALL',
+  'OVER',
+  'PARTITION',
+  'ROWS',
+  'RANGE',
+  'ASC',
+  'DESC',
+  'NULLS',
+  'FILTER',
+]);
 const LOOSER_THAN_PLUS_WORDS = new Set([...HARD, 'AND', 'OR', 'NOT', 'IS', 'IN', 'BETWEEN', 'LIKE', 'ILIKE']);
 const COMPARISONS = new Set(['=', '<', '>', '<=', '>=', '<>', '!=']);
 const PRODUCT_OPS = new Set(['*', '/', '%', '-']);

@@ -296,7 +296,8 @@ function rewriteStatement(text: string, toks: Token[], errors: PrepassError[]): 
           if (d === 0) break;
           d--;
         } else if (tj.text === ',' && d === 0) break;
-        else if (d === 0 && tj.kind === 'word' && ['NOT', 'NULL', 'PRIMARY', 'LATENESS', 'WATERMARK', 'DEFAULT', 'FOREIGN', 'REFERENCES'].includes(tj.upper) && !(t.upper === 'DEFAULT' && j === i + 1)) break;
+        else if (d === 0 && tj.kind === 'word' && ['NOT', 'NULL', 'PRIMARY', 'LATENESS', 'WATERMARK', 'DEFAULT', 'FOREIGN', 'REFERENCES'].includes(tj.upper) && !(t.upper === 'DEFAULT' && j === i + 1))
+          break;
         j++;
       }
       const exprEnd = toks[j - 1]!.end;

@@ -64,7 +64,8 @@ export function parseSql(sql: string): unknown {
   try {
     return current.parse_sql_with_options('generic', sql, { recursionLimit: RECURSION_LIMIT });
   } catch (err: unknown) {
-    const message = err instanceof Error ? err.message : err && typeof err === 'object' && typeof (err as { message?: unknown }).message === 'string' ? (err as { message: string }).message : String(err);
+    const message =
+      err instanceof Error ? err.message : err && typeof err === 'object' && typeof (err as { message?: unknown }).message === 'string' ? (err as { message: string }).message : String(err);
     if (err instanceof WebAssembly.RuntimeError || /memory access out of bounds|unreachable|call stack/i.test(message)) {
       replaceInstance();
       throw new Error(`sql parser error: the statement is too deeply nested or too long to parse (${message})`, { cause: err });

@@ -87,24 +87,7 @@ export function addMonthsTs(ms: number, months: number): number {
 }
 
 export type DateField =
-  | 'YEAR'
-  | 'QUARTER'
-  | 'MONTH'
-  | 'WEEK'
-  | 'DAY'
-  | 'DOW'
-  | 'DOY'
-  | 'HOUR'
-  | 'MINUTE'
-  | 'SECOND'
-  | 'MILLISECOND'
-  | 'MICROSECOND'
-  | 'EPOCH'
-  | 'DECADE'
-  | 'CENTURY'
-  | 'MILLENNIUM'
-  | 'ISODOW'
-  | 'ISOYEAR';
+  'YEAR' | 'QUARTER' | 'MONTH' | 'WEEK' | 'DAY' | 'DOW' | 'DOY' | 'HOUR' | 'MINUTE' | 'SECOND' | 'MILLISECOND' | 'MICROSECOND' | 'EPOCH' | 'DECADE' | 'CENTURY' | 'MILLENNIUM' | 'ISODOW' | 'ISOYEAR';
 
 /** EXTRACT of a field from a timestamp in ms (dates are converted to ms first). */
 export function extractField(field: DateField, ms: number): number {

@@ -133,8 +133,8 @@ export function commonType(a: SqlType, b: SqlType): SqlType | undefined {
     if (isDecimal(a) || isDecimal(b)) {
       const sa = a.scale ?? 0;
       const sb = b.scale ?? 0;
-      const ia = (isDecimal(a) ? (a.precision ?? 28) - sa : intDigits(a));
-      const ib = (isDecimal(b) ? (b.precision ?? 28) - sb : intDigits(b));
+      const ia = isDecimal(a) ? (a.precision ?? 28) - sa : intDigits(a);
+      const ib = isDecimal(b) ? (b.precision ?? 28) - sb : intDigits(b);
       const s = Math.max(sa, sb);
       return mk('DECIMAL', nullable, { precision: Math.min(38, Math.max(ia, ib) + s), scale: s });
     }

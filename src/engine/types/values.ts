@@ -224,7 +224,9 @@ function intFromJson(v: JsonValue, t: SqlType): Value {
   if (typeof v === 'number') {
     if (!Number.isInteger(v)) throw new ValueError(`invalid type: ${describe(v)}, expected ${intName(t)}`);
     if (!Number.isSafeInteger(v)) {
-      throw new ValueError(`invalid value: integer \`${v}\` is beyond ±${Number.MAX_SAFE_INTEGER} as a JSON number read by JSON.parse (its digits are lost); send its exact digits (read with parseJsonText) or a string`);
+      throw new ValueError(
+        `invalid value: integer \`${v}\` is beyond ±${Number.MAX_SAFE_INTEGER} as a JSON number read by JSON.parse (its digits are lost); send its exact digits (read with parseJsonText) or a string`,
+      );
     }
     const { lo, hi } = INT_BOUNDS[t.kind]!;
     if (v >= lo && v <= hi) return v === 0 ? 0 : v;

@@ -9,10 +9,7 @@ export const PUBLIC = 1;
 export const INTERNAL = 2;
 export const PRIVATE = 3;
 
-export type Caller =
-  | { kind: 'user'; userId: number; tokenId: number }
-  | { kind: 'system'; privateAccess: boolean; tokenId: number }
-  | { kind: 'guest'; key: string };
+export type Caller = { kind: 'user'; userId: number; tokenId: number } | { kind: 'system'; privateAccess: boolean; tokenId: number } | { kind: 'guest'; key: string };
 
 export interface Owned {
   user_id: number;

@@ -29,5 +29,4 @@ export const unauthenticated = () => new HttpError(401, { message: 'Unauthentica
 export const forbidden = () => new HttpError(403, { message: 'This action is unauthorized.' });
 /** The sub-collection endpoints (links of a list/tag, notes of a link) answer 403 with `[]`. */
 export const forbiddenEmpty = () => new HttpError(403, []);
-export const notFound = (model: string, id?: number | string) =>
-  new HttpError(404, { message: `No query results for model [App\\Models\\${model}]${id === undefined ? '.' : ` ${id}`}` });
+export const notFound = (model: string, id?: number | string) => new HttpError(404, { message: `No query results for model [App\\Models\\${model}]${id === undefined ? '.' : ` ${id}`}` });

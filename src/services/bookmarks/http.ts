@@ -39,8 +39,7 @@ export function errorHandler(err: FastifyError | HttpError, req: FastifyRequest,
   if (err instanceof HttpError) return reply.code(err.statusCode).headers(err.headers).send(err.body);
   const status = (err as FastifyError).statusCode ?? 500;
   const code = (err as FastifyError).code;
-  if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
-    return reply.code(415).send({ message: `Unsupported Media Type: ${req.headers['content-type'] ?? 'none'}. Send application/json.` });
+  if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return reply.code(415).send({ message: `Unsupported Media Type: ${req.headers['content-type'] ?? 'none'}. Send application/json.` });
   if (code === 'FST_ERR_CTP_BODY_TOO_LARGE')
     return reply.code(413).send({ message: tooLargeMessage(BULK_ROUTE.test(req.routeOptions.url ?? '') ? BODY_LIMITS.bookmarksBulk : BODY_LIMITS.bookmarksJson) });
   if (status >= 400 && status < 500) return reply.code(status).send({ message: err.message });

@@ -98,7 +98,11 @@ function charsetOf(contentType: string | undefined): string | null {
   if (!contentType) return null;
   for (const part of contentType.split(';').slice(1)) {
     const [k, v] = part.split('=');
-    if (k?.trim().toLowerCase() === 'charset' && v) return v.trim().replace(/^["']|["']$/g, '').toLowerCase();
+    if (k?.trim().toLowerCase() === 'charset' && v)
+      return v
+        .trim()
+        .replace(/^["']|["']$/g, '')
+        .toLowerCase();
   }
   return null;
 }
@@ -118,8 +122,8 @@ export function sniffMetaCharset(head: Uint8Array): string | null {
 
 // windows-1252 differs from ISO-8859-1 in 0x80-0x9F (Node 20's TextDecoder treats both as latin1).
 const CP1252 = [
-  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d, 0x17d, 0x8f,
-  0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178,
+  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d, 0x17d, 0x8f, 0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122,
+  0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178,
 ];
 
 export function decodeWindows1252(bytes: Uint8Array): string {
@@ -158,4 +162,3 @@ export function decodeHtml(bytes: Uint8Array, contentType?: string): string {
     return decodeWindows1252(bytes);
   }
 }
-

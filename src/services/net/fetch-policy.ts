@@ -85,9 +85,7 @@ export function classifyAddress(ip: string): { kind: AddressKind; address: strin
   const norm = g.map((x) => x.toString(16)).join(':');
   // IPv4 carried in IPv6: mapped (::ffff:0:0/96), compatible (::a.b.c.d), NAT64 (64:ff9b::/96)
   const embedded =
-    (g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff) ||
-    (g.slice(0, 6).every((x) => x === 0) && g[6]! !== 0) ||
-    (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0));
+    (g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff) || (g.slice(0, 6).every((x) => x === 0) && g[6]! !== 0) || (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0));
   if (embedded) {
     const v4 = `${g[6]! >> 8}.${g[6]! & 255}.${g[7]! >> 8}.${g[7]! & 255}`;
     const k = classifyV4(v4);
@@ -131,7 +129,10 @@ const DESCRIBE: Record<AddressKind, string> = {
 
 /** Why the policy refuses this host name or IP address, or null when it may be reached. */
 export function refusal(host: string, policy: FetchPolicy): string | null {
-  const h = host.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  const h = host
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
   if (METADATA_NAMES.has(h)) return 'a cloud metadata host (refused under every policy)';
   const c = classifyAddress(h);
   if (!c) return null; // a name: judged on what it resolves to

@@ -42,12 +42,7 @@ button{cursor:pointer} .flash{background:#e8f0fe;padding:.4rem .6rem;border-radi
 `;
 
 function attemptLine(a: Delivery['attempts'][number]): string {
-  const what =
-    a.outcome === 'in_flight'
-      ? 'in flight'
-      : a.statusCode !== null
-        ? `HTTP ${a.statusCode}`
-        : (a.error ?? a.outcome);
+  const what = a.outcome === 'in_flight' ? 'in flight' : a.statusCode !== null ? `HTTP ${a.statusCode}` : (a.error ?? a.outcome);
   const dur = a.durationMs !== null ? ` · ${Math.round(a.durationMs)} ms` : '';
   const err = a.statusCode !== null && a.error ? ` · ${esc(a.error)}` : '';
   const excerpt = a.responseExcerpt ? `<div class="excerpt">${esc(a.responseExcerpt.slice(0, 200))}</div>` : '';
@@ -121,14 +116,10 @@ export function renderDashboard(
     opts.total > pageSize || offset > 0
       ? `<nav class="pager">${offset > 0 ? pageLink(Math.max(0, offset - pageSize), '← newer', 'prev') : ''} <span class="muted">${
           opts.total === 0 ? 0 : Math.min(offset + 1, opts.total)
-        }–${Math.min(offset + deliveries.length, opts.total)} of ${opts.total}</span> ${
-          offset + pageSize < opts.total ? pageLink(offset + pageSize, 'older →', 'next') : ''
-        }</nav>`
+        }–${Math.min(offset + deliveries.length, opts.total)} of ${opts.total}</span> ${offset + pageSize < opts.total ? pageLink(offset + pageSize, 'older →', 'next') : ''}</nav>`
       : '';
   const link = (s?: DeliveryStatus) =>
-    `<a href="${esc(opts.base)}/dashboard${s ? `?status=${s}` : ''}"${opts.status === s ? ' aria-current="page"' : ''}>${s ?? 'all'}${
-      s ? ` (${counts[s]})` : ''
-    }</a>`;
+    `<a href="${esc(opts.base)}/dashboard${s ? `?status=${s}` : ''}"${opts.status === s ? ' aria-current="page"' : ''}>${s ?? 'all'}${s ? ` (${counts[s]})` : ''}</a>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>ops notifications · deliveries</title><style>${STYLE}</style></head>
@@ -178,10 +169,7 @@ export function registerDashboard(app: FastifyInstance, notifier: Notifier, isVa
       if (!isValidKey(q.key)) return deny(reply);
       const rest = new URLSearchParams();
       if (typeof q.status === 'string') rest.set('status', q.status);
-      reply.header(
-        'set-cookie',
-        `${DASHBOARD_COOKIE}=${encodeURIComponent(q.key)}; Path=${cookiePath}; HttpOnly; SameSite=Strict`,
-      );
+      reply.header('set-cookie', `${DASHBOARD_COOKIE}=${encodeURIComponent(q.key)}; Path=${cookiePath}; HttpOnly; SameSite=Strict`);
       return reply.redirect(`${base}/dashboard${rest.size ? `?${rest}` : ''}`, 303);
     }
     if (!authorized(req)) return deny(reply);

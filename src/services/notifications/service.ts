@@ -4,14 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { DomainEvent } from '../events.js';
-import {
-  createEnvelope,
-  isEventType,
-  samplePayload,
-  serializeEnvelope,
-  type Envelope,
-  type EventType,
-} from '../../webhooks/envelope.js';
+import { createEnvelope, isEventType, samplePayload, serializeEnvelope, type Envelope, type EventType } from '../../webhooks/envelope.js';
 import { systemClock, type Clock } from '../../webhooks/schedule.js';
 import { NotifyStore } from './store/index.js';
 import { DeliveryWorker } from './worker.js';

@@ -58,9 +58,7 @@ export class DeliveryWorker {
     this.timeoutMs = opts.timeoutMs ?? DELIVERY_TIMEOUT_MS;
     this.perLane = Math.max(1, opts.concurrencyPerReceiver ?? 16);
     this.ownDispatcher = !opts.dispatcher;
-    this.dispatcher =
-      opts.dispatcher ??
-      policyDispatcher(opts.fetchPolicy ?? 'any', { connections: this.perLane, keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, pipelining: 1 });
+    this.dispatcher = opts.dispatcher ?? policyDispatcher(opts.fetchPolicy ?? 'any', { connections: this.perLane, keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, pipelining: 1 });
   }
 
   private static newAbort(): AbortController {

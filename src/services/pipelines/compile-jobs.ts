@@ -60,29 +60,35 @@ export class CompileJobs {
       this.log(e, 'INFO', `compiling program version ${version}`);
       const started = performance.now();
       const outputCase = outputCaseOf(e.rec.program_config, this.defaultOutputCase);
-      void this.pool.compile(e.rec.program_code, outputCase, () => !alive()).then((out) => {
-        if (!alive()) return;
-        if (!out.ok) {
-          if ('messages' in out) {
-            this.setProgramStatus(e, { SqlError: out.messages });
-            this.log(e, 'WARN', `SQL compilation of program version ${version} failed with ${out.messages.length} error(s): ${out.messages.map((m) => `line ${m.start_line_number}:${m.start_column}: ${m.message}`).join('; ')}`);
-          } else {
-            this.setProgramStatus(e, { SystemError: out.systemError });
-            this.log(e, 'ERROR', out.systemError);
-          }
-          return;
-        }
-        e.program = null;
-        e.rec.program_info = out.info;
-        e.rec.compiled_output_case = outputCase;
-        this.setProgramStatus(e, 'CompilingRust');
-        setTimeout(() => {
+      void this.pool
+        .compile(e.rec.program_code, outputCase, () => !alive())
+        .then((out) => {
           if (!alive()) return;
-          e.rec.program_binary_url = `builtin://ops-engine/${e.rec.id}/v${version}`;
-          this.setProgramStatus(e, 'Success');
-          this.log(e, 'INFO', `program version ${version} compiled in ${(performance.now() - started).toFixed(1)} ms`);
-        }, this.compileDelayMs).unref();
-      });
+          if (!out.ok) {
+            if ('messages' in out) {
+              this.setProgramStatus(e, { SqlError: out.messages });
+              this.log(
+                e,
+                'WARN',
+                `SQL compilation of program version ${version} failed with ${out.messages.length} error(s): ${out.messages.map((m) => `line ${m.start_line_number}:${m.start_column}: ${m.message}`).join('; ')}`,
+              );
+            } else {
+              this.setProgramStatus(e, { SystemError: out.systemError });
+              this.log(e, 'ERROR', out.systemError);
+            }
+            return;
+          }
+          e.program = null;
+          e.rec.program_info = out.info;
+          e.rec.compiled_output_case = outputCase;
+          this.setProgramStatus(e, 'CompilingRust');
+          setTimeout(() => {
+            if (!alive()) return;
+            e.rec.program_binary_url = `builtin://ops-engine/${e.rec.id}/v${version}`;
+            this.setProgramStatus(e, 'Success');
+            this.log(e, 'INFO', `program version ${version} compiled in ${(performance.now() - started).toFixed(1)} ms`);
+          }, this.compileDelayMs).unref();
+        });
     });
   }
 

@@ -5,16 +5,10 @@
 import { compile, type CompileError, type CompiledProgram, type ConnectorDecl, type RelationSchema } from '../../engine/index.js';
 import type { SqlCompilerMessage } from './model.js';
 
-export type CompileOutcome =
-  | { ok: true; program: CompiledProgram; info: Record<string, unknown> }
-  | { ok: false; messages: SqlCompilerMessage[] }
-  | { ok: false; systemError: string };
+export type CompileOutcome = { ok: true; program: CompiledProgram; info: Record<string, unknown> } | { ok: false; messages: SqlCompilerMessage[] } | { ok: false; systemError: string };
 
 /** A compile outcome that can cross threads: program_info instead of the compiled program. */
-export type CompileReport =
-  | { ok: true; info: Record<string, unknown> }
-  | { ok: false; messages: SqlCompilerMessage[] }
-  | { ok: false; systemError: string };
+export type CompileReport = { ok: true; info: Record<string, unknown> } | { ok: false; messages: SqlCompilerMessage[] } | { ok: false; systemError: string };
 
 const INPUT_TRANSPORTS = new Set(['url_input', 'file_input']);
 const OUTPUT_TRANSPORTS = new Set(['file_output']);

@@ -29,21 +29,13 @@ export class ApiError extends Error {
 const SHUTDOWN_HINT = "Shutdown the pipeline first by invoking the '/shutdown' endpoint.";
 
 export const Errors = {
-  unknownPipeline: (name: string) =>
-    new ApiError(404, 'UnknownPipelineName', `Unknown pipeline name '${name}'`, { pipeline_name: name }),
+  unknownPipeline: (name: string) => new ApiError(404, 'UnknownPipelineName', `Unknown pipeline name '${name}'`, { pipeline_name: name }),
   duplicateName: () => new ApiError(409, 'DuplicateName', 'An entity with this name already exists'),
   emptyName: () => new ApiError(400, 'EmptyName', 'Name cannot be be empty'),
   invalidName: (name: string) =>
-    new ApiError(
-      400,
-      'InvalidNameParam',
-      `Invalid pipeline name '${name}': use 1 to 100 characters among letters, digits, '-' and '_', starting and ending with a letter or digit`,
-      { value: name },
-    ),
-  cannotUpdateNonShutdown: () =>
-    new ApiError(400, 'CannotUpdateNonShutdownPipeline', `Cannot update a pipeline which is not fully shutdown. ${SHUTDOWN_HINT}`),
-  cannotDeleteNonShutdown: () =>
-    new ApiError(400, 'CannotDeleteNonShutdownPipeline', `Cannot delete a pipeline which is not fully shutdown. ${SHUTDOWN_HINT}`),
+    new ApiError(400, 'InvalidNameParam', `Invalid pipeline name '${name}': use 1 to 100 characters among letters, digits, '-' and '_', starting and ending with a letter or digit`, { value: name }),
+  cannotUpdateNonShutdown: () => new ApiError(400, 'CannotUpdateNonShutdownPipeline', `Cannot update a pipeline which is not fully shutdown. ${SHUTDOWN_HINT}`),
+  cannotDeleteNonShutdown: () => new ApiError(400, 'CannotDeleteNonShutdownPipeline', `Cannot delete a pipeline which is not fully shutdown. ${SHUTDOWN_HINT}`),
   cannotRename: (urlName: string, bodyName: string) =>
     new ApiError(
       400,
@@ -54,26 +46,20 @@ export const Errors = {
   programNotYetCompiled: () => new ApiError(400, 'ProgramNotYetCompiled', "The program hasn't been compiled yet"),
   programFailedToCompile: () => new ApiError(400, 'ProgramFailedToCompile', 'The program did not compile successfully'),
   illegalTransition: (status: string, desired: string, requested: string, hint: string) =>
-    new ApiError(
-      400,
-      'IllegalPipelineStateTransition',
-      `Deployment status (current: '${status}', desired: '${desired}') cannot have desired changed to '${requested}'. ${hint}`,
-      { hint, status, desired_status: desired, requested_desired_status: requested },
-    ),
+    new ApiError(400, 'IllegalPipelineStateTransition', `Deployment status (current: '${status}', desired: '${desired}') cannot have desired changed to '${requested}'. ${hint}`, {
+      hint,
+      status,
+      desired_status: desired,
+      requested_desired_status: requested,
+    }),
   invalidAction: (action: string) =>
-    new ApiError(
-      400,
-      'InvalidPipelineAction',
-      `Invalid pipeline action '${action}'; valid actions are: 'start', 'pause', 'shutdown', 'stop', 'resume', 'clear' or 'dismiss_error'`,
-      { action },
-    ),
+    new ApiError(400, 'InvalidPipelineAction', `Invalid pipeline action '${action}'; valid actions are: 'start', 'pause', 'shutdown', 'stop', 'resume', 'clear' or 'dismiss_error'`, { action }),
   notRunning: (id: string, name: string) =>
     new ApiError(400, 'PipelineNotRunningOrPaused', `Pipeline ${id} is not currently running or paused.`, {
       pipeline_id: id,
       pipeline_name: name,
     }),
-  initializing: () =>
-    new ApiError(503, 'Initializing', 'Operation failed because the pipeline has not finished initializing.'),
+  initializing: () => new ApiError(503, 'Initializing', 'Operation failed because the pipeline has not finished initializing.'),
   terminating: () => new ApiError(503, 'Terminating', 'Operation failed because the pipeline is shutting down.'),
   unknownInputStream: (endpoint: string, table: string) =>
     new ApiError(404, 'UnknownInputStream', `Input endpoint '${endpoint}' specifies unknown table '${table}'`, {
@@ -100,12 +86,8 @@ export const Errors = {
       value,
     }),
   badBody: (message: string) => new ApiError(400, 'InvalidRequestBody', message),
-  notFound: (method: string, url: string) =>
-    new ApiError(404, 'NotFound', `No route for ${method} ${url}`, { method, url }),
-  unauthorized: (message: string) =>
-    new ApiError(401, 'Unauthorized', message, null, { 'www-authenticate': 'Bearer' }),
-  invalidApiKey: () =>
-    new ApiError(401, 'InvalidApiKey', 'Unauthorized: the API key is not valid', null, { 'www-authenticate': 'Bearer' }),
-  unknownApiKey: (name: string) =>
-    new ApiError(404, 'UnknownApiKey', `Unknown API key '${name}'`, { name }),
+  notFound: (method: string, url: string) => new ApiError(404, 'NotFound', `No route for ${method} ${url}`, { method, url }),
+  unauthorized: (message: string) => new ApiError(401, 'Unauthorized', message, null, { 'www-authenticate': 'Bearer' }),
+  invalidApiKey: () => new ApiError(401, 'InvalidApiKey', 'Unauthorized: the API key is not valid', null, { 'www-authenticate': 'Bearer' }),
+  unknownApiKey: (name: string) => new ApiError(404, 'UnknownApiKey', `Unknown API key '${name}'`, { name }),
 };

@@ -292,7 +292,7 @@ export class PipelineHost {
         total += chunk.byteLength;
         if (total > limit) throw tooLarge();
         // copied into buffers of our own, whose ownership moves to the worker
-        for (let off = 0; off < chunk.byteLength; ) {
+        for (let off = 0; off < chunk.byteLength;) {
           const n = Math.min(BATCH_BYTES - fill, chunk.byteLength - off);
           batch.set(chunk.subarray(off, off + n), fill);
           fill += n;

@@ -15,18 +15,7 @@ import { Entry } from './entry.js';
 import { ApiError, Errors, type ErrorBody } from './errors.js';
 import { DEFAULT_MEMORY_MB, PipelineHost } from './host.js';
 import type { LogBook, LogLevel } from './logs.js';
-import {
-  defaultProgramConfig,
-  defaultRuntimeConfig,
-  isCompiling,
-  nowIso,
-  outputCaseOf,
-  type OutputCase,
-  uuidv7,
-  type DeploymentStatus,
-  type DesiredStatus,
-  type PipelineRecord,
-} from './model.js';
+import { defaultProgramConfig, defaultRuntimeConfig, isCompiling, nowIso, outputCaseOf, type OutputCase, uuidv7, type DeploymentStatus, type DesiredStatus, type PipelineRecord } from './model.js';
 import type { PipelineStore } from './store.js';
 import type { ConnectorAccess } from './connectors/access.js';
 
@@ -167,18 +156,12 @@ export class PipelineManager {
     if (d.name !== rec.name) {
       PipelineManager.validateName(d.name);
       if (this.byName.has(d.name)) throw Errors.duplicateName();
-      if (e.dep.deployment_status !== 'Shutdown' || e.dep.deployment_desired_status !== 'Shutdown')
-        throw Errors.cannotUpdateNonShutdown();
+      if (e.dep.deployment_status !== 'Shutdown' || e.dep.deployment_desired_status !== 'Shutdown') throw Errors.cannotUpdateNonShutdown();
     }
     const runtimeConfig = defaultRuntimeConfig(d.runtime_config);
     const programConfig = defaultProgramConfig(d.program_config);
-    const programChanged =
-      d.program_code !== rec.program_code || JSON.stringify(programConfig) !== JSON.stringify(rec.program_config);
-    const changed =
-      programChanged ||
-      d.name !== rec.name ||
-      d.description !== rec.description ||
-      JSON.stringify(runtimeConfig) !== JSON.stringify(rec.runtime_config);
+    const programChanged = d.program_code !== rec.program_code || JSON.stringify(programConfig) !== JSON.stringify(rec.program_config);
+    const changed = programChanged || d.name !== rec.name || d.description !== rec.description || JSON.stringify(runtimeConfig) !== JSON.stringify(rec.runtime_config);
     if (!changed) return e;
     if (d.name !== rec.name) {
       this.byName.delete(rec.name);
@@ -207,8 +190,7 @@ export class PipelineManager {
 
   delete(name: string): void {
     const e = this.get(name);
-    if (e.dep.deployment_status !== 'Shutdown' || e.dep.deployment_desired_status !== 'Shutdown')
-      throw Errors.cannotDeleteNonShutdown();
+    if (e.dep.deployment_status !== 'Shutdown' || e.dep.deployment_desired_status !== 'Shutdown') throw Errors.cannotDeleteNonShutdown();
     this.compiler.cancel(e);
     this.byName.delete(name);
     this.store.delete(e.rec.id);
@@ -230,12 +212,7 @@ export class PipelineManager {
     if (isCompiling(s)) throw Errors.programNotYetCompiled();
     if (s !== 'Success') throw Errors.programFailedToCompile();
     if (e.dep.deployment_status === 'Failed')
-      throw Errors.illegalTransition(
-        'Failed',
-        e.dep.deployment_desired_status,
-        requested,
-        "Cannot restart a failed pipeline. Clear the error first by invoking the '/shutdown' endpoint.",
-      );
+      throw Errors.illegalTransition('Failed', e.dep.deployment_desired_status, requested, "Cannot restart a failed pipeline. Clear the error first by invoking the '/shutdown' endpoint.");
     if (e.dep.deployment_desired_status === 'Shutdown' && e.dep.deployment_status !== 'Shutdown')
       throw Errors.illegalTransition(
         e.dep.deployment_status,

@@ -5,23 +5,9 @@
  */
 import type { ErrorBody } from './errors.js';
 
-export type ProgramStatus =
-  | 'Pending'
-  | 'CompilingSql'
-  | 'CompilingRust'
-  | 'Success'
-  | { SqlError: SqlCompilerMessage[] }
-  | { RustError: string }
-  | { SystemError: string };
+export type ProgramStatus = 'Pending' | 'CompilingSql' | 'CompilingRust' | 'Success' | { SqlError: SqlCompilerMessage[] } | { RustError: string } | { SystemError: string };
 
-export type DeploymentStatus =
-  | 'Shutdown'
-  | 'Provisioning'
-  | 'Initializing'
-  | 'Paused'
-  | 'Running'
-  | 'ShuttingDown'
-  | 'Failed';
+export type DeploymentStatus = 'Shutdown' | 'Provisioning' | 'Initializing' | 'Paused' | 'Running' | 'ShuttingDown' | 'Failed';
 
 export type DesiredStatus = 'Shutdown' | 'Paused' | 'Running';
 
@@ -71,10 +57,7 @@ export function nowIso(): string {
 }
 
 export function defaultRuntimeConfig(input: Record<string, unknown> = {}): Record<string, unknown> {
-  const resources = (input.resources && typeof input.resources === 'object' ? input.resources : {}) as Record<
-    string,
-    unknown
-  >;
+  const resources = (input.resources && typeof input.resources === 'object' ? input.resources : {}) as Record<string, unknown>;
   return {
     workers: 1,
     storage: false,
@@ -135,11 +118,7 @@ function currentProgram(s: ProgramStatus): { status: string; error: Record<strin
   return { status: Object.keys(s)[0]!, error };
 }
 
-export function serializePipeline(
-  rec: PipelineRecord,
-  dep: DeploymentState,
-  opts: { code?: boolean; api?: PipelineApi } = {},
-): Record<string, unknown> {
+export function serializePipeline(rec: PipelineRecord, dep: DeploymentState, opts: { code?: boolean; api?: PipelineApi } = {}): Record<string, unknown> {
   const v024 = serializeV024(rec, dep, opts);
   if (opts.api !== 'current') return v024;
   // today's shape: plain status names, program_error beside program_status, storage (never kept here)

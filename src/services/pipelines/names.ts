@@ -18,10 +18,7 @@ export function findRelation(program: ProgramSchema, segment: string, kind: Rela
     return candidates.find((r) => r.name === exact);
   }
   const lower = segment.toLowerCase();
-  return (
-    candidates.find((r) => !r.caseSensitive && r.name.toLowerCase() === lower) ??
-    candidates.find((r) => r.caseSensitive && r.name === segment)
-  );
+  return candidates.find((r) => !r.caseSensitive && r.name.toLowerCase() === lower) ?? candidates.find((r) => r.caseSensitive && r.name === segment);
 }
 
 /** Maps input JSON keys to columns: exact for quoted columns, case-insensitive for unquoted ones. */

@@ -5,14 +5,7 @@
  * (Circuit.step). A step's changes are encoded once per (relation, format) that the host subscribed
  * to and handed to `emit`; the host frames them for its watch streams without waiting for them.
  */
-import {
-  EngineInputError,
-  EngineStepError,
-  type Circuit,
-  type CompiledProgram,
-  type RelationSchema,
-  type StepResult,
-} from '../../engine/index.js';
+import { EngineInputError, EngineStepError, type Circuit, type CompiledProgram, type RelationSchema, type StepResult } from '../../engine/index.js';
 import { connectorEndpointName } from './compiler.js';
 import type { ConnectorAccess } from './connectors/access.js';
 import { checkInputSource, readInputConnector, type ConnectorData } from './connectors/input.js';
@@ -92,8 +85,7 @@ export class PipelineRuntime {
         outputs.push(out);
       }
     }
-    for (const table of this.program.tables)
-      for (const [i, decl] of table.connectors.entries()) await checkInputSource(decl, connectorEndpointName(table, decl, i), table.name, access);
+    for (const table of this.program.tables) for (const [i, decl] of table.connectors.entries()) await checkInputSource(decl, connectorEndpointName(table, decl, i), table.name, access);
     for (const out of outputs) {
       await out.open();
       this.fileOutputs.push(out);

@@ -41,11 +41,7 @@ export class PipelineStore {
   }
 
   save(rec: PipelineRecord): void {
-    this.db
-      .prepare(
-        'INSERT INTO pipelines (id, name, body) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET name = excluded.name, body = excluded.body',
-      )
-      .run(rec.id, rec.name, JSON.stringify(rec));
+    this.db.prepare('INSERT INTO pipelines (id, name, body) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET name = excluded.name, body = excluded.body').run(rec.id, rec.name, JSON.stringify(rec));
   }
 
   delete(id: string): void {
@@ -57,24 +53,15 @@ export class PipelineStore {
   }
 
   apiKeyByHash(hash: string): ApiKeyRow | undefined {
-    return this.db.prepare('SELECT id, name, hash, created_at FROM api_keys WHERE hash = ?').get(hash) as
-      | ApiKeyRow
-      | undefined;
+    return this.db.prepare('SELECT id, name, hash, created_at FROM api_keys WHERE hash = ?').get(hash) as ApiKeyRow | undefined;
   }
 
   apiKeyByName(name: string): ApiKeyRow | undefined {
-    return this.db.prepare('SELECT id, name, hash, created_at FROM api_keys WHERE name = ?').get(name) as
-      | ApiKeyRow
-      | undefined;
+    return this.db.prepare('SELECT id, name, hash, created_at FROM api_keys WHERE name = ?').get(name) as ApiKeyRow | undefined;
   }
 
   addApiKey(row: ApiKeyRow): void {
-    this.db.prepare('INSERT INTO api_keys (id, name, hash, created_at) VALUES (?, ?, ?, ?)').run(
-      row.id,
-      row.name,
-      row.hash,
-      row.created_at,
-    );
+    this.db.prepare('INSERT INTO api_keys (id, name, hash, created_at) VALUES (?, ?, ?, ?)').run(row.id, row.name, row.hash, row.created_at);
   }
 
   deleteApiKey(name: string): boolean {

@@ -8,11 +8,7 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
 export function spawnWorker(entry: URL, options: WorkerOptions = {}): Worker {
   if (!entry.pathname.endsWith('.ts')) return new Worker(entry, options);
   const hooks = new URL('./ts-hooks.mjs', import.meta.url).href;
-  const code = [
-    `import { register } from 'node:module';`,
-    `register(${JSON.stringify(hooks)});`,
-    `await import(${JSON.stringify(entry.href)});`,
-  ].join('\n');
+  const code = [`import { register } from 'node:module';`, `register(${JSON.stringify(hooks)});`, `await import(${JSON.stringify(entry.href)});`].join('\n');
   return new Worker(code, { ...options, eval: true });
 }
 

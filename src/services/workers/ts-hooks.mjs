@@ -20,8 +20,7 @@ export async function initialize() {
     };
   } catch {
     const ts = (await import('typescript')).default;
-    transform = (path, source) =>
-      ts.transpileModule(source, { fileName: path, compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+    transform = (path, source) => ts.transpileModule(source, { fileName: path, compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
   }
 }
 

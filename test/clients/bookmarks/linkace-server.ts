@@ -178,10 +178,20 @@ export async function startFakeLinkAce(
     }
     if ((seg[0] === 'tags' || seg[0] === 'lists') && seg.length === 1) {
       const kind = seg[0];
-      if (m === 'GET') return send(res, 200, paginate(path, q, [...live(state[kind])].sort((a, b) => String(a.name).localeCompare(String(b.name)))));
+      if (m === 'GET')
+        return send(
+          res,
+          200,
+          paginate(
+            path,
+            q,
+            [...live(state[kind])].sort((a, b) => String(a.name).localeCompare(String(b.name))),
+          ),
+        );
       if (m === 'POST') {
         if (!body.name) return send(res, 422, { message: 'The name field is required.', errors: { name: ['The name field is required.'] } });
-        if (kind === 'tags' && state.tags.some((t) => t.name === body.name)) return send(res, 422, { message: 'The name has already been taken.', errors: { name: ['The name has already been taken.'] } });
+        if (kind === 'tags' && state.tags.some((t) => t.name === body.name))
+          return send(res, 422, { message: 'The name has already been taken.', errors: { name: ['The name has already been taken.'] } });
         const row: Row = { id: nextId[kind]++, user_id: 1, name: body.name, visibility: body.visibility ?? 3, created_at: now(), updated_at: now(), deleted_at: null };
         if (kind === 'lists') row.description = body.description ?? null;
         state[kind].push(row);
@@ -193,7 +203,16 @@ export async function startFakeLinkAce(
       const row = live(state[kind]).find((t) => t.id === id);
       if (!row) return send(res, 404, { message: `No query results for model [App\\Models\\${kind === 'tags' ? 'Tag' : 'LinkList'}] ${id}` });
       const rel = kind === 'tags' ? state.linkTags : state.linkLists;
-      if (seg[2] === 'links') return send(res, 200, paginate(path, q, live(state.links).filter((l) => rel.get(l.id)?.has(id))));
+      if (seg[2] === 'links')
+        return send(
+          res,
+          200,
+          paginate(
+            path,
+            q,
+            live(state.links).filter((l) => rel.get(l.id)?.has(id)),
+          ),
+        );
       if (m === 'GET') return send(res, 200, kind === 'lists' ? { ...row, links: `${state.url}/api/v2/lists/${id}/links` } : row);
       if (m === 'PATCH') {
         if (!body.name) return send(res, 422, { message: 'The name field is required.', errors: { name: ['The name field is required.'] } });
@@ -230,7 +249,15 @@ export async function startFakeLinkAce(
         const [by, dir] = order.split(':');
         rows = orderLinks(rows, by!, dir ?? 'asc');
       }
-      return send(res, 200, paginate(path, q, rows.map((l) => ({ ...l, tags: withRelations(l).tags }))));
+      return send(
+        res,
+        200,
+        paginate(
+          path,
+          q,
+          rows.map((l) => ({ ...l, tags: withRelations(l).tags })),
+        ),
+      );
     }
     if (seg[0] === 'search' && (seg[1] === 'tags' || seg[1] === 'lists')) {
       const query = q.get('query');
@@ -240,7 +267,11 @@ export async function startFakeLinkAce(
     }
     if (seg[0] === 'trash' && m === 'GET') {
       const kind = seg[1] as 'links' | 'tags' | 'lists';
-      return send(res, 200, (state[kind] ?? []).filter((r) => r.deleted_at !== null));
+      return send(
+        res,
+        200,
+        (state[kind] ?? []).filter((r) => r.deleted_at !== null),
+      );
     }
     if (seg[0] === 'trash' && seg[1] === 'restore' && m === 'PATCH') {
       const kind = `${String(body.model)}s` as 'links';

@@ -34,13 +34,7 @@ describe('parseNetscape', () => {
 
   test('reads the title and every bookmark in file order', () => {
     expect(file.title).toBe('Bookmarks');
-    expect(file.bookmarks.map((b) => b.url)).toEqual([
-      'https://a.example/?x=1&y=2',
-      'https://dev.example/',
-      'https://top.example',
-      'https://pub.example',
-      'https://vis.example',
-    ]);
+    expect(file.bookmarks.map((b) => b.url)).toEqual(['https://a.example/?x=1&y=2', 'https://dev.example/', 'https://top.example', 'https://pub.example', 'https://vis.example']);
   });
 
   test('decodes entities in titles and URLs, keeps non-ASCII', () => {
@@ -143,7 +137,16 @@ describe('helpers', () => {
 
 describe('serializeNetscape', () => {
   const links: ExportLink[] = [
-    { url: 'https://a.example/?q=1&r="2"', title: 'A <b> & "c"', description: 'Line 1\nLine 2', visibility: 3, tags: ['x', 'y,z'], lists: [], created_at: '2020-01-02T03:04:05.000000Z', updated_at: '2021-01-01T00:00:00.000000Z' },
+    {
+      url: 'https://a.example/?q=1&r="2"',
+      title: 'A <b> & "c"',
+      description: 'Line 1\nLine 2',
+      visibility: 3,
+      tags: ['x', 'y,z'],
+      lists: [],
+      created_at: '2020-01-02T03:04:05.000000Z',
+      updated_at: '2021-01-01T00:00:00.000000Z',
+    },
     { url: 'https://b.example', title: 'Ünïcødé 日本', visibility: 1, tags: [], lists: ['Reading', 'Dev / Rust'] },
     { url: 'https://c.example', title: '', visibility: 2, tags: ['t'], lists: ['Reading'] },
   ];
@@ -156,7 +159,9 @@ describe('serializeNetscape', () => {
   });
 
   test('escapes attributes and text; dates as unix seconds; PRIVATE and VISIBILITY', () => {
-    expect(html).toContain('HREF="https://a.example/?q=1&amp;r=&quot;2&quot;" ADD_DATE="1577934245" LAST_MODIFIED="1609459200" PRIVATE="1" VISIBILITY="3" TAGS="x,y z">A &lt;b&gt; &amp; &quot;c&quot;</A>');
+    expect(html).toContain(
+      'HREF="https://a.example/?q=1&amp;r=&quot;2&quot;" ADD_DATE="1577934245" LAST_MODIFIED="1609459200" PRIVATE="1" VISIBILITY="3" TAGS="x,y z">A &lt;b&gt; &amp; &quot;c&quot;</A>',
+    );
   });
 
   test('round trip: parse(serialize(x)) gives the same links, lists as folders', () => {

@@ -20,9 +20,26 @@ describe('normalizePage', () => {
     expect(p).toMatchObject({ page: 1, lastPage: 1, perPage: 999999999, total: 3, hasNext: false });
   });
   test('a v1 page of ops serve: meta and links objects beside the flat fields (per_page a string) read alike', () => {
-    const flat = { current_page: 2, first_page_url: 'u?page=1', from: 26, last_page: 3, last_page_url: 'u?page=3', next_page_url: 'u?page=3', path: 'u', per_page: '25', prev_page_url: 'u?page=1', to: 50, total: 60 };
+    const flat = {
+      current_page: 2,
+      first_page_url: 'u?page=1',
+      from: 26,
+      last_page: 3,
+      last_page_url: 'u?page=3',
+      next_page_url: 'u?page=3',
+      path: 'u',
+      per_page: '25',
+      prev_page_url: 'u?page=1',
+      to: 50,
+      total: 60,
+    };
     const data = Array.from({ length: 25 }, (_, i) => ({ id: 26 + i, is_private: false }));
-    const ours = normalizePage({ data, meta: { current_page: 2, from: 26, last_page: 3, path: 'u', per_page: 25, to: 50, total: 60 }, links: { first: 'u?page=1', last: 'u?page=3', prev: 'u?page=1', next: 'u?page=3' }, ...flat });
+    const ours = normalizePage({
+      data,
+      meta: { current_page: 2, from: 26, last_page: 3, path: 'u', per_page: 25, to: 50, total: 60 },
+      links: { first: 'u?page=1', last: 'u?page=3', prev: 'u?page=1', next: 'u?page=3' },
+      ...flat,
+    });
     expect(ours).toMatchObject({ page: 2, lastPage: 3, perPage: 25, total: 60, hasNext: true });
     // LinkAce 1.x: the flat fields only, links as Laravel's array of page links
     const linkace1 = normalizePage({ data, ...flat, links: [{ url: null, label: '&laquo; Previous', active: false }] });
@@ -66,7 +83,9 @@ describe('visibility and status', () => {
 });
 
 describe('transfer', () => {
-  const file = parseNetscape('<DL><DT><H3>A</H3><DL><DT><H3>B</H3><DL><DT><A HREF="https://x" TAGS="t">X</A></DL></DL><DT><A HREF="https://x" TAGS="u">X again</A><DT><A HREF="https://y" PRIVATE="1">Y</A></DL>');
+  const file = parseNetscape(
+    '<DL><DT><H3>A</H3><DL><DT><H3>B</H3><DL><DT><A HREF="https://x" TAGS="t">X</A></DL></DL><DT><A HREF="https://x" TAGS="u">X again</A><DT><A HREF="https://y" PRIVATE="1">Y</A></DL>',
+  );
   test('folders as lists (full path), as tags, or ignored', () => {
     const asLists = itemsFromNetscape(file, 'lists');
     expect(asLists.items[0]).toMatchObject({ url: 'https://x', lists: ['A / B'], tags: ['t'] });

@@ -66,10 +66,20 @@ describe.each(['legacy', 'current'] as const)('pipelines client against the %s A
   });
 
   it(`snapshots a view through ${generation === 'current' ? '/query' : 'an egress snapshot'}`, async () => {
-    const { fake, pipes } = await setup(generation, { contents: { totals: [{ id: 1, n: 2 }, { id: 2, n: 5 }] } });
+    const { fake, pipes } = await setup(generation, {
+      contents: {
+        totals: [
+          { id: 1, n: 2 },
+          { id: 2, n: 5 },
+        ],
+      },
+    });
     fake.seed('p1', { deployment_status: 'Running', deployment_desired_status: 'Running' });
     const snap = await pipes.snapshot('p1', 'totals');
-    expect(snap.rows).toEqual([{ id: 1, n: 2 }, { id: 2, n: 5 }]);
+    expect(snap.rows).toEqual([
+      { id: 1, n: 2 },
+      { id: 2, n: 5 },
+    ]);
     expect(snap.via).toBe(generation === 'current' ? 'query' : 'egress');
     const req = fake.requests.at(-1)!;
     if (generation === 'current') expect(req.query).toEqual({ sql: 'SELECT * FROM totals', format: 'json' });

@@ -41,14 +41,16 @@ describe('applyCsvHeader', () => {
     expect(told).toBe(true);
   });
 
-  it('leaves header-less CSV alone (Feldera\'s form), and --no-header sends a header-like line as a row', async () => {
+  it("leaves header-less CSV alone (Feldera's form), and --no-header sends a header-like line as a row", async () => {
     expect(await run([['1,Ann', '2,Bo']], { columns })).toEqual(['1,Ann', '2,Bo']);
     expect(await run([['id,name', '1,Ann']], { columns, header: false })).toEqual(['id,name', '1,Ann']);
     expect(await run([['id,name']], {})).toEqual(['id,name']); // columns unknown: nothing to detect
   });
 
   it('--header insists, with a clear error; a record of the wrong width is an error naming it', async () => {
-    await expect(run([['1,Ann']], { columns, header: true })).rejects.toThrow(/--header: the first record is not a header of the table's columns \(not columns of the table: 1, ann; missing: ID, NAME\)/);
+    await expect(run([['1,Ann']], { columns, header: true })).rejects.toThrow(
+      /--header: the first record is not a header of the table's columns \(not columns of the table: 1, ann; missing: ID, NAME\)/,
+    );
     await expect(run([['id,name']], { header: true })).rejects.toThrow(/does not describe the columns/);
     const err = await run([['id,name', '1,Ann', '2']], { columns }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InputError);

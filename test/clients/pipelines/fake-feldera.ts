@@ -222,7 +222,11 @@ export class FakeFeldera {
     if (parts[0] !== 'v0') return this.error(res, 404, 'NotFound', 'no route');
     if (parts[1] === 'programs' && parts.length === 2 && m === 'GET') {
       if (this.generation === 'current') return this.error(res, 404, 'NotFound', 'no route');
-      return this.json(res, 200, [...this.pipelines.values()].map((p) => ({ program_id: p.id, name: p.name, description: p.description, version: p.program_version, status: p.program_status, schema: null, config: {} })));
+      return this.json(
+        res,
+        200,
+        [...this.pipelines.values()].map((p) => ({ program_id: p.id, name: p.name, description: p.description, version: p.program_version, status: p.program_status, schema: null, config: {} })),
+      );
     }
     if (parts[1] !== 'pipelines') return this.error(res, 404, 'NotFound', 'no route');
     if (parts.length === 2 && m === 'GET') return this.json(res, 200, [...this.pipelines.values()]);
@@ -232,11 +236,27 @@ export class FakeFeldera {
       const b = JSON.parse(body) as Obj;
       if (p) {
         if (p.deployment_status !== this.stopped) return this.error(res, 400, 'CannotUpdateNonShutdownPipeline', 'Cannot update a pipeline which is not fully shutdown.');
-        Object.assign(p, { description: b.description ?? p.description, runtime_config: { ...p.runtime_config, ...b.runtime_config }, program_code: b.program_code, program_version: p.program_version + 1, program_status: 'Pending', program_info: null, version: p.version + 1 });
+        Object.assign(p, {
+          description: b.description ?? p.description,
+          runtime_config: { ...p.runtime_config, ...b.runtime_config },
+          program_code: b.program_code,
+          program_version: p.program_version + 1,
+          program_status: 'Pending',
+          program_info: null,
+          version: p.version + 1,
+        });
         if (this.generation === 'current') p.program_error = { sql_compilation: null, rust_compilation: null, system_error: null };
         return this.json(res, 200, p);
       }
-      const created = this.seed(name, { description: b.description ?? '', program_code: b.program_code, program_status: 'Pending', program_info: null, runtime_config: { ...fixture(this.generation === 'current' ? 'current-pipeline.json' : 'legacy-pipeline.json').runtime_config, ...b.runtime_config }, program_version: 1, version: 1 });
+      const created = this.seed(name, {
+        description: b.description ?? '',
+        program_code: b.program_code,
+        program_status: 'Pending',
+        program_info: null,
+        runtime_config: { ...fixture(this.generation === 'current' ? 'current-pipeline.json' : 'legacy-pipeline.json').runtime_config, ...b.runtime_config },
+        program_version: 1,
+        version: 1,
+      });
       return this.json(res, 201, created);
     }
     if (!p) return this.error(res, 404, 'UnknownPipelineName', `Unknown pipeline name '${name}'`, { pipeline_name: name });
@@ -293,7 +313,14 @@ export class FakeFeldera {
       const n = this.ingested.reduce((s, i) => s + countRecords(i.body, i.query.format), 0);
       return this.json(res, 200, {
         global_metrics: { state: p.deployment_status, rss_bytes: 1000, cpu_msecs: 5, buffered_input_records: 0, total_input_records: n, total_processed_records: n, pipeline_complete: false },
-        inputs: [{ endpoint_name: 'orders.api', config: {}, metrics: { total_bytes: 10, total_records: n, buffered_records: 0, num_parse_errors: 0, num_transport_errors: 0, end_of_input: false }, fatal_error: null }],
+        inputs: [
+          {
+            endpoint_name: 'orders.api',
+            config: {},
+            metrics: { total_bytes: 10, total_records: n, buffered_records: 0, num_parse_errors: 0, num_transport_errors: 0, end_of_input: false },
+            fatal_error: null,
+          },
+        ],
         outputs: [],
       });
     }
@@ -317,7 +344,12 @@ export class FakeFeldera {
       const list = this.watchers.get(name) ?? [];
       list.push(w);
       this.watchers.set(name, list);
-      res.on('close', () => this.watchers.set(name, (this.watchers.get(name) ?? []).filter((x) => x !== w)));
+      res.on('close', () =>
+        this.watchers.set(
+          name,
+          (this.watchers.get(name) ?? []).filter((x) => x !== w),
+        ),
+      );
       return;
     }
     if (action === 'query' && m === 'GET') {

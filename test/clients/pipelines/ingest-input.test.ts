@@ -67,7 +67,11 @@ describe('ingest input', () => {
 describe('ingest input, any layout', () => {
   it('reads the same events whatever the separators, pretty-printing and chunk boundaries', async () => {
     const row = fc.record({ id: fc.integer(), name: fc.string(), tags: fc.array(fc.oneof(fc.integer(), fc.constant(null), fc.string()), { maxLength: 3 }) });
-    const event = fc.oneof(row, row.map((r) => ({ delete: r })), fc.array(fc.integer(), { minLength: 1, maxLength: 3 }).map((a) => [...a, 'x']));
+    const event = fc.oneof(
+      row,
+      row.map((r) => ({ delete: r })),
+      fc.array(fc.integer(), { minLength: 1, maxLength: 3 }).map((a) => [...a, 'x']),
+    );
     await fc.assert(
       fc.asyncProperty(
         fc.array(event, { minLength: 1, maxLength: 12 }),

@@ -173,7 +173,7 @@ describe('against LinkAce 2.x shapes', () => {
     expect(JSON.parse(r.stdout).id).toBe(3);
   });
 
-  test('a wrong token exits 4 with LinkAce\'s message', async () => {
+  test("a wrong token exits 4 with LinkAce's message", async () => {
     const r = await bm(['links', 'list'], { OPS_BM_TOKEN: 'wrong' });
     expect(r.exitCode).toBe(4);
     expect(r.stderr).toContain('Unauthenticated.');

@@ -157,20 +157,23 @@ describe('bash completion (the real tree, as committed)', async () => {
 
   it.skipIf(!hasCommand(program, ['pipe', 'watch']))('completes `ops pipe watch --` to the watch flags', async () => {
     const watch = program.commands.find((c) => c.name() === 'pipe')!.commands.find((c) => c.name() === 'watch')!;
-    const flags = watch.options.filter((o) => !o.hidden).map((o) => o.long!).filter(Boolean);
+    const flags = watch.options
+      .filter((o) => !o.hidden)
+      .map((o) => o.long!)
+      .filter(Boolean);
     expect(flags.length).toBeGreaterThan(0);
     expect(await complete('pipe', 'watch', '--')).toEqual(expect.arrayContaining([...flags, '--help', '--json']));
   });
 
   it('offers the values of every enumerated option of the tree', async () => {
-      const spec = describeTree(program);
-      const walk = async (cmd: typeof spec): Promise<void> => {
-        for (const o of cmd.options) {
-          if (o.value.kind !== 'choices' || !o.long) continue;
-          expect(await complete(...cmd.path, o.long, ''), `${['ops', ...cmd.path, o.long].join(' ')}`).toEqual(o.value.values);
-        }
-        for (const c of cmd.commands) await walk(c);
-      };
-      await walk(spec);
+    const spec = describeTree(program);
+    const walk = async (cmd: typeof spec): Promise<void> => {
+      for (const o of cmd.options) {
+        if (o.value.kind !== 'choices' || !o.long) continue;
+        expect(await complete(...cmd.path, o.long, ''), `${['ops', ...cmd.path, o.long].join(' ')}`).toEqual(o.value.values);
+      }
+      for (const c of cmd.commands) await walk(c);
+    };
+    await walk(spec);
   });
 });

@@ -21,10 +21,20 @@ export function fixtureProgram(): Command {
     .addOption(new Option('-f, --format <format>', 'output format').choices(['table', 'tsv', 'json']))
     .addHelpText('after', '\nExamples:\n  ops bm links list --tag docs\n  ops bm links list --visibility public   # public only')
     .action(() => {});
-  links.command('add <url>').description('Add a link').action(() => {});
-  bm.command('lists').description('Lists').action(() => {});
-  bm.command('tags').description('Tags').action(() => {});
-  bm.command('import').description('Import a file').argument('<file>', 'Netscape HTML file').action(() => {});
+  links
+    .command('add <url>')
+    .description('Add a link')
+    .action(() => {});
+  bm.command('lists')
+    .description('Lists')
+    .action(() => {});
+  bm.command('tags')
+    .description('Tags')
+    .action(() => {});
+  bm.command('import')
+    .description('Import a file')
+    .argument('<file>', 'Netscape HTML file')
+    .action(() => {});
   const pipe = program.command('pipe').description('Pipelines');
   pipe
     .command('watch')
@@ -60,6 +70,9 @@ export function fixtureProgram(): Command {
     .description('Log in')
     .addArgument(new Argument('<service>', 'which service').choices(['bm', 'pipe', 'notify']))
     .action(() => {});
-  program.command('secret', { hidden: true }).description('hidden').action(() => {});
+  program
+    .command('secret', { hidden: true })
+    .description('hidden')
+    .action(() => {});
   return program;
 }

@@ -27,7 +27,11 @@ describe('generated files', () => {
 
   it('`ops completion SHELL` prints the committed script; an unknown shell is a usage error', async () => {
     const env = isolatedEnv();
-    for (const [shell, path] of [['bash', 'completions/ops.bash'], ['zsh', 'completions/_ops'], ['fish', 'completions/ops.fish']] as const) {
+    for (const [shell, path] of [
+      ['bash', 'completions/ops.bash'],
+      ['zsh', 'completions/_ops'],
+      ['fish', 'completions/ops.fish'],
+    ] as const) {
       const r = await ops(['completion', shell], { env });
       expect(r.exitCode).toBe(0);
       expect(r.stdout + '\n').toBe(readFileSync(join(ROOT, path), 'utf8'));

@@ -34,7 +34,10 @@ export async function bashComplete(script: string, words: string[], env: NodeJS.
 export async function fishComplete(script: string, line: string, env: NodeJS.ProcessEnv = process.env): Promise<string[]> {
   const file = scriptFile(script, 'ops.fish');
   const { stdout: out } = await run('fish', ['--no-config', '-c', 'source $argv[1]; complete -C $argv[2]', file, line], { env, encoding: 'utf8', timeout: 20_000 });
-  return out.split('\n').filter(Boolean).map((l) => l.split('\t')[0]!);
+  return out
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.split('\t')[0]!);
 }
 
 const ZSH_STUBS = `

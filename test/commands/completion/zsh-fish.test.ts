@@ -87,26 +87,36 @@ describe('completion in real interactive shells (a pseudo-terminal, TAB pressed)
   const env = { ...profilesEnv(), PATH: `${join(ROOT, 'bin')}:${process.env.PATH}`, HOME: tempDir('ops-home-') } as NodeJS.ProcessEnv;
 
   it('bash: the committed script completes commands, values and flags', async () => {
-    const r = await interactive(['bash', '--norc', '--noprofile', '-i'], `source ${join(ROOT, 'completions', 'ops.bash')}`, [
-      ['ops compl\t', 'ops completion '],
-      ['f\t', 'ish '],
-      ['\u0003', 'READY> '],
-      ['ops auth login --with\t', '--with-token '],
-      ['\u0003', 'READY> '],
-      ['ops --profile h\t', '--profile home '],
-    ], env);
+    const r = await interactive(
+      ['bash', '--norc', '--noprofile', '-i'],
+      `source ${join(ROOT, 'completions', 'ops.bash')}`,
+      [
+        ['ops compl\t', 'ops completion '],
+        ['f\t', 'ish '],
+        ['\u0003', 'READY> '],
+        ['ops auth login --with\t', '--with-token '],
+        ['\u0003', 'READY> '],
+        ['ops --profile h\t', '--profile home '],
+      ],
+      env,
+    );
     expect(r.ok, r.transcript).toBe(true);
   });
 
   it.skipIf(!hasShell('zsh'))('zsh: the committed script completes commands, values and flags after compinit', async () => {
-    const r = await interactive(['zsh', '-f', '-i'], `autoload -Uz compinit; compinit -u -D; source ${join(ROOT, 'completions', '_ops')}`, [
-      ['ops compl\t', 'ops completion '],
-      ['\t', 'bash  fish  zsh'],
-      ['\u0003', 'READY> '],
-      ['ops auth login --with\t', '--with-token '],
-      ['\u0003', 'READY> '],
-      ['ops --profile h\t', '--profile home '],
-    ], env);
+    const r = await interactive(
+      ['zsh', '-f', '-i'],
+      `autoload -Uz compinit; compinit -u -D; source ${join(ROOT, 'completions', '_ops')}`,
+      [
+        ['ops compl\t', 'ops completion '],
+        ['\t', 'bash  fish  zsh'],
+        ['\u0003', 'READY> '],
+        ['ops auth login --with\t', '--with-token '],
+        ['\u0003', 'READY> '],
+        ['ops --profile h\t', '--profile home '],
+      ],
+      env,
+    );
     expect(r.ok, r.transcript).toBe(true);
   });
 });

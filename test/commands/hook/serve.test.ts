@@ -47,7 +47,11 @@ describe('ops hook serve (in process)', () => {
     await post(s.url, body, sig);
     await eventually(() => io.stdoutText().split('\n').filter(Boolean).length === 2);
     await s.stop();
-    const lines = io.stdoutText().trim().split('\n').map((l) => JSON.parse(l));
+    const lines = io
+      .stdoutText()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines[0]).toMatchObject({ event: 'ready', url: s.url, path: '/hooks', secretSource: 'env', events: ['payment.completed'] });
     expect(lines[1]).toMatchObject({ event: 'received', id: 'evt_unit', type: 'payment.completed', verified: true, duplicate: false, data: { amount: 1 } });
     expect(lines[2]).toMatchObject({ event: 'stopped', received: 1 });

@@ -38,13 +38,26 @@ describe.each(['legacy', 'current'] as const)('ops pipe against the %s API', (ge
     const { env } = await server(generation, {
       compile: (code) =>
         code.includes('SELEC ')
-          ? [{ start_line_number: 2, start_column: 24, end_line_number: 2, end_column: 28, warning: false, error_type: 'Error parsing SQL', message: 'Encountered "SELEC" at line 2, column 24.', snippet: null }]
+          ? [
+              {
+                start_line_number: 2,
+                start_column: 24,
+                end_line_number: 2,
+                end_column: 28,
+                warning: false,
+                error_type: 'Error parsing SQL',
+                message: 'Encountered "SELEC" at line 2, column 24.',
+                snippet: null,
+              },
+            ]
           : [],
     });
     const path = file('bad.sql', SQL);
     const r = await opsIn(['pipe', 'create', 'p1', path], { env });
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toContain(`${path}:2:24: Error parsing SQL: Encountered "SELEC" at line 2, column 24.\nCREATE VIEW totals AS SELEC id, SUM(amount) FROM orders GROUP BY id;\n                       ^^^^^\n`);
+    expect(r.stderr).toContain(
+      `${path}:2:24: Error parsing SQL: Encountered "SELEC" at line 2, column 24.\nCREATE VIEW totals AS SELEC id, SUM(amount) FROM orders GROUP BY id;\n                       ^^^^^\n`,
+    );
     expect(r.stderr).toContain('compiling SQL');
     expect(r.stderr).toContain('ops: error: 1 error in the program of p1');
     expect(r.stderr.match(/SQL errors/g)).toHaveLength(1); // the phase is said once
@@ -96,7 +109,12 @@ describe.each(['legacy', 'current'] as const)('ops pipe against the %s API', (ge
   it('start of a pipeline whose program does not compile shows the errors', async () => {
     const { fake, env } = await server(generation);
     const messages = [{ start_line_number: 1, start_column: 1, end_line_number: 1, end_column: 6, warning: false, error_type: 'Compilation error', message: 'no', snippet: null }];
-    fake.seed('p1', generation === 'current' ? { program_status: 'SqlError', program_code: 'CREATE x', program_error: { sql_compilation: { exit_code: 1, messages } } } : { program_status: { SqlError: messages }, program_code: 'CREATE x' });
+    fake.seed(
+      'p1',
+      generation === 'current'
+        ? { program_status: 'SqlError', program_code: 'CREATE x', program_error: { sql_compilation: { exit_code: 1, messages } } }
+        : { program_status: { SqlError: messages }, program_code: 'CREATE x' },
+    );
     const r = await opsIn(['pipe', 'start', 'p1'], { env });
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('p1:1:1: Compilation error: no\nCREATE x\n^^^^^^');
@@ -209,7 +227,12 @@ describe.each(['legacy', 'current'] as const)('ops pipe against the %s API', (ge
     fake.emit('totals', [{ insert: { id: 3 } }, { insert: { id: 4 } }]);
     const r = await child;
     expect(r.exitCode).toBe(0);
-    expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l))).toEqual([
+    expect(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual([
       { view: 'totals', insert: { id: 1 } },
       { view: 'totals', insert: { id: 2 } },
       { view: 'totals', insert: { id: 3 } },

@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { ago, flatten, messageText, renderSqlMessage, rowText } from '../../../src/commands/pipe/render.js';
 
-const msg = (over: Record<string, unknown>) => ({ start_line_number: 2, start_column: 4, end_line_number: 2, end_column: 8, warning: false, error_type: 'PRIMARY KEY cannot be nullable', message: "PRIMARY KEY column 'C' has type INTEGER, which is nullable", snippet: null, ...over });
+const msg = (over: Record<string, unknown>) => ({
+  start_line_number: 2,
+  start_column: 4,
+  end_line_number: 2,
+  end_column: 8,
+  warning: false,
+  error_type: 'PRIMARY KEY cannot be nullable',
+  message: "PRIMARY KEY column 'C' has type INTEGER, which is nullable",
+  snippet: null,
+  ...over,
+});
 
 describe('SQL error rendering', () => {
   const source = 'CREATE TABLE t (\n   c INT PRIMARY KEY\n);\n';

@@ -18,7 +18,12 @@ describe('ops serve key', () => {
 
     const list = await ops(['serve', 'key', 'list', ...d], { env });
     expect(list.exitCode).toBe(0);
-    expect(list.stdout.trim().split('\n').map((l) => l.split('\t').slice(0, 3))).toEqual([
+    expect(
+      list.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split('\t').slice(0, 3)),
+    ).toEqual([
       ['1', 'ci', `${key.slice(0, 8)}…`],
       ['2', 'laptop', `${json.key.slice(0, 8)}…`],
     ]);

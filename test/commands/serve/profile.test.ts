@@ -27,7 +27,7 @@ describe('chooseServeProfile', () => {
     expect(chooseServeProfile(s, '/tmp/y', { defaultDataDir: DEFAULT_DIR }).name).toBe('local-y-2');
   });
 
-  it('treats a local profile from before data dirs were recorded as the default data dir\'s', () => {
+  it("treats a local profile from before data dirs were recorded as the default data dir's", () => {
     const s = store();
     s.set('local', 'bm.url', 'http://127.0.0.1:8700');
     expect(chooseServeProfile(s, DEFAULT_DIR, { defaultDataDir: DEFAULT_DIR }).name).toBe('local');

@@ -52,10 +52,17 @@ describe('adapter', () => {
     expect(s.k).toBe('createTable');
     if (s.k !== 'createTable') return;
     expect(s.name).toMatchObject({ value: 'Tab', quoted: true });
-    expect(s.columns.map((c) => [c.name.value, c.notNull, c.primaryKey])).toEqual([['id', true, true], ['d', false, false], ['s', false, false]]);
+    expect(s.columns.map((c) => [c.name.value, c.notNull, c.primaryKey])).toEqual([
+      ['id', true, true],
+      ['d', false, false],
+      ['s', false, false],
+    ]);
     expect(s.columns[1]!.type).toEqual({ Decimal: { PrecisionAndScale: [10, 2] } });
     expect(s.primaryKey.map((p) => p.value)).toEqual(['id', 'id']);
-    expect(s.options.map((o) => [o.key, o.value])).toEqual([['connectors', '[]'], ['materialized', 'true']]);
+    expect(s.options.map((o) => [o.key, o.value])).toEqual([
+      ['connectors', '[]'],
+      ['materialized', 'true'],
+    ]);
   });
 
   it('SELECT: items, joins, WHERE, GROUP BY, HAVING, ORDER BY, LIMIT', () => {
@@ -72,7 +79,14 @@ describe('adapter', () => {
     expect(sel.distinct).toBe(true);
     expect(strip(sel.items[1])).toEqual({
       k: 'expr',
-      expr: { k: 'func', name: 'COUNT', args: [], star: true, distinct: false, filter: { k: 'bin', op: 'Gt', left: { k: 'col', parts: [{ value: 'b', quoted: false }] }, right: { k: 'num', text: '1' } } },
+      expr: {
+        k: 'func',
+        name: 'COUNT',
+        args: [],
+        star: true,
+        distinct: false,
+        filter: { k: 'bin', op: 'Gt', left: { k: 'col', parts: [{ value: 'b', quoted: false }] }, right: { k: 'num', text: '1' } },
+      },
     });
     expect(sel.from[0]).toMatchObject({ k: 'join', kind: 'LEFT', using: [{ value: 'a' }] });
     expect(sel.where).toMatchObject({ k: 'bin', op: 'And', left: { k: 'inlist', not: false }, right: { k: 'un', op: 'NOT', expr: { k: 'is', what: 'NULL' } } });
@@ -90,7 +104,11 @@ describe('adapter', () => {
     expect(s.query.body).toMatchObject({ k: 'setop', op: 'UNION', all: true });
     const sel = (s.query.body as { left: Select }).left;
     const items = sel.items.map((i) => (i.k === 'expr' ? strip(i.expr) : i)) as Array<Record<string, unknown>>;
-    expect(items[0]).toMatchObject({ k: 'func', name: 'ROW_NUMBER', over: { partitionBy: [{ k: 'col' }], orderBy: [{ asc: true }], frame: { units: 'RANGE', start: { kind: 'PRECEDING', offset: { k: 'interval', unit: 'HOUR' } }, end: { kind: 'CURRENT' } } } });
+    expect(items[0]).toMatchObject({
+      k: 'func',
+      name: 'ROW_NUMBER',
+      over: { partitionBy: [{ k: 'col' }], orderBy: [{ asc: true }], frame: { units: 'RANGE', start: { kind: 'PRECEDING', offset: { k: 'interval', unit: 'HOUR' } }, end: { kind: 'CURRENT' } } },
+    });
     expect(items[1]).toMatchObject({ k: 'case', whens: [{ cond: { k: 'bin' }, result: { k: 'str', value: 'x' } }], else: { k: 'str', value: 'y' } });
     expect(items[2]).toMatchObject({ k: 'cast', type: { Decimal: { PrecisionAndScale: [5, 1] } } });
     expect(items[3]).toMatchObject({ k: 'extract', field: 'YEAR' });

@@ -24,7 +24,12 @@ describe('bulk', () => {
     ]);
     expect(r.body[0].tags[0].name).toBe('x');
     expect(r.body[1].lists[0].name).toBe('reading');
-    const lists = await f.req(f.A, 'POST', '/api/v2/bulk/lists', { models: [{ name: 'L1', description: 'd' }, { name: 'L2', visibility: 1 }] });
+    const lists = await f.req(f.A, 'POST', '/api/v2/bulk/lists', {
+      models: [
+        { name: 'L1', description: 'd' },
+        { name: 'L2', visibility: 1 },
+      ],
+    });
     expect(lists.body.map((l: any) => [l.name, l.description, l.visibility])).toEqual([
       ['L1', 'd', 3],
       ['L2', null, 1],
@@ -79,9 +84,19 @@ describe('trash', () => {
     const list = (await f.req(f.A, 'POST', '/api/v2/lists', { name: 'A Tests List' })).body.id;
     const link = (await f.req(f.A, 'POST', '/api/v2/links', { url: 'https://example.com', tags: [tag], lists: [list] })).body.id;
     const note = (await f.req(f.A, 'POST', '/api/v2/notes', { link_id: link, note: 'Quisque placerat' })).body.id;
-    for (const [kind, id] of [['notes', note], ['links', link], ['lists', list], ['tags', tag]] as const)
+    for (const [kind, id] of [
+      ['notes', note],
+      ['links', link],
+      ['lists', list],
+      ['tags', tag],
+    ] as const)
       expect((await f.req(f.A, 'DELETE', `/api/v2/${kind}/${id}`)).body).toEqual([]);
-    for (const [kind, id] of [['notes', note], ['links', link], ['lists', list], ['tags', tag]] as const) {
+    for (const [kind, id] of [
+      ['notes', note],
+      ['links', link],
+      ['lists', list],
+      ['tags', tag],
+    ] as const) {
       const t = await f.req(f.A, 'GET', `/api/v2/trash/${kind}`);
       expect(t.body.map((x: any) => x.id)).toEqual([id]);
       expect(t.body[0].deleted_at).not.toBeNull();
@@ -123,7 +138,12 @@ describe('trash', () => {
 describe('lists, tags and notes CRUD', () => {
   test('notes of a link: every order_by value, and 422 for others', async () => {
     const l = (await f.req(f.A, 'POST', '/api/v2/links', { url: 'https://order.example' })).body.id;
-    for (const [text, vis] of [['b note', 2], ['a note', 3], ['c note', 1]] as const) await f.req(f.A, 'POST', '/api/v2/notes', { link_id: l, note: text, visibility: vis });
+    for (const [text, vis] of [
+      ['b note', 2],
+      ['a note', 3],
+      ['c note', 1],
+    ] as const)
+      await f.req(f.A, 'POST', '/api/v2/notes', { link_id: l, note: text, visibility: vis });
     const notes = async (q: string) => (await f.req(f.A, 'GET', `/api/v2/links/${l}/notes?${q}`)).body.data.map((n: any) => n.note);
     expect(await notes('order_by=note&order_dir=asc')).toEqual(['a note', 'b note', 'c note']);
     expect(await notes('order_by=visibility&order_dir=desc')).toEqual(['a note', 'b note', 'c note']);

@@ -93,8 +93,7 @@ describe('link health through the service', () => {
   const ids: Record<string, number> = {};
   beforeAll(async () => {
     f = await setup({ linkCheckTimeout: 300 });
-    for (const k of ['ok', 'moved', 'missing', 'error', 'slow'])
-      ids[k] = (await f.req(f.A, 'POST', '/api/v2/links', { url: `${base}/${k}`, title: k })).body.id;
+    for (const k of ['ok', 'moved', 'missing', 'error', 'slow']) ids[k] = (await f.req(f.A, 'POST', '/api/v2/links', { url: `${base}/${k}`, title: k })).body.id;
     ids.refused = (await f.req(f.A, 'POST', '/api/v2/links', { url: refusedUrl, title: 'refused' })).body.id;
     ids.disabled = (await f.req(f.A, 'POST', '/api/v2/links', { url: `${base}/missing?d`, title: 'disabled', check_disabled: true })).body.id;
     ids.other = (await f.req(f.B, 'POST', '/api/v2/links', { url: `${base}/error?b`, title: 'other', visibility: 1 })).body.id;
@@ -103,7 +102,7 @@ describe('link health through the service', () => {
     await f.close();
   });
 
-  test('check of the caller\'s links sets status and last_checked_at, skipping check_disabled and others\' links', async () => {
+  test("check of the caller's links sets status and last_checked_at, skipping check_disabled and others' links", async () => {
     const r = await f.req(f.A, 'GET', '/api/v2/links/check');
     expect(r.status).toBe(200);
     const byId = Object.fromEntries(r.body.data.map((x: any) => [x.id, x.status]));

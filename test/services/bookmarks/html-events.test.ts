@@ -61,7 +61,9 @@ async function viaSlices(html: string, chunkChars: number): Promise<unknown[]> {
 
 const TAGS = ['dl', 'DT', 'dd', 'a', 'h3', 'p', 'div', 'svg', 'math', 'title', 'br', 'meta', 'td', 'tr', 'table', 'li', 'b', 'script', 'head', 'body', 'select', 'option', 'img', 'path', 'desc'];
 const piece = fc.oneof(
-  fc.record({ tag: fc.constantFrom(...TAGS), attr: fc.constantFrom('', ' href="x&amp;y"', " NAME='n' name=dup", ' checked', ' a=b/'), self: fc.boolean() }).map(({ tag, attr, self }) => `<${tag}${attr}${self ? '/' : ''}>`),
+  fc
+    .record({ tag: fc.constantFrom(...TAGS), attr: fc.constantFrom('', ' href="x&amp;y"', " NAME='n' name=dup", ' checked', ' a=b/'), self: fc.boolean() })
+    .map(({ tag, attr, self }) => `<${tag}${attr}${self ? '/' : ''}>`),
   fc.constantFrom(...TAGS).map((t) => `</${t}>`),
   fc.constantFrom('text', ' ', '&lt;', '&eacute;x', '&#x1F600;', '<!-- c -->', '<![CDATA[d]]>', '<!DOCTYPE html>', '<', '>', '\u00e9', '\ud83d\ude00'),
 );

@@ -245,7 +245,11 @@ describe('openapi.json', () => {
           const op = paths[p]![m];
           expect(op.summary, `${m} ${p}`).toBeTruthy();
           expect(Object.keys(op.responses).length, `${m} ${p}`).toBeGreaterThan(p === '/api/version' ? 0 : 1);
-          if (p.includes('{id}')) expect(op.parameters.some((x: any) => x.in === 'path' && x.name === 'id'), `${m} ${p}`).toBe(true);
+          if (p.includes('{id}'))
+            expect(
+              op.parameters.some((x: any) => x.in === 'path' && x.name === 'id'),
+              `${m} ${p}`,
+            ).toBe(true);
         }
       }
       expect(paths['/api/v2/links']!.get.parameters.map((x: any) => x.name)).toEqual(expect.arrayContaining(['page', 'per_page', 'order_by', 'order_dir']));
@@ -254,7 +258,23 @@ describe('openapi.json', () => {
       // v1: the reference's search parameters, its order_by values, and the flat paginator fields
       const params = (p: string) => paths[p]!.get.parameters.map((x: any) => x.name);
       expect(params('/api/v1/search/links')).toEqual(
-        expect.arrayContaining(['query', 'search_title', 'search_description', 'private_only', 'broken_only', 'empty_lists', 'empty_tags', 'only_lists', 'only_tags', 'order_by', 'page', 'per_page', 'is_private', 'tags', 'lists']),
+        expect.arrayContaining([
+          'query',
+          'search_title',
+          'search_description',
+          'private_only',
+          'broken_only',
+          'empty_lists',
+          'empty_tags',
+          'only_lists',
+          'only_tags',
+          'order_by',
+          'page',
+          'per_page',
+          'is_private',
+          'tags',
+          'lists',
+        ]),
       );
       const orderOf = (p: string) => paths[p]!.get.parameters.find((x: any) => x.name === 'order_by').schema.enum;
       expect(orderOf('/api/v1/links')).toEqual(['id', 'url', 'title', 'description', 'is_private', 'status', 'check_disabled', 'created_at', 'updated_at']);

@@ -13,7 +13,12 @@ async function upload(f: Fixture, query: string, data: Buffer | string) {
     Buffer.isBuffer(data) ? data : Buffer.from(data),
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
-  const r = await f.sa.app.inject({ method: 'POST', url: `/api/v1/import${query}`, headers: { authorization: `Bearer ${f.A}`, 'content-type': `multipart/form-data; boundary=${boundary}` }, payload: body });
+  const r = await f.sa.app.inject({
+    method: 'POST',
+    url: `/api/v1/import${query}`,
+    headers: { authorization: `Bearer ${f.A}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    payload: body,
+  });
   return { status: r.statusCode, body: JSON.parse(r.body) };
 }
 

@@ -151,7 +151,12 @@ describe('2. v1 endpoints that were missing', () => {
     const other = (await f.req(f.A, 'POST', '/api/v1/links', { url: 'https://keep.example' })).body.id;
     const note = (await f.req(f.A, 'POST', '/api/v1/notes', { link_id: other, note: 'n' })).body.id;
     for (const path of [`links/${link}`, `tags/${tag}`, `lists/${list}`, `notes/${note}`]) expect((await f.req(f.A, 'DELETE', `/api/v1/${path}`)).status).toBe(204);
-    for (const [type, id] of [['links', link], ['tags', tag], ['lists', list], ['notes', note]] as const) {
+    for (const [type, id] of [
+      ['links', link],
+      ['tags', tag],
+      ['lists', list],
+      ['notes', note],
+    ] as const) {
       const r = await f.req(f.A, 'GET', `/api/v1/trash/${type}`);
       expect([type, r.status, r.body.map((x: any) => x.id)]).toEqual([type, 200, [id]]);
       expect(r.body[0].deleted_at).toBeTruthy();
@@ -337,8 +342,8 @@ describe('7. boolean query flags read as PHP (bool)', () => {
   });
 });
 
-describe('8. search finds only the caller\'s own items', () => {
-  test('extensions\' "is this tab saved?": B\'s internal link is not found as A\'s; A\'s own is, and its PATCH works', async () => {
+describe("8. search finds only the caller's own items", () => {
+  test("extensions' \"is this tab saved?\": B's internal link is not found as A's; A's own is, and its PATCH works", async () => {
     const tab = 'https://shared-tab.example/article';
     const theirs = await f.req(f.B, 'POST', '/api/v1/links', { url: tab, is_private: false });
     expect((await f.req(f.A, 'GET', `/api/v2/links/${theirs.body.id}`)).status).toBe(200); // visible to A (internal) ...
@@ -355,7 +360,7 @@ describe('8. search finds only the caller\'s own items', () => {
     }
   });
 
-  test('v1 links/check?url= looks at the caller\'s own links only (LinkAce 1.x)', async () => {
+  test("v1 links/check?url= looks at the caller's own links only (LinkAce 1.x)", async () => {
     const url = 'https://checked.example/page';
     await f.req(f.B, 'POST', '/api/v1/links', { url, is_private: false });
     expect((await f.req(f.A, 'GET', `/api/v1/links/check?${new URLSearchParams({ url })}`)).body).toEqual({ linksFound: false });

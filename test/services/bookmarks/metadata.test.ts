@@ -6,10 +6,7 @@ import { setup } from './helpers.js';
 
 describe('parseMeta', () => {
   test('title (whitespace collapsed, entities decoded) and description', () => {
-    const m = parseMeta(
-      '<html><head><title>\n  Example &amp; Co\n  Title </title><meta name="Description" content="This an example description"></head></html>',
-      'https://example.com/x',
-    );
+    const m = parseMeta('<html><head><title>\n  Example &amp; Co\n  Title </title><meta name="Description" content="This an example description"></head></html>', 'https://example.com/x');
     expect(m).toEqual({ title: 'Example & Co Title', description: 'This an example description', thumbnail: null });
   });
   test('description falls back to og:description then twitter:description', () => {

@@ -103,15 +103,16 @@ describe('serializeNetscape', () => {
     ]);
     expect(html.startsWith('<!DOCTYPE NETSCAPE-Bookmark-file-1>\n')).toBe(true);
     expect(html).toContain('<META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=UTF-8">');
-    expect(html).toContain(
-      '<DT><A HREF="https://a.example/?q=&quot;x&quot;&amp;y=&lt;1&gt;" ADD_DATE="1600000000" PRIVATE="1" TAGS="t1,two words">A &amp; &lt;B&gt;</A>',
-    );
+    expect(html).toContain('<DT><A HREF="https://a.example/?q=&quot;x&quot;&amp;y=&lt;1&gt;" ADD_DATE="1600000000" PRIVATE="1" TAGS="t1,two words">A &amp; &lt;B&gt;</A>');
     expect(html).toContain('<DD>line 1\nline 2');
     expect(html).toContain('<DT><A HREF="https://b.example/" PRIVATE="0">B</A>');
   });
 
   test('property: serialize then parse gives the same bookmarks back', () => {
-    const text = fc.string({ minLength: 1, maxLength: 40 }).map((s) => s.replace(/\s+/g, ' ').trim()).filter((s) => s.length > 0);
+    const text = fc
+      .string({ minLength: 1, maxLength: 40 })
+      .map((s) => s.replace(/\s+/g, ' ').trim())
+      .filter((s) => s.length > 0);
     const link = fc.record({
       url: fc.webUrl().filter((u) => !/\s/.test(u)),
       title: text,

@@ -83,7 +83,7 @@ describe('pagination', () => {
     expect(r.body.meta.per_page).toBe(1000);
   });
 
-  test('page below 1 or not a number is page 1 (Laravel); the Zapier triggers\' first poll sends page=0', async () => {
+  test("page below 1 or not a number is page 1 (Laravel); the Zapier triggers' first poll sends page=0", async () => {
     for (const q of ['page=0', 'page=-3', 'page=abc', 'page=1.5', 'page=', 'page=0&page=0']) {
       const r = await f.req(f.A, 'GET', `/api/v2/links?per_page=2&${q}`);
       expect([q, r.status, r.body.meta.current_page, r.body.current_page]).toEqual([q, 200, 1, 1]);
@@ -111,7 +111,15 @@ function sorted<T>(arr: T[], key: (t: T) => unknown, dir: 'asc' | 'desc'): T[] {
 }
 
 describe('ordering', () => {
-  test.each(LINK_ORDER.filter((o) => o !== 'random').flatMap((o) => [[o, 'asc'], [o, 'desc']] as const))('links order_by=%s %s', async (by, dir) => {
+  test.each(
+    LINK_ORDER.filter((o) => o !== 'random').flatMap(
+      (o) =>
+        [
+          [o, 'asc'],
+          [o, 'desc'],
+        ] as const,
+    ),
+  )('links order_by=%s %s', async (by, dir) => {
     const r = await f.req(f.A, 'GET', `/api/v2/links?per_page=-1&order_by=${by}&order_dir=${dir}`);
     expect(r.status).toBe(200);
     const key = (l: any) => [l[by] === null ? '' : typeof l[by] === 'boolean' ? Number(l[by]) : l[by], l.id];
@@ -135,8 +143,20 @@ describe('ordering', () => {
   });
 
   test.each([
-    ...LIST_ORDER.filter((o) => o !== 'random').flatMap((o) => [['lists', o, 'asc'], ['lists', o, 'desc']] as const),
-    ...TAG_ORDER.filter((o) => o !== 'random').flatMap((o) => [['tags', o, 'asc'], ['tags', o, 'desc']] as const),
+    ...LIST_ORDER.filter((o) => o !== 'random').flatMap(
+      (o) =>
+        [
+          ['lists', o, 'asc'],
+          ['lists', o, 'desc'],
+        ] as const,
+    ),
+    ...TAG_ORDER.filter((o) => o !== 'random').flatMap(
+      (o) =>
+        [
+          ['tags', o, 'asc'],
+          ['tags', o, 'desc'],
+        ] as const,
+    ),
   ])('%s order_by=%s %s', async (kind, by, dir) => {
     const r = await f.req(f.A, 'GET', `/api/v2/${kind}?order_by=${by}&order_dir=${dir}`);
     expect(r.status).toBe(200);

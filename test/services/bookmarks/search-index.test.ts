@@ -64,16 +64,8 @@ describe('the in-memory search index', () => {
     expect(urls({ query: 'example' })).toEqual(['https://mine-private.example', 'https://theirs-internal.example', 'https://theirs-public.example']);
     expect(urls({ query: 'example', ownOnly: true })).toEqual(['https://mine-private.example']);
     expect(urls({ query: 'example', isPrivate: false })).toEqual(['https://theirs-internal.example', 'https://theirs-public.example']);
-    expect(urls({ query: 'example', order: { by: 'title', dir: 'asc' } })).toEqual([
-      'https://theirs-public.example',
-      'https://mine-private.example',
-      'https://theirs-internal.example',
-    ]);
-    expect(urls({ query: 'example', order: { by: 'title', dir: 'desc' } })).toEqual([
-      'https://theirs-internal.example',
-      'https://mine-private.example',
-      'https://theirs-public.example',
-    ]);
+    expect(urls({ query: 'example', order: { by: 'title', dir: 'asc' } })).toEqual(['https://theirs-public.example', 'https://mine-private.example', 'https://theirs-internal.example']);
+    expect(urls({ query: 'example', order: { by: 'title', dir: 'desc' } })).toEqual(['https://theirs-internal.example', 'https://mine-private.example', 'https://theirs-public.example']);
     expect(urls({ query: 'example' }, { kind: 'guest', key: 'g' })).toEqual(['https://theirs-public.example']);
     expect(urls({ query: 'example' }, { kind: 'system', privateAccess: true, tokenId: 9 })).toHaveLength(4);
     expect(searchLinks(db, caller, { query: 'example' }, { page: 2, perPage: 2 })).toMatchObject({ total: 3 });

@@ -63,8 +63,15 @@ describe('under --fetch-policy public', () => {
       const a = await f.req(f.A, 'GET', `/api/v2/links/check?id=${open.body.id}`);
       const b = await f.req(f.A, 'GET', `/api/v2/links/check?id=${shut.body.id}`);
       expect(hits).toBe(before);
-      expect(JSON.stringify(a.body).replace(String(open.body.id), 'ID').replace(/"last_checked_at":"[^"]+"/g, '')).toBe(
-        JSON.stringify(b.body).replace(String(shut.body.id), 'ID').replace(/"last_checked_at":"[^"]+"/g, '').replace(`:${closedPort}/`, `:${port}/admin`),
+      expect(
+        JSON.stringify(a.body)
+          .replace(String(open.body.id), 'ID')
+          .replace(/"last_checked_at":"[^"]+"/g, ''),
+      ).toBe(
+        JSON.stringify(b.body)
+          .replace(String(shut.body.id), 'ID')
+          .replace(/"last_checked_at":"[^"]+"/g, '')
+          .replace(`:${closedPort}/`, `:${port}/admin`),
       );
       expect(JSON.stringify(a.body)).toContain('"status":3');
     } finally {

@@ -23,7 +23,10 @@ describe('access rules', () => {
         const ins = db.prepare('INSERT INTO t (id, user_id, visibility) VALUES (?, ?, ?)');
         items.forEach((it, i) => ins.run(i + 1, it.user_id, it.visibility));
         const v = visibleSql(caller, 't');
-        const got = db.prepare(`SELECT id FROM t WHERE ${v.sql} ORDER BY id`).pluck().all(...v.params);
+        const got = db
+          .prepare(`SELECT id FROM t WHERE ${v.sql} ORDER BY id`)
+          .pluck()
+          .all(...v.params);
         const want = items.map((it, i) => (canView(caller, it) ? i + 1 : null)).filter((x) => x !== null);
         expect(got).toEqual(want);
       }),
@@ -80,8 +83,7 @@ describe('validation helpers', () => {
     ]);
   });
   test('isValidUrl', () => {
-    for (const ok of ['https://example.com', 'http://localhost:8080/x?y#z', 'ftp://files.example/a', 'mailto:a@b.c', 'https://例え.jp/パス'])
-      expect([ok, isValidUrl(ok)]).toEqual([ok, true]);
+    for (const ok of ['https://example.com', 'http://localhost:8080/x?y#z', 'ftp://files.example/a', 'mailto:a@b.c', 'https://例え.jp/パス']) expect([ok, isValidUrl(ok)]).toEqual([ok, true]);
     for (const bad of ['example.com', 'https://', 'javascript:alert(1)', 'JAVASCRIPT:alert(1)', 'data:text/html,x', 'file:///etc/passwd', 'http://a b', 'place:x', ''])
       expect([bad, isValidUrl(bad)]).toEqual([bad, false]);
   });

@@ -60,7 +60,7 @@ describe('v1 links', () => {
     expect(r.body.errors).toEqual({ url: ['The url must be a valid URL.'], is_private: ['The is private field must be true or false.'] });
   });
 
-  test('list: v1 envelope, per_page capped at 100, the reference\'s order_by values, query/tags/lists/is_private filters', async () => {
+  test("list: v1 envelope, per_page capped at 100, the reference's order_by values, query/tags/lists/is_private filters", async () => {
     const t = (await f.req(f.A, 'POST', '/api/v2/tags', { name: 'tagged' })).body.id;
     const l = (await f.req(f.A, 'POST', '/api/v2/lists', { name: 'listed' })).body.id;
     await f.req(f.A, 'POST', '/api/v1/links', { url: 'https://b.example', title: 'Bravo', is_private: true, tags: [t] });

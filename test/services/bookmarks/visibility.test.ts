@@ -21,7 +21,11 @@ const ALL = ['A1', 'A2', 'A3', 'B1', 'B2', 'B3'];
 const WHO: Who[] = ['A', 'B', 'guest', 'S', 'SP'];
 
 function names(prefix: string, arr: { id: number }[]): string[] {
-  const byId = new Map(Object.entries(ids).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [v, k.slice(prefix.length)]));
+  const byId = new Map(
+    Object.entries(ids)
+      .filter(([k]) => k.startsWith(prefix))
+      .map(([k, v]) => [v, k.slice(prefix.length)]),
+  );
   return arr.map((x) => byId.get(x.id) ?? `?${x.id}`).sort();
 }
 
@@ -88,7 +92,15 @@ describe('visibility matrix', () => {
       for (const kind of ['tags', 'lists']) {
         const t = await f.req(tokenOf(who), 'GET', `/api/${v}/search/${kind}?query=${kind.slice(0, -1)}`);
         const want = owns(who).map((k) => ids[`${kind.slice(0, -1)}:${k}`]!);
-        expect([v, kind, Array.isArray(t.body) ? [] : Object.keys(t.body).map(Number).sort((a, b) => a - b)]).toEqual([v, kind, want.sort((a, b) => a - b)]);
+        expect([
+          v,
+          kind,
+          Array.isArray(t.body)
+            ? []
+            : Object.keys(t.body)
+                .map(Number)
+                .sort((a, b) => a - b),
+        ]).toEqual([v, kind, want.sort((a, b) => a - b)]);
         if (!want.length) expect(t.body).toEqual([]);
       }
     }

@@ -52,8 +52,7 @@ describe('address classification', () => {
   it('normalises numeric spellings through the URL parser and classifies them', () => {
     for (const h of ['0x7f000001', '2130706433', '0177.0.0.1', '127.1', '[::1]', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[64:ff9b::7f00:1]'])
       expect(classifyAddress(new URL(`http://${h}/`).hostname)?.kind, h).toBe('loopback');
-    for (const h of ['10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '100.64.0.1', '[fec0::1]'])
-      expect(classifyAddress(new URL(`http://${h}/`).hostname)?.kind, h).toBe('private');
+    for (const h of ['10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '100.64.0.1', '[fec0::1]']) expect(classifyAddress(new URL(`http://${h}/`).hostname)?.kind, h).toBe('private');
     expect(classifyAddress('[fc00::1]')?.kind).toBe('unique-local');
     expect(classifyAddress('[fd12:3456::1]')?.kind).toBe('unique-local');
     expect(classifyAddress('0.0.0.0')?.kind).toBe('unspecified');

@@ -19,8 +19,7 @@ afterEach(async () => {
   await rcv.close();
 });
 
-const inject = (method: string, url: string, payload?: unknown, headers: Record<string, string> = auth()) =>
-  s.app.inject({ method: method as 'GET', url, payload: payload as string, headers });
+const inject = (method: string, url: string, payload?: unknown, headers: Record<string, string> = auth()) => s.app.inject({ method: method as 'GET', url, payload: payload as string, headers });
 
 describe('API key', () => {
   it('is created on first start, handed over once and stored hashed', async () => {
@@ -131,16 +130,7 @@ describe('registrations', () => {
 describe('events and deliveries', () => {
   it('lists the event types', async () => {
     const t = (await inject('GET', '/notify/v1/event-types')).json();
-    expect(t.data.map((x: { type: string }) => x.type)).toEqual([
-      'user.created',
-      'user.updated',
-      'user.deleted',
-      'payment.completed',
-      'payment.failed',
-      'link.created',
-      'link.updated',
-      'tag.created',
-    ]);
+    expect(t.data.map((x: { type: string }) => x.type)).toEqual(['user.created', 'user.updated', 'user.deleted', 'payment.completed', 'payment.failed', 'link.created', 'link.updated', 'tag.created']);
   });
 
   it('trigger emits an event with a sample or a given payload, delivered to subscribers only', async () => {

@@ -42,7 +42,12 @@ describe('GET /v0/pipelines/{name}/query', () => {
   it('reads materialized views, joins and aggregates them with tables, from the current contents', async () => {
     const r = await query('SELECT b.x, COUNT(*) AS n, SUM(t.d) AS total FROM big b JOIN t ON b.x = t.x GROUP BY b.x;', 'json');
     expect(r.status, r.text).toBe(200);
-    expect(r.text.trim().split('\n').map((l) => JSON.parse(l))).toEqual([
+    expect(
+      r.text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual([
       { X: 2, N: 1, TOTAL: null },
       { X: 3, N: 4, TOTAL: '6.00' },
     ]);
@@ -114,7 +119,10 @@ describe('ops pipe query', () => {
     const env = isolatedEnv({ OPS_PIPE_URL: svc.base });
     const ok = await opsIn(['--json', 'pipe', 'query', 'q', 'SELECT x, s FROM big WHERE x = 3'], { env });
     expect(ok.exitCode, ok.stderr).toBe(0);
-    expect(JSON.parse(ok.stdout)).toEqual([{ X: 3, S: 'c' }, { X: 3, S: 'c' }]);
+    expect(JSON.parse(ok.stdout)).toEqual([
+      { X: 3, S: 'c' },
+      { X: 3, S: 'c' },
+    ]);
     const table = await opsIn(['pipe', 'query', 'q', 'SELECT MAX(x) AS m FROM t'], { env });
     expect(table.exitCode, table.stderr).toBe(0);
     expect(table.stdout.trim().split('\n').pop()).toBe('3');

@@ -313,7 +313,10 @@ describe('lifecycle', () => {
     try {
       const r = await svc.call('GET', '/v0/pipelines/life/logs');
       const id = (await svc.call('GET', '/v0/pipelines/life')).json.id;
-      const objs = r.text.trim().split('\n').map((l) => JSON.parse(l));
+      const objs = r.text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       for (const o of objs) {
         expect(o).toMatchObject({ level: expect.any(String), target: expect.any(String), fields: { message: expect.any(String) }, 'pipeline-name': 'life', 'pipeline-id': id });
         expect(o.timestamp).toMatch(/\.\d{6}Z$/);

@@ -23,11 +23,15 @@ afterEach(async () => {
 async function compiled(s: Svc, name: string, sql: string): Promise<any> {
   const put = await s.call('PUT', `/v0/pipelines/${name}`, pipelineBody(name, sql));
   expect([200, 201]).toContain(put.status);
-  return waitFor(async () => {
-    const r = await s.call('GET', `/v0/pipelines/${name}`);
-    const st = r.json.program_status;
-    return st === 'Pending' || st === 'CompilingSql' || st === 'CompilingRust' ? undefined : r.json;
-  }, `compilation of ${name}`, 60_000);
+  return waitFor(
+    async () => {
+      const r = await s.call('GET', `/v0/pipelines/${name}`);
+      const st = r.json.program_status;
+      return st === 'Pending' || st === 'CompilingSql' || st === 'CompilingRust' ? undefined : r.json;
+    },
+    `compilation of ${name}`,
+    60_000,
+  );
 }
 
 function chainedViews(n: number): string {

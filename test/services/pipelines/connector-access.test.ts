@@ -43,8 +43,7 @@ afterAll(async () => {
   await new Promise<void>((r) => target.close(() => r()));
 });
 
-const conn = (transport: string, path: string) =>
-  `'[{"name": "src", "transport": {"name": "${transport}", "config": {"path": "${path}"}}, "format": {"name": "json"}}]'`;
+const conn = (transport: string, path: string) => `'[{"name": "src", "transport": {"name": "${transport}", "config": {"path": "${path}"}}, "format": {"name": "json"}}]'`;
 
 let n = 0;
 /** Compiles and starts a program; answers its deployment_error once the start failed. */

@@ -51,7 +51,10 @@ describe('tutorial curl commands', () => {
     expect(status(await curl('-i', '-X', 'POST', `${B}/v0/pipelines/supply-chain/shutdown`))).toBe(202);
     const w = await watch;
     expect(w.exitCode).toBe(0); // the stream ended cleanly at shutdown
-    const chunks = readFileSync(out, 'utf8').split('\r\n').filter(Boolean).map((l) => JSON.parse(l));
+    const chunks = readFileSync(out, 'utf8')
+      .split('\r\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     const items = chunks.flatMap((c) => c.json_data ?? []);
     expect(items).toContainEqual({ insert: { PART_ID: 2, PART_NAME: 'Warp Core', VENDOR_ID: 2, VENDOR_NAME: 'HyperDrive Innovations', PRICE: '12000' } });
     expect(items).toContainEqual({ delete: { PART_ID: 2, PART_NAME: 'Warp Core', VENDOR_ID: 1, VENDOR_NAME: 'Gravitech Dynamics', PRICE: '15000' } });

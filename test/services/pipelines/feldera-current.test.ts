@@ -30,7 +30,7 @@ async function post(svc: Svc, name: string, action: string, expected: number): P
   return r.json;
 }
 
-describe('today\'s lifecycle calls on the default (v0.24) server', () => {
+describe("today's lifecycle calls on the default (v0.24) server", () => {
   let svc: Svc;
   beforeAll(async () => {
     svc = await startSvc();
@@ -52,7 +52,7 @@ describe('today\'s lifecycle calls on the default (v0.24) server', () => {
     expect(p).not.toHaveProperty('storage_status');
   });
 
-  it('GET /v0/config answers Feldera\'s Configuration object', async () => {
+  it("GET /v0/config answers Feldera's Configuration object", async () => {
     const r = await svc.call('GET', '/v0/config');
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({ edition: 'Open source', version: expect.any(String), posthog: '', build_source: 'source', license_validity: null });
@@ -77,7 +77,7 @@ describe('ops serve --pipeline-api current', () => {
     await svc.close();
   });
 
-  it('reports today\'s names: Stopped, program_status as a string with program_error, storage_status', async () => {
+  it("reports today's names: Stopped, program_status as a string with program_error, storage_status", async () => {
     const p = await createCompiled(svc, 'now', SQL);
     expect(p).toMatchObject({
       program_status: 'Success',

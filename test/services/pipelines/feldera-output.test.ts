@@ -43,7 +43,10 @@ describe('step order', () => {
   });
 
   it('returns sorted input as it is', () => {
-    const rows = [{ row: { A: 1 }, weight: 1 }, { row: { A: 2 }, weight: 1 }];
+    const rows = [
+      { row: { A: 1 }, weight: 1 },
+      { row: { A: 2 }, weight: 1 },
+    ];
     expect(stepOrder(rows, [col('A', 'INTEGER')])).toBe(rows);
   });
 });
@@ -62,36 +65,28 @@ describe('output like Feldera', () => {
     await startRunning(svc, 'sorted');
     const json = await WatchReader.open(svc, 'sorted', 'V', 'format=json');
     const csv = await WatchReader.open(svc, 'sorted', 'V', 'format=csv');
-    const insert = await ingest(svc, 'sorted', 'T', 'format=json', [
-      { insert: { id: 3, s: 'c' } },
-      { insert: { id: 1, s: 'b' } },
-      { insert: { id: null, s: 'n' } },
-      { insert: { id: 1, s: 'a' } },
-      { insert: { id: 2, s: null } },
-    ].map((e) => JSON.stringify(e)).join('\n'));
+    const insert = await ingest(
+      svc,
+      'sorted',
+      'T',
+      'format=json',
+      [{ insert: { id: 3, s: 'c' } }, { insert: { id: 1, s: 'b' } }, { insert: { id: null, s: 'n' } }, { insert: { id: 1, s: 'a' } }, { insert: { id: 2, s: null } }]
+        .map((e) => JSON.stringify(e))
+        .join('\n'),
+    );
     expect(insert.status, insert.text).toBe(200);
     await json.until((w) => w.items().length === 5, 'the first step');
-    expect(json.items()).toEqual([
-      { insert: { ID: null, S: 'n' } },
-      { insert: { ID: 1, S: 'a' } },
-      { insert: { ID: 1, S: 'b' } },
-      { insert: { ID: 2, S: null } },
-      { insert: { ID: 3, S: 'c' } },
-    ]);
-    const update = await ingest(svc, 'sorted', 'T', 'format=json', [
-      { insert: { id: 0, s: 'z' } },
-      { delete: { id: 3, s: 'c' } },
-      { delete: { id: 1, s: 'a' } },
-      { insert: { id: 2, s: 'q' } },
-    ].map((e) => JSON.stringify(e)).join('\n'));
+    expect(json.items()).toEqual([{ insert: { ID: null, S: 'n' } }, { insert: { ID: 1, S: 'a' } }, { insert: { ID: 1, S: 'b' } }, { insert: { ID: 2, S: null } }, { insert: { ID: 3, S: 'c' } }]);
+    const update = await ingest(
+      svc,
+      'sorted',
+      'T',
+      'format=json',
+      [{ insert: { id: 0, s: 'z' } }, { delete: { id: 3, s: 'c' } }, { delete: { id: 1, s: 'a' } }, { insert: { id: 2, s: 'q' } }].map((e) => JSON.stringify(e)).join('\n'),
+    );
     expect(update.status, update.text).toBe(200);
     await json.until((w) => w.items().length === 9, 'the second step');
-    expect(json.items().slice(5)).toEqual([
-      { insert: { ID: 0, S: 'z' } },
-      { delete: { ID: 1, S: 'a' } },
-      { insert: { ID: 2, S: 'q' } },
-      { delete: { ID: 3, S: 'c' } },
-    ]);
+    expect(json.items().slice(5)).toEqual([{ insert: { ID: 0, S: 'z' } }, { delete: { ID: 1, S: 'a' } }, { insert: { ID: 2, S: 'q' } }, { delete: { ID: 3, S: 'c' } }]);
     await csv.until((w) => w.chunks.filter((c) => c.text_data).length === 2, 'two csv steps');
     expect(csv.chunks.map((c) => c.text_data).filter(Boolean)).toEqual([',n,1\n1,a,1\n1,b,1\n2,,1\n3,c,1\n', '0,z,1\n1,a,-1\n2,q,1\n3,c,-1\n']);
     json.close();

@@ -50,25 +50,14 @@ export const TUTORIAL_DATA = {
   ]
     .map((x) => JSON.stringify(x))
     .join('\n'),
-  '/part.json': [
-    { insert: { id: 1, name: 'Flux Capacitor' } },
-    { insert: { id: 2, name: 'Warp Core' } },
-    { insert: { id: 3, name: 'Kyber Crystal' } },
-  ]
-    .map((x) => JSON.stringify(x))
-    .join('\n'),
-  '/price.json': [
-    { insert: { part: 1, vendor: 2, price: 10000 } },
-    { insert: { part: 2, vendor: 1, price: 15000 } },
-    { insert: { part: 3, vendor: 3, price: 9000 } },
-  ]
+  '/part.json': [{ insert: { id: 1, name: 'Flux Capacitor' } }, { insert: { id: 2, name: 'Warp Core' } }, { insert: { id: 3, name: 'Kyber Crystal' } }].map((x) => JSON.stringify(x)).join('\n'),
+  '/price.json': [{ insert: { part: 1, vendor: 2, price: 10000 } }, { insert: { part: 2, vendor: 1, price: 15000 } }, { insert: { part: 3, vendor: 3, price: 9000 } }]
     .map((x) => JSON.stringify(x))
     .join('\n'),
 };
 
 export function tutorialSql(base: string): string {
-  const conn = (file: string) =>
-    `WITH ('connectors' = '[{\n    "transport": {\n        "name": "url_input", "config": {"path": "${base}/${file}"}\n    },\n    "format": { "name": "json" }\n}]')`;
+  const conn = (file: string) => `WITH ('connectors' = '[{\n    "transport": {\n        "name": "url_input", "config": {"path": "${base}/${file}"}\n    },\n    "format": { "name": "json" }\n}]')`;
   return `CREATE TABLE vendor (
     id BIGINT NOT NULL PRIMARY KEY,
     name VARCHAR,

@@ -65,7 +65,12 @@ describe('streamed ingress', () => {
     await startRunning(svc, 'p');
     const ROWS = 200_000;
     const str = (i: number) => `r${i}é"${i % 7}`; // a quote and a 2-byte character in every row
-    const csv = await post(svc, '/v0/pipelines/p/ingress/t?format=csv', chunked(ROWS, (i) => `${i},"${str(i).replace(/"/g, '""')}"\n`, 1000), 'text/csv');
+    const csv = await post(
+      svc,
+      '/v0/pipelines/p/ingress/t?format=csv',
+      chunked(ROWS, (i) => `${i},"${str(i).replace(/"/g, '""')}"\n`, 1000),
+      'text/csv',
+    );
     expect(csv.status, JSON.stringify(csv.json)).toBe(200);
     const json = await post(
       svc,
@@ -88,7 +93,12 @@ describe('streamed ingress', () => {
     await createCompiled(svc, 'p', SQL);
     await startRunning(svc, 'p');
     // streamed (no content-length): refused once the 10,001st byte comes
-    const streamed = await post(svc, '/v0/pipelines/p/ingress/t?format=csv', chunked(5000, (i) => `${i},a\n`, 512), 'text/csv');
+    const streamed = await post(
+      svc,
+      '/v0/pipelines/p/ingress/t?format=csv',
+      chunked(5000, (i) => `${i},a\n`, 512),
+      'text/csv',
+    );
     expect(streamed.status).toBe(413);
     expect(streamed.json.message).toMatch(/limit of 10000 bytes/);
     expect(streamed.json.message).toMatch(/nothing from this request was applied/);

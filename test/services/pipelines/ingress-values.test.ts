@@ -9,11 +9,7 @@ import { createCompiled, ingest, snapshot, startRunning, startSvc, type Svc } fr
 let svc: Svc;
 beforeAll(async () => {
   svc = await startSvc();
-  await createCompiled(
-    svc,
-    'vals',
-    `create table v(a int, big bigint, d decimal(5,2), dt date, t time, ts timestamp) with ('materialized' = 'true');`,
-  );
+  await createCompiled(svc, 'vals', `create table v(a int, big bigint, d decimal(5,2), dt date, t time, ts timestamp) with ('materialized' = 'true');`);
   await startRunning(svc, 'vals');
   await createCompiled(svc, 'strs', `create table s(id int not null, s varchar, v variant, n int) with ('materialized' = 'true');`);
   await startRunning(svc, 'strs');
@@ -96,16 +92,8 @@ describe('ingress value checks', () => {
   });
 
   it('good values at the edges are accepted', async () => {
-    const r = await ingest(
-      svc,
-      'vals',
-      'v',
-      'format=json',
-      '{"insert":{"a":8,"big":-9007199254740991,"d":"999.99","dt":"2024-02-29","t":"00:00:00","ts":"2000-02-29 23:59:59"}}',
-    );
+    const r = await ingest(svc, 'vals', 'v', 'format=json', '{"insert":{"a":8,"big":-9007199254740991,"d":"999.99","dt":"2024-02-29","t":"00:00:00","ts":"2000-02-29 23:59:59"}}');
     expect(r.status, r.text).toBe(200);
-    expect((await snapshot(svc, 'vals', 'v')).json_data).toEqual([
-      { insert: { A: 8, BIG: -9007199254740991, D: '999.99', DT: '2024-02-29', T: '00:00:00', TS: '2000-02-29 23:59:59' } },
-    ]);
+    expect((await snapshot(svc, 'vals', 'v')).json_data).toEqual([{ insert: { A: 8, BIG: -9007199254740991, D: '999.99', DT: '2024-02-29', T: '00:00:00', TS: '2000-02-29 23:59:59' } }]);
   });
 });

@@ -181,7 +181,7 @@ describe('a worker that fails unexpectedly', () => {
 });
 
 describe('a big step in one pipeline', () => {
-  it('does not hold up /health, /api/version, or another pipeline\'s ingress, snapshots and watch stream', async () => {
+  it("does not hold up /health, /api/version, or another pipeline's ingress, snapshots and watch stream", async () => {
     const { svc, token } = await startAll();
     toClose.push(() => svc.close());
     const N = 2000; // a 4,000,000-pair join: seconds of work for the heavy pipeline's worker; BIGINT: the sum (about 8e9) is beyond INTEGER, whose SUM would overflow (refused)
@@ -220,7 +220,7 @@ describe('a big step in one pipeline', () => {
 });
 
 describe('per-pipeline memory figures and limits', () => {
-  it('stats report each worker\'s own memory, its limit, steps and records', async () => {
+  it("stats report each worker's own memory, its limit, steps and records", async () => {
     const svc = await startSvc();
     toClose.push(() => svc.close());
     await createCompiled(svc, 'm1', SQL, { runtime_config: { resources: { memory_mb_max: 300 } } });

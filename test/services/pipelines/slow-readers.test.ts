@@ -70,7 +70,12 @@ describe('watch streams that are never read', () => {
     const warnings = logs.split('\n').filter((l) => l.includes('not keeping up')).length;
     // (here about 3 chunks dropped per stream, so one line per chunk would be about 600)
     expect(warnings).toBeGreaterThanOrEqual(STALLED);
-    expect(warnings).toBeLessThanOrEqual(Math.min(2 * STALLED, stalled.reduce((n: number, o: any) => n + o.metrics.dropped_batches, 0)));
+    expect(warnings).toBeLessThanOrEqual(
+      Math.min(
+        2 * STALLED,
+        stalled.reduce((n: number, o: any) => n + o.metrics.dropped_batches, 0),
+      ),
+    );
 
     await shutdown(svc, 'p');
     await fast.until((w) => w.ended, 'the stream to end');

@@ -76,12 +76,7 @@ describe('REST tutorial flow', () => {
     });
     expect(ing.status).toBe(200);
     await watch.until((w) => w.items().length >= 2, 'the change on the watch stream');
-    expect(bag(watch.items())).toEqual(
-      bag([
-        { insert: { PART_ID: 2, PART_NAME: 'Warp Core', VENDOR_ID: 2, VENDOR_NAME: 'HyperDrive Innovations', PRICE: '12000' } },
-        { delete: PREFERRED[1] },
-      ]),
-    );
+    expect(bag(watch.items())).toEqual(bag([{ insert: { PART_ID: 2, PART_NAME: 'Warp Core', VENDOR_ID: 2, VENDOR_NAME: 'HyperDrive Innovations', PRICE: '12000' } }, { delete: PREFERRED[1] }]));
     const dataChunks = watch.chunks.filter((c) => c.json_data);
     expect(dataChunks).toHaveLength(1);
 

@@ -14,10 +14,7 @@ const SQL = 'CREATE TABLE t (id BIGINT NOT NULL, s VARCHAR);\nCREATE VIEW v AS S
 async function timedClose(svc: Svc, limitMs: number): Promise<number> {
   const t0 = Date.now();
   let timer: NodeJS.Timeout | undefined;
-  const took = await Promise.race([
-    svc.close().then(() => Date.now() - t0),
-    new Promise<number>((r) => (timer = setTimeout(() => r(Infinity), limitMs))),
-  ]);
+  const took = await Promise.race([svc.close().then(() => Date.now() - t0), new Promise<number>((r) => (timer = setTimeout(() => r(Infinity), limitMs)))]);
   clearTimeout(timer);
   return took;
 }

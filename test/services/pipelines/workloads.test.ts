@@ -63,12 +63,7 @@ describe('W3 ingress formats and parse errors', () => {
   });
 
   it('W3b: JSON formats step by step; a bad request applies nothing', async () => {
-    await createCompiled(
-      svc,
-      'w3b',
-      "create table t1(c1 integer, c2 bool, c3 varchar) with ('materialized' = 'true');\ncreate materialized view v1 as select * from t1;",
-      LOWER,
-    );
+    await createCompiled(svc, 'w3b', "create table t1(c1 integer, c2 bool, c3 varchar) with ('materialized' = 'true');\ncreate materialized view v1 as select * from t1;", LOWER);
     await startRunning(svc, 'w3b');
     // step 1: raw, upper-case table name
     expect((await ingest(svc, 'w3b', 'T1', 'format=json&update_format=raw', '{"c1": 10, "c2": true}\n{"c1": 20, "c3": "foo"}')).status).toBe(200);
@@ -81,10 +76,7 @@ describe('W3 ingress formats and parse errors', () => {
       after: 10,
       anchor: { c1: 10, c2: true, c3: null },
     });
-    expect(nb.json.json_data).toEqual([
-      { insert: { index: 0, key: { c1: 10, c2: true, c3: null } } },
-      { insert: { index: 1, key: { c1: 20, c2: null, c3: 'foo' } } },
-    ]);
+    expect(nb.json.json_data).toEqual([{ insert: { index: 0, key: { c1: 10, c2: true, c3: null } } }, { insert: { index: 1, key: { c1: 20, c2: null, c3: 'foo' } } }]);
     // step 2: insert_delete; delete with c3 omitted matches the NULL
     expect((await ingest(svc, 'w3b', 't1', 'format=json&update_format=insert_delete', '{"delete": {"c1": 10, "c2": true}}\n{"insert": {"c1": 30, "c3": "bar"}}')).status).toBe(200);
     // step 3 and 4: rows as arrays
@@ -98,13 +90,7 @@ describe('W3 ingress formats and parse errors', () => {
     expect(await rows('w3b', 't1')).toEqual(after4);
     expect(await rows('w3b', 'v1')).toEqual(after4);
     // step 5: bad elements in an array: 400, nothing applied
-    const bad = await ingest(
-      svc,
-      'w3b',
-      'T1',
-      'format=json&update_format=insert_delete&array=true',
-      '[{"insert": [35, true, ""]}, {"delete": [40, "foo", "buzz"]}, {"insert": [true, true, ""]}]',
-    );
+    const bad = await ingest(svc, 'w3b', 'T1', 'format=json&update_format=insert_delete&array=true', '[{"insert": [35, true, ""]}, {"delete": [40, "foo", "buzz"]}, {"insert": [true, true, ""]}]');
     expect(bad.status).toBe(400);
     expect(bad.json.error_code).toBe('ParseErrors');
     expect(bad.json.message).toContain('Errors parsing input data (2 errors)');
@@ -148,7 +134,15 @@ describe('W3 ingress formats and parse errors', () => {
     await createCompiled(svc, 'w3d', "create table t1(t TIME, ts TIMESTAMP, d DATE) with ('materialized' = 'true');", LOWER);
     await startRunning(svc, 'w3d');
     expect(
-      (await ingest(svc, 'w3d', 't1', 'format=json&update_format=raw', '{"t":"13:22:00","ts": "2021-05-20 12:12:33","d": "2021-05-20"}\n{"t":" 11:12:33.483221092 ","ts": " 2024-02-25 12:12:33 ","d": " 2024-02-25 "}')).status,
+      (
+        await ingest(
+          svc,
+          'w3d',
+          't1',
+          'format=json&update_format=raw',
+          '{"t":"13:22:00","ts": "2021-05-20 12:12:33","d": "2021-05-20"}\n{"t":" 11:12:33.483221092 ","ts": " 2024-02-25 12:12:33 ","d": " 2024-02-25 "}',
+        )
+      ).status,
     ).toBe(200);
     expect(bag(await rows('w3d', 't1'))).toEqual(
       bag([
@@ -236,10 +230,7 @@ describe('W4 primary keys', () => {
       { id: 2, s: '2' },
     ]);
     const nb = await svc.call('POST', '/v0/pipelines/w4a/egress/T1?query=neighborhood&mode=snapshot&format=json', { before: 10, after: 10, anchor: { id: 2, s: '1' } });
-    expect(nb.json.json_data).toEqual([
-      { insert: { index: -1, key: { id: 1, s: '1' } } },
-      { insert: { index: 0, key: { id: 2, s: '2' } } },
-    ]);
+    expect(nb.json.json_data).toEqual([{ insert: { index: -1, key: { id: 1, s: '1' } } }, { insert: { index: 0, key: { id: 2, s: '2' } } }]);
     expect((await ingest(svc, 'w4a', 'T1', q, '{"insert":{"id":1, "s": "1-modified"}}\n{"update":{"id":2, "s": "2-modified"}}')).status).toBe(200);
     expect(await rows('w4a', 't1')).toEqual([
       { id: 1, s: '1-modified' },
@@ -270,23 +261,21 @@ describe('W4 primary keys', () => {
       const before = w.chunks.filter((c) => c.json_data).length;
       expect((await ingest(svc, 'w4b', 'T1', q, body)).status).toBe(200);
       await w.until((r) => r.chunks.filter((c) => c.json_data).length > before, 'delta');
-      deltas.push(w.chunks.filter((c) => c.json_data).slice(before).flatMap((c) => c.json_data!));
+      deltas.push(
+        w.chunks
+          .filter((c) => c.json_data)
+          .slice(before)
+          .flatMap((c) => c.json_data!),
+      );
     };
     await step('[{"insert":{"id1":1,"id2":1,"str1":"1","int1":1}},{"insert":{"id1":2,"id2":1,"str1":"1","int1":1}},{"insert":{"id1":3,"id2":1,"str1":"1","int1":1}}]');
     expect(bag(deltas[0]!)).toEqual(bag([1, 2, 3].map((i) => ({ insert: row(i, '1', null, 1, null) }))));
     await step('[{"update":{"id1":1,"id2":1,"str1":"2"}},{"update":{"id1":2,"id2":1,"str2":"foo"}},{"insert":{"id1":3,"id2":1,"str1":"1","str2":"2","int1":3,"int2":33}}]');
     expect(bag(deltas[1]!)).toEqual(
-      bag([
-        ...[1, 2, 3].map((i) => ({ delete: row(i, '1', null, 1, null) })),
-        { insert: row(1, '2', null, 1, null) },
-        { insert: row(2, '1', 'foo', 1, null) },
-        { insert: row(3, '1', '2', 3, 33) },
-      ]),
+      bag([...[1, 2, 3].map((i) => ({ delete: row(i, '1', null, 1, null) })), { insert: row(1, '2', null, 1, null) }, { insert: row(2, '1', 'foo', 1, null) }, { insert: row(3, '1', '2', 3, 33) }]),
     );
     await step('[{"update":{"id1":1,"id2":1}},{"update":{"id1":2,"id2":1,"str2":null}},{"delete":{"id1":3,"id2":1}},{"delete":{"id1":4,"id2":1}},{"update":{"id1":4,"id2":1,"int1":0,"str1":""}}]');
-    expect(bag(deltas[2]!)).toEqual(
-      bag([{ delete: row(2, '1', 'foo', 1, null) }, { delete: row(3, '1', '2', 3, 33) }, { insert: row(2, '1', null, 1, null) }]),
-    );
+    expect(bag(deltas[2]!)).toEqual(bag([{ delete: row(2, '1', 'foo', 1, null) }, { delete: row(3, '1', '2', 3, 33) }, { insert: row(2, '1', null, 1, null) }]));
     await shutdown(svc, 'w4b');
   });
 });

@@ -48,8 +48,7 @@ export interface AggFn {
   bind: (c: AggCallArgs, pos: Pos, name: string) => BoundAggregate;
 }
 
-const typeErr = (name: string, args: BExpr[], pos: Pos): SqlError =>
-  new SqlError(`Cannot apply '${name}' to arguments of type <${args.map((a) => a.type.kind).join(', ')}>`, pos, 'type');
+const typeErr = (name: string, args: BExpr[], pos: Pos): SqlError => new SqlError(`Cannot apply '${name}' to arguments of type <${args.map((a) => a.type.kind).join(', ')}>`, pos, 'type');
 
 const one = (c: AggCallArgs): BExpr => c.args[0]!;
 
@@ -70,7 +69,7 @@ function fromNumberAs(t: SqlType): (x: number) => Value {
   if (isDecimal(t)) {
     const f = 10 ** (t.scale ?? 0);
     // truncated to the scale, as the exact DECIMAL variance is
-    return (x) => (Number.isFinite(x) ? decimalFromNumber(Math.trunc(x * f) / f, t.scale ?? 0) ?? null : null);
+    return (x) => (Number.isFinite(x) ? (decimalFromNumber(Math.trunc(x * f) / f, t.scale ?? 0) ?? null) : null);
   }
   return (x) => x;
 }
@@ -91,7 +90,7 @@ function moment(kind: Moment): AggFn {
     bind: (c, pos, name) => {
       const a = numericArg(name, c, pos);
       const t = a.type;
-      const scale = isDecimal(t) ? t.scale ?? 0 : 0;
+      const scale = isDecimal(t) ? (t.scale ?? 0) : 0;
       const codec: NumCodec = {
         exact: !isFloat(t),
         scale,
@@ -111,7 +110,7 @@ function pairStat(kind: PairStat): AggFn {
     bind: (c, pos, name) => {
       for (const a of c.args) if (!isNumeric(a.type) || a.type.kind === 'NULL') throw typeErr(name, c.args, pos);
       const [y, x] = c.args as [BExpr, BExpr];
-      const t = kind.startsWith('COVAR') ? y.type : commonType(y.type, x.type) ?? mk('DOUBLE');
+      const t = kind.startsWith('COVAR') ? y.type : (commonType(y.type, x.type) ?? mk('DOUBLE'));
       const [yf, xf] = [y.fn, x.fn];
       const arg = (row: Row): Value => {
         const yv = yf(row);
@@ -187,7 +186,13 @@ const count: AggFn = {
   arity: [0, 100],
   bind: (c) => {
     if (c.star) return { make: () => new CountAcc(), type: mk('BIGINT', false), ignoreNulls: false };
-    const arg = c.args.length === 1 ? c.args[0]!.fn : pack(c.args, c.args.map((_a, i) => i));
+    const arg =
+      c.args.length === 1
+        ? c.args[0]!.fn
+        : pack(
+            c.args,
+            c.args.map((_a, i) => i),
+          );
     return { make: () => new CountAcc(), type: mk('BIGINT', false), arg, ignoreNulls: true };
   },
 };
@@ -305,7 +310,11 @@ export function bindAggregate(name: string, c: AggCallArgs, pos: Pos): BoundAggr
   if (c.star && name !== 'COUNT') throw new SqlError(`${name}(*) is not valid`, pos, 'syntax');
   const n = c.args.length;
   if (!c.star && (n < Math.max(1, f.arity[0]) || n > f.arity[1])) {
-    throw new SqlError(`Invalid number of arguments to function '${name}'. Was expecting ${f.arity[0] === f.arity[1] ? f.arity[0] : `${Math.max(1, f.arity[0])} to ${f.arity[1]}`} arguments`, pos, 'type');
+    throw new SqlError(
+      `Invalid number of arguments to function '${name}'. Was expecting ${f.arity[0] === f.arity[1] ? f.arity[0] : `${Math.max(1, f.arity[0])} to ${f.arity[1]}`} arguments`,
+      pos,
+      'type',
+    );
   }
   if (c.orderBy && name !== 'ARRAY_AGG') throw new SqlError(`ORDER BY inside ${name}(...) is not supported`, pos, 'unsupported');
   if (c.ignoreNulls !== undefined && name !== 'ARRAY_AGG') throw new SqlError(`IGNORE/RESPECT NULLS is not valid for ${name}`, pos, 'unsupported');

@@ -19,7 +19,14 @@ const arrayOf = (elem: SqlType, nullable: boolean): SqlType => mk('ARRAY', nulla
 function elemArg(name: string, a: BExpr, e: BExpr, pos: import('../../parse/ast.js').Pos): BExpr {
   const et = elemOf(a);
   if (et.kind === 'NULL' || e.type.kind === 'NULL') return e;
-  const t = common(name, [{ ...e, type: withNull(e.type, true) }, { fn: () => null, type: et }], pos);
+  const t = common(
+    name,
+    [
+      { ...e, type: withNull(e.type, true) },
+      { fn: () => null, type: et },
+    ],
+    pos,
+  );
   return coerceTo(e, t, pos);
 }
 
@@ -70,11 +77,15 @@ const cardinality: ScalarFn = {
 };
 
 function extreme(sign: 1 | -1): ScalarFn {
-  return oneArray(`ARRAY_${sign > 0 ? 'MAX' : 'MIN'}(array): NULL elements are ignored`, (a) => withNull(elemOf(a), true), (xs) => {
-    let best: Value = null;
-    for (const x of xs) if (x !== null && (best === null || sign * compareValues(x, best) > 0)) best = x;
-    return best;
-  });
+  return oneArray(
+    `ARRAY_${sign > 0 ? 'MAX' : 'MIN'}(array): NULL elements are ignored`,
+    (a) => withNull(elemOf(a), true),
+    (xs) => {
+      let best: Value = null;
+      for (const x of xs) if (x !== null && (best === null || sign * compareValues(x, best) > 0)) best = x;
+      return best;
+    },
+  );
 }
 
 const toStr: ScalarFn = {
@@ -142,7 +153,13 @@ export const ARRAY_FNS: FnTable = {
       const e = elemArg(name, a, args[1]!, pos);
       const [af, ef] = [a.fn, e.fn];
       const et = elemOf(a).kind === 'NULL' ? e.type : elemOf(a);
-      return { type: arrayOf(et, a.type.nullable), fn: (r) => { const xs = af(r); return xs === null ? null : [...(xs as Arr), ef(r)]; } };
+      return {
+        type: arrayOf(et, a.type.nullable),
+        fn: (r) => {
+          const xs = af(r);
+          return xs === null ? null : [...(xs as Arr), ef(r)];
+        },
+      };
     },
   },
   ARRAY_PREPEND: {
@@ -154,7 +171,13 @@ export const ARRAY_FNS: FnTable = {
       const e = elemArg(name, a, args[1]!, pos);
       const [af, ef] = [a.fn, e.fn];
       const et = elemOf(a).kind === 'NULL' ? e.type : elemOf(a);
-      return { type: arrayOf(et, a.type.nullable), fn: (r) => { const xs = af(r); return xs === null ? null : [ef(r), ...(xs as Arr)]; } };
+      return {
+        type: arrayOf(et, a.type.nullable),
+        fn: (r) => {
+          const xs = af(r);
+          return xs === null ? null : [ef(r), ...(xs as Arr)];
+        },
+      };
     },
   },
   ARRAY_CONCAT: {
@@ -162,7 +185,11 @@ export const ARRAY_FNS: FnTable = {
     nulls: 'strict',
     bind: (args, pos, name) => {
       argc(name, args, 1, 1000, pos);
-      const t = common(name, args.map((a) => arr(name, a, pos)), pos);
+      const t = common(
+        name,
+        args.map((a) => arr(name, a, pos)),
+        pos,
+      );
       return strictN(args, withNull(t, nullableOf(args)), (xs) => ([] as Value[]).concat(...(xs as Arr[])));
     },
   },
@@ -179,7 +206,11 @@ export const ARRAY_FNS: FnTable = {
   ARRAY_REVERSE: oneArray('ARRAY_REVERSE(array)', sameArray, (xs) => xs.slice().reverse()),
   ARRAY_MAX: extreme(1),
   ARRAY_MIN: extreme(-1),
-  ELEMENT: oneArray('ELEMENT(array): the only element; NULL for an empty array (and, here, for more than one)', (a) => withNull(elemOf(a), true), (xs) => (xs.length === 1 ? xs[0]! : null)),
+  ELEMENT: oneArray(
+    'ELEMENT(array): the only element; NULL for an empty array (and, here, for more than one)',
+    (a) => withNull(elemOf(a), true),
+    (xs) => (xs.length === 1 ? xs[0]! : null),
+  ),
   SORT_ARRAY: {
     sig: 'SORT_ARRAY(array [, ascending = TRUE]): NULL elements are the smallest',
     nulls: 'strict',
@@ -272,4 +303,3 @@ export const ARRAY_FNS: FnTable = {
   ARRAY_EXCEPT: setFn('except'),
   ...aliases(['ARRAY_TO_STRING', 'ARRAY_JOIN'], toStr),
 };
-

@@ -14,7 +14,10 @@ const coalesce: ScalarFn = {
     const t = common(name, args, pos);
     const fns = args.map((a) => coerceTo(a, t, pos).fn);
     return {
-      type: withNull(t, args.every((a) => a.type.nullable)),
+      type: withNull(
+        t,
+        args.every((a) => a.type.nullable),
+      ),
       fn: (r) => {
         for (const f of fns) {
           const v = f(r);
@@ -37,7 +40,10 @@ function extreme(sign: 1 | -1, ignoreNulls: boolean): ScalarFn {
       if (!ignoreNulls) return strictN(coerced, withNull(t, nullableOf(args)), (xs) => xs.reduce((m, x) => (sign * compareValues(x, m) > 0 ? x : m)));
       const fns = coerced.map((a) => a.fn);
       return {
-        type: withNull(t, args.every((a) => a.type.nullable)),
+        type: withNull(
+          t,
+          args.every((a) => a.type.nullable),
+        ),
         fn: (r) => {
           let best: Value = null;
           for (const f of fns) {

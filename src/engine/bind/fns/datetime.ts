@@ -18,16 +18,43 @@ import { aliases, type FnTable, type ScalarFn } from './registry.js';
 export const UNIT_ARG: Record<string, number> = { TIMESTAMP_TRUNC: 1, DATE_TRUNC: 1, TIME_TRUNC: 1, TIMESTAMPADD: 0, TIMESTAMPDIFF: 0, DATEDIFF: 0 };
 
 const FIELD_ALIASES: Record<string, DateField> = {
-  YEAR: 'YEAR', YEARS: 'YEAR', QUARTER: 'QUARTER', MONTH: 'MONTH', MONTHS: 'MONTH', WEEK: 'WEEK', DAY: 'DAY', DAYS: 'DAY',
-  DAYOFMONTH: 'DAY', DOW: 'DOW', DAYOFWEEK: 'DOW', DOY: 'DOY', DAYOFYEAR: 'DOY', HOUR: 'HOUR', HOURS: 'HOUR', MINUTE: 'MINUTE',
-  MINUTES: 'MINUTE', SECOND: 'SECOND', SECONDS: 'SECOND', MILLISECOND: 'MILLISECOND', MILLISECONDS: 'MILLISECOND',
-  MICROSECOND: 'MICROSECOND', MICROSECONDS: 'MICROSECOND', EPOCH: 'EPOCH', DECADE: 'DECADE', CENTURY: 'CENTURY',
-  MILLENNIUM: 'MILLENNIUM', ISODOW: 'ISODOW', ISOYEAR: 'ISOYEAR',
+  YEAR: 'YEAR',
+  YEARS: 'YEAR',
+  QUARTER: 'QUARTER',
+  MONTH: 'MONTH',
+  MONTHS: 'MONTH',
+  WEEK: 'WEEK',
+  DAY: 'DAY',
+  DAYS: 'DAY',
+  DAYOFMONTH: 'DAY',
+  DOW: 'DOW',
+  DAYOFWEEK: 'DOW',
+  DOY: 'DOY',
+  DAYOFYEAR: 'DOY',
+  HOUR: 'HOUR',
+  HOURS: 'HOUR',
+  MINUTE: 'MINUTE',
+  MINUTES: 'MINUTE',
+  SECOND: 'SECOND',
+  SECONDS: 'SECOND',
+  MILLISECOND: 'MILLISECOND',
+  MILLISECONDS: 'MILLISECOND',
+  MICROSECOND: 'MICROSECOND',
+  MICROSECONDS: 'MICROSECOND',
+  EPOCH: 'EPOCH',
+  DECADE: 'DECADE',
+  CENTURY: 'CENTURY',
+  MILLENNIUM: 'MILLENNIUM',
+  ISODOW: 'ISODOW',
+  ISOYEAR: 'ISOYEAR',
 };
 
 /** Unit names (incl. Calcite's SQL_TSI_ spellings) to the length in ms (short units) or months (long units). */
 function unitOf(text: string, pos: Pos): { ms?: number; months?: number; unit: string } {
-  const u = text.toUpperCase().replace(/^SQL_TSI_/, '').replace(/S$/, '');
+  const u = text
+    .toUpperCase()
+    .replace(/^SQL_TSI_/, '')
+    .replace(/S$/, '');
   const MS: Record<string, number> = { WEEK: 7 * DAY_MS, DAY: DAY_MS, HOUR: 3_600_000, MINUTE: 60_000, SECOND: 1000, MILLISECOND: 1, MICROSECOND: 0.001, NANOSECOND: 1e-6 };
   const MO: Record<string, number> = { YEAR: 12, QUARTER: 3, MONTH: 1, DECADE: 120, CENTURY: 1200, MILLENNIUM: 12000 };
   if (MS[u] !== undefined) return { ms: MS[u], unit: u };
@@ -128,7 +155,7 @@ const addFn: ScalarFn = {
       const dayNs = DAY_MS * 1e6;
       return strict2(t, k, mk('TIME', n), (v, x) => ((((v as number) + (x as number) * u.ms! * 1e6) % dayNs) + dayNs) % dayNs);
     }
-    const dateOut = t.type.kind === 'DATE' && (u.months !== undefined || (u.ms! % DAY_MS === 0));
+    const dateOut = t.type.kind === 'DATE' && (u.months !== undefined || u.ms! % DAY_MS === 0);
     const ms = toMs(t, name, pos);
     return strict2(ms, k, mk(dateOut ? 'DATE' : 'TIMESTAMP', n), (v, x) => {
       const r = u.months ? addMonthsTs(v as number, (x as number) * u.months) : (v as number) + (x as number) * u.ms!;
@@ -185,33 +212,83 @@ function strftime(fmt: string, ms: number, subMsNs = 0): string | null {
     const f = fmt[++i];
     const h = d.getUTCHours();
     switch (f) {
-      case 'Y': out += p2(d.getUTCFullYear(), 4); break;
-      case 'y': out += p2(d.getUTCFullYear() % 100); break;
-      case 'm': out += p2(d.getUTCMonth() + 1); break;
-      case 'd': out += p2(d.getUTCDate()); break;
-      case 'e': out += String(d.getUTCDate()).padStart(2, ' '); break;
-      case 'H': out += p2(h); break;
-      case 'I': out += p2(h % 12 === 0 ? 12 : h % 12); break;
-      case 'p': out += h < 12 ? 'AM' : 'PM'; break;
-      case 'M': out += p2(d.getUTCMinutes()); break;
-      case 'S': out += p2(d.getUTCSeconds()); break;
-      case 'f': out += p2(d.getUTCMilliseconds() * 1e6 + subMsNs, 9); break;
-      case 'j': out += p2(extractField('DOY', ms), 3); break;
-      case 'b': out += MONTHS[d.getUTCMonth()]!.slice(0, 3); break;
-      case 'B': out += MONTHS[d.getUTCMonth()]!; break;
-      case 'a': out += DAYS[d.getUTCDay()]!.slice(0, 3); break;
-      case 'A': out += DAYS[d.getUTCDay()]!; break;
-      case 'F': out += `${p2(d.getUTCFullYear(), 4)}-${p2(d.getUTCMonth() + 1)}-${p2(d.getUTCDate())}`; break;
-      case 'T': out += `${p2(h)}:${p2(d.getUTCMinutes())}:${p2(d.getUTCSeconds())}`; break;
-      case 'D': out += `${p2(d.getUTCMonth() + 1)}/${p2(d.getUTCDate())}/${p2(d.getUTCFullYear() % 100)}`; break;
-      case '%': out += '%'; break;
-      default: return null;
+      case 'Y':
+        out += p2(d.getUTCFullYear(), 4);
+        break;
+      case 'y':
+        out += p2(d.getUTCFullYear() % 100);
+        break;
+      case 'm':
+        out += p2(d.getUTCMonth() + 1);
+        break;
+      case 'd':
+        out += p2(d.getUTCDate());
+        break;
+      case 'e':
+        out += String(d.getUTCDate()).padStart(2, ' ');
+        break;
+      case 'H':
+        out += p2(h);
+        break;
+      case 'I':
+        out += p2(h % 12 === 0 ? 12 : h % 12);
+        break;
+      case 'p':
+        out += h < 12 ? 'AM' : 'PM';
+        break;
+      case 'M':
+        out += p2(d.getUTCMinutes());
+        break;
+      case 'S':
+        out += p2(d.getUTCSeconds());
+        break;
+      case 'f':
+        out += p2(d.getUTCMilliseconds() * 1e6 + subMsNs, 9);
+        break;
+      case 'j':
+        out += p2(extractField('DOY', ms), 3);
+        break;
+      case 'b':
+        out += MONTHS[d.getUTCMonth()]!.slice(0, 3);
+        break;
+      case 'B':
+        out += MONTHS[d.getUTCMonth()]!;
+        break;
+      case 'a':
+        out += DAYS[d.getUTCDay()]!.slice(0, 3);
+        break;
+      case 'A':
+        out += DAYS[d.getUTCDay()]!;
+        break;
+      case 'F':
+        out += `${p2(d.getUTCFullYear(), 4)}-${p2(d.getUTCMonth() + 1)}-${p2(d.getUTCDate())}`;
+        break;
+      case 'T':
+        out += `${p2(h)}:${p2(d.getUTCMinutes())}:${p2(d.getUTCSeconds())}`;
+        break;
+      case 'D':
+        out += `${p2(d.getUTCMonth() + 1)}/${p2(d.getUTCDate())}/${p2(d.getUTCFullYear() % 100)}`;
+        break;
+      case '%':
+        out += '%';
+        break;
+      default:
+        return null;
     }
   }
   return out;
 }
 
-interface Parts { y: number; mo: number; d: number; h: number; mi: number; s: number; ns: number; pm?: boolean }
+interface Parts {
+  y: number;
+  mo: number;
+  d: number;
+  h: number;
+  mi: number;
+  s: number;
+  ns: number;
+  pm?: boolean;
+}
 
 /** Parse text with a strftime format; a space in the format matches any run of white space (also none). */
 function strptime(fmt: string, text: string): Parts | null {
@@ -248,13 +325,36 @@ function strptime(fmt: string, text: string): Parts | null {
     const f = fmt[++i];
     let v: number | null;
     switch (f) {
-      case 'Y': v = digits(4, true); if (v !== null) p.y = v; break;
-      case 'y': v = digits(2); if (v !== null) p.y = v < 70 ? 2000 + v : 1900 + v; break;
-      case 'm': v = digits(2); if (v !== null) p.mo = v; break;
-      case 'd': case 'e': v = digits(2); if (v !== null) p.d = v; break;
-      case 'H': case 'I': v = digits(2); if (v !== null) p.h = v; break;
-      case 'M': v = digits(2); if (v !== null) p.mi = v; break;
-      case 'S': v = digits(2); if (v !== null) p.s = v; break;
+      case 'Y':
+        v = digits(4, true);
+        if (v !== null) p.y = v;
+        break;
+      case 'y':
+        v = digits(2);
+        if (v !== null) p.y = v < 70 ? 2000 + v : 1900 + v;
+        break;
+      case 'm':
+        v = digits(2);
+        if (v !== null) p.mo = v;
+        break;
+      case 'd':
+      case 'e':
+        v = digits(2);
+        if (v !== null) p.d = v;
+        break;
+      case 'H':
+      case 'I':
+        v = digits(2);
+        if (v !== null) p.h = v;
+        break;
+      case 'M':
+        v = digits(2);
+        if (v !== null) p.mi = v;
+        break;
+      case 'S':
+        v = digits(2);
+        if (v !== null) p.s = v;
+        break;
       case 'f': {
         const m = /^\d{1,9}/.exec(text.slice(j));
         v = m ? +m[0].padEnd(9, '0') : null;
@@ -271,12 +371,26 @@ function strptime(fmt: string, text: string): Parts | null {
         }
         break;
       }
-      case 'b': v = word(MONTHS, true); if (v !== null) p.mo = v + 1; break;
-      case 'B': v = word(MONTHS, false); if (v !== null) p.mo = v + 1; break;
-      case 'a': v = word(DAYS, true); break;
-      case 'A': v = word(DAYS, false); break;
-      case '%': v = text[j] === '%' ? 0 : null; j++; break;
-      default: return null;
+      case 'b':
+        v = word(MONTHS, true);
+        if (v !== null) p.mo = v + 1;
+        break;
+      case 'B':
+        v = word(MONTHS, false);
+        if (v !== null) p.mo = v + 1;
+        break;
+      case 'a':
+        v = word(DAYS, true);
+        break;
+      case 'A':
+        v = word(DAYS, false);
+        break;
+      case '%':
+        v = text[j] === '%' ? 0 : null;
+        j++;
+        break;
+      default:
+        return null;
     }
     if (v === null) return null;
   }
@@ -293,8 +407,7 @@ function formatFn(kind: 'DATE' | 'TIME' | 'TIMESTAMP'): ScalarFn {
       argc(name, args, 2, 2, pos);
       const t = args[1]!;
       if (t.type.kind !== kind && t.type.kind !== 'NULL') throw typeErr(name, args, pos);
-      const toText = (f: string, v: number): string | null =>
-        kind === 'DATE' ? strftime(f, v * DAY_MS) : kind === 'TIME' ? strftime(f, Math.floor(v / 1e6), v % 1e6) : strftime(f, v);
+      const toText = (f: string, v: number): string | null => (kind === 'DATE' ? strftime(f, v * DAY_MS) : kind === 'TIME' ? strftime(f, Math.floor(v / 1e6), v % 1e6) : strftime(f, v));
       return strict2(str(name, args[0]!, pos), t, mk('VARCHAR', nullableOf(args)), (f, v) => toText(f as string, v as number));
     },
   };
@@ -378,7 +491,11 @@ export const DATETIME_FNS: FnTable = {
     nulls: 'strict',
     bind: (args, pos, name) => {
       argc(name, args, 3, 3, pos);
-      return strictN(args.map((a) => int(name, a, pos)), mk('DATE', true), ([y, m, d]) => validDate(y as number, m as number, d as number));
+      return strictN(
+        args.map((a) => int(name, a, pos)),
+        mk('DATE', true),
+        ([y, m, d]) => validDate(y as number, m as number, d as number),
+      );
     },
   },
   MAKE_TIME: {

@@ -157,7 +157,15 @@ export const JSON_FNS: FnTable = {
     nulls: 'strict',
     bind: (args, pos, name) => {
       argc(name, args, 2, 2, pos);
-      return strict2(variantArg(name, args[0]!, pos), variantArg(name, args[1]!, pos), mk('VARIANT', args.some((a) => a.type.nullable)), (a, b) => canonicalJson(merge(variantValue(a), variantValue(b))));
+      return strict2(
+        variantArg(name, args[0]!, pos),
+        variantArg(name, args[1]!, pos),
+        mk(
+          'VARIANT',
+          args.some((a) => a.type.nullable),
+        ),
+        (a, b) => canonicalJson(merge(variantValue(a), variantValue(b))),
+      );
     },
   },
 };

@@ -30,7 +30,11 @@ export const MAP_FNS: FnTable = {
       const kf = keys.map((k) => coerceTo(k, kt, pos).fn);
       const vf = vals.map((v) => coerceTo(v, vt, pos).fn);
       return {
-        type: mk('MAP', keys.some((k) => k.type.nullable), { key: withNull(kt, false), elem: withNull(vt, true) }),
+        type: mk(
+          'MAP',
+          keys.some((k) => k.type.nullable),
+          { key: withNull(kt, false), elem: withNull(vt, true) },
+        ),
         fn: (r) => {
           const pairs: Array<[Value, Value]> = [];
           for (let i = 0; i < kf.length; i++) {

@@ -20,10 +20,14 @@ function math(arity: number, f: (...x: number[]) => number, sig: string): Scalar
     nulls: 'strict; NULL also for a result that is not a number',
     bind: (args, pos, name) => {
       argc(name, args, arity, arity, pos);
-      return strictN(args.map((a) => dbl(name, a, pos)), mk('DOUBLE', nullableOf(args)), (xs) => {
-        const r = f(...(xs as number[]));
-        return Number.isNaN(r) ? null : r;
-      });
+      return strictN(
+        args.map((a) => dbl(name, a, pos)),
+        mk('DOUBLE', nullableOf(args)),
+        (xs) => {
+          const r = f(...(xs as number[]));
+          return Number.isNaN(r) ? null : r;
+        },
+      );
     },
   };
 }
@@ -143,7 +147,8 @@ export const NUMERIC_FNS: FnTable = {
     bind: (args, pos, name) => {
       argc(name, args, 2, 2, pos);
       const [a, b] = [num(name, args[0]!, pos), num(name, args[1]!, pos)];
-      if (isInteger(a.type) && isInteger(b.type)) return strict2(a, b, withNull(b.type, a.type.nullable || b.type.nullable), intBinary('Modulo', b.type.kind, posSite('MOD(…)', pos)) as (x: Value, y: Value) => Value);
+      if (isInteger(a.type) && isInteger(b.type))
+        return strict2(a, b, withNull(b.type, a.type.nullable || b.type.nullable), intBinary('Modulo', b.type.kind, posSite('MOD(…)', pos)) as (x: Value, y: Value) => Value);
       const toD = (e: BExpr): BExpr => (isDecimal(e.type) ? strict1(e, mk('DOUBLE', e.type.nullable), (v) => decimalToNumber(v as bigint, e.type.scale ?? 0)) : e);
       return strict2(toD(a), toD(b), mk('DOUBLE', true), (x, y) => ((y as number) === 0 ? null : (x as number) % (y as number)));
     },
@@ -159,10 +164,14 @@ export const NUMERIC_FNS: FnTable = {
     nulls: 'strict; NULL for negative arguments',
     bind: (args, pos, name) => {
       argc(name, args, 1, 2, pos);
-      return strictN(args.map((a) => dbl(name, a, pos)), mk('DOUBLE', nullableOf(args)), ([x, b]) => {
-        const r = b === undefined ? Math.log(x as number) : (b as number) === 0 ? 0 : Math.log(x as number) / Math.log(b as number);
-        return Number.isNaN(r) ? null : r;
-      });
+      return strictN(
+        args.map((a) => dbl(name, a, pos)),
+        mk('DOUBLE', nullableOf(args)),
+        ([x, b]) => {
+          const r = b === undefined ? Math.log(x as number) : (b as number) === 0 ? 0 : Math.log(x as number) / Math.log(b as number);
+          return Number.isNaN(r) ? null : r;
+        },
+      );
     },
   },
   SIN: math(1, Math.sin, 'SIN(radians) -> DOUBLE'),
@@ -203,10 +212,14 @@ export const NUMERIC_FNS: FnTable = {
     nulls: 'strict',
     bind: (args, pos, name) => {
       argc(name, args, 2, 2, pos);
-      return strictN(args.map((a) => dbl(name, a, pos)), mk('DOUBLE', true), ([x, y]) => {
-        const r = (x as number) / (y as number);
-        return Number.isFinite(r) ? r : null;
-      });
+      return strictN(
+        args.map((a) => dbl(name, a, pos)),
+        mk('DOUBLE', true),
+        ([x, y]) => {
+          const r = (x as number) / (y as number);
+          return Number.isFinite(r) ? r : null;
+        },
+      );
     },
   },
 };

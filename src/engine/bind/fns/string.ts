@@ -178,7 +178,11 @@ export const STRING_FNS: FnTable = {
     nulls: 'strict',
     bind: (args, pos, name) => {
       argc(name, args, 2, 2, pos);
-      return strict2(str(name, args[0]!, pos), int(name, args[1]!, pos), mk('VARCHAR', nullableOf(args)), (s, k) => chars(s).slice(0, Math.max(0, k as number)).join(''));
+      return strict2(str(name, args[0]!, pos), int(name, args[1]!, pos), mk('VARCHAR', nullableOf(args)), (s, k) =>
+        chars(s)
+          .slice(0, Math.max(0, k as number))
+          .join(''),
+      );
     },
   },
   RIGHT: {
@@ -196,7 +200,12 @@ export const STRING_FNS: FnTable = {
   CONCAT: {
     sig: 'CONCAT(value, ...) -> VARCHAR (non-strings are cast)',
     nulls: 'strict',
-    bind: (args, pos) => strictN(args.map((a) => (isString(a.type) ? a : coerceTo(a, mk('VARCHAR'), pos))), mk('VARCHAR', nullableOf(args)), (xs) => xs.join('')),
+    bind: (args, pos) =>
+      strictN(
+        args.map((a) => (isString(a.type) ? a : coerceTo(a, mk('VARCHAR'), pos))),
+        mk('VARCHAR', nullableOf(args)),
+        (xs) => xs.join(''),
+      ),
   },
   CONCAT_WS: {
     sig: 'CONCAT_WS(sep, value, ...) -> VARCHAR',
@@ -226,7 +235,11 @@ export const STRING_FNS: FnTable = {
     nulls: 'strict',
     bind: (args, pos, name) => {
       argc(name, args, 3, 3, pos);
-      return strictN(args.map((a) => str(name, a, pos)), mk('VARCHAR', nullableOf(args)), ([s, a, b]) => (a === '' ? s : (s as string).split(a as string).join(b as string)));
+      return strictN(
+        args.map((a) => str(name, a, pos)),
+        mk('VARCHAR', nullableOf(args)),
+        ([s, a, b]) => (a === '' ? s : (s as string).split(a as string).join(b as string)),
+      );
     },
   },
   REPEAT: {
@@ -244,7 +257,11 @@ export const STRING_FNS: FnTable = {
     nulls: 'strict',
     bind: (args, pos, name) => {
       argc(name, args, 3, 3, pos);
-      return strictN([str(name, args[0]!, pos), str(name, args[1]!, pos), int(name, args[2]!, pos)], mk('VARCHAR', nullableOf(args)), ([s, d, k]) => (s as string).split(d as string)[(k as number) - 1] ?? '');
+      return strictN(
+        [str(name, args[0]!, pos), str(name, args[1]!, pos), int(name, args[2]!, pos)],
+        mk('VARCHAR', nullableOf(args)),
+        ([s, d, k]) => (s as string).split(d as string)[(k as number) - 1] ?? '',
+      );
     },
   },
   SPLIT: {

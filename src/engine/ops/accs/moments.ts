@@ -28,7 +28,10 @@ export class VarianceAcc implements Acc {
   private q = 0n;
   private fs = 0;
   private fq = 0;
-  constructor(private readonly kind: Moment, private readonly codec: NumCodec) {}
+  constructor(
+    private readonly kind: Moment,
+    private readonly codec: NumCodec,
+  ) {}
   add(v: Value, w: number): void {
     this.n += w;
     if (this.codec.exact) {
@@ -71,7 +74,10 @@ export class PairAcc implements Acc {
   private sxx = 0;
   private syy = 0;
   private sxy = 0;
-  constructor(private readonly kind: PairStat, private readonly out: (x: number) => Value) {}
+  constructor(
+    private readonly kind: PairStat,
+    private readonly out: (x: number) => Value,
+  ) {}
   add(v: Value, w: number): void {
     const [y, x] = v as number[];
     this.n += w;

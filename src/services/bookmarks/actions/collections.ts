@@ -3,17 +3,7 @@ import type { Deps } from '../deps.js';
 import { canEdit, canView, type Caller } from '../access.js';
 import { forbidden, forbiddenEmpty, notFound, unauthenticated } from '../errors.js';
 import { Check, LIMITS, type Input } from '../validate.js';
-import {
-  collectionJson,
-  findOwnByName,
-  getCollection,
-  insertCollection,
-  setCollectionDeleted,
-  updateCollection,
-  KINDS,
-  type CollectionKind,
-  type CollectionRow,
-} from '../store/collections.js';
+import { collectionJson, findOwnByName, getCollection, insertCollection, setCollectionDeleted, updateCollection, KINDS, type CollectionKind, type CollectionRow } from '../store/collections.js';
 import { defaultVisibility, emitTagsCreated, requireUser } from './links.js';
 
 function cleanName(name: string): string {

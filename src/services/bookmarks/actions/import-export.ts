@@ -82,7 +82,10 @@ export async function importBookmarks(deps: Deps, caller: Caller, file: Uint8Arr
       result.existing++;
       return;
     }
-    const tags = b.tags.slice(0, MAX_REFS).map((t) => cut(t, LIMITS.name)).filter(Boolean);
+    const tags = b.tags
+      .slice(0, MAX_REFS)
+      .map((t) => cut(t, LIMITS.name))
+      .filter(Boolean);
     result.imported++;
     if (dryRun) {
       for (const name of tags) if (!wouldCreate.has(name) && !findOwnByName(deps.db, 'tags', userId, name)) wouldCreate.add(name);
@@ -97,7 +100,20 @@ export async function importBookmarks(deps: Deps, caller: Caller, file: Uint8Arr
       visibility: b.private === true ? 3 : b.private === false ? (deps.guestAccess ? 1 : 2) : fallbackVisibility,
       created_at: b.addDate !== null ? fromUnixSeconds(b.addDate) : undefined,
     });
-    if (tags.length) attach(deps.db, 'tags', link.id, resolveRefs(deps, userId, 'tags', tags.map((name) => ({ name })), created), 'replace');
+    if (tags.length)
+      attach(
+        deps.db,
+        'tags',
+        link.id,
+        resolveRefs(
+          deps,
+          userId,
+          'tags',
+          tags.map((name) => ({ name })),
+          created,
+        ),
+        'replace',
+      );
     inserted.push(link);
   };
   let next = 0;
@@ -123,7 +139,12 @@ function publishCreated(deps: Deps, caller: Caller, userId: number, tags: Collec
   emitTagsCreated(deps, tags);
   for (let i = 0; i < links.length; i += 500) {
     const chunk = links.slice(i, i + 500);
-    const tagsOf = collectionsOf(deps.db, caller, 'tags', chunk.map((l) => l.id));
+    const tagsOf = collectionsOf(
+      deps.db,
+      caller,
+      'tags',
+      chunk.map((l) => l.id),
+    );
     for (const l of chunk) deps.events.emit({ type: 'link.created', data: { ...linkJson(l), lists: [], tags: tagsOf.get(l.id) ?? [] }, userId });
   }
 }
@@ -135,7 +156,12 @@ export function exportBookmarks(deps: Deps, caller: Caller): string {
   const links: ExportLink[] = [];
   for (let i = 0; i < rows.length; i += 500) {
     const chunk = rows.slice(i, i + 500);
-    const tags = collectionsOf(deps.db, caller, 'tags', chunk.map((r) => r.id));
+    const tags = collectionsOf(
+      deps.db,
+      caller,
+      'tags',
+      chunk.map((r) => r.id),
+    );
     for (const r of chunk)
       links.push({
         url: r.url,

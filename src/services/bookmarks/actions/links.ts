@@ -4,18 +4,7 @@ import { canEdit, canView, userIdOf, type Caller } from '../access.js';
 import { forbidden, notFound, unauthenticated, HttpError } from '../errors.js';
 import { Check, LIMITS, type Input, type Ref } from '../validate.js';
 import { getUser } from '../store/users.js';
-import {
-  attach,
-  findOwnLinkByUrl,
-  getLink,
-  insertLink,
-  linkJson,
-  linkWithRelations,
-  setLinkDeleted,
-  updateLink,
-  type LinkJson,
-  type LinkRow,
-} from '../store/links.js';
+import { attach, findOwnLinkByUrl, getLink, insertLink, linkJson, linkWithRelations, setLinkDeleted, updateLink, type LinkJson, type LinkRow } from '../store/links.js';
 import { findOwnByName, getCollection, insertCollection, setCollectionDeleted, type CollectionKind, type CollectionRow, collectionJson } from '../store/collections.js';
 import { fallbackTitle } from '../metadata.js';
 
@@ -49,8 +38,7 @@ export function checkRefs(deps: Deps, caller: Caller, c: Check, field: string, k
   }
   const noun = kind === 'lists' ? 'list' : 'tag';
   if (unknown.length) c.fail(field, `The selected :attribute are invalid: unknown ${noun} id ${unknown.join(', ')}.`);
-  if (foreign.length)
-    c.fail(field, `The selected :attribute are invalid: ${noun} id ${foreign.join(', ')} belongs to another user; only your own ${kind} can be attached.`);
+  if (foreign.length) c.fail(field, `The selected :attribute are invalid: ${noun} id ${foreign.join(', ')} belongs to another user; only your own ${kind} can be attached.`);
 }
 
 /** Resolves refs to ids, creating the user's own collections for unknown names. Run inside a transaction. */

@@ -56,65 +56,32 @@ export function getCollection(db: DB, kind: CollectionKind, id: number, withTras
 
 /** Own collection of this name, trashed ones included. */
 export function findOwnByName(db: DB, kind: CollectionKind, userId: number, name: string): CollectionRow | undefined {
-  return q(db, `SELECT * FROM ${KINDS[kind].table} WHERE user_id = ? AND name = ? ORDER BY deleted_at IS NOT NULL, id LIMIT 1`).get(
-    userId,
-    name,
-  ) as CollectionRow | undefined;
+  return q(db, `SELECT * FROM ${KINDS[kind].table} WHERE user_id = ? AND name = ? ORDER BY deleted_at IS NOT NULL, id LIMIT 1`).get(userId, name) as CollectionRow | undefined;
 }
 
-export function listCollections(
-  db: DB,
-  caller: Caller,
-  kind: CollectionKind,
-  order: { by: string; dir: 'asc' | 'desc' },
-  page: PageRequest,
-): Page<CollectionRow> {
+export function listCollections(db: DB, caller: Caller, kind: CollectionKind, order: { by: string; dir: 'asc' | 'desc' }, page: PageRequest): Page<CollectionRow> {
   const t = KINDS[kind].table;
   const v = visibleSql(caller, '');
   const { limit, offset } = limitOffset(page);
   const d = order.dir === 'asc' ? 'ASC' : 'DESC';
   const by = order.by === 'random' ? 'random()' : `${order.by} ${d}, name ASC, id ${d}`;
-  const rows = q(db, `SELECT * FROM ${t} WHERE deleted_at IS NULL AND ${v.sql} ORDER BY ${by} LIMIT ? OFFSET ?`).all(
-    ...v.params,
-    limit,
-    offset,
-  ) as CollectionRow[];
-  const total = q(db, `SELECT count(*) FROM ${t} WHERE deleted_at IS NULL AND ${v.sql}`).pluck().get(...v.params) as number;
+  const rows = q(db, `SELECT * FROM ${t} WHERE deleted_at IS NULL AND ${v.sql} ORDER BY ${by} LIMIT ? OFFSET ?`).all(...v.params, limit, offset) as CollectionRow[];
+  const total = q(db, `SELECT count(*) FROM ${t} WHERE deleted_at IS NULL AND ${v.sql}`)
+    .pluck()
+    .get(...v.params) as number;
   return { data: rows, total, page };
 }
 
-export function insertCollection(
-  db: DB,
-  kind: CollectionKind,
-  c: { user_id: number; name: string; description?: string | null; visibility: number },
-): CollectionRow {
+export function insertCollection(db: DB, kind: CollectionKind, c: { user_id: number; name: string; description?: string | null; visibility: number }): CollectionRow {
   const now = isoMicro();
   const info =
     kind === 'lists'
-      ? q(db, 'INSERT INTO lists (user_id, name, description, visibility, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)').run(
-          c.user_id,
-          c.name,
-          c.description ?? null,
-          c.visibility,
-          now,
-          now,
-        )
-      : q(db, 'INSERT INTO tags (user_id, name, visibility, created_at, updated_at) VALUES (?, ?, ?, ?, ?)').run(
-          c.user_id,
-          c.name,
-          c.visibility,
-          now,
-          now,
-        );
+      ? q(db, 'INSERT INTO lists (user_id, name, description, visibility, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)').run(c.user_id, c.name, c.description ?? null, c.visibility, now, now)
+      : q(db, 'INSERT INTO tags (user_id, name, visibility, created_at, updated_at) VALUES (?, ?, ?, ?, ?)').run(c.user_id, c.name, c.visibility, now, now);
   return getCollection(db, kind, Number(info.lastInsertRowid))!;
 }
 
-export function updateCollection(
-  db: DB,
-  kind: CollectionKind,
-  id: number,
-  patch: { name?: string; description?: string | null; visibility?: number },
-): CollectionRow {
+export function updateCollection(db: DB, kind: CollectionKind, id: number, patch: { name?: string; description?: string | null; visibility?: number }): CollectionRow {
   const cols: string[] = [];
   const vals: unknown[] = [];
   for (const [k, v] of Object.entries(patch)) {
@@ -139,8 +106,8 @@ export function setCollectionDeleted(db: DB, kind: CollectionKind, id: number, d
 export function searchCollections(db: DB, caller: Caller, kind: CollectionKind, query: string): CollectionRow[] {
   if (caller.kind !== 'user') return [];
   const like = `%${query.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
-  return q(
-    db,
-    `SELECT * FROM ${KINDS[kind].table} WHERE deleted_at IS NULL AND user_id = ? AND name LIKE ? ESCAPE '\\' ORDER BY name ASC, id ASC LIMIT 1000`,
-  ).all(caller.userId, like) as CollectionRow[];
+  return q(db, `SELECT * FROM ${KINDS[kind].table} WHERE deleted_at IS NULL AND user_id = ? AND name LIKE ? ESCAPE '\\' ORDER BY name ASC, id ASC LIMIT 1000`).all(
+    caller.userId,
+    like,
+  ) as CollectionRow[];
 }

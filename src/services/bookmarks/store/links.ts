@@ -118,11 +118,7 @@ export function visibleUrlExists(db: DB, caller: Caller, url: string, ownOnly = 
 export function listLinks(db: DB, caller: Caller, order: { by: string; dir: Dir }, page: PageRequest): Page<LinkRow> {
   const v = visibleSql(caller, '');
   const { limit, offset } = limitOffset(page);
-  const rows = q(db, `SELECT * FROM links WHERE deleted_at IS NULL AND ${v.sql} ORDER BY ${orderSql('', order.by, order.dir)} LIMIT ? OFFSET ?`).all(
-    ...v.params,
-    limit,
-    offset,
-  ) as LinkRow[];
+  const rows = q(db, `SELECT * FROM links WHERE deleted_at IS NULL AND ${v.sql} ORDER BY ${orderSql('', order.by, order.dir)} LIMIT ? OFFSET ?`).all(...v.params, limit, offset) as LinkRow[];
   let total: number;
   if (page.perPage === null) total = rows.length;
   else if (offset === 0 && rows.length < limit) total = rows.length;
@@ -133,7 +129,9 @@ export function listLinks(db: DB, caller: Caller, order: { by: string; dir: Dir 
     const cached = s.totals.get(key);
     if (cached && cached.gen === s.gen && cached.dv === dv) total = cached.total;
     else {
-      total = q(db, `SELECT count(*) FROM links WHERE deleted_at IS NULL AND ${v.sql}`).pluck().get(...v.params) as number;
+      total = q(db, `SELECT count(*) FROM links WHERE deleted_at IS NULL AND ${v.sql}`)
+        .pluck()
+        .get(...v.params) as number;
       s.totals.set(key, { gen: s.gen, dv, total });
     }
   }
@@ -241,25 +239,15 @@ export function linkWithRelations(db: DB, caller: Caller, row: LinkRow): LinkJso
 }
 
 /** Links of a list or tag, under the caller's visibility. */
-export function linksOfCollection(
-  db: DB,
-  caller: Caller,
-  kind: CollectionKind,
-  collectionId: number,
-  order: { by: string; dir: Dir },
-  page: PageRequest,
-): Page<LinkJson> {
+export function linksOfCollection(db: DB, caller: Caller, kind: CollectionKind, collectionId: number, order: { by: string; dir: Dir }, page: PageRequest): Page<LinkJson> {
   const k = KINDS[kind];
   const v = visibleSql(caller, 'l');
   const { limit, offset } = limitOffset(page);
   const where = `FROM ${k.pivot} p JOIN links l ON l.id = p.link_id WHERE p.${k.fk} = ? AND l.deleted_at IS NULL AND ${v.sql}`;
-  const rows = q(db, `SELECT l.* ${where} ORDER BY ${orderSql('l', order.by, order.dir)} LIMIT ? OFFSET ?`).all(
-    collectionId,
-    ...v.params,
-    limit,
-    offset,
-  ) as LinkRow[];
-  const total = q(db, `SELECT count(*) ${where}`).pluck().get(collectionId, ...v.params) as number;
+  const rows = q(db, `SELECT l.* ${where} ORDER BY ${orderSql('l', order.by, order.dir)} LIMIT ? OFFSET ?`).all(collectionId, ...v.params, limit, offset) as LinkRow[];
+  const total = q(db, `SELECT count(*) ${where}`)
+    .pluck()
+    .get(collectionId, ...v.params) as number;
   return { data: rows.map((r) => ({ ...linkJson(r), pivot: { [k.fk]: collectionId, link_id: r.id } })), total, page };
 }
 
@@ -293,15 +281,13 @@ export function searchLinks(db: DB, caller: Caller, s: LinkSearch, page: PageReq
   const { limit, offset } = limitOffset(page);
   const { ids, total } = searchIndex(db).search(caller, s, offset, limit);
   const rows = new Map<number, LinkRow>();
-  if (ids.length)
-    for (const r of q(db, 'SELECT * FROM links WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as LinkRow[]) rows.set(r.id, r);
+  if (ids.length) for (const r of q(db, 'SELECT * FROM links WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as LinkRow[]) rows.set(r.id, r);
   return { data: ids.map((id) => rows.get(id)).filter((r): r is LinkRow => r !== undefined), total, page };
 }
 
 /** Links to check: not trashed, checks enabled, never checked or checked longest ago first. */
 export function linksToCheck(db: DB, limit: number, ownerId?: number): LinkRow[] {
-  if (ownerId !== undefined)
-    return q(db, 'SELECT * FROM links WHERE deleted_at IS NULL AND check_disabled = 0 AND user_id = ? ORDER BY id').all(ownerId) as LinkRow[];
+  if (ownerId !== undefined) return q(db, 'SELECT * FROM links WHERE deleted_at IS NULL AND check_disabled = 0 AND user_id = ? ORDER BY id').all(ownerId) as LinkRow[];
   return q(
     db,
     `SELECT * FROM links WHERE deleted_at IS NULL AND check_disabled = 0

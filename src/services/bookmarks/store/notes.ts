@@ -36,13 +36,7 @@ export function getNote(db: DB, id: number, withTrashed = false): NoteRow | unde
   return row;
 }
 
-export function notesOfLink(
-  db: DB,
-  caller: Caller,
-  linkId: number,
-  order: { by: string; dir: 'asc' | 'desc' },
-  page: PageRequest,
-): Page<NoteRow> {
+export function notesOfLink(db: DB, caller: Caller, linkId: number, order: { by: string; dir: 'asc' | 'desc' }, page: PageRequest): Page<NoteRow> {
   const v = visibleSql(caller, '');
   const { limit, offset } = limitOffset(page);
   const d = order.dir === 'asc' ? 'ASC' : 'DESC';
@@ -52,31 +46,21 @@ export function notesOfLink(
     limit,
     offset,
   ) as NoteRow[];
-  const total = q(db, `SELECT count(*) FROM notes WHERE link_id = ? AND deleted_at IS NULL AND ${v.sql}`).pluck().get(linkId, ...v.params) as number;
+  const total = q(db, `SELECT count(*) FROM notes WHERE link_id = ? AND deleted_at IS NULL AND ${v.sql}`)
+    .pluck()
+    .get(linkId, ...v.params) as number;
   return { data: rows, total, page };
 }
 
 export function insertNote(db: DB, n: { user_id: number; link_id: number; note: string; visibility: number }): NoteRow {
   const now = isoMicro();
-  const info = q(db, 'INSERT INTO notes (user_id, link_id, note, visibility, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)').run(
-    n.user_id,
-    n.link_id,
-    n.note,
-    n.visibility,
-    now,
-    now,
-  );
+  const info = q(db, 'INSERT INTO notes (user_id, link_id, note, visibility, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)').run(n.user_id, n.link_id, n.note, n.visibility, now, now);
   return getNote(db, Number(info.lastInsertRowid))!;
 }
 
 export function updateNote(db: DB, id: number, patch: { note?: string; visibility?: number }): NoteRow {
   const cur = getNote(db, id, true)!;
-  q(db, 'UPDATE notes SET note = ?, visibility = ?, updated_at = ? WHERE id = ?').run(
-    patch.note ?? cur.note,
-    patch.visibility ?? cur.visibility,
-    isoMicro(),
-    id,
-  );
+  q(db, 'UPDATE notes SET note = ?, visibility = ?, updated_at = ? WHERE id = ?').run(patch.note ?? cur.note, patch.visibility ?? cur.visibility, isoMicro(), id);
   return getNote(db, id, true)!;
 }
 

@@ -116,8 +116,7 @@ export class SearchIndex {
   private linkIdsIn(kind: CollectionKind, collectionIds: number[] | null): Set<number> {
     const k = KINDS[kind];
     const sql =
-      `SELECT DISTINCT p.link_id FROM ${k.pivot} p JOIN ${k.table} c ON c.id = p.${k.fk} WHERE c.deleted_at IS NULL` +
-      (collectionIds ? ` AND p.${k.fk} IN (SELECT value FROM json_each(?))` : '');
+      `SELECT DISTINCT p.link_id FROM ${k.pivot} p JOIN ${k.table} c ON c.id = p.${k.fk} WHERE c.deleted_at IS NULL` + (collectionIds ? ` AND p.${k.fk} IN (SELECT value FROM json_each(?))` : '');
     const stmt = q(this.db, sql).pluck();
     return new Set((collectionIds ? stmt.all(JSON.stringify(collectionIds)) : stmt.all()) as number[]);
   }
@@ -142,8 +141,7 @@ export class SearchIndex {
       if (s.brokenOnly && e.status <= 1) continue;
       if (
         needle !== null &&
-        !((joined ? e.utL.includes(needle) : e.urlL.includes(needle) || (s.searchTitle && e.titleL.includes(needle))) ||
-          (s.searchDescription && e.descL !== null && e.descL.includes(needle)))
+        !((joined ? e.utL.includes(needle) : e.urlL.includes(needle) || (s.searchTitle && e.titleL.includes(needle))) || (s.searchDescription && e.descL !== null && e.descL.includes(needle)))
       )
         continue;
       if (inLists && !inLists.has(e.id)) continue;

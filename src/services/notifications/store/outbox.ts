@@ -76,9 +76,7 @@ export class Outbox {
         ORDER BY d.next_attempt_at, d.rowid LIMIT ?`),
       insertAttempt: db.prepare('INSERT INTO attempts (delivery_id, n, started_at) VALUES (?, ?, ?)'),
       leaseDelivery: db.prepare('UPDATE deliveries SET inflight_attempt = ?, next_attempt_at = ?, url = ?, updated_at = ? WHERE id = ?'),
-      finishAttempt: db.prepare(
-        'UPDATE attempts SET finished_at = ?, duration_ms = ?, status_code = ?, error = ?, response_excerpt = ?, outcome = ? WHERE id = ?',
-      ),
+      finishAttempt: db.prepare('UPDATE attempts SET finished_at = ?, duration_ms = ?, status_code = ?, error = ?, response_excerpt = ?, outcome = ? WHERE id = ?'),
       getDeliveryRow: db.prepare(DELIVERY_ROW_SQL),
       nextDueFor: db.prepare("SELECT MIN(next_attempt_at) AS t FROM deliveries WHERE webhook_id = ? AND status = 'pending'"),
       insertEvent: db.prepare('INSERT INTO events (id, type, timestamp, body, created_at) VALUES (?, ?, ?, ?, ?)'),
@@ -90,9 +88,7 @@ export class Outbox {
       markDelivered: db.prepare(
         "UPDATE deliveries SET status = 'delivered', attempts = ?, inflight_attempt = NULL, next_attempt_at = NULL, last_status_code = ?, last_error = NULL, updated_at = ?, delivered_at = ? WHERE id = ?",
       ),
-      markFailedAttempt: db.prepare(
-        'UPDATE deliveries SET status = ?, attempts = ?, inflight_attempt = NULL, next_attempt_at = ?, last_status_code = ?, last_error = ?, updated_at = ? WHERE id = ?',
-      ),
+      markFailedAttempt: db.prepare('UPDATE deliveries SET status = ?, attempts = ?, inflight_attempt = NULL, next_attempt_at = ?, last_status_code = ?, last_error = ?, updated_at = ? WHERE id = ?'),
     };
     this.enqueueTx = db.transaction((env: Envelope<unknown>, body: Buffer, now: number, subs: WebhookWithSecret[]) => this.insertEventRows(env, body, now, subs));
     this.enqueueManyTx = db.transaction((items: EventToStore[], now: number) => {
@@ -179,9 +175,7 @@ export class Outbox {
   private finishOne({ delivery: d, result, now, interrupted }: FinishedAttempt, retryScale: number): DeliveryStatus | undefined {
     const outcome = interrupted ? 'interrupted' : result.ok ? 'success' : 'failure';
     this.stmts.finishAttempt.run(now, result.durationMs, result.statusCode, interrupted ? INTERRUPTED : result.error, result.responseExcerpt || null, outcome, d.attemptId);
-    const row = this.stmts.deliveryState.get(d.id) as
-      | { status: DeliveryStatus; attempts: number; series_base: number; inflight_attempt: number | null; webhook_id: string }
-      | undefined;
+    const row = this.stmts.deliveryState.get(d.id) as { status: DeliveryStatus; attempts: number; series_base: number; inflight_attempt: number | null; webhook_id: string } | undefined;
     if (!row) return undefined;
     if (row.status !== 'pending' || row.inflight_attempt !== d.attemptId) return row.status;
     if (interrupted) {
@@ -206,9 +200,7 @@ export class Outbox {
   recoverInterrupted(now: number): number {
     const tx = this.db.transaction(() => {
       this.db.prepare("UPDATE attempts SET outcome = 'interrupted', finished_at = ?, error = ? WHERE outcome IS NULL").run(now, INTERRUPTED);
-      return this.db
-        .prepare("UPDATE deliveries SET inflight_attempt = NULL, next_attempt_at = ?, updated_at = ? WHERE inflight_attempt IS NOT NULL AND status = 'pending'")
-        .run(now, now).changes;
+      return this.db.prepare("UPDATE deliveries SET inflight_attempt = NULL, next_attempt_at = ?, updated_at = ? WHERE inflight_attempt IS NOT NULL AND status = 'pending'").run(now, now).changes;
     });
     return tx();
   }
@@ -226,9 +218,7 @@ export class Outbox {
       if (!this.webhooks.get(row.webhook_id)) return { ok: false, code: 409, message: `the webhook ${row.webhook_id} of this delivery was deleted` };
       if (row.status === 'pending' && row.inflight_attempt !== null) return { ok: false, code: 409, message: 'an attempt of this delivery is in progress' };
       // Pending (waiting for a retry), delivered or failed alike: a fresh series, due now.
-      this.db
-        .prepare("UPDATE deliveries SET status = 'pending', series_base = attempts, next_attempt_at = ?, delivered_at = NULL, updated_at = ? WHERE id = ?")
-        .run(now, now, id);
+      this.db.prepare("UPDATE deliveries SET status = 'pending', series_base = attempts, next_attempt_at = ?, delivered_at = NULL, updated_at = ? WHERE id = ?").run(now, now, id);
       return { ok: true, delivery: getDelivery(this.db, id)! };
     });
     return tx();
@@ -239,9 +229,7 @@ export class Outbox {
     try {
       return this.db.transaction(() => {
         if (!this.webhooks.remove(id)) return false;
-        this.db
-          .prepare("UPDATE deliveries SET status = 'failed', last_error = 'webhook deleted', next_attempt_at = NULL, updated_at = ? WHERE webhook_id = ? AND status = 'pending'")
-          .run(now, id);
+        this.db.prepare("UPDATE deliveries SET status = 'failed', last_error = 'webhook deleted', next_attempt_at = NULL, updated_at = ? WHERE webhook_id = ? AND status = 'pending'").run(now, id);
         return true;
       })();
     } finally {

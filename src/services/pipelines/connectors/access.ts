@@ -60,9 +60,7 @@ function special(location: string): AccessRefused {
 }
 
 function outside(location: string, root: string): AccessRefused {
-  return new AccessRefused(
-    `'${location}' is outside the connector root ${root}: file connectors reach only files under it (set it with ops serve --connector-root)`,
-  );
+  return new AccessRefused(`'${location}' is outside the connector root ${root}: file connectors reach only files under it (set it with ops serve --connector-root)`);
 }
 
 async function realRoot(root: string): Promise<string> {

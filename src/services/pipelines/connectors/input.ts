@@ -142,13 +142,7 @@ function capText<T extends string | null>(text: T, chars: number): T {
   return (text.slice(0, chars) + '…') as T;
 }
 
-export async function readInputConnector(
-  decl: ConnectorDecl,
-  endpointName: string,
-  binding: TableBinding,
-  access: ConnectorAccess,
-  signal?: AbortSignal,
-): Promise<ConnectorData> {
+export async function readInputConnector(decl: ConnectorDecl, endpointName: string, binding: TableBinding, access: ConnectorAccess, signal?: AbortSignal): Promise<ConnectorData> {
   const table = binding.table;
   const path = String(decl.transport.config?.path ?? '');
   const details = { table: table.name, endpoint_name: endpointName, transport: decl.transport.name, path };
@@ -164,8 +158,7 @@ export async function readInputConnector(
   if (format === 'csv') parsed = parseCsvInput(text, binding);
   else {
     const updateFormat = String(cfg.update_format ?? 'insert_delete');
-    if (!UPDATE_FORMATS.includes(updateFormat))
-      throw new ConnectorError(`Input connector '${endpointName}' of table '${table.name}': unknown update_format '${updateFormat}'`, details);
+    if (!UPDATE_FORMATS.includes(updateFormat)) throw new ConnectorError(`Input connector '${endpointName}' of table '${table.name}': unknown update_format '${updateFormat}'`, details);
     parsed = parseJsonInput(text, binding, { updateFormat: updateFormat as UpdateFormat, array: cfg.array === true });
   }
   if (parsed.errorCount > 0) {
@@ -175,7 +168,9 @@ export async function readInputConnector(
       {
         ...details,
         cause: 'parse errors',
-        errors: parsed.errors.slice(0, MAX_LISTED_ERRORS).map((x) => ({ ...x, description: capText(x.description, 2 * INVALID_TEXT_CHARS), invalid_text: capText(x.invalid_text, INVALID_TEXT_CHARS) })),
+        errors: parsed.errors
+          .slice(0, MAX_LISTED_ERRORS)
+          .map((x) => ({ ...x, description: capText(x.description, 2 * INVALID_TEXT_CHARS), invalid_text: capText(x.invalid_text, INVALID_TEXT_CHARS) })),
         num_errors: parsed.errorCount,
       },
     );

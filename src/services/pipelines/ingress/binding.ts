@@ -37,8 +37,7 @@ export class TableBinding {
     this.names = table.columns.map((c) => c.name);
     this.engineTable = engineName(table);
     this.codecs = codec.columns;
-    if (this.codecs.length !== this.names.length || this.codecs.some((c, i) => c.name !== this.names[i]))
-      throw new Error(`the codec of table '${table.name}' does not match its columns`);
+    if (this.codecs.length !== this.names.length || this.codecs.some((c, i) => c.name !== this.names[i])) throw new Error(`the codec of table '${table.name}' does not match its columns`);
     this.nullable = table.columns.map((c) => c.nullable);
     this.makeRow = rowMaker(this.names);
     const pk = new Set(table.primaryKey);

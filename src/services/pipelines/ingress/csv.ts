@@ -73,8 +73,7 @@ export class CsvParser implements IngressParser {
     const ncols = binding.names.length;
     const ev = this.sink.event(line);
     try {
-      if (rec.fields.length !== ncols)
-        throw new RowError(`expected ${ncols} field${ncols === 1 ? '' : 's'}, found ${rec.fields.length}`);
+      if (rec.fields.length !== ncols) throw new RowError(`expected ${ncols} field${ncols === 1 ? '' : 's'}, found ${rec.fields.length}`);
       const batch = this.sink.batch(binding.engineTable, this.rowOp, ncols);
       const codecs = binding.codecs;
       for (let f = 0; f < ncols; f++) {
@@ -82,8 +81,7 @@ export class CsvParser implements IngressParser {
           batch.push(codecs[f]!.fromCsv(rec.fields[f]!, rec.quoted[f]!));
         } catch (err) {
           batch.dropRow();
-          if (err instanceof EngineValueError)
-            throw new RowError(`error parsing field '${binding.names[f]}': field ${f}: ${err.message}`, binding.names[f]!);
+          if (err instanceof EngineValueError) throw new RowError(`error parsing field '${binding.names[f]}': field ${f}: ${err.message}`, binding.names[f]!);
           throw err;
         }
       }

@@ -279,8 +279,7 @@ function insertDelete(value: unknown, binding: TableBinding, emit: (op: RowOp, r
   let n = 0;
   for (const key of Object.keys(value)) {
     if (key === 'table') continue;
-    if (key !== 'insert' && key !== 'delete' && key !== 'update')
-      throw new RowError(`unknown field \`${key}\`, expected one of \`table\`, \`insert\`, \`delete\`, \`update\``);
+    if (key !== 'insert' && key !== 'delete' && key !== 'update') throw new RowError(`unknown field \`${key}\`, expected one of \`table\`, \`insert\`, \`delete\`, \`update\``);
     n++;
   }
   if (n === 0) throw new RowError('the update has none of `insert`, `delete`, `update`');

@@ -15,11 +15,7 @@ export const MAX_REPORTED_ERRORS = 1000;
 
 export function parseErrorsResponse(errors: ParseErrorEntry[], total = errors.length): ApiError {
   const shown = errors.slice(0, MAX_REPORTED_ERRORS);
-  const lines = shown.map(
-    (e) =>
-      `    Parse error (event #${e.event_number}, line ${e.line}): ${e.description}` +
-      (e.invalid_text !== null ? `\nInvalid fragment: '${e.invalid_text}'` : ''),
-  );
+  const lines = shown.map((e) => `    Parse error (event #${e.event_number}, line ${e.line}): ${e.description}` + (e.invalid_text !== null ? `\nInvalid fragment: '${e.invalid_text}'` : ''));
   const message =
     `Errors parsing input data (${total} errors):\n${lines.join('\n')}` +
     (total > shown.length ? `\n    ... ${total - shown.length} more errors not shown` : '') +

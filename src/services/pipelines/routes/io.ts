@@ -67,8 +67,7 @@ export function ingressRoutes(app: FastifyInstance, manager: PipelineManager, bo
     if (format === 'json') {
       const uf = param(q, 'update_format') ?? 'insert_delete';
       if (uf === 'snowflake') throw Errors.parserConfig("update format 'snowflake' is not supported for JSON input streams");
-      if (!UPDATE_FORMATS.includes(uf))
-        throw Errors.parserConfig(`unknown update format '${uf}'; valid formats: ${UPDATE_FORMATS.join(', ')}`);
+      if (!UPDATE_FORMATS.includes(uf)) throw Errors.parserConfig(`unknown update format '${uf}'; valid formats: ${UPDATE_FORMATS.join(', ')}`);
       updateFormat = uf as UpdateFormat;
       array = boolParam(q, 'array', false);
     }
@@ -81,12 +80,7 @@ export function ingressRoutes(app: FastifyInstance, manager: PipelineManager, bo
     if (runtime.state === 'Paused' && !force) await runtime.waitUntilRunning();
     const body = bodyStream(req);
     try {
-      await runtime.ingest(
-        { table: table.name, format, updateFormat, array },
-        body instanceof Uint8Array ? body : untilTerminated(body, runtime.terminated),
-        bodyLimit,
-        tooLarge(bodyLimit),
-      );
+      await runtime.ingest({ table: table.name, format, updateFormat, array }, body instanceof Uint8Array ? body : untilTerminated(body, runtime.terminated), bodyLimit, tooLarge(bodyLimit));
     } catch (err) {
       if (err instanceof ApiError && err.status === 413) {
         // the rest of the body is read and dropped, so that the client gets the answer
@@ -113,15 +107,12 @@ export function ioRoutes(app: FastifyInstance, manager: PipelineManager): void {
     }
     if (format !== 'json' && format !== 'csv') throw Errors.unknownOutputFormat(format);
     if (mode !== 'watch' && mode !== 'snapshot') throw Errors.badParam('mode', mode, "'watch' or 'snapshot'");
-    if (query !== 'table' && query !== 'quantiles' && query !== 'neighborhood')
-      throw Errors.badParam('query', query, "'table', 'quantiles' or 'neighborhood'");
+    if (query !== 'table' && query !== 'quantiles' && query !== 'neighborhood') throw Errors.badParam('query', query, "'table', 'quantiles' or 'neighborhood'");
     const backpressure = boolParam(q, 'backpressure', false);
 
     if (mode === 'watch') {
-      if (query === 'quantiles')
-        throw new ApiError(405, 'QuantileStreamingNotSupported', 'Continuous monitoring is not supported for quantiles. Use mode=snapshot instead.');
-      if (query === 'neighborhood')
-        throw new ApiError(405, 'NeighborhoodStreamingNotSupported', 'Continuous monitoring is not supported for neighborhoods. Use mode=snapshot instead.');
+      if (query === 'quantiles') throw new ApiError(405, 'QuantileStreamingNotSupported', 'Continuous monitoring is not supported for quantiles. Use mode=snapshot instead.');
+      if (query === 'neighborhood') throw new ApiError(405, 'NeighborhoodStreamingNotSupported', 'Continuous monitoring is not supported for neighborhoods. Use mode=snapshot instead.');
       reply.hijack();
       runtime.addWatcher(rel, format as OutputFormat, backpressure, reply.raw);
       return;
@@ -153,6 +144,9 @@ export function ioRoutes(app: FastifyInstance, manager: PipelineManager): void {
     const format = param(q, 'format') ?? 'text';
     if (format !== 'json' && format !== 'text') throw Errors.badParam('format', format, "'text' or 'json'");
     const body = await runtime.query(sql, format);
-    return reply.code(200).header('content-type', format === 'json' ? 'application/x-ndjson' : 'text/plain; charset=utf-8').send(body);
+    return reply
+      .code(200)
+      .header('content-type', format === 'json' ? 'application/x-ndjson' : 'text/plain; charset=utf-8')
+      .send(body);
   });
 }

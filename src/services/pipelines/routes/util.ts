@@ -54,11 +54,7 @@ export function parseDescr(body: unknown, urlName: string | undefined): Pipeline
   const name = body.name === undefined ? urlName : body.name;
   if (typeof name !== 'string') throw Errors.badBody("Json deserialize error: field 'name' must be a string");
   if (typeof body.program_code !== 'string')
-    throw Errors.badBody(
-      body.program_code === undefined
-        ? 'Json deserialize error: missing field `program_code`'
-        : "Json deserialize error: field 'program_code' must be a string",
-    );
+    throw Errors.badBody(body.program_code === undefined ? 'Json deserialize error: missing field `program_code`' : "Json deserialize error: field 'program_code' must be a string");
   const description = body.description ?? '';
   if (typeof description !== 'string') throw Errors.badBody("Json deserialize error: field 'description' must be a string");
   const runtime_config = body.runtime_config ?? {};
@@ -99,8 +95,7 @@ function checkRuntimeConfig(rc: Record<string, unknown>): void {
   if (rc.workers !== undefined && (typeof rc.workers !== 'number' || !Number.isInteger(rc.workers) || rc.workers < 1 || rc.workers > 1024))
     throw Errors.badBody("Json deserialize error: field 'runtime_config.workers' must be an integer between 1 and 1024");
   const resources = rc.resources;
-  if (resources !== undefined && resources !== null && !isObject(resources))
-    throw Errors.badBody("Json deserialize error: field 'runtime_config.resources' must be an object");
+  if (resources !== undefined && resources !== null && !isObject(resources)) throw Errors.badBody("Json deserialize error: field 'runtime_config.resources' must be an object");
   const mem = isObject(resources) ? resources.memory_mb_max : undefined;
   if (mem !== undefined && mem !== null && (typeof mem !== 'number' || !Number.isInteger(mem) || mem < 1 || mem > 1_048_576))
     throw Errors.badBody("Json deserialize error: field 'runtime_config.resources.memory_mb_max' must be null or a whole number of MiB between 1 and 1048576");

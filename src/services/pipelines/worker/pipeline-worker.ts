@@ -56,7 +56,10 @@ const encoder = new TextEncoder();
 
 function emit(relation: string, format: OutputFormat, chunks: EncodedChunk[]): void {
   const wire: WireChunk[] = chunks.map((c) => ({ bytes: encoder.encode(c.data), records: c.records }));
-  post({ t: 'output', relation, format, chunks: wire }, wire.map((c) => c.bytes.buffer as ArrayBuffer));
+  post(
+    { t: 'output', relation, format, chunks: wire },
+    wire.map((c) => c.bytes.buffer as ArrayBuffer),
+  );
 }
 
 let rt: PipelineRuntime | null = null;

@@ -15,8 +15,7 @@ const access = { root, fetchPolicy: 'any' as const, maxBytes: 1024 };
 describe('connector root paths', () => {
   it('reads regular files by relative path, absolute path and file URL, and a symlink that stays inside', async () => {
     symlinkSync(join(root, 'a.json'), join(root, 'sub', 'link.json'));
-    for (const p of ['a.json', join(root, 'a.json'), `file://${join(root, 'a.json')}`, 'sub/../a.json', 'sub/link.json'])
-      expect(await resolveReadPath(p, access), p).toBe(join(root, 'a.json'));
+    for (const p of ['a.json', join(root, 'a.json'), `file://${join(root, 'a.json')}`, 'sub/../a.json', 'sub/link.json']) expect(await resolveReadPath(p, access), p).toBe(join(root, 'a.json'));
   });
 
   it('refuses a FIFO, a device behind a symlink, a directory and a NUL byte', async () => {

@@ -56,19 +56,17 @@ const key = fc.oneof(
 const pair = key.chain((k) => fc.tuple(fc.constant(k), fc.oneof({ weight: 12, arbitrary: VALID[k.toUpperCase()] ?? literal }, { weight: 1, arbitrary: literal })));
 
 /** One row object's text: some columns (NOT NULL B usually there), in any order, any spacing. */
-const rowText = fc
-  .tuple(fc.array(pair, { maxLength: 6 }), fc.option(VALID.B!, { freq: 8 }), fc.constantFrom('', ' ', '\t', '  '))
-  .map(([pairs, b, sp]) => {
-    const all = b === null ? pairs : [['B', b] as [string, string], ...pairs];
-    return `{${sp}${all.map(([k, v]) => `"${k}"${sp}:${sp}${v}`).join(`,${sp}`)}${sp}}`;
-  });
+const rowText = fc.tuple(fc.array(pair, { maxLength: 6 }), fc.option(VALID.B!, { freq: 8 }), fc.constantFrom('', ' ', '\t', '  ')).map(([pairs, b, sp]) => {
+  const all = b === null ? pairs : [['B', b] as [string, string], ...pairs];
+  return `{${sp}${all.map(([k, v]) => `"${k}"${sp}:${sp}${v}`).join(`,${sp}`)}${sp}}`;
+});
 
 /** A line: rows (or, sometimes, something else) as the body format has them. */
 function line(array: boolean): fc.Arbitrary<string> {
   const item = fc.oneof({ weight: 8, arbitrary: rowText }, { weight: 1, arbitrary: fc.constantFrom('5', '"s"', '[1]', '{', '}', ']', '[', ',', '') });
-  return fc.tuple(fc.array(item, { maxLength: 4 }), fc.constantFrom('', ' ', '\r', '\uFEFF')).map(([items, sp]) =>
-    array ? `${sp}[${items.join(`,${sp}`)}]${sp}` : items.join(sp === '' ? '' : ` ${sp}`),
-  );
+  return fc
+    .tuple(fc.array(item, { maxLength: 4 }), fc.constantFrom('', ' ', '\r', '\uFEFF'))
+    .map(([items, sp]) => (array ? `${sp}[${items.join(`,${sp}`)}]${sp}` : items.join(sp === '' ? '' : ` ${sp}`)));
 }
 
 function summary(p: ParsedInput) {

@@ -37,9 +37,7 @@ describe('JSON ingress parser', () => {
       [2, 'C2', 1],
       [3, 'C1', 1],
     ]);
-    expect(p.errors[0]!.description).toBe(
-      'failed to deserialize JSON record: error parsing field \'C2\': invalid type: string "foo", expected a boolean',
-    );
+    expect(p.errors[0]!.description).toBe('failed to deserialize JSON record: error parsing field \'C2\': invalid type: string "foo", expected a boolean');
     expect(p.errors[1]!.description).toContain('invalid type: boolean `true`, expected i32');
     const err = parseErrorsResponse(p.errors);
     expect(err.status).toBe(400);
@@ -92,10 +90,7 @@ describe('JSON ingress parser', () => {
       { table: 'T1', op: 'delete', row: { ID: 2 } },
     ]);
     const bad = parseJsonInput('{"update":{"s":"x"}}\n{"insert":{"id":3}}', pk, { updateFormat: 'insert_delete', array: false });
-    expect(bad.errors.map((e) => e.description)).toEqual([
-      'failed to deserialize JSON record: missing primary key field `ID`',
-      'failed to deserialize JSON record: missing field `S`',
-    ]);
+    expect(bad.errors.map((e) => e.description)).toEqual(['failed to deserialize JSON record: missing primary key field `ID`', 'failed to deserialize JSON record: missing field `S`']);
   });
 
   it('weighted and debezium formats', () => {

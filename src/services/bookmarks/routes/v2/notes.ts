@@ -7,9 +7,7 @@ import { bodyOf, callerOf, idOf } from '../common.js';
 import { doc, idParams, noteBody, noteSchema } from '../schemas.js';
 
 export function noteRoutes(app: FastifyInstance, deps: Deps): void {
-  app.post('/api/v2/notes', { schema: doc('Notes', 'Add a note to a link', { body: noteBody, ok: noteSchema }) }, async (req) =>
-    noteJson(createNote(deps, callerOf(req), bodyOf(req))),
-  );
+  app.post('/api/v2/notes', { schema: doc('Notes', 'Add a note to a link', { body: noteBody, ok: noteSchema }) }, async (req) => noteJson(createNote(deps, callerOf(req), bodyOf(req))));
   for (const method of ['PATCH', 'PUT'] as const) {
     app.route({
       method,
