@@ -60,7 +60,8 @@ describe('BIGINT through a pipeline', () => {
       expect(q.text).toContain(`{"K":2,"B":${MIN},"SAME":${MIN}}`);
       // an ad-hoc query that overflows is a 4xx naming its expression, not a 500
       const bad = await svc.call('GET', `/v0/pipelines/ints/query?sql=${encodeURIComponent('SELECT b - 1 AS less FROM t')}&format=json`);
-      expect(bad.status, bad.text).toBe(422);
+      expect(bad.status, bad.text).toBe(400);
+      expect(bad.json.error_code).toBe('AdHocQueryError');
       expect(bad.json.message).toContain('b - 1');
 
       // an insert that overflows a view (i * 2 in V, INTEGER) and another that is fine: refused whole

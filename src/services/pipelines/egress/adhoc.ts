@@ -18,7 +18,7 @@ const RESULT = '__ops_adhoc_result';
 const quote = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
 function badQuery(message: string): ApiError {
-  return new ApiError(400, 'InvalidAdHocQuery', message, null);
+  return new ApiError(400, 'AdHocQueryError', message, null); // Feldera's code and status for any failed ad-hoc query
 }
 
 /** What an ad-hoc query may read: materialized tables and views, by their output names. */
@@ -59,7 +59,8 @@ export function runQuery(circuit: Circuit, program: CompiledProgram, sql: string
     result = q.newCircuit().step(inputs).changes.get(view.name) ?? [];
   } catch (err) {
     // the query's own computation failed (integer overflow, division by zero): the query's fault, a 4xx
-    if (err instanceof EngineStepError) throw new ApiError(422, 'QueryFailed', `The query failed: ${err.message.replace(/, in view [^;]*;.*$/, '')}`, { expression: err.expression, type: err.type });
+    if (err instanceof EngineStepError)
+      throw new ApiError(400, 'AdHocQueryError', `Error during query processing: ${err.message.replace(/, in view [^;]*;.*$/, '')}`, { expression: err.expression, type: err.type });
     throw err;
   }
   return { rows: sortedContents([...result], view.columns), columns: view.columns.map((c) => c.name) };
