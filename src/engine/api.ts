@@ -172,11 +172,20 @@ export interface ColumnCodec {
   /** A JSON input value checked and put in the engine's JSON output form; throws EngineValueError. */
   fromJson(v: JsonValue | undefined): JsonValue;
   /**
+   * The JSON values fromJson gives back exactly as they are (they are in the output form already), so a
+   * reader holding one may keep it without the call: 'int' an integer number within [lo, hi] (safe
+   * integers), 'number' any number, 'string' any string, 'boolean' true or false; null: none (every
+   * value goes through fromJson). A JSON null is not covered: fromJson decides it (NOT NULL columns refuse it).
+   */
+  keeps: ColumnKeeps | null;
+  /**
    * A CSV field checked and put in the same form; throws EngineValueError. An empty field is NULL, unless
    * it was `quoted` ("") and the column is a string: then it is the empty string.
    */
   fromCsv(text: string, quoted?: boolean): JsonValue;
 }
+
+export type ColumnKeeps = { kind: 'int'; lo: number; hi: number } | { kind: 'number' } | { kind: 'string' } | { kind: 'boolean' };
 
 export interface InputCodec {
   columns: ColumnCodec[];

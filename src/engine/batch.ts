@@ -7,6 +7,9 @@
  * 64-bit float (the value itself, -0 included), a string whose characters are all below U+0100 as one
  * byte a character, true/false/null as a tag; anything else (other strings, arrays, objects, values of
  * future forms) is kept as the value itself. Reading a row gives back values equal to those pushed.
+ * A row's cells are given either in column order (push) or each column once in any order (the set*
+ * methods, for readers whose input names the columns in its own order); endRow checks that every cell
+ * of the row was given. setText takes Latin-1 bytes straight from the caller's buffer (no string).
  * Storage is in blocks of BLOCK_ROWS rows, so growing a batch never copies what it already holds; the
  * text of a block is trimmed to its size when the block is full.
  */
@@ -57,7 +60,7 @@ export class RowBatch {
   private readonly blocks: Block[] = [];
   /** Complete rows. */
   private rows = 0;
-  /** Cells pushed of the row in progress. */
+  /** Cells given of the row in progress. */
   private cell = 0;
   private current: Block | null = null;
   /** Length of the current block's `others` when the row in progress began. */
@@ -73,37 +76,79 @@ export class RowBatch {
 
   /** The next cell of the row in progress (cells in column order). */
   push(value: JsonValue): void {
+    this.set(this.cell, value);
+  }
+
+  /** Cell `c` of the row in progress (each column once a row, in any order). */
+  set(c: number, value: JsonValue): void {
+    switch (typeof value) {
+      case 'number':
+        return this.setNumber(c, value);
+      case 'string':
+        if (isOneByte(value)) {
+          const col = this.column(c);
+          this.appendText(col, value);
+          col.tags[this.current!.length] = TEXT;
+          col.ends![this.current!.length] = col.textLength;
+          return;
+        }
+        return this.other(c, value);
+      case 'boolean':
+        return this.setTag(c, value ? TRUE : FALSE);
+      default:
+        return value === null ? this.setTag(c, NULL) : this.other(c, value);
+    }
+  }
+
+  /** Cell `c` of the row in progress: a number. */
+  setNumber(c: number, value: number): void {
+    const col = this.column(c);
+    const r = this.current!.length;
+    col.tags[r] = NUMBER;
+    (col.nums ??= new Float64Array(BLOCK_ROWS))[r] = value;
+    if (col.ends !== null) col.ends[r] = col.textLength;
+  }
+
+  /** Cell `c` of the row in progress: null, true or false. */
+  setNull(c: number): void {
+    this.setTag(c, NULL);
+  }
+
+  setBoolean(c: number, value: boolean): void {
+    this.setTag(c, value ? TRUE : FALSE);
+  }
+
+  /** Cell `c` of the row in progress: the string of the Latin-1 bytes `bytes[from, end)` (ASCII text read from UTF-8 is such). */
+  setText(c: number, bytes: Uint8Array, from: number, end: number): void {
+    const col = this.column(c);
+    const r = this.current!.length;
+    const n = end - from;
+    if (col.ends === null) col.ends = new Uint32Array(BLOCK_ROWS); // earlier rows: no text, end 0
+    const at = this.reserveText(col, n);
+    if (n <= 32) for (let i = 0; i < n; i++) col.text![at + i] = bytes[from + i]!;
+    else col.text!.set(bytes.subarray(from, end), at);
+    col.textLength = at + n;
+    col.tags[r] = TEXT;
+    col.ends[r] = col.textLength;
+  }
+
+  private setTag(c: number, tag: number): void {
+    const col = this.column(c);
+    const r = this.current!.length;
+    col.tags[r] = tag;
+    if (col.ends !== null) col.ends[r] = col.textLength;
+  }
+
+  /** Column c of the row in progress, counting the cell (a row's first cell opens it). */
+  private column(c: number): ColumnBlock {
     let b = this.current;
     if (this.cell === 0) {
       if (b === null || b.length === BLOCK_ROWS) b = this.newBlock();
       this.othersAtRowStart = b.others.length;
     }
-    const c = this.cell++;
-    if (c >= this.width) throw new RangeError(`a row of this batch has ${this.width} cells`);
-    const col = b!.columns[c]!;
-    const r = b!.length;
-    switch (typeof value) {
-      case 'number':
-        col.tags[r] = NUMBER;
-        (col.nums ??= new Float64Array(BLOCK_ROWS))[r] = value;
-        break;
-      case 'string':
-        if (isOneByte(value)) {
-          col.tags[r] = TEXT;
-          this.appendText(col, value);
-          col.ends![r] = col.textLength;
-          return;
-        }
-        this.other(b!, col, r, value);
-        break;
-      case 'boolean':
-        col.tags[r] = value ? TRUE : FALSE;
-        break;
-      default:
-        if (value === null) col.tags[r] = NULL;
-        else this.other(b!, col, r, value);
-    }
-    if (col.ends !== null) col.ends[r] = col.textLength;
+    if (c >= this.width || c < 0 || this.cell >= this.width) throw new RangeError(`a row of this batch has ${this.width} cells`);
+    this.cell++;
+    return b!.columns[c]!;
   }
 
   /** Completes the row in progress. */
@@ -122,10 +167,7 @@ export class RowBatch {
     const b = this.current!;
     const r = b.length;
     b.others.length = this.othersAtRowStart;
-    for (let c = 0; c < this.cell; c++) {
-      const col = b.columns[c]!;
-      if (col.ends !== null) col.textLength = r === 0 ? 0 : col.ends[r - 1]!;
-    }
+    for (const col of b.columns) if (col.ends !== null) col.textLength = r === 0 ? 0 : col.ends[r - 1]!;
     this.cell = 0;
   }
 
@@ -193,22 +235,32 @@ export class RowBatch {
     return b;
   }
 
-  private other(b: Block, col: ColumnBlock, r: number, value: JsonValue): void {
+  private other(c: number, value: JsonValue): void {
+    const col = this.column(c);
+    const b = this.current!;
+    const r = b.length;
     col.tags[r] = OTHER;
     (col.nums ??= new Float64Array(BLOCK_ROWS))[r] = b.others.length;
     b.others.push(value);
+    if (col.ends !== null) col.ends[r] = col.textLength;
   }
 
   private appendText(col: ColumnBlock, s: string): void {
     if (col.ends === null) col.ends = new Uint32Array(BLOCK_ROWS); // earlier rows: no text, end 0
-    let text = col.text;
-    const need = col.textLength + s.length;
+    const at = this.reserveText(col, s.length);
+    col.textLength = at + (s.length <= 48 ? writeShort(col.text!, at, s) : col.text!.write(s, at, 'latin1'));
+  }
+
+  /** Room for n more bytes of text in col; returns where they go. */
+  private reserveText(col: ColumnBlock, n: number): number {
+    const text = col.text;
+    const need = col.textLength + n;
     if (text === null || need > text.length) {
       const bigger = Buffer.allocUnsafeSlow(Math.max(need, text === null ? 1024 : text.length * 2));
       if (text !== null) text.copy(bigger, 0, 0, col.textLength);
-      col.text = text = bigger;
+      col.text = bigger;
     }
-    col.textLength += s.length <= 48 ? writeShort(text, col.textLength, s) : text.write(s, col.textLength, 'latin1');
+    return col.textLength;
   }
 
   /** A full block's text buffers cut to their size (growth leaves up to half of them unused). */

@@ -8,29 +8,50 @@
  * a number for DOUBLE, a boolean) are the output form already and come back as they are, without the
  * internal form in between: this is on the ingress path of every value.
  */
-import { EngineValueError, type ColumnCodec, type InputCodec, type JsonValue } from './api.js';
+import { EngineValueError, type ColumnCodec, type ColumnKeeps, type InputCodec, type JsonValue } from './api.js';
 import { INT_RANGE, typeToString, type SqlType } from './types/types.js';
 import { expectedText, fromCsv, fromJson, toJson, type Value } from './types/values.js';
 
 type Reader = (v: JsonValue) => JsonValue;
 
-/** JSON input (not null) to the output form: fromJson then toJson, with shortcuts for the common types. */
-function jsonReader(t: SqlType): Reader {
-  const full: Reader = (v) => toJson(fromJson(v, t), t);
+/** The JSON values of type t that are its output form as they are (ColumnCodec.keeps). */
+function keeps(t: SqlType): ColumnKeeps | null {
   switch (t.kind) {
     case 'TINYINT':
     case 'SMALLINT':
     case 'INTEGER':
     case 'BIGINT': {
       const [lo, hi] = t.kind === 'BIGINT' ? [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER] : INT_RANGE[t.kind]!;
-      return (v) => (typeof v === 'number' && Number.isInteger(v) && v >= lo && v <= hi ? v : full(v));
+      return { kind: 'int', lo, hi };
     }
     case 'VARCHAR':
-      return (v) => (typeof v === 'string' ? v : full(v));
+      return { kind: 'string' };
     case 'DOUBLE':
-      return (v) => (typeof v === 'number' ? v : full(v));
+      return { kind: 'number' };
     case 'BOOLEAN':
+      return { kind: 'boolean' };
+    default:
+      return null;
+  }
+}
+
+/** JSON input (not null) to the output form: fromJson then toJson, with shortcuts for the common types. */
+function jsonReader(t: SqlType): Reader {
+  const full: Reader = (v) => toJson(fromJson(v, t), t);
+  const kept = keeps(t);
+  switch (kept?.kind) {
+    case 'int': {
+      const { lo, hi } = kept;
+      return (v) => (typeof v === 'number' && Number.isInteger(v) && v >= lo && v <= hi ? v : full(v));
+    }
+    case 'string':
+      return (v) => (typeof v === 'string' ? v : full(v));
+    case 'number':
+      return (v) => (typeof v === 'number' ? v : full(v));
+    case 'boolean':
       return (v) => (typeof v === 'boolean' ? v : full(v));
+  }
+  switch (t.kind) {
     case 'TIMESTAMP': {
       // also milliseconds since the epoch, as a number (Feldera's millis_since_epoch form)
       const text = checkedText(t, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{0,2}[1-9])?$/, full);
@@ -87,6 +108,7 @@ export function columnCodec(name: string, t: SqlType): ColumnCodec {
     type: typeToString(t),
     nullable,
     fromJson: (v) => (v === null || v === undefined ? jsonNull() : read(v)),
+    keeps: keeps(t),
     fromCsv:
       t.kind === 'VARCHAR'
         ? (text, quoted = false) => (text !== '' || quoted ? text : csvNull())

@@ -97,11 +97,21 @@ async function setup(base, name) {
   while ((await call(base, 'GET', `/v0/pipelines/${name}`)).deployment_status !== 'Running') await new Promise((r) => setTimeout(r, 10));
 }
 
-function bodies() {
+/** The request bodies as bytes (a client sending a file's bytes; encoding strings is not the server's work). */
+function bodies(first = 0, rows = ROWS) {
   const out = [];
-  for (let s = 0; s < ROWS; s += BATCH) out.push(JSON.stringify(batchRows(s)));
+  for (let s = first; s < first + rows; s += BATCH) out.push(Buffer.from(JSON.stringify(batchRows(s))));
   return out;
 }
+
+/**
+ * A pipeline's worker is a fresh isolate: its first requests run before the JIT has compiled the parser
+ * and the step. Steady state is what a rate means (the in-process baseline is the best of warm rounds),
+ * so each pipeline first takes WARM_BATCHES bodies of other rows, untimed.
+ */
+const WARM_BATCHES = 5;
+const warmBodies = () => bodies(10_000_000, WARM_BATCHES * BATCH);
+const WARM_ROWS = WARM_BATCHES * BATCH;
 
 async function ingestAll(base, name, list) {
   for (const body of list) await call(base, 'POST', `/v0/pipelines/${name}/ingress/t?format=json&update_format=raw&array=true`, body);
@@ -109,7 +119,7 @@ async function ingestAll(base, name, list) {
 
 async function checkAndStop(base, name) {
   const stats = await call(base, 'GET', `/v0/pipelines/${name}/stats`);
-  if (stats.global_metrics.total_processed_records !== ROWS) throw new Error('stats do not add up');
+  if (stats.global_metrics.total_processed_records !== WARM_ROWS + ROWS) throw new Error('stats do not add up');
   await call(base, 'POST', `/v0/pipelines/${name}/shutdown`);
 }
 
@@ -117,6 +127,7 @@ async function httpRate(base, round) {
   const name = `thru${round}`;
   await setup(base, name);
   const list = bodies();
+  await ingestAll(base, name, warmBodies());
   const t0 = performance.now();
   await ingestAll(base, name, list);
   const rate = ROWS / ((performance.now() - t0) / 1000);
@@ -129,12 +140,15 @@ async function twoAtOnce(base, round) {
   const [one, left, right] = ['one', 'left', 'right'].map((n) => `${n}${round}`);
   await setup(base, one);
   const list = bodies();
+  const warm = warmBodies();
+  await ingestAll(base, one, warm);
   let t0 = performance.now();
   await ingestAll(base, one, list);
   const single = ROWS / ((performance.now() - t0) / 1000);
   await checkAndStop(base, one);
   await setup(base, left);
   await setup(base, right);
+  await Promise.all([ingestAll(base, left, warm), ingestAll(base, right, warm)]);
   t0 = performance.now();
   await Promise.all([ingestAll(base, left, list), ingestAll(base, right, list)]);
   const both = (2 * ROWS) / ((performance.now() - t0) / 1000);
@@ -198,7 +212,7 @@ function stages() {
   const program = r.program;
   const binding = new TableBinding(program.tables[0], program.inputCodec('T'));
   const view = program.views.find((v) => v.name === 'V');
-  const list = bodies().map((b) => Buffer.from(b));
+  const list = bodies();
   const CHUNK = 1024 * 1024; // as the host frames a body for the worker
   const feed = (parser, body) => {
     for (let o = 0; o < body.length; o += CHUNK) parser.push(body.subarray(o, o + CHUNK));

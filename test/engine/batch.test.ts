@@ -52,6 +52,48 @@ describe('RowBatch', () => {
     );
   });
 
+  it('takes the cells of a row in any column order (set, setNumber, setText, setBoolean, setNull), also across dropped rows', () => {
+    const latin1 = (v: string): boolean => [...v].every((ch) => ch.charCodeAt(0) < 256);
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 5 }).chain((w) =>
+          fc.tuple(
+            fc.constant(w),
+            fc.array(fc.tuple(fc.array(anyValue, { minLength: w, maxLength: w }), fc.shuffledSubarray([...Array(w).keys()], { minLength: w, maxLength: w }), fc.constantFrom('keep', 'keep', 'drop')), {
+              maxLength: 40,
+            }),
+          ),
+        ),
+        ([width, rows]) => {
+          const batch = new RowBatch(width);
+          const expected: JsonValue[][] = [];
+          for (const [vals, order, fate] of rows) {
+            const cells = fate === 'drop' ? order.slice(0, width - 1) : order;
+            for (const c of cells) {
+              const v = vals[c]!;
+              // the typed setters where they apply (text as the bytes of a buffer with other bytes around)
+              if (typeof v === 'number') batch.setNumber(c, v);
+              else if (typeof v === 'boolean') batch.setBoolean(c, v);
+              else if (v === null) batch.setNull(c);
+              else if (typeof v === 'string' && latin1(v)) batch.setText(c, Buffer.from(`<<${v}>>`, 'latin1'), 2, 2 + v.length);
+              else batch.set(c, v);
+            }
+            if (fate === 'drop') batch.dropRow();
+            else {
+              batch.endRow();
+              expected.push(vals);
+            }
+          }
+          expect(Array.from({ length: batch.length }, (_, i) => batch.row(i))).toEqual(expected);
+        },
+      ),
+      { numRuns: 300 },
+    );
+    const batch = new RowBatch(2);
+    batch.setNumber(1, 1);
+    expect(() => batch.endRow()).toThrow(RangeError); // a cell is missing
+  });
+
   it('spans blocks: every row of a batch bigger than a block reads back, in order', () => {
     const n = BLOCK_ROWS * 2 + 7;
     const batch = new RowBatch(3);

@@ -166,6 +166,44 @@ describe('inputCodec', () => {
     expect(program.valueCodec('nope')).toBeUndefined();
   });
 
+  it('says which JSON values it keeps as they are (keeps), and fromJson gives exactly those back', () => {
+    const k = compile(`CREATE TABLE k (t TINYINT, s SMALLINT, i INT, b BIGINT, d DOUBLE, v VARCHAR, c VARCHAR(3), ok BOOLEAN NOT NULL, dec DECIMAL(5, 1), r REAL, ts TIMESTAMP);`);
+    if (!k.ok) throw new Error(JSON.stringify(k.errors));
+    const cols = k.program.inputCodec('k')!.columns;
+    expect(cols.map((c) => c.keeps)).toEqual([
+      { kind: 'int', lo: -128, hi: 127 },
+      { kind: 'int', lo: -32768, hi: 32767 },
+      { kind: 'int', lo: -2147483648, hi: 2147483647 },
+      { kind: 'int', lo: Number.MIN_SAFE_INTEGER, hi: Number.MAX_SAFE_INTEGER },
+      { kind: 'number' },
+      { kind: 'string' },
+      { kind: 'string' },
+      { kind: 'boolean' },
+      null,
+      null,
+      null,
+    ]);
+    const kept = (c: ColumnCodec, v: JsonValue): boolean => {
+      const keeps = c.keeps;
+      if (keeps === null) return false;
+      if (keeps.kind === 'int') return typeof v === 'number' && Number.isInteger(v) && v >= keeps.lo && v <= keeps.hi;
+      return typeof v === keeps.kind;
+    };
+    const samples: JsonValue[] = [0, -0, 1, -1, 127, 128, -129, 40000, 2 ** 31, -(2 ** 31) - 1, 2 ** 53 - 1, 1.5, -2.25, 1e300, 'x', '', '12', 'é😀', true, false];
+    let checked = 0;
+    for (const c of cols)
+      for (const v of samples) {
+        if (!kept(c, v)) continue;
+        expect(Object.is(c.fromJson(v), v)).toBe(true);
+        checked++;
+      }
+    expect(checked).toBeGreaterThan(40);
+    // what a column does not keep still goes through fromJson: refused or put in its output form
+    expect(() => cols[0]!.fromJson(128)).toThrow(EngineValueError);
+    expect(() => cols[2]!.fromJson(1.5)).toThrow(EngineValueError);
+    expect(cols[8]!.fromJson(2)).toBe('2.0');
+  });
+
   it('is undefined for views and unknown tables; values it returns are accepted by a circuit', () => {
     expect(program.inputCodec('w')).toBeUndefined();
     expect(program.inputCodec('nope')).toBeUndefined();

@@ -52,6 +52,14 @@ export class JsonParser implements IngressParser {
   private fast: JsonFastRows | null;
   /** Lines the fast path took (for tests and measurements). */
   fastLines = 0;
+  /** Events read so far (for tests: the rows of a line are read as its bytes come). */
+  get records(): number {
+    return this.sink.events;
+  }
+  /** Scans the fast path ran (for tests). */
+  get fastScans(): number {
+    return this.fast?.scans ?? 0;
+  }
   /** The bytes of the line in progress, held for the fast path, and where each piece of them that came ended. */
   private held = Buffer.alloc(0);
   private heldLength = 0;
@@ -92,9 +100,12 @@ export class JsonParser implements IngressParser {
       } else if (this.heldLength === 0 && !this.reader.idle) {
         this.reader.push(this.decode(piece)); // the reader is inside a value that began on an earlier line
       } else {
+        if (this.heldLength === 0) this.fast.begin(this.reader.currentLine, this.sink);
         this.hold(piece);
         if (nl >= 0) this.fastLine();
-        else if (this.heldLength > MAX_FAST_LINE) {
+        else if (this.heldLength > MAX_FAST_LINE || !this.fast.more(this.held.subarray(0, this.heldLength), false, this.sink)) {
+          // too long to hold, or given up before its end: the line so far and the rest of it to the reader
+          this.fast.abandon(this.sink);
           this.release();
           this.passing = true;
         }
@@ -105,7 +116,10 @@ export class JsonParser implements IngressParser {
   pushText(text: string): void {
     if (this.fast !== null && !(text as unknown as { isWellFormed(): boolean }).isWellFormed()) {
       // a lone surrogate has no UTF-8 form: from here on the general path only
-      if (this.heldLength > 0) this.release();
+      if (this.heldLength > 0) {
+        this.fast.abandon(this.sink);
+        this.release();
+      }
       this.reader.push(this.decoder.decode());
       this.fast = null;
     }
@@ -135,7 +149,7 @@ export class JsonParser implements IngressParser {
   /** The held line through the fast path, or (when it is not taken) to the reader. */
   private fastLine(): void {
     const line = this.held.subarray(0, this.heldLength);
-    if (this.fast!.line(line, this.reader.currentLine, this.sink)) {
+    if (this.fast!.more(line, true, this.sink)) {
       if (line[line.length - 1] === 10) this.reader.skipLine();
       this.fastLines++;
       // what the reader gets from here on is not the start of the body: a U+FEFF there is a character

@@ -132,6 +132,44 @@ describe('JSON ingress fast path', () => {
     }
   });
 
+  it('reads the rows of a one-line body as its bytes come, and gives what the whole body gives', () => {
+    const rows = Array.from({ length: 1000 }, (_, i) => ({ B: i, S: `s${i}`, D: i / 4, OK: i % 2 === 0, DEC: '1.25' }));
+    const body = enc.encode(JSON.stringify(rows));
+    const p = new JsonParser(bindingFor([]), { updateFormat: 'raw', array: true });
+    const half = Math.floor(body.length / 2);
+    for (let at = 0; at < half; at += 4096) p.push(body.subarray(at, Math.min(at + 4096, half)));
+    expect(p.records).toBeGreaterThan(400); // rows read before the line (the whole body) ended
+    expect(p.records).toBeLessThan(600); // and no more than its first half holds
+    p.push(body.subarray(half));
+    const out = summary(p.end());
+    expect(out.count).toBe(1000);
+    expect(out).toEqual(parse(body, [], true, false));
+    expect(p.fastLines).toBe(1);
+  });
+
+  it('scans a row cut into many pieces a few times, not once a piece (the wait doubles)', () => {
+    const big = 'x'.repeat(2_000_000);
+    const body = enc.encode(`[{"B": 1, "S": "${big}"}, {"B": 2}]`);
+    const p = new JsonParser(bindingFor([]), { updateFormat: 'raw', array: true });
+    for (let at = 0; at < body.length; at += 1000) p.push(body.subarray(at, at + 1000));
+    const out = p.end();
+    expect(out.count).toBe(2);
+    expect((out.changes[0] as { row: Record<string, unknown> }).row.S).toBe(big);
+    expect(p.fastScans).toBeLessThan(40); // 2,000 pieces
+    expect(p.fastLines).toBe(1);
+  });
+
+  it('gives a line up part way (a bad row after good ones already read) and the general path reports it', () => {
+    const good = Array.from({ length: 300 }, (_, i) => `{"B": ${i}}`).join(', ');
+    const body = enc.encode(`[${good}, {"B": "nope"}, {"B": 7}]\n[{"B": 8}]`);
+    const p = new JsonParser(bindingFor([]), { updateFormat: 'raw', array: true });
+    for (let at = 0; at < body.length; at += 512) p.push(body.subarray(at, at + 512));
+    const out = summary(p.end());
+    expect(out).toEqual(parse(body, [], true, false));
+    expect(out.errorCount).toBe(1);
+    expect(p.fastLines).toBe(1); // the second line
+  });
+
   it('takes flat rows without JSON.parse', () => {
     const binding = bindingFor([]);
     const p = new JsonParser(binding, { updateFormat: 'raw', array: true });
