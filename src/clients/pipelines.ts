@@ -6,10 +6,13 @@
  * - ingest: `{token}` answers (current) are kept for `completion_status`; legacy servers are polled via stats;
  * - snapshots: `/query` (current) or egress `mode=snapshot&query=quantiles` (legacy);
  * - `/v0/programs` (a shim of old servers) or, when it is 404, programs derived from the pipelines.
+ * Rows (watch frames, snapshots, query answers) are read digit-exact: a number a JS number would print with
+ * other digits (BIGINT beyond 2^53, a long DECIMAL sent as a JSON number) is a JsonNumber (core/json-exact.ts).
  */
 import type { Readable } from 'node:stream';
 import type { HttpClient } from '../core/http.js';
 import { ApiError } from '../core/errors.js';
+import { parseJsonExact } from '../core/json-exact.js';
 import { generationOf, normalizePipeline } from './pipelines/normalize.js';
 import { readFrames, LineReader } from './pipelines/frames.js';
 import type { ApiGeneration, Change, EgressFrame, Pipeline, ProgramSummary, RawPipeline } from './pipelines/types.js';
@@ -253,6 +256,7 @@ export class PipelinesClient {
     const res = await this.http.request<unknown>('POST', this.path(name, `/egress/${enc(view)}`), {
       query: { format: 'json', mode: 'snapshot', query: 'quantiles', quantiles: QUANTILES },
       idempotent: true,
+      exactNumbers: true,
     });
     const rows: Record<string, unknown>[] = [];
     const data = typeof res.data === 'string' ? parseSnapshotText(res.data) : (res.data as { json_data?: Change[] } | undefined);
@@ -268,7 +272,7 @@ export class PipelinesClient {
     const lines = new LineReader();
     const rows: Record<string, unknown>[] = [];
     const add = (ls: string[]) => {
-      for (const l of ls) if (l.trim() !== '') rows.push(JSON.parse(l) as Record<string, unknown>);
+      for (const l of ls) if (l.trim() !== '') rows.push(parseJsonExact(l) as Record<string, unknown>);
     };
     for await (const chunk of res.body) add(lines.push(chunk as Buffer));
     add(lines.end());
@@ -303,7 +307,7 @@ function isUnknownAction(err: ApiError): boolean {
 function parseSnapshotText(text: string): { json_data?: Change[] } | undefined {
   const first = text.trim().split(/\r?\n/)[0];
   try {
-    return first ? (JSON.parse(first) as { json_data?: Change[] }) : undefined;
+    return first ? (parseJsonExact(first) as { json_data?: Change[] }) : undefined;
   } catch {
     return undefined;
   }

@@ -7,6 +7,7 @@ import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import type { Readable } from 'node:stream';
 import { ApiError, AuthError, NetworkError, TimeoutError } from './errors.js';
 import { sanitize } from './sanitize.js';
+import { parseJsonExact } from './json-exact.js';
 
 export type Query = Record<string, string | number | boolean | undefined | null | readonly (string | number)[]>;
 
@@ -21,6 +22,8 @@ export interface RequestOptions {
   /** Milliseconds until the response headers must arrive; 0 disables. */
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** Read a JSON answer's numbers with every digit (core/json-exact.ts): for rows of data, not for fields computed with. */
+  exactNumbers?: boolean;
 }
 
 export interface HttpResponse<T = unknown> {
@@ -86,7 +89,7 @@ export class HttpClient {
   async request<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<HttpResponse<T>> {
     const res = await this.send(method, path, opts);
     const text = await res.body.text();
-    const data = parseBody(text, res.headers['content-type']);
+    const data = parseBody(text, res.headers['content-type'], opts.exactNumbers ? parseJsonExact : JSON.parse);
     if (res.statusCode >= 400) throw this.errorFrom(res.statusCode, data, method, path);
     return { status: res.statusCode, headers: res.headers, data: data as T };
   }
@@ -203,12 +206,12 @@ function originOf(url: string): string {
   }
 }
 
-function parseBody(text: string, contentType: string | string[] | undefined): unknown {
+function parseBody(text: string, contentType: string | string[] | undefined, parse: (text: string) => unknown = JSON.parse): unknown {
   if (text === '') return undefined;
   const type = String(contentType ?? '');
   if (type.includes('json') || /^[[{"]/.test(text.trimStart())) {
     try {
-      return JSON.parse(text);
+      return parse(text);
     } catch {
       return text;
     }

@@ -1,13 +1,15 @@
 /**
  * The one place that prints command results: a table on a terminal, tab-separated values when piped,
  * JSON with --json (an array for lists, one object for an item), NDJSON for streams. Server text is
- * sanitised of control characters in table and TSV modes (JSON escapes them by itself).
+ * sanitised of control characters in table and TSV modes (JSON escapes them by itself). A number read with
+ * every digit (a JsonNumber, core/json-exact.ts) is printed with those digits in every format.
  */
 import Table from 'cli-table3';
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Io } from './io.js';
 import { writeAll } from './io.js';
 import { sanitize } from './sanitize.js';
+import { JsonNumber, jsonText } from './json-exact.js';
 
 export type OutputFormat = 'table' | 'tsv' | 'json';
 
@@ -31,8 +33,9 @@ export function cellText(value: unknown): string {
   if (typeof value === 'string') return sanitize(value);
   if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value);
   if (value instanceof Date) return value.toISOString();
+  if (value instanceof JsonNumber) return value.text;
   if (Array.isArray(value)) return value.map(cellText).join(', ');
-  return sanitize(JSON.stringify(value));
+  return sanitize(jsonText(value));
 }
 
 export function truncate(text: string, width: number): string {
@@ -87,7 +90,7 @@ export class Output {
     return {
       push: async (rows, raw = rows) => {
         if (this.format === 'json') {
-          const parts = raw.map((r) => JSON.stringify(r));
+          const parts = raw.map((r) => jsonText(r));
           if (parts.length === 0) return;
           await this.write((first ? '[\n' : ',\n') + parts.join(',\n'));
           first = false;
@@ -107,12 +110,12 @@ export class Output {
 
   /** One JSON value on one line (a stream record). */
   ndjson(value: unknown): Promise<void> {
-    return this.write(JSON.stringify(value) + '\n');
+    return this.write(jsonText(value) + '\n');
   }
 
   /** Pretty JSON. */
   writeJson(value: unknown): Promise<void> {
-    return this.write(JSON.stringify(value, null, 2) + '\n');
+    return this.write(jsonText(value, 2) + '\n');
   }
 
   /** Raw text to stdout. */

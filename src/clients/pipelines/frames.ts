@@ -2,9 +2,11 @@
  * The egress framing of the reference: a chunked response carrying JSON objects
  * `{"sequence_number": N, "json_data": [...]}` (or `text_data` for CSV), each followed by `\r\n`;
  * keep-alives are `{"sequence_number": N}` with no data. A snapshot answer is one such object.
- * Pure: give it chunks as they arrive (split anywhere), get frames back.
+ * Pure: give it chunks as they arrive (split anywhere), get frames back. Rows are read digit-exact: a number a JS
+ * number would print with other digits (BIGINT beyond 2^53, a long DECIMAL) is a JsonNumber (core/json-exact.ts).
  */
 import { StringDecoder } from 'node:string_decoder';
+import { JsonNumber, parseJsonExact } from '../../core/json-exact.js';
 import { JsonScanner, JsonSyntaxError, type ScannedValue } from './json-scanner.js';
 import type { Change, EgressFrame } from './types.js';
 
@@ -20,7 +22,7 @@ export function parseFrame(text: string, fast?: ScannedValue): EgressFrame {
   if (fast?.parsed) value = fast.value;
   else {
     try {
-      value = JSON.parse(text);
+      value = parseJsonExact(text);
     } catch (err) {
       throw new FrameError(`the server sent a frame that is not JSON (${(err as Error).message}): ${text.slice(0, 80)}`);
     }
@@ -33,7 +35,7 @@ export function parseFrame(text: string, fast?: ScannedValue): EgressFrame {
   const keepAlive = (json === undefined || json === null) && textData === undefined && (obj.bin_data === undefined || obj.bin_data === null);
   let changes: Change[] = [];
   if (Array.isArray(json)) changes = json as Change[];
-  else if (json && typeof json === 'object') changes = [json as Change];
+  else if (json && typeof json === 'object' && !(json instanceof JsonNumber)) changes = [json as Change];
   const frame: EgressFrame = { sequenceNumber: seq, keepAlive, changes, raw: text };
   if (textData !== undefined) frame.text = textData;
   if (typeof obj.snapshot === 'boolean') frame.snapshot = obj.snapshot;

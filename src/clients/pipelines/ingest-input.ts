@@ -2,9 +2,11 @@
  * Reading what `ops pipe ingest` sends: NDJSON (or any JSON values back to back), a JSON array, of rows
  * (wrapped as inserts) or of changes (`{insert}`, `{delete}`, `{update}`), or CSV records (quoted fields
  * may span lines). Records are grouped into batches; JSON batches are sent with `array=true` so that the
- * server applies each batch whole or not at all. Pure apart from reading the given stream.
+ * server applies each batch whole or not at all. Numbers are carried digit-exact (core/json-exact.ts): a BIGINT
+ * beyond 2^53 or a long DECIMAL goes to the server as it was written. Pure apart from reading the given stream.
  */
 import { CsvReader, type CsvRecord } from '../../formats/csv.js';
+import { JsonNumber, jsonText, parseJsonExact } from '../../core/json-exact.js';
 import { JsonScanner, JsonSyntaxError, type ScannedValue } from './json-scanner.js';
 
 export type IngestFormat = 'json' | 'csv';
@@ -29,15 +31,18 @@ export interface Batch {
 
 const CHANGE_KEYS = new Set(['insert', 'delete', 'update']);
 
+/** An object or an array (a long number read as a JsonNumber is a value, not a row). */
+const isRow = (v: unknown): v is object => v !== null && typeof v === 'object' && !(v instanceof JsonNumber);
+
 /** A change as is; anything else that is a row (object or array of values) wrapped as an insert. */
 export function toEvent(value: unknown, n: number): Record<string, unknown> {
   if (Array.isArray(value)) return { insert: value };
-  if (value && typeof value === 'object') {
+  if (isRow(value)) {
     const keys = Object.keys(value);
     const ops = keys.filter((k) => CHANGE_KEYS.has(k));
     if (ops.length === 1 && keys.every((k) => CHANGE_KEYS.has(k) || k === 'table')) {
       const row = (value as Record<string, unknown>)[ops[0]!];
-      if (!row || typeof row !== 'object') throw new InputError(`record ${n}: the value of "${ops[0]}" must be a row (an object or an array)`, n);
+      if (!isRow(row)) throw new InputError(`record ${n}: the value of "${ops[0]}" must be a row (an object or an array)`, n);
       return value as Record<string, unknown>;
     }
     if (ops.length > 1 && keys.every((k) => CHANGE_KEYS.has(k) || k === 'table')) {
@@ -45,12 +50,12 @@ export function toEvent(value: unknown, n: number): Record<string, unknown> {
     }
     return { insert: value };
   }
-  throw new InputError(`record ${n}: expected a row (an object or an array) or a change, got ${JSON.stringify(value)}`, n);
+  throw new InputError(`record ${n}: expected a row (an object or an array) or a change, got ${jsonText(value)}`, n);
 }
 
 /** A top-level array is a list of records when its elements are objects or arrays; otherwise one row in column order. */
 function isRecordList(value: unknown[]): boolean {
-  return value.length > 0 && value.every((v) => v !== null && typeof v === 'object');
+  return value.length > 0 && value.every(isRow);
 }
 
 /** The change events of a JSON input, in order. */
@@ -67,7 +72,7 @@ export async function* jsonEventGroups(input: AsyncIterable<Buffer | string>): A
       let value: unknown = fast;
       if (!parsed) {
         try {
-          value = JSON.parse(text);
+          value = parseJsonExact(text);
         } catch (err) {
           throw new InputError(`record ${n + 1}: not valid JSON (${(err as Error).message}): ${text.slice(0, 80)}`, n + 1);
         }
@@ -133,7 +138,7 @@ export async function* batches(records: AsyncIterable<Rec | Rec[]>, size: number
       if (typeof record === 'string') {
         csv = true;
         parts.push(record);
-      } else parts.push(JSON.stringify(record));
+      } else parts.push(jsonText(record));
       if (parts.length >= size) yield flush();
     }
   }

@@ -4,13 +4,16 @@
  * JsonValueReader (src/formats/json-split.ts, as the server's ingress uses it): linear in the input, only
  * the value in progress kept, a whole line parsed at once when it is one value (its parsed value handed out
  * too). Bytes are decoded with a StringDecoder, so a UTF-8 character split across two chunks is kept whole;
- * a byte order mark at the start is skipped.
+ * a byte order mark at the start is skipped. Values are read digit-exact (core/json-exact.ts): a number a JS
+ * number would print with other digits comes out as a JsonNumber; a caller parsing a value's text uses
+ * parseJsonExact too.
  * Rules: a top-level scalar (number, string, literal) is an error unless `allowScalars`; a stray closing
  * bracket is an error; values found before an error are handed out first and the error comes with the
  * next call; an input that ends inside a value is an error.
  */
 import { StringDecoder } from 'node:string_decoder';
 import { JsonValueReader, type SegmentFlaw } from '../../formats/json-split.js';
+import { parseJsonExact } from '../../core/json-exact.js';
 
 export class JsonSyntaxError extends Error {
   constructor(message: string) {
@@ -37,7 +40,7 @@ export class JsonScanner {
   private pending?: JsonSyntaxError;
 
   constructor(private readonly options: { allowScalars?: boolean } = {}) {
-    this.reader = new JsonValueReader({}, { parsed: (value, _line, text) => this.parsed(value, text), text: (text, _line, flaw) => this.found(text, flaw) });
+    this.reader = new JsonValueReader({ parse: parseJsonExact }, { parsed: (value, _line, text) => this.parsed(value, text), text: (text, _line, flaw) => this.found(text, flaw) });
   }
 
   /** Feed a chunk; returns the complete values' texts found so far. */

@@ -5,6 +5,7 @@
 import { relativeTime } from '../../core/time-text.js';
 import type { SqlCompilerMessage } from '../../clients/pipelines.js';
 import { sanitize } from '../../core/sanitize.js';
+import { jsonText } from '../../core/json-exact.js';
 
 /** The message text: the error type first when the message does not already say it. */
 export function messageText(m: SqlCompilerMessage): string {
@@ -49,10 +50,10 @@ export function ago(iso: string | undefined, now = Date.now()): string {
   return iso && Number.isFinite(Date.parse(iso)) ? relativeTime(iso, now) : '';
 }
 
-/** `a=1 b="x"` for a row, for people. */
+/** `a=1 b="x"` for a row, for people (numbers with every digit the server sent). */
 export function rowText(row: Record<string, unknown>): string {
   return Object.entries(row)
-    .map(([k, v]) => `${sanitize(k)}=${typeof v === 'string' ? sanitize(JSON.stringify(v)) : sanitize(JSON.stringify(v) ?? 'null')}`)
+    .map(([k, v]) => `${sanitize(k)}=${sanitize(jsonText(v) ?? 'null')}`)
     .join(' ');
 }
 

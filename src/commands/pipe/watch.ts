@@ -2,13 +2,15 @@
  * `ops pipe watch NAME VIEW...`: one NDJSON line per change on stdout, written as soon as it arrives
  * (`{"view":"V","insert":{...}}` or `"delete"`), keep-alives dropped; `--raw` prints the server's frames;
  * `--snapshot` prints the current contents first; `--count N` stops after N changes; exit 0 when the
- * pipeline shuts down (the streams end). On a terminal without --json: a readable live view.
+ * pipeline shuts down (the streams end). On a terminal without --json: a readable live view. Numbers keep
+ * every digit the server sent (BIGINT beyond 2^53, long DECIMALs: core/json-exact.ts).
  */
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { runWith, type Factory, type RunFunction } from '../factory.js';
 import { ExitCode, OpsError } from '../../core/errors.js';
 import { sanitize } from '../../core/sanitize.js';
+import { jsonText } from '../../core/json-exact.js';
 import { findRelation, isStopped, relationRef, type Change, type EgressFrame, type Pipeline } from '../../clients/pipelines.js';
 import { rowText } from './render.js';
 import { client, explain, getPipeline, parsePositiveInt } from './shared.js';
@@ -81,7 +83,7 @@ export async function runPipeWatch(opts: PipeWatchOptions, ctx: Context): Promis
       const op = change.insert ? c.green('+') : change.delete ? c.red('-') : c.yellow('~');
       const row = (change.insert ?? change.delete ?? change) as Record<string, unknown>;
       await write(`${c.dim(time)} ${c.bold(sanitize(view))} ${op} ${rowText(row)}\n`);
-    } else await write(JSON.stringify(changeLine(view, change)) + '\n');
+    } else await write(jsonText(changeLine(view, change)) + '\n');
     emitted++;
     if (limit !== undefined && emitted >= limit) stop();
   };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { FrameReader, FrameError, LineReader, parseFrame, readFrames } from '../../../src/clients/pipelines/frames.js';
+import { JsonNumber, jsonText } from '../../../src/core/json-exact.js';
 
 const STREAM =
   '{"sequence_number":0,"json_data":[{"insert":{"ID":1,"NAME":"a\\r\\n}{"}},{"delete":{"ID":2,"NAME":"é€😀"}}]}\r\n' +
@@ -82,6 +83,40 @@ describe('egress frames', () => {
     const seen = [];
     for await (const f of readFrames(body())) seen.push(f.sequenceNumber);
     expect(seen).toEqual([0, 1]);
+  });
+});
+
+describe('egress frames, digit-exact', () => {
+  // BIGINT limits and beyond 2^53, a DECIMAL(38,10) sent as a JSON number (as Feldera may), big numbers in strings
+  const BIG_STREAM =
+    '{"sequence_number":0,"json_data":[{"insert":{"B":9007199254740993,"M":-9223372036854775808,"D":12345678901234567890.1234567890,"S":"9007199254740993","N":7}}]}\r\n' +
+    '{"sequence_number":1}\r\n' +
+    '{"sequence_number":2,"json_data":[{"delete":{"B":9223372036854775807,"D":-0.1234567890123456789,"S":"é€😀","N":-1.5}}]}\r\n';
+  const EXPECTED = [
+    [{ insert: { B: new JsonNumber('9007199254740993'), M: new JsonNumber('-9223372036854775808'), D: new JsonNumber('12345678901234567890.1234567890'), S: '9007199254740993', N: 7 } }],
+    [],
+    [{ delete: { B: new JsonNumber('9223372036854775807'), D: new JsonNumber('-0.1234567890123456789'), S: 'é€😀', N: -1.5 } }],
+  ];
+
+  it('keeps every digit of big numbers, split at every byte (inside UTF-8 characters too)', () => {
+    const bytes = Buffer.from(BIG_STREAM, 'utf8');
+    for (let cut = 0; cut <= bytes.length; cut++) {
+      const frames = readAll([bytes.subarray(0, cut), bytes.subarray(cut)]);
+      expect(frames.map((f) => f.changes)).toEqual(EXPECTED);
+    }
+    expect(readAll([...bytes].map((b) => Buffer.from([b]))).map((f) => f.changes)).toEqual(EXPECTED);
+    // frames back to back on one line take the splitter's path instead of the whole-line parse
+    const joined = Buffer.from(BIG_STREAM.replace(/\r\n/g, ''), 'utf8');
+    for (let cut = 0; cut <= joined.length; cut++) {
+      expect(readAll([joined.subarray(0, cut), joined.subarray(cut)]).map((f) => f.changes)).toEqual(EXPECTED);
+    }
+  });
+
+  it('the changes print back as the server wrote them; the raw frame is kept as it came', () => {
+    const frames = readAll([BIG_STREAM]);
+    const lines = BIG_STREAM.split('\r\n');
+    expect(jsonText(frames[0]!.changes[0])).toBe(lines[0]!.slice('{"sequence_number":0,"json_data":['.length, -2));
+    expect(frames[2]!.raw).toBe(lines[2]);
   });
 });
 

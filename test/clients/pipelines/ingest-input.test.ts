@@ -56,6 +56,16 @@ describe('ingest input', () => {
     expect(await collect(batches(csvRecords(chunks('')), 5))).toEqual([]);
   });
 
+  it('sends big integers and long decimals with every digit, as rows or as changes; a big number alone is no row', async () => {
+    const input = '{"b":9007199254740993,"d":12345678901234567890.1234567890}\n[-9223372036854775808,"x"]\n{"delete":{"b":9223372036854775807}}\n';
+    const [batch] = await collect(batches(jsonEvents(chunks(input.slice(0, 20), input.slice(20))), 10));
+    expect(batch!.body).toBe('[{"insert":{"b":9007199254740993,"d":12345678901234567890.1234567890}},{"insert":[-9223372036854775808,"x"]},{"delete":{"b":9223372036854775807}}]');
+    // a top-level array of numbers is one row in column order, big numbers too
+    const [row] = await collect(batches(jsonEvents(chunks('[9007199254740993,9007199254740995]')), 10));
+    expect(row!.body).toBe('[{"insert":[9007199254740993,9007199254740995]}]');
+    await expect(collect(jsonEvents(chunks('{"insert":9007199254740993}')))).rejects.toThrow(/record 1: the value of "insert" must be a row/);
+  });
+
   it('tells the format from the file name', () => {
     expect(formatFromName('x.CSV')).toBe('csv');
     expect(formatFromName('x.ndjson')).toBe('json');

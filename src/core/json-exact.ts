@@ -1,0 +1,141 @@
+/**
+ * JSON that carries a server's numbers through the CLI with every digit: parseJsonExact reads a number that a
+ * JavaScript number would print with other digits (a BIGINT beyond 2^53, a DECIMAL(38, 10) sent as a JSON
+ * number) as a JsonNumber holding the server's text; jsonText prints a JsonNumber as that text again, a JSON
+ * number (JSON.stringify would print `{"text":...}`).
+ * Rules: a number is kept as text only when it has 16 or more significant digits and JS would print another
+ * decimal value (`1.50` still reads as 1.5, as JSON.parse reads it); JsonNumbers are carried, never computed
+ * with. The common case costs what JSON.parse / JSON.stringify cost: the exact path runs only for a text
+ * holding a run of 16 or more digits (a point allowed between them), and jsonText searches its output only when
+ * it printed a JsonNumber.
+ * Why not engine/json-text.ts: the engine imports nothing of ours and core imports no engine; the jobs differ
+ * too (the engine reads big integers as bigints to compute with them; the CLI only passes any number's digits
+ * on, decimals included).
+ */
+
+/** A JSON number literal: the only texts a JsonNumber may hold (it is printed into JSON as it is). */
+const NUMBER_LITERAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/** A number as the server wrote it, kept because a JS number would change its digits. */
+export class JsonNumber {
+  constructor(readonly text: string) {
+    if (!NUMBER_LITERAL.test(text)) throw new TypeError(`not a JSON number: ${text.slice(0, 40)}`);
+  }
+
+  toString(): string {
+    return this.text;
+  }
+
+  /** What JSON.stringify meets: a marked string that jsonText turns back into the bare number. */
+  toJSON(): string {
+    printed++;
+    return MARK + this.text;
+  }
+}
+
+/** JsonNumbers JSON.stringify has met (jsonText looks for marks only when this moved). */
+let printed = 0;
+/** A per-process mark (a NUL and a nonce) that no text of the input can hold by chance. */
+const NONCE = Math.random().toString(36).slice(2, 10);
+const MARK = `\u0000num${NONCE}:`;
+const MARKED = new RegExp(`"\\\\u0000num${NONCE}:([-+.eE0-9]+)"`, 'g');
+
+/** JSON.stringify (same arguments, same text) that prints a JsonNumber as its digits. */
+export function jsonText(value: unknown, indent?: number): string {
+  const before = printed;
+  const text = JSON.stringify(value, null, indent);
+  return printed === before || text === undefined ? text : text.replace(MARKED, '$1');
+}
+
+/** 16 digits, a point allowed between two of them: where a number may be beyond what a double holds. */
+const LONG_NUMBER = /\d(?:\.?\d){15}/;
+
+/** JSON.parse that reads a number JS would print with other digits as a JsonNumber. Throws SyntaxError as JSON.parse. */
+export function parseJsonExact(text: string): unknown {
+  if (!LONG_NUMBER.test(text)) return JSON.parse(text);
+  const kept: string[] = [];
+  const marked = markLongNumbers(text, kept);
+  if (kept.length === 0) return JSON.parse(text);
+  return restore(JSON.parse(marked), kept);
+}
+
+/**
+ * The text with each number literal (outside strings) that JS would change turned into the string
+ * `"<MARK><index into kept>"`. Malformed text is left for JSON.parse to refuse.
+ */
+function markLongNumbers(text: string, kept: string[]): string {
+  let out = '';
+  let copied = 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34 /* " */) {
+      // to the closing quote, over escapes
+      for (i++; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 92 /* \ */) i++;
+        else if (d === 34) break;
+      }
+      continue;
+    }
+    if (c !== 45 /* - */ && (c < 48 || c > 57)) continue;
+    let end = i + 1;
+    let digits = c === 45 ? 0 : 1;
+    for (; end < n; end++) {
+      const d = text.charCodeAt(end);
+      if (d >= 48 && d <= 57) digits++;
+      else if (d !== 46 /* . */ && d !== 101 /* e */ && d !== 69 /* E */ && d !== 43 /* + */ && d !== 45 /* - */) break;
+    }
+    if (digits >= 16) {
+      const literal = text.slice(i, end);
+      if (NUMBER_LITERAL.test(literal) && !sameDecimal(literal, String(Number(literal)))) {
+        out += text.slice(copied, i) + JSON.stringify(MARK + kept.length);
+        kept.push(literal);
+        copied = end;
+      }
+    }
+    i = end - 1;
+  }
+  return out + text.slice(copied);
+}
+
+/** Whether two number literals write the same decimal value (`1.50` and `1.5`, `1e21` and `1000000000000000000000`). */
+function sameDecimal(a: string, b: string): boolean {
+  const x = decimalParts(a);
+  const y = decimalParts(b);
+  return x.digits === y.digits && (x.digits === '' || (x.negative === y.negative && x.exponent === y.exponent));
+}
+
+/** A literal as sign, significant digits (no leading or trailing zeros) and the power of ten of the last one. */
+function decimalParts(literal: string): { negative: boolean; digits: string; exponent: number } {
+  const m = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(literal);
+  if (!m) return { negative: false, digits: literal, exponent: 0 };
+  const fraction = m[3] ?? '';
+  let digits = (m[2]! + fraction).replace(/^0+/, '');
+  let exponent = Number(m[4] ?? 0) - fraction.length;
+  const trimmed = digits.replace(/0+$/, '');
+  exponent += digits.length - trimmed.length;
+  digits = trimmed;
+  return { negative: m[1] === '-', digits, exponent };
+}
+
+/** The parsed value with each marked string replaced by its JsonNumber (walked without recursion). */
+function restore(value: unknown, kept: string[]): unknown {
+  const numberOf = (v: unknown): JsonNumber | undefined => (typeof v === 'string' && v.startsWith(MARK) ? new JsonNumber(kept[Number(v.slice(MARK.length))]!) : undefined);
+  const top = numberOf(value);
+  if (top) return top;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v !== 'object' || v === null) continue;
+    const obj = v as Record<string, unknown>;
+    for (const k in obj) {
+      const child = obj[k];
+      if (typeof child === 'string') {
+        const num = numberOf(child);
+        if (num) obj[k] = num;
+      } else if (typeof child === 'object' && child !== null) stack.push(child);
+    }
+  }
+  return value;
+}
