@@ -2,12 +2,15 @@
  * A small real HTTP server on 127.0.0.1 that answers like a Feldera pipeline manager of either API
  * generation, with bodies built from responses recorded from the reference (fixtures/). Compilation and
  * deployment advance one phase per GET of the pipeline, so the client's waits see every phase.
- * Tests drive egress with emit()/keepAlive() and end watches by stopping the pipeline.
+ * Tests drive egress with emit()/keepAlive() and end watches by stopping the pipeline. Rows are written with
+ * jsonText, so a JsonNumber in them goes out as a bare JSON number of any length (as Feldera writes BIGINT and
+ * DECIMAL values).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { jsonText } from '../../../src/core/json-exact.js';
 
 export type Generation = 'legacy' | 'current';
 
@@ -117,7 +120,7 @@ export class FakeFeldera {
   /** Send changes to the watchers of a view. */
   emit(view: string, changes: Obj[], split = false): void {
     for (const w of this.watchersOf(view)) {
-      const text = `{"sequence_number":${w.seq++},"json_data":${JSON.stringify(changes)}}\r\n`;
+      const text = `{"sequence_number":${w.seq++},"json_data":${jsonText(changes)}}\r\n`;
       if (split) {
         // Deliver the frame in pieces, boundaries in awkward places.
         const mid = Math.floor(text.length / 2);
@@ -145,7 +148,7 @@ export class FakeFeldera {
   }
 
   private json(res: ServerResponse, status: number, body: unknown): void {
-    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    res.writeHead(status, { 'content-type': 'application/json' }).end(jsonText(body));
   }
 
   /** One step of compilation and deployment, as the manager's loops would do between two GETs. */
@@ -339,7 +342,7 @@ export class FakeFeldera {
       res.flushHeaders();
       const w = { view, res, seq: 0 };
       if (query.send_snapshot === 'true' && this.generation === 'current') {
-        res.write(`{"sequence_number":${w.seq++},"snapshot":true,"json_data":${JSON.stringify(contents.map((r) => ({ insert: r })))}}\r\n`);
+        res.write(`{"sequence_number":${w.seq++},"snapshot":true,"json_data":${jsonText(contents.map((r) => ({ insert: r })))}}\r\n`);
       }
       const list = this.watchers.get(name) ?? [];
       list.push(w);
@@ -356,7 +359,7 @@ export class FakeFeldera {
       if (this.generation === 'legacy') return this.error(res, 404, 'NotFound', 'no route');
       const view = /FROM\s+"?([A-Za-z0-9_]+)"?/i.exec(query.sql ?? '')?.[1] ?? '';
       const rows = this.options.contents?.[view.toLowerCase()] ?? [];
-      return void res.writeHead(200, { 'content-type': 'text/plain' }).end(rows.map((r) => JSON.stringify(r) + '\n').join(''));
+      return void res.writeHead(200, { 'content-type': 'text/plain' }).end(rows.map((r) => jsonText(r) + '\n').join(''));
     }
     if (action === 'logs' && m === 'GET') {
       res.writeHead(200, { 'content-type': 'text/plain' });
