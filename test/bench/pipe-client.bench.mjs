@@ -1,7 +1,9 @@
 // `ops pipe` client: the egress frame reader (chunk boundaries anywhere, keep-alives, UTF-8 split across
 // chunks) against the naive baseline of splitting the whole body on "\r\n" and JSON.parse per line; and
 // the ingest input path (NDJSON -> change events -> JSON-array batches) against JSON.parse + JSON.stringify
-// per line. Both figures are ratios against their baseline measured in the same run. Imports dist/.
+// per line. Both figures are ratios against their baseline measured in the same run. A third figure: frames
+// whose every row holds a BIGINT beyond 2^53 (the reader's digit-exact path) against the same baseline
+// (which rounds them). Imports dist/.
 import { FrameReader } from '../../dist/clients/pipelines/frames.js';
 import { batches, jsonEventGroups } from '../../dist/clients/pipelines/ingest-input.js';
 
@@ -66,6 +68,27 @@ if (readerChanges !== baselineChanges) throw new Error(`frame reader saw ${reade
 console.log(`egress frames: ${mb.toFixed(1)} MB, ${readerChanges} changes in ${CHUNK / 1024} KiB chunks`);
 console.log(`  split + JSON.parse baseline   ${(mb / (tBase / 1000)).toFixed(1)} MB/s`);
 console.log(`  FrameReader (streaming)       ${(mb / (tReader / 1000)).toFixed(1)} MB/s  = ${(tBase / tReader).toFixed(2)}x the baseline's speed`);
+
+// ---- egress frames with big numbers (every change holds a BIGINT beyond 2^53: the exact path) ----
+const bigText = text.replace(/"ID":(\d+)/g, (_m, d) => `"ID":${9007199254740993n + BigInt(d)}`);
+const bigChunks = [];
+const bigBytes = Buffer.from(bigText, 'utf8');
+for (let i = 0; i < bigBytes.length; i += CHUNK) bigChunks.push(bigBytes.subarray(i, i + CHUNK));
+const bigMb = bigBytes.length / 1e6;
+const tBigBase = best(() => {
+  const body = Buffer.concat(bigChunks).toString('utf8');
+  for (const line of body.split('\r\n')) if (line) JSON.parse(line);
+});
+let lastId = '';
+const tBig = best(() => {
+  const r = new FrameReader();
+  for (const c of bigChunks) for (const f of r.push(c)) if (f.changes.length) lastId = String(Object.values(f.changes.at(-1))[0].ID);
+  r.end();
+});
+if (lastId !== String(9007199254740993n + BigInt(FRAMES * PER_FRAME - 1))) throw new Error(`the frame reader lost digits: last ID ${lastId}`);
+console.log(`egress frames with a BIGINT beyond 2^53 in every row: ${bigMb.toFixed(1)} MB`);
+console.log(`  split + JSON.parse baseline (rounds them)  ${(bigMb / (tBigBase / 1000)).toFixed(1)} MB/s`);
+console.log(`  FrameReader (digit-exact)                  ${(bigMb / (tBig / 1000)).toFixed(1)} MB/s  = ${(tBigBase / tBig).toFixed(2)}x the baseline's speed`);
 
 // ---- ingest input ----
 let nd = '';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { JsonNumber, jsonText, parseJsonExact } from '../../src/core/json-exact.js';
+import { JsonNumber, jsonText, mayHoldLongNumber, parseJsonExact } from '../../src/core/json-exact.js';
 
 const BIG = '9007199254740993';
 const MIN = '-9223372036854775808';
@@ -21,6 +21,8 @@ describe('parseJsonExact', () => {
     expect(v.list).toEqual([1, new JsonNumber(BIG), BIG]);
     expect(v.small).toBe(42);
     expect(parseJsonExact(BIG)).toEqual(new JsonNumber(BIG));
+    // any integer beyond 2^53 - 1 is kept, even one a double holds exactly: it prints as written (JS would say 1e+21)
+    expect(parseJsonExact('[9007199254740992,1000000000000000000000]')).toEqual([new JsonNumber('9007199254740992'), new JsonNumber('1000000000000000000000')]);
   });
 
   it('reads what a JS number carries as JSON.parse does (safe integers, short and round-tripping decimals, exponents)', () => {
@@ -30,7 +32,7 @@ describe('parseJsonExact', () => {
       '1.50',
       '0.1',
       '1e21',
-      '1000000000000000000000',
+      '1.0000000000000000e21',
       '1234567.125000000',
       '{"a":"1234567890123456789","b":[1,2,3]}',
       '1234567890123456.5e-3',
@@ -48,6 +50,32 @@ describe('parseJsonExact', () => {
   it('leaves digits inside strings alone, escaped quotes included', () => {
     const text = `{"s":"x\\"${BIG}\\"","n":${BIG}}`;
     expect(parseJsonExact(text)).toEqual({ s: `x"${BIG}"`, n: new JsonNumber(BIG) });
+  });
+});
+
+describe('mayHoldLongNumber (the fast path: a look at every 16th character)', () => {
+  /** The plain reading: some run of digits and points holds 16 or more digits. */
+  const reference = (text: string) => (text.match(/[0-9.]+/g) ?? []).some((run) => run.replace(/\./g, '').length >= 16);
+
+  it('finds every run of 16 digits wherever it falls, points between them allowed', () => {
+    for (let pad = 0; pad < 40; pad++) {
+      for (const run of ['1234567890123456', '123456789012345.6', '-0.1234567890123456', '1.2.3.4.5.6.7.8.9.0.1.2.3.4.5.6']) {
+        expect(mayHoldLongNumber('x'.repeat(pad) + run + ',' + 'y'.repeat(pad % 7)), `${pad} ${run}`).toBe(true);
+      }
+      expect(mayHoldLongNumber('x'.repeat(pad) + '123456789012345' + ',' + '9'.repeat(15))).toBe(false);
+      expect(mayHoldLongNumber('x'.repeat(pad) + '12345678.1234567')).toBe(false);
+    }
+  });
+
+  it('agrees with the plain reading on any text of digits, points and other characters', () => {
+    const text = fc.array(fc.constantFrom('0', '1', '9', '.', '.', ',', 'a', '"', ' '), { maxLength: 200 }).map((cs) => cs.join(''));
+    const digity = fc.array(fc.constantFrom('0', '5', '9', '9', '.', ','), { maxLength: 200 }).map((cs) => cs.join(''));
+    fc.assert(
+      fc.property(fc.oneof(text, digity), (t) => {
+        expect(mayHoldLongNumber(t)).toBe(reference(t));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 
