@@ -44,6 +44,8 @@ let printed = 0;
 /** A per-process mark (a NUL and a nonce) that no text of the input can hold by chance. */
 const NONCE = Math.random().toString(36).slice(2, 10);
 const MARK = `\u0000num${NONCE}:`;
+/** The JSON text of a mark, the opening quote included (a kept number's index and `"` follow). */
+const MARK_JSON = JSON.stringify(MARK).slice(0, -1);
 const MARKED = new RegExp(`"\\\\u0000num${NONCE}:([-+.eE0-9]+)"`, 'g');
 
 /** JSON.stringify (same arguments, same text) that prints a JsonNumber as its digits. */
@@ -56,11 +58,13 @@ export function jsonText(value: unknown, indent?: number): string {
 const isDigitOrPoint = (c: number) => (c >= 48 && c <= 57) || c === 46;
 
 /**
- * Whether the text holds a run of digits and points with 16 or more digits: where a number may be beyond what a
- * double holds. Looks at every 16th character only (a run that long cannot fall between two looks), and around
- * a look that lands on a digit; linear, and about a fifteenth of JSON.parse's time on rows of short numbers.
+ * The runs of digits and points with 16 or more digits, as [start, end) pairs (undefined when none): where a
+ * number may be beyond what a double holds. Looks at every 16th character only (a run that long cannot fall
+ * between two looks), and around a look that lands on a digit; linear, and about a fifteenth of JSON.parse's
+ * time on rows of short numbers.
  */
-export function mayHoldLongNumber(text: string): boolean {
+function longDigitRuns(text: string): number[] | undefined {
+  let runs: number[] | undefined;
   const n = text.length;
   for (let i = 15; i < n; i += 16) {
     if (!isDigitOrPoint(text.charCodeAt(i))) continue;
@@ -71,21 +75,72 @@ export function mayHoldLongNumber(text: string): boolean {
     if (end - start >= 16) {
       let digits = 0;
       for (let j = start; j < end; j++) if (text.charCodeAt(j) !== 46) digits++;
-      if (digits >= 16) return true;
+      if (digits >= 16) (runs ??= []).push(start, end);
     }
     // the next look: 16 past the end of this run (no run of 16 fits between)
     i = end - 1;
   }
-  return false;
+  return runs;
+}
+
+/** Whether the text holds a run of 16 or more digits (points allowed between them): the exact path's trigger. */
+export function mayHoldLongNumber(text: string): boolean {
+  return longDigitRuns(text) !== undefined;
 }
 
 /** JSON.parse that reads a number JS would print with other digits as a JsonNumber. Throws SyntaxError as JSON.parse. */
 export function parseJsonExact(text: string): unknown {
-  if (!mayHoldLongNumber(text)) return JSON.parse(text);
+  const runs = longDigitRuns(text);
+  if (!runs) return JSON.parse(text);
   const kept: string[] = [];
-  const marked = markLongNumbers(text, kept);
+  const marked = markRuns(text, runs, kept);
   if (kept.length === 0) return JSON.parse(text);
-  return restore(JSON.parse(marked), kept);
+  try {
+    return restore(JSON.parse(marked), kept);
+  } catch (err) {
+    if (!(err instanceof SyntaxError)) throw err;
+  }
+  // a run inside a string looked like a number (marking it broke the text), or the text is not JSON: scan it all
+  kept.length = 0;
+  const scanned = markLongNumbers(text, kept);
+  return kept.length === 0 ? JSON.parse(text) : restore(JSON.parse(scanned), kept);
+}
+
+/** Characters a number can follow and be followed by in JSON (besides the start and end of the text). */
+const beforeNumber = (c: number) => c === 58 /* : */ || c === 44 /* , */ || c === 91 /* [ */ || c === 32 || c === 10 || c === 13 || c === 9;
+const afterNumber = (c: number) => c === 44 /* , */ || c === 125 /* } */ || c === 93 /* ] */ || c === 32 || c === 10 || c === 13 || c === 9;
+
+/**
+ * The quick marking: each long run that stands where a number can (with its sign and exponent) and that JS
+ * would change becomes `"<MARK><index into kept>"`, without finding the strings. A run inside a string that
+ * looks so is marked too, and that breaks the text for sure (the mark's quote ends the string, and the
+ * backslash after it cannot stand outside one): JSON.parse throws, and parseJsonExact scans the text instead.
+ */
+function markRuns(text: string, runs: number[], kept: string[]): string {
+  const n = text.length;
+  let out = '';
+  let copied = 0;
+  for (let r = 0; r < runs.length; r += 2) {
+    let start = runs[r]!;
+    let end = runs[r + 1]!;
+    if (start > 0 && text.charCodeAt(start - 1) === 45 /* - */) start--;
+    const e = text.charCodeAt(end);
+    let integer = true;
+    for (let j = start; j < end && integer; j++) if (text.charCodeAt(j) === 46 /* . */) integer = false;
+    if (e === 101 /* e */ || e === 69 /* E */) {
+      integer = false;
+      end++;
+      if (text.charCodeAt(end) === 43 /* + */ || text.charCodeAt(end) === 45 /* - */) end++;
+      while (end < n && text.charCodeAt(end) >= 48 && text.charCodeAt(end) <= 57) end++;
+    }
+    if ((start > 0 && !beforeNumber(text.charCodeAt(start - 1))) || (end < n && !afterNumber(text.charCodeAt(end)))) continue;
+    const literal = text.slice(start, end);
+    if (!NUMBER_LITERAL.test(literal) || !changedByDouble(literal, integer)) continue;
+    out += text.slice(copied, start) + MARK_JSON + kept.length + '"';
+    kept.push(literal);
+    copied = end;
+  }
+  return out + text.slice(copied);
 }
 
 /**
@@ -122,7 +177,7 @@ function markLongNumbers(text: string, kept: string[]): string {
     if (digits >= 16) {
       const literal = text.slice(i, end);
       if (NUMBER_LITERAL.test(literal) && changedByDouble(literal, integer)) {
-        out += text.slice(copied, i) + JSON.stringify(MARK + kept.length);
+        out += text.slice(copied, i) + MARK_JSON + kept.length + '"';
         kept.push(literal);
         copied = end;
       }
@@ -138,9 +193,12 @@ function markLongNumbers(text: string, kept: string[]): string {
  * number that JS would print as another decimal value.
  */
 function changedByDouble(literal: string, integer: boolean): boolean {
-  const value = Number(literal);
-  if (integer) return !Number.isSafeInteger(value);
-  const printed = String(value);
+  if (integer) {
+    // beyond 2^53 - 1 = 9007199254740991, told by the digits (no conversion to a number)
+    const digits = literal.charCodeAt(0) === 45 /* - */ ? literal.slice(1) : literal;
+    return digits.length > 16 || (digits.length === 16 && digits > '9007199254740991');
+  }
+  const printed = String(Number(literal));
   return printed !== literal && !sameDecimal(literal, printed);
 }
 

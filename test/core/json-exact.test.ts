@@ -50,6 +50,20 @@ describe('parseJsonExact', () => {
   it('leaves digits inside strings alone, escaped quotes included', () => {
     const text = `{"s":"x\\"${BIG}\\"","n":${BIG}}`;
     expect(parseJsonExact(text)).toEqual({ s: `x"${BIG}"`, n: new JsonNumber(BIG) });
+    // a run in a string that stands as a number would (after ", " or ":" and before "," or "]"): the full scan finds it is text
+    for (const inner of [`a, ${BIG}, b`, `:${BIG}]`, `${BIG}`, ` ${BIG}`, `[${BIG}\\n`]) {
+      const t = `{"s":${JSON.stringify(inner)},"n":[${MIN},1]}`;
+      expect(parseJsonExact(t), t).toEqual({ s: JSON.parse(JSON.stringify(inner)), n: [new JsonNumber(MIN), 1] });
+    }
+  });
+
+  it('keeps a long number with an exponent or a sign, and one standing first or last in the text', () => {
+    expect(parseJsonExact('[1234567890123456789e5,-1.2345678901234567890E-5, 12345678901234567890e+2 ]')).toEqual([
+      new JsonNumber('1234567890123456789e5'),
+      new JsonNumber('-1.2345678901234567890E-5'),
+      new JsonNumber('12345678901234567890e+2'),
+    ]);
+    expect(parseJsonExact(` ${MIN}\n`)).toEqual(new JsonNumber(MIN));
   });
 });
 
@@ -106,19 +120,34 @@ describe('jsonText', () => {
       return `${unscaled < 0n ? '-' : ''}${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
     });
     const number = fc.oneof(integer, decimal);
+    // strings with runs of digits standing as numbers would (", 1234...,"), quotes and backslashes
+    const digity = fc.array(fc.constantFrom('1', '2', '9', '0', '.', ' ', ',', ':', '[', ']', '"', '\\', '-', 'e'), { maxLength: 60 }).map((cs) => cs.join(''));
     fc.assert(
-      fc.property(fc.array(fc.tuple(number, fc.string()), { maxLength: 8 }), (pairs) => {
-        const text = `[${pairs.map(([n, s]) => `{"n":${n},"s":${JSON.stringify(s)}}`).join(',')}]`;
-        const again = jsonText(parseJsonExact(text));
-        // each number comes back as the same decimal value: its own text, or (when JS carries it) JS's spelling of it
-        const values = JSON.parse(again.replace(/"n":(-?[0-9.eE+-]+)/g, '"n":"$1"')) as { n: string; s: string }[];
-        values.forEach((v, i) => {
-          const written = pairs[i]![0];
-          expect(v.s).toBe(pairs[i]![1]);
-          expect(v.n === written || String(Number(written)) === v.n).toBe(true);
-          expect(sameValue(v.n, written)).toBe(true);
-        });
-      }),
+      fc.property(
+        fc.array(
+          fc.tuple(
+            number,
+            fc.oneof(
+              fc.string(),
+              digity,
+              integer.map((n) => `, ${n}${n}, `),
+            ),
+          ),
+          { maxLength: 8 },
+        ),
+        (pairs) => {
+          const text = `[${pairs.map(([n, s]) => `{"n":${n},"s":${JSON.stringify(s)}}`).join(',')}]`;
+          const again = jsonText(parseJsonExact(text));
+          // each number comes back as the same decimal value: its own text, or (when JS carries it) JS's spelling of it
+          const values = JSON.parse(again.replace(/"n":(-?[0-9.eE+-]+)/g, '"n":"$1"')) as { n: string; s: string }[];
+          values.forEach((v, i) => {
+            const written = pairs[i]![0];
+            expect(v.s).toBe(pairs[i]![1]);
+            expect(v.n === written || String(Number(written)) === v.n).toBe(true);
+            expect(sameValue(v.n, written)).toBe(true);
+          });
+        },
+      ),
       { numRuns: 300 },
     );
   });
