@@ -5,9 +5,10 @@
  * number (JSON.stringify would print `{"text":...}`).
  * Rules: a number is kept as text only when it has 16 or more digits and is an integer beyond ±(2^53 - 1) or
  * a number JS would print as another decimal value (`1.50` still reads as 1.5, as JSON.parse reads it);
- * JsonNumbers are carried, never computed with. The common case costs what JSON.parse / JSON.stringify cost: the exact path runs only for a text
- * holding a run of 16 or more digits (points allowed between them), and jsonText searches its output only when
- * it printed a JsonNumber.
+ * JsonNumbers are carried, never computed with. The common case costs about what JSON.parse / JSON.stringify
+ * cost: the exact path runs only for a text holding a run of 16 or more digits (points allowed between them;
+ * looking for one costs about a fifteenth of JSON.parse), and jsonText searches its output only when it
+ * printed a JsonNumber.
  * Why not engine/json-text.ts: the engine imports nothing of ours and core imports no engine; the jobs differ
  * too (the engine reads big integers as bigints to compute with them; the CLI only passes any number's digits
  * on, decimals included).

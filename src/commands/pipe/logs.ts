@@ -8,6 +8,7 @@ import type { Context } from '../../context.js';
 import { runWith, type Factory, type RunFunction } from '../factory.js';
 import { ApiError, ExitCode, OpsError } from '../../core/errors.js';
 import { sanitize } from '../../core/sanitize.js';
+import { parseJsonExact } from '../../core/json-exact.js';
 import { client, explain } from './shared.js';
 
 const CATCH_UP_IDLE_MS = 1500;
@@ -61,7 +62,7 @@ export async function runPipeLogs(opts: PipeLogsOptions, ctx: Context): Promise<
       if (ctx.json) {
         let value: unknown;
         try {
-          value = JSON.parse(line);
+          value = parseJsonExact(line);
         } catch {
           value = { line };
         }

@@ -13,6 +13,7 @@ import { runPipeWatch } from '../../../src/commands/pipe/watch.js';
 import { runPipeSnapshot } from '../../../src/commands/pipe/snapshot.js';
 import { runPipeQuery } from '../../../src/commands/pipe/query.js';
 import { runPipeIngest } from '../../../src/commands/pipe/ingest.js';
+import { runPipeLogs } from '../../../src/commands/pipe/logs.js';
 import { tempDir } from '../../helpers/cli.js';
 import { memoryIo } from '../../helpers/memory-io.js';
 import { createCompiled, startRunning, startSvc, waitFor, type Svc } from '../../services/pipelines/helpers.js';
@@ -150,7 +151,7 @@ describe.each(['legacy', 'current'] as const)('ops pipe against Feldera (%s API)
   };
 
   beforeAll(async () => {
-    fake = await new FakeFeldera({ generation, schema: { inputs: ['t'], outputs: ['v'] }, contents }).start();
+    fake = await new FakeFeldera({ generation, schema: { inputs: ['t'], outputs: ['v'] }, contents, logLines: [`{"msg":"step","records":${BIG}}`, 'plain text 9007199254740993'] }).start();
     fake.seed('p1', { deployment_status: 'Running', deployment_desired_status: 'Running' });
   });
   afterAll(() => fake?.close());
@@ -185,6 +186,12 @@ describe.each(['legacy', 'current'] as const)('ops pipe against Feldera (%s API)
       { ID: BIG, PRICE, N: '1.5' },
       { ID: MIN, PRICE: TINY, N: '2' },
     ]);
+  });
+
+  it('logs --json passes a JSON log line on with every digit', async () => {
+    const { ctx, io } = context({ json: true });
+    await runPipeLogs({ name: 'p1' }, ctx);
+    expect(io.stdoutText()).toBe(`{"msg":"step","records":${BIG}}\n{"line":"plain text ${BIG}"}\n`);
   });
 
   it('ingest sends big integers and decimals as they were written', async () => {
