@@ -128,8 +128,9 @@ export class RowBatch {
     const n = end - from;
     if (col.ends === null) col.ends = new Uint32Array(BLOCK_ROWS); // earlier rows: no text, end 0
     const at = this.reserveText(col, n);
-    if (n <= 32) for (let i = 0; i < n; i++) col.text![at + i] = bytes[from + i]!;
-    else col.text!.set(bytes.subarray(from, end), at);
+    const text = col.text!;
+    if (n <= 32) for (let i = 0; i < n; i++) text[at + i] = bytes[from + i]!;
+    else text.set(bytes.subarray(from, end), at);
     col.textLength = at + n;
     col.tags[r] = TEXT;
     col.ends[r] = col.textLength;
