@@ -475,21 +475,6 @@ export class JsonFastRows {
     return q;
   }
 
-  /** The closing quote of a string of ASCII characters without escapes starting at `from`; -1 when it is another string. */
-  private asciiStringEnd(from: number): number {
-    const s = this.s;
-    const q = s.indexOf(34, from);
-    if (q < 0) {
-      this.past(); // the line goes on: more bytes may close the string
-      throw GIVE_UP;
-    }
-    for (let i = from; i < q; i++) {
-      const c = s[i]!;
-      if (c < 32 || c === 92 || c >= 0x80) return -1; // the other paths decide (and give up on a control character)
-    }
-    return q;
-  }
-
   /** A string with escapes: its literal alone through JSON.parse (which checks the escapes). */
   private escapedString(p: number): string {
     const s = this.s;
