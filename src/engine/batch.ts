@@ -46,6 +46,9 @@ class Block {
   }
 }
 
+/** Buffer's own Latin-1 reader, without toString's argument checks. */
+type Latin1 = { latin1Slice(start: number, end: number): string };
+
 function isOneByte(s: string): boolean {
   for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 255) return false;
   return true;
@@ -125,8 +128,9 @@ export class RowBatch {
     const n = end - from;
     if (col.ends === null) col.ends = new Uint32Array(BLOCK_ROWS); // earlier rows: no text, end 0
     const at = this.reserveText(col, n);
-    if (n <= 32) for (let i = 0; i < n; i++) col.text![at + i] = bytes[from + i]!;
-    else col.text!.set(bytes.subarray(from, end), at);
+    const text = col.text!;
+    if (n <= 32) for (let i = 0; i < n; i++) text[at + i] = bytes[from + i]!;
+    else text.set(bytes.subarray(from, end), at);
     col.textLength = at + n;
     col.tags[r] = TEXT;
     col.ends[r] = col.textLength;
@@ -207,6 +211,50 @@ export class RowBatch {
       if (b.length === 0) continue;
       visit(b.length, (c, r) => RowBatch.cell(b, c, r), first);
       first += b.length;
+    }
+  }
+
+  /**
+   * Calls `visit` once per block with its row count, the index of its first row, and a reader that puts
+   * the values of column c of the block's rows in `out` (row r at out[r]): a column at a time, for readers
+   * that convert values column by column. The reader is valid during the call only.
+   */
+  forEachBlockColumns(visit: (rows: number, firstRow: number, column: (c: number, out: JsonValue[]) => void) => void): void {
+    let first = 0;
+    for (const b of this.blocks) {
+      if (b.length === 0) continue;
+      visit(b.length, first, (c, out) => RowBatch.column(b, c, out));
+      first += b.length;
+    }
+  }
+
+  private static column(b: Block, c: number, out: JsonValue[]): void {
+    const col = b.columns[c]!;
+    const n = b.length;
+    const tags = col.tags;
+    const nums = col.nums;
+    const ends = col.ends;
+    const text = col.text as unknown as Latin1 | null;
+    for (let r = 0; r < n; r++) {
+      switch (tags[r]) {
+        case NUMBER:
+          out[r] = nums![r]!;
+          break;
+        case TEXT:
+          out[r] = text!.latin1Slice(r === 0 ? 0 : ends![r - 1]!, ends![r]!);
+          break;
+        case TRUE:
+          out[r] = true;
+          break;
+        case FALSE:
+          out[r] = false;
+          break;
+        case OTHER:
+          out[r] = b.others[nums![r]!]!;
+          break;
+        default:
+          out[r] = null;
+      }
     }
   }
 

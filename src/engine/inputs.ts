@@ -1,5 +1,6 @@
 /** Input changes: JSON/CSV rows to internal rows, validated per table (types, NOT NULL, keys). */
 import { EngineInputError, type InputChange, type JsonValue } from './api.js';
+import type { RowBatch } from './batch.js';
 import type { TableDef } from './bind/program.js';
 import { fromCsv, ValueError, type Row, type Value } from './types/values.js';
 
@@ -114,27 +115,59 @@ export function convertBatch(ch: Extract<InputChange, { op: 'batch' }>, firstInd
   const as = pk.length ? (op === 'delete' ? 'deleteKey' : 'upsert') : 'weighted';
   const partial = op === 'delete';
   const convert = t.convert;
-  batch.forEachBlock((count, cell, first) => {
+  const notNull = cols.map((c, i) => !c.type.nullable && (!partial || pk.includes(i)));
+  const vals: JsonValue[] = [];
+  batch.forEachBlockColumns((count, first, column) => {
+    // a column at a time (each column's converter in one loop); a block with a bad value is read again
+    // row by row, which finds the error a row-form step gives (its first bad row, and in it the first bad field)
     const rows: Row[] = new Array(count);
-    for (let r = 0; r < count; r++) {
-      const index = firstIndex + first + r;
-      const row: Row = new Array(n);
-      for (let i = 0; i < n; i++) {
-        const v = cell(i, r);
-        try {
-          row[i] = convert[i]!(v);
-        } catch (e) {
-          if (e instanceof ValueError) throw new EngineInputError(`error parsing field '${cols[i]!.name}': ${e.message}`, index);
-          throw e;
+    for (let r = 0; r < count; r++) rows[r] = new Array(n);
+    let bad = false;
+    try {
+      for (let i = 0; i < n && !bad; i++) {
+        column(i, vals);
+        const conv = convert[i]!;
+        const required = notNull[i]!;
+        for (let r = 0; r < count; r++) {
+          const v = conv(vals[r]!);
+          if (v === null && required) {
+            bad = true;
+            break;
+          }
+          rows[r]![i] = v;
         }
       }
-      if (!partial) checkNotNull(t, row, index);
-      else if (pk.length) checkNotNull(t, row, index, pk);
-      rows[r] = row;
+    } catch (e) {
+      if (!(e instanceof ValueError)) throw e;
+      bad = true;
     }
+    vals.length = 0;
+    if (bad) firstBadRow(t, batch, firstIndex + first, first, count, partial);
     out.push({ kind: 'rows', t, rows, as, w: op === 'delete' ? -1 : 1 });
   });
   return firstIndex + batch.length;
+}
+
+/** Throws the error of the first bad row of rows [first, first + count) of a batch, as a row-form step would. */
+function firstBadRow(t: TableState, batch: RowBatch, firstIndex: number, first: number, count: number, partial: boolean): void {
+  const cols = t.def.columns;
+  const pk = t.def.pk;
+  for (let r = 0; r < count; r++) {
+    const index = firstIndex + r;
+    const vals = batch.row(first + r);
+    const row: Row = new Array(cols.length);
+    for (let i = 0; i < cols.length; i++) {
+      try {
+        row[i] = t.convert[i]!(vals[i]!);
+      } catch (e) {
+        if (e instanceof ValueError) throw new EngineInputError(`error parsing field '${cols[i]!.name}': ${e.message}`, index);
+        throw e;
+      }
+    }
+    if (!partial) checkNotNull(t, row, index);
+    else if (pk.length) checkNotNull(t, row, index, pk);
+  }
+  throw new Error('a batch block was read as bad, yet each of its rows converts'); // a bug, not the input's fault
 }
 
 export function convertChange(ch: InputChange, index: number, findTable: (name: string) => TableState | undefined): Action {

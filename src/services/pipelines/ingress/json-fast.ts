@@ -322,7 +322,7 @@ export class JsonFastRows {
       case Kind.Int:
       case Kind.Number:
         if (c === 45 || (c >= 48 && c <= 57)) {
-          // an integer literal of at most 15 digits, not followed by a fraction or an exponent: its value at once
+          // a literal of at most 15 digits without an exponent: its value at once (as number() values it)
           let q = c === 45 ? p + 1 : p;
           const first = q;
           let v = 0;
@@ -333,9 +333,21 @@ export class JsonFastRows {
               d = ++q < n ? s[q]! : this.past();
             } while (d >= 48 && d <= 57);
           } else if (d === 48) d = ++q < n ? s[q]! : this.past();
-          if (q > first && q - first <= 15 && d !== 46 && d !== 101 && d !== 69 && !(d >= 48 && d <= 57)) {
+          let digits = q - first;
+          if (d === 46 /* . */ && digits > 0) {
+            const point = q;
+            d = ++q < n ? s[q]! : this.past();
+            while (d >= 48 && d <= 57) {
+              v = v * 10 + (d - 48);
+              d = ++q < n ? s[q]! : this.past();
+            }
+            const fraction = q - point - 1;
+            digits += fraction;
+            v = fraction > 0 ? v / POW10[Math.min(fraction, 15)]! : NaN; // NaN: "1." is not JSON (number() gives up on it)
+          }
+          if (digits > 0 && digits <= 15 && v === v && d !== 101 && d !== 69 && !(d >= 48 && d <= 57)) {
             if (c === 45) v = -v;
-            if (kind === Kind.Number || (v >= this.lo[col]! && v <= this.hi[col]!)) {
+            if (kind === Kind.Number || (Number.isInteger(v) && v >= this.lo[col]! && v <= this.hi[col]!)) {
               batch.setNumber(col, v);
               return q;
             }
@@ -459,21 +471,6 @@ export class JsonFastRows {
       const c = s[i]!;
       if (c < 32) throw GIVE_UP;
       if (c === 92 /* \ */) return -1;
-    }
-    return q;
-  }
-
-  /** The closing quote of a string of ASCII characters without escapes starting at `from`; -1 when it is another string. */
-  private asciiStringEnd(from: number): number {
-    const s = this.s;
-    const q = s.indexOf(34, from);
-    if (q < 0) {
-      this.past(); // the line goes on: more bytes may close the string
-      throw GIVE_UP;
-    }
-    for (let i = from; i < q; i++) {
-      const c = s[i]!;
-      if (c < 32 || c === 92 || c >= 0x80) return -1; // the other paths decide (and give up on a control character)
     }
     return q;
   }

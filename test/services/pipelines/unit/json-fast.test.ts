@@ -170,6 +170,19 @@ describe('JSON ingress fast path', () => {
     expect(p.fastLines).toBe(1); // the second line
   });
 
+  it('reads numbers as JSON.parse does in every column kind: fractions, exponents, zeros, signs, bounds', () => {
+    const numbers = ['0', '-0', '7', '-7', '2.50', '-12.125', '0.5', '-0.0', '2.0', '1e3', '1E-2', '1.5e2', '127', '128', '-129', '32767', '32768', '2147483647', '2147483648'];
+    numbers.push('123456789012345', '1234567890123456', '12345678901234.5', '9007199254740991', '1.', '.5', '01', '-', '1.e3', '00.5');
+    for (const col of ['I', 'B', 'D', 'SI', 'R', 'DEC', 'S', 'OK', 'V'])
+      for (const lit of numbers) {
+        const body = enc.encode(`[{"B": 1, "${col}": ${lit}}]\n{"B": 2, "${col}": ${lit}}\n`);
+        for (const array of [true, false]) {
+          const text = array ? body : enc.encode(`{"B": 1, "${col}": ${lit}}\n`);
+          expect(parse(text, [], array, true), `${col}: ${lit}`).toEqual(parse(text, [], array, false));
+        }
+      }
+  });
+
   it('takes flat rows without JSON.parse', () => {
     const binding = bindingFor([]);
     const p = new JsonParser(binding, { updateFormat: 'raw', array: true });
