@@ -71,6 +71,16 @@ export const Errors = {
       endpoint_name: endpoint,
       stream_name: view,
     }),
+  /** send_snapshot=true on a relation without an integrated trace (Feldera's code, status and wording, with the way out). */
+  snapshotNeedsMaterialized: (endpoint: string, relation: string) => {
+    const error = "'send_snapshot: true' requires a materialized output view";
+    return new ApiError(
+      400,
+      'ConfigError.InvalidTransportConfig',
+      `invalid transport configuration for endpoint '${endpoint}': ${error}; '${relation}' is not materialized (declare it CREATE MATERIALIZED VIEW, or a table WITH ('materialized' = 'true')), or watch without send_snapshot`,
+      { config_error: { endpoint_name: endpoint, error } },
+    );
+  },
   unknownInputFormat: (format: string) =>
     new ApiError(400, 'UnknownInputFormat', `Unknown input format '${format}'; valid formats are 'json' and 'csv'`, {
       format_name: format,

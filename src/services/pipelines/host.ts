@@ -96,6 +96,8 @@ export class PipelineHost {
   private readonly waiters = new Set<Pending<void>>();
   private readonly pendingIngest = new Map<number, Pending<void>>();
   private readonly pendingSnapshot = new Map<number, Pending<Buffer>>();
+  /** send_snapshot watch streams whose snapshot is still being sent, by the id the worker knows them by. */
+  private readonly snapshotWatchers = new Map<number, Watcher>();
   private readonly ackListeners = new Map<number, (bytes: number) => void>();
   private readonly wakers = new Set<() => void>();
   private nextId = 1;
@@ -181,6 +183,20 @@ export class PipelineHost {
         const set = this.watchersByKey.get(key(m.relation, m.format));
         if (!set) return;
         for (const w of set) for (const c of m.chunks) w.send({ data: c.bytes, records: c.records });
+        return;
+      }
+      case 'watch-snapshot-part': {
+        const w = this.snapshotWatchers.get(m.id);
+        if (!w) return;
+        if (m.error) {
+          this.snapshotWatchers.delete(m.id);
+          this.opts.log('ERROR', `output endpoint '${w.endpointName}': its snapshot could not be read: ${m.error.body.message}`);
+          w.end();
+          return;
+        }
+        if (m.done) this.snapshotWatchers.delete(m.id);
+        const chunks = m.chunks.map((c) => ({ data: c.bytes, records: c.records }));
+        w.snapshotPart(chunks, m.done, () => this.post({ t: 'watch-snapshot-more', id: m.id }));
         return;
       }
       case 'ingest-ack':
@@ -342,8 +358,13 @@ export class PipelineHost {
     return p;
   }
 
-  addWatcher(relation: RelationSchema, format: OutputFormat, backpressure: boolean, res: ServerResponse): Watcher {
+  /**
+   * A watch stream of `relation`. With `sendSnapshot` (today's send_snapshot=true) it starts with the
+   * relation's current contents: the worker subscribes it and takes them in one message, between steps.
+   */
+  addWatcher(relation: RelationSchema, format: OutputFormat, backpressure: boolean, res: ServerResponse, sendSnapshot = false): Watcher {
     const k = key(relation.name, format);
+    const snapshotId = sendSnapshot ? this.nextId++ : 0;
     const w = new Watcher(
       `api-watch-${relation.name}-${randomUUID()}`,
       relation,
@@ -351,6 +372,7 @@ export class PipelineHost {
       backpressure,
       res,
       (watcher, reason) => {
+        if (this.snapshotWatchers.delete(snapshotId)) this.post({ t: 'watch-snapshot-cancel', id: snapshotId });
         if (this.watchersByKey.get(k)?.delete(watcher)) this.post({ t: 'subscribe', relation: relation.name, format, delta: -1 });
         this.opts.log('DEBUG', `output endpoint '${watcher.endpointName}' closed: ${reason}`);
       },
@@ -360,6 +382,7 @@ export class PipelineHost {
           `output endpoint '${watcher.endpointName}' is not keeping up: ${watcher.backpressure ? 'closing the stream (backpressure=true)' : 'dropping a chunk (backpressure=false)'}`,
         ),
       { maxPendingChunks: this.opts.watchMaxChunks, maxPendingBytes: this.opts.watchMaxBytes },
+      sendSnapshot,
     );
     let set = this.watchersByKey.get(k);
     if (!set) {
@@ -368,9 +391,12 @@ export class PipelineHost {
     }
     set.add(w);
     // subscribed before the response head goes out: any ingress the client sends after seeing it is seen
-    this.post({ t: 'subscribe', relation: relation.name, format, delta: 1 });
+    if (sendSnapshot) {
+      this.snapshotWatchers.set(snapshotId, w);
+      this.post({ t: 'watch-snapshot', id: snapshotId, relation: relation.name, format });
+    } else this.post({ t: 'subscribe', relation: relation.name, format, delta: 1 });
     w.open();
-    this.opts.log('DEBUG', `output endpoint '${w.endpointName}' opened`);
+    this.opts.log('DEBUG', `output endpoint '${w.endpointName}' opened${sendSnapshot ? ' (snapshot first)' : ''}`);
     return w;
   }
 
@@ -394,6 +420,7 @@ export class PipelineHost {
     if (this.keepAlive) clearInterval(this.keepAlive);
     for (const w of [...this.watchers()]) w.end();
     this.watchersByKey.clear();
+    this.snapshotWatchers.clear();
     for (const w of this.waiters) w.reject(err());
     this.waiters.clear();
     for (const p of this.pendingIngest.values()) p.reject(err());

@@ -14,6 +14,13 @@
  * Either way ingestion and the other watchers never wait for a slow watcher, and chunks are shared,
  * not copied, between the watchers of one (view, format).
  *
+ * send_snapshot=true (today's Feldera): the stream first sends the relation's contents as taken in the
+ * pipeline's worker at one point between steps, part by part as the socket takes them, in frames marked
+ * `"snapshot":true` (later frames `"snapshot":false`, as Feldera marks every frame of such a stream).
+ * Changes that reach it before the snapshot are dropped (the snapshot holds them); changes that reach it
+ * while the snapshot is being sent are kept (within the same bounds, dropped or the end beyond them) and
+ * follow it.
+ *
  * Ending: the response ends normally; a client that does not take what is still queued for it
  * within END_DRAIN_MS has its connection destroyed (end.ts).
  */
@@ -58,6 +65,14 @@ export class Watcher {
   closed = false;
   /** Chunks are being dropped (logged once per run of drops). */
   private dropping = false;
+  /** send_snapshot streams: waiting for the snapshot (steps' changes dropped: they are in it), sending it (changes kept), then live. */
+  private phase: 'awaiting-snapshot' | 'snapshot' | 'live';
+  /** Changes kept while the snapshot is sent: chunks, and counts of chunks dropped (sequence numbers to skip). */
+  private held: (ChunkBytes | number)[] = [];
+  private heldChunks = 0;
+  private heldBytes = 0;
+  /** Called once what was written is all taken by the socket (the snapshot's next part is asked for then). */
+  private drained: (() => void) | null = null;
   private readonly maxPendingChunks: number;
   private readonly maxPendingBytes: number;
   private readonly endDrainMs: number;
@@ -83,7 +98,10 @@ export class Watcher {
     private readonly onClose: (w: Watcher, reason: string) => void,
     private readonly onOverflow: (w: Watcher) => void,
     limits: WatcherLimits = {},
+    /** Today's `send_snapshot=true`: the relation's contents first (snapshotPart), then its changes. */
+    readonly sendSnapshot = false,
   ) {
+    this.phase = sendSnapshot ? 'awaiting-snapshot' : 'live';
     this.maxPendingChunks = limits.maxPendingChunks ?? MAX_PENDING_CHUNKS;
     this.maxPendingBytes = limits.maxPendingBytes ?? MAX_PENDING_BYTES;
     this.endDrainMs = limits.endDrainMs ?? END_DRAIN_MS;
@@ -104,24 +122,77 @@ export class Watcher {
 
   send(chunk: ChunkBytes): void {
     if (this.closed) return;
+    // a step before the snapshot was taken: its changes are in the snapshot
+    if (this.phase === 'awaiting-snapshot') return;
+    if (this.phase === 'snapshot') return this.hold(chunk);
     const seq = this.seq++;
     const size = chunk.data.byteLength;
-    if (this.pendingChunks >= this.maxPendingChunks || (this.pendingBytes > 0 && this.pendingBytes + size > this.maxPendingBytes)) {
-      this.metrics.dropped_batches++;
-      this.metrics.num_transport_errors++;
-      if (!this.dropping || this.backpressure) this.onOverflow(this);
-      this.dropping = true;
-      if (this.backpressure) this.end();
+    if (this.pendingChunks >= this.maxPendingChunks || (this.pendingBytes > 0 && this.pendingBytes + size > this.maxPendingBytes)) return this.overflow();
+    this.dropping = false;
+    this.write([this.head(seq), chunk.data, '}\r\n'], chunk.records);
+  }
+
+  /** A chunk that does not fit: dropped (its sequence number is gone) or, with backpressure, the end. */
+  private overflow(): void {
+    this.metrics.dropped_batches++;
+    this.metrics.num_transport_errors++;
+    if (!this.dropping || this.backpressure) this.onOverflow(this);
+    this.dropping = true;
+    if (this.backpressure) this.end();
+  }
+
+  /** A step's chunk while the snapshot is being sent: kept, within the same bounds as the socket's queue. */
+  private hold(chunk: ChunkBytes): void {
+    const size = chunk.data.byteLength;
+    if (this.heldChunks >= this.maxPendingChunks || (this.heldBytes > 0 && this.heldBytes + size > this.maxPendingBytes)) {
+      this.overflow();
+      if (this.closed) return;
+      const last = this.held.length - 1;
+      if (last >= 0 && typeof this.held[last] === 'number') (this.held[last] as number)++;
+      else this.held.push(1);
       return;
     }
     this.dropping = false;
-    this.write([`{"sequence_number":${seq},`, chunk.data, '}\r\n'], chunk.records);
+    this.held.push(chunk);
+    this.heldChunks++;
+    this.heldBytes += size;
+  }
+
+  /**
+   * A part of this stream's snapshot (send_snapshot=true), framed with `"snapshot":true`. `more` is called
+   * once the socket took it all (the next part is asked for only then, so a snapshot is never queued
+   * whole). After the last part the changes kept meanwhile go out, then the stream is live.
+   */
+  snapshotPart(chunks: ChunkBytes[], done: boolean, more: () => void): void {
+    if (this.closed) return;
+    this.phase = 'snapshot';
+    for (const c of chunks) this.write([this.head(this.seq++), c.data, '}\r\n'], c.records);
+    if (!done) {
+      if (this.pendingChunks === 0) more();
+      else this.drained = more;
+      return;
+    }
+    this.phase = 'live';
+    const held = this.held;
+    this.held = [];
+    this.heldChunks = 0;
+    this.heldBytes = 0;
+    // within the bounds already (hold() kept them so): written as they are
+    for (const h of held) {
+      if (typeof h === 'number') this.seq += h;
+      else this.write([this.head(this.seq++), h.data, '}\r\n'], h.records);
+    }
+  }
+
+  /** A frame's start: today's send_snapshot streams say in every frame whether it is part of the snapshot. */
+  private head(seq: number): string {
+    return this.sendSnapshot ? `{"sequence_number":${seq},"snapshot":${this.phase !== 'live'},` : `{"sequence_number":${seq},`;
   }
 
   heartbeat(now: number, intervalMs: number): void {
     if (this.closed || now - this.lastSend < intervalMs) return;
     if (this.pendingChunks > 0) return; // data is still flowing to the client
-    this.write([frame(this.seq++)], 0);
+    this.write([this.sendSnapshot ? `${this.head(this.seq++).slice(0, -1)}}\r\n` : frame(this.seq++)], 0);
   }
 
   /** Writes one framed chunk (its parts in one go) and counts it until the socket takes it. */
@@ -137,6 +208,11 @@ export class Watcher {
     this.res.write(parts[last], (err) => {
       this.pendingChunks--;
       this.pendingBytes -= bytes;
+      if (this.pendingChunks === 0 && this.drained && !this.closed) {
+        const more = this.drained;
+        this.drained = null;
+        more();
+      }
       if (err) {
         this.metrics.num_transport_errors++;
         return;

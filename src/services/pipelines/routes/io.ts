@@ -113,8 +113,11 @@ export function ioRoutes(app: FastifyInstance, manager: PipelineManager): void {
     if (mode === 'watch') {
       if (query === 'quantiles') throw new ApiError(405, 'QuantileStreamingNotSupported', 'Continuous monitoring is not supported for quantiles. Use mode=snapshot instead.');
       if (query === 'neighborhood') throw new ApiError(405, 'NeighborhoodStreamingNotSupported', 'Continuous monitoring is not supported for neighborhoods. Use mode=snapshot instead.');
+      // today's send_snapshot=true: the contents first; only what Feldera keeps integrated can be sent so
+      const sendSnapshot = boolParam(q, 'send_snapshot', false);
+      if (sendSnapshot && !rel.declaredMaterialized) throw Errors.snapshotNeedsMaterialized(`api-watch-${rel.name}-${randomUUID()}`, rel.name);
       reply.hijack();
-      runtime.addWatcher(rel, format as OutputFormat, backpressure, reply.raw);
+      runtime.addWatcher(rel, format as OutputFormat, backpressure, reply.raw, sendSnapshot);
       return;
     }
 

@@ -13,6 +13,7 @@ import { compileProgram } from '../compiler.js';
 import { ConnectorError } from '../connectors/input.js';
 import type { EncodedChunk, OutputFormat } from '../egress/encode.js';
 import { answerSnapshot } from '../egress/snapshot.js';
+import { SnapshotStream } from '../egress/snapshot-stream.js';
 import { answerQuery } from '../egress/adhoc.js';
 import { ApiError, Errors } from '../errors.js';
 import { PipelineRuntime, type InputEndpoint } from '../runtime.js';
@@ -54,12 +55,38 @@ function plain(rel: RelationSchema): RelationSchema {
 
 const encoder = new TextEncoder();
 
+function toWire(chunks: EncodedChunk[]): WireChunk[] {
+  return chunks.map((c) => ({ bytes: encoder.encode(c.data), records: c.records }));
+}
+
 function emit(relation: string, format: OutputFormat, chunks: EncodedChunk[]): void {
-  const wire: WireChunk[] = chunks.map((c) => ({ bytes: encoder.encode(c.data), records: c.records }));
+  const wire = toWire(chunks);
   post(
     { t: 'output', relation, format, chunks: wire },
     wire.map((c) => c.bytes.buffer as ArrayBuffer),
   );
+}
+
+/** Snapshots of `send_snapshot=true` watch streams still being sent, by the stream's id. */
+const snapshotStreams = new Map<number, SnapshotStream>();
+
+/** The next part of a watch stream's snapshot (the last one, with the error, when it cannot be read). */
+function sendSnapshotPart(id: number, next: () => SnapshotStream): void {
+  let chunks: EncodedChunk[] = [];
+  let error: WireError | null = null;
+  let done = true;
+  try {
+    const stream = next();
+    chunks = stream.next();
+    done = stream.done;
+    if (done) snapshotStreams.delete(id);
+    else snapshotStreams.set(id, stream);
+  } catch (err) {
+    snapshotStreams.delete(id);
+    error = wireError(err);
+  }
+  const wire = toWire(chunks);
+  post({ t: 'watch-snapshot-part', id, chunks: wire, done, error }, wire.map((c) => c.bytes.buffer as ArrayBuffer));
 }
 
 let rt: PipelineRuntime | null = null;
@@ -132,6 +159,22 @@ function handle(m: ToWorker): void {
       return;
     case 'subscribe':
       rt?.subscribe(m.relation, m.format, m.delta);
+      return;
+    case 'watch-snapshot':
+      // subscribed and the contents taken in one message, between steps: every change is in one or the other
+      rt?.subscribe(m.relation, m.format, 1);
+      sendSnapshotPart(m.id, () => {
+        if (!rt) throw Errors.terminating();
+        return SnapshotStream.take(rt.circuit, rt.program, m.relation, m.format);
+      });
+      return;
+    case 'watch-snapshot-more': {
+      const stream = snapshotStreams.get(m.id);
+      if (stream) sendSnapshotPart(m.id, () => stream);
+      return;
+    }
+    case 'watch-snapshot-cancel':
+      snapshotStreams.delete(m.id);
       return;
     case 'ingest-begin':
       {

@@ -54,6 +54,15 @@ export type ToWorker =
   | { t: 'snapshot'; id: number; spec: SnapshotSpec }
   /** An ad-hoc query (egress/adhoc.ts), answered like a snapshot with `snapshot-done`. */
   | { t: 'query'; id: number; sql: string; format: 'json' | 'text' }
+  /**
+   * A `send_snapshot=true` watch stream opens: subscribes (as `subscribe` +1) and takes the relation's
+   * contents at this point between steps; answered with its first `watch-snapshot-part`. The stream's end
+   * is a `subscribe` -1 (and a `watch-snapshot-cancel` while parts are still owed).
+   */
+  | { t: 'watch-snapshot'; id: number; relation: string; format: OutputFormat }
+  /** The stream took the last part: the next one, please. */
+  | { t: 'watch-snapshot-more'; id: number }
+  | { t: 'watch-snapshot-cancel'; id: number }
   | { t: 'stop' };
 
 /** One encoded output chunk: the part after `"sequence_number":N,` as UTF-8. */
@@ -109,6 +118,8 @@ export type FromWorker =
   | { t: 'ingest-ack'; id: number; bytes: number }
   | { t: 'ingest-done'; id: number; error: WireError | null; metrics: WorkerMetrics }
   | { t: 'snapshot-done'; id: number; body: Uint8Array | null; error: WireError | null }
+  /** Part of a watch stream's snapshot (chunks of at most CHUNK_RECORDS records); `done` on the last one. */
+  | { t: 'watch-snapshot-part'; id: number; chunks: WireChunk[]; done: boolean; error: WireError | null }
   | { t: 'metrics'; metrics: WorkerMetrics }
   /** Answers `resume`, once the connectors' pending data is applied. */
   | { t: 'resumed'; metrics: WorkerMetrics }
