@@ -64,8 +64,8 @@ describe.each(['v0.24', 'current'] as const)('ops pipe against ops serve (%s API
     expect(serverRows[2]).toMatch(/^\{"K":3,"B":7,"D":"?1\.5(0+)?"?\}$/);
   });
 
-  // ops serve does not send today's send_snapshot frames, which --snapshot asks the current API for: the Feldera fake below covers those
-  it.runIf(api === 'v0.24')('watch --json --snapshot: one NDJSON line per row, as the server wrote it', async () => {
+  // v0.24: the CLI reads a snapshot beside the watch; current: the server's send_snapshot frames
+  it('watch --json --snapshot: one NDJSON line per row, as the server wrote it', async () => {
     const { ctx, io } = context({ json: true });
     await runPipeWatch({ name: 'nums', views: ['v'], snapshot: true, count: '3' }, ctx);
     const lines = io.stdoutText().trim().split('\n').sort();
