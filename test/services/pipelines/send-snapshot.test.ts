@@ -15,6 +15,8 @@ CREATE TABLE plain (id BIGINT NOT NULL);
 CREATE TABLE big (id BIGINT NOT NULL, s VARCHAR) WITH ('materialized' = 'true');
 CREATE TABLE wide (id BIGINT NOT NULL, s VARCHAR) WITH ('materialized' = 'true');
 CREATE TABLE mid (id BIGINT NOT NULL) WITH ('materialized' = 'true');
+CREATE TABLE d (id BIGINT NOT NULL, s VARCHAR);
+CREATE MATERIALIZED VIEW dup AS SELECT s FROM d;
 CREATE MATERIALIZED VIEW v AS SELECT id, s FROM t WHERE id % 2 = 0;
 CREATE VIEW nv AS SELECT id FROM t;`;
 
@@ -89,6 +91,18 @@ describe('egress send_snapshot=true', { timeout: 120_000 }, () => {
     expect((await ingest(svc, 's', 't', 'format=json', '{"delete":{"id":10,"s":"a,b"}}\n{"delete":{"id":12,"s":"y"}}\n{"delete":{"id":14,"s":"x"}}')).status).toBe(200);
   });
 
+  it('a row held more than once: JSON repeats its insert, CSV writes its weight', async () => {
+    expect((await ingest(svc, 's', 'd', 'format=csv', '1,b\n2,a\n3,b\n4,b\n')).status).toBe(200);
+    const json = await WatchReader.open(svc, 's', 'dup', 'format=json&send_snapshot=true');
+    const csv = await WatchReader.open(svc, 's', 'dup', 'format=csv&send_snapshot=true');
+    await json.until((r) => items(dataFrames(r)).length === 4, 'the JSON snapshot');
+    await csv.until((r) => dataFrames(r).length === 1, 'the CSV snapshot');
+    expect(items(dataFrames(json))).toEqual([{ insert: { S: 'a' } }, { insert: { S: 'b' } }, { insert: { S: 'b' } }, { insert: { S: 'b' } }]);
+    expect(dataFrames(csv)[0]!.text_data).toBe('a,1\nb,3\n');
+    json.close();
+    csv.close();
+  });
+
   it('an empty relation: no snapshot frames, then the changes', async () => {
     const snap = await WatchReader.open(svc, 's', 'v', 'format=json&send_snapshot=true');
     expect((await ingest(svc, 's', 't', 'format=json', '{"insert":{"id":20,"s":"e"}}')).status).toBe(200);
@@ -115,7 +129,14 @@ describe('egress send_snapshot=true', { timeout: 120_000 }, () => {
       // far above the stream's 64 KiB: sent only as the client took the parts before
       expect(got.reduce((n, f) => n + JSON.stringify(f).length, 0)).toBeGreaterThan(10 * 64 * 1024);
       const ids =
-        format === 'json' ? items(got).map((i) => i.insert.ID) : got.flatMap((f) => f.text_data!.trimEnd().split('\n').map((l) => Number(l.split(',')[0])));
+        format === 'json'
+          ? items(got).map((i) => i.insert.ID)
+          : got.flatMap((f) =>
+              f
+                .text_data!.trimEnd()
+                .split('\n')
+                .map((l) => Number(l.split(',')[0])),
+            );
       expect(ids).toEqual(Array.from({ length: N }, (_, i) => 1000 + 2 * i));
       expect((await ingest(svc, 's', 'big', 'format=csv', '2,after\n')).status).toBe(200);
       await snap.until((r) => dataFrames(r).length === 4, 'the change after the snapshot');
@@ -139,7 +160,6 @@ describe('egress send_snapshot=true', { timeout: 120_000 }, () => {
     let csv = '';
     for (let i = 0; i < N; i++) csv += `${i},${pad}\n`;
     expect((await ingest(svc, 's', 'wide', 'format=csv', csv)).status).toBe(200);
-    csv = '';
     const url = new URL(`${svc.base}/v0/pipelines/s/egress/wide?format=csv&send_snapshot=true&backpressure=true`);
     let text = '';
     let ended = false;
@@ -175,7 +195,12 @@ describe('egress send_snapshot=true', { timeout: 120_000 }, () => {
     const data = parsed().filter((f) => f.text_data !== undefined);
     const firstChange = data.findIndex((f) => f.snapshot === false);
     expect(data.slice(0, firstChange).every((f) => f.snapshot === true)).toBe(true);
-    const snapshotIds = data.slice(0, firstChange).flatMap((f) => f.text_data!.trimEnd().split('\n').map((l) => Number(l.split(',')[0])));
+    const snapshotIds = data.slice(0, firstChange).flatMap((f) =>
+      f
+        .text_data!.trimEnd()
+        .split('\n')
+        .map((l) => Number(l.split(',')[0])),
+    );
     expect(snapshotIds).toEqual(Array.from({ length: N }, (_, i) => i));
     expect(data.slice(firstChange).map((f) => f.text_data)).toEqual([`-1,early,1\n${N},late,1\n`, '-1,early,-1\n']);
     expect(ended).toBe(false);
@@ -241,6 +266,27 @@ describe('egress send_snapshot=true', { timeout: 120_000 }, () => {
     expect(dataFrames(snap).every((f) => f.snapshot === true)).toBe(true);
     expect(items(dataFrames(snap)).length).toBe(120); // the race test's rows
     snap.close();
+    await startRunning(svc, 's');
+  });
+
+  it('the pipeline shuts down in the middle of a snapshot: the stream ends, nothing waits for it', async () => {
+    const url = new URL(`${svc.base}/v0/pipelines/s/egress/wide?format=json&send_snapshot=true`);
+    const res = await new Promise<import('node:http').IncomingMessage>((resolve, reject) => {
+      const req = request(url, { method: 'POST' }, resolve);
+      req.on('error', reject);
+      req.end();
+    });
+    expect(res.statusCode).toBe(200);
+    res.pause();
+    res.on('error', () => {});
+    const closed = new Promise<void>((r) => res.once('close', () => r()));
+    await waitFor(async () => (await outputs(svc, 's'))[0]?.metrics.queued_batches > 0, 'the snapshot to stall');
+    expect((await svc.call('POST', '/v0/pipelines/s/shutdown')).status).toBe(202);
+    await waitFor(async () => (await svc.call('GET', '/v0/pipelines/s')).json.deployment_status === 'Shutdown', 'Shutdown');
+    // the stream ended (a reader that did not take the rest was cut off after the drain time): reading on reaches its end
+    res.on('data', () => {});
+    res.resume();
+    await closed;
     await startRunning(svc, 's');
   });
 
