@@ -6,7 +6,7 @@
  * than the snapshot still gets all of it); CSV; only the new stream gets its snapshot; while paused; and
  * Feldera's 400 for a relation that is not materialized.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { request } from 'node:http';
 import { createCompiled, ingest, startRunning, startSvc, waitFor, WatchReader, type Svc } from './helpers.js';
 
@@ -171,6 +171,7 @@ describe('egress send_snapshot=true', { timeout: 120_000 }, () => {
     expect(res.statusCode).toBe(200);
     res.setEncoding('utf8');
     res.pause();
+    onTestFinished(() => void res.destroy());
     // the first part went out; the socket is full and the rest is not yet asked for
     await waitFor(async () => {
       const o = (await outputs(svc, 's'))[0];
@@ -206,6 +207,46 @@ describe('egress send_snapshot=true', { timeout: 120_000 }, () => {
     expect(ended).toBe(false);
     res.destroy();
     await waitFor(async () => (await outputs(svc, 's')).length === 0, 'the stream to be gone');
+  });
+
+  it("changes beyond the stream's bounds while its snapshot is stalled: dropped, a gap in the sequence numbers (backpressure=false)", async () => {
+    // wide holds the 60,001 rows of the test above; this suite's streams hold at most 2 chunks
+    const res = await new Promise<import('node:http').IncomingMessage>((resolve, reject) => {
+      const req = request(new URL(`${svc.base}/v0/pipelines/s/egress/wide?format=json&send_snapshot=true`), { method: 'POST' }, resolve);
+      req.on('error', reject);
+      req.end();
+    });
+    res.setEncoding('utf8');
+    res.pause();
+    onTestFinished(() => void res.destroy());
+    await waitFor(async () => (await outputs(svc, 's'))[0]?.metrics.queued_batches > 0, 'the snapshot to stall');
+    // three steps while the snapshot waits: two are kept, the third is beyond the bound
+    for (const id of [-10, -20, -30]) expect((await ingest(svc, 's', 'wide', 'format=json', `{"insert":{"id":${id},"s":"c"}}`)).status).toBe(200);
+    await waitFor(async () => (await outputs(svc, 's'))[0]?.metrics.dropped_batches === 1, 'the dropped chunk');
+    let text = '';
+    res.on('data', (d: string) => (text += d));
+    res.resume();
+    const parsed = () =>
+      text
+        .slice(0, text.lastIndexOf('\r\n') + 2)
+        .split('\r\n')
+        .filter((l) => l.trim() !== '')
+        .map((l) => JSON.parse(l) as Frame);
+    await waitFor(() => items(parsed()).some((it) => it.insert?.ID === -20), 'the kept changes', 60_000);
+    expect((await ingest(svc, 's', 'wide', 'format=json', '{"insert":{"id":-40,"s":"c"}}')).status).toBe(200);
+    await waitFor(() => items(parsed()).some((it) => it.insert?.ID === -40), 'the next change', 60_000);
+    const changes = parsed().filter((f) => f.json_data && f.snapshot === false);
+    expect(changes.map((f) => f.json_data![0].insert.ID)).toEqual([-10, -20, -40]);
+    const [a, b] = changes.map((f) => f.sequence_number);
+    expect(b).toBe(a! + 1);
+    // every number is there (keep-alives included) but the dropped chunk's, right after the kept ones
+    const seqs = parsed().map((f) => f.sequence_number);
+    const missing = Array.from({ length: Math.max(...seqs) + 1 }, (_, i) => i).filter((i) => !seqs.includes(i));
+    expect(missing).toEqual([b! + 1]);
+    expect(items(parsed().filter((f) => f.snapshot === true)).length).toBe(60_001);
+    res.destroy();
+    await waitFor(async () => (await outputs(svc, 's')).length === 0, 'the stream to be gone');
+    expect((await ingest(svc, 's', 'wide', 'format=json', [-10, -20, -30, -40].map((id) => `{"delete":{"id":${id},"s":"c"}}`).join('\n'))).status).toBe(200);
   });
 
   it('a row ingested while the stream connects comes exactly once: in the snapshot or as a change', async () => {
@@ -278,6 +319,7 @@ describe('egress send_snapshot=true', { timeout: 120_000 }, () => {
     });
     expect(res.statusCode).toBe(200);
     res.pause();
+    onTestFinished(() => void res.destroy());
     res.on('error', () => {});
     const closed = new Promise<void>((r) => res.once('close', () => r()));
     await waitFor(async () => (await outputs(svc, 's'))[0]?.metrics.queued_batches > 0, 'the snapshot to stall');
