@@ -19,6 +19,7 @@ import { ApiError, Errors } from '../errors.js';
 import { PipelineRuntime, type InputEndpoint } from '../runtime.js';
 import { workerMetrics } from '../stats.js';
 import { IngestJob } from './ingest-job.js';
+import { WatchSnapshots } from './watch-snapshots.js';
 import type { FromWorker, ToWorker, WireChunk, WireError, WorkerConfig } from './protocol.js';
 import type { RelationSchema } from '../../../engine/index.js';
 
@@ -55,41 +56,16 @@ function plain(rel: RelationSchema): RelationSchema {
 
 const encoder = new TextEncoder();
 
-function toWire(chunks: EncodedChunk[]): WireChunk[] {
-  return chunks.map((c) => ({ bytes: encoder.encode(c.data), records: c.records }));
-}
-
 function emit(relation: string, format: OutputFormat, chunks: EncodedChunk[]): void {
-  const wire = toWire(chunks);
+  const wire: WireChunk[] = chunks.map((c) => ({ bytes: encoder.encode(c.data), records: c.records }));
   post(
     { t: 'output', relation, format, chunks: wire },
     wire.map((c) => c.bytes.buffer as ArrayBuffer),
   );
 }
 
-/** Snapshots of `send_snapshot=true` watch streams still being sent, by the stream's id. */
-const snapshotStreams = new Map<number, SnapshotStream>();
-
-/** The next part of a watch stream's snapshot (the last one, with the error, when it cannot be read). */
-function sendSnapshotPart(id: number, next: () => SnapshotStream): void {
-  let chunks: EncodedChunk[] = [];
-  let error: WireError | null = null;
-  let done = true;
-  try {
-    const stream = next();
-    chunks = stream.next();
-    done = stream.done;
-    if (done) snapshotStreams.delete(id);
-    else snapshotStreams.set(id, stream);
-  } catch (err) {
-    snapshotStreams.delete(id);
-    error = wireError(err);
-  }
-  const wire = toWire(chunks);
-  post({ t: 'watch-snapshot-part', id, chunks: wire, done, error }, wire.map((c) => c.bytes.buffer as ArrayBuffer));
-}
-
 let rt: PipelineRuntime | null = null;
+const watchSnapshots = new WatchSnapshots(post, wireError);
 const jobs = new Map<number, IngestJob>();
 
 async function init(): Promise<void> {
@@ -163,18 +139,16 @@ function handle(m: ToWorker): void {
     case 'watch-snapshot':
       // subscribed and the contents taken in one message, between steps: every change is in one or the other
       rt?.subscribe(m.relation, m.format, 1);
-      sendSnapshotPart(m.id, () => {
+      watchSnapshots.open(m.id, () => {
         if (!rt) throw Errors.terminating();
         return SnapshotStream.take(rt.circuit, rt.program, m.relation, m.format);
       });
       return;
-    case 'watch-snapshot-more': {
-      const stream = snapshotStreams.get(m.id);
-      if (stream) sendSnapshotPart(m.id, () => stream);
+    case 'watch-snapshot-more':
+      watchSnapshots.more(m.id);
       return;
-    }
     case 'watch-snapshot-cancel':
-      snapshotStreams.delete(m.id);
+      watchSnapshots.cancel(m.id);
       return;
     case 'ingest-begin':
       {
