@@ -88,7 +88,15 @@ function parseConnectors(options: { key: string; value: string; pos: Pos }[]): {
       }
       if (!Array.isArray(parsed)) throw new SqlError(`'connectors' must be a JSON array`, o.pos, 'connector');
       for (const c of parsed) {
-        if (!c || typeof c !== 'object' || Array.isArray(c) || c instanceof JsonNumberText || !c.transport || typeof c.transport !== 'object' || typeof (c.transport as { name?: unknown }).name !== 'string') {
+        if (
+          !c ||
+          typeof c !== 'object' ||
+          Array.isArray(c) ||
+          c instanceof JsonNumberText ||
+          !c.transport ||
+          typeof c.transport !== 'object' ||
+          typeof (c.transport as { name?: unknown }).name !== 'string'
+        ) {
           throw new SqlError(`Each connector needs a "transport" with a "name"`, o.pos, 'connector');
         }
       }

@@ -3,7 +3,8 @@
  * (at most N rows sampled in key order) and neighborhoods (rows around an anchor, indexes -before..after-1,
  * as Feldera's neighborhood operator).
  */
-import { EngineValueError, jsonText, parseJsonText, type Circuit, type ColumnSchema, type CompiledProgram, type InputCodec, type JsonRow, type JsonValue, type WeightedRow } from '../../../engine/index.js';
+import { EngineValueError, jsonText, type Circuit, type ColumnSchema, type CompiledProgram, type InputCodec, type JsonRow, type JsonValue, type WeightedRow } from '../../../engine/index.js';
+import { parseJsonText } from '../../../engine/index.js';
 import { ApiError } from '../errors.js';
 import { ColumnIndex, engineName, findRelation, type ProgramSchema } from '../names.js';
 import type { SnapshotSpec } from '../worker/protocol.js';
