@@ -94,6 +94,22 @@ describe('a long JSON number into each column type', () => {
   });
 });
 
+describe('long numbers inside VARIANT values in SQL', () => {
+  it('TYPEOF, keys, indexing and CASTs see a number (not an object) and keep its digits', () => {
+    const r = compile(`CREATE TABLE j (v VARIANT, d DECIMAL(38, 10));
+      CREATE VIEW o AS SELECT TYPEOF(v['x']) AS tx, JSON_KEYS(v) AS ks, v['x'] AS x, CAST(v['x'] AS DECIMAL(38, 10)) AS dx,
+        CAST(v['x'] AS DOUBLE) AS fx, CAST(d AS VARIANT) AS vd, TO_JSON(v) AS txt, v['x']['text'] AS nothing FROM j;`);
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    const circuit = r.program.newCircuit();
+    const row = parseJsonText(`{"v":{"x":${LONG}1,"y":{"z":1}},"d":${LONG}}`) as Record<string, JsonValue>;
+    const out = circuit.step([{ table: 'j', op: 'insert', row }]).changes.get('O')!;
+    expect(out).toHaveLength(1);
+    expect(jsonText(out[0]!.row)).toBe(
+      `{"TX":"DECIMAL","KS":["x","y","y.z"],"X":${LONG}1,"DX":"${LONG}","FX":${Number(LONG)},"VD":${LONG},"TXT":"{\\"x\\":${LONG}1,\\"y\\":{\\"z\\":1}}","NOTHING":null}`,
+    );
+  });
+});
+
 describe('DECIMAL(38, 10) from random JSON number literals, against BigInt arithmetic', () => {
   /** The expected output: the literal's digits truncated toward zero to scale 10, or undefined beyond 28 integer digits. */
   function expected(negative: boolean, digits: string, scale: number): string | undefined {

@@ -20,6 +20,9 @@ export function canonicalJson(v: JsonValue): string {
   return '{' + keys.map((k) => JSON.stringify(k) + ':' + canonicalJson((v as Record<string, JsonValue>)[k]!)).join(',') + '}';
 }
 
+/** A JSON object (a map): not null, an array or a number kept as its text (JsonNumberText). */
+export const isJsonObject = (j: JsonValue): j is { [k: string]: JsonValue } => j !== null && typeof j === 'object' && !Array.isArray(j) && !(j instanceof JsonNumberText);
+
 /** Parse JSON text into a VARIANT value; undefined when the text is not JSON. */
 export function parseVariant(text: string): string | undefined {
   try {

@@ -78,6 +78,11 @@ describe('DECIMAL(38, 10) JSON numbers through a pipeline', () => {
       headers: { 'content-type': 'application/json' },
     });
     expect(nb.status, nb.text).toBe(200);
+    // rows in value order, where the values differ beyond what a double holds
+    const more = await ingest(svc, 'dec', 'p', 'format=json', `{"insert":{"d":-${LONG}}}\n{"insert":{"d":-${NEXT}}}`);
+    expect(more.status, more.text).toBe(200);
+    const order = (JSON.parse(await snapshotText('p')).json_data as Array<{ insert: { D: string } }>).map((x) => x.insert.D);
+    expect(order).toEqual([`-${NEXT}`, `-${LONG}`, BELOW, LONG, NEXT]);
     expect(nb.text.trim()).toBe(`{"sequence_number":0,"json_data":[{"insert":{"index":-1,"key":{"D":"${LONG}"}}},{"insert":{"index":0,"key":{"D":"${NEXT}"}}}]}`);
   });
 

@@ -7,6 +7,7 @@
 import { jsonText, type ColumnSchema, type JsonRow, type JsonValue, type WeightedRow } from '../../../engine/index.js';
 
 const NUMERIC = /^(DECIMAL|NUMERIC|DEC|NUMBER)\b/i;
+const DECIMAL_TEXT = /^-?\d+(?:\.\d+)?$/;
 
 function rank(v: JsonValue): number {
   if (v === null || v === undefined) return 0;
@@ -25,6 +26,12 @@ function compareValue(a: JsonValue, b: JsonValue, numeric: boolean): number {
   if (numeric && typeof a === 'string' && typeof b === 'string') {
     const d = Number(a) - Number(b);
     if (d !== 0 && !Number.isNaN(d)) return d < 0 ? -1 : 1;
+    // equal as doubles: a long DECIMAL differs beyond them; at one scale (the column's), their digits compare as integers
+    if (d === 0 && DECIMAL_TEXT.test(a) && DECIMAL_TEXT.test(b) && a.length - a.indexOf('.') === b.length - b.indexOf('.')) {
+      const x = BigInt(a.replace('.', ''));
+      const y = BigInt(b.replace('.', ''));
+      return x < y ? -1 : x > y ? 1 : 0;
+    }
   }
   const ra = rank(a);
   const rb = rank(b);
