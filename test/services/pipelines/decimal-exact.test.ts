@@ -6,6 +6,8 @@
  * value beyond the precision is a 400 naming the field, as Feldera reads them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JsonNumberText } from '../../../src/engine/index.js';
+import { rowComparator } from '../../../src/services/pipelines/egress/order.js';
 import { createCompiled, ingest, startRunning, startSvc, WatchReader, type Svc } from './helpers.js';
 
 const LONG = '1234567890123456789012345678.1234567890';
@@ -98,5 +100,15 @@ describe('DECIMAL(38, 10) JSON numbers through a pipeline', () => {
     const raw = await ingest(svc, 'dec', 't', 'format=json&update_format=raw', `${LONG}`);
     expect(raw.status, raw.text).toBe(400);
     expect(raw.json.details.errors[0].description).toContain('expected a table row');
+  });
+
+  it('output order: VARIANT numbers by value, long ones (JsonNumberText) among the others', () => {
+    const cmp = rowComparator([{ name: 'V', caseSensitive: false, type: 'VARIANT', nullable: true }]);
+    const vals = [new JsonNumberText('2.00000000000000000001'), 3, 'a', new JsonNumberText('-1.00000000000000000001'), 2, true, null];
+    const sorted = vals
+      .map((v) => ({ V: v }))
+      .sort(cmp)
+      .map((r) => r.V);
+    expect(sorted).toEqual([null, true, new JsonNumberText('-1.00000000000000000001'), 2, new JsonNumberText('2.00000000000000000001'), 3, 'a']);
   });
 });
