@@ -57,7 +57,33 @@ export function parseJsonText(text: string): unknown {
   if (!mayHoldLongNumber(text)) return JSON.parse(text);
   const marked = markLongNumbers(text);
   if (marked === text) return JSON.parse(text);
-  return JSON.parse(marked, (_k, v: unknown) => (typeof v === 'string' && v.startsWith(MARK) ? fromMark(v) : v));
+  return restore(JSON.parse(marked));
+}
+
+/** The parsed value with each marked string replaced by its number (walked without recursion; no reviver, which costs more). */
+function restore(value: unknown): unknown {
+  if (typeof value === 'string') return value.startsWith(MARK) ? fromMark(value) : value;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const child: unknown = v[i];
+        if (typeof child === 'string') {
+          if (child.startsWith(MARK)) v[i] = fromMark(child);
+        } else if (typeof child === 'object' && child !== null) stack.push(child);
+      }
+    } else if (typeof v === 'object' && v !== null) {
+      const obj = v as Record<string, unknown>;
+      for (const k in obj) {
+        const child = obj[k];
+        if (typeof child === 'string') {
+          if (child.startsWith(MARK)) obj[k] = fromMark(child);
+        } else if (typeof child === 'object' && child !== null) stack.push(child);
+      }
+    }
+  }
+  return value;
 }
 
 function fromMark(mark: string): JsonValue {
@@ -143,6 +169,17 @@ function changedByDouble(literal: string, integer: boolean): boolean {
     const digits = literal.charCodeAt(0) === 45 /* - */ ? literal.slice(1) : literal;
     return digits.length > 16 || (digits.length === 16 && digits > '9007199254740991');
   }
+  // 18 or more significant digits before the exponent: no double prints that value (17 digits say every one)
+  let digits = 0; // digits from the first non-zero one on
+  let significant = 0; // ... up to the last non-zero one
+  for (let i = 0; i < literal.length; i++) {
+    const c = literal.charCodeAt(i);
+    if (c === 101 /* e */ || c === 69 /* E */) break;
+    if (c < 48 || c > 57 || (digits === 0 && c === 48)) continue;
+    digits++;
+    if (c !== 48) significant = digits;
+  }
+  if (significant >= 18) return true;
   const printed = String(Number(literal));
   return printed !== literal && !sameDecimal(literal, printed);
 }

@@ -39,6 +39,9 @@ describe('parseJsonText and jsonText', () => {
       expect(parseJsonText(`[0,${lit}]`)).toEqual([0, new JsonNumberText(lit)]);
       expect(parseJsonText(` {"k" : ${lit} }`)).toEqual({ k: new JsonNumberText(lit) });
     }
+    // trailing and leading zeros are not significant digits
+    expect(parseJsonText('[1.50000000000000000000,-100000000000000000000.0,1.2345678901234567000e-3]')).toEqual([1.5, -1e20, 0.0012345678901234567]);
+    expect(parseJsonText('[0.000000000000000000012345678901234567891]')).toEqual([new JsonNumberText('0.000000000000000000012345678901234567891')]);
     expect(() => parseJsonText('[1.234567890123456789.5]')).toThrow(SyntaxError);
     expect(() => parseJsonText('{"a":01234567890123456789.5}')).toThrow(SyntaxError);
   });
