@@ -64,6 +64,9 @@ describe('DECIMAL(38, 10) JSON numbers through a pipeline', () => {
       for (const k of [1, 3, 5, 6, 7]) expect(snap).toContain(`{"insert":{"K":${k},"D":"${LONG}","A":null,"V":null,"F":null}}`);
       // DOUBLE: the double nearest to the literal
       expect(snap).toContain(`{"insert":{"K":8,"D":"${LONG}","A":["${LONG}","${NEXT}"],"V":{"x":${LONG}1},"F":${Number(LONG)}}}`);
+      const q = await svc.call('GET', `/v0/pipelines/dec/query?sql=${encodeURIComponent('SELECT k, d, v, d + d AS twice FROM t WHERE k = 8')}&format=json`);
+      expect(q.status, q.text).toBe(200);
+      expect(q.text.trim()).toBe(`{"K":8,"D":"${LONG}","V":{"x":${LONG}1},"TWICE":"2469135780246913578024691356.2469135780"}`);
       const csv = JSON.parse(await snapshotText('w', 'csv')).text_data as string;
       expect(csv).toContain(`2,-${LONG},,,1\n`);
       expect(csv).toContain(`8,${LONG},"[""${LONG}"",""${NEXT}""]","{""x"":${LONG}1}",1\n`);
