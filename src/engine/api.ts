@@ -21,17 +21,22 @@ import type { RowBatch } from './batch.js';
 
 export type JsonValue = null | boolean | number | bigint | JsonNumberText | string | JsonValue[] | { [k: string]: JsonValue };
 
+/** A JSON number literal (what a JsonNumberText holds: it is printed into JSON as it is). */
+const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
 /**
  * A JSON number literal that is not an integer and whose decimal value a JS number would change (16 or more
  * significant digits: `1234567890123456789012345678.1234567890`), as parseJsonText reads it: its text, so that
  * a DECIMAL gets every digit, a DOUBLE the correctly rounded value of the literal (Number(text)) and a VARIANT
- * the same digits back. Only a reader makes one (the text is a JSON number literal, never checked again); it is
- * carried, never computed with. JSON.stringify throws on it, as on a bigint: write it with jsonText. Not an
+ * the same digits back. parseJsonText makes them; the constructor refuses a text that is not a JSON number
+ * literal (TypeError). It is carried, never computed with. JSON.stringify throws on it, as on a bigint: write it with jsonText. Not an
  * object of JSON (not a map or a row): test `instanceof JsonNumberText` before treating an object as one. A
  * structured clone (postMessage) turns it into a plain object: send JSON text across threads instead.
  */
 export class JsonNumberText {
-  constructor(readonly text: string) {}
+  constructor(readonly text: string) {
+    if (!JSON_NUMBER.test(text)) throw new TypeError(`not a JSON number: ${text.slice(0, 40)}`);
+  }
 
   toString(): string {
     return this.text;
@@ -41,6 +46,7 @@ export class JsonNumberText {
     throw new TypeError(`a JsonNumberText (${this.text.slice(0, 40)}) is written by jsonText, not JSON.stringify`);
   }
 }
+
 export type JsonRow = Record<string, JsonValue>;
 
 export interface CompileOptions {

@@ -157,7 +157,7 @@ function markLongNumbers(text: string): string {
   return last === 0 ? text : out + text.slice(last);
 }
 
-/** A JSON number literal (what a mark may hold). */
+/** A JSON number literal (what a mark may hold; JsonNumberText checks its text again). */
 const NUMBER_LITERAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
 /**

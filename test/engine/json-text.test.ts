@@ -32,6 +32,7 @@ describe('parseJsonText and jsonText', () => {
     expect(v.i).toBe(12345678901234567890n);
     expect(jsonText(v)).toBe(text.replace('1.50', '1.5'));
     expect(() => JSON.stringify(v.d)).toThrow(TypeError); // never printed rounded by mistake
+    for (const bad of ['1.', '.5', '01.5', 'NaN', '1e', '1,2', '"1"']) expect(() => new JsonNumberText(bad)).toThrow(TypeError);
   });
 
   it('finds long numbers with points anywhere (not only runs of 16 digits), and leaves malformed text to JSON.parse', () => {
