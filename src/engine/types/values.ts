@@ -90,7 +90,7 @@ export function fromJson(v: JsonValue | undefined, t: SqlType): Value {
     case 'REAL':
     case 'DOUBLE':
       if (typeof v === 'number') return t.kind === 'REAL' ? Math.fround(v) : v;
-      // the double nearest to the literal's value (Number rounds correctly, as serde's f64 parse)
+      // the double nearest to the literal's value (Number rounds correctly)
       if (typeof v === 'bigint' || v instanceof JsonNumberText) return t.kind === 'REAL' ? Math.fround(Number(String(v))) : Number(String(v));
       throw new ValueError(`invalid type: ${describe(v)}, expected ${t.kind === 'REAL' ? 'f32' : 'f64'}`);
     case 'VARCHAR':
