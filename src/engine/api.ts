@@ -9,8 +9,9 @@
  * as strings, DATE/TIME/TIMESTAMP as strings in Feldera's formats, ARRAY as JSON arrays, NULL as null.
  * A bigint never stands for a value a number holds exactly (one value, one form). JSON.stringify throws on a
  * bigint: write rows with jsonText (json-text.ts), which prints it digit-exact as a JSON number; read JSON
- * text with parseJsonText, which keeps the digits of integers beyond 2^53 as bigints. BIGINT input is also
- * accepted as a string of digits ("9223372036854775807").
+ * text with parseJsonText, which keeps the digits of integers beyond 2^53 as bigints and of other numbers a
+ * JS number would change as a JsonNumberText (a DECIMAL reads them exactly; a VARIANT output may hold one).
+ * BIGINT input is also accepted as a string of digits ("9223372036854775807").
  *
  * Integer arithmetic is exact and checked: a result outside its type (TINYINT 8 .. BIGINT 64 bits), an
  * integer division or modulus by zero, is an EngineStepError, and the step that raised it is refused whole.
@@ -18,7 +19,34 @@
 
 import type { RowBatch } from './batch.js';
 
-export type JsonValue = null | boolean | number | bigint | string | JsonValue[] | { [k: string]: JsonValue };
+export type JsonValue = null | boolean | number | bigint | JsonNumberText | string | JsonValue[] | { [k: string]: JsonValue };
+
+/** A JSON number literal (what a JsonNumberText holds: it is printed into JSON as it is). */
+const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/**
+ * A JSON number literal that is not an integer and whose decimal value a JS number would change (16 or more
+ * significant digits: `1234567890123456789012345678.1234567890`), as parseJsonText reads it: its text, so that
+ * a DECIMAL gets every digit, a DOUBLE the correctly rounded value of the literal (Number(text)) and a VARIANT
+ * the same digits back. parseJsonText makes them; the constructor refuses a text that is not a JSON number
+ * literal (TypeError). It is carried, never computed with. JSON.stringify throws on it, as on a bigint: write it with jsonText. Not an
+ * object of JSON (not a map or a row): test `instanceof JsonNumberText` before treating an object as one. A
+ * structured clone (postMessage) turns it into a plain object: send JSON text across threads instead.
+ */
+export class JsonNumberText {
+  constructor(readonly text: string) {
+    if (!JSON_NUMBER.test(text)) throw new TypeError(`not a JSON number: ${text.slice(0, 40)}`);
+  }
+
+  toString(): string {
+    return this.text;
+  }
+
+  toJSON(): never {
+    throw new TypeError(`a JsonNumberText (${this.text.slice(0, 40)}) is written by jsonText, not JSON.stringify`);
+  }
+}
+
 export type JsonRow = Record<string, JsonValue>;
 
 export interface CompileOptions {

@@ -51,7 +51,7 @@ describe('inputCodec', () => {
     expect(() => id!.fromJson(null)).toThrow('invalid type: null, expected i32');
     expect(() => id!.fromCsv('')).toThrow('empty field for a NOT NULL column, expected i32');
     expect(() => id!.fromJson(2 ** 31)).toThrow(/invalid value: integer `2147483648`, expected i32/);
-    expect(() => d!.fromJson(12345.6)).toThrow(/does not fit in DECIMAL\(6, 2\)/);
+    expect(() => d!.fromJson(12345.6)).toThrow('decimal number 12345.6 is outside the value range -9999.99 to 9999.99 (inclusive)');
     expect(() => tags!.fromJson('a')).toThrow('invalid type: string "a", expected a sequence');
     expect(() => m!.fromJson([1])).toThrow('invalid type: sequence, expected a map');
     expect(() => b!.fromJson('xyz')).toThrow(/expected an array of bytes or a hex string/);
@@ -77,7 +77,7 @@ describe('inputCodec', () => {
       [ts!, 'yesterday', 'invalid value: string "yesterday", expected a timestamp (YYYY-MM-DD HH:MM:SS[.ffffff])'],
       [f!, '1', 'invalid type: string "1", expected f64'],
       [dec!, 'abc', 'invalid type: string "abc", expected a decimal number'],
-      [dec!, 1000, 'value does not fit in DECIMAL(5, 2)'],
+      [dec!, 1000, 'decimal number 1000 is outside the value range -999.99 to 999.99 (inclusive)'],
       // eslint-disable-next-line no-loss-of-precision -- on purpose: the literal is read as 9007199254740992, as JSON.parse reads it
       [big!, 9007199254740993, 'invalid value: integer `9007199254740992` is beyond ±9007199254740991'],
     ];
@@ -145,7 +145,9 @@ describe('inputCodec', () => {
       [d!, '1e2', '100.00'],
       [d0!, '42', '42'],
       [d0!, '-0', '0'],
-      [d0!, '42.5', '43'],
+      [d0!, '42.5', '42'], // digits beyond the scale are dropped (toward zero), as Feldera reads a DECIMAL
+      [d0!, '-42.9', '-42'],
+      [d!, '9999.999', '9999.99'],
     ];
     for (const [codec, text, out] of cases) {
       expect(codec.fromJson(text), `${codec.name} ${text}`).toBe(out);
@@ -154,7 +156,7 @@ describe('inputCodec', () => {
     for (const bad of ['2024-02-30', '2024-13-01', '24-02-01x']) expect(() => dt!.fromJson(bad)).toThrow('expected a date');
     expect(() => t!.fromCsv('24:00:00')).toThrow('expected a time');
     expect(() => ts!.fromJson('2024-02-29 24:00:00')).toThrow('expected a timestamp');
-    expect(() => d!.fromCsv('1000000.00')).toThrow('value does not fit in DECIMAL(8, 2)');
+    expect(() => d!.fromCsv('1000000.00')).toThrow('decimal number 1000000 is outside the value range -999999.99 to 999999.99 (inclusive)');
   });
 
   it('valueCodec reads the values of a view as well; NULL is refused only in a NOT NULL column', () => {

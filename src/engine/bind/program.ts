@@ -1,5 +1,5 @@
 /** A whole program: pre-pass, parse, adapt, bind each statement in order; collect errors with positions. */
-import type { CompileError, ConnectorDecl, JsonValue } from '../api.js';
+import { JsonNumberText, type CompileError, type ConnectorDecl, type JsonValue } from '../api.js';
 import { prepass, type ColumnAttr } from '../parse/prepass.js';
 import { Adapter, parseRaw, parserErrorPosition } from '../parse/adapter.js';
 import { SqlError, type Pos, type Statement } from '../parse/ast.js';
@@ -88,7 +88,15 @@ function parseConnectors(options: { key: string; value: string; pos: Pos }[]): {
       }
       if (!Array.isArray(parsed)) throw new SqlError(`'connectors' must be a JSON array`, o.pos, 'connector');
       for (const c of parsed) {
-        if (!c || typeof c !== 'object' || Array.isArray(c) || !c.transport || typeof c.transport !== 'object' || typeof (c.transport as { name?: unknown }).name !== 'string') {
+        if (
+          !c ||
+          typeof c !== 'object' ||
+          Array.isArray(c) ||
+          c instanceof JsonNumberText ||
+          !c.transport ||
+          typeof c.transport !== 'object' ||
+          typeof (c.transport as { name?: unknown }).name !== 'string'
+        ) {
           throw new SqlError(`Each connector needs a "transport" with a "name"`, o.pos, 'connector');
         }
       }

@@ -10,8 +10,13 @@ export function pow10(n: number): bigint {
   return POW10[n] ?? 10n ** BigInt(n);
 }
 
-/** Parse decimal text ('12.5', '-3', '1e3') into a bigint with the given scale; undefined if not a number. Rounds half away from zero. */
-export function parseDecimal(text: string, scale: number): bigint | undefined {
+/**
+ * Parse decimal text ('12.5', '-3', '1e3') into a bigint with the given scale; undefined if not a number. Digits
+ * beyond the scale round half away from zero (`truncate`: are dropped, toward zero, as Feldera reads a DECIMAL
+ * input). An exponent beyond ±EXPONENT_LIMIT gives 0 (negative) or ±10^EXPONENT_LIMIT (positive, a value no
+ * DECIMAL holds), never a string of that many digits.
+ */
+export function parseDecimal(text: string, scale: number, truncate = false): bigint | undefined {
   // fast path: [-]digits[.digits] with at most `scale` fraction digits and a small magnitude
   const n = text.length;
   if (n > 0 && n < 16) {
@@ -44,6 +49,10 @@ export function parseDecimal(text: string, scale: number): bigint | undefined {
   let intPart = m[2] || '0';
   let frac = m[3] ?? '';
   const exp = m[4] ? parseInt(m[4], 10) : 0;
+  if (exp > EXPONENT_LIMIT || exp < -EXPONENT_LIMIT) {
+    const zero = /^0*$/.test(intPart + frac);
+    return exp < 0 || zero ? 0n : neg ? -pow10(EXPONENT_LIMIT) : pow10(EXPONENT_LIMIT);
+  }
   if (exp > 0) {
     const f = frac.padEnd(exp, '0');
     intPart += f.slice(0, exp);
@@ -56,14 +65,18 @@ export function parseDecimal(text: string, scale: number): bigint | undefined {
   const digits = intPart + frac.slice(0, scale).padEnd(scale, '0');
   let v = BigInt(digits);
   const rest = frac.slice(scale);
-  if (rest.length > 0 && rest.charCodeAt(0) >= 53 /* '5' */) v += 1n;
+  if (!truncate && rest.length > 0 && rest.charCodeAt(0) >= 53 /* '5' */) v += 1n;
   return neg ? -v : v;
 }
 
-export function decimalFromNumber(n: number, scale: number): bigint | undefined {
+/** Exponents beyond this (either way) are not written out digit by digit (parseDecimal). */
+const EXPONENT_LIMIT = 400;
+
+/** A number's decimal value at the scale (as parseDecimal its shortest text: what the literal said, for one of at most 15 digits). */
+export function decimalFromNumber(n: number, scale: number, truncate = false): bigint | undefined {
   if (!Number.isFinite(n)) return undefined;
   if (Number.isInteger(n) && Math.abs(n) < 2 ** 53) return BigInt(n) * pow10(scale);
-  return parseDecimal(String(n), scale);
+  return parseDecimal(String(n), scale, truncate);
 }
 
 export function formatDecimal(v: bigint, scale: number): string {

@@ -1,8 +1,8 @@
 /** Conversions between JSON/CSV values and internal values, ordering, and row keys. */
-import { EngineValueError, type JsonValue } from '../api.js';
+import { EngineValueError, JsonNumberText, type JsonValue } from '../api.js';
 import { type SqlType, isInteger } from './types.js';
 import { INT_BOUNDS, normInt, parseIntText } from './int64.js';
-import { parseJsonText } from '../json-text.js';
+import { decimalParts, parseJsonText } from '../json-text.js';
 import { decimalFromNumber, formatDecimal, parseDecimal, decimalToNumber, pow10 } from './decimal.js';
 import { formatDate, formatTime, formatTimestamp, parseDate, parseTime, parseTimestamp } from './datetime.js';
 import { bytesToHex, canonicalJson, hexToBytes, variantValue } from './variant.js';
@@ -17,6 +17,7 @@ export class ValueError extends EngineValueError {}
 function describe(v: JsonValue): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'sequence';
+  if (v instanceof JsonNumberText) return `floating point \`${v.text}\``;
   if (typeof v === 'object') return 'map';
   if (typeof v === 'string') return `string ${JSON.stringify(v)}`;
   if (typeof v === 'number') return Number.isInteger(v) ? `integer \`${v}\`` : `floating point \`${v}\``;
@@ -84,20 +85,13 @@ export function fromJson(v: JsonValue | undefined, t: SqlType): Value {
     case 'INTEGER':
     case 'BIGINT':
       return intFromJson(v, t);
-    case 'DECIMAL': {
-      const s = t.scale ?? 0;
-      let d: bigint | undefined;
-      if (typeof v === 'number') d = decimalFromNumber(v, s);
-      else if (typeof v === 'string') d = parseDecimal(v, s);
-      else if (typeof v === 'bigint') d = v * pow10(s);
-      if (d === undefined) throw new ValueError(`invalid type: ${describe(v)}, expected a decimal number`);
-      checkDecimalPrecision(d, t);
-      return d;
-    }
+    case 'DECIMAL':
+      return decimalFromJson(v, t);
     case 'REAL':
     case 'DOUBLE':
       if (typeof v === 'number') return t.kind === 'REAL' ? Math.fround(v) : v;
-      if (typeof v === 'bigint') return t.kind === 'REAL' ? Math.fround(Number(v)) : Number(v);
+      // the double nearest to the literal's value (Number rounds correctly)
+      if (typeof v === 'bigint' || v instanceof JsonNumberText) return t.kind === 'REAL' ? Math.fround(Number(String(v))) : Number(String(v));
       throw new ValueError(`invalid type: ${describe(v)}, expected ${t.kind === 'REAL' ? 'f32' : 'f64'}`);
     case 'VARCHAR':
     case 'CHAR':
@@ -126,7 +120,7 @@ export function fromJson(v: JsonValue | undefined, t: SqlType): Value {
       if (typeof v === 'number' && Number.isInteger(v)) return v;
       throw new ValueError(`invalid type: ${describe(v)}, expected an interval`);
     case 'MAP': {
-      if (typeof v !== 'object' || Array.isArray(v)) throw new ValueError(`invalid type: ${describe(v)}, expected a map`);
+      if (typeof v !== 'object' || Array.isArray(v) || v instanceof JsonNumberText) throw new ValueError(`invalid type: ${describe(v)}, expected a map`);
       return makeMap(Object.entries(v).map(([k, x]) => [fromJson(k, t.key!), fromJson(x, t.elem!)]));
     }
     case 'VARIANT':
@@ -149,7 +143,7 @@ export function fromJson(v: JsonValue | undefined, t: SqlType): Value {
  */
 function rowFromJson(v: JsonValue, t: SqlType): Value {
   const fields = t.fields!;
-  if (typeof v !== 'object' || v === null) throw new ValueError(`invalid type: ${describe(v)}, expected ${expectedText(t)}`);
+  if (typeof v !== 'object' || v === null || v instanceof JsonNumberText) throw new ValueError(`invalid type: ${describe(v)}, expected ${expectedText(t)}`);
   let given: (JsonValue | undefined)[];
   if (Array.isArray(v)) {
     if (v.length !== fields.length) throw new ValueError(`invalid length ${v.length}, expected a row of ${fields.length} fields`);
@@ -203,7 +197,7 @@ export function jsonConverter(t: SqlType): (v: JsonValue | undefined) => Value {
       const bound = t.precision === undefined ? undefined : pow10(t.precision);
       return (v) => {
         if (typeof v !== 'string') return fromJson(v, t);
-        const d = parseDecimal(v, scale);
+        const d = parseDecimal(v, scale, true);
         if (d === undefined || (bound !== undefined && (d < 0n ? -d : d) >= bound)) return fromJson(v, t); // for its message
         return d;
       };
@@ -245,10 +239,36 @@ function intName(t: SqlType): string {
   return t.kind === 'TINYINT' ? 'i8' : t.kind === 'SMALLINT' ? 'i16' : t.kind === 'INTEGER' ? 'i32' : 'i64';
 }
 
-export function checkDecimalPrecision(d: bigint, t: SqlType): void {
-  if (t.precision === undefined) return;
+/**
+ * A DECIMAL(p, s) input as Feldera reads one (feldera-fxp: the text to a DynamicDecimal, then to Fixed<P, S>): a
+ * JSON number (a JsonNumberText holds every digit of a long one), a string or an integer, with every digit it
+ * has, truncated toward zero to the scale; beyond the precision (once truncated) refused with Feldera's message.
+ */
+function decimalFromJson(v: JsonValue, t: SqlType): bigint {
+  const s = t.scale ?? 0;
+  let d: bigint | undefined;
+  if (typeof v === 'number') d = decimalFromNumber(v, s, true);
+  else if (typeof v === 'string') d = parseDecimal(v, s, true);
+  else if (v instanceof JsonNumberText) d = parseDecimal(v.text, s, true);
+  else if (typeof v === 'bigint') d = v * pow10(s);
+  if (d === undefined) throw new ValueError(`invalid type: ${describe(v)}, expected a decimal number`);
   // more than `precision` digits <=> |d| >= 10^precision
-  if ((d < 0n ? -d : d) >= pow10(t.precision)) throw new ValueError(`value does not fit in ${t.kind}(${t.precision}, ${t.scale ?? 0})`);
+  if (t.precision !== undefined && (d < 0n ? -d : d) >= pow10(t.precision)) {
+    const max = formatDecimal(pow10(t.precision) - 1n, s);
+    throw new ValueError(`decimal number ${decimalText(String(v).trim())} is outside the value range -${max} to ${max} (inclusive)`);
+  }
+  return d;
+}
+
+/** A number literal written as Feldera prints a decimal (no exponent, no trailing fraction zeros); a long one as it is. */
+function decimalText(literal: string): string {
+  const { negative, digits, exponent } = decimalParts(literal);
+  if (!/^\d*$/.test(digits) || exponent > 80 || exponent < -80) return literal;
+  if (digits === '') return '0';
+  const sign = negative ? '-' : '';
+  if (exponent >= 0) return sign + digits + '0'.repeat(exponent);
+  const padded = digits.padStart(1 - exponent, '0');
+  return sign + padded.slice(0, padded.length + exponent) + '.' + padded.slice(padded.length + exponent);
 }
 
 /**

@@ -3,18 +3,25 @@
  * sorted, so equal values have equal text (and compare, group and join as equal); a MAP is its [key, value]
  * pairs sorted by key; a VARBINARY is the lower-case hex of its bytes.
  */
-import type { JsonValue } from '../api.js';
+import { JsonNumberText, type JsonValue } from '../api.js';
 import type { Value } from './values.js';
 import { parseJsonText } from '../json-text.js';
 
-/** JSON text with object keys sorted, recursively (the VARIANT representation). */
+/**
+ * JSON text with object keys sorted, recursively (the VARIANT representation). A number a JS number would change
+ * (a bigint, a JsonNumberText) keeps its digits; trailing zeros of a fraction are dropped (one value, one text).
+ */
 export function canonicalJson(v: JsonValue): string {
   if (typeof v === 'bigint') return v.toString();
+  if (v instanceof JsonNumberText) return /^[^eE]*\.\d*0$/.test(v.text) ? v.text.replace(/\.?0+$/, '') : v.text;
   if (v === null || typeof v !== 'object') return JSON.stringify(v);
   if (Array.isArray(v)) return '[' + v.map(canonicalJson).join(',') + ']';
   const keys = Object.keys(v).sort();
   return '{' + keys.map((k) => JSON.stringify(k) + ':' + canonicalJson((v as Record<string, JsonValue>)[k]!)).join(',') + '}';
 }
+
+/** A JSON object (a map): not null, an array or a number kept as its text (JsonNumberText). */
+export const isJsonObject = (j: JsonValue): j is { [k: string]: JsonValue } => j !== null && typeof j === 'object' && !Array.isArray(j) && !(j instanceof JsonNumberText);
 
 /** Parse JSON text into a VARIANT value; undefined when the text is not JSON. */
 export function parseVariant(text: string): string | undefined {

@@ -31,7 +31,7 @@ function parserWorks(): boolean {
   }
 }
 
-/** Sent once the module (and its WASM parser) is loaded: compile time limits start after it. */
+/** Sent once the module (and its WASM parser) is loaded and has compiled the canary once: compile time limits start after it, so no program is charged for the worker's first compile (the parser's instance, code not yet compiled by the JIT). */
 export const READY = 'ready';
 /** workerData of a compiler worker: only then does this module serve messages. */
 export const ROLE = 'ops-sql-compiler';
@@ -45,4 +45,7 @@ port?.on('message', (req: CompileRequest) => {
   port!.postMessage(answer);
 });
 
-port?.postMessage(READY);
+if (port) {
+  parserWorks(); // the warm-up; a parser broken from the start shows on the first program
+  port.postMessage(READY);
+}

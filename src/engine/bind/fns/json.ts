@@ -6,17 +6,16 @@
  * CAST(x AS VARIANT) reports the JSON kind of x, not x's exact SQL type (Feldera keeps TINYINT etc.).
  */
 import type { Pos } from '../../parse/ast.js';
-import type { JsonValue } from '../../api.js';
+import { JsonNumberText, type JsonValue } from '../../api.js';
 import { mk, type SqlType } from '../../types/types.js';
 import { fromJson, type Value } from '../../types/values.js';
-import { canonicalJson, parseVariant, variantValue } from '../../types/variant.js';
+import { canonicalJson, isJsonObject as isObj, parseVariant, variantValue } from '../../types/variant.js';
 import { makeMap } from '../../types/values.js';
 import { type BExpr, strict1, strict2, constant } from '../bexpr.js';
 import { argc, str, typeErr } from './args.js';
 import type { FnTable, ScalarFn } from './registry.js';
 
 type Obj = Record<string, JsonValue>;
-const isObj = (j: JsonValue): j is Obj => j !== null && typeof j === 'object' && !Array.isArray(j);
 
 function variantArg(name: string, e: BExpr, pos: Pos): BExpr {
   if (e.type.kind === 'VARIANT') return e;
@@ -39,6 +38,8 @@ function typeOf(j: JsonValue): string {
   if (j === null) return 'VARIANT';
   if (typeof j === 'boolean') return 'BOOLEAN';
   if (typeof j === 'number') return Number.isInteger(j) ? 'BIGINT' : 'DECIMAL';
+  if (typeof j === 'bigint') return 'BIGINT';
+  if (j instanceof JsonNumberText) return 'DECIMAL';
   if (typeof j === 'string') return 'VARCHAR';
   return Array.isArray(j) ? 'ARRAY' : 'MAP';
 }

@@ -10,7 +10,7 @@ import { SqlError, type Expr } from '../../parse/ast.js';
 import type { JsonValue } from '../../api.js';
 import { mk, withNull, type SqlType } from '../../types/types.js';
 import type { Row, Value } from '../../types/values.js';
-import { canonicalJson, variantValue } from '../../types/variant.js';
+import { canonicalJson, isJsonObject as isObj, variantValue } from '../../types/variant.js';
 import type { BExpr } from '../bexpr.js';
 import { canon, Scope } from '../scope.js';
 import type { BindCtx } from '../expr.js';
@@ -21,7 +21,6 @@ import { pathKey } from './json.js';
 const LAMBDA_FNS: Record<string, number> = { TRANSFORM: 1, ARRAY_EXISTS: 1, VARIANT_FILTER: 2, VARIANT_MAP: 2, VARIANT_DEEP_FILTER: 2, VARIANT_DEEP_MAP: 2 };
 
 type Obj = Record<string, JsonValue>;
-const isObj = (j: JsonValue): j is Obj => j !== null && typeof j === 'object' && !Array.isArray(j);
 const join = (path: string | null, k: string): string => (path === null ? pathKey(k) : `${path}.${pathKey(k)}`);
 const at = (path: string | null, i: number): string => `${path ?? ''}[${i + 1}]`;
 

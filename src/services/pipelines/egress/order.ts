@@ -4,14 +4,15 @@
  * contents in this order; each step's changes are sorted by it before they are encoded (a row's delete
  * before its insert when both appear, which a consolidated step never has).
  */
-import { jsonText, type ColumnSchema, type JsonRow, type JsonValue, type WeightedRow } from '../../../engine/index.js';
+import { JsonNumberText, jsonText, type ColumnSchema, type JsonRow, type JsonValue, type WeightedRow } from '../../../engine/index.js';
 
 const NUMERIC = /^(DECIMAL|NUMERIC|DEC|NUMBER)\b/i;
+const DECIMAL_TEXT = /^-?\d+(?:\.\d+)?$/;
 
 function rank(v: JsonValue): number {
   if (v === null || v === undefined) return 0;
   if (typeof v === 'boolean') return 1;
-  if (typeof v === 'number' || typeof v === 'bigint') return 2; // an integer beyond 2^53 is a bigint
+  if (typeof v === 'number' || typeof v === 'bigint' || v instanceof JsonNumberText) return 2; // an integer beyond 2^53 is a bigint, a long number in a VARIANT a JsonNumberText
   if (typeof v === 'string') return 3;
   return 4;
 }
@@ -25,11 +26,22 @@ function compareValue(a: JsonValue, b: JsonValue, numeric: boolean): number {
   if (numeric && typeof a === 'string' && typeof b === 'string') {
     const d = Number(a) - Number(b);
     if (d !== 0 && !Number.isNaN(d)) return d < 0 ? -1 : 1;
+    // equal as doubles: a long DECIMAL differs beyond them; at one scale (the column's), their digits compare as integers
+    if (d === 0 && DECIMAL_TEXT.test(a) && DECIMAL_TEXT.test(b) && a.length - a.indexOf('.') === b.length - b.indexOf('.')) {
+      const x = BigInt(a.replace('.', ''));
+      const y = BigInt(b.replace('.', ''));
+      return x < y ? -1 : x > y ? 1 : 0;
+    }
   }
   const ra = rank(a);
   const rb = rank(b);
   if (ra !== rb) return ra - rb;
   if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (ra === 2) {
+    // a long number (JsonNumberText) beside another number: by value as far as doubles tell, then by text
+    const d = Number(String(a)) - Number(String(b));
+    if (d !== 0) return d < 0 ? -1 : 1;
+  }
   if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
   if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
   const sa = jsonText(a);

@@ -4,6 +4,7 @@
  * as Feldera's neighborhood operator).
  */
 import { EngineValueError, jsonText, type Circuit, type ColumnSchema, type CompiledProgram, type InputCodec, type JsonRow, type JsonValue, type WeightedRow } from '../../../engine/index.js';
+import { parseJsonText } from '../../../engine/index.js';
 import { ApiError } from '../errors.js';
 import { ColumnIndex, engineName, findRelation, type ProgramSchema } from '../names.js';
 import type { SnapshotSpec } from '../worker/protocol.js';
@@ -118,7 +119,7 @@ export function answerSnapshot(circuit: Circuit, program: ProgramSchema & Pick<C
   if (query === 'neighborhood') {
     if (spec.neighborhood === null)
       throw new ApiError(400, 'MissingNeighborhoodSpec', 'Neighborhood request must specify the neighborhood in the body of the request: {"anchor": row|null, "before": n, "after": n}.');
-    const parsed = parseNeighborhood(spec.neighborhood, rel.columns, program.valueCodec(engineName(rel))!);
+    const parsed = parseNeighborhood(parseJsonText(spec.neighborhood), rel.columns, program.valueCodec(engineName(rel))!);
     if (typeof parsed === 'string') throw new ApiError(400, 'InvalidNeighborhoodSpec', `Invalid neighborhood specification: ${parsed}`);
     const items = neighborhood(rows, parsed, rel.columns);
     body =

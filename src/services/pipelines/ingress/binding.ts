@@ -3,7 +3,7 @@
  * running program and shared by the JSON and CSV parsers. The values are read by the engine's own codec
  * (CompiledProgram.inputCodec): the type rules and their messages are the engine's, never copied here.
  */
-import { EngineValueError, type ColumnCodec, type InputChange, type InputCodec, type JsonRow, type JsonValue, type RelationSchema, type RowBatch } from '../../../engine/index.js';
+import { EngineValueError, JsonNumberText, type ColumnCodec, type InputChange, type InputCodec, type JsonRow, type JsonValue, type RelationSchema, type RowBatch } from '../../../engine/index.js';
 import { ColumnIndex, engineName } from '../names.js';
 
 export class RowError extends Error {
@@ -79,7 +79,7 @@ export class TableBinding {
         vals[i] = value[i];
         seen[i] = 1;
       }
-    } else if (value !== null && typeof value === 'object') {
+    } else if (value !== null && typeof value === 'object' && !(value instanceof JsonNumberText)) {
       for (const key in value as Record<string, unknown>) {
         const i = this.column(key);
         if (i < 0) continue; // unknown fields are ignored, as Feldera
@@ -87,7 +87,8 @@ export class TableBinding {
         seen[i] = 1;
       }
     } else {
-      throw new RowError(`invalid type: ${value === null ? 'null' : typeof value === 'string' ? `string ${JSON.stringify(value)}` : typeof value}, expected a table row (an object or an array)`);
+      const what = value === null ? 'null' : typeof value === 'string' ? `string ${JSON.stringify(value)}` : value instanceof JsonNumberText || typeof value === 'bigint' ? 'number' : typeof value;
+      throw new RowError(`invalid type: ${what}, expected a table row (an object or an array)`);
     }
   }
 

@@ -3,14 +3,14 @@
  * without `array=true`, turned into engine changes for one table. Pure: no I/O, no engine state.
  * Every bad event is reported (event number, line, field); the caller applies nothing when any is bad.
  * Parsed in chunks (JsonParser) by the shared JsonValueReader of src/formats/json-split.ts; nesting deeper
- * than MAX_JSON_DEPTH is a parse error, never a recursion. Integer literals beyond 2^53 keep their digits
- * (parseJsonText: BIGINT is exact). This module binds the values to a table.
+ * than MAX_JSON_DEPTH is a parse error, never a recursion. Number literals keep their digits (parseJsonText:
+ * BIGINT beyond 2^53 and a long DECIMAL are exact). This module binds the values to a table.
  */
 import { RowError, type RowOp, type TableBinding } from './binding.js';
 import { JsonValueReader, lineAt, type SegmentFlaw } from '../../../formats/json-split.js';
 import { MAX_JSON_DEPTH } from './limits.js';
 import { ParsedSink, type IngressParser, type ParsedInput } from './parser.js';
-import { jsonText, parseJsonText } from '../../../engine/index.js';
+import { JsonNumberText, jsonText, parseJsonText } from '../../../engine/index.js';
 import { JsonFastRows } from './json-fast.js';
 
 export type { ParsedInput } from './parser.js';
@@ -285,7 +285,7 @@ function fragment(v: unknown): string {
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof JsonNumberText);
 }
 
 function insertDelete(value: unknown, binding: TableBinding, emit: (op: RowOp, row: unknown) => void): void {

@@ -13,7 +13,7 @@ import { UPDATE_FORMATS, type UpdateFormat } from '../ingress/json.js';
 import { bodyTooLarge } from '../ingress/limits.js';
 import type { PipelineManager } from '../manager.js';
 import { findRelation } from '../names.js';
-import { boolParam, intParam, jsonBody, param, type Query } from './util.js';
+import { boolParam, intParam, jsonBodyText, param, type Query } from './util.js';
 
 /** The request body as a stream of chunks (ingress routes take it unparsed): the raw request when no content-type parser ran. */
 function bodyStream(req: FastifyRequest): AsyncIterable<Uint8Array> | Uint8Array {
@@ -133,7 +133,7 @@ export function ioRoutes(app: FastifyInstance, manager: PipelineManager): void {
       format: format as OutputFormat,
       query,
       quantiles,
-      neighborhood: query === 'neighborhood' ? jsonBody(req) : null,
+      neighborhood: query === 'neighborhood' ? jsonBodyText(req) : null,
     });
     return reply.code(200).header('content-type', 'application/json').send(body);
   });

@@ -12,11 +12,21 @@ export function rawBody(req: FastifyRequest): string {
 
 /** The JSON body, or null when there is none (clients send `null` or nothing on action endpoints). */
 export function jsonBody(req: FastifyRequest): unknown {
+  const text = jsonBodyText(req);
+  return text === null ? null : JSON.parse(text);
+}
+
+/**
+ * The JSON body's text once it is known to be JSON (nesting and syntax checked as jsonBody checks them), or null
+ * when there is none: for a body read again where its numbers must keep every digit (engine parseJsonText).
+ */
+export function jsonBodyText(req: FastifyRequest): string | null {
   const text = rawBody(req).trim();
   if (text === '') return null;
   if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) throw Errors.badBody(`Json deserialize error: the body nests deeper than ${MAX_JSON_DEPTH} levels of arrays and objects`);
   try {
-    return JSON.parse(text);
+    JSON.parse(text);
+    return text;
   } catch (err) {
     throw Errors.badBody(`Json deserialize error: ${(err as Error).message}`);
   }

@@ -39,8 +39,8 @@ export interface SnapshotSpec {
   format: OutputFormat;
   query: 'table' | 'quantiles' | 'neighborhood';
   quantiles: number;
-  /** The neighborhood request body, parsed as JSON (null when absent). */
-  neighborhood: unknown;
+  /** The neighborhood request body as JSON text, read in the worker with parseJsonText (null when absent). */
+  neighborhood: string | null;
 }
 
 export type ToWorker =
