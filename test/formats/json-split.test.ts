@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { JsonScanner, JsonSyntaxError } from '../../src/clients/pipelines/json-scanner.js';
+import { parseJsonExact } from '../../src/core/json-exact.js';
 import { JsonValueReader, splitJson, type JsonReaderOptions, type SegmentFlaw } from '../../src/formats/json-split.js';
 
 interface Found {
@@ -99,12 +100,13 @@ describe('the client adapter, JsonScanner', () => {
         let from = 0;
         for (const c of [...cuts].sort((a, b) => a - b)) {
           const to = Math.min(c, bytes.length);
-          out.push(...scanner.pushValues(bytes.subarray(from, Math.max(from, to))).map((v) => (v.parsed ? v.value : JSON.parse(v.text))));
+          out.push(...scanner.pushValues(bytes.subarray(from, Math.max(from, to))).map((v) => (v.parsed ? v.value : parseJsonExact(v.text))));
           from = Math.max(from, to);
         }
-        out.push(...scanner.pushValues(bytes.subarray(from)).map((v) => (v.parsed ? v.value : JSON.parse(v.text))));
-        out.push(...scanner.endValues().map((v) => JSON.parse(v.text)));
-        expect(out).toEqual(JSON.parse(JSON.stringify(values)));
+        out.push(...scanner.pushValues(bytes.subarray(from)).map((v) => (v.parsed ? v.value : parseJsonExact(v.text))));
+        out.push(...scanner.endValues().map((v) => parseJsonExact(v.text)));
+        // the scanner reads digit-exact (a number beyond 2^53 as a JsonNumber), as the CLI's exact reader does
+        expect(out).toEqual(parseJsonExact(JSON.stringify(values)));
       }),
       { numRuns: 300 },
     );

@@ -185,10 +185,10 @@ describe('egress send_snapshot=true', { timeout: 120_000 }, () => {
     res.on('data', (d: string) => (text += d));
     res.on('end', () => (ended = true));
     res.resume();
-    // whole frames only (the last line may still be arriving)
+    // whole frames only (the last line may still be arriving; before the first one ends, none)
     const parsed = () =>
       text
-        .slice(0, text.lastIndexOf('\r\n') + 2)
+        .slice(0, Math.max(0, text.lastIndexOf('\r\n')))
         .split('\r\n')
         .filter((l) => l.trim() !== '')
         .map((l) => JSON.parse(l) as Frame);
@@ -228,7 +228,7 @@ describe('egress send_snapshot=true', { timeout: 120_000 }, () => {
     res.resume();
     const parsed = () =>
       text
-        .slice(0, text.lastIndexOf('\r\n') + 2)
+        .slice(0, Math.max(0, text.lastIndexOf('\r\n')))
         .split('\r\n')
         .filter((l) => l.trim() !== '')
         .map((l) => JSON.parse(l) as Frame);
