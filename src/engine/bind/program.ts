@@ -57,20 +57,31 @@ export interface BoundProgram {
   views: ViewDef[];
 }
 
+/** Where each line of the last text asked about starts: a program's statements ask about one text many times. */
+let indexed: { text: string; starts: number[] } | null = null;
+
+/** Line and column (1-based) of an offset in text (an offset past the end: the end). */
 function posAt(text: string, offset: number): Pos {
-  let line = 1;
-  let col = 1;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text[i] === '\n') {
-      line++;
-      col = 1;
-    } else col++;
+  if (indexed === null || indexed.text !== text) {
+    const starts = [0];
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+    indexed = { text, starts };
   }
-  return { line, column: col };
+  const starts = indexed.starts;
+  const o = Math.max(0, Math.min(offset, text.length));
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= o) lo = mid;
+    else hi = mid - 1;
+  }
+  return { line: lo + 1, column: o - starts[lo]! + 1 };
 }
 
-function padTo(text: string, start: number): string {
-  return text.slice(0, start).replace(/[^\n]/g, ' ');
+/** Blank text that puts what follows at `pos`, so the parser reports lines and columns of the whole program (a statement is parsed alone). */
+function padTo(pos: Pos): string {
+  return '\n'.repeat(pos.line - 1) + ' '.repeat(pos.column - 1);
 }
 
 function parseConnectors(options: { key: string; value: string; pos: Pos }[]): { connectors: ConnectorDecl[]; materialized: boolean; emitFinal?: { value: string; pos: Pos } } {
@@ -111,6 +122,14 @@ function parseConnectors(options: { key: string; value: string; pos: Pos }[]): {
 }
 
 export function bindProgram(text: string, casing: Casing): { program?: BoundProgram; errors: CompileError[] } {
+  try {
+    return bindStatements(text, casing);
+  } finally {
+    indexed = null; // the program's text is not kept past its compile
+  }
+}
+
+function bindStatements(text: string, casing: Casing): { program?: BoundProgram; errors: CompileError[] } {
   const errors: CompileError[] = [];
   resetPlanIds();
   const pre = prepass(text);
@@ -138,7 +157,7 @@ export function bindProgram(text: string, casing: Casing): { program?: BoundProg
     }
     let raw: unknown[];
     try {
-      raw = parseRaw(padTo(text, st.start) + st.text);
+      raw = parseRaw(padTo(stPos) + st.text);
     } catch (e) {
       const p = parserErrorPosition(e);
       const endPos = posAt(text, st.end);
