@@ -9,6 +9,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { OutputFormat } from '../egress/encode.js';
 import { ApiError, Errors } from '../errors.js';
+import { isInsertStatement } from '../ingress/adhoc-insert.js';
 import { UPDATE_FORMATS, type UpdateFormat } from '../ingress/json.js';
 import { bodyTooLarge } from '../ingress/limits.js';
 import type { PipelineManager } from '../manager.js';
@@ -138,14 +139,16 @@ export function ioRoutes(app: FastifyInstance, manager: PipelineManager): void {
     return reply.code(200).header('content-type', 'application/json').send(body);
   });
 
-  // today's ad-hoc query endpoint: a SELECT over materialized tables and views, answered in the worker
+  // today's ad-hoc query endpoint: a SELECT over materialized tables and views, or an INSERT INTO a table, run in the worker
   app.get<{ Params: { name: string } }>('/pipelines/:name/query', async (req, reply) => {
     const q = req.query as Query;
     const { runtime } = manager.runtimeOf(req.params.name);
     const sql = param(q, 'sql');
-    if (sql === undefined || sql.trim() === '') throw Errors.badParam('sql', sql ?? '', 'a SELECT statement');
+    if (sql === undefined || sql.trim() === '') throw Errors.badParam('sql', sql ?? '', 'a SELECT or INSERT INTO statement');
     const format = param(q, 'format') ?? 'text';
     if (format !== 'json' && format !== 'text') throw Errors.badParam('format', format, "'text' or 'json'");
+    // an ad-hoc INSERT is input: while paused it waits until the pipeline runs, as Feldera's does
+    if (isInsertStatement(sql) && runtime.state === 'Paused') await runtime.waitUntilRunning();
     const body = await runtime.query(sql, format);
     return reply
       .code(200)

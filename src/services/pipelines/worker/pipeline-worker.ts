@@ -15,6 +15,7 @@ import type { EncodedChunk, OutputFormat } from '../egress/encode.js';
 import { answerSnapshot } from '../egress/snapshot.js';
 import { SnapshotStream } from '../egress/snapshot-stream.js';
 import { answerQuery } from '../egress/adhoc.js';
+import { answerInsert, parseInsert } from '../ingress/adhoc-insert.js';
 import { ApiError, Errors } from '../errors.js';
 import { PipelineRuntime, type InputEndpoint } from '../runtime.js';
 import { workerMetrics } from '../stats.js';
@@ -185,8 +186,13 @@ function handle(m: ToWorker): void {
       let body: Uint8Array | null = null;
       let error: WireError | null = null;
       try {
-        if (!rt) throw Errors.terminating();
-        body = encoder.encode(answerQuery(rt.circuit, rt.program, m.sql, m.format, config.outputCase));
+        if (!rt || rt.state === 'Terminated') throw Errors.terminating();
+        // an INSERT is a step (the host waited while paused, as for ingress); its stats go out before its answer
+        const insert = parseInsert(m.sql);
+        if (insert) {
+          body = encoder.encode(answerInsert(rt, insert, m.format, config.outputCase));
+          post({ t: 'metrics', metrics: workerMetrics(rt) });
+        } else body = encoder.encode(answerQuery(rt.circuit, rt.program, m.sql, m.format, config.outputCase));
       } catch (err) {
         error = wireError(err);
       }
