@@ -1,4 +1,5 @@
 /** Ad-hoc INSERT INTO through today's `/query` endpoint (Pipeline.execute in Feldera's SDK), against the real service. */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv } from '../../helpers/cli.js';
 import { opsIn } from '../../helpers/ops-in-process.js';
@@ -225,5 +226,25 @@ describe('ops pipe query', () => {
     const bad = await opsIn(['pipe', 'query', 'ins', 'INSERT INTO nope VALUES (1)'], { env });
     expect(bad.exitCode).toBe(1);
     expect(bad.stderr).toMatch(/Unknown table 'nope'/);
+  });
+});
+
+describe("docs/pipelines.md's examples", () => {
+  it("on the demo's shop program (its seed connector left out)", async () => {
+    const shop = readFileSync(new URL('../../../assets/demo/shop.sql', import.meta.url), 'utf8').replace(/\) WITH \('connectors' = '\[[\s\S]*?\]'\);/, ');');
+    expect(shop).not.toContain('connectors');
+    await createCompiled(svc, 'shop', shop);
+    await startRunning(svc, 'shop');
+    const env = isolatedEnv({ OPS_PIPE_URL: svc.base });
+    const cli = await opsIn(['pipe', 'query', 'shop', "INSERT INTO orders VALUES (1001, 'ada', 'pen', 2, 5.00, TIMESTAMP '2026-11-22 10:05:00')"], { env });
+    expect(cli.exitCode, cli.stderr).toBe(0);
+    expect(cli.stdout.trim().split('\n').pop()).toBe('1');
+    const sql = `INSERT INTO orders
+  (id, customer, product, quantity, amount, placed_at) VALUES (1002, 'bob', 'pen', 1, 2.5, '2026-11-22 10:06:00')`;
+    const r = await query(sql, 'json', 'shop');
+    expect(r.status, r.text).toBe(200);
+    expect(r.text).toBe('{"count":1}\n');
+    const revenue = await query("SELECT product, orders, units, revenue FROM revenue_by_product WHERE product = 'pen'", 'json', 'shop');
+    expect(revenue.text).toBe('{"PRODUCT":"pen","ORDERS":2,"UNITS":3,"REVENUE":"7.50"}\n');
   });
 });
