@@ -49,14 +49,35 @@ export function isQueryText(text: string): boolean {
   return /^(select|with|values|\()/i.test(text.trim());
 }
 
+/** Whether a `;` outside strings, quoted names and comments ends the first statement before the text's end. */
+export function hasStatementAfterFirst(text: string): boolean {
+  let separated = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch === "'" || ch === '"') {
+      const close = text.indexOf(ch, i + 1); // a doubled quote inside is two strings in a row here: the same
+      i = close < 0 ? text.length : close;
+    } else if (text.startsWith('--', i)) {
+      const nl = text.indexOf('\n', i);
+      i = nl < 0 ? text.length : nl;
+    } else if (text.startsWith('/*', i)) {
+      const end = text.indexOf('*/', i + 2);
+      i = end < 0 ? text.length : end + 1;
+    } else if (ch === ';') separated = true;
+    else if (separated && !/\s/.test(ch)) return true;
+  }
+  return false;
+}
+
 /**
  * The rows of a query (SELECT, WITH or VALUES text, without a trailing `;`) over the current contents, in
  * no particular order, with its columns (their output names and SQL types). Throws a 400 AdHocQueryError
  * when it does not compile or its computation fails.
  */
 export function evaluateQuery(circuit: Circuit, program: CompiledProgram, text: string, outputCase: 'upper' | 'lower'): { rows: WeightedRow[]; columns: ColumnSchema[] } {
+  if (hasStatementAfterFirst(text)) throw badQuery('Give one statement per request: an ad-hoc query here is one SELECT or one INSERT INTO');
   const sources = queryableRelations(program);
-  const code = `${sources.map(declare).join('\n')}\nCREATE VIEW ${quote(RESULT)} AS\n${text};`;
+  const code = `${sources.map(declare).join('\n')}\nCREATE VIEW ${quote(RESULT)} AS\n${text}\n;`; // `;` on a line of its own: after a trailing -- comment
   let compiled: ReturnType<typeof compile>;
   try {
     compiled = compile(code, { outputCase });

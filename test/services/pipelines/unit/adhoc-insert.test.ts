@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compile } from '../../../../src/engine/index.js';
+import { hasStatementAfterFirst } from '../../../../src/services/pipelines/egress/adhoc.js';
 import { ApiError } from '../../../../src/services/pipelines/errors.js';
 import { answerInsert, isInsertStatement, parseInsert } from '../../../../src/services/pipelines/ingress/adhoc-insert.js';
 import { PipelineRuntime } from '../../../../src/services/pipelines/runtime.js';
@@ -53,6 +54,14 @@ describe('parseInsert', () => {
       expect((err as ApiError).code).toBe('AdHocQueryError');
       expect((err as ApiError).message, sql).toMatch(message);
     }
+  });
+});
+
+describe('hasStatementAfterFirst', () => {
+  it("sees a second statement after a ';' outside strings, quoted names and comments", () => {
+    for (const sql of ['VALUES (1); SELECT 1', "SELECT 'a;b'; SELECT 2", 'SELECT 1;INSERT INTO t VALUES (1)', 'SELECT 1 /* ; */; x']) expect(hasStatementAfterFirst(sql), sql).toBe(true);
+    for (const sql of ['SELECT 1', 'SELECT 1;', "SELECT ';' AS s, 'it''s;' AS t", 'SELECT "a;b" FROM t;  ', 'SELECT 1; -- done', 'SELECT 1 /* ; x */', 'SELECT 1; /* x */ '])
+      expect(hasStatementAfterFirst(sql), sql).toBe(false);
   });
 });
 
@@ -116,5 +125,9 @@ describe('answerInsert on a runtime', () => {
     ]);
     expect(() => answerInsert(rt, parseInsert('INSERT INTO mixed VALUES (1, 2)')!, 'json', 'upper')).toThrow(/Unknown table 'mixed'/);
     expect(() => answerInsert(rt, parseInsert('INSERT INTO "Mixed" ("COL", "col") VALUES (1, 2)')!, 'json', 'upper')).toThrow(/Unknown column 'col'/);
+    // one statement per request; a trailing comment is not one
+    expect(() => answerInsert(rt, parseInsert('INSERT INTO "Mixed" VALUES (5, 6); SELECT 1')!, 'json', 'upper')).toThrow(/one statement per request/i);
+    expect(answerInsert(rt, parseInsert('INSERT INTO "Mixed" VALUES (5, 6); -- the last one')!, 'json', 'upper')).toBe('{"count":1}\n');
+    expect(rt.circuit.contents('"Mixed"')).toHaveLength(3);
   });
 });
