@@ -9,9 +9,10 @@
  *   endpoint id, "c": records}`. Decoding checks every field; a bad token is an error with a reason.
  * - Every start of a pipeline is a new incarnation (a new TokenBook): tokens of an earlier one are refused.
  * - Endpoint ids are given in the order endpoints are first seen; they are never reused in an incarnation.
- * - Memory is bounded: each endpoint keeps at most MAX_LABELS (position, step) labels; when the oldest are
- *   dropped, a token older than every label answers with the oldest kept step (a later step, still
- *   complete: Feldera's token list gives the same answer once it collects its completed tokens).
+ * - Memory is bounded: each endpoint keeps about `maxLabels` (position, step) labels (the oldest are dropped
+ *   a quarter at a time, so that dropping costs little per label); a token older than every kept label
+ *   answers with the oldest kept step (a later step, still complete: Feldera's token list gives the same
+ *   answer once it has collected its completed tokens).
  */
 import { randomUUID } from 'node:crypto';
 
@@ -24,6 +25,7 @@ export interface CompletionToken {
   count: number;
 }
 
+/** Labels kept per endpoint by default (16 bytes each). */
 const MAX_LABELS = 100_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -63,6 +65,8 @@ export class TokenBook {
   /** Per endpoint id: positions (records) ascending, and the step that completed each. */
   private readonly labels = new Map<number, { positions: number[]; steps: number[] }>();
 
+  constructor(private readonly maxLabels = MAX_LABELS) {}
+
   /** The endpoint's id, given on first sight. */
   endpointId(name: string): number {
     let id = this.ids.get(name);
@@ -90,8 +94,8 @@ export class TokenBook {
     if (last >= 0 && l.positions[last] >= count) return; // that position already has its step
     l.positions.push(count);
     l.steps.push(step);
-    if (l.positions.length > MAX_LABELS) {
-      const drop = l.positions.length - MAX_LABELS;
+    if (l.positions.length > this.maxLabels + Math.max(1, this.maxLabels >> 2)) {
+      const drop = l.positions.length - this.maxLabels;
       l.positions.splice(0, drop);
       l.steps.splice(0, drop);
     }
