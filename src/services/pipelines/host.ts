@@ -116,7 +116,7 @@ export class PipelineHost {
   private resumed: (() => void)[] = [];
   private readonly termination = new AbortController();
   /** This incarnation's completion tokens (a new book on every start). */
-  private readonly tokens = new TokenBook();
+  private readonly tokens = new TokenBook(this.incarnation);
   /** Records each declared input connector read (at init; all of it is applied when the pipeline first runs). */
   private readonly connectorRecords = new Map<string, number>();
   /** Aborted (with the error requests get) once the pipeline shuts down or fails. */

@@ -60,12 +60,15 @@ export type TokenStatus =
 
 /** The tokens of one incarnation: endpoint ids and, per endpoint, which step applied which position. */
 export class TokenBook {
-  readonly incarnation = randomUUID();
   private readonly ids = new Map<string, number>();
   /** Per endpoint id: positions (records) ascending, and the step that completed each. */
   private readonly labels = new Map<number, { positions: number[]; steps: number[] }>();
 
-  constructor(private readonly maxLabels = MAX_LABELS) {}
+  /** `incarnation`: the pipeline run's uuid (stats' incarnation_uuid). */
+  constructor(
+    readonly incarnation: string = randomUUID(),
+    private readonly maxLabels = MAX_LABELS,
+  ) {}
 
   /** The endpoint's id, given on first sight. */
   endpointId(name: string): number {

@@ -35,7 +35,8 @@ describe('token wire format', () => {
 
 describe('TokenBook', () => {
   it('answers the step that completed the first label at or after the position; null past the last; unknown ids and other incarnations apart', () => {
-    const book = new TokenBook();
+    const book = new TokenBook(UUID);
+    expect(book.incarnation).toBe(UUID);
     const id = book.endpointId('api-ingress-T');
     expect(book.endpointId('T.src')).toBe(id + 1);
     expect(book.endpointId('api-ingress-T')).toBe(id);
@@ -54,7 +55,7 @@ describe('TokenBook', () => {
   });
 
   it('keeps a bounded number of labels; a token older than all of them answers the oldest kept step (still complete)', () => {
-    const book = new TokenBook(8);
+    const book = new TokenBook(undefined, 8);
     for (let i = 1; i <= 100; i++) book.complete('e', i * 10, i);
     const at = (count: number) => book.status({ incarnation: book.incarnation, endpoint: book.endpointId('e'), count });
     // the newest labels are exact
