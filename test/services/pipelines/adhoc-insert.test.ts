@@ -54,6 +54,9 @@ describe('INSERT INTO ... VALUES', () => {
     const after = await stats();
     expect(after.total_input_records - before.total_input_records).toBe(2);
     expect(after.total_processed_records - before.total_processed_records).toBe(2);
+    // what the Python SDK's execute(wait=True) polls for (_wait_for_adhoc_write): already there when answered
+    expect(after.total_completed_records - before.total_completed_records).toBe(2);
+    expect(after.total_completed_records).toBeGreaterThanOrEqual(after.total_input_records - after.buffered_input_records);
   });
 
   it('format=text answers the count as a table', async () => {
