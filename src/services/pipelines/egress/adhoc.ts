@@ -46,7 +46,7 @@ function declare(rel: RelationSchema): string {
 
 /** Whether the text is a query (SELECT, WITH, VALUES or a parenthesized one), by its first word. */
 export function isQueryText(text: string): boolean {
-  return /^(select|with|values|\()/i.test(text.trim());
+  return /^(?:(?:select|with|values)\b|\()/i.test(text.trim());
 }
 
 /** Whether a `;` outside strings, quoted names and comments ends the first statement before the text's end. */

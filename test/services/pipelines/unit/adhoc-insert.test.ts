@@ -20,6 +20,8 @@ describe('parseInsert', () => {
     // a parenthesized source is not a column list
     expect(parseInsert('INSERT INTO t (SELECT a FROM u)')).toEqual({ table: 't', columns: null, source: '(SELECT a FROM u)' });
     expect(parseInsert('INSERT INTO t (a) WITH w AS (SELECT 1 AS a) SELECT a FROM w')).toEqual({ table: 't', columns: ['a'], source: 'WITH w AS (SELECT 1 AS a) SELECT a FROM w' });
+    // a column whose name starts like a keyword is a column
+    expect(parseInsert('INSERT INTO t (values_n, selected, with_x) VALUES (1, 2, 3)')?.columns).toEqual(['values_n', 'selected', 'with_x']);
     // a column named like a keyword, when quoted, is a column
     expect(parseInsert('INSERT INTO t ("select") VALUES (1)')?.columns).toEqual(['"select"']);
   });
