@@ -113,7 +113,14 @@ function readBool(v: unknown, fromQuery: boolean, field: string, fail: (e: strin
 }
 
 /** The JSON encoder's fields (JsonEncoderConfig): parsed, then validated as Feldera's `validate`. */
-function jsonEncoding(fields: Fields, fromQuery: boolean, endpoint: string, src: Source, columns: ColumnSchema[], parseFail: (e: string) => ApiError): { encoding: OutputEncoding; config: Record<string, unknown> } {
+function jsonEncoding(
+  fields: Fields,
+  fromQuery: boolean,
+  endpoint: string,
+  src: Source,
+  columns: ColumnSchema[],
+  parseFail: (e: string) => ApiError,
+): { encoding: OutputEncoding; config: Record<string, unknown> } {
   const uf = fields.update_format ?? 'insert_delete';
   if (typeof uf !== 'string' || !(UPDATE_FORMATS as readonly string[]).includes(uf))
     throw parseFail(`invalid value ${shown(uf, fromQuery)} for ${src.name('update_format')}: expected one of ${quoteList(UPDATE_FORMATS)}`);
@@ -162,7 +169,13 @@ function jsonEncoding(fields: Fields, fromQuery: boolean, endpoint: string, src:
     delimiter: ',',
     streamId: updateFormat === 'snowflake' ? snowflakeStreamId() : '',
   };
-  const config = { update_format: updateFormat, json_flavor: flavor, buffer_size_records: fields.buffer_size_records === undefined ? CHUNK_RECORDS : Number(fields.buffer_size_records), array: true, key_fields: keyFields };
+  const config = {
+    update_format: updateFormat,
+    json_flavor: flavor,
+    buffer_size_records: fields.buffer_size_records === undefined ? CHUNK_RECORDS : Number(fields.buffer_size_records),
+    array: true,
+    key_fields: keyFields,
+  };
   return { encoding, config };
 }
 
@@ -279,10 +292,13 @@ export function egressConfigFromBody(input: BodyInput): EgressConfig {
   let resolved: { encoding: OutputEncoding; config: Record<string, unknown> };
   if (name === 'json') {
     if (!isObject(formatConfig))
-      throw invalidParam(`Invalid JSON format configuration: field 'format.config' must be an object, not ${formatConfig === undefined ? 'absent' : JSON.stringify(formatConfig)} (it must set "array": true)`);
+      throw invalidParam(
+        `Invalid JSON format configuration: field 'format.config' must be an object, not ${formatConfig === undefined ? 'absent' : JSON.stringify(formatConfig)} (it must set "array": true)`,
+      );
     const invalid = (e: string) => invalidParam(`Invalid JSON format configuration: ${e}`);
     // the route's own check (a JsonEncoderConfig that parses, with array set), before the encoder's validation
-    if (formatConfig.array !== undefined && typeof formatConfig.array !== 'boolean') throw invalid(`invalid value ${JSON.stringify(formatConfig.array)} for ${src.name('array')}: expected true or false`);
+    if (formatConfig.array !== undefined && typeof formatConfig.array !== 'boolean')
+      throw invalid(`invalid value ${JSON.stringify(formatConfig.array)} for ${src.name('array')}: expected true or false`);
     if (formatConfig.array !== true) throw invalidParam(`JSON format configuration must set \`"array": true\` (${src.name('array')} is ${formatConfig.array === undefined ? 'absent' : 'false'})`);
     resolved = jsonEncoding(formatConfig, false, endpoint, src, input.columns, invalid);
   } else {
@@ -331,6 +347,5 @@ export function refuseSnapshotEncoding(endpoint: string, encoding: OutputEncodin
     [encoding.delimiter !== d.delimiter, 'delimiter'],
   ];
   const named = differs.find(([x]) => x);
-  if (named)
-    throw notSupported(endpoint, `mode=snapshot answers one object in the default encoding, so query parameter '${named[1]}' cannot change it; it applies to watch streams (mode=watch)`);
+  if (named) throw notSupported(endpoint, `mode=snapshot answers one object in the default encoding, so query parameter '${named[1]}' cannot change it; it applies to watch streams (mode=watch)`);
 }
