@@ -104,6 +104,9 @@ export function ioRoutes(app: FastifyInstance, manager: PipelineManager): void {
     if (!rel) throw Errors.unknownOutputStream(endpoint, req.params.view);
     if (mode !== 'watch' && mode !== 'snapshot') throw Errors.badParam('mode', mode, "'watch' or 'snapshot'");
     if (query !== 'table' && query !== 'quantiles' && query !== 'neighborhood') throw Errors.badParam('query', query, "'table', 'quantiles' or 'neighborhood'");
+    if (mode === 'watch' && query === 'quantiles') throw new ApiError(405, 'QuantileStreamingNotSupported', 'Continuous monitoring is not supported for quantiles. Use mode=snapshot instead.');
+    if (mode === 'watch' && query === 'neighborhood')
+      throw new ApiError(405, 'NeighborhoodStreamingNotSupported', 'Continuous monitoring is not supported for neighborhoods. Use mode=snapshot instead.');
     // a watch stream's connector config: a JSON body (today's Feldera) or the query string
     const bodyText = mode === 'watch' ? rawBody(req).trim() : '';
     const config =
@@ -120,8 +123,6 @@ export function ioRoutes(app: FastifyInstance, manager: PipelineManager): void {
           });
 
     if (mode === 'watch') {
-      if (query === 'quantiles') throw new ApiError(405, 'QuantileStreamingNotSupported', 'Continuous monitoring is not supported for quantiles. Use mode=snapshot instead.');
-      if (query === 'neighborhood') throw new ApiError(405, 'NeighborhoodStreamingNotSupported', 'Continuous monitoring is not supported for neighborhoods. Use mode=snapshot instead.');
       // today's send_snapshot=true: the contents first; only what Feldera keeps integrated can be sent so
       if (config.sendSnapshot && !rel.declaredMaterialized) throw Errors.snapshotNeedsMaterialized(endpoint, rel.name);
       reply.hijack();
