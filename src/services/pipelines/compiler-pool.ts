@@ -68,6 +68,11 @@ export class CompilerPool {
   /** Workers started so far (a fresh one after each failure): for tests and logs. */
   workersStarted = 0;
 
+  /** Whether a program is being compiled in the worker now (not queued): for tests and logs. */
+  get compiling(): boolean {
+    return this.running !== null;
+  }
+
   constructor(readonly limits: CompilerLimits) {}
 
   /**

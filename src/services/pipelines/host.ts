@@ -86,6 +86,8 @@ function failureError(body: ErrorBody): ApiError {
 export class PipelineHost {
   state: HostState = 'Paused';
   readonly startedAt = Date.now();
+  /** This run of the pipeline (a new one at every start): Feldera's incarnation_uuid. */
+  readonly incarnation = randomUUID();
   readonly programVersion: number;
   readonly memoryMb: number;
   program: ProgramSchema = { tables: [], views: [] };

@@ -1,8 +1,14 @@
 /**
- * GET /v0/pipelines/{name}/stats: Feldera's ControllerStatus shape (v0.24, plus a few of today's global
- * fields). The worker reports its side (workerMetrics: counters, input endpoints, output files, its own
- * memory) after every step; the host adds its watch streams and answers without asking the worker, so
- * stats answer at once even while a big step runs.
+ * GET /v0/pipelines/{name}/stats: Feldera's ControllerStatus shape, with every global field of today's
+ * (feldera-types ExternalGlobalControllerMetrics: today's Python SDK reads incarnation_uuid, start_time and
+ * transaction_status and fails without them) and v0.24's. The worker reports its side (workerMetrics:
+ * counters, input endpoints, output files, its own memory) after every step; the host adds its watch
+ * streams and answers without asking the worker, so stats answer at once even while a big step runs.
+ *
+ * Rules: a request is applied when it is answered, so every step that began has completed (initiated =
+ * completed steps) and every processed record is complete; there are no transactions, checkpoints,
+ * storage or bootstrap here, so those fields keep their idle values. Memory pressure is Feldera's levels
+ * of the worker's memory against its limit (85 / 90 / 95 %).
  */
 import { memoryUsage } from 'node:process';
 import { performance } from 'node:perf_hooks';
@@ -52,7 +58,10 @@ export function workerMetrics(rt: PipelineRuntime): WorkerMetrics {
 export function pipelineStats(host: PipelineHost, pipelineConfig: Record<string, unknown> | null): Record<string, unknown> {
   const m = host.metrics;
   const now = Date.now();
-  const inputs = m.inputs.map((ep) => ({ ...ep, is_fault_tolerant: false }));
+  const inputs = m.inputs.map((ep) => ({ ...ep, is_fault_tolerant: false, barrier: false, health: health(ep.fatal_error), completed_frontier: null }));
+  const limit = host.memoryMb * 1024 * 1024;
+  let inputBytes = 0;
+  for (const ep of m.inputs) inputBytes += Number((ep.metrics as { total_bytes?: number }).total_bytes ?? 0);
   const outputs: ({ endpoint_name: string } & Record<string, unknown>)[] = [];
   for (const w of host.watchers()) {
     const q = w.queued;
@@ -65,34 +74,71 @@ export function pipelineStats(host: PipelineHost, pipelineConfig: Record<string,
         backpressure: w.backpressure,
         send_snapshot: w.sendSnapshot,
       },
-      metrics: { ...w.metrics, queued_batches: q.batches, buffered_batches: q.batches, queued_bytes: q.bytes },
+      metrics: { ...w.metrics, queued_batches: q.batches, buffered_batches: q.batches, queued_bytes: q.bytes, total_processed_steps: m.total_completed_steps, memory: q.bytes },
       fatal_error: null,
+      health: health(null),
     });
   }
-  for (const o of m.file_outputs) outputs.push({ ...o });
+  for (const o of m.file_outputs) outputs.push({ ...o, metrics: { ...o.metrics, total_processed_steps: m.total_completed_steps, memory: 0 }, health: health(o.fatal_error) });
   outputs.sort((a, b) => String(a.endpoint_name).localeCompare(String(b.endpoint_name)));
   return {
     pipeline_config: pipelineConfig,
     global_metrics: {
       state: host.state,
+      bootstrap_in_progress: false,
+      transaction_status: 'NoTransaction',
+      transaction_id: 0,
+      transaction_msecs: null,
+      transaction_records: null,
+      commit_progress: null,
+      transaction_initiators: { transaction_id: null, initiated_by_api: null, initiated_by_connectors: {} },
+      concurrent_bootstrap_phase: 'Inactive',
+      concurrent_bootstrap_progress: null,
       // the pipeline's own worker: its heap and the memory its objects hold outside the heap
       rss_bytes: m.memory_bytes,
       heap_used_bytes: m.heap_used_bytes,
-      memory_limit_bytes: host.memoryMb * 1024 * 1024,
+      memory_limit_bytes: limit,
+      memory_pressure: memoryPressure(m.memory_bytes, limit),
+      memory_pressure_epoch: 0,
       cpu_msecs: m.busy_msecs,
       uptime_msecs: now - host.startedAt,
       start_time: Math.floor(host.startedAt / 1000),
+      incarnation_uuid: host.incarnation,
+      initial_start_time: Math.floor(host.startedAt / 1000),
+      storage_bytes: 0,
+      storage_mb_secs: 0,
+      runtime_elapsed_msecs: m.busy_msecs,
       buffered_input_records: m.buffered_input_records,
+      buffered_input_bytes: 0,
       total_input_records: m.total_input_records,
+      total_input_bytes: inputBytes,
       total_processed_records: m.total_processed_records,
+      total_processed_bytes: inputBytes,
+      total_completed_records: m.total_processed_records,
+      output_stall_msecs: 0,
+      total_initiated_steps: m.total_completed_steps,
       total_completed_steps: m.total_completed_steps,
       state_size_records: m.state_size_records,
       pipeline_complete: m.pipeline_complete,
     },
+    suspend_error: null,
+    checkpoint_activity: null,
+    permanent_checkpoint_errors: null,
     inputs,
     outputs,
     metrics: [],
   };
+}
+
+/** A connector's health as today's Feldera reports it: unhealthy once it has a fatal error. */
+function health(fatalError: string | null | undefined): { status: 'Healthy' | 'Unhealthy'; description: string | null } {
+  return fatalError ? { status: 'Unhealthy', description: fatalError } : { status: 'Healthy', description: null };
+}
+
+/** Feldera's memory pressure level of `used` bytes against a limit (feldera-types memory_pressure.rs). */
+export function memoryPressure(used: number, limit: number): 'low' | 'moderate' | 'high' | 'critical' {
+  const share = limit > 0 ? used / limit : 0;
+  return share > 0.95 ? 'critical' : share > 0.9 ? 'high' : share > 0.85 ? 'moderate' : 'low';
 }
 
 function safeStateSize(rt: PipelineRuntime): number {

@@ -99,8 +99,9 @@ describe('the compiler worker', () => {
     const pool = new CompilerPool({ timeoutMs: 300_000, memoryMb: 512 });
     try {
       let stale = false;
-      const first = pool.compile(chainedViews(2000), 'upper', () => stale);
-      await new Promise((r) => setTimeout(r, 1500)); // the worker is up and compiling
+      // long enough to be still compiling whatever the machine (2,000 views take ~1 s since compiling is linear)
+      const first = pool.compile(chainedViews(8000), 'upper', () => stale);
+      await waitFor(() => pool.compiling, 'the worker up and compiling');
       stale = true;
       const second = await pool.compile('CREATE TABLE t (x INT);', 'upper');
       expect(await first).toEqual({ ok: false, systemError: 'The compilation was cancelled' });
