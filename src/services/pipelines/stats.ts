@@ -69,7 +69,7 @@ export function pipelineStats(host: PipelineHost, pipelineConfig: Record<string,
       endpoint_name: w.endpointName,
       config: {
         stream: w.relation.name,
-        transport: { name: 'http_output', config: {} },
+        transport: { name: 'http_output', config: { backpressure: w.backpressure } },
         format: { name: w.format, config: w.formatConfig },
         backpressure: w.backpressure,
         send_snapshot: w.sendSnapshot,

@@ -181,6 +181,7 @@ describe('egress connector configuration', { timeout: 120_000 }, () => {
     expect(outputs).toHaveLength(all.length);
     const configs = outputs.map((o) => o.config);
     expect(configs.filter((c) => c.backpressure)).toHaveLength(2);
+    expect(configs.filter((c) => c.transport.config.backpressure === true)).toHaveLength(2);
     expect(configs.filter((c) => c.send_snapshot)).toHaveLength(1);
     expect(configs.find((c) => c.format.name === 'csv' && c.format.config.delimiter === ';').format.config.buffer_size_records).toBe(2);
     expect(configs.filter((c) => c.format.name === 'json').every((c) => c.format.config.array === true)).toBe(true);
