@@ -120,6 +120,15 @@ describe('egress connector configuration', { timeout: 120_000 }, () => {
     expect(noType.status, noType.body).toBe(400);
     expect(JSON.parse(noType.body).message).toContain('"array": true');
 
+    // a neighborhood body on a watch is not read as a connector config: the watch's 405 as before
+    const nb = await egress('mv', 'mode=watch&query=neighborhood', '{"anchor": null, "before": 1, "after": 1}');
+    expect([nb.status, nb.json.error_code]).toEqual([405, 'NeighborhoodStreamingNotSupported']);
+    // with a body, the query's send_snapshot is not read (Feldera reads the body's): no snapshot check on nv
+    const ignored = await WatchReader.open(svc, 'e', 'nv', 'send_snapshot=true', json);
+    expect(ignored.status, ignored.raw).toBe(200);
+    ignored.close();
+    await waitFor(async () => (await svc.call('GET', '/v0/pipelines/e/stats')).json.outputs.length === 0, 'the stream to close');
+
     // nothing was left behind: no stream is open, and the pipeline still runs
     const stats = await svc.call('GET', '/v0/pipelines/e/stats');
     expect(stats.json.outputs).toEqual([]);
