@@ -156,8 +156,9 @@ export function relationJson(rel: RelationSchema): Record<string, unknown> {
   };
 }
 
+/** `RELATION.name`, or as Feldera names a connector without a name: `RELATION.unnamed-{its index among the relation's connectors}`. */
 export function connectorEndpointName(rel: RelationSchema, c: ConnectorDecl, i: number): string {
-  return `${rel.name}.${c.name ?? `connector_${i + 1}`}`;
+  return `${rel.name}.${c.name ?? `unnamed-${i}`}`;
 }
 
 function endpointConfig(rel: RelationSchema, c: ConnectorDecl): Record<string, unknown> {

@@ -21,6 +21,8 @@ export class Entry {
       deployment_error: null,
       deployment_config: null,
       deployment_location: null,
+      deployment_id: null,
+      deployment_initial: null,
     };
   }
 }

@@ -22,6 +22,7 @@ import { Watcher } from './egress/watch.js';
 import { ApiError, Errors, type ErrorBody } from './errors.js';
 import type { LogLevel } from './logs.js';
 import type { ProgramSchema } from './names.js';
+import { TokenBook, type CompletionToken, type TokenStatus } from './tokens.js';
 import type { FromWorker, IngestSpec, SnapshotSpec, ToWorker, WireError, WorkerConfig, WorkerMetrics } from './worker/protocol.js';
 
 /** Heap limit of a pipeline's worker when runtime_config.resources.memory_mb_max is not set. */
@@ -97,7 +98,7 @@ export class PipelineHost {
   private readonly worker: Worker;
   private readonly watchersByKey = new Map<string, Set<Watcher>>();
   private readonly waiters = new Set<Pending<void>>();
-  private readonly pendingIngest = new Map<number, Pending<void>>();
+  private readonly pendingIngest = new Map<number, Pending<string>>();
   private readonly pendingSnapshot = new Map<number, Pending<Buffer>>();
   /** send_snapshot watch streams whose snapshot is still being sent, by the id the worker knows them by. */
   private readonly snapshotWatchers = new Map<number, Watcher>();
@@ -115,6 +116,10 @@ export class PipelineHost {
   /** Callers of resume() waiting for the worker's answer, in order. */
   private resumed: (() => void)[] = [];
   private readonly termination = new AbortController();
+  /** This incarnation's completion tokens (a new book on every start). */
+  private readonly tokens = new TokenBook(this.incarnation);
+  /** Records each declared input connector read (at init; all of it is applied when the pipeline first runs). */
+  private readonly connectorRecords = new Map<string, number>();
   /** Aborted (with the error requests get) once the pipeline shuts down or fails. */
   readonly terminated: AbortSignal = this.termination.signal;
 
@@ -176,6 +181,10 @@ export class PipelineHost {
       case 'ready':
         this.program = { tables: m.tables, views: m.views };
         this.metrics = m.metrics;
+        for (const ep of m.metrics.inputs) {
+          this.connectorRecords.set(ep.endpoint_name, ep.metrics.buffered_records + ep.metrics.total_records);
+          this.tokens.endpointId(ep.endpoint_name);
+        }
         this.initialized = true;
         this.initWaiter?.resolve();
         return;
@@ -209,8 +218,11 @@ export class PipelineHost {
         this.metrics = m.metrics;
         const p = this.pendingIngest.get(m.id);
         this.pendingIngest.delete(m.id);
-        if (m.error) p?.reject(toApiError(m.error));
-        else p?.resolve();
+        if (m.error || !m.applied) p?.reject(m.error ? toApiError(m.error) : Errors.terminating());
+        else {
+          this.tokens.complete(m.applied.endpoint, m.applied.count, m.applied.step);
+          p?.resolve(this.tokens.token(m.applied.endpoint, m.applied.count));
+        }
         return;
       }
       case 'snapshot-done': {
@@ -225,6 +237,7 @@ export class PipelineHost {
         return;
       case 'resumed':
         this.metrics = m.metrics;
+        for (const l of m.completed) this.tokens.complete(l.endpoint, l.count, l.step);
         this.resumed.shift()?.();
         return;
       case 'log':
@@ -280,13 +293,14 @@ export class PipelineHost {
 
   /**
    * One ingress request: the body's bytes go to the worker as they arrive; resolves when the worker
-   * applied them as one step, rejects with its error (nothing applied). `tooLarge` is thrown (and the
-   * request abandoned) when the body grows beyond `limit` bytes.
+   * applied them as one step, with the completion token of the table's HTTP input at that point; rejects
+   * with its error (nothing applied). `tooLarge` is thrown (and the request abandoned) when the body
+   * grows beyond `limit` bytes.
    */
-  async ingest(spec: IngestSpec, body: AsyncIterable<Uint8Array> | Uint8Array | null, limit: number, tooLarge: () => Error): Promise<void> {
+  async ingest(spec: IngestSpec, body: AsyncIterable<Uint8Array> | Uint8Array | null, limit: number, tooLarge: () => Error): Promise<string> {
     if (this.state === 'Terminated') throw this.terminatedError();
     const id = this.nextId++;
-    const done = new Promise<void>((resolve, reject) => this.pendingIngest.set(id, { resolve, reject }));
+    const done = new Promise<string>((resolve, reject) => this.pendingIngest.set(id, { resolve, reject }));
     done.catch(() => {});
     let inflight = 0;
     this.ackListeners.set(id, (bytes) => {
@@ -331,6 +345,17 @@ export class PipelineHost {
       this.ackListeners.delete(id);
     }
     return done;
+  }
+
+  /** A completion token of a declared input connector (`TABLE.connector`) for what it has read; null if there is none such. */
+  connectorToken(endpointName: string): string | null {
+    const count = this.connectorRecords.get(endpointName);
+    return count === undefined ? null : this.tokens.token(endpointName, count);
+  }
+
+  /** Where a token of this pipeline stands, with the steps completed so far (stats' total_completed_steps). */
+  completionStatus(token: CompletionToken): TokenStatus & { incarnation: string; completedSteps: number } {
+    return { ...this.tokens.status(token), incarnation: this.tokens.incarnation, completedSteps: this.metrics.total_completed_steps };
   }
 
   private get ended(): boolean {

@@ -13,6 +13,7 @@ import { ApiError, Errors } from './errors.js';
 import { LogBook } from './logs.js';
 import { PipelineManager } from './manager.js';
 import { DEFAULT_INGRESS_BODY_LIMIT } from './ingress/limits.js';
+import { completionRoutes } from './routes/completion.js';
 import { ingressRoutes, ioRoutes } from './routes/io.js';
 import { miscRoutes } from './routes/misc.js';
 import { pipelineRoutes } from './routes/pipelines.js';
@@ -109,6 +110,7 @@ const service: ServiceModule = {
 
     pipelineRoutes(app, manager, ctx.options.pipelineApi === 'current' ? 'current' : 'v0.24');
     ioRoutes(app, manager);
+    completionRoutes(app, manager);
     // Ingress bodies are not read into memory here: the route streams them to the pipeline's worker.
     // (Registered after the hooks and handlers above, which the scope inherits.)
     await app.register(async (scope) => {

@@ -269,6 +269,8 @@ export class PipelineManager {
     const outputCase = outputCaseOf(e.rec.program_config, this.opts.outputCase);
     const memoryMb = memoryLimitMb(e.rec.runtime_config) ?? this.opts.defaultMemoryMb ?? DEFAULT_MEMORY_MB;
     e.dep.deployment_error = null;
+    e.dep.deployment_id = uuidv7();
+    e.dep.deployment_initial = e.dep.deployment_desired_status === 'Paused' ? 'Paused' : 'Running';
     e.dep.deployment_config = {
       ...e.rec.runtime_config,
       name: `pipeline-${e.rec.id}`,
@@ -343,6 +345,8 @@ export class PipelineManager {
     e.dep.deployment_config = null;
     e.dep.deployment_location = null;
     e.dep.deployment_error = null;
+    e.dep.deployment_id = null;
+    e.dep.deployment_initial = null;
     this.setDeployment(e, 'Shutdown');
   }
 

@@ -4,6 +4,7 @@
  * the reference's field order.
  */
 import type { ErrorBody } from './errors.js';
+import { version } from '../../core/version.js';
 
 export type ProgramStatus = 'Pending' | 'CompilingSql' | 'CompilingRust' | 'Success' | { SqlError: SqlCompilerMessage[] } | { RustError: string } | { SystemError: string };
 
@@ -49,6 +50,10 @@ export interface DeploymentState {
   deployment_error: ErrorBody | null;
   deployment_config: Record<string, unknown> | null;
   deployment_location: string | null;
+  /** This deployment (today's API): a new one at every start from Stopped, null while stopped. */
+  deployment_id: string | null;
+  /** The run state the deployment was started towards (today's API: `initial`), null while stopped. */
+  deployment_initial: 'Running' | 'Paused' | null;
 }
 
 export function nowIso(): string {
@@ -134,7 +139,42 @@ export function serializePipeline(rec: PipelineRecord, dep: DeploymentState, opt
     else out[k] = v;
   }
   out.storage_status = 'Cleared';
+  Object.assign(out, currentDeployment(rec, dep, out.deployment_status as string, out.deployment_desired_status as string));
   return out;
+}
+
+/**
+ * Today's fields beside the combined statuses (pipeline-manager PipelineInfo): the combined status split
+ * into the resources' status and the runtime's (combined_status.rs: Stopped, Provisioning and Stopping are
+ * resource states with no runtime status; any other is the runtime's status on provisioned resources),
+ * and what `ops serve` has no notion of (Rust UDFs, storage details, refresh) at its empty value.
+ */
+function currentDeployment(rec: PipelineRecord, dep: DeploymentState, combined: string, desired: string): Record<string, unknown> {
+  const since = dep.deployment_status_since;
+  const resources = combined === 'Stopped' || combined === 'Provisioning' || combined === 'Stopping' ? combined : 'Provisioned';
+  const runtime = resources === 'Provisioned' ? combined : null;
+  const runtimeDesired = desired === 'Stopped' ? null : desired;
+  return {
+    tags: [],
+    platform_version: version(),
+    udf_rust: '',
+    udf_toml: '',
+    refresh_version: rec.version,
+    storage_status_details: null,
+    deployment_id: dep.deployment_id,
+    deployment_initial: dep.deployment_initial,
+    deployment_desired_status_since: since,
+    deployment_resources_status: resources,
+    deployment_resources_status_details: null,
+    deployment_resources_status_since: since,
+    deployment_resources_desired_status: desired === 'Stopped' ? 'Stopped' : 'Provisioned',
+    deployment_resources_desired_status_since: since,
+    deployment_runtime_status: runtime,
+    deployment_runtime_status_details: null,
+    deployment_runtime_status_since: runtime === null ? null : since,
+    deployment_runtime_desired_status: runtimeDesired,
+    deployment_runtime_desired_status_since: runtimeDesired === null ? null : since,
+  };
 }
 
 function serializeV024(rec: PipelineRecord, dep: DeploymentState, opts: { code?: boolean }): Record<string, unknown> {

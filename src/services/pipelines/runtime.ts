@@ -18,7 +18,7 @@ import { TableBinding } from './ingress/binding.js';
 import type { ParsedInput } from './ingress/parser.js';
 import { parseErrorsResponse, type ParseErrorEntry } from './ingress/parse-error.js';
 import type { LogLevel } from './logs.js';
-import type { InputEndpointStats } from './worker/protocol.js';
+import type { InputEndpointStats, TokenLabel } from './worker/protocol.js';
 
 export type RuntimeState = 'Paused' | 'Running' | 'Terminated';
 
@@ -122,8 +122,10 @@ export class PipelineRuntime {
     }
   }
 
-  resume(): void {
-    if (this.state === 'Terminated') return;
+  /** Runs; returns where each connector whose data this applied (or refused) now stands, for completion tokens. */
+  resume(): TokenLabel[] {
+    const completed: TokenLabel[] = [];
+    if (this.state === 'Terminated') return completed;
     this.state = 'Running';
     // Connector data is processed when the pipeline first runs (so watchers opened while paused see it).
     const pending = this.pendingConnectorData;
@@ -143,7 +145,10 @@ export class PipelineRuntime {
         this.opts.log('ERROR', `input endpoint '${d.endpointName}': ${(err as Error).message}`);
       }
       ep.metrics.end_of_input = true;
+      // everything the connector read is processed (a refused batch too: nothing of it is still to come)
+      completed.push({ endpoint: d.endpointName, count: d.parsed.records, step: this.steps });
     }
+    return completed;
   }
 
   pause(): void {

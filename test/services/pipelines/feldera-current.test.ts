@@ -119,6 +119,54 @@ describe('ops serve --pipeline-api current', () => {
     await post(svc, 'cycle', 'stop?force=true', 202);
   });
 
+  it("has every field of today's pipeline object; the combined status split into resources and runtime as the manager splits it", async () => {
+    await createCompiled(svc, 'split', SQL);
+    const fields = ['tags', 'platform_version', 'udf_rust', 'udf_toml', 'refresh_version', 'storage_status_details', 'deployment_id', 'deployment_initial', 'deployment_desired_status_since'];
+    const stopped = await status(svc, 'split');
+    for (const f of fields) expect(stopped).toHaveProperty(f);
+    expect(stopped).toMatchObject({
+      deployment_status: 'Stopped',
+      deployment_id: null,
+      deployment_initial: null,
+      deployment_resources_status: 'Stopped',
+      deployment_resources_desired_status: 'Stopped',
+      deployment_runtime_status: null,
+      deployment_runtime_desired_status: null,
+      deployment_runtime_status_since: null,
+    });
+    await post(svc, 'split', 'start?initial=paused', 202);
+    const paused = await until(svc, 'split', 'Paused');
+    expect(paused).toMatchObject({
+      deployment_initial: 'Paused',
+      deployment_resources_status: 'Provisioned',
+      deployment_resources_desired_status: 'Provisioned',
+      deployment_runtime_status: 'Paused',
+      deployment_runtime_desired_status: 'Paused',
+    });
+    expect(paused.deployment_id).toMatch(/^[0-9a-f-]{36}$/);
+    await post(svc, 'split', 'resume', 202);
+    const running = await until(svc, 'split', 'Running');
+    // resumed: the runtime runs; the deployment, and the state it was started towards, are the same
+    expect(running).toMatchObject({ deployment_id: paused.deployment_id, deployment_initial: 'Paused', deployment_runtime_status: 'Running', deployment_runtime_desired_status: 'Running' });
+    await post(svc, 'split', 'stop?force=true', 202);
+    await until(svc, 'split', 'Stopped');
+    await post(svc, 'split', 'start', 202);
+    const again = await until(svc, 'split', 'Running');
+    expect(again.deployment_initial).toBe('Running');
+    expect(again.deployment_id).not.toBe(paused.deployment_id);
+    await post(svc, 'split', 'stop?force=true', 202);
+  });
+
+  it('PATCH as the Python SDK sends it (every field, null where unchanged) changes only what is given', async () => {
+    const before = await createCompiled(svc, 'patchme', SQL);
+    const body = { program_code: null, udf_rust: null, udf_toml: null, program_config: null, runtime_config: null, description: 'new words', tags: null };
+    const r = await svc.call('PATCH', '/v0/pipelines/patchme', body);
+    expect(r.status, r.text).toBe(200);
+    const after = await status(svc, 'patchme');
+    expect(after).toMatchObject({ description: 'new words', program_code: before.program_code, program_version: before.program_version, runtime_config: before.runtime_config });
+    expect((await svc.call('PATCH', '/v0/pipelines/patchme', { description: 7 })).status).toBe(400);
+  });
+
   it('ops pipe runs unchanged against it (an SDK-style session): create, start, push, listen, query, snapshot, stop', async () => {
     const env = isolatedEnv({ OPS_PIPE_URL: svc.base });
     const dir = mkdtempSync(join(tmpdir(), 'ops-pipe-current-'));

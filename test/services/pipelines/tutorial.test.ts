@@ -52,7 +52,7 @@ describe('REST tutorial flow', () => {
       return s.global_metrics.total_processed_records === 9 ? s : undefined;
     }, 'connector data processed');
     expect(stats.global_metrics).toMatchObject({ total_input_records: 9, total_processed_records: 9, pipeline_complete: true });
-    expect(stats.inputs.map((i: any) => i.endpoint_name)).toEqual(['PART.connector_1', 'PRICE.connector_1', 'VENDOR.connector_1']);
+    expect(stats.inputs.map((i: any) => i.endpoint_name)).toEqual(['PART.unnamed-0', 'PRICE.unnamed-0', 'VENDOR.unnamed-0']);
     for (const i of stats.inputs) expect(i.metrics).toMatchObject({ total_records: 3, end_of_input: true });
 
     // Step 4: snapshot of the materialized view, upper-case names, DECIMAL as strings

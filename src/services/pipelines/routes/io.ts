@@ -79,8 +79,9 @@ export function ingressRoutes(app: FastifyInstance, manager: PipelineManager, bo
     }
     if (runtime.state === 'Paused' && !force) await runtime.waitUntilRunning();
     const body = bodyStream(req);
+    let token: string;
     try {
-      await runtime.ingest({ table: table.name, format, updateFormat, array }, body instanceof Uint8Array ? body : untilTerminated(body, runtime.terminated), bodyLimit, tooLarge(bodyLimit));
+      token = await runtime.ingest({ table: table.name, format, updateFormat, array }, body instanceof Uint8Array ? body : untilTerminated(body, runtime.terminated), bodyLimit, tooLarge(bodyLimit));
     } catch (err) {
       if (err instanceof ApiError && err.status === 413) {
         // the rest of the body is read and dropped, so that the client gets the answer
@@ -89,7 +90,9 @@ export function ingressRoutes(app: FastifyInstance, manager: PipelineManager, bo
       } else if (runtime.terminated.aborted) reply.header('connection', 'close');
       throw err;
     }
-    return reply.code(200).send('');
+    // today's answer (additive for v0.24 clients, which read no body): the token of the table's HTTP input
+    // here; the request is applied when it is answered, so the token is complete at once
+    return reply.code(200).send({ token });
   });
 }
 

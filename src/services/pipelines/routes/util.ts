@@ -80,12 +80,12 @@ export function parsePatch(body: unknown): Partial<PipelineDescr> {
   if (!isObject(body)) throw Errors.badBody('Json deserialize error: expected a JSON object');
   const out: Partial<PipelineDescr> = {};
   for (const k of ['name', 'description', 'program_code'] as const) {
-    if (body[k] === undefined) continue;
+    if (body[k] === undefined || body[k] === null) continue; // null: left as it is (Feldera's Option fields)
     if (typeof body[k] !== 'string') throw Errors.badBody(`Json deserialize error: field '${k}' must be a string`);
     out[k] = body[k] as string;
   }
   for (const k of ['runtime_config', 'program_config'] as const) {
-    if (body[k] === undefined) continue;
+    if (body[k] === undefined || body[k] === null) continue; // null: left as it is (Feldera's Option fields)
     if (!isObject(body[k])) throw Errors.badBody(`Json deserialize error: field '${k}' must be an object`);
     out[k] = body[k] as Record<string, unknown>;
   }

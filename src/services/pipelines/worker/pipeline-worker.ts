@@ -20,7 +20,7 @@ import { PipelineRuntime, type InputEndpoint } from '../runtime.js';
 import { workerMetrics } from '../stats.js';
 import { IngestJob } from './ingest-job.js';
 import { WatchSnapshots } from './watch-snapshots.js';
-import type { FromWorker, ToWorker, WireChunk, WireError, WorkerConfig } from './protocol.js';
+import type { FromWorker, TokenLabel, ToWorker, WireChunk, WireError, WorkerConfig } from './protocol.js';
 import type { RelationSchema } from '../../../engine/index.js';
 
 const port = parentPort!;
@@ -107,6 +107,7 @@ function finishIngest(id: number): void {
   }
   let error: WireError | null = null;
   let endpoint: InputEndpoint | null = null;
+  let applied: TokenLabel | null = null;
   try {
     if (rt.state === 'Terminated') throw Errors.terminating();
     const table = rt.program.tables.find((t) => t.name === job.spec.table);
@@ -116,19 +117,22 @@ function finishIngest(id: number): void {
     endpoint.metrics.buffered_bytes += job.bytes;
     post({ t: 'metrics', metrics: workerMetrics(rt) });
     rt.apply(job.finish(), endpoint, job.bytes);
+    // applied (or empty): the table's HTTP input up to here is in, as of the step just taken
+    applied = { endpoint: endpoint.endpoint_name, count: endpoint.metrics.total_records, step: rt.steps };
   } catch (err) {
     error = wireError(err);
   }
   if (endpoint) endpoint.metrics.buffered_bytes -= job.bytes;
-  post({ t: 'ingest-done', id, error, metrics: workerMetrics(rt) });
+  post({ t: 'ingest-done', id, error, applied, metrics: workerMetrics(rt) });
 }
 
 function handle(m: ToWorker): void {
   switch (m.t) {
-    case 'resume':
-      rt!.resume();
-      post({ t: 'resumed', metrics: workerMetrics(rt!) });
+    case 'resume': {
+      const completed = rt!.resume();
+      post({ t: 'resumed', metrics: workerMetrics(rt!), completed });
       return;
+    }
     case 'pause':
       rt?.pause();
       if (rt) post({ t: 'metrics', metrics: workerMetrics(rt) });

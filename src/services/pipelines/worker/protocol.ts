@@ -94,6 +94,13 @@ export interface InputEndpointStats {
   paused: boolean;
 }
 
+/** An input endpoint's records up to `count` were all applied by step `step` (completion tokens, tokens.ts). */
+export interface TokenLabel {
+  endpoint: string;
+  count: number;
+  step: number;
+}
+
 /** What the worker reports after every step and state change, and now and then (memory). */
 export interface WorkerMetrics {
   state: 'Paused' | 'Running' | 'Terminated';
@@ -117,13 +124,14 @@ export type FromWorker =
   /** A step's changes for the watch streams of (relation, encoding), the encoding by its key (encodingKey). */
   | { t: 'output'; relation: string; encoding: string; chunks: WireChunk[] }
   | { t: 'ingest-ack'; id: number; bytes: number }
-  | { t: 'ingest-done'; id: number; error: WireError | null; metrics: WorkerMetrics }
+  /** `applied`: where the request left its table's HTTP input (null when it failed). */
+  | { t: 'ingest-done'; id: number; error: WireError | null; applied: TokenLabel | null; metrics: WorkerMetrics }
   | { t: 'snapshot-done'; id: number; body: Uint8Array | null; error: WireError | null }
   /** Part of a watch stream's snapshot (chunks of at most CHUNK_RECORDS records); `done` on the last one. */
   | { t: 'watch-snapshot-part'; id: number; chunks: WireChunk[]; done: boolean; error: WireError | null }
   | { t: 'metrics'; metrics: WorkerMetrics }
-  /** Answers `resume`, once the connectors' pending data is applied. */
-  | { t: 'resumed'; metrics: WorkerMetrics }
+  /** Answers `resume`, once the connectors' pending data is applied (`completed`: where that left each of them). */
+  | { t: 'resumed'; metrics: WorkerMetrics; completed: TokenLabel[] }
   | { t: 'log'; level: LogLevel; message: string }
   /** The engine failed on a step (a bug, not bad input): the pipeline must stop. */
   | { t: 'fatal'; message: string }
