@@ -11,7 +11,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { compileProgram } from '../compiler.js';
 import { ConnectorError } from '../connectors/input.js';
-import type { EncodedChunk, OutputFormat } from '../egress/encode.js';
+import type { EncodedChunk } from '../egress/encode.js';
 import { answerSnapshot } from '../egress/snapshot.js';
 import { SnapshotStream } from '../egress/snapshot-stream.js';
 import { answerQuery } from '../egress/adhoc.js';
@@ -57,10 +57,10 @@ function plain(rel: RelationSchema): RelationSchema {
 
 const encoder = new TextEncoder();
 
-function emit(relation: string, format: OutputFormat, chunks: EncodedChunk[]): void {
+function emit(relation: string, encoding: string, chunks: EncodedChunk[]): void {
   const wire: WireChunk[] = chunks.map((c) => ({ bytes: encoder.encode(c.data), records: c.records }));
   post(
-    { t: 'output', relation, format, chunks: wire },
+    { t: 'output', relation, encoding, chunks: wire },
     wire.map((c) => c.bytes.buffer as ArrayBuffer),
   );
 }
@@ -139,14 +139,13 @@ function handle(m: ToWorker): void {
       if (rt) post({ t: 'metrics', metrics: workerMetrics(rt) });
       return;
     case 'subscribe':
-      rt?.subscribe(m.relation, m.format, m.delta);
+      rt?.subscribe(m.relation, m.encoding, m.delta);
       return;
     case 'watch-snapshot':
       // subscribed and the contents taken in one message, between steps: every change is in one or the other
-      rt?.subscribe(m.relation, m.format, 1);
       watchSnapshots.open(m.id, () => {
         if (!rt) throw Errors.terminating();
-        return SnapshotStream.take(rt.circuit, rt.program, m.relation, m.format);
+        return SnapshotStream.take(rt.circuit, rt.program, m.relation, m.encoding, rt.subscribe(m.relation, m.encoding, 1));
       });
       return;
     case 'watch-snapshot-more':
