@@ -211,6 +211,12 @@ export interface ColumnCodec {
    * it was `quoted` ("") and the column is a string: then it is the empty string.
    */
   fromCsv(text: string, quoted?: boolean): JsonValue;
+  /**
+   * What a row that leaves the column out takes: its DEFAULT, in the form fromJson gives (kept as it is);
+   * null when the column has no DEFAULT (or DEFAULT NULL): the row takes NULL, or is refused when the column
+   * is NOT NULL. An explicit JSON null is NULL, never the default.
+   */
+  missing: { value: JsonValue } | null;
 }
 
 export type ColumnKeeps = { kind: 'int'; lo: number; hi: number } | { kind: 'number' } | { kind: 'string' } | { kind: 'boolean' };

@@ -87,7 +87,7 @@ function checkedText(t: SqlType, canonical: RegExp, full: Reader): Reader {
 /** Types whose CSV field is read as the JSON string of the same text (fromCsv's rule): the JSON reader serves. */
 const CSV_AS_JSON_TEXT: ReadonlySet<SqlType['kind']> = new Set(['DATE', 'TIME', 'TIMESTAMP', 'DECIMAL']);
 
-export function columnCodec(name: string, t: SqlType): ColumnCodec {
+export function columnCodec(name: string, t: SqlType, dflt: Value = null): ColumnCodec {
   const expected = expectedText(t);
   const read = jsonReader(t);
   const nullable = t.nullable;
@@ -115,9 +115,11 @@ export function columnCodec(name: string, t: SqlType): ColumnCodec {
         : CSV_AS_JSON_TEXT.has(t.kind)
           ? (text) => (text === '' ? csvNull() : read(text))
           : (text, quoted = false) => csvFull(text, quoted),
+    missing: dflt === null ? null : { value: toJson(dflt, t) },
   };
 }
 
-export function inputCodec(columns: Array<{ name: string; type: SqlType }>): InputCodec {
-  return { columns: columns.map(({ name, type }) => columnCodec(name, type)) };
+/** The codecs of a relation's columns; a table's columns bring their DEFAULT values (`dflt`). */
+export function inputCodec(columns: Array<{ name: string; type: SqlType; dflt?: Value }>): InputCodec {
+  return { columns: columns.map(({ name, type, dflt }) => columnCodec(name, type, dflt ?? null)) };
 }

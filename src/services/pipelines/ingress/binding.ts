@@ -101,8 +101,7 @@ export class TableBinding {
     const out: JsonRow = {};
     if (op === 'insert' || (op === 'delete' && !this.hasKey)) {
       for (let i = 0; i < n; i++) {
-        if (seen[i] === 0 && !this.nullable[i]) throw new RowError(`missing field \`${this.names[i]}\``, this.names[i]!);
-        out[this.names[i]!] = this.convert(i, seen[i] === 1 ? vals[i] : null);
+        out[this.names[i]!] = seen[i] === 1 ? this.convert(i, vals[i]) : this.missing(i);
       }
       return out;
     }
@@ -131,14 +130,24 @@ export class TableBinding {
     const n = this.names.length;
     try {
       for (let i = 0; i < n; i++) {
-        if (seen[i] === 0 && !this.nullable[i]) throw new RowError(`missing field \`${this.names[i]}\``, this.names[i]!);
-        batch.push(this.convert(i, seen[i] === 1 ? vals[i] : null));
+        batch.push(seen[i] === 1 ? this.convert(i, vals[i]) : this.missing(i));
       }
     } catch (err) {
       batch.dropRow();
       throw err;
     }
     batch.endRow();
+  }
+
+  /**
+   * The value of column `i` in a row that leaves it out: its DEFAULT, else NULL; a NOT NULL column without
+   * a DEFAULT refuses the row (Feldera: "missing field").
+   */
+  missing(i: number): JsonValue {
+    const d = this.codecs[i]!.missing;
+    if (d !== null) return d.value;
+    if (!this.nullable[i]) throw new RowError(`missing field \`${this.names[i]}\``, this.names[i]!);
+    return null;
   }
 
   /** The value `v` of column `i` by the column's codec; a bad one is a RowError naming the column. */

@@ -297,8 +297,9 @@ export class JsonFastRows {
         }
       for (let i = 0; i < width; i++) {
         if (seen[i] === 1) continue;
-        if (!this.nullable[i]) throw new RowError(`missing field \`${this.binding.names[i]}\``, this.binding.names[i]!);
-        batch.setNull(i);
+        const value = this.binding.missing(i); // its DEFAULT, NULL, or the row is refused
+        if (value === null) batch.setNull(i);
+        else batch.set(i, value);
       }
     } catch (err) {
       batch.dropRow();
