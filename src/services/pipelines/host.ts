@@ -16,7 +16,8 @@ import type { Worker } from 'node:worker_threads';
 import type { RelationSchema } from '../../engine/index.js';
 import { spawnWorker, siblingModule } from '../workers/spawn.js';
 import type { ConnectorAccess } from './connectors/access.js';
-import type { OutputFormat } from './egress/encode.js';
+import { encodingKey } from './egress/encode.js';
+import type { EgressConfig } from './egress/config.js';
 import { Watcher } from './egress/watch.js';
 import { ApiError, Errors, type ErrorBody } from './errors.js';
 import type { LogLevel } from './logs.js';
@@ -191,7 +192,7 @@ export class PipelineHost {
         this.initWaiter?.reject(toApiError(m.error));
         return;
       case 'output': {
-        const set = this.watchersByKey.get(key(m.relation, m.format));
+        const set = this.watchersByKey.get(key(m.relation, m.encoding));
         if (!set) return;
         for (const w of set) for (const c of m.chunks) w.send({ data: c.bytes, records: c.records });
         return;
@@ -386,21 +387,23 @@ export class PipelineHost {
   }
 
   /**
-   * A watch stream of `relation`. With `sendSnapshot` (today's send_snapshot=true) it starts with the
-   * relation's current contents: the worker subscribes it and takes them in one message, between steps.
+   * A watch stream of `relation`, written as `config` says (egress/config.ts). With `sendSnapshot` (today's
+   * send_snapshot=true) it starts with the relation's current contents: the worker subscribes it and takes
+   * them in one message, between steps.
    */
-  addWatcher(relation: RelationSchema, format: OutputFormat, backpressure: boolean, res: ServerResponse, sendSnapshot = false): Watcher {
-    const k = key(relation.name, format);
+  addWatcher(relation: RelationSchema, config: EgressConfig, res: ServerResponse, endpointName = `api-watch-${relation.name}-${randomUUID()}`): Watcher {
+    const { encoding, backpressure, sendSnapshot } = config;
+    const k = key(relation.name, encodingKey(encoding));
     const snapshotId = sendSnapshot ? this.nextId++ : 0;
     const w = new Watcher(
-      `api-watch-${relation.name}-${randomUUID()}`,
+      endpointName,
       relation,
-      format,
+      encoding.format,
       backpressure,
       res,
       (watcher, reason) => {
         if (this.snapshotWatchers.delete(snapshotId)) this.post({ t: 'watch-snapshot-cancel', id: snapshotId });
-        if (this.watchersByKey.get(k)?.delete(watcher)) this.post({ t: 'subscribe', relation: relation.name, format, delta: -1 });
+        if (this.watchersByKey.get(k)?.delete(watcher)) this.post({ t: 'subscribe', relation: relation.name, encoding, delta: -1 });
         this.opts.log('DEBUG', `output endpoint '${watcher.endpointName}' closed: ${reason}`);
       },
       (watcher) =>
@@ -411,6 +414,7 @@ export class PipelineHost {
       { maxPendingChunks: this.opts.watchMaxChunks, maxPendingBytes: this.opts.watchMaxBytes },
       sendSnapshot,
     );
+    w.formatConfig = config.formatConfig;
     let set = this.watchersByKey.get(k);
     if (!set) {
       set = new Set();
@@ -420,8 +424,8 @@ export class PipelineHost {
     // subscribed before the response head goes out: any ingress the client sends after seeing it is seen
     if (sendSnapshot) {
       this.snapshotWatchers.set(snapshotId, w);
-      this.post({ t: 'watch-snapshot', id: snapshotId, relation: relation.name, format });
-    } else this.post({ t: 'subscribe', relation: relation.name, format, delta: 1 });
+      this.post({ t: 'watch-snapshot', id: snapshotId, relation: relation.name, encoding });
+    } else this.post({ t: 'subscribe', relation: relation.name, encoding, delta: 1 });
     w.open();
     this.opts.log('DEBUG', `output endpoint '${w.endpointName}' opened${sendSnapshot ? ' (snapshot first)' : ''}`);
     return w;
@@ -485,6 +489,7 @@ export class PipelineHost {
   }
 }
 
-function key(relation: string, format: OutputFormat): string {
-  return `${format}\u0000${relation}`;
+/** Watch streams by (relation, encoding key): those that share a step's encoded chunks. */
+function key(relation: string, encoding: string): string {
+  return `${encoding}\u0000${relation}`;
 }

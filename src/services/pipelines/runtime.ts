@@ -2,7 +2,7 @@
  * A deployed pipeline's engine side, as it runs inside the pipeline's worker (worker/pipeline-worker.ts):
  * one engine circuit for the program it was started with, its input endpoints (connectors and HTTP
  * ingress), its output files, and counters for stats. Every ingress request is one atomic step
- * (Circuit.step). A step's changes are encoded once per (relation, format) that the host subscribed
+ * (Circuit.step). A step's changes are encoded once per (relation, encoding) that the host subscribed
  * to and handed to `emit`; the host frames them for its watch streams without waiting for them.
  */
 import { EngineInputError, EngineStepError, type Circuit, type CompiledProgram, type RelationSchema, type StepResult } from '../../engine/index.js';
@@ -10,7 +10,7 @@ import { connectorEndpointName } from './compiler.js';
 import type { ConnectorAccess } from './connectors/access.js';
 import { checkInputSource, readInputConnector, type ConnectorData } from './connectors/input.js';
 import { FileOutput } from './connectors/output.js';
-import { encodeChunks, type EncodedChunk, type OutputFormat } from './egress/encode.js';
+import { encodeChunks, encodingKey, type EncodedChunk, type OutputEncoding, type RecordCounter } from './egress/encode.js';
 import { stepOrder } from './egress/order.js';
 import { ApiError } from './errors.js';
 import { engineName } from './names.js';
@@ -26,8 +26,8 @@ export type RuntimeState = 'Paused' | 'Running' | 'Terminated';
 export type InputEndpoint = InputEndpointStats;
 
 export interface RuntimeOptions {
-  /** Output of a step for a subscribed (relation, format). */
-  emit: (relation: string, format: OutputFormat, chunks: EncodedChunk[]) => void;
+  /** Output of a step for a subscribed (relation, encoding), the encoding by its key (encodingKey). */
+  emit: (relation: string, encoding: string, chunks: EncodedChunk[]) => void;
   log: (level: LogLevel, message: string) => void;
   /** The engine failed unexpectedly (not a bad input): the pipeline must stop. */
   onFatal?: (err: Error) => void;
@@ -46,8 +46,8 @@ export class PipelineRuntime {
   /** How long the engine took for the recent steps (GET /metrics' dbsp_step_latency_seconds). */
   readonly stepLatency = new StepLatency();
   readonly inputs = new Map<string, InputEndpoint>();
-  /** Subscribed output: relation name -> format -> number of watch streams the host holds. */
-  private readonly subscriptions = new Map<string, Map<OutputFormat, number>>();
+  /** Subscribed output: relation name -> encoding key -> the encoding, its record counter and the number of watch streams the host holds. */
+  private readonly subscriptions = new Map<string, Map<string, Subscription>>();
   readonly fileOutputs: FileOutput[] = [];
   private readonly bindings = new Map<RelationSchema, TableBinding>();
   private pendingConnectorData: ConnectorData[] = [];
@@ -242,23 +242,29 @@ export class PipelineRuntime {
       if (unordered.length === 0) continue;
       const rows = rel ? stepOrder(unordered, rel.columns) : unordered;
       if (subs) {
-        for (const format of subs.keys()) if (rel) this.opts.emit(name, format, encodeChunks(rows, format, rel.columns));
+        for (const [k, sub] of subs) if (rel) this.opts.emit(name, k, encodeChunks(rows, sub.encoding, rel.columns, sub.counter));
       }
       for (const out of files) out.write(rows);
     }
   }
 
-  /** The host opened (+1) or closed (-1) a watch stream of this relation in this format. */
-  subscribe(relation: string, format: OutputFormat, delta: 1 | -1): void {
-    let byFormat = this.subscriptions.get(relation);
-    if (!byFormat) {
-      byFormat = new Map();
-      this.subscriptions.set(relation, byFormat);
+  /**
+   * The host opened (+1) or closed (-1) a watch stream of this relation in this encoding. Answers the
+   * encoding's record counter (a send_snapshot stream numbers its snapshot's records from it).
+   */
+  subscribe(relation: string, encoding: OutputEncoding, delta: 1 | -1): RecordCounter {
+    let byKey = this.subscriptions.get(relation);
+    if (!byKey) {
+      byKey = new Map();
+      this.subscriptions.set(relation, byKey);
     }
-    const n = (byFormat.get(format) ?? 0) + delta;
-    if (n > 0) byFormat.set(format, n);
-    else byFormat.delete(format);
-    if (byFormat.size === 0) this.subscriptions.delete(relation);
+    const k = encodingKey(encoding);
+    const sub = byKey.get(k) ?? { encoding, streams: 0, counter: { next: 0 } };
+    sub.streams += delta;
+    if (sub.streams > 0) byKey.set(k, sub);
+    else byKey.delete(k);
+    if (byKey.size === 0) this.subscriptions.delete(relation);
+    return sub.counter;
   }
 
   get pipelineComplete(): boolean {
@@ -287,4 +293,10 @@ function zeroInputMetrics(): InputEndpoint['metrics'] {
     num_parse_errors: 0,
     end_of_input: false,
   };
+}
+
+interface Subscription {
+  encoding: OutputEncoding;
+  streams: number;
+  counter: RecordCounter;
 }

@@ -68,7 +68,13 @@ export function pipelineStats(host: PipelineHost, pipelineConfig: Record<string,
     const q = w.queued;
     outputs.push({
       endpoint_name: w.endpointName,
-      config: { stream: w.relation.name, transport: { name: 'http_output', config: {} }, format: { name: w.format, config: {} }, backpressure: w.backpressure, send_snapshot: w.sendSnapshot },
+      config: {
+        stream: w.relation.name,
+        transport: { name: 'http_output', config: { backpressure: w.backpressure } },
+        format: { name: w.format, config: w.formatConfig },
+        backpressure: w.backpressure,
+        send_snapshot: w.sendSnapshot,
+      },
       metrics: { ...w.metrics, queued_batches: q.batches, buffered_batches: q.batches, queued_bytes: q.bytes, total_processed_steps: m.total_completed_steps, memory: q.bytes },
       fatal_error: null,
       health: health(null),

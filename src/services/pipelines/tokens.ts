@@ -40,7 +40,7 @@ export function decodeToken(text: string): CompletionToken {
   try {
     value = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
   } catch (err) {
-    throw new Error(`error parsing completion token: ${(err as Error).message}`);
+    throw new Error(`error parsing completion token: ${(err as Error).message}`, { cause: err });
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('error parsing completion token: expected a JSON object');
   const { u, e, c } = value as Record<string, unknown>;
@@ -54,9 +54,7 @@ function isCount(v: unknown): v is number {
   return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 }
 
-export type TokenStatus =
-  | { ok: true; step: number | null }
-  | { ok: false; reason: 'restarted' | 'unknown-endpoint' };
+export type TokenStatus = { ok: true; step: number | null } | { ok: false; reason: 'restarted' | 'unknown-endpoint' };
 
 /** The tokens of one incarnation: endpoint ids and, per endpoint, which step applied which position. */
 export class TokenBook {

@@ -63,6 +63,18 @@ describe('GET /v0/pipelines/{name}/query', () => {
     expect(r.text).toBe(['+---+---+', '| X | S |', '+---+---+', '| 2 |   |', '| 3 | c |', '| 3 | c |', '+---+---+', ''].join('\n'));
   });
 
+  it('constants and aggregates over no rows answer their rows (the contents, not only what a step changed)', async () => {
+    expect((await query("SELECT 1 AS one, 'a' AS s", 'json')).text).toBe('{"ONE":1,"S":"a"}\n');
+    expect((await query("VALUES (2, 'b'), (1, 'a')", 'json')).text).toBe('{"EXPR$0":1,"EXPR$1":"a"}\n{"EXPR$0":2,"EXPR$1":"b"}\n');
+    expect((await query('SELECT COUNT(*) AS c, SUM(x) AS s FROM t WHERE x > 1000', 'json')).text).toBe('{"C":0,"S":null}\n');
+  });
+
+  it('a relation that is not materialized: the reason says what an ad-hoc query may read', async () => {
+    const r = await query('SELECT y FROM hidden', 'json');
+    expect(r.status).toBe(400);
+    expect(r.json.message).toMatch(/'hidden' not found \(an ad-hoc query reads only materialized tables and views/);
+  });
+
   it('answers while paused', async () => {
     expect((await svc.call('POST', '/v0/pipelines/q/pause')).status).toBe(202);
     await waitFor(async () => (await svc.call('GET', '/v0/pipelines/q')).json.deployment_status === 'Paused', 'Paused');
@@ -76,8 +88,10 @@ describe('GET /v0/pipelines/{name}/query', () => {
       ['SELECT y FROM hidden', 'json', /hidden/i],
       ['SELECT x FROM plain', 'json', /plain/i],
       ['SELEC x FROM t', 'json', /./],
-      ["INSERT INTO t VALUES (1, 'a', 1.00)", 'json', /Only SELECT/],
-      ['SELECT x FROM t; CREATE TABLE z (a INT)', 'json', /./],
+      ['DELETE FROM t WHERE x = 1', 'json', /Only SELECT and INSERT INTO statements/],
+      ["UPDATE t SET s = 'z'", 'json', /Only SELECT and INSERT INTO statements/],
+      ['SELECT x FROM t; CREATE TABLE z (a INT)', 'json', /one statement per request/i],
+      ['SELECT x FROM t; SELECT 1', 'json', /one statement per request/i],
       ['SELECT x FROM t', 'csv', /format/],
       ['', 'json', /sql/],
     ];

@@ -144,7 +144,10 @@ describe('completion tokens on ingress', () => {
     const res = await fetch(`${svc.base}/v0/pipelines/sdk/ingress/t?force=false&format=json&array=true&update_format=raw`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify([{ id: 1, name: 'ann' }, { id: 2, name: 'bob' }]),
+      body: JSON.stringify([
+        { id: 1, name: 'ann' },
+        { id: 2, name: 'bob' },
+      ]),
     });
     expect(res.status).toBe(200);
     const resp = (await res.json()) as { token?: string };
@@ -220,7 +223,7 @@ CREATE MATERIALIZED VIEW v AS SELECT id, name FROM t;`;
   });
 });
 
-describe('today\'s API mode (--pipeline-api current)', () => {
+describe("today's API mode (--pipeline-api current)", () => {
   it('answers ingress with a token too', async () => {
     const cur = await startSvc({ pipelineApi: 'current' });
     try {

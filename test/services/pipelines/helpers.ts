@@ -121,11 +121,13 @@ export class WatchReader {
   private waiters: (() => void)[] = [];
   raw = '';
 
-  static async open(svc: Svc, pipeline: string, view: string, query = 'format=json'): Promise<WatchReader> {
+  /** `body`: a connector configuration sent as JSON (today's egress), with no query parameters unless given. */
+  static async open(svc: Svc, pipeline: string, view: string, query = 'format=json', body?: unknown): Promise<WatchReader> {
     const w = new WatchReader();
-    const res = await fetch(`${svc.base}/v0/pipelines/${pipeline}/egress/${view}?${query}`, {
+    const res = await fetch(`${svc.base}/v0/pipelines/${pipeline}/egress/${view}${query ? `?${query}` : ''}`, {
       method: 'POST',
-      headers: svc.headers,
+      headers: body === undefined ? svc.headers : { ...svc.headers, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
       signal: w.controller.signal,
     });
     w.status = res.status;

@@ -2,13 +2,25 @@
  * Ad-hoc queries (`GET /v0/pipelines/{name}/query?sql=...`), answered in the pipeline's worker from the
  * current contents: the SELECT is compiled by the engine as the one view of a small program whose tables
  * are the pipeline's materialized tables and views (as Feldera: a table WITH ('materialized' = 'true'),
- * a CREATE MATERIALIZED VIEW), whose contents are fed in as one step; the view's output is the answer.
+ * a CREATE MATERIALIZED VIEW), whose contents are fed in as one step; the view's contents then are the answer.
  *
- * Rules: one SELECT (or WITH/VALUES) statement only, anything else is a 400 with the reason; rows come in
+ * Rules: one SELECT (or WITH/VALUES) statement only, anything else is a 400 with the reason (an ad-hoc
+ * INSERT is ingress/adhoc-insert.ts's, which evaluates its source query here); rows come in
  * the order of snapshots (by row, NULL first; ORDER BY decides which rows a LIMIT keeps, not their
  * order); `json` is one JSON object per line, `text` a table as Feldera's text format draws it.
  */
-import { compile, EngineStepError, jsonText, type Circuit, type CompiledProgram, type InputChange, type JsonValue, type RelationSchema, type WeightedRow } from '../../../engine/index.js';
+import {
+  compile,
+  EngineStepError,
+  jsonText,
+  type Circuit,
+  type ColumnSchema,
+  type CompiledProgram,
+  type InputChange,
+  type JsonValue,
+  type RelationSchema,
+  type WeightedRow,
+} from '../../../engine/index.js';
 import { ApiError } from '../errors.js';
 import { sortedContents } from './snapshot.js';
 
@@ -17,7 +29,8 @@ const RESULT = '__ops_adhoc_result';
 
 const quote = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
-function badQuery(message: string): ApiError {
+/** A failed ad-hoc query: the reason as a 400 AdHocQueryError. */
+export function badQuery(message: string): ApiError {
   return new ApiError(400, 'AdHocQueryError', message, null); // Feldera's code and status for any failed ad-hoc query
 }
 
@@ -31,13 +44,40 @@ function declare(rel: RelationSchema): string {
   return `CREATE TABLE ${quote(rel.name)} (${cols});`;
 }
 
-/** The rows of the query over the current contents, in snapshot order, with its columns. */
-export function runQuery(circuit: Circuit, program: CompiledProgram, sql: string, outputCase: 'upper' | 'lower'): { rows: WeightedRow[]; columns: string[] } {
-  const text = sql.trim().replace(/;\s*$/, '');
-  if (text === '') throw badQuery('The query is empty: give a SELECT statement in ?sql=');
-  if (!/^(select|with|values|\()/i.test(text)) throw badQuery('Only SELECT queries are supported here (ad-hoc INSERT is not)');
+/** Whether the text is a query (SELECT, WITH, VALUES or a parenthesized one), by its first word. */
+export function isQueryText(text: string): boolean {
+  return /^(?:(?:select|with|values)\b|\()/i.test(text.trim());
+}
+
+/** Whether a `;` outside strings, quoted names and comments ends the first statement before the text's end. */
+export function hasStatementAfterFirst(text: string): boolean {
+  let separated = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch === "'" || ch === '"') {
+      const close = text.indexOf(ch, i + 1); // a doubled quote inside is two strings in a row here: the same
+      i = close < 0 ? text.length : close;
+    } else if (text.startsWith('--', i)) {
+      const nl = text.indexOf('\n', i);
+      i = nl < 0 ? text.length : nl;
+    } else if (text.startsWith('/*', i)) {
+      const end = text.indexOf('*/', i + 2);
+      i = end < 0 ? text.length : end + 1;
+    } else if (ch === ';') separated = true;
+    else if (separated && !/\s/.test(ch)) return true;
+  }
+  return false;
+}
+
+/**
+ * The rows of a query (SELECT, WITH or VALUES text, without a trailing `;`) over the current contents, in
+ * no particular order, with its columns (their output names and SQL types). Throws a 400 AdHocQueryError
+ * when it does not compile or its computation fails.
+ */
+export function evaluateQuery(circuit: Circuit, program: CompiledProgram, text: string, outputCase: 'upper' | 'lower'): { rows: WeightedRow[]; columns: ColumnSchema[] } {
+  if (hasStatementAfterFirst(text)) throw badQuery('Give one statement per request: an ad-hoc query here is one SELECT or one INSERT INTO');
   const sources = queryableRelations(program);
-  const code = `${sources.map(declare).join('\n')}\nCREATE VIEW ${quote(RESULT)} AS\n${text};`;
+  const code = `${sources.map(declare).join('\n')}\nCREATE VIEW ${quote(RESULT)} AS\n${text}\n;`; // `;` on a line of its own: after a trailing -- comment
   let compiled: ReturnType<typeof compile>;
   try {
     compiled = compile(code, { outputCase });
@@ -46,7 +86,12 @@ export function runQuery(circuit: Circuit, program: CompiledProgram, sql: string
   }
   if (!compiled.ok) {
     const first = compiled.errors[0];
-    const hint = sources.length === 0 ? " (no table or view is materialized: declare tables WITH ('materialized' = 'true') and use CREATE MATERIALIZED VIEW)" : '';
+    const hint =
+      sources.length === 0
+        ? " (no table or view is materialized: declare tables WITH ('materialized' = 'true') and use CREATE MATERIALIZED VIEW)"
+        : first?.kind === 'unknown_table'
+          ? " (an ad-hoc query reads only materialized tables and views: declare tables WITH ('materialized' = 'true') and use CREATE MATERIALIZED VIEW)"
+          : '';
     throw badQuery(`${first?.message ?? 'the query does not compile'}${hint}`);
   }
   const q = compiled.program;
@@ -56,14 +101,27 @@ export function runQuery(circuit: Circuit, program: CompiledProgram, sql: string
   const view = q.views[0]!;
   let result: WeightedRow[];
   try {
-    result = q.newCircuit().step(inputs).changes.get(view.name) ?? [];
+    // the view's contents after the step, not the step's changes: a constant (VALUES, SELECT 1) and the row
+    // of a global aggregate over nothing are there from the circuit's start
+    const circuit = q.newCircuit();
+    circuit.step(inputs);
+    result = circuit.contents(view.name);
   } catch (err) {
     // the query's own computation failed (integer overflow, division by zero): the query's fault, a 4xx
     if (err instanceof EngineStepError)
       throw new ApiError(400, 'AdHocQueryError', `Error during query processing: ${err.message.replace(/, in view [^;]*;.*$/, '')}`, { expression: err.expression, type: err.type });
     throw err;
   }
-  return { rows: sortedContents([...result], view.columns), columns: view.columns.map((c) => c.name) };
+  return { rows: result, columns: view.columns };
+}
+
+/** The rows of the query over the current contents, in snapshot order, with its columns. */
+export function runQuery(circuit: Circuit, program: CompiledProgram, sql: string, outputCase: 'upper' | 'lower'): { rows: WeightedRow[]; columns: string[] } {
+  const text = sql.trim().replace(/;\s*$/, '');
+  if (text === '') throw badQuery('The query is empty: give a SELECT statement in ?sql=');
+  if (!isQueryText(text)) throw badQuery('Only SELECT and INSERT INTO statements are supported here');
+  const { rows, columns } = evaluateQuery(circuit, program, text, outputCase);
+  return { rows: sortedContents(rows, columns), columns: columns.map((c) => c.name) };
 }
 
 function cell(v: JsonValue | undefined): string {

@@ -4,18 +4,22 @@
  * snapshot reads them), then encoded part by part as the stream asks for more.
  *
  * Rules: the rows are taken once, as a copy (contents() builds new row objects), so later steps do not
- * change what the snapshot sends; a part holds at most PART_CHUNKS chunks of at most CHUNK_RECORDS records
- * each, encoded when asked for (never the whole snapshot as one string); an empty relation is one empty,
- * done part.
+ * change what the snapshot sends; a part holds the rows of at most PART_RECORDS records, cut into chunks of
+ * the stream's chunkRecords (buffer_size_records) and encoded when asked for (never the whole snapshot as
+ * one string); a Snowflake stream's records are numbered first (the numbers are reserved on its counter
+ * when the snapshot is taken, so the changes that follow it number on after it); an empty relation is one
+ * empty, done part.
  */
 import type { Circuit, ColumnSchema, CompiledProgram, WeightedRow } from '../../../engine/index.js';
 import { ApiError } from '../errors.js';
 import { engineName, findRelation, type ProgramSchema } from '../names.js';
-import { CHUNK_RECORDS, encodeChunks, type EncodedChunk, type OutputFormat } from './encode.js';
+import { CHUNK_RECORDS, defaultEncoding, encodeChunks, type EncodedChunk, type OutputEncoding, type OutputFormat, type RecordCounter } from './encode.js';
 import { sortedContents } from './snapshot.js';
 
-/** Chunks in one part: what the stream is sent before it asks for the next part. */
+/** Chunks of the default size in one part: what the stream is sent before it asks for the next part. */
 export const PART_CHUNKS = 2;
+/** Records in one part (rows are not split between parts). */
+export const PART_RECORDS = PART_CHUNKS * CHUNK_RECORDS;
 
 /** What a sent row's place holds, so that the rows sent can be collected while the rest are still owed. */
 const RELEASED: WeightedRow = { row: {}, weight: 0 };
@@ -25,41 +29,47 @@ export class SnapshotStream {
 
   private constructor(
     private readonly rows: WeightedRow[],
-    private readonly format: OutputFormat,
+    private readonly encoding: OutputEncoding,
     private readonly columns: ColumnSchema[],
+    private readonly counter: RecordCounter,
   ) {}
 
-  /** The contents of `relation` (an output name) now. */
-  static take(circuit: Circuit, program: ProgramSchema & Pick<CompiledProgram, 'valueCodec'>, relation: string, format: OutputFormat): SnapshotStream {
+  /** The contents of `relation` (an output name) now; `streamCounter` is the stream's record counter (its snapshot's numbers are taken from it). */
+  static take(
+    circuit: Circuit,
+    program: ProgramSchema & Pick<CompiledProgram, 'valueCodec'>,
+    relation: string,
+    encoding: OutputFormat | OutputEncoding,
+    streamCounter: RecordCounter = { next: 0 },
+  ): SnapshotStream {
     const rel = findRelation(program, `"${relation.replace(/"/g, '""')}"`, 'any');
     if (!rel) throw new ApiError(404, 'UnknownOutputEndpoint', `Unknown relation '${relation}'`);
-    return new SnapshotStream(sortedContents(circuit.contents(engineName(rel)), rel.columns), format, rel.columns);
+    const enc = typeof encoding === 'string' ? defaultEncoding(encoding) : encoding;
+    const rows = sortedContents(circuit.contents(engineName(rel)), rel.columns);
+    const counter = { next: streamCounter.next };
+    if (enc.updateFormat === 'snowflake') streamCounter.next += rows.reduce((n, r) => n + r.weight, 0);
+    return new SnapshotStream(rows, enc, rel.columns, counter);
   }
 
   get done(): boolean {
     return this.pos >= this.rows.length;
   }
 
-  /** The next part: up to PART_CHUNKS chunks; the rows sent are let go. */
+  /** The next part: the rows of up to PART_RECORDS records, in chunks; the rows sent are let go. */
   next(): EncodedChunk[] {
-    const out: EncodedChunk[] = [];
-    while (out.length < PART_CHUNKS && !this.done) {
-      // rows for one chunk: JSON writes a row of weight w as w items, CSV as one line
-      const from = this.pos;
-      let records = 0;
-      while (this.pos < this.rows.length && (records === 0 || records + this.recordsOf(this.rows[this.pos]!) <= CHUNK_RECORDS)) {
-        records += this.recordsOf(this.rows[this.pos]!);
-        this.pos++;
-      }
-      const part = this.rows.slice(from, this.pos);
-      this.rows.fill(RELEASED, from, this.pos);
-      // one chunk (more only for a JSON row whose weight alone is above CHUNK_RECORDS: encodeChunks cuts it)
-      out.push(...encodeChunks(part, this.format, this.columns));
+    // JSON writes a row of weight w as w records, CSV as one line
+    const from = this.pos;
+    let records = 0;
+    while (this.pos < this.rows.length && (records === 0 || records + this.recordsOf(this.rows[this.pos]!) <= PART_RECORDS)) {
+      records += this.recordsOf(this.rows[this.pos]!);
+      this.pos++;
     }
-    return out;
+    const part = this.rows.slice(from, this.pos);
+    this.rows.fill(RELEASED, from, this.pos);
+    return encodeChunks(part, this.encoding, this.columns, this.counter);
   }
 
   private recordsOf(r: WeightedRow): number {
-    return this.format === 'json' ? r.weight : 1;
+    return this.encoding.format === 'json' ? r.weight : 1;
   }
 }

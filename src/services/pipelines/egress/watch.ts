@@ -63,6 +63,8 @@ export class Watcher {
   private pendingBytes = 0;
   lastSend = Date.now();
   closed = false;
+  /** The format's config as the stats report it (egress/config.ts). */
+  formatConfig: Record<string, unknown> = {};
   /** Chunks are being dropped (logged once per run of drops). */
   private dropping = false;
   /** send_snapshot streams: waiting for the snapshot (steps' changes dropped: they are in it), sending it (changes kept), then live. */

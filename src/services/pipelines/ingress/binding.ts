@@ -141,7 +141,8 @@ export class TableBinding {
     batch.endRow();
   }
 
-  private convert(i: number, v: unknown): JsonValue {
+  /** The value `v` of column `i` by the column's codec; a bad one is a RowError naming the column. */
+  convert(i: number, v: unknown): JsonValue {
     try {
       return this.codecs[i]!.fromJson(v as JsonValue);
     } catch (err) {

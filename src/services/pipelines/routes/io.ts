@@ -7,13 +7,14 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { OutputFormat } from '../egress/encode.js';
+import { egressConfigFromBody, egressConfigFromQuery, outputFormat, queryString, refuseSnapshotEncoding } from '../egress/config.js';
 import { ApiError, Errors } from '../errors.js';
+import { isInsertStatement } from '../ingress/adhoc-insert.js';
 import { UPDATE_FORMATS, type UpdateFormat } from '../ingress/json.js';
 import { bodyTooLarge } from '../ingress/limits.js';
 import type { PipelineManager } from '../manager.js';
 import { findRelation } from '../names.js';
-import { boolParam, intParam, jsonBodyText, param, type Query } from './util.js';
+import { boolParam, intParam, jsonBodyText, param, rawBody, type Query } from './util.js';
 
 /** The request body as a stream of chunks (ingress routes take it unparsed): the raw request when no content-type parser ran. */
 function bodyStream(req: FastifyRequest): AsyncIterable<Uint8Array> | Uint8Array {
@@ -101,30 +102,40 @@ export function ioRoutes(app: FastifyInstance, manager: PipelineManager): void {
     const q = req.query as Query;
     const { runtime } = manager.runtimeOf(req.params.name);
     const rel = findRelation(runtime.program, req.params.view, 'any');
-    const format = param(q, 'format') ?? 'csv';
     const mode = param(q, 'mode') ?? 'watch';
     const query = param(q, 'query') ?? 'table';
-    if (!rel) {
-      const kind = mode === 'watch' ? 'watch' : `snapshot-${query === 'table' ? '' : query + '-'}`;
-      throw Errors.unknownOutputStream(`api-${kind}-${req.params.view}-${randomUUID()}`, req.params.view);
-    }
-    if (format !== 'json' && format !== 'csv') throw Errors.unknownOutputFormat(format);
+    const endpoint = `api-${mode === 'watch' ? 'watch' : `snapshot-${query === 'table' ? '' : query + '-'}`}-${rel?.name ?? req.params.view}-${randomUUID()}`;
+    if (!rel) throw Errors.unknownOutputStream(endpoint, req.params.view);
     if (mode !== 'watch' && mode !== 'snapshot') throw Errors.badParam('mode', mode, "'watch' or 'snapshot'");
     if (query !== 'table' && query !== 'quantiles' && query !== 'neighborhood') throw Errors.badParam('query', query, "'table', 'quantiles' or 'neighborhood'");
-    const backpressure = boolParam(q, 'backpressure', false);
+    if (mode === 'watch' && query === 'quantiles') throw new ApiError(405, 'QuantileStreamingNotSupported', 'Continuous monitoring is not supported for quantiles. Use mode=snapshot instead.');
+    if (mode === 'watch' && query === 'neighborhood')
+      throw new ApiError(405, 'NeighborhoodStreamingNotSupported', 'Continuous monitoring is not supported for neighborhoods. Use mode=snapshot instead.');
+    // a watch stream's connector config: a JSON body (today's Feldera) or the query string
+    const bodyText = mode === 'watch' ? rawBody(req).trim() : '';
+    const config =
+      bodyText !== ''
+        ? egressConfigFromBody({ text: bodyText, query: q, endpoint, columns: rel.columns })
+        : egressConfigFromQuery({
+            query: q,
+            queryText: queryString(req.url),
+            endpoint,
+            columns: rel.columns,
+            format: outputFormat(param(q, 'format') ?? 'csv'),
+            backpressure: boolParam(q, 'backpressure', false),
+            sendSnapshot: mode === 'watch' && boolParam(q, 'send_snapshot', false),
+          });
 
     if (mode === 'watch') {
-      if (query === 'quantiles') throw new ApiError(405, 'QuantileStreamingNotSupported', 'Continuous monitoring is not supported for quantiles. Use mode=snapshot instead.');
-      if (query === 'neighborhood') throw new ApiError(405, 'NeighborhoodStreamingNotSupported', 'Continuous monitoring is not supported for neighborhoods. Use mode=snapshot instead.');
       // today's send_snapshot=true: the contents first; only what Feldera keeps integrated can be sent so
-      const sendSnapshot = boolParam(q, 'send_snapshot', false);
-      if (sendSnapshot && !rel.declaredMaterialized) throw Errors.snapshotNeedsMaterialized(`api-watch-${rel.name}-${randomUUID()}`, rel.name);
+      if (config.sendSnapshot && !rel.declaredMaterialized) throw Errors.snapshotNeedsMaterialized(endpoint, rel.name);
       reply.hijack();
-      runtime.addWatcher(rel, format as OutputFormat, backpressure, reply.raw, sendSnapshot);
+      runtime.addWatcher(rel, config, reply.raw, endpoint);
       return;
     }
 
-    // Snapshots read the integrated contents (in the pipeline's worker).
+    // Snapshots read the integrated contents (in the pipeline's worker), written as one object.
+    refuseSnapshotEncoding(endpoint, config.encoding);
     let quantiles = 100;
     if (query === 'quantiles') {
       quantiles = intParam(q, 'quantiles', 100);
@@ -133,7 +144,7 @@ export function ioRoutes(app: FastifyInstance, manager: PipelineManager): void {
     }
     const body = await runtime.snapshot({
       relation: rel.name,
-      format: format as OutputFormat,
+      format: config.encoding.format,
       query,
       quantiles,
       neighborhood: query === 'neighborhood' ? jsonBodyText(req) : null,
@@ -141,14 +152,16 @@ export function ioRoutes(app: FastifyInstance, manager: PipelineManager): void {
     return reply.code(200).header('content-type', 'application/json').send(body);
   });
 
-  // today's ad-hoc query endpoint: a SELECT over materialized tables and views, answered in the worker
+  // today's ad-hoc query endpoint: a SELECT over materialized tables and views, or an INSERT INTO a table, run in the worker
   app.get<{ Params: { name: string } }>('/pipelines/:name/query', async (req, reply) => {
     const q = req.query as Query;
     const { runtime } = manager.runtimeOf(req.params.name);
     const sql = param(q, 'sql');
-    if (sql === undefined || sql.trim() === '') throw Errors.badParam('sql', sql ?? '', 'a SELECT statement');
+    if (sql === undefined || sql.trim() === '') throw Errors.badParam('sql', sql ?? '', 'a SELECT or INSERT INTO statement');
     const format = param(q, 'format') ?? 'text';
     if (format !== 'json' && format !== 'text') throw Errors.badParam('format', format, "'text' or 'json'");
+    // an ad-hoc INSERT is input: while paused it waits until the pipeline runs, as Feldera's does
+    if (isInsertStatement(sql) && runtime.state === 'Paused') await runtime.waitUntilRunning();
     const body = await runtime.query(sql, format);
     return reply
       .code(200)

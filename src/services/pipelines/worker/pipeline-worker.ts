@@ -11,10 +11,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { compileProgram } from '../compiler.js';
 import { ConnectorError } from '../connectors/input.js';
-import type { EncodedChunk, OutputFormat } from '../egress/encode.js';
+import type { EncodedChunk } from '../egress/encode.js';
 import { answerSnapshot } from '../egress/snapshot.js';
 import { SnapshotStream } from '../egress/snapshot-stream.js';
 import { answerQuery } from '../egress/adhoc.js';
+import { answerInsert, parseInsert } from '../ingress/adhoc-insert.js';
 import { ApiError, Errors } from '../errors.js';
 import { PipelineRuntime, type InputEndpoint } from '../runtime.js';
 import { workerMetrics } from '../stats.js';
@@ -56,10 +57,10 @@ function plain(rel: RelationSchema): RelationSchema {
 
 const encoder = new TextEncoder();
 
-function emit(relation: string, format: OutputFormat, chunks: EncodedChunk[]): void {
+function emit(relation: string, encoding: string, chunks: EncodedChunk[]): void {
   const wire: WireChunk[] = chunks.map((c) => ({ bytes: encoder.encode(c.data), records: c.records }));
   post(
-    { t: 'output', relation, format, chunks: wire },
+    { t: 'output', relation, encoding, chunks: wire },
     wire.map((c) => c.bytes.buffer as ArrayBuffer),
   );
 }
@@ -138,14 +139,13 @@ function handle(m: ToWorker): void {
       if (rt) post({ t: 'metrics', metrics: workerMetrics(rt) });
       return;
     case 'subscribe':
-      rt?.subscribe(m.relation, m.format, m.delta);
+      rt?.subscribe(m.relation, m.encoding, m.delta);
       return;
     case 'watch-snapshot':
       // subscribed and the contents taken in one message, between steps: every change is in one or the other
-      rt?.subscribe(m.relation, m.format, 1);
       watchSnapshots.open(m.id, () => {
         if (!rt) throw Errors.terminating();
-        return SnapshotStream.take(rt.circuit, rt.program, m.relation, m.format);
+        return SnapshotStream.take(rt.circuit, rt.program, m.relation, m.encoding, rt.subscribe(m.relation, m.encoding, 1));
       });
       return;
     case 'watch-snapshot-more':
@@ -189,8 +189,13 @@ function handle(m: ToWorker): void {
       let body: Uint8Array | null = null;
       let error: WireError | null = null;
       try {
-        if (!rt) throw Errors.terminating();
-        body = encoder.encode(answerQuery(rt.circuit, rt.program, m.sql, m.format, config.outputCase));
+        if (!rt || rt.state === 'Terminated') throw Errors.terminating();
+        // an INSERT is a step (the host waited while paused, as for ingress); its stats go out before its answer
+        const insert = parseInsert(m.sql);
+        if (insert) {
+          body = encoder.encode(answerInsert(rt, insert, m.format, config.outputCase));
+          post({ t: 'metrics', metrics: workerMetrics(rt) });
+        } else body = encoder.encode(answerQuery(rt.circuit, rt.program, m.sql, m.format, config.outputCase));
       } catch (err) {
         error = wireError(err);
       }

@@ -7,7 +7,7 @@
 import type { RelationSchema } from '../../../engine/index.js';
 import type { ConnectorAccess } from '../connectors/access.js';
 import type { ErrorBody } from '../errors.js';
-import type { OutputFormat } from '../egress/encode.js';
+import type { OutputEncoding, OutputFormat } from '../egress/encode.js';
 import type { UpdateFormat } from '../ingress/json.js';
 import type { LogLevel } from '../logs.js';
 import type { StepLatencySnapshot } from '../step-latency.js';
@@ -47,7 +47,7 @@ export interface SnapshotSpec {
 export type ToWorker =
   | { t: 'resume' }
   | { t: 'pause' }
-  | { t: 'subscribe'; relation: string; format: OutputFormat; delta: 1 | -1 }
+  | { t: 'subscribe'; relation: string; encoding: OutputEncoding; delta: 1 | -1 }
   | { t: 'ingest-begin'; id: number; spec: IngestSpec }
   | { t: 'ingest-chunk'; id: number; bytes: Uint8Array }
   | { t: 'ingest-end'; id: number }
@@ -60,7 +60,7 @@ export type ToWorker =
    * contents at this point between steps; answered with its first `watch-snapshot-part`. The stream's end
    * is a `subscribe` -1 (and a `watch-snapshot-cancel` while parts are still owed).
    */
-  | { t: 'watch-snapshot'; id: number; relation: string; format: OutputFormat }
+  | { t: 'watch-snapshot'; id: number; relation: string; encoding: OutputEncoding }
   /** The stream took the last part: the next one, please. */
   | { t: 'watch-snapshot-more'; id: number }
   | { t: 'watch-snapshot-cancel'; id: number }
@@ -124,7 +124,8 @@ export interface WorkerMetrics {
 export type FromWorker =
   | { t: 'ready'; tables: RelationSchema[]; views: RelationSchema[]; metrics: WorkerMetrics }
   | { t: 'init-failed'; error: WireError }
-  | { t: 'output'; relation: string; format: OutputFormat; chunks: WireChunk[] }
+  /** A step's changes for the watch streams of (relation, encoding), the encoding by its key (encodingKey). */
+  | { t: 'output'; relation: string; encoding: string; chunks: WireChunk[] }
   | { t: 'ingest-ack'; id: number; bytes: number }
   /** `applied`: where the request left its table's HTTP input (null when it failed). */
   | { t: 'ingest-done'; id: number; error: WireError | null; applied: TokenLabel | null; metrics: WorkerMetrics }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CHUNK_RECORDS, encodeChunks, frame, snapshotBody } from '../../../../src/services/pipelines/egress/encode.js';
+import { CHUNK_RECORDS, defaultEncoding, encodeChunks, frame, snapshotBody, type OutputEncoding } from '../../../../src/services/pipelines/egress/encode.js';
+import { flavoredRow } from '../../../../src/services/pipelines/egress/flavor.js';
 import { neighborhood, parseNeighborhood, quantiles, sortedContents } from '../../../../src/services/pipelines/egress/snapshot.js';
 import { col, PK, T1, W3B, W4A } from './schema.js';
 
@@ -40,6 +41,51 @@ describe('egress encoding', () => {
 
   it('an empty snapshot still has its data field', () => {
     expect(JSON.parse(snapshotBody([], 'json', T1.columns))).toEqual({ sequence_number: 0, json_data: [] });
+  });
+});
+
+describe('egress encodings (egress/config.ts settings)', () => {
+  const enc = (over: Partial<OutputEncoding>): OutputEncoding => ({ ...defaultEncoding('json'), ...over });
+
+  it('chunkRecords sizes the chunks; a CSV delimiter separates and quotes the fields', () => {
+    const rows = Array.from({ length: 5 }, (_, i) => ({ row: { S: `a;${i}` }, weight: 1 }));
+    expect(encodeChunks(rows, enc({ chunkRecords: 2 }), [col('S', 'VARCHAR')]).map((c) => c.records)).toEqual([2, 2, 1]);
+    const [chunk] = encodeChunks([{ row: { C1: 20, C2: null, C3: 'a;b,c' }, weight: -1 }], enc({ format: 'csv', delimiter: ';' }), T1.columns);
+    expect(JSON.parse(frame(0, chunk)).text_data).toBe('20;;"a;b,c";-1\n');
+  });
+
+  it("snowflake: the row's fields then __action, __stream_id, __seq_number; a record per unit of weight, numbered on", () => {
+    const counter = { next: 5 };
+    const rows = [
+      { row: { S: 'x' }, weight: 2 },
+      { row: { S: 'y' }, weight: -1 },
+    ];
+    const chunks = encodeChunks(rows, enc({ updateFormat: 'snowflake', flavor: 'snowflake', chunkRecords: 1, streamId: '9223372036854775807' }), [col('S', 'VARCHAR')], counter);
+    expect(chunks.map((c) => c.data)).toEqual([
+      '"json_data":[{"S":"x","__action":"insert","__stream_id":9223372036854775807,"__seq_number":5}]',
+      '"json_data":[{"S":"x","__action":"insert","__stream_id":9223372036854775807,"__seq_number":6}]',
+      '"json_data":[{"S":"y","__action":"delete","__stream_id":9223372036854775807,"__seq_number":7}]',
+    ]);
+    expect(counter.next).toBe(8);
+    // a row without columns
+    expect(encodeChunks([{ row: {}, weight: 1 }], enc({ updateFormat: 'snowflake', streamId: '1' }), [], { next: 0 })[0]!.data).toBe(
+      '"json_data":[{"__action":"insert","__stream_id":1,"__seq_number":0}]',
+    );
+  });
+
+  it("snowflake flavor: TIMESTAMP and TIME with chrono's %.f fraction, VARIANT as its JSON text; the rest as they are", () => {
+    const cols = [col('TS', 'TIMESTAMP'), col('T', 'TIME'), col('V', 'VARIANT'), col('D', 'DATE'), col('N', 'DECIMAL(5, 2)')];
+    const row = { TS: '2024-01-02 03:04:05.5', T: '03:04:05.1234', V: { a: [1, 'b'] }, D: '2024-01-02', N: '1.50' };
+    expect(flavoredRow(row, cols, 'snowflake')).toEqual({ TS: '2024-01-02T03:04:05.500+00:00', T: '03:04:05.123400', V: '{"a":[1,"b"]}', D: '2024-01-02', N: '1.50' });
+    expect(flavoredRow({ TS: '2024-01-02 03:04:05', T: '03:04:05', V: null, D: null, N: null }, cols, 'snowflake')).toEqual({
+      TS: '2024-01-02T03:04:05+00:00',
+      T: '03:04:05',
+      V: null,
+      D: null,
+      N: null,
+    });
+    expect(row.TS).toBe('2024-01-02 03:04:05.5');
+    expect(flavoredRow(row, cols, 'default')).toBe(row);
   });
 });
 
