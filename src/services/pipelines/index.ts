@@ -15,6 +15,7 @@ import { PipelineManager } from './manager.js';
 import { DEFAULT_INGRESS_BODY_LIMIT } from './ingress/limits.js';
 import { completionRoutes } from './routes/completion.js';
 import { ingressRoutes, ioRoutes } from './routes/io.js';
+import { metricsRoutes } from './routes/metrics.js';
 import { miscRoutes } from './routes/misc.js';
 import { pipelineRoutes } from './routes/pipelines.js';
 import { PipelineStore } from './store.js';
@@ -111,6 +112,7 @@ const service: ServiceModule = {
     pipelineRoutes(app, manager, ctx.options.pipelineApi === 'current' ? 'current' : 'v0.24');
     ioRoutes(app, manager);
     completionRoutes(app, manager);
+    metricsRoutes(app, manager);
     // Ingress bodies are not read into memory here: the route streams them to the pipeline's worker.
     // (Registered after the hooks and handlers above, which the scope inherits.)
     await app.register(async (scope) => {

@@ -19,6 +19,7 @@ import type { ParsedInput } from './ingress/parser.js';
 import { parseErrorsResponse, type ParseErrorEntry } from './ingress/parse-error.js';
 import type { LogLevel } from './logs.js';
 import type { InputEndpointStats, TokenLabel } from './worker/protocol.js';
+import { StepLatency } from './step-latency.js';
 
 export type RuntimeState = 'Paused' | 'Running' | 'Terminated';
 
@@ -42,6 +43,8 @@ export class PipelineRuntime {
   totalProcessedRecords = 0;
   bufferedRecords = 0;
   steps = 0;
+  /** How long the engine took for the recent steps (GET /metrics' dbsp_step_latency_seconds). */
+  readonly stepLatency = new StepLatency();
   readonly inputs = new Map<string, InputEndpoint>();
   /** Subscribed output: relation name -> encoding key -> the encoding, its record counter and the number of watch streams the host holds. */
   private readonly subscriptions = new Map<string, Map<string, Subscription>>();
@@ -186,6 +189,7 @@ export class PipelineRuntime {
       return null;
     }
     let result: StepResult;
+    const began = performance.now();
     try {
       result = this.circuit.step(parsed.input);
     } catch (err) {
@@ -214,6 +218,8 @@ export class PipelineRuntime {
       if (endpoint) endpoint.metrics.num_parse_errors += 1;
       throw parseErrorsResponse([entry]);
     }
+    const ended = performance.now();
+    this.stepLatency.record(ended - began, ended);
     this.steps++;
     this.totalInputRecords += parsed.records;
     this.totalProcessedRecords += parsed.records;

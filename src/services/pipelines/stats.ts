@@ -34,6 +34,7 @@ export function workerMetrics(rt: PipelineRuntime): WorkerMetrics {
     // the worker thread's busy time since it started (its event loop's active time)
     busy_msecs: Math.round(performance.eventLoopUtilization().active),
     heap_used_bytes: heap.used_heap_size,
+    step_latency: rt.stepLatency.snapshot(),
     inputs: [...rt.inputs.values()].sort((a, b) => (a.endpoint_name < b.endpoint_name ? -1 : a.endpoint_name > b.endpoint_name ? 1 : 0)).map((ep) => ({ ...ep, metrics: { ...ep.metrics } })),
     file_outputs: rt.fileOutputs.map((o) => ({
       endpoint_name: o.endpointName,

@@ -45,7 +45,7 @@ const TokenErrors = {
 };
 
 /** The running (or paused) pipeline's host, or today's manager's error for one that is not deployed. */
-function deployed(manager: PipelineManager, name: string): PipelineHost {
+export function deployed(manager: PipelineManager, name: string): PipelineHost {
   const e = manager.get(name);
   const status = e.dep.deployment_status;
   if ((status === 'Running' || status === 'Paused') && e.runtime) return e.runtime;

@@ -10,6 +10,7 @@ import type { ErrorBody } from '../errors.js';
 import type { OutputEncoding, OutputFormat } from '../egress/encode.js';
 import type { UpdateFormat } from '../ingress/json.js';
 import type { LogLevel } from '../logs.js';
+import type { StepLatencySnapshot } from '../step-latency.js';
 
 export interface WorkerConfig {
   programCode: string;
@@ -116,6 +117,8 @@ export interface WorkerMetrics {
   busy_msecs: number;
   inputs: InputEndpointStats[];
   file_outputs: FileOutputStats[];
+  /** The recent steps' latency (step-latency.ts); absent before the worker's first report. */
+  step_latency?: StepLatencySnapshot;
 }
 
 export type FromWorker =
