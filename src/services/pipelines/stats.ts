@@ -62,7 +62,12 @@ export function pipelineStats(host: PipelineHost, pipelineConfig: Record<string,
   const inputs = m.inputs.map((ep) => ({ ...ep, is_fault_tolerant: false, barrier: false, health: health(ep.fatal_error), completed_frontier: null }));
   const limit = host.memoryMb * 1024 * 1024;
   let inputBytes = 0;
-  for (const ep of m.inputs) inputBytes += Number((ep.metrics as { total_bytes?: number }).total_bytes ?? 0);
+  let bufferedBytes = 0;
+  for (const ep of m.inputs) {
+    const em = ep.metrics as { total_bytes?: number; buffered_bytes?: number };
+    inputBytes += Number(em.total_bytes ?? 0);
+    bufferedBytes += Number(em.buffered_bytes ?? 0);
+  }
   const outputs: ({ endpoint_name: string } & Record<string, unknown>)[] = [];
   for (const w of host.watchers()) {
     const q = w.queued;
@@ -110,7 +115,7 @@ export function pipelineStats(host: PipelineHost, pipelineConfig: Record<string,
       storage_mb_secs: 0,
       runtime_elapsed_msecs: m.busy_msecs,
       buffered_input_records: m.buffered_input_records,
-      buffered_input_bytes: 0,
+      buffered_input_bytes: bufferedBytes,
       total_input_records: m.total_input_records,
       total_input_bytes: inputBytes,
       total_processed_records: m.total_processed_records,

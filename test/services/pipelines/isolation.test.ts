@@ -199,11 +199,17 @@ describe('a big step in one pipeline', () => {
       return r;
     });
     // wait until the worker has the whole body: stats show it buffered while its step runs
+    let globalBuffered: number | undefined;
     const buffered = async () => {
-      const inputs: any[] = (await svc.call('GET', '/v0/pipelines/heavy/stats')).json.inputs;
-      return inputs.find((i) => i.endpoint_name === 'api-ingress-A')?.metrics.buffered_bytes > 0;
+      const stats = (await svc.call('GET', '/v0/pipelines/heavy/stats')).json;
+      const inputs: any[] = stats.inputs;
+      const arrived = inputs.find((i) => i.endpoint_name === 'api-ingress-A')?.metrics.buffered_bytes > 0;
+      if (arrived) globalBuffered = stats.global_metrics.buffered_input_bytes;
+      return arrived;
     };
     await waitFor(async () => (await buffered()) || heavyDone, 'the heavy ingress to arrive', 10_000);
+    // the global figure is the endpoints' sum: the whole body, while its step runs (heavyDone is false below)
+    expect(heavyDone || globalBuffered === seq(N).length).toBe(true);
     const answeredWhileBusy: string[] = [];
     for (let k = 0; k < 3; k++) {
       await expectOtherServicesAnswer(svc, token);
