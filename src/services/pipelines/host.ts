@@ -197,6 +197,15 @@ export class PipelineHost {
         for (const w of set) for (const c of m.chunks) w.send({ data: c.bytes, records: c.records });
         return;
       }
+      case 'output-end': {
+        const set = this.watchersByKey.get(key(m.relation, m.encoding));
+        if (!set) return;
+        for (const w of [...set]) {
+          this.opts.log('ERROR', `output endpoint '${w.endpointName}' ended: a step's changes to '${m.relation}' cannot be sent on it: ${m.reason}`);
+          w.end();
+        }
+        return;
+      }
       case 'watch-snapshot-part': {
         const w = this.snapshotWatchers.get(m.id);
         if (!w) return;

@@ -10,7 +10,7 @@ import { connectorEndpointName } from './compiler.js';
 import type { ConnectorAccess } from './connectors/access.js';
 import { checkInputSource, readInputConnector, type ConnectorData } from './connectors/input.js';
 import { FileOutput } from './connectors/output.js';
-import { encodeChunks, encodingKey, type EncodedChunk, type OutputEncoding, type RecordCounter } from './egress/encode.js';
+import { encodeChunks, encodingKey, OutputTooLarge, type EncodedChunk, type OutputEncoding, type RecordCounter } from './egress/encode.js';
 import { stepOrder } from './egress/order.js';
 import { ApiError } from './errors.js';
 import { engineName } from './names.js';
@@ -28,6 +28,8 @@ export type InputEndpoint = InputEndpointStats;
 export interface RuntimeOptions {
   /** Output of a step for a subscribed (relation, encoding), the encoding by its key (encodingKey). */
   emit: (relation: string, encoding: string, chunks: EncodedChunk[]) => void;
+  /** A step's output for (relation, encoding) cannot be encoded (OutputTooLarge): its streams must end, saying why. */
+  endStreams: (relation: string, encoding: string, reason: string) => void;
   log: (level: LogLevel, message: string) => void;
   /** The engine failed unexpectedly (not a bad input): the pipeline must stop. */
   onFatal?: (err: Error) => void;
@@ -242,7 +244,20 @@ export class PipelineRuntime {
       if (unordered.length === 0) continue;
       const rows = rel ? stepOrder(unordered, rel.columns) : unordered;
       if (subs) {
-        for (const [k, sub] of subs) if (rel) this.opts.emit(name, k, encodeChunks(rows, sub.encoding, rel.columns, sub.counter));
+        for (const [k, sub] of subs) {
+          if (!rel) continue;
+          let chunks: EncodedChunk[];
+          try {
+            chunks = encodeChunks(rows, sub.encoding, rel.columns, sub.counter);
+          } catch (err) {
+            if (!(err instanceof OutputTooLarge)) throw err;
+            // ended rather than sent in part: a stream that silently misses changes would be worse (the
+            // host ends them; their closing unsubscribes them as any close does)
+            this.opts.endStreams(name, k, err.message);
+            continue;
+          }
+          this.opts.emit(name, k, chunks);
+        }
       }
       for (const out of files) out.write(rows);
     }

@@ -7,7 +7,7 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { APPEND_FLAGS, resolveWritePath, type ConnectorAccess } from './access.js';
 import type { ConnectorDecl, RelationSchema, WeightedRow } from '../../../engine/index.js';
-import { encodeCsvLines, encodeJsonItems } from '../egress/encode.js';
+import { encodeCsvLines, encodeJsonItems, OutputTooLarge } from '../egress/encode.js';
 import { ConnectorError } from './input.js';
 
 export class FileOutput {
@@ -65,7 +65,15 @@ export class FileOutput {
 
   write(rows: WeightedRow[]): void {
     if (!this.stream || this.fatalError) return;
-    const lines = this.format === 'json' ? encodeJsonItems(rows).map((s) => s + '\n') : encodeCsvLines(rows, this.view.columns);
+    let lines: string[];
+    try {
+      lines = this.format === 'json' ? encodeJsonItems(rows).map((s) => s + '\n') : encodeCsvLines(rows, this.view.columns);
+    } catch (err) {
+      if (!(err instanceof OutputTooLarge)) throw err;
+      this.errors++;
+      this.fatalError = err.message; // stats show it; nothing more is written (a file missing a step would mislead)
+      return;
+    }
     const text = lines.join('');
     this.stream.write(text);
     this.transmittedRecords += lines.length;

@@ -22,6 +22,7 @@ import {
   type WeightedRow,
 } from '../../../engine/index.js';
 import { ApiError } from '../errors.js';
+import { checkRepeats, OutputTooLarge } from './encode.js';
 import { queryGuard, type QueryGuard } from './query-memory.js';
 import { sortedContents } from './snapshot.js';
 
@@ -33,6 +34,16 @@ const quote = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 /** A failed ad-hoc query: the reason as a 400 AdHocQueryError. */
 export function badQuery(message: string): ApiError {
   return new ApiError(400, 'AdHocQueryError', message, null); // Feldera's code and status for any failed ad-hoc query
+}
+
+/** Rows of huge weight, which would be written out that many times: refused as the query's fault. */
+export function repeatsOrRefuse(rows: readonly WeightedRow[]): void {
+  try {
+    checkRepeats(rows);
+  } catch (err) {
+    if (err instanceof OutputTooLarge) throw badQuery(`The answer is too large: ${err.message.replace(/; CSV .*$/, '')}; aggregate it (COUNT(*), GROUP BY) instead`);
+    throw err;
+  }
 }
 
 /** What an ad-hoc query may read: materialized tables and views, by their output names. */
@@ -139,6 +150,7 @@ function cell(v: JsonValue | undefined): string {
 
 /** The answer's body: NDJSON objects, or a text table (header, a rule, one line per row). */
 export function formatQuery(rows: WeightedRow[], columns: string[], format: QueryFormat, guard: QueryGuard = queryGuard(badQuery)): string {
+  repeatsOrRefuse(rows);
   const expanded: WeightedRow['row'][] = [];
   for (const { row, weight } of rows)
     for (let k = 0; k < weight; k++) {

@@ -4,6 +4,11 @@
  * `__seq_number`, one record per unit of weight, numbered from 0 per stream), and CSV lines ending with the
  * weight column, fields separated by the encoding's delimiter. Chunks hold at most the encoding's
  * chunkRecords records (Feldera's buffer_size_records, 10,000 by default).
+ *
+ * Limit: repeating a row once per unit of its weight is bounded (MAX_REPEATED_RECORDS records beyond one
+ * per row in one encoding): a weight of 10^9 (one weighted ingress event) must not make a worker build an
+ * array of 10^9 strings, whose growth is one allocation too big for any heap limit and ends the whole
+ * process, not just the worker. Past it, OutputTooLarge; CSV carries the weight as a column and is not limited.
  */
 import { jsonText, type ColumnSchema, type JsonValue, type WeightedRow } from '../../../engine/index.js';
 import { writeCsvField } from '../../../formats/csv.js';
@@ -49,7 +54,30 @@ export interface EncodedChunk {
 
 const asEncoding = (e: OutputFormat | OutputEncoding): OutputEncoding => (typeof e === 'string' ? defaultEncoding(e) : e);
 
+/** Records a JSON encoding may add beyond one per row by repeating rows of weight beyond 1. */
+export const MAX_REPEATED_RECORDS = 1_000_000;
+
+/** Rows whose weights would repeat them past MAX_REPEATED_RECORDS in a JSON encoding. */
+export class OutputTooLarge extends Error {
+  constructor(readonly records: number) {
+    super(
+      `rows of weight beyond 1 would be written ${records} times in JSON (each unit of weight is a record), more than ${MAX_REPEATED_RECORDS} records beyond one per row; CSV (format=csv) carries each row's weight as a column instead`,
+    );
+  }
+}
+
+/** Throws OutputTooLarge when writing `rows` once per unit of weight goes past MAX_REPEATED_RECORDS extra records. */
+export function checkRepeats(rows: readonly WeightedRow[]): void {
+  let extra = 0;
+  for (const { weight } of rows) {
+    const w = Math.abs(weight);
+    if (w > 1) extra += w - 1;
+  }
+  if (extra > MAX_REPEATED_RECORDS) throw new OutputTooLarge(extra + rows.length);
+}
+
 export function encodeJsonItems(rows: WeightedRow[], encoding: OutputEncoding = defaultEncoding('json'), columns: ColumnSchema[] = [], counter: RecordCounter = { next: 0 }): string[] {
+  checkRepeats(rows);
   const out: string[] = [];
   for (const { row, weight } of rows) {
     const s = jsonText(encoding.flavor === 'default' ? row : flavoredRow(row, columns, encoding.flavor)); // digit-exact integers beyond 2^53 (bigints)

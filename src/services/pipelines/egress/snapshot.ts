@@ -8,7 +8,7 @@ import { parseJsonText } from '../../../engine/index.js';
 import { ApiError } from '../errors.js';
 import { ColumnIndex, engineName, findRelation, type ProgramSchema } from '../names.js';
 import type { SnapshotSpec } from '../worker/protocol.js';
-import { snapshotBody } from './encode.js';
+import { checkRepeats, OutputTooLarge, snapshotBody } from './encode.js';
 import { rowComparator } from './order.js';
 
 /** The contents in key order, positive weights only (as a snapshot reads them). */
@@ -91,6 +91,7 @@ export function parseNeighborhood(body: unknown, columns: ColumnSchema[], codec:
 
 export function neighborhood(sorted: WeightedRow[], spec: NeighborhoodSpec, columns: ColumnSchema[]): JsonRow[] {
   const cmp = rowComparator(columns);
+  checkRepeats(sorted); // each unit of weight is a position
   const rows: JsonRow[] = [];
   for (const r of sorted) for (let k = 0; k < r.weight; k++) rows.push(r.row);
   let pivot = 0;
@@ -106,6 +107,16 @@ export function neighborhood(sorted: WeightedRow[], spec: NeighborhoodSpec, colu
 
 /** The body of a snapshot request (`mode=snapshot`), read from the circuit's integrated contents. */
 export function answerSnapshot(circuit: Circuit, program: ProgramSchema & Pick<CompiledProgram, 'valueCodec'>, spec: SnapshotSpec): string {
+  try {
+    return snapshotOf(circuit, program, spec);
+  } catch (err) {
+    // rows of huge weight in JSON: the answer would be too big to build; the client may read it as CSV
+    if (err instanceof OutputTooLarge) throw new ApiError(400, 'OutputTooLarge', `The snapshot of '${spec.relation}' cannot be sent as JSON: ${err.message}`, { records: err.records });
+    throw err;
+  }
+}
+
+function snapshotOf(circuit: Circuit, program: ProgramSchema & Pick<CompiledProgram, 'valueCodec'>, spec: SnapshotSpec): string {
   const rel = findRelation(program, `"${spec.relation.replace(/"/g, '""')}"`, 'any');
   if (!rel) throw new ApiError(404, 'UnknownOutputEndpoint', `Unknown relation '${spec.relation}'`);
   const { query, format } = spec;

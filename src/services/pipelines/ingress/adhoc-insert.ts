@@ -14,7 +14,7 @@
  * bad value, a step the engine refuses) is a 400 AdHocQueryError with its reason, and nothing is applied.
  */
 import { jsonText, parseJsonText, type ColumnSchema, type JsonRow, type JsonValue } from '../../../engine/index.js';
-import { badQuery, evaluateQuery, formatQuery, isQueryText, type QueryFormat } from '../egress/adhoc.js';
+import { badQuery, evaluateQuery, formatQuery, isQueryText, repeatsOrRefuse, type QueryFormat } from '../egress/adhoc.js';
 import { queryGuard } from '../egress/query-memory.js';
 import { sortedContents } from '../egress/snapshot.js';
 import { ApiError } from '../errors.js';
@@ -154,6 +154,7 @@ export function runInsert(rt: PipelineRuntime, stmt: InsertStatement, outputCase
   const binding = rt.binding(table);
   const sink = new ParsedSink(binding.makeRow);
   let count = 0;
+  repeatsOrRefuse(rows); // a source row of weight 10^8 is that many rows to insert
   // in snapshot order, so that a refusal names the same row every time
   for (const { row, weight } of sortedContents(rows, columns)) {
     const values: JsonRow = {};

@@ -77,6 +77,7 @@ async function init(): Promise<void> {
   }
   const runtime = new PipelineRuntime(out.program, {
     emit,
+    endStreams: (relation, encoding, reason) => post({ t: 'output-end', relation, encoding, reason }),
     connectorAccess: config.connectorAccess,
     log: (level, message) => post({ t: 'log', level, message }),
     onFatal: (err) => post({ t: 'fatal', message: err.message }),

@@ -126,6 +126,8 @@ export type FromWorker =
   | { t: 'init-failed'; error: WireError }
   /** A step's changes for the watch streams of (relation, encoding), the encoding by its key (encodingKey). */
   | { t: 'output'; relation: string; encoding: string; chunks: WireChunk[] }
+  /** The watch streams of (relation, encoding) must end: a step's output for them could not be encoded. */
+  | { t: 'output-end'; relation: string; encoding: string; reason: string }
   | { t: 'ingest-ack'; id: number; bytes: number }
   /** `applied`: where the request left its table's HTTP input (null when it failed). */
   | { t: 'ingest-done'; id: number; error: WireError | null; applied: TokenLabel | null; metrics: WorkerMetrics }

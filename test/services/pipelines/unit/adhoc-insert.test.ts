@@ -74,7 +74,7 @@ describe('answerInsert on a runtime', () => {
   async function runtime(sql: string, outputCase: 'upper' | 'lower' = 'upper'): Promise<PipelineRuntime> {
     const c = compile(sql, { outputCase });
     if (!c.ok) throw new Error(JSON.stringify(c.errors));
-    const rt = new PipelineRuntime(c.program, { emit: () => {}, log: () => {}, connectorAccess: { root, fetchPolicy: 'any', maxBytes: 1 << 20 } });
+    const rt = new PipelineRuntime(c.program, { emit: () => {}, endStreams: () => {}, log: () => {}, connectorAccess: { root, fetchPolicy: 'any', maxBytes: 1 << 20 } });
     await rt.init();
     rt.resume();
     return rt;
