@@ -22,6 +22,8 @@ export class CompileJobs {
     private readonly pool: CompilerPool,
     private readonly compileDelayMs = 0,
     private readonly defaultOutputCase: OutputCase = 'upper',
+    /** Told after every program status change (the manager's monitor events). */
+    private readonly onProgramStatus: (e: Entry) => void = () => {},
   ) {}
 
   /** Ends the compiler worker (pending compiles end as SystemError, which nobody reads any more). */
@@ -37,6 +39,7 @@ export class CompileJobs {
     e.rec.program_status = status;
     e.rec.program_status_since = nowIso();
     this.store.save(e.rec);
+    this.onProgramStatus(e);
   }
 
   /** Whether a compiled program's names were cased otherwise than this server now would (a restart with another --output-case). */

@@ -13,7 +13,9 @@ import { ApiError, Errors } from './errors.js';
 import { LogBook } from './logs.js';
 import { PipelineManager } from './manager.js';
 import { DEFAULT_INGRESS_BODY_LIMIT } from './ingress/limits.js';
+import { checkpointRoutes } from './routes/checkpoints.js';
 import { completionRoutes } from './routes/completion.js';
+import { eventRoutes } from './routes/events.js';
 import { ingressRoutes, ioRoutes } from './routes/io.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { miscRoutes } from './routes/misc.js';
@@ -60,6 +62,9 @@ const service: ServiceModule = {
       watchMaxChunks: typeof ctx.options.pipelinesWatchMaxChunks === 'number' ? ctx.options.pipelinesWatchMaxChunks : undefined,
       watchMaxBytes: positiveNumber(ctx.options.pipelinesWatchMaxBytes),
       outputCase: ctx.options.outputCase === 'lower' ? 'lower' : 'upper',
+      // test knobs: fewer monitor events kept per pipeline, a quicker heartbeat
+      eventsRetention: positiveNumber(ctx.options.pipelinesEventsRetention),
+      eventsHeartbeatMs: positiveNumber(ctx.options.pipelinesEventsHeartbeatMs),
       location: () => {
         try {
           return new URL(ctx.baseUrl()).host;
@@ -113,6 +118,8 @@ const service: ServiceModule = {
     ioRoutes(app, manager);
     completionRoutes(app, manager);
     metricsRoutes(app, manager);
+    eventRoutes(app, manager);
+    checkpointRoutes(app, manager);
     // Ingress bodies are not read into memory here: the route streams them to the pipeline's worker.
     // (Registered after the hooks and handlers above, which the scope inherits.)
     await app.register(async (scope) => {

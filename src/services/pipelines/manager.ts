@@ -8,6 +8,10 @@
  * runtime_config.resources.memory_mb_max. A pipeline that fails to start, runs out of memory, or whose
  * worker throws or exits goes to Failed with a deployment_error (as Feldera v0.24); `/shutdown`
  * acknowledges it and returns the pipeline to Shutdown. Other pipelines are not affected.
+ *
+ * Every status change is noted in the pipeline's monitor events (monitor-events.ts): noteStatus() after each
+ * change of program, deployment or desired status or of the deployment error; a heartbeat repeats a deployed
+ * pipeline's last event when it is HEARTBEAT_MS old.
  */
 import { CompileJobs } from './compile-jobs.js';
 import { CompilerPool, DEFAULT_COMPILE_MEMORY_MB, DEFAULT_COMPILE_TIMEOUT_MS, type CompilerLimits } from './compiler-pool.js';
@@ -15,6 +19,7 @@ import { Entry } from './entry.js';
 import { ApiError, Errors, type ErrorBody } from './errors.js';
 import { DEFAULT_MEMORY_MB, PipelineHost } from './host.js';
 import type { LogBook, LogLevel } from './logs.js';
+import { HEARTBEAT_MS, MonitorEvents } from './monitor-events.js';
 import { defaultProgramConfig, defaultRuntimeConfig, isCompiling, nowIso, outputCaseOf, type OutputCase, uuidv7, type DeploymentStatus, type DesiredStatus, type PipelineRecord } from './model.js';
 import type { PipelineStore } from './store.js';
 import type { ConnectorAccess } from './connectors/access.js';
@@ -45,6 +50,9 @@ export interface ManagerOptions {
   /** Casing of unquoted output names for pipelines whose program_config does not say (`ops serve --output-case`). */
   outputCase?: OutputCase;
   location: () => string;
+  /** Monitor events kept per pipeline (default 720, as Feldera) and the heartbeat's period (a test knob). */
+  eventsRetention?: number;
+  eventsHeartbeatMs?: number;
   /** Where connectors may reach (connector root, fetch policy, size cap). */
   connectorAccess: ConnectorAccess;
 }
@@ -54,6 +62,9 @@ const NAME_RE = /^[A-Za-z0-9](?:[-A-Za-z0-9_]{0,98}[A-Za-z0-9])?$/;
 export class PipelineManager {
   private readonly byName = new Map<string, Entry>();
   private readonly compiler: CompileJobs;
+  /** Each pipeline's monitor events (GET /v0/pipelines/{name}/events). */
+  readonly events: MonitorEvents;
+  private readonly heartbeat: NodeJS.Timeout;
 
   constructor(
     private readonly store: PipelineStore,
@@ -64,15 +75,41 @@ export class PipelineManager {
       timeoutMs: opts.compilerLimits?.timeoutMs ?? DEFAULT_COMPILE_TIMEOUT_MS,
       memoryMb: opts.compilerLimits?.memoryMb ?? DEFAULT_COMPILE_MEMORY_MB,
     });
-    this.compiler = new CompileJobs(store, logs, (e) => this.byName.get(e.rec.name) === e, pool, opts.compileDelayMs ?? 0, opts.outputCase ?? 'upper');
+    this.events = new MonitorEvents(opts.eventsRetention);
+    this.compiler = new CompileJobs(
+      store,
+      logs,
+      (e) => this.byName.get(e.rec.name) === e,
+      pool,
+      opts.compileDelayMs ?? 0,
+      opts.outputCase ?? 'upper',
+      (e) => this.noteStatus(e),
+    );
     for (const rec of store.all()) {
       const e = new Entry(rec);
       this.byName.set(rec.name, e);
+      this.noteStatus(e);
       // An interrupted compilation starts again, as does one whose names the server's --output-case
       // now cases otherwise; other compiled programs are recompiled on demand.
       if (isCompiling(rec.program_status) || this.compiler.staleCase(e)) this.compiler.schedule(e);
     }
     this.logs.log('INFO', 'manager', 'pipeline_manager', `pipeline manager started with ${this.byName.size} pipeline(s)`);
+    const heartbeatMs = opts.eventsHeartbeatMs ?? HEARTBEAT_MS;
+    this.heartbeat = setInterval(() => this.repeatQuietEvents(heartbeatMs), Math.min(heartbeatMs, 60_000)).unref();
+  }
+
+  /** Records the pipeline's statuses as a monitor event when they changed since its last one. */
+  private noteStatus(e: Entry): void {
+    if (this.byName.get(e.rec.name) === e) this.events.record(e.rec, e.dep);
+  }
+
+  /** The heartbeat: a deployed pipeline whose last event is `periodMs` old records it again (as Feldera's runner). */
+  private repeatQuietEvents(periodMs: number): void {
+    const now = Date.now();
+    for (const e of this.byName.values()) {
+      const s = e.dep.deployment_status;
+      if ((s === 'Initializing' || s === 'Paused' || s === 'Running') && now - this.events.lastRecordedAt(e.rec.id) >= periodMs) this.events.record(e.rec, e.dep, { repeat: true });
+    }
   }
 
   list(): Entry[] {
@@ -123,6 +160,7 @@ export class PipelineManager {
     this.store.save(rec);
     const e = new Entry(rec);
     this.byName.set(rec.name, e);
+    this.noteStatus(e);
     this.log(e, 'INFO', 'manager', 'pipeline_manager::api', `pipeline '${rec.name}' created (program version 1)`);
     this.compiler.schedule(e);
     return e;
@@ -184,6 +222,7 @@ export class PipelineManager {
       if (e.runtime) this.log(e, 'INFO', 'manager', 'pipeline_manager::api', `the running instance keeps program version ${e.runtime.programVersion} until it is shut down and started again`);
     }
     this.store.save(rec);
+    this.noteStatus(e);
     if (programChanged) this.compiler.schedule(e);
     return e;
   }
@@ -194,6 +233,7 @@ export class PipelineManager {
     this.compiler.cancel(e);
     this.byName.delete(name);
     this.store.delete(e.rec.id);
+    this.events.drop(e.rec.id);
     this.logs.drop(e.rec.id);
     this.logs.log('INFO', 'manager', 'pipeline_manager::api', `pipeline '${name}' deleted`);
   }
@@ -204,6 +244,7 @@ export class PipelineManager {
     if (e.dep.deployment_status === status) return;
     e.dep.deployment_status = status;
     e.dep.deployment_status_since = nowIso();
+    this.noteStatus(e);
     this.log(e, 'INFO', 'runner', 'pipeline_manager::runner', `deployment status: ${status}`);
   }
 
@@ -233,12 +274,14 @@ export class PipelineManager {
   private requestRunState(e: Entry, desired: 'Running' | 'Paused'): void {
     this.checkCanRun(e, desired);
     e.dep.deployment_desired_status = desired;
+    this.noteStatus(e);
     const status = e.dep.deployment_status;
     if (status === 'Shutdown') {
       try {
         this.deploy(e);
       } catch (err) {
         e.dep.deployment_desired_status = 'Shutdown'; // e.g. the program no longer compiles after a restart
+        this.noteStatus(e);
         throw err;
       }
       return;
@@ -335,8 +378,10 @@ export class PipelineManager {
     e.dep.deployment_desired_status = 'Shutdown';
     if (e.dep.deployment_status === 'Shutdown') {
       e.dep.deployment_error = null; // acknowledges a failed start
+      this.noteStatus(e);
       return;
     }
+    this.noteStatus(e);
     e.deploySeq++; // cancels a start still provisioning or initializing
     const rt = e.runtime;
     e.runtime = null;
@@ -360,6 +405,7 @@ export class PipelineManager {
     const e = this.get(name);
     if (e.dep.deployment_status === 'Failed') {
       e.dep.deployment_desired_status = 'Shutdown';
+      this.noteStatus(e);
       return;
     }
     await this.shutdown(name);
@@ -402,6 +448,7 @@ export class PipelineManager {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.heartbeat);
     for (const e of this.byName.values()) {
       this.compiler.cancel(e);
       e.deploySeq++;

@@ -16,25 +16,16 @@
  *   samples, so the whole is one valid exposition.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { ApiError } from '../errors.js';
 import type { PipelineManager } from '../manager.js';
 import { mergeFamilies, renderJson, renderPrometheus, type MetricFamily } from '../metrics-format.js';
 import { pipelineMetrics } from '../metrics.js';
 import { deployed } from './completion.js';
-import type { Query } from './util.js';
+import { enumParam, type Query } from './util.js';
 
 type MetricsFormat = 'prometheus' | 'json';
 
 function metricsFormat(q: Query): MetricsFormat {
-  const v = q.format;
-  if (v === undefined) return 'prometheus';
-  if (Array.isArray(v)) throw queryError('duplicate field `format`', 'format', v.join(','));
-  if (v === 'prometheus' || v === 'json') return v;
-  throw queryError(`unknown variant \`${v}\`, expected \`prometheus\` or \`json\``, 'format', v);
-}
-
-function queryError(reason: string, param: string, value: string): ApiError {
-  return new ApiError(400, 'InvalidQueryParameter', `Query deserialize error: ${reason}`, { param, value });
+  return enumParam(q, 'format', ['prometheus', 'json'] as const, 'prometheus');
 }
 
 function send(reply: FastifyReply, format: MetricsFormat, families: MetricFamily[]): FastifyReply {

@@ -1,6 +1,6 @@
 /** Request helpers shared by the routes: raw bodies, JSON bodies, query parameters. */
 import type { FastifyRequest } from 'fastify';
-import { Errors } from '../errors.js';
+import { ApiError, Errors } from '../errors.js';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../../limits.js';
 import type { PipelineDescr } from '../manager.js';
 
@@ -37,6 +37,58 @@ export type Query = Record<string, string | string[] | undefined>;
 export function param(q: Query, name: string): string | undefined {
   const v = q[name];
   return Array.isArray(v) ? v[v.length - 1] : v;
+}
+
+/** A query parameter that does not deserialize: 400 with the manager's wording (`Query deserialize error: ...`). */
+export function queryError(reason: string, param: string, value: string): ApiError {
+  return new ApiError(400, 'InvalidQueryParameter', `Query deserialize error: ${reason}`, { param, value });
+}
+
+/**
+ * A closed set of values for a query parameter (a serde enum): `dflt` when absent; one of `values`, else 400
+ * ``unknown variant `X`, expected `a` or `b` ``; given twice, 400 ``duplicate field `name` ``.
+ */
+export function enumParam<T extends string>(q: Query, name: string, values: readonly T[], dflt: T): T {
+  const v = q[name];
+  if (v === undefined) return dflt;
+  if (Array.isArray(v)) throw queryError(`duplicate field \`${name}\``, name, v.join(','));
+  if ((values as readonly string[]).includes(v)) return v as T;
+  const expected = values.map((x) => `\`${x}\``);
+  const list = expected.length > 1 ? `${expected.slice(0, -1).join(', ')} or ${expected.at(-1)}` : expected[0];
+  throw queryError(`unknown variant \`${v}\`, expected ${list}`, name, v);
+}
+
+const HEX = /^[0-9a-fA-F]$/;
+const GROUP_LENGTHS = [8, 4, 4, 4, 12];
+
+/**
+ * A UUID in the forms Rust's `Uuid::from_str` takes (hyphenated, simple 32 digits, `{...}` or `urn:uuid:...`),
+ * as its lower-case hyphenated form, or why not (in the uuid crate's words).
+ */
+export function parseUuid(text: string): { uuid: string } | { error: string } {
+  let body = text;
+  let offset = 0;
+  if (body.startsWith('urn:uuid:')) {
+    body = body.slice(9);
+    offset = 9;
+  } else if (body.startsWith('{') && body.endsWith('}') && body.length >= 2) {
+    body = body.slice(1, -1);
+    offset = 1;
+  }
+  const chars = [...body];
+  const bad = chars.findIndex((c) => c !== '-' && !HEX.test(c));
+  if (bad >= 0) return { error: `invalid character: expected an optional prefix of \`urn:uuid:\` followed by [0-9a-fA-F-], found \`${chars[bad]}\` at ${bad + offset + 1}` };
+  const groups = body.split('-');
+  if (groups.length === 1) {
+    if (body.length !== 32) return { error: `invalid length: expected length 32 for simple format, found ${body.length}` };
+    const h = body.toLowerCase();
+    return { uuid: `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}` };
+  }
+  if (groups.length !== 5) return { error: `invalid group count: expected 5, found ${groups.length}` };
+  for (let i = 0; i < 5; i++) {
+    if (groups[i]!.length !== GROUP_LENGTHS[i]) return { error: `invalid group length in group ${i}: expected ${GROUP_LENGTHS[i]}, found ${groups[i]!.length}` };
+  }
+  return { uuid: body.toLowerCase() };
 }
 
 export function boolParam(q: Query, name: string, dflt: boolean): boolean {
