@@ -166,7 +166,7 @@ export function runInsert(rt: PipelineRuntime, stmt: InsertStatement, outputCase
     for (let w = 0; w < weight; w++) sink.change(change, sink.event(++count));
   }
   try {
-    rt.apply(sink.result((c) => ('row' in c ? jsonText(c.row) : '')));
+    rt.ingest(sink.result((c) => ('row' in c ? jsonText(c.row) : '')));
   } catch (err) {
     if (err instanceof ApiError && err.status < 500) throw refusal(err);
     throw err;
