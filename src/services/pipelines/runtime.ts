@@ -145,17 +145,26 @@ export class PipelineRuntime {
       this.bufferedRecords -= d.parsed.records;
       ep.metrics.buffered_records = 0;
       ep.metrics.buffered_bytes = 0;
+      let held = false;
       try {
-        this.apply(d.parsed);
-        ep.metrics.total_records += d.parsed.records;
+        if (this.transaction !== null) {
+          // a transaction is open (started while paused): the connector's data joins it, as Feldera's
+          // connectors' input does; its bytes were counted when read, ingest counts them again as held
+          ep.metrics.total_bytes -= d.bytes;
+          held = this.ingest(d.parsed, ep, d.bytes) === 'held';
+        } else {
+          this.apply(d.parsed);
+          ep.metrics.total_records += d.parsed.records;
+        }
       } catch (err) {
         ep.fatal_error = (err as Error).message;
         ep.metrics.num_parse_errors += 1;
         this.opts.log('ERROR', `input endpoint '${d.endpointName}': ${(err as Error).message}`);
       }
       ep.metrics.end_of_input = true;
-      // everything the connector read is processed (a refused batch too: nothing of it is still to come)
-      completed.push({ endpoint: d.endpointName, count: d.parsed.records, step: this.steps });
+      // everything the connector read is processed (a refused batch too: nothing of it is still to come),
+      // or held: then the commit's step completes it
+      if (!held) completed.push({ endpoint: d.endpointName, count: d.parsed.records, step: this.steps });
     }
     return completed;
   }

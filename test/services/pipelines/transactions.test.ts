@@ -5,12 +5,17 @@
  * frame on a watch stream) and completes the tokens; stats follow the cycle; Feldera's errors; a commit the
  * engine refuses applies nothing; pause keeps a transaction open, a stop or shutdown drops it.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCompiled, ingest, shutdown, startRunning, startSvc, waitFor, WatchReader, type Svc } from './helpers.js';
 
+const dir = mkdtempSync(join(tmpdir(), 'ops-pipe-txn-'));
 let svc: Svc;
 beforeAll(async () => {
-  svc = await startSvc();
+  svc = await startSvc({ connectorRoot: dir });
 });
 afterAll(async () => {
   await svc.close();
@@ -244,5 +249,28 @@ describe('a transaction through its cycle', () => {
     expect((await action('tx', 'start_transaction')).json).toEqual({ transaction_id: 1 });
     expect((await action('tx', 'commit_transaction')).status).toBe(200);
     await shutdown(svc, 'tx');
+  });
+});
+
+describe('a transaction opened before the first run', () => {
+  it("takes in the declared connectors' data: nothing of it is applied until the commit, which is one step", async () => {
+    const a = join(dir, 'a.json');
+    writeFileSync(a, '{"id": 1, "name": "a"}\n{"id": 2, "name": "b"}\n');
+    const conn = `{"name": "src", "transport": {"name": "url_input", "config": {"path": "${pathToFileURL(a).href}"}}, "format": {"name": "json", "config": {"update_format": "raw"}}}`;
+    await createCompiled(svc, 'txc', `CREATE TABLE t (id INTEGER, name VARCHAR) WITH ('materialized' = 'true', 'connectors' = '[${conn}]');`);
+    expect((await svc.call('POST', '/v0/pipelines/txc/start?initial=paused')).status).toBe(202);
+    await waitFor(async () => (await svc.call('GET', '/v0/pipelines/txc')).json.deployment_status === 'Paused', 'txc Paused');
+    expect((await action('txc', 'start_transaction')).json).toEqual({ transaction_id: 1 });
+    const token = (await svc.call('GET', '/v0/pipelines/txc/tables/t/connectors/src/completion_token')).json.token;
+    await startRunning(svc, 'txc');
+    const g = await globals('txc');
+    expect(g).toMatchObject({ transaction_status: 'TransactionInProgress', transaction_records: 2, total_completed_steps: 0, pipeline_complete: false });
+    expect(await query('txc', 'SELECT COUNT(*) AS c FROM t')).toEqual([{ C: 0 }]);
+    expect(await tokenStatus('txc', token)).toEqual({ status: 'inprogress', step: null });
+    expect((await action('txc', 'commit_transaction')).status).toBe(200);
+    expect(await tokenStatus('txc', token)).toEqual({ status: 'complete', step: 1 });
+    expect(await query('txc', 'SELECT COUNT(*) AS c FROM t')).toEqual([{ C: 2 }]);
+    expect(await globals('txc')).toMatchObject({ total_completed_steps: 1, pipeline_complete: true, buffered_input_records: 0 });
+    await shutdown(svc, 'txc');
   });
 });
