@@ -40,7 +40,8 @@ export function decodeToken(text: string): CompletionToken {
   try {
     value = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
   } catch (err) {
-    throw new Error(`error parsing completion token: ${(err as Error).message}`, { cause: err });
+    // the decoded bytes are not echoed: they are whatever the caller sent (control characters included)
+    throw new Error('error parsing completion token: its content is not JSON', { cause: err });
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('error parsing completion token: expected a JSON object');
   const { u, e, c } = value as Record<string, unknown>;

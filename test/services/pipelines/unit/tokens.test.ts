@@ -25,6 +25,14 @@ describe('token wire format', () => {
     expect(() => decodeToken('a+b/')).toThrow(/not a valid base64 string/);
     expect(() => decodeToken('abcde')).toThrow(/not a valid base64 string/);
     expect(() => decodeToken(enc('{"u":'))).toThrow(/error parsing completion token/);
+    // garbage that decodes to control characters is not echoed back
+    let message = '';
+    try {
+      decodeToken('A'.repeat(400));
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toBe('error parsing completion token: its content is not JSON');
     expect(() => decodeToken(enc([1, 2]))).toThrow(/expected a JSON object/);
     expect(() => decodeToken(enc({ u: 'nope', e: 0, c: 0 }))).toThrow(/field 'u'/);
     expect(() => decodeToken(enc({ u: UUID, e: -1, c: 0 }))).toThrow(/field 'e'/);
