@@ -221,6 +221,26 @@ describe('a transaction through its cycle', () => {
     expect(st.json.deployment_status).toBe('Running');
   });
 
+  it('stats go TransactionInProgress -> CommitInProgress -> NoTransaction, never back, while a big commit runs', async () => {
+    expect((await action('tx', 'start_transaction')).status).toBe(200);
+    const rows = Array.from({ length: 30_000 }, (_, i) => `${1000 + i},big`).join('\n');
+    expect((await ingest(svc, 'tx', 't', 'format=csv', rows)).status).toBe(200);
+    const order = ['TransactionInProgress', 'CommitInProgress', 'NoTransaction'];
+    let settled = false;
+    const commit = action('tx', 'commit_transaction').finally(() => (settled = true));
+    const seen: string[] = [];
+    while (!settled) {
+      const g = await globals('tx');
+      seen.push(g.transaction_status);
+      if (g.transaction_status === 'CommitInProgress') expect(g).toMatchObject({ transaction_records: 30_000, transaction_initiators: { initiated_by_api: 'Committed' } });
+    }
+    expect((await commit).status).toBe(200);
+    seen.push((await globals('tx')).transaction_status);
+    expect(seen.at(-1)).toBe('NoTransaction');
+    for (let i = 1; i < seen.length; i++) expect(order.indexOf(seen[i]!)).toBeGreaterThanOrEqual(order.indexOf(seen[i - 1]!));
+    expect(await query('tx', "SELECT COUNT(*) AS c FROM t WHERE name = 'big'")).toEqual([{ C: 30_000 }]);
+  });
+
   it('pause keeps the transaction open and a commit while paused applies it; shutdown drops an open one', async () => {
     expect((await action('tx', 'start_transaction')).status).toBe(200);
     const r = await ingest(svc, 'tx', 't', 'format=json', '{"insert": {"id": 30, "name": "paused"}}');
