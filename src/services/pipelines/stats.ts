@@ -8,8 +8,8 @@
  * Rules: a request is applied when it is answered (inside a transaction: held, counted as input and
  * buffered, processed by the commit), so every step that began has completed (initiated = completed
  * steps) and every processed record is complete. Transactions are started by the API only (no connector
- * starts one); there are no checkpoints, storage or bootstrap here, so those fields keep their idle values. Memory pressure is Feldera's levels
- * of the worker's memory against its limit (85 / 90 / 95 %).
+ * starts one); there are no checkpoints, storage or bootstrap here, so those fields keep their idle
+ * values. Memory pressure is Feldera's levels of the worker's memory against its limit (85 / 90 / 95 %).
  */
 import { memoryUsage } from 'node:process';
 import { performance } from 'node:perf_hooks';

@@ -4,9 +4,9 @@
  * bodies arrive as byte chunks and are parsed and applied here, watch output is encoded here and sent
  * back as bytes, snapshots are answered here. Nothing of the main thread's heap is needed.
  *
- * Rules: an ingress request is one step, all of it or nothing (while a transaction is open: checked and held,
- * and the commit is one step of everything held); a bad input is an answer with an error,
- * never a failure of the worker; an engine failure on a step is reported as `fatal` (the host then
+ * Rules: an ingress request is one step, all of it or nothing (while a transaction is open: checked and
+ * held, and the commit is one step of everything held); a bad input is an answer with an error, never a
+ * failure of the worker; an engine failure on a step is reported as `fatal` (the host then
  * fails the pipeline and ends this worker).
  */
 import { parentPort, workerData } from 'node:worker_threads';
@@ -119,9 +119,12 @@ function finishIngest(id: number): void {
     endpoint = rt.httpEndpoint(table, job.spec.format);
     endpoint.metrics.buffered_bytes += job.bytes;
     post({ t: 'metrics', metrics: workerMetrics(rt) });
-    if (rt.ingest(job.finish(), endpoint, job.bytes) === 'held') held = { endpoint: endpoint.endpoint_name, count: endpoint.metrics.total_records };
-    // applied (or empty): the table's HTTP input up to here is in, as of the step just taken
-    else applied = { endpoint: endpoint.endpoint_name, count: endpoint.metrics.total_records, step: rt.steps };
+    const outcome = rt.ingest(job.finish(), endpoint, job.bytes);
+    const position = { endpoint: endpoint.endpoint_name, count: endpoint.metrics.total_records };
+    // held by the open transaction: its step is the commit's; applied (or empty): the table's HTTP input
+    // up to here is in, as of the step just taken
+    if (outcome === 'held') held = position;
+    else applied = { ...position, step: rt.steps };
   } catch (err) {
     error = wireError(err);
   }
