@@ -164,6 +164,16 @@ export interface StepResult {
   changes: ReadonlyMap<string, WeightedRow[]>;
 }
 
+export interface CircuitOptions {
+  /**
+   * Called while a step runs, at least once per some thousands of rows produced by joins (the operators
+   * whose output can far exceed their input); it may throw to stop the step, and step() then throws that
+   * error. A circuit whose step was stopped so must not be stepped again (it refuses to): give a guard to
+   * throwaway circuits only, e.g. to bound the memory an ad-hoc query may take.
+   */
+  guard?: () => void;
+}
+
 export interface Circuit {
   /** Apply one atomic step (one transaction). Throws EngineInputError (a bad input) or EngineStepError (a
    *  view's computation failed, e.g. integer overflow) and then applies nothing: the circuit's state is as before. */
@@ -184,7 +194,7 @@ export interface CompiledProgram {
   /** Find a table or view by name, case-insensitively for unquoted names. */
   relation(name: string): RelationSchema | undefined;
   /** A fresh circuit with empty state. */
-  newCircuit(): Circuit;
+  newCircuit(options?: CircuitOptions): Circuit;
   /** The value codec of a table's columns (the engine's own type rules), or undefined for an unknown table. */
   inputCodec(table: string): InputCodec | undefined;
   /** The same for any table or view (a row in a relation's shape, e.g. a snapshot's anchor row), or undefined. */

@@ -22,6 +22,7 @@ import { compareValues } from './types/values.js';
 import { convertBatch, convertChange, foldKey, type Action, type TableState } from './inputs.js';
 import { resolveName } from './names.js';
 import { IntOverflow } from './types/int64.js';
+import { guarded, StepStopped } from './step-guard.js';
 
 interface Output {
   name: string;
@@ -52,9 +53,13 @@ export class EngineCircuit implements Circuit {
   /** The node whose operator is running (names the view when its computation fails). */
   private running: PlanNode | undefined;
 
+  /** Why this circuit refuses to step: its guard stopped a step (step-guard.ts). */
+  private stopped: unknown = null;
+
   constructor(
     private readonly program: BoundProgram,
     private readonly casing: 'upper' | 'lower',
+    private readonly guard?: () => void,
   ) {
     // reachable nodes from outputs
     const all = new Map<number, PlanNode>();
@@ -295,6 +300,11 @@ export class EngineCircuit implements Circuit {
   }
 
   step(inputs: InputChange[]): StepResult {
+    if (this.stopped !== null) throw new Error('this circuit was stopped by its guard and cannot step again', { cause: this.stopped });
+    return guarded(this.guard, () => this.guardedStep(inputs));
+  }
+
+  private guardedStep(inputs: InputChange[]): StepResult {
     if (!Array.isArray(inputs)) throw new EngineInputError('step() needs an array of changes', 0);
     const find = (name: string): TableState | undefined => this.findTable(name);
     // convert and check every input first (a bad one throws: nothing applied); a batch block by block
@@ -313,6 +323,12 @@ export class EngineCircuit implements Circuit {
       if (this.savedWatermarks.size) this.savedWatermarks.clear();
       return result;
     } catch (err) {
+      if (err instanceof StepStopped) {
+        // not rebuilt (that would run the same work again): the circuit is done with
+        this.stopped = err.cause;
+        this.running = undefined;
+        throw err.cause;
+      }
       for (let i = undo.length - 3; i >= 0; i -= 3) {
         const map = undo[i] as Map<string | number, Row>;
         const k = undo[i + 1] as string | number;

@@ -1,7 +1,7 @@
 /** The incremental SQL engine: entry point. */
 export * from './api.js';
 export { RowBatch, BLOCK_ROWS } from './batch.js';
-import type { CompileResult, CompileOptions, CompiledProgram, RelationSchema } from './api.js';
+import type { CircuitOptions, CompileResult, CompileOptions, CompiledProgram, RelationSchema } from './api.js';
 import { bindProgram } from './bind/program.js';
 import { EngineCircuit } from './circuit.js';
 import { typeToString } from './types/types.js';
@@ -44,8 +44,8 @@ export function compile(sql: string, options: CompileOptions = {}): CompileResul
     relation(name: string): RelationSchema | undefined {
       return resolveName(all, name, casing);
     },
-    newCircuit() {
-      return new EngineCircuit(program, casing);
+    newCircuit(options?: CircuitOptions) {
+      return new EngineCircuit(program, casing, options?.guard);
     },
     inputCodec(table: string) {
       const rel = resolveName(tables, table, casing);

@@ -7,6 +7,7 @@
 import { rowKey, type Row, type Value } from '../types/values.js';
 import type { Delta, Operator } from './zset.js';
 import type { Watermarked } from '../plan/nodes.js';
+import { rowsProduced } from '../step-guard.js';
 
 interface JEntry {
   row: Row;
@@ -125,6 +126,7 @@ export class JoinOp implements Operator {
       const bucket = this.L.get(k);
       let cnt = 0;
       if (bucket) {
+        rowsProduced(bucket.size); // pairs looked at: the step's guard, if any, may stop a step grown too big
         for (const el of bucket.values()) {
           if (el.w === 0) continue;
           const joined = el.row.concat(r);
@@ -153,6 +155,7 @@ export class JoinOp implements Operator {
       const bucket = this.R.get(k);
       let cnt = 0;
       if (bucket) {
+        rowsProduced(bucket.size);
         for (const er of bucket.values()) {
           if (er.w === 0) continue;
           const joined = l.concat(er.row);

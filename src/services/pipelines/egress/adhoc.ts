@@ -22,6 +22,7 @@ import {
   type WeightedRow,
 } from '../../../engine/index.js';
 import { ApiError } from '../errors.js';
+import { queryGuard, type QueryGuard } from './query-memory.js';
 import { sortedContents } from './snapshot.js';
 
 export type QueryFormat = 'json' | 'text';
@@ -72,9 +73,16 @@ export function hasStatementAfterFirst(text: string): boolean {
 /**
  * The rows of a query (SELECT, WITH or VALUES text, without a trailing `;`) over the current contents, in
  * no particular order, with its columns (their output names and SQL types). Throws a 400 AdHocQueryError
- * when it does not compile or its computation fails.
+ * when it does not compile, its computation fails, or it needs more memory than `guard` allows
+ * (query-memory.ts).
  */
-export function evaluateQuery(circuit: Circuit, program: CompiledProgram, text: string, outputCase: 'upper' | 'lower'): { rows: WeightedRow[]; columns: ColumnSchema[] } {
+export function evaluateQuery(
+  circuit: Circuit,
+  program: CompiledProgram,
+  text: string,
+  outputCase: 'upper' | 'lower',
+  guard: QueryGuard = queryGuard(badQuery),
+): { rows: WeightedRow[]; columns: ColumnSchema[] } {
   if (hasStatementAfterFirst(text)) throw badQuery('Give one statement per request: an ad-hoc query here is one SELECT or one INSERT INTO');
   const sources = queryableRelations(program);
   const code = `${sources.map(declare).join('\n')}\nCREATE VIEW ${quote(RESULT)} AS\n${text}\n;`; // `;` on a line of its own: after a trailing -- comment
@@ -103,7 +111,7 @@ export function evaluateQuery(circuit: Circuit, program: CompiledProgram, text: 
   try {
     // the view's contents after the step, not the step's changes: a constant (VALUES, SELECT 1) and the row
     // of a global aggregate over nothing are there from the circuit's start
-    const circuit = q.newCircuit();
+    const circuit = q.newCircuit({ guard: guard.check });
     circuit.step(inputs);
     result = circuit.contents(view.name);
   } catch (err) {
@@ -116,11 +124,11 @@ export function evaluateQuery(circuit: Circuit, program: CompiledProgram, text: 
 }
 
 /** The rows of the query over the current contents, in snapshot order, with its columns. */
-export function runQuery(circuit: Circuit, program: CompiledProgram, sql: string, outputCase: 'upper' | 'lower'): { rows: WeightedRow[]; columns: string[] } {
+export function runQuery(circuit: Circuit, program: CompiledProgram, sql: string, outputCase: 'upper' | 'lower', guard: QueryGuard = queryGuard(badQuery)): { rows: WeightedRow[]; columns: string[] } {
   const text = sql.trim().replace(/;\s*$/, '');
   if (text === '') throw badQuery('The query is empty: give a SELECT statement in ?sql=');
   if (!isQueryText(text)) throw badQuery('Only SELECT and INSERT INTO statements are supported here');
-  const { rows, columns } = evaluateQuery(circuit, program, text, outputCase);
+  const { rows, columns } = evaluateQuery(circuit, program, text, outputCase, guard);
   return { rows: sortedContents(rows, columns), columns: columns.map((c) => c.name) };
 }
 
@@ -130,9 +138,13 @@ function cell(v: JsonValue | undefined): string {
 }
 
 /** The answer's body: NDJSON objects, or a text table (header, a rule, one line per row). */
-export function formatQuery(rows: WeightedRow[], columns: string[], format: QueryFormat): string {
+export function formatQuery(rows: WeightedRow[], columns: string[], format: QueryFormat, guard: QueryGuard = queryGuard(badQuery)): string {
   const expanded: WeightedRow['row'][] = [];
-  for (const { row, weight } of rows) for (let k = 0; k < weight; k++) expanded.push(row);
+  for (const { row, weight } of rows)
+    for (let k = 0; k < weight; k++) {
+      expanded.push(row);
+      guard.rows(1); // a row of weight 10^9 is as many rows written out
+    }
   if (format === 'json') return expanded.map((r) => jsonText(Object.fromEntries(columns.map((c) => [c, r[c] ?? null]))) + '\n').join('');
   const cells = expanded.map((r) => columns.map((c) => cell(r[c])));
   const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((r) => r[i]!.length)));
@@ -142,6 +154,7 @@ export function formatQuery(rows: WeightedRow[], columns: string[], format: Quer
 }
 
 export function answerQuery(circuit: Circuit, program: CompiledProgram, sql: string, format: QueryFormat, outputCase: 'upper' | 'lower'): string {
-  const { rows, columns } = runQuery(circuit, program, sql, outputCase);
-  return formatQuery(rows, columns, format);
+  const guard = queryGuard(badQuery);
+  const { rows, columns } = runQuery(circuit, program, sql, outputCase, guard);
+  return formatQuery(rows, columns, format, guard);
 }

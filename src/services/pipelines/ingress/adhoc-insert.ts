@@ -16,6 +16,7 @@
  */
 import { jsonText, parseJsonText, type ColumnSchema, type JsonRow, type JsonValue } from '../../../engine/index.js';
 import { badQuery, evaluateQuery, formatQuery, isQueryText, type QueryFormat } from '../egress/adhoc.js';
+import { queryGuard } from '../egress/query-memory.js';
 import { sortedContents } from '../egress/snapshot.js';
 import { ApiError } from '../errors.js';
 import { findRelation } from '../names.js';
@@ -145,7 +146,8 @@ export function runInsert(rt: PipelineRuntime, stmt: InsertStatement, outputCase
       targets.push(i);
     }
   }
-  const { rows, columns } = evaluateQuery(rt.circuit, program, stmt.source, outputCase);
+  const guard = queryGuard(badQuery);
+  const { rows, columns } = evaluateQuery(rt.circuit, program, stmt.source, outputCase, guard);
   if (columns.length !== targets.length) {
     const names = targets.map((i) => table.columns[i]!.name).join(', ');
     throw badQuery(`INSERT INTO ${table.name} expects ${targets.length} value${targets.length === 1 ? '' : 's'} per row (${names}) but the query gives ${columns.length}`);
@@ -164,7 +166,10 @@ export function runInsert(rt: PipelineRuntime, stmt: InsertStatement, outputCase
       throw err;
     }
     const change = binding.change('insert', values);
-    for (let w = 0; w < weight; w++) sink.change(change, sink.event(++count));
+    for (let w = 0; w < weight; w++) {
+      sink.change(change, sink.event(++count));
+      guard.rows(1);
+    }
   }
   try {
     rt.ingest(sink.result((c) => ('row' in c ? jsonText(c.row) : '')));

@@ -1,0 +1,47 @@
+/**
+ * How much memory an ad-hoc query may take in its pipeline's worker. An ad-hoc query is computed in the
+ * pipeline's worker, beside the pipeline's state; a query whose result (or whose joins' work) is huge must
+ * be refused as the query's fault, not run the worker out of memory (which would fail the pipeline and lose
+ * its state).
+ *
+ * Rules: the query may run while the worker's live heap stays under QUERY_HEAP_SHARE of the worker's heap
+ * limit (runtime_config.resources.memory_mb_max); the check runs as the query's joins produce rows (the
+ * engine's step guard) and as its answer is written out row by row (a row's weight expands to that many
+ * rows), every CHECK_ROWS rows. Over the share: 400 AdHocQueryError naming the limit; the pipeline is untouched.
+ */
+import { getHeapStatistics } from 'node:v8';
+
+/** The share of the worker's heap limit the heap may reach while a query runs. */
+export const QUERY_HEAP_SHARE = 0.6;
+/** Rows written between two checks when expanding an answer. */
+const CHECK_ROWS = 16_384;
+
+export interface QueryGuard {
+  /** Throws the query's refusal when the heap is over the share. */
+  check(): void;
+  /** `n` more rows were written out: checks every CHECK_ROWS rows. */
+  rows(n: number): void;
+}
+
+/** A guard for one query; `refuse` makes the query's error (adhoc.ts: a 400 AdHocQueryError) from a reason. */
+export function queryGuard(refuse: (reason: string) => Error): QueryGuard {
+  const limit = getHeapStatistics().heap_size_limit;
+  const max = limit * QUERY_HEAP_SHARE;
+  let countdown = CHECK_ROWS;
+  const check = (): void => {
+    if (getHeapStatistics().used_heap_size <= max) return;
+    const mb = Math.round(limit / (1024 * 1024));
+    throw refuse(
+      `The query needs more memory than the pipeline can spare: its work went past ${Math.round(QUERY_HEAP_SHARE * 100)}% of the pipeline's heap limit of ${mb} MiB (set by runtime_config.resources.memory_mb_max); nothing was changed. Narrow it (a WHERE, a LIMIT, an aggregate) or raise the limit`,
+    );
+  };
+  return {
+    check,
+    rows(n: number): void {
+      countdown -= n;
+      if (countdown > 0) return;
+      countdown = CHECK_ROWS;
+      check();
+    },
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * A circuit's step guard (CircuitOptions.guard): called as joins produce rows, it may stop the step; the
+ * step then throws the guard's error and the circuit refuses to step again; without a guard nothing changes.
+ */
+import { describe, expect, it } from 'vitest';
+import { compile, type InputChange } from '../../src/engine/index.js';
+import { GUARD_ROWS } from '../../src/engine/step-guard.js';
+
+const SQL = 'CREATE TABLE a (x INT); CREATE TABLE b (y INT); CREATE VIEW j AS SELECT x, y FROM a, b; CREATE VIEW c AS SELECT COUNT(*) AS n FROM a;';
+const program = () => {
+  const r = compile(SQL);
+  if (!r.ok) throw new Error(JSON.stringify(r.errors));
+  return r.program;
+};
+const rows = (table: string, col: string, n: number): InputChange[] => Array.from({ length: n }, (_, i) => ({ table, op: 'insert', row: { [col]: i } }));
+
+describe('step guard', () => {
+  it('is called as a join produces rows, about once per GUARD_ROWS pairs, and not for a step without joins', () => {
+    let calls = 0;
+    const circuit = program().newCircuit({ guard: () => void calls++ });
+    circuit.step(rows('A', 'X', 10)); // no pairs yet: b is empty
+    expect(calls).toBe(0);
+    const r = circuit.step(rows('B', 'Y', 3300)); // 10 x 3,300 = 33,000 pairs: two GUARD_ROWS crossed
+    expect(r.changes.get('J')).toHaveLength(33_000);
+    expect(calls).toBe(Math.floor(33_000 / GUARD_ROWS));
+  });
+
+  it('a guard that throws stops the step with its error; the circuit then refuses to step; another circuit is unaffected', () => {
+    const p = program();
+    const stop = new Error('too big');
+    const guarded = p.newCircuit({
+      guard: () => {
+        throw stop;
+      },
+    });
+    const free = p.newCircuit();
+    guarded.step(rows('A', 'X', 100));
+    free.step(rows('A', 'X', 100));
+    expect(() => guarded.step(rows('B', 'Y', 1000))).toThrow(stop);
+    expect(() => guarded.step(rows('B', 'Y', 1))).toThrow(/stopped by its guard/);
+    const r = free.step(rows('B', 'Y', 1000));
+    expect(r.changes.get('J')).toHaveLength(100_000);
+  });
+
+  it("the guard is only its own circuit's: another circuit's steps do not call it", () => {
+    let calls = 0;
+    const p = program();
+    const a = p.newCircuit({ guard: () => void calls++ });
+    a.step(rows('A', 'X', 100));
+    a.step(rows('B', 'Y', 1000)); // 100,000 pairs: called
+    const seen = calls;
+    expect(seen).toBeGreaterThan(0);
+    const b = p.newCircuit();
+    b.step(rows('A', 'X', 100));
+    b.step(rows('B', 'Y', 1000));
+    expect(calls).toBe(seen);
+  });
+});
