@@ -178,6 +178,9 @@ export interface Circuit {
   /** Apply one atomic step (one transaction). Throws EngineInputError (a bad input) or EngineStepError (a
    *  view's computation failed, e.g. integer overflow) and then applies nothing: the circuit's state is as before. */
   step(inputs: InputChange[]): StepResult;
+  /** Converts and checks inputs exactly as step() would (types, NOT NULL, keys; the same EngineInputError and
+   *  index), and applies nothing: input held for a later step is known good when it arrives. */
+  check(inputs: InputChange[]): void;
   /** Current integrated contents of a table or a materialized (or any non-local) view, by output name (case-insensitive lookup). */
   contents(name: string): WeightedRow[];
   /** Approximate number of rows held in operator state, for stats. */

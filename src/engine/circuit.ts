@@ -286,6 +286,19 @@ export class EngineCircuit implements Circuit {
     }
   }
 
+  check(inputs: InputChange[]): void {
+    if (!Array.isArray(inputs)) throw new EngineInputError('step() needs an array of changes', 0);
+    const find = (name: string): TableState | undefined => this.findTable(name);
+    // each change converted as step() converts it, and dropped at once (one change's rows at a time in memory)
+    const scratch: Action[] = [];
+    let index = 0;
+    for (const ch of inputs) {
+      if (ch !== null && typeof ch === 'object' && ch.op === 'batch') index = convertBatch(ch, index, find, scratch);
+      else scratch.push(convertChange(ch, index++, find));
+      scratch.length = 0;
+    }
+  }
+
   step(inputs: InputChange[]): StepResult {
     if (this.stopped !== null) throw new Error('this circuit was stopped by its guard and cannot step again', { cause: this.stopped });
     return guarded(this.guard, () => this.guardedStep(inputs));

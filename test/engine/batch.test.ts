@@ -206,6 +206,35 @@ describe('a step given batches', () => {
     expect(steps).toBeGreaterThan(10);
   });
 
+  it('check() refuses exactly what step() refuses (message and index), in row and batch form, and changes nothing', () => {
+    const r = compile(SQL);
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    const program = r.program;
+    let refused = 0;
+    fc.assert(
+      fc.property(fc.array(fc.array(ops, { maxLength: 12 }), { minLength: 1, maxLength: 4 }), (stepsOps) => {
+        const stepped = program.newCircuit();
+        const checked = program.newCircuit();
+        for (const list of stepsOps) {
+          const byStep = outcome(() => stepped.step(rowForm(list)));
+          const error = (byStep as { error?: string }).error;
+          for (const input of [rowForm(list), batchForm(list)]) {
+            const byCheck = outcome(() => {
+              checked.check(input);
+              return { changes: new Map() };
+            });
+            expect(byCheck).toEqual(error === undefined ? { changes: [] } : byStep);
+          }
+          if (error !== undefined) refused++;
+          // checking applied nothing: the checked circuit stays empty
+          for (const name of ['K', 'P']) expect(checked.contents(name)).toEqual([]);
+        }
+      }),
+      { numRuns: 200 },
+    );
+    expect(refused).toBeGreaterThan(10);
+  });
+
   it('big steps (a table delta sized up front) give what row form gives, also with row changes of the same table in the step', () => {
     const r = compile(SQL);
     if (!r.ok) throw new Error(JSON.stringify(r.errors));

@@ -53,7 +53,12 @@ export const Errors = {
       requested_desired_status: requested,
     }),
   invalidAction: (action: string) =>
-    new ApiError(400, 'InvalidPipelineAction', `Invalid pipeline action '${action}'; valid actions are: 'start', 'pause', 'shutdown', 'stop', 'resume', 'clear' or 'dismiss_error'`, { action }),
+    new ApiError(
+      400,
+      'InvalidPipelineAction',
+      `Invalid pipeline action '${action}'; valid actions are: 'start', 'pause', 'shutdown', 'stop', 'resume', 'clear', 'dismiss_error', 'start_transaction' or 'commit_transaction'`,
+      { action },
+    ),
   notRunning: (id: string, name: string) =>
     new ApiError(400, 'PipelineNotRunningOrPaused', `Pipeline ${id} is not currently running or paused.`, {
       pipeline_id: id,

@@ -9,6 +9,8 @@
  * pipeline once (onFail with a deployment_error); from then on every waiting request is answered
  * with that error, watch streams end, and the worker is gone. Nothing here waits for the worker to
  * answer a stats request or a heartbeat: a big step in the worker never stalls the main thread.
+ * A transaction's state (open, committing, none) is kept here, so that its errors and stats answer at
+ * once; its input is held in the worker (runtime.ts). A transaction does not outlive its pipeline's run.
  */
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
@@ -70,10 +72,26 @@ function emptyMetrics(): WorkerMetrics {
     memory_bytes: 0,
     heap_used_bytes: 0,
     busy_msecs: 0,
+    transaction_records: null,
     inputs: [],
     file_outputs: [],
   };
 }
+
+/** Today's Feldera transaction phases as stats report them (transaction_status). */
+export type TransactionStatus = 'NoTransaction' | 'TransactionInProgress' | 'CommitInProgress';
+
+export interface HostTransaction {
+  id: number;
+  startedAt: number;
+  /** When its commit began (null while open). */
+  commitStartedAt: number | null;
+}
+
+const TransactionErrors = {
+  inProgress: () => new ApiError(409, 'TransactionInProgress', 'Cannot perform this operation while there is a transaction in progress'),
+  noneInProgress: () => new ApiError(400, 'NoTransactionInProgress', 'This operation requires an active transaction, but none is currently in progress'),
+};
 
 function toApiError(e: WireError): ApiError {
   return new ApiError(e.status, e.body.error_code, e.body.message, e.body.details, e.headers ?? {});
@@ -100,6 +118,10 @@ export class PipelineHost {
   private readonly waiters = new Set<Pending<void>>();
   private readonly pendingIngest = new Map<number, Pending<string>>();
   private readonly pendingSnapshot = new Map<number, Pending<Buffer>>();
+  private readonly pendingCommit = new Map<number, Pending<void>>();
+  /** The open (or committing) transaction, and the last id given in this run. */
+  transaction: HostTransaction | null = null;
+  private lastTransactionId = 0;
   /** send_snapshot watch streams whose snapshot is still being sent, by the id the worker knows them by. */
   private readonly snapshotWatchers = new Map<number, Watcher>();
   private readonly ackListeners = new Map<number, (bytes: number) => void>();
@@ -227,11 +249,24 @@ export class PipelineHost {
         this.metrics = m.metrics;
         const p = this.pendingIngest.get(m.id);
         this.pendingIngest.delete(m.id);
-        if (m.error || !m.applied) p?.reject(m.error ? toApiError(m.error) : Errors.terminating());
-        else {
+        if (m.error) p?.reject(toApiError(m.error));
+        else if (m.applied) {
           this.tokens.complete(m.applied.endpoint, m.applied.count, m.applied.step);
           p?.resolve(this.tokens.token(m.applied.endpoint, m.applied.count));
-        }
+        } else if (m.held) {
+          // in progress until the commit's step completes it
+          p?.resolve(this.tokens.token(m.held.endpoint, m.held.count));
+        } else p?.reject(Errors.terminating());
+        return;
+      }
+      case 'transaction-committed': {
+        this.metrics = m.metrics;
+        for (const l of m.completed) this.tokens.complete(l.endpoint, l.count, l.step);
+        this.transaction = null;
+        const p = this.pendingCommit.get(m.id);
+        this.pendingCommit.delete(m.id);
+        if (m.error) p?.reject(toApiError(m.error));
+        else p?.resolve();
         return;
       }
       case 'snapshot-done': {
@@ -395,6 +430,43 @@ export class PipelineHost {
     return p;
   }
 
+  /** Where transactions stand (stats' transaction_status). */
+  get transactionStatus(): TransactionStatus {
+    if (this.transaction === null) return 'NoTransaction';
+    return this.transaction.commitStartedAt === null ? 'TransactionInProgress' : 'CommitInProgress';
+  }
+
+  /**
+   * Opens a transaction (today's Feldera /start_transaction): answers its id (1, 2, ... in this run). From
+   * here on ingress is checked and held by the worker until the commit. 409 TransactionInProgress while one
+   * is open or committing.
+   */
+  startTransaction(): number {
+    if (this.state === 'Terminated') throw this.terminatedError();
+    if (this.transaction !== null) throw TransactionErrors.inProgress();
+    const id = ++this.lastTransactionId;
+    this.transaction = { id, startedAt: Date.now(), commitStartedAt: null };
+    this.post({ t: 'transaction-start', transactionId: id });
+    return id;
+  }
+
+  /**
+   * Commits the open transaction: resolves once the worker applied everything it held as one step (stats
+   * show CommitInProgress until then); rejects with 422 StepRefused when the engine refused that step
+   * (nothing of it applied, the transaction is over either way). 400 NoTransactionInProgress when no
+   * transaction is open (or its commit already began).
+   */
+  commitTransaction(): Promise<void> {
+    if (this.state === 'Terminated') return Promise.reject(this.terminatedError());
+    const txn = this.transaction;
+    if (txn === null || txn.commitStartedAt !== null) return Promise.reject(TransactionErrors.noneInProgress());
+    txn.commitStartedAt = Date.now();
+    const id = this.nextId++;
+    const p = new Promise<void>((resolve, reject) => this.pendingCommit.set(id, { resolve, reject }));
+    this.post({ t: 'transaction-commit', id });
+    return p;
+  }
+
   /**
    * A watch stream of `relation`, written as `config` says (egress/config.ts). With `sendSnapshot` (today's
    * send_snapshot=true) it starts with the relation's current contents: the worker subscribes it and takes
@@ -467,6 +539,10 @@ export class PipelineHost {
     this.pendingIngest.clear();
     for (const p of this.pendingSnapshot.values()) p.reject(err());
     this.pendingSnapshot.clear();
+    for (const p of this.pendingCommit.values()) p.reject(err());
+    this.pendingCommit.clear();
+    // an open transaction goes with the run: its held input was never applied
+    this.transaction = null;
     this.initWaiter?.reject(err());
     for (const r of this.resumed.splice(0)) r();
     this.wake();

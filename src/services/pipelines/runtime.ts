@@ -2,10 +2,11 @@
  * A deployed pipeline's engine side, as it runs inside the pipeline's worker (worker/pipeline-worker.ts):
  * one engine circuit for the program it was started with, its input endpoints (connectors and HTTP
  * ingress), its output files, and counters for stats. Every ingress request is one atomic step
- * (Circuit.step). A step's changes are encoded once per (relation, encoding) that the host subscribed
+ * (Circuit.step), except while a transaction is open: then each request is checked when it arrives and
+ * held (held-input.ts), and the commit applies all of it as one step. A step's changes are encoded once per (relation, encoding) that the host subscribed
  * to and handed to `emit`; the host frames them for its watch streams without waiting for them.
  */
-import { EngineInputError, EngineStepError, type Circuit, type CompiledProgram, type RelationSchema, type StepResult } from '../../engine/index.js';
+import { EngineInputError, EngineStepError, type Circuit, type CompiledProgram, type InputChange, type RelationSchema, type StepResult } from '../../engine/index.js';
 import { connectorEndpointName } from './compiler.js';
 import type { ConnectorAccess } from './connectors/access.js';
 import { checkInputSource, readInputConnector, type ConnectorData } from './connectors/input.js';
@@ -13,6 +14,7 @@ import { FileOutput } from './connectors/output.js';
 import { encodeChunks, encodingKey, OutputTooLarge, type EncodedChunk, type OutputEncoding, type RecordCounter } from './egress/encode.js';
 import { stepOrder } from './egress/order.js';
 import { ApiError } from './errors.js';
+import { HeldInput } from './held-input.js';
 import { engineName } from './names.js';
 import { TableBinding } from './ingress/binding.js';
 import type { ParsedInput } from './ingress/parser.js';
@@ -20,6 +22,8 @@ import { parseErrorsResponse, type ParseErrorEntry } from './ingress/parse-error
 import type { LogLevel } from './logs.js';
 import type { InputEndpointStats, TokenLabel } from './worker/protocol.js';
 import { StepLatency } from './step-latency.js';
+
+const INPUT_REFUSED = 'The input was refused, nothing of it was applied';
 
 export type RuntimeState = 'Paused' | 'Running' | 'Terminated';
 
@@ -57,6 +61,8 @@ export class PipelineRuntime {
   private readonly abort = new AbortController();
 
   private readonly relations = new Map<string, RelationSchema>();
+  /** The open transaction's held input (null: none open, every request is a step of its own). */
+  transaction: HeldInput | null = null;
 
   constructor(
     readonly program: CompiledProgram,
@@ -141,17 +147,26 @@ export class PipelineRuntime {
       this.bufferedRecords -= d.parsed.records;
       ep.metrics.buffered_records = 0;
       ep.metrics.buffered_bytes = 0;
+      let held = false;
       try {
-        this.apply(d.parsed);
-        ep.metrics.total_records += d.parsed.records;
+        if (this.transaction !== null) {
+          // a transaction is open (started while paused): the connector's data joins it, as Feldera's
+          // connectors' input does; its bytes were counted when read, ingest counts them again as held
+          ep.metrics.total_bytes -= d.bytes;
+          held = this.ingest(d.parsed, ep, d.bytes) === 'held';
+        } else {
+          this.apply(d.parsed);
+          ep.metrics.total_records += d.parsed.records;
+        }
       } catch (err) {
         ep.fatal_error = (err as Error).message;
         ep.metrics.num_parse_errors += 1;
         this.opts.log('ERROR', `input endpoint '${d.endpointName}': ${(err as Error).message}`);
       }
       ep.metrics.end_of_input = true;
-      // everything the connector read is processed (a refused batch too: nothing of it is still to come)
-      completed.push({ endpoint: d.endpointName, count: d.parsed.records, step: this.steps });
+      // everything the connector read is processed (a refused batch too: nothing of it is still to come),
+      // or held: then the commit's step completes it
+      if (!held) completed.push({ endpoint: d.endpointName, count: d.parsed.records, step: this.steps });
     }
     return completed;
   }
@@ -178,59 +193,139 @@ export class PipelineRuntime {
   }
 
   /**
+   * Input of one request: applied as one step (see apply), or, while a transaction is open, checked as a
+   * step would check it and held (a bad request throws the same error and nothing of it is kept). Answers
+   * 'held' or 'applied'.
+   */
+  ingest(parsed: ParsedInput, endpoint?: InputEndpoint, bytes = 0): 'applied' | 'held' {
+    const txn = this.transaction;
+    if (txn === null) {
+      this.apply(parsed, endpoint, bytes);
+      return 'applied';
+    }
+    this.refuseParseErrors(parsed, endpoint);
+    try {
+      this.circuit.check(parsed.input);
+    } catch (err) {
+      throw this.stepFailure(err, parsed, endpoint, INPUT_REFUSED);
+    }
+    txn.hold(parsed, endpoint, bytes);
+    // received and buffered, not processed until the commit
+    this.totalInputRecords += parsed.records;
+    this.bufferedRecords += parsed.records;
+    if (endpoint) {
+      endpoint.metrics.total_records += parsed.records;
+      endpoint.metrics.total_bytes += bytes;
+      endpoint.metrics.buffered_records += parsed.records;
+      endpoint.metrics.buffered_bytes += bytes;
+    }
+    return 'held';
+  }
+
+  /** Opens a transaction (the caller checked that none is open). */
+  startTransaction(id: number): void {
+    this.transaction = new HeldInput(id);
+  }
+
+  /**
+   * Commits the open transaction: everything it holds as ONE step, all or nothing. A step the engine refuses
+   * (a view's computation failed) is answered as `refused` (422 StepRefused) and nothing of the transaction
+   * is applied; either way the transaction is over. `completed`: where each input endpoint of the
+   * transaction now stands, for completion tokens (its records are processed, applied or refused: nothing
+   * of them is still to come).
+   */
+  commitTransaction(): { completed: TokenLabel[]; refused: ApiError | null } {
+    const txn = this.transaction;
+    if (txn === null) return { completed: [], refused: null };
+    this.transaction = null;
+    this.bufferedRecords -= txn.records;
+    for (const [ep, held] of txn.byEndpoint) {
+      ep.metrics.buffered_records -= held.records;
+      ep.metrics.buffered_bytes -= held.bytes;
+    }
+    const input = txn.take();
+    let refused: ApiError | null = null;
+    if (txn.changes > 0) {
+      try {
+        this.step(input, null, 'The transaction was refused, nothing of it was applied');
+      } catch (err) {
+        refused = err as ApiError;
+      }
+    }
+    this.totalProcessedRecords += txn.records;
+    const completed = [...txn.byEndpoint.keys()].map((ep) => ({ endpoint: ep.endpoint_name, count: ep.metrics.total_records, step: this.steps }));
+    return { completed, refused };
+  }
+
+  /**
    * Applies parsed input as one step; on any bad event nothing is applied and a ParseErrors ApiError
    * is thrown. Returns the step result.
    */
   apply(parsed: ParsedInput, endpoint?: InputEndpoint, bytes = 0): StepResult | null {
-    if (parsed.errors.length > 0) {
-      if (endpoint) endpoint.metrics.num_parse_errors += parsed.errorCount;
-      throw parseErrorsResponse(parsed.errors, parsed.errorCount);
-    }
+    this.refuseParseErrors(parsed, endpoint);
     if (parsed.count === 0) {
       if (endpoint) endpoint.metrics.total_bytes += bytes;
       return null;
     }
-    let result: StepResult;
-    const began = performance.now();
-    try {
-      result = this.circuit.step(parsed.input);
-    } catch (err) {
-      if (err instanceof EngineStepError) {
-        // a view's computation failed on this input (integer overflow, division by zero): the engine
-        // refused the step whole, the pipeline keeps running as before the request (Feldera would fail it)
-        throw new ApiError(422, 'StepRefused', `The input was refused, nothing of it was applied: ${err.message}`, { view: err.view, expression: err.expression, type: err.type });
-      }
-      if (!(err instanceof EngineInputError)) {
-        const e = err instanceof Error ? err : new Error(String(err));
-        this.opts.log('ERROR', `the engine failed while processing a step: ${e.stack ?? e.message}`);
-        this.opts.onFatal?.(e);
-        throw new ApiError(500, 'RuntimeError.WorkerPanic', `The pipeline failed while processing the input: ${e.message}`, { error: e.message });
-      }
-      const ev = parsed.eventOf(err.index);
-      const entry: ParseErrorEntry = {
-        description: err.message,
-        event_number: ev + 1,
-        line: parsed.lineOf(ev),
-        // the engine names the column in its message ("error parsing field 'D': ...")
-        field: /^error parsing field '((?:[^']|'')*)'/.exec(err.message)?.[1] ?? null,
-        invalid_bytes: null,
-        invalid_text: parsed.textOf(ev),
-        suggestion: null,
-      };
-      if (endpoint) endpoint.metrics.num_parse_errors += 1;
-      throw parseErrorsResponse([entry]);
-    }
-    const ended = performance.now();
-    this.stepLatency.record(ended - began, ended);
-    this.steps++;
+    const result = this.step(parsed.input, parsed, INPUT_REFUSED, endpoint);
     this.totalInputRecords += parsed.records;
     this.totalProcessedRecords += parsed.records;
     if (endpoint) {
       endpoint.metrics.total_records += parsed.records;
       endpoint.metrics.total_bytes += bytes;
     }
+    return result;
+  }
+
+  private refuseParseErrors(parsed: ParsedInput, endpoint: InputEndpoint | undefined): void {
+    if (parsed.errors.length === 0) return;
+    if (endpoint) endpoint.metrics.num_parse_errors += parsed.errorCount;
+    throw parseErrorsResponse(parsed.errors, parsed.errorCount);
+  }
+
+  /** One engine step of `input` (one request's `parsed`, or a commit's: null), its output dispatched; throws stepFailure's error. */
+  private step(input: InputChange[], parsed: ParsedInput | null, refusal: string, endpoint?: InputEndpoint): StepResult {
+    let result: StepResult;
+    const began = performance.now();
+    try {
+      result = this.circuit.step(input);
+    } catch (err) {
+      throw this.stepFailure(err, parsed, endpoint, refusal);
+    }
+    const ended = performance.now();
+    this.stepLatency.record(ended - began, ended);
+    this.steps++;
     this.dispatch(result);
     return result;
+  }
+
+  /**
+   * The answer to an engine error: a refused step (a view's computation failed on the input: integer
+   * overflow, division by zero) is 422 StepRefused and the pipeline keeps running as before (Feldera would
+   * fail it); a bad input of `parsed` is a ParseErrors 400 naming its event; anything else (or a bad input
+   * in a commit, which was checked when it arrived) is the engine failing, which fails the pipeline (onFatal).
+   */
+  private stepFailure(err: unknown, parsed: ParsedInput | null, endpoint: InputEndpoint | undefined, refusal: string): ApiError {
+    if (err instanceof EngineStepError) return new ApiError(422, 'StepRefused', `${refusal}: ${err.message}`, { view: err.view, expression: err.expression, type: err.type });
+    if (!(err instanceof EngineInputError) || parsed === null) {
+      const e = err instanceof Error ? err : new Error(String(err));
+      this.opts.log('ERROR', `the engine failed while processing a step: ${e.stack ?? e.message}`);
+      this.opts.onFatal?.(e);
+      return new ApiError(500, 'RuntimeError.WorkerPanic', `The pipeline failed while processing the input: ${e.message}`, { error: e.message });
+    }
+    const ev = parsed.eventOf(err.index);
+    const entry: ParseErrorEntry = {
+      description: err.message,
+      event_number: ev + 1,
+      line: parsed.lineOf(ev),
+      // the engine names the column in its message ("error parsing field 'D': ...")
+      field: /^error parsing field '((?:[^']|'')*)'/.exec(err.message)?.[1] ?? null,
+      invalid_bytes: null,
+      invalid_text: parsed.textOf(ev),
+      suggestion: null,
+    };
+    if (endpoint) endpoint.metrics.num_parse_errors += 1;
+    return parseErrorsResponse([entry]);
   }
 
   private dispatch(result: StepResult): void {

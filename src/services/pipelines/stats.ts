@@ -5,10 +5,11 @@
  * counters, input endpoints, output files, its own memory) after every step; the host adds its watch
  * streams and answers without asking the worker, so stats answer at once even while a big step runs.
  *
- * Rules: a request is applied when it is answered, so every step that began has completed (initiated =
- * completed steps) and every processed record is complete; there are no transactions, checkpoints,
- * storage or bootstrap here, so those fields keep their idle values. Memory pressure is Feldera's levels
- * of the worker's memory against its limit (85 / 90 / 95 %).
+ * Rules: a request is applied when it is answered (inside a transaction: held, counted as input and
+ * buffered, processed by the commit), so every step that began has completed (initiated = completed
+ * steps) and every processed record is complete. Transactions are started by the API only (no connector
+ * starts one); there are no checkpoints, storage or bootstrap here, so those fields keep their idle
+ * values. Memory pressure is Feldera's levels of the worker's memory against its limit (85 / 90 / 95 %).
  */
 import { memoryUsage } from 'node:process';
 import { performance } from 'node:perf_hooks';
@@ -29,6 +30,7 @@ export function workerMetrics(rt: PipelineRuntime): WorkerMetrics {
     total_completed_steps: rt.steps,
     state_size_records: safeStateSize(rt),
     pipeline_complete: rt.pipelineComplete,
+    transaction_records: rt.transaction?.records ?? null,
     // in a worker, heap figures are the worker's own isolate; external and array buffers are held by it
     memory_bytes: heap.total_heap_size + external,
     // the worker thread's busy time since it started (its event loop's active time)
@@ -92,12 +94,7 @@ export function pipelineStats(host: PipelineHost, pipelineConfig: Record<string,
     global_metrics: {
       state: host.state,
       bootstrap_in_progress: false,
-      transaction_status: 'NoTransaction',
-      transaction_id: 0,
-      transaction_msecs: null,
-      transaction_records: null,
-      commit_progress: null,
-      transaction_initiators: { transaction_id: null, initiated_by_api: null, initiated_by_connectors: {} },
+      ...transactionMetrics(host, now),
       concurrent_bootstrap_phase: 'Inactive',
       concurrent_bootstrap_progress: null,
       // the pipeline's own worker: its heap and the memory its objects hold outside the heap
@@ -133,6 +130,31 @@ export function pipelineStats(host: PipelineHost, pipelineConfig: Record<string,
     inputs,
     outputs,
     metrics: [],
+  };
+}
+
+/** The transaction fields of global_metrics (today's Feldera: only API-initiated transactions here). */
+function transactionMetrics(host: PipelineHost, now: number): Record<string, unknown> {
+  const txn = host.transaction;
+  if (txn === null)
+    return {
+      transaction_status: 'NoTransaction',
+      transaction_id: 0,
+      transaction_msecs: null,
+      transaction_records: null,
+      commit_progress: null,
+      transaction_initiators: { transaction_id: null, initiated_by_api: null, initiated_by_connectors: {} },
+    };
+  const committing = txn.commitStartedAt !== null;
+  return {
+    transaction_status: host.transactionStatus,
+    transaction_id: txn.id,
+    // as Feldera: while open, the time since the start; while committing, the time since the commit began
+    transaction_msecs: now - (txn.commitStartedAt ?? txn.startedAt),
+    transaction_records: host.metrics.transaction_records ?? 0,
+    // the commit is one engine step here, with no per-operator progress to report
+    commit_progress: null,
+    transaction_initiators: { transaction_id: txn.id, initiated_by_api: committing ? 'Committed' : 'Started', initiated_by_connectors: {} },
   };
 }
 

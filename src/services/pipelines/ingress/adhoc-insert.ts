@@ -12,6 +12,7 @@
  * the JSON number a JSON ingress would carry (so 1.5 fits a DOUBLE column), exactly. Append only (no
  * OVERWRITE). Anything refused (bad SQL, an unknown table or column, a view, a wrong number of values, a
  * bad value, a step the engine refuses) is a 400 AdHocQueryError with its reason, and nothing is applied.
+ * Inside a transaction the rows are checked and held as ingress is (runtime.ingest), applied by the commit.
  */
 import { jsonText, parseJsonText, type ColumnSchema, type JsonRow, type JsonValue } from '../../../engine/index.js';
 import { badQuery, evaluateQuery, formatQuery, isQueryText, repeatsOrRefuse, type QueryFormat } from '../egress/adhoc.js';
@@ -172,7 +173,7 @@ export function runInsert(rt: PipelineRuntime, stmt: InsertStatement, outputCase
     }
   }
   try {
-    rt.apply(sink.result((c) => ('row' in c ? jsonText(c.row) : '')));
+    rt.ingest(sink.result((c) => ('row' in c ? jsonText(c.row) : '')));
   } catch (err) {
     if (err instanceof ApiError && err.status < 500) throw refusal(err);
     throw err;

@@ -92,7 +92,8 @@ export function ingressRoutes(app: FastifyInstance, manager: PipelineManager, bo
       throw err;
     }
     // today's answer (additive for v0.24 clients, which read no body): the token of the table's HTTP input
-    // here; the request is applied when it is answered, so the token is complete at once
+    // here; the request is applied when it is answered, so the token is complete at once (inside a
+    // transaction: held, the token in progress until the commit's step)
     return reply.code(200).send({ token });
   });
 }

@@ -1,12 +1,15 @@
 /**
  * Pipeline definitions and lifecycle actions: /programs, /pipelines, /pipelines/{name}[/start|pause|shutdown]
- * (v0.24) and today's /stop, /resume, /clear, /dismiss_error beside them. Pipeline objects are answered in
+ * (v0.24) and today's /stop, /resume, /clear, /dismiss_error, /start_transaction, /commit_transaction beside
+ * them (the transaction actions, today's API only, answer 503 PipelineInteractionNotDeployed as the other
+ * forwarded requests when the pipeline is not deployed). Pipeline objects are answered in
  * the shape of the server's `--pipeline-api`.
  */
 import type { FastifyInstance } from 'fastify';
 import { Errors } from '../errors.js';
 import type { PipelineManager } from '../manager.js';
 import { serializePipeline as serialize, serializeProgram, type DeploymentState, type PipelineApi, type PipelineRecord } from '../model.js';
+import { deployed } from './completion.js';
 import { boolParam, jsonBody, parseDescr, parsePatch, type Query } from './util.js';
 
 export function pipelineRoutes(app: FastifyInstance, manager: PipelineManager, api: PipelineApi = 'v0.24'): void {
@@ -83,6 +86,12 @@ export function pipelineRoutes(app: FastifyInstance, manager: PipelineManager, a
       case 'dismiss_error':
         await manager.dismissError(name);
         return reply.code(200).send('');
+      case 'start_transaction':
+        return reply.code(200).send({ transaction_id: deployed(manager, name).startTransaction() });
+      case 'commit_transaction':
+        // answered once the commit's one step is taken (Feldera answers when it begins; its SDK then polls stats)
+        await deployed(manager, name).commitTransaction();
+        return reply.code(200).type('application/json').send(JSON.stringify('Transaction commit initiated'));
       default:
         throw Errors.invalidAction(action);
     }

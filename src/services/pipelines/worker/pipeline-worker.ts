@@ -4,8 +4,9 @@
  * bodies arrive as byte chunks and are parsed and applied here, watch output is encoded here and sent
  * back as bytes, snapshots are answered here. Nothing of the main thread's heap is needed.
  *
- * Rules: an ingress request is one step, all of it or nothing; a bad input is an answer with an error,
- * never a failure of the worker; an engine failure on a step is reported as `fatal` (the host then
+ * Rules: an ingress request is one step, all of it or nothing (while a transaction is open: checked and
+ * held, and the commit is one step of everything held); a bad input is an answer with an error, never a
+ * failure of the worker; an engine failure on a step is reported as `fatal` (the host then
  * fails the pipeline and ends this worker).
  */
 import { parentPort, workerData } from 'node:worker_threads';
@@ -21,7 +22,7 @@ import { PipelineRuntime, type InputEndpoint } from '../runtime.js';
 import { workerMetrics } from '../stats.js';
 import { IngestJob } from './ingest-job.js';
 import { WatchSnapshots } from './watch-snapshots.js';
-import type { FromWorker, TokenLabel, ToWorker, WireChunk, WireError, WorkerConfig } from './protocol.js';
+import type { FromWorker, HeldPosition, TokenLabel, ToWorker, WireChunk, WireError, WorkerConfig } from './protocol.js';
 import type { RelationSchema } from '../../../engine/index.js';
 
 const port = parentPort!;
@@ -110,6 +111,7 @@ function finishIngest(id: number): void {
   let error: WireError | null = null;
   let endpoint: InputEndpoint | null = null;
   let applied: TokenLabel | null = null;
+  let held: HeldPosition | null = null;
   try {
     if (rt.state === 'Terminated') throw Errors.terminating();
     const table = rt.program.tables.find((t) => t.name === job.spec.table);
@@ -118,14 +120,17 @@ function finishIngest(id: number): void {
     endpoint = rt.httpEndpoint(table, job.spec.format);
     endpoint.metrics.buffered_bytes += job.bytes;
     post({ t: 'metrics', metrics: workerMetrics(rt) });
-    rt.apply(job.finish(), endpoint, job.bytes);
-    // applied (or empty): the table's HTTP input up to here is in, as of the step just taken
-    applied = { endpoint: endpoint.endpoint_name, count: endpoint.metrics.total_records, step: rt.steps };
+    const outcome = rt.ingest(job.finish(), endpoint, job.bytes);
+    const position = { endpoint: endpoint.endpoint_name, count: endpoint.metrics.total_records };
+    // held by the open transaction: its step is the commit's; applied (or empty): the table's HTTP input
+    // up to here is in, as of the step just taken
+    if (outcome === 'held') held = position;
+    else applied = { ...position, step: rt.steps };
   } catch (err) {
     error = wireError(err);
   }
   if (endpoint) endpoint.metrics.buffered_bytes -= job.bytes;
-  post({ t: 'ingest-done', id, error, applied, metrics: workerMetrics(rt) });
+  post({ t: 'ingest-done', id, error, applied, held, metrics: workerMetrics(rt) });
 }
 
 function handle(m: ToWorker): void {
@@ -201,6 +206,16 @@ function handle(m: ToWorker): void {
         error = wireError(err);
       }
       post({ t: 'snapshot-done', id: m.id, body, error }, body ? [body.buffer as ArrayBuffer] : []);
+      return;
+    }
+    case 'transaction-start':
+      rt!.startTransaction(m.transactionId);
+      post({ t: 'metrics', metrics: workerMetrics(rt!) });
+      return;
+    case 'transaction-commit': {
+      // while paused too: Feldera's circuit keeps stepping while its connectors are paused
+      const { completed, refused } = rt!.commitTransaction();
+      post({ t: 'transaction-committed', id: m.id, error: refused ? wireError(refused) : null, completed, metrics: workerMetrics(rt!) });
       return;
     }
     case 'stop':

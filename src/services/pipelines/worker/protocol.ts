@@ -64,6 +64,10 @@ export type ToWorker =
   /** The stream took the last part: the next one, please. */
   | { t: 'watch-snapshot-more'; id: number }
   | { t: 'watch-snapshot-cancel'; id: number }
+  /** Opens a transaction (the host checked that none is open): ingress from here on is checked and held, not stepped. */
+  | { t: 'transaction-start'; transactionId: number }
+  /** Commits the open transaction as one step; answered with `transaction-committed`. */
+  | { t: 'transaction-commit'; id: number }
   | { t: 'stop' };
 
 /** One encoded output chunk: the part after `"sequence_number":N,` as UTF-8. */
@@ -102,6 +106,12 @@ export interface TokenLabel {
   step: number;
 }
 
+/** An input endpoint's records up to `count` are in an open transaction, not yet applied. */
+export interface HeldPosition {
+  endpoint: string;
+  count: number;
+}
+
 /** What the worker reports after every step and state change, and now and then (memory). */
 export interface WorkerMetrics {
   state: 'Paused' | 'Running' | 'Terminated';
@@ -117,6 +127,8 @@ export interface WorkerMetrics {
   busy_msecs: number;
   inputs: InputEndpointStats[];
   file_outputs: FileOutputStats[];
+  /** Records the open transaction holds (null: no transaction open in the worker). */
+  transaction_records: number | null;
   /** The recent steps' latency (step-latency.ts); absent before the worker's first report. */
   step_latency?: StepLatencySnapshot;
 }
@@ -129,8 +141,13 @@ export type FromWorker =
   /** The watch streams of (relation, encoding) must end: a step's output for them could not be encoded. */
   | { t: 'output-end'; relation: string; encoding: string; reason: string }
   | { t: 'ingest-ack'; id: number; bytes: number }
-  /** `applied`: where the request left its table's HTTP input (null when it failed). */
-  | { t: 'ingest-done'; id: number; error: WireError | null; applied: TokenLabel | null; metrics: WorkerMetrics }
+  /**
+   * `applied`: where the request left its table's HTTP input (null when it failed or was held); `held`: the
+   * request was held by the open transaction up to this position of that input (its step is the commit's).
+   */
+  | { t: 'ingest-done'; id: number; error: WireError | null; applied: TokenLabel | null; held: HeldPosition | null; metrics: WorkerMetrics }
+  /** The transaction's one step is taken, or refused (`error`: nothing of it applied); either way it is over. */
+  | { t: 'transaction-committed'; id: number; error: WireError | null; completed: TokenLabel[]; metrics: WorkerMetrics }
   | { t: 'snapshot-done'; id: number; body: Uint8Array | null; error: WireError | null }
   /** Part of a watch stream's snapshot (chunks of at most CHUNK_RECORDS records); `done` on the last one. */
   | { t: 'watch-snapshot-part'; id: number; chunks: WireChunk[]; done: boolean; error: WireError | null }
