@@ -28,6 +28,7 @@ async function runtime(): Promise<{ rt: PipelineRuntime; emitted: string[] }> {
   const emitted: string[] = [];
   const rt = new PipelineRuntime(c.program, {
     emit: (relation, _encoding, chunks) => emitted.push(`${relation}:${chunks.map((ch) => ch.data).join('')}`),
+    endStreams: () => {},
     log: () => {},
     connectorAccess: { root, fetchPolicy: 'any', maxBytes: 1 << 20 },
   });
