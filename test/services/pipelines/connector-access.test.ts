@@ -63,14 +63,17 @@ CREATE MATERIALIZED VIEW v AS SELECT * FROM t;`;
 
 describe('file connectors reach only the connector root', () => {
   it('refuses /etc/passwd, /proc/self/environ and a file outside the root, as plain paths and file:// URLs', async () => {
-    for (const [transport, path] of [
+    const cases = [
       ['url_input', '/etc/passwd'],
       ['file_input', '/etc/passwd'],
       ['url_input', '/proc/self/environ'],
       ['file_input', secretFile],
       ['url_input', pathToFileURL(secretFile).href],
-    ] as const) {
-      const { error } = await startFails(readsFrom(transport, path));
+    ] as const;
+    // started all at once (each start is a worker of its own), checked one by one
+    const results = await Promise.all(cases.map(([transport, path]) => startFails(readsFrom(transport, path))));
+    for (const [i, [, path]] of cases.entries()) {
+      const { error } = results[i]!;
       expect(error.error_code).toBe('InitializationError');
       expect(error.message, path).toContain(`'${path}' is outside the connector root ${root}`);
       const text = JSON.stringify(error);
@@ -88,8 +91,10 @@ describe('file connectors reach only the connector root', () => {
   });
 
   it('refuses ../ out of the root', async () => {
-    for (const path of ['../outside/credentials.json', `${root}/../outside/credentials.json`, 'sub/../../outside/credentials.json']) {
-      const { error } = await startFails(readsFrom('file_input', path));
+    const paths = ['../outside/credentials.json', `${root}/../outside/credentials.json`, 'sub/../../outside/credentials.json'];
+    const results = await Promise.all(paths.map((path) => startFails(readsFrom('file_input', path))));
+    for (const [i, path] of paths.entries()) {
+      const { error } = results[i]!;
       expect(error.message, path).toMatch(/is outside the connector root/);
       expect(JSON.stringify(error)).not.toContain('TOPSECRET');
     }
@@ -99,8 +104,10 @@ describe('file connectors reach only the connector root', () => {
     symlinkSync(secretFile, join(root, 'innocent.json'));
     symlinkSync(outsideDir, join(root, 'linked-dir'));
     symlinkSync('/proc/self/environ', join(root, 'env.json'));
-    for (const path of ['innocent.json', join(root, 'innocent.json'), 'linked-dir/credentials.json', 'env.json']) {
-      const { error } = await startFails(readsFrom('file_input', path));
+    const paths = ['innocent.json', join(root, 'innocent.json'), 'linked-dir/credentials.json', 'env.json'];
+    const results = await Promise.all(paths.map((path) => startFails(readsFrom('file_input', path))));
+    for (const [i, path] of paths.entries()) {
+      const { error } = results[i]!;
       expect(error.message, path).toMatch(/is outside the connector root/);
       const text = JSON.stringify(error);
       expect(text).not.toContain('TOPSECRET');
@@ -114,12 +121,14 @@ describe('file connectors reach only the connector root', () => {
     symlinkSync(victim, join(root, 'out-link.jsonl'));
     const created = join(outsideDir, 'created.jsonl');
     const before = targetHits;
-    for (const path of [victim, '../outside/created.jsonl', created, 'out-link.jsonl', 'linked-dir/created.jsonl']) {
-      // The input is an allowed file plus an http source: neither may be read when the sink is refused.
-      const sql = `CREATE TABLE t (id INTEGER, name VARCHAR) WITH ('connectors' = ${conn('file_input', 'ok.json')});
+    const paths = [victim, '../outside/created.jsonl', created, 'out-link.jsonl', 'linked-dir/created.jsonl'];
+    // The input is an allowed file plus an http source: neither may be read when the sink is refused.
+    const sql = (path: string) => `CREATE TABLE t (id INTEGER, name VARCHAR) WITH ('connectors' = ${conn('file_input', 'ok.json')});
 CREATE TABLE h (id INTEGER, name VARCHAR) WITH ('connectors' = ${conn('url_input', `${targetUrl}/`)});
 CREATE VIEW v WITH ('connectors' = ${conn('file_output', path)}) AS SELECT * FROM t;`;
-      const { error } = await startFails(sql);
+    const results = await Promise.all(paths.map((path) => startFails(sql(path))));
+    for (const [i, path] of paths.entries()) {
+      const { error } = results[i]!;
       expect(error.message, path).toMatch(/Output connector .* cannot open its sink .*outside the connector root/);
     }
     expect(readFileSync(victim, 'utf8')).toBe('original\n');
@@ -155,8 +164,10 @@ describe('url_input over http', () => {
   it('under --fetch-policy public, refuses an internal server in every spelling and through a redirect: nothing fetched', async () => {
     const port = new URL(targetUrl).port;
     const before = targetHits;
-    for (const url of [`${targetUrl}/`, `http://localhost:${port}/`, `http://0x7f000001:${port}/`, `http://2130706433:${port}/`, `http://0177.0.0.1:${port}/`]) {
-      const { error } = await startFails(readsFrom('url_input', url));
+    const urls = [`${targetUrl}/`, `http://localhost:${port}/`, `http://0x7f000001:${port}/`, `http://2130706433:${port}/`, `http://0177.0.0.1:${port}/`];
+    const results = await Promise.all(urls.map((url) => startFails(readsFrom('url_input', url))));
+    for (const [i, url] of urls.entries()) {
+      const { error } = results[i]!;
       expect(error.message, url).toMatch(/refused by the fetch policy 'public'.*loopback/);
     }
     expect(targetHits).toBe(before);
