@@ -5,7 +5,9 @@
  * - compile errors: in `program_status.SqlError` (legacy) or `program_error.sql_compilation` (current);
  * - ingest: `{token}` answers (current) are kept for `completion_status`; legacy servers are polled via stats;
  * - snapshots: `/query` (current) or egress `mode=snapshot&query=quantiles` (legacy);
- * - `/v0/programs` (a shim of old servers) or, when it is 404, programs derived from the pipelines.
+ * - `/v0/programs` (a shim of old servers) or, when it is 404, programs derived from the pipelines;
+ * - today's transactions, monitor events and metrics, which v0.24-era servers lack: `isMissingEndpoint` tells
+ *   a route the server does not have from an answer about the pipeline.
  * Rows (watch frames, snapshots, query answers) are read digit-exact: a number a JS number would print with
  * other digits (BIGINT beyond 2^53, a long DECIMAL sent as a JSON number) is a JsonNumber (core/json-exact.ts).
  */
@@ -52,6 +54,21 @@ export interface EgressOptions {
 }
 
 export type Action = 'start' | 'pause' | 'stop';
+
+/** Monitor event fields: `status` (the default) or `all` (adds the details and the deployment error). */
+export type EventSelector = 'status' | 'all';
+
+/** A pipeline's transaction as stats report it (today's `global_metrics.transaction_status`/`transaction_id`). */
+export interface TransactionState {
+  /** NoTransaction | TransactionInProgress | CommitInProgress */
+  status: string;
+  /** 0 when none */
+  id: number;
+  /** Records held by the open transaction (null when none). */
+  records: number | null;
+  /** Milliseconds since the start or since the commit began (null when none). */
+  msecs: number | null;
+}
 
 const enc = encodeURIComponent;
 
@@ -160,6 +177,45 @@ export class PipelinesClient {
 
   async stats(name: string): Promise<Record<string, unknown>> {
     return this.http.json<Record<string, unknown>>('GET', this.path(name, '/stats'));
+  }
+
+  /** Today's metrics: the Prometheus text as the server wrote it, or Feldera's JSON form (numbers digit-exact). */
+  async metrics(name: string, format: 'prometheus' | 'json'): Promise<unknown> {
+    const res = await this.http.request<unknown>('GET', this.path(name, '/metrics'), { query: { format }, exactNumbers: true });
+    return format === 'prometheus' ? (typeof res.data === 'string' ? res.data : res.data === undefined ? '' : JSON.stringify(res.data)) : res.data;
+  }
+
+  /** Today's monitor events of a pipeline, newest first. */
+  async events(name: string, selector: EventSelector = 'status'): Promise<Record<string, unknown>[]> {
+    const raw = await this.http.json<unknown>('GET', this.path(name, '/events'), { query: { selector } });
+    if (!Array.isArray(raw)) throw new ApiError('the pipeline service answered GET .../events with something that is not a list', 200, raw);
+    return raw as Record<string, unknown>[];
+  }
+
+  /** One monitor event by id (a UUID) or `latest`. */
+  async event(name: string, id: string, selector: EventSelector = 'status'): Promise<Record<string, unknown>> {
+    return this.http.json<Record<string, unknown>>('GET', this.path(name, `/events/${enc(id)}`), { query: { selector } });
+  }
+
+  /** Today's `/start_transaction`: the new transaction's id. */
+  async startTransaction(name: string): Promise<number> {
+    const data = await this.http.json<{ transaction_id?: unknown }>('POST', this.path(name, '/start_transaction'), { idempotent: false });
+    const id = data && typeof data === 'object' ? Number(data.transaction_id) : NaN;
+    if (!Number.isFinite(id)) throw new ApiError('the pipeline service answered start_transaction without a transaction_id', 200, data);
+    return id;
+  }
+
+  /** Today's `/commit_transaction` (the server takes no id: it commits the open transaction). */
+  async commitTransaction(name: string): Promise<void> {
+    await this.http.request('POST', this.path(name, '/commit_transaction'), { idempotent: false });
+  }
+
+  /** The transaction fields of stats, or undefined when the server's stats have none (a v0.24-era server). */
+  async transaction(name: string): Promise<TransactionState | undefined> {
+    const g = ((await this.stats(name)).global_metrics ?? {}) as Record<string, unknown>;
+    if (typeof g.transaction_status !== 'string') return undefined;
+    const orNull = (v: unknown) => (typeof v === 'number' ? v : null);
+    return { status: g.transaction_status, id: typeof g.transaction_id === 'number' ? g.transaction_id : 0, records: orNull(g.transaction_records), msecs: orNull(g.transaction_msecs) };
   }
 
   /**
@@ -297,6 +353,17 @@ export class PipelinesClient {
 }
 
 const QUANTILES = 1000;
+
+/**
+ * The server has no such route (a v0.24-era server asked for today's transactions, events or metrics): 404 or
+ * 405 that is not about the pipeline or the event, or v0.24's 400 for an action it does not know.
+ */
+export function isMissingEndpoint(err: unknown): boolean {
+  if (!(err instanceof ApiError)) return false;
+  if (err.status === 404) return err.code !== 'UnknownPipelineName' && err.code !== 'UnknownPipelineMonitorEvent';
+  if (err.status === 405) return true;
+  return err.status === 400 && (err.code === 'InvalidPipelineAction' || (err.code === 'IllegalPipelineAction' && /action '[a-z_]*transaction'/i.test(err.message)));
+}
 
 function isUnknownAction(err: ApiError): boolean {
   if (err.status === 404 && err.code !== 'UnknownPipelineName') return true;

@@ -7,13 +7,16 @@ import type { Factory } from '../factory.js';
 import { addVerbs } from '../factory.js';
 import { describeArguments } from '../help-text.js';
 import { newCmdPipeCreate } from './create.js';
+import { newCmdPipeEvents } from './events.js';
 import { newCmdPipeIngest } from './ingest.js';
 import { newCmdPipeDelete, newCmdPipePause, newCmdPipeShutdown, newCmdPipeStart } from './lifecycle.js';
 import { newCmdPipeList, newCmdPipePrograms, newCmdPipeStatus } from './list.js';
 import { newCmdPipeLogs } from './logs.js';
+import { newCmdPipeMetrics } from './metrics.js';
 import { newCmdPipeQuery } from './query.js';
 import { newCmdPipeSnapshot } from './snapshot.js';
 import { newCmdPipeStats } from './stats.js';
+import { newCmdPipeTxn } from './txn.js';
 import { newCmdPipeWatch } from './watch.js';
 
 export function register(cmd: Command, f: Factory): void {
@@ -37,6 +40,9 @@ export function register(cmd: Command, f: Factory): void {
     newCmdPipeQuery(f),
     newCmdPipeStats(f),
     newCmdPipeLogs(f),
+    newCmdPipeMetrics(f),
+    newCmdPipeEvents(f),
+    newCmdPipeTxn(f),
   );
   describeArguments(cmd, {
     name: 'the pipeline name',
@@ -46,6 +52,7 @@ export function register(cmd: Command, f: Factory): void {
     table: 'the table to feed',
     view: 'the view (or table) to read',
     views: 'one or more views to watch',
+    event: 'an event id (a UUID) or "latest"; all events when omitted',
     sql: "one SELECT over the pipeline's materialized tables and views",
   });
 }

@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import { ApiError, ExitCode, OpsError, TimeoutError, UsageError } from '../../core/errors.js';
 import { startProgress, type Progress } from '../../core/progress.js';
 import { sanitize } from '../../core/sanitize.js';
-import { PipelinesClient, compileFailed, isCompiling, isStopped, phaseText, type Pipeline } from '../../clients/pipelines.js';
+import { PipelinesClient, compileFailed, isMissingEndpoint, isCompiling, isStopped, phaseText, type Pipeline } from '../../clients/pipelines.js';
 import { renderSqlMessages } from './render.js';
 
 export function client(ctx: Context): PipelinesClient {
@@ -54,7 +54,27 @@ export function explain(err: unknown, name: string): never {
   if (err instanceof ApiError && err.code === 'PipelineNotRunningOrPaused') {
     throw new OpsError(err.message, ExitCode.failure, `Start it first: ops pipe start ${name}`);
   }
+  if (err instanceof ApiError && err.code === 'PipelineInteractionNotDeployed') {
+    throw new OpsError(`${sanitize(name)} is not deployed`, ExitCode.failure, `Start it first: ops pipe start ${name}`);
+  }
+  if (err instanceof ApiError && err.code === 'NoTransactionInProgress') {
+    throw new OpsError(`${sanitize(name)} has no transaction in progress`, ExitCode.failure, `Start one: ops pipe txn start ${name}`);
+  }
+  if (err instanceof ApiError && err.code === 'TransactionInProgress') {
+    throw new OpsError(`${sanitize(name)} already has a transaction in progress`, ExitCode.failure, `Commit it first: ops pipe txn commit ${name}`);
+  }
   throw err;
+}
+
+/**
+ * Today's endpoints (transactions, monitor events, metrics) against a server that lacks them: a clear message
+ * rather than the server's bare 404; anything else as `explain` says.
+ */
+export function explainToday(err: unknown, name: string, what: string): never {
+  if (isMissingEndpoint(err)) {
+    throw new OpsError(`this pipeline service does not offer ${what}`, ExitCode.failure, "The v0.24-era Feldera API had none; today's Feldera and `ops serve` do.");
+  }
+  explain(err, name);
 }
 
 export async function getPipeline(ctx: Context, pipes: PipelinesClient, name: string): Promise<Pipeline> {
