@@ -126,6 +126,18 @@ function __ops_sub --argument-names cpath word
             echo 'stats'
         case 'pipe/logs'
             echo 'logs'
+        case 'pipe/metrics'
+            echo 'metrics'
+        case 'pipe/events'
+            echo 'events'
+        case 'pipe/txn'
+            echo 'txn'
+        case 'pipe txn/start'
+            echo 'start'
+        case 'pipe txn/commit'
+            echo 'commit'
+        case 'pipe txn/status'
+            echo 'status'
         case 'hook/serve'
             echo 'serve'
         case 'hook/verify'
@@ -218,7 +230,9 @@ function __ops_subs --argument-names cpath
         case 'bm trash'
             printf '%s\n' 'list	What is in the trash' 'restore	Restore items (type: link, list, tag or note)' 'clear	Delete the trash for good (asks first; --yes in scripts)'
         case 'pipe'
-            printf '%s\n' 'create	Create or replace a pipeline from a SQL file (or stdin) and wait for it to compile' 'list	List the pipelines with their program and deployment state' 'status	Program and deployment state of a pipeline, its errors, and since when' 'programs	List the programs (GET /v0/programs, or derived from the pipelines on servers without it)' 'start	Start a pipeline and wait until it is Running (--timeout SECONDS; exit 8 when it runs out)' 'pause	Pause a pipeline (deploys it paused when it is shut down) and wait until Paused' 'shutdown	Shut a pipeline down (today\'s Feldera: stop) and wait until it is stopped; its state is lost' 'delete	Delete a stopped pipeline (asks for confirmation; --yes in scripts)' 'ingest	Send rows or changes to a table: NDJSON, a JSON array, or CSV; "-" or no file reads stdin' 'watch	Stream the changes of views: one NDJSON line per change, {"view":..,"insert"|"delete":row}' 'snapshot	Print the current contents of a view (a table, or --json)' 'query	Run an ad-hoc SELECT over the materialized tables and views of a running pipeline (a table, or --json), or an INSERT INTO one of its tables (prints the count)' 'stats	Statistics of a running pipeline (a table, or --json); --watch to refresh' 'logs	Print the log of a pipeline; --follow to keep printing new lines'
+            printf '%s\n' 'create	Create or replace a pipeline from a SQL file (or stdin) and wait for it to compile' 'list	List the pipelines with their program and deployment state' 'status	Program and deployment state of a pipeline, its errors, and since when' 'programs	List the programs (GET /v0/programs, or derived from the pipelines on servers without it)' 'start	Start a pipeline and wait until it is Running (--timeout SECONDS; exit 8 when it runs out)' 'pause	Pause a pipeline (deploys it paused when it is shut down) and wait until Paused' 'shutdown	Shut a pipeline down (today\'s Feldera: stop) and wait until it is stopped; its state is lost' 'delete	Delete a stopped pipeline (asks for confirmation; --yes in scripts)' 'ingest	Send rows or changes to a table: NDJSON, a JSON array, or CSV; "-" or no file reads stdin' 'watch	Stream the changes of views: one NDJSON line per change, {"view":..,"insert"|"delete":row}' 'snapshot	Print the current contents of a view (a table, or --json)' 'query	Run an ad-hoc SELECT over the materialized tables and views of a running pipeline (a table, or --json), or an INSERT INTO one of its tables (prints the count)' 'stats	Statistics of a running pipeline (a table, or --json); --watch to refresh' 'logs	Print the log of a pipeline; --follow to keep printing new lines' 'metrics	Metrics of a running pipeline: the Prometheus text, or Feldera\'s JSON form with --json' 'events	A pipeline\'s monitor events (its statuses over time), newest first; or one event by id or `latest`' 'txn	Transactions: input held until the commit applies it all as one step'
+        case 'pipe txn'
+            printf '%s\n' 'start	Open a transaction and print its id (--json: {transaction_id})' 'commit	Commit the open transaction; --wait returns once it is applied (--timeout SECONDS; exit 8 when it runs out)' 'status	The pipeline\'s transaction: status, id, records held and for how long'
         case 'hook'
             printf '%s\n' 'serve	Receive webhooks: verify signatures, de-duplicate, print events, forward, keep them for replay' 'verify	Check a signature against a payload (FILE or - for stdin); exit 0 valid, 1 invalid, 2 usage' 'sign	Print the x-signature of a payload (FILE or - for stdin)' 'replay	Re-send stored events, signed, to a URL; or --failed: redeliver the service\'s failed deliveries' 'register	Register a receiver URL for event types with the notification service' 'update	Change a registration: URL, event types, secret or description' 'list	List the registered webhooks' 'rm	Delete webhook registrations (asks first; --yes in scripts)' 'trigger	Emit an event through the notification service (sample payload unless --data)' 'deliveries	Deliveries, failed first (or one delivery with all its attempts)' 'redeliver	Queue deliveries again (a fresh series of attempts)' 'dashboard	Print the link to the delivery dashboard of the notification service (it carries the API key)'
         case 'serve'
@@ -353,6 +367,18 @@ function __ops_opts --argument-names cpath
             printf '%s\n' '--watch	refresh: redraw on a terminal, one NDJSON record per sample otherwise' '--interval	seconds between samples with --watch' '--help	show help' '-h	show help'
         case 'pipe logs'
             printf '%s\n' '--follow	keep printing new lines until interrupted or the stream ends' '-f	keep printing new lines until interrupted or the stream ends' '--help	show help' '-h	show help'
+        case 'pipe metrics'
+            printf '%s\n' '--help	show help' '-h	show help'
+        case 'pipe events'
+            printf '%s\n' '--all	every field: the status details and the deployment error' '--help	show help' '-h	show help'
+        case 'pipe txn'
+            printf '%s\n' '--help	show help' '-h	show help'
+        case 'pipe txn start'
+            printf '%s\n' '--help	show help' '-h	show help'
+        case 'pipe txn commit'
+            printf '%s\n' '--wait	return once stats show the transaction committed' '--help	show help' '-h	show help'
+        case 'pipe txn status'
+            printf '%s\n' '--help	show help' '-h	show help'
         case 'hook'
             printf '%s\n' '--help	show help' '-h	show help'
         case 'hook serve'
@@ -908,6 +934,34 @@ function __ops_value
         case 'pipe logs|--help'
             echo ''; return 0
         case 'pipe logs|-h'
+            echo ''; return 0
+        case 'pipe metrics|--help'
+            echo ''; return 0
+        case 'pipe metrics|-h'
+            echo ''; return 0
+        case 'pipe events|--all'
+            echo ''; return 0
+        case 'pipe events|--help'
+            echo ''; return 0
+        case 'pipe events|-h'
+            echo ''; return 0
+        case 'pipe txn|--help'
+            echo ''; return 0
+        case 'pipe txn|-h'
+            echo ''; return 0
+        case 'pipe txn start|--help'
+            echo ''; return 0
+        case 'pipe txn start|-h'
+            echo ''; return 0
+        case 'pipe txn commit|--wait'
+            echo ''; return 0
+        case 'pipe txn commit|--help'
+            echo ''; return 0
+        case 'pipe txn commit|-h'
+            echo ''; return 0
+        case 'pipe txn status|--help'
+            echo ''; return 0
+        case 'pipe txn status|-h'
             echo ''; return 0
         case 'hook|--help'
             echo ''; return 0
@@ -1465,6 +1519,33 @@ function __ops_arg
                     echo 'd:pipelines'
             end
         case 'pipe logs'
+            switch $argv[2]
+                case 0
+                    echo 'd:pipelines'
+            end
+        case 'pipe metrics'
+            switch $argv[2]
+                case 0
+                    echo 'd:pipelines'
+            end
+        case 'pipe events'
+            switch $argv[2]
+                case 0
+                    echo 'd:pipelines'
+                case 1
+                    echo '-'
+            end
+        case 'pipe txn start'
+            switch $argv[2]
+                case 0
+                    echo 'd:pipelines'
+            end
+        case 'pipe txn commit'
+            switch $argv[2]
+                case 0
+                    echo 'd:pipelines'
+            end
+        case 'pipe txn status'
             switch $argv[2]
                 case 0
                     echo 'd:pipelines'

@@ -1,6 +1,6 @@
 /**
  * `ops pipe metrics`, `ops pipe events` and `ops pipe txn` in-process against an in-process ops serve
- * pipeline service (today's API): real answers in table, TSV and JSON form, a transaction run through the CLI
+ * pipeline service (both --pipeline-api modes serve these routes): real answers in table, TSV and JSON form, a transaction run through the CLI
  * (start, ingest, nothing visible, commit --wait, all visible), the errors (unknown pipeline, not deployed,
  * no transaction, a transaction already open), and the message a v0.24-era server (the fake Feldera, which
  * has none of these routes) gets.
@@ -17,7 +17,7 @@ import { FakeFeldera } from '../../clients/pipelines/fake-feldera.js';
 
 const SQL = 'CREATE TABLE t (x INT NOT NULL); CREATE MATERIALIZED VIEW m AS SELECT x FROM t;';
 
-describe('ops pipe metrics / events / txn against ops serve (current API)', () => {
+describe.each(['v0.24', 'current'] as const)('ops pipe metrics / events / txn against ops serve (--pipeline-api %s)', (api) => {
   let svc: Svc;
   let env: Record<string, string | undefined>;
   const rowsOfM = async () =>
@@ -29,7 +29,7 @@ describe('ops pipe metrics / events / txn against ops serve (current API)', () =
       .sort();
 
   beforeAll(async () => {
-    svc = await startSvc({ pipelineApi: 'current' });
+    svc = await startSvc({ pipelineApi: api });
     await createCompiled(svc, 's', SQL);
     await createCompiled(svc, 'idle', SQL);
     await startRunning(svc, 's');
@@ -125,10 +125,15 @@ describe('ops pipe metrics / events / txn against ops serve (current API)', () =
     const tsv = await opsIn(['pipe', 'txn', 'status', 's'], { env });
     expect(tsv.stdout.split('\n').slice(0, 3)).toEqual(['status\tTransactionInProgress', `id\t${id}`, 'records\t3']);
 
+    // ingest --wait inside a transaction: its token completes only at the commit, so the wait runs out (exit 8)
+    const held = await opsIn(['--timeout', '1', 'pipe', 'ingest', 's', 't', '-', '--wait'], { env, input: '{"x": 4}\n' });
+    expect(held.exitCode, held.stderr).toBe(8);
+    expect(await rowsOfM()).toEqual([]);
+
     const commit = await opsIn(['pipe', 'txn', 'commit', 's', '--wait', '--json'], { env });
     expect(commit.exitCode, commit.stderr).toBe(0);
     expect(JSON.parse(commit.stdout)).toEqual({ pipeline: 's', transaction_id: id, committed: true, transaction_status: 'NoTransaction' });
-    expect(await rowsOfM()).toEqual([1, 2, 3]);
+    expect(await rowsOfM()).toEqual([1, 2, 3, 4]);
 
     const io = memoryIo({ tty: false });
     expect(await runPipeTxnStatus({ name: 's' }, new Context({}, env as NodeJS.ProcessEnv, io))).toEqual({ status: 'NoTransaction', id: 0, records: null, msecs: null });
