@@ -15,6 +15,9 @@ import { runPipeDelete, runPipePause, runPipeShutdown, runPipeStart } from '../.
 import { runPipeLogs } from '../../src/commands/pipe/logs.js';
 import { runPipeSnapshot } from '../../src/commands/pipe/snapshot.js';
 import { runPipeStats } from '../../src/commands/pipe/stats.js';
+import { runPipeEvents } from '../../src/commands/pipe/events.js';
+import { runPipeMetrics } from '../../src/commands/pipe/metrics.js';
+import { runPipeTxnCommit, runPipeTxnStart, runPipeTxnStatus } from '../../src/commands/pipe/txn.js';
 import { runPipeWatch } from '../../src/commands/pipe/watch.js';
 import { tempDir } from '../helpers/cli.js';
 import { memoryIo } from '../helpers/memory-io.js';
@@ -58,6 +61,15 @@ async function session(generation: Generation): Promise<FakeFeldera> {
   await run((ctx) => runPipeSnapshot({ name: 'p1', view: 'totals' }, ctx));
   await run((ctx) => runPipeStats({ name: 'p1' }, ctx));
   await run((ctx) => runPipeLogs({ name: 'p1' }, ctx));
+  if (generation === 'current') {
+    // today's verbs (a v0.24-era server has none of their routes)
+    await run((ctx) => runPipeMetrics({ name: 'p1' }, ctx));
+    await run((ctx) => runPipeEvents({ name: 'p1', all: true }, ctx));
+    await run((ctx) => runPipeEvents({ name: 'p1', event: 'latest' }, ctx));
+    await run(async (ctx) => void (await runPipeTxnStart({ name: 'p1' }, ctx)));
+    await run(async (ctx) => void (await runPipeTxnStatus({ name: 'p1' }, ctx)));
+    await run((ctx) => runPipeTxnCommit({ name: 'p1', wait: true }, ctx));
+  }
   await run((ctx) => runPipePause({ name: 'p1', wait: true }, ctx));
   await run((ctx) => runPipeShutdown({ name: 'p1', wait: true }, ctx));
   await run((ctx) => runPipeDelete({ name: 'p1' }, ctx));
@@ -78,7 +90,7 @@ describe("ops pipe against today's Feldera contract", () => {
 
   test('the session covered the operations the client uses', () => {
     const used = new Set(fake.requests.map((r) => contract.operationOf(r.method, r.path)));
-    for (const op of ['PUT /v0/pipelines/{pipeline_name}', 'POST /v0/pipelines/{pipeline_name}/ingress/{table_name}', 'POST /v0/pipelines/{pipeline_name}/egress/{table_name}', 'GET /v0/pipelines/{pipeline_name}/logs', 'GET /v0/pipelines/{pipeline_name}/query', 'POST /v0/pipelines/{pipeline_name}/stop', 'GET /v0/pipelines/{pipeline_name}/stats', 'DELETE /v0/pipelines/{pipeline_name}']) {
+    for (const op of ['PUT /v0/pipelines/{pipeline_name}', 'POST /v0/pipelines/{pipeline_name}/ingress/{table_name}', 'POST /v0/pipelines/{pipeline_name}/egress/{table_name}', 'GET /v0/pipelines/{pipeline_name}/logs', 'GET /v0/pipelines/{pipeline_name}/query', 'POST /v0/pipelines/{pipeline_name}/stop', 'GET /v0/pipelines/{pipeline_name}/stats', 'DELETE /v0/pipelines/{pipeline_name}', 'GET /v0/pipelines/{pipeline_name}/metrics', 'GET /v0/pipelines/{pipeline_name}/events', 'GET /v0/pipelines/{pipeline_name}/events/{event_id}', 'POST /v0/pipelines/{pipeline_name}/start_transaction', 'POST /v0/pipelines/{pipeline_name}/commit_transaction']) {
       expect(used, op).toContain(op);
     }
   });

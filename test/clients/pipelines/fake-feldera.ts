@@ -51,6 +51,8 @@ export interface FakeOptions {
   /** Contents of views for snapshots. */
   contents?: Record<string, Obj[]>;
   logLines?: string[];
+  /** Today's API: a commit never completes (stats stay at CommitInProgress). */
+  commitStuck?: boolean;
 }
 
 const FIXTURES = join(import.meta.dirname, 'fixtures');
@@ -68,6 +70,8 @@ export class FakeFeldera {
   url = '';
   private tokens = 0;
   private tokenPolls = new Map<string, number>();
+  /** Today's API: each pipeline's transaction (id 0 when none). */
+  private readonly transactions = new Map<string, { id: number; status: string; last: number }>();
 
   constructor(readonly options: FakeOptions) {}
 
@@ -306,6 +310,47 @@ export class FakeFeldera {
       if (this.generation === 'current') return this.json(res, 200, { token: `token-${++this.tokens}` });
       return void res.writeHead(200).end();
     }
+    if (this.generation === 'current' && m === 'POST' && (action === 'start_transaction' || action === 'commit_transaction')) {
+      if (!running)
+        return this.error(
+          res,
+          503,
+          'PipelineInteractionNotDeployed',
+          `Unable to interact with pipeline ${name} because the deployment status (${p.deployment_status}) indicates it is not (yet) fully provisioned`,
+        );
+      const t = this.transactions.get(name) ?? { id: 0, status: 'NoTransaction', last: 0 };
+      this.transactions.set(name, t);
+      if (action === 'start_transaction') {
+        if (t.status !== 'NoTransaction') return this.error(res, 409, 'TransactionInProgress', 'Cannot perform this operation while there is a transaction in progress', null);
+        Object.assign(t, { id: ++t.last, status: 'TransactionInProgress' });
+        return this.json(res, 200, { transaction_id: t.id });
+      }
+      if (t.status !== 'TransactionInProgress') return this.error(res, 400, 'NoTransactionInProgress', 'This operation requires an active transaction, but none is currently in progress', null);
+      if (this.options.commitStuck) t.status = 'CommitInProgress';
+      else Object.assign(t, { id: 0, status: 'NoTransaction' });
+      return this.json(res, 200, 'Transaction commit initiated');
+    }
+    if (this.generation === 'current' && m === 'GET' && action === 'events') {
+      const event = {
+        event_id: '0195f0c1-8d2e-7b3a-9c41-5e6f7a8b9c0d',
+        recorded_at: '2026-01-01T00:00:00.000000Z',
+        deployment_resources_status: running ? 'Provisioned' : 'Stopped',
+        deployment_resources_desired_status: running ? 'Provisioned' : 'Stopped',
+        deployment_runtime_status: running ? p.deployment_status : null,
+        deployment_runtime_desired_status: running ? p.deployment_desired_status : null,
+        deployment_has_error: false,
+        program_status: p.program_status,
+        storage_status: 'Cleared',
+      };
+      if (parts.length === 4) return this.json(res, 200, [event]);
+      if (parts[4] === 'latest' || parts[4] === event.event_id) return this.json(res, 200, event);
+      return this.error(res, 404, 'UnknownPipelineMonitorEvent', `Event ${parts[4]} does not exist for pipeline ${name}`);
+    }
+    if (this.generation === 'current' && m === 'GET' && action === 'metrics') {
+      if (!running) return this.error(res, 503, 'PipelineInteractionNotDeployed', `Unable to interact with pipeline ${name}`);
+      if (query.format === 'json') return this.json(res, 200, [{ key: 'dbsp_steps_total', type: 'counter', description: 'steps', values: [{ labels: { pipeline_name: name }, value: 3 }] }]);
+      return void res.writeHead(200, { 'content-type': 'text/plain' }).end(`# TYPE dbsp_steps_total counter\ndbsp_steps_total{pipeline_name="${name}"} 3\n`);
+    }
     if (action === 'completion_status' && m === 'GET') {
       const polls = (this.tokenPolls.get(query.token!) ?? 0) + 1;
       this.tokenPolls.set(query.token!, polls);
@@ -315,7 +360,16 @@ export class FakeFeldera {
       if (!running) return this.error(res, 400, 'PipelineNotRunningOrPaused', `Pipeline ${p.id} is not currently running or paused.`);
       const n = this.ingested.reduce((s, i) => s + countRecords(i.body, i.query.format), 0);
       return this.json(res, 200, {
-        global_metrics: { state: p.deployment_status, rss_bytes: 1000, cpu_msecs: 5, buffered_input_records: 0, total_input_records: n, total_processed_records: n, pipeline_complete: false },
+        global_metrics: {
+          state: p.deployment_status,
+          rss_bytes: 1000,
+          cpu_msecs: 5,
+          buffered_input_records: 0,
+          total_input_records: n,
+          total_processed_records: n,
+          pipeline_complete: false,
+          ...(this.generation === 'current' ? { transaction_status: this.transactions.get(name)?.status ?? 'NoTransaction', transaction_id: this.transactions.get(name)?.id ?? 0 } : {}),
+        },
         inputs: [
           {
             endpoint_name: 'orders.api',

@@ -172,6 +172,24 @@ describe.each(['v0.24', 'current'] as const)('ops pipe metrics / events / txn ag
   });
 });
 
+describe("commit --wait against today's Feldera (the fake manager) whose commit never completes", () => {
+  it('runs out at --timeout: exit 8 naming the transaction and its status', async () => {
+    const fake = await new FakeFeldera({ generation: 'current', commitStuck: true }).start();
+    try {
+      fake.seed('p', { deployment_status: 'Running', deployment_desired_status: 'Running' });
+      const env = isolatedEnv({ OPS_PIPE_URL: fake.url });
+      expect((await opsIn(['pipe', 'txn', 'start', 'p'], { env })).stdout).toBe('1');
+      const r = await opsIn(['--timeout', '1', 'pipe', 'txn', 'commit', 'p', '--wait'], { env });
+      expect(r.exitCode).toBe(8);
+      expect(r.stderr).toMatch(/transaction 1 of p is not committed after the time limit \(CommitInProgress\)/);
+      const polls = fake.requests.filter((q) => q.path === '/v0/pipelines/p/stats').length;
+      expect(polls).toBeGreaterThan(1);
+    } finally {
+      await fake.close();
+    }
+  });
+});
+
 describe('against a v0.24-era server (no transactions, events or metrics)', () => {
   let fake: FakeFeldera;
   let env: Record<string, string | undefined>;
