@@ -163,10 +163,10 @@ describe.each(['v0.24', 'current'] as const)('ops pipe metrics / events / txn ag
       expect(r.exitCode, verb.join(' ')).toBe(1);
       expect(r.stderr).toMatch(/no pipeline named "nosuch"/);
     }
-    for (const verb of [['metrics'], ['txn', 'start'], ['txn', 'commit']]) {
+    for (const verb of [['metrics'], ['txn', 'start'], ['txn', 'commit'], ['txn', 'status']]) {
       const r = await opsIn(['pipe', ...verb, 'idle'], { env });
       expect(r.exitCode, verb.join(' ')).toBe(1);
-      expect(r.stderr).toMatch(/idle is not deployed/);
+      expect(r.stderr).toMatch(verb[1] === 'status' ? /is not currently running or paused/ : /idle is not deployed/);
       expect(r.stderr).toContain('ops pipe start idle');
     }
   });
