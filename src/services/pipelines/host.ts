@@ -19,6 +19,7 @@ import type { RelationSchema } from '../../engine/index.js';
 import { spawnWorker, siblingModule } from '../workers/spawn.js';
 import type { ConnectorAccess } from './connectors/access.js';
 import { encodingKey } from './egress/encode.js';
+import { cancelQuery, newCancelSlots } from './egress/query-cancel.js';
 import type { EgressConfig } from './egress/config.js';
 import { Watcher } from './egress/watch.js';
 import { ApiError, Errors, type ErrorBody } from './errors.js';
@@ -119,6 +120,9 @@ export class PipelineHost {
   private readonly waiters = new Set<Pending<void>>();
   private readonly pendingIngest = new Map<number, Pending<string>>();
   private readonly pendingSnapshot = new Map<number, Pending<Buffer>>();
+  /** Which ad-hoc queries the worker should stop (their clients went away), shared with it. */
+  private readonly queryCancelSlots = newCancelSlots();
+  private readonly queryCancels = new Int32Array(this.queryCancelSlots);
   private readonly pendingCommit = new Map<number, Pending<void>>();
   /** The open (or committing) transaction, and the last id given in this run. */
   transaction: HostTransaction | null = null;
@@ -155,6 +159,7 @@ export class PipelineHost {
       programCode: opts.programCode,
       outputCase: opts.outputCase,
       connectorAccess: opts.connectorAccess,
+      queryCancels: this.queryCancelSlots,
       fault: opts.fault ?? null,
     };
     this.worker = spawnWorker(siblingModule(import.meta.url, 'worker/pipeline-worker'), {
@@ -422,12 +427,24 @@ export class PipelineHost {
     return p;
   }
 
-  /** An ad-hoc query's answer body, computed by the worker from the current contents. */
-  query(sql: string, format: 'json' | 'text'): Promise<Buffer> {
+  /**
+   * An ad-hoc query's answer body, computed by the worker from the current contents. When `gone` aborts
+   * (the client closed its connection) before the answer, the worker stops the query at its next check
+   * and the promise rejects with the query's refusal.
+   */
+  query(sql: string, format: 'json' | 'text', gone?: AbortSignal): Promise<Buffer> {
     if (this.state === 'Terminated') return Promise.reject(this.terminatedError());
     const id = this.nextId++;
     const p = new Promise<Buffer>((resolve, reject) => this.pendingSnapshot.set(id, { resolve, reject }));
     this.post({ t: 'query', id, sql, format });
+    if (gone) {
+      const cancel = () => cancelQuery(this.queryCancels, id);
+      if (gone.aborted) cancel();
+      else {
+        gone.addEventListener('abort', cancel, { once: true });
+        void p.finally(() => gone.removeEventListener('abort', cancel)).catch(() => {});
+      }
+    }
     return p;
   }
 
@@ -538,7 +555,11 @@ export class PipelineHost {
     this.waiters.clear();
     for (const p of this.pendingIngest.values()) p.reject(err());
     this.pendingIngest.clear();
-    for (const p of this.pendingSnapshot.values()) p.reject(err());
+    // a query still running would hold the worker's stop: it is not wanted any more
+    for (const [id, p] of this.pendingSnapshot) {
+      cancelQuery(this.queryCancels, id);
+      p.reject(err());
+    }
     this.pendingSnapshot.clear();
     for (const p of this.pendingCommit.values()) p.reject(err());
     this.pendingCommit.clear();

@@ -17,6 +17,8 @@ export interface WorkerConfig {
   outputCase: 'upper' | 'lower';
   /** Where connectors may reach: connector root, fetch policy, source size cap. */
   connectorAccess: ConnectorAccess;
+  /** Shared with the host: which ad-hoc queries were cancelled (egress/query-cancel.ts). */
+  queryCancels: SharedArrayBuffer;
   /** Test knob: make the worker fail on its first ingest (throw, exit, or the engine's step throws), as a bug would. */
   fault?: 'throw' | 'exit' | 'step' | null;
 }
