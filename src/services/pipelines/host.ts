@@ -34,6 +34,14 @@ export const DEFAULT_MEMORY_MB = 2048;
 const BATCH_BYTES = 1024 * 1024;
 /** Ingress bytes sent but not yet taken by the worker before the request body is read further. */
 const MAX_INFLIGHT_BYTES = 8 * 1024 * 1024;
+/**
+ * Share of a pipeline's memory limit that the bodies of its ingress requests may take together while they
+ * are read, parsed and waiting for their steps: past it, newer requests wait (their bodies unread, the
+ * client held by TCP) until older ones are applied; the oldest request never waits. The worker's heap
+ * limit does not bound what parsed bodies hold (the compact batches live outside the heap), so without
+ * this, requests arriving together took memory in proportion to their number.
+ */
+export const INGRESS_MEMORY_SHARE = 1 / 8;
 /** How long a worker may take to close its output files on shutdown before it is ended. */
 const STOP_TIMEOUT_MS = 5000;
 
@@ -44,6 +52,8 @@ export interface HostOptions {
   outputCase: 'upper' | 'lower';
   programVersion: number;
   memoryMb: number;
+  /** Bytes of ingress bodies in progress together beyond which newer requests wait (default: INGRESS_MEMORY_SHARE of memoryMb). */
+  ingressBudgetBytes?: number;
   keepAliveMs: number;
   /** Per-watcher bounds on chunks and bytes written but not yet taken by the socket (egress/watch.ts). */
   watchMaxChunks?: number;
@@ -131,6 +141,9 @@ export class PipelineHost {
   private readonly snapshotWatchers = new Map<number, Watcher>();
   private readonly ackListeners = new Map<number, (bytes: number) => void>();
   private readonly wakers = new Set<() => void>();
+  /** Body bytes of the ingress requests taken in and not yet applied, and those requests' ids, oldest first. */
+  private ingressBytes = 0;
+  private readonly ingressOrder: number[] = [];
   private nextId = 1;
   private initialized = false;
   private initWaiter: Pending<void> | null = null;
@@ -358,6 +371,18 @@ export class PipelineHost {
       this.wake();
     });
     this.post({ t: 'ingest-begin', id, spec });
+    // this request's share of the pipeline's ingress memory, given back once it is applied (or abandoned)
+    let taken = 0;
+    this.ingressOrder.push(id);
+    const giveBack = () => {
+      this.ingressBytes -= taken;
+      taken = 0;
+      const at = this.ingressOrder.indexOf(id);
+      if (at >= 0) this.ingressOrder.splice(at, 1);
+      this.wake();
+    };
+    void done.then(giveBack, giveBack);
+    const budget = this.opts.ingressBudgetBytes ?? this.memoryMb * 1024 * 1024 * INGRESS_MEMORY_SHARE;
     let batch = new Uint8Array(BATCH_BYTES);
     let fill = 0;
     const flush = () => {
@@ -374,6 +399,10 @@ export class PipelineHost {
       for await (const chunk of parts) {
         total += chunk.byteLength;
         if (total > limit) throw tooLarge();
+        while (this.ingressOrder[0] !== id && this.ingressBytes + chunk.byteLength > budget && !this.ended) await new Promise<void>((r) => this.wakers.add(r));
+        if (this.ended) throw this.terminatedError();
+        this.ingressBytes += chunk.byteLength;
+        taken += chunk.byteLength;
         // copied into buffers of our own, whose ownership moves to the worker
         for (let off = 0; off < chunk.byteLength;) {
           const n = Math.min(BATCH_BYTES - fill, chunk.byteLength - off);
@@ -390,6 +419,7 @@ export class PipelineHost {
     } catch (err) {
       this.pendingIngest.delete(id);
       this.post({ t: 'ingest-abort', id });
+      giveBack();
       throw err;
     } finally {
       this.ackListeners.delete(id);

@@ -53,6 +53,8 @@ const service: ServiceModule = {
       compileDelayMs: typeof ctx.options.pipelinesCompileDelayMs === 'number' ? ctx.options.pipelinesCompileDelayMs : 0,
       defaultMemoryMb: typeof ctx.options.pipelinesMemoryMb === 'number' ? ctx.options.pipelinesMemoryMb : undefined,
       memoryBudgetMb: positiveNumber(ctx.options.pipelinesMemoryBudgetMb),
+      // test knob: a small ingress budget, to see newer requests wait
+      ingressBudgetBytes: positiveNumber(ctx.options.pipelinesIngressBudgetBytes),
       // test knob: every pipeline's worker fails on its first ingest
       workerFault: (['throw', 'exit', 'step'] as const).find((f) => f === ctx.options.pipelinesWorkerFault) ?? null,
       compilerLimits: {

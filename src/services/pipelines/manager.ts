@@ -48,6 +48,8 @@ export interface ManagerOptions {
   defaultMemoryMb?: number;
   /** Memory of all running pipelines together, in MiB (memory-budget.ts; default: a share of the machine's). */
   memoryBudgetMb?: number;
+  /** Test knob: bytes of a pipeline's ingress bodies in progress together (host.ts; default a share of its memory). */
+  ingressBudgetBytes?: number;
   /** Test knob: every pipeline's worker fails on its first ingest (see WorkerConfig.fault). */
   workerFault?: 'throw' | 'exit' | 'step' | null;
   /** Casing of unquoted output names for pipelines whose program_config does not say (`ops serve --output-case`). */
@@ -352,6 +354,7 @@ export class PipelineManager {
         outputCase,
         programVersion: version,
         memoryMb,
+        ingressBudgetBytes: this.opts.ingressBudgetBytes,
         keepAliveMs: this.opts.keepAliveMs,
         watchMaxChunks: this.opts.watchMaxChunks,
         watchMaxBytes: this.opts.watchMaxBytes,
