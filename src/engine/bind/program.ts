@@ -55,6 +55,8 @@ export interface ViewDef {
 export interface BoundProgram {
   tables: TableDef[];
   views: ViewDef[];
+  /** A view reads NOW() (bind/now.ts made the clock node). */
+  usesNow: boolean;
 }
 
 /** Where each line of the last text asked about starts: a program's statements ask about one text many times. */
@@ -134,7 +136,7 @@ function bindStatements(text: string, casing: Casing): { program?: BoundProgram;
   resetPlanIds();
   const pre = prepass(text);
   for (const e of pre.errors) errors.push({ ...posAt(text, e.offset), message: e.message, kind: 'unsupported' });
-  const env: Env = { casing, catalog: new Map(), ctes: new Map() };
+  const env: Env = { casing, catalog: new Map(), ctes: new Map(), clock: {} };
   const tables: TableDef[] = [];
   const views: ViewDef[] = [];
   const lateStatements: Array<{ target: string[]; expr: string; pos: Pos }> = [];
@@ -182,7 +184,7 @@ function bindStatements(text: string, casing: Casing): { program?: BoundProgram;
   }
   if (errors.length) return { errors };
   limitRanks([...tables.map((t) => t.node), ...views.filter((v) => !v.local).map((v) => v.node)]);
-  return { program: { tables, views }, errors };
+  return { program: { tables, views, usesNow: env.clock.node !== undefined }, errors };
 }
 
 function bindStatement(s: Statement, attrs: ColumnAttr[], env: Env, tables: TableDef[], views: ViewDef[], text: string): void {

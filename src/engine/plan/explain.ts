@@ -51,6 +51,7 @@ function detail(n: PlanNode): string {
       return n.rankLimit !== undefined ? `top ${n.rankLimit}` : '';
     case 'filter':
       return n.atMost ? n.atMost.map((a) => `#${a.col} <= ${a.max}`).join(', ') : '';
+    case 'now':
     case 'values':
     case 'map':
     case 'markjoin':

@@ -2,7 +2,7 @@
  * The plan: a DAG of nodes, each a relation with a schema. A node is one of the kinds below (a discriminated
  * union on `kind`, each kind with exactly its own fields), so later stages (the circuit, plan/rank-limit.ts,
  * plan/explain.ts) switch over kinds and the type checker reports a kind they forget (`assertNever`).
- * Every kind but 'table' carries a factory for its Z-set operator. Ids count from 1 in each compile and nodes
+ * Every kind but 'table' and 'now' carries a factory for its Z-set operator. Ids count from 1 in each compile and nodes
  * are created inputs-first, so ascending ids are a topological order. Views over views share nodes.
  */
 import type { SqlType } from '../types/types.js';
@@ -39,6 +39,15 @@ export interface TableNode extends Base {
   inputs: [];
   /** Canonical table name. */
   table: string;
+}
+
+/**
+ * The clock: one row, one column NOW (TIMESTAMP NOT NULL), the value of NOW() for the step, fed by the circuit
+ * from its injected clock (CircuitOptions.clock). No row until the first step. One per compile (bind/now.ts).
+ */
+export interface NowNode extends Base {
+  kind: 'now';
+  inputs: [];
 }
 
 /** Constant rows (VALUES, the one empty row of a FROM-less SELECT). */
@@ -158,6 +167,7 @@ export interface TimeWindowNode extends Computed {
 
 export type PlanNode =
   | TableNode
+  | NowNode
   | ValuesNode
   | MapNode
   | FilterNode
