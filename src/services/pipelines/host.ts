@@ -75,6 +75,7 @@ function emptyMetrics(): WorkerMetrics {
     memory_bytes: 0,
     heap_used_bytes: 0,
     busy_msecs: 0,
+    step_msecs: 0,
     transaction_records: null,
     inputs: [],
     file_outputs: [],

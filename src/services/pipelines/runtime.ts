@@ -53,6 +53,8 @@ export class PipelineRuntime {
   steps = 0;
   /** How long the engine took for the recent steps (GET /metrics' dbsp_step_latency_seconds). */
   readonly stepLatency = new StepLatency();
+  /** Time the engine spent in steps since the start, in ms (stats' runtime_elapsed_msecs). */
+  stepMsecs = 0;
   readonly inputs = new Map<string, InputEndpoint>();
   /** Subscribed output: relation name -> encoding key -> the encoding, its record counter and the number of watch streams the host holds. */
   private readonly subscriptions = new Map<string, Map<string, Subscription>>();
@@ -313,6 +315,7 @@ export class PipelineRuntime {
     }
     const ended = performance.now();
     this.stepLatency.record(ended - began, ended);
+    this.stepMsecs += ended - began;
     this.steps++;
     this.dispatch(result);
     return result;

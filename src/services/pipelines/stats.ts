@@ -35,6 +35,7 @@ export function workerMetrics(rt: PipelineRuntime): WorkerMetrics {
     memory_bytes: heap.total_heap_size + external,
     // the worker thread's busy time since it started (its event loop's active time)
     busy_msecs: Math.round(performance.eventLoopUtilization().active),
+    step_msecs: Math.round(rt.stepMsecs),
     heap_used_bytes: heap.used_heap_size,
     step_latency: rt.stepLatency.snapshot(),
     inputs: [...rt.inputs.values()].sort((a, b) => (a.endpoint_name < b.endpoint_name ? -1 : a.endpoint_name > b.endpoint_name ? 1 : 0)).map((ep) => ({ ...ep, metrics: { ...ep.metrics } })),
@@ -110,7 +111,8 @@ export function pipelineStats(host: PipelineHost, pipelineConfig: Record<string,
       initial_start_time: Math.floor(host.startedAt / 1000),
       storage_bytes: 0,
       storage_mb_secs: 0,
-      runtime_elapsed_msecs: m.busy_msecs,
+      // Feldera: time spent executing steps, times the engine's threads (one here)
+      runtime_elapsed_msecs: m.step_msecs,
       buffered_input_records: m.buffered_input_records,
       buffered_input_bytes: bufferedBytes,
       total_input_records: m.total_input_records,

@@ -130,6 +130,8 @@ export interface WorkerMetrics {
   memory_bytes: number;
   heap_used_bytes: number;
   busy_msecs: number;
+  /** Time the engine spent in steps, in ms (busy_msecs also counts parsing, encoding and messages). */
+  step_msecs: number;
   inputs: InputEndpointStats[];
   file_outputs: FileOutputStats[];
   /** Records the open transaction holds (null: no transaction open in the worker). */
