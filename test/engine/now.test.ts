@@ -4,8 +4,11 @@
  * aggregates, subqueries); a program without NOW() never reads the clock. The clock here is a variable the
  * test sets: nothing depends on wall time.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compile, EngineStepError, type CompiledProgram, type WeightedRow } from '../../src/engine/index.js';
+import { explain } from '../../src/engine/plan/explain.js';
+import { bindProgram } from '../../src/engine/bind/program.js';
 
 const ms = (ts: string): number => Date.parse(ts.replace(' ', 'T') + 'Z');
 const TABLE = 'CREATE TABLE events (id INT NOT NULL, ts TIMESTAMP NOT NULL);\n';
@@ -188,5 +191,78 @@ CREATE VIEW doubled AS SELECT x * 2 AS y FROM nums;`,
     expect(errorOf(TABLE + 'CREATE VIEW v AS SELECT CURRENT_DATE AS d FROM events;')).toBe('CURRENT_DATE is not supported (as in Feldera): use CAST(NOW() AS DATE)');
     // the join written with the condition in WHERE compiles
     expect(program(TABLE + 'CREATE VIEW v AS SELECT a.id FROM events a JOIN events b ON a.id = b.id WHERE a.ts < NOW();').usesNow).toBe(true);
+  });
+});
+
+describe('temporal filters (ops/temporal-filter.ts)', () => {
+  // each condition twice: as a temporal filter, and OR-ed with FALSE, which the planner does not recognize
+  // (the generic join with the clock): the two must agree on every step's changes
+  const CONDITIONS = [
+    `ts >= NOW() - INTERVAL '10' MINUTE`,
+    `ts >= NOW() - INTERVAL '10' MINUTE AND ts < NOW() + INTERVAL '5' MINUTE`,
+    `NOW() - INTERVAL '3' MINUTE > ts`,
+    `ts BETWEEN NOW() - INTERVAL '7' MINUTE AND NOW()`,
+    `ts = TIMESTAMP_TRUNC(NOW(), MINUTE)`,
+    `CAST(ts AS DATE) >= CAST(NOW() AS DATE) - INTERVAL '1' DAY`,
+    `ts > NOW() - INTERVAL '4' MINUTE AND id > 3`,
+  ];
+
+  it('plans a temporal filter node for them (and the generic join for the OR-ed form)', () => {
+    const { program } = bindProgram(
+      `CREATE TABLE events (id INT NOT NULL, ts TIMESTAMP);\nCREATE VIEW a AS SELECT id FROM events WHERE ${CONDITIONS[1]};\nCREATE VIEW b AS SELECT id FROM events WHERE (${CONDITIONS[1]}) OR FALSE;`,
+      'upper',
+    );
+    expect(explain(program!.views[0]!.node)).toMatch(/temporal 2 bounds over NOW\(\)/);
+    expect(explain(program!.views[1]!.node)).not.toMatch(/temporal/);
+    expect(explain(program!.views[1]!.node)).toMatch(/join CROSS/);
+  });
+
+  it('agree with the generic join over random inserts, deletes and clock moves', () => {
+    const sql =
+      'CREATE TABLE events (id INT NOT NULL, ts TIMESTAMP);\n' +
+      CONDITIONS.map((c, i) => `CREATE VIEW t${i} AS SELECT id, ts FROM events WHERE ${c};\nCREATE VIEW g${i} AS SELECT id, ts FROM events WHERE (${c}) OR FALSE;`).join('\n');
+    const p = program(sql);
+    const base = ms('2024-01-01 12:00:00');
+    const op = fc.oneof(
+      fc.record({ k: fc.constant('row' as const), del: fc.boolean(), id: fc.integer({ min: 0, max: 8 }), min: fc.option(fc.integer({ min: -20, max: 20 }), { freq: 8 }) }),
+      fc.record({ k: fc.constant('clock' as const), by: fc.integer({ min: -2, max: 9 }) }),
+    );
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 40 }), (ops) => {
+        let now = base;
+        const c = p.newCircuit({ clock: () => now });
+        const sum = (acc: Map<string, number>, rows: WeightedRow[] | undefined) => {
+          for (const r of rows ?? []) {
+            const k = JSON.stringify(r.row);
+            const w = (acc.get(k) ?? 0) + r.weight;
+            if (w === 0) acc.delete(k);
+            else acc.set(k, w);
+          }
+        };
+        const seen = CONDITIONS.map(() => ({ t: new Map<string, number>(), g: new Map<string, number>() }));
+        for (const o of ops) {
+          let changes;
+          if (o.k === 'clock') {
+            now += o.by * 60_000; // the clock may also go back: the operator is exact either way
+            changes = c.step([]).changes;
+          } else {
+            const ts = o.min === null ? null : new Date(base + o.min * 60_000).toISOString().replace('T', ' ').slice(0, 19);
+            changes = c.step([{ table: 'events', op: o.del ? 'delete' : 'insert', row: { id: o.id, ts } }]).changes;
+          }
+          CONDITIONS.forEach((_, i) => {
+            const t = changes.get(`T${i}`);
+            const g = changes.get(`G${i}`);
+            expect(byRow(t)).toEqual(byRow(g));
+            sum(seen[i]!.t, t);
+            sum(seen[i]!.g, g);
+          });
+        }
+        CONDITIONS.forEach((_, i) => {
+          expect(byRow(c.contents(`t${i}`))).toEqual(byRow(c.contents(`g${i}`)));
+          expect(seen[i]!.t).toEqual(seen[i]!.g);
+        });
+      }),
+      { numRuns: 150, seed: 7 },
+    );
   });
 });

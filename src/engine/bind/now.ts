@@ -15,8 +15,10 @@ import { node, type PlanNode } from '../plan/nodes.js';
 import { mk } from '../types/types.js';
 import type { BExpr } from './bexpr.js';
 import { crossJoinOne } from './decorrelate.js';
-import { walkExpr, type Env } from './env.js';
-import type { BindCtx } from './expr.js';
+import { refsResolve, walkExpr, type Env } from './env.js';
+import { AGG_NAMES, bindExpr, exprKey, type BindCtx } from './expr.js';
+import { Scope } from './scope.js';
+import { TemporalFilterOp, type TemporalBound, type TemporalOp, type TemporalSpec } from '../ops/temporal-filter.js';
 
 /** NOW's type: Feldera's NowFunction returns TIMESTAMP (not nullable). */
 export const NOW_TYPE = mk('TIMESTAMP', false);
@@ -77,6 +79,82 @@ export function attachNow(input: PlanNode, exprs: Expr[], ctx: BindCtx, env: Env
   };
   return { node: joined, ctx: { ...ctx, special } };
 }
+
+const MIRROR: Record<string, TemporalOp> = { Lt: 'Gt', LtEq: 'GtEq', Gt: 'Lt', GtEq: 'LtEq', Eq: 'Eq' };
+const isAggOrWindow = (x: Expr): boolean => x.k === 'func' && (Boolean(x.over) || AGG_NAMES.has(x.name));
+
+/** One comparison of a temporal filter as written: `key op bound`, bound an expression of NOW() and constants. */
+interface Term {
+  conjunct: Expr;
+  key: Expr;
+  op: TemporalOp;
+  bound: Expr;
+}
+
+/** The terms of a WHERE conjunct that is a temporal filter (`ts >= NOW() - INTERVAL 1 HOUR`, `ts BETWEEN NOW() - ... AND NOW()`), else none. */
+function temporalTerms(c: Expr, scope: Scope): Term[] {
+  const rowSide = (e: Expr): boolean => !containsNow(e) && refsResolve(e, scope, isAggOrWindow);
+  const nowSide = (e: Expr): boolean => refsResolve(e, new Scope([], scope.casing), isAggOrWindow);
+  if (c.k === 'bin' && c.op in MIRROR) {
+    if (containsNow(c.right) && nowSide(c.right) && rowSide(c.left)) return [{ conjunct: c, key: c.left, op: c.op as TemporalOp, bound: c.right }];
+    if (containsNow(c.left) && nowSide(c.left) && rowSide(c.right)) return [{ conjunct: c, key: c.right, op: MIRROR[c.op]!, bound: c.left }];
+    return [];
+  }
+  if (c.k === 'between' && !c.not && !c.symmetric && (containsNow(c.low) || containsNow(c.high)) && nowSide(c.low) && nowSide(c.high) && rowSide(c.expr))
+    return [
+      { conjunct: c, key: c.expr, op: 'GtEq', bound: c.low },
+      { conjunct: c, key: c.expr, op: 'LtEq', bound: c.high },
+    ];
+  return [];
+}
+
+/**
+ * The temporal filters among the WHERE conjuncts `pending` (Feldera's "temporal filters": comparisons of a
+ * TIMESTAMP or DATE expression of the row with an expression of NOW() of the same type, BETWEEN too), one
+ * filter per row expression, applied to `input` (ops/temporal-filter.ts: a clock move costs the rows it
+ * changes, not a pass over all). The conjuncts used are removed from `pending`; the others (and any that do
+ * not bind so) are left for the generic join with the clock.
+ */
+export function temporalFilters(input: PlanNode, pending: Expr[], scope: Scope, env: Env): PlanNode {
+  const groups = new Map<string, { key: BExpr; bounds: TemporalBound[]; conjuncts: Set<Expr> }>();
+  const nowCtx: BindCtx = {
+    scope: new Scope([], scope.casing),
+    clause: 'WHERE',
+    special: (e) => (isNowCall(e) && e.k === 'func' && !e.args.length ? { type: NOW_TYPE, fn: (row) => row[0]!, colIdx: 0 } : undefined),
+  };
+  for (const c of pending) {
+    const terms = temporalTerms(c, scope);
+    if (!terms.length) continue;
+    let bound: Array<{ k: string; key: BExpr; b: TemporalBound }>;
+    try {
+      bound = terms.map((t) => {
+        const key = bindExpr(t.key, { scope, clause: 'WHERE' });
+        const b = bindExpr(t.bound, nowCtx);
+        if (key.type.kind !== b.type.kind || (key.type.kind !== 'TIMESTAMP' && key.type.kind !== 'DATE')) throw new SqlError('not a temporal filter', t.conjunct.pos);
+        const f = b.fn;
+        return { k: exprKey(t.key, scope), key, b: { op: t.op, at: (now: number) => toNumber(f([now])) } };
+      });
+    } catch (err) {
+      if (err instanceof SqlError) continue; // bound as any condition (which reports a real error)
+      throw err;
+    }
+    if (new Set(bound.map((x) => x.k)).size !== 1) continue;
+    const g = groups.get(bound[0]!.k) ?? { key: bound[0]!.key, bounds: [], conjuncts: new Set<Expr>() };
+    groups.set(bound[0]!.k, g);
+    for (const x of bound) g.bounds.push(x.b);
+    g.conjuncts.add(c);
+  }
+  let cur = input;
+  for (const g of groups.values()) {
+    const keyFn = g.key.fn;
+    const spec: TemporalSpec = { key: (row) => toNumber(keyFn(row)), bounds: g.bounds };
+    cur = node({ kind: 'temporal', inputs: [cur, clockNode(env)], columns: cur.columns, make: () => new TemporalFilterOp(spec), bounds: g.bounds.length });
+    for (let i = pending.length - 1; i >= 0; i--) if (g.conjuncts.has(pending[i]!)) pending.splice(i, 1);
+  }
+  return cur;
+}
+
+const toNumber = (v: unknown): number | null => (typeof v === 'number' ? v : null);
 
 /** The error for NOW() where no clock is joined: a constant context, ON, LIMIT. */
 export function nowNotHere(clause: string, pos: Expr['pos']): SqlError {

@@ -18,7 +18,7 @@ import { orderComparator } from './window-fns.js';
 import { bindFrom } from './from.js';
 import { attachScalarSubqueries } from './scalar.js';
 import { upperBounds } from './bounds.js';
-import { attachNow, resolvedBy } from './now.js';
+import { attachNow, resolvedBy, temporalFilters } from './now.js';
 
 export interface BoundQuery {
   node: PlanNode;
@@ -158,6 +158,8 @@ function bindSelect(s: Select, env: Env): BoundQuery {
       plain.push(whereConjuncts[subIdx[i]!]!);
     }
   }
+  // temporal filters (ts >= NOW() - INTERVAL ...): their own operator, which a move of the clock costs only the rows it changes
+  rel = { node: temporalFilters(rel.node, plain, rel.scope, env), scope: rel.scope };
   // scalar subqueries in WHERE (and, without aggregates, in SELECT and QUALIFY) read columns joined here
   const selectExprs = s.items.flatMap((i) => (i.k === 'star' ? [] : [i.expr]));
   const hasAgg = s.groupBy.length > 0 || selectExprs.some(containsAgg) || (s.having !== undefined && containsAgg(s.having));

@@ -86,6 +86,16 @@ export interface JoinNode extends Computed {
   lateral?: 'subquery' | 'aggregate';
 }
 
+/**
+ * A temporal filter (ops/temporal-filter.ts): the rows of the first input whose key passes `bounds` comparisons
+ * with expressions of NOW(); the second input is the clock (NowNode).
+ */
+export interface TemporalNode extends Computed {
+  kind: 'temporal';
+  inputs: [PlanNode, PlanNode];
+  bounds: number;
+}
+
 /** Decorrelated [NOT] IN / EXISTS in an expression: the left row plus a TRUE/FALSE/NULL column. */
 export interface MarkJoinNode extends Computed {
   kind: 'markjoin';
@@ -171,6 +181,7 @@ export type PlanNode =
   | ValuesNode
   | MapNode
   | FilterNode
+  | TemporalNode
   | JoinNode
   | MarkJoinNode
   | SemiJoinNode
