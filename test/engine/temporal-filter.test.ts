@@ -87,7 +87,7 @@ describe('TemporalFilterOp', () => {
     }
     expect(op.stateSize()).toBe(rows.filter(([r]) => r[1] !== null).length);
     // the clock retracted without a new value: everything leaves
-    apply(op.step([[], [[[prev], -1]]]));
+    apply(op.step([[], [[[prev!], -1]]]));
     expect(live.size).toBe(0);
   });
 });

@@ -5,6 +5,8 @@
  * and NOW() reads the column that join adds. When the clock moves, the join retracts the rows built with the
  * old value and inserts them with the new one, so every view that reads NOW() changes by exactly the
  * difference, incrementally, as any join does. A program without NOW() has no clock node and pays nothing.
+ * WHERE conjuncts that are temporal filters (`ts >= NOW() - INTERVAL 1 HOUR`) get their own operator instead
+ * (temporalFilters, ops/temporal-filter.ts), whose clock moves cost only the rows that cross the bounds.
  *
  * Where: WHERE, SELECT, GROUP BY, HAVING, QUALIFY, aggregate arguments and FILTER, window arguments, and in
  * subqueries (each binds its own). Not in ON (move the condition to WHERE), a table's DEFAULT or LATENESS

@@ -7,6 +7,8 @@
  * - `runtime_config.clock_resolution_usecs` (default 1,000,000: one second), rounded to whole milliseconds,
  *   at least 1 ms. NOW() is the wall clock rounded down to the resolution, so views that read it change at
  *   most once per resolution; the pipeline steps once per resolution (the worker's ticker).
+ * - `clock_timezone_offset` (`"+05:30"`, `"-08:00"`): added to every value, so NOW() is local time at that
+ *   fixed offset (no daylight saving), for wall-clock, offset and http-driven clocks alike.
  * - `dev_tweaks.now_offset` (RFC 3339): NOW() starts at that instant (rounded down) and advances with the
  *   wall clock from there. `dev_tweaks.now_http_driven`: NOW() starts at the same value (the wall clock, or
  *   the offset) and then moves only by `advance` (POST /clock/advance): `delta_ms` 0 reads it without moving
@@ -23,6 +25,8 @@ export interface ClockSettings {
   httpDriven: boolean;
   /** dev_tweaks.now_offset in ms since the epoch (null: none). */
   offsetMs: number | null;
+  /** clock_timezone_offset in ms east of UTC (0: UTC). */
+  timezoneMs?: number;
 }
 
 type Json = Record<string, unknown>;
@@ -43,6 +47,9 @@ export function clockConfigError(rc: Json): string | null {
     if (typeof res !== 'number' || !Number.isInteger(res)) return `field 'runtime_config.clock_resolution_usecs' must be null or a whole number of microseconds, not ${JSON.stringify(res)}`;
     if (res < 0 || !Number.isSafeInteger(res)) return `invalid value: integer \`${res}\`, expected u64 (field 'runtime_config.clock_resolution_usecs')`;
   }
+  const tz = rc.clock_timezone_offset;
+  if (tz !== undefined && tz !== null && timezoneOffsetMs(tz) === null)
+    return `field 'runtime_config.clock_timezone_offset': invalid timezone offset ${JSON.stringify(tz)} (expected a UTC offset such as "+05:30" or "-08:00")`;
   const dt = rc.dev_tweaks;
   if (dt === undefined || dt === null) return null;
   if (!isObject(dt)) return "field 'runtime_config.dev_tweaks' must be an object";
@@ -63,14 +70,22 @@ export function clockSettings(rc: Json): ClockSettings {
     resolutionMs: Math.max(Math.floor((usecs + 500) / 1000), 1),
     httpDriven: dt.now_http_driven === true,
     offsetMs: typeof dt.now_offset === 'string' ? Date.parse(dt.now_offset) : null,
+    timezoneMs: timezoneOffsetMs(rc.clock_timezone_offset) ?? 0,
   };
+}
+
+/** A UTC offset `+HH:MM` / `-HH:MM` (strictly within a day, as chrono's FixedOffset) in ms, or null. */
+function timezoneOffsetMs(v: unknown): number | null {
+  const m = typeof v === 'string' ? /^([+-])(\d{2}):(\d{2})$/.exec(v) : null;
+  if (!m || Number(m[2]) > 23 || Number(m[3]) > 59) return null;
+  return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) * 60_000;
 }
 
 const floorTo = (v: number, res: number): number => Math.floor(v / res) * res;
 const ceilTo = (v: number, res: number): number => Math.ceil(v / res) * res;
 
 export class PipelineClock {
-  /** What is added to the wall clock: the shift to the offset, fixed when the pipeline starts. */
+  /** What is added to the wall clock: the shift to now_offset (fixed when the pipeline starts) and the timezone offset. */
   private readonly shift: number;
   private current: number;
 
@@ -79,7 +94,7 @@ export class PipelineClock {
     private readonly wall: () => number = Date.now,
   ) {
     const start = wall();
-    this.shift = settings.offsetMs === null ? 0 : settings.offsetMs - start;
+    this.shift = (settings.offsetMs === null ? 0 : settings.offsetMs - start) + (settings.timezoneMs ?? 0);
     this.current = floorTo(start + this.shift, settings.resolutionMs);
   }
 

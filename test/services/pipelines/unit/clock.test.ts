@@ -10,13 +10,15 @@ const T0 = Date.parse('2024-01-01T12:00:00.000Z');
 
 describe('clockSettings', () => {
   it('reads clock_resolution_usecs as Feldera rounds it (default one second, at least 1 ms)', () => {
-    expect(clockSettings({})).toEqual({ resolutionMs: 1000, httpDriven: false, offsetMs: null });
+    expect(clockSettings({})).toEqual({ resolutionMs: 1000, httpDriven: false, offsetMs: null, timezoneMs: 0 });
     expect(clockSettings({ clock_resolution_usecs: null }).resolutionMs).toBe(1000);
     expect(clockSettings({ clock_resolution_usecs: 100_000 }).resolutionMs).toBe(100);
     expect(clockSettings({ clock_resolution_usecs: 1_499 }).resolutionMs).toBe(1);
     expect(clockSettings({ clock_resolution_usecs: 1_500 }).resolutionMs).toBe(2);
     expect(clockSettings({ clock_resolution_usecs: 0 }).resolutionMs).toBe(1);
-    expect(clockSettings({ dev_tweaks: { now_http_driven: true, now_offset: '2024-01-01T12:00:00Z' } })).toEqual({ resolutionMs: 1000, httpDriven: true, offsetMs: T0 });
+    expect(clockSettings({ dev_tweaks: { now_http_driven: true, now_offset: '2024-01-01T12:00:00Z' } })).toEqual({ resolutionMs: 1000, httpDriven: true, offsetMs: T0, timezoneMs: 0 });
+    expect(clockSettings({ clock_timezone_offset: '+05:30' }).timezoneMs).toBe(5.5 * 3_600_000);
+    expect(clockSettings({ clock_timezone_offset: '-08:00' }).timezoneMs).toBe(-8 * 3_600_000);
   });
 
   it('clockConfigError names what does not deserialize', () => {
@@ -26,6 +28,8 @@ describe('clockSettings', () => {
     expect(clockConfigError({ dev_tweaks: 'x' })).toMatch(/dev_tweaks/);
     expect(clockConfigError({ dev_tweaks: { now_http_driven: 1 } })).toMatch(/now_http_driven/);
     expect(clockConfigError({ dev_tweaks: { now_offset: '2024-13-45' } })).toMatch(/now_offset/);
+    expect(clockConfigError({ clock_timezone_offset: '+05:30' })).toBeNull();
+    for (const bad of ['+24:00', '5:30', 'UTC', 330]) expect(clockConfigError({ clock_timezone_offset: bad })).toMatch(/invalid timezone offset/);
   });
 });
 
@@ -66,6 +70,18 @@ describe('PipelineClock', () => {
     // past the largest TIMESTAMP: refused, the clock stays
     expect(c.advance(MAX_TIMESTAMP_MS)).toBeNull();
     expect(c.now()).toBe(T0 + 62_000);
+  });
+
+  it('clock_timezone_offset shifts every value: wall clock, now_offset and advances alike', () => {
+    const tz = 5.5 * 3_600_000;
+    let wall = T0 + 400;
+    const c = new PipelineClock({ resolutionMs: 1000, httpDriven: false, offsetMs: null, timezoneMs: tz }, () => wall);
+    expect(c.now()).toBe(T0 + tz);
+    wall += 2000;
+    expect(c.now()).toBe(T0 + tz + 2000);
+    const h = new PipelineClock({ resolutionMs: 1000, httpDriven: true, offsetMs: T0, timezoneMs: tz }, () => wall);
+    expect(h.advance(0)).toBe(T0 + tz);
+    expect(h.advance(60_000)).toBe(T0 + tz + 60_000);
   });
 
   it('http-driven without an offset starts at the wall clock rounded down', () => {
