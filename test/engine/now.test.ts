@@ -184,7 +184,8 @@ CREATE VIEW doubled AS SELECT x * 2 AS y FROM nums;`,
   });
 
   it('is refused where it has no clock, and CURRENT_TIMESTAMP / CURRENT_DATE are not Feldera functions', () => {
-    expect(errorOf('CREATE TABLE t (ts TIMESTAMP DEFAULT NOW());')).toBe('NOW() cannot be used in DEFAULT: DEFAULT must be a constant');
+    expect(errorOf('CREATE TABLE t (insert_time TIMESTAMP DEFAULT NOW());')).toBe("Default value for column 'insert_time' must be a compile-time constant");
+    expect(errorOf("CREATE TABLE t (ts TIMESTAMP LATENESS NOW() - TIMESTAMP '2020-01-01 00:00:00');")).toBe('NOW() cannot be used in LATENESS: LATENESS must be a constant');
     expect(errorOf(TABLE + 'CREATE VIEW v AS SELECT a.id FROM events a JOIN events b ON a.id = b.id AND a.ts < NOW();')).toBe('NOW() cannot be used in ON: move the condition to WHERE');
     expect(errorOf(TABLE + 'CREATE VIEW v AS SELECT NOW(1) FROM events;')).toBe('NOW() takes no arguments');
     expect(errorOf(TABLE + 'CREATE VIEW v AS SELECT CURRENT_TIMESTAMP AS t FROM events;')).toBe('CURRENT_TIMESTAMP is not supported (as in Feldera): use NOW()');

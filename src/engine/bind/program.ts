@@ -14,6 +14,7 @@ import { UserTypes } from './user-types.js';
 import { withUserTypes } from '../types/parse-type.js';
 import type { Value } from '../types/values.js';
 import { IntOverflow } from '../types/int64.js';
+import { containsNow } from './now.js';
 
 export interface TableColumn {
   name: string;
@@ -221,6 +222,8 @@ function bindStatement(s: Statement, attrs: ColumnAttr[], env: Env, tables: Tabl
       const ad = new Adapter(apos);
       const item = ad.selectItem(raw[0]!.Query.body.Select.projection[0]);
       if (item.k !== 'expr') throw new SqlError(`Bad ${a.kind} expression`, apos, 'syntax');
+      // Feldera's words for a DEFAULT that reads the clock
+      if (a.kind === 'DEFAULT' && containsNow(item.expr)) throw new SqlError(`Default value for column '${a.column.replace(/^"|"$/g, '')}' must be a compile-time constant`, apos, 'type');
       const b = bindExpr(item.expr, { scope, clause: a.kind });
       if (!b.constant) throw new SqlError(`${a.kind} must be a constant`, apos, 'type');
       if (a.kind === 'DEFAULT') {
