@@ -10,6 +10,8 @@
  * ones held: each operator's state is a function of its integrated inputs), then released to the current
  * watermarks. The cost is paid only on error; a step that succeeds pays one array push per keyed change.
  * An integer overflow is thrown as EngineStepError naming the view; any other error (a bug) as it is.
+ * NOW() (bind/now.ts): a program that reads it has one clock node; each step reads the injected clock once
+ * and, when the value moved, feeds that node the old row's retraction and the new row, as a table's change.
  */
 import { EngineInputError, EngineStepError, type Circuit, type InputChange, type JsonRow, type JsonValue, type StepResult, type WeightedRow } from './api.js';
 import type { BoundProgram, TableDef, ViewDef } from './bind/program.js';
