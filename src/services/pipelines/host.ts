@@ -19,6 +19,7 @@ import type { RelationSchema } from '../../engine/index.js';
 import { spawnWorker, siblingModule } from '../workers/spawn.js';
 import type { ConnectorAccess } from './connectors/access.js';
 import { encodingKey } from './egress/encode.js';
+import { cancelQuery, newCancelSlots } from './egress/query-cancel.js';
 import type { EgressConfig } from './egress/config.js';
 import { Watcher } from './egress/watch.js';
 import { ApiError, Errors, type ErrorBody } from './errors.js';
@@ -122,6 +123,9 @@ export class PipelineHost {
   private readonly waiters = new Set<Pending<void>>();
   private readonly pendingIngest = new Map<number, Pending<string>>();
   private readonly pendingSnapshot = new Map<number, Pending<Buffer>>();
+  /** Which ad-hoc queries the worker should stop (their clients went away), shared with it. */
+  private readonly queryCancelSlots = newCancelSlots();
+  private readonly queryCancels = new Int32Array(this.queryCancelSlots);
   private readonly pendingCommit = new Map<number, Pending<void>>();
   private readonly pendingClock = new Map<number, Pending<number>>();
   /** The open (or committing) transaction, and the last id given in this run. */
@@ -159,6 +163,7 @@ export class PipelineHost {
       programCode: opts.programCode,
       outputCase: opts.outputCase,
       connectorAccess: opts.connectorAccess,
+      queryCancels: this.queryCancelSlots,
       fault: opts.fault ?? null,
       clock: opts.clock ?? clockSettings({}),
     };
@@ -435,12 +440,24 @@ export class PipelineHost {
     return p;
   }
 
-  /** An ad-hoc query's answer body, computed by the worker from the current contents. */
-  query(sql: string, format: 'json' | 'text'): Promise<Buffer> {
+  /**
+   * An ad-hoc query's answer body, computed by the worker from the current contents. When `gone` aborts
+   * (the client closed its connection) before the answer, the worker stops the query at its next check
+   * and the promise rejects with the query's refusal.
+   */
+  query(sql: string, format: 'json' | 'text', gone?: AbortSignal): Promise<Buffer> {
     if (this.state === 'Terminated') return Promise.reject(this.terminatedError());
     const id = this.nextId++;
     const p = new Promise<Buffer>((resolve, reject) => this.pendingSnapshot.set(id, { resolve, reject }));
     this.post({ t: 'query', id, sql, format });
+    if (gone) {
+      const cancel = () => cancelQuery(this.queryCancels, id);
+      if (gone.aborted) cancel();
+      else {
+        gone.addEventListener('abort', cancel, { once: true });
+        void p.finally(() => gone.removeEventListener('abort', cancel)).catch(() => {});
+      }
+    }
     return p;
   }
 
@@ -564,7 +581,11 @@ export class PipelineHost {
     this.waiters.clear();
     for (const p of this.pendingIngest.values()) p.reject(err());
     this.pendingIngest.clear();
-    for (const p of this.pendingSnapshot.values()) p.reject(err());
+    // a query still running would hold the worker's stop: it is not wanted any more
+    for (const [id, p] of this.pendingSnapshot) {
+      cancelQuery(this.queryCancels, id);
+      p.reject(err());
+    }
     this.pendingSnapshot.clear();
     for (const p of this.pendingCommit.values()) p.reject(err());
     this.pendingCommit.clear();
@@ -575,6 +596,11 @@ export class PipelineHost {
     this.initWaiter?.reject(err());
     for (const r of this.resumed.splice(0)) r();
     this.wake();
+  }
+
+  /** Ends the pipeline from outside (the server's memory budget), as a failure of its own with `body` as its deployment_error. */
+  failWith(body: ErrorBody): void {
+    this.fail(body);
   }
 
   private fail(body: ErrorBody): void {

@@ -165,8 +165,8 @@ export function formatQuery(rows: WeightedRow[], columns: string[], format: Quer
   return rule + line(columns) + rule + cells.map(line).join('') + rule;
 }
 
-export function answerQuery(circuit: Circuit, program: CompiledProgram, sql: string, format: QueryFormat, outputCase: 'upper' | 'lower'): string {
-  const guard = queryGuard(badQuery);
+export function answerQuery(circuit: Circuit, program: CompiledProgram, sql: string, format: QueryFormat, outputCase: 'upper' | 'lower', guard: QueryGuard = queryGuard(badQuery)): string {
+  guard.checkCancelled(); // a query cancelled while it waited its turn does not start
   const { rows, columns } = runQuery(circuit, program, sql, outputCase, guard);
   return formatQuery(rows, columns, format, guard);
 }

@@ -8,6 +8,8 @@
  * limit (runtime_config.resources.memory_mb_max); the check runs as the query's joins produce rows (the
  * engine's step guard) and as its answer is written out row by row (a row's weight expands to that many
  * rows), every CHECK_ROWS rows. Over the share: 400 AdHocQueryError naming the limit; the pipeline is untouched.
+ * The same checks stop a query whose client went away (`cancelled`, query-cancel.ts): it is refused the
+ * same way, and nothing of it is applied.
  */
 import { getHeapStatistics } from 'node:v8';
 
@@ -17,18 +19,27 @@ export const QUERY_HEAP_SHARE = 0.6;
 const CHECK_ROWS = 16_384;
 
 export interface QueryGuard {
-  /** Throws the query's refusal when the heap is over the share. */
+  /** Throws the query's refusal when its client went away or the heap is over the share. */
   check(): void;
+  /** Throws the query's refusal when its client went away (before a query starts: it may have waited its turn). */
+  checkCancelled(): void;
   /** `n` more rows were written out: checks every CHECK_ROWS rows. */
   rows(n: number): void;
 }
 
-/** A guard for one query; `refuse` makes the query's error (adhoc.ts: a 400 AdHocQueryError) from a reason. */
-export function queryGuard(refuse: (reason: string) => Error): QueryGuard {
+/**
+ * A guard for one query; `refuse` makes the query's error (adhoc.ts: a 400 AdHocQueryError) from a reason;
+ * `cancelled` says whether the query's client went away.
+ */
+export function queryGuard(refuse: (reason: string) => Error, cancelled: () => boolean = () => false): QueryGuard {
   const limit = getHeapStatistics().heap_size_limit;
   const max = limit * QUERY_HEAP_SHARE;
   let countdown = CHECK_ROWS;
+  const checkCancelled = (): void => {
+    if (cancelled()) throw refuse('The query was cancelled: its client closed the connection before the answer; nothing was changed');
+  };
   const check = (): void => {
+    checkCancelled();
     if (getHeapStatistics().used_heap_size <= max) return;
     const mb = Math.round(limit / (1024 * 1024));
     throw refuse(
@@ -37,6 +48,7 @@ export function queryGuard(refuse: (reason: string) => Error): QueryGuard {
   };
   return {
     check,
+    checkCancelled,
     rows(n: number): void {
       countdown -= n;
       if (countdown > 0) return;

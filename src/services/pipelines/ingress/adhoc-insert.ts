@@ -16,7 +16,7 @@
  */
 import { jsonText, parseJsonText, type ColumnSchema, type JsonRow, type JsonValue } from '../../../engine/index.js';
 import { badQuery, evaluateQuery, formatQuery, isQueryText, repeatsOrRefuse, type QueryFormat } from '../egress/adhoc.js';
-import { queryGuard } from '../egress/query-memory.js';
+import { queryGuard, type QueryGuard } from '../egress/query-memory.js';
 import { sortedContents } from '../egress/snapshot.js';
 import { ApiError } from '../errors.js';
 import { findRelation } from '../names.js';
@@ -128,7 +128,7 @@ function refusal(err: ApiError): ApiError {
  * Runs the INSERT on the pipeline's current state as one step and gives the number of rows inserted.
  * Throws a 400 AdHocQueryError (nothing applied) when anything is refused.
  */
-export function runInsert(rt: PipelineRuntime, stmt: InsertStatement, outputCase: 'upper' | 'lower'): number {
+export function runInsert(rt: PipelineRuntime, stmt: InsertStatement, outputCase: 'upper' | 'lower', guard: QueryGuard = queryGuard(badQuery)): number {
   const program = rt.program;
   const table = findRelation(program, stmt.table, 'table');
   if (!table) {
@@ -146,7 +146,7 @@ export function runInsert(rt: PipelineRuntime, stmt: InsertStatement, outputCase
       targets.push(i);
     }
   }
-  const guard = queryGuard(badQuery);
+  guard.checkCancelled(); // an INSERT cancelled while it waited its turn does not start
   const { rows, columns } = evaluateQuery(rt.circuit, program, stmt.source, outputCase, guard);
   if (columns.length !== targets.length) {
     const names = targets.map((i) => table.columns[i]!.name).join(', ');
@@ -182,7 +182,7 @@ export function runInsert(rt: PipelineRuntime, stmt: InsertStatement, outputCase
 }
 
 /** The answer body of an INSERT: its `count` row in the query's format (the name `count` as Feldera's, whatever the output case). */
-export function answerInsert(rt: PipelineRuntime, stmt: InsertStatement, format: QueryFormat, outputCase: 'upper' | 'lower'): string {
-  const count = runInsert(rt, stmt, outputCase);
+export function answerInsert(rt: PipelineRuntime, stmt: InsertStatement, format: QueryFormat, outputCase: 'upper' | 'lower', guard?: QueryGuard): string {
+  const count = runInsert(rt, stmt, outputCase, guard);
   return formatQuery([{ row: { count }, weight: 1 }], ['count'], format);
 }

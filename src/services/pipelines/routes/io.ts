@@ -163,7 +163,18 @@ export function ioRoutes(app: FastifyInstance, manager: PipelineManager): void {
     if (format !== 'json' && format !== 'text') throw Errors.badParam('format', format, "'text' or 'json'");
     // an ad-hoc INSERT is input: while paused it waits until the pipeline runs, as Feldera's does
     if (isInsertStatement(sql) && runtime.state === 'Paused') await runtime.waitUntilRunning();
-    const body = await runtime.query(sql, format);
+    // a client that goes away before the answer cancels its query (it would hold the pipeline's worker)
+    const gone = new AbortController();
+    const onClose = () => {
+      if (!reply.raw.writableFinished) gone.abort();
+    };
+    reply.raw.once('close', onClose);
+    let body: Buffer;
+    try {
+      body = await runtime.query(sql, format, gone.signal);
+    } finally {
+      reply.raw.off('close', onClose);
+    }
     return reply
       .code(200)
       .header('content-type', format === 'json' ? 'application/x-ndjson' : 'text/plain; charset=utf-8')

@@ -15,7 +15,9 @@ import { ConnectorError } from '../connectors/input.js';
 import type { EncodedChunk } from '../egress/encode.js';
 import { answerSnapshot } from '../egress/snapshot.js';
 import { SnapshotStream } from '../egress/snapshot-stream.js';
-import { answerQuery } from '../egress/adhoc.js';
+import { answerQuery, badQuery } from '../egress/adhoc.js';
+import { isCancelled } from '../egress/query-cancel.js';
+import { queryGuard } from '../egress/query-memory.js';
 import { answerInsert, parseInsert } from '../ingress/adhoc-insert.js';
 import { ApiError, Errors } from '../errors.js';
 import { PipelineRuntime, type InputEndpoint } from '../runtime.js';
@@ -30,6 +32,7 @@ import type { RelationSchema } from '../../../engine/index.js';
 
 const port = parentPort!;
 const config = workerData as WorkerConfig;
+const queryCancels = new Int32Array(config.queryCancels);
 const METRICS_INTERVAL_MS = 1000;
 
 function post(msg: FromWorker, transfer: ArrayBuffer[] = []): void {
@@ -208,12 +211,14 @@ function handle(m: ToWorker): void {
         if (!rt || rt.state === 'Terminated') throw Errors.terminating();
         // an INSERT is a step (the host waited while paused, as for ingress); its stats go out before its answer
         const insert = parseInsert(m.sql);
+        const guard = queryGuard(badQuery, () => isCancelled(queryCancels, m.id));
         if (insert) {
-          body = encoder.encode(answerInsert(rt, insert, m.format, config.outputCase));
+          body = encoder.encode(answerInsert(rt, insert, m.format, config.outputCase, guard));
           post({ t: 'metrics', metrics: workerMetrics(rt) });
-        } else body = encoder.encode(answerQuery(rt.circuit, rt.program, m.sql, m.format, config.outputCase));
+        } else body = encoder.encode(answerQuery(rt.circuit, rt.program, m.sql, m.format, config.outputCase, guard));
       } catch (err) {
         error = wireError(err);
+        if (isCancelled(queryCancels, m.id)) post({ t: 'log', level: 'INFO', message: 'An ad-hoc query was cancelled: its client closed the connection before the answer' });
       }
       post({ t: 'snapshot-done', id: m.id, body, error }, body ? [body.buffer as ArrayBuffer] : []);
       return;

@@ -20,6 +20,8 @@ export interface WorkerConfig {
   connectorAccess: ConnectorAccess;
   /** NOW()'s clock (clock.ts), from the pipeline's runtime_config; used when the program reads NOW(). */
   clock: ClockSettings;
+  /** Shared with the host: which ad-hoc queries were cancelled (egress/query-cancel.ts). */
+  queryCancels: SharedArrayBuffer;
   /** Test knob: make the worker fail on its first ingest (throw, exit, or the engine's step throws), as a bug would. */
   fault?: 'throw' | 'exit' | 'step' | null;
 }
