@@ -6,7 +6,8 @@
  * old value and inserts them with the new one, so every view that reads NOW() changes by exactly the
  * difference, incrementally, as any join does. A program without NOW() has no clock node and pays nothing.
  * WHERE conjuncts that are temporal filters (`ts >= NOW() - INTERVAL 1 HOUR`) get their own operator instead
- * (temporalFilters, ops/temporal-filter.ts), whose clock moves cost only the rows that cross the bounds.
+ * (temporalFilters, ops/temporal-filter.ts), whose clock moves cost only the rows that cross the bounds; so do
+ * aggregate FILTERs that are temporal filters (bind/now-aggregates.ts).
  *
  * Where: WHERE, SELECT, GROUP BY, HAVING, QUALIFY, aggregate arguments and FILTER, window arguments, and in
  * subqueries (each binds its own). Not in ON (move the condition to WHERE), a table's DEFAULT or LATENESS
@@ -119,31 +120,12 @@ function temporalTerms(c: Expr, scope: Scope): Term[] {
  */
 export function temporalFilters(input: PlanNode, pending: Expr[], scope: Scope, env: Env): PlanNode {
   const groups = new Map<string, { key: BExpr; bounds: TemporalBound[]; conjuncts: Set<Expr> }>();
-  const nowCtx: BindCtx = {
-    scope: new Scope([], scope.casing),
-    clause: 'WHERE',
-    special: (e) => (isNowCall(e) && e.k === 'func' && !e.args.length ? { type: NOW_TYPE, fn: (row) => row[0]!, colIdx: 0 } : undefined),
-  };
   for (const c of pending) {
-    const terms = temporalTerms(c, scope);
-    if (!terms.length) continue;
-    let bound: Array<{ k: string; key: BExpr; b: TemporalBound }>;
-    try {
-      bound = terms.map((t) => {
-        const key = bindExpr(t.key, { scope, clause: 'WHERE' });
-        const b = bindExpr(t.bound, nowCtx);
-        if (key.type.kind !== b.type.kind || (key.type.kind !== 'TIMESTAMP' && key.type.kind !== 'DATE')) throw new SqlError('not a temporal filter', t.conjunct.pos);
-        const f = b.fn;
-        return { k: exprKey(t.key, scope), key, b: { op: t.op, at: (now: number) => toNumber(f([now])) } };
-      });
-    } catch (err) {
-      if (err instanceof SqlError) continue; // bound as any condition (which reports a real error)
-      throw err;
-    }
-    if (new Set(bound.map((x) => x.k)).size !== 1) continue;
-    const g = groups.get(bound[0]!.k) ?? { key: bound[0]!.key, bounds: [], conjuncts: new Set<Expr>() };
-    groups.set(bound[0]!.k, g);
-    for (const x of bound) g.bounds.push(x.b);
+    const t = temporalConjunct(c, scope);
+    if (!t) continue;
+    const g = groups.get(t.k) ?? { key: t.key, bounds: [], conjuncts: new Set<Expr>() };
+    groups.set(t.k, g);
+    g.bounds.push(...t.bounds);
     g.conjuncts.add(c);
   }
   let cur = input;
@@ -154,6 +136,35 @@ export function temporalFilters(input: PlanNode, pending: Expr[], scope: Scope, 
     for (let i = pending.length - 1; i >= 0; i--) if (g.conjuncts.has(pending[i]!)) pending.splice(i, 1);
   }
   return cur;
+}
+
+/**
+ * A conjunct that is a temporal filter over `scope`'s rows, bound: its row expression (and that expression's
+ * key, exprKey) and its bounds; null when it is not one (or does not bind so: it is then bound as any
+ * condition, which reports a real error).
+ */
+export function temporalConjunct(c: Expr, scope: Scope): { k: string; key: BExpr; bounds: TemporalBound[] } | null {
+  const terms = temporalTerms(c, scope);
+  if (!terms.length) return null;
+  const nowCtx: BindCtx = {
+    scope: new Scope([], scope.casing),
+    clause: 'WHERE',
+    special: (e) => (isNowCall(e) && e.k === 'func' && !e.args.length ? { type: NOW_TYPE, fn: (row) => row[0]!, colIdx: 0 } : undefined),
+  };
+  try {
+    const bound = terms.map((t) => {
+      const key = bindExpr(t.key, { scope, clause: 'WHERE' });
+      const b = bindExpr(t.bound, nowCtx);
+      if (key.type.kind !== b.type.kind || (key.type.kind !== 'TIMESTAMP' && key.type.kind !== 'DATE')) return null;
+      const f = b.fn;
+      return { k: exprKey(t.key, scope), key, b: { op: t.op, at: (now: number) => toNumber(f([now])) } };
+    });
+    if (bound.some((x) => x === null) || new Set(bound.map((x) => x!.k)).size !== 1) return null;
+    return { k: bound[0]!.k, key: bound[0]!.key, bounds: bound.map((x) => x!.b) };
+  } catch (err) {
+    if (err instanceof SqlError) return null;
+    throw err;
+  }
 }
 
 const toNumber = (v: unknown): number | null => (typeof v === 'number' ? v : null);

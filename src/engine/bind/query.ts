@@ -19,6 +19,7 @@ import { bindFrom } from './from.js';
 import { attachScalarSubqueries } from './scalar.js';
 import { upperBounds } from './bounds.js';
 import { attachNow, resolvedBy, temporalFilters } from './now.js';
+import { temporalAggregate, temporalCall, type TemporalCall } from './now-aggregates.js';
 
 export interface BoundQuery {
   node: PlanNode;
@@ -265,7 +266,7 @@ function preAggregate(s: Select, selectExprs: Expr[], rel: Rel): Expr[] {
   for (const e of [...selectExprs, ...(s.having ? [s.having] : []), ...(s.qualify ? [s.qualify] : [])])
     walkExpr(e, (x) => {
       if (x.k === 'func' && !x.over && AGG_NAMES.has(x.name)) {
-        out.push(x);
+        out.push(temporalCall(x, rel.scope)?.rest ?? x); // a temporal FILTER reads the clock in its own operator (now-aggregates.ts)
         return false;
       }
       return undefined;
@@ -323,9 +324,15 @@ function bindAggregate(s: Select, itemExprs: Expr[], rel: Rel, env: Env, pre: Bi
   itemExprs.forEach(collect);
   if (s.having) collect(s.having);
   if (s.qualify) collect(s.qualify);
-  const bound = calls.map((c) => {
+  // calls whose FILTER is a temporal filter: computed over the filtered rows (now-aggregates.ts), bound without it
+  const temporal = new Map<number, TemporalCall>();
+  calls.forEach((c, i) => {
+    const t = temporalCall(c, rel.scope);
+    if (t) temporal.set(i, t);
+  });
+  const bound = calls.map((c, i) => {
     for (const a of c.args) if (containsAgg(a)) throw new SqlError('Aggregate calls cannot be nested', a.pos, 'unsupported');
-    return bindAggCall(c, { scope: rel.scope, clause: 'an aggregate', special: pre });
+    return bindAggCall(temporal.get(i)?.rest ?? c, { scope: rel.scope, clause: 'an aggregate', special: pre });
   });
   const global = s.groupBy.length === 0;
   const specs: AggSpec[] = bound.map((b) => b.spec);
@@ -336,7 +343,9 @@ function bindAggregate(s: Select, itemExprs: Expr[], rel: Rel, env: Env, pre: Bi
   ];
   const keyFns = keys.map((k) => k.fn);
   const gc = columns.slice(0, nG).flatMap((c, i) => (c.wm ? [{ keyIdx: i, ...c.wm }] : []));
-  const aggNode = node({ kind: 'aggregate', inputs: [rel.node], columns, make: () => new AggregateOp(keyFns, specs, global, gc), groupKeys: nG });
+  const aggNode = temporal.size
+    ? temporalAggregate(rel, env, keyFns, calls, specs, temporal, columns, global, gc)
+    : node({ kind: 'aggregate', inputs: [rel.node], columns, make: () => new AggregateOp(keyFns, specs, global, gc), groupKeys: nG });
   const ref = (i: number, type: SqlType): BExpr => ({ type, fn: (row) => row[i]!, colIdx: i });
   const special = (e: Expr): BExpr | undefined => {
     if (e.k === 'func' && !e.over && AGG_NAMES.has(e.name)) {
