@@ -276,6 +276,7 @@ describe('temporal filters guarding aggregates (bind/now-aggregates.ts)', () => 
     (w: string, _v: string) => `SELECT g, COUNT(*) FILTER (WHERE ${w}) AS c, SUM(x) FILTER (WHERE ${w}) AS s, COUNT(*) AS n FROM events GROUP BY g`,
     (w: string, v: string) => `SELECT COUNT(*) FILTER (WHERE ${w}) AS c, AVG(x) FILTER (WHERE ${v} AND x > 2) AS a, MIN(x) FILTER (WHERE ${v}) AS lo, MAX(ts) AS hi FROM events`,
     (w: string, v: string) => `SELECT g, MAX(x) FILTER (WHERE ${v}) AS m, COUNT(x) FILTER (WHERE ${w}) AS c FROM events GROUP BY g HAVING COUNT(*) > 1`,
+    (w: string, v: string) => `SELECT g, COUNT(CASE WHEN ${w} THEN 1 END) AS c, SUM(CASE WHEN ${v} THEN x END) FILTER (WHERE x < 4) AS s FROM events GROUP BY g`,
   ];
   const SQL =
     'CREATE TABLE events (id INT NOT NULL, g INT, x INT, ts TIMESTAMP);\n' +

@@ -1,6 +1,7 @@
 /**
  * Temporal filters guarding aggregates (Feldera's AggregateNowFilterRule): `COUNT(*) FILTER (WHERE ts >=
- * NOW() - INTERVAL 1 DAY)`, `SUM(x) FILTER (WHERE ts BETWEEN NOW() - ... AND NOW() AND x > 0)`. Such a call is
+ * NOW() - INTERVAL 1 DAY)`, `SUM(x) FILTER (WHERE ts BETWEEN NOW() - ... AND NOW() AND x > 0)`, and the same
+ * written `COUNT(CASE WHEN ts >= NOW() - INTERVAL 1 DAY THEN 1 END)`. Such a call is
  * computed by an aggregate over the temporally filtered rows (bind/now.ts temporalFilters, ops/temporal-
  * filter.ts), its FILTER keeping only the conditions without NOW(); the calls sharing one temporal condition
  * share that aggregate. The other calls form the "anchor" aggregate over all rows, which gives the set of
@@ -34,9 +35,23 @@ export interface TemporalCall {
   rest: Expr & { k: 'func' };
 }
 
+/**
+ * `AGG(CASE WHEN c THEN x END) [FILTER (WHERE f)]` as `AGG(x) FILTER (WHERE [f AND] c)`: the same value for the
+ * aggregates moved here, which skip NULLs (COUNT of an expression, SUM, AVG, MIN, MAX; CASE and FILTER both
+ * take only a TRUE condition). Other calls as they are.
+ */
+function caseAsFilter(e: Expr & { k: 'func' }): Expr & { k: 'func' } {
+  const a = e.args[0];
+  if (e.star || e.args.length !== 1 || a?.k !== 'case' || a.operand || a.whens.length !== 1 || (a.else && a.else.k !== 'null')) return e;
+  const { cond, result } = a.whens[0]!;
+  return { ...e, args: [result], filter: e.filter ? { k: 'bin', op: 'And', left: e.filter, right: cond, pos: cond.pos } : cond };
+}
+
 /** The call as a TemporalCall, or null when it is not one. */
-export function temporalCall(e: Expr, scope: Scope): TemporalCall | null {
-  if (e.k !== 'func' || e.over || !AGG_NAMES.has(e.name) || !MOVABLE.has(e.name) || !e.filter) return null;
+export function temporalCall(call: Expr, scope: Scope): TemporalCall | null {
+  if (call.k !== 'func' || call.over || !AGG_NAMES.has(call.name) || !MOVABLE.has(call.name)) return null;
+  const e = caseAsFilter(call);
+  if (!e.filter) return null;
   if (e.args.some((a) => containsNow(a)) || e.orderBy?.some((o) => containsNow(o.expr))) return null;
   const temporal: Expr[] = [];
   const rest: Expr[] = [];
