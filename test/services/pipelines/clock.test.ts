@@ -139,6 +139,21 @@ describe('an http-driven clock', () => {
   });
 });
 
+describe('ad-hoc queries', () => {
+  it("read NOW() as the time of the query (as Feldera's ad-hoc engine), whatever the pipeline's clock says", async () => {
+    await createCompiled(svc, 'adhocnow', SQL, httpDriven());
+    await startRunning(svc, 'adhocnow');
+    const before = Date.now();
+    const r = await svc.call('GET', `/v0/pipelines/adhocnow/query?sql=${encodeURIComponent('SELECT NOW() AS n')}&format=json`);
+    const after = Date.now();
+    expect(r.status, r.text).toBe(200);
+    const n = Date.parse(JSON.parse(r.text.trim()).N.replace(' ', 'T') + 'Z');
+    expect(n).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);
+    expect(n).toBeLessThanOrEqual(after);
+    await shutdown(svc, 'adhocnow');
+  });
+});
+
 describe('the wall clock', () => {
   it('moves NOW() in a running pipeline on its own, and not while paused', async () => {
     // 50 ms resolution so the test need not wait long; only that it moves is asserted, never when
