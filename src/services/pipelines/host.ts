@@ -26,6 +26,7 @@ import { ApiError, Errors, type ErrorBody } from './errors.js';
 import type { LogLevel } from './logs.js';
 import type { ProgramSchema } from './names.js';
 import { TokenBook, type CompletionToken, type TokenStatus } from './tokens.js';
+import { clockSettings, type ClockSettings } from './clock.js';
 import type { FromWorker, IngestSpec, SnapshotSpec, ToWorker, WireError, WorkerConfig, WorkerMetrics } from './worker/protocol.js';
 
 /** Heap limit of a pipeline's worker when runtime_config.resources.memory_mb_max is not set. */
@@ -59,6 +60,8 @@ export interface HostOptions {
   watchMaxChunks?: number;
   watchMaxBytes?: number;
   fault?: WorkerConfig['fault'];
+  /** NOW()'s clock settings (clock.ts; default: one-second resolution, wall clock). */
+  clock?: ClockSettings;
   /** Where the pipeline's connectors may reach (plain data: it goes to the worker as it is). */
   connectorAccess: ConnectorAccess;
   log: (level: LogLevel, message: string) => void;
@@ -134,6 +137,7 @@ export class PipelineHost {
   private readonly queryCancelSlots = newCancelSlots();
   private readonly queryCancels = new Int32Array(this.queryCancelSlots);
   private readonly pendingCommit = new Map<number, Pending<void>>();
+  private readonly pendingClock = new Map<number, Pending<number>>();
   /** The open (or committing) transaction, and the last id given in this run. */
   transaction: HostTransaction | null = null;
   private lastTransactionId = 0;
@@ -174,6 +178,7 @@ export class PipelineHost {
       connectorAccess: opts.connectorAccess,
       queryCancels: this.queryCancelSlots,
       fault: opts.fault ?? null,
+      clock: opts.clock ?? clockSettings({}),
     };
     this.worker = spawnWorker(siblingModule(import.meta.url, 'worker/pipeline-worker'), {
       workerData: config,
@@ -286,6 +291,14 @@ export class PipelineHost {
         this.pendingCommit.delete(m.id);
         if (m.error) p?.reject(toApiError(m.error));
         else p?.resolve();
+        return;
+      }
+      case 'clock-advanced': {
+        this.metrics = m.metrics;
+        const p = this.pendingClock.get(m.id);
+        this.pendingClock.delete(m.id);
+        if (m.error || m.nowMs === null) p?.reject(m.error ? toApiError(m.error) : Errors.terminating());
+        else p?.resolve(m.nowMs);
         return;
       }
       case 'snapshot-done': {
@@ -478,6 +491,19 @@ export class PipelineHost {
     return p;
   }
 
+  /**
+   * POST /clock/advance: resolves with NOW() (ms since the epoch) once the worker moved the clock and took
+   * its step (running) or holds the value for the next one (paused); rejects with the worker's 400 when the
+   * program does not read NOW() or the clock is not http-driven.
+   */
+  advanceClock(deltaMs: number | null): Promise<number> {
+    if (this.state === 'Terminated') return Promise.reject(this.terminatedError());
+    const id = this.nextId++;
+    const p = new Promise<number>((resolve, reject) => this.pendingClock.set(id, { resolve, reject }));
+    this.post({ t: 'clock-advance', id, deltaMs });
+    return p;
+  }
+
   /** Where transactions stand (stats' transaction_status). */
   get transactionStatus(): TransactionStatus {
     if (this.transaction === null) return 'NoTransaction';
@@ -593,6 +619,8 @@ export class PipelineHost {
     this.pendingSnapshot.clear();
     for (const p of this.pendingCommit.values()) p.reject(err());
     this.pendingCommit.clear();
+    for (const p of this.pendingClock.values()) p.reject(err());
+    this.pendingClock.clear();
     // an open transaction goes with the run: its held input was never applied
     this.transaction = null;
     this.initWaiter?.reject(err());

@@ -14,6 +14,7 @@ import { LogBook } from './logs.js';
 import { PipelineManager } from './manager.js';
 import { DEFAULT_INGRESS_BODY_LIMIT } from './ingress/limits.js';
 import { checkpointRoutes } from './routes/checkpoints.js';
+import { clockRoutes } from './routes/clock.js';
 import { completionRoutes } from './routes/completion.js';
 import { eventRoutes } from './routes/events.js';
 import { ingressRoutes, ioRoutes } from './routes/io.js';
@@ -123,6 +124,7 @@ const service: ServiceModule = {
     metricsRoutes(app, manager);
     eventRoutes(app, manager);
     checkpointRoutes(app, manager);
+    clockRoutes(app, manager);
     // Ingress bodies are not read into memory here: the route streams them to the pipeline's worker.
     // (Registered after the hooks and handlers above, which the scope inherits.)
     await app.register(async (scope) => {

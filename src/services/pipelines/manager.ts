@@ -20,6 +20,7 @@ import { ApiError, Errors, type ErrorBody } from './errors.js';
 import { DEFAULT_MEMORY_MB, PipelineHost } from './host.js';
 import type { LogBook, LogLevel } from './logs.js';
 import { HEARTBEAT_MS, MonitorEvents } from './monitor-events.js';
+import { clockSettings } from './clock.js';
 import { BUDGET_CHECK_MS, defaultBudgetMb, overBudget, overBudgetError, type PipelineMemory } from './memory-budget.js';
 import { defaultProgramConfig, defaultRuntimeConfig, isCompiling, nowIso, outputCaseOf, type OutputCase, uuidv7, type DeploymentStatus, type DesiredStatus, type PipelineRecord } from './model.js';
 import type { PipelineStore } from './store.js';
@@ -359,6 +360,7 @@ export class PipelineManager {
         watchMaxChunks: this.opts.watchMaxChunks,
         watchMaxBytes: this.opts.watchMaxBytes,
         fault: this.opts.workerFault ?? null,
+        clock: clockSettings(e.rec.runtime_config),
         connectorAccess: this.opts.connectorAccess,
         log: (level, message) => this.log(e, level, 'pipeline', 'dbsp_adapters::controller', message),
         onFail: (body) => this.fail(e, host, body),
