@@ -51,6 +51,16 @@ export function queryableRelations(program: CompiledProgram): RelationSchema[] {
   return [...program.tables.filter((t) => t.declaredMaterialized), ...program.views.filter((v) => !v.local && v.declaredMaterialized)];
 }
 
+/**
+ * Whether `text` may read the relation `name`: its name appears in it as a word (any case; a superset of what
+ * the query reads, which is all that matters: only the relations given are copied into the query's circuit).
+ * A name that is not a plain identifier is always taken.
+ */
+function mayRead(text: string, name: string): boolean {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return true;
+  return new RegExp(`(?<![A-Za-z0-9_$])${name}(?![A-Za-z0-9_$])`, 'i').test(text);
+}
+
 function declare(rel: RelationSchema): string {
   const cols = rel.columns.map((c) => `${quote(c.name)} ${c.type}${c.nullable ? '' : ' NOT NULL'}`).join(', ');
   return `CREATE TABLE ${quote(rel.name)} (${cols});`;
@@ -95,7 +105,10 @@ export function evaluateQuery(
   guard: QueryGuard = queryGuard(badQuery),
 ): { rows: WeightedRow[]; columns: ColumnSchema[] } {
   if (hasStatementAfterFirst(text)) throw badQuery('Give one statement per request: an ad-hoc query here is one SELECT or one INSERT INTO');
-  const sources = queryableRelations(program);
+  // only the relations the query may read are declared and copied in: a query of a small table does not
+  // copy every materialized table of the pipeline (which doubled its memory)
+  const queryable = queryableRelations(program);
+  const sources = queryable.filter((rel) => mayRead(text, rel.name));
   const code = `${sources.map(declare).join('\n')}\nCREATE VIEW ${quote(RESULT)} AS\n${text}\n;`; // `;` on a line of its own: after a trailing -- comment
   let compiled: ReturnType<typeof compile>;
   try {
@@ -106,7 +119,7 @@ export function evaluateQuery(
   if (!compiled.ok) {
     const first = compiled.errors[0];
     const hint =
-      sources.length === 0
+      queryable.length === 0
         ? " (no table or view is materialized: declare tables WITH ('materialized' = 'true') and use CREATE MATERIALIZED VIEW)"
         : first?.kind === 'unknown_table'
           ? " (an ad-hoc query reads only materialized tables and views: declare tables WITH ('materialized' = 'true') and use CREATE MATERIALIZED VIEW)"
