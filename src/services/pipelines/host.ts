@@ -160,6 +160,7 @@ export class PipelineHost {
       outputCase: opts.outputCase,
       connectorAccess: opts.connectorAccess,
       queryCancels: this.queryCancelSlots,
+      memoryMb: opts.memoryMb,
       fault: opts.fault ?? null,
     };
     this.worker = spawnWorker(siblingModule(import.meta.url, 'worker/pipeline-worker'), {
