@@ -20,22 +20,35 @@ const idSum = (n: number) => (n * (n - 1)) / 2;
 let svc: Svc;
 beforeAll(async () => {
   svc = await startSvc();
-  await createCompiled(svc, 'cap', SQL, { runtime_config: { resources: { memory_mb_max: 64 } } });
-  await startRunning(svc, 'cap');
+  for (const name of ['cap', 'cap2']) {
+    await createCompiled(svc, name, SQL, { runtime_config: { resources: { memory_mb_max: 64 } } });
+    await startRunning(svc, name);
+  }
 });
 afterAll(async () => {
   await svc?.close();
 });
 
-const action = (a: string) => svc.call('POST', `/v0/pipelines/cap/${a}`);
-const globals = async () => (await svc.call('GET', '/v0/pipelines/cap/stats')).json.global_metrics;
-const query = async (sql: string) => {
-  const r = await svc.call('GET', `/v0/pipelines/cap/query?sql=${encodeURIComponent(sql)}&format=json`);
+const action = (name: string, a: string) => svc.call('POST', `/v0/pipelines/${name}/${a}`);
+const globals = async (name: string) => (await svc.call('GET', `/v0/pipelines/${name}/stats`)).json.global_metrics;
+/**
+ * The view n's row, from a snapshot of n alone. (Not an ad-hoc query: one copies every materialized table
+ * into a circuit of its own, too much for a 64 MiB pipeline holding these tables.)
+ */
+const countOf = async (name: string): Promise<{ C: number; S: number | null }> => {
+  const r = await svc.call('POST', `/v0/pipelines/${name}/egress/n?format=json&mode=snapshot&query=table`);
   expect(r.status, r.text).toBe(200);
-  return JSON.parse(r.text);
+  const rows = r.text
+    .trim()
+    .split('\n')
+    .filter((l) => l !== '')
+    .flatMap((l) => JSON.parse(l).json_data ?? [])
+    .map((c: { insert: { C: number; S: number | null } }) => c.insert);
+  expect(rows).toHaveLength(1);
+  return rows[0]!;
 };
-const running = async () => {
-  const p = (await svc.call('GET', '/v0/pipelines/cap')).json;
+const running = async (name: string) => {
+  const p = (await svc.call('GET', `/v0/pipelines/${name}`)).json;
   return [p.deployment_status, p.deployment_error];
 };
 
@@ -43,7 +56,7 @@ describe('a transaction bounded by the pipeline memory', () => {
   it('refuses the request that would go past the bound (413), keeps the transaction and commits what it held', async () => {
     const watch = await WatchReader.open(svc, 'cap', 'n');
     try {
-      expect((await action('start_transaction')).json).toEqual({ transaction_id: 1 });
+      expect((await action('cap', 'start_transaction')).json).toEqual({ transaction_id: 1 });
       // requests of 10,000 rows until one is refused (the bound is far below 60 of them in 64 MiB)
       let held = 0;
       let refused: Awaited<ReturnType<typeof ingest>> | null = null;
@@ -65,8 +78,8 @@ describe('a transaction bounded by the pipeline memory', () => {
       expect(refused!.json.message).toContain(`(${held * ROWS} records)`);
 
       // nothing of the refused request is held or counted; the transaction is open, the pipeline runs
-      expect(await running()).toEqual(['Running', null]);
-      const open = await globals();
+      expect(await running('cap')).toEqual(['Running', null]);
+      const open = await globals('cap');
       expect(open).toMatchObject({
         transaction_status: 'TransactionInProgress',
         transaction_id: 1,
@@ -78,15 +91,18 @@ describe('a transaction bounded by the pipeline memory', () => {
       });
       const ep = (await svc.call('GET', '/v0/pipelines/cap/stats')).json.inputs.find((i: any) => i.endpoint_name === 'api-ingress-T');
       expect(ep.metrics).toMatchObject({ total_records: held * ROWS, buffered_records: held * ROWS, num_parse_errors: 0 });
-      // the same request again is refused again (no room was made)
-      expect((await ingest(svc, 'cap', 't', 'format=csv', body(held))).status).toBe(413);
+      // a bigger request is refused too: the refusal made no room and held nothing
+      const bigger = await ingest(svc, 'cap', 't', 'format=csv', body(held, 2 * ROWS));
+      expect(bigger.status).toBe(413);
+      expect(bigger.json.details.transaction_records).toBe(held * ROWS);
+      expect((await globals('cap')).transaction_records).toBe(held * ROWS);
 
       // the commit applies exactly what was held, as one step
-      const commit = await action('commit_transaction');
+      const commit = await action('cap', 'commit_transaction');
       expect(commit.status, commit.text).toBe(200);
-      expect(await running()).toEqual(['Running', null]);
-      expect(await query('SELECT c, s FROM n')).toEqual({ C: held * ROWS, S: idSum(held * ROWS) });
-      expect(await globals()).toMatchObject({
+      expect(await running('cap')).toEqual(['Running', null]);
+      expect(await countOf('cap')).toEqual({ C: held * ROWS, S: idSum(held * ROWS) });
+      expect(await globals('cap')).toMatchObject({
         transaction_status: 'NoTransaction',
         transaction_records: null,
         total_input_records: held * ROWS,
@@ -102,31 +118,48 @@ describe('a transaction bounded by the pipeline memory', () => {
       // the refused request, sent outside a transaction, is a step of its own
       const later = await ingest(svc, 'cap', 't', 'format=csv', body(held));
       expect(later.status, later.text).toBe(200);
-      expect(await query('SELECT c, s FROM n')).toEqual({ C: (held + 1) * ROWS, S: idSum((held + 1) * ROWS) });
+      expect(await countOf('cap')).toEqual({ C: (held + 1) * ROWS, S: idSum((held + 1) * ROWS) });
     } finally {
       watch.close();
     }
   });
 
-  it('a single request too big for an empty transaction is refused at once; the empty commit takes no step', async () => {
-    const before = await globals();
-    expect((await action('start_transaction')).json).toEqual({ transaction_id: 2 });
-    const big = await ingest(svc, 'cap', 't', 'format=csv', body(100, 20 * ROWS));
+  it('a request too big for an empty transaction is refused at once; an ad-hoc INSERT is bounded the same way', async () => {
+    // a fresh pipeline with 20,000 rows applied
+    for (const k of [0, 1]) expect((await ingest(svc, 'cap2', 't', 'format=csv', body(k))).status).toBe(200);
+    const before = await globals('cap2');
+    expect((await action('cap2', 'start_transaction')).json).toEqual({ transaction_id: 1 });
+    const big = await ingest(svc, 'cap2', 't', 'format=csv', body(100, 20 * ROWS));
     expect(big.status).toBe(413);
-    expect(big.json).toMatchObject({ error_code: 'TransactionTooLarge', details: { transaction_id: 2, transaction_records: 0 } });
-    // an ad-hoc INSERT held by the transaction is bounded the same way (its refusal is an ad-hoc query's 400)
-    const ins = await svc.call('GET', `/v0/pipelines/cap/query?sql=${encodeURIComponent(`INSERT INTO t SELECT id + 10000000, name FROM t`)}&format=json`);
+    expect(big.json).toMatchObject({ error_code: 'TransactionTooLarge', details: { transaction_id: 1, transaction_records: 0 } });
+    // a small request still fits
+    const small = await ingest(svc, 'cap2', 't', 'format=json', '{"insert": {"id": -1, "name": "small"}}');
+    expect(small.status, small.text).toBe(200);
+    // the transaction filled up to its bound (ids from 1,000,000 on)
+    let held = 0;
+    for (let k = 100; k < 160; k++) {
+      const r = await ingest(svc, 'cap2', 't', 'format=csv', body(k));
+      if (r.status !== 200) {
+        expect(r.status).toBe(413);
+        break;
+      }
+      held++;
+    }
+    expect((await globals('cap2')).transaction_records).toBe(1 + held * ROWS);
+    // an ad-hoc INSERT of twice a refused request's rows, held by the transaction: refused as an ad-hoc query (400)
+    const sql = 'INSERT INTO t SELECT id + 10000000, name FROM t';
+    const ins = await svc.call('GET', `/v0/pipelines/cap2/query?sql=${encodeURIComponent(sql)}&format=json`);
     expect(ins.status, ins.text).toBe(400);
     expect(ins.json).toMatchObject({ error_code: 'AdHocQueryError', message: expect.stringContaining('The transaction cannot take this request') });
-    // a small request still fits
-    const small = await ingest(svc, 'cap', 't', 'format=json', '{"insert": {"id": -1, "name": "small"}}');
-    expect(small.status, small.text).toBe(200);
-    expect((await globals()).transaction_records).toBe(1);
-    expect((await action('commit_transaction')).status).toBe(200);
-    const after = await globals();
+    expect((await globals('cap2')).transaction_records).toBe(1 + held * ROWS);
+
+    expect((await action('cap2', 'commit_transaction')).status).toBe(200);
+    const after = await globals('cap2');
     expect(after.total_completed_steps).toBe(before.total_completed_steps + 1);
-    expect(after.total_processed_records).toBe(before.total_processed_records + 1);
-    expect(await query("SELECT COUNT(*) AS c FROM t WHERE name = 'small' OR id >= 1000000")).toEqual({ C: 1 });
-    expect(await running()).toEqual(['Running', null]);
+    expect(after.total_processed_records).toBe(before.total_processed_records + 1 + held * ROWS);
+    const ids = held * ROWS;
+    // ids 0..19,999, -1, and 1,000,000 .. 1,000,000 + held*ROWS - 1
+    expect(await countOf('cap2')).toEqual({ C: 2 * ROWS + 1 + ids, S: idSum(2 * ROWS) - 1 + 100 * ROWS * ids + idSum(ids) });
+    expect(await running('cap2')).toEqual(['Running', null]);
   });
 });
