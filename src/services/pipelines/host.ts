@@ -571,6 +571,11 @@ export class PipelineHost {
     this.wake();
   }
 
+  /** Ends the pipeline from outside (the server's memory budget), as a failure of its own with `body` as its deployment_error. */
+  failWith(body: ErrorBody): void {
+    this.fail(body);
+  }
+
   private fail(body: ErrorBody): void {
     if (this.failure || this.stopping) return;
     this.failure = body;

@@ -52,6 +52,7 @@ const service: ServiceModule = {
       keepAliveMs: Number.isFinite(keepAlive) && keepAlive > 0 ? keepAlive : DEFAULT_KEEPALIVE_MS,
       compileDelayMs: typeof ctx.options.pipelinesCompileDelayMs === 'number' ? ctx.options.pipelinesCompileDelayMs : 0,
       defaultMemoryMb: typeof ctx.options.pipelinesMemoryMb === 'number' ? ctx.options.pipelinesMemoryMb : undefined,
+      memoryBudgetMb: positiveNumber(ctx.options.pipelinesMemoryBudgetMb),
       // test knob: every pipeline's worker fails on its first ingest
       workerFault: (['throw', 'exit', 'step'] as const).find((f) => f === ctx.options.pipelinesWorkerFault) ?? null,
       compilerLimits: {

@@ -20,6 +20,7 @@ import { ApiError, Errors, type ErrorBody } from './errors.js';
 import { DEFAULT_MEMORY_MB, PipelineHost } from './host.js';
 import type { LogBook, LogLevel } from './logs.js';
 import { HEARTBEAT_MS, MonitorEvents } from './monitor-events.js';
+import { BUDGET_CHECK_MS, defaultBudgetMb, overBudget, overBudgetError, type PipelineMemory } from './memory-budget.js';
 import { defaultProgramConfig, defaultRuntimeConfig, isCompiling, nowIso, outputCaseOf, type OutputCase, uuidv7, type DeploymentStatus, type DesiredStatus, type PipelineRecord } from './model.js';
 import type { PipelineStore } from './store.js';
 import type { ConnectorAccess } from './connectors/access.js';
@@ -45,6 +46,8 @@ export interface ManagerOptions {
   watchMaxBytes?: number;
   /** Heap limit of a pipeline's worker when its runtime_config does not set memory_mb_max. */
   defaultMemoryMb?: number;
+  /** Memory of all running pipelines together, in MiB (memory-budget.ts; default: a share of the machine's). */
+  memoryBudgetMb?: number;
   /** Test knob: every pipeline's worker fails on its first ingest (see WorkerConfig.fault). */
   workerFault?: 'throw' | 'exit' | 'step' | null;
   /** Casing of unquoted output names for pipelines whose program_config does not say (`ops serve --output-case`). */
@@ -65,6 +68,8 @@ export class PipelineManager {
   /** Each pipeline's monitor events (GET /v0/pipelines/{name}/events). */
   readonly events: MonitorEvents;
   private readonly heartbeat: NodeJS.Timeout;
+  private readonly budgetCheck: NodeJS.Timeout;
+  private readonly memoryBudgetMb: number;
 
   constructor(
     private readonly store: PipelineStore,
@@ -96,6 +101,21 @@ export class PipelineManager {
     this.logs.log('INFO', 'manager', 'pipeline_manager', `pipeline manager started with ${this.byName.size} pipeline(s)`);
     const heartbeatMs = opts.eventsHeartbeatMs ?? HEARTBEAT_MS;
     this.heartbeat = setInterval(() => this.repeatQuietEvents(heartbeatMs), Math.min(heartbeatMs, 60_000)).unref();
+    this.memoryBudgetMb = opts.memoryBudgetMb ?? defaultBudgetMb();
+    this.budgetCheck = setInterval(() => this.keepMemoryBudget(), BUDGET_CHECK_MS).unref();
+  }
+
+  /** The running pipelines over the server's memory budget together: the largest fails (memory-budget.ts). */
+  private keepMemoryBudget(): void {
+    const running: (PipelineMemory & { host: PipelineHost })[] = [];
+    for (const e of this.byName.values()) {
+      const host = e.runtime;
+      if (host && host.state !== 'Terminated') running.push({ name: e.rec.name, bytes: host.metrics.memory_bytes, host });
+    }
+    const victim = overBudget(running, this.memoryBudgetMb * 1024 * 1024);
+    if (!victim) return;
+    const total = running.reduce((sum, p) => sum + p.bytes, 0);
+    (victim as (typeof running)[number]).host.failWith(overBudgetError(victim, total, this.memoryBudgetMb));
   }
 
   /** Records the pipeline's statuses as a monitor event when they changed since its last one. */
@@ -449,6 +469,7 @@ export class PipelineManager {
 
   async close(): Promise<void> {
     clearInterval(this.heartbeat);
+    clearInterval(this.budgetCheck);
     for (const e of this.byName.values()) {
       this.compiler.cancel(e);
       e.deploySeq++;

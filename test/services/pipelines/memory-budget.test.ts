@@ -1,0 +1,67 @@
+/**
+ * The server's memory budget for its running pipelines together (memory-budget.ts): over it, the pipeline
+ * using the most is failed with a reason, and the others, the server and their results are untouched.
+ */
+import { describe, expect, it } from 'vitest';
+import { overBudget, overBudgetError } from '../../../src/services/pipelines/memory-budget.js';
+import { createCompiled, ingest, shutdown, startRunning, startSvc, waitFor } from './helpers.js';
+
+const MIB = 1024 * 1024;
+
+describe('overBudget', () => {
+  const p = (name: string, mb: number) => ({ name, bytes: mb * MIB });
+  it('names the largest pipeline only when all together are over the budget', () => {
+    expect(overBudget([p('a', 40), p('b', 70)], 100 * MIB)).toEqual(p('b', 70));
+    expect(overBudget([p('a', 40), p('b', 60)], 100 * MIB)).toBeNull(); // exactly the budget: within
+    expect(overBudget([p('a', 90), p('b', 20), p('c', 30)], 100 * MIB)).toEqual(p('a', 90));
+    expect(overBudget([], 0)).toBeNull();
+  });
+
+  it('its error names the figures', () => {
+    const e = overBudgetError(p('big', 120), 150 * MIB, 100);
+    expect(e).toMatchObject({ error_code: 'RuntimeError.OutOfMemory', details: { memory_budget_mb: 100, pipelines_memory_mb: 150, pipeline_memory_mb: 120 } });
+    expect(e.message).toMatch(/together used 150 MiB, over the memory budget of 100 MiB.*the largest at 120 MiB/);
+  });
+});
+
+describe('the memory budget of a running server', () => {
+  it('fails the largest pipeline when together they go over it; the other runs on with exact results', { timeout: 120_000 }, async () => {
+    const svc = await startSvc({ pipelinesMemoryBudgetMb: 150 });
+    try {
+      const SQL = "CREATE TABLE t (id BIGINT, s VARCHAR) WITH ('materialized' = 'true');\nCREATE MATERIALIZED VIEW n AS SELECT COUNT(*) AS c, SUM(id) AS s FROM t;";
+      await createCompiled(svc, 'small', SQL);
+      await createCompiled(svc, 'big', SQL, { runtime_config: { resources: { memory_mb_max: 2048 } } });
+      await startRunning(svc, 'small');
+      await startRunning(svc, 'big');
+      expect((await ingest(svc, 'small', 't', 'format=csv', '1,a\n2,b\n3,c\n')).status).toBe(200);
+      const status = async (name: string) => (await svc.call('GET', `/v0/pipelines/${name}`)).json;
+      // the big one grows 100,000 rows at a time until the budget stops it (its own limit is far above)
+      let sent = 0;
+      for (let k = 0; k < 30 && (await status('big')).deployment_status === 'Running'; k++) {
+        const rows = Array.from({ length: 100_000 }, (_, i) => `${sent + i},row-${sent + i}\n`).join('');
+        const r = await ingest(svc, 'big', 't', 'format=csv', rows);
+        if (r.status === 200) sent += 100_000;
+        expect((await status('small')).deployment_status).toBe('Running');
+      }
+      const big = await waitFor(async () => {
+        const p = await status('big');
+        return p.deployment_status === 'Failed' ? p : undefined;
+      }, 'the big pipeline to fail');
+      expect(big.deployment_error).toMatchObject({ error_code: 'RuntimeError.OutOfMemory', details: { memory_budget_mb: 150 } });
+      expect(big.deployment_error.message).toMatch(/over the memory budget of 150 MiB it keeps for them; this pipeline, the largest at \d+ MiB, was stopped/);
+      expect(sent).toBeGreaterThan(0);
+      // the other pipeline and the server: untouched
+      expect((await status('small')).deployment_status).toBe('Running');
+      const q = await svc.call('GET', `/v0/pipelines/small/query?sql=${encodeURIComponent('SELECT c, s FROM n')}&format=json`);
+      expect(JSON.parse(q.text)).toEqual({ C: 3, S: 6 });
+      expect((await svc.call('GET', '/v0/pipelines')).status).toBe(200);
+      // /shutdown clears the failure; the pipeline starts again with its memory given back
+      await shutdown(svc, 'big');
+      expect((await status('big')).deployment_error).toBeNull();
+      await startRunning(svc, 'big');
+      expect((await ingest(svc, 'big', 't', 'format=csv', '7,x\n')).status).toBe(200);
+    } finally {
+      await svc.close();
+    }
+  });
+});
