@@ -4,9 +4,12 @@
  * TransactionTooLarge and nothing of it is held, while the transaction stays open, what it held before is
  * committed exactly, stats stay right and the pipeline keeps running. It used to hold on until the commit,
  * whose step then ran the worker out of memory (500 OutOfMemory, a Failed pipeline, its state lost).
- * A small memory limit (64 MiB) keeps the test fast: the bound comes after a few requests of 10,000 rows.
+ * ops pipe ingest stops at the batch refused so, the batches before it held. A small memory limit (64 MiB)
+ * keeps the test fast: the bound comes after a few requests of 10,000 rows.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isolatedEnv } from '../../helpers/cli.js';
+import { opsIn } from '../../helpers/ops-in-process.js';
 import { createCompiled, ingest, startRunning, startSvc, WatchReader, type Svc } from './helpers.js';
 
 const SQL = `CREATE TABLE t (id INT NOT NULL PRIMARY KEY, name VARCHAR) WITH ('materialized' = 'true');
@@ -20,7 +23,7 @@ const idSum = (n: number) => (n * (n - 1)) / 2;
 let svc: Svc;
 beforeAll(async () => {
   svc = await startSvc();
-  for (const name of ['cap', 'cap2']) {
+  for (const name of ['cap', 'cap2', 'cap3']) {
     await createCompiled(svc, name, SQL, { runtime_config: { resources: { memory_mb_max: 64 } } });
     await startRunning(svc, name);
   }
@@ -161,5 +164,24 @@ describe('a transaction bounded by the pipeline memory', () => {
     // ids 0..19,999, -1, and 1,000,000 .. 1,000,000 + held*ROWS - 1
     expect(await countOf('cap2')).toEqual({ C: 2 * ROWS + 1 + ids, S: idSum(2 * ROWS) - 1 + 100 * ROWS * ids + idSum(ids) });
     expect(await running('cap2')).toEqual(['Running', null]);
+  });
+
+  it('ops pipe ingest in a transaction stops at the batch it has no room for; the batches before it are held and committed', async () => {
+    const env = isolatedEnv({ OPS_PIPE_URL: svc.base });
+    expect((await opsIn(['pipe', 'txn', 'start', 'cap3'], { env })).exitCode).toBe(0);
+    const csv = Array.from({ length: 30 }, (_, k) => body(k) + '\n').join('');
+    const ing = await opsIn(['pipe', 'ingest', 'cap3', 't', '-', '--format', 'csv', '--batch-size', String(ROWS)], { env, input: csv });
+    expect(ing.exitCode).toBe(1);
+    expect(ing.stderr).toMatch(/the batch of .* was refused: The transaction cannot take this request/);
+    const accepted = Number(/(\d+) records were accepted before it/.exec(ing.stderr)?.[1]);
+    expect(accepted).toBeGreaterThanOrEqual(ROWS);
+    expect(accepted % ROWS).toBe(0);
+    expect(accepted).toBeLessThan(30 * ROWS);
+    const status = await opsIn(['pipe', 'txn', 'status', 'cap3', '--json'], { env });
+    expect(JSON.parse(status.stdout)).toMatchObject({ transaction_status: 'TransactionInProgress', transaction_records: accepted });
+    const commit = await opsIn(['pipe', 'txn', 'commit', 'cap3', '--wait'], { env });
+    expect(commit.exitCode, commit.stderr).toBe(0);
+    expect(await countOf('cap3')).toEqual({ C: accepted, S: idSum(accepted) });
+    expect(await running('cap3')).toEqual(['Running', null]);
   });
 });
