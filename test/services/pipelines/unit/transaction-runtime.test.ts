@@ -7,6 +7,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compile, RowBatch, type JsonValue } from '../../../../src/engine/index.js';
 import { defaultEncoding } from '../../../../src/services/pipelines/egress/encode.js';
@@ -15,7 +17,16 @@ import { HeldInput } from '../../../../src/services/pipelines/held-input.js';
 import { parseCsvInput } from '../../../../src/services/pipelines/ingress/csv.js';
 import { parseJsonInput } from '../../../../src/services/pipelines/ingress/json.js';
 import { PipelineRuntime } from '../../../../src/services/pipelines/runtime.js';
-import { COLUMN_BYTES, CommitCostModel, HELD_BYTES_FACTOR, KEYED_COLUMN_BYTES, KEYED_ROW_BYTES, ROW_BYTES, VIEW_ROW_BYTES } from '../../../../src/services/pipelines/transaction-memory.js';
+import {
+  admitToTransaction,
+  COLUMN_BYTES,
+  CommitCostModel,
+  HELD_BYTES_FACTOR,
+  KEYED_COLUMN_BYTES,
+  KEYED_ROW_BYTES,
+  ROW_BYTES,
+  VIEW_ROW_BYTES,
+} from '../../../../src/services/pipelines/transaction-memory.js';
 
 const root = mkdtempSync(join(tmpdir(), 'ops-txn-unit-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -167,5 +178,25 @@ CREATE MATERIALIZED VIEW v2 AS SELECT x FROM u;`);
     const input = held.take();
     expect(input).toHaveLength(500);
     for (const ch of input) expect((ch as { rows: RowBatch }).rows.byteLength).toBe(18);
+  });
+
+  it('garbage does not refuse a request: the heap is read again after a full collection before refusing', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const MiB = 1024 * 1024;
+    gc();
+    const live = getHeapStatistics().used_heap_size;
+    // 200 MiB of arrays in the old generation, dropped at once: garbage until a full collection
+    const junk: { arrays: number[][] | null } = { arrays: Array.from({ length: 25 }, () => new Array<number>(1_000_000).fill(1.5)) };
+    expect(junk.arrays).toHaveLength(25);
+    junk.arrays = null;
+    expect(getHeapStatistics().used_heap_size - live).toBeGreaterThan(150 * MiB);
+    const need = 50 * MiB;
+    // room for the live heap, the need and 40 MiB more; not for the garbage
+    const memoryMb = Math.ceil((live + need + 40 * MiB) / 0.8 / MiB);
+    const info = { transactionId: 1, records: 0, memoryMb };
+    expect(() => admitToTransaction(0, need, info)).not.toThrow();
+    // 60 MiB more than that is refused, garbage or not
+    expect(() => admitToTransaction(need, 60 * MiB, info)).toThrow(expect.objectContaining({ status: 413, code: 'TransactionTooLarge' }));
   });
 });
