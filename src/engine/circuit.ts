@@ -236,7 +236,7 @@ export class EngineCircuit implements Circuit {
     w: number,
     set: number[] | undefined,
     maxSeen: Map<TableState, Map<number, number>>,
-    touchesPerTable: Map<string, number>,
+    touchedKeys: Map<string, Set<string | number> | null>,
   ): void {
     if (t.def.lateness.size) {
       if (this.late(t, row)) return;
@@ -255,7 +255,13 @@ export class EngineCircuit implements Circuit {
       return;
     }
     const k = this.pkKey(t, row);
-    touchesPerTable.set(t.def.name, (touchesPerTable.get(t.def.name) ?? 0) + 1);
+    // the keys this step touched (null once one was touched twice: the table's delta then needs consolidating)
+    let keys = touchedKeys.get(t.def.name);
+    if (keys === undefined) touchedKeys.set(t.def.name, (keys = new Set()));
+    if (keys !== null) {
+      if (keys.has(k)) touchedKeys.set(t.def.name, null);
+      else keys.add(k);
+    }
     const old = t.byKey.get(k);
     this.undo.push(t.byKey, k, old);
     switch (kind) {
@@ -350,7 +356,7 @@ export class EngineCircuit implements Circuit {
     const tableDeltas = new Map<string, Delta>();
     const filled = this.sizedDeltas(actions, tableDeltas);
     const maxSeen = new Map<TableState, Map<number, number>>();
-    const touchesPerTable = new Map<string, number>();
+    const touchedKeys = new Map<string, Set<string | number> | null>();
     for (let a = 0; a < actions.length; a++) {
       const action = actions[a]!;
       const t = action.t;
@@ -371,10 +377,10 @@ export class EngineCircuit implements Circuit {
           }
           continue;
         }
-        for (let r = 0; r < rows.length; r++) this.applyRow(t, d, action.as, rows[r]!, action.w, undefined, maxSeen, touchesPerTable);
+        for (let r = 0; r < rows.length; r++) this.applyRow(t, d, action.as, rows[r]!, action.w, undefined, maxSeen, touchedKeys);
         continue;
       }
-      this.applyRow(t, d, action.kind, action.row, (action as { w?: number }).w ?? 1, (action as { set?: number[] }).set, maxSeen, touchesPerTable);
+      this.applyRow(t, d, action.kind, action.row, (action as { w?: number }).w ?? 1, (action as { set?: number[] }).set, maxSeen, touchedKeys);
     }
     let advanced = false;
     for (const t of maxSeen.keys()) this.savedWatermarks.set(t, new Map(t.watermarks));
@@ -390,7 +396,7 @@ export class EngineCircuit implements Circuit {
     }
     // primary-key tables whose keys were each touched once: their delta is already consolidated
     this.singleTouch.clear();
-    for (const [name, n] of touchesPerTable) if (n <= 1) this.singleTouch.add(name);
+    for (const [name, keys] of touchedKeys) if (keys !== null) this.singleTouch.add(name);
     const result = this.propagate(tableDeltas, false);
     if (advanced) {
       const wmOf = (table: string, col: number): number | undefined => this.tables.get(table)?.watermarks.get(col);

@@ -211,6 +211,38 @@ describe('W4 primary keys', () => {
       ]),
     );
   });
+
+  it('W4c: a key touched more than once in a step: its delta is consolidated (keys touched once are left as they are)', () => {
+    const p = prog(`create table t(id bigint not null primary key, s varchar);`);
+    const c = p.newCircuit();
+    c.step([{ table: 't', op: 'insert', row: { id: 1, s: 'a' } }]);
+    const d = c.step([
+      { table: 't', op: 'insert', row: { id: 1, s: 'b' } },
+      { table: 't', op: 'insert', row: { id: 3, s: 'q' } },
+      { table: 't', op: 'insert', row: { id: 1, s: 'c' } },
+      { table: 't', op: 'insert', row: { id: 2, s: 'x' } },
+      { table: 't', op: 'delete', row: { id: 2 } },
+      { table: 't', op: 'insert', row: { id: 1, s: 'a' } },
+    ]);
+    // key 1 ends where it began, key 2 came and went: only key 3 changed
+    expect(d.changes.get('t')).toEqual([{ row: { id: 3, s: 'q' }, weight: 1 }]);
+    const d2 = c.step([
+      { table: 't', op: 'insert', row: { id: 4, s: 'y' } },
+      { table: 't', op: 'insert', row: { id: 1, s: 'z' } },
+    ]);
+    expect(sortRows(d2.changes.get('t')!)).toEqual(
+      sortRows([
+        { row: { id: 1, s: 'a' }, weight: -1 },
+        { row: { id: 1, s: 'z' }, weight: 1 },
+        { row: { id: 4, s: 'y' }, weight: 1 },
+      ]),
+    );
+    expect(snapshot(c, 't')).toEqual([
+      { id: 1, s: 'z' },
+      { id: 3, s: 'q' },
+      { id: 4, s: 'y' },
+    ]);
+  });
 });
 
 describe('W5 multiset outputs', () => {
