@@ -4,15 +4,16 @@
  * engine step, and that step needs far more heap than the held form: a row per held row, the tables' new
  * contents (a keyed table's key map), the views' changes and contents, all alive at once. Measured on the
  * test machine: the least memory_mb_max at which the commit of N held CSV rows succeeds, beyond the
- * worker's own ~11 MiB, is about 130 bytes a row for a table of one INTEGER, 200 for one 40-character
- * VARCHAR, 250 for ten columns; 320 for an INTEGER primary key alone, 560 for a 4-column keyed table, 960
- * for a 10-column keyed one; a view adds 90 to 140 (270 for one INTEGER and a view of it, 700 and 840 for
- * the 4-column keyed table with one and three views).
+ * worker's live heap before it, is about 136 bytes a row for a table of one INTEGER, 200 for one
+ * 40-character VARCHAR, 250 for ten columns; 215-230 for an INTEGER primary key alone (new keys or keys
+ * already there), 285 for a 4-column keyed table, 315 for a 10-column keyed one; a view adds 10 (a grouped
+ * one) to 150 (one that keeps a row per row): 275 for one INTEGER and a view of it, 290, 435 and 580 for
+ * the 4-column keyed table with a grouped view, a projecting one, and three views.
  *
  * Rules: a held row is counted at `ROW_BYTES + COLUMN_BYTES x its table's columns` (with a primary key:
  * KEYED_ROW_BYTES + KEYED_COLUMN_BYTES x columns), plus VIEW_ROW_BYTES for each view of the program, plus
  * HELD_BYTES_FACTOR x the bytes it is held in (the held bytes themselves, and the JS strings made of its
- * text): above every measured cost (1.2 to 2.5 times). A request may be held while the worker's live heap
+ * text): above every measured cost (1.2 to 2.6 times). A request may be held while the worker's live heap
  * plus the estimate of everything held, the request included, stays within TXN_HEAP_SHARE of the
  * pipeline's memory limit (runtime_config.resources.memory_mb_max). The live heap is read as it is first,
  * and only when that says no, again after a full garbage collection (garbage of earlier requests must not
@@ -31,8 +32,8 @@ export const TXN_HEAP_SHARE = 0.8;
 export const ROW_BYTES = 128;
 export const COLUMN_BYTES = 24;
 /** The same in a table with a primary key (its key map keeps every row, an upsert replaces rows). */
-export const KEYED_ROW_BYTES = 256;
-export const KEYED_COLUMN_BYTES = 80;
+export const KEYED_ROW_BYTES = 224;
+export const KEYED_COLUMN_BYTES = 32;
 /** Each view of the program adds this much per held row (its contents and its changes). */
 export const VIEW_ROW_BYTES = 160;
 /** Bytes of heap the commit needs per byte of held compact input (text becomes JS strings). */
