@@ -71,6 +71,7 @@ __ops_sub() {
     'pipe/metrics') __ops_r='metrics' ;;
     'pipe/events') __ops_r='events' ;;
     'pipe/txn') __ops_r='txn' ;;
+    'pipe/clock') __ops_r='clock' ;;
     'pipe txn/start') __ops_r='start' ;;
     'pipe txn/commit') __ops_r='commit' ;;
     'pipe txn/status') __ops_r='status' ;;
@@ -124,7 +125,7 @@ __ops_subs() {
     'bm notes') __ops_r='add edit rm' ;;
     'bm bulk') __ops_r='add edit rm' ;;
     'bm trash') __ops_r='list restore clear' ;;
-    'pipe') __ops_r='create list status programs start pause shutdown delete ingest watch snapshot query stats logs metrics events txn' ;;
+    'pipe') __ops_r='create list status programs start pause shutdown delete ingest watch snapshot query stats logs metrics events txn clock' ;;
     'pipe txn') __ops_r='start commit status' ;;
     'hook') __ops_r='serve verify sign replay register update list rm trigger deliveries redeliver dashboard' ;;
     'serve') __ops_r='user token key' ;;
@@ -203,6 +204,7 @@ __ops_opts() {
     'pipe txn start') __ops_r='--help -h' ;;
     'pipe txn commit') __ops_r='--wait --help -h' ;;
     'pipe txn status') __ops_r='--help -h' ;;
+    'pipe clock') __ops_r='--advance --tick --help -h' ;;
     'hook') __ops_r='--help -h' ;;
     'hook serve') __ops_r='--port -p --host -a --path --secret-file --forward-to --forward-secret-file --events --store --no-store --max-body --retention --lenient --print-secret --help -h' ;;
     'hook verify') __ops_r='--signature --secret-file --lenient --help -h' ;;
@@ -502,6 +504,10 @@ __ops_value() {
     'pipe txn commit|-h') __ops_r=''; return 0 ;;
     'pipe txn status|--help') __ops_r=''; return 0 ;;
     'pipe txn status|-h') __ops_r=''; return 0 ;;
+    'pipe clock|--advance') __ops_r='-'; return 0 ;;
+    'pipe clock|--tick') __ops_r=''; return 0 ;;
+    'pipe clock|--help') __ops_r=''; return 0 ;;
+    'pipe clock|-h') __ops_r=''; return 0 ;;
     'hook|--help') __ops_r=''; return 0 ;;
     'hook|-h') __ops_r=''; return 0 ;;
     'hook serve|--port') __ops_r='-'; return 0 ;;
@@ -720,6 +726,7 @@ __ops_arg() {
     'pipe txn start') case "$2" in 0) __ops_r='d:pipelines' ;; esac ;;
     'pipe txn commit') case "$2" in 0) __ops_r='d:pipelines' ;; esac ;;
     'pipe txn status') case "$2" in 0) __ops_r='d:pipelines' ;; esac ;;
+    'pipe clock') case "$2" in 0) __ops_r='d:pipelines' ;; esac ;;
     'hook verify') case "$2" in 0) __ops_r='f' ;; esac ;;
     'hook sign') case "$2" in 0) __ops_r='f' ;; esac ;;
     'hook register') case "$2" in 0) __ops_r='-' ;; esac ;;

@@ -132,6 +132,8 @@ function __ops_sub --argument-names cpath word
             echo 'events'
         case 'pipe/txn'
             echo 'txn'
+        case 'pipe/clock'
+            echo 'clock'
         case 'pipe txn/start'
             echo 'start'
         case 'pipe txn/commit'
@@ -230,7 +232,7 @@ function __ops_subs --argument-names cpath
         case 'bm trash'
             printf '%s\n' 'list	What is in the trash' 'restore	Restore items (type: link, list, tag or note)' 'clear	Delete the trash for good (asks first; --yes in scripts)'
         case 'pipe'
-            printf '%s\n' 'create	Create or replace a pipeline from a SQL file (or stdin) and wait for it to compile' 'list	List the pipelines with their program and deployment state' 'status	Program and deployment state of a pipeline, its errors, and since when' 'programs	List the programs (GET /v0/programs, or derived from the pipelines on servers without it)' 'start	Start a pipeline and wait until it is Running (--timeout SECONDS; exit 8 when it runs out)' 'pause	Pause a pipeline (deploys it paused when it is shut down) and wait until Paused' 'shutdown	Shut a pipeline down (today\'s Feldera: stop) and wait until it is stopped; its state is lost' 'delete	Delete a stopped pipeline (asks for confirmation; --yes in scripts)' 'ingest	Send rows or changes to a table: NDJSON, a JSON array, or CSV; "-" or no file reads stdin' 'watch	Stream the changes of views: one NDJSON line per change, {"view":..,"insert"|"delete":row}' 'snapshot	Print the current contents of a view (a table, or --json)' 'query	Run an ad-hoc SELECT over the materialized tables and views of a running pipeline (a table, or --json), or an INSERT INTO one of its tables (prints the count)' 'stats	Statistics of a running pipeline (a table, or --json); --watch to refresh' 'logs	Print the log of a pipeline; --follow to keep printing new lines' 'metrics	Metrics of a running pipeline: the Prometheus text, or Feldera\'s JSON form with --json' 'events	A pipeline\'s monitor events (its statuses over time), newest first; or one event by id or `latest`' 'txn	Transactions: input held until the commit applies it all as one step'
+            printf '%s\n' 'create	Create or replace a pipeline from a SQL file (or stdin) and wait for it to compile' 'list	List the pipelines with their program and deployment state' 'status	Program and deployment state of a pipeline, its errors, and since when' 'programs	List the programs (GET /v0/programs, or derived from the pipelines on servers without it)' 'start	Start a pipeline and wait until it is Running (--timeout SECONDS; exit 8 when it runs out)' 'pause	Pause a pipeline (deploys it paused when it is shut down) and wait until Paused' 'shutdown	Shut a pipeline down (today\'s Feldera: stop) and wait until it is stopped; its state is lost' 'delete	Delete a stopped pipeline (asks for confirmation; --yes in scripts)' 'ingest	Send rows or changes to a table: NDJSON, a JSON array, or CSV; "-" or no file reads stdin' 'watch	Stream the changes of views: one NDJSON line per change, {"view":..,"insert"|"delete":row}' 'snapshot	Print the current contents of a view (a table, or --json)' 'query	Run an ad-hoc SELECT over the materialized tables and views of a running pipeline (a table, or --json), or an INSERT INTO one of its tables (prints the count)' 'stats	Statistics of a running pipeline (a table, or --json); --watch to refresh' 'logs	Print the log of a pipeline; --follow to keep printing new lines' 'metrics	Metrics of a running pipeline: the Prometheus text, or Feldera\'s JSON form with --json' 'events	A pipeline\'s monitor events (its statuses over time), newest first; or one event by id or `latest`' 'txn	Transactions: input held until the commit applies it all as one step' 'clock	The NOW() clock of a pipeline driven over HTTP (dev_tweaks.now_http_driven): print it, or move it forward first'
         case 'pipe txn'
             printf '%s\n' 'start	Open a transaction and print its id (--json: {transaction_id})' 'commit	Commit the open transaction; --wait returns once it is applied (--timeout SECONDS; exit 8 when it runs out)' 'status	The pipeline\'s transaction: status, id, records held and for how long'
         case 'hook'
@@ -379,6 +381,8 @@ function __ops_opts --argument-names cpath
             printf '%s\n' '--wait	return once stats show the transaction committed' '--help	show help' '-h	show help'
         case 'pipe txn status'
             printf '%s\n' '--help	show help' '-h	show help'
+        case 'pipe clock'
+            printf '%s\n' '--advance	move the clock forward by this many milliseconds (rounded up to its resolution) first' '--tick	move the clock forward by one tick of clock_resolution_usecs first' '--help	show help' '-h	show help'
         case 'hook'
             printf '%s\n' '--help	show help' '-h	show help'
         case 'hook serve'
@@ -963,6 +967,14 @@ function __ops_value
             echo ''; return 0
         case 'pipe txn status|-h'
             echo ''; return 0
+        case 'pipe clock|--advance'
+            echo '-'; return 0
+        case 'pipe clock|--tick'
+            echo ''; return 0
+        case 'pipe clock|--help'
+            echo ''; return 0
+        case 'pipe clock|-h'
+            echo ''; return 0
         case 'hook|--help'
             echo ''; return 0
         case 'hook|-h'
@@ -1546,6 +1558,11 @@ function __ops_arg
                     echo 'd:pipelines'
             end
         case 'pipe txn status'
+            switch $argv[2]
+                case 0
+                    echo 'd:pipelines'
+            end
+        case 'pipe clock'
             switch $argv[2]
                 case 0
                     echo 'd:pipelines'

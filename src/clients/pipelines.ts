@@ -197,6 +197,16 @@ export class PipelinesClient {
     return this.http.json<Record<string, unknown>>('GET', this.path(name, `/events/${enc(id)}`), { query: { selector } });
   }
 
+  /**
+   * Today's `/clock/advance` (a pipeline whose runtime_config sets `dev_tweaks.now_http_driven`): moves NOW()
+   * by `deltaMs` (0 reads it; null: one `clock_resolution_usecs` tick) and gives its value.
+   */
+  async advanceClock(name: string, deltaMs: number | null): Promise<{ now_ms: number; now: string }> {
+    const data = await this.http.json<{ now_ms?: unknown; now?: unknown }>('POST', this.path(name, '/clock/advance'), { body: { delta_ms: deltaMs }, idempotent: deltaMs === 0 });
+    if (!data || typeof data.now_ms !== 'number' || typeof data.now !== 'string') throw new ApiError('the pipeline service answered clock/advance without now_ms and now', 200, data);
+    return { now_ms: data.now_ms, now: data.now };
+  }
+
   /** Today's `/start_transaction`: the new transaction's id. */
   async startTransaction(name: string): Promise<number> {
     const data = await this.http.json<{ transaction_id?: unknown }>('POST', this.path(name, '/start_transaction'), { idempotent: false });

@@ -172,6 +172,15 @@ export interface CircuitOptions {
    * throwaway circuits only, e.g. to bound the memory an ad-hoc query may take.
    */
   guard?: () => void;
+  /**
+   * The clock NOW() reads (bind/now.ts): the value for a step, a TIMESTAMP as milliseconds since the epoch
+   * (a safe integer; anything else makes step() throw a TypeError and apply nothing). Called once at the start
+   * of every step() when the program reads NOW() (CompiledProgram.usesNow), never otherwise, never by check().
+   * When the value differs from the last step's, the step also moves NOW() and the views that read it change
+   * by exactly the difference. Before the first step (or without a clock) NOW() has no value and the rows
+   * that read it are not there: `SELECT NOW()` is empty, `... WHERE ts > NOW()` has no row.
+   */
+  clock?: () => number;
 }
 
 export interface Circuit {
@@ -191,6 +200,8 @@ export interface CompiledProgram {
   tables: RelationSchema[];
   /** Views in declaration order, local ones included (flagged). */
   views: RelationSchema[];
+  /** Whether a view reads NOW(): its circuits then need a clock (CircuitOptions.clock) and a step to move it. */
+  usesNow: boolean;
   /** Find a table or view by name, case-insensitively for unquoted names. */
   relation(name: string): RelationSchema | undefined;
   /** A fresh circuit with empty state. */

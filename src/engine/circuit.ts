@@ -10,6 +10,8 @@
  * ones held: each operator's state is a function of its integrated inputs), then released to the current
  * watermarks. The cost is paid only on error; a step that succeeds pays one array push per keyed change.
  * An integer overflow is thrown as EngineStepError naming the view; any other error (a bug) as it is.
+ * NOW() (bind/now.ts): a program that reads it has one clock node; each step reads the injected clock once
+ * and, when the value moved, feeds that node the old row's retraction and the new row, as a table's change.
  */
 import { EngineInputError, EngineStepError, type Circuit, type InputChange, type JsonRow, type JsonValue, type StepResult, type WeightedRow } from './api.js';
 import type { BoundProgram, TableDef, ViewDef } from './bind/program.js';
@@ -56,10 +58,15 @@ export class EngineCircuit implements Circuit {
   /** Why this circuit refuses to step: its guard stopped a step (step-guard.ts). */
   private stopped: unknown = null;
 
+  /** The clock node when a view reads NOW() (bind/now.ts), and the value its one row holds (none before the first step). */
+  private readonly clockNode: PlanNode | undefined;
+  private now: number | undefined;
+
   constructor(
     private readonly program: BoundProgram,
     private readonly casing: 'upper' | 'lower',
     private readonly guard?: () => void,
+    private readonly clock?: () => number,
   ) {
     // reachable nodes from outputs
     const all = new Map<number, PlanNode>();
@@ -71,7 +78,8 @@ export class EngineCircuit implements Circuit {
     for (const t of program.tables) visit(t.node);
     for (const v of program.views) visit(v.node);
     this.nodes = [...all.values()].sort((a, b) => a.id - b.id);
-    for (const n of this.nodes) if (n.kind !== 'table') this.ops.set(n.id, n.make());
+    for (const n of this.nodes) if (n.kind !== 'table' && n.kind !== 'now') this.ops.set(n.id, n.make());
+    this.clockNode = this.nodes.find((n) => n.kind === 'now');
     for (const t of program.tables) {
       const exact = new Map<string, number>();
       const folded = new Map<string, number>();
@@ -131,13 +139,17 @@ export class EngineCircuit implements Circuit {
     return this.tableCache.get(name);
   }
 
-  /** Every operator's output delta for these table deltas (initial: the operators' first step, with init()). */
-  private runOps(tableDeltas: Map<string, Delta>, initial: boolean): Map<number, Delta> {
+  /** Every operator's output delta for these table deltas and clock change (initial: the operators' first step, with init()). */
+  private runOps(tableDeltas: Map<string, Delta>, initial: boolean, clockDelta?: Delta): Map<number, Delta> {
     const deltas = new Map<number, Delta>();
     for (const n of this.nodes) {
       if (n.kind === 'table') {
         const d = tableDeltas.get(n.table);
         if (d && d.length) deltas.set(n.id, d);
+        continue;
+      }
+      if (n.kind === 'now') {
+        if (clockDelta?.length) deltas.set(n.id, clockDelta);
         continue;
       }
       const op = this.ops.get(n.id)!;
@@ -164,8 +176,8 @@ export class EngineCircuit implements Circuit {
     return deltas;
   }
 
-  private propagate(tableDeltas: Map<string, Delta>, initial: boolean): Map<Output, Delta> {
-    const deltas = this.runOps(tableDeltas, initial);
+  private propagate(tableDeltas: Map<string, Delta>, initial: boolean, clockDelta?: Delta): Map<Output, Delta> {
+    const deltas = this.runOps(tableDeltas, initial, clockDelta);
     // from here on nothing computes SQL expressions: the outputs are written only when every operator ran
     const result = new Map<Output, Delta>();
     for (const o of this.outputs) {
@@ -323,8 +335,10 @@ export class EngineCircuit implements Circuit {
     // apply; a view that fails below undoes it all (the undo log: the keyed rows replaced, oldest first,
     // as flat triples map, key, old row; reused from step to step, so a step allocates nothing for it)
     const undo = this.undo;
+    const now = this.readClock();
     try {
-      const result = this.apply(actions);
+      const result = this.apply(actions, now);
+      if (now !== undefined) this.now = now;
       undo.length = 0; // holds no replaced rows past the step
       if (this.savedWatermarks.size) this.savedWatermarks.clear();
       return result;
@@ -352,7 +366,19 @@ export class EngineCircuit implements Circuit {
     }
   }
 
-  private apply(actions: Action[]): StepResult {
+  /**
+   * The clock's value for this step when the program reads NOW() and it differs from the value its row holds
+   * (undefined: no change). A value that is not a whole number of milliseconds is the caller's bug: thrown
+   * before anything is applied.
+   */
+  private readClock(): number | undefined {
+    if (!this.clockNode || !this.clock) return undefined;
+    const v = this.clock();
+    if (!Number.isSafeInteger(v)) throw new TypeError(`the circuit's clock gave ${String(v)}, not a whole number of milliseconds since the epoch`);
+    return v === this.now ? undefined : v;
+  }
+
+  private apply(actions: Action[], now: number | undefined): StepResult {
     const tableDeltas = new Map<string, Delta>();
     const filled = this.sizedDeltas(actions, tableDeltas);
     const maxSeen = new Map<TableState, Map<number, number>>();
@@ -397,7 +423,17 @@ export class EngineCircuit implements Circuit {
     // primary-key tables whose keys were each touched once: their delta is already consolidated
     this.singleTouch.clear();
     for (const [name, keys] of touchedKeys) if (keys !== null) this.singleTouch.add(name);
-    const result = this.propagate(tableDeltas, false);
+    // the clock's row: the old value retracted, the new one inserted (bind/now.ts joins it to the queries that read NOW())
+    const clockDelta: Delta | undefined =
+      now === undefined
+        ? undefined
+        : this.now === undefined
+          ? [[[now], 1]]
+          : [
+              [[this.now], -1],
+              [[now], 1],
+            ];
+    const result = this.propagate(tableDeltas, false, clockDelta);
     if (advanced) {
       const wmOf = (table: string, col: number): number | undefined => this.tables.get(table)?.watermarks.get(col);
       for (const op of this.ops.values()) op.release?.(wmOf);
@@ -442,7 +478,7 @@ export class EngineCircuit implements Circuit {
    * released to the current watermarks.
    */
   private rebuildOperators(): void {
-    for (const n of this.nodes) if (n.kind !== 'table') this.ops.set(n.id, n.make());
+    for (const n of this.nodes) if (n.kind !== 'table' && n.kind !== 'now') this.ops.set(n.id, n.make());
     const contents = new Map<string, Delta>();
     for (const o of this.outputs) {
       if (!o.isTable || o.node.kind !== 'table') continue;
@@ -451,7 +487,7 @@ export class EngineCircuit implements Circuit {
       else o.integrated.forEach((row, w) => d.push([row, w]));
       contents.set(o.node.table, d);
     }
-    this.runOps(contents, true);
+    this.runOps(contents, true, this.now === undefined ? undefined : [[[this.now], 1]]);
     this.running = undefined;
     const wmOf = (table: string, col: number): number | undefined => this.tables.get(table)?.watermarks.get(col);
     for (const op of this.ops.values()) op.release?.(wmOf);

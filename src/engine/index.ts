@@ -44,8 +44,9 @@ export function compile(sql: string, options: CompileOptions = {}): CompileResul
     relation(name: string): RelationSchema | undefined {
       return resolveName(all, name, casing);
     },
+    usesNow: program.usesNow,
     newCircuit(options?: CircuitOptions) {
-      return new EngineCircuit(program, casing, options?.guard);
+      return new EngineCircuit(program, casing, options?.guard, options?.clock);
     },
     inputCodec(table: string) {
       const rel = resolveName(tables, table, casing);

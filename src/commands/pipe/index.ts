@@ -12,6 +12,7 @@ import { newCmdPipeIngest } from './ingest.js';
 import { newCmdPipeDelete, newCmdPipePause, newCmdPipeShutdown, newCmdPipeStart } from './lifecycle.js';
 import { newCmdPipeList, newCmdPipePrograms, newCmdPipeStatus } from './list.js';
 import { newCmdPipeLogs } from './logs.js';
+import { newCmdPipeClock } from './clock.js';
 import { newCmdPipeMetrics } from './metrics.js';
 import { newCmdPipeQuery } from './query.js';
 import { newCmdPipeSnapshot } from './snapshot.js';
@@ -43,6 +44,7 @@ export function register(cmd: Command, f: Factory): void {
     newCmdPipeMetrics(f),
     newCmdPipeEvents(f),
     newCmdPipeTxn(f),
+    newCmdPipeClock(f),
   );
   describeArguments(cmd, {
     name: 'the pipeline name',

@@ -275,7 +275,7 @@ function singleValue(q: PlanNode, col: number): PlanNode {
   });
 }
 
-function crossJoinOne(cur: PlanNode, one: PlanNode, name: string): PlanNode {
+export function crossJoinOne(cur: PlanNode, one: PlanNode, name: string): PlanNode {
   const leftWidth = cur.columns.length;
   return node({
     kind: 'join',

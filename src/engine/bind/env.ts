@@ -20,6 +20,8 @@ export interface Env {
   catalog: Map<string, NamedRelation>;
   /** CTEs in scope, innermost last. */
   ctes: Map<string, NamedRelation>;
+  /** The program's clock node, made when a query first reads NOW() (bind/now.ts); shared by every copy of the env. */
+  clock: { node?: PlanNode };
 }
 
 /** A relation being built: its plan node and the scope describing its row layout. */

@@ -14,6 +14,7 @@ import { bindFunction, UNIT_ARG } from './functions.js';
 import { bindLambdaCall } from './fns/lambda.js';
 import { exprSite } from './expr-text.js';
 import { intNegate } from '../types/int64.js';
+import { isNowCall, nowNotHere } from './now.js';
 
 export { AGG_NAMES } from './fns/aggregate.js';
 import { AGG_NAMES } from './fns/aggregate.js';
@@ -266,6 +267,7 @@ export function bindExpr(e: Expr, ctx: BindCtx): BExpr {
       return bindFunction('EXTRACT', [constant(mk('VARCHAR', false), e.field), bindExpr(e.expr, ctx)], e.pos);
     }
     case 'func': {
+      if (isNowCall(e)) throw nowNotHere(ctx.clause, e.pos); // where a query reads NOW(), ctx.special gives its value (bind/now.ts)
       if (e.over) throw new SqlError(`Window function ${e.name} is not allowed in ${ctx.clause}`, e.pos, 'unsupported');
       if (AGG_NAMES.has(e.name)) throw new SqlError(`Aggregate function ${e.name} is not allowed in ${ctx.clause}`, e.pos, 'unsupported');
       if (WINDOW_ONLY.has(e.name)) throw new SqlError(`${e.name} requires an OVER clause`, e.pos, 'unsupported');

@@ -16,6 +16,7 @@ import { bindLateralList, isLateral, joinLateral, applyLateral } from './lateral
 import { bindPivot } from './pivot.js';
 import { bindSession } from './session.js';
 import { registerFromBinders } from './from-binders.js';
+import { isNowCall } from './now.js';
 
 export { joinRels };
 
@@ -116,7 +117,8 @@ function leavesRead(e: Expr, leaves: Leaf[], origin: [number, number], casing: C
     for (let i = 0; i < leaves[l]!.scope.width; i++) leafAt.push(l);
   }
   const scope = new Scope(cols, casing);
-  if (!refsResolve(e, scope, (x) => x.k === 'func' && (Boolean(x.over) || AGG_NAMES.has(x.name)))) return undefined;
+  // NOW() is read where the clock is joined (bind/now.ts), after the FROM: such a condition stays in WHERE
+  if (!refsResolve(e, scope, (x) => x.k === 'func' && (Boolean(x.over) || AGG_NAMES.has(x.name) || isNowCall(x)))) return undefined;
   const set = new Set<number>();
   try {
     walkExpr(e, (x) => {

@@ -14,6 +14,7 @@ import { UserTypes } from './user-types.js';
 import { withUserTypes } from '../types/parse-type.js';
 import type { Value } from '../types/values.js';
 import { IntOverflow } from '../types/int64.js';
+import { containsNow } from './now.js';
 
 export interface TableColumn {
   name: string;
@@ -55,6 +56,8 @@ export interface ViewDef {
 export interface BoundProgram {
   tables: TableDef[];
   views: ViewDef[];
+  /** A view reads NOW() (bind/now.ts made the clock node). */
+  usesNow: boolean;
 }
 
 /** Where each line of the last text asked about starts: a program's statements ask about one text many times. */
@@ -134,7 +137,7 @@ function bindStatements(text: string, casing: Casing): { program?: BoundProgram;
   resetPlanIds();
   const pre = prepass(text);
   for (const e of pre.errors) errors.push({ ...posAt(text, e.offset), message: e.message, kind: 'unsupported' });
-  const env: Env = { casing, catalog: new Map(), ctes: new Map() };
+  const env: Env = { casing, catalog: new Map(), ctes: new Map(), clock: {} };
   const tables: TableDef[] = [];
   const views: ViewDef[] = [];
   const lateStatements: Array<{ target: string[]; expr: string; pos: Pos }> = [];
@@ -182,7 +185,7 @@ function bindStatements(text: string, casing: Casing): { program?: BoundProgram;
   }
   if (errors.length) return { errors };
   limitRanks([...tables.map((t) => t.node), ...views.filter((v) => !v.local).map((v) => v.node)]);
-  return { program: { tables, views }, errors };
+  return { program: { tables, views, usesNow: env.clock.node !== undefined }, errors };
 }
 
 function bindStatement(s: Statement, attrs: ColumnAttr[], env: Env, tables: TableDef[], views: ViewDef[], text: string): void {
@@ -219,6 +222,8 @@ function bindStatement(s: Statement, attrs: ColumnAttr[], env: Env, tables: Tabl
       const ad = new Adapter(apos);
       const item = ad.selectItem(raw[0]!.Query.body.Select.projection[0]);
       if (item.k !== 'expr') throw new SqlError(`Bad ${a.kind} expression`, apos, 'syntax');
+      // Feldera's words for a DEFAULT that reads the clock
+      if (a.kind === 'DEFAULT' && containsNow(item.expr)) throw new SqlError(`Default value for column '${a.column.replace(/^"|"$/g, '')}' must be a compile-time constant`, apos, 'type');
       const b = bindExpr(item.expr, { scope, clause: a.kind });
       if (!b.constant) throw new SqlError(`${a.kind} must be a constant`, apos, 'type');
       if (a.kind === 'DEFAULT') {

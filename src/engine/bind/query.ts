@@ -18,6 +18,8 @@ import { orderComparator } from './window-fns.js';
 import { bindFrom } from './from.js';
 import { attachScalarSubqueries } from './scalar.js';
 import { upperBounds } from './bounds.js';
+import { attachNow, resolvedBy, temporalFilters } from './now.js';
+import { temporalAggregate, temporalCall, type TemporalCall } from './now-aggregates.js';
 
 export interface BoundQuery {
   node: PlanNode;
@@ -157,12 +159,17 @@ function bindSelect(s: Select, env: Env): BoundQuery {
       plain.push(whereConjuncts[subIdx[i]!]!);
     }
   }
+  // temporal filters (ts >= NOW() - INTERVAL ...): their own operator, which a move of the clock costs only the rows it changes
+  rel = { node: temporalFilters(rel.node, plain, rel.scope, env), scope: rel.scope };
   // scalar subqueries in WHERE (and, without aggregates, in SELECT and QUALIFY) read columns joined here
   const selectExprs = s.items.flatMap((i) => (i.k === 'star' ? [] : [i.expr]));
   const hasAgg = s.groupBy.length > 0 || selectExprs.some(containsAgg) || (s.having !== undefined && containsAgg(s.having));
   const early = attachScalarSubqueries(rel.node, [...plain, ...(hasAgg ? [] : [...selectExprs, ...(s.qualify ? [s.qualify] : [])])], { scope: rel.scope, clause: 'WHERE' }, env, bindQuery);
-  rel = { node: early.node, scope: rel.scope };
-  const scalars = early.ctx.special;
+  // NOW(): the clock joined here when WHERE or the rows before grouping read it (aggregate arguments, GROUP BY);
+  // NOW() read only after grouping is joined to the groups (bindAggregate)
+  const clocked = attachNow(early.node, hasAgg ? [...plain, ...preAggregate(s, selectExprs, rel)] : [...plain, ...selectExprs, ...(s.qualify ? [s.qualify] : [])], early.ctx, env);
+  rel = { node: clocked.node, scope: rel.scope };
+  const scalars = clocked.ctx.special;
   if (plain.length) {
     const ctx: BindCtx = { scope: rel.scope, clause: 'WHERE', special: scalars };
     const preds = plain.map((c) => bindCondition(c, ctx));
@@ -209,6 +216,7 @@ function bindSelect(s: Select, env: Env): BoundQuery {
       items.map((i) => i.expr),
       rel,
       env,
+      scalars,
     );
     // scalar subqueries of the SELECT list are joined to the groups
     const late = attachScalarSubqueries(
@@ -247,8 +255,28 @@ function bindSelect(s: Select, env: Env): BoundQuery {
   return { node: cur, columns };
 }
 
-function bindAggregate(s: Select, itemExprs: Expr[], rel: Rel, env: Env): { node: PlanNode; ctx: BindCtx } {
-  const inCtx: BindCtx = { scope: rel.scope, clause: 'GROUP BY' };
+/**
+ * What a grouped SELECT evaluates on the rows before grouping, as far as NOW() is concerned: WHERE aside, the
+ * GROUP BY expressions (an ordinal or a select alias among them: every select item, to be safe) and the
+ * aggregate calls' arguments and FILTERs.
+ */
+function preAggregate(s: Select, selectExprs: Expr[], rel: Rel): Expr[] {
+  const out: Expr[] = [...s.groupBy];
+  if (s.groupBy.some((g) => g.k === 'num' || (g.k === 'col' && g.parts.length === 1 && !rel.scope.tryResolve(g.parts, g.pos)))) out.push(...selectExprs);
+  for (const e of [...selectExprs, ...(s.having ? [s.having] : []), ...(s.qualify ? [s.qualify] : [])])
+    walkExpr(e, (x) => {
+      if (x.k === 'func' && !x.over && AGG_NAMES.has(x.name)) {
+        out.push(temporalCall(x, rel.scope)?.rest ?? x); // a temporal FILTER reads the clock in its own operator (now-aggregates.ts)
+        return false;
+      }
+      return undefined;
+    });
+  return out;
+}
+
+/** `pre`: the values the rows before grouping have beside their columns (NOW(), WHERE's subqueries). */
+function bindAggregate(s: Select, itemExprs: Expr[], rel: Rel, env: Env, pre: BindCtx['special']): { node: PlanNode; ctx: BindCtx } {
+  const inCtx: BindCtx = { scope: rel.scope, clause: 'GROUP BY', special: pre };
   // GROUP BY may name a select alias or an ordinal (Calcite allows both in its lenient conformance)
   const groupExprs = s.groupBy.map((g) => {
     if (g.k === 'num' && Number.isInteger(Number(g.text))) {
@@ -296,9 +324,15 @@ function bindAggregate(s: Select, itemExprs: Expr[], rel: Rel, env: Env): { node
   itemExprs.forEach(collect);
   if (s.having) collect(s.having);
   if (s.qualify) collect(s.qualify);
-  const bound = calls.map((c) => {
+  // calls whose FILTER is a temporal filter: computed over the filtered rows (now-aggregates.ts), bound without it
+  const temporal = new Map<number, TemporalCall>();
+  calls.forEach((c, i) => {
+    const t = temporalCall(c, rel.scope);
+    if (t) temporal.set(i, t);
+  });
+  const bound = calls.map((c, i) => {
     for (const a of c.args) if (containsAgg(a)) throw new SqlError('Aggregate calls cannot be nested', a.pos, 'unsupported');
-    return bindAggCall(c, { scope: rel.scope, clause: 'an aggregate' });
+    return bindAggCall(temporal.get(i)?.rest ?? c, { scope: rel.scope, clause: 'an aggregate', special: pre });
   });
   const global = s.groupBy.length === 0;
   const specs: AggSpec[] = bound.map((b) => b.spec);
@@ -309,7 +343,9 @@ function bindAggregate(s: Select, itemExprs: Expr[], rel: Rel, env: Env): { node
   ];
   const keyFns = keys.map((k) => k.fn);
   const gc = columns.slice(0, nG).flatMap((c, i) => (c.wm ? [{ keyIdx: i, ...c.wm }] : []));
-  const aggNode = node({ kind: 'aggregate', inputs: [rel.node], columns, make: () => new AggregateOp(keyFns, specs, global, gc), groupKeys: nG });
+  const aggNode = temporal.size
+    ? temporalAggregate(rel, env, keyFns, calls, specs, temporal, columns, global, gc)
+    : node({ kind: 'aggregate', inputs: [rel.node], columns, make: () => new AggregateOp(keyFns, specs, global, gc), groupKeys: nG });
   const ref = (i: number, type: SqlType): BExpr => ({ type, fn: (row) => row[i]!, colIdx: i });
   const special = (e: Expr): BExpr | undefined => {
     if (e.k === 'func' && !e.over && AGG_NAMES.has(e.name)) {
@@ -327,8 +363,11 @@ function bindAggregate(s: Select, itemExprs: Expr[], rel: Rel, env: Env): { node
     }
     return undefined;
   };
-  let cur: PlanNode = aggNode;
-  let ctx: BindCtx = { scope: rel.scope, clause: 'SELECT', special };
+  // NOW() outside the aggregate calls and group keys: the clock joined to the groups
+  const grouped: BindCtx = { scope: rel.scope, clause: 'SELECT', special };
+  const clocked = attachNow(aggNode, [...itemExprs, ...(s.having ? [s.having] : []), ...(s.qualify ? [s.qualify] : [])], grouped, env, resolvedBy(grouped));
+  let cur: PlanNode = clocked.node;
+  let ctx: BindCtx = clocked.ctx;
   if (s.having) {
     const h = attachScalarSubqueries(cur, [s.having], ctx, env, bindQuery);
     cur = filterNode(h.node, bindCondition(s.having, { ...h.ctx, clause: 'HAVING' }));

@@ -33,6 +33,8 @@ function detail(n: PlanNode): string {
     case 'join':
       if (n.lateral) return `LATERAL${n.lateral === 'aggregate' ? ' aggregate' : ''} on ${plural(n.keys, 'outer value')}`;
       return `${n.join}${n.keys ? ` on ${plural(n.keys, 'key')}` : ''}${n.residual ? ' + condition' : ''}`;
+    case 'temporal':
+      return `${plural(n.bounds, 'bound')} over NOW()`;
     case 'semijoin':
       return n.mode;
     case 'aggregate':
@@ -51,6 +53,7 @@ function detail(n: PlanNode): string {
       return n.rankLimit !== undefined ? `top ${n.rankLimit}` : '';
     case 'filter':
       return n.atMost ? n.atMost.map((a) => `#${a.col} <= ${a.max}`).join(', ') : '';
+    case 'now':
     case 'values':
     case 'map':
     case 'markjoin':

@@ -2,7 +2,7 @@
  * The plan: a DAG of nodes, each a relation with a schema. A node is one of the kinds below (a discriminated
  * union on `kind`, each kind with exactly its own fields), so later stages (the circuit, plan/rank-limit.ts,
  * plan/explain.ts) switch over kinds and the type checker reports a kind they forget (`assertNever`).
- * Every kind but 'table' carries a factory for its Z-set operator. Ids count from 1 in each compile and nodes
+ * Every kind but 'table' and 'now' carries a factory for its Z-set operator. Ids count from 1 in each compile and nodes
  * are created inputs-first, so ascending ids are a topological order. Views over views share nodes.
  */
 import type { SqlType } from '../types/types.js';
@@ -41,6 +41,15 @@ export interface TableNode extends Base {
   table: string;
 }
 
+/**
+ * The clock: one row, one column NOW (TIMESTAMP NOT NULL), the value of NOW() for the step, fed by the circuit
+ * from its injected clock (CircuitOptions.clock). No row until the first step. One per compile (bind/now.ts).
+ */
+export interface NowNode extends Base {
+  kind: 'now';
+  inputs: [];
+}
+
 /** Constant rows (VALUES, the one empty row of a FROM-less SELECT). */
 export interface ValuesNode extends Computed {
   kind: 'values';
@@ -75,6 +84,16 @@ export interface JoinNode extends Computed {
   /** A LATERAL subquery joined back to its outer rows on their values (bind/lateral.ts); 'aggregate': one
    *  row per outer row. */
   lateral?: 'subquery' | 'aggregate';
+}
+
+/**
+ * A temporal filter (ops/temporal-filter.ts): the rows of the first input whose key passes `bounds` comparisons
+ * with expressions of NOW(); the second input is the clock (NowNode).
+ */
+export interface TemporalNode extends Computed {
+  kind: 'temporal';
+  inputs: [PlanNode, PlanNode];
+  bounds: number;
 }
 
 /** Decorrelated [NOT] IN / EXISTS in an expression: the left row plus a TRUE/FALSE/NULL column. */
@@ -158,9 +177,11 @@ export interface TimeWindowNode extends Computed {
 
 export type PlanNode =
   | TableNode
+  | NowNode
   | ValuesNode
   | MapNode
   | FilterNode
+  | TemporalNode
   | JoinNode
   | MarkJoinNode
   | SemiJoinNode

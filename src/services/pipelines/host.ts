@@ -26,6 +26,7 @@ import { ApiError, Errors, type ErrorBody } from './errors.js';
 import type { LogLevel } from './logs.js';
 import type { ProgramSchema } from './names.js';
 import { TokenBook, type CompletionToken, type TokenStatus } from './tokens.js';
+import { clockSettings, type ClockSettings } from './clock.js';
 import type { FromWorker, IngestSpec, SnapshotSpec, ToWorker, WireError, WorkerConfig, WorkerMetrics } from './worker/protocol.js';
 
 /** Heap limit of a pipeline's worker when runtime_config.resources.memory_mb_max is not set. */
@@ -34,6 +35,14 @@ export const DEFAULT_MEMORY_MB = 2048;
 const BATCH_BYTES = 1024 * 1024;
 /** Ingress bytes sent but not yet taken by the worker before the request body is read further. */
 const MAX_INFLIGHT_BYTES = 8 * 1024 * 1024;
+/**
+ * Share of a pipeline's memory limit that the bodies of its ingress requests may take together while they
+ * are read, parsed and waiting for their steps: past it, newer requests wait (their bodies unread, the
+ * client held by TCP) until older ones are applied; the oldest request never waits. The worker's heap
+ * limit does not bound what parsed bodies hold (the compact batches live outside the heap), so without
+ * this, requests arriving together took memory in proportion to their number.
+ */
+export const INGRESS_MEMORY_SHARE = 1 / 8;
 /** How long a worker may take to close its output files on shutdown before it is ended. */
 const STOP_TIMEOUT_MS = 5000;
 
@@ -44,11 +53,15 @@ export interface HostOptions {
   outputCase: 'upper' | 'lower';
   programVersion: number;
   memoryMb: number;
+  /** Bytes of ingress bodies in progress together beyond which newer requests wait (default: INGRESS_MEMORY_SHARE of memoryMb). */
+  ingressBudgetBytes?: number;
   keepAliveMs: number;
   /** Per-watcher bounds on chunks and bytes written but not yet taken by the socket (egress/watch.ts). */
   watchMaxChunks?: number;
   watchMaxBytes?: number;
   fault?: WorkerConfig['fault'];
+  /** NOW()'s clock settings (clock.ts; default: one-second resolution, wall clock). */
+  clock?: ClockSettings;
   /** Where the pipeline's connectors may reach (plain data: it goes to the worker as it is). */
   connectorAccess: ConnectorAccess;
   log: (level: LogLevel, message: string) => void;
@@ -124,6 +137,7 @@ export class PipelineHost {
   private readonly queryCancelSlots = newCancelSlots();
   private readonly queryCancels = new Int32Array(this.queryCancelSlots);
   private readonly pendingCommit = new Map<number, Pending<void>>();
+  private readonly pendingClock = new Map<number, Pending<number>>();
   /** The open (or committing) transaction, and the last id given in this run. */
   transaction: HostTransaction | null = null;
   private lastTransactionId = 0;
@@ -131,6 +145,9 @@ export class PipelineHost {
   private readonly snapshotWatchers = new Map<number, Watcher>();
   private readonly ackListeners = new Map<number, (bytes: number) => void>();
   private readonly wakers = new Set<() => void>();
+  /** Body bytes of the ingress requests taken in and not yet applied, and those requests' ids, oldest first. */
+  private ingressBytes = 0;
+  private readonly ingressOrder: number[] = [];
   private nextId = 1;
   private initialized = false;
   private initWaiter: Pending<void> | null = null;
@@ -162,6 +179,7 @@ export class PipelineHost {
       queryCancels: this.queryCancelSlots,
       memoryMb: opts.memoryMb,
       fault: opts.fault ?? null,
+      clock: opts.clock ?? clockSettings({}),
     };
     this.worker = spawnWorker(siblingModule(import.meta.url, 'worker/pipeline-worker'), {
       workerData: config,
@@ -276,6 +294,14 @@ export class PipelineHost {
         else p?.resolve();
         return;
       }
+      case 'clock-advanced': {
+        this.metrics = m.metrics;
+        const p = this.pendingClock.get(m.id);
+        this.pendingClock.delete(m.id);
+        if (m.error || m.nowMs === null) p?.reject(m.error ? toApiError(m.error) : Errors.terminating());
+        else p?.resolve(m.nowMs);
+        return;
+      }
       case 'snapshot-done': {
         const p = this.pendingSnapshot.get(m.id);
         this.pendingSnapshot.delete(m.id);
@@ -359,6 +385,18 @@ export class PipelineHost {
       this.wake();
     });
     this.post({ t: 'ingest-begin', id, spec });
+    // this request's share of the pipeline's ingress memory, given back once it is applied (or abandoned)
+    let taken = 0;
+    this.ingressOrder.push(id);
+    const giveBack = () => {
+      this.ingressBytes -= taken;
+      taken = 0;
+      const at = this.ingressOrder.indexOf(id);
+      if (at >= 0) this.ingressOrder.splice(at, 1);
+      this.wake();
+    };
+    void done.then(giveBack, giveBack);
+    const budget = this.opts.ingressBudgetBytes ?? this.memoryMb * 1024 * 1024 * INGRESS_MEMORY_SHARE;
     let batch = new Uint8Array(BATCH_BYTES);
     let fill = 0;
     const flush = () => {
@@ -375,6 +413,10 @@ export class PipelineHost {
       for await (const chunk of parts) {
         total += chunk.byteLength;
         if (total > limit) throw tooLarge();
+        while (this.ingressOrder[0] !== id && this.ingressBytes + chunk.byteLength > budget && !this.ended) await new Promise<void>((r) => this.wakers.add(r));
+        if (this.ended) throw this.terminatedError();
+        this.ingressBytes += chunk.byteLength;
+        taken += chunk.byteLength;
         // copied into buffers of our own, whose ownership moves to the worker
         for (let off = 0; off < chunk.byteLength;) {
           const n = Math.min(BATCH_BYTES - fill, chunk.byteLength - off);
@@ -391,6 +433,7 @@ export class PipelineHost {
     } catch (err) {
       this.pendingIngest.delete(id);
       this.post({ t: 'ingest-abort', id });
+      giveBack();
       throw err;
     } finally {
       this.ackListeners.delete(id);
@@ -446,6 +489,19 @@ export class PipelineHost {
         void p.finally(() => gone.removeEventListener('abort', cancel)).catch(() => {});
       }
     }
+    return p;
+  }
+
+  /**
+   * POST /clock/advance: resolves with NOW() (ms since the epoch) once the worker moved the clock and took
+   * its step (running) or holds the value for the next one (paused); rejects with the worker's 400 when the
+   * program does not read NOW() or the clock is not http-driven.
+   */
+  advanceClock(deltaMs: number | null): Promise<number> {
+    if (this.state === 'Terminated') return Promise.reject(this.terminatedError());
+    const id = this.nextId++;
+    const p = new Promise<number>((resolve, reject) => this.pendingClock.set(id, { resolve, reject }));
+    this.post({ t: 'clock-advance', id, deltaMs });
     return p;
   }
 
@@ -564,6 +620,8 @@ export class PipelineHost {
     this.pendingSnapshot.clear();
     for (const p of this.pendingCommit.values()) p.reject(err());
     this.pendingCommit.clear();
+    for (const p of this.pendingClock.values()) p.reject(err());
+    this.pendingClock.clear();
     // an open transaction goes with the run: its held input was never applied
     this.transaction = null;
     this.initWaiter?.reject(err());

@@ -14,6 +14,7 @@ import { LogBook } from './logs.js';
 import { PipelineManager } from './manager.js';
 import { DEFAULT_INGRESS_BODY_LIMIT } from './ingress/limits.js';
 import { checkpointRoutes } from './routes/checkpoints.js';
+import { clockRoutes } from './routes/clock.js';
 import { completionRoutes } from './routes/completion.js';
 import { eventRoutes } from './routes/events.js';
 import { ingressRoutes, ioRoutes } from './routes/io.js';
@@ -53,6 +54,8 @@ const service: ServiceModule = {
       compileDelayMs: typeof ctx.options.pipelinesCompileDelayMs === 'number' ? ctx.options.pipelinesCompileDelayMs : 0,
       defaultMemoryMb: typeof ctx.options.pipelinesMemoryMb === 'number' ? ctx.options.pipelinesMemoryMb : undefined,
       memoryBudgetMb: positiveNumber(ctx.options.pipelinesMemoryBudgetMb),
+      // test knob: a small ingress budget, to see newer requests wait
+      ingressBudgetBytes: positiveNumber(ctx.options.pipelinesIngressBudgetBytes),
       // test knob: every pipeline's worker fails on its first ingest
       workerFault: (['throw', 'exit', 'step'] as const).find((f) => f === ctx.options.pipelinesWorkerFault) ?? null,
       compilerLimits: {
@@ -121,6 +124,7 @@ const service: ServiceModule = {
     metricsRoutes(app, manager);
     eventRoutes(app, manager);
     checkpointRoutes(app, manager);
+    clockRoutes(app, manager);
     // Ingress bodies are not read into memory here: the route streams them to the pipeline's worker.
     // (Registered after the hooks and handlers above, which the scope inherits.)
     await app.register(async (scope) => {

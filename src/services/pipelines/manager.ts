@@ -20,6 +20,7 @@ import { ApiError, Errors, type ErrorBody } from './errors.js';
 import { DEFAULT_MEMORY_MB, PipelineHost } from './host.js';
 import type { LogBook, LogLevel } from './logs.js';
 import { HEARTBEAT_MS, MonitorEvents } from './monitor-events.js';
+import { clockSettings } from './clock.js';
 import { BUDGET_CHECK_MS, defaultBudgetMb, overBudget, overBudgetError, type PipelineMemory } from './memory-budget.js';
 import { defaultProgramConfig, defaultRuntimeConfig, isCompiling, nowIso, outputCaseOf, type OutputCase, uuidv7, type DeploymentStatus, type DesiredStatus, type PipelineRecord } from './model.js';
 import type { PipelineStore } from './store.js';
@@ -48,6 +49,8 @@ export interface ManagerOptions {
   defaultMemoryMb?: number;
   /** Memory of all running pipelines together, in MiB (memory-budget.ts; default: a share of the machine's). */
   memoryBudgetMb?: number;
+  /** Test knob: bytes of a pipeline's ingress bodies in progress together (host.ts; default a share of its memory). */
+  ingressBudgetBytes?: number;
   /** Test knob: every pipeline's worker fails on its first ingest (see WorkerConfig.fault). */
   workerFault?: 'throw' | 'exit' | 'step' | null;
   /** Casing of unquoted output names for pipelines whose program_config does not say (`ops serve --output-case`). */
@@ -352,10 +355,12 @@ export class PipelineManager {
         outputCase,
         programVersion: version,
         memoryMb,
+        ingressBudgetBytes: this.opts.ingressBudgetBytes,
         keepAliveMs: this.opts.keepAliveMs,
         watchMaxChunks: this.opts.watchMaxChunks,
         watchMaxBytes: this.opts.watchMaxBytes,
         fault: this.opts.workerFault ?? null,
+        clock: clockSettings(e.rec.runtime_config),
         connectorAccess: this.opts.connectorAccess,
         log: (level, message) => this.log(e, level, 'pipeline', 'dbsp_adapters::controller', message),
         onFail: (body) => this.fail(e, host, body),

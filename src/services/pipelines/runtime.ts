@@ -42,6 +42,8 @@ export interface RuntimeOptions {
   connectorAccess: ConnectorAccess;
   /** The worker's heap limit in MiB (memory_mb_max), which bounds what a transaction may hold; null: V8's own limit. */
   memoryMb?: number | null;
+  /** NOW()'s value for a step (clock.ts), given to the circuit when the program reads NOW(). */
+  clock?: () => number;
 }
 
 export class PipelineRuntime {
@@ -75,7 +77,7 @@ export class PipelineRuntime {
     readonly program: CompiledProgram,
     private readonly opts: RuntimeOptions,
   ) {
-    this.circuit = program.newCircuit();
+    this.circuit = program.newCircuit(program.usesNow && opts.clock ? { clock: opts.clock } : {});
     for (const rel of [...program.tables, ...program.views]) this.relations.set(rel.name, rel);
   }
 
@@ -180,6 +182,23 @@ export class PipelineRuntime {
 
   pause(): void {
     if (this.state === 'Running') this.state = 'Paused';
+  }
+
+  /**
+   * A step of the clock alone (the program reads NOW(); worker/clock-ticker.ts calls it): the circuit reads
+   * the clock and the views that read NOW() move to its value. A step the engine refuses (a view's
+   * computation overflows at the new time) is logged and applies nothing: NOW() stays where it was until the
+   * next step. Answers whether a step was taken.
+   */
+  clockStep(): boolean {
+    if (!this.program.usesNow || this.state === 'Terminated') return false;
+    try {
+      this.step([], null, 'The clock step was refused, NOW() did not move');
+      return true;
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 422) this.opts.log('ERROR', err.message);
+      return false; // anything else was reported as fatal by stepFailure
+    }
   }
 
   /** Endpoint stats entry for HTTP ingress into a table (one per table, cumulative). */

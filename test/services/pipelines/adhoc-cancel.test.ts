@@ -40,25 +40,25 @@ function endlessQuery(name: string): { hangUp: () => void; settled: Promise<unkn
 const logs = async (name: string) => (await svc.call('GET', `/v0/pipelines/${name}/logs`)).text;
 
 describe('an ad-hoc query whose client went away', () => {
-  it('is cancelled: the ingress waiting behind it is applied, the log says so, the pipeline runs on', { timeout: 60_000 }, async () => {
+  it('is cancelled: the ingress waiting behind it is applied, the log says so, the pipeline runs on', { timeout: 90_000 }, async () => {
     await filled('c1');
     const q = endlessQuery('c1');
     await new Promise((r) => setTimeout(r, 300)); // running by now, or queued: cancelled either way
     q.hangUp();
     expect(await q.settled).toBe('AbortError');
     expect((await ingest(svc, 'c1', 'a', 'format=csv', '-5\n')).status).toBe(200);
-    await waitFor(async () => (await logs('c1')).includes('An ad-hoc query was cancelled: its client closed the connection'), 'the log line');
+    await waitFor(async () => (await logs('c1')).includes('An ad-hoc query was cancelled: its client closed the connection'), 'the log line', 45_000);
     const r = await svc.call('GET', `/v0/pipelines/c1/query?sql=${encodeURIComponent('SELECT COUNT(*) AS c, MIN(x) AS m FROM a')}&format=json`);
     expect(r.status, r.text).toBe(200);
     expect(JSON.parse(r.text)).toEqual({ C: N + 1, M: -5 });
   });
 
-  it('a shutdown cancels a query still running', { timeout: 60_000 }, async () => {
+  it('a shutdown cancels a query still running', { timeout: 90_000 }, async () => {
     await filled('c2');
     const q = endlessQuery('c2');
     await new Promise((r) => setTimeout(r, 300));
     await shutdown(svc, 'c2');
     await q.settled;
-    await waitFor(async () => (await logs('c2')).includes('An ad-hoc query was cancelled'), 'the log line');
+    await waitFor(async () => (await logs('c2')).includes('An ad-hoc query was cancelled'), 'the log line', 45_000);
   });
 });

@@ -526,7 +526,18 @@ export const DATETIME_FNS: FnTable = {
   PARSE_DATE: parseFn('DATE'),
   PARSE_TIME: parseFn('TIME'),
   PARSE_TIMESTAMP: parseFn('TIMESTAMP'),
-  ...aliases(['NOW', 'CURRENT_TIMESTAMP', 'CURRENT_DATE', 'RANDOM', 'RAND'], {
+  // NOW() is bound by bind/now.ts (the clock joined to the query); this entry names it for the function index
+  NOW: {
+    sig: 'NOW() -> TIMESTAMP: the clock of the step (bind/now.ts)',
+    nulls: '-',
+    bind: (_args, pos) => {
+      throw new SqlError('NOW() cannot be used here', pos, 'unsupported');
+    },
+  },
+  // not Feldera's (its compiler has no CURRENT_TIMESTAMP / CURRENT_DATE; feldera/feldera#6477)
+  CURRENT_TIMESTAMP: notFeldera('NOW()'),
+  CURRENT_DATE: notFeldera('CAST(NOW() AS DATE)'),
+  ...aliases(['RANDOM', 'RAND'], {
     sig: 'not deterministic',
     nulls: '-',
     bind: (_args, pos, name) => {
@@ -534,3 +545,13 @@ export const DATETIME_FNS: FnTable = {
     },
   }),
 };
+
+function notFeldera(instead: string): ScalarFn {
+  return {
+    sig: `not supported: use ${instead}`,
+    nulls: '-',
+    bind: (_args, pos, name) => {
+      throw new SqlError(`${name} is not supported (as in Feldera): use ${instead}`, pos, 'unsupported');
+    },
+  };
+}

@@ -122,7 +122,7 @@ export function evaluateQuery(
   try {
     // the view's contents after the step, not the step's changes: a constant (VALUES, SELECT 1) and the row
     // of a global aggregate over nothing are there from the circuit's start
-    const circuit = q.newCircuit({ guard: guard.check });
+    const circuit = q.newCircuit({ guard: guard.check, clock: Date.now }); // NOW() in an ad-hoc query: the time of the query (as DataFusion's now())
     circuit.step(inputs);
     result = circuit.contents(view.name);
   } catch (err) {

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { ApiError, Errors } from '../errors.js';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../../limits.js';
 import type { PipelineDescr } from '../manager.js';
+import { clockConfigError } from '../clock.js';
 
 export function rawBody(req: FastifyRequest): string {
   const b = req.body as Buffer | string | undefined | null;
@@ -161,4 +162,6 @@ function checkRuntimeConfig(rc: Record<string, unknown>): void {
   const mem = isObject(resources) ? resources.memory_mb_max : undefined;
   if (mem !== undefined && mem !== null && (typeof mem !== 'number' || !Number.isInteger(mem) || mem < 1 || mem > 1_048_576))
     throw Errors.badBody("Json deserialize error: field 'runtime_config.resources.memory_mb_max' must be null or a whole number of MiB between 1 and 1048576");
+  const clock = clockConfigError(rc);
+  if (clock !== null) throw Errors.badBody(`Json deserialize error: ${clock}`);
 }

@@ -24,6 +24,9 @@ import { PipelineRuntime, type InputEndpoint } from '../runtime.js';
 import { workerMetrics } from '../stats.js';
 import { IngestJob } from './ingest-job.js';
 import { WatchSnapshots } from './watch-snapshots.js';
+import { ClockTicker } from './clock-ticker.js';
+import { PipelineClock } from '../clock.js';
+import { ClockErrors } from '../clock-errors.js';
 import type { FromWorker, HeldPosition, TokenLabel, ToWorker, WireChunk, WireError, WorkerConfig } from './protocol.js';
 import type { RelationSchema } from '../../../engine/index.js';
 
@@ -70,6 +73,8 @@ function emit(relation: string, encoding: string, chunks: EncodedChunk[]): void 
 }
 
 let rt: PipelineRuntime | null = null;
+/** NOW()'s steps, when the program reads NOW() (clock-ticker.ts). */
+let ticker: ClockTicker | null = null;
 const watchSnapshots = new WatchSnapshots(post, wireError);
 const jobs = new Map<number, IngestJob>();
 
@@ -79,7 +84,9 @@ async function init(): Promise<void> {
     const first = 'messages' in out ? out.messages[0]?.message : out.systemError;
     throw new ApiError(400, 'ProgramFailedToCompile', `The program did not compile successfully${first ? `: ${first}` : ''}`);
   }
+  const clock = out.program.usesNow ? new PipelineClock(config.clock) : null;
   const runtime = new PipelineRuntime(out.program, {
+    clock: clock ? () => clock.now() : undefined,
     emit,
     endStreams: (relation, encoding, reason) => post({ t: 'output-end', relation, encoding, reason }),
     connectorAccess: config.connectorAccess,
@@ -88,6 +95,7 @@ async function init(): Promise<void> {
     onFatal: (err) => post({ t: 'fatal', message: err.message }),
   });
   rt = runtime;
+  if (clock) ticker = new ClockTicker(clock, runtime);
   await runtime.init();
   post({ t: 'ready', tables: out.program.tables.map(plain), views: out.program.views.filter((v) => !v.local).map(plain), metrics: workerMetrics(runtime) });
   setInterval(() => {
@@ -141,11 +149,13 @@ function handle(m: ToWorker): void {
   switch (m.t) {
     case 'resume': {
       const completed = rt!.resume();
+      if (rt!.state === 'Running') ticker?.start();
       post({ t: 'resumed', metrics: workerMetrics(rt!), completed });
       return;
     }
     case 'pause':
       rt?.pause();
+      ticker?.stop();
       if (rt) post({ t: 'metrics', metrics: workerMetrics(rt) });
       return;
     case 'subscribe':
@@ -224,7 +234,22 @@ function handle(m: ToWorker): void {
       post({ t: 'transaction-committed', id: m.id, error: refused ? wireError(refused) : null, completed, metrics: workerMetrics(rt!) });
       return;
     }
+    case 'clock-advance': {
+      let nowMs: number | null = null;
+      let error: WireError | null = null;
+      try {
+        if (!ticker) throw ClockErrors.noNow();
+        if (!ticker.clock.settings.httpDriven) throw ClockErrors.wallClock();
+        nowMs = ticker.advance(m.deltaMs);
+        if (nowMs === null) throw ClockErrors.pastMax(m.deltaMs ?? ticker.clock.settings.resolutionMs);
+      } catch (err) {
+        error = wireError(err);
+      }
+      post({ t: 'clock-advanced', id: m.id, nowMs, error, metrics: workerMetrics(rt!) });
+      return;
+    }
     case 'stop':
+      ticker?.stop();
       void (async () => {
         jobs.clear();
         await rt?.shutdown();

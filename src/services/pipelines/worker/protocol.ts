@@ -11,12 +11,15 @@ import type { OutputEncoding, OutputFormat } from '../egress/encode.js';
 import type { UpdateFormat } from '../ingress/json.js';
 import type { LogLevel } from '../logs.js';
 import type { StepLatencySnapshot } from '../step-latency.js';
+import type { ClockSettings } from '../clock.js';
 
 export interface WorkerConfig {
   programCode: string;
   outputCase: 'upper' | 'lower';
   /** Where connectors may reach: connector root, fetch policy, source size cap. */
   connectorAccess: ConnectorAccess;
+  /** NOW()'s clock (clock.ts), from the pipeline's runtime_config; used when the program reads NOW(). */
+  clock: ClockSettings;
   /** Shared with the host: which ad-hoc queries were cancelled (egress/query-cancel.ts). */
   queryCancels: SharedArrayBuffer;
   /** The worker's heap limit in MiB (runtime_config.resources.memory_mb_max or the default), as its resourceLimits set it. */
@@ -72,6 +75,8 @@ export type ToWorker =
   | { t: 'transaction-start'; transactionId: number }
   /** Commits the open transaction as one step; answered with `transaction-committed`. */
   | { t: 'transaction-commit'; id: number }
+  /** POST /clock/advance: answered with `clock-advanced` (once its step, if any, is taken). */
+  | { t: 'clock-advance'; id: number; deltaMs: number | null }
   | { t: 'stop' };
 
 /** One encoded output chunk: the part after `"sequence_number":N,` as UTF-8. */
@@ -155,6 +160,8 @@ export type FromWorker =
   /** The transaction's one step is taken, or refused (`error`: nothing of it applied); either way it is over. */
   | { t: 'transaction-committed'; id: number; error: WireError | null; completed: TokenLabel[]; metrics: WorkerMetrics }
   | { t: 'snapshot-done'; id: number; body: Uint8Array | null; error: WireError | null }
+  /** NOW() after a `clock-advance` (ms since the epoch), or why the clock cannot be advanced. */
+  | { t: 'clock-advanced'; id: number; nowMs: number | null; error: WireError | null; metrics: WorkerMetrics }
   /** Part of a watch stream's snapshot (chunks of at most CHUNK_RECORDS records); `done` on the last one. */
   | { t: 'watch-snapshot-part'; id: number; chunks: WireChunk[]; done: boolean; error: WireError | null }
   | { t: 'metrics'; metrics: WorkerMetrics }
