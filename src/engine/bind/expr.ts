@@ -14,7 +14,7 @@ import { bindFunction, UNIT_ARG } from './functions.js';
 import { bindLambdaCall } from './fns/lambda.js';
 import { exprSite } from './expr-text.js';
 import { intNegate } from '../types/int64.js';
-import { isNowCall, nowNotHere } from './now.js';
+import { isNowCall, nowNotHere } from './now-call.js';
 
 export { AGG_NAMES } from './fns/aggregate.js';
 import { AGG_NAMES } from './fns/aggregate.js';

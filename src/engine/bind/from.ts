@@ -16,7 +16,7 @@ import { bindLateralList, isLateral, joinLateral, applyLateral } from './lateral
 import { bindPivot } from './pivot.js';
 import { bindSession } from './session.js';
 import { registerFromBinders } from './from-binders.js';
-import { isNowCall } from './now.js';
+import { isNowCall } from './now-call.js';
 
 export { joinRels };
 

@@ -14,6 +14,7 @@
  * (constants), LIMIT; CURRENT_TIMESTAMP and CURRENT_DATE are not Feldera's (use NOW(), CAST(NOW() AS DATE)).
  */
 import { SqlError, type Expr } from '../parse/ast.js';
+import { isNowCall } from './now-call.js';
 import { node, type PlanNode } from '../plan/nodes.js';
 import { mk } from '../types/types.js';
 import type { BExpr } from './bexpr.js';
@@ -25,11 +26,6 @@ import { TemporalFilterOp, type TemporalBound, type TemporalOp, type TemporalSpe
 
 /** NOW's type: Feldera's NowFunction returns TIMESTAMP (not nullable). */
 export const NOW_TYPE = mk('TIMESTAMP', false);
-
-/** A call of NOW (a window call `NOW() OVER` is not one). */
-export function isNowCall(e: Expr): boolean {
-  return e.k === 'func' && e.name === 'NOW' && !e.over;
-}
 
 /** Whether `e` calls NOW() (outside subqueries; `skip`: sub-expressions not to look into). */
 export function containsNow(e: Expr, skip?: (x: Expr) => boolean): boolean {
@@ -168,9 +164,3 @@ export function temporalConjunct(c: Expr, scope: Scope): { k: string; key: BExpr
 }
 
 const toNumber = (v: unknown): number | null => (typeof v === 'number' ? v : null);
-
-/** The error for NOW() where no clock is joined: a constant context, ON, LIMIT. */
-export function nowNotHere(clause: string, pos: Expr['pos']): SqlError {
-  const hint = clause === 'ON' ? ': move the condition to WHERE' : clause === 'DEFAULT' || clause === 'LATENESS' ? `: ${clause} must be a constant` : '';
-  return new SqlError(`NOW() cannot be used in ${clause}${hint}`, pos, 'unsupported');
-}
