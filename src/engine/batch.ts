@@ -11,7 +11,8 @@
  * methods, for readers whose input names the columns in its own order); endRow checks that every cell
  * of the row was given. setText takes Latin-1 bytes straight from the caller's buffer (no string).
  * Storage is in blocks of BLOCK_ROWS rows, so growing a batch never copies what it already holds; the
- * text of a block is trimmed to its size when the block is full.
+ * text of a block is trimmed to its size when the block is full. fit() cuts the last block to its rows
+ * for a batch that is kept a while (a transaction's), and seals the batch: no row can be added after it.
  */
 import type { JsonValue } from './api.js';
 
@@ -27,7 +28,7 @@ const OTHER = 5;
 
 /** One column of one block. */
 class ColumnBlock {
-  readonly tags = new Uint8Array(BLOCK_ROWS);
+  tags = new Uint8Array(BLOCK_ROWS);
   /** Numbers; for OTHER cells, the index into the block's `others`. */
   nums: Float64Array | null = null;
   /** Text bytes (one byte a character, Latin-1) of TEXT cells, back to back. */
@@ -66,6 +67,8 @@ export class RowBatch {
   /** Cells given of the row in progress. */
   private cell = 0;
   private current: Block | null = null;
+  /** fit() was called: the last block has no room left, rows can no longer be added. */
+  private sealed = false;
   /** Length of the current block's `others` when the row in progress began. */
   private othersAtRowStart = 0;
 
@@ -145,6 +148,7 @@ export class RowBatch {
 
   /** Column c of the row in progress, counting the cell (a row's first cell opens it). */
   private column(c: number): ColumnBlock {
+    if (this.sealed) throw new RangeError('this batch was fitted to its rows: no row can be added');
     let b = this.current;
     if (this.cell === 0) {
       if (b === null || b.length === BLOCK_ROWS) b = this.newBlock();
@@ -189,6 +193,38 @@ export class RowBatch {
       if (col.ends !== null) col.textLength = r === 0 ? 0 : col.ends[r - 1]!;
     }
     if (others >= 0) b.others.length = others;
+  }
+
+  /**
+   * Bytes the batch's storage takes: its typed arrays and text buffers (outside the JS heap), and for
+   * values kept as they are (`others`) a rough 64 bytes each. For memory budgets, not an exact figure.
+   */
+  get byteLength(): number {
+    let n = 0;
+    for (const b of this.blocks) {
+      n += b.others.length * 64;
+      for (const col of b.columns) n += col.tags.byteLength + (col.nums?.byteLength ?? 0) + (col.ends?.byteLength ?? 0) + (col.text?.length ?? 0);
+    }
+    return n;
+  }
+
+  /**
+   * Cuts the storage of the last (partial) block to its rows: a batch of a few rows otherwise keeps room
+   * for BLOCK_ROWS (about 147 KB a numeric column). Seals the batch (push, set* then throw); a row in
+   * progress is dropped. Reading is unchanged.
+   */
+  fit(): void {
+    if (this.cell !== 0) this.dropRow();
+    this.sealed = true;
+    const b = this.current;
+    if (b === null || b.length === BLOCK_ROWS) return;
+    const n = b.length;
+    for (const col of b.columns) {
+      col.tags = col.tags.slice(0, n);
+      if (col.nums !== null) col.nums = col.nums.slice(0, n);
+      if (col.ends !== null) col.ends = col.ends.slice(0, n);
+    }
+    this.trim(b);
   }
 
   /** Row `i` as values in column order. */

@@ -113,6 +113,45 @@ describe('RowBatch', () => {
     for (const i of [0, BLOCK_ROWS - 1, BLOCK_ROWS, BLOCK_ROWS + 3, 2 * BLOCK_ROWS + 1, n - 2]) expect(batch.row(i)).toEqual(rowOf(i));
     expect(() => batch.row(n - 1)).toThrow(RangeError);
   });
+
+  it('fit() cuts the last block to its rows: values read back the same, the storage shrinks, the batch is sealed', () => {
+    for (const n of [1, 3, BLOCK_ROWS, BLOCK_ROWS + 2]) {
+      const batch = new RowBatch(3);
+      const rowOf = (i: number): JsonValue[] => [i, i % 3 === 0 ? null : `text-${i}`, i % 4 === 0 ? { k: i } : i % 2 === 0];
+      for (let i = 0; i < n; i++) {
+        for (const v of rowOf(i)) batch.push(v);
+        batch.endRow();
+      }
+      // a row in progress is dropped
+      batch.push(-1);
+      const before = batch.byteLength;
+      batch.fit();
+      expect(batch.length).toBe(n);
+      expect(Array.from({ length: n }, (_, i) => batch.row(i))).toEqual(Array.from({ length: n }, (_, i) => rowOf(i)));
+      const columns: JsonValue[][] = [[], [], []];
+      batch.forEachBlockColumns((rows, _first, column) => {
+        for (let c = 0; c < 3; c++) {
+          const out: JsonValue[] = new Array(rows);
+          column(c, out);
+          columns[c]!.push(...out);
+        }
+      });
+      expect(columns[1]).toEqual(Array.from({ length: n }, (_, i) => rowOf(i)[1]));
+      // a partial last block keeps room for its rows only (after a full one, the row in progress had opened a new block)
+      expect(batch.byteLength).toBeLessThan(before);
+      expect(() => batch.push(1)).toThrow(/fitted/);
+      expect(() => batch.setNumber(0, 1)).toThrow(/fitted/);
+    }
+    // a one-row batch of a number and a short text: a few bytes, not a block's room (16,384 rows a column)
+    const one = new RowBatch(2);
+    one.push(1);
+    one.push('ab');
+    one.endRow();
+    expect(one.byteLength).toBeGreaterThan(BLOCK_ROWS);
+    one.fit();
+    // tags (1 + 1), the number (8), text end (4), the text (2)
+    expect(one.byteLength).toBe(16);
+  });
 });
 
 const SQL = `CREATE TABLE k (id INT NOT NULL, s VARCHAR, d DECIMAL(6, 2), ts TIMESTAMP, a INT ARRAY, ok BOOLEAN, x DOUBLE NOT NULL);

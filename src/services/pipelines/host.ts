@@ -177,6 +177,7 @@ export class PipelineHost {
       outputCase: opts.outputCase,
       connectorAccess: opts.connectorAccess,
       queryCancels: this.queryCancelSlots,
+      memoryMb: opts.memoryMb,
       fault: opts.fault ?? null,
       clock: opts.clock ?? clockSettings({}),
     };

@@ -14,7 +14,8 @@ import { FileOutput } from './connectors/output.js';
 import { encodeChunks, encodingKey, OutputTooLarge, type EncodedChunk, type OutputEncoding, type RecordCounter } from './egress/encode.js';
 import { stepOrder } from './egress/order.js';
 import { ApiError } from './errors.js';
-import { HeldInput } from './held-input.js';
+import { fitForHolding, HeldInput } from './held-input.js';
+import { admitToTransaction, CommitCostModel } from './transaction-memory.js';
 import { engineName } from './names.js';
 import { TableBinding } from './ingress/binding.js';
 import type { ParsedInput } from './ingress/parser.js';
@@ -39,6 +40,8 @@ export interface RuntimeOptions {
   onFatal?: (err: Error) => void;
   /** Where connectors may reach (connector root, fetch policy, size cap). */
   connectorAccess: ConnectorAccess;
+  /** The worker's heap limit in MiB (memory_mb_max), which bounds what a transaction may hold; null: V8's own limit. */
+  memoryMb?: number | null;
   /** NOW()'s value for a step (clock.ts), given to the circuit when the program reads NOW(). */
   clock?: () => number;
 }
@@ -67,6 +70,8 @@ export class PipelineRuntime {
   private readonly relations = new Map<string, RelationSchema>();
   /** The open transaction's held input (null: none open, every request is a step of its own). */
   transaction: HeldInput | null = null;
+  /** What held input will cost its commit (made when the first transaction holds something). */
+  private commitCosts: CommitCostModel | null = null;
 
   constructor(
     readonly program: CompiledProgram,
@@ -215,8 +220,9 @@ export class PipelineRuntime {
 
   /**
    * Input of one request: applied as one step (see apply), or, while a transaction is open, checked as a
-   * step would check it and held (a bad request throws the same error and nothing of it is kept). Answers
-   * 'held' or 'applied'.
+   * step would check it and held (a bad request throws the same error and nothing of it is kept; so does
+   * one that would take the transaction past what its commit can apply in the pipeline's memory: 413
+   * TransactionTooLarge, transaction-memory.ts). Answers 'held' or 'applied'.
    */
   ingest(parsed: ParsedInput, endpoint?: InputEndpoint, bytes = 0): 'applied' | 'held' {
     const txn = this.transaction;
@@ -230,7 +236,11 @@ export class PipelineRuntime {
     } catch (err) {
       throw this.stepFailure(err, parsed, endpoint, INPUT_REFUSED);
     }
-    txn.hold(parsed, endpoint, bytes);
+    // the commit must be able to apply it all: a request the transaction has no room for is refused (413)
+    fitForHolding(parsed.input);
+    const cost = (this.commitCosts ??= new CommitCostModel(this.program)).cost(parsed.input);
+    admitToTransaction(txn.commitCost, cost, { transactionId: txn.id, records: txn.records, memoryMb: this.opts.memoryMb ?? null });
+    txn.hold(parsed, endpoint, bytes, cost);
     // received and buffered, not processed until the commit
     this.totalInputRecords += parsed.records;
     this.bufferedRecords += parsed.records;

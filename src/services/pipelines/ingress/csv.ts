@@ -3,6 +3,11 @@
  * newline accepted; an empty unquoted field is NULL. Every record is an insert. Pure. Parsed in
  * chunks (CsvParser) by the shared reader in src/formats/csv.ts, so memory follows the records kept and
  * the one unfinished record, not the body. This module binds the reader's records to a table.
+ *
+ * Field counts, as Feldera's CSV parser (its csv reader is `flexible`; its table deserializer reads a
+ * record as a sequence): fields beyond the table's columns are ignored; a record with fewer fields than
+ * columns is refused ("invalid length K, expected N columns"), whatever DEFAULTs the columns have: a
+ * column's DEFAULT is for input that names its columns (JSON objects), and a CSV record names none.
  */
 import { EngineValueError, jsonText } from '../../../engine/index.js';
 import { RowError, type TableBinding } from './binding.js';
@@ -73,7 +78,8 @@ export class CsvParser implements IngressParser {
     const ncols = binding.names.length;
     const ev = this.sink.event(line);
     try {
-      if (rec.fields.length !== ncols) throw new RowError(`expected ${ncols} field${ncols === 1 ? '' : 's'}, found ${rec.fields.length}`);
+      // Feldera's wording (serde's invalid_length, its "{N} columns" and all); extra fields are not read
+      if (rec.fields.length < ncols) throw new RowError(`invalid length ${rec.fields.length}, expected ${ncols} columns`);
       const batch = this.sink.batch(binding.engineTable, this.rowOp, ncols);
       const codecs = binding.codecs;
       for (let f = 0; f < ncols; f++) {

@@ -90,6 +90,7 @@ async function init(): Promise<void> {
     emit,
     endStreams: (relation, encoding, reason) => post({ t: 'output-end', relation, encoding, reason }),
     connectorAccess: config.connectorAccess,
+    memoryMb: config.memoryMb ?? null,
     log: (level, message) => post({ t: 'log', level, message }),
     onFatal: (err) => post({ t: 'fatal', message: err.message }),
   });

@@ -22,6 +22,8 @@ export interface WorkerConfig {
   clock: ClockSettings;
   /** Shared with the host: which ad-hoc queries were cancelled (egress/query-cancel.ts). */
   queryCancels: SharedArrayBuffer;
+  /** The worker's heap limit in MiB (runtime_config.resources.memory_mb_max or the default), as its resourceLimits set it. */
+  memoryMb?: number;
   /** Test knob: make the worker fail on its first ingest (throw, exit, or the engine's step throws), as a bug would. */
   fault?: 'throw' | 'exit' | 'step' | null;
 }

@@ -35,12 +35,21 @@ describe('CSV ingress parser', () => {
     ]);
   });
 
-  it('wrong field counts are errors', () => {
-    const p = parseCsvInput('1,true\n2,true,x,y\n', b);
-    expect(p.errors.map((e) => [e.line, e.description])).toEqual([
-      [1, 'failed to deserialize CSV record: expected 3 fields, found 2'],
-      [2, 'failed to deserialize CSV record: expected 3 fields, found 4'],
+  it('too few fields are an error (as Feldera: invalid length), fields beyond the columns are ignored', () => {
+    const p = parseCsvInput('1,true\n2,true,x,y\n3\n4,false,"z",,"w,w"\n', b);
+    expect(p.errors.map((e) => [e.event_number, e.line, e.field, e.invalid_text, e.description])).toEqual([
+      [1, 1, null, '1,true\n', 'failed to deserialize CSV record: invalid length 2, expected 3 columns'],
+      [3, 3, null, '3\n', 'failed to deserialize CSV record: invalid length 1, expected 3 columns'],
     ]);
+    expect(p.changes.map((c) => (c as { row: unknown }).row)).toEqual([
+      { C1: 2, C2: true, C3: 'x' },
+      { C1: 4, C2: false, C3: 'z' },
+    ]);
+    // a one-column table: extra fields ignored there too
+    const one = tableBinding('create table t1(c1 integer)');
+    const q = parseCsvInput('7,8,9\n', one);
+    expect(q.errors).toEqual([]);
+    expect(q.changes.map((c) => (c as { row: unknown }).row)).toEqual([{ C1: 7 }]);
   });
 
   it('splitCsv reports an unterminated quote', () => {
