@@ -192,6 +192,12 @@ export interface Circuit {
   check(inputs: InputChange[]): void;
   /** Current integrated contents of a table or a materialized (or any non-local) view, by output name (case-insensitive lookup). */
   contents(name: string): WeightedRow[];
+  /**
+   * The same contents one entry at a time, without building or consolidating them first (for callers that
+   * copy them into a circuit of their own, which adds the weights up): a row may come more than once, and
+   * with a negative weight; the sum of its weights is its weight in contents().
+   */
+  forEachContent(name: string, visit: (row: JsonRow, weight: number) => void): void;
   /** Approximate number of rows held in operator state, for stats. */
   stateSize(): number;
 }

@@ -24,7 +24,7 @@ import { compareValues } from './types/values.js';
 import { convertBatch, convertChange, foldKey, type Action, type TableState } from './inputs.js';
 import { resolveName } from './names.js';
 import { IntOverflow } from './types/int64.js';
-import { guarded, StepStopped } from './step-guard.js';
+import { guarded, rowsProduced, StepStopped } from './step-guard.js';
 
 interface Output {
   name: string;
@@ -331,6 +331,7 @@ export class EngineCircuit implements Circuit {
     for (const ch of inputs) {
       if (ch !== null && typeof ch === 'object' && ch.op === 'batch') index = convertBatch(ch, index, find, actions);
       else actions.push(convertChange(ch, index++, find));
+      rowsProduced(1); // converted rows are memory too: the step's guard, if any, may stop a step grown too big
     }
     // apply; a view that fails below undoes it all (the undo log: the keyed rows replaced, oldest first,
     // as flat triples map, key, old row; reused from step to step, so a step allocates nothing for it)
@@ -539,6 +540,13 @@ export class EngineCircuit implements Circuit {
     if (o.byKey) for (const row of o.byKey.values()) out.push({ row: this.toJsonRow(o, row), weight: 1 });
     else o.integrated.forEach((row, w) => out.push({ row: this.toJsonRow(o, row), weight: w }));
     return out;
+  }
+
+  forEachContent(name: string, visit: (row: JsonRow, weight: number) => void): void {
+    const o = this.findOutput(name);
+    if (!o) throw new Error(`unknown relation '${name}'`);
+    if (o.byKey) for (const row of o.byKey.values()) visit(this.toJsonRow(o, row), 1);
+    else o.integrated.forEachEntry((row, w) => visit(this.toJsonRow(o, row), w));
   }
 
   stateSize(): number {

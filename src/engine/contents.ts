@@ -74,6 +74,15 @@ export class RelationContents {
     for (const { rows, weights } of this.chunks) for (let i = 0; i < rows.length; i++) visit(rows[i]!, weights === null ? 1 : weights[i]!);
   }
 
+  /**
+   * Calls `visit` with every row as it is held, without consolidating first: a row may come more than once,
+   * and with a negative weight, the sum of its weights being its weight (for callers that add them up
+   * themselves: reading costs nothing beyond the visit, where forEach may first build an index of every row).
+   */
+  forEachEntry(visit: (row: Row, weight: number) => void): void {
+    for (const { rows, weights } of this.chunks) for (let i = 0; i < rows.length; i++) visit(rows[i]!, weights === null ? 1 : weights[i]!);
+  }
+
   /** The consolidated contents as a delta (built on each call). */
   rows(): Delta {
     const out: Delta = [];

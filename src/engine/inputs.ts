@@ -2,6 +2,7 @@
 import { EngineInputError, type InputChange, type JsonValue } from './api.js';
 import type { RowBatch } from './batch.js';
 import type { TableDef } from './bind/program.js';
+import { rowsProduced } from './step-guard.js';
 import { fromCsv, ValueError, type Row, type Value } from './types/values.js';
 
 /** One input change, converted and checked, for table t. */
@@ -144,6 +145,7 @@ export function convertBatch(ch: Extract<InputChange, { op: 'batch' }>, firstInd
     vals.length = 0;
     if (bad) firstBadRow(t, batch, firstIndex + first, first, count, partial);
     out.push({ kind: 'rows', t, rows, as, w: op === 'delete' ? -1 : 1 });
+    rowsProduced(count); // a block's rows made: the step's guard, if any, may stop a step grown too big
   });
   return firstIndex + batch.length;
 }

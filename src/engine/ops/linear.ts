@@ -1,4 +1,5 @@
 /** Linear operators: their incremental form is the operator itself (DBSP), no state. */
+import { rowsProduced } from '../step-guard.js';
 import type { Row, Value } from '../types/values.js';
 import { type Delta, type Operator } from './zset.js';
 
@@ -20,6 +21,7 @@ export class MapOp implements Operator {
     const fns = this.fns;
     const n = fns.length;
     const out: Delta = new Array(d!.length);
+    rowsProduced(d!.length); // rows made: the step's guard, if any, may stop a step grown too big
     for (let i = 0; i < d!.length; i++) {
       const [row, w] = d![i]!;
       const r: Row = new Array(n);

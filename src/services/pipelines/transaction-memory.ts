@@ -20,10 +20,10 @@
  * refuse one). Over it: 413 TransactionTooLarge naming the limit, and the caller holds nothing of the
  * request. No engine state is touched here.
  */
-import { getHeapStatistics, setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { getHeapStatistics } from 'node:v8';
 import type { CompiledProgram, InputChange } from '../../engine/index.js';
 import { ApiError } from './errors.js';
+import { liveHeapBytes } from './live-heap.js';
 import { engineName } from './names.js';
 
 /** The share of the worker's memory limit that its live heap plus a commit's estimated need may reach. */
@@ -74,21 +74,6 @@ export class CommitCostModel {
   }
 }
 
-/** The `gc` function (V8's --expose-gc, for contexts made from now on), or null where it cannot be had. */
-let collect: (() => void) | null | undefined;
-function fullCollection(): (() => void) | null {
-  if (collect === undefined) {
-    try {
-      setFlagsFromString('--expose-gc');
-      const gc = runInNewContext('gc') as unknown;
-      collect = typeof gc === 'function' ? (gc as () => void) : null;
-    } catch {
-      collect = null;
-    }
-  }
-  return collect;
-}
-
 /**
  * Throws 413 TransactionTooLarge when the transaction cannot hold a request whose input costs `request`
  * (CommitCostModel.cost) on top of `held` (what it holds already, estimated the same way).
@@ -100,11 +85,7 @@ export function admitToTransaction(held: number, request: number, info: { transa
   const max = (info.memoryMb !== null ? info.memoryMb * MIB : stats.heap_size_limit) * TXN_HEAP_SHARE;
   const need = held + request;
   if (stats.used_heap_size + need <= max) return;
-  const gc = fullCollection();
-  if (gc !== null) {
-    gc();
-    if (getHeapStatistics().used_heap_size + need <= max) return;
-  }
+  if (liveHeapBytes() + need <= max) return;
   const limit = info.memoryMb ?? Math.round(stats.heap_size_limit / MIB);
   throw new ApiError(
     413,

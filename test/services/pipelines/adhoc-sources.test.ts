@@ -56,4 +56,23 @@ describe('the relations an ad-hoc query copies', () => {
     const p = (await svc.call('GET', '/v0/pipelines/src')).json;
     expect(p.deployment_status).toBe('Running');
   });
+
+  it('copies entries as held (duplicates, deletes not yet compacted) and the query adds them up exactly', async () => {
+    expect((await ingest(svc, 'src', 'small', 'format=csv', '5\n5\n6\n7\n')).status).toBe(200);
+    const del = await svc.call('POST', '/v0/pipelines/src/ingress/small?format=json', undefined, {
+      raw: '{"delete": {"x": 5}}\n{"delete": {"x": 7}}',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(del.status, del.text).toBe(200);
+    const r = await query('SELECT x, COUNT(*) AS n FROM small WHERE x >= 5 GROUP BY x');
+    const rows = r.text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .sort((a, b) => a.X - b.X);
+    expect(rows).toEqual([
+      { X: 5, N: 1 },
+      { X: 6, N: 1 },
+    ]);
+  });
 });

@@ -129,7 +129,13 @@ export function evaluateQuery(
   const q = compiled.program;
   if (q.tables.length !== sources.length || q.views.length !== 1) throw badQuery('Give exactly one SELECT statement');
   const inputs: InputChange[] = [];
-  for (const rel of sources) for (const { row, weight } of circuit.contents(rel.name)) if (weight > 0) inputs.push({ table: rel.name, op: 'insert', row, weight });
+  for (const rel of sources)
+    // entries as held (a row may come more than once, a delete as a negative weight): the query's circuit adds them up
+    circuit.forEachContent(rel.name, (row, weight) => {
+      if (weight === 0) return;
+      inputs.push({ table: rel.name, op: 'insert', row, weight });
+      guard.rows(1); // the copy itself may be what the pipeline cannot spare
+    });
   const view = q.views[0]!;
   let result: WeightedRow[];
   try {
@@ -179,7 +185,7 @@ export function formatQuery(rows: WeightedRow[], columns: string[], format: Quer
 }
 
 export function answerQuery(circuit: Circuit, program: CompiledProgram, sql: string, format: QueryFormat, outputCase: 'upper' | 'lower', guard: QueryGuard = queryGuard(badQuery)): string {
-  guard.checkCancelled(); // a query cancelled while it waited its turn does not start
+  guard.check(); // a query cancelled while it waited its turn does not start, nor one the pipeline has no memory for
   const { rows, columns } = runQuery(circuit, program, sql, outputCase, guard);
   return formatQuery(rows, columns, format, guard);
 }

@@ -12,6 +12,7 @@
  * same way, and nothing of it is applied.
  */
 import { getHeapStatistics } from 'node:v8';
+import { liveHeapBytes, usedHeapBytes } from '../live-heap.js';
 
 /** The share of the worker's heap limit the heap may reach while a query runs. */
 export const QUERY_HEAP_SHARE = 0.6;
@@ -21,18 +22,18 @@ const CHECK_ROWS = 16_384;
 export interface QueryGuard {
   /** Throws the query's refusal when its client went away or the heap is over the share. */
   check(): void;
-  /** Throws the query's refusal when its client went away (before a query starts: it may have waited its turn). */
-  checkCancelled(): void;
   /** `n` more rows were written out: checks every CHECK_ROWS rows. */
   rows(n: number): void;
 }
 
 /**
  * A guard for one query; `refuse` makes the query's error (adhoc.ts: a 400 AdHocQueryError) from a reason;
- * `cancelled` says whether the query's client went away.
+ * `cancelled` says whether the query's client went away; `memoryMb` is the worker's memory_mb_max (the old
+ * generation's limit, which is what runs out: V8's heap_size_limit, used when it is not given, adds the
+ * young generation's room, so at small limits 60% of it was more than the limit itself).
  */
-export function queryGuard(refuse: (reason: string) => Error, cancelled: () => boolean = () => false): QueryGuard {
-  const limit = getHeapStatistics().heap_size_limit;
+export function queryGuard(refuse: (reason: string) => Error, cancelled: () => boolean = () => false, memoryMb: number | null = null): QueryGuard {
+  const limit = memoryMb !== null ? memoryMb * 1024 * 1024 : getHeapStatistics().heap_size_limit;
   const max = limit * QUERY_HEAP_SHARE;
   let countdown = CHECK_ROWS;
   const checkCancelled = (): void => {
@@ -40,7 +41,7 @@ export function queryGuard(refuse: (reason: string) => Error, cancelled: () => b
   };
   const check = (): void => {
     checkCancelled();
-    if (getHeapStatistics().used_heap_size <= max) return;
+    if (usedHeapBytes() <= max || liveHeapBytes() <= max) return; // garbage of earlier work does not refuse a query
     const mb = Math.round(limit / (1024 * 1024));
     throw refuse(
       `The query needs more memory than the pipeline can spare: its work went past ${Math.round(QUERY_HEAP_SHARE * 100)}% of the pipeline's heap limit of ${mb} MiB (set by runtime_config.resources.memory_mb_max); nothing was changed. Narrow it (a WHERE, a LIMIT, an aggregate) or raise the limit`,
@@ -48,7 +49,6 @@ export function queryGuard(refuse: (reason: string) => Error, cancelled: () => b
   };
   return {
     check,
-    checkCancelled,
     rows(n: number): void {
       countdown -= n;
       if (countdown > 0) return;

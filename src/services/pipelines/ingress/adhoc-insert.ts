@@ -146,7 +146,7 @@ export function runInsert(rt: PipelineRuntime, stmt: InsertStatement, outputCase
       targets.push(i);
     }
   }
-  guard.checkCancelled(); // an INSERT cancelled while it waited its turn does not start
+  guard.check(); // an INSERT cancelled while it waited its turn does not start, nor one the pipeline has no memory for
   const { rows, columns } = evaluateQuery(rt.circuit, program, stmt.source, outputCase, guard);
   if (columns.length !== targets.length) {
     const names = targets.map((i) => table.columns[i]!.name).join(', ');

@@ -212,7 +212,7 @@ function handle(m: ToWorker): void {
         if (!rt || rt.state === 'Terminated') throw Errors.terminating();
         // an INSERT is a step (the host waited while paused, as for ingress); its stats go out before its answer
         const insert = parseInsert(m.sql);
-        const guard = queryGuard(badQuery, () => isCancelled(queryCancels, m.id));
+        const guard = queryGuard(badQuery, () => isCancelled(queryCancels, m.id), config.memoryMb ?? null);
         if (insert) {
           body = encoder.encode(answerInsert(rt, insert, m.format, config.outputCase, guard));
           post({ t: 'metrics', metrics: workerMetrics(rt) });
