@@ -1,7 +1,9 @@
 /**
- * An ad-hoc query copies into its own circuit only the materialized relations it may read (their names in
- * its text), not every one of the pipeline: a query of a small table answers on a pipeline whose big table
- * would not fit its memory twice (it used to be refused, or to run a small pipeline out of memory).
+ * Reading a big relation on a pipeline whose memory is nearly used. An ad-hoc query copies into its own
+ * circuit only the materialized relations it may read (their names in its text), entry by entry as held:
+ * a query of a small table answers on a pipeline whose big table would not fit its memory twice (it used to
+ * copy every table and ran the pipeline out of memory), and a query or a snapshot of the big table itself is
+ * refused with a 400 (reading contents first built an index of every row, which failed the pipeline).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCompiled, ingest, startRunning, startSvc, type Svc } from './helpers.js';
@@ -74,5 +76,21 @@ describe('the relations an ad-hoc query copies', () => {
       { X: 5, N: 1 },
       { X: 6, N: 1 },
     ]);
+  });
+});
+
+describe('snapshots read the contents entry by entry', () => {
+  it('a snapshot of the big table on the nearly full pipeline: answered or refused with 400, never a failed pipeline', async () => {
+    const r = await svc.call('POST', '/v0/pipelines/src/egress/big?mode=snapshot&format=json&query=quantiles');
+    if (r.status === 200) expect(r.json.json_data.length).toBe(100);
+    else expect([r.status, r.json.error_code, r.json.message]).toEqual([400, 'OutputTooLarge', expect.stringMatching(/Reading the contents of 'BIG' needs more memory than the pipeline can spare/)]);
+    const p = (await svc.call('GET', '/v0/pipelines/src')).json;
+    expect([p.deployment_status, p.deployment_error]).toEqual(['Running', null]);
+  });
+
+  it('duplicates and deletes not yet compacted add up exactly, in key order', async () => {
+    const r = await svc.call('POST', '/v0/pipelines/src/egress/small?mode=snapshot&format=json');
+    expect(r.status, r.text).toBe(200);
+    expect(r.json.json_data).toEqual([1, 2, 3, 5, 6].map((x) => ({ insert: { X: x } })));
   });
 });

@@ -32,7 +32,7 @@ export interface QueryGuard {
  * generation's limit, which is what runs out: V8's heap_size_limit, used when it is not given, adds the
  * young generation's room, so at small limits 60% of it was more than the limit itself).
  */
-export function queryGuard(refuse: (reason: string) => Error, cancelled: () => boolean = () => false, memoryMb: number | null = null): QueryGuard {
+export function queryGuard(refuse: (reason: string) => Error, cancelled: () => boolean = () => false, memoryMb: number | null = null, subject = 'The query'): QueryGuard {
   const limit = memoryMb !== null ? memoryMb * 1024 * 1024 : getHeapStatistics().heap_size_limit;
   const max = limit * QUERY_HEAP_SHARE;
   let countdown = CHECK_ROWS;
@@ -44,7 +44,7 @@ export function queryGuard(refuse: (reason: string) => Error, cancelled: () => b
     if (usedHeapBytes() <= max || liveHeapBytes() <= max) return; // garbage of earlier work does not refuse a query
     const mb = Math.round(limit / (1024 * 1024));
     throw refuse(
-      `The query needs more memory than the pipeline can spare: its work went past ${Math.round(QUERY_HEAP_SHARE * 100)}% of the pipeline's heap limit of ${mb} MiB (set by runtime_config.resources.memory_mb_max); nothing was changed. Narrow it (a WHERE, a LIMIT, an aggregate) or raise the limit`,
+      `${subject} needs more memory than the pipeline can spare: its work went past ${Math.round(QUERY_HEAP_SHARE * 100)}% of the pipeline's heap limit of ${mb} MiB (set by runtime_config.resources.memory_mb_max); nothing was changed. Narrow it (a WHERE, a LIMIT, an aggregate) or raise the limit`,
     );
   };
   return {

@@ -14,7 +14,8 @@ import type { Circuit, ColumnSchema, CompiledProgram, WeightedRow } from '../../
 import { ApiError } from '../errors.js';
 import { engineName, findRelation, type ProgramSchema } from '../names.js';
 import { CHUNK_RECORDS, defaultEncoding, encodeChunks, type EncodedChunk, type OutputEncoding, type OutputFormat, type RecordCounter } from './encode.js';
-import { sortedContents } from './snapshot.js';
+import type { QueryGuard } from './query-memory.js';
+import { sortedEntries } from './snapshot.js';
 
 /** Chunks of the default size in one part: what the stream is sent before it asks for the next part. */
 export const PART_CHUNKS = 2;
@@ -41,11 +42,12 @@ export class SnapshotStream {
     relation: string,
     encoding: OutputFormat | OutputEncoding,
     streamCounter: RecordCounter = { next: 0 },
+    guard?: QueryGuard,
   ): SnapshotStream {
     const rel = findRelation(program, `"${relation.replace(/"/g, '""')}"`, 'any');
     if (!rel) throw new ApiError(404, 'UnknownOutputEndpoint', `Unknown relation '${relation}'`);
     const enc = typeof encoding === 'string' ? defaultEncoding(encoding) : encoding;
-    const rows = sortedContents(circuit.contents(engineName(rel)), rel.columns);
+    const rows = sortedEntries(circuit, engineName(rel), rel.columns, guard);
     const counter = { next: streamCounter.next };
     if (enc.updateFormat === 'snowflake') streamCounter.next += rows.reduce((n, r) => n + r.weight, 0);
     return new SnapshotStream(rows, enc, rel.columns, counter);

@@ -10,11 +10,36 @@ import { ColumnIndex, engineName, findRelation, type ProgramSchema } from '../na
 import type { SnapshotSpec } from '../worker/protocol.js';
 import { checkRepeats, OutputTooLarge, snapshotBody } from './encode.js';
 import { rowComparator } from './order.js';
+import type { QueryGuard } from './query-memory.js';
 
 /** The contents in key order, positive weights only (as a snapshot reads them). */
 export function sortedContents(rows: WeightedRow[], columns: ColumnSchema[]): WeightedRow[] {
   const cmp = rowComparator(columns);
   return rows.filter((r) => r.weight > 0).sort((a, b) => cmp(a.row, b.row));
+}
+
+/**
+ * The contents of the relation named `name` (an output name) in key order with their positive weights, as
+ * sortedContents gives them, read entry by entry as held (Circuit.forEachContent) and added up once sorted
+ * (equal rows are then side by side): reading costs the entries and a sort, not an index of every row, which
+ * contents() builds first and which was the allocation that ran a nearly full pipeline out of memory. `guard`
+ * is told of every entry (a pipeline worker's memory share).
+ */
+export function sortedEntries(circuit: Circuit, name: string, columns: ColumnSchema[], guard?: QueryGuard): WeightedRow[] {
+  const cmp = rowComparator(columns);
+  const all: WeightedRow[] = [];
+  circuit.forEachContent(name, (row, weight) => {
+    all.push({ row, weight });
+    guard?.rows(1);
+  });
+  all.sort((a, b) => cmp(a.row, b.row));
+  const out: WeightedRow[] = [];
+  for (const e of all) {
+    const last = out[out.length - 1];
+    if (last !== undefined && cmp(last.row, e.row) === 0) last.weight += e.weight;
+    else out.push(e);
+  }
+  return out.filter((r) => r.weight > 0);
 }
 
 export function quantiles(sorted: WeightedRow[], n: number): WeightedRow[] {
@@ -106,9 +131,9 @@ export function neighborhood(sorted: WeightedRow[], spec: NeighborhoodSpec, colu
 }
 
 /** The body of a snapshot request (`mode=snapshot`), read from the circuit's integrated contents. */
-export function answerSnapshot(circuit: Circuit, program: ProgramSchema & Pick<CompiledProgram, 'valueCodec'>, spec: SnapshotSpec): string {
+export function answerSnapshot(circuit: Circuit, program: ProgramSchema & Pick<CompiledProgram, 'valueCodec'>, spec: SnapshotSpec, guard?: QueryGuard): string {
   try {
-    return snapshotOf(circuit, program, spec);
+    return snapshotOf(circuit, program, spec, guard);
   } catch (err) {
     // rows of huge weight in JSON: the answer would be too big to build; the client may read it as CSV
     if (err instanceof OutputTooLarge) throw new ApiError(400, 'OutputTooLarge', `The snapshot of '${spec.relation}' cannot be sent as JSON: ${err.message}`, { records: err.records });
@@ -116,14 +141,15 @@ export function answerSnapshot(circuit: Circuit, program: ProgramSchema & Pick<C
   }
 }
 
-function snapshotOf(circuit: Circuit, program: ProgramSchema & Pick<CompiledProgram, 'valueCodec'>, spec: SnapshotSpec): string {
+function snapshotOf(circuit: Circuit, program: ProgramSchema & Pick<CompiledProgram, 'valueCodec'>, spec: SnapshotSpec, guard?: QueryGuard): string {
   const rel = findRelation(program, `"${spec.relation.replace(/"/g, '""')}"`, 'any');
   if (!rel) throw new ApiError(404, 'UnknownOutputEndpoint', `Unknown relation '${spec.relation}'`);
   const { query, format } = spec;
   let rows;
   try {
-    rows = sortedContents(circuit.contents(engineName(rel)), rel.columns);
+    rows = sortedEntries(circuit, engineName(rel), rel.columns, guard);
   } catch (err) {
+    if (err instanceof ApiError) throw err; // the memory share: the guard's own answer
     throw new ApiError(405, query === 'neighborhood' ? 'NeighborhoodNotSupported' : 'QuantilesNotSupported', `Cannot read the contents of '${rel.name}': ${(err as Error).message}`);
   }
   let body: string;

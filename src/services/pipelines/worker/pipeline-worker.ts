@@ -33,6 +33,16 @@ import type { RelationSchema } from '../../../engine/index.js';
 const port = parentPort!;
 const config = workerData as WorkerConfig;
 const queryCancels = new Int32Array(config.queryCancels);
+
+/** Reading a relation's contents for a snapshot within the worker's memory share (as an ad-hoc query's). */
+function snapshotGuard(relation: string) {
+  return queryGuard(
+    (reason) => new ApiError(400, 'OutputTooLarge', reason, { relation }),
+    () => false,
+    config.memoryMb ?? null,
+    `Reading the contents of '${relation}'`,
+  );
+}
 const METRICS_INTERVAL_MS = 1000;
 
 function post(msg: FromWorker, transfer: ArrayBuffer[] = []): void {
@@ -165,7 +175,7 @@ function handle(m: ToWorker): void {
       // subscribed and the contents taken in one message, between steps: every change is in one or the other
       watchSnapshots.open(m.id, () => {
         if (!rt) throw Errors.terminating();
-        return SnapshotStream.take(rt.circuit, rt.program, m.relation, m.encoding, rt.subscribe(m.relation, m.encoding, 1));
+        return SnapshotStream.take(rt.circuit, rt.program, m.relation, m.encoding, rt.subscribe(m.relation, m.encoding, 1), snapshotGuard(m.relation));
       });
       return;
     case 'watch-snapshot-more':
@@ -198,7 +208,7 @@ function handle(m: ToWorker): void {
       let error: WireError | null = null;
       try {
         if (!rt) throw Errors.terminating();
-        body = encoder.encode(answerSnapshot(rt.circuit, rt.program, m.spec));
+        body = encoder.encode(answerSnapshot(rt.circuit, rt.program, m.spec, snapshotGuard(m.spec.relation)));
       } catch (err) {
         error = wireError(err);
       }
