@@ -89,3 +89,20 @@ describe('CSV rows with too many or too few fields', () => {
     expect(stats.inputs.find((i: any) => i.endpoint_name === 'api-ingress-dflt').metrics.num_parse_errors).toBe(3);
   });
 });
+
+describe('JSON rows given as arrays read as Feldera reads a row from a sequence', () => {
+  it('elements past the last column are ignored; a shorter array is refused (no DEFAULT fills it), nothing applied', async () => {
+    const ok = await ingest(svc, 'csvf', 'dflt', 'format=json&update_format=raw', '[100, "p", 1, "extra", 9]\n[101, null, 2]\n');
+    expect(ok.status, ok.text).toBe(200);
+    const bad = await ingest(svc, 'csvf', 'dflt', 'format=json&update_format=raw', '[102, "q", 3]\n[103, "r"]\n');
+    expect(bad.status).toBe(400);
+    expect(bad.json.details.num_errors).toBe(1);
+    expect(bad.json.details.errors[0]).toMatchObject({ event_number: 2, line: 2 });
+    expect(bad.json.details.errors[0].description).toContain('invalid length 2, expected 3 columns');
+    const got = (await rows('dflt')).filter((r) => (r.id as number) >= 100);
+    expect(got).toEqual([
+      { id: 100, name: 'p', qty: 1 },
+      { id: 101, name: null, qty: 2 },
+    ]);
+  });
+});

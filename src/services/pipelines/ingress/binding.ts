@@ -74,8 +74,9 @@ export class TableBinding {
     const seen = this.seen;
     seen.fill(0);
     if (Array.isArray(value)) {
-      if (value.length > n) throw new RowError(`invalid length ${value.length}, expected ${n} elements`);
-      for (let i = 0; i < value.length; i++) {
+      // as Feldera's table deserializer reads a sequence: every column in order, elements past the last ignored
+      if (value.length < n) throw new RowError(`invalid length ${value.length}, expected ${n} columns`);
+      for (let i = 0; i < n; i++) {
         vals[i] = value[i];
         seen[i] = 1;
       }
