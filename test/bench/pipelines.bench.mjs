@@ -8,12 +8,7 @@
 // converting to the compact batch (the fast path, and the general JSON.parse path it falls back to);
 // the step taking the batch; encoding the view's changes for a JSON watch stream.
 // Imports the built code (npm run bench builds it).
-import Fastify from 'fastify';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { EventBus } from '../../dist/services/events.js';
-import service from '../../dist/services/pipelines/index.js';
+import { pipelineHost } from './pipeline-host.mjs';
 import { compile } from '../../dist/engine/index.js';
 import { TableBinding } from '../../dist/services/pipelines/ingress/binding.js';
 import { JsonParser } from '../../dist/services/pipelines/ingress/json.js';
@@ -49,34 +44,7 @@ function engineRate() {
   return ROWS / ((performance.now() - t0) / 1000);
 }
 
-async function host() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'ops-bench-pipe-'));
-  const app = Fastify({ logger: false, forceCloseConnections: 'idle' });
-  let handle;
-  let baseUrl = '';
-  await app.register(
-    async (scope) => {
-      handle = await service.register(scope, {
-        dataDir,
-        options: { host: '127.0.0.1', port: 0, dataDir },
-        log: app.log,
-        events: new EventBus(),
-        baseUrl: () => baseUrl,
-      });
-    },
-    { prefix: '/v0' },
-  );
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  baseUrl = `http://127.0.0.1:${app.server.address().port}`;
-  return {
-    base: baseUrl,
-    async close() {
-      await app.close();
-      await handle.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
+const host = () => pipelineHost('pipe');
 
 async function call(base, method, path, body, contentType = 'application/json') {
   const res = await fetch(base + path, { method, body, headers: body === undefined ? {} : { 'content-type': contentType } });

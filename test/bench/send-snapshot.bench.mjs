@@ -3,46 +3,14 @@
 // as one snapshot answer (mode=snapshot&query=table, one body: the baseline), measured in the same run,
 // interleaved; both parsed by the client with JSON.parse. Target: about 1x or better (the stream starts
 // sending before the whole snapshot is encoded). Imports the built code (npm run bench builds it).
-import Fastify from 'fastify';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { EventBus } from '../../dist/services/events.js';
-import service from '../../dist/services/pipelines/index.js';
+import { pipelineHost } from './pipeline-host.mjs';
 
 const QUICK = !!process.env.BENCH_QUICK;
 const ROWS = QUICK ? 50_000 : 300_000;
 const ROUNDS = QUICK ? 2 : 5;
 const SQL = "CREATE TABLE t (id BIGINT NOT NULL, s VARCHAR, x DOUBLE) WITH ('materialized' = 'true');";
 
-async function host() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'ops-bench-sendsnap-'));
-  const app = Fastify({ logger: false, forceCloseConnections: 'idle' });
-  let handle;
-  let baseUrl = '';
-  await app.register(
-    async (scope) => {
-      handle = await service.register(scope, {
-        dataDir,
-        options: { host: '127.0.0.1', port: 0, dataDir },
-        log: app.log,
-        events: new EventBus(),
-        baseUrl: () => baseUrl,
-      });
-    },
-    { prefix: '/v0' },
-  );
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  baseUrl = `http://127.0.0.1:${app.server.address().port}`;
-  return {
-    base: baseUrl,
-    async close() {
-      await app.close();
-      await handle.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
+const host = () => pipelineHost('sendsnap');
 
 async function call(base, method, path, body, type = 'application/json') {
   const res = await fetch(base + path, { method, body, headers: body === undefined ? {} : { 'content-type': type } });

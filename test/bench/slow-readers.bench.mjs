@@ -3,13 +3,8 @@
 // read (their per-stream buffers already full, so each step's chunk is dropped for them), against the
 // same pipeline with no stalled streams (the baseline), measured in the same run, interleaved.
 // Target: about 1x. Imports the built code (npm run bench builds it).
-import Fastify from 'fastify';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { pipelineHost } from './pipeline-host.mjs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { EventBus } from '../../dist/services/events.js';
-import service from '../../dist/services/pipelines/index.js';
 
 const QUICK = !!process.env.BENCH_QUICK;
 const STALLED = QUICK ? 20 : 100;
@@ -24,35 +19,7 @@ const pct = (xs, p) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 };
 
-async function host() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'ops-bench-slow-'));
-  const app = Fastify({ logger: false, forceCloseConnections: 'idle' });
-  let handle;
-  let baseUrl = '';
-  await app.register(
-    async (scope) => {
-      handle = await service.register(scope, {
-        dataDir,
-        // a small per-stream buffer: the stalled streams are full after a few steps
-        options: { host: '127.0.0.1', port: 0, dataDir, pipelinesWatchMaxBytes: 256 * 1024 },
-        log: app.log,
-        events: new EventBus(),
-        baseUrl: () => baseUrl,
-      });
-    },
-    { prefix: '/v0' },
-  );
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  baseUrl = `http://127.0.0.1:${app.server.address().port}`;
-  return {
-    base: baseUrl,
-    async close() {
-      await app.close();
-      await handle.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
+const host = () => pipelineHost('slow', { pipelinesWatchMaxBytes: 256 * 1024 }); // a small per-stream buffer: the stalled streams are full after a few steps
 
 async function call(base, method, path, body) {
   const res = await fetch(base + path, { method, body, headers: body === undefined ? {} : { 'content-type': 'application/json' } });

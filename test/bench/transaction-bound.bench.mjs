@@ -6,12 +6,7 @@
 // the more it refuses that would have fit. A ratio above 1 (or a commit that fails) is a bound that lets
 // a transaction fail its pipeline: the estimate in transaction-memory.ts must grow.
 // Imports the built code (npm run bench builds it).
-import Fastify from 'fastify';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { EventBus } from '../../dist/services/events.js';
-import service from '../../dist/services/pipelines/index.js';
+import { pipelineHost } from './pipeline-host.mjs';
 
 const QUICK = !!process.env.BENCH_QUICK;
 const MEMORY_MB = 128;
@@ -26,28 +21,7 @@ CREATE MATERIALIZED VIEW v AS SELECT grp, COUNT(*) AS n, SUM(amount) AS total FR
   },
 ].slice(0, QUICK ? 1 : 2);
 
-async function host() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'ops-bench-txnbound-'));
-  const app = Fastify({ logger: false, forceCloseConnections: 'idle' });
-  let handle;
-  let baseUrl = '';
-  await app.register(
-    async (scope) => {
-      handle = await service.register(scope, { dataDir, options: { host: '127.0.0.1', port: 0, dataDir }, log: app.log, events: new EventBus(), baseUrl: () => baseUrl });
-    },
-    { prefix: '/v0' },
-  );
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  baseUrl = `http://127.0.0.1:${app.server.address().port}`;
-  return {
-    base: baseUrl,
-    async close() {
-      await app.close();
-      await handle.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
+const host = () => pipelineHost('txnbound');
 
 async function call(base, method, path, body, type = 'application/json') {
   const res = await fetch(base + path, { method, body, headers: body === undefined ? {} : { 'content-type': type } });

@@ -5,12 +5,7 @@
 // memory (stats' rss_bytes) with everything held, and after the commit, against the baseline's after the
 // same input.
 // Imports the built code (npm run bench builds it).
-import Fastify from 'fastify';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { EventBus } from '../../dist/services/events.js';
-import service from '../../dist/services/pipelines/index.js';
+import { pipelineHost } from './pipeline-host.mjs';
 
 const QUICK = !!process.env.BENCH_QUICK;
 const REQUESTS = 20;
@@ -19,28 +14,7 @@ const ROUNDS = QUICK ? 1 : 3;
 const SQL = `CREATE TABLE t (id BIGINT NOT NULL PRIMARY KEY, grp INTEGER NOT NULL, amount DOUBLE, label VARCHAR);
 CREATE MATERIALIZED VIEW v AS SELECT grp, COUNT(*) AS n, SUM(amount) AS total FROM t GROUP BY grp;`;
 
-async function host() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'ops-bench-txn-'));
-  const app = Fastify({ logger: false, forceCloseConnections: 'idle' });
-  let handle;
-  let baseUrl = '';
-  await app.register(
-    async (scope) => {
-      handle = await service.register(scope, { dataDir, options: { host: '127.0.0.1', port: 0, dataDir }, log: app.log, events: new EventBus(), baseUrl: () => baseUrl });
-    },
-    { prefix: '/v0' },
-  );
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  baseUrl = `http://127.0.0.1:${app.server.address().port}`;
-  return {
-    base: baseUrl,
-    async close() {
-      await app.close();
-      await handle.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
+const host = () => pipelineHost('txn');
 
 async function call(base, method, path, body, type = 'application/json') {
   const res = await fetch(base + path, { method, body, headers: body === undefined ? {} : { 'content-type': type } });
