@@ -30,7 +30,7 @@ const nodeGlobals = Object.fromEntries(
 );
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'completions/', 'man/', '.data/'] },
+  { ignores: ['dist/', '.src-js/', 'node_modules/', 'coverage/', 'completions/', 'man/', '.data/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

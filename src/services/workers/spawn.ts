@@ -1,7 +1,7 @@
 /**
  * Starts a worker thread from a module of ours. Built code (dist/*.js) runs the module directly; when
- * the caller itself runs from the TypeScript sources (vitest), the worker first registers
- * ts-hooks.mjs so that it can load the `.ts` module graph. Nothing else differs between the two.
+ * the caller itself runs from the TypeScript sources (vitest), the worker runs the module's fresh
+ * JavaScript copy (js-sources.ts). Nothing else differs between the two.
  *
  * A worker's heap limit (resourceLimits.maxOldGenerationSizeMb: a pipeline's memory_mb_max, the compiler's
  * limit) holds whatever flags the process was started with: V8 lets a process-wide --max-old-space-size
@@ -11,6 +11,7 @@
  */
 import { setFlagsFromString } from 'node:v8';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
+import { javascriptCopy } from './js-sources.js';
 
 let flagsReset = false;
 
@@ -19,10 +20,7 @@ export function spawnWorker(entry: URL, options: WorkerOptions = {}): Worker {
     setFlagsFromString('--max-old-space-size=0');
     flagsReset = true;
   }
-  if (!entry.pathname.endsWith('.ts')) return new Worker(entry, options);
-  const hooks = new URL('./ts-hooks.mjs', import.meta.url).href;
-  const code = [`import { register } from 'node:module';`, `register(${JSON.stringify(hooks)});`, `await import(${JSON.stringify(entry.href)});`].join('\n');
-  return new Worker(code, { ...options, eval: true });
+  return new Worker(entry.pathname.endsWith('.ts') ? javascriptCopy(entry) : entry, options);
 }
 
 /** The URL of a module beside `base` (a relative path without extension): `.js` in built code, `.ts` in the sources. */

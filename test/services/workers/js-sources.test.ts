@@ -1,0 +1,84 @@
+/**
+ * The JavaScript copy of the sources that workers run from while the tests run from TypeScript
+ * (workers/js-sources.ts): a tree of .ts modules copied to runnable .js with their relative imports, a copy
+ * made again when its source changes and only then, and a worker started from a .ts module of ours.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { javascriptCopy, type SourceTree } from '../../../src/services/workers/js-sources.js';
+import { spawnWorker } from '../../../src/services/workers/spawn.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'ops-js-sources-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function tree(name: string, files: Record<string, string>): SourceTree {
+  const src = join(dir, name, 'src');
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(src, path, '..'), { recursive: true });
+    writeFileSync(join(src, path), text);
+  }
+  return { src, copy: join(dir, name, '.src-js') };
+}
+
+const entry = (t: SourceTree, path: string) => pathToFileURL(join(t.src, path));
+
+describe('the JavaScript copy of the sources', () => {
+  it('runs: types are gone, relative ./x.js imports find the copied modules, subdirectories kept', async () => {
+    const t = tree('runs', {
+      'main.ts': "import { twice } from './lib/twice.js';\nexport interface Shape { n: number }\nexport const value: Shape = { n: twice(21 as number) };\n",
+      'lib/twice.ts': 'export function twice(n: number): number {\n  return n * 2;\n}\n',
+    });
+    const url = javascriptCopy(entry(t, 'main.ts'), t);
+    expect(url.pathname).toBe(pathToFileURL(join(t.copy, 'main.js')).pathname);
+    expect(readFileSync(join(t.copy, 'lib/twice.js'), 'utf8')).not.toContain(': number');
+    expect((await import(url.href)).value).toEqual({ n: 42 });
+  });
+
+  it('is made again when a source changes, and only then', () => {
+    const t = tree('changes', { 'a.ts': 'export const a: number = 1;\n', 'b.ts': 'export const b: string = "one";\n' });
+    javascriptCopy(entry(t, 'a.ts'), t);
+    const aCopy = join(t.copy, 'a.js');
+    const bCopy = join(t.copy, 'b.js');
+    const aMade = statSync(aCopy).mtimeMs;
+    expect(readFileSync(bCopy, 'utf8')).toContain('"one"');
+
+    writeFileSync(join(t.src, 'b.ts'), 'export const b: string = "two, changed";\n');
+    javascriptCopy(entry(t, 'a.ts'), t);
+    expect(readFileSync(bCopy, 'utf8')).toContain('"two, changed"');
+    expect(statSync(aCopy).mtimeMs).toBe(aMade);
+
+    // a source touched but not changed keeps its copy; a copy changed or removed is made again
+    const later = new Date(Date.now() + 5000);
+    utimesSync(join(t.src, 'a.ts'), later, later);
+    writeFileSync(bCopy, 'export const b = "not from the source";\n');
+    javascriptCopy(entry(t, 'a.ts'), t);
+    expect(statSync(aCopy).mtimeMs).toBe(aMade);
+    expect(readFileSync(bCopy, 'utf8')).toContain('"two, changed"');
+    rmSync(bCopy);
+    javascriptCopy(entry(t, 'a.ts'), t);
+    expect(readFileSync(bCopy, 'utf8')).toContain('"two, changed"');
+  });
+
+  it('refuses a module outside the tree or not TypeScript, and names a source that does not transform', () => {
+    const t = tree('refuses', { 'ok.ts': 'export const ok = 1;\n', 'x.mjs': 'export const x = 1;\n' });
+    expect(() => javascriptCopy(pathToFileURL(join(dir, 'elsewhere.ts')), t)).toThrow(/not a TypeScript module under/);
+    expect(() => javascriptCopy(entry(t, 'x.mjs'), t)).toThrow(/not a TypeScript module under/);
+    writeFileSync(join(t.src, 'broken.ts'), 'export const = ;\n');
+    expect(() => javascriptCopy(entry(t, 'ok.ts'), t)).toThrow(/broken\.ts/);
+  });
+
+  it('is what spawnWorker runs for a .ts module of ours', async () => {
+    const copy = new URL('../../../.src-js/services/pipelines/clock-errors.js', import.meta.url);
+    rmSync(copy, { force: true });
+    const w = spawnWorker(new URL('../../../src/services/pipelines/clock-errors.ts', import.meta.url));
+    const code = await new Promise<number>((resolve, reject) => {
+      w.once('error', reject);
+      w.once('exit', resolve);
+    });
+    expect(code).toBe(0);
+    expect(readFileSync(copy, 'utf8')).toMatch(/^\/\/ from [0-9a-f]{40}\n/);
+  });
+});
