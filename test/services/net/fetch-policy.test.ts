@@ -4,9 +4,11 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Worker } from 'node:worker_threads';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classifyAddress, effectiveFetchPolicy, policyDispatcher, refusal, refusedCause } from '../../../src/services/net/fetch-policy.js';
+import { javascriptCopy } from '../../../src/services/workers/js-sources.js';
 
 let target: http.Server;
 let port = 0;
@@ -140,6 +142,33 @@ describe('policyDispatcher against an internal server on 127.0.0.1', () => {
       const refused = refusedCause(r.error);
       expect(refused, url).not.toBeNull();
       expect(refused!.message).toMatch(/refused under every policy/);
+    }
+  });
+});
+
+describe('undici, loaded on first use', () => {
+  it('is not loaded by the pipeline connectors until a dispatcher is made (a worker without an http source never loads it)', async () => {
+    const input = javascriptCopy(new URL('../../../src/services/pipelines/connectors/input.ts', import.meta.url));
+    const policy = javascriptCopy(new URL('../../../src/services/net/fetch-policy.ts', import.meta.url));
+    // a thread of its own: its own module cache, where nothing has loaded undici yet
+    const code = `const { parentPort } = require('node:worker_threads');
+const loaded = () => Object.keys(require.cache).some((path) => path.includes('/node_modules/undici/'));
+(async () => {
+  await import(${JSON.stringify(input.href)});
+  const before = loaded();
+  const { policyDispatcher } = await import(${JSON.stringify(policy.href)});
+  policyDispatcher('public');
+  parentPort.postMessage({ before, after: loaded() });
+})();`;
+    const w = new Worker(code, { eval: true });
+    try {
+      const answer = await new Promise((resolve, reject) => {
+        w.once('message', resolve);
+        w.once('error', reject);
+      });
+      expect(answer).toEqual({ before: false, after: true });
+    } finally {
+      await w.terminate();
     }
   });
 });

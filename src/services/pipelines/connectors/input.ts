@@ -8,8 +8,7 @@
  * refused once over it; parse-error details quote at most INVALID_TEXT_CHARS of each bad record.
  */
 import { open } from 'node:fs/promises';
-import { request } from 'undici';
-import { policyDispatcher, refusedCause } from '../../net/fetch-policy.js';
+import { policyDispatcher, refusedCause, undici } from '../../net/fetch-policy.js';
 import { AccessRefused, isFileLocation, READ_FLAGS, resolveReadPath, type ConnectorAccess } from './access.js';
 import type { ConnectorDecl, RelationSchema } from '../../../engine/index.js';
 import type { TableBinding } from '../ingress/binding.js';
@@ -87,7 +86,7 @@ async function readHttpSource(url: URL, access: ConnectorAccess, signal?: AbortS
   const timeout = AbortSignal.timeout(FETCH_TIMEOUT_MS);
   const dispatcher = policyDispatcher(access.fetchPolicy, { maxRedirections: 5 });
   try {
-    const res = await request(url, { dispatcher, signal: signal ? AbortSignal.any([timeout, signal]) : timeout });
+    const res = await undici().request(url, { dispatcher, signal: signal ? AbortSignal.any([timeout, signal]) : timeout });
     // A body destroyed below, or aborted later by the signal (a shutdown, the timeout), errors with no reader
     // attached; unheard, that error would be an uncaught exception in the pipeline's worker. Reads still see
     // errors through their iterator.
