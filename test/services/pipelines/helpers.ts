@@ -142,18 +142,23 @@ export class WatchReader {
 
   private async pump(body: ReadableStream<Uint8Array>): Promise<void> {
     const dec = new TextDecoder();
-    let buf = '';
+    // the pieces of the line not yet ended: a newline is looked for in each new piece only (searching the
+    // whole pending text at each piece went over a 500 kB chunk line again and again)
+    let pending: string[] = [];
     try {
       for await (const part of body as unknown as AsyncIterable<Uint8Array>) {
         const s = dec.decode(part, { stream: true });
         this.raw += s;
-        buf += s;
+        let start = 0;
         let i: number;
-        while ((i = buf.indexOf('\n')) >= 0) {
-          const line = buf.slice(0, i).trim();
-          buf = buf.slice(i + 1);
+        while ((i = s.indexOf('\n', start)) >= 0) {
+          pending.push(s.slice(start, i));
+          const line = pending.join('').trim();
+          pending = [];
+          start = i + 1;
           if (line) this.chunks.push(JSON.parse(line));
         }
+        if (start < s.length) pending.push(s.slice(start));
         this.wake();
       }
     } catch {
