@@ -14,6 +14,12 @@ beforeAll(async () => {
 }, 90_000);
 afterAll(() => serve?.stop());
 
+/** How many output streams (watchers) the pipeline has open, from its stats. */
+async function watchers(pipeline: string): Promise<number> {
+  const stats = (await (await fetch(`${serve.url}/v0/pipelines/${pipeline}/stats`)).json()) as { outputs: unknown[] };
+  return stats.outputs.length;
+}
+
 describe('ops serve --demo', () => {
   it('creates bookmarks in lists and tags', async () => {
     expect(demoEvent.bookmarks.created).toBeGreaterThanOrEqual(30);
@@ -38,16 +44,14 @@ describe('ops serve --demo', () => {
     const big = JSON.parse(query.stdout) as { PRODUCT: string; REVENUE: string }[];
     expect(big.length).toBeGreaterThan(0);
     expect(big.every((r) => Number(r.REVENUE) > 100)).toBe(true);
+    const watchersBefore = await watchers('shop');
     const watch = execa('node', [BIN, 'pipe', 'watch', 'shop', 'revenue_by_product', '--count', '2'], { env: serve.env, extendEnv: false, reject: false });
-    // The watcher may connect after an ingest: keep ingesting new laptop orders until it has seen one.
-    let output = '';
-    watch.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-    for (let id = 1000; id < 1010 && output === ''; id++) {
-      const order = { id, customer: 'ada', product: 'laptop', quantity: 1, amount: '1299.00', placed_at: '2026-11-22 10:00:00' };
-      const ingest = await ops(['pipe', 'ingest', 'shop', 'orders', '-', '--wait'], { env: serve.env, input: JSON.stringify(order) + '\n' });
-      expect(ingest.exitCode).toBe(0);
-      await new Promise((r) => setTimeout(r, 1_000));
-    }
+    // one order once the watcher's stream is open (the pipeline's stats list it): it sees the change
+    const deadline = Date.now() + 30_000;
+    while ((await watchers('shop')) === watchersBefore && Date.now() < deadline && watch.exitCode === null) await new Promise((r) => setTimeout(r, 25));
+    const order = { id: 1000, customer: 'ada', product: 'laptop', quantity: 1, amount: '1299.00', placed_at: '2026-11-22 10:00:00' };
+    const ingest = await ops(['pipe', 'ingest', 'shop', 'orders', '-', '--wait'], { env: serve.env, input: JSON.stringify(order) + '\n' });
+    expect(ingest.exitCode).toBe(0);
     const watched = await watch;
     expect(watched.exitCode).toBe(0);
     const changes = String(watched.stdout)
