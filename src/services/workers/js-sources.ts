@@ -1,11 +1,12 @@
 /**
- * A plain JavaScript copy of src/ for the workers we start while running from the TypeScript sources
- * (vitest, development): each src/X.ts is transformed to .src-js/X.js with the oxc transform that ships
- * with vitest's vite (rolldown), or with TypeScript's transpileModule (a dev dependency) where that is
- * missing. The copy sits beside src/ as dist/ does, so paths taken relative to a module (../../package.json)
- * hold, and its relative imports (`./x.js`, as tsc maps them) find the copied modules. A worker loads it as
- * it loads built code: registering module hooks in each worker instead (a hooks thread that transformed the
- * graph again for each worker) cost 0.75 s of CPU to load a pipeline worker's modules against 0.3 s.
+ * A plain JavaScript copy of src/ for the worker threads and processes we start while running from the
+ * TypeScript sources (vitest, development): each src/X.ts is transformed to .src-js/X.js with the oxc
+ * transform that ships with vitest's vite (rolldown), or with TypeScript's transpileModule (a dev
+ * dependency) where that is missing. The copy sits beside src/ as dist/ does, so paths taken relative to a
+ * module (../../package.json) hold, and its relative imports (`./x.js`, as tsc maps them) find the copied
+ * modules. A worker loads it as it loads built code: registering module hooks in each worker instead (a
+ * hooks thread that transformed the graph again for each worker) cost 0.75 s of CPU to load a pipeline
+ * worker's modules against 0.3 s.
  *
  * Rules: a module is run only from a copy made from its source as it is now: the source's hash heads its
  * copy, and a source whose size or mtime changed, or whose copy changed, is looked at again at the next
@@ -30,6 +31,11 @@ const SOURCES: SourceTree = { src: fileURLToPath(new URL('../../', import.meta.u
 /** Each source and its copy as they were when the copy was last found or made fresh in this process. */
 const checked = new Map<string, { size: number; mtimeMs: number; copyMtimeMs: number }>();
 let transform: ((path: string, source: string) => string) | undefined;
+
+/** `entry` itself when it is JavaScript (built code), else the URL of its fresh JavaScript copy. */
+export function runnableModule(entry: URL): URL {
+  return entry.pathname.endsWith('.ts') ? javascriptCopy(entry) : entry;
+}
 
 /** The URL of a fresh JavaScript copy of `entry`, a module under src/ (its whole tree made fresh first). */
 export function javascriptCopy(entry: URL, tree: SourceTree = SOURCES): URL {

@@ -11,7 +11,7 @@
  */
 import { setFlagsFromString } from 'node:v8';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
-import { javascriptCopy } from './js-sources.js';
+import { runnableModule } from './js-sources.js';
 
 let flagsReset = false;
 
@@ -20,7 +20,7 @@ export function spawnWorker(entry: URL, options: WorkerOptions = {}): Worker {
     setFlagsFromString('--max-old-space-size=0');
     flagsReset = true;
   }
-  return new Worker(entry.pathname.endsWith('.ts') ? javascriptCopy(entry) : entry, options);
+  return new Worker(runnableModule(entry), options);
 }
 
 /** The URL of a module beside `base` (a relative path without extension): `.js` in built code, `.ts` in the sources. */
