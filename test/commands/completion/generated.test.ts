@@ -4,7 +4,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expectedFiles } from '../../../src/commands/completion/generate.js';
 import { manDate } from '../../../src/commands/completion/scripts.js';
-import { ROOT, isolatedEnv, ops } from '../../helpers/cli.js';
+import { ROOT, isolatedEnv } from '../../helpers/cli.js';
+import { opsIn as ops } from '../../helpers/ops-in-process.js';
 
 const REGENERATE = 'npm run build && node dist/commands/completion/generate.js';
 

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { allCommands, describeTree, type CommandSpec } from '../../../src/docs/tree.js';
 import { TREES } from '../../../src/commands/registry.js';
 import { buildProgram } from '../../../src/program.js';
-import { ROOT, isolatedEnv, ops } from '../../helpers/cli.js';
+import { ROOT, isolatedEnv } from '../../helpers/cli.js';
+import { opsIn as ops } from '../../helpers/ops-in-process.js';
 
 const program = await buildProgram([], { loadAll: true });
 const spec = describeTree(program);

@@ -7,7 +7,7 @@ import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedEnv, ops, startServe } from '../../helpers/cli.js';
+import { isolatedEnv, startServe } from '../../helpers/cli.js';
 import { opsIn } from '../../helpers/ops-in-process.js';
 import { createCompiled, ingest, pipelineBody, startSvc, waitFor, WatchReader, type Svc } from './helpers.js';
 
@@ -244,7 +244,7 @@ describe('the ops serve flags', () => {
     } finally {
       await server.stop();
     }
-    const bad = await ops(['serve', '--output-case', 'middle'], { env: isolatedEnv() });
+    const bad = await opsIn(['serve', '--output-case', 'middle'], { env: isolatedEnv() });
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toContain('upper');
   });
