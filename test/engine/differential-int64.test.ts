@@ -8,8 +8,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { compile, EngineStepError, type JsonValue } from '../../src/engine/index.js';
+import { newPglite } from './pglite.js';
 
 const MAX = 9223372036854775807n;
 const MIN = -9223372036854775808n;
@@ -69,7 +70,7 @@ const EXPRS = [
 
 let pg: PGlite;
 beforeAll(async () => {
-  pg = new PGlite();
+  pg = await newPglite();
   await pg.exec('CREATE TABLE r (si SMALLINT, i INTEGER, b BIGINT, b2 BIGINT);');
 }, 120_000);
 afterAll(async () => {

@@ -64,7 +64,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await oracle?.db.close();
+  await oracle?.db?.close();
 });
 
 function engineContents(c: ReturnType<CompiledProgram['newCircuit']>, view: string): string[] {

@@ -1,5 +1,6 @@
 /** PGlite as the SQL oracle: load table contents, read view contents, normalise values for multiset comparison. */
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
+import { newPglite } from './pglite.js';
 
 export type Model = Record<string, Array<Record<string, unknown>>>;
 
@@ -30,8 +31,9 @@ export function sqlLiteral(v: unknown): string {
 }
 
 export class Oracle {
-  db = new PGlite();
+  db!: PGlite;
   async init(ddl: string): Promise<void> {
+    this.db = await newPglite();
     await this.db.exec(ddl);
   }
   async load(model: Model, columns: Record<string, string[]>): Promise<void> {
