@@ -56,6 +56,9 @@ class Block {
   }
 }
 
+/** Texts shorter than this are read as substrings of their column's whole text (see convertColumn). */
+const SHORT_TEXT = 13;
+
 /** Buffer's own Latin-1 reader, without toString's argument checks. */
 type Latin1 = { latin1Slice(start: number, end: number): string };
 
@@ -290,6 +293,7 @@ export class RowBatch {
     const allNumbers = kept.numbers === 'all';
     const ints = kept.numbers === 'int';
     const { lo, hi, strings, booleans } = kept;
+    let whole: string | undefined;
     for (let r = 0; r < n; r++) {
       let v: unknown;
       switch (tags[r]) {
@@ -303,7 +307,12 @@ export class RowBatch {
           break;
         }
         case TEXT: {
-          const s = text!.latin1Slice(r === 0 ? 0 : ends![r - 1]!, ends![r]!);
+          const from = r === 0 ? 0 : ends![r - 1]!;
+          const to = ends![r]!;
+          // a short text as a piece of the column's whole text: V8 copies a substring shorter than 13
+          // characters (SlicedString::kMinLength) without a call out of JS; a longer one would be a slice
+          // that keeps the whole text alive, so it is read on its own
+          const s = to - from < SHORT_TEXT ? (whole ??= text!.latin1Slice(0, col.textLength)).substring(from, to) : text!.latin1Slice(from, to);
           if (strings) {
             rows[r]![c] = s;
             continue;

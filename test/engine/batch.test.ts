@@ -240,7 +240,29 @@ describe('RowBatch column conversion (the step reads a batch column by column, s
   ];
   const cell: fc.Arbitrary<JsonValue> = fc.oneof(
     anyValue,
-    fc.constantFrom<JsonValue>(-0, 127, 128, -129, 32768, 2 ** 31, -(2 ** 31) - 1, 2 ** 53, -(2 ** 53) + 1, 1.5, 1e300, '12', '-0.5', '2024-01-02', '1.25', 'abc', 'é', 'ÿ\u0000'),
+    fc.constantFrom<JsonValue>(
+      -0,
+      127,
+      128,
+      -129,
+      32768,
+      2 ** 31,
+      -(2 ** 31) - 1,
+      2 ** 53,
+      -(2 ** 53) + 1,
+      1.5,
+      1e300,
+      '12',
+      '-0.5',
+      '2024-01-02',
+      '1.25',
+      'abc',
+      'é',
+      'ÿ\u0000',
+      'twelve chars',
+      'thirteen char',
+      'a text of more than thirteen characters, ÿ',
+    ),
   );
   type Outcome = { value: unknown } | { refused: string };
   const convertOne = (conv: (v: JsonValue) => unknown, v: JsonValue): Outcome => {
@@ -286,6 +308,24 @@ describe('RowBatch column conversion (the step reads a batch column by column, s
       }),
       { numRuns: 600 },
     );
+  });
+
+  it('reads the texts of every block (short and long, after numbers and nulls) as row() reads them', () => {
+    const n = BLOCK_ROWS + 40;
+    const batch = new RowBatch(1);
+    const valueOf = (i: number): JsonValue => (i % 11 === 0 ? null : i % 7 === 0 ? i : `${'é'.repeat(i % 3)}t${i}${'x'.repeat(i % 17)}`);
+    for (let i = 0; i < n; i++) {
+      batch.push(valueOf(i));
+      batch.endRow();
+    }
+    const read: unknown[] = [];
+    batch.forEachBlockColumns((count, first, _column, convertColumn) => {
+      const rows = Array.from({ length: count }, () => [undefined as unknown]);
+      expect(convertColumn(0, rows, jsonKept(mk('VARCHAR')), (v) => (typeof v === 'number' ? `n${v}` : v), true)).toBe(true);
+      expect(first).toBe(read.length);
+      read.push(...rows.map((r) => r[0]));
+    });
+    expect(read).toEqual(Array.from({ length: n }, (_, i) => (typeof valueOf(i) === 'number' ? `n${valueOf(i)}` : valueOf(i))));
   });
 });
 
