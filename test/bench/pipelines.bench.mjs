@@ -6,7 +6,8 @@
 // Where the time goes: each stage of the worker's path measured in-process on the same bodies, in CPU
 // time, against the engine's step on row-form changes (the baseline): UTF-8 decoding alone; parsing and
 // converting to the compact batch (the fast path, and the general JSON.parse path it falls back to);
-// the step taking the batch; encoding the view's changes for a JSON watch stream.
+// the step taking the batch (and its first phase alone, converting the batch to rows); encoding the view's
+// changes for a JSON watch stream.
 // Imports the built code (npm run bench builds it).
 import { pipelineHost } from './pipeline-host.mjs';
 import { compile } from '../../dist/engine/index.js';
@@ -206,9 +207,14 @@ function stages() {
   const baseline = program.newCircuit();
   const rowForm = parsed.map((p) => p.changes);
   const results = [];
+  const checker = program.newCircuit();
   out.step = 0;
   out.engine = 0;
+  out.convert = 0;
   for (let i = 0; i < parsed.length; i++) {
+    t = cpuMs();
+    checker.check(parsed[i].input); // the step's first phase alone: the batch converted to rows, and dropped
+    out.convert += cpuMs() - t;
     t = cpuMs();
     results.push(circuit.step(parsed[i].input));
     out.step += cpuMs() - t;
@@ -264,6 +270,7 @@ try {
   console.log(`  parse + convert (fast path)      ${ms('parse')}  (into the compact batch; decoding included)`);
   console.log(`  parse + convert (general path)   ${ms('general')}  (JSON.parse per line, the fallback)`);
   console.log(`  engine step, compact batch       ${ms('step')}`);
+  console.log(`    of which converting the batch  ${ms('convert')}  (check(): the step's conversion to rows alone)`);
   console.log(`  encode the view's changes (JSON) ${ms('encode')}  (per watch stream)`);
   console.log(
     `  worker total (fast parse + step) ${(stage.parse + stage.step).toFixed(0).padStart(6)} ms: at most ${(stage.engine / (stage.parse + stage.step)).toFixed(2)}x the engine's rate before any HTTP`,
