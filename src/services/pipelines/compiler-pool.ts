@@ -1,13 +1,13 @@
 /**
- * The SQL compiler out of the event loop: one worker thread (compiler-worker.ts) compiles programs one
- * at a time, with a time limit and a heap limit. A program over the time limit, or one that exhausts
+ * The SQL compiler out of the event loop: one worker thread (compiler-worker.ts), in a process of its own
+ * (workers/process-worker.ts: a heap abort ends that process, not the server), compiles programs one at a time, with a time limit and a heap limit. A program over the time limit, or one that exhausts
  * the worker's heap, is a SqlError naming the limit; the worker is then ended and a fresh one (a fresh
  * WASM parser) serves the next program, as it does after a compile that left the parser broken.
  * Rules: no program can break the compilation of another; the main thread never parses SQL here.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { ProcessWorker, OUT_OF_MEMORY } from '../workers/process-worker.js';
 import type { CompileAnswer, CompileRequest } from './compiler-worker.js';
 import type { CompileReport } from './compiler.js';
 import type { SqlCompilerMessage } from './model.js';
@@ -58,7 +58,7 @@ function limitMessage(message: string): SqlCompilerMessage {
 }
 
 export class CompilerPool {
-  private worker: Worker | null = null;
+  private worker: ProcessWorker | null = null;
   /** The current worker has loaded its parser (it posts READY). */
   private ready = false;
   private readonly queue: Job[] = [];
@@ -94,8 +94,8 @@ export class CompilerPool {
     this.finish({ ok: false, systemError: 'The SQL compiler is shutting down' }, true);
   }
 
-  private spawn(): Worker {
-    const w = new Worker(workerUrl(), {
+  private spawn(): ProcessWorker {
+    const w = new ProcessWorker(workerUrl(), {
       workerData: ROLE,
       resourceLimits: { maxOldGenerationSizeMb: this.limits.memoryMb, maxYoungGenerationSizeMb: Math.min(64, Math.max(8, this.limits.memoryMb >> 4)) },
     });
@@ -112,7 +112,7 @@ export class CompilerPool {
     });
     w.on('error', (err: Error & { code?: string }) => {
       if (this.worker !== w) return;
-      const oom = err.code === 'ERR_WORKER_OUT_OF_MEMORY' || /out of memory/i.test(err.message);
+      const oom = err.code === OUT_OF_MEMORY || /out of memory/i.test(err.message);
       this.finish(
         oom
           ? { ok: false, messages: [limitMessage(`The program needs more than the compiler's memory limit of ${this.limits.memoryMb} MB to compile; split it into smaller programs`)] }

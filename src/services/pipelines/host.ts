@@ -14,12 +14,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import type { Worker } from 'node:worker_threads';
 import type { RelationSchema } from '../../engine/index.js';
-import { spawnWorker, siblingModule } from '../workers/spawn.js';
+import { ProcessWorker, OUT_OF_MEMORY } from '../workers/process-worker.js';
+import { siblingModule } from '../workers/spawn.js';
 import type { ConnectorAccess } from './connectors/access.js';
 import { encodingKey } from './egress/encode.js';
-import { cancelQuery, newCancelSlots } from './egress/query-cancel.js';
+import { QUERY_CANCEL_SLOTS, cancelMark } from './egress/query-cancel.js';
 import type { EgressConfig } from './egress/config.js';
 import { Watcher } from './egress/watch.js';
 import { ApiError, Errors, type ErrorBody } from './errors.js';
@@ -84,6 +84,7 @@ function emptyMetrics(): WorkerMetrics {
     state_size_records: 0,
     pipeline_complete: false,
     memory_bytes: 0,
+    process_rss_bytes: 0,
     heap_used_bytes: 0,
     busy_msecs: 0,
     step_msecs: 0,
@@ -128,14 +129,11 @@ export class PipelineHost {
   metrics: WorkerMetrics = emptyMetrics();
   /** Why the pipeline failed, once it has. */
   failure: ErrorBody | null = null;
-  private readonly worker: Worker;
+  private readonly worker: ProcessWorker;
   private readonly watchersByKey = new Map<string, Set<Watcher>>();
   private readonly waiters = new Set<Pending<void>>();
   private readonly pendingIngest = new Map<number, Pending<string>>();
   private readonly pendingSnapshot = new Map<number, Pending<Buffer>>();
-  /** Which ad-hoc queries the worker should stop (their clients went away), shared with it. */
-  private readonly queryCancelSlots = newCancelSlots();
-  private readonly queryCancels = new Int32Array(this.queryCancelSlots);
   private readonly pendingCommit = new Map<number, Pending<void>>();
   private readonly pendingClock = new Map<number, Pending<number>>();
   /** The open (or committing) transaction, and the last id given in this run. */
@@ -176,16 +174,14 @@ export class PipelineHost {
       programCode: opts.programCode,
       outputCase: opts.outputCase,
       connectorAccess: opts.connectorAccess,
-      queryCancels: this.queryCancelSlots,
       memoryMb: opts.memoryMb,
       fault: opts.fault ?? null,
       clock: opts.clock ?? clockSettings({}),
     };
-    this.worker = spawnWorker(siblingModule(import.meta.url, 'worker/pipeline-worker'), {
-      workerData: config,
+    this.worker = new ProcessWorker(siblingModule(import.meta.url, 'worker/pipeline-worker'), {
+      workerData: { ...config },
       resourceLimits: { maxOldGenerationSizeMb: opts.memoryMb },
-      stdout: false,
-      stderr: false,
+      sharedSlots: { field: 'queryCancels', length: QUERY_CANCEL_SLOTS },
     });
     this.worker.on('message', (m: FromWorker) => this.onMessage(m));
     this.worker.on('error', (err: Error & { code?: string }) => this.fail(this.classify(err)));
@@ -204,7 +200,7 @@ export class PipelineHost {
   }
 
   private classify(err: Error & { code?: string }): ErrorBody {
-    if (err?.code === 'ERR_WORKER_OUT_OF_MEMORY')
+    if (err?.code === OUT_OF_MEMORY)
       return {
         message: `The pipeline ran out of memory: its worker reached the limit of ${this.memoryMb} MiB (runtime_config.resources.memory_mb_max) and was stopped.`,
         error_code: 'RuntimeError.OutOfMemory',
@@ -482,7 +478,7 @@ export class PipelineHost {
     const p = new Promise<Buffer>((resolve, reject) => this.pendingSnapshot.set(id, { resolve, reject }));
     this.post({ t: 'query', id, sql, format });
     if (gone) {
-      const cancel = () => cancelQuery(this.queryCancels, id);
+      const cancel = () => this.cancelQuery(id);
       if (gone.aborted) cancel();
       else {
         gone.addEventListener('abort', cancel, { once: true });
@@ -490,6 +486,12 @@ export class PipelineHost {
       }
     }
     return p;
+  }
+
+  /** Tells the worker that the ad-hoc query of request `id` is not wanted any more (egress/query-cancel.ts). */
+  private cancelQuery(id: number): void {
+    const { index, value } = cancelMark(id);
+    this.worker.store(index, value);
   }
 
   /**
@@ -614,7 +616,7 @@ export class PipelineHost {
     this.pendingIngest.clear();
     // a query still running would hold the worker's stop: it is not wanted any more
     for (const [id, p] of this.pendingSnapshot) {
-      cancelQuery(this.queryCancels, id);
+      this.cancelQuery(id);
       p.reject(err());
     }
     this.pendingSnapshot.clear();

@@ -57,7 +57,7 @@ const service: ServiceModule = {
       // test knob: a small ingress budget, to see newer requests wait
       ingressBudgetBytes: positiveNumber(ctx.options.pipelinesIngressBudgetBytes),
       // test knob: every pipeline's worker fails on its first ingest
-      workerFault: (['throw', 'exit', 'step'] as const).find((f) => f === ctx.options.pipelinesWorkerFault) ?? null,
+      workerFault: (['throw', 'exit', 'step', 'kill'] as const).find((f) => f === ctx.options.pipelinesWorkerFault) ?? null,
       compilerLimits: {
         timeoutMs: positiveNumber(ctx.options.pipelinesCompileTimeoutMs),
         memoryMb: positiveNumber(ctx.options.pipelinesCompileMemoryMb),

@@ -13,6 +13,7 @@
  * change of program, deployment or desired status or of the deployment error; a heartbeat repeats a deployed
  * pipeline's last event when it is HEARTBEAT_MS old.
  */
+import type { WorkerConfig } from './worker/protocol.js';
 import { CompileJobs } from './compile-jobs.js';
 import { CompilerPool, DEFAULT_COMPILE_MEMORY_MB, DEFAULT_COMPILE_TIMEOUT_MS, type CompilerLimits } from './compiler-pool.js';
 import { Entry } from './entry.js';
@@ -52,7 +53,7 @@ export interface ManagerOptions {
   /** Test knob: bytes of a pipeline's ingress bodies in progress together (host.ts; default a share of its memory). */
   ingressBudgetBytes?: number;
   /** Test knob: every pipeline's worker fails on its first ingest (see WorkerConfig.fault). */
-  workerFault?: 'throw' | 'exit' | 'step' | null;
+  workerFault?: WorkerConfig['fault'];
   /** Casing of unquoted output names for pipelines whose program_config does not say (`ops serve --output-case`). */
   outputCase?: OutputCase;
   location: () => string;
@@ -113,7 +114,7 @@ export class PipelineManager {
     const running: (PipelineMemory & { host: PipelineHost })[] = [];
     for (const e of this.byName.values()) {
       const host = e.runtime;
-      if (host && host.state !== 'Terminated') running.push({ name: e.rec.name, bytes: host.metrics.memory_bytes, host });
+      if (host && host.state !== 'Terminated') running.push({ name: e.rec.name, bytes: host.metrics.process_rss_bytes, host });
     }
     const victim = overBudget(running, this.memoryBudgetMb * 1024 * 1024);
     if (!victim) return;

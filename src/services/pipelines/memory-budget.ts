@@ -4,8 +4,8 @@
  * their limits can together take more than the machine has, and then the system ends the whole server
  * process: every pipeline and both other services. The budget keeps the server alive instead.
  *
- * Rules: a pipeline's memory is what its worker last reported (stats' rss_bytes: its heap plus what its
- * objects hold outside it; reported after every step and every second). When the running pipelines'
+ * Rules: a pipeline's memory is what its worker last reported of its process's resident memory (stats'
+ * rss_bytes: each pipeline runs in a process of its own; reported after every step and every second). When the running pipelines'
  * memory together is over the budget, the one using the most is chosen to be failed (Failed, with a
  * RuntimeError.OutOfMemory saying why; its worker ends and its memory is freed): one pipeline per check,
  * so the next check sees what is left. The budget is the service option `pipelinesMemoryBudgetMb`, by

@@ -33,6 +33,8 @@ export function workerMetrics(rt: PipelineRuntime): WorkerMetrics {
     transaction_records: rt.transaction?.records ?? null,
     // in a worker, heap figures are the worker's own isolate; external and array buffers are held by it
     memory_bytes: heap.total_heap_size + external,
+    // the pipeline's whole process (it runs alone in one: workers/process-worker.ts), Node's runtime included
+    process_rss_bytes: memoryUsage.rss(),
     // the worker thread's busy time since it started (its event loop's active time)
     busy_msecs: Math.round(performance.eventLoopUtilization().active),
     step_msecs: Math.round(rt.stepMsecs),
@@ -98,8 +100,8 @@ export function pipelineStats(host: PipelineHost, pipelineConfig: Record<string,
       ...transactionMetrics(host, now),
       concurrent_bootstrap_phase: 'Inactive',
       concurrent_bootstrap_progress: null,
-      // the pipeline's own worker: its heap and the memory its objects hold outside the heap
-      rss_bytes: m.memory_bytes,
+      // the resident memory of the pipeline's own process (as Feldera's: its process's RSS)
+      rss_bytes: m.process_rss_bytes,
       heap_used_bytes: m.heap_used_bytes,
       memory_limit_bytes: limit,
       memory_pressure: memoryPressure(m.memory_bytes, limit),

@@ -157,8 +157,10 @@ describe('a worker that fails unexpectedly', () => {
     throw: /injected fault: the pipeline worker threw/,
     exit: /exited unexpectedly \(exit code 70\)/,
     step: /failed while processing input: injected fault: an engine operator failed/,
+    // the pipeline's whole process gone (in a thread of the server's process, this took the server with it)
+    kill: /process ended \(signal SIGKILL\)/,
   };
-  for (const fault of ['throw', 'exit', 'step'] as const) {
+  for (const fault of ['throw', 'exit', 'step', 'kill'] as const) {
     it(`(${fault}) fails the pipeline with a reason; the request in flight gets the error instead of hanging`, async () => {
       const svc = await startSvc({ pipelinesWorkerFault: fault });
       toClose.push(() => svc.close());

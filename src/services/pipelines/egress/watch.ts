@@ -129,9 +129,21 @@ export class Watcher {
     if (this.phase === 'snapshot') return this.hold(chunk);
     const seq = this.seq++;
     const size = chunk.data.byteLength;
-    if (this.pendingChunks >= this.maxPendingChunks || (this.pendingBytes > 0 && this.pendingBytes + size > this.maxPendingBytes)) return this.overflow();
+    if (this.backedUp(size)) return this.overflow();
     this.dropping = false;
     this.write([this.head(seq), chunk.data, '}\r\n'], chunk.records);
+  }
+
+  /**
+   * Whether a chunk of `size` bytes is over the stream's bounds. A write is counted until its callback,
+   * which comes on a later tick even when the socket handed it to the kernel at once: several chunks that
+   * arrive together (as a pipeline's messages do, read from its process in one go) all count while
+   * nothing waits for the client at all. So the counts bound the stream only while bytes are still held
+   * here, not yet taken by the socket.
+   */
+  private backedUp(size: number): boolean {
+    if (this.pendingChunks < this.maxPendingChunks && !(this.pendingBytes > 0 && this.pendingBytes + size > this.maxPendingBytes)) return false;
+    return this.res.writableLength > 0;
   }
 
   /** A chunk that does not fit: dropped (its sequence number is gone) or, with backpressure, the end. */

@@ -16,7 +16,7 @@ import type { EncodedChunk } from '../egress/encode.js';
 import { answerSnapshot } from '../egress/snapshot.js';
 import { SnapshotStream } from '../egress/snapshot-stream.js';
 import { answerQuery, badQuery } from '../egress/adhoc.js';
-import { isCancelled } from '../egress/query-cancel.js';
+import { QUERY_CANCEL_SLOTS, isCancelled } from '../egress/query-cancel.js';
 import { queryGuard } from '../egress/query-memory.js';
 import { answerInsert, parseInsert } from '../ingress/adhoc-insert.js';
 import { ApiError, Errors } from '../errors.js';
@@ -32,7 +32,7 @@ import type { RelationSchema } from '../../../engine/index.js';
 
 const port = parentPort!;
 const config = workerData as WorkerConfig;
-const queryCancels = new Int32Array(config.queryCancels);
+const queryCancels = new Int32Array(config.queryCancels ?? new SharedArrayBuffer(QUERY_CANCEL_SLOTS * Int32Array.BYTES_PER_ELEMENT));
 
 /** Reading a relation's contents for a snapshot within the worker's memory share (as an ad-hoc query's). */
 function snapshotGuard(relation: string) {
@@ -124,6 +124,8 @@ function finishIngest(id: number): void {
     return;
   }
   if (config.fault === 'exit') process.exit(70);
+  // the whole process ends at once, as when V8 aborts it at the heap limit or the kernel's OOM killer picks it
+  if (config.fault === 'kill') process.kill(process.pid, 'SIGKILL');
   if (config.fault === 'step') {
     // the engine throws something that is not an input error, as a bug in an operator would
     rt.circuit.step = () => {

@@ -20,12 +20,12 @@ export interface WorkerConfig {
   connectorAccess: ConnectorAccess;
   /** NOW()'s clock (clock.ts), from the pipeline's runtime_config; used when the program reads NOW(). */
   clock: ClockSettings;
-  /** Shared with the host: which ad-hoc queries were cancelled (egress/query-cancel.ts). */
-  queryCancels: SharedArrayBuffer;
+  /** Which ad-hoc queries were cancelled (egress/query-cancel.ts): QUERY_CANCEL_SLOTS shared slots, put here by the process the worker runs in (workers/worker-process.ts), not by the host. */
+  queryCancels?: SharedArrayBuffer;
   /** The worker's heap limit in MiB (runtime_config.resources.memory_mb_max or the default), as its resourceLimits set it. */
   memoryMb?: number;
-  /** Test knob: make the worker fail on its first ingest (throw, exit, or the engine's step throws), as a bug would. */
-  fault?: 'throw' | 'exit' | 'step' | null;
+  /** Test knob: make the worker fail on its first ingest (throw, exit, or the engine's step throws), as a bug would, or its whole process die (kill). */
+  fault?: 'throw' | 'exit' | 'step' | 'kill' | null;
 }
 
 /** An error that an answer carries back: an ApiError's status, body and headers. */
@@ -132,6 +132,8 @@ export interface WorkerMetrics {
   pipeline_complete: boolean;
   /** The worker's V8 heap (committed) plus memory outside it held by its objects. */
   memory_bytes: number;
+  /** Resident memory of the pipeline's process (the worker, its relay thread and Node's runtime). */
+  process_rss_bytes: number;
   heap_used_bytes: number;
   busy_msecs: number;
   /** Time the engine spent in steps, in ms (busy_msecs also counts parsing, encoding and messages). */
