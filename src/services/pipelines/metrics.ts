@@ -8,9 +8,9 @@
  *   streams), so a scrape never waits for the worker and never disagrees with stats.
  * - Every sample carries Feldera's labels `pipeline` (`pipeline-<id>`) and `pipeline_name` (the name);
  *   per-connector families add `endpoint` (the stats endpoint_name).
- * - `process_*` are the pipeline's own worker (its memory and busy time, as stats' rss_bytes and cpu_msecs),
- *   not the whole server process; process-wide figures (file descriptors, threads, virtual memory) are left
- *   out, since they would describe every pipeline and service at once.
+ * - `process_*` are the pipeline's own process and worker (its resident memory and busy time, as stats'
+ *   rss_bytes and cpu_msecs), not the server's; the other process figures (file descriptors, threads,
+ *   virtual memory) are left out.
  * - Families for what `ops serve` has no notion of (storage, checkpoints, compaction, transactions,
  *   lateness, output stalls, multihost, connector latency histograms, panics) are left out rather than
  *   reported as zeros that would read as measurements.
