@@ -15,6 +15,15 @@
  * for a batch that is kept a while (a transaction's), and seals the batch: no row can be added after it.
  */
 import type { JsonValue } from './api.js';
+import type { JsonKept } from './types/values.js';
+
+/**
+ * Converts column c of a block into cell c of rows[0 .. rows of the block): a cell whose value `kept` says its
+ * converter gives back as it is (a number, a string, a boolean) is written straight from storage, without the
+ * JsonValue in between; any other goes through `convert` (which may throw). A null cell is null, and so is a
+ * value `convert` turns into null: with `nullOk` false, the first such cell stops the conversion (false).
+ */
+export type ColumnConverter = (c: number, rows: unknown[][], kept: JsonKept, convert: (v: JsonValue) => unknown, nullOk: boolean) => boolean;
 
 /** Rows per block: the unit of storage and of the step's conversion to internal rows. */
 export const BLOCK_ROWS = 16384;
@@ -46,6 +55,9 @@ class Block {
     this.columns = Array.from({ length: width }, () => new ColumnBlock());
   }
 }
+
+/** Texts shorter than this are read as substrings of their column's whole text (see convertColumn). */
+const SHORT_TEXT = 13;
 
 /** Buffer's own Latin-1 reader, without toString's argument checks. */
 type Latin1 = { latin1Slice(start: number, end: number): string };
@@ -251,17 +263,79 @@ export class RowBatch {
   }
 
   /**
-   * Calls `visit` once per block with its row count, the index of its first row, and a reader that puts
-   * the values of column c of the block's rows in `out` (row r at out[r]): a column at a time, for readers
-   * that convert values column by column. The reader is valid during the call only.
+   * Calls `visit` once per block with its row count, the index of its first row, a reader that puts the
+   * values of column c of the block's rows in `out` (row r at out[r]), and a converter that writes them,
+   * converted, into cell c of the rows given (see ColumnConverter): a column at a time, for readers that
+   * convert values column by column. The reader and the converter are valid during the call only.
    */
-  forEachBlockColumns(visit: (rows: number, firstRow: number, column: (c: number, out: JsonValue[]) => void) => void): void {
+  forEachBlockColumns(visit: (rows: number, firstRow: number, column: (c: number, out: JsonValue[]) => void, convert: ColumnConverter) => void): void {
     let first = 0;
     for (const b of this.blocks) {
       if (b.length === 0) continue;
-      visit(b.length, first, (c, out) => RowBatch.column(b, c, out));
+      visit(
+        b.length,
+        first,
+        (c, out) => RowBatch.column(b, c, out),
+        (c, rows, kept, convert, nullOk) => RowBatch.convertColumn(b, c, rows, kept, convert, nullOk),
+      );
       first += b.length;
     }
+  }
+
+  /** ColumnConverter of block b: values straight from storage (no JsonValue in between) where `kept` allows. */
+  private static convertColumn(b: Block, c: number, rows: unknown[][], kept: JsonKept, convert: (v: JsonValue) => unknown, nullOk: boolean): boolean {
+    const col = b.columns[c]!;
+    const n = b.length;
+    const tags = col.tags;
+    const nums = col.nums;
+    const ends = col.ends;
+    const text = col.text as unknown as Latin1 | null;
+    const allNumbers = kept.numbers === 'all';
+    const ints = kept.numbers === 'int';
+    const { lo, hi, strings, booleans } = kept;
+    let whole: string | undefined;
+    for (let r = 0; r < n; r++) {
+      let v: unknown;
+      switch (tags[r]) {
+        case NUMBER: {
+          const x = nums![r]!;
+          if (allNumbers || (ints && Number.isInteger(x) && x >= lo && x <= hi)) {
+            rows[r]![c] = x;
+            continue;
+          }
+          v = convert(x);
+          break;
+        }
+        case TEXT: {
+          const from = r === 0 ? 0 : ends![r - 1]!;
+          const to = ends![r]!;
+          // a short text as a piece of the column's whole text: V8 copies a substring shorter than 13
+          // characters (SlicedString::kMinLength) without a call out of JS; a longer one would be a slice
+          // that keeps the whole text alive, so it is read on its own
+          const s = to - from < SHORT_TEXT ? (whole ??= text!.latin1Slice(0, col.textLength)).substring(from, to) : text!.latin1Slice(from, to);
+          if (strings) {
+            rows[r]![c] = s;
+            continue;
+          }
+          v = convert(s);
+          break;
+        }
+        case TRUE:
+          v = booleans ? true : convert(true);
+          break;
+        case FALSE:
+          v = booleans ? false : convert(false);
+          break;
+        case OTHER:
+          v = convert(b.others[nums![r]!]!);
+          break;
+        default:
+          v = null;
+      }
+      if (v === null && !nullOk) return false;
+      rows[r]![c] = v;
+    }
+    return true;
   }
 
   private static column(b: Block, c: number, out: JsonValue[]): void {

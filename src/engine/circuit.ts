@@ -19,7 +19,7 @@ import type { PlanNode, PlanColumn } from './plan/nodes.js';
 import { consolidate, type Delta, type Operator } from './ops/zset.js';
 import { consolidateStep, RelationContents } from './contents.js';
 import { StepChanges } from './step-changes.js';
-import { jsonConverter, rowKey, sameRow, toJson, type Row, type Value } from './types/values.js';
+import { jsonConverter, jsonKept, rowKey, sameRow, toJson, type Row, type Value } from './types/values.js';
 import { compareValues } from './types/values.js';
 import { convertBatch, convertChange, foldKey, type Action, type TableState } from './inputs.js';
 import { resolveName } from './names.js';
@@ -90,7 +90,8 @@ export class EngineCircuit implements Circuit {
       const byKey = t.pk.length ? new Map<string | number, Row>() : undefined;
       const altNames = t.columns.map((c) => (c.quoted ? undefined : c.name.toLowerCase() === c.name ? c.name.toUpperCase() : c.name.toLowerCase()));
       const convert = t.columns.map((c) => jsonConverter(c.type));
-      this.tables.set(t.name, { def: t, byKey, exact, folded, altNames, convert, watermarks: new Map() });
+      const kept = t.columns.map((c) => jsonKept(c.type));
+      this.tables.set(t.name, { def: t, byKey, exact, folded, altNames, convert, kept, watermarks: new Map() });
       this.addOutput(
         t.name,
         t.node,

@@ -3,7 +3,7 @@ import { EngineInputError, type InputChange, type JsonValue } from './api.js';
 import type { RowBatch } from './batch.js';
 import type { TableDef } from './bind/program.js';
 import { rowsProduced } from './step-guard.js';
-import { fromCsv, ValueError, type Row, type Value } from './types/values.js';
+import { fromCsv, ValueError, type JsonKept, type Row, type Value } from './types/values.js';
 
 /** One input change, converted and checked, for table t. */
 export type Action =
@@ -24,6 +24,8 @@ export interface TableState {
   folded: Map<string, number>;
   /** Per column: JSON value to internal value (throws ValueError). */
   convert: Array<(v: JsonValue | undefined) => Value>;
+  /** Per column: the JSON values `convert` gives back as they are. */
+  kept: JsonKept[];
   watermarks: Map<number, number>;
 }
 
@@ -116,38 +118,44 @@ export function convertBatch(ch: Extract<InputChange, { op: 'batch' }>, firstInd
   const as = pk.length ? (op === 'delete' ? 'deleteKey' : 'upsert') : 'weighted';
   const partial = op === 'delete';
   const convert = t.convert;
-  const notNull = cols.map((c, i) => !c.type.nullable && (!partial || pk.includes(i)));
-  const vals: JsonValue[] = [];
-  batch.forEachBlockColumns((count, first, column) => {
-    // a column at a time (each column's converter in one loop); a block with a bad value is read again
-    // row by row, which finds the error a row-form step gives (its first bad row, and in it the first bad field)
+  const kept = t.kept;
+  const nullOk = cols.map((c, i) => c.type.nullable || (partial && !pk.includes(i)));
+  const blank = blankRow(n);
+  batch.forEachBlockColumns((count, first, _column, convertColumn) => {
+    // a column at a time (each column's converter in one loop), the common values straight from the batch's
+    // storage; a block with a bad value is read again row by row, which finds the error a row-form step
+    // gives (its first bad row, and in it the first bad field)
     const rows: Row[] = new Array(count);
-    for (let r = 0; r < count; r++) rows[r] = new Array(n);
+    for (let r = 0; r < count; r++) rows[r] = blank();
     let bad = false;
     try {
-      for (let i = 0; i < n && !bad; i++) {
-        column(i, vals);
-        const conv = convert[i]!;
-        const required = notNull[i]!;
-        for (let r = 0; r < count; r++) {
-          const v = conv(vals[r]!);
-          if (v === null && required) {
-            bad = true;
-            break;
-          }
-          rows[r]![i] = v;
-        }
-      }
+      for (let i = 0; i < n && !bad; i++) bad = !convertColumn(i, rows, kept[i]!, convert[i]!, nullOk[i]!);
     } catch (e) {
       if (!(e instanceof ValueError)) throw e;
       bad = true;
     }
-    vals.length = 0;
     if (bad) firstBadRow(t, batch, firstIndex + first, first, count, partial);
     out.push({ kind: 'rows', t, rows, as, w: op === 'delete' ? -1 : 1 });
     rowsProduced(count); // a block's rows made: the step's guard, if any, may stop a step grown too big
   });
   return firstIndex + batch.length;
+}
+
+const blankRows = new Map<number, () => Row>();
+
+/**
+ * A maker of rows of n NULLs, made by an array literal: each row is allocated at its size with room for any
+ * value (a row filled cell by cell from `new Array(n)` changes its storage as numbers, then other values,
+ * are written into it: two more allocations a row), and V8 may allocate rows that live long directly in
+ * the old generation.
+ */
+function blankRow(n: number): () => Row {
+  let make = blankRows.get(n);
+  if (make === undefined) {
+    make = n <= 256 ? (new Function(`return [${new Array<string>(n).fill('null').join(', ')}];`) as () => Row) : () => new Array<Value>(n).fill(null);
+    blankRows.set(n, make);
+  }
+  return make;
 }
 
 /** Throws the error of the first bad row of rows [first, first + count) of a batch, as a row-form step would. */

@@ -6,6 +6,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BLOCK_ROWS, compile, EngineInputError, RowBatch, type InputChange, type JsonValue, type StepResult } from '../../src/engine/index.js';
+import { mk, type SqlType } from '../../src/engine/types/types.js';
+import { jsonConverter, jsonKept, ValueError } from '../../src/engine/types/values.js';
 
 const anyValue: fc.Arbitrary<JsonValue> = fc.oneof(
   fc.constant(null),
@@ -217,6 +219,115 @@ function outcome(step: () => StepResult): unknown {
     throw err;
   }
 }
+
+describe('RowBatch column conversion (the step reads a batch column by column, straight from its storage)', () => {
+  // every kind of cell (number, text, other strings, booleans, null, values kept as they are) into every
+  // kind of column, against the column's converter applied to the value read back: same values (Object.is:
+  // -0 stays -0), same refusals
+  const types: SqlType[] = [
+    mk('TINYINT'),
+    mk('SMALLINT'),
+    mk('INTEGER', false),
+    mk('BIGINT'),
+    mk('DOUBLE'),
+    mk('REAL'),
+    mk('VARCHAR'),
+    mk('CHAR', true, { precision: 3 }),
+    mk('BOOLEAN', false),
+    mk('DECIMAL', true, { precision: 6, scale: 2 }),
+    mk('DATE'),
+    mk('VARIANT'),
+  ];
+  const cell: fc.Arbitrary<JsonValue> = fc.oneof(
+    anyValue,
+    fc.constantFrom<JsonValue>(
+      -0,
+      127,
+      128,
+      -129,
+      32768,
+      2 ** 31,
+      -(2 ** 31) - 1,
+      2 ** 53,
+      -(2 ** 53) + 1,
+      1.5,
+      1e300,
+      '12',
+      '-0.5',
+      '2024-01-02',
+      '1.25',
+      'abc',
+      'é',
+      'ÿ\u0000',
+      'twelve chars',
+      'thirteen char',
+      'a text of more than thirteen characters, ÿ',
+    ),
+  );
+  type Outcome = { value: unknown } | { refused: string };
+  const convertOne = (conv: (v: JsonValue) => unknown, v: JsonValue): Outcome => {
+    try {
+      return { value: conv(v) };
+    } catch (e) {
+      if (e instanceof ValueError) return { refused: e.message };
+      throw e;
+    }
+  };
+
+  it('gives what the converter gives for each value, or stops where it refuses', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...types), fc.array(cell, { minLength: 1, maxLength: 30 }), fc.boolean(), (type, values, nullOk) => {
+        const batch = new RowBatch(2);
+        for (const v of values) {
+          batch.push('before');
+          batch.push(v);
+          batch.endRow();
+        }
+        const conv = jsonConverter(type);
+        const expected = values.map((v) => convertOne(conv, v));
+        const firstBad = expected.findIndex((e) => 'refused' in e || (e.value === null && !nullOk));
+        batch.forEachBlockColumns((count, _first, _column, convertColumn) => {
+          const rows: unknown[][] = Array.from({ length: count }, () => ['x', 'untouched']);
+          let result: Outcome;
+          try {
+            result = { value: convertColumn(1, rows, jsonKept(type), conv, nullOk) };
+          } catch (e) {
+            if (!(e instanceof ValueError)) throw e;
+            result = { refused: e.message };
+          }
+          if (firstBad < 0) {
+            expect(result).toEqual({ value: true });
+            expect(rows.map((r) => r[1])).toEqual(expected.map((e) => (e as { value: unknown }).value));
+          } else {
+            expect(result).toEqual('refused' in expected[firstBad]! ? expected[firstBad] : { value: false });
+            // the rows before the bad one hold their values
+            expect(rows.slice(0, firstBad).map((r) => r[1])).toEqual(expected.slice(0, firstBad).map((e) => (e as { value: unknown }).value));
+          }
+          expect(rows.every((r) => r[0] === 'x')).toBe(true); // only its own cell of each row is written
+        });
+      }),
+      { numRuns: 600 },
+    );
+  });
+
+  it('reads the texts of every block (short and long, after numbers and nulls) as row() reads them', () => {
+    const n = BLOCK_ROWS + 40;
+    const batch = new RowBatch(1);
+    const valueOf = (i: number): JsonValue => (i % 11 === 0 ? null : i % 7 === 0 ? i : `${'é'.repeat(i % 3)}t${i}${'x'.repeat(i % 17)}`);
+    for (let i = 0; i < n; i++) {
+      batch.push(valueOf(i));
+      batch.endRow();
+    }
+    const read: unknown[] = [];
+    batch.forEachBlockColumns((count, first, _column, convertColumn) => {
+      const rows = Array.from({ length: count }, () => [undefined as unknown]);
+      expect(convertColumn(0, rows, jsonKept(mk('VARCHAR')), (v) => (typeof v === 'number' ? `n${v}` : v), true)).toBe(true);
+      expect(first).toBe(read.length);
+      read.push(...rows.map((r) => r[0]));
+    });
+    expect(read).toEqual(Array.from({ length: n }, (_, i) => (typeof valueOf(i) === 'number' ? `n${valueOf(i)}` : valueOf(i))));
+  });
+});
 
 describe('a step given batches', () => {
   it('gives what the same rows give in row form: changes, errors with their index, later contents', () => {

@@ -16,17 +16,17 @@ export class FilterOp implements Operator {
 }
 
 export class MapOp implements Operator {
-  constructor(private readonly fns: Array<(row: Row) => Value>) {}
+  private readonly project: (row: Row) => Row;
+  constructor(fns: Array<(row: Row) => Value>) {
+    this.project = projection(fns);
+  }
   step([d]: Delta[]): Delta {
-    const fns = this.fns;
-    const n = fns.length;
+    const project = this.project;
     const out: Delta = new Array(d!.length);
     rowsProduced(d!.length); // rows made: the step's guard, if any, may stop a step grown too big
     for (let i = 0; i < d!.length; i++) {
       const [row, w] = d![i]!;
-      const r: Row = new Array(n);
-      for (let j = 0; j < n; j++) r[j] = fns[j]!(row);
-      out[i] = [r, w];
+      out[i] = [project(row), w];
     }
     return out;
   }
@@ -76,4 +76,23 @@ export class ConstantOp implements Operator {
   stateSize(): number {
     return this.rows.length;
   }
+}
+
+/**
+ * The row of the values fns[0](row), fns[1](row), ... (computed in that order), made by one array literal:
+ * the row is allocated at its size with room for any value at once (filled cell by cell from new Array(n),
+ * its storage is reallocated as a number, then another value, is written into it).
+ */
+function projection(fns: Array<(row: Row) => Value>): (row: Row) => Row {
+  const n = fns.length;
+  if (n === 0 || n > 256) {
+    return (row) => {
+      const r: Row = new Array(n);
+      for (let j = 0; j < n; j++) r[j] = fns[j]!(row);
+      return r;
+    };
+  }
+  const names = fns.map((_, j) => `f${j}`);
+  const make = new Function(...names, `return (row) => [${names.map((f) => `${f}(row)`).join(', ')}];`) as (...fs: Array<(row: Row) => Value>) => (row: Row) => Row;
+  return make(...fns);
 }

@@ -174,8 +174,43 @@ function rowFromJson(v: JsonValue, t: SqlType): Value {
 }
 
 /**
+ * The JSON input values of type t that jsonConverter gives back as they are (no conversion): numbers (all
+ * of them, or the integers in [lo, hi]), strings, booleans. A reader that holds values in a typed form (a
+ * RowBatch) takes those straight from storage and calls the converter only for the others; null is null
+ * for every type. Kept beside jsonConverter: the two must agree.
+ */
+export interface JsonKept {
+  numbers: 'all' | 'int' | 'none';
+  lo: number;
+  hi: number;
+  strings: boolean;
+  booleans: boolean;
+}
+
+export function jsonKept(t: SqlType): JsonKept {
+  const none: JsonKept = { numbers: 'none', lo: 0, hi: 0, strings: false, booleans: false };
+  switch (t.kind) {
+    case 'TINYINT':
+    case 'SMALLINT':
+    case 'INTEGER':
+    case 'BIGINT': {
+      const { lo, hi } = INT_BOUNDS[t.kind]!;
+      return { ...none, numbers: 'int', lo, hi };
+    }
+    case 'VARCHAR':
+      return { ...none, strings: true };
+    case 'DOUBLE':
+      return { ...none, numbers: 'all' };
+    case 'BOOLEAN':
+      return { ...none, booleans: true };
+    default:
+      return none;
+  }
+}
+
+/**
  * fromJson specialised for one column type, for input rows: the common types get a closure that skips
- * the type dispatch; the others call fromJson.
+ * the type dispatch (what they keep as it is: jsonKept); the others call fromJson.
  */
 export function jsonConverter(t: SqlType): (v: JsonValue | undefined) => Value {
   switch (t.kind) {

@@ -87,6 +87,7 @@ function emptyMetrics(): WorkerMetrics {
     process_rss_bytes: 0,
     heap_used_bytes: 0,
     busy_msecs: 0,
+    process_cpu_msecs: 0,
     step_msecs: 0,
     transaction_records: null,
     inputs: [],

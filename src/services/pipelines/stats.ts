@@ -11,12 +11,17 @@
  * starts one); there are no checkpoints, storage or bootstrap here, so those fields keep their idle
  * values. Memory pressure is Feldera's levels of the worker's memory against its limit (85 / 90 / 95 %).
  */
-import { memoryUsage } from 'node:process';
+import { cpuUsage, memoryUsage } from 'node:process';
 import { performance } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
 import type { PipelineHost } from './host.js';
 import type { PipelineRuntime } from './runtime.js';
 import type { WorkerMetrics } from './worker/protocol.js';
+
+function processCpuMsecs(): number {
+  const { user, system } = cpuUsage();
+  return Math.round((user + system) / 1000);
+}
 
 /** Worker side: the runtime's figures and the worker's own memory. */
 export function workerMetrics(rt: PipelineRuntime): WorkerMetrics {
@@ -37,6 +42,8 @@ export function workerMetrics(rt: PipelineRuntime): WorkerMetrics {
     process_rss_bytes: memoryUsage.rss(),
     // the worker thread's busy time since it started (its event loop's active time)
     busy_msecs: Math.round(performance.eventLoopUtilization().active),
+    // the CPU time of the pipeline's whole process (its worker, the relay, V8's GC threads), as Feldera's cpu_msecs
+    process_cpu_msecs: processCpuMsecs(),
     step_msecs: Math.round(rt.stepMsecs),
     heap_used_bytes: heap.used_heap_size,
     step_latency: rt.stepLatency.snapshot(),
@@ -106,7 +113,7 @@ export function pipelineStats(host: PipelineHost, pipelineConfig: Record<string,
       memory_limit_bytes: limit,
       memory_pressure: memoryPressure(m.memory_bytes, limit),
       memory_pressure_epoch: 0,
-      cpu_msecs: m.busy_msecs,
+      cpu_msecs: m.process_cpu_msecs,
       uptime_msecs: now - host.startedAt,
       start_time: Math.floor(host.startedAt / 1000),
       incarnation_uuid: host.incarnation,

@@ -30,6 +30,8 @@ export interface ProcessWorkerOptions {
   workerData?: StartSpec['workerData'];
   resourceLimits?: StartSpec['resourceLimits'];
   sharedSlots?: SharedSlots;
+  /** The node binary to run (default: this process's own); a test gives one that cannot start. */
+  nodePath?: string;
 }
 
 /** The error a worker that reached its heap limit is reported with (as node:worker_threads names it). */
@@ -52,32 +54,36 @@ export class ProcessWorker extends EventEmitter {
     // node's arguments for the child: none of ours (a --max-old-space-size or a test runner's loader has no
     // business there); run from the TypeScript sources, the child and its worker run their JavaScript copy
     const main = runnableModule(siblingModule(import.meta.url, 'worker-process'));
-    this.child = fork(main, [], { execArgv: [], serialization: 'advanced', stdio: ['ignore', 'inherit', 'pipe', 'ipc'] });
+    const workerEntry = runnableModule(entry);
+    this.child = fork(main, [], { execPath: options.nodePath ?? process.execPath, execArgv: [], serialization: 'advanced', stdio: ['ignore', 'inherit', 'pipe', 'ipc'] });
     this.child.stderr!.on('data', (chunk: Buffer) => {
       process.stderr.write(chunk);
       this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES);
     });
     this.child.on('message', (msg: FromProcess) => this.onMessage(msg));
+    let resolveExit!: (code: number) => void;
+    this.exitPromise = new Promise<number>((resolve) => (resolveExit = resolve));
+    const finish = (code: number | null, signal: NodeJS.Signals | null): void => {
+      if (this.exited) return;
+      this.exited = true;
+      const exitCode = this.workerExit ?? code ?? 1;
+      if (this.workerExit === null && !this.workerError && !this.terminating) {
+        this.workerError = true;
+        this.emit('error', this.deathError(code, signal));
+      }
+      this.emit('exit', exitCode);
+      resolveExit(exitCode);
+    };
     this.child.on('error', (err) => {
-      // the process could not be started or signalled; a process that never ran reports its exit too
       if (this.exited) return;
       this.workerError = true;
       this.emit('error', err);
+      // a process that could not be started has no pid and may never report its end
+      if (this.child.pid === undefined) finish(1, null);
     });
-    this.exitPromise = new Promise<number>((resolve) =>
-      // 'close' comes after stderr has ended, so that its tail is whole
-      this.child.once('close', (code, signal) => {
-        this.exited = true;
-        const exitCode = this.workerExit ?? code ?? 1;
-        if (this.workerExit === null && !this.workerError && !this.terminating) {
-          this.workerError = true;
-          this.emit('error', this.deathError(code, signal));
-        }
-        this.emit('exit', exitCode);
-        resolve(exitCode);
-      }),
-    );
-    const spec: StartSpec = { entry: runnableModule(entry).href, workerData: options.workerData ?? null, resourceLimits: options.resourceLimits ?? {}, sharedSlots: options.sharedSlots ?? null };
+    // 'close' comes after stderr has ended, so that its tail is whole
+    this.child.once('close', finish);
+    const spec: StartSpec = { entry: workerEntry.href, workerData: options.workerData ?? null, resourceLimits: options.resourceLimits ?? {}, sharedSlots: options.sharedSlots ?? null };
     this.send({ k: 'start', spec });
   }
 

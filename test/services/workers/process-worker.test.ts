@@ -146,6 +146,15 @@ parentPort.postMessage(Atomics.load(slots, 5) === 43 ? 'seen' : 'not seen');`,
     expect(events[0]!.value).toMatchObject({ code: OUT_OF_MEMORY, message: expect.stringMatching(/Reached heap limit/) });
   });
 
+  it('whose process cannot be started reports the error, then one exit; terminate() does not wait for a process that never ran', async () => {
+    const w = start(ECHO, { nodePath: join(dir, 'no-such-node') });
+    const { events, exited } = record(w);
+    await exited;
+    expect(events.map((e) => e.kind)).toEqual(['error', 'exit']);
+    expect(events[0]!.value).toMatchObject({ code: 'ENOENT' });
+    expect(await w.terminate()).toBe(1);
+  });
+
   it('ended by terminate() reports one exit and no error', async () => {
     const w = start(ECHO);
     await nextMessage(w);

@@ -135,7 +135,10 @@ export interface WorkerMetrics {
   /** Resident memory of the pipeline's process (the worker, its relay thread and Node's runtime). */
   process_rss_bytes: number;
   heap_used_bytes: number;
+  /** The worker thread's busy time: its event loop's active time, in ms. */
   busy_msecs: number;
+  /** CPU time of the pipeline's whole process (user + system, all its threads), in ms: stats' cpu_msecs. */
+  process_cpu_msecs: number;
   /** Time the engine spent in steps, in ms (busy_msecs also counts parsing, encoding and messages). */
   step_msecs: number;
   inputs: InputEndpointStats[];
