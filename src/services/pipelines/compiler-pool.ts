@@ -5,9 +5,8 @@
  * WASM parser) serves the next program, as it does after a compile that left the parser broken.
  * Rules: no program can break the compilation of another; the main thread never parses SQL here.
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { ProcessWorker, OUT_OF_MEMORY } from '../workers/process-worker.js';
+import { siblingModule } from '../workers/spawn.js';
 import type { CompileAnswer, CompileRequest } from './compiler-worker.js';
 import type { CompileReport } from './compiler.js';
 import type { SqlCompilerMessage } from './model.js';
@@ -34,13 +33,9 @@ interface Job extends CompileRequest {
 
 const CANCELLED: CompileReport = { ok: false, systemError: 'The compilation was cancelled' };
 
-/** The worker script: the built .js beside this module (under vitest, which runs src/*.ts, the dist/ build). */
+/** The worker's module beside this one (under vitest, which runs src/*.ts, ProcessWorker runs its JavaScript bundle). */
 function workerUrl(): URL {
-  const here = new URL('./compiler-worker.js', import.meta.url);
-  if (!import.meta.url.endsWith('.ts')) return here;
-  const built = new URL(here.href.replace('/src/services/', '/dist/services/'));
-  if (!existsSync(fileURLToPath(built))) throw new Error(`the compiler worker is not built (${fileURLToPath(built)}): run npm run build`);
-  return built;
+  return siblingModule(import.meta.url, 'compiler-worker');
 }
 
 /** One SqlCompilerMessage for a limit the whole program hit (no position: line 1, column 1). */

@@ -1,14 +1,15 @@
 /**
  * The JavaScript copy of the sources that workers run from while the tests run from TypeScript
  * (workers/js-sources.ts): a tree of .ts modules copied to runnable .js with their relative imports, a copy
- * made again when its source changes and only then, and a worker started from a .ts module of ours.
+ * made again when its source changes and only then, the copies bundled into one file made again when any
+ * source changes, and a worker started from a .ts module of ours.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { javascriptCopy, type SourceTree } from '../../../src/services/workers/js-sources.js';
+import { bundledCopy, javascriptCopy, type SourceTree } from '../../../src/services/workers/js-sources.js';
 import { spawnWorker } from '../../../src/services/workers/spawn.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ops-js-sources-'));
@@ -68,6 +69,28 @@ describe('the JavaScript copy of the sources', () => {
     expect(() => javascriptCopy(entry(t, 'x.mjs'), t)).toThrow(/not a TypeScript module under/);
     writeFileSync(join(t.src, 'broken.ts'), 'export const = ;\n');
     expect(() => javascriptCopy(entry(t, 'ok.ts'), t)).toThrow(/broken\.ts/);
+  });
+
+  it('bundles the copies into one file that runs, made again when a source changes', async () => {
+    const t = tree('bundle', {
+      'main.ts': "import { twice } from './lib/twice.js';\nimport { sep } from 'node:path';\nexport const value: number = twice(21);\nexport const separator = sep;\n",
+      'lib/twice.ts': 'export const twice = (n: number): number => n * 2;\n',
+    });
+    const url = bundledCopy(entry(t, 'main.ts'), t);
+    expect(url.pathname).toBe(pathToFileURL(join(t.copy, 'main.bundle.js')).pathname);
+    const first = readFileSync(url, 'utf8');
+    expect(first).toMatch(/^\/\/ bundle of [0-9a-f]{40}\n/);
+    expect(first).not.toMatch(/from ['"]\.\/lib/); // the module imported is in the bundle
+    expect(first).toMatch(/from ['"]node:path['"]/); // node's modules stay imports
+    expect(await import(url.href)).toMatchObject({ value: 42, separator: '/' });
+
+    expect(bundledCopy(entry(t, 'main.ts'), t).href).toBe(url.href);
+    expect(readFileSync(url, 'utf8')).toBe(first); // nothing changed: the same bundle
+    writeFileSync(join(t.src, 'lib/twice.ts'), 'export const twice = (n: number): number => n * 3;\n');
+    const again = bundledCopy(entry(t, 'main.ts'), t);
+    const second = readFileSync(again, 'utf8');
+    expect(second.split('\n')[0]).not.toBe(first.split('\n')[0]);
+    expect(second).toContain('n * 3');
   });
 
   it('is what spawnWorker runs for a .ts module of ours', async () => {
