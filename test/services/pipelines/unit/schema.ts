@@ -26,9 +26,16 @@ export function bindingOf(p: CompiledProgram, name: string): TableBinding {
   return new TableBinding(rel, p.inputCodec(name)!);
 }
 
+/**
+ * The programs behind tableBinding, by SQL text: each binding is new (its own codec and state), the program
+ * is compiled once (the property tests make a binding per parse: thousands of compiles of the same table).
+ */
+const compiledForBinding = new Map<string, CompiledProgram>();
+
 /** The input binding of the one table that `sql` declares. */
 export function tableBinding(sql: string): TableBinding {
-  const p = program(sql);
+  let p = compiledForBinding.get(sql);
+  if (!p) compiledForBinding.set(sql, (p = program(sql)));
   return bindingOf(p, p.tables[0]!.name);
 }
 
