@@ -22,7 +22,7 @@ import { DEFAULT_MEMORY_MB, PipelineHost } from './host.js';
 import type { LogBook, LogLevel } from './logs.js';
 import { HEARTBEAT_MS, MonitorEvents } from './monitor-events.js';
 import { clockSettings } from './clock.js';
-import { BUDGET_CHECK_MS, defaultBudgetMb, overBudget, overBudgetError, type PipelineMemory } from './memory-budget.js';
+import { BUDGET_CHECK_MS, defaultBudgetMb, overBudget, overBudgetError, startRefusal, type PipelineMemory } from './memory-budget.js';
 import { defaultProgramConfig, defaultRuntimeConfig, isCompiling, nowIso, outputCaseOf, type OutputCase, uuidv7, type DeploymentStatus, type DesiredStatus, type PipelineRecord } from './model.js';
 import type { PipelineStore } from './store.js';
 import type { ConnectorAccess } from './connectors/access.js';
@@ -109,13 +109,19 @@ export class PipelineManager {
     this.budgetCheck = setInterval(() => this.keepMemoryBudget(), BUDGET_CHECK_MS).unref();
   }
 
-  /** The running pipelines over the server's memory budget together: the largest fails (memory-budget.ts). */
-  private keepMemoryBudget(): void {
+  /** Each running (or starting) pipeline's memory as its process last reported it (0: not reported yet). */
+  private runningMemory(): (PipelineMemory & { host: PipelineHost })[] {
     const running: (PipelineMemory & { host: PipelineHost })[] = [];
     for (const e of this.byName.values()) {
       const host = e.runtime;
       if (host && host.state !== 'Terminated') running.push({ name: e.rec.name, bytes: host.metrics.process_rss_bytes, host });
     }
+    return running;
+  }
+
+  /** The running pipelines over the server's memory budget together: the largest fails (memory-budget.ts). */
+  private keepMemoryBudget(): void {
+    const running = this.runningMemory();
     const victim = overBudget(running, this.memoryBudgetMb * 1024 * 1024);
     if (!victim) return;
     const total = running.reduce((sum, p) => sum + p.bytes, 0);
@@ -349,6 +355,14 @@ export class PipelineManager {
     setImmediate(async () => {
       if (e.deploySeq !== seq) return;
       e.dep.deployment_location = this.opts.location();
+      // no room in the memory budget for another pipeline's process: the start fails, saying why
+      const refusal = startRefusal(this.runningMemory(), this.memoryBudgetMb);
+      if (refusal) {
+        this.log(e, 'ERROR', 'runner', 'pipeline_manager::runner', `pipeline failed to start: ${refusal.message}`);
+        e.dep.deployment_error = refusal;
+        this.setDeployment(e, 'Failed');
+        return;
+      }
       this.setDeployment(e, 'Initializing');
       // the worker compiles the program itself: nothing of this thread's heap crosses over
       const host: PipelineHost = new PipelineHost({

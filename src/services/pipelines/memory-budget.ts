@@ -64,3 +64,28 @@ export function overBudgetError(victim: PipelineMemory, totalBytes: number, budg
     details: { memory_budget_mb: budgetMb, pipelines_memory_mb: mb(totalBytes), pipeline_memory_mb: mb(victim.bytes) },
   };
 }
+
+/**
+ * What a pipeline is taken to need to start: its process (Node's runtime, the engine, the SQL parser) is
+ * about 95 MB resident when idle. A pipeline that has not reported its memory yet (still starting) counts
+ * this much too, so that many starts at once cannot together go past the budget before any of them reports.
+ */
+export const START_RESERVE_MB = 128;
+
+/**
+ * The deployment_error of a start refused because the budget has no room for another pipeline's process
+ * (the running ones, each at its last report or START_RESERVE_MB if it has none yet, plus START_RESERVE_MB);
+ * null when there is room. Without it, starting pipelines faster than the budget's check could fail them
+ * made a process each, each ~95 MB, with nothing to stop them before the system's memory ran out.
+ */
+export function startRefusal(running: readonly PipelineMemory[], budgetMb: number): { message: string; error_code: string; details: Record<string, number> } | null {
+  const reserve = START_RESERVE_MB * MIB;
+  const used = running.reduce((sum, p) => sum + (p.bytes > 0 ? p.bytes : reserve), 0);
+  if (used + reserve <= budgetMb * MIB) return null;
+  const mb = (b: number) => Math.round(b / MIB);
+  return {
+    message: `The pipeline cannot start: the server's ${running.length} running pipeline(s) use ${mb(used)} MiB of the memory budget of ${budgetMb} MiB it keeps for them, and a pipeline needs about ${START_RESERVE_MB} MiB to start. Stop another pipeline, or give the server a larger budget.`,
+    error_code: 'RuntimeError.OutOfMemory',
+    details: { memory_budget_mb: budgetMb, pipelines_memory_mb: mb(used), start_reserve_mb: START_RESERVE_MB },
+  };
+}

@@ -3,7 +3,7 @@
  * using the most is failed with a reason, and the others, the server and their results are untouched.
  */
 import { describe, expect, it } from 'vitest';
-import { overBudget, overBudgetError } from '../../../src/services/pipelines/memory-budget.js';
+import { overBudget, overBudgetError, START_RESERVE_MB, startRefusal } from '../../../src/services/pipelines/memory-budget.js';
 import { createCompiled, ingest, shutdown, startRunning, startSvc, waitFor } from './helpers.js';
 
 const MIB = 1024 * 1024;
@@ -24,7 +24,52 @@ describe('overBudget', () => {
   });
 });
 
+describe('startRefusal', () => {
+  const p = (name: string, mb: number) => ({ name, bytes: mb * MIB });
+  it('lets a pipeline start while the budget has room for its process, counting pipelines still starting at the reserve', () => {
+    expect(startRefusal([], START_RESERVE_MB)).toBeNull();
+    expect(startRefusal([p('a', 100)], 100 + START_RESERVE_MB)).toBeNull();
+    expect(startRefusal([p('a', 101)], 100 + START_RESERVE_MB)).toMatchObject({ error_code: 'RuntimeError.OutOfMemory', details: { memory_budget_mb: 228, pipelines_memory_mb: 101 } });
+    // one not reported yet (0 bytes) counts as the reserve
+    expect(startRefusal([p('a', 0)], 2 * START_RESERVE_MB)).toBeNull();
+    expect(startRefusal([p('a', 0), p('b', 0)], 2 * START_RESERVE_MB)?.details).toMatchObject({ pipelines_memory_mb: 2 * START_RESERVE_MB });
+    expect(startRefusal([p('a', 0), p('b', 0)], 2 * START_RESERVE_MB)?.message).toMatch(
+      /cannot start: the server's 2 running pipeline\(s\) use 256 MiB of the memory budget of 256 MiB.*needs about 128 MiB to start/,
+    );
+  });
+});
+
 describe('the memory budget of a running server', () => {
+  it('refuses to start a pipeline it has no room for (Failed, saying why); it starts once another stops', { timeout: 120_000 }, async () => {
+    // one idle pipeline's process (~85-95 MB resident) fits; a second one's reserve on top of it does not
+    const svc = await startSvc({ pipelinesMemoryBudgetMb: 200 });
+    try {
+      const SQL = 'CREATE TABLE t (id BIGINT); CREATE MATERIALIZED VIEW n AS SELECT COUNT(*) AS c FROM t;';
+      for (const name of ['p1', 'p2']) await createCompiled(svc, name, SQL);
+      await startRunning(svc, 'p1');
+      const rss = (await svc.call('GET', '/v0/pipelines/p1/stats')).json.global_metrics.rss_bytes;
+      expect(rss + START_RESERVE_MB * MIB).toBeGreaterThan(200 * MIB); // what the refusal below rests on
+      expect((await svc.call('POST', '/v0/pipelines/p2/start')).status).toBe(202);
+      const p2 = await waitFor(async () => {
+        const p = (await svc.call('GET', '/v0/pipelines/p2')).json;
+        return p.deployment_status === 'Failed' ? p : undefined;
+      }, 'p2 to fail to start');
+      expect(p2.deployment_error).toMatchObject({ error_code: 'RuntimeError.OutOfMemory', details: { memory_budget_mb: 200, start_reserve_mb: START_RESERVE_MB } });
+      expect(p2.deployment_error.message).toMatch(/cannot start: the server's 1 running pipeline\(s\) use \d+ MiB of the memory budget of 200 MiB/);
+      // the running one is untouched
+      expect((await svc.call('GET', '/v0/pipelines/p1')).json.deployment_status).toBe('Running');
+      expect((await ingest(svc, 'p1', 't', 'format=csv', '1\n2\n')).status).toBe(200);
+      // it stops: the refused one starts after /shutdown acknowledges its failure
+      await shutdown(svc, 'p1');
+      await shutdown(svc, 'p2');
+      expect((await svc.call('GET', '/v0/pipelines/p2')).json.deployment_error).toBeNull();
+      await startRunning(svc, 'p2');
+      expect((await ingest(svc, 'p2', 't', 'format=csv', '7\n')).status).toBe(200);
+    } finally {
+      await svc.close();
+    }
+  });
+
   it('fails the largest pipeline when together they go over it; the other runs on with exact results', { timeout: 120_000 }, async () => {
     const svc = await startSvc({ pipelinesMemoryBudgetMb: 400 });
     try {
