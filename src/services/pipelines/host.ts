@@ -88,6 +88,7 @@ function emptyMetrics(): WorkerMetrics {
     heap_used_bytes: 0,
     busy_msecs: 0,
     process_cpu_msecs: 0,
+    process: null,
     step_msecs: 0,
     transaction_records: null,
     inputs: [],

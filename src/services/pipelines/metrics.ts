@@ -8,9 +8,9 @@
  *   streams), so a scrape never waits for the worker and never disagrees with stats.
  * - Every sample carries Feldera's labels `pipeline` (`pipeline-<id>`) and `pipeline_name` (the name);
  *   per-connector families add `endpoint` (the stats endpoint_name).
- * - `process_*` are the pipeline's own process and worker (its resident memory and busy time, as stats'
- *   rss_bytes and cpu_msecs), not the server's; the other process figures (file descriptors, threads,
- *   virtual memory) are left out.
+ * - `process_*` are the pipeline's own process (it runs in one of its own): its resident memory and CPU time
+ *   as stats' rss_bytes and cpu_msecs, and the figures its worker reads from /proc (process-figures.ts: open
+ *   files and their limit, threads, virtual memory and its limit, swap), each left out where it cannot be read.
  * - Families for what `ops serve` has no notion of (storage, checkpoints, compaction, transactions,
  *   lateness, output stalls, multihost, connector latency histograms, panics) are left out rather than
  *   reported as zeros that would read as measurements.
@@ -53,6 +53,17 @@ export function pipelineMetrics(host: PipelineHost, pipeline: { id: string; name
   one('process_cpu_seconds_total', 'counter', 'Total user and system CPU time spent in seconds.', num(g.cpu_msecs) / 1000);
   one('process_resident_memory_bytes', 'gauge', 'Resident set size in bytes.', num(g.rss_bytes));
   one('process_start_time_seconds', 'counter', 'Start time of the process in seconds since the Unix epoch.', host.startedAt / 1000);
+  // the pipeline process's other figures, where its worker could read them (as Feldera: those it cannot collect are left out)
+  const p = host.metrics.process;
+  const maybe = (name: string, help: string, value: number | null | undefined) => {
+    if (typeof value === 'number') one(name, 'gauge', help, value);
+  };
+  maybe('process_open_fds', 'Number of open file descriptors.', p?.open_fds);
+  maybe('process_max_fds', 'Maximum number of open file descriptors.', p?.max_fds);
+  maybe('process_virtual_memory_bytes', 'Virtual memory size in bytes.', p?.virtual_memory_bytes);
+  maybe('process_virtual_memory_max_bytes', 'Maximum amount of virtual memory available in bytes.', p?.virtual_memory_max_bytes);
+  maybe('process_threads', 'Number of OS threads in the process.', p?.threads);
+  maybe('process_swap_bytes', "Amount of the process's memory that is swapped out, in bytes.  A nonzero value indicates that the process is swapping, which degrades performance.", p?.swap_bytes);
   one('records_input_buffered', 'gauge', 'Total amount of data currently buffered by all endpoints, in records.', num(g.buffered_input_records));
   let bufferedBytes = 0;
   for (const ep of stats.inputs) bufferedBytes += num(ep.metrics.buffered_bytes);

@@ -15,6 +15,7 @@ import { cpuUsage, memoryUsage } from 'node:process';
 import { performance } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
 import type { PipelineHost } from './host.js';
+import { latestProcessFigures } from './process-figures.js';
 import type { PipelineRuntime } from './runtime.js';
 import type { WorkerMetrics } from './worker/protocol.js';
 
@@ -44,6 +45,7 @@ export function workerMetrics(rt: PipelineRuntime): WorkerMetrics {
     busy_msecs: Math.round(performance.eventLoopUtilization().active),
     // the CPU time of the pipeline's whole process (its worker, the relay, V8's GC threads), as Feldera's cpu_msecs
     process_cpu_msecs: processCpuMsecs(),
+    process: latestProcessFigures(),
     step_msecs: Math.round(rt.stepMsecs),
     heap_used_bytes: heap.used_heap_size,
     step_latency: rt.stepLatency.snapshot(),

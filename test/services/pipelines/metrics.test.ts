@@ -5,6 +5,7 @@
  * that is not deployed and a bad format get Feldera's errors; unit tests of the formatter and of the
  * step-latency window.
  */
+import { readProcessFigures } from '../../../src/services/pipelines/process-figures.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeFamilies, promName, renderJson, renderPrometheus, type MetricFamily } from '../../../src/services/pipelines/metrics-format.js';
 import { latencyBucket, latencyBucketUpper, StepLatency, STEP_LATENCY_BUCKETS } from '../../../src/services/pipelines/step-latency.js';
@@ -372,6 +373,13 @@ describe('GET /v0/pipelines/{name}/metrics', () => {
     expect(valueOf(fams, 'process_resident_memory_bytes', labels)).toBeGreaterThan(0);
     expect(valueOf(fams, 'max_rss_bytes', labels)).toBe(stats.global_metrics.memory_limit_bytes);
     expect(valueOf(fams, 'memory_pressure', labels)).toBe(0);
+    // the pipeline process's own figures, read from its /proc (Linux): its worker, relay and V8's threads, its
+    // files (IPC channel, stderr, ...), its limit on them (inherited from the server: this process's)
+    expect(valueOf(fams, 'process_threads', labels)).toBeGreaterThanOrEqual(2);
+    expect(valueOf(fams, 'process_open_fds', labels)).toBeGreaterThan(2);
+    expect(valueOf(fams, 'process_max_fds', labels)).toBe(readProcessFigures().max_fds);
+    expect(valueOf(fams, 'process_virtual_memory_bytes', labels)).toBeGreaterThan(valueOf(fams, 'process_resident_memory_bytes', labels)!);
+    expect(fams.get('process_open_fds')!.type).toBe('gauge');
     // every step the engine took is in the latency histogram
     expect(fams.get('dbsp_step_latency_seconds')!.type).toBe('histogram');
     expect(valueOf(fams, 'dbsp_step_latency_seconds', { ...labels, le: '+Inf' }, 'dbsp_step_latency_seconds_bucket')).toBe(3);
@@ -382,7 +390,7 @@ describe('GET /v0/pipelines/{name}/metrics', () => {
     expect(fams.get('records_input_buffered')!.type).toBe('gauge');
     expect(fams.get('dbsp_steps_total')!.help).toBe('Total number of DBSP steps executed.');
     // made-up zeros are left out
-    for (const absent of ['storage_usage_bytes', 'feldera_checkpoint_delay_seconds', 'compaction_stall_duration_seconds', 'process_open_fds']) expect(fams.has(absent)).toBe(false);
+    for (const absent of ['storage_usage_bytes', 'feldera_checkpoint_delay_seconds', 'compaction_stall_duration_seconds']) expect(fams.has(absent)).toBe(false);
 
     // per connector: inputs by endpoint name, one of which needs escaping; the watch stream as an output
     const inputT = stats.inputs.find((i: { config: { stream: string } }) => i.config.stream === 'T').endpoint_name;

@@ -12,6 +12,7 @@ import type { UpdateFormat } from '../ingress/json.js';
 import type { LogLevel } from '../logs.js';
 import type { StepLatencySnapshot } from '../step-latency.js';
 import type { ClockSettings } from '../clock.js';
+import type { ProcessFigures } from '../process-figures.js';
 
 export interface WorkerConfig {
   programCode: string;
@@ -139,6 +140,8 @@ export interface WorkerMetrics {
   busy_msecs: number;
   /** CPU time of the pipeline's whole process (user + system, all its threads), in ms: stats' cpu_msecs. */
   process_cpu_msecs: number;
+  /** The pipeline process's other figures for /metrics (process-figures.ts; null: not known). */
+  process: ProcessFigures | null;
   /** Time the engine spent in steps, in ms (busy_msecs also counts parsing, encoding and messages). */
   step_msecs: number;
   inputs: InputEndpointStats[];
