@@ -1,9 +1,10 @@
 /**
  * A deployed pipeline as the main thread holds it: the pipeline's worker thread (worker/pipeline-worker.ts,
  * with its own heap limit), the watch streams, and the last figures the worker reported. The main thread
- * only moves bytes: ingress bodies go to the worker in chunks (buffers transferred, at most
- * MAX_INFLIGHT_BYTES not yet taken by the worker), encoded output comes back as bytes and is framed
- * for each watch stream here.
+ * only moves bytes: ingress bodies go to the worker as they come off the client's socket, on a pipe of
+ * their own straight to the worker's thread (worker/ingress-frames.ts; past MAX_QUEUED_BYTES not yet
+ * taken by the worker, the body's reading waits), encoded output comes back as bytes and is framed for each
+ * watch stream here.
  *
  * Rules: a worker that runs out of memory, throws, exits or reports an engine failure fails the
  * pipeline once (onFail with a deployment_error); from then on every waiting request is answered
@@ -27,14 +28,16 @@ import type { LogLevel } from './logs.js';
 import type { ProgramSchema } from './names.js';
 import { TokenBook, type CompletionToken, type TokenStatus } from './tokens.js';
 import { clockSettings, type ClockSettings } from './clock.js';
+import { FrameKind, abortFrame, beginFrame, endFrame, frameHeader } from './worker/ingress-frames.js';
 import type { FromWorker, IngestSpec, SnapshotSpec, ToWorker, WireError, WorkerConfig, WorkerMetrics } from './worker/protocol.js';
 
 /** Heap limit of a pipeline's worker when runtime_config.resources.memory_mb_max is not set. */
 export const DEFAULT_MEMORY_MB = 2048;
-/** Ingress bytes sent to the worker in one message. */
-const BATCH_BYTES = 1024 * 1024;
-/** Ingress bytes sent but not yet taken by the worker before the request body is read further. */
-const MAX_INFLIGHT_BYTES = 8 * 1024 * 1024;
+/**
+ * Ingress bytes written to the worker's channel but not yet taken by it (held by reference, in the channel's
+ * queue) before the request body is read further: the body keeps coming while the worker parses.
+ */
+const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
 /**
  * Share of a pipeline's memory limit that the bodies of its ingress requests may take together while they
  * are read, parsed and waiting for their steps: past it, newer requests wait (their bodies unread, the
@@ -143,7 +146,8 @@ export class PipelineHost {
   private lastTransactionId = 0;
   /** send_snapshot watch streams whose snapshot is still being sent, by the id the worker knows them by. */
   private readonly snapshotWatchers = new Map<number, Watcher>();
-  private readonly ackListeners = new Map<number, (bytes: number) => void>();
+  /** Messages posted to the worker so far (an ingress request's End frame names how many came before it). */
+  private posted = 0;
   private readonly wakers = new Set<() => void>();
   /** Body bytes of the ingress requests taken in and not yet applied, and those requests' ids, oldest first. */
   private ingressBytes = 0;
@@ -184,7 +188,9 @@ export class PipelineHost {
       workerData: { ...config },
       resourceLimits: { maxOldGenerationSizeMb: opts.memoryMb },
       sharedSlots: { field: 'queryCancels', length: QUERY_CANCEL_SLOTS },
+      dataChannel: { field: 'ingressFd' },
     });
+    this.worker.data!.on('drain', () => this.wake());
     this.worker.on('message', (m: FromWorker) => this.onMessage(m));
     this.worker.on('error', (err: Error & { code?: string }) => this.fail(this.classify(err)));
     this.exitPromise = new Promise<void>((resolve) =>
@@ -218,7 +224,17 @@ export class PipelineHost {
 
   private post(msg: ToWorker, transfer: ArrayBuffer[] = []): void {
     if (this.exited || this.failure) return;
+    this.posted++;
     this.worker.postMessage(msg, transfer);
+  }
+
+  /** Bytes on the ingress channel (written together, so that no other frame comes between them). */
+  private writeFrame(...parts: Uint8Array[]): void {
+    if (this.exited || this.failure) return;
+    const data = this.worker.data!;
+    data.cork();
+    for (const part of parts) data.write(part);
+    data.uncork();
   }
 
   private onMessage(m: FromWorker): void {
@@ -265,9 +281,6 @@ export class PipelineHost {
         w.snapshotPart(chunks, m.done, () => this.post({ t: 'watch-snapshot-more', id: m.id }));
         return;
       }
-      case 'ingest-ack':
-        this.ackListeners.get(m.id)?.(m.bytes);
-        return;
       case 'ingest-done': {
         this.metrics = m.metrics;
         const p = this.pendingIngest.get(m.id);
@@ -377,12 +390,7 @@ export class PipelineHost {
     const id = this.nextId++;
     const done = new Promise<string>((resolve, reject) => this.pendingIngest.set(id, { resolve, reject }));
     done.catch(() => {});
-    let inflight = 0;
-    this.ackListeners.set(id, (bytes) => {
-      inflight -= bytes;
-      this.wake();
-    });
-    this.post({ t: 'ingest-begin', id, spec });
+    this.writeFrame(beginFrame(id, spec));
     // this request's share of the pipeline's ingress memory, given back once it is applied (or abandoned)
     let taken = 0;
     this.ingressOrder.push(id);
@@ -395,16 +403,7 @@ export class PipelineHost {
     };
     void done.then(giveBack, giveBack);
     const budget = this.opts.ingressBudgetBytes ?? this.memoryMb * 1024 * 1024 * INGRESS_MEMORY_SHARE;
-    let batch = new Uint8Array(BATCH_BYTES);
-    let fill = 0;
-    const flush = () => {
-      if (fill === 0) return;
-      const bytes = fill === BATCH_BYTES ? batch : batch.slice(0, fill);
-      inflight += fill;
-      this.post({ t: 'ingest-chunk', id, bytes }, [bytes.buffer as ArrayBuffer]);
-      batch = new Uint8Array(BATCH_BYTES);
-      fill = 0;
-    };
+    const channel = this.worker.data!;
     try {
       let total = 0;
       const parts: AsyncIterable<Uint8Array> | Uint8Array[] = body === null ? [] : body instanceof Uint8Array ? [body] : body;
@@ -415,26 +414,18 @@ export class PipelineHost {
         if (this.ended) throw this.terminatedError();
         this.ingressBytes += chunk.byteLength;
         taken += chunk.byteLength;
-        // copied into buffers of our own, whose ownership moves to the worker
-        for (let off = 0; off < chunk.byteLength;) {
-          const n = Math.min(BATCH_BYTES - fill, chunk.byteLength - off);
-          batch.set(chunk.subarray(off, off + n), fill);
-          fill += n;
-          off += n;
-          if (fill === BATCH_BYTES) flush();
-        }
-        while (inflight > MAX_INFLIGHT_BYTES && !this.ended) await new Promise<void>((r) => this.wakers.add(r));
+        // the chunk as it came (the socket's buffers are not reused), to the worker's thread at once
+        this.writeFrame(frameHeader(FrameKind.Chunk, id, chunk.byteLength), chunk);
+        // the channel's backpressure: past MAX_QUEUED_BYTES on their way, the body is read further once the worker took them
+        while (channel.writableLength > MAX_QUEUED_BYTES && !this.ended) await new Promise<void>((r) => this.wakers.add(r));
         if (this.ended) throw this.terminatedError();
       }
-      flush();
-      this.post({ t: 'ingest-end', id });
+      this.writeFrame(endFrame(id, this.posted));
     } catch (err) {
       this.pendingIngest.delete(id);
-      this.post({ t: 'ingest-abort', id });
+      this.writeFrame(abortFrame(id));
       giveBack();
       throw err;
-    } finally {
-      this.ackListeners.delete(id);
     }
     return done;
   }

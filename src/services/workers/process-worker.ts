@@ -18,8 +18,14 @@
  * Shared slots (an Int32Array the worker reads with Atomics, given to it in workerData[sharedSlots.field])
  * are written with store(), through the relay's thread, which answers while the worker computes. The
  * process's stderr goes to ours as it comes; its last few KiB are kept to say why it died.
+ *
+ * A data channel (option `dataChannel`): a pipe from this process straight to the worker thread, for bulk
+ * bytes that should not cross the relay and the serializer (a pipeline's ingress bodies). The worker gets
+ * the pipe's file descriptor in workerData[dataChannel.field] and reads it itself (net.Socket({ fd }));
+ * `data` is our end, to write. The pipe keeps its own order, not the messages'.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import type { Writable } from 'node:stream';
 import { EventEmitter } from 'node:events';
 import type { FromProcess, SharedSlots, StartSpec, ToProcess } from './link-protocol.js';
 import { ownBuffers } from './own-buffers.js';
@@ -32,7 +38,12 @@ export interface ProcessWorkerOptions {
   sharedSlots?: SharedSlots;
   /** The node binary to run (default: this process's own); a test gives one that cannot start. */
   nodePath?: string;
+  /** A pipe to the worker thread: its file descriptor goes in workerData[field]. */
+  dataChannel?: { field: string };
 }
+
+/** The data channel's file descriptor in the child (after stdin, stdout, stderr and the IPC channel). */
+const DATA_FD = 4;
 
 /** The error a worker that reached its heap limit is reported with (as node:worker_threads names it). */
 export const OUT_OF_MEMORY = 'ERR_WORKER_OUT_OF_MEMORY';
@@ -48,6 +59,8 @@ export class ProcessWorker extends EventEmitter {
   private terminating = false;
   private exited = false;
   private readonly exitPromise: Promise<number>;
+  /** Our end of the data channel (null without one); writes after the process ended are dropped. */
+  readonly data: Writable | null;
 
   constructor(entry: URL, options: ProcessWorkerOptions = {}) {
     super();
@@ -55,7 +68,12 @@ export class ProcessWorker extends EventEmitter {
     // business there); run from the TypeScript sources, the child and its worker run their JavaScript copy
     const main = runnableModule(siblingModule(import.meta.url, 'worker-process'));
     const workerEntry = runnableModule(entry);
-    this.child = fork(main, [], { execPath: options.nodePath ?? process.execPath, execArgv: [], serialization: 'advanced', stdio: ['ignore', 'inherit', 'pipe', 'ipc'] });
+    const stdio: Array<'ignore' | 'inherit' | 'pipe' | 'ipc'> = ['ignore', 'inherit', 'pipe', 'ipc'];
+    if (options.dataChannel) stdio.push('pipe');
+    this.child = fork(main, [], { execPath: options.nodePath ?? process.execPath, execArgv: [], serialization: 'advanced', stdio });
+    this.data = options.dataChannel ? (this.child.stdio[DATA_FD] as Writable | null) : null;
+    // a write to a process that is gone (EPIPE): its end is reported by 'close'
+    this.data?.on('error', () => {});
     this.child.stderr!.on('data', (chunk: Buffer) => {
       process.stderr.write(chunk);
       this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES);
@@ -83,7 +101,9 @@ export class ProcessWorker extends EventEmitter {
     });
     // 'close' comes after stderr has ended, so that its tail is whole
     this.child.once('close', finish);
-    const spec: StartSpec = { entry: workerEntry.href, workerData: options.workerData ?? null, resourceLimits: options.resourceLimits ?? {}, sharedSlots: options.sharedSlots ?? null };
+    let workerData = options.workerData ?? null;
+    if (options.dataChannel) workerData = { ...(workerData as Record<string, unknown>), [options.dataChannel.field]: DATA_FD };
+    const spec: StartSpec = { entry: workerEntry.href, workerData, resourceLimits: options.resourceLimits ?? {}, sharedSlots: options.sharedSlots ?? null };
     this.send({ k: 'start', spec });
   }
 
@@ -156,11 +176,13 @@ export class ProcessWorker extends EventEmitter {
     this.child.ref();
     (this.child.channel as { ref?: () => void } | undefined)?.ref?.();
     (this.child.stderr as { ref?: () => void } | null)?.ref?.();
+    (this.data as { ref?: () => void } | null)?.ref?.();
   }
 
   unref(): void {
     this.child.unref();
     (this.child.channel as { unref?: () => void } | undefined)?.unref?.();
     (this.child.stderr as { unref?: () => void } | null)?.unref?.();
+    (this.data as { unref?: () => void } | null)?.unref?.();
   }
 }

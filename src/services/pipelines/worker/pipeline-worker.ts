@@ -1,7 +1,8 @@
 /**
  * The entry of a pipeline's worker thread: compiles the program from its source, builds the circuit,
  * reads the input connectors, and then serves its host's messages (protocol.ts) one at a time: ingress
- * bodies arrive as byte chunks and are parsed and applied here, watch output is encoded here and sent
+ * bodies arrive as byte chunks on a channel of their own (ingress-frames.ts, a pipe this thread reads
+ * itself) and are parsed as they come and applied here, watch output is encoded here and sent
  * back as bytes, snapshots are answered here. Nothing of the main thread's heap is needed.
  *
  * Rules: an ingress request is one step, all of it or nothing (while a transaction is open: checked and
@@ -9,6 +10,7 @@
  * failure of the worker; an engine failure on a step is reported as `fatal` (the host then
  * fails the pipeline and ends this worker).
  */
+import { Socket } from 'node:net';
 import { parentPort, workerData } from 'node:worker_threads';
 import { compileProgram } from '../compiler.js';
 import { ConnectorError } from '../connectors/input.js';
@@ -23,6 +25,8 @@ import { ApiError, Errors } from '../errors.js';
 import { PipelineRuntime, type InputEndpoint } from '../runtime.js';
 import { workerMetrics } from '../stats.js';
 import { IngestJob } from './ingest-job.js';
+import { FrameReader } from './ingress-frames.js';
+import { EndGate } from './end-gate.js';
 import { WatchSnapshots } from './watch-snapshots.js';
 import { ClockTicker } from './clock-ticker.js';
 import { PipelineClock } from '../clock.js';
@@ -186,25 +190,6 @@ function handle(m: ToWorker): void {
     case 'watch-snapshot-cancel':
       watchSnapshots.cancel(m.id);
       return;
-    case 'ingest-begin':
-      {
-        // the host resolved the name against this worker's own schema, so the table is there
-        const table = rt!.program.tables.find((t) => t.name === m.spec.table)!;
-        jobs.set(m.id, new IngestJob(m.spec, rt!.binding(table)));
-      }
-      return;
-    case 'ingest-chunk': {
-      const job = jobs.get(m.id);
-      job?.push(m.bytes);
-      post({ t: 'ingest-ack', id: m.id, bytes: m.bytes.byteLength });
-      return;
-    }
-    case 'ingest-end':
-      finishIngest(m.id);
-      return;
-    case 'ingest-abort':
-      jobs.delete(m.id);
-      return;
     case 'snapshot': {
       let body: Uint8Array | null = null;
       let error: WireError | null = null;
@@ -284,11 +269,40 @@ const ready = init().then(
     return false;
   },
 );
+/** Ingress requests whose End waits for messages the host posted before it. */
+const endGate = new EndGate();
+
+/** A step on the ingress channel, once initialized (in order with the messages taken before it). */
+function whenReady(act: () => void): void {
+  void ready.then((ok) => {
+    if (ok) act();
+  });
+}
+
 port.on('message', (m: ToWorker) => {
   // a stop is served at once (it aborts connector reads still running); the rest once initialized
   if (m.t === 'stop') handle(m);
-  else
-    void ready.then((ok) => {
-      if (ok) handle(m);
-    });
+  else whenReady(() => handle(m));
+  whenReady(() => endGate.message().forEach(finishIngest));
 });
+
+const frames = new FrameReader({
+  begin: (id, spec) =>
+    whenReady(() => {
+      // the host resolved the name against this worker's own schema, so the table is there
+      const table = rt!.program.tables.find((t) => t.name === spec.table)!;
+      jobs.set(id, new IngestJob(spec, rt!.binding(table)));
+    }),
+  chunk: (id, bytes) => whenReady(() => jobs.get(id)?.push(bytes)),
+  end: (id, postedBefore) => whenReady(() => endGate.end(id, postedBefore).forEach(finishIngest)),
+  abort: (id) =>
+    whenReady(() => {
+      jobs.delete(id);
+      endGate.abort(id);
+    }),
+});
+if (config.ingressFd === undefined) throw new Error('the pipeline worker has no ingress channel (ProcessWorker dataChannel)');
+const ingress = new Socket({ fd: config.ingressFd, readable: true, writable: false });
+ingress.on('data', (data: Buffer) => frames.push(data));
+// the host went away: the process ends with its IPC channel (worker-process.ts)
+ingress.on('error', () => {});

@@ -1,8 +1,9 @@
 /**
  * Messages between a pipeline's host (main thread, host.ts) and its worker (pipeline-worker.ts). Only
- * plain data crosses: bodies and encoded output travel as Uint8Arrays whose buffers are transferred,
- * never rows. Requests carry an `id` the answer repeats. Messages on the port keep their order, so a
- * subscription sent before an ingest is in force when that ingest's step runs.
+ * plain data crosses: encoded output travels as Uint8Arrays whose buffers are transferred, never rows;
+ * ingress bodies travel on a channel of their own (ingress-frames.ts), each request's End frame naming
+ * how many of these messages came before it, so that a subscription sent before an ingest is in force
+ * when that ingest's step runs. Requests carry an `id` the answer repeats; messages keep their order.
  */
 import type { RelationSchema } from '../../../engine/index.js';
 import type { ConnectorAccess } from '../connectors/access.js';
@@ -23,6 +24,8 @@ export interface WorkerConfig {
   clock: ClockSettings;
   /** Which ad-hoc queries were cancelled (egress/query-cancel.ts): QUERY_CANCEL_SLOTS shared slots, put here by the process the worker runs in (workers/worker-process.ts), not by the host. */
   queryCancels?: SharedArrayBuffer;
+  /** The ingress channel's file descriptor in the worker's process (set by ProcessWorker's dataChannel). */
+  ingressFd?: number;
   /** The worker's heap limit in MiB (runtime_config.resources.memory_mb_max or the default), as its resourceLimits set it. */
   memoryMb?: number;
   /** Test knob: make the worker fail on its first ingest (throw, exit, or the engine's step throws), as a bug would, or its whole process die (kill). */
@@ -56,10 +59,6 @@ export type ToWorker =
   | { t: 'resume' }
   | { t: 'pause' }
   | { t: 'subscribe'; relation: string; encoding: OutputEncoding; delta: 1 | -1 }
-  | { t: 'ingest-begin'; id: number; spec: IngestSpec }
-  | { t: 'ingest-chunk'; id: number; bytes: Uint8Array }
-  | { t: 'ingest-end'; id: number }
-  | { t: 'ingest-abort'; id: number }
   | { t: 'snapshot'; id: number; spec: SnapshotSpec }
   /** An ad-hoc query (egress/adhoc.ts), answered like a snapshot with `snapshot-done`. */
   | { t: 'query'; id: number; sql: string; format: 'json' | 'text' }
@@ -159,7 +158,6 @@ export type FromWorker =
   | { t: 'output'; relation: string; encoding: string; chunks: WireChunk[] }
   /** The watch streams of (relation, encoding) must end: a step's output for them could not be encoded. */
   | { t: 'output-end'; relation: string; encoding: string; reason: string }
-  | { t: 'ingest-ack'; id: number; bytes: number }
   /**
    * `applied`: where the request left its table's HTTP input (null when it failed or was held); `held`: the
    * request was held by the open transaction up to this position of that input (its step is the commit's).
