@@ -262,9 +262,11 @@ describe('ops hook with ops serve (built binaries)', () => {
       const got = hs.lines.find((l) => l.id === event.id)!;
       expect(got).toMatchObject({ type: 'payment.completed', duplicate: false, data: event.data });
 
-      const dl = await opsIn(['hook', 'deliveries', '--json'], { env });
-      const deliveries = JSON.parse(String(dl.stdout));
-      expect(deliveries).toHaveLength(1);
+      // the receiver has it before the server has its answer: the delivery reads 'delivered' once that came
+      const deliveries = await eventually(async () => {
+        const list = JSON.parse(String((await opsIn(['hook', 'deliveries', '--json'], { env })).stdout)) as Array<{ status: string }>;
+        return list.length === 1 && list[0]!.status !== 'pending' ? list : null;
+      });
       expect(deliveries[0]).toMatchObject({ status: 'delivered', eventId: event.id, attemptCount: 1 });
       const one = JSON.parse(String((await opsIn(['hook', 'deliveries', deliveries[0].id, '--json'], { env })).stdout));
       expect(one.attempts[0]).toMatchObject({ statusCode: 200, outcome: 'success' });
