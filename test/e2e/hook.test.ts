@@ -264,7 +264,7 @@ describe('ops hook with ops serve (built binaries)', () => {
 
       // the receiver has it before the server has its answer: the delivery reads 'delivered' once that came
       const deliveries = await eventually(async () => {
-        const list = JSON.parse(String((await opsIn(['hook', 'deliveries', '--json'], { env })).stdout)) as Array<{ status: string }>;
+        const list = JSON.parse(String((await opsIn(['hook', 'deliveries', '--json'], { env })).stdout)) as Array<{ id: string; status: string }>;
         return list.length === 1 && list[0]!.status !== 'pending' ? list : null;
       });
       expect(deliveries[0]).toMatchObject({ status: 'delivered', eventId: event.id, attemptCount: 1 });

@@ -10,6 +10,7 @@
  * array of 10^9 strings, whose growth is one allocation too big for any heap limit and ends the whole
  * process, not just the worker. Past it, OutputTooLarge; CSV carries the weight as a column and is not limited.
  */
+import type { TextBytes } from './text-bytes.js';
 import { jsonText, type ColumnSchema, type JsonValue, type WeightedRow } from '../../../engine/index.js';
 import { writeCsvField } from '../../../formats/csv.js';
 import { flavoredRow } from './flavor.js';
@@ -139,8 +140,19 @@ export function frame(seq: number, chunk?: EncodedChunk): string {
   return chunk ? `{"sequence_number":${seq},${chunk.data}}\r\n` : `{"sequence_number":${seq}}\r\n`;
 }
 
-/** Snapshot body: one object holding everything (an empty snapshot still has its data field). */
-export function snapshotBody(rows: WeightedRow[], format: OutputFormat, columns: ColumnSchema[]): string {
-  if (format === 'json') return `{"sequence_number":0,"json_data":[${encodeJsonItems(rows).join(',')}]}`;
-  return `{"sequence_number":0,"text_data":${JSON.stringify(encodeCsvLines(rows, columns).join(''))}}`;
+/**
+ * Snapshot body: one object holding everything (an empty snapshot still has its data field), written into
+ * `out` item by item (a CSV text's JSON string line by line: escaping each line gives the escaped whole),
+ * so that no string as big as the body is made.
+ */
+export function snapshotBody(rows: WeightedRow[], format: OutputFormat, columns: ColumnSchema[], out: TextBytes): void {
+  if (format === 'json') {
+    out.add('{"sequence_number":0,"json_data":[');
+    encodeJsonItems(rows).forEach((item, i) => out.add(i === 0 ? item : `,${item}`));
+    out.add(']}');
+    return;
+  }
+  out.add('{"sequence_number":0,"text_data":"');
+  for (const line of encodeCsvLines(rows, columns)) out.add(JSON.stringify(line).slice(1, -1));
+  out.add('"}');
 }

@@ -9,6 +9,7 @@ import { ApiError } from '../errors.js';
 import { ColumnIndex, engineName, findRelation, type ProgramSchema } from '../names.js';
 import type { SnapshotSpec } from '../worker/protocol.js';
 import { checkRepeats, OutputTooLarge, snapshotBody } from './encode.js';
+import { TextBytes } from './text-bytes.js';
 import { rowComparator } from './order.js';
 import type { QueryGuard } from './query-memory.js';
 
@@ -131,7 +132,7 @@ export function neighborhood(sorted: WeightedRow[], spec: NeighborhoodSpec, colu
 }
 
 /** The body of a snapshot request (`mode=snapshot`), read from the circuit's integrated contents. */
-export function answerSnapshot(circuit: Circuit, program: ProgramSchema & Pick<CompiledProgram, 'valueCodec'>, spec: SnapshotSpec, guard?: QueryGuard): string {
+export function answerSnapshot(circuit: Circuit, program: ProgramSchema & Pick<CompiledProgram, 'valueCodec'>, spec: SnapshotSpec, guard?: QueryGuard): Buffer {
   try {
     return snapshotOf(circuit, program, spec, guard);
   } catch (err) {
@@ -141,7 +142,7 @@ export function answerSnapshot(circuit: Circuit, program: ProgramSchema & Pick<C
   }
 }
 
-function snapshotOf(circuit: Circuit, program: ProgramSchema & Pick<CompiledProgram, 'valueCodec'>, spec: SnapshotSpec, guard?: QueryGuard): string {
+function snapshotOf(circuit: Circuit, program: ProgramSchema & Pick<CompiledProgram, 'valueCodec'>, spec: SnapshotSpec, guard?: QueryGuard): Buffer {
   const rel = findRelation(program, `"${spec.relation.replace(/"/g, '""')}"`, 'any');
   if (!rel) throw new ApiError(404, 'UnknownOutputEndpoint', `Unknown relation '${spec.relation}'`);
   const { query, format } = spec;
@@ -152,27 +153,31 @@ function snapshotOf(circuit: Circuit, program: ProgramSchema & Pick<CompiledProg
     if (err instanceof ApiError) throw err; // the memory share: the guard's own answer
     throw new ApiError(405, query === 'neighborhood' ? 'NeighborhoodNotSupported' : 'QuantilesNotSupported', `Cannot read the contents of '${rel.name}': ${(err as Error).message}`);
   }
-  let body: string;
+  const body = new TextBytes();
   if (query === 'neighborhood') {
     if (spec.neighborhood === null)
       throw new ApiError(400, 'MissingNeighborhoodSpec', 'Neighborhood request must specify the neighborhood in the body of the request: {"anchor": row|null, "before": n, "after": n}.');
     const parsed = parseNeighborhood(parseJsonText(spec.neighborhood), rel.columns, program.valueCodec(engineName(rel))!);
     if (typeof parsed === 'string') throw new ApiError(400, 'InvalidNeighborhoodSpec', `Invalid neighborhood specification: ${parsed}`);
     const items = neighborhood(rows, parsed, rel.columns);
-    body =
-      format === 'json'
-        ? `{"sequence_number":0,"json_data":[${items.map((i) => `{"insert":${jsonText(i)}}`).join(',')}]}`
-        : snapshotBody(
-            items.map((i) => ({ row: i, weight: 1 })),
-            'csv',
-            [
-              { name: 'index', caseSensitive: false, type: 'BIGINT', nullable: false },
-              { name: 'key', caseSensitive: false, type: 'VARIANT', nullable: false },
-            ],
-          );
+    if (format === 'json') {
+      body.add('{"sequence_number":0,"json_data":[');
+      items.forEach((item, i) => body.add(`${i === 0 ? '' : ','}{"insert":${jsonText(item)}}`));
+      body.add(']}');
+    } else
+      snapshotBody(
+        items.map((i) => ({ row: i, weight: 1 })),
+        'csv',
+        [
+          { name: 'index', caseSensitive: false, type: 'BIGINT', nullable: false },
+          { name: 'key', caseSensitive: false, type: 'VARIANT', nullable: false },
+        ],
+        body,
+      );
   } else {
     if (query === 'quantiles') rows = quantiles(rows, spec.quantiles);
-    body = snapshotBody(rows, format, rel.columns);
+    snapshotBody(rows, format, rel.columns, body);
   }
-  return body + '\r\n';
+  body.add('\r\n');
+  return body.bytes();
 }

@@ -195,7 +195,7 @@ function handle(m: ToWorker): void {
       let error: WireError | null = null;
       try {
         if (!rt) throw Errors.terminating();
-        body = encoder.encode(answerSnapshot(rt.circuit, rt.program, m.spec, snapshotGuard(m.spec.relation)));
+        body = answerSnapshot(rt.circuit, rt.program, m.spec, snapshotGuard(m.spec.relation));
       } catch (err) {
         error = wireError(err);
       }

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { CHUNK_RECORDS, defaultEncoding, encodeChunks, frame, snapshotBody, type OutputEncoding } from '../../../../src/services/pipelines/egress/encode.js';
+import fc from 'fast-check';
+import { CHUNK_RECORDS, defaultEncoding, encodeChunks, encodeCsvLines, encodeJsonItems, frame, snapshotBody, type OutputEncoding } from '../../../../src/services/pipelines/egress/encode.js';
+import { TextBytes } from '../../../../src/services/pipelines/egress/text-bytes.js';
+import type { ColumnSchema, WeightedRow } from '../../../../src/engine/index.js';
+
+/** A snapshot body as text. */
+function snapshotText(rows: WeightedRow[], format: 'json' | 'csv', columns: ColumnSchema[]): string {
+  const out = new TextBytes();
+  snapshotBody(rows, format, columns, out);
+  return out.bytes().toString('utf8');
+}
 import { flavoredRow } from '../../../../src/services/pipelines/egress/flavor.js';
 import { neighborhood, parseNeighborhood, quantiles, sortedContents } from '../../../../src/services/pipelines/egress/snapshot.js';
 import { col, PK, T1, W3B, W4A } from './schema.js';
@@ -27,7 +37,7 @@ describe('egress encoding', () => {
   it('CSV lines end with the weight; NULL is an empty field; quoting when needed', () => {
     const [chunk] = encodeChunks([{ row: { C1: 20, C2: null, C3: 'a,b' }, weight: 1 }], 'csv', T1.columns);
     expect(JSON.parse(frame(0, chunk))).toEqual({ sequence_number: 0, text_data: '20,,"a,b",1\n' });
-    expect(JSON.parse(snapshotBody([{ row: { COMBINED: 'Hello world!' }, weight: 1 }], 'csv', [col('COMBINED', 'VARCHAR')]))).toEqual({
+    expect(JSON.parse(snapshotText([{ row: { COMBINED: 'Hello world!' }, weight: 1 }], 'csv', [col('COMBINED', 'VARCHAR')]))).toEqual({
       sequence_number: 0,
       text_data: 'Hello world!,1\n',
     });
@@ -39,8 +49,40 @@ describe('egress encoding', () => {
     expect(chunks.map((c) => c.records)).toEqual([CHUNK_RECORDS, 5]);
   });
 
+  it('a snapshot body built in parts is the body built as one string, in JSON and CSV, whatever the texts', () => {
+    const cols = [col('S', 'VARCHAR'), col('N', 'INTEGER')];
+    const whole = (rows: WeightedRow[], format: 'json' | 'csv') =>
+      format === 'json' ? `{"sequence_number":0,"json_data":[${encodeJsonItems(rows).join(',')}]}` : `{"sequence_number":0,"text_data":${JSON.stringify(encodeCsvLines(rows, cols).join(''))}}`;
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ row: fc.record({ S: fc.oneof(fc.string({ unit: 'binary' }), fc.constant('a"b\\c\n,\u2028é😀')), N: fc.integer() }), weight: fc.integer({ min: -3, max: 3 }) }), {
+          maxLength: 30,
+        }),
+        fc.constantFrom<'json' | 'csv'>('json', 'csv'),
+        fc.integer({ min: 1, max: 64 }),
+        (rows, format, flushChars) => {
+          const out = new TextBytes(flushChars);
+          snapshotBody(rows, format, cols, out);
+          expect(out.bytes().toString('utf8')).toBe(Buffer.from(whole(rows, format), 'utf8').toString('utf8'));
+          expect(out.bytes().equals(Buffer.from(whole(rows, format), 'utf8'))).toBe(true);
+        },
+      ),
+    );
+  });
+
+  it('a built body is a buffer of its own (it is transferred to the host), never a slice of the shared pool', () => {
+    for (const text of ['', 'x', 'small', 'é'.repeat(5000)]) {
+      const out = new TextBytes();
+      out.add(text);
+      const bytes = out.bytes();
+      expect(bytes.byteOffset).toBe(0);
+      expect(bytes.byteLength).toBe(bytes.buffer.byteLength);
+      expect(bytes.toString('utf8')).toBe(text);
+    }
+  });
+
   it('an empty snapshot still has its data field', () => {
-    expect(JSON.parse(snapshotBody([], 'json', T1.columns))).toEqual({ sequence_number: 0, json_data: [] });
+    expect(JSON.parse(snapshotText([], 'json', T1.columns))).toEqual({ sequence_number: 0, json_data: [] });
   });
 });
 
