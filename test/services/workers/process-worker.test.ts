@@ -5,6 +5,7 @@
  * end it. Real child processes, each running a small worker module written here.
  */
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -107,6 +108,35 @@ parentPort.postMessage(Atomics.load(slots, 5) === 43 ? 'seen' : 'not seen');`,
     expect(await nextMessage(w)).toBe('spinning');
     w.store(5, 43);
     expect(await nextMessage(w)).toBe('seen');
+  });
+
+  it('reads its data channel itself: bytes written in any pieces arrive whole and in order, beside the messages', async () => {
+    const entry = workerModule(
+      'channel',
+      `import { Socket } from 'node:net';
+import { createHash } from 'node:crypto';
+const hash = createHash('sha256');
+let n = 0;
+const channel = new Socket({ fd: workerData.dataFd, readable: true, writable: false });
+channel.on('data', (d) => {
+  hash.update(d);
+  n += d.length;
+  if (n === workerData.total) parentPort.postMessage({ n, sha: hash.digest('hex') });
+});
+parentPort.postMessage('listening');`,
+    );
+    const bytes = Buffer.alloc(3 * 1024 * 1024 + 17);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7919) % 251;
+    const w = start(entry, { workerData: { total: bytes.length }, dataChannel: { field: 'dataFd' } });
+    expect(await nextMessage(w)).toBe('listening');
+    const done = nextMessage(w);
+    for (let at = 0; at < bytes.length; at += 65_537) w.data!.write(bytes.subarray(at, at + 65_537));
+    expect(await done).toEqual({ n: bytes.length, sha: createHash('sha256').update(bytes).digest('hex') });
+  });
+
+  it('without a data channel has none', () => {
+    const w = start(workerModule('plain', `parentPort.postMessage('up');`));
+    expect(w.data).toBeNull();
   });
 
   it('that throws is reported as an error with its message, then one exit', async () => {
