@@ -332,6 +332,8 @@ export class PipelineHost {
         this.opts.log(m.level, m.message);
         return;
       case 'fatal':
+        // a step stopped as it filled the heap: the same failure as a worker that reached its limit
+        if (m.outOfMemory) return this.fail(this.classify(Object.assign(new Error(m.message), { code: OUT_OF_MEMORY })));
         this.fail({
           message: `The pipeline failed while processing input: ${m.message}`,
           error_code: 'RuntimeError.WorkerPanic',

@@ -23,6 +23,7 @@ import { parseErrorsResponse, type ParseErrorEntry } from './ingress/parse-error
 import type { LogLevel } from './logs.js';
 import type { InputEndpointStats, TokenLabel } from './worker/protocol.js';
 import { StepLatency } from './step-latency.js';
+import { memoryExhaustion, stepMemoryGuard } from './step-memory.js';
 
 const INPUT_REFUSED = 'The input was refused, nothing of it was applied';
 
@@ -77,7 +78,11 @@ export class PipelineRuntime {
     readonly program: CompiledProgram,
     private readonly opts: RuntimeOptions,
   ) {
-    this.circuit = program.newCircuit(program.usesNow && opts.clock ? { clock: opts.clock } : {});
+    // a step that fills the heap is stopped before V8 collects garbage for tens of seconds (step-memory.ts)
+    this.circuit = program.newCircuit({
+      ...(program.usesNow && opts.clock ? { clock: opts.clock } : {}),
+      ...(opts.memoryMb ? { guard: stepMemoryGuard(opts.memoryMb) } : {}),
+    });
     for (const rel of [...program.tables, ...program.views]) this.relations.set(rel.name, rel);
   }
 
@@ -340,7 +345,7 @@ export class PipelineRuntime {
   private stepFailure(err: unknown, parsed: ParsedInput | null, endpoint: InputEndpoint | undefined, refusal: string): ApiError {
     if (err instanceof EngineStepError) return new ApiError(422, 'StepRefused', `${refusal}: ${err.message}`, { view: err.view, expression: err.expression, type: err.type });
     if (!(err instanceof EngineInputError) || parsed === null) {
-      const e = err instanceof Error ? err : new Error(String(err));
+      const e = memoryExhaustion(err) ?? (err instanceof Error ? err : new Error(String(err)));
       this.opts.log('ERROR', `the engine failed while processing a step: ${e.stack ?? e.message}`);
       this.opts.onFatal?.(e);
       return new ApiError(500, 'RuntimeError.WorkerPanic', `The pipeline failed while processing the input: ${e.message}`, { error: e.message });

@@ -152,6 +152,30 @@ describe('a pipeline that runs out of its memory limit', () => {
   });
 });
 
+describe('a step that fills the heap (a join far bigger than its inputs)', () => {
+  it('is stopped by the step guard: the pipeline fails as out of memory with the reason, the request gets it, the server answers', async () => {
+    const svc = await startSvc();
+    toClose.push(() => svc.close());
+    const join = 'CREATE TABLE a (x INT); CREATE TABLE b (y INT); CREATE VIEW v AS SELECT COUNT(*) AS c, SUM(x + y) AS s FROM a, b;';
+    await createCompiled(svc, 'joins', join, { runtime_config: { resources: { memory_mb_max: 160 } } });
+    await startRunning(svc, 'joins');
+    const side = Array.from({ length: 2500 }, (_, i) => `${i}\n`).join('');
+    expect((await ingest(svc, 'joins', 'a', 'format=csv', side)).status).toBe(200);
+    // 2,500 x 2,500 rows out of the join: far past 160 MiB
+    const r = await ingest(svc, 'joins', 'b', 'format=csv', side);
+    expect(r.status, r.text).toBe(500);
+    expect(r.json.error_code).toBe('RuntimeError.OutOfMemory');
+    const p = await waitFor(async () => ((await pipelineOf(svc, 'joins')).deployment_status === 'Failed' ? pipelineOf(svc, 'joins') : undefined), 'joins Failed');
+    expect(p.deployment_error).toMatchObject({ error_code: 'RuntimeError.OutOfMemory', details: { memory_mb_max: 160 } });
+    expect(p.deployment_error.message).toContain('limit of 160 MiB');
+    // stopped by the guard (live heap over its share after a collection), not by V8 at the very end
+    expect(p.deployment_error.details.error).toMatch(/a step filled the worker's heap: \d+ MiB live after a full collection, over 85% of its limit of 160 MiB/);
+    expect((await svc.call('GET', '/v0/pipelines')).status).toBe(200);
+    await shutdown(svc, 'joins');
+    expect((await pipelineOf(svc, 'joins')).deployment_status).toBe('Shutdown');
+  });
+});
+
 describe('a worker that fails unexpectedly', () => {
   const reasons = {
     throw: /injected fault: the pipeline worker threw/,

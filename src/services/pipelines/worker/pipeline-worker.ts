@@ -27,6 +27,7 @@ import { workerMetrics } from '../stats.js';
 import { IngestJob } from './ingest-job.js';
 import { FrameReader } from './ingress-frames.js';
 import { EndGate } from './end-gate.js';
+import { StepMemoryExhausted } from '../step-memory.js';
 import { WatchSnapshots } from './watch-snapshots.js';
 import { ClockTicker } from './clock-ticker.js';
 import { PipelineClock } from '../clock.js';
@@ -106,7 +107,7 @@ async function init(): Promise<void> {
     connectorAccess: config.connectorAccess,
     memoryMb: config.memoryMb ?? null,
     log: (level, message) => post({ t: 'log', level, message }),
-    onFatal: (err) => post({ t: 'fatal', message: err.message }),
+    onFatal: (err) => post({ t: 'fatal', message: err.message, outOfMemory: err instanceof StepMemoryExhausted }),
   });
   rt = runtime;
   if (clock) ticker = new ClockTicker(clock, runtime);

@@ -174,6 +174,6 @@ export type FromWorker =
   /** Answers `resume`, once the connectors' pending data is applied (`completed`: where that left each of them). */
   | { t: 'resumed'; metrics: WorkerMetrics; completed: TokenLabel[] }
   | { t: 'log'; level: LogLevel; message: string }
-  /** The engine failed on a step (a bug, not bad input): the pipeline must stop. */
-  | { t: 'fatal'; message: string }
+  /** The engine failed on a step (a bug, not bad input): the pipeline must stop; `outOfMemory`: a step was stopped as it filled the heap (step-memory.ts). */
+  | { t: 'fatal'; message: string; outOfMemory?: boolean }
   | { t: 'stopped' };
