@@ -1,28 +1,62 @@
 /**
  * The integrated contents of an output relation (what a snapshot reads), kept as rows appended step by
- * step that are consolidated only when deletions make it worth it. Rows are held flat, in chunks (one
- * array slot a row, no per-row wrapper), with their weights in a parallel array that exists only once a
- * weight other than 1 has come, so an insert-only relation costs one slot per row and no hashing at all.
- * A big step's rows get a chunk of their own, of exactly their size (no growth, no copying); small steps
- * share a growable chunk. Rows are read in the order they came (after a compaction: each distinct row at
- * its first place). With deletions, the rows are compacted once those appended since the last compaction
- * include enough deletes to shrink them, so the work per change stays constant on average and at most a
- * bounded fraction of what is held cancels out.
+ * step that are consolidated only when deletions make it worth it. Rows are held in chunks packed column
+ * by column (packed-rows.ts: no object per row for the collector to copy and mark, about a third of the
+ * memory), with their weights in a parallel array that exists only once a weight other than 1 has come,
+ * so an insert-only relation costs no hashing at all. A big step's rows get a chunk of their own, packed
+ * at once; small steps share a chunk of entries as they came, packed once it holds PACK_OPEN rows. Rows
+ * are read in the order they came (after a compaction: each distinct row at its first place). With
+ * deletions, the rows are compacted once those appended since the last compaction include enough deletes
+ * to shrink them, so the work per change stays constant on average and at most a bounded fraction of what
+ * is held cancels out.
  */
 import { rowKey, type Row } from './types/values.js';
 import { consolidate, type Delta } from './ops/zset.js';
+import { PackedRows } from './packed-rows.js';
 
 /** Contents shorter than this are never compacted on the fly (reading them is cheap anyway). */
 const MIN_COMPACT = 1024;
 /** A step of at least this many rows gets a chunk of its own. */
 const OWN_CHUNK = 256;
+/** The chunk small steps share is packed and closed once it holds this many rows. */
+const PACK_OPEN = 4096;
 
-interface Chunk {
-  rows: Row[];
-  /** Weight of each row, or null while every weight is 1. */
+/** Rows packed, with the weight of each (null while every weight is 1). */
+interface PackedChunk {
+  packed: PackedRows;
   weights: number[] | null;
-  /** Whether later small steps may append to it. */
+}
+
+/** Entries as they came: the chunk small steps share (`open`), or rows that do not pack (not all of one width). */
+interface EntryChunk {
+  packed: null;
+  entries: Delta;
   open: boolean;
+}
+
+type Chunk = PackedChunk | EntryChunk;
+
+/** A chunk of `entries` (neither the array nor its pairs are kept: a caller may go on using them): packed when they pack. */
+function chunkOf(entries: Delta): Chunk {
+  const packed = PackedRows.pack(entries);
+  if (packed === null) return { packed: null, entries: entries.map(([row, w]) => [row, w]), open: false };
+  let weights: number[] | null = null;
+  for (let i = 0; i < entries.length; i++) {
+    const w = entries[i]![1];
+    if (w !== 1) {
+      if (weights === null) weights = new Array<number>(entries.length).fill(1);
+      weights[i] = w;
+    }
+  }
+  return { packed, weights };
+}
+
+/** Calls `visit` with every row of a chunk and its weight. */
+function visitChunk(chunk: Chunk, visit: (row: Row, weight: number) => void): void {
+  if (chunk.packed !== null) {
+    const { packed, weights } = chunk;
+    for (let i = 0; i < packed.length; i++) visit(packed.row(i), weights === null ? 1 : weights[i]!);
+  } else for (const [row, w] of chunk.entries) visit(row, w);
 }
 
 export class RelationContents {
@@ -36,32 +70,14 @@ export class RelationContents {
   append(d: Delta): void {
     const n = d.length;
     if (!n) return;
-    let chunk = this.chunks[this.chunks.length - 1];
-    if (n >= OWN_CHUNK) {
-      const rows: Row[] = new Array(n);
-      let weights: number[] | null = null;
-      for (let i = 0; i < n; i++) {
-        const e = d[i]!;
-        const w = e[1];
-        rows[i] = e[0];
-        if (w !== 1) {
-          if (weights === null) weights = new Array<number>(n).fill(1);
-          weights[i] = w;
-          if (w < 0) this.negatives++;
-        }
-      }
-      this.chunks.push({ rows, weights, open: false });
-    } else {
-      if (chunk === undefined || !chunk.open) this.chunks.push((chunk = { rows: [], weights: null, open: true }));
-      const { rows } = chunk;
-      for (let i = 0; i < n; i++) {
-        const e = d[i]!;
-        const w = e[1];
-        if (w !== 1 && chunk.weights === null) chunk.weights = new Array<number>(rows.length).fill(1);
-        if (w < 0) this.negatives++;
-        rows.push(e[0]);
-        if (chunk.weights !== null) chunk.weights.push(w);
-      }
+    for (let i = 0; i < n; i++) if (d[i]![1] < 0) this.negatives++;
+    if (n >= OWN_CHUNK) this.chunks.push(chunkOf(d));
+    else {
+      let chunk = this.chunks[this.chunks.length - 1];
+      if (chunk === undefined || chunk.packed !== null || !chunk.open) this.chunks.push((chunk = { packed: null, entries: [], open: true }));
+      const entries = chunk.entries;
+      for (let i = 0; i < n; i++) entries.push([d[i]![0], d[i]![1]]);
+      if (entries.length >= PACK_OPEN) this.chunks[this.chunks.length - 1] = chunkOf(entries);
     }
     this.held += n;
     this.consolidated = false;
@@ -71,7 +87,7 @@ export class RelationContents {
   /** Calls `visit` with every distinct row once and its (non-zero) weight. */
   forEach(visit: (row: Row, weight: number) => void): void {
     if (!this.consolidated) this.compact();
-    for (const { rows, weights } of this.chunks) for (let i = 0; i < rows.length; i++) visit(rows[i]!, weights === null ? 1 : weights[i]!);
+    for (const chunk of this.chunks) visitChunk(chunk, visit);
   }
 
   /**
@@ -80,7 +96,7 @@ export class RelationContents {
    * themselves: reading costs nothing beyond the visit, where forEach may first build an index of every row).
    */
   forEachEntry(visit: (row: Row, weight: number) => void): void {
-    for (const { rows, weights } of this.chunks) for (let i = 0; i < rows.length; i++) visit(rows[i]!, weights === null ? 1 : weights[i]!);
+    for (const chunk of this.chunks) visitChunk(chunk, visit);
   }
 
   /** The consolidated contents as a delta (built on each call). */
@@ -98,34 +114,19 @@ export class RelationContents {
   /** One chunk of distinct rows with their summed, non-zero weights, in order of first appearance. */
   private compact(): void {
     const at = new Map<string, number>();
-    const rows: Row[] = [];
-    const sums: number[] = [];
-    for (const chunk of this.chunks) {
-      const weights = chunk.weights;
-      for (let i = 0; i < chunk.rows.length; i++) {
-        const row = chunk.rows[i]!;
-        const w = weights === null ? 1 : weights[i]!;
+    const sums: Delta = [];
+    for (const chunk of this.chunks)
+      visitChunk(chunk, (row, w) => {
         const k = rowKey(row);
         const j = at.get(k);
         if (j === undefined) {
-          at.set(k, rows.length);
-          rows.push(row);
-          sums.push(w);
-        } else sums[j]! += w;
-      }
-    }
-    const keptRows: Row[] = [];
-    const keptWeights: number[] = [];
-    let allOne = true;
-    for (let j = 0; j < rows.length; j++) {
-      const w = sums[j]!;
-      if (w === 0) continue;
-      if (w !== 1) allOne = false;
-      keptRows.push(rows[j]!);
-      keptWeights.push(w);
-    }
-    this.chunks = keptRows.length ? [{ rows: keptRows, weights: allOne ? null : keptWeights, open: false }] : [];
-    this.held = keptRows.length;
+          at.set(k, sums.length);
+          sums.push([row, w]);
+        } else sums[j]![1] += w;
+      });
+    const kept = sums.filter((e) => e[1] !== 0);
+    this.chunks = kept.length ? [chunkOf(kept)] : [];
+    this.held = kept.length;
     this.negatives = 0;
     this.consolidated = true;
   }

@@ -60,6 +60,30 @@ describe('RelationContents', () => {
     );
   });
 
+  it('keeps what was appended whatever the caller does with its delta afterwards, rows of one width or not', () => {
+    const row = fc.oneof(
+      fc.tuple(fc.integer({ min: 0, max: 9 }), fc.constantFrom('x', null, 2.5)).map(([n, v]) => [n, v] as Row),
+      fc.integer({ min: 0, max: 9 }).map((n) => [n] as Row),
+    );
+    const step = fc.oneof(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 256, max: 700 })).chain((n) => fc.array(fc.tuple(row, fc.constantFrom(1, 1, 2, -1)), { minLength: n, maxLength: n }));
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 30 }), (steps) => {
+        const c = new RelationContents();
+        const all: Delta = [];
+        for (const d of steps) {
+          all.push(...d.map(([r, w]) => [r, w] as [Row, number]));
+          c.append(d);
+          for (const e of d as Delta) e[1] = 7; // the step's delta is the caller's: it may reuse it
+        }
+        const held: Delta = [];
+        c.forEachEntry((r, w) => held.push([r, w]));
+        expect(bag(held)).toEqual(bag(all));
+        expect(bag(c.rows())).toEqual(bag(all));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it('never hashes an insert-only relation, and stays small when rows come and go', () => {
     // the same 100 rows inserted 50 times: kept as appended (no compaction) until read
     const inserts = new RelationContents();
