@@ -21,42 +21,23 @@ const OWN_CHUNK = 256;
 /** The chunk small steps share is packed and closed once it holds this many rows. */
 const PACK_OPEN = 4096;
 
-/** Rows packed, with the weight of each (null while every weight is 1). */
-interface PackedChunk {
-  packed: PackedRows;
-  weights: number[] | null;
-}
-
 /** Entries as they came: the chunk small steps share (`open`), or rows that do not pack (not all of one width). */
 interface EntryChunk {
-  packed: null;
   entries: Delta;
   open: boolean;
 }
 
-type Chunk = PackedChunk | EntryChunk;
+type Chunk = PackedRows | EntryChunk;
 
 /** A chunk of `entries` (neither the array nor its pairs are kept: a caller may go on using them): packed when they pack. */
 function chunkOf(entries: Delta): Chunk {
-  const packed = PackedRows.pack(entries);
-  if (packed === null) return { packed: null, entries: entries.map(([row, w]) => [row, w]), open: false };
-  let weights: number[] | null = null;
-  for (let i = 0; i < entries.length; i++) {
-    const w = entries[i]![1];
-    if (w !== 1) {
-      if (weights === null) weights = new Array<number>(entries.length).fill(1);
-      weights[i] = w;
-    }
-  }
-  return { packed, weights };
+  return PackedRows.pack(entries) ?? { entries: entries.map(([row, w]) => [row, w]), open: false };
 }
 
 /** Calls `visit` with every row of a chunk and its weight. */
 function visitChunk(chunk: Chunk, visit: (row: Row, weight: number) => void): void {
-  if (chunk.packed !== null) {
-    const { packed, weights } = chunk;
-    for (let i = 0; i < packed.length; i++) visit(packed.row(i), weights === null ? 1 : weights[i]!);
-  } else for (const [row, w] of chunk.entries) visit(row, w);
+  if (chunk instanceof PackedRows) for (let i = 0; i < chunk.length; i++) visit(chunk.row(i), chunk.weight(i));
+  else for (const [row, w] of chunk.entries) visit(row, w);
 }
 
 export class RelationContents {
@@ -74,7 +55,7 @@ export class RelationContents {
     if (n >= OWN_CHUNK) this.chunks.push(chunkOf(d));
     else {
       let chunk = this.chunks[this.chunks.length - 1];
-      if (chunk === undefined || chunk.packed !== null || !chunk.open) this.chunks.push((chunk = { packed: null, entries: [], open: true }));
+      if (chunk === undefined || chunk instanceof PackedRows || !chunk.open) this.chunks.push((chunk = { entries: [], open: true }));
       const entries = chunk.entries;
       for (let i = 0; i < n; i++) entries.push([d[i]![0], d[i]![1]]);
       if (entries.length >= PACK_OPEN) this.chunks[this.chunks.length - 1] = chunkOf(entries);

@@ -1,5 +1,5 @@
 /**
- * Rows of one width kept column by column, for contents that are written once and read rarely (a
+ * Delta entries (rows of one width, with their weights) kept column by column, for contents that are written once and read rarely (a
  * relation's integrated contents: read by snapshots and ad-hoc queries, never by a step). A column whose
  * values are all numbers (or null) is one array of numbers, which V8 holds unboxed; all strings (or null),
  * one string holding them one after another, with the end of each; anything else, an array of its
@@ -13,7 +13,7 @@
  * stays in the JS heap (no ArrayBuffer), so the heap limit of a pipeline's worker still bounds it. Reading
  * makes each row again (a new array, its strings slices of the column's text).
  *
- * Contract: pack(entries).row(i) equals entries[i]'s row value for value (numbers the same number, -0 and NaN
+ * Contract: pack(entries).row(i) equals entries[i]'s row value for value, and weight(i) its weight (numbers the same number, -0 and NaN
  * included; strings code unit for code unit, lone surrogates included; other values the same objects).
  * Rows of different widths are not packed (pack gives null).
  */
@@ -79,7 +79,8 @@ function packColumn(entries: Delta, c: number): Column {
   const kind = first < n ? typeof entries[first]![0][c] : 'object';
   let nulls: NullMarks = null;
   if (kind === 'number') {
-    const nums = new Array<number>(n);
+    // filled with a fraction first: V8 then holds the array unboxed from the start (no change of its kind, no holes to check)
+    const nums = new Array<number>(n).fill(0.5);
     let i = 0;
     for (; i < n; i++) {
       const v = entries[i]![0][c];
@@ -94,7 +95,7 @@ function packColumn(entries: Delta, c: number): Column {
   } else if (kind === 'string') {
     // appended one by one, then flattened by reading a character: faster than joining an array of them
     let text = '';
-    const ends = new Array<number>(n);
+    const ends = new Array<number>(n).fill(0);
     let i = 0;
     for (; i < n; i++) {
       const v = entries[i]![0][c];
@@ -120,17 +121,28 @@ function packColumn(entries: Delta, c: number): Column {
 export class PackedRows {
   private constructor(
     private readonly columns: Column[],
+    /** Each entry's weight, or null when every weight is 1. */
+    private readonly weights: number[] | null,
     readonly length: number,
   ) {}
 
-  /** The rows of `entries` packed (their weights are not kept), or null when they are not all of one width. */
+  /** `entries` packed (their rows and their weights), or null when their rows are not all of one width. */
   static pack(entries: Delta): PackedRows | null {
     const n = entries.length;
     const width = n === 0 ? 0 : entries[0]![0].length;
-    for (let i = 1; i < n; i++) if (entries[i]![0].length !== width) return null;
+    let weights: number[] | null = null;
+    for (let i = 0; i < n; i++) {
+      const e = entries[i]!;
+      if (e[0].length !== width) return null;
+      const w = e[1];
+      if (w !== 1) {
+        if (weights === null) weights = new Array<number>(n).fill(1);
+        weights[i] = w;
+      }
+    }
     const columns: Column[] = [];
     for (let c = 0; c < width; c++) columns.push(packColumn(entries, c));
-    return new PackedRows(columns, n);
+    return new PackedRows(columns, weights, n);
   }
 
   /** Row i, made again. */
@@ -139,5 +151,10 @@ export class PackedRows {
     const row: Row = new Array<Value>(columns.length);
     for (let c = 0; c < columns.length; c++) row[c] = columns[c]!.get(i);
     return row;
+  }
+
+  /** Entry i's weight. */
+  weight(i: number): number {
+    return this.weights === null ? 1 : this.weights[i]!;
   }
 }

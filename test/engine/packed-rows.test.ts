@@ -1,6 +1,6 @@
 /**
  * Packed rows (packed-rows.ts): rows read back from their packed form are the rows that were packed, value
- * for value, for columns of numbers, of strings, with nulls, and of anything else; rows of different
+ * for value (and their weights the same), for columns of numbers, of strings, with nulls, and of anything else; rows of different
  * widths are not packed; and the packed form holds no object per row (its heap, measured after a full
  * collection, is a fraction of the rows').
  */
@@ -47,6 +47,7 @@ describe('PackedRows', () => {
           const row = packed.row(i);
           const want = d[i]![0];
           expect(row).toHaveLength(want.length);
+          expect(packed.weight(i)).toBe(d[i]![1]);
           for (let c = 0; c < want.length; c++) if (!same(row[c]!, want[c]!)) expect({ row: i, column: c, got: row[c] }).toEqual({ row: i, column: c, got: want[c] });
         }
       }),
