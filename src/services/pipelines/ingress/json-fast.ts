@@ -330,20 +330,27 @@ export class JsonFastRows {
           if (c === 125 /* } */) break;
           throw GIVE_UP;
         }
-      for (let i = 0; i < width; i++) {
-        if (seen[i] === 1) continue;
-        const value = this.binding.missing(i); // its DEFAULT, NULL, or the row is refused
-        if (value === null) batch.setNull(i);
-        else batch.set(i, value);
-      }
+      for (let i = 0; i < width; i++) if (seen[i] === 0) this.missingCell(batch, i);
     } catch (err) {
       batch.dropRow();
       throw err;
     }
+    this.completeRow(batch, sink, p);
+    this.keepShape(start, p, values);
+  }
+
+  /** Cell i, which the row leaves out: its DEFAULT, NULL, or the row is refused. */
+  private missingCell(batch: RowBatch, i: number): void {
+    const value = this.binding.missing(i);
+    if (value === null) batch.setNull(i);
+    else batch.set(i, value);
+  }
+
+  /** Completes the row in progress, which ends at p: into the batch, with its event on the line begun last. */
+  private completeRow(batch: RowBatch, sink: ParsedSink, p: number): void {
     batch.endRow();
     sink.batchRow(sink.event(this.line));
     this.p = p;
-    this.keepShape(start, p, values);
   }
 
   /** Keeps the separators of the row just read key by key, bytes [start, end) of the line holding `values` values. */
@@ -417,18 +424,12 @@ export class JsonFastRows {
           return false;
         }
       }
-      for (const i of this.shapeMissing) {
-        const value = this.binding.missing(i);
-        if (value === null) batch.setNull(i);
-        else batch.set(i, value);
-      }
+      for (const i of this.shapeMissing) this.missingCell(batch, i);
     } catch (err) {
       batch.dropRow();
       throw err;
     }
-    batch.endRow();
-    sink.batchRow(sink.event(this.line));
-    this.p = p;
+    this.completeRow(batch, sink, p);
     this.shapedRows++;
     return true;
   }
