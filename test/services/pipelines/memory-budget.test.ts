@@ -80,10 +80,12 @@ describe('the memory budget of a running server', () => {
       await startRunning(svc, 'big');
       expect((await ingest(svc, 'small', 't', 'format=csv', '1,a\n2,b\n3,c\n')).status).toBe(200);
       const status = async (name: string) => (await svc.call('GET', `/v0/pipelines/${name}`)).json;
-      // the big one grows 100,000 rows at a time until the budget stops it (its own limit is far above)
+      // the big one grows 100,000 rows (about 16 MB of heap, its contents being packed) at a time until the
+      // budget stops it (its own limit is far above)
       let sent = 0;
+      const pad = 'x'.repeat(150);
       for (let k = 0; k < 30 && (await status('big')).deployment_status === 'Running'; k++) {
-        const rows = Array.from({ length: 100_000 }, (_, i) => `${sent + i},row-${sent + i}\n`).join('');
+        const rows = Array.from({ length: 100_000 }, (_, i) => `${sent + i},row-${sent + i}-${pad}\n`).join('');
         const r = await ingest(svc, 'big', 't', 'format=csv', rows);
         if (r.status === 200) sent += 100_000;
         expect((await status('small')).deployment_status).toBe('Running');
