@@ -236,7 +236,8 @@ export class PipelineHost {
     return {
       message: `The pipeline's worker failed with an unexpected error: ${message}`,
       error_code: 'RuntimeError.WorkerPanic',
-      details: { error: message },
+      // the process died (killed, crashed) rather than the engine failing on a step: the manager may start it again
+      details: err?.code === 'ERR_WORKER_PROCESS_ENDED' ? { error: message, process_ended: true } : { error: message },
     };
   }
 

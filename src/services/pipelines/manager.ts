@@ -509,7 +509,8 @@ export class PipelineManager {
   private fail(e: Entry, host: PipelineHost, body: ErrorBody): void {
     if (e.runtime !== host) return;
     // the process died (killed, crashed): it starts again from its storage, unless it died soon after the last such start
-    const died = (body.details as { exit_code?: unknown } | null)?.exit_code !== undefined;
+    const details = body.details as { exit_code?: unknown; process_ended?: unknown } | null;
+    const died = details?.exit_code !== undefined || details?.process_ended === true;
     const last = this.restartedAt.get(e.rec.id);
     if (died && this.storageRoot() !== null && !this.opts.workerFault && !this.closing && (last === undefined || Date.now() - last > RESTART_BACKOFF_MS)) {
       this.restartedAt.set(e.rec.id, Date.now());
