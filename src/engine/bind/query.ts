@@ -392,7 +392,10 @@ const UNIT_MS: Record<string, number> = {
 
 /**
  * Watermark lineage of `TIMESTAMP_TRUNC(ts, unit)` / `DATE_TRUNC('unit', ts)` over a TIMESTAMP column fed by
- * LATENESS: a truncated value v gets no new rows once v + one unit + the column's slack <= the watermark.
+ * LATENESS: a truncated value v gets rows from ts in [v, v + one unit), and a ts can come while ts + slack > the
+ * watermark; so v gets no new rows once v + one unit - 1 + the column's slack <= the watermark (for a LATENESS
+ * column, slack 1: once v + one unit <= the waterline, as Feldera's docs' emit_final table has it; TUMBLE's
+ * window_start the same). MONTH, QUARTER and YEAR count their longest length (31, 92, 366 days).
  */
 function truncLineage(e: Expr, rel: Rel): PlanColumn['wm'] {
   if (e.k !== 'func' || !['TIMESTAMP_TRUNC', 'DATE_TRUNC'].includes(e.name) || e.args.length !== 2) return undefined;
@@ -408,5 +411,5 @@ function truncLineage(e: Expr, rel: Rel): PlanColumn['wm'] {
     return undefined;
   }
   const wm = c && c.type.kind === 'TIMESTAMP' ? rel.node.columns[c.idx]?.wm : undefined;
-  return wm && { ...wm, slack: wm.slack + UNIT_MS[unit]! };
+  return wm && { ...wm, slack: wm.slack - 1 + UNIT_MS[unit]! };
 }
