@@ -78,6 +78,24 @@ CREATE VIEW by_end WITH ('emit_final' = 'window_end') AS SELECT window_end, SUM(
     expect(insert(c, '2024-01-01 12:30:00', 8).get('H')).toEqual([{ row: { WINDOW_START: '2024-01-01 10:30:00', S: 1 }, weight: 1 }]);
   });
 
+  it('calendar units: a month, quarter or year is final when the waterline reaches the next one, whatever its length', () => {
+    const unitView = (unit: string) =>
+      `CREATE VIEW ${unit.toLowerCase()}s WITH ('emit_final' = 'p') AS SELECT TIMESTAMP_TRUNC(ts, ${unit}) AS p, COUNT(*) AS n FROM e GROUP BY TIMESTAMP_TRUNC(ts, ${unit});`;
+    const c = prog(E + ['MONTH', 'QUARTER', 'YEAR'].map(unitView).join('\n')).newCircuit();
+    const out = (ts: string) => {
+      const ch = insert(c, ts);
+      return ['MONTHS', 'QUARTERS', 'YEARS'].map((v) => (ch.get(v) ?? []).map((r) => r.row.P));
+    };
+    out('2023-02-10 00:00:00');
+    expect(out('2023-03-01 00:59:59.999')).toEqual([[], [], []]); // W = 02-28 23:59:59.999
+    expect(out('2023-03-01 01:00:00')).toEqual([['2023-02-01 00:00:00'], [], []]); // W = 03-01: February (28 days) is final
+    expect(out('2023-04-01 01:00:00')).toEqual([['2023-03-01 00:00:00'], ['2023-01-01 00:00:00'], []]); // W = 04-01
+    expect(out('2023-05-01 00:30:00')).toEqual([[], [], []]); // W = 04-30 23:30: April (30 days) still open
+    expect(out('2023-05-01 01:00:00')).toEqual([['2023-04-01 00:00:00'], [], []]);
+    expect(out('2024-01-01 00:59:59.999')).toEqual([['2023-05-01 00:00:00'], ['2023-04-01 00:00:00'], []]); // W = 12-31 23:59:59.999
+    expect(out('2024-01-01 01:00:00')).toEqual([[], [], ['2023-01-01 00:00:00']]); // W = 2024-01-01: 2023 (365 days) is final
+  });
+
   /** The program with and without LATENESS: the difference of their state sizes is what LATENESS released. */
   function pair(sql: string): { c: Circuit; control: Circuit; released: () => number } {
     const c = prog(sql).newCircuit();
