@@ -173,6 +173,13 @@ describe('shared items', () => {
     expect(seenByA.body.lists.map((l: { id: number }) => l.id)).toEqual([secretList]);
     expect(seenByA.body.user_id).toBe(1);
 
+    // link.updated belongs to the owner: the link as A sees it (A's private tag and list, not B's private tag)
+    const updatedEvents = () => f.events.filter((e) => e.type === 'link.updated' && (e.data as { id: number }).id === link);
+    const event = updatedEvents().at(-1)!;
+    expect(event.userId).toBe(1);
+    expect((event.data as any).tags.map((t: { id: number }) => t.id)).toEqual([secretTag]);
+    expect((event.data as any).lists.map((l: { id: number }) => l.id)).toEqual([secretList]);
+
     const dup = await f.req(f.B, 'PATCH', `/api/v2/links/${link}`, { url: taken });
     expect([dup.status, dup.body.errors]).toEqual([422, { url: ['The url has already been taken.'] }]);
 
@@ -180,6 +187,8 @@ describe('shared items', () => {
     const bulk = await f.req(f.B, 'PATCH', '/api/v2/bulk/links', { models: [link], tags: [], tags_mode: 'replace', lists: [], lists_mode: 'append', visibility: null });
     expect(bulk.body[0].tags).toEqual([]);
     expect((await f.req(f.A, 'GET', `/api/v2/links/${link}`)).body.tags.map((t: { id: number }) => t.id)).toEqual([secretTag]);
+    const bulkEvent = updatedEvents().at(-1)!;
+    expect([bulkEvent.userId, (bulkEvent.data as any).tags.map((t: { id: number }) => t.id)]).toEqual([1, [secretTag]]);
   });
 
   test('bulk edit follows the update policy, bulk delete the delete policy', async () => {

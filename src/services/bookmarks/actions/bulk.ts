@@ -14,9 +14,9 @@
 import type { Deps } from '../deps.js';
 import { canDelete, canUpdate, type Caller } from '../access.js';
 import { ATTACH_MODES, BULK_DELETE_TYPES, Check, isPlainObject, normalizeInput, refuseTooManyModels, type Input, type Ref } from '../validate.js';
-import { attach, getLink, linkWithRelations, setLinkDeleted, updateLink, type LinkJson } from '../store/links.js';
+import { attach, getLink, linkWithRelations, setLinkDeleted, updateLink, type LinkJson, type LinkRow } from '../store/links.js';
 import { collectionJson, getCollection, setCollectionDeleted, updateCollection, type CollectionKind, type CollectionRow } from '../store/collections.js';
-import { checkRefs, emitTagsCreated, replaceVisibleRefs, requireUser, resolveRefs, storeLink, validateNewLink } from './links.js';
+import { checkRefs, emitLinkUpdated, emitTagsCreated, replaceVisibleRefs, requireUser, resolveRefs, storeLink, validateNewLink } from './links.js';
 import { readCollectionFields, storeCollection } from './collections.js';
 
 /** Links stored at once while a bulk create fetches their page metadata. */
@@ -111,6 +111,7 @@ export function bulkEditLinks(deps: Deps, caller: Caller, body: Input): (LinkJso
   c.done();
   const created: CollectionRow[] = [];
   const out: (LinkJson | null)[] = [];
+  const updatedRows: LinkRow[] = [];
   deps.db.transaction(() => {
     for (const id of ids ?? []) {
       const row = getLink(deps.db, id);
@@ -128,11 +129,13 @@ export function bulkEditLinks(deps: Deps, caller: Caller, body: Input): (LinkJso
       apply('tags', tags, tagsMode);
       apply('lists', lists, listsMode);
       const updated = updateLink(deps.db, id, visibility ? { visibility } : {});
+      updatedRows.push(updated);
       out.push(linkWithRelations(deps.db, caller, updated));
     }
   })();
   emitTagsCreated(deps, created);
-  for (const l of out) if (l) deps.events.emit({ type: 'link.updated', data: l, userId: l.user_id });
+  let n = 0;
+  for (const l of out) if (l) emitLinkUpdated(deps, caller, updatedRows[n++]!, l);
   return out;
 }
 

@@ -71,6 +71,16 @@ export function replaceVisibleRefs(deps: Deps, caller: Caller, kind: CollectionK
   attach(deps.db, kind, linkId, [...hidden, ...ids], 'replace');
 }
 
+/**
+ * Publishes link.updated for a link: the link as its owner sees it (the event belongs to the owner), also when
+ * another user changed it, whose view would show their own private tags and hide the owner's.
+ */
+export function emitLinkUpdated(deps: Deps, caller: Caller, row: LinkRow, asCaller: LinkJson): void {
+  const own = caller.kind === 'user' && caller.userId === row.user_id;
+  const data = own ? asCaller : linkWithRelations(deps.db, { kind: 'user', userId: row.user_id, tokenId: 0 }, row);
+  deps.events.emit({ type: 'link.updated', data, userId: row.user_id });
+}
+
 export function emitTagsCreated(deps: Deps, tags: CollectionRow[]): void {
   for (const t of tags) deps.events.emit({ type: 'tag.created', data: collectionJson('tags', t), userId: t.user_id });
 }
@@ -261,7 +271,7 @@ export function patchLink(deps: Deps, caller: Caller, id: number, input: Input, 
   }
   const json = linkWithRelations(deps.db, caller, updated);
   emitTagsCreated(deps, created);
-  deps.events.emit({ type: 'link.updated', data: json, userId: updated.user_id });
+  emitLinkUpdated(deps, caller, updated, json);
   return json;
 }
 
