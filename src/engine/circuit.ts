@@ -15,7 +15,8 @@
  */
 import { EngineInputError, EngineStateError, EngineStepError, type Circuit, type CircuitStatePart, type InputChange, type JsonRow, type JsonValue, type StepResult, type WeightedRow } from './api.js';
 import type { BoundProgram, TableDef, ViewDef } from './bind/program.js';
-import type { PlanNode, PlanColumn } from './plan/nodes.js';
+import type { PlanNode, PlanColumn, Watermarked } from './plan/nodes.js';
+import { finalFrom } from './plan/waterline.js';
 import { consolidate, type Delta, type Operator } from './ops/zset.js';
 import { consolidateStep, RelationContents } from './contents.js';
 import { StepChanges } from './step-changes.js';
@@ -49,8 +50,8 @@ interface Output {
   /** Primary-key tables: contents live in the table's key map. */
   byKey?: Map<string | number, Row>;
   formatters: Array<(v: Value) => JsonValue>;
-  /** emit_final views: changes held back until their row is final (column value + slack <= watermark). */
-  final?: { col: number; table: string; wmCol: number; slack: number; held: Map<string, [Row, number]> };
+  /** emit_final views: changes held back until their row is final (plan/waterline.ts finalFrom <= watermark). */
+  final?: { col: number; table: string; wmCol: number; lineage: Watermarked; held: Map<string, [Row, number]> };
 }
 
 export class EngineCircuit implements Circuit {
@@ -116,7 +117,7 @@ export class EngineCircuit implements Circuit {
     for (const v of program.views) {
       if (v.local) continue;
       this.addOutput(v.name, v.node, v.columns, v.quoted);
-      if (v.emitFinal) this.outputs[this.outputs.length - 1]!.final = { col: v.emitFinal.col, table: v.emitFinal.wm.table, wmCol: v.emitFinal.wm.col, slack: v.emitFinal.wm.slack, held: new Map() };
+      if (v.emitFinal) this.outputs[this.outputs.length - 1]!.final = { col: v.emitFinal.col, table: v.emitFinal.wm.table, wmCol: v.emitFinal.wm.col, lineage: v.emitFinal.wm, held: new Map() };
     }
     // initial outputs (constants, the row of a global aggregate over nothing) are the contents at
     // creation; every step's changes are the difference to the contents before it, so a snapshot plus
@@ -223,7 +224,7 @@ export class EngineCircuit implements Circuit {
     if (wm === undefined || !f.held.size) return out;
     for (const [k, e] of f.held) {
       const v = e[0][f.col];
-      if (typeof v === 'number' && v + f.slack <= wm) {
+      if (typeof v === 'number' && finalFrom(v, f.lineage) <= wm) {
         out.push(e);
         f.held.delete(k);
       }

@@ -304,7 +304,9 @@ function bindTvf(f: FromItem & { k: 'tvf' }, env: Env): Rel {
   ];
   const srcWm = base.node.columns[idx]?.wm;
   const sizeMs = name === 'TUMBLE' ? ival(rest[0], 'a window size') : ival(rest[1], 'a window size');
-  const lineage = [...base.node.columns.map((c) => c.wm), srcWm && { ...srcWm, slack: srcWm.slack - 1 + sizeMs }, srcWm && { ...srcWm, slack: srcWm.slack - 1 }];
+  // (a window bound is no calendar unit: a source's calendar refinement does not carry over, its slack does)
+  const bound = (extra: number) => srcWm && { table: srcWm.table, col: srcWm.col, slack: srcWm.slack - 1 + extra };
+  const lineage = [...base.node.columns.map((c) => c.wm), bound(sizeMs), bound(0)];
   const n = node({ kind: name === 'TUMBLE' ? 'tumble' : 'hop', inputs: [base.node], columns: cols.map((c, i) => ({ name: c.name, type: c.type, wm: lineage[i] })), make: () => new FlatMapOp(fn) });
   return { node: n, scope: new Scope(cols, env.casing) };
 }
