@@ -618,7 +618,9 @@ export class EngineCircuit implements Circuit {
         const mine = this.stateShape();
         if (!Array.isArray(p.shape) || p.shape.length !== mine.length || p.shape.some((s, i) => s !== mine[i])) {
           const i = Array.isArray(p.shape) ? mine.findIndex((s, j) => p.shape[j] !== s) : 0;
-          refuse(`its relations differ (${i >= 0 ? `this program has ${mine[i]}, the checkpoint ${Array.isArray(p.shape) ? (p.shape[i] ?? 'nothing') : 'no list'}` : 'a different number of relations'})`);
+          refuse(
+            `its relations differ (${i >= 0 ? `this program has ${mine[i]}, the checkpoint ${Array.isArray(p.shape) ? (p.shape[i] ?? 'nothing') : 'no list'}` : 'a different number of relations'})`,
+          );
         }
         // the contents made at creation (constants, a global aggregate's row over nothing) are replaced
         for (const o of this.outputs) {

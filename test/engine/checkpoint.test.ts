@@ -57,12 +57,12 @@ const ts = (minute: number): string => {
 };
 
 const change = fc.oneof(
-  fc.record({ minute: fc.integer({ min: 0, max: 600 }), k: fc.integer({ min: 0, max: 5 }), v: fc.integer({ min: -1000, max: 1000 }), del: fc.boolean() }).map(
-    ({ minute, k, v, del }): InputChange => ({ table: 'e', op: del ? 'delete' : 'insert', row: { ts: ts(minute), k, v } }),
-  ),
-  fc.record({ id: fc.integer({ min: 0, max: 5 }), name: fc.constantFrom('ada', 'bob', 'cy', null), score: fc.integer({ min: -10, max: 10 }).map((n) => n / 4), del: fc.boolean() }).map(
-    ({ id, name, score, del }): InputChange => (del ? { table: 'p', op: 'delete', row: { id, name, score } } : { table: 'p', op: 'upsert', row: { id, name, score } }),
-  ),
+  fc
+    .record({ minute: fc.integer({ min: 0, max: 600 }), k: fc.integer({ min: 0, max: 5 }), v: fc.integer({ min: -1000, max: 1000 }), del: fc.boolean() })
+    .map(({ minute, k, v, del }): InputChange => ({ table: 'e', op: del ? 'delete' : 'insert', row: { ts: ts(minute), k, v } })),
+  fc
+    .record({ id: fc.integer({ min: 0, max: 5 }), name: fc.constantFrom('ada', 'bob', 'cy', null), score: fc.integer({ min: -10, max: 10 }).map((n) => n / 4), del: fc.boolean() })
+    .map(({ id, name, score, del }): InputChange => (del ? { table: 'p', op: 'delete', row: { id, name, score } } : { table: 'p', op: 'upsert', row: { id, name, score } })),
 );
 
 describe('circuit checkpoints', () => {

@@ -209,7 +209,14 @@ export class PipelineManager {
     if (root === null) return [];
     return listCheckpoints(storageDirOf(root, e.rec.id))
       .reverse()
-      .map((c) => ({ uuid: c.meta.uuid, identifier: null, fingerprint: parseInt(c.meta.fingerprint.slice(0, 13), 16), size: c.bytes, steps: c.meta.steps, processed_records: c.meta.processedRecords }));
+      .map((c) => ({
+        uuid: c.meta.uuid,
+        identifier: null,
+        fingerprint: parseInt(c.meta.fingerprint.slice(0, 13), 16),
+        size: c.bytes,
+        steps: c.meta.steps,
+        processed_records: c.meta.processedRecords,
+      }));
   }
 
   /** POST /checkpoint: asks the running pipeline for a checkpoint; answers its sequence number at once. */

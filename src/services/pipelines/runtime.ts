@@ -453,7 +453,8 @@ export class PipelineRuntime {
   /** Input connectors whose data is applied (end of input reached), for a checkpoint: they are not read again. */
   connectorPositions(): Record<string, unknown> {
     const out: Record<string, unknown> = {};
-    for (const ep of this.inputs.values()) if (!ep.endpoint_name.startsWith('api-ingress-') && ep.metrics.end_of_input && !this.pendingConnectorData.some((d) => d.endpointName === ep.endpoint_name)) out[ep.endpoint_name] = 'done';
+    for (const ep of this.inputs.values())
+      if (!ep.endpoint_name.startsWith('api-ingress-') && ep.metrics.end_of_input && !this.pendingConnectorData.some((d) => d.endpointName === ep.endpoint_name)) out[ep.endpoint_name] = 'done';
     return out;
   }
 

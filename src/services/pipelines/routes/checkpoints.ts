@@ -18,8 +18,7 @@ import type { PipelineManager } from '../manager.js';
 import { deployed } from './completion.js';
 import { param, parseUuid, queryError, type Query } from './util.js';
 
-export const NO_CHECKPOINT_SYNC =
-  'Cannot use enterprise-only feature (checkpoint sync) in this edition: ops serve keeps checkpoints on its local disk and syncs them to no object store.';
+export const NO_CHECKPOINT_SYNC = 'Cannot use enterprise-only feature (checkpoint sync) in this edition: ops serve keeps checkpoints on its local disk and syncs them to no object store.';
 
 const enterpriseFeature = () => new ApiError(501, 'EnterpriseFeature', NO_CHECKPOINT_SYNC, { feature: 'checkpoint sync' });
 

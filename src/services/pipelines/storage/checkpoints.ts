@@ -163,7 +163,11 @@ export function listCheckpoints(storage: string): StoredCheckpoint[] {
  * CheckpointDamaged (or the engine refuses the parts), `onDamaged` hears of it and the one before it is
  * tried. Answers restore's result, or null when there is no usable checkpoint.
  */
-export function restoreNewest<T>(storage: string, restore: (meta: CheckpointMeta, parts: Iterable<unknown>) => T, onDamaged: (path: string, err: Error) => void): { checkpoint: StoredCheckpoint; result: T } | null {
+export function restoreNewest<T>(
+  storage: string,
+  restore: (meta: CheckpointMeta, parts: Iterable<unknown>) => T,
+  onDamaged: (path: string, err: Error) => void,
+): { checkpoint: StoredCheckpoint; result: T } | null {
   for (const f of files(checkpointDir(storage))) {
     try {
       const it = iterateFrames(f.path);

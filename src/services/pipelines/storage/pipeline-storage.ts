@@ -134,7 +134,7 @@ export class PipelineStorage {
   start(rt: DurableRuntime, replay: (rec: LogRecord, inState: boolean) => boolean, startedAt: number): StorageReport {
     let records = 0;
     let steps = 0;
-    let next = 0;
+    let next: number;
     const meta = this.restoredMeta;
     if (this.notResumed === null) {
       const from = meta ? meta.replayFrom : 0;

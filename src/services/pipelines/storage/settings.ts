@@ -44,7 +44,13 @@ export function storageDirOf(root: string, pipelineId: string): string {
 
 export function storageConfigOf(root: string, rec: { id: string; program_code: string; program_version: number; runtime_config: Record<string, unknown> }, outputCase: string): StorageConfig {
   const ft = faultToleranceOf(rec.runtime_config);
-  return { dir: storageDirOf(root, rec.id), inputLog: ft.inputLog, checkpointIntervalMs: ft.checkpointIntervalMs, fingerprint: programFingerprint(rec.program_code, outputCase), programVersion: rec.program_version };
+  return {
+    dir: storageDirOf(root, rec.id),
+    inputLog: ft.inputLog,
+    checkpointIntervalMs: ft.checkpointIntervalMs,
+    fingerprint: programFingerprint(rec.program_code, outputCase),
+    programVersion: rec.program_version,
+  };
 }
 
 /** Whether the pipeline has stored state (today's Feldera storage_status InUse; else Cleared). */
