@@ -169,7 +169,7 @@ function bindStatements(text: string, casing: Casing): { program?: BoundProgram;
     }
     for (const r of raw) {
       try {
-        const ad = new Adapter(stPos);
+        const ad = new Adapter(stPos, st.renamed);
         const s = ad.statement(r, st.local);
         withUserTypes(userTypes.resolver(st.rowTypes), () => bindStatement(s, st.columnAttrs, env, tables, views, text));
       } catch (e) {

@@ -36,13 +36,19 @@ function findPos(o: J, depth = 0): Pos | undefined {
 }
 
 export class Adapter {
-  constructor(private readonly fallback: Pos) {}
+  /** `renamed`: the pre-pass's placeholders for words the parser reserves (PreStatement.renamed). */
+  constructor(
+    private readonly fallback: Pos,
+    private readonly renamed?: ReadonlyMap<string, string>,
+  ) {}
 
   pos(o: J): Pos {
     return findPos(o) ?? this.fallback;
   }
 
   ident(o: J): Ident {
+    const word = this.renamed?.get(o.value);
+    if (word !== undefined && (o.quote_style === undefined || o.quote_style === null)) return { value: word, quoted: false, pos: this.pos(o) };
     return { value: o.value, quoted: o.quote_style !== undefined && o.quote_style !== null, pos: this.pos(o) };
   }
 

@@ -119,6 +119,8 @@ export interface PreStatement {
   createType?: CreateTypeSyntax;
   /** Anonymous `ROW(...)` types of the statement, each replaced in `text` by a type name of the same length. */
   rowTypes?: Map<string, FieldSyntax[]>;
+  /** Words used as identifiers that the parser reserves, each replaced in `text` by a placeholder of the same length: placeholder -> word. */
+  renamed?: Map<string, string>;
 }
 
 export interface PrepassError {
@@ -135,6 +137,17 @@ export const PERIOD_OPERATORS: Record<string, string> = {
   'IMMEDIATELY PRECEDES': '<@',
   'IMMEDIATELY SUCCEEDS': '@?',
 };
+
+/**
+ * Words Feldera (Calcite) takes as identifiers that the generic parser reserves: `KEY` and `INDEX` start a
+ * table constraint in a column list, the others end a SELECT (Hive's SORT/CLUSTER/DISTRIBUTE BY, RETURNING,
+ * TOP). Each, where it is not the keyword of Feldera's own syntax (`PRIMARY KEY`, `FOREIGN KEY`, `CREATE
+ * VIEW`), is replaced by a placeholder identifier of the same length that the adapter reads back as the word.
+ */
+const PARSER_RESERVED = new Set(['KEY', 'INDEX', 'FULLTEXT', 'SPATIAL', 'VIEW', 'RETURNING', 'SORT', 'CLUSTER', 'DISTRIBUTE', 'TOP']);
+const KEYWORD_AFTER: Record<string, ReadonlySet<string>> = { KEY: new Set(['PRIMARY', 'FOREIGN']), VIEW: new Set(['CREATE', 'MATERIALIZED', 'LOCAL', 'REPLACE', 'RECURSIVE']) };
+/** First character of a placeholder: a letter the parser takes in identifiers and SQL text hardly contains. */
+export const PLACEHOLDER_MARK = '\u01c2';
 
 const UNSUPPORTED_CREATE = new Set(['FUNCTION', 'AGGREGATE', 'INDEX', 'TRIGGER', 'PROCEDURE', 'SCHEMA', 'DATABASE', 'SEQUENCE']);
 
@@ -232,6 +245,16 @@ function rewriteStatement(text: string, toks: Token[], errors: PrepassError[]): 
       continue;
     }
     if (t.kind !== 'word') continue;
+    // a word the parser reserves, used as an identifier
+    if (PARSER_RESERVED.has(t.upper) && !KEYWORD_AFTER[t.upper]?.has(u(i - 1))) {
+      st.renamed ??= new Map();
+      const name = PLACEHOLDER_MARK + String(st.renamed.size).padStart(t.text.length - 1, '0');
+      if (name.length === t.text.length) {
+        st.renamed.set(name, t.text);
+        for (let k = 0; k < name.length; k++) chars[t.start - start + k] = name[k]!;
+      }
+      continue;
+    }
     // BETWEEN [A]SYMMETRIC
     if (t.upper === 'ASYMMETRIC' && u(i - 1) === 'BETWEEN') {
       blank(chars, t.start - start, t.end - start);
