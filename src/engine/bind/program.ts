@@ -11,6 +11,8 @@ import type { Env } from './env.js';
 import { bindQuery } from './query.js';
 import { bindExpr, coerce, parseTypeAt } from './expr.js';
 import { UserTypes } from './user-types.js';
+import { UserFunctions } from './udf.js';
+import { withUserFunctions } from './udf-scope.js';
 import { withUserTypes } from '../types/parse-type.js';
 import type { Value } from '../types/values.js';
 import { IntOverflow } from '../types/int64.js';
@@ -142,6 +144,7 @@ function bindStatements(text: string, casing: Casing): { program?: BoundProgram;
   const views: ViewDef[] = [];
   const lateStatements: Array<{ target: string[]; expr: string; pos: Pos }> = [];
   const userTypes = new UserTypes(casing, (offset) => posAt(text, offset));
+  const functions = new UserFunctions(casing);
   for (const st of pre.statements) {
     const stPos = posAt(text, st.start);
     if (st.lateness) {
@@ -152,6 +155,16 @@ function bindStatements(text: string, casing: Casing): { program?: BoundProgram;
       const { name, quoted, offset, fields } = st.createType;
       try {
         userTypes.declare(name, quoted, offset, fields);
+      } catch (e) {
+        if (!(e instanceof SqlError)) throw e;
+        errors.push({ message: e.message, line: e.pos.line, column: e.pos.column, kind: e.kind });
+      }
+      continue;
+    }
+    if (st.createFunction) {
+      const f = st.createFunction;
+      try {
+        withUserTypes(userTypes.resolver(st.rowTypes), () => withUserFunctions(functions, () => functions.declare(f, posAt(text, f.offset), padTo(stPos), st.renamed)));
       } catch (e) {
         if (!(e instanceof SqlError)) throw e;
         errors.push({ message: e.message, line: e.pos.line, column: e.pos.column, kind: e.kind });
@@ -171,7 +184,7 @@ function bindStatements(text: string, casing: Casing): { program?: BoundProgram;
       try {
         const ad = new Adapter(stPos, st.renamed);
         const s = ad.statement(r, st.local);
-        withUserTypes(userTypes.resolver(st.rowTypes), () => bindStatement(s, st.columnAttrs, env, tables, views, text));
+        withUserTypes(userTypes.resolver(st.rowTypes), () => withUserFunctions(functions, () => bindStatement(s, st.columnAttrs, env, tables, views, text)));
       } catch (e) {
         if (e instanceof SqlError) errors.push({ message: e.message, line: e.pos.line, column: e.pos.column, kind: e.kind });
         else if (e instanceof IntOverflow)

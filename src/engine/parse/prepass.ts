@@ -15,6 +15,8 @@
  *  - the period predicates after a `(start, end)` pair, which the parser does not know, -> binary operators it
  *    parses and the adapter maps back when the left operand is a pair: CONTAINS `@>`, EQUALS `@@`, PRECEDES `<<`,
  *    SUCCEEDS `>>`, IMMEDIATELY PRECEDES `<@`, IMMEDIATELY SUCCEEDS `@?` (PERIOD_OPERATORS);
+ *  - `CREATE FUNCTION f(params) RETURNS type [AS expr]` recorded as two texts the parser takes, positions kept:
+ *    the signature as `CREATE TABLE f(params, "$R$" type)` and the body as `SELECT expr` (createFunction);
  *  - `CREATE TYPE t AS (...)` read and recorded (not given to the parser); an anonymous `ROW(f T, ...)` type
  *    replaced by a type name `_ROWn` of the same length, its fields recorded (row-types.ts);
  *  - statements we do not support are reported with their position.
@@ -119,9 +121,27 @@ export interface PreStatement {
   createType?: CreateTypeSyntax;
   /** Anonymous `ROW(...)` types of the statement, each replaced in `text` by a type name of the same length. */
   rowTypes?: Map<string, FieldSyntax[]>;
+  /** Set for `CREATE FUNCTION` statements, which are given to the parser as the texts recorded here. */
+  createFunction?: CreateFunctionSyntax;
   /** Words used as identifiers that the parser reserves, each replaced in `text` by a placeholder of the same length: placeholder -> word. */
   renamed?: Map<string, string>;
 }
+
+/**
+ * `CREATE FUNCTION name(p T, ...) RETURNS T [NOT NULL] [AS expression]` as texts of the statement's length
+ * (offsets and line breaks kept): `signature` reads `CREATE TABLE name(p T, ..., "$R$" T)` (the last column
+ * is the return type), `body` reads `SELECT expression`; both undefined for a function without AS (a Rust UDF).
+ */
+export interface CreateFunctionSyntax {
+  name: string;
+  /** Offset of the name in the program. */
+  offset: number;
+  signature?: string;
+  body?: string;
+}
+
+/** The column of a function's signature text that holds its return type. */
+export const RETURN_COLUMN = '$R$';
 
 export interface PrepassError {
   message: string;
@@ -149,7 +169,7 @@ const KEYWORD_AFTER: Record<string, ReadonlySet<string>> = { KEY: new Set(['PRIM
 /** First character of a placeholder: a letter the parser takes in identifiers and SQL text hardly contains. */
 export const PLACEHOLDER_MARK = '\u01c2';
 
-const UNSUPPORTED_CREATE = new Set(['FUNCTION', 'AGGREGATE', 'INDEX', 'TRIGGER', 'PROCEDURE', 'SCHEMA', 'DATABASE', 'SEQUENCE']);
+const UNSUPPORTED_CREATE = new Set(['AGGREGATE', 'INDEX', 'TRIGGER', 'PROCEDURE', 'SCHEMA', 'DATABASE', 'SEQUENCE']);
 
 function blank(chars: string[], start: number, end: number): void {
   for (let i = start; i < end; i++) if (chars[i] !== '\n' && chars[i] !== '\r') chars[i] = ' ';
@@ -226,6 +246,7 @@ function rewriteStatement(text: string, toks: Token[], errors: PrepassError[]): 
     }
   }
   const isCreateTable = u(0) === 'CREATE' && toks.some((t, i) => i < 4 && t.upper === 'TABLE');
+  const functionAt = u(0) === 'CREATE' ? toks.findIndex((t, i) => i < 4 && t.upper === 'FUNCTION') : -1;
 
   let depth = 0;
   let colStartIdx = -1; // index of first token of the current column definition (depth 1, create table)
@@ -378,6 +399,60 @@ function rewriteStatement(text: string, toks: Token[], errors: PrepassError[]): 
       }
     }
   }
+  if (functionAt > 0) {
+    const f = createFunctionTexts(toks, chars, start, functionAt);
+    if (typeof f === 'string') {
+      errors.push({ message: f, offset: toks[functionAt]!.start });
+      return undefined;
+    }
+    st.createFunction = f;
+  }
   st.text = chars.join('');
   return st;
+}
+
+/** The signature and body texts of `CREATE [OR REPLACE] FUNCTION` (token `fn` is FUNCTION), or an error message. */
+function createFunctionTexts(toks: Token[], chars: string[], start: number, fn: number): CreateFunctionSyntax | string {
+  const usage = 'CREATE FUNCTION must be `CREATE FUNCTION name(param type, ...) RETURNS type AS expression`';
+  const name = toks[fn + 1];
+  if (!name || (name.kind !== 'word' && name.kind !== 'qident') || toks[fn + 2]?.text !== '(') return usage;
+  let close = -1;
+  for (let j = fn + 2, d = 0; j < toks.length; j++) {
+    if (toks[j]!.text === '(') d++;
+    else if (toks[j]!.text === ')' && --d === 0) {
+      close = j;
+      break;
+    }
+  }
+  if (close < 0 || toks[close + 1]?.upper !== 'RETURNS' || !toks[close + 2]) return usage;
+  let as = -1;
+  for (let j = close + 2, d = 0; j < toks.length; j++) {
+    if (toks[j]!.text === '(') d++;
+    else if (toks[j]!.text === ')') d--;
+    else if (d === 0 && toks[j]!.upper === 'AS') {
+      as = j;
+      break;
+    }
+  }
+  const out: CreateFunctionSyntax = { name: name.text, offset: name.start };
+  if (as < 0) return out; // no body: a function implemented in Rust
+  if (as === toks.length - 1) return usage;
+  const at = (t: Token): number => t.start - start;
+  const put = (to: string[], offset: number, text: string): void => {
+    for (let k = 0; k < text.length; k++) to[offset + k] = text[k]!;
+  };
+  const sig = chars.slice();
+  blank(sig, at(toks[1]!), toks[fn]!.end - start); // [OR REPLACE] FUNCTION
+  put(sig, at(toks[fn]!), 'TABLE');
+  sig[at(toks[close]!)] = close === fn + 3 ? ' ' : ','; // no parameters: no comma before the return column
+  blank(sig, at(toks[close + 1]!), toks[close + 1]!.end - start); // RETURNS
+  put(sig, at(toks[close + 1]!), `"${RETURN_COLUMN}"`);
+  blank(sig, at(toks[as]!), sig.length);
+  sig[at(toks[as]!)] = ')';
+  const body = chars.slice();
+  blank(body, 0, toks[as]!.end - start);
+  put(body, 0, 'SELECT');
+  out.signature = sig.join('');
+  out.body = body.join('');
+  return out;
 }
