@@ -1,5 +1,6 @@
 /**
  * FROM clause: tables, views, CTEs, derived tables, joins (inner chains planned by join-order.ts), TUMBLE/HOP;
+ * ASOF joins in asof-join.ts;
  * lateral items (UNNEST, LATERAL) in lateral.ts, PIVOT in pivot.ts, SESSION in session.ts.
  */
 import { SqlError, type Expr, type FromItem, type Ident, type Query } from '../parse/ast.js';
@@ -15,6 +16,7 @@ import { boundLeaf, leavesScope, planJoinGroup, type GroupCond, type Leaf } from
 import { bindLateralList, isLateral, joinLateral, applyLateral } from './lateral.js';
 import { bindPivot } from './pivot.js';
 import { bindSession } from './session.js';
+import { asofJoin } from './asof-join.js';
 import { registerFromBinders } from './from-binders.js';
 import { isNowCall } from './now-call.js';
 
@@ -81,6 +83,11 @@ function addGroup(to: JoinGroup, g: JoinGroup): void {
  */
 function gatherInnerJoins(f: FromItem, env: Env, bindQuery: QueryBinder): JoinGroup {
   if (f.k !== 'join') return { leaves: [boundLeaf(bindFromItem(f, env, bindQuery))], conds: [] };
+  if (f.asof)
+    return {
+      leaves: [boundLeaf(asofJoin(planGroup(gatherInnerJoins(f.left, env, bindQuery), env), planGroup(gatherInnerJoins(f.right, env, bindQuery), env), f.kind, f.asof, f.on, env, f.pos))],
+      conds: [],
+    };
   if (isLateral(f.right)) {
     // the lateral side reads the left side's columns: never reordered, one leaf over the planned left side
     if (f.using || f.natural) throw new SqlError('USING and NATURAL are not supported with UNNEST or LATERAL; write ON', f.pos, 'unsupported');

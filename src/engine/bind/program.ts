@@ -182,7 +182,13 @@ function bindStatements(text: string, casing: Casing): { program?: BoundProgram;
     }
     for (const r of raw) {
       try {
-        const ad = new Adapter(stPos, st.renamed);
+        const leftAsof = new Set(
+          (st.leftAsof ?? []).map((o) => {
+            const p = posAt(text, o);
+            return `${p.line}:${p.column}`;
+          }),
+        );
+        const ad = new Adapter(stPos, st.renamed, leftAsof);
         const s = ad.statement(r, st.local);
         withUserTypes(userTypes.resolver(st.rowTypes), () => withUserFunctions(functions, () => bindStatement(s, st.columnAttrs, env, tables, views, text)));
       } catch (e) {

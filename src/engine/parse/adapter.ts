@@ -36,10 +36,14 @@ function findPos(o: J, depth = 0): Pos | undefined {
 }
 
 export class Adapter {
-  /** `renamed`: the pre-pass's placeholders for words the parser reserves (PreStatement.renamed). */
+  /**
+   * `renamed`: the pre-pass's placeholders for words the parser reserves (PreStatement.renamed); `leftAsof`:
+   * the positions (`line:column`) where the MATCH_CONDITION of a LEFT ASOF JOIN starts (PreStatement.leftAsof).
+   */
   constructor(
     private readonly fallback: Pos,
     private readonly renamed?: ReadonlyMap<string, string>,
+    private readonly leftAsof?: ReadonlySet<string>,
   ) {}
 
   pos(o: J): Pos {
@@ -293,6 +297,11 @@ export class Adapter {
         case 'CrossApply':
           kind = 'CROSS';
           break;
+        case 'AsOf': {
+          const at = this.pos(ov.match_condition);
+          kind = this.leftAsof?.has(`${at.line}:${at.column}`) ? 'LEFT' : 'INNER';
+          break;
+        }
         case 'OuterApply':
           this.unsupported('OUTER APPLY (as in Feldera; UNNEST(COALESCE(arr, ARRAY[NULL])) keeps the rows whose array is NULL)', j);
         // falls through (unreachable)
@@ -300,6 +309,13 @@ export class Adapter {
           this.unsupported(`${ok} join`, j);
       }
       const pos = this.pos(j.relation);
+      if (ok === 'AsOf') {
+        const match = this.expr(ov.match_condition);
+        const [ck, cv] = variant(ov.constraint);
+        if (ck !== 'On') this.unsupported('an ASOF JOIN without ON', j);
+        left = { k: 'join', kind, left, right, on: this.expr(cv), asof: match, pos };
+        continue;
+      }
       if (kind === 'CROSS') {
         left = { k: 'join', kind, left, right, pos };
         continue;

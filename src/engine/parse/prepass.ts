@@ -15,6 +15,9 @@
  *  - the period predicates after a `(start, end)` pair, which the parser does not know, -> binary operators it
  *    parses and the adapter maps back when the left operand is a pair: CONTAINS `@>`, EQUALS `@@`, PRECEDES `<<`,
  *    SUCCEEDS `>>`, IMMEDIATELY PRECEDES `<@`, IMMEDIATELY SUCCEEDS `@?` (PERIOD_OPERATORS);
+ *  - `LEFT ASOF JOIN` -> `ASOF JOIN` (the parser knows only the latter), the offset of its MATCH_CONDITION's
+ *    first token recorded (leftAsof) for the adapter to tell it from an inner ASOF JOIN; a MATCH_CONDITION
+ *    without parentheses gets them, in the blanks around it;
  *  - `CREATE FUNCTION f(params) RETURNS type [AS expr]` recorded as two texts the parser takes, positions kept:
  *    the signature as `CREATE TABLE f(params, "$R$" type)` and the body as `SELECT expr` (createFunction);
  *  - `CREATE TYPE t AS (...)` read and recorded (not given to the parser); an anonymous `ROW(f T, ...)` type
@@ -121,6 +124,8 @@ export interface PreStatement {
   createType?: CreateTypeSyntax;
   /** Anonymous `ROW(...)` types of the statement, each replaced in `text` by a type name of the same length. */
   rowTypes?: Map<string, FieldSyntax[]>;
+  /** Offsets (in the program) of the first token of each `LEFT ASOF JOIN`'s MATCH_CONDITION expression. */
+  leftAsof?: number[];
   /** Set for `CREATE FUNCTION` statements, which are given to the parser as the texts recorded here. */
   createFunction?: CreateFunctionSyntax;
   /** Words used as identifiers that the parser reserves, each replaced in `text` by a placeholder of the same length: placeholder -> word. */
@@ -273,6 +278,32 @@ function rewriteStatement(text: string, toks: Token[], errors: PrepassError[]): 
       if (name.length === t.text.length) {
         st.renamed.set(name, t.text);
         for (let k = 0; k < name.length; k++) chars[t.start - start + k] = name[k]!;
+      }
+      continue;
+    }
+    // LEFT ASOF JOIN
+    if (t.upper === 'LEFT' && u(i + 1) === 'ASOF' && u(i + 2) === 'JOIN') {
+      blank(chars, t.start - start, t.end - start);
+      let j = i + 3;
+      while (j < toks.length && u(j) !== 'MATCH_CONDITION') j++;
+      j++;
+      while (toks[j]?.text === '(') j++;
+      if (toks[j]) (st.leftAsof ??= []).push(toks[j]!.start);
+      continue;
+    }
+    // MATCH_CONDITION cond ON ...: the parser wants the condition in parentheses (Feldera takes it without)
+    if (t.upper === 'MATCH_CONDITION' && toks[i + 1] && toks[i + 1]!.text !== '(') {
+      let j = i + 1;
+      for (let d = 0; j < toks.length; j++) {
+        if (toks[j]!.text === '(') d++;
+        else if (toks[j]!.text === ')') d--;
+        else if (d === 0 && (u(j) === 'ON' || u(j) === 'USING')) break;
+      }
+      const open = t.end - start;
+      const close = (toks[j]?.start ?? end) - start - 1;
+      if (/\s/.test(chars[open]!) && close > open && /\s/.test(chars[close]!)) {
+        chars[open] = '(';
+        chars[close] = ')';
       }
       continue;
     }
