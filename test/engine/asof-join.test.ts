@@ -170,3 +170,13 @@ describe('LEFT ASOF JOIN against PGlite', () => {
     }
   }, 60_000);
 });
+
+describe('LEFT ASOF JOIN, written otherwise', () => {
+  it('a match condition that starts with a cast, in double parentheses, or a LEFT and an inner ASOF JOIN in one statement', () => {
+    expect(errorsOf(`${TABLES}CREATE VIEW j AS SELECT l.id, r.v FROM l LEFT ASOF JOIN r MATCH_CONDITION CAST(l.ts AS BIGINT) >= r.ts ON l.k = r.k;`)).toEqual([]);
+    expect(errorsOf(`${TABLES}CREATE VIEW j AS SELECT l.id, r.v FROM l LEFT ASOF JOIN r MATCH_CONDITION ((l.ts) >= r.ts) ON l.k = r.k;`)).toEqual([]);
+    expect(
+      errorsOf(`${TABLES}CREATE VIEW j AS SELECT l.id FROM l LEFT ASOF JOIN r MATCH_CONDITION (l.ts >= r.ts) ON l.k = r.k ASOF JOIN r AS r2 MATCH_CONDITION (l.ts >= r2.ts) ON l.k = r2.k;`),
+    ).toEqual([{ line: 3, column: 108, message: 'Currently only LEFT ASOF joins are supported' }]);
+  });
+});

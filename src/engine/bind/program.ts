@@ -182,12 +182,7 @@ function bindStatements(text: string, casing: Casing): { program?: BoundProgram;
     }
     for (const r of raw) {
       try {
-        const leftAsof = new Set(
-          (st.leftAsof ?? []).map((o) => {
-            const p = posAt(text, o);
-            return `${p.line}:${p.column}`;
-          }),
-        );
+        const leftAsof = (st.leftAsof ?? []).map(([from, to]): [Pos, Pos] => [posAt(text, from), posAt(text, to)]);
         const ad = new Adapter(stPos, st.renamed, leftAsof);
         const s = ad.statement(r, st.local);
         withUserTypes(userTypes.resolver(st.rowTypes), () => withUserFunctions(functions, () => bindStatement(s, st.columnAttrs, env, tables, views, text)));

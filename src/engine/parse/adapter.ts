@@ -38,12 +38,12 @@ function findPos(o: J, depth = 0): Pos | undefined {
 export class Adapter {
   /**
    * `renamed`: the pre-pass's placeholders for words the parser reserves (PreStatement.renamed); `leftAsof`:
-   * the positions (`line:column`) where the MATCH_CONDITION of a LEFT ASOF JOIN starts (PreStatement.leftAsof).
+   * where (from, to: end exclusive) the MATCH_CONDITION of each LEFT ASOF JOIN is written (PreStatement.leftAsof).
    */
   constructor(
     private readonly fallback: Pos,
     private readonly renamed?: ReadonlyMap<string, string>,
-    private readonly leftAsof?: ReadonlySet<string>,
+    private readonly leftAsof?: ReadonlyArray<[Pos, Pos]>,
   ) {}
 
   pos(o: J): Pos {
@@ -299,7 +299,8 @@ export class Adapter {
           break;
         case 'AsOf': {
           const at = this.pos(ov.match_condition);
-          kind = this.leftAsof?.has(`${at.line}:${at.column}`) ? 'LEFT' : 'INNER';
+          const before = (a: Pos, b: Pos): boolean => a.line < b.line || (a.line === b.line && a.column < b.column);
+          kind = this.leftAsof?.some(([from, to]) => !before(at, from) && before(at, to)) ? 'LEFT' : 'INNER';
           break;
         }
         case 'OuterApply':

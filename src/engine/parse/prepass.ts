@@ -15,8 +15,8 @@
  *  - the period predicates after a `(start, end)` pair, which the parser does not know, -> binary operators it
  *    parses and the adapter maps back when the left operand is a pair: CONTAINS `@>`, EQUALS `@@`, PRECEDES `<<`,
  *    SUCCEEDS `>>`, IMMEDIATELY PRECEDES `<@`, IMMEDIATELY SUCCEEDS `@?` (PERIOD_OPERATORS);
- *  - `LEFT ASOF JOIN` -> `ASOF JOIN` (the parser knows only the latter), the offset of its MATCH_CONDITION's
- *    first token recorded (leftAsof) for the adapter to tell it from an inner ASOF JOIN; a MATCH_CONDITION
+ *  - `LEFT ASOF JOIN` -> `ASOF JOIN` (the parser knows only the latter), where its MATCH_CONDITION is written
+ *    recorded (leftAsof) for the adapter to tell it from an inner ASOF JOIN; a MATCH_CONDITION
  *    without parentheses gets them, in the blanks around it;
  *  - `CREATE FUNCTION f(params) RETURNS type [AS expr]` recorded as two texts the parser takes, positions kept:
  *    the signature as `CREATE TABLE f(params, "$R$" type)` and the body as `SELECT expr` (createFunction);
@@ -124,8 +124,8 @@ export interface PreStatement {
   createType?: CreateTypeSyntax;
   /** Anonymous `ROW(...)` types of the statement, each replaced in `text` by a type name of the same length. */
   rowTypes?: Map<string, FieldSyntax[]>;
-  /** Offsets (in the program) of the first token of each `LEFT ASOF JOIN`'s MATCH_CONDITION expression. */
-  leftAsof?: number[];
+  /** Where (offsets in the program, end exclusive) the MATCH_CONDITION of each `LEFT ASOF JOIN` is written. */
+  leftAsof?: Array<[number, number]>;
   /** Set for `CREATE FUNCTION` statements, which are given to the parser as the texts recorded here. */
   createFunction?: CreateFunctionSyntax;
   /** Words used as identifiers that the parser reserves, each replaced in `text` by a placeholder of the same length: placeholder -> word. */
@@ -286,9 +286,15 @@ function rewriteStatement(text: string, toks: Token[], errors: PrepassError[]): 
       blank(chars, t.start - start, t.end - start);
       let j = i + 3;
       while (j < toks.length && u(j) !== 'MATCH_CONDITION') j++;
-      j++;
-      while (toks[j]?.text === '(') j++;
-      if (toks[j]) (st.leftAsof ??= []).push(toks[j]!.start);
+      const from = toks[j + 1];
+      for (let d = 0, k = j + 1; from && k <= toks.length; k++) {
+        if (toks[k]?.text === '(') d++;
+        else if (toks[k]?.text === ')') d--;
+        else if (k === toks.length || (d === 0 && (u(k) === 'ON' || u(k) === 'USING'))) {
+          (st.leftAsof ??= []).push([from.start, toks[k]?.start ?? end]);
+          break;
+        }
+      }
       continue;
     }
     // MATCH_CONDITION cond ON ...: the parser wants the condition in parentheses (Feldera takes it without)
