@@ -163,6 +163,20 @@ CREATE VIEW ht AS SELECT COUNT(*) AS n, window_start AS s FROM TABLE(HOP(TABLE b
     expect(kept.stateSize() - late.stateSize()).toBeGreaterThanOrEqual(48);
   });
 
+  it("a window bound carries the time column's watermark: emit_final outputs each window once, when closed", () => {
+    const c = prog(
+      `CREATE VIEW v WITH ('emit_final' = 'e') AS SELECT COUNT(*) AS n, TUMBLE_END(ts, INTERVAL '10' SECOND) AS e FROM bid GROUP BY TUMBLE(ts, INTERVAL '10' SECOND);`,
+      "CREATE TABLE bid (auction INT, bidder INT, price INT, ts TIMESTAMP NOT NULL LATENESS INTERVAL '1' SECOND);",
+    ).newCircuit();
+    const seen: string[] = [];
+    for (let s = 0; s < 5; s++) {
+      const out = c.step([ins(1, tsText(BASE + s * 4_000)), ins(2, tsText(BASE + s * 4_000 + 1_000))]).changes.get('v') ?? [];
+      for (const r of out) seen.push(`${r.weight} ${String(r.row.n)} ${String(r.row.e)}`);
+    }
+    // rows at 0, 1, 4, 5, 8, 9 s fill the first window; it is final once the watermark (latest - 1 s) passes 10 s
+    expect(seen).toEqual(['1 6 2024-03-01 00:00:10']);
+  });
+
   it('refuses a bound function without its window, with other arguments, and two windows', () => {
     expect(errorsOf('CREATE VIEW v AS SELECT TUMBLE_END(ts, INTERVAL 1 MINUTE) FROM bid;')).toEqual(['TUMBLE_END can only be used in a query with GROUP BY TUMBLE(...)']);
     expect(errorsOf('CREATE VIEW v AS SELECT TUMBLE_END(ts, INTERVAL 2 MINUTE) AS e FROM bid GROUP BY TUMBLE(ts, INTERVAL 1 MINUTE);')).toEqual([
