@@ -1,6 +1,6 @@
 /** A whole program: pre-pass, parse, adapt, bind each statement in order; collect errors with positions. */
 import { JsonNumberText, type CompileError, type ConnectorDecl, type JsonValue } from '../api.js';
-import { prepass, type ColumnAttr } from '../parse/prepass.js';
+import { PLACEHOLDER_MARK, prepass, type ColumnAttr } from '../parse/prepass.js';
 import { Adapter, parseRaw, parserErrorPosition } from '../parse/adapter.js';
 import { SqlError, type Pos, type Statement } from '../parse/ast.js';
 import { node, resetPlanIds, type PlanColumn, type PlanNode, type Watermarked } from '../plan/nodes.js';
@@ -82,6 +82,11 @@ function posAt(text: string, offset: number): Pos {
     else hi = mid - 1;
   }
   return { line: lo + 1, column: o - starts[lo]! + 1 };
+}
+
+/** A parser message with the pre-pass's placeholders (PreStatement.renamed) put back as the words they stand for. */
+function withWords(message: string, renamed: ReadonlyMap<string, string> | undefined): string {
+  return renamed ? message.replace(new RegExp(`${PLACEHOLDER_MARK}\\d+`, 'gu'), (m) => renamed.get(m) ?? m) : message;
 }
 
 /** Blank text that puts what follows at `pos`, so the parser reports lines and columns of the whole program (a statement is parsed alone). */
@@ -177,7 +182,7 @@ function bindStatements(text: string, casing: Casing): { program?: BoundProgram;
     } catch (e) {
       const p = parserErrorPosition(e);
       const endPos = posAt(text, st.end);
-      errors.push({ message: p.message, line: p.line ?? endPos.line, column: p.column ?? endPos.column, kind: 'syntax' });
+      errors.push({ message: withWords(p.message, st.renamed), line: p.line ?? endPos.line, column: p.column ?? endPos.column, kind: 'syntax' });
       continue;
     }
     for (const r of raw) {

@@ -47,3 +47,15 @@ CREATE VIEW ${w}s AS SELECT ${w} FROM s AS ${w};`);
     if (!r.ok) expect(r.errors).toMatchObject([{ line: 2, column: 30, message: "Column 'nope' not found in any table" }]);
   });
 });
+
+describe('words the parser reserves, in syntax errors', () => {
+  it('a syntax error quotes the word as written, not its stand-in', () => {
+    const r = compile('CREATE TABLE t (key INT);\nCREATE VIEW v AS SELECT key FROM t WHERE key = 1 key;', { outputCase: 'lower' });
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.errors).toHaveLength(1);
+      expect(r.errors[0]!.message).toContain('found: key');
+      expect(r.errors[0]!.message).not.toMatch(/\u01c2/);
+    }
+  });
+});
