@@ -62,6 +62,8 @@ export function windowsNode(input: PlanNode, tsIdx: number, shape: WindowShape, 
     return out;
   };
   const srcWm = input.columns[tsIdx]?.wm;
-  const columns: PlanColumn[] = [...input.columns, { ...bounds[0], wm: srcWm && { ...srcWm, slack: srcWm.slack - 1 + size } }, { ...bounds[1], wm: srcWm && { ...srcWm, slack: srcWm.slack - 1 } }];
+  // (a window bound is no calendar unit: a source's calendar refinement does not carry over, its slack does)
+  const bound = (extra: number): PlanColumn['wm'] => srcWm && { table: srcWm.table, col: srcWm.col, slack: srcWm.slack - 1 + extra };
+  const columns: PlanColumn[] = [...input.columns, { ...bounds[0], wm: bound(size) }, { ...bounds[1], wm: bound(0) }];
   return node({ kind: shape.kind === 'TUMBLE' ? 'tumble' : 'hop', inputs: [input], columns, make: () => new FlatMapOp(fn) });
 }

@@ -7,6 +7,7 @@
  */
 import type { SqlType } from '../types/types.js';
 import type { Operator } from '../ops/zset.js';
+import type { CalendarUnit } from './waterline.js';
 
 export interface PlanColumn {
   /** Canonical (output) name. */
@@ -21,6 +22,8 @@ export interface Watermarked {
   table: string;
   col: number;
   slack: number;
+  /** A calendar truncation's unit: slack counts its longest length, plan/waterline.ts finalFrom v's own. */
+  calendar?: CalendarUnit;
 }
 
 interface Base {
