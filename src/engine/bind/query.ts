@@ -18,6 +18,7 @@ import { addWindows } from './window.js';
 import { orderComparator } from './window-fns.js';
 import { bindFrom } from './from.js';
 import { attachScalarSubqueries } from './scalar.js';
+import { applyGroupWindow, hasGroupWindow, refuseStrayBounds } from './group-window.js';
 import { upperBounds } from './bounds.js';
 import { attachNow, resolvedBy, temporalFilters } from './now.js';
 import { temporalAggregate, temporalCall, type TemporalCall } from './now-aggregates.js';
@@ -178,6 +179,9 @@ function bindSelect(s: Select, env: Env): BoundQuery {
     const pred: BExpr = fns.length === 1 ? preds[0]! : { type: mk('BOOLEAN'), fn: (row) => (fns.every((f) => f(row) === true) ? true : false) };
     rel = { node: filterNode(rel.node, pred, upperBounds(plain, ctx)), scope: rel.scope };
   }
+  // GROUP BY TUMBLE(...)/HOP(...): the rows get their windows' bounds, which GROUP BY and *_START/*_END read
+  if (hasGroupWindow(s)) ({ select: s, rel } = applyGroupWindow(s, rel, env));
+  else refuseStrayBounds(s);
   // expand the select list
   const items: Array<{ expr: Expr; name?: string }> = [];
   for (const it of s.items) {

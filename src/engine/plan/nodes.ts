@@ -172,6 +172,14 @@ export interface SessionNode extends Computed {
   keys: number;
 }
 
+/** LEFT ASOF JOIN: each left row with its closest earlier right row of the same key (ops/asof-join.ts). */
+export interface AsofJoinNode extends Computed {
+  kind: 'asof';
+  inputs: [PlanNode, PlanNode];
+  /** Number of ON equalities. */
+  keys: number;
+}
+
 /** TUMBLE / HOP: each row with its window bounds. */
 export interface TimeWindowNode extends Computed {
   kind: 'tumble' | 'hop';
@@ -196,6 +204,7 @@ export type PlanNode =
   | WindowNode
   | UnnestNode
   | SessionNode
+  | AsofJoinNode
   | TimeWindowNode;
 
 export type PlanKind = PlanNode['kind'];
