@@ -87,7 +87,7 @@ export interface RelationSchema {
   columns: ColumnSchema[];
   /** Tables: declared primary key column names (output names); empty when none. */
   primaryKey: string[];
-  /** Tables always true; views true for CREATE MATERIALIZED VIEW. Snapshots are allowed when true. */
+  /** Tables true unless they forget rows behind their LATENESS waterline (plan/retention.ts: bounded state, their snapshots refused); views true for CREATE MATERIALIZED VIEW. */
   materialized: boolean;
   /** Declared so: a table WITH ('materialized' = 'true'), a CREATE MATERIALIZED VIEW (what Feldera's program_info reports). */
   declaredMaterialized: boolean;
