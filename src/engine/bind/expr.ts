@@ -6,12 +6,13 @@ import { rescale } from '../types/decimal.js';
 import { parseDate, parseTime, parseTimestamp } from '../types/datetime.js';
 import { dataTypeToSql, TypeSyntaxError } from '../types/parse-type.js';
 import { castFn } from './cast.js';
-import { andFn, arithmetic, coerce, comparison, intervalLiteral, likeToRegex, numLiteral, orFn, requireBool, typeName, unify } from './operators.js';
+import { andFn, arithmetic, coerce, comparison, intervalLiteral, numLiteral, orFn, requireBool, typeName, unify } from './operators.js';
 export { arithmetic, coerce, comparison, unify } from './operators.js';
 import { type BExpr, constant, strict1, strict2 } from './bexpr.js';
 import { canon, type Scope } from './scope.js';
 import { bindFunction, UNIT_ARG } from './functions.js';
 import { bindLambdaCall } from './fns/lambda.js';
+import { compileLike, patternCache, regexMatches } from './fns/regex.js';
 import { exprSite } from './expr-text.js';
 import { intNegate } from '../types/int64.js';
 import { isNowCall, nowNotHere } from './now-call.js';
@@ -227,10 +228,11 @@ export function bindExpr(e: Expr, ctx: BindCtx): BExpr {
       if (p.constant) {
         const pv = p.fn([]);
         if (pv === null) return constant(mk('BOOLEAN', true), null);
-        const re = likeToRegex(pv as string, esc, e.ilike);
-        return strict1(x, t, (v) => re.test(v as string) !== e.not);
+        const re = compileLike(pv as string, esc, e.ilike);
+        return strict1(x, t, (v) => regexMatches(re, v as string) !== e.not);
       }
-      return strict2(x, p, t, (v, pat) => likeToRegex(pat as string, esc, e.ilike).test(v as string) !== e.not);
+      const like = patternCache((pat) => compileLike(pat, esc, e.ilike));
+      return strict2(x, p, t, (v, pat) => regexMatches(like(pat as string)!, v as string) !== e.not);
     }
     case 'case': {
       const whens = e.whens.map((w) => {

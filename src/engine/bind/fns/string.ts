@@ -1,7 +1,7 @@
 /**
  * String functions (Feldera docs/sql/string.md). Characters are Unicode code points (a surrogate pair is one
- * character). Regular expressions are JavaScript's with the 'u' flag, close to Rust's regex crate; an invalid
- * constant pattern is a compile error, an invalid pattern read from data gives NULL.
+ * character). Regular expressions are RE2's (regex.ts: linear time, Rust regex syntax); an invalid constant
+ * pattern is a compile error, an invalid pattern read from data gives NULL.
  */
 import { createHash } from 'node:crypto';
 import { SqlError, type Pos } from '../../parse/ast.js';
@@ -10,6 +10,7 @@ import type { Value } from '../../types/values.js';
 import { type BExpr, strict1, strict2, strictN, constant } from '../bexpr.js';
 import { argc, coerceTo, int, nullableOf, str } from './args.js';
 import { aliases, type FnTable, type ScalarFn } from './registry.js';
+import { compileRegex, parseReplacement, patternCache, regexMatches, RegexError, replaceAll, type Regex } from './regex.js';
 
 const chars = (s: Value): string[] => [...(s as string)];
 const VARCHAR_ONE = (f: (s: string) => Value, sig: string): ScalarFn => ({
@@ -62,32 +63,20 @@ function substring(v: Value, from: Value, len: Value | undefined): Value {
 }
 
 /** A regular expression from SQL text: a constant is compiled once (and a bad one is a compile error). */
-function regex(name: string, pat: BExpr, flags: string, pos: Pos): (p: string) => RegExp | null {
+function regex(name: string, pat: BExpr, pos: Pos): (p: string) => Regex | null {
   if (pat.constant) {
     const p = pat.fn([]);
     if (p === null) return () => null;
-    let re: RegExp;
+    let re: Regex;
     try {
-      re = new RegExp(p as string, flags);
+      re = compileRegex(p as string);
     } catch (e) {
-      throw new SqlError(`${name}: invalid regular expression '${String(p)}': ${(e as Error).message}`, pos, 'type');
+      if (!(e instanceof RegexError)) throw e;
+      throw new SqlError(`${name}: invalid regular expression '${String(p)}': ${e.message}`, pos, 'type');
     }
     return () => re;
   }
-  const cache = new Map<string, RegExp | null>();
-  return (p) => {
-    let re = cache.get(p);
-    if (re === undefined) {
-      try {
-        re = new RegExp(p, flags);
-      } catch {
-        re = null;
-      }
-      if (cache.size > 1000) cache.clear();
-      cache.set(p, re);
-    }
-    return re;
-  };
+  return patternCache(compileRegex);
 }
 
 function pad(name: string): ScalarFn {
@@ -148,10 +137,10 @@ const rlike: ScalarFn = {
   nulls: 'strict',
   bind: (args, pos, name) => {
     argc(name, args, 2, 2, pos);
-    const re = regex(name, args[1]!, 'u', pos);
+    const re = regex(name, args[1]!, pos);
     return strict2(str(name, args[0]!, pos), str(name, args[1]!, pos), mk('BOOLEAN', nullableOf(args)), (s, p) => {
       const r = re(p as string);
-      return r === null ? null : r.test(s as string);
+      return r === null ? null : regexMatches(r, s as string);
     });
   },
 };
@@ -318,12 +307,12 @@ export const STRING_FNS: FnTable = {
     nulls: 'strict',
     bind: (args, pos, name) => {
       argc(name, args, 2, 3, pos);
-      const re = regex(name, args[1]!, 'gu', pos);
+      const re = regex(name, args[1]!, pos);
       const repl = args[2] ? str(name, args[2], pos) : constant(mk('VARCHAR', false), '');
+      const template = repl.constant ? parseReplacement((repl.fn([]) as string | null) ?? '') : undefined;
       return strictN([str(name, args[0]!, pos), str(name, args[1]!, pos), repl], mk('VARCHAR', nullableOf(args)), ([s, p, rp]) => {
         const r = re(p as string);
-        // Rust's replacement syntax is $1 / ${name}, as JavaScript's; a literal '$$' is '$' in both
-        return r === null ? null : (s as string).replace(r, rp as string);
+        return r === null ? null : replaceAll(r, s as string, template ?? parseReplacement(rp as string));
       });
     },
   },

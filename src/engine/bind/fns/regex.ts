@@ -1,0 +1,182 @@
+/**
+ * SQL regular expressions (RLIKE, REGEXP_REPLACE) and LIKE/ILIKE patterns, matched by RE2 (the re2js
+ * library, a port of RE2): matching takes time linear in the text whatever the pattern, so a pattern such as
+ * '(a+)+$' cannot freeze a step or an ad-hoc query (JavaScript's backtracking RegExp took minutes on 31 letters).
+ *
+ * Rules:
+ * - The syntax is RE2's, which is (nearly) the syntax of Rust's regex crate that Feldera uses: the same
+ *   classes, `(?i)`/`(?s)`/`(?m)` flags, named groups `(?P<n>..)` and `(?<n>..)`, no backreferences and no
+ *   look-around. Those two are refused with a message that says so (compileRegex throws RegexError); other
+ *   syntax errors carry RE2's own message. Differences left: RE2's `\d`, `\w`, `\s`, `\b` are ASCII (Rust's
+ *   are Unicode) and a counted repetition may not exceed {1000} (Rust's limit is on the compiled size).
+ * - REGEXP_REPLACE replaces every match as Rust's `replace_all`: `$1`, `$name`, `${name}` (the longest run of
+ *   letters, digits and `_` after `$`), `$$` for a `$`; a group that did not take part (or does not exist)
+ *   is empty text; an empty match right at the end of the previous match is skipped.
+ * - A LIKE pattern is compiled to an anchored RE2 expression (`%` any text, `_` any one character, the escape
+ *   character makes the next one literal); ILIKE matches case-insensitively (Unicode simple case folding).
+ * - `onGrowth(size)` (replaceAll) is told the size the result has reached, so that the caller can refuse a
+ *   result past the value limit (value-limits.ts) before it is built whole.
+ */
+import { RE2JS, RE2JSException } from 're2js';
+
+/** A pattern RE2 cannot take: its message says why (and, for what Rust's regex refuses too, that it is unsupported). */
+export class RegexError extends Error {}
+
+/** A compiled pattern. */
+export type Regex = RE2JS;
+
+const BACKREFERENCE = /\\[1-9]|\\k<|\\g\{?-?\d/;
+const LOOK_AROUND = /\(\?<?[=!]/;
+
+/** Compiles `pattern` (Rust regex syntax) for matching anywhere in a text; throws RegexError for a bad one. */
+export function compileRegex(pattern: string): Regex {
+  return compileRe2(pattern, 0, pattern);
+}
+
+function compileRe2(source: string, flags: number, shown: string): Regex {
+  try {
+    return RE2JS.compile(source, flags);
+  } catch (err) {
+    if (!(err instanceof RE2JSException)) throw err;
+    if (BACKREFERENCE.test(shown)) throw new RegexError(`backreferences (such as \\1) are not supported: regular expressions run in linear time, as Rust's regex crate (which has none either)`);
+    if (LOOK_AROUND.test(shown))
+      throw new RegexError(`look-around assertions ((?=...), (?!...), (?<=...), (?<!...)) are not supported: regular expressions run in linear time, as Rust's regex crate (which has none either)`);
+    throw new RegexError(err.message.replace(/^error parsing regexp: /, ''));
+  }
+}
+
+/** Whether `re` matches somewhere in `text`. */
+export function regexMatches(re: Regex, text: string): boolean {
+  return re.test(text);
+}
+
+type Part = string | { group: number | string };
+
+/** A Rust replacement template (`$1`, `$name`, `${name}`, `$$`) as literal parts and group references. */
+export function parseReplacement(template: string): Part[] {
+  const parts: Part[] = [];
+  let literal = '';
+  for (let i = 0; i < template.length; i++) {
+    const c = template[i]!;
+    if (c !== '$') {
+      literal += c;
+      continue;
+    }
+    if (template[i + 1] === '$') {
+      literal += '$';
+      i++;
+      continue;
+    }
+    let name: string | undefined;
+    let end = i + 1;
+    if (template[i + 1] === '{') {
+      const close = template.indexOf('}', i + 2);
+      if (close > i + 2) {
+        name = template.slice(i + 2, close);
+        end = close + 1;
+      }
+    } else {
+      const m = /^[A-Za-z0-9_]+/.exec(template.slice(i + 1, i + 1 + 256));
+      if (m) {
+        name = m[0];
+        end = i + 1 + name.length;
+      }
+    }
+    if (name === undefined) {
+      literal += '$'; // a `$` that starts no reference is itself (as Rust)
+      continue;
+    }
+    if (literal) parts.push(literal);
+    literal = '';
+    parts.push({ group: /^\d+$/.test(name) ? Number(name) : name });
+    i = end - 1;
+  }
+  if (literal) parts.push(literal);
+  return parts;
+}
+
+/** Every match of `re` in `text` replaced by the template's parts (parseReplacement), as Rust's replace_all. */
+export function replaceAll(re: Regex, text: string, parts: readonly Part[], onGrowth: (size: number) => void = () => {}): string {
+  const m = re.matcher(text);
+  const groups = m.groupCount();
+  const out: string[] = [];
+  let size = 0;
+  let copied = 0;
+  let lastEnd = -1;
+  const add = (s: string): void => {
+    out.push(s);
+    size += s.length;
+  };
+  while (m.find()) {
+    const start = m.start();
+    const end = m.end();
+    if (start === end && end === lastEnd) continue; // Rust skips an empty match that touches the previous match's end
+    add(text.slice(copied, start));
+    for (const p of parts) {
+      if (typeof p === 'string') add(p);
+      else if (typeof p.group === 'number') add(p.group <= groups ? (m.group(p.group) ?? '') : '');
+      else add(groupByName(m, p.group));
+    }
+    onGrowth(size + (text.length - end));
+    copied = end;
+    lastEnd = end;
+  }
+  if (copied === 0 && out.length === 0) return text;
+  add(text.slice(copied));
+  return out.join('');
+}
+
+function groupByName(m: ReturnType<Regex['matcher']>, name: string): string {
+  try {
+    return m.group(name) ?? '';
+  } catch {
+    return ''; // no group of that name: empty (as Rust)
+  }
+}
+
+/**
+ * A LIKE pattern as an anchored RE2 expression; `escape` makes the next character literal (none when
+ * undefined), `caseInsensitive` for ILIKE. Throws RegexError only if RE2 refuses it (it cannot: every
+ * character is quoted).
+ */
+export function compileLike(pattern: string, escape: string | undefined, caseInsensitive: boolean): Regex {
+  let source = '';
+  let literal = '';
+  const flush = (): void => {
+    if (literal) source += RE2JS.quote(literal);
+    literal = '';
+  };
+  const chars = [...pattern];
+  for (let i = 0; i < chars.length; i++) {
+    const c = chars[i]!;
+    if (escape !== undefined && c === escape && i + 1 < chars.length) literal += chars[++i]!;
+    else if (c === '%' || c === '_') {
+      flush();
+      source += c === '%' ? '.*' : '.';
+    } else literal += c;
+  }
+  flush();
+  return compileRe2(`^(?:${source})$`, RE2JS.DOTALL | (caseInsensitive ? RE2JS.CASE_INSENSITIVE : 0), pattern);
+}
+
+/**
+ * Compiles patterns that come from data, keeping the last `size` of them: a bad one is remembered as null
+ * (its error is not raised again for every row).
+ */
+export function patternCache(compileOne: (p: string) => Regex, size = 1000): (p: string) => Regex | null {
+  const cache = new Map<string, Regex | null>();
+  return (p) => {
+    let re = cache.get(p);
+    if (re === undefined) {
+      try {
+        re = compileOne(p);
+      } catch (err) {
+        if (!(err instanceof RegexError)) throw err;
+        re = null;
+      }
+      if (cache.size >= size) cache.clear();
+      cache.set(p, re);
+    }
+    return re;
+  };
+}

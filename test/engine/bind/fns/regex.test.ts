@@ -1,0 +1,124 @@
+/**
+ * Regular expressions and LIKE on RE2 (src/engine/bind/fns/regex.ts): patterns that backtrack for ever in
+ * JavaScript's RegExp answer at once, in views as in expressions over data; Rust regex semantics (Feldera's
+ * sqllib) for matching and replacement; what RE2 cannot do (backreferences, look-around) refused by name.
+ */
+import { describe, expect, it } from 'vitest';
+import { compile } from '../../../../src/engine/index.js';
+
+/** The value of `expr` in a view over one row of `t` (s VARCHAR, p VARCHAR) holding `row`. */
+function evalOver(expr: string, row: { s: string | null; p: string | null } = { s: null, p: null }): unknown {
+  const r = compile(`CREATE TABLE t (s VARCHAR, p VARCHAR); CREATE VIEW v AS SELECT ${expr} AS r FROM t;`);
+  if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('; '));
+  const out = r.program.newCircuit().step([{ table: 't', op: 'insert', row }]);
+  return out.changes.get('V')![0]!.row.R;
+}
+
+function compileError(expr: string): string {
+  const r = compile(`CREATE TABLE t (s VARCHAR, p VARCHAR); CREATE VIEW v AS SELECT ${expr} AS r FROM t;`);
+  return r.ok ? '' : r.errors.map((e) => e.message).join('; ');
+}
+
+const q = (s: string): string => `'${s.replace(/'/g, "''")}'`;
+
+describe('catastrophic patterns run in linear time', () => {
+  const evil = 'a'.repeat(50_000) + '!';
+  it.each([
+    ["REGEXP_REPLACE(s, p, 'b')", '(a+)+$', evil],
+    ["REGEXP_REPLACE(s, '(a|aa)+$', 'b')", null, evil],
+    ['s RLIKE p', '^(a|a?)+$', evil],
+    ["s RLIKE '(.*a){20}$'", null, evil],
+    ['s LIKE p', '%a%a%a%a%a%a%a%a%a%a%b', evil],
+    ["s ILIKE '%A%A%A%A%A%A%A%A%A%A%B'", null, evil],
+  ])('%s with p = %s', (expr, p, s) => {
+    const started = Date.now();
+    const got = evalOver(expr, { s, p });
+    expect(Date.now() - started).toBeLessThan(20_000); // seconds at most where JavaScript's RegExp took hours
+    expect(got === false || got === evil || (typeof got === 'string' && got.length === evil.length)).toBe(true);
+  });
+});
+
+describe('regular expressions keep Rust regex semantics', () => {
+  it.each<[string, unknown]>([
+    ["'foobar' RLIKE 'o+b'", true],
+    ["'foobar' RLIKE '^b'", false],
+    ["'Foo' RLIKE '(?i)^foo$'", true],
+    ["'a\nb' RLIKE 'a.b'", false],
+    ["'a\nb' RLIKE '(?s)a.b'", true],
+    ["'x\ny' RLIKE '(?m)^y$'", true],
+    ["'αβγ' RLIKE '^\\p{Greek}+$'", true],
+    ["'日本' RLIKE '^..$'", true],
+    ["'2020-01-02' RLIKE '^(?P<y>\\d{4})-(?<m>\\d\\d)'", true],
+    ["REGEXP_REPLACE('2020-01-02', '(\\d+)-(\\d+)-(\\d+)', '$3/$2/$1')", '02/01/2020'],
+    ["REGEXP_REPLACE('2020-01-02', '(?P<y>\\d+)-(?P<m>\\d+)-(?P<d>\\d+)', '${d}.${m}.${y}')", '02.01.2020'],
+    ["REGEXP_REPLACE('ab', '(?P<x>a)', '[$x]')", '[a]b'],
+    // `$1a` names the group "1a", which does not exist: empty text (Rust's longest-name rule); ${1}a is group 1
+    ["REGEXP_REPLACE('ab', '(a)', '$1a')", 'b'],
+    ["REGEXP_REPLACE('ab', '(a)', '${1}a')", 'aab'],
+    ["REGEXP_REPLACE('ab', '(a)', '$9')", 'b'],
+    ["REGEXP_REPLACE('ab', 'a', '$$')", '$b'],
+    ["REGEXP_REPLACE('ab', 'a', 'x$')", 'x$b'],
+    ["REGEXP_REPLACE('ab', '(a)|(z)', '<$2>')", '<>b'],
+    // an empty match touching the end of the previous match is skipped, as Rust's replace_all
+    ["REGEXP_REPLACE('baaac', 'a*', '-')", '-b-c-'],
+    ["REGEXP_REPLACE('abc', 'x*', '-')", '-a-b-c-'],
+    ["REGEXP_REPLACE('a😀b', '', '.')", '.a.😀.b.'],
+    ["REGEXP_REPLACE('abcabc', 'b+', 'X')", 'aXcaXc'],
+    ["REGEXP_REPLACE('abc', 'z', 'X')", 'abc'],
+    ["REGEXP_REPLACE('a1b22c', '[0-9]')", 'abc'],
+  ])('%s', (expr, want) => {
+    expect(evalOver(expr)).toEqual(want);
+  });
+
+  it('patterns from data: a good one matches, a bad one gives NULL', () => {
+    expect(evalOver('s RLIKE p', { s: 'abc', p: 'b.' })).toBe(true);
+    expect(evalOver("REGEXP_REPLACE(s, p, '-')", { s: 'abc', p: '[bc]' })).toBe('a--');
+    expect(evalOver('s RLIKE p', { s: 'abc', p: '(' })).toBeNull();
+    expect(evalOver('s RLIKE p', { s: 'aa', p: '(a)\\1' })).toBeNull();
+  });
+});
+
+describe('what a linear-time engine cannot do is refused with the reason', () => {
+  it.each([
+    ["'aa' RLIKE '(a)\\1'", /RLIKE: invalid regular expression '\(a\)\\1': backreferences \(such as \\1\) are not supported/],
+    ["REGEXP_REPLACE('ab', '(?=a)a', 'x')", /REGEXP_REPLACE: invalid regular expression .*look-around assertions .* are not supported/],
+    ["'ab' RLIKE '(?<=a)b'", /look-around assertions .* are not supported/],
+    ["'ab' RLIKE '(?<!a)b'", /look-around assertions/],
+    ["'ab' RLIKE '['", /RLIKE: invalid regular expression '\[': missing closing \]/],
+  ])('%s', (expr, re) => {
+    expect(compileError(expr)).toMatch(re);
+  });
+});
+
+describe('LIKE and ILIKE', () => {
+  it.each<[string, string, boolean]>([
+    ['abc', 'a%', true],
+    ['abc', 'a_c', true],
+    ['abc', 'a_', false],
+    ['abc', '%', true],
+    ['', '%', true],
+    ['', '_', false],
+    ['a\nc', 'a_c', true],
+    ['a\nb\nc', 'a%c', true],
+    ['a.c', 'a.c', true],
+    ['abc', 'a.c', false],
+    ['a(b)*c', 'a(b)*c', true],
+    ['a$^c', 'a$^c', true],
+    ['100%', '100\\%', true],
+    ['1000', '100\\%', false],
+    ['a_b', 'a\\_b', true],
+    ['axb', 'a\\_b', false],
+    ['😀x', '_x', true],
+  ])('%s LIKE %s', (s, p, want) => {
+    expect(evalOver(`${q(s)} LIKE ${q(p)}`)).toBe(want);
+    expect(evalOver('s LIKE p', { s, p })).toBe(want); // the same from data
+  });
+
+  it('ILIKE ignores case; ESCAPE names another escape character', () => {
+    expect(evalOver("'ÄbC' ILIKE 'äb%'")).toBe(true);
+    expect(evalOver("'ÄbC' LIKE 'äb%'")).toBe(false);
+    expect(evalOver("'a%b' LIKE 'a#%b' ESCAPE '#'")).toBe(true);
+    expect(evalOver("'axb' LIKE 'a#%b' ESCAPE '#'")).toBe(false);
+    expect(evalOver("'abc' NOT LIKE 'a%'")).toBe(false);
+  });
+});
