@@ -1,6 +1,7 @@
 /** The incremental SQL engine: entry point. */
 export * from './api.js';
 export { RowBatch, BLOCK_ROWS } from './batch.js';
+export { stepRowsBuilt } from './step-guard.js';
 import type { CircuitOptions, CompileResult, CompileOptions, CompiledProgram, RelationSchema } from './api.js';
 import { bindProgram } from './bind/program.js';
 import { EngineCircuit } from './circuit.js';

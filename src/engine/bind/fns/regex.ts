@@ -16,8 +16,11 @@
  *   character makes the next one literal); ILIKE matches case-insensitively (Unicode simple case folding).
  * - `onGrowth(size)` (replaceAll) is told the size the result has reached, so that the caller can refuse a
  *   result past the value limit (value-limits.ts) before it is built whole.
+ * - Matching reports its work to the running step's guard (step-guard.ts workDone: the text's length), so
+ *   that a guarded step (an ad-hoc query) of few rows but long texts can be stopped in time.
  */
 import { RE2JS, RE2JSException } from 're2js';
+import { workDone } from '../../step-guard.js';
 
 /** A pattern RE2 cannot take: its message says why (and, for what Rust's regex refuses too, that it is unsupported). */
 export class RegexError extends Error {}
@@ -47,6 +50,7 @@ function compileRe2(source: string, flags: number, shown: string): Regex {
 
 /** Whether `re` matches somewhere in `text`. */
 export function regexMatches(re: Regex, text: string): boolean {
+  workDone(text.length); // the step's guard may stop a step (an ad-hoc query) of few rows but long texts
   return re.test(text);
 }
 
@@ -97,6 +101,7 @@ export function parseReplacement(template: string): Part[] {
 
 /** Every match of `re` in `text` replaced by the template's parts (parseReplacement), as Rust's replace_all. */
 export function replaceAll(re: Regex, text: string, parts: readonly Part[], onGrowth: (size: number) => void = () => {}): string {
+  workDone(text.length);
   const m = re.matcher(text);
   const groups = m.groupCount();
   const out: string[] = [];
@@ -118,6 +123,7 @@ export function replaceAll(re: Regex, text: string, parts: readonly Part[], onGr
       else add(groupByName(m, p.group));
     }
     onGrowth(size + (text.length - end));
+    workDone(end - copied + 16); // a match costs more than its characters: many short matches count too
     copied = end;
     lastEnd = end;
   }

@@ -10,6 +10,7 @@ import type { Value } from '../../types/values.js';
 import { type BExpr, strict1, strict2, strictN, constant } from '../bexpr.js';
 import { argc, coerceTo, int, nullableOf, str } from './args.js';
 import { aliases, type FnTable, type ScalarFn } from './registry.js';
+import { checkSize, MAX_VALUE_SIZE, ValueTooLarge } from '../../types/value-limits.js';
 import { compileRegex, parseReplacement, patternCache, regexMatches, RegexError, replaceAll, type Regex } from './regex.js';
 
 const chars = (s: Value): string[] => [...(s as string)];
@@ -18,7 +19,11 @@ const VARCHAR_ONE = (f: (s: string) => Value, sig: string): ScalarFn => ({
   nulls: 'strict',
   bind: (args, pos, name) => {
     argc(name, args, 1, 1, pos);
-    return strict1(str(name, args[0]!, pos), mk('VARCHAR', nullableOf(args)), (s) => f(s as string));
+    return strict1(str(name, args[0]!, pos), mk('VARCHAR', nullableOf(args)), (s) => {
+      const out = f(s as string);
+      if (typeof out === 'string' && out.length > (s as string).length) checkSize(name, out.length, 'characters'); // UPPER('ß') is 'SS'
+      return out;
+    });
   },
 });
 
@@ -87,8 +92,9 @@ function pad(name: string): ScalarFn {
       argc(name, args, 2, 3, pos);
       const fill = args[2] ? str(name, args[2], pos) : constant(mk('VARCHAR', false), ' ');
       return strictN([str(name, args[0]!, pos), int(name, args[1]!, pos), fill], mk('VARCHAR', nullableOf(args)), ([s, k, f]) => {
-        const c = chars(s);
         const len = k as number;
+        if ((f as string) !== '') checkSize(name, len, 'characters'); // before anything is built: LPAD('x', 2000000000, 'ab')
+        const c = chars(s);
         if (c.length >= len) return c.slice(0, Math.max(0, len)).join('');
         if ((f as string) === '') return s;
         const padLen = len - c.length;
@@ -193,7 +199,14 @@ export const STRING_FNS: FnTable = {
       strictN(
         args.map((a) => (isString(a.type) ? a : coerceTo(a, mk('VARCHAR'), pos))),
         mk('VARCHAR', nullableOf(args)),
-        (xs) => xs.join(''),
+        (xs) => {
+          checkSize(
+            'CONCAT',
+            (xs as string[]).reduce((n, x) => n + x.length, 0),
+            'characters',
+          );
+          return xs.join('');
+        },
       ),
   },
   CONCAT_WS: {
@@ -213,6 +226,7 @@ export const STRING_FNS: FnTable = {
             const v = p(r);
             if (v !== null) xs.push(v as string);
           }
+          checkSize(name, xs.reduce((n, x) => n + x.length, 0) + Math.max(0, xs.length - 1) * (s as string).length, 'characters');
           return xs.join(s as string);
         },
       };
@@ -227,7 +241,12 @@ export const STRING_FNS: FnTable = {
       return strictN(
         args.map((a) => str(name, a, pos)),
         mk('VARCHAR', nullableOf(args)),
-        ([s, a, b]) => (a === '' ? s : (s as string).split(a as string).join(b as string)),
+        ([s, a, b]) => {
+          if (a === '') return s;
+          const pieces = (s as string).split(a as string);
+          checkSize(name, (s as string).length + (pieces.length - 1) * ((b as string).length - (a as string).length), 'characters');
+          return pieces.join(b as string);
+        },
       );
     },
   },
@@ -236,7 +255,11 @@ export const STRING_FNS: FnTable = {
     nulls: 'strict',
     bind: (args, pos, name) => {
       argc(name, args, 2, 2, pos);
-      return strict2(str(name, args[0]!, pos), int(name, args[1]!, pos), mk('VARCHAR', nullableOf(args)), (s, k) => (s as string).repeat(Math.max(0, k as number)));
+      return strict2(str(name, args[0]!, pos), int(name, args[1]!, pos), mk('VARCHAR', nullableOf(args)), (s, k) => {
+        const count = Math.max(0, k as number);
+        checkSize(name, (s as string).length * count, 'characters'); // before building: REPEAT('x', 1000000000)
+        return (s as string).repeat(count);
+      });
     },
   },
   LPAD: pad('LPAD'),
@@ -297,6 +320,7 @@ export const STRING_FNS: FnTable = {
         if (start <= 0) return s;
         const remove = len === undefined ? chars(p).length : Math.max(0, len as number);
         const at = Math.min(start - 1, c.length);
+        checkSize(name, (s as string).length + (p as string).length, 'characters');
         return c.slice(0, at).join('') + (p as string) + c.slice(Math.min(c.length, at + remove)).join('');
       });
     },
@@ -312,7 +336,11 @@ export const STRING_FNS: FnTable = {
       const template = repl.constant ? parseReplacement((repl.fn([]) as string | null) ?? '') : undefined;
       return strictN([str(name, args[0]!, pos), str(name, args[1]!, pos), repl], mk('VARCHAR', nullableOf(args)), ([s, p, rp]) => {
         const r = re(p as string);
-        return r === null ? null : replaceAll(r, s as string, template ?? parseReplacement(rp as string));
+        return r === null
+          ? null
+          : replaceAll(r, s as string, template ?? parseReplacement(rp as string), (size) => {
+              if (size > MAX_VALUE_SIZE) throw new ValueTooLarge(name, size, 'characters'); // (its work is counted by replaceAll)
+            });
       });
     },
   },
