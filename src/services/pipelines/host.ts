@@ -29,6 +29,7 @@ import type { ProgramSchema } from './names.js';
 import { TokenBook, type CompletionToken, type TokenStatus } from './tokens.js';
 import { clockSettings, type ClockSettings } from './clock.js';
 import { FrameKind, abortFrame, beginFrame, endFrame, frameHeader } from './worker/ingress-frames.js';
+import type { QueryLimits } from './egress/query-limits.js';
 import type { FromWorker, IngestSpec, SnapshotSpec, ToWorker, WireError, WorkerConfig, WorkerMetrics } from './worker/protocol.js';
 
 /** Heap limit of a pipeline's worker when runtime_config.resources.memory_mb_max is not set. */
@@ -63,6 +64,8 @@ export interface HostOptions {
   watchMaxChunks?: number;
   watchMaxBytes?: number;
   fault?: WorkerConfig['fault'];
+  /** Limits of the pipeline's ad-hoc queries (egress/query-limits.ts; the defaults when absent). */
+  queryLimits?: QueryLimits;
   /** NOW()'s clock settings (clock.ts; default: one-second resolution, wall clock). */
   clock?: ClockSettings;
   /** Where the pipeline's connectors may reach (plain data: it goes to the worker as it is). */
@@ -182,6 +185,7 @@ export class PipelineHost {
       connectorAccess: opts.connectorAccess,
       memoryMb: opts.memoryMb,
       fault: opts.fault ?? null,
+      queryLimits: opts.queryLimits,
       clock: opts.clock ?? clockSettings({}),
     };
     this.worker = new ProcessWorker(siblingModule(import.meta.url, 'worker/pipeline-worker'), {

@@ -20,6 +20,7 @@ import { SnapshotStream } from '../egress/snapshot-stream.js';
 import { answerQuery, badQuery } from '../egress/adhoc.js';
 import { QUERY_CANCEL_SLOTS, isCancelled } from '../egress/query-cancel.js';
 import { queryGuard } from '../egress/query-memory.js';
+import { DEFAULT_QUERY_LIMITS } from '../egress/query-limits.js';
 import { answerInsert, parseInsert } from '../ingress/adhoc-insert.js';
 import { ApiError, Errors } from '../errors.js';
 import { PipelineRuntime, type InputEndpoint } from '../runtime.js';
@@ -210,7 +211,7 @@ function handle(m: ToWorker): void {
         if (!rt || rt.state === 'Terminated') throw Errors.terminating();
         // an INSERT is a step (the host waited while paused, as for ingress); its stats go out before its answer
         const insert = parseInsert(m.sql);
-        const guard = queryGuard(badQuery, () => isCancelled(queryCancels, m.id), config.memoryMb ?? null);
+        const guard = queryGuard(badQuery, () => isCancelled(queryCancels, m.id), config.memoryMb ?? null, 'The query', config.queryLimits ?? DEFAULT_QUERY_LIMITS);
         if (insert) {
           body = encoder.encode(answerInsert(rt, insert, m.format, config.outputCase, guard));
           post({ t: 'metrics', metrics: workerMetrics(rt) });
