@@ -2,6 +2,7 @@
 export * from './api.js';
 export { RowBatch, BLOCK_ROWS } from './batch.js';
 export { stepRowsBuilt } from './step-guard.js';
+export { MAX_VALUE_SIZE } from './types/value-limits.js';
 import type { CircuitOptions, CompileResult, CompileOptions, CompiledProgram, RelationSchema } from './api.js';
 import { bindProgram } from './bind/program.js';
 import { EngineCircuit } from './circuit.js';

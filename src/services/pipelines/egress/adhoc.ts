@@ -13,6 +13,7 @@ import {
   compile,
   EngineStepError,
   jsonText,
+  MAX_VALUE_SIZE,
   type Circuit,
   type ColumnSchema,
   type CompiledProgram,
@@ -148,6 +149,9 @@ export function evaluateQuery(
     // the query's own computation failed (integer overflow, division by zero): the query's fault, a 4xx
     if (err instanceof EngineStepError)
       throw new ApiError(400, 'AdHocQueryError', `Error during query processing: ${err.message.replace(/, in view [^;]*;.*$/, '')}`, { expression: err.expression, type: err.type });
+    // a value past what JavaScript can hold, built where no function checks its size: the query's fault too
+    if (err instanceof RangeError && /Invalid (?:string|array|typed array) length|Array buffer allocation failed/.test(err.message))
+      throw badQuery(`Error during query processing: a value too large to build (${err.message}); a value holds at most ${MAX_VALUE_SIZE} characters, bytes or elements`);
     throw err;
   }
   return { rows: result, columns: view.columns };
