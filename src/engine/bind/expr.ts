@@ -12,7 +12,7 @@ import { type BExpr, constant, strict1, strict2 } from './bexpr.js';
 import { canon, type Scope } from './scope.js';
 import { bindFunction, UNIT_ARG } from './functions.js';
 import { bindLambdaCall } from './fns/lambda.js';
-import { compileLike, patternCache, regexMatches } from './fns/regex.js';
+import { compileLike, patternCache } from './fns/regex.js';
 import { checkSize } from '../types/value-limits.js';
 import { exprSite } from './expr-text.js';
 import { intNegate } from '../types/int64.js';
@@ -235,11 +235,11 @@ export function bindExpr(e: Expr, ctx: BindCtx): BExpr {
       if (p.constant) {
         const pv = p.fn([]);
         if (pv === null) return constant(mk('BOOLEAN', true), null);
-        const re = compileLike(pv as string, esc, e.ilike);
-        return strict1(x, t, (v) => regexMatches(re, v as string) !== e.not);
+        const matches = compileLike(pv as string, esc, e.ilike);
+        return strict1(x, t, (v) => matches(v as string) !== e.not);
       }
       const like = patternCache((pat) => compileLike(pat, esc, e.ilike));
-      return strict2(x, p, t, (v, pat) => regexMatches(like(pat as string)!, v as string) !== e.not);
+      return strict2(x, p, t, (v, pat) => like(pat as string)!(v as string) !== e.not);
     }
     case 'case': {
       const whens = e.whens.map((w) => {

@@ -14,6 +14,7 @@
  *   is empty text; an empty match right at the end of the previous match is skipped.
  * - A LIKE pattern is compiled to an anchored RE2 expression (`%` any text, `_` any one character, the escape
  *   character makes the next one literal); ILIKE matches case-insensitively (Unicode simple case folding).
+ *   The common shapes of a case-sensitive LIKE ('abc', 'abc%', '%abc', '%abc%') are plain string tests.
  * - `onGrowth(size)` (replaceAll) is told the size the result has reached, so that the caller can refuse a
  *   result past the value limit (value-limits.ts) before it is built whole.
  * - Matching reports its work to the running step's guard (step-guard.ts workDone: the text's length), so
@@ -140,37 +141,64 @@ function groupByName(m: ReturnType<Regex['matcher']>, name: string): string {
   }
 }
 
-/**
- * A LIKE pattern as an anchored RE2 expression; `escape` makes the next character literal (none when
- * undefined), `caseInsensitive` for ILIKE. Throws RegexError only if RE2 refuses it (it cannot: every
- * character is quoted).
- */
-export function compileLike(pattern: string, escape: string | undefined, caseInsensitive: boolean): Regex {
-  let source = '';
+/** Whether a text matches a LIKE pattern. */
+export type LikeMatcher = (text: string) => boolean;
+
+/** A LIKE pattern's pieces: literal text, `%` (any text) and `_` (any one character). */
+function likePieces(pattern: string, escape: string | undefined): (string | { any: boolean })[] {
+  const pieces: (string | { any: boolean })[] = [];
   let literal = '';
-  const flush = (): void => {
-    if (literal) source += RE2JS.quote(literal);
-    literal = '';
-  };
   const chars = [...pattern];
   for (let i = 0; i < chars.length; i++) {
     const c = chars[i]!;
     if (escape !== undefined && c === escape && i + 1 < chars.length) literal += chars[++i]!;
     else if (c === '%' || c === '_') {
-      flush();
-      source += c === '%' ? '.*' : '.';
+      if (literal) pieces.push(literal);
+      literal = '';
+      pieces.push({ any: c === '%' });
     } else literal += c;
   }
-  flush();
-  return compileRe2(`^(?:${source})$`, RE2JS.DOTALL | (caseInsensitive ? RE2JS.CASE_INSENSITIVE : 0), pattern);
+  if (literal) pieces.push(literal);
+  return pieces;
+}
+
+/** The common LIKE shapes ('abc', 'abc%', '%abc', '%abc%', '%') as string tests, case-sensitive; undefined for others. */
+function simpleLike(pieces: readonly (string | { any: boolean })[]): LikeMatcher | undefined {
+  const anyText = (p: string | { any: boolean } | undefined): boolean => typeof p === 'object' && p.any;
+  const lit = pieces.filter((p): p is string => typeof p === 'string');
+  if (pieces.some((p) => typeof p === 'object' && !p.any) || lit.length > 1) return undefined;
+  const text = lit[0] ?? '';
+  const head = anyText(pieces[0]);
+  const tail = anyText(pieces[pieces.length - 1]);
+  if (pieces.length === 0) return (t) => t === '';
+  if (lit.length === 0) return () => true; // '%', '%%'
+  if (pieces.length === 1) return (t) => t === text;
+  if (pieces.length === 2 && tail) return (t) => t.startsWith(text);
+  if (pieces.length === 2 && head) return (t) => t.endsWith(text);
+  if (pieces.length === 3 && head && tail) return (t) => t.includes(text);
+  return undefined;
+}
+
+/**
+ * A LIKE pattern as a matcher: the common shapes as string tests, the others as an anchored RE2 expression;
+ * `escape` makes the next character literal (none when undefined), `caseInsensitive` for ILIKE. Throws
+ * RegexError only if RE2 refuses it (it cannot: every character is quoted).
+ */
+export function compileLike(pattern: string, escape: string | undefined, caseInsensitive: boolean): LikeMatcher {
+  const pieces = likePieces(pattern, escape);
+  const simple = caseInsensitive ? undefined : simpleLike(pieces);
+  if (simple) return simple;
+  const source = pieces.map((p) => (typeof p === 'string' ? RE2JS.quote(p) : p.any ? '.*' : '.')).join('');
+  const re = compileRe2(`^(?:${source})$`, RE2JS.DOTALL | (caseInsensitive ? RE2JS.CASE_INSENSITIVE : 0), pattern);
+  return (text) => regexMatches(re, text);
 }
 
 /**
  * Compiles patterns that come from data, keeping the last `size` of them: a bad one is remembered as null
  * (its error is not raised again for every row).
  */
-export function patternCache(compileOne: (p: string) => Regex, size = 1000): (p: string) => Regex | null {
-  const cache = new Map<string, Regex | null>();
+export function patternCache<T>(compileOne: (p: string) => T, size = 1000): (p: string) => T | null {
+  const cache = new Map<string, T | null>();
   return (p) => {
     let re = cache.get(p);
     if (re === undefined) {

@@ -4,7 +4,9 @@
  * sqllib) for matching and replacement; what RE2 cannot do (backreferences, look-around) refused by name.
  */
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { compile } from '../../../../src/engine/index.js';
+import { compileLike } from '../../../../src/engine/bind/fns/regex.js';
 
 /** The value of `expr` in a view over one row of `t` (s VARCHAR, p VARCHAR) holding `row`. */
 function evalOver(expr: string, row: { s: string | null; p: string | null } = { s: null, p: null }): unknown {
@@ -120,5 +122,41 @@ describe('LIKE and ILIKE', () => {
     expect(evalOver("'a%b' LIKE 'a#%b' ESCAPE '#'")).toBe(true);
     expect(evalOver("'axb' LIKE 'a#%b' ESCAPE '#'")).toBe(false);
     expect(evalOver("'abc' NOT LIKE 'a%'")).toBe(false);
+  });
+});
+
+describe('LIKE matchers agree with a reference matcher on random patterns', () => {
+  /** LIKE by dynamic programming over code points (the definition, no regex). */
+  function reference(text: string, pattern: string, escape: string | undefined): boolean {
+    const t = [...text];
+    const p: ({ lit: string } | '%' | '_')[] = [];
+    const pc = [...pattern];
+    for (let i = 0; i < pc.length; i++) {
+      if (escape !== undefined && pc[i] === escape && i + 1 < pc.length) p.push({ lit: pc[++i]! });
+      else if (pc[i] === '%' || pc[i] === '_') p.push(pc[i] as '%' | '_');
+      else p.push({ lit: pc[i]! });
+    }
+    let row = t.map(() => false).concat(false);
+    row[0] = true;
+    for (const tok of p) {
+      const next = row.map(() => false);
+      for (let j = 0; j <= t.length; j++) {
+        if (tok === '%') next[j] = row[j]! || (j > 0 && next[j - 1]!);
+        else if (j > 0) next[j] = row[j - 1]! && (tok === '_' || tok.lit === t[j - 1]);
+      }
+      row = next;
+    }
+    return row[t.length]!;
+  }
+
+  it('plain string shapes and RE2 alike', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[ab%_\\]{0,6}$/), fc.stringMatching(/^[ab%_\\\n]{0,8}$/), (pattern, text) => {
+        expect(compileLike(pattern, '\\', false)(text)).toBe(reference(text, pattern, '\\'));
+        expect(compileLike(pattern, undefined, false)(text)).toBe(reference(text, pattern, undefined));
+        expect(compileLike(pattern, '\\', true)(text.toUpperCase())).toBe(reference(text, pattern, '\\')); // ILIKE: RE2 always
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
