@@ -62,6 +62,14 @@ describe('the time limit of an ad-hoc query', () => {
     expect((await svc.call('GET', '/v0/pipelines/runaway')).json.deployment_status).toBe('Running');
   });
 
+  it('an INSERT ... SELECT of the same join is cancelled the same way: nothing applied', async () => {
+    const before = JSON.parse((await query(svc, 'runaway', 'SELECT COUNT(*) AS c FROM a')).text);
+    const r = await query(svc, 'runaway', 'INSERT INTO a SELECT a.x FROM a, b WHERE a.x + b.y < 0');
+    expect(r.status, r.text).toBe(400);
+    expect(r.json.details).toEqual({ limit: 'query_timeout', value_ms: 1500 });
+    expect(JSON.parse((await query(svc, 'runaway', 'SELECT COUNT(*) AS c FROM a')).text)).toEqual(before);
+  });
+
   it('few rows but long work per row (string work checked by the step guard) is cancelled at the limit too', async () => {
     const started = Date.now();
     const r = await query(svc, 'runaway', "SELECT COUNT(*) AS c FROM a WHERE REPEAT(CAST(x AS VARCHAR), 200000) RLIKE 'z'");
