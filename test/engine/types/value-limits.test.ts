@@ -47,6 +47,8 @@ describe('functions that would build a value past the limit refuse the step, nam
     ['SEQUENCE(1, 2000000000)', 'SEQUENCE', {}],
     ['ARRAY_CONCAT(ARRAY_REPEAT(1, 10000000), ARRAY_REPEAT(2, 10000000))', 'ARRAY_CONCAT', {}],
     ['ARRAY_REPEAT(1, 10000000) || ARRAY_REPEAT(2, 10000000)', '||', {}],
+    [`ARRAY_APPEND(ARRAY_REPEAT(1, ${MAX_VALUE_SIZE}), 2)`, 'ARRAY_APPEND', {}],
+    [`ARRAY_PREPEND(ARRAY_REPEAT(1, ${MAX_VALUE_SIZE}), 2)`, 'ARRAY_PREPEND', {}],
     ['UPPER(s)', 'UPPER', { s: 'ß'.repeat(MAX_VALUE_SIZE / 2 + 1) }],
     ['TO_HEX(b)', 'TO_HEX', { b: 'ab'.repeat(MAX_VALUE_SIZE / 2 + 1) }],
     ["CAST('x' AS CHAR(2000000000))", 'CAST', {}],

@@ -161,7 +161,9 @@ export const ARRAY_FNS: FnTable = {
         type: arrayOf(et, a.type.nullable),
         fn: (r) => {
           const xs = af(r);
-          return xs === null ? null : [...(xs as Arr), ef(r)];
+          if (xs === null) return null;
+          checkSize(name, (xs as Arr).length + 1, 'elements');
+          return [...(xs as Arr), ef(r)];
         },
       };
     },
@@ -179,7 +181,9 @@ export const ARRAY_FNS: FnTable = {
         type: arrayOf(et, a.type.nullable),
         fn: (r) => {
           const xs = af(r);
-          return xs === null ? null : [ef(r), ...(xs as Arr)];
+          if (xs === null) return null;
+          checkSize(name, (xs as Arr).length + 1, 'elements');
+          return [ef(r), ...(xs as Arr)];
         },
       };
     },
