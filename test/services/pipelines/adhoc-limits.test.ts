@@ -60,6 +60,7 @@ describe('the time limit of an ad-hoc query', () => {
     expect(after.status, after.text).toBe(200);
     expect(JSON.parse(after.text)).toEqual({ C: N + 1, M: -5 });
     expect((await svc.call('GET', '/v0/pipelines/runaway')).json.deployment_status).toBe('Running');
+    expect((await svc.call('GET', '/v0/pipelines/runaway/logs')).text).toContain('An ad-hoc query went past its limit: The query was cancelled: it ran past the time limit');
   });
 
   it('an INSERT ... SELECT of the same join is cancelled the same way: nothing applied', async () => {

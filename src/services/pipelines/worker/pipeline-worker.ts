@@ -219,6 +219,8 @@ function handle(m: ToWorker): void {
       } catch (err) {
         error = wireError(err);
         if (isCancelled(queryCancels, m.id)) post({ t: 'log', level: 'INFO', message: 'An ad-hoc query was cancelled: its client closed the connection before the answer' });
+        else if (err instanceof ApiError && typeof (err.details as { limit?: unknown } | null)?.limit === 'string')
+          post({ t: 'log', level: 'WARN', message: `An ad-hoc query went past its limit: ${err.message}` });
       }
       post({ t: 'snapshot-done', id: m.id, body, error }, body ? [body.buffer as ArrayBuffer] : []);
       return;
