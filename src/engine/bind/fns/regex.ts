@@ -194,10 +194,11 @@ export function compileLike(pattern: string, escape: string | undefined, caseIns
 }
 
 /**
- * Compiles patterns that come from data, keeping the last `size` of them: a bad one is remembered as null
- * (its error is not raised again for every row).
+ * Compiles patterns that come from data, keeping at most `size` of them (all are dropped when it is full): a
+ * bad one is remembered as null (its error is not raised again for every row). Few, because each compiled
+ * pattern may keep up to 8 MiB of RE2's DFA cache (re2js's default budget) while it is kept.
  */
-export function patternCache<T>(compileOne: (p: string) => T, size = 1000): (p: string) => T | null {
+export function patternCache<T>(compileOne: (p: string) => T, size = 64): (p: string) => T | null {
   const cache = new Map<string, T | null>();
   return (p) => {
     let re = cache.get(p);
