@@ -1,8 +1,6 @@
 /** The incremental SQL engine: entry point. */
 export * from './api.js';
 export { RowBatch, BLOCK_ROWS } from './batch.js';
-export { stepRowsBuilt } from './step-guard.js';
-export { MAX_VALUE_SIZE } from './types/value-limits.js';
 import type { CircuitOptions, CompileResult, CompileOptions, CompiledProgram, RelationSchema } from './api.js';
 import { bindProgram } from './bind/program.js';
 import { EngineCircuit } from './circuit.js';
@@ -65,3 +63,5 @@ export function compile(sql: string, options: CompileOptions = {}): CompileResul
   return { ok: true, program: compiled };
 }
 export { jsonText, parseJsonText } from './json-text.js';
+export { stepRowsBuilt } from './step-guard.js';
+export { MAX_VALUE_SIZE } from './types/value-limits.js';

@@ -29,8 +29,8 @@ import type { ProgramSchema } from './names.js';
 import { TokenBook, type CompletionToken, type TokenStatus } from './tokens.js';
 import { clockSettings, type ClockSettings } from './clock.js';
 import { FrameKind, abortFrame, beginFrame, endFrame, frameHeader } from './worker/ingress-frames.js';
-import type { QueryLimits } from './egress/query-limits.js';
 import type { FromWorker, IngestSpec, SnapshotSpec, ToWorker, WireError, WorkerConfig, WorkerMetrics } from './worker/protocol.js';
+import type { QueryLimits } from './egress/query-limits.js';
 
 /** Heap limit of a pipeline's worker when runtime_config.resources.memory_mb_max is not set. */
 export const DEFAULT_MEMORY_MB = 2048;
