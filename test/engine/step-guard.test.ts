@@ -58,12 +58,12 @@ describe('step guard', () => {
   });
 
   it('string work counts too: a step of one row whose text is long calls the guard, which can stop it', () => {
-    const r = compile("CREATE TABLE t (s VARCHAR); CREATE VIEW m AS SELECT s RLIKE '(a+)+b' AS hit, REGEXP_REPLACE(s, 'a', 'b') AS r FROM t;");
+    const r = compile("CREATE TABLE t (s VARCHAR); CREATE VIEW m AS SELECT s RLIKE '(a+)+b' AS hit, REGEXP_REPLACE(s, 'ab', 'c') AS r FROM t;");
     if (!r.ok) throw new Error(JSON.stringify(r.errors));
     let calls = 0;
     const text = 'a'.repeat(GUARD_WORK);
     r.program.newCircuit({ guard: () => void calls++ }).step([{ table: 'T', op: 'insert', row: { S: text } }]);
-    expect(calls).toBeGreaterThanOrEqual(2); // the match, then the replacement (its characters and its matches)
+    expect(calls).toBeGreaterThanOrEqual(2); // the match, then the replacement's search
     const stop = new Error('out of time');
     const stopped = r.program.newCircuit({
       guard: () => {
