@@ -100,9 +100,26 @@ export function parseReplacement(template: string): Part[] {
   return parts;
 }
 
+/**
+ * The text a pattern matches when it is plain text (no metacharacter, no flag; no surrogate either, which
+ * RE2 reads as whole characters where split would cut a pair), else undefined.
+ */
+function literalOf(re: Regex): string | undefined {
+  const p = re.pattern();
+  return re.flags() === 0 && p !== '' && !/[\\^$.|?*+()[\]{}\uD800-\uDFFF]/.test(p) ? p : undefined;
+}
+
 /** Every match of `re` in `text` replaced by the template's parts (parseReplacement), as Rust's replace_all. */
 export function replaceAll(re: Regex, text: string, parts: readonly Part[], onGrowth: (size: number) => void = () => {}): string {
   workDone(text.length);
+  const literal = literalOf(re);
+  if (literal !== undefined) {
+    // plain text: the same matches (leftmost, not overlapping) by split, ~50x faster than re2js's ~1 us a match
+    const replacement = parts.map((p) => (typeof p === 'string' ? p : p.group === 0 ? literal : '')).join('');
+    const pieces = text.split(literal);
+    onGrowth(text.length + (pieces.length - 1) * (replacement.length - literal.length));
+    return pieces.join(replacement);
+  }
   const m = re.matcher(text);
   const groups = m.groupCount();
   const out: string[] = [];

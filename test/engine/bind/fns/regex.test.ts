@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { compile } from '../../../../src/engine/index.js';
-import { compileLike } from '../../../../src/engine/bind/fns/regex.js';
+import { compileLike, compileRegex, parseReplacement, replaceAll } from '../../../../src/engine/bind/fns/regex.js';
 
 /** The value of `expr` in a view over one row of `t` (s VARCHAR, p VARCHAR) holding `row`. */
 function evalOver(expr: string, row: { s: string | null; p: string | null } = { s: null, p: null }): unknown {
@@ -158,5 +158,32 @@ describe('LIKE matchers agree with a reference matcher on random patterns', () =
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe('REGEXP_REPLACE of plain text (split, not RE2) replaces as RE2 does', () => {
+  it('on random texts, literals and templates', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[ab😀\n]{0,12}$/u), fc.stringMatching(/^[ab😀]{1,3}$/u), fc.stringMatching(/^(?:[xy]|\$0|\$1|\$\$|\$\{0\})*$/), (text, literal, template) => {
+        const parts = parseReplacement(template);
+        const fast = replaceAll(compileRegex(literal), text, parts);
+        const re2 = replaceAll(compileRegex(`(?:${literal})`), text, parts);
+        expect(fast).toBe(re2);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('half a surrogate pair is not plain text: it does not cut a character in two', () => {
+    expect(replaceAll(compileRegex('\ud83d'), 'x😀', parseReplacement(''))).toBe('x😀');
+  });
+
+  it('a long text of many matches is fast, and its growth is told before it is built', () => {
+    const text = 'a'.repeat(4_000_000);
+    const started = Date.now();
+    const sizes: number[] = [];
+    expect(replaceAll(compileRegex('a'), text, parseReplacement('bb'), (n) => sizes.push(n))).toHaveLength(8_000_000);
+    expect(sizes).toEqual([8_000_000]);
+    expect(Date.now() - started).toBeLessThan(20_000); // ~50 ms; RE2's matcher took ~4 s
   });
 });
