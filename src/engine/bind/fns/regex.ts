@@ -13,8 +13,8 @@
  *   letters, digits and `_` after `$`), `$$` for a `$`; a group that did not take part (or does not exist)
  *   is empty text; an empty match right at the end of the previous match is skipped.
  * - A LIKE pattern is compiled to an anchored RE2 expression (`%` any text, `_` any one character, the escape
- *   character makes the next one literal); ILIKE matches case-insensitively (Unicode simple case folding).
- *   The common shapes of a case-sensitive LIKE ('abc', 'abc%', '%abc', '%abc%') are plain string tests.
+ *   character makes the next one literal); ILIKE lower-cases the text and the pattern first (as Feldera's
+ *   ilike). The common shapes ('abc', 'abc%', '%abc', '%abc%') are plain string tests.
  * - `onGrowth(size)` (replaceAll) is told the size the result has reached, so that the caller can refuse a
  *   result past the value limit (value-limits.ts) before it is built whole.
  * - Matching reports its work to the running step's guard (step-guard.ts workDone: the text's length), so
@@ -179,7 +179,7 @@ function likePieces(pattern: string, escape: string | undefined): (string | { an
   return pieces;
 }
 
-/** The common LIKE shapes ('abc', 'abc%', '%abc', '%abc%', '%') as string tests, case-sensitive; undefined for others. */
+/** The common LIKE shapes ('abc', 'abc%', '%abc', '%abc%', '%') as string tests; undefined for others. */
 function simpleLike(pieces: readonly (string | { any: boolean })[]): LikeMatcher | undefined {
   const anyText = (p: string | { any: boolean } | undefined): boolean => typeof p === 'object' && p.any;
   const lit = pieces.filter((p): p is string => typeof p === 'string');
@@ -198,15 +198,21 @@ function simpleLike(pieces: readonly (string | { any: boolean })[]): LikeMatcher
 
 /**
  * A LIKE pattern as a matcher: the common shapes as string tests, the others as an anchored RE2 expression;
- * `escape` makes the next character literal (none when undefined), `caseInsensitive` for ILIKE. Throws
+ * `escape` makes the next character literal (none when undefined), `caseInsensitive` for ILIKE (both sides
+ * lower-cased). Throws
  * RegexError only if RE2 refuses it (it cannot: every character is quoted).
  */
 export function compileLike(pattern: string, escape: string | undefined, caseInsensitive: boolean): LikeMatcher {
+  if (caseInsensitive) {
+    // as Feldera's ilike: both sides lower-cased (Unicode's full mapping, as Rust's to_lowercase), then LIKE
+    const lower = compileLike(pattern.toLowerCase(), escape?.toLowerCase(), false);
+    return (text) => lower(text.toLowerCase());
+  }
   const pieces = likePieces(pattern, escape);
-  const simple = caseInsensitive ? undefined : simpleLike(pieces);
+  const simple = simpleLike(pieces);
   if (simple) return simple;
   const source = pieces.map((p) => (typeof p === 'string' ? RE2JS.quote(p) : p.any ? '.*' : '.')).join('');
-  const re = compileRe2(`^(?:${source})$`, RE2JS.DOTALL | (caseInsensitive ? RE2JS.CASE_INSENSITIVE : 0), pattern);
+  const re = compileRe2(`^(?:${source})$`, RE2JS.DOTALL, pattern);
   return (text) => regexMatches(re, text);
 }
 

@@ -119,6 +119,9 @@ describe('LIKE and ILIKE', () => {
   it('ILIKE ignores case; ESCAPE names another escape character', () => {
     expect(evalOver("'ÄbC' ILIKE 'äb%'")).toBe(true);
     expect(evalOver("'ÄbC' LIKE 'äb%'")).toBe(false);
+    expect(evalOver("'STRASSE' ILIKE 'strasse'")).toBe(true);
+    expect(evalOver("'ΟΔΟΣ' ILIKE 'οδο_'")).toBe(true);
+    expect(evalOver("'A%B' ILIKE 'a\\%b'")).toBe(true);
     expect(evalOver("'a%b' LIKE 'a#%b' ESCAPE '#'")).toBe(true);
     expect(evalOver("'axb' LIKE 'a#%b' ESCAPE '#'")).toBe(false);
     expect(evalOver("'abc' NOT LIKE 'a%'")).toBe(false);
