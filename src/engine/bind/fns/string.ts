@@ -1,7 +1,8 @@
 /**
  * String functions (Feldera docs/sql/string.md). Characters are Unicode code points (a surrogate pair is one
  * character). Regular expressions are RE2's (regex.ts: linear time, Rust regex syntax); an invalid constant
- * pattern is a compile error, an invalid pattern read from data gives NULL.
+ * pattern is a compile error; an invalid pattern read from data matches nothing (RLIKE is false, REGEXP_REPLACE
+ * leaves the text as it is), as Feldera's sqllib.
  */
 import { createHash } from 'node:crypto';
 import { SqlError, type Pos } from '../../parse/ast.js';
@@ -146,7 +147,7 @@ const rlike: ScalarFn = {
     const re = regex(name, args[1]!, pos);
     return strict2(str(name, args[0]!, pos), str(name, args[1]!, pos), mk('BOOLEAN', nullableOf(args)), (s, p) => {
       const r = re(p as string);
-      return r === null ? null : regexMatches(r, s as string);
+      return r === null ? false : regexMatches(r, s as string); // a bad pattern matches nothing (as Feldera)
     });
   },
 };
@@ -337,7 +338,7 @@ export const STRING_FNS: FnTable = {
       return strictN([str(name, args[0]!, pos), str(name, args[1]!, pos), repl], mk('VARCHAR', nullableOf(args)), ([s, p, rp]) => {
         const r = re(p as string);
         return r === null
-          ? null
+          ? s // a bad pattern replaces nothing (as Feldera)
           : replaceAll(r, s as string, template ?? parseReplacement(rp as string), (size) => {
               if (size > MAX_VALUE_SIZE) throw new ValueTooLarge(name, size, 'characters'); // (its work is counted by replaceAll)
             });
