@@ -7,8 +7,9 @@
  * - The syntax is RE2's, which is (nearly) the syntax of Rust's regex crate that Feldera uses: the same
  *   classes, `(?i)`/`(?s)`/`(?m)` flags, named groups `(?P<n>..)` and `(?<n>..)`, no backreferences and no
  *   look-around. Those two are refused with a message that says so (compileRegex throws RegexError); other
- *   syntax errors carry RE2's own message. Differences left: RE2's `\d`, `\w`, `\s`, `\b` are ASCII (Rust's
- *   are Unicode) and a counted repetition may not exceed {1000} (Rust's limit is on the compiled size).
+ *   syntax errors carry RE2's own message. `\d`, `\w`, `\s` (and their negations) are given Rust's Unicode
+ *   meaning (unicodeClasses: RE2's are ASCII). Differences left: `\b`, and `\W`, `\S` inside a bracketed
+ *   class, are ASCII; a counted repetition may not exceed {1000} (Rust's limit is on the compiled size).
  * - REGEXP_REPLACE replaces every match as Rust's `replace_all`: `$1`, `$name`, `${name}` (the longest run of
  *   letters, digits and `_` after `$`), `$$` for a `$`; a group that did not take part (or does not exist)
  *   is empty text; an empty match right at the end of the previous match is skipped.
@@ -34,7 +35,74 @@ const LOOK_AROUND = /\(\?<?[=!]/;
 
 /** Compiles `pattern` (Rust regex syntax) for matching anywhere in a text; throws RegexError for a bad one. */
 export function compileRegex(pattern: string): Regex {
-  return compileRe2(pattern, 0, pattern);
+  const unicode = unicodeClasses(pattern);
+  if (unicode === pattern) return compileRe2(pattern, 0, pattern);
+  compileRe2(pattern, 0, pattern); // a syntax error is reported in the pattern's own words, not the translation's
+  return compileRe2(unicode, 0, pattern);
+}
+
+/** Rust's `\w` (Alphabetic, marks, decimal digits, connector punctuation) and `\s` (White_Space), as RE2 classes. */
+const WORD = '\\p{L}\\p{Nl}\\p{M}\\p{Nd}\\p{Pc}';
+const SPACE = '\\t\\n\\x{0B}\\f\\r \\x{85}\\p{Z}';
+/** Each Perl class's Unicode meaning inside a bracketed class and outside (undefined: not expressible inside; kept). */
+const PERL_CLASSES: Record<string, { inside: string | undefined; outside: string }> = {
+  d: { inside: '\\p{Nd}', outside: '\\p{Nd}' },
+  D: { inside: '\\P{Nd}', outside: '\\P{Nd}' },
+  w: { inside: WORD, outside: `[${WORD}]` },
+  W: { inside: undefined, outside: `[^${WORD}]` },
+  s: { inside: SPACE, outside: `[${SPACE}]` },
+  S: { inside: undefined, outside: `[^${SPACE}]` },
+};
+
+/**
+ * `pattern` with `\d \D \w \W \s \S` given their Unicode meaning, as Rust's regex crate does (RE2's are ASCII):
+ * escapes, `\Q...\E` and POSIX classes `[:alpha:]` are copied as they are; inside a bracketed class `\W` and
+ * `\S` stay ASCII (a negated class cannot be written inside another). `\b` stays ASCII.
+ */
+export function unicodeClasses(pattern: string): string {
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === '\\') {
+      const n = pattern[i + 1];
+      if (n === undefined) {
+        out += c;
+        continue;
+      }
+      if (n === 'Q' && !inClass) {
+        const end = pattern.indexOf('\\E', i + 2);
+        const stop = end < 0 ? pattern.length : end + 2;
+        out += pattern.slice(i, stop);
+        i = stop - 1;
+        continue;
+      }
+      const meaning = PERL_CLASSES[n];
+      const replacement = meaning && (inClass ? meaning.inside : meaning.outside);
+      out += replacement ?? c + n;
+      i++;
+      continue;
+    }
+    if (inClass) {
+      if (c === '[' && pattern[i + 1] === ':') {
+        const end = pattern.indexOf(':]', i + 2);
+        const stop = end < 0 ? i + 1 : end + 2;
+        out += pattern.slice(i, stop);
+        i = stop - 1;
+        continue;
+      }
+      if (c === ']') inClass = false;
+      out += c;
+      continue;
+    }
+    out += c;
+    if (c === '[') {
+      inClass = true;
+      if (pattern[i + 1] === '^') out += pattern[++i]!;
+      if (pattern[i + 1] === ']') out += pattern[++i]!; // a ']' first in a class is itself
+    }
+  }
+  return out;
 }
 
 function compileRe2(source: string, flags: number, shown: string): Regex {

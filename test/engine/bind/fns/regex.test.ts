@@ -68,6 +68,26 @@ describe('regular expressions keep Rust regex semantics', () => {
     ["REGEXP_REPLACE('abcabc', 'b+', 'X')", 'aXcaXc'],
     ["REGEXP_REPLACE('abc', 'z', 'X')", 'abc'],
     ["REGEXP_REPLACE('a1b22c', '[0-9]')", 'abc'],
+    // \d \w \s are Unicode, as Rust's (RE2's are ASCII); escapes, \Q..\E and POSIX classes are left alone
+    ["'٣' RLIKE '^\\d$'", true],
+    ["'٣' RLIKE '^\\D$'", false],
+    ["'x' RLIKE '^\\D$'", true],
+    ["'é' RLIKE '^\\w+$'", true],
+    ["'é-' RLIKE '^\\w\\W$'", true],
+    ["'  ' RLIKE '^\\s+$'", true],
+    ["'é' RLIKE '^\\S$'", true],
+    ["'٣' RLIKE '^[\\d]$'", true],
+    ["'ж' RLIKE '^[\\w-]$'", true],
+    ["'-' RLIKE '^[\\w-]$'", true],
+    ["'a٣' RLIKE '^[^\\d]\\d$'", true],
+    ["']' RLIKE '^[]\\d]$'", true],
+    ["'٣' RLIKE '^[]\\d]$'", true],
+    ["'٣' RLIKE '^[[:alpha:]\\d]$'", true],
+    ["'a' RLIKE '^[[:alpha:]\\d]$'", true],
+    ["'a\\d' RLIKE '^a\\\\d$'", true],
+    ["'٣' RLIKE '^\\\\d$'", false],
+    ["'x\\d' RLIKE '^\\Qx\\d\\E$'", true],
+    ["REGEXP_REPLACE('a٣b ٤', '\\d', '#')", 'a#b #'],
   ])('%s', (expr, want) => {
     expect(evalOver(expr)).toEqual(want);
   });
@@ -88,6 +108,7 @@ describe('what a linear-time engine cannot do is refused with the reason', () =>
     ["'ab' RLIKE '(?<=a)b'", /look-around assertions .* are not supported/],
     ["'ab' RLIKE '(?<!a)b'", /look-around assertions/],
     ["'ab' RLIKE '['", /RLIKE: invalid regular expression '\[': missing closing \]/],
+    ["'ab' RLIKE '[\\d'", /RLIKE: invalid regular expression '\[\\d': missing closing \]: `\[\\d`/], // in the pattern's own words
   ])('%s', (expr, re) => {
     expect(compileError(expr)).toMatch(re);
   });
