@@ -71,3 +71,5 @@ export function compile(sql: string, options: CompileOptions = {}): CompileResul
   return { ok: true, program: compiled };
 }
 export { jsonText, parseJsonText } from './json-text.js';
+export { stepRowsBuilt } from './step-guard.js';
+export { MAX_VALUE_SIZE } from './types/value-limits.js';
