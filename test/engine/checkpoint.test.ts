@@ -79,7 +79,7 @@ function onlyInsertedDeleted(steps: InputChange[][]): InputChange[][] {
         inserted.push(ch);
         return ch;
       }
-      const earlier = inserted.splice(Math.abs(Number((ch as { row: { v: number } }).row.v)) % Math.max(1, inserted.length), 1)[0];
+      const earlier = inserted.splice(Math.abs(Number((ch as unknown as { row: { v: number } }).row.v)) % Math.max(1, inserted.length), 1)[0];
       return (earlier ? { ...earlier, op: 'delete' } : { ...ch, op: 'insert' }) as InputChange;
     }),
   );
