@@ -505,6 +505,7 @@ export class PipelineManager {
     const r = host.storageReport;
     if (!r) return;
     for (const d of r.damaged) this.log(e, 'ERROR', 'pipeline', 'dbsp_adapters::storage', `${d}; passed over`);
+    if (r.unwritable) this.log(e, 'ERROR', 'pipeline', 'dbsp_adapters::storage', r.unwritable);
     if (r.notResumed) this.log(e, 'WARN', 'pipeline', 'dbsp_adapters::storage', `stored state not resumed: ${r.notResumed}`);
     else if (r.restored || r.replayedRecords)
       this.log(

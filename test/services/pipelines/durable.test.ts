@@ -14,7 +14,8 @@ import { readdirSync, writeFileSync, readFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { mkdirSync } from 'node:fs';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createCompiled, ingest, snapshot, startRunning, startSvc, waitFor, type Svc } from './helpers.js';
 
 const SQL = `CREATE TABLE t (id BIGINT NOT NULL, k INT, v BIGINT) WITH ('materialized' = 'true');
@@ -23,6 +24,28 @@ CREATE MATERIALIZED VIEW total AS SELECT COUNT(*) AS n, SUM(v) AS s FROM t;
 CREATE MATERIALIZED VIEW dup AS SELECT id, COUNT(*) AS c FROM t GROUP BY id HAVING COUNT(*) > 1;`;
 
 const open: Svc[] = [];
+const mounts: string[] = [];
+afterAll(() => {
+  for (const m of mounts) {
+    try {
+      execFileSync('umount', ['-l', m]);
+    } catch {
+      // already gone
+    }
+  }
+});
+
+/** A small tmpfs at `dir` (root only; null where this machine allows no mount). */
+function smallDisk(dir: string, size: string): string | null {
+  mkdirSync(dir, { recursive: true });
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { stdio: 'ignore' });
+  } catch {
+    return null;
+  }
+  mounts.push(dir);
+  return dir;
+}
 afterEach(async () => {
   for (const s of open.splice(0)) await s.close().catch(() => {});
 });
@@ -235,6 +258,43 @@ describe('durable pipelines', () => {
     expect(await total(a)).toEqual({ n: 0, s: null });
     expect((await a.call('GET', '/v0/pipelines/p/logs')).text).toMatch(/stored state not resumed: the program changed since its checkpoint/);
   });
+});
+
+describe('durable pipelines on a full disk', () => {
+  it('a full disk refuses the request with 507 naming the storage, applies nothing of it, and keeps the pipeline and what was acknowledged', async (ctx) => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'ops-durable-full-'));
+    // the pipelines' storage on a small disk of its own (the rest of the data dir is not)
+    if (!smallDisk(join(dataDir, 'pipelines', 'storage'), '2m')) return ctx.skip();
+    const a = await serve(dataDir);
+    await createCompiled(a, 'p', SQL);
+    await startRunning(a, 'p');
+    let acked = 0;
+    let full: any = null;
+    for (let i = 0; i < 200 && !full; i++) {
+      const r = await ingest(a, 'p', 't', 'format=json', rows(acked, 10_000));
+      if (r.status === 200) acked += 10_000;
+      else full = { status: r.status, body: r.json };
+    }
+    expect(full?.status).toBe(507);
+    expect(full.body.error_code).toBe('StorageFull');
+    expect(full.body.message).toMatch(/disk holding the pipeline's storage .* is full; nothing of this request was applied/);
+    // nothing of the refused request, everything acknowledged; the pipeline goes on answering
+    expect((await total(a)).n).toBe(acked);
+    expect((await statusOf(a)).deployment_status).toBe('Running');
+    // a checkpoint fails the same way, and checkpoint_status says why; the previous one stays in use
+    const cp = await a.call('POST', '/v0/pipelines/p/checkpoint');
+    expect(cp.status).toBe(200);
+    const status = await waitFor(async () => {
+      const r = (await a.call('GET', '/v0/pipelines/p/checkpoint_status')).json;
+      return r.failure ? r : undefined;
+    }, 'the checkpoint failure');
+    expect(status.failure.error).toMatch(/full/);
+    // after a kill of the pipeline's process, what was acknowledged is back
+    await close(a);
+    const b = await serve(dataDir);
+    await running(b);
+    expect((await total(b)).n).toBe(acked);
+  }, 120_000);
 });
 
 /** The ids in table t (an ad-hoc query). */

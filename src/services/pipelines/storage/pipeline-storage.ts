@@ -48,6 +48,8 @@ export interface StorageReport {
   damaged: string[];
   /** Time the restore and replay took, in ms. */
   msecs: number;
+  /** Why the storage could not be written at the start (a full disk), when it could not: the pipeline runs, inputs get 507 until it can. */
+  unwritable: string | null;
 }
 
 export interface CheckpointDone {
@@ -91,6 +93,8 @@ export class PipelineStorage {
   private restoredMeta: CheckpointMeta | null = null;
   private readonly damaged: string[] = [];
   private notResumed: string | null = null;
+  /** Where the log goes on when it is opened late (after a full disk at the start). */
+  private nextLsn = 0;
 
   constructor(readonly config: StorageConfig) {}
 
@@ -145,12 +149,26 @@ export class PipelineStorage {
         if (replay(rec, lsn < inStateBelow)) steps++;
       });
     } else next = Math.max(0, ...listCheckpoints(this.config.dir).map((c) => c.meta.lsn));
+    let unwritable: string | null = null;
+    this.nextLsn = next;
     if (this.config.inputLog) {
-      this.log = new InputLog(this.config.dir, next);
-      this.log.append({ t: 'run' });
+      try {
+        this.log = new InputLog(this.config.dir, next);
+        this.log.append({ t: 'run' });
+      } catch (err) {
+        // a full disk: the pipeline runs, and each input is refused (507) until its record can be written
+        unwritable = storageWriteError(err, 'The input log could not be opened', this.config.dir).message;
+      }
     }
-    if (steps > 0 || this.notResumed !== null) this.checkpoint(rt);
-    else this.checkpointedSteps = rt.steps;
+    this.checkpointedSteps = rt.steps;
+    if (steps > 0 || this.notResumed !== null) {
+      try {
+        this.checkpoint(rt);
+      } catch (err) {
+        // the log keeps what was replayed: the next start replays it again
+        unwritable ??= (err as Error).message;
+      }
+    }
     return {
       restored: meta ? { uuid: meta.uuid, ordinal: meta.ordinal, created_at: meta.createdAt, steps: meta.steps } : null,
       replayedRecords: records,
@@ -158,6 +176,7 @@ export class PipelineStorage {
       notResumed: this.notResumed,
       damaged: this.damaged,
       msecs: Date.now() - startedAt,
+      unwritable,
     };
   }
 
@@ -177,8 +196,21 @@ export class PipelineStorage {
    * Throws a 507/503 ApiError (nothing applied) when the record cannot be written. Null without a log.
    */
   commitPoint(make: (now: number | null) => LogRecord): ((now: number | null) => void) | undefined {
+    if (!this.config.inputLog) return undefined;
+    if (!this.log) {
+      // the log could not be opened (a full disk): try again, and refuse the input while it cannot be
+      try {
+        this.log = new InputLog(this.config.dir, this.nextLsn);
+        this.log.append({ t: 'run' });
+      } catch (err) {
+        this.log = null;
+        const e = storageWriteError(err, 'The input could not be logged', this.config.dir);
+        return () => {
+          throw e;
+        };
+      }
+    }
     const log = this.log;
-    if (!log) return undefined;
     return (now) => {
       try {
         const rec = make(now);
