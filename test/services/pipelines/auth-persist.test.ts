@@ -57,7 +57,7 @@ describe('auth', () => {
 });
 
 describe('persistence', () => {
-  it('definitions persist across restarts; a pipeline that was running comes back Shutdown and can start again', async () => {
+  it('definitions persist across restarts; a pipeline that was running comes back Running by itself, with its rows', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'ops-pipe-persist-'));
     let svc = await startSvc({}, { dataDir });
     const sql = 'CREATE TABLE t (x INTEGER);\nCREATE MATERIALIZED VIEW v AS SELECT x FROM t;';
@@ -66,6 +66,7 @@ describe('persistence', () => {
     await waitFor(async () => (await svc.call('GET', '/v0/pipelines/keepme')).json.program_status === 'Success', 'compiled');
     await svc.call('POST', '/v0/pipelines/keepme/start');
     await waitFor(async () => (await svc.call('GET', '/v0/pipelines/keepme')).json.deployment_status === 'Running', 'Running');
+    expect((await svc.call('POST', '/v0/pipelines/keepme/ingress/t?format=json', undefined, { raw: '{"insert":{"x":4}}' })).status).toBe(200);
     const before = (await svc.call('GET', '/v0/pipelines/keepme')).json;
     await svc.close();
 
@@ -79,14 +80,14 @@ describe('persistence', () => {
         program_code: sql + '\n',
         program_status: 'Success',
         created_at: before.created_at,
-        deployment_status: 'Shutdown',
-        deployment_desired_status: 'Shutdown',
+        deployment_desired_status: 'Running',
       });
       expect(after.program_info).toEqual(before.program_info);
-      await svc.call('POST', '/v0/pipelines/keepme/start');
       await waitFor(async () => (await svc.call('GET', '/v0/pipelines/keepme')).json.deployment_status === 'Running', 'Running again');
       const r = await svc.call('POST', '/v0/pipelines/keepme/ingress/t?format=json', undefined, { raw: '{"insert":{"x":5}}' });
       expect(r.status).toBe(200);
+      const q = await svc.call('GET', `/v0/pipelines/keepme/query?sql=${encodeURIComponent('SELECT x FROM v ORDER BY x')}&format=json`);
+      expect(q.text.trim().split('\n').map((l) => Object.values(JSON.parse(l))[0])).toEqual([4, 5]);
     } finally {
       await svc.close();
     }
