@@ -7,11 +7,12 @@ import { Option, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import { runWith, type Factory, type RunFunction } from '../factory.js';
 import { DEFAULT_PORT } from '../../core/settings.js';
-import { ExitCode, OpsError, QuietExit } from '../../core/errors.js';
+import { ExitCode, OpsError, QuietExit, UsageError } from '../../core/errors.js';
 import { LOCAL_PROFILE } from '../../core/config.js';
 import { dataDir as defaultDataDir } from '../../core/paths.js';
 import { chooseServeProfile, type ProfileChoice } from './profile.js';
 import type { LocalCredentials, ServeOptions } from '../../services/types.js';
+import type { Detached } from './detach.js';
 import { parsePort, parseScale, resolveDataDir } from './flags.js';
 
 /** The flags of `ops serve` (the server itself; `user`, `token` and `key` are its verbs). */
@@ -31,6 +32,12 @@ export interface ServeFlags {
   logRequests?: boolean;
   fetchPolicy?: string;
   connectorRoot?: string;
+  /** start in the background and return once every service answers (detach.ts) */
+  detach?: boolean;
+  /** write this file once every service answers (ready-file.ts) */
+  readyFile?: string;
+  /** the arguments `ops` was run with (for --detach, which runs them again without --detach) */
+  argv?: string[];
 }
 
 /** Give the tree's own command (`ops serve`, made by the root) its flags and action. */
@@ -67,11 +74,22 @@ export function configureServe(cmd: Command, f: Factory, runF: RunFunction<Serve
     .option('--connector-root <dir>', 'the only directory pipeline file connectors may read and write (default <data-dir>/files)')
     .addOption(new Option('--demo', 'start with demo content in every service'))
     .option('--log-requests', 'print one line per request on stderr: time, method, path, status, milliseconds')
+    .option('-d, --detach', 'start in the background: wait until every service answers, print the URLs and profile, exit 0 (log: ops serve logs)')
+    .option('--ready-file <path>', 'write this file (JSON: url, services, profile, pid) once every service answers; removed on stop')
     .addHelpText(
       'after',
       `\nOn start it writes the profile "local" (URLs and credentials), so \`ops bm\`, \`ops pipe\` and \`ops hook\`\nin another terminal work with no set-up. A server on another data dir leaves "local" to its owner and\nwrites "local-<data dir name>" instead (or --profile NAME); it prints which. With --json the first stdout line is\n{"event":"listening","url":...}. Stop with Ctrl-C (in-flight requests finish).\nOPS_LOG_LEVEL=info (or debug, warn, ...) adds the server's own JSON logs on stdout; OPS_DEBUG=1 prints\nstack traces of unexpected errors.\n\nExamples:\n  ops serve\n  ops serve --port 0 --json --data-dir ./tmp-data   # its own profile "local-tmp-data" if "local" is taken\n  ops serve --retry-scale 0.001   # webhook retries in milliseconds\n  ops serve --fetch-policy public --connector-root ~/pipeline-files\n\nSecurity (Host/Origin checks, fetch policy, connector root, file modes): docs/security.md`,
     )
-    .action((flags: ServeFlags) => runWith(f, runF, { ...flags }));
+    .action((flags: ServeFlags, self: Command) => runWith(f, runF, { ...flags, argv: rootArgs(self) }));
+}
+
+/** The arguments of the whole `ops` command line (after node and the script), as commander received them. */
+function rootArgs(cmd: Command): string[] {
+  let root = cmd;
+  while (root.parent) root = root.parent;
+  // commander keeps them (untyped) on the root as `rawArgs`: node, the script, then the arguments
+  const raw = (root as unknown as { rawArgs?: unknown }).rawArgs;
+  return Array.isArray(raw) ? raw.slice(2).map(String) : [];
 }
 
 /** A repeat of the stopping signal within this long is when-exit's echo of it, not a second Ctrl-C (see stop()). */
@@ -79,6 +97,12 @@ const SIGNAL_ECHO_MS = 1000;
 
 export async function runServe(flags: ServeFlags, ctx: Context): Promise<void> {
   const dataDir = resolve(resolveDataDir(flags.dataDir, ctx.env));
+  if (flags.detach) {
+    if (flags.readyFile !== undefined) throw new UsageError('--ready-file is for the foreground form; --detach waits for readiness itself');
+    const { startDetached } = await import('./detach.js');
+    return printDetached(ctx, await startDetached(ctx, dataDir, flags.argv ?? []));
+  }
+  const readyFile = flags.readyFile !== undefined ? resolve(flags.readyFile) : undefined;
   // decided before starting, so that a --profile that is not ours is refused before anything listens
   let choice: ProfileChoice | undefined;
   try {
@@ -106,11 +130,12 @@ export async function runServe(flags: ServeFlags, ctx: Context): Promise<void> {
   };
   // every file the server creates later (keys, databases of new services) is private whatever the umask
   process.umask(0o077);
-  const { startServer } = await import('../../services/server.js');
+  const [{ startServer }, { DataDirInUseError }, { dataDirInUse }] = await Promise.all([import('../../services/server.js'), import('../../services/data-dir-lock.js'), import('./owner.js')]);
   let server;
   try {
     server = await startServer(options);
   } catch (err) {
+    if (err instanceof DataDirInUseError) throw await dataDirInUse(dataDir, 'start ops serve');
     const e = err as NodeJS.ErrnoException;
     if (e.code === 'EADDRINUSE') throw new OpsError(`port ${options.port} on ${options.host} is already in use`, undefined, 'Pick another with --port, or --port 0 for a free one.');
     if (e.code === 'EACCES') throw new OpsError(`not allowed to listen on ${options.host}:${options.port}`, undefined, 'Use a port above 1023.');
@@ -157,6 +182,16 @@ export async function runServe(flags: ServeFlags, ctx: Context): Promise<void> {
   }
 
   if (options.demo) await runDemo(ctx, server.url, options.dataDir, server.credentials, profile, options.connectorRoot);
+  // the readiness rule: every service answers (and the demo is in) once the file is there
+  const ready = readyFile !== undefined ? await import('./ready-file.js') : undefined;
+  if (ready && readyFile !== undefined) {
+    try {
+      ready.writeReadyFile(readyFile, { event: 'ready', pid: process.pid, url: server.url, services, dataDir: options.dataDir, profile });
+    } catch (err) {
+      await server.close();
+      throw new OpsError(`could not write the ready file ${readyFile}: ${(err as Error).message}`);
+    }
+  }
 
   const signal = await new Promise<string>((resolveStop) => {
     let stopping: { signal: string; at: number; echoSeen: boolean } | null = null;
@@ -180,6 +215,7 @@ export async function runServe(flags: ServeFlags, ctx: Context): Promise<void> {
       force.unref();
       server.close().then(
         async () => {
+          if (ready && readyFile !== undefined) ready.removeReadyFile(readyFile);
           if (ctx.json) await ctx.out.ndjson({ event: 'stopped', signal });
           resolveStop(signal);
         },
@@ -194,6 +230,28 @@ export async function runServe(flags: ServeFlags, ctx: Context): Promise<void> {
   });
   // Ctrl-C exits 130 as everywhere else in ops; SIGTERM (a service manager's stop) is a clean 0
   if (signal === 'SIGINT') throw new QuietExit(ExitCode.interrupted);
+}
+
+/** What `ops serve --detach` says once the background server is ready. */
+async function printDetached(ctx: Context, d: Detached): Promise<void> {
+  const services = Object.fromEntries(Object.entries(d.health.services).map(([name, h]) => [name, h.status]));
+  if (ctx.json) return ctx.out.writeJson({ pid: d.pid, url: d.url, services: d.services, health: services, dataDir: d.dataDir, profile: d.profile, log: d.log });
+  const dirFlag = ` --data-dir ${d.dataDir}`;
+  await ctx.out.write(
+    [
+      `ops serve running in the background (pid ${d.pid}) on ${d.url}`,
+      `  bookmarks      ${d.services.bookmarks}   ${services.bookmarks ?? ''}`,
+      `  pipelines      ${d.services.pipelines}   ${services.pipelines ?? ''}`,
+      `  notifications  ${d.services.notifications}   ${services.notifications ?? ''}`,
+      `  data           ${d.dataDir}`,
+      d.profile === null ? '' : `  profile        "${d.profile}"${d.profile === LOCAL_PROFILE ? ' (ops bm / pipe / hook use it)' : ` (use it with: ops --profile ${d.profile} ...)`}`,
+      `  log            ${d.log}   (ops serve logs${dirFlag})`,
+      `Stop it with: ops serve stop${dirFlag}`,
+      '',
+    ]
+      .filter((l) => l !== '')
+      .join('\n') + '\n',
+  );
 }
 
 /** The profile line of the listening message: which profile, and how to use it when it is not `local`. */
