@@ -40,9 +40,12 @@ export interface Detached extends ReadyInfo {
   health: ServeHealth;
 }
 
-/** The arguments of the background server: the same command line without --detach/-d, plus its ready file. */
+/**
+ * The arguments of the background server: the same command line without --detach/-d and without --json (that is
+ * this command's output; the log is for people), plus its ready file.
+ */
 export function backgroundArgs(argv: readonly string[], readyFile: string): string[] {
-  return [...argv.filter((a) => a !== '--detach' && a !== '-d'), '--ready-file', readyFile];
+  return [...argv.filter((a) => a !== '--detach' && a !== '-d' && a !== '--json'), '--ready-file', readyFile];
 }
 
 export async function startDetached(ctx: Context, dataDir: string, argv: readonly string[], self: SelfCommand = currentSelf()): Promise<Detached> {

@@ -63,11 +63,11 @@ export async function runServeLogs(flags: ServeLogsOptions, ctx: Context, pollMs
       return; // removed (ops serve reset)
     }
     if (now < offset) offset = 0; // a new detached start began the file again
-    if (now > offset) offset = await copy(ctx, path, offset, now);
-    else if (!serving) {
-      await copy(ctx, path, offset, now, true); // a last line without its newline
+    if (!serving) {
+      await copy(ctx, path, offset, now, true); // what is left, a last line without its newline too
       return;
     }
+    if (now > offset) offset = await copy(ctx, path, offset, now);
     await new Promise((r) => setTimeout(r, pollMs));
   }
 }
