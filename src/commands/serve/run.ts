@@ -103,6 +103,9 @@ export async function runServe(flags: ServeFlags, ctx: Context): Promise<void> {
     return printDetached(ctx, await startDetached(ctx, dataDir, flags.argv ?? []));
   }
   const readyFile = flags.readyFile !== undefined ? resolve(flags.readyFile) : undefined;
+  // a data dir in use is refused before the server's modules load (startServer's lock decides all the same)
+  const [{ ownerOf }, { dataDirInUse }] = await Promise.all([import('../../services/server-file.js'), import('./owner.js')]);
+  if (ownerOf(dataDir)) throw await dataDirInUse(dataDir, 'start ops serve');
   // decided before starting, so that a --profile that is not ours is refused before anything listens
   let choice: ProfileChoice | undefined;
   try {
@@ -130,7 +133,7 @@ export async function runServe(flags: ServeFlags, ctx: Context): Promise<void> {
   };
   // every file the server creates later (keys, databases of new services) is private whatever the umask
   process.umask(0o077);
-  const [{ startServer }, { DataDirInUseError }, { dataDirInUse }] = await Promise.all([import('../../services/server.js'), import('../../services/data-dir-lock.js'), import('./owner.js')]);
+  const [{ startServer }, { DataDirInUseError }] = await Promise.all([import('../../services/server.js'), import('../../services/data-dir-lock.js')]);
   let server;
   try {
     server = await startServer(options);
