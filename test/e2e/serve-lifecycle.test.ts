@@ -120,6 +120,22 @@ describe('ops serve for scripts', () => {
     }
   }, 60_000);
 
+  it('Ctrl-C while --detach waits gives the start up: exit 130, and the background server is stopped', async () => {
+    const env = isolatedEnv();
+    const dataDir = tempDir('ops-lifecycle-e2e-');
+    const parent = execa('node', [BIN, 'serve', '--detach', '--port', '0', '--data-dir', dataDir], { env, extendEnv: false, reject: false, stdin: 'ignore' });
+    try {
+      // the log is opened just before the background server is spawned
+      await until(() => existsSync(join(dataDir, 'serve.log')), 'the background start');
+      parent.kill('SIGINT');
+      expect((await parent).exitCode).toBe(130);
+      await until(() => !existsSync(join(dataDir, 'server.json')), 'the background server to stop');
+      expect((await ops(['serve', 'status', '--data-dir', dataDir], { env })).exitCode).toBe(3);
+    } finally {
+      parent.kill('SIGKILL');
+    }
+  }, 60_000);
+
   it('the foreground --ready-file appears once every service answers and goes when the server stops', async () => {
     const file = join(tempDir('ops-ready-'), 'ready.json');
     const serve = await startServe(['--ready-file', file]);

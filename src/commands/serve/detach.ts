@@ -16,7 +16,7 @@ import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, renameSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Context } from '../../context.js';
-import { ExitCode, OpsError, TimeoutError } from '../../core/errors.js';
+import { ExitCode, OpsError, QuietExit, TimeoutError } from '../../core/errors.js';
 import { HttpClient } from '../../core/http.js';
 import { serveHealth, type ServeHealth } from '../../clients/serve-health.js';
 import { privateDir } from '../../services/data-dir.js';
@@ -66,6 +66,10 @@ export async function startDetached(ctx: Context, dataDir: string, argv: readonl
   let spawnError: Error | undefined;
   child.on('exit', (code, signal) => (exited = { code, signal }));
   child.on('error', (err) => (spawnError = err));
+  // Ctrl-C while waiting gives up the start: the half-started server is stopped too
+  let interrupted = false;
+  const onInterrupt = () => (interrupted = true);
+  process.once('SIGINT', onInterrupt);
 
   try {
     const end = Date.now() + timeoutMs;
@@ -75,6 +79,10 @@ export async function startDetached(ctx: Context, dataDir: string, argv: readonl
     while (!health) {
       if (spawnError) throw new OpsError(`could not start ops serve in the background: ${spawnError.message}`);
       if (exited) throw notStarted(exited, log);
+      if (interrupted) {
+        child.kill('SIGTERM');
+        throw new QuietExit(ExitCode.interrupted);
+      }
       if (Date.now() > end) {
         child.kill('SIGTERM');
         throw new TimeoutError(`ops serve was not ready after ${timeoutMs / 1000} s (${lastProblem}); it was stopped`, `Its log: ${log}. Wait longer with --timeout SECONDS.`);
@@ -94,6 +102,7 @@ export async function startDetached(ctx: Context, dataDir: string, argv: readonl
     child.unref();
     return { ...ready!, log, health };
   } finally {
+    process.off('SIGINT', onInterrupt);
     rmSync(readyDir, { recursive: true, force: true });
   }
 }

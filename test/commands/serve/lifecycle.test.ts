@@ -183,3 +183,20 @@ describe('ops serve --detach', () => {
     expect(backgroundArgs(['--json', 'serve', '-d', '--port', '0', '--detach', '--data-dir', 'x'], '/tmp/r.json')).toEqual(['serve', '--port', '0', '--data-dir', 'x', '--ready-file', '/tmp/r.json']);
   });
 });
+
+describe('ops serve user|token|key and a server that holds the data dir', () => {
+  test('wait while it is starting (not listening yet), then act on the databases once the data dir is free', async () => {
+    const { processStart } = await import('../../../src/services/server-file.js');
+    const dataDir = tempDir('ops-lifecycle-');
+    const lock = lockDataDir(dataDir);
+    writeFileSync(join(dataDir, 'server.json'), JSON.stringify({ pid: process.pid, pid_start: processStart(process.pid), state: 'starting', started_at: 'now' }));
+    let settled = false;
+    const listing = opsIn(['serve', 'user', 'list', '--json', '--data-dir', dataDir], { env }).finally(() => (settled = true));
+    await new Promise((r) => setTimeout(r, 500));
+    expect(settled).toBe(false);
+    lock.release();
+    const r = await listing;
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(expect.any(Array));
+  });
+});
