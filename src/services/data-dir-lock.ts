@@ -12,6 +12,9 @@
  *   holding the file for an instant). `release()` is idempotent.
  * - `dataDirLocked` probes without taking the lock (a shared read that fails while the lock is held), so a
  *   status check never keeps a server from starting for longer than the probe itself.
+ * - POSIX record locks belong to the process and end when the process closes any descriptor of the file: in a
+ *   process that may hold the lock, serve.lock is opened only through SQLite (this module), which keeps such
+ *   descriptors open while a lock is held. Nothing else may open it (chmod and stat are harmless).
  * - Who holds the lock (pid, URL) is not in this file: the holder writes it to server.json (server-file.ts)
  *   right after taking the lock; readers trust that file only while the lock is held.
  */

@@ -56,6 +56,18 @@ describe('the data dir lock', () => {
     lock.release();
   });
 
+  test("probes in the holder's own process (ops serve --demo's admin calls) do not drop its lock for other processes", () => {
+    const dir = tempDir('ops-lock-');
+    const lock = lockDataDir(dir);
+    try {
+      for (let i = 0; i < 3; i++) expect(dataDirLocked(dir)).toBe(true);
+      const script = `const D = require(${JSON.stringify(BETTER_SQLITE3)}); const db = new D(${JSON.stringify(join(dir, 'serve.lock'))}); db.pragma('busy_timeout = 0'); try { db.pragma('journal_mode = MEMORY'); db.exec('BEGIN EXCLUSIVE'); console.log('taken'); } catch (e) { console.log(e.code); }`;
+      expect(spawnSync(process.execPath, ['-e', script]).stdout.toString().trim()).toBe('SQLITE_BUSY');
+    } finally {
+      lock.release();
+    }
+  });
+
   test('a probe never keeps the lock: it can be taken right after each probe, over and over', () => {
     const dir = tempDir('ops-lock-');
     lockDataDir(dir).release();
