@@ -3,7 +3,8 @@
  *
  * Contract:
  * - SIGTERM to the lock holder named by server.json (checked to be that very process: pid and start time), then
- *   wait until the lock is free and the process gone. The server finishes in-flight requests and closes its
+ *   wait until the lock is free and the process gone. A server already stopping is not signalled again (a second
+ *   signal would force its exit), only waited for. The server finishes in-flight requests and closes its
  *   services (pipelines write their checkpoints), which may take a while: the wait is the global --timeout in
  *   seconds, by default STOP_TIMEOUT_MS.
  * - Exit 0 once stopped, and also when no server runs (said on stderr; `"stopped": false` in --json) so that a
@@ -58,12 +59,16 @@ export async function runServeStop(flags: ServeStopOptions, ctx: Context): Promi
   const file = owner.file;
   if (!file) throw new OpsError(`the data dir ${dataDir} is held by ${describeOwner(file)}; not stopping it`);
   const started = Date.now();
-  try {
-    process.kill(file.pid, 'SIGTERM');
-  } catch (err) {
-    throw new OpsError(`could not signal ops serve (pid ${file.pid}): ${(err as Error).message}`);
+  // a server already stopping is only waited for: a second signal would be taken for an impatient Ctrl-C and
+  // cut its shutdown short (checkpoints included)
+  if (file.state !== 'stopping') {
+    try {
+      process.kill(file.pid, 'SIGTERM');
+    } catch (err) {
+      throw new OpsError(`could not signal ops serve (pid ${file.pid}): ${(err as Error).message}`);
+    }
   }
-  if (!ctx.json) ctx.out.info(`stopping ops serve (pid ${file.pid}) on ${dataDir}…`);
+  if (!ctx.json) ctx.out.info(`${file.state === 'stopping' ? 'waiting for' : 'stopping'} ops serve (pid ${file.pid}) on ${dataDir}…`);
   while (dataDirLocked(dataDir) || sameProcess(file.pid, file.pid_start)) {
     if (Date.now() - started > timeoutMs) {
       throw new TimeoutError(

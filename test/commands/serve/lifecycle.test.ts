@@ -4,6 +4,7 @@
  * running server, kill -9) run real processes in test/e2e/serve-lifecycle.test.ts.
  */
 import { afterEach, describe, expect, test } from 'vitest';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer, type RunningServer } from '../../../src/services/server.js';
@@ -94,6 +95,43 @@ describe('ops serve stop', () => {
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ stopped: false, dataDir });
     expect((await opsIn(['serve', 'stop', '--data-dir', dataDir], { env })).stderr).toContain(`no ops serve runs on ${dataDir}`);
+  });
+});
+
+describe('ops serve stop of a holder in another process', () => {
+  /** A process standing in for a server: it sleeps; the test holds the lock for it and names it in server.json. */
+  async function standIn(dataDir: string, state: 'running' | 'stopping') {
+    const { processStart } = await import('../../../src/services/server-file.js');
+    const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    await new Promise((r) => child.once('spawn', r));
+    const lock = lockDataDir(dataDir);
+    // the lock goes with the process, as a server's does
+    const exited = new Promise<NodeJS.Signals | null>((r) => child.once('exit', (_code, signal) => (lock.release(), r(signal))));
+    writeFileSync(join(dataDir, 'server.json'), JSON.stringify({ pid: child.pid, pid_start: processStart(child.pid!), state, url: 'http://127.0.0.1:1', secret: 's', started_at: 'now' }));
+    return { child, exited, lock };
+  }
+
+  test('SIGTERM to the holder, then waits until it let go of the data dir: exit 0, stopped', async () => {
+    const dataDir = tempDir('ops-lifecycle-');
+    const { child, exited } = await standIn(dataDir, 'running');
+    const r = await opsIn(['serve', 'stop', '--json', '--data-dir', dataDir], { env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ stopped: true, pid: child.pid });
+    expect(await exited).toBe('SIGTERM');
+  });
+
+  test('a holder already stopping is not signalled again, only waited for: exit 8 when the wait runs out', async () => {
+    const dataDir = tempDir('ops-lifecycle-');
+    const { child, exited } = await standIn(dataDir, 'stopping');
+    try {
+      const r = await opsIn(['--timeout', '0.5', 'serve', 'stop', '--data-dir', dataDir], { env });
+      expect(r.exitCode).toBe(8);
+      expect(r.stderr).toContain(`pid ${child.pid}`);
+      expect(child.exitCode === null && child.signalCode === null).toBe(true);
+    } finally {
+      child.kill('SIGKILL');
+      await exited;
+    }
   });
 });
 
