@@ -47,7 +47,13 @@ const isBusy = (err: unknown) => {
 
 /** Takes the data dir's lock (the directory must exist), or throws DataDirInUseError. */
 export function lockDataDir(dataDir: string, options: { waitMs?: number } = {}): DataDirLock {
-  const db = new Database(join(dataDir, LOCK_FILE));
+  const path = join(dataDir, LOCK_FILE);
+  let db: Database.Database;
+  try {
+    db = new Database(path);
+  } catch (err) {
+    throw lockFileError(path, err);
+  }
   try {
     db.pragma(`busy_timeout = ${Math.max(0, Math.round(options.waitMs ?? DEFAULT_WAIT_MS))}`);
     // nothing is ever written: no journal file beside the lock
@@ -56,7 +62,7 @@ export function lockDataDir(dataDir: string, options: { waitMs?: number } = {}):
   } catch (err) {
     db.close();
     if (isBusy(err)) throw new DataDirInUseError(dataDir);
-    throw err;
+    throw lockFileError(path, err);
   }
   let held = true;
   return {
@@ -67,6 +73,13 @@ export function lockDataDir(dataDir: string, options: { waitMs?: number } = {}):
       db.close(); // rolls the empty transaction back and lets go of the file lock
     },
   };
+}
+
+/** A lock file that cannot be opened or is not an SQLite file: an error that names it and what to do. */
+function lockFileError(path: string, err: unknown): Error {
+  const code = (err as { code?: unknown }).code;
+  const why = code === 'SQLITE_NOTADB' ? 'it is not an SQLite file (damaged?); remove it while no ops serve runs' : (err as Error).message;
+  return Object.assign(new Error(`cannot take the data dir's lock ${path}: ${why}`), { code });
 }
 
 /** Whether some process holds the data dir's lock now (false when there is no lock file at all). */

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataDirInUseError, dataDirLocked, lockDataDir } from '../../src/services/data-dir-lock.js';
 import { SERVER_FILE, ownerOf, processStart, runningServer, sameProcess } from '../../src/services/server-file.js';
@@ -66,6 +66,15 @@ describe('the data dir lock', () => {
     } finally {
       lock.release();
     }
+  });
+
+  test('a lock file that cannot be opened, or is not an SQLite file, is an error naming it (not a refusal)', () => {
+    const dir = tempDir('ops-lock-');
+    mkdirSync(join(dir, 'serve.lock'));
+    expect(() => lockDataDir(dir, { waitMs: 0 })).toThrow(/cannot take the data dir's lock .*serve\.lock/);
+    const other = tempDir('ops-lock-');
+    writeFileSync(join(other, 'serve.lock'), 'x'.repeat(4096));
+    expect(() => lockDataDir(other, { waitMs: 0 })).toThrow(/serve\.lock: it is not an SQLite file/);
   });
 
   test('a probe never keeps the lock: it can be taken right after each probe, over and over', () => {
