@@ -75,6 +75,20 @@ describe('one server per data dir', () => {
     await serve(dataDir);
   });
 
+  test("admin actions without a server run under the data dir's lock: refused before opening anything while it is held", async () => {
+    const { runAdminOffline } = await import('../../src/services/admin-offline.js');
+    const dataDir = tempDir('ops-server-lock-');
+    const lock = lockDataDir(dataDir);
+    try {
+      await expect(runAdminOffline(dataDir, 'bookmarks', 'user.list', {})).rejects.toBeInstanceOf(DataDirInUseError);
+      expect(readdirSync(dataDir)).toEqual(['serve.lock']);
+    } finally {
+      lock.release();
+    }
+    expect(await runAdminOffline(dataDir, 'bookmarks', 'user.list', {})).toEqual(expect.any(Array));
+    expect(dataDirLocked(dataDir)).toBe(false);
+  });
+
   test('a start that fails (port in use) closes what it opened and leaves the data dir free', async () => {
     const dataDir = tempDir('ops-server-lock-');
     const busy: Server = createServer();
