@@ -101,8 +101,8 @@ export function runningServer(dataDir: string): ListeningServerFile | undefined 
   return f && f.url !== undefined && f.secret !== undefined ? (f as ListeningServerFile) : undefined;
 }
 
-/** The start time of a process (field 22 of /proc/PID/stat), where the system has /proc. */
-export function processStart(pid: number): string | undefined {
+/** Fields 3 on of /proc/PID/stat (state first, start time at index 19), where the system has /proc. */
+function procStat(pid: number): string[] | undefined {
   let stat: string;
   try {
     stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -110,11 +110,19 @@ export function processStart(pid: number): string | undefined {
     return undefined;
   }
   // the command name (field 2) is in parentheses and may hold spaces or parentheses itself
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return fields[19];
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 }
 
-/** Whether `pid` is alive and, when its start time was recorded and can be read, the same process. */
+/** The start time of a process (field 22 of /proc/PID/stat), where the system has /proc. */
+export function processStart(pid: number): string | undefined {
+  return procStat(pid)?.[19];
+}
+
+/**
+ * Whether `pid` is alive and, when its start time was recorded and can be read, the same process. A process that
+ * has exited but is not reaped yet (a zombie: a detached server's parent is gone, and some init processes reap
+ * late) is not alive.
+ */
 export function sameProcess(pid: number, start: string | undefined): boolean {
   try {
     process.kill(pid, 0);
@@ -122,7 +130,8 @@ export function sameProcess(pid: number, start: string | undefined): boolean {
     // ESRCH: gone; EPERM: another user's process, so not a server of ours (it runs as us)
     return false;
   }
-  if (start === undefined) return true;
-  const now = processStart(pid);
-  return now === undefined || now === start;
+  const stat = procStat(pid);
+  if (stat === undefined) return true; // no /proc: alive is all we can know
+  if (stat[0] === 'Z' || stat[0] === 'X') return false;
+  return start === undefined || stat[19] === start;
 }

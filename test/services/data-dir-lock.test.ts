@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataDirInUseError, dataDirLocked, lockDataDir } from '../../src/services/data-dir-lock.js';
 import { SERVER_FILE, ownerOf, processStart, runningServer, sameProcess } from '../../src/services/server-file.js';
@@ -130,5 +130,22 @@ describe('server.json is trusted only while the lock is held', () => {
     expect(sameProcess(process.pid, start)).toBe(true);
     if (start !== undefined) expect(sameProcess(process.pid, `${start}0`)).toBe(false);
     expect(sameProcess(spawnSync(process.execPath, ['-e', '']).pid!, undefined)).toBe(false);
+  });
+
+  test('a process that exited but is not reaped yet (a zombie) is not alive', async () => {
+    if (!existsSync('/proc/self/stat')) return; // without /proc a zombie cannot be told apart
+    // the shell starts a child that exits at once, then becomes `sleep`, which never reaps it
+    const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 5'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      const zombie = Number(await new Promise<string>((resolve) => parent.stdout!.once('data', (d: Buffer) => resolve(d.toString()))));
+      const state = () => readFileSync(`/proc/${zombie}/stat`, 'utf8').split(') ')[1]![0];
+      const end = Date.now() + 10_000;
+      while (state() !== 'Z' && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+      expect(state()).toBe('Z');
+      expect(() => process.kill(zombie, 0)).not.toThrow();
+      expect(sameProcess(zombie, undefined)).toBe(false);
+    } finally {
+      parent.kill('SIGKILL');
+    }
   });
 });
