@@ -4,7 +4,8 @@
  *
  * Contract: prints the file (or its last --lines N lines) to stdout; `--follow` then prints what is appended until
  * the server stops (the data dir's lock is free and nothing more came), or Ctrl-C. Exit 3 with a message when
- * there is no log (no server was started with --detach on the data dir). The file is read in chunks; a line is
+ * there is no log (no server was started with --detach on the data dir); 1 when a server runs there in the
+ * foreground (its output is in its terminal). The file is read in chunks; a line is
  * never split in two.
  */
 import { Command } from 'commander';
@@ -47,6 +48,9 @@ export async function runServeLogs(flags: ServeLogsOptions, ctx: Context, pollMs
   try {
     size = statSync(path).size;
   } catch {
+    const { ownerOf } = await import('../../services/server-file.js');
+    const owner = ownerOf(dataDir)?.file;
+    if (owner) throw new OpsError(`the ops serve on ${dataDir} (pid ${owner.pid}) was not started with --detach: its output goes to the terminal it runs in, not to a log`);
     throw new OpsError(`no log in ${dataDir}: ops serve writes ${LOG_FILE} when started with --detach`, ExitCode.notRunning, `Start one with: ops serve --detach --data-dir ${dataDir}`);
   }
   let offset = lines === undefined ? 0 : startOfLastLines(path, size, lines);

@@ -185,6 +185,13 @@ describe('ops serve logs', () => {
     expect(r.stderr).toContain('ops serve --detach');
   });
 
+  test('a server running in the foreground has no log: exit 1, saying where its output goes', async () => {
+    const { dataDir } = await serve();
+    const r = await opsIn(['serve', 'logs', '--data-dir', dataDir], { env });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain(`(pid ${process.pid}) was not started with --detach`);
+  });
+
   test('the whole log, its last N lines (with and without a final newline), and a bad --lines', async () => {
     const dataDir = tempDir('ops-lifecycle-');
     const log = join(dataDir, 'serve.log');
