@@ -1,6 +1,8 @@
 /**
  * `ops serve` itself: its flags (the tree's own command is the verb), and the running part: start, announce, write
- * the local profile, shut down on signals. The server is imported when it runs, not when the tree loads.
+ * the local profile, signal readiness (--ready-file), shut down on signals. The server is imported when it runs,
+ * not when the tree loads. A data dir in use is refused with its owner (owner.ts); --detach hands the whole
+ * command line to a background copy of itself (detach.ts).
  */
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
@@ -223,6 +225,7 @@ export async function runServe(flags: ServeFlags, ctx: Context): Promise<void> {
           resolveStop(signal);
         },
         (err) => {
+          if (ready && readyFile !== undefined) ready.removeReadyFile(readyFile);
           ctx.out.warn(`error while shutting down: ${(err as Error).message}`);
           resolveStop(signal);
         },
