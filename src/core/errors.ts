@@ -4,6 +4,8 @@ export const ExitCode = {
   ok: 0,
   failure: 1,
   usage: 2,
+  /** `ops serve status` (and `logs`): no server runs on the data dir */
+  notRunning: 3,
   auth: 4,
   timeout: 8,
   interrupted: 130,
@@ -85,6 +87,7 @@ export const EXIT_CODE_MEANINGS: readonly { code: ExitCode; meaning: string }[] 
   { code: ExitCode.ok, meaning: 'success' },
   { code: ExitCode.failure, meaning: 'failure (the service answered an error, a check failed, a network error)' },
   { code: ExitCode.usage, meaning: 'usage error (bad flag or argument; a confirmation needed but no terminal and no --yes)' },
+  { code: ExitCode.notRunning, meaning: 'not running (`ops serve status`: no server holds the data dir; `ops serve logs`: no log)' },
   { code: ExitCode.auth, meaning: 'authentication or permission failure (HTTP 401/403; run `ops auth login SERVICE`)' },
   { code: ExitCode.timeout, meaning: 'timed out waiting (e.g. `ops pipe start --timeout`)' },
   { code: ExitCode.interrupted, meaning: 'interrupted (Ctrl-C)' },

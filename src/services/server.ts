@@ -2,6 +2,10 @@
  * `ops serve`: one fastify server composing the three services, each in its own encapsulated context
  * under its prefix, plus a health endpoint that reports each service and the admin route of
  * `ops serve user|token|key` (its secret in <data-dir>/server.json while the server runs).
+ *
+ * One server per data dir: the data dir's lock (data-dir-lock.ts) is taken before any store in it is opened or
+ * written, and released after every service closed, on close() and on a start that fails alike; a data dir in
+ * use is refused with DataDirInUseError (its owner in server.json, server-file.ts).
  */
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { join, resolve } from 'node:path';
@@ -11,7 +15,8 @@ import { effectiveFetchPolicy } from './net/fetch-policy.js';
 import { EventBus } from './events.js';
 import { requestGuard } from './request-guard.js';
 import { registerAdminRoute } from './admin-route.js';
-import { newAdminSecret, removeServerFile, writeServerFile } from './server-file.js';
+import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
+import { newAdminSecret, processStart, removeServerFile, writeServerFile, type ServerFile } from './server-file.js';
 import type { LocalCredentials, ServeOptions, ServiceHandle, ServiceModule } from './types.js';
 
 export interface RunningServer {
@@ -62,18 +67,44 @@ export async function startServer(given: ServeOptions, modules?: ServiceModule[]
     connectorRoot: resolve(given.connectorRoot ?? join(given.dataDir, 'files')),
   };
   privateDir(options.dataDir);
-  if (!given.connectorRoot) privateDir(options.connectorRoot!);
-  const app = Fastify({
-    logger: process.env.OPS_LOG_LEVEL ? { level: process.env.OPS_LOG_LEVEL } : false,
-    forceCloseConnections: 'idle',
-    bodyLimit: 64 * 1024 * 1024,
-    // names in paths (pipelines, tables, views, quoted SQL identifiers) may be longer than fastify's
-    // default of 100 characters, which would answer 414 in fastify's own error shape
-    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
-    frameworkErrors,
-    // slow and idle clients are bounded (connections.ts, docs/security.md)
-    ...serverTimeoutOptions(options.connectionTimeouts),
-  });
+  // before anything in the data dir is opened: a data dir in use throws here, with nothing touched
+  const lock = lockDataDir(options.dataDir);
+  const own: ServerFile = { pid: process.pid, pid_start: processStart(process.pid), state: 'starting', started_at: new Date().toISOString() };
+  const services: RunningServer['services'] = [];
+  let app: FastifyInstance | undefined;
+  try {
+    writeServerFile(options.dataDir, own);
+    if (!given.connectorRoot) privateDir(options.connectorRoot!);
+    app = Fastify({
+      logger: process.env.OPS_LOG_LEVEL ? { level: process.env.OPS_LOG_LEVEL } : false,
+      forceCloseConnections: 'idle',
+      bodyLimit: 64 * 1024 * 1024,
+      // names in paths (pipelines, tables, views, quoted SQL identifiers) may be longer than fastify's
+      // default of 100 characters, which would answer 414 in fastify's own error shape
+      routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+      frameworkErrors,
+      // slow and idle clients are bounded (connections.ts, docs/security.md)
+      ...serverTimeoutOptions(options.connectionTimeouts),
+    });
+    return await compose(app, options, modules, services, lock, own);
+  } catch (err) {
+    // a start that fails leaves the data dir free: what opened is closed, then the file and the lock go
+    await app?.close().catch(() => undefined);
+    for (const { handle } of [...services].reverse()) await Promise.resolve(handle.close()).catch(() => undefined);
+    removeServerFile(options.dataDir, own);
+    lock.release();
+    throw err;
+  }
+}
+
+async function compose(
+  app: FastifyInstance,
+  options: ServeOptions,
+  modules: ServiceModule[] | undefined,
+  services: RunningServer['services'],
+  lock: DataDirLock,
+  own: ServerFile,
+): Promise<RunningServer> {
   // no client can hold close() open; first among the preClose hooks (root before services)
   closePromptly(app, options.closeGraceMs);
   if (options.requestLog) logRequests(app, options.requestLog);
@@ -82,7 +113,6 @@ export async function startServer(given: ServeOptions, modules?: ServiceModule[]
   app.addHook('onRequest', requestGuard({ bindHost: options.host, port: () => listeningPort }));
   const events = new EventBus();
   let baseUrl = `http://${options.host}:${options.port}`;
-  const services: RunningServer['services'] = [];
   for (const mod of modules ?? (await loadServiceModules())) {
     const dir = join(options.dataDir, mod.name);
     privateDir(dir);
@@ -120,6 +150,7 @@ export async function startServer(given: ServeOptions, modules?: ServiceModule[]
   listeningPort = port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   baseUrl = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
+  writeServerFile(options.dataDir, { ...own, url: baseUrl, secret: adminSecret });
 
   // databases, their -wal/-shm files and key files were created by now: all 0600 (an old install too)
   tightenDataDir(options.dataDir, [options.connectorRoot!]);
@@ -128,7 +159,7 @@ export async function startServer(given: ServeOptions, modules?: ServiceModule[]
   for (const { handle } of services) Object.assign(credentials, await handle.localCredentials?.());
   for (const { handle } of services) await handle.started?.();
   const notes = services.flatMap(({ handle }) => handle.notes?.() ?? []);
-  writeServerFile(options.dataDir, { pid: process.pid, url: baseUrl, secret: adminSecret, started_at: new Date().toISOString() });
+  writeServerFile(options.dataDir, { ...own, url: baseUrl, secret: adminSecret, state: 'running' });
 
   let closing: Promise<void> | undefined;
   return {
@@ -139,9 +170,14 @@ export async function startServer(given: ServeOptions, modules?: ServiceModule[]
     notes,
     close() {
       closing ??= (async () => {
-        removeServerFile(options.dataDir, adminSecret);
-        await app.close();
-        for (const { handle } of [...services].reverse()) await handle.close();
+        writeServerFile(options.dataDir, { ...own, url: baseUrl, secret: adminSecret, state: 'stopping' });
+        try {
+          await app.close();
+          for (const { handle } of [...services].reverse()) await handle.close();
+        } finally {
+          removeServerFile(options.dataDir, own);
+          lock.release();
+        }
       })();
       return closing;
     },

@@ -1,17 +1,20 @@
 /**
  * `ops serve` itself: its flags (the tree's own command is the verb), and the running part: start, announce, write
- * the local profile, shut down on signals. The server is imported when it runs, not when the tree loads.
+ * the local profile, signal readiness (--ready-file), shut down on signals. The server is imported when it runs,
+ * not when the tree loads. A data dir in use is refused with its owner (owner.ts); --detach hands the whole
+ * command line to a background copy of itself (detach.ts).
  */
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import { runWith, type Factory, type RunFunction } from '../factory.js';
 import { DEFAULT_PORT } from '../../core/settings.js';
-import { ExitCode, OpsError, QuietExit } from '../../core/errors.js';
+import { ExitCode, OpsError, QuietExit, UsageError } from '../../core/errors.js';
 import { LOCAL_PROFILE } from '../../core/config.js';
 import { dataDir as defaultDataDir } from '../../core/paths.js';
 import { chooseServeProfile, type ProfileChoice } from './profile.js';
 import type { LocalCredentials, ServeOptions } from '../../services/types.js';
+import type { Detached } from './detach.js';
 import { parsePort, parsePositive, parseScale, resolveDataDir } from './flags.js';
 
 /** The flags of `ops serve` (the server itself; `user`, `token` and `key` are its verbs). */
@@ -34,6 +37,12 @@ export interface ServeFlags {
   queryTimeout?: string;
   queryMaxRows?: string;
   queryMaxMb?: string;
+  /** start in the background and return once every service answers (detach.ts) */
+  detach?: boolean;
+  /** write this file once every service answers (ready-file.ts) */
+  readyFile?: string;
+  /** the arguments `ops` was run with (for --detach, which runs them again without --detach) */
+  argv?: string[];
 }
 
 /** Give the tree's own command (`ops serve`, made by the root) its flags and action. */
@@ -73,11 +82,22 @@ export function configureServe(cmd: Command, f: Factory, runF: RunFunction<Serve
     .option('--query-max-mb <MiB>', 'largest answer of an ad-hoc pipeline query, in MiB (default 256)')
     .addOption(new Option('--demo', 'start with demo content in every service'))
     .option('--log-requests', 'print one line per request on stderr: time, method, path, status, milliseconds')
+    .option('-d, --detach', 'start in the background: wait until every service answers, print the URLs and profile, exit 0 (log: ops serve logs)')
+    .option('--ready-file <path>', 'write this file (JSON: url, services, profile, pid) once every service answers; removed on stop')
     .addHelpText(
       'after',
       `\nOn start it writes the profile "local" (URLs and credentials), so \`ops bm\`, \`ops pipe\` and \`ops hook\`\nin another terminal work with no set-up. A server on another data dir leaves "local" to its owner and\nwrites "local-<data dir name>" instead (or --profile NAME); it prints which. With --json the first stdout line is\n{"event":"listening","url":...}. Stop with Ctrl-C (in-flight requests finish).\nOPS_LOG_LEVEL=info (or debug, warn, ...) adds the server's own JSON logs on stdout; OPS_DEBUG=1 prints\nstack traces of unexpected errors.\n\nExamples:\n  ops serve\n  ops serve --port 0 --json --data-dir ./tmp-data   # its own profile "local-tmp-data" if "local" is taken\n  ops serve --retry-scale 0.001   # webhook retries in milliseconds\n  ops serve --fetch-policy public --connector-root ~/pipeline-files\n\nSecurity (Host/Origin checks, fetch policy, connector root, file modes): docs/security.md`,
     )
-    .action((flags: ServeFlags) => runWith(f, runF, { ...flags }));
+    .action((flags: ServeFlags, self: Command) => runWith(f, runF, { ...flags, argv: rootArgs(self) }));
+}
+
+/** The arguments of the whole `ops` command line (after node and the script), as commander received them. */
+function rootArgs(cmd: Command): string[] {
+  let root = cmd;
+  while (root.parent) root = root.parent;
+  // commander keeps them (untyped) on the root as `rawArgs`: node, the script, then the arguments
+  const raw = (root as unknown as { rawArgs?: unknown }).rawArgs;
+  return Array.isArray(raw) ? raw.slice(2).map(String) : [];
 }
 
 const seconds = (s: number | undefined): number | undefined => (s === undefined ? undefined : Math.round(s * 1000));
@@ -88,6 +108,15 @@ const SIGNAL_ECHO_MS = 1000;
 
 export async function runServe(flags: ServeFlags, ctx: Context): Promise<void> {
   const dataDir = resolve(resolveDataDir(flags.dataDir, ctx.env));
+  if (flags.detach) {
+    if (flags.readyFile !== undefined) throw new UsageError('--ready-file is for the foreground form; --detach waits for readiness itself');
+    const { startDetached } = await import('./detach.js');
+    return printDetached(ctx, await startDetached(ctx, dataDir, flags.argv ?? []));
+  }
+  const readyFile = flags.readyFile !== undefined ? resolve(flags.readyFile) : undefined;
+  // a data dir in use is refused before the server's modules load (startServer's lock decides all the same)
+  const [{ ownerOf }, { dataDirInUse }] = await Promise.all([import('../../services/server-file.js'), import('./owner.js')]);
+  if (ownerOf(dataDir)) throw await dataDirInUse(dataDir, 'start ops serve');
   // decided before starting, so that a --profile that is not ours is refused before anything listens
   let choice: ProfileChoice | undefined;
   try {
@@ -118,11 +147,12 @@ export async function runServe(flags: ServeFlags, ctx: Context): Promise<void> {
   };
   // every file the server creates later (keys, databases of new services) is private whatever the umask
   process.umask(0o077);
-  const { startServer } = await import('../../services/server.js');
+  const [{ startServer }, { DataDirInUseError }] = await Promise.all([import('../../services/server.js'), import('../../services/data-dir-lock.js')]);
   let server;
   try {
     server = await startServer(options);
   } catch (err) {
+    if (err instanceof DataDirInUseError) throw await dataDirInUse(dataDir, 'start ops serve');
     const e = err as NodeJS.ErrnoException;
     if (e.code === 'EADDRINUSE') throw new OpsError(`port ${options.port} on ${options.host} is already in use`, undefined, 'Pick another with --port, or --port 0 for a free one.');
     if (e.code === 'EACCES') throw new OpsError(`not allowed to listen on ${options.host}:${options.port}`, undefined, 'Use a port above 1023.');
@@ -172,6 +202,16 @@ export async function runServe(flags: ServeFlags, ctx: Context): Promise<void> {
   if (!ctx.json) for (const note of server.notes) ctx.out.info(note);
 
   if (options.demo) await runDemo(ctx, server.url, options.dataDir, server.credentials, profile, options.connectorRoot);
+  // the readiness rule: every service answers (and the demo is in) once the file is there
+  const ready = readyFile !== undefined ? await import('./ready-file.js') : undefined;
+  if (ready && readyFile !== undefined) {
+    try {
+      ready.writeReadyFile(readyFile, { event: 'ready', pid: process.pid, url: server.url, services, dataDir: options.dataDir, profile });
+    } catch (err) {
+      await server.close();
+      throw new OpsError(`could not write the ready file ${readyFile}: ${(err as Error).message}`);
+    }
+  }
 
   const signal = await new Promise<string>((resolveStop) => {
     let stopping: { signal: string; at: number; echoSeen: boolean } | null = null;
@@ -195,10 +235,12 @@ export async function runServe(flags: ServeFlags, ctx: Context): Promise<void> {
       force.unref();
       server.close().then(
         async () => {
+          if (ready && readyFile !== undefined) ready.removeReadyFile(readyFile);
           if (ctx.json) await ctx.out.ndjson({ event: 'stopped', signal });
           resolveStop(signal);
         },
         (err) => {
+          if (ready && readyFile !== undefined) ready.removeReadyFile(readyFile);
           ctx.out.warn(`error while shutting down: ${(err as Error).message}`);
           resolveStop(signal);
         },
@@ -213,6 +255,27 @@ export async function runServe(flags: ServeFlags, ctx: Context): Promise<void> {
 
 /** How long a graceful stop may take: in-flight requests, then each running pipeline's checkpoint (they are written together). */
 const SHUTDOWN_LIMIT_MS = 90_000;
+/** What `ops serve --detach` says once the background server is ready. */
+async function printDetached(ctx: Context, d: Detached): Promise<void> {
+  const services = Object.fromEntries(Object.entries(d.health.services).map(([name, h]) => [name, h.status]));
+  if (ctx.json) return ctx.out.writeJson({ pid: d.pid, url: d.url, services: d.services, health: services, dataDir: d.dataDir, profile: d.profile, log: d.log });
+  const dirFlag = ` --data-dir ${d.dataDir}`;
+  await ctx.out.write(
+    [
+      `ops serve running in the background (pid ${d.pid}) on ${d.url}`,
+      `  bookmarks      ${d.services.bookmarks}   ${services.bookmarks ?? ''}`,
+      `  pipelines      ${d.services.pipelines}   ${services.pipelines ?? ''}`,
+      `  notifications  ${d.services.notifications}   ${services.notifications ?? ''}`,
+      `  data           ${d.dataDir}`,
+      d.profile === null ? '' : `  profile        "${d.profile}"${d.profile === LOCAL_PROFILE ? ' (ops bm / pipe / hook use it)' : ` (use it with: ops --profile ${d.profile} ...)`}`,
+      `  log            ${d.log}   (ops serve logs${dirFlag})`,
+      `Stop it with: ops serve stop${dirFlag}`,
+      '',
+    ]
+      .filter((l) => l !== '')
+      .join('\n') + '\n',
+  );
+}
 
 /** The profile line of the listening message: which profile, and how to use it when it is not `local`. */
 function profileLine(profile: string, choice: ProfileChoice, requested: boolean): string {

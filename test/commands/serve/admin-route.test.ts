@@ -51,7 +51,7 @@ describe('the running-server file', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const info = JSON.parse(readFileSync(file, 'utf8')) as ServerFile;
     expect(info).toMatchObject({ pid: process.pid, url: server.url });
-    expect(info.secret.length).toBeGreaterThanOrEqual(40);
+    expect(info.secret!.length).toBeGreaterThanOrEqual(40);
     expect(runningServer(dataDir)).toEqual(info);
     await server.close();
     expect(existsSync(file)).toBe(false);
