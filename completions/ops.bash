@@ -218,7 +218,7 @@ __ops_opts() {
     'hook deliveries') __ops_r='--status --webhook --event --type --limit --help -h' ;;
     'hook redeliver') __ops_r='--help -h' ;;
     'hook dashboard') __ops_r='--help -h' ;;
-    'serve') __ops_r='--host --port --data-dir --rate-limit --retry-scale --pipelines-auth --output-case --pipeline-api --guest-access --no-link-check --no-metadata --fetch-policy --connector-root --demo --log-requests --help -h' ;;
+    'serve') __ops_r='--host --port --data-dir --rate-limit --retry-scale --pipelines-auth --feldera --output-case --pipeline-api --guest-access --no-link-check --no-metadata --fetch-policy --connector-root --demo --log-requests --help -h' ;;
     'serve user') __ops_r='--help -h' ;;
     'serve user add') __ops_r='--name --email --token-name --data-dir --help -h' ;;
     'serve user list') __ops_r='--data-dir --help -h' ;;
@@ -585,6 +585,7 @@ __ops_value() {
     'serve|--rate-limit') __ops_r='-'; return 0 ;;
     'serve|--retry-scale') __ops_r='-'; return 0 ;;
     'serve|--pipelines-auth') __ops_r=''; return 0 ;;
+    'serve|--feldera') __ops_r='c:auto current v0.24'; return 0 ;;
     'serve|--output-case') __ops_r='c:upper lower'; return 0 ;;
     'serve|--pipeline-api') __ops_r='c:v0.24 current'; return 0 ;;
     'serve|--guest-access') __ops_r=''; return 0 ;;

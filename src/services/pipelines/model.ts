@@ -40,6 +40,12 @@ export interface PipelineRecord {
   program_binary_url: string | null;
   /** Not in the API: the casing program_info was compiled with (absent = 'upper'), so a restart with another --output-case recompiles. */
   compiled_output_case?: OutputCase;
+  /**
+   * Not in the API: the kind of client that created the pipeline (client-api.ts; absent = 'v0.24'). It sets the
+   * case of its output names (today's clients: lower, as today's Feldera stores them) and the shape of answers to
+   * requests that carry no mark of either kind.
+   */
+  client_api?: PipelineApi;
 }
 
 /** Deployment fields: in memory only (a restarted server has every pipeline Shutdown). */
@@ -98,6 +104,14 @@ export type OutputCase = 'upper' | 'lower';
 export function outputCaseOf(programConfig: Record<string, unknown>, serverDefault: OutputCase = 'upper'): OutputCase {
   const c = programConfig.output_case;
   return c === 'lower' || c === 'upper' ? c : serverDefault;
+}
+
+/**
+ * A pipeline's output case: its program_config.output_case, else the server's forced one (`--feldera` or
+ * `--output-case`), else its creating client's (lower for today's clients, upper for v0.24's and the CLI).
+ */
+export function pipelineOutputCase(rec: Pick<PipelineRecord, 'program_config' | 'client_api'>, forced: OutputCase | undefined): OutputCase {
+  return outputCaseOf(rec.program_config, forced ?? (rec.client_api === 'current' ? 'lower' : 'upper'));
 }
 
 export function isCompiling(s: ProgramStatus): boolean {
