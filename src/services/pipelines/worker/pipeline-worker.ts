@@ -79,6 +79,12 @@ function plain(rel: RelationSchema): RelationSchema {
 
 const encoder = new TextEncoder();
 
+/** An answer body as bytes that own their whole buffer (it is transferred to the host). */
+function bytesOf(body: string | Uint8Array): Uint8Array {
+  if (typeof body === 'string') return encoder.encode(body);
+  return body.byteOffset === 0 && body.byteLength === body.buffer.byteLength && body.buffer instanceof ArrayBuffer ? body : body.slice();
+}
+
 function emit(relation: string, encoding: string, chunks: EncodedChunk[]): void {
   const wire: WireChunk[] = chunks.map((c) => ({ bytes: encoder.encode(c.data), records: c.records }));
   post(
@@ -212,9 +218,9 @@ function handle(m: ToWorker): void {
         const insert = parseInsert(m.sql);
         const guard = queryGuard(badQuery, () => isCancelled(queryCancels, m.id), config.memoryMb ?? null);
         if (insert) {
-          body = encoder.encode(answerInsert(rt, insert, m.format, config.outputCase, guard));
+          body = bytesOf(answerInsert(rt, insert, m.format, config.outputCase, guard));
           post({ t: 'metrics', metrics: workerMetrics(rt) });
-        } else body = encoder.encode(answerQuery(rt.circuit, rt.program, m.sql, m.format, config.outputCase, guard));
+        } else body = bytesOf(answerQuery(rt.circuit, rt.program, m.sql, m.format, config.outputCase, guard));
       } catch (err) {
         error = wireError(err);
         if (isCancelled(queryCancels, m.id)) post({ t: 'log', level: 'INFO', message: 'An ad-hoc query was cancelled: its client closed the connection before the answer' });
