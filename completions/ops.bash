@@ -195,7 +195,7 @@ __ops_opts() {
     'pipe ingest') __ops_r='--format --batch-size --header --no-header --wait --force --help -h' ;;
     'pipe watch') __ops_r='--raw --snapshot --count --help -h' ;;
     'pipe snapshot') __ops_r='--help -h' ;;
-    'pipe query') __ops_r='--help -h' ;;
+    'pipe query') __ops_r='--format --output -o --help -h' ;;
     'pipe stats') __ops_r='--watch --interval --help -h' ;;
     'pipe logs') __ops_r='--follow -f --help -h' ;;
     'pipe metrics') __ops_r='--help -h' ;;
@@ -480,6 +480,9 @@ __ops_value() {
     'pipe watch|-h') __ops_r=''; return 0 ;;
     'pipe snapshot|--help') __ops_r=''; return 0 ;;
     'pipe snapshot|-h') __ops_r=''; return 0 ;;
+    'pipe query|--format') __ops_r='c:rows arrow parquet hash'; return 0 ;;
+    'pipe query|--output') __ops_r='f'; return 0 ;;
+    'pipe query|-o') __ops_r='f'; return 0 ;;
     'pipe query|--help') __ops_r=''; return 0 ;;
     'pipe query|-h') __ops_r=''; return 0 ;;
     'pipe stats|--watch') __ops_r=''; return 0 ;;

@@ -364,7 +364,7 @@ function __ops_opts --argument-names cpath
         case 'pipe snapshot'
             printf '%s\n' '--help	show help' '-h	show help'
         case 'pipe query'
-            printf '%s\n' '--help	show help' '-h	show help'
+            printf '%s\n' '--format	rows (a table, or --json), or the answer as an Arrow IPC stream, a Parquet file, or its hash' '--output	write an arrow, parquet or hash answer to this file (default stdout, which must not be a terminal for arrow and parquet)' '-o	write an arrow, parquet or hash answer to this file (default stdout, which must not be a terminal for arrow and parquet)' '--help	show help' '-h	show help'
         case 'pipe stats'
             printf '%s\n' '--watch	refresh: redraw on a terminal, one NDJSON record per sample otherwise' '--interval	seconds between samples with --watch' '--help	show help' '-h	show help'
         case 'pipe logs'
@@ -919,6 +919,12 @@ function __ops_value
             echo ''; return 0
         case 'pipe snapshot|-h'
             echo ''; return 0
+        case 'pipe query|--format'
+            echo 'c:rows arrow parquet hash'; return 0
+        case 'pipe query|--output'
+            echo 'f'; return 0
+        case 'pipe query|-o'
+            echo 'f'; return 0
         case 'pipe query|--help'
             echo ''; return 0
         case 'pipe query|-h'
