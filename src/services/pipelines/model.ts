@@ -137,7 +137,12 @@ function currentProgram(s: ProgramStatus): { status: string; error: Record<strin
   return { status: Object.keys(s)[0]!, error };
 }
 
-export function serializePipeline(rec: PipelineRecord, dep: DeploymentState, opts: { code?: boolean; api?: PipelineApi } = {}): Record<string, unknown> {
+/** Today's `selector` of a pipeline GET: `status` leaves out the fields only `all` has (status_with_connectors adds `connectors`). */
+export const PIPELINE_SELECTORS = ['all', 'status', 'status_with_connectors'] as const;
+export type PipelineSelector = (typeof PIPELINE_SELECTORS)[number];
+const ALL_ONLY = ['runtime_config', 'program_code', 'udf_rust', 'udf_toml', 'program_error', 'program_info', 'deployment_resources_status_details'];
+
+export function serializePipeline(rec: PipelineRecord, dep: DeploymentState, opts: { code?: boolean; api?: PipelineApi; selector?: PipelineSelector } = {}): Record<string, unknown> {
   const v024 = serializeV024(rec, dep, opts);
   if (opts.api !== 'current') return v024;
   // today's shape: plain status names, program_error beside program_status, storage (never kept here)
@@ -150,11 +155,44 @@ export function serializePipeline(rec: PipelineRecord, dep: DeploymentState, opt
     } else if (k === 'deployment_status') out[k] = CURRENT_STATUS[v as string] ?? v;
     // a failed pipeline is on its way to Stopped (as today's runner sets it after a fatal error)
     else if (k === 'deployment_desired_status') out[k] = dep.deployment_status === 'Failed' ? 'Stopped' : (CURRENT_STATUS[v as string] ?? v);
+    else if (k === 'runtime_config') out[k] = currentRuntimeConfig(v as Record<string, unknown>);
+    else if (k === 'program_info') out[k] = currentProgramInfo(v as Record<string, unknown> | null);
     else out[k] = v;
   }
   out.storage_status = 'Cleared';
   Object.assign(out, currentDeployment(rec, dep, out.deployment_status as string, out.deployment_desired_status as string));
+  if (opts.selector === 'status' || opts.selector === 'status_with_connectors') for (const k of ALL_ONLY) delete out[k];
+  if (opts.selector === 'status_with_connectors') out.connectors = null; // connector error counts: not kept here ("unavailable")
   return out;
+}
+
+/** StorageOptions at its defaults (today's `storage: true` or `{}`). */
+const DEFAULT_STORAGE = { backend: { name: 'default' }, min_storage_bytes: null, min_step_storage_bytes: null, compression: 'default', cache_mib: null };
+
+/** Today's runtime_config: `storage` an object (true: the defaults) or null (false), never a boolean. */
+function currentRuntimeConfig(rc: Record<string, unknown>): Record<string, unknown> {
+  const storage = rc.storage === true ? DEFAULT_STORAGE : rc.storage === false || rc.storage === undefined ? null : rc.storage;
+  return { ...rc, storage };
+}
+
+/**
+ * Today's program_info (PartialProgramInfo): `udf_stubs` (no Rust UDFs here: empty), and every schema field with
+ * `unused` (false: ops does not tell unused columns), nested ROW fields too.
+ */
+function currentProgramInfo(info: Record<string, unknown> | null): Record<string, unknown> | null {
+  if (info === null) return null;
+  const fieldsOf = (fields: unknown): unknown =>
+    Array.isArray(fields) ? fields.map((f: Record<string, unknown>) => ({ ...f, columntype: columnTypeOf(f.columntype), unused: f.unused ?? false })) : fields;
+  const columnTypeOf = (t: unknown): unknown => {
+    if (!t || typeof t !== 'object') return t;
+    const c = { ...(t as Record<string, unknown>) };
+    for (const k of ['component', 'key', 'value']) if (c[k]) c[k] = columnTypeOf(c[k]);
+    if (c.fields) c.fields = fieldsOf(c.fields);
+    return c;
+  };
+  const relations = (list: unknown) => (Array.isArray(list) ? list.map((r: Record<string, unknown>) => ({ ...r, fields: fieldsOf(r.fields) })) : list);
+  const schema = info.schema as { inputs?: unknown; outputs?: unknown } | undefined;
+  return { ...info, schema: schema ? { ...schema, inputs: relations(schema.inputs), outputs: relations(schema.outputs) } : schema, udf_stubs: info.udf_stubs ?? '' };
 }
 
 /**
@@ -171,6 +209,9 @@ function currentDeployment(rec: PipelineRecord, dep: DeploymentState, combined: 
   return {
     tags: [],
     platform_version: version(),
+    bootstrap_policy: 'await_approval',
+    silent_bootstrap: false,
+    concurrent_bootstrap: false,
     udf_rust: '',
     udf_toml: '',
     refresh_version: rec.version,

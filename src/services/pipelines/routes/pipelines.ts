@@ -9,20 +9,21 @@
 import type { FastifyInstance } from 'fastify';
 import { Errors } from '../errors.js';
 import type { PipelineManager } from '../manager.js';
-import { serializePipeline as serialize, serializeProgram, type DeploymentState, type PipelineApi, type PipelineRecord } from '../model.js';
+import { PIPELINE_SELECTORS, serializePipeline as serialize, serializeProgram, type DeploymentState, type PipelineApi, type PipelineRecord } from '../model.js';
 import { answerApi, clientApiOf, type ClientRequest } from '../client-api.js';
 import { deployed } from './completion.js';
-import { boolParam, jsonBody, parseDescr, parsePatch, type Query } from './util.js';
+import { boolParam, enumParam, jsonBody, parseDescr, parsePatch, type Query } from './util.js';
 
 /** `forced`: the API every client gets (`ops serve --feldera`/`--pipeline-api`); undefined: each client its own. */
 export function pipelineRoutes(app: FastifyInstance, manager: PipelineManager, forced?: PipelineApi): void {
   const serializePipeline = (req: ClientRequest, rec: PipelineRecord, dep: DeploymentState, opts: { code?: boolean } = {}) =>
-    serialize(rec, dep, { ...opts, api: answerApi(forced, req, rec.client_api) });
+    serialize(rec, dep, { ...opts, api: answerApi(forced, req, rec.client_api), selector: enumParam(req.query as Query, 'selector', PIPELINE_SELECTORS, 'all') });
   const described = (req: { headers: ClientRequest['headers']; query: unknown }, body: unknown): ClientRequest => ({ headers: req.headers, query: req.query as Query, body });
 
   app.get('/programs', async () => manager.list().map((e) => serializeProgram(e.rec)));
 
   app.get('/pipelines', async (req) => {
+    enumParam(req.query as Query, 'selector', PIPELINE_SELECTORS, 'all'); // refused even when there is no pipeline to answer
     const code = boolParam(req.query as Query, 'code', true);
     return manager.list().map((e) => serializePipeline(described(req, undefined), e.rec, e.dep, { code }));
   });
