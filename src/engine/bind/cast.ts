@@ -11,6 +11,7 @@ import { posSite } from './expr-text.js';
 import { fromJson, toJson, type Value } from '../types/values.js';
 import { bytesToHex, canonicalJson, variantValue } from '../types/variant.js';
 import { decimalFromNumber, decimalToNumber, formatDecimal, parseDecimal, pow10, rescale, rescaleRound } from '../types/decimal.js';
+import { parseUuid, uuidFromHex, uuidToHex } from '../types/uuid.js';
 import { DAY_MS, formatDate, formatTime, formatTimestamp, parseDate, parseTime, parseTimestamp } from '../types/datetime.js';
 
 type Conv = (v: Value) => Value;
@@ -169,6 +170,12 @@ export function castFn(from: SqlType, to: SqlType, pos: Pos, site: IntSite = pos
   if (to.kind === 'VARBINARY') {
     if (isString(from)) return (v) => bytesToHex(Buffer.from(v as string, 'utf8'));
     if (from.kind === 'VARBINARY') return id;
+    if (from.kind === 'UUID') return (v) => uuidToHex(v as string);
+  }
+  if (to.kind === 'UUID') {
+    // text in PostgreSQL's forms, exactly 16 bytes; anything else NULL (as other failed casts here)
+    if (isString(from)) return (v) => parseUuid(v as string) ?? null;
+    if (from.kind === 'VARBINARY') return (v) => ((v as string).length === 32 ? uuidFromHex(v as string) : null);
   }
   if (to.kind === 'MAP' && from.kind === 'MAP') {
     const k = castFn(from.key!, to.key!, pos);

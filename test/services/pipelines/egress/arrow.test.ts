@@ -36,6 +36,7 @@ describe('arrow_ipc', () => {
       tm: 'Time64<NANOSECOND>',
       ts: 'Timestamp<MICROSECOND>',
       v: 'Utf8',
+      uu: 'Utf8',
       n: 'Null',
     });
     expect(f.dec!.type).toMatchObject({ typeId: Type.Decimal, precision: 10, scale: 2, bitWidth: 128 });
@@ -82,6 +83,7 @@ describe('arrow_ipc', () => {
     ]);
     expect(full.row.toJSON()).toEqual({ a: null, b: 'z' });
     expect(JSON.parse(full.v)).toEqual({ k: [1, 'two'] });
+    expect(full.uu).toBe('123e4567-e89b-12d3-a456-426655440000');
     expect(full.n).toBeNull();
     for (const c of EVERY_TYPE) if (c.nullable) expect(nulls[c.name], c.name).toBeNull();
   });

@@ -25,6 +25,7 @@ export const EVERY_TYPE: ColumnSchema[] = [
   col('mi', 'MAP<INTEGER, VARCHAR>'),
   col('row', 'ROW("a" INTEGER, "b" VARCHAR NOT NULL)'),
   col('v', 'VARIANT'),
+  col('uu', 'UUID'),
   col('n', 'NULL'),
 ];
 
@@ -50,6 +51,7 @@ export const FULL_ROW = {
   mi: { '-1': 'x', '2': 'y' },
   row: { a: null, b: 'z' },
   v: { k: [1, 'two'] },
+  uu: '123e4567-e89b-12d3-a456-426655440000',
   n: null,
 };
 export const NULL_ROW = Object.fromEntries(EVERY_TYPE.map((c) => [c.name, c.nullable ? null : 0]));
