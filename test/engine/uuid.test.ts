@@ -67,6 +67,7 @@ describe('the UUID type in programs', () => {
 CREATE TABLE s (u UUID, label VARCHAR);
 CREATE MATERIALIZED VIEW v AS SELECT id, u, CAST(u AS VARCHAR) AS txt, CAST(u AS VARBINARY) AS bin, CAST(CAST(u AS VARBINARY) AS UUID) AS back,
   u = '${A.toUpperCase()}' AS eq_text, u < UUID '${B}' AS below_b FROM t;
+CREATE MATERIALIZED VIEW bins AS SELECT CAST(u AS BINARY) AS b1, CAST(u AS BINARY(4)) AS b4, CAST(u AS BINARY(18)) AS b18 FROM t WHERE id = 1;
 CREATE MATERIALIZED VIEW agg AS SELECT MIN(u) AS mn, MAX(u) AS mx, COUNT(DISTINCT u) AS n FROM t;
 CREATE MATERIALIZED VIEW j AS SELECT t.id, s.label FROM t JOIN s ON t.u = s.u;
 CREATE MATERIALIZED VIEW lit AS SELECT UUID '{${A.replace(/-/g, '')}}' AS a, CAST('nope' AS UUID) AS bad, CAST(x'0102' AS UUID) AS short FROM t WHERE id = 1;`);
@@ -86,6 +87,8 @@ CREATE MATERIALIZED VIEW lit AS SELECT UUID '{${A.replace(/-/g, '')}}' AS a, CAS
     expect(v[2]).toMatchObject({ u: B, eq_text: false, below_b: false });
     expect(v[3]).toMatchObject({ u: Z, below_b: true });
     expect(v[4]).toMatchObject({ u: null, txt: null, eq_text: null });
+    // BINARY(n): the first n bytes, zeros past the 16th (BINARY alone is BINARY(1))
+    expect(c.contents('bins').map(({ row }) => row)).toEqual([{ b1: [0x12], b4: [0x12, 0x3e, 0x45, 0x67], b18: [...(v[1]!.bin as number[]), 0, 0] }]);
     // ordered as the 16 bytes are
     expect(c.contents('agg').map(({ row }) => row)).toEqual([{ mn: Z, mx: B, n: 3 }]);
     expect(

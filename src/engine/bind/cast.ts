@@ -170,7 +170,16 @@ export function castFn(from: SqlType, to: SqlType, pos: Pos, site: IntSite = pos
   if (to.kind === 'VARBINARY') {
     if (isString(from)) return (v) => bytesToHex(Buffer.from(v as string, 'utf8'));
     if (from.kind === 'VARBINARY') return id;
-    if (from.kind === 'UUID') return (v) => uuidToHex(v as string);
+    if (from.kind === 'UUID') {
+      // BINARY(n): the first n of its 16 bytes (zeros after them past 16), as Feldera's CAST(u AS BINARY)
+      const n = to.precision;
+      return n === undefined
+        ? (v) => uuidToHex(v as string)
+        : (v) =>
+            uuidToHex(v as string)
+              .slice(0, 2 * n)
+              .padEnd(2 * n, '0');
+    }
   }
   if (to.kind === 'UUID') {
     // text in PostgreSQL's forms, exactly 16 bytes; anything else NULL (as other failed casts here)
