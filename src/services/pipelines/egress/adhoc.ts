@@ -191,7 +191,11 @@ export function formatQuery(rows: WeightedRow[], columns: readonly ColumnSchema[
   repeatsOrRefuse(rows);
   if (format === 'hash') return resultHash(rows, columns, (n) => guard.rows(n));
   if (format === 'arrow_ipc' || format === 'parquet') {
-    const ipc = arrowIpcStream(rows, columns, (n) => guard.rows(n)); // a row of weight 10^9 is as many rows written out
+    // a row of weight n is n rows written out; the Arrow buffers are outside the heap: their bytes count too
+    const ipc = arrowIpcStream(rows, columns, (n, bytes) => {
+      guard.rows(n);
+      guard.bytes(bytes);
+    });
     return format === 'parquet' ? parquetFile(ipc) : ipc;
   }
   const names = columns.map((c) => c.name);

@@ -10,7 +10,8 @@
  *   unsorted), ROW Struct(fields), NULL Null; nullability as the column's.
  * - `arrowBatches(rows, columns)`: the rows (a row of weight n written n times) as record batches of at most
  *   BATCH_ROWS rows, built one batch at a time, so that only one batch's Arrow data is alive beside the rows.
- * - `arrowIpcStream(rows, columns)`: the Arrow IPC stream (schema message, one message per batch, end of
+ * - `arrowIpcStream(rows, columns, onBatch)`: the Arrow IPC stream (onBatch told each batch's rows and bytes, so
+ *   that a query guard can refuse an answer too big before it is built whole) (schema message, one message per batch, end of
  *   stream), what Feldera answers `format=arrow_ipc` with; an empty result is the schema and the end.
  * Values come in the engine's JSON output form (engine/api.ts): DECIMAL as text, dates and times as text, MAP
  * as an object keyed by the key's text, BINARY as an array of bytes, VARIANT as its JSON value.
@@ -250,13 +251,13 @@ export function* arrowBatches(rows: Iterable<WeightedRow>, columns: readonly Col
 }
 
 /** The Arrow IPC stream of the rows: the schema, a message per batch, the end-of-stream marker. */
-export function arrowIpcStream(rows: Iterable<WeightedRow>, columns: readonly ColumnSchema[], onBatch: (rows: number) => void = () => {}): Uint8Array {
+export function arrowIpcStream(rows: Iterable<WeightedRow>, columns: readonly ColumnSchema[], onBatch: (rows: number, bytes: number) => void = () => {}): Uint8Array {
   const A = arrow();
   const writer = new A.RecordBatchStreamWriter();
   writer.reset(undefined, arrowSchema(columns));
   for (const batch of arrowBatches(rows, columns)) {
     writer.write(batch);
-    onBatch(batch.numRows);
+    onBatch(batch.numRows, batch.data.byteLength);
   }
   writer.finish();
   return writer.toUint8Array(true);

@@ -7,7 +7,9 @@
  * Rules: the query may run while the worker's live heap stays under QUERY_HEAP_SHARE of the worker's heap
  * limit (runtime_config.resources.memory_mb_max); the check runs as the query's joins produce rows (the
  * engine's step guard) and as its answer is written out row by row (a row's weight expands to that many
- * rows), every CHECK_ROWS rows. Over the share: 400 AdHocQueryError naming the limit; the pipeline is untouched.
+ * rows), every CHECK_ROWS rows. An answer built outside the heap (the Arrow buffers of `arrow_ipc` and `parquet`)
+ * counts its bytes with the heap, checked at each batch. Over the share: 400 AdHocQueryError naming the limit;
+ * the pipeline is untouched.
  * The same checks stop a query whose client went away (`cancelled`, query-cancel.ts): it is refused the
  * same way, and nothing of it is applied.
  */
@@ -24,6 +26,8 @@ export interface QueryGuard {
   check(): void;
   /** `n` more rows were written out: checks every CHECK_ROWS rows. */
   rows(n: number): void;
+  /** `n` more bytes of answer are held outside the heap (Arrow buffers): they count with the heap, checked now. */
+  bytes(n: number): void;
 }
 
 /**
@@ -39,9 +43,10 @@ export function queryGuard(refuse: (reason: string) => Error, cancelled: () => b
   const checkCancelled = (): void => {
     if (cancelled()) throw refuse('The query was cancelled: its client closed the connection before the answer; nothing was changed');
   };
+  let outside = 0;
   const check = (): void => {
     checkCancelled();
-    if (usedHeapBytes() <= max || liveHeapBytes() <= max) return; // garbage of earlier work does not refuse a query
+    if (usedHeapBytes() + outside <= max || liveHeapBytes() + outside <= max) return; // garbage of earlier work does not refuse a query
     const mb = Math.round(limit / (1024 * 1024));
     throw refuse(
       `${subject} needs more memory than the pipeline can spare: its work went past ${Math.round(QUERY_HEAP_SHARE * 100)}% of the pipeline's heap limit of ${mb} MiB (set by runtime_config.resources.memory_mb_max); nothing was changed. Narrow it (a WHERE, a LIMIT, an aggregate) or raise the limit`,
@@ -53,6 +58,10 @@ export function queryGuard(refuse: (reason: string) => Error, cancelled: () => b
       countdown -= n;
       if (countdown > 0) return;
       countdown = CHECK_ROWS;
+      check();
+    },
+    bytes(n: number): void {
+      outside += n;
       check();
     },
   };
