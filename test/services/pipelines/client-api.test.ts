@@ -6,6 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerApi, clientApiOf } from '../../../src/services/pipelines/client-api.js';
 import { felderaApi } from '../../../src/commands/serve/run.js';
+import { isolatedEnv, startServe } from '../../helpers/cli.js';
+import { opsIn } from '../../helpers/ops-in-process.js';
 import { startSvc, waitFor, WatchReader, type Svc } from './helpers.js';
 
 const SQL = 'CREATE TABLE t (x INT, "Quoted" INT);\nCREATE MATERIALIZED VIEW v AS SELECT x, "Quoted" FROM t;';
@@ -159,5 +161,27 @@ describe('ops serve --feldera v0.24 answers every client as v0.24', () => {
     }, 'forced compiled');
     expect(p.deployment_status).toBe('Shutdown');
     expect(p.program_info.schema.inputs[0].name).toBe('T');
+  });
+});
+
+describe('ops serve --feldera current', () => {
+  it("answers a request with no mark (v0.24's SDK's create, a bare GET) in today's protocol; a bad value is a usage error", async () => {
+    const server = await startServe(['--feldera', 'current']);
+    try {
+      const base = `${server.url}/v0`;
+      const put = await fetch(`${base}/pipelines/sw`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(v024Body('sw')) });
+      expect(put.status).toBe(201);
+      const p = await waitFor(async () => {
+        const r = (await (await fetch(`${base}/pipelines/sw`)).json()) as any;
+        return r.program_status === 'Success' ? r : undefined;
+      }, 'compiled');
+      expect(p).toMatchObject({ deployment_status: 'Stopped', storage_status: 'Cleared' });
+      expect(p.program_info.schema.inputs[0].name).toBe('t');
+    } finally {
+      await server.stop();
+    }
+    const bad = await opsIn(['serve', '--feldera', 'newest'], { env: isolatedEnv() });
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('auto');
   });
 });
