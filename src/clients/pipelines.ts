@@ -346,6 +346,15 @@ export class PipelinesClient {
   }
 
   /**
+   * An ad-hoc query's answer in one of today's binary or digest formats, as the server sends it (the body
+   * stream: an Arrow IPC stream, a Parquet file, or the hash's one line).
+   */
+  async queryBytes(name: string, sql: string, format: 'arrow_ipc' | 'parquet' | 'hash'): Promise<Readable> {
+    const res = await this.http.stream('GET', this.path(name, '/query'), { query: { sql, format } });
+    return res.body as Readable;
+  }
+
+  /**
    * The log stream of a pipeline (lines as they come). `follow` is a v0.24 parameter; today's `/logs` takes
    * none and always streams, so without follow the caller stops reading once the lines stop arriving.
    */

@@ -18,9 +18,15 @@ export interface ServeOptions {
   retryScale?: number;
   /** Require `Authorization: Bearer apikey:...` on the pipeline API. */
   pipelinesAuth?: boolean;
-  /** Casing of unquoted pipeline output names where program_config.output_case does not say (default 'upper'). */
+  /**
+   * Casing of unquoted pipeline output names, for every client, where program_config.output_case does not say;
+   * unset: each pipeline's creating client's (upper for v0.24's and the CLI, lower for today's; client-api.ts).
+   */
   outputCase?: 'upper' | 'lower';
-  /** Pipeline objects in v0.24's shape (default) or today's (`current`: Stopped/Stopping, program_error, storage_status). */
+  /**
+   * Pipeline objects for every client in v0.24's shape or today's (`current`: Stopped/Stopping, program_error,
+   * storage_status); unset: each client's own (client-api.ts). `ops serve --feldera` sets this and outputCase.
+   */
   pipelineApi?: 'v0.24' | 'current';
   /** Allow guests to read public bookmarks without a token. */
   guestAccess?: boolean;

@@ -1,9 +1,15 @@
 /**
- * Checks recorded HTTP requests against an OpenAPI 3 document (the contract copies beside this file): the
+ * Checks recorded HTTP traffic against an OpenAPI 3 document (the contract copies beside this file).
+ *
+ * Requests (ContractChecker): the
  * operation exists, required parameters are present, every query value parses as its declared type and
  * passes its schema, no undeclared query parameter is sent (unless the document's `x-accepted-extra-query`
  * names it), the body's media type is declared and a JSON body passes its schema. Answers the violations as
  * sentences, one per problem; an empty list is a request within the contract.
+ *
+ * Answers (AnswerChecker): the operation exists, the status is one it declares (exactly, or as `4XX`/`5XX`), and a
+ * JSON body passes the declared schema, read as OpenAPI 3.0 reads it (`nullable`; schemas may refer to
+ * themselves, as ColumnType does).
  */
 import { Ajv, type ValidateFunction } from 'ajv';
 
@@ -161,5 +167,74 @@ function fromQuery(raw: string, schema: Obj): unknown {
       return raw.trim() !== '' && Number.isFinite(Number(raw)) ? Number(raw) : INVALID;
     default:
       return raw;
+  }
+}
+
+export interface WireAnswer {
+  method: string;
+  path: string;
+  status: number;
+  /** The body text ('' when none). */
+  body: string;
+  contentType?: string;
+}
+
+/** OpenAPI 3.0 schema text as JSON Schema: `nullable: true` as "or null", component refs into `contract#/definitions`. */
+function jsonSchemaOf(node: any): any {
+  if (Array.isArray(node)) return node.map(jsonSchemaOf);
+  if (!node || typeof node !== 'object') return node;
+  const out: Obj = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (k === 'nullable' || k === 'example' || k === 'description') continue;
+    if (k === '$ref' && typeof v === 'string') out.$ref = v.replace(/^#\/components\/schemas\//, 'contract#/definitions/');
+    else out[k] = jsonSchemaOf(v);
+  }
+  return node.nullable === true ? { anyOf: [out, { type: 'null' }] } : out;
+}
+
+export class AnswerChecker {
+  private readonly ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
+  private readonly ops: { method: string; match: RegExp; template: string; op: Obj }[] = [];
+  private readonly compiled = new Map<object, ValidateFunction>();
+
+  constructor(readonly doc: Obj) {
+    this.ajv.addSchema({ $id: 'contract', definitions: jsonSchemaOf(doc.components?.schemas ?? {}) });
+    for (const [template, item] of Object.entries<Obj>(doc.paths)) {
+      const match = new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}$`);
+      for (const method of METHODS) if (item[method]) this.ops.push({ method: method.toUpperCase(), match, template, op: item[method] });
+    }
+  }
+
+  /** The operations of the document (so a test can say which it exercised). */
+  operations(): string[] {
+    return this.ops.map((o) => `${o.method} ${o.template}`);
+  }
+
+  operationOf(method: string, path: string): string | undefined {
+    const o = this.ops.find((x) => x.method === method.toUpperCase() && x.match.test(path.split('?')[0]!));
+    return o && `${o.method} ${o.template}`;
+  }
+
+  check(a: WireAnswer): string[] {
+    const where = `${a.method} ${a.path} -> ${a.status}`;
+    const op = this.ops.find((x) => x.method === a.method.toUpperCase() && x.match.test(a.path.split('?')[0]!));
+    if (!op) return [`${where}: no such operation in the contract`];
+    const responses: Obj = op.op.responses ?? {};
+    const declared = responses[String(a.status)] ?? responses[`${String(a.status)[0]}XX`];
+    if (!declared) return [`${where}: status ${a.status} is not one ${op.method} ${op.template} answers (${Object.keys(responses).join(', ')})`];
+    const schema = declared.content?.['application/json']?.schema;
+    if (!schema) return [];
+    let body: unknown;
+    try {
+      body = JSON.parse(a.body);
+    } catch {
+      return [`${where}: the body is not JSON: ${a.body.slice(0, 80)}`];
+    }
+    let v = this.compiled.get(schema);
+    if (!v) {
+      v = this.ajv.compile(jsonSchemaOf(schema));
+      this.compiled.set(schema, v);
+    }
+    return v(body) ? [] : [`${where}: ${this.ajv.errorsText(v.errors, { dataVar: 'answer' })}`];
   }
 }

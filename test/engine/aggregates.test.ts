@@ -26,6 +26,30 @@ function agg(expr: string, rows: TRow[]): unknown {
 
 const R = (v: number | null, k: number | null = null, s: string | null = null, b: boolean | null = null, x: number | null = null, d: string | null = null): TRow => [1, v, k, x, d, b, s];
 
+describe('ARG_MAX and ARG_MIN with FILTER and GROUP BY, Feldera-style (a table, a view, the rows Feldera answers)', () => {
+  it('answer the value of the only filtered row of a group even where its compared is NULL', () => {
+    const p = prog(`CREATE VIEW m AS SELECT g,
+      ARG_MAX(s, k) FILTER (WHERE v > 2) AS amax, ARG_MIN(s, k) FILTER (WHERE v > 2) AS amin,
+      ARG_MAX(k, v) FILTER (WHERE v > 2) AS kmax, ARG_MIN(v, k) AS vmin
+      FROM t GROUP BY g;`);
+    const c = p.newCircuit();
+    const row = (g: number, v: number, k: number | null, s: string | null) => ({ table: 't', op: 'insert' as const, row: { G: g, V: v, K: k, S: s } });
+    c.step([row(0, 5, 3, 'x'), row(0, 1, 9, 'big-but-filtered'), row(0, 4, null, 'nokey'), row(1, 1, 2, 'filtered'), row(1, 3, null, 'only'), row(2, 7, null, 'p'), row(2, 8, null, 'q')]);
+    const byG = Object.fromEntries(c.contents('m').map(({ row: r }) => [r.G as number, r]));
+    // group 0: the filtered rows are (v 5, k 3) and (v 4, k NULL): a known k wins
+    expect(byG[0]).toEqual({ G: 0, AMAX: 'x', AMIN: 'x', KMAX: 3, VMIN: 5 });
+    // group 1: one row passes the filter, its k NULL: still its value (NULL before Feldera's semantics)
+    expect(byG[1]).toEqual({ G: 1, AMAX: 'only', AMIN: 'only', KMAX: null, VMIN: 1 });
+    // group 2: every k NULL: the largest value for ARG_MAX, the smallest for ARG_MIN
+    expect(byG[2]).toEqual({ G: 2, AMAX: 'q', AMIN: 'p', KMAX: null, VMIN: 7 });
+    // and incrementally: a row with a known k arrives, then leaves
+    c.step([row(1, 6, 1, 'known')]);
+    expect(c.contents('m').find(({ row: r }) => r.G === 1)!.row).toMatchObject({ AMAX: 'known', AMIN: 'known' });
+    c.step([{ ...row(1, 6, 1, 'known'), op: 'delete' as const }]);
+    expect(c.contents('m').find(({ row: r }) => r.G === 1)!.row).toMatchObject({ AMAX: 'only', AMIN: 'only' });
+  });
+});
+
 describe('aggregate results', () => {
   const rows = [R(1, 10, 'a', true, 1.5, '1.00'), R(3, 30, 'c', false, 2.5, '2.00'), R(3, 20, 'b', true, 4, '4.00'), R(null, 40, null, null, null, null)];
   it.each<[string, TRow[], unknown]>([
@@ -34,7 +58,18 @@ describe('aggregate results', () => {
     ['ARG_MIN(s, k)', rows, 'a'],
     ['ARG_MIN(k, s)', rows, 10],
     ['ARG_MAX(v, k)', [], null],
-    ['ARG_MAX(s, k)', [R(1, null, 'a')], null], // rows whose compared value is NULL are skipped
+    // a NULL compared loses to any other, but counts when every compared is NULL (as Feldera's)
+    ['ARG_MAX(s, k)', [R(1, null, 'a')], 'a'],
+    ['ARG_MIN(s, k)', [R(1, null, 'a')], 'a'],
+    ['ARG_MAX(s, k)', [R(1, null, 'a'), R(2, null, 'b')], 'b'],
+    ['ARG_MIN(s, k)', [R(1, null, 'a'), R(2, null, 'b')], 'a'],
+    ['ARG_MIN(s, k)', [R(1, null, 'a'), R(2, 5, 'z'), R(3, 7, 'y')], 'z'],
+    ['ARG_MAX(s, k)', [R(1, null, 'z'), R(2, -5, 'a')], 'a'],
+    ['ARG_MIN(s, k)', [R(1, 2, null), R(1, 2, 'x')], null], // ties: NULL is the smallest value
+    ['ARG_MAX(s, k)', [R(1, 2, null), R(1, 2, 'x')], 'x'],
+    ['ARG_MAX(s, k) FILTER (WHERE v > 1)', [R(1, 9, 'a'), R(2, null, 'b')], 'b'],
+    ['ARG_MIN(s, k) FILTER (WHERE v > 1)', [R(1, 9, 'a'), R(2, null, 'b'), R(3, 4, 'c')], 'c'],
+    ['ARG_MAX(s, k) FILTER (WHERE v > 5)', [R(1, 9, 'a')], null],
     ['ARRAY_AGG(v)', rows, [null, 1, 3, 3]],
     ['ARRAY_AGG(v IGNORE NULLS)', rows, [1, 3, 3]],
     ['ARRAY_AGG(DISTINCT v)', rows, [null, 1, 3]],

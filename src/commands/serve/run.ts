@@ -27,6 +27,7 @@ export interface ServeFlags {
   pipelinesAuth?: boolean;
   outputCase?: string;
   pipelineApi?: string;
+  feldera?: string;
   guestAccess?: boolean;
   linkCheck?: boolean;
   metadata?: boolean;
@@ -55,18 +56,20 @@ export function configureServe(cmd: Command, f: Factory, runF: RunFunction<Serve
     .option('--retry-scale <factor>', 'multiply webhook retry delays (0.001 runs the whole schedule in seconds)')
     .option('--pipelines-auth', 'require Authorization: Bearer apikey:... on the pipeline API')
     .addOption(
-      new Option('--output-case <case>', "case of unquoted pipeline table, view and column names in output (a pipeline's program_config.output_case overrides); lower for Feldera's SDKs")
-        .choices(['upper', 'lower'])
-        .default('upper'),
+      new Option(
+        '--feldera <api>',
+        "which Feldera API the pipeline service answers: auto (each client its own: today's SDK and fda get today's statuses, shapes and lower-case names, v0.24 clients and ops pipe v0.24's), or current / v0.24 for every client",
+      )
+        .choices(['auto', 'current', 'v0.24'])
+        .default('auto'),
     )
     .addOption(
-      new Option(
-        '--pipeline-api <api>',
-        "pipeline objects in Feldera v0.24's shape (Shutdown, ...) or today's (Stopped, program_error, ...) for today's SDK; today's calls (/stop, /resume, /clear, /dismiss_error, /v0/config) are served either way",
-      )
-        .choices(['v0.24', 'current'])
-        .default('v0.24'),
+      new Option('--output-case <case>', "case of unquoted pipeline names in output for every client (a pipeline's program_config.output_case overrides); an alias of one half of --feldera").choices([
+        'upper',
+        'lower',
+      ]),
     )
+    .addOption(new Option('--pipeline-api <api>', "pipeline objects in v0.24's shape or today's for every client; an alias of the other half of --feldera").choices(['v0.24', 'current']))
     .option('--guest-access', 'let guests without a token read public bookmarks')
     .option('--no-link-check', 'do not check link health in the background')
     .option('--no-metadata', 'do not fetch page titles and descriptions for new links')
@@ -132,8 +135,7 @@ export async function runServe(flags: ServeFlags, ctx: Context): Promise<void> {
     apiRateLimit: flags.rateLimit ?? ctx.env.API_RATE_LIMIT,
     retryScale: parseScale(flags.retryScale),
     pipelinesAuth: Boolean(flags.pipelinesAuth),
-    outputCase: flags.outputCase === 'lower' ? 'lower' : 'upper',
-    pipelineApi: flags.pipelineApi === 'current' ? 'current' : 'v0.24',
+    ...felderaApi(flags),
     guestAccess: Boolean(flags.guestAccess),
     linkCheck: flags.linkCheck !== false,
     fetchMetadata: flags.metadata !== false,
@@ -316,4 +318,17 @@ async function runDemo(ctx: Context, url: string, dataDir: string, credentials: 
       '',
     ].join('\n') + '\n',
   );
+}
+
+/**
+ * `--feldera current|v0.24` forces both halves of the protocol (today's: status names and shapes, lower-case
+ * names; v0.24's: the description's); `auto` leaves each client its own. `--output-case` and `--pipeline-api`,
+ * the older flags, force one half each and win over `--feldera` for that half.
+ */
+export function felderaApi(flags: Pick<ServeFlags, 'feldera' | 'outputCase' | 'pipelineApi'>): Pick<ServeOptions, 'outputCase' | 'pipelineApi'> {
+  const all =
+    flags.feldera === 'current' ? { outputCase: 'lower' as const, pipelineApi: 'current' as const } : flags.feldera === 'v0.24' ? { outputCase: 'upper' as const, pipelineApi: 'v0.24' as const } : {};
+  const outputCase = flags.outputCase === 'lower' || flags.outputCase === 'upper' ? flags.outputCase : all.outputCase;
+  const pipelineApi = flags.pipelineApi === 'current' || flags.pipelineApi === 'v0.24' ? flags.pipelineApi : all.pipelineApi;
+  return { ...(outputCase ? { outputCase } : {}), ...(pipelineApi ? { pipelineApi } : {}) };
 }

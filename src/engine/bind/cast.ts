@@ -12,6 +12,7 @@ import { checkSize, ValueTooLarge } from '../types/value-limits.js';
 import { fromJson, toJson, type Value } from '../types/values.js';
 import { bytesToHex, canonicalJson, variantValue } from '../types/variant.js';
 import { decimalFromNumber, decimalToNumber, formatDecimal, parseDecimal, pow10, rescale, rescaleRound } from '../types/decimal.js';
+import { parseUuid, uuidFromHex, uuidToHex } from '../types/uuid.js';
 import { DAY_MS, formatDate, formatTime, formatTimestamp, parseDate, parseTime, parseTimestamp } from '../types/datetime.js';
 
 type Conv = (v: Value) => Value;
@@ -187,6 +188,21 @@ export function castFn(from: SqlType, to: SqlType, pos: Pos, site: IntSite = pos
   if (to.kind === 'VARBINARY') {
     if (isString(from)) return (v) => bytesToHex(Buffer.from(v as string, 'utf8'));
     if (from.kind === 'VARBINARY') return id;
+    if (from.kind === 'UUID') {
+      // BINARY(n): the first n of its 16 bytes (zeros after them past 16), as Feldera's CAST(u AS BINARY)
+      const n = to.precision;
+      return n === undefined
+        ? (v) => uuidToHex(v as string)
+        : (v) =>
+            uuidToHex(v as string)
+              .slice(0, 2 * n)
+              .padEnd(2 * n, '0');
+    }
+  }
+  if (to.kind === 'UUID') {
+    // text in PostgreSQL's forms, exactly 16 bytes; anything else NULL (as other failed casts here)
+    if (isString(from)) return (v) => parseUuid(v as string) ?? null;
+    if (from.kind === 'VARBINARY') return (v) => ((v as string).length === 32 ? uuidFromHex(v as string) : null);
   }
   if (to.kind === 'MAP' && from.kind === 'MAP') {
     const k = castFn(from.key!, to.key!, pos);

@@ -111,6 +111,8 @@ export function dataTypeToSql(dt: unknown): SqlType {
       const [kt, vt] = p as [unknown, unknown];
       return mk('MAP', true, { key: withNull(dataTypeToSql(kt), false), elem: dataTypeToSql(vt) });
     }
+    case 'Uuid':
+      return mk('UUID');
     case 'Varbinary':
     case 'Bytea':
     case 'Blob':

@@ -15,6 +15,7 @@
  *   MAP<K, V>          JS array of [key, value] pairs sorted by key (unique keys)
  *   VARIANT            string: the value's JSON text, object keys sorted ('null' is the VARIANT null)
  *   VARBINARY/BINARY   string: lower-case hex of the bytes (ordered as the bytes are)
+ *   UUID               string: the canonical lower-case hyphenated text (ordered as the bytes are; uuid.ts)
  *   ROW(f1 T1, ...)    JS array of the field values in field order (a NULL row is null; a row of NULLs is [null, ...])
  *   NULL               null (for every type)
  */
@@ -39,6 +40,7 @@ export type TypeKind =
   | 'MAP'
   | 'VARIANT'
   | 'VARBINARY'
+  | 'UUID'
   | 'ROW'
   | 'NULL';
 
@@ -140,6 +142,8 @@ export function commonType(a: SqlType, b: SqlType): SqlType | undefined {
     }
     return INT_RANK[a.kind]! >= INT_RANK[b.kind]! ? withNull(a, nullable) : withNull(b, nullable);
   }
+  // a string compared with a UUID is read as a UUID (Feldera's uuid.md)
+  if ((a.kind === 'UUID' && isString(b)) || (isString(a) && b.kind === 'UUID')) return mk('UUID', nullable);
   if (isString(a) && isString(b)) {
     if (a.kind === 'CHAR' && b.kind === 'CHAR') return mk('CHAR', nullable, { precision: Math.max(a.precision ?? 1, b.precision ?? 1) });
     const pa = a.precision;

@@ -6,6 +6,7 @@ import { decimalParts, parseJsonText } from '../json-text.js';
 import { decimalFromNumber, formatDecimal, parseDecimal, decimalToNumber, pow10 } from './decimal.js';
 import { formatDate, formatTime, formatTimestamp, parseDate, parseTime, parseTimestamp } from './datetime.js';
 import { bytesToHex, canonicalJson, hexToBytes, variantValue } from './variant.js';
+import { parseUuid } from './uuid.js';
 
 export type Value = null | boolean | number | bigint | string | Value[];
 export type Row = Value[];
@@ -61,6 +62,8 @@ export function expectedText(t: SqlType): string {
       return 'a JSON value';
     case 'VARBINARY':
       return 'an array of bytes or a hex string';
+    case 'UUID':
+      return 'a UUID string';
     case 'ROW':
       return 'a row (an object of its fields)';
     case 'NULL':
@@ -125,6 +128,11 @@ export function fromJson(v: JsonValue | undefined, t: SqlType): Value {
     }
     case 'VARIANT':
       return canonicalJson(v);
+    case 'UUID': {
+      const u = typeof v === 'string' ? parseUuid(v) : undefined;
+      if (u === undefined) throw refused(v, t);
+      return u;
+    }
     case 'VARBINARY': {
       if (Array.isArray(v) && v.every((b) => typeof b === 'number' && Number.isInteger(b) && b >= 0 && b <= 255)) return bytesToHex(Uint8Array.from(v as number[]));
       if (typeof v === 'string' && v.length % 2 === 0 && /^[0-9a-fA-F]*$/.test(v)) return v.toLowerCase(); // no group: a repeated group overflowed the stack on a few MiB

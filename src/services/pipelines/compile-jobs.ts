@@ -11,7 +11,7 @@ import { compileProgram } from './compiler.js';
 import type { Entry } from './entry.js';
 import { Errors } from './errors.js';
 import type { LogBook } from './logs.js';
-import { nowIso, outputCaseOf, type OutputCase, type ProgramStatus } from './model.js';
+import { nowIso, pipelineOutputCase, type OutputCase, type ProgramStatus } from './model.js';
 import type { PipelineStore } from './store.js';
 
 export class CompileJobs {
@@ -21,7 +21,7 @@ export class CompileJobs {
     private readonly isCurrent: (e: Entry) => boolean,
     private readonly pool: CompilerPool,
     private readonly compileDelayMs = 0,
-    private readonly defaultOutputCase: OutputCase = 'upper',
+    private readonly defaultOutputCase: OutputCase | undefined,
     /** Told after every program status change (the manager's monitor events). */
     private readonly onProgramStatus: (e: Entry) => void = () => {},
   ) {}
@@ -44,7 +44,7 @@ export class CompileJobs {
 
   /** Whether a compiled program's names were cased otherwise than this server now would (a restart with another --output-case). */
   staleCase(e: Entry): boolean {
-    return e.rec.program_status === 'Success' && (e.rec.compiled_output_case ?? 'upper') !== outputCaseOf(e.rec.program_config, this.defaultOutputCase);
+    return e.rec.program_status === 'Success' && (e.rec.compiled_output_case ?? 'upper') !== pipelineOutputCase(e.rec, this.defaultOutputCase);
   }
 
   /** Cancels any job of this pipeline. */
@@ -62,7 +62,7 @@ export class CompileJobs {
       this.setProgramStatus(e, 'CompilingSql');
       this.log(e, 'INFO', `compiling program version ${version}`);
       const started = performance.now();
-      const outputCase = outputCaseOf(e.rec.program_config, this.defaultOutputCase);
+      const outputCase = pipelineOutputCase(e.rec, this.defaultOutputCase);
       void this.pool
         .compile(e.rec.program_code, outputCase, () => !alive())
         .then((out) => {
@@ -101,7 +101,7 @@ export class CompileJobs {
    */
   program(e: Entry): CompiledProgram {
     if (e.program && e.programVersion === e.rec.program_version) return e.program;
-    const out = compileProgram(e.rec.program_code, outputCaseOf(e.rec.program_config, this.defaultOutputCase));
+    const out = compileProgram(e.rec.program_code, pipelineOutputCase(e.rec, this.defaultOutputCase));
     if (!out.ok) {
       this.setProgramStatus(e, 'messages' in out ? { SqlError: out.messages } : { SystemError: out.systemError });
       throw Errors.programFailedToCompile();

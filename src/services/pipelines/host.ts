@@ -22,6 +22,7 @@ import type { ConnectorAccess } from './connectors/access.js';
 import { encodingKey } from './egress/encode.js';
 import { QUERY_CANCEL_SLOTS, cancelMark } from './egress/query-cancel.js';
 import type { EgressConfig } from './egress/config.js';
+import type { QueryFormat } from './egress/query-format.js';
 import { Watcher } from './egress/watch.js';
 import { ApiError, Errors, type ErrorBody } from './errors.js';
 import type { LogLevel } from './logs.js';
@@ -510,7 +511,7 @@ export class PipelineHost {
    * (the client closed its connection) before the answer, the worker stops the query at its next check
    * and the promise rejects with the query's refusal.
    */
-  query(sql: string, format: 'json' | 'text', gone?: AbortSignal): Promise<Buffer> {
+  query(sql: string, format: QueryFormat, gone?: AbortSignal): Promise<Buffer> {
     if (this.state === 'Terminated') return Promise.reject(this.terminatedError());
     const id = this.nextId++;
     const p = new Promise<Buffer>((resolve, reject) => this.pendingSnapshot.set(id, { resolve, reject }));

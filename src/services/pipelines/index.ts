@@ -69,7 +69,7 @@ const service: ServiceModule = {
       // test knobs: a small per-watcher buffer to exercise the overflow behaviour
       watchMaxChunks: typeof ctx.options.pipelinesWatchMaxChunks === 'number' ? ctx.options.pipelinesWatchMaxChunks : undefined,
       watchMaxBytes: positiveNumber(ctx.options.pipelinesWatchMaxBytes),
-      outputCase: ctx.options.outputCase === 'lower' ? 'lower' : 'upper',
+      outputCase: ctx.options.outputCase === 'lower' || ctx.options.outputCase === 'upper' ? ctx.options.outputCase : undefined,
       queryLimits: queryLimitsOf(ctx.options),
       // test knobs: fewer monitor events kept per pipeline, a quicker heartbeat
       eventsRetention: positiveNumber(ctx.options.pipelinesEventsRetention),
@@ -123,7 +123,7 @@ const service: ServiceModule = {
       logs.endFollowers();
     });
 
-    pipelineRoutes(app, manager, ctx.options.pipelineApi === 'current' ? 'current' : 'v0.24');
+    pipelineRoutes(app, manager, ctx.options.pipelineApi === 'current' || ctx.options.pipelineApi === 'v0.24' ? ctx.options.pipelineApi : undefined);
     ioRoutes(app, manager);
     completionRoutes(app, manager);
     metricsRoutes(app, manager);

@@ -24,7 +24,19 @@ import type { LogBook, LogLevel } from './logs.js';
 import { HEARTBEAT_MS, MonitorEvents } from './monitor-events.js';
 import { clockSettings } from './clock.js';
 import { BUDGET_CHECK_MS, defaultBudgetMb, overBudget, overBudgetError, startRefusal, type PipelineMemory } from './memory-budget.js';
-import { defaultProgramConfig, defaultRuntimeConfig, isCompiling, nowIso, outputCaseOf, type OutputCase, uuidv7, type DeploymentStatus, type DesiredStatus, type PipelineRecord } from './model.js';
+import {
+  defaultProgramConfig,
+  defaultRuntimeConfig,
+  isCompiling,
+  nowIso,
+  pipelineOutputCase,
+  type OutputCase,
+  type PipelineApi,
+  uuidv7,
+  type DeploymentStatus,
+  type DesiredStatus,
+  type PipelineRecord,
+} from './model.js';
 import type { PipelineStore } from './store.js';
 import type { ConnectorAccess } from './connectors/access.js';
 import { listCheckpoints } from './storage/checkpoints.js';
@@ -39,6 +51,8 @@ export interface PipelineDescr {
   runtime_config: Record<string, unknown>;
   program_code: string;
   program_config: Record<string, unknown>;
+  /** The kind of client that sent the definition (client-api.ts); a new pipeline keeps it as its own. */
+  client_api?: PipelineApi;
 }
 
 export interface ManagerOptions {
@@ -60,7 +74,10 @@ export interface ManagerOptions {
   workerFault?: WorkerConfig['fault'];
   /** Limits of ad-hoc queries (`ops serve --query-timeout`, ...; egress/query-limits.ts). */
   queryLimits?: QueryLimits;
-  /** Casing of unquoted output names for pipelines whose program_config does not say (`ops serve --output-case`). */
+  /**
+   * Casing of unquoted output names for every pipeline whose program_config does not say (`ops serve --output-case`
+   * or `--feldera`); unset, each pipeline's creating client's (model.ts pipelineOutputCase).
+   */
   outputCase?: OutputCase;
   location: () => string;
   /** Monitor events kept per pipeline (default 720, as Feldera) and the heartbeat's period (a test knob). */
@@ -109,7 +126,7 @@ export class PipelineManager {
       (e) => this.byName.get(e.rec.name) === e,
       pool,
       opts.compileDelayMs ?? 0,
-      opts.outputCase ?? 'upper',
+      opts.outputCase,
       (e) => this.noteStatus(e),
     );
     this.storedDesired = store.desiredStatuses();
@@ -274,6 +291,7 @@ export class PipelineManager {
       program_status_since: now,
       program_info: null,
       program_binary_url: null,
+      ...(d.client_api === 'current' ? { client_api: 'current' as const } : {}),
     };
     this.store.save(rec);
     const e = new Entry(rec);
@@ -431,7 +449,7 @@ export class PipelineManager {
     const seq = ++e.deploySeq;
     const version = e.rec.program_version;
     const code = e.rec.program_code;
-    const outputCase = outputCaseOf(e.rec.program_config, this.opts.outputCase);
+    const outputCase = pipelineOutputCase(e.rec, this.opts.outputCase);
     const memoryMb = memoryLimitMb(e.rec.runtime_config) ?? this.opts.defaultMemoryMb ?? DEFAULT_MEMORY_MB;
     const root = this.storageRoot();
     const storage = root === null ? undefined : storageConfigOf(root, e.rec, outputCase);

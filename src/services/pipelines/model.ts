@@ -40,6 +40,12 @@ export interface PipelineRecord {
   program_binary_url: string | null;
   /** Not in the API: the casing program_info was compiled with (absent = 'upper'), so a restart with another --output-case recompiles. */
   compiled_output_case?: OutputCase;
+  /**
+   * Not in the API: the kind of client that created the pipeline (client-api.ts; absent = 'v0.24'). It sets the
+   * case of its output names (today's clients: lower, as today's Feldera stores them) and the shape of answers to
+   * requests that carry no mark of either kind.
+   */
+  client_api?: PipelineApi;
 }
 
 /** Deployment fields: in memory only (a restarted server has every pipeline Shutdown). */
@@ -100,6 +106,14 @@ export function outputCaseOf(programConfig: Record<string, unknown>, serverDefau
   return c === 'lower' || c === 'upper' ? c : serverDefault;
 }
 
+/**
+ * A pipeline's output case: its program_config.output_case, else the server's forced one (`--feldera` or
+ * `--output-case`), else its creating client's (lower for today's clients, upper for v0.24's and the CLI).
+ */
+export function pipelineOutputCase(rec: Pick<PipelineRecord, 'program_config' | 'client_api'>, forced: OutputCase | undefined): OutputCase {
+  return outputCaseOf(rec.program_config, forced ?? (rec.client_api === 'current' ? 'lower' : 'upper'));
+}
+
 export function isCompiling(s: ProgramStatus): boolean {
   return s === 'Pending' || s === 'CompilingSql' || s === 'CompilingRust';
 }
@@ -129,7 +143,16 @@ export interface StorageStatus {
   details: { checkpoints: Record<string, unknown>[] } | null;
 }
 
-export function serializePipeline(rec: PipelineRecord, dep: DeploymentState, opts: { code?: boolean; api?: PipelineApi; storage?: StorageStatus } = {}): Record<string, unknown> {
+/** Today's `selector` of a pipeline GET: `status` leaves out the fields only `all` has (status_with_connectors adds `connectors`). */
+export const PIPELINE_SELECTORS = ['all', 'status', 'status_with_connectors'] as const;
+export type PipelineSelector = (typeof PIPELINE_SELECTORS)[number];
+const ALL_ONLY = ['runtime_config', 'program_code', 'udf_rust', 'udf_toml', 'program_error', 'program_info', 'deployment_resources_status_details'];
+
+export function serializePipeline(
+  rec: PipelineRecord,
+  dep: DeploymentState,
+  opts: { code?: boolean; api?: PipelineApi; selector?: PipelineSelector; storage?: StorageStatus } = {},
+): Record<string, unknown> {
   const v024 = serializeV024(rec, dep, opts);
   if (opts.api !== 'current') return v024;
   // today's shape: plain status names, program_error beside program_status, storage (never kept here)
@@ -142,12 +165,45 @@ export function serializePipeline(rec: PipelineRecord, dep: DeploymentState, opt
     } else if (k === 'deployment_status') out[k] = CURRENT_STATUS[v as string] ?? v;
     // a failed pipeline is on its way to Stopped (as today's runner sets it after a fatal error)
     else if (k === 'deployment_desired_status') out[k] = dep.deployment_status === 'Failed' ? 'Stopped' : (CURRENT_STATUS[v as string] ?? v);
+    else if (k === 'runtime_config') out[k] = currentRuntimeConfig(v as Record<string, unknown>);
+    else if (k === 'program_info') out[k] = currentProgramInfo(v as Record<string, unknown> | null);
     else out[k] = v;
   }
   out.storage_status = opts.storage?.status ?? 'Cleared';
   Object.assign(out, currentDeployment(rec, dep, out.deployment_status as string, out.deployment_desired_status as string));
   out.storage_status_details = opts.storage?.details ?? null;
+  if (opts.selector === 'status' || opts.selector === 'status_with_connectors') for (const k of ALL_ONLY) delete out[k];
+  if (opts.selector === 'status_with_connectors') out.connectors = null; // connector error counts: not kept here ("unavailable")
   return out;
+}
+
+/** StorageOptions at its defaults (today's `storage: true` or `{}`). */
+const DEFAULT_STORAGE = { backend: { name: 'default' }, min_storage_bytes: null, min_step_storage_bytes: null, compression: 'default', cache_mib: null };
+
+/** Today's runtime_config: `storage` an object (true: the defaults) or null (false), never a boolean. */
+function currentRuntimeConfig(rc: Record<string, unknown>): Record<string, unknown> {
+  const storage = rc.storage === true ? DEFAULT_STORAGE : rc.storage === false || rc.storage === undefined ? null : rc.storage;
+  return { ...rc, storage };
+}
+
+/**
+ * Today's program_info (PartialProgramInfo): `udf_stubs` (no Rust UDFs here: empty), and every schema field with
+ * `unused` (false: ops does not tell unused columns), nested ROW fields too.
+ */
+function currentProgramInfo(info: Record<string, unknown> | null): Record<string, unknown> | null {
+  if (info === null) return null;
+  const fieldsOf = (fields: unknown): unknown =>
+    Array.isArray(fields) ? fields.map((f: Record<string, unknown>) => ({ ...f, columntype: columnTypeOf(f.columntype), unused: f.unused ?? false })) : fields;
+  const columnTypeOf = (t: unknown): unknown => {
+    if (!t || typeof t !== 'object') return t;
+    const c = { ...(t as Record<string, unknown>) };
+    for (const k of ['component', 'key', 'value']) if (c[k]) c[k] = columnTypeOf(c[k]);
+    if (c.fields) c.fields = fieldsOf(c.fields);
+    return c;
+  };
+  const relations = (list: unknown) => (Array.isArray(list) ? list.map((r: Record<string, unknown>) => ({ ...r, fields: fieldsOf(r.fields) })) : list);
+  const schema = info.schema as { inputs?: unknown; outputs?: unknown } | undefined;
+  return { ...info, schema: schema ? { ...schema, inputs: relations(schema.inputs), outputs: relations(schema.outputs) } : schema, udf_stubs: info.udf_stubs ?? '' };
 }
 
 /**
@@ -164,6 +220,9 @@ function currentDeployment(rec: PipelineRecord, dep: DeploymentState, combined: 
   return {
     tags: [],
     platform_version: version(),
+    bootstrap_policy: 'await_approval',
+    silent_bootstrap: false,
+    concurrent_bootstrap: false,
     udf_rust: '',
     udf_toml: '',
     refresh_version: rec.version,

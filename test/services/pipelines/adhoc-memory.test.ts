@@ -2,7 +2,8 @@
  * An ad-hoc query too big for its pipeline's memory is the query's fault: a 400 AdHocQueryError saying
  * so, and the pipeline keeps running with its state (it used to run the worker out of memory: Failed,
  * state lost). Three ways to be too big: a join's result, a row whose weight expands to that many rows,
- * an INSERT ... SELECT of either (nothing applied).
+ * an INSERT ... SELECT of either (nothing applied); and an Arrow or Parquet answer, built outside the heap,
+ * whose bytes count with it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCompiled, ingest, startRunning, startSvc, type Svc } from './helpers.js';
@@ -65,5 +66,24 @@ describe('ad-hoc queries bounded by the pipeline memory', () => {
     expect(p.deployment_status).toBe('Running');
     // the weight is there, as an aggregate reads it
     expect(JSON.parse((await query('SELECT COUNT(*) AS c FROM t WHERE x < 0')).text)).toEqual({ C: 100_000_000 });
+  });
+
+  it('an arrow_ipc or parquet answer whose Arrow buffers (outside the heap) pass the share: refused, the pipeline runs on', async () => {
+    // one row of weight 1,000,000 with 300 characters: about 300 MB of Arrow, in a pipeline of 160 MiB
+    const pad = 'p'.repeat(300);
+
+    await createCompiled(svc, 'wide', "CREATE TABLE w (s VARCHAR) WITH ('materialized' = 'true');", { runtime_config: { resources: { memory_mb_max: 160 } } });
+    await startRunning(svc, 'wide');
+    expect((await ingest(svc, 'wide', 'w', 'format=json&update_format=weighted', JSON.stringify({ weight: 1_000_000, data: { s: pad } }))).status).toBe(200);
+    for (const format of ['arrow_ipc', 'parquet']) {
+      const r = await svc.call('GET', `/v0/pipelines/wide/query?sql=${encodeURIComponent('SELECT s FROM w')}&format=${format}`);
+      expect(r.status, format).toBe(400);
+      expect(r.json).toMatchObject({ error_code: 'AdHocQueryError', message: expect.stringMatching(/more memory than the pipeline can spare/) });
+    }
+    const p = (await svc.call('GET', '/v0/pipelines/wide')).json;
+    expect([p.deployment_status, p.deployment_error]).toEqual(['Running', null]);
+    // a narrower answer in the same format is given
+    const small = await fetch(`${svc.base}/v0/pipelines/wide/query?sql=${encodeURIComponent('SELECT COUNT(*) AS c FROM w')}&format=arrow_ipc`);
+    expect(small.status).toBe(200);
   });
 });

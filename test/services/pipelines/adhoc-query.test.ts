@@ -92,7 +92,7 @@ describe('GET /v0/pipelines/{name}/query', () => {
       ["UPDATE t SET s = 'z'", 'json', /Only SELECT and INSERT INTO statements/],
       ['SELECT x FROM t; CREATE TABLE z (a INT)', 'json', /one statement per request/i],
       ['SELECT x FROM t; SELECT 1', 'json', /one statement per request/i],
-      ['SELECT x FROM t', 'csv', /format/],
+      ['SELECT x FROM t', 'csv', /unknown variant `csv`, expected `text`, `json`, `parquet`, `arrow_ipc` or `hash`/],
       ['', 'json', /sql/],
     ];
     for (const [sql, format, message] of cases) {

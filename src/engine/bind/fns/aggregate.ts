@@ -13,7 +13,7 @@ import { AvgAcc, AvgDecAcc, BoolAcc, CountAcc, ExtremeAcc, SumDecAcc, SumNumAcc,
 import { AvgIntAcc, SumIntAcc } from '../../ops/accs/int-sum.js';
 import { normInt, type IntSite } from '../../types/int64.js';
 import { posSite } from '../expr-text.js';
-import { ArgExtremeAcc } from '../../ops/accs/arg-extreme.js';
+import { ArgExtremeAcc, argExtremeEntry } from '../../ops/accs/arg-extreme.js';
 import { ArrayAggAcc, type OrderKey } from '../../ops/accs/array-agg.js';
 import { BitAcc } from '../../ops/accs/bits.js';
 import { ModeAcc } from '../../ops/accs/mode.js';
@@ -166,15 +166,12 @@ function extreme(sign: 1 | -1): AggFn {
 function argExtreme(sign: 1 | -1): AggFn {
   return {
     sig: `${sign < 0 ? 'ARG_MAX' : 'ARG_MIN'}(value, compared): value of a row with the ${sign < 0 ? 'largest' : 'smallest'} compared`,
-    nulls: 'rows whose compared is NULL are ignored (value may be NULL); NULL for no rows',
+    nulls: 'a row whose compared is NULL loses to any other, but counts where every compared is NULL (value may be NULL); NULL for no rows',
     arity: [2, 2],
     bind: (c, _pos) => {
       const [v, k] = c.args as [BExpr, BExpr];
       const [vf, kf] = [v.fn, k.fn];
-      const arg = (row: Row): Value => {
-        const kv = kf(row);
-        return kv === null ? null : [kv, vf(row)];
-      };
+      const arg = (row: Row): Value => argExtremeEntry(sign, kf(row), vf(row));
       return { make: () => new ArgExtremeAcc(sign), type: withNull(v.type, true), arg, ignoreNulls: true };
     },
   };

@@ -7,7 +7,10 @@
  * Rules: one SELECT (or WITH/VALUES) statement only, anything else is a 400 with the reason (an ad-hoc
  * INSERT is ingress/adhoc-insert.ts's, which evaluates its source query here); rows come in
  * the order of snapshots (by row, NULL first; ORDER BY decides which rows a LIMIT keeps, not their
- * order); `json` is one JSON object per line, `text` a table as Feldera's text format draws it.
+ * order); `json` is one JSON object per line, `text` a table as Feldera's text format draws it, `arrow_ipc`
+ * an Arrow IPC stream (arrow.ts), `parquet` a Parquet file (parquet.ts), `hash` the result's order-independent
+ * digest (result-hash.ts). The binary formats are built batch by batch from the rows, never as one JSON row
+ * object per output row.
  */
 import {
   compile,
@@ -26,8 +29,13 @@ import { ApiError } from '../errors.js';
 import { checkRepeats, OutputTooLarge } from './encode.js';
 import { queryGuard, type QueryGuard } from './query-memory.js';
 import { sortedContents } from './snapshot.js';
+import { arrowIpcStream } from './arrow.js';
+import { parquetFile } from './parquet.js';
+import { resultHash } from './result-hash.js';
 
-export type QueryFormat = 'json' | 'text';
+import type { QueryFormat, TextQueryFormat } from './query-format.js';
+
+export type { QueryFormat, TextQueryFormat } from './query-format.js';
 const RESULT = '__ops_adhoc_result';
 
 const quote = (name: string): string => `"${name.replace(/"/g, '""')}"`;
@@ -158,12 +166,18 @@ export function evaluateQuery(
 }
 
 /** The rows of the query over the current contents, in snapshot order, with its columns. */
-export function runQuery(circuit: Circuit, program: CompiledProgram, sql: string, outputCase: 'upper' | 'lower', guard: QueryGuard = queryGuard(badQuery)): { rows: WeightedRow[]; columns: string[] } {
+export function runQuery(
+  circuit: Circuit,
+  program: CompiledProgram,
+  sql: string,
+  outputCase: 'upper' | 'lower',
+  guard: QueryGuard = queryGuard(badQuery),
+): { rows: WeightedRow[]; columns: ColumnSchema[] } {
   const text = sql.trim().replace(/;\s*$/, '');
   if (text === '') throw badQuery('The query is empty: give a SELECT statement in ?sql=');
   if (!isQueryText(text)) throw badQuery('Only SELECT and INSERT INTO statements are supported here');
   const { rows, columns } = evaluateQuery(circuit, program, text, outputCase, guard);
-  return { rows: sortedContents(rows, columns), columns: columns.map((c) => c.name) };
+  return { rows: sortedContents(rows, columns), columns };
 }
 
 function cell(v: JsonValue | undefined): string {
@@ -172,15 +186,28 @@ function cell(v: JsonValue | undefined): string {
 }
 
 /**
- * The answer's body: NDJSON objects, or a text table (header, a rule, one line per row). A row of weight n is
- * written n times; each line written counts against the answer's limits (guard.answer).
+ * The answer's body: NDJSON objects, a text table (header, a rule, one line per row), the hash's line, or the
+ * bytes of an Arrow IPC stream or a Parquet file. A row of weight n is written n times; each line of text written
+ * counts against the answer's limits (guard.answer).
  */
-export function formatQuery(rows: WeightedRow[], columns: string[], format: QueryFormat, guard: QueryGuard = queryGuard(badQuery)): string {
+export function formatQuery(rows: WeightedRow[], columns: readonly ColumnSchema[], format: TextQueryFormat, guard?: QueryGuard): string;
+export function formatQuery(rows: WeightedRow[], columns: readonly ColumnSchema[], format: QueryFormat, guard?: QueryGuard): string | Uint8Array;
+export function formatQuery(rows: WeightedRow[], columns: readonly ColumnSchema[], format: QueryFormat, guard: QueryGuard = queryGuard(badQuery)): string | Uint8Array {
   repeatsOrRefuse(rows);
+  if (format === 'hash') return resultHash(rows, columns, (n) => guard.rows(n));
+  if (format === 'arrow_ipc' || format === 'parquet') {
+    // a row of weight n is n rows written out; the Arrow buffers are outside the heap: their bytes count too
+    const ipc = arrowIpcStream(rows, columns, (n, bytes) => {
+      guard.rows(n);
+      guard.bytes(bytes);
+    });
+    return format === 'parquet' ? parquetFile(ipc) : ipc;
+  }
+  const names = columns.map((c) => c.name);
   const out: string[] = [];
   if (format === 'json') {
     for (const { row, weight } of rows) {
-      const line = jsonText(Object.fromEntries(columns.map((c) => [c, row[c] ?? null]))) + '\n';
+      const line = jsonText(Object.fromEntries(names.map((c) => [c, row[c] ?? null]))) + '\n';
       for (let k = 0; k < weight; k++) {
         guard.answer(line.length);
         out.push(line);
@@ -189,9 +216,9 @@ export function formatQuery(rows: WeightedRow[], columns: string[], format: Quer
     return out.join('');
   }
   const cells: string[][] = [];
-  const widths = columns.map((c) => c.length);
+  const widths = names.map((c) => c.length);
   for (const { row, weight } of rows) {
-    const vals = columns.map((c) => cell(row[c]));
+    const vals = names.map((c) => cell(row[c]));
     vals.forEach((v, i) => (widths[i] = Math.max(widths[i]!, v.length)));
     for (let k = 0; k < weight; k++) {
       cells.push(vals);
@@ -200,7 +227,7 @@ export function formatQuery(rows: WeightedRow[], columns: string[], format: Quer
   }
   const rule = `+${widths.map((w) => '-'.repeat(w + 2)).join('+')}+\n`;
   const line = (vals: string[]) => `|${vals.map((v, i) => ` ${v.padEnd(widths[i]!)} `).join('|')}|\n`;
-  out.push(rule, line(columns), rule);
+  out.push(rule, line(names), rule);
   for (const vals of cells) {
     const l = line(vals);
     guard.answer(l.length);
@@ -210,7 +237,16 @@ export function formatQuery(rows: WeightedRow[], columns: string[], format: Quer
   return out.join('');
 }
 
-export function answerQuery(circuit: Circuit, program: CompiledProgram, sql: string, format: QueryFormat, outputCase: 'upper' | 'lower', guard: QueryGuard = queryGuard(badQuery)): string {
+export function answerQuery(circuit: Circuit, program: CompiledProgram, sql: string, format: TextQueryFormat, outputCase: 'upper' | 'lower', guard?: QueryGuard): string;
+export function answerQuery(circuit: Circuit, program: CompiledProgram, sql: string, format: QueryFormat, outputCase: 'upper' | 'lower', guard?: QueryGuard): string | Uint8Array;
+export function answerQuery(
+  circuit: Circuit,
+  program: CompiledProgram,
+  sql: string,
+  format: QueryFormat,
+  outputCase: 'upper' | 'lower',
+  guard: QueryGuard = queryGuard(badQuery),
+): string | Uint8Array {
   guard.check(); // a query cancelled while it waited its turn does not start, nor one the pipeline has no memory for
   const { rows, columns } = runQuery(circuit, program, sql, outputCase, guard);
   return formatQuery(rows, columns, format, guard);

@@ -8,8 +8,10 @@
  * limit (runtime_config.resources.memory_mb_max), within its limits (query-limits.ts: time, rows built, answer
  * rows and bytes) and while its client is there (`cancelled`, query-cancel.ts). The checks run as the query's
  * step builds rows and does string work (the engine's step guard: check()), as its input is copied in and
- * its answer written out (rows(), answer()), every CHECK_ROWS rows. Past any of them: the refusal made by
- * `refuse` (a 400 AdHocQueryError naming the limit, with details saying which); nothing of it is applied.
+ * its answer written out (rows(), answer()), every CHECK_ROWS rows. An answer built outside the heap (the
+ * Arrow buffers of `arrow_ipc` and `parquet`) counts its bytes with the heap (bytes()), checked at each batch.
+ * Past any of them: the refusal made by `refuse` (a 400 AdHocQueryError naming the limit, with details saying
+ * which); nothing of it is applied.
  */
 import { getHeapStatistics } from 'node:v8';
 import { stepRowsBuilt } from '../../../engine/index.js';
@@ -28,6 +30,8 @@ export interface QueryGuard {
   rows(n: number): void;
   /** One more row of the answer, of `bytes` bytes: refused past the answer's limits; checks every CHECK_ROWS rows. */
   answer(bytes: number): void;
+  /** `n` more bytes of answer are held outside the heap (Arrow buffers): they count with the heap, checked now. */
+  bytes(n: number): void;
 }
 
 /** Makes a query's error from a reason and the details of its limit. */
@@ -53,6 +57,7 @@ export function queryGuard(refuse: Refuse, cancelled: () => boolean = () => fals
   const checkCancelled = (): void => {
     if (cancelled()) throw refuse('The query was cancelled: its client closed the connection before the answer; nothing was changed');
   };
+  let outside = 0;
   const check = (): void => {
     checkCancelled();
     if (limits) {
@@ -60,7 +65,7 @@ export function queryGuard(refuse: Refuse, cancelled: () => boolean = () => fals
       const built = stepRowsBuilt(); // 0 outside the query's step
       if (built > limits.maxRows) stop(limitReasons.rows(limits, built));
     }
-    if (usedHeapBytes() <= max || liveHeapBytes() <= max) return; // garbage of earlier work does not refuse a query
+    if (usedHeapBytes() + outside <= max || liveHeapBytes() + outside <= max) return; // garbage of earlier work does not refuse a query
     const mb = Math.round(limit / (1024 * 1024));
     throw refuse(
       `${subject} needs more memory than the pipeline can spare: its work went past ${Math.round(QUERY_HEAP_SHARE * 100)}% of the pipeline's heap limit of ${mb} MiB (set by runtime_config.resources.memory_mb_max); nothing was changed. Narrow it (a WHERE, a LIMIT, an aggregate) or raise the limit`,
@@ -81,6 +86,10 @@ export function queryGuard(refuse: Refuse, cancelled: () => boolean = () => fals
       if (limits && answerRows > limits.maxRows) stop(limitReasons.answerRows(limits));
       if (limits && answerBytes > limits.maxBytes) stop(limitReasons.answerBytes(limits));
       rows(1);
+    },
+    bytes(n: number): void {
+      outside += n;
+      check();
     },
   };
 }

@@ -15,7 +15,7 @@
  * Inside a transaction the rows are checked and held as ingress is (runtime.ingest), applied by the commit.
  */
 import { jsonText, parseJsonText, type ColumnSchema, type JsonRow, type JsonValue } from '../../../engine/index.js';
-import { badQuery, evaluateQuery, formatQuery, isQueryText, repeatsOrRefuse, type QueryFormat } from '../egress/adhoc.js';
+import { badQuery, evaluateQuery, formatQuery, isQueryText, repeatsOrRefuse, type QueryFormat, type TextQueryFormat } from '../egress/adhoc.js';
 import { queryGuard, type QueryGuard } from '../egress/query-memory.js';
 import { sortedContents } from '../egress/snapshot.js';
 import { ApiError } from '../errors.js';
@@ -182,7 +182,12 @@ export function runInsert(rt: PipelineRuntime, stmt: InsertStatement, outputCase
 }
 
 /** The answer body of an INSERT: its `count` row in the query's format (the name `count` as Feldera's, whatever the output case). */
-export function answerInsert(rt: PipelineRuntime, stmt: InsertStatement, format: QueryFormat, outputCase: 'upper' | 'lower', guard?: QueryGuard, commit?: CommitPoint): string {
+export function answerInsert(rt: PipelineRuntime, stmt: InsertStatement, format: TextQueryFormat, outputCase: 'upper' | 'lower', guard?: QueryGuard, commit?: CommitPoint): string;
+export function answerInsert(rt: PipelineRuntime, stmt: InsertStatement, format: QueryFormat, outputCase: 'upper' | 'lower', guard?: QueryGuard, commit?: CommitPoint): string | Uint8Array;
+export function answerInsert(rt: PipelineRuntime, stmt: InsertStatement, format: QueryFormat, outputCase: 'upper' | 'lower', guard?: QueryGuard, commit?: CommitPoint): string | Uint8Array {
   const count = runInsert(rt, stmt, outputCase, guard, commit);
-  return formatQuery([{ row: { count }, weight: 1 }], ['count'], format);
+  return formatQuery([{ row: { count }, weight: 1 }], [COUNT_COLUMN], format);
 }
+
+/** The one column of an INSERT's answer (a BIGINT `count`, as DataFusion's). */
+const COUNT_COLUMN = { name: 'count', caseSensitive: false, type: 'BIGINT', nullable: false };

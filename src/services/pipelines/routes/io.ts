@@ -14,7 +14,8 @@ import { UPDATE_FORMATS, type UpdateFormat } from '../ingress/json.js';
 import { bodyTooLarge } from '../ingress/limits.js';
 import type { PipelineManager } from '../manager.js';
 import { findRelation } from '../names.js';
-import { boolParam, intParam, jsonBodyText, param, rawBody, type Query } from './util.js';
+import { boolParam, enumParam, intParam, jsonBodyText, param, rawBody, type Query } from './util.js';
+import { parquetFileName, QUERY_CONTENT_TYPES, QUERY_FORMATS } from '../egress/query-format.js';
 
 /** The request body as a stream of chunks (ingress routes take it unparsed): the raw request when no content-type parser ran. */
 function bodyStream(req: FastifyRequest): AsyncIterable<Uint8Array> | Uint8Array {
@@ -158,8 +159,7 @@ export function ioRoutes(app: FastifyInstance, manager: PipelineManager): void {
     const { runtime } = manager.runtimeOf(req.params.name);
     const sql = param(q, 'sql');
     if (sql === undefined || sql.trim() === '') throw Errors.badParam('sql', sql ?? '', 'a SELECT or INSERT INTO statement');
-    const format = param(q, 'format') ?? 'text';
-    if (format !== 'json' && format !== 'text') throw Errors.badParam('format', format, "'text' or 'json'");
+    const format = enumParam(q, 'format', QUERY_FORMATS, 'text');
     // an ad-hoc INSERT is input: while paused it waits until the pipeline runs, as Feldera's does
     if (isInsertStatement(sql) && runtime.state === 'Paused') await runtime.waitUntilRunning();
     // a client that goes away before the answer cancels its query (it would hold the pipeline's worker)
@@ -174,9 +174,7 @@ export function ioRoutes(app: FastifyInstance, manager: PipelineManager): void {
     } finally {
       reply.raw.off('close', onClose);
     }
-    return reply
-      .code(200)
-      .header('content-type', format === 'json' ? 'application/x-ndjson' : 'text/plain; charset=utf-8')
-      .send(body);
+    if (format === 'parquet') reply.header('content-disposition', `attachment; filename="${parquetFileName(new Date())}"`);
+    return reply.code(200).header('content-type', QUERY_CONTENT_TYPES[format]).send(body);
   });
 }

@@ -2,51 +2,63 @@
  * Pipeline definitions and lifecycle actions: /programs, /pipelines, /pipelines/{name}[/start|pause|shutdown]
  * (v0.24) and today's /stop, /resume, /clear, /dismiss_error, /start_transaction, /commit_transaction beside
  * them (the transaction actions, today's API only, answer 503 PipelineInteractionNotDeployed as the other
- * forwarded requests when the pipeline is not deployed). Pipeline objects are answered in
- * the shape of the server's `--pipeline-api`.
+ * forwarded requests when the pipeline is not deployed). Pipeline objects are answered in the shape of the
+ * server's forced API (`--feldera`, `--pipeline-api`), else of the requesting client's (client-api.ts: a
+ * request's mark, else the pipeline's creating client's kind).
  */
 import type { FastifyInstance } from 'fastify';
 import { Errors } from '../errors.js';
 import type { PipelineManager } from '../manager.js';
-import { serializePipeline as serialize, serializeProgram, type DeploymentState, type PipelineApi, type PipelineRecord } from '../model.js';
+import { PIPELINE_SELECTORS, serializePipeline as serialize, serializeProgram, type DeploymentState, type PipelineApi, type PipelineRecord } from '../model.js';
+import { answerApi, clientApiOf, type ClientRequest } from '../client-api.js';
 import { deployed } from './completion.js';
-import { boolParam, jsonBody, parseDescr, parsePatch, type Query } from './util.js';
+import { boolParam, enumParam, jsonBody, parseDescr, parsePatch, type Query } from './util.js';
 
-export function pipelineRoutes(app: FastifyInstance, manager: PipelineManager, api: PipelineApi = 'v0.24'): void {
-  const serializePipeline = (rec: PipelineRecord, dep: DeploymentState, opts: { code?: boolean } = {}) =>
-    serialize(rec, dep, { ...opts, api, ...(api === 'current' ? { storage: manager.storageStatus(manager.get(rec.name)) } : {}) });
-  const view = (name: string, code = true) => {
-    const e = manager.get(name);
-    return serializePipeline(e.rec, e.dep, { code });
+/** `forced`: the API every client gets (`ops serve --feldera`/`--pipeline-api`); undefined: each client its own. */
+export function pipelineRoutes(app: FastifyInstance, manager: PipelineManager, forced?: PipelineApi): void {
+  const serializePipeline = (req: ClientRequest, rec: PipelineRecord, dep: DeploymentState, opts: { code?: boolean } = {}) => {
+    const api = answerApi(forced, req, rec.client_api);
+    return serialize(rec, dep, {
+      ...opts,
+      api,
+      selector: enumParam(req.query as Query, 'selector', PIPELINE_SELECTORS, 'all'),
+      ...(api === 'current' ? { storage: manager.storageStatus(manager.get(rec.name)) } : {}),
+    });
   };
+  const described = (req: { headers: ClientRequest['headers']; query: unknown }, body: unknown): ClientRequest => ({ headers: req.headers, query: req.query as Query, body });
 
   app.get('/programs', async () => manager.list().map((e) => serializeProgram(e.rec)));
 
   app.get('/pipelines', async (req) => {
+    enumParam(req.query as Query, 'selector', PIPELINE_SELECTORS, 'all'); // refused even when there is no pipeline to answer
     const code = boolParam(req.query as Query, 'code', true);
-    return manager.list().map((e) => serializePipeline(e.rec, e.dep, { code }));
+    return manager.list().map((e) => serializePipeline(described(req, undefined), e.rec, e.dep, { code }));
   });
 
   app.post('/pipelines', async (req, reply) => {
-    const d = parseDescr(jsonBody(req), undefined);
-    const e = manager.create(d);
-    return reply.code(201).send(serializePipeline(e.rec, e.dep));
+    const body = jsonBody(req);
+    const client = described(req, body);
+    const e = manager.create({ ...parseDescr(body, undefined), client_api: clientApiOf(client) ?? undefined });
+    return reply.code(201).send(serializePipeline(client, e.rec, e.dep));
   });
 
   app.get<{ Params: { name: string } }>('/pipelines/:name', async (req, reply) => {
     reply.header('cache-control', 'no-cache');
-    return view(req.params.name, boolParam(req.query as Query, 'code', true));
+    const e = manager.get(req.params.name);
+    return serializePipeline(described(req, undefined), e.rec, e.dep, { code: boolParam(req.query as Query, 'code', true) });
   });
 
   app.put<{ Params: { name: string } }>('/pipelines/:name', async (req, reply) => {
-    const d = parseDescr(jsonBody(req), req.params.name);
-    const { entry, created } = manager.put(req.params.name, d);
-    return reply.code(created ? 201 : 200).send(serializePipeline(entry.rec, entry.dep));
+    const body = jsonBody(req);
+    const client = described(req, body);
+    const { entry, created } = manager.put(req.params.name, { ...parseDescr(body, req.params.name), client_api: clientApiOf(client) ?? undefined });
+    return reply.code(created ? 201 : 200).send(serializePipeline(client, entry.rec, entry.dep));
   });
 
   app.patch<{ Params: { name: string } }>('/pipelines/:name', async (req) => {
-    const e = manager.patch(req.params.name, parsePatch(jsonBody(req)));
-    return serializePipeline(e.rec, e.dep);
+    const body = jsonBody(req);
+    const e = manager.patch(req.params.name, parsePatch(body));
+    return serializePipeline(described(req, body), e.rec, e.dep);
   });
 
   app.delete<{ Params: { name: string } }>('/pipelines/:name', async (req, reply) => {

@@ -84,6 +84,12 @@ function plain(rel: RelationSchema): RelationSchema {
 
 const encoder = new TextEncoder();
 
+/** An answer body as bytes that own their whole buffer (it is transferred to the host). */
+function bytesOf(body: string | Uint8Array): Uint8Array {
+  if (typeof body === 'string') return encoder.encode(body);
+  return body.byteOffset === 0 && body.byteLength === body.buffer.byteLength && body.buffer instanceof ArrayBuffer ? body : body.slice();
+}
+
 function emit(relation: string, encoding: string, chunks: EncodedChunk[]): void {
   const wire: WireChunk[] = chunks.map((c) => ({ bytes: encoder.encode(c.data), records: c.records }));
   post(
@@ -339,13 +345,13 @@ function handle(m: ToWorker): void {
         if (insert) {
           const logged = loggedCommit((now) => ({ t: 'insert', sql: m.sql, now }));
           try {
-            body = encoder.encode(answerInsert(rt, insert, m.format, config.outputCase, guard, logged.commit));
+            body = bytesOf(answerInsert(rt, insert, m.format, config.outputCase, guard, logged.commit));
           } catch (err) {
             if (logged.passed()) storage?.note({ t: 'refused' });
             throw err;
           }
           post({ t: 'metrics', metrics: workerMetrics(rt) });
-        } else body = encoder.encode(answerQuery(rt.circuit, rt.program, m.sql, m.format, config.outputCase, guard));
+        } else body = bytesOf(answerQuery(rt.circuit, rt.program, m.sql, m.format, config.outputCase, guard));
       } catch (err) {
         error = wireError(err);
         if (isCancelled(queryCancels, m.id)) post({ t: 'log', level: 'INFO', message: 'An ad-hoc query was cancelled: its client closed the connection before the answer' });

@@ -10,6 +10,7 @@ import type { RelationSchema } from '../../../engine/index.js';
 import type { ConnectorAccess } from '../connectors/access.js';
 import type { ErrorBody } from '../errors.js';
 import type { OutputEncoding, OutputFormat } from '../egress/encode.js';
+import type { QueryFormat } from '../egress/query-format.js';
 import type { UpdateFormat } from '../ingress/json.js';
 import type { LogLevel } from '../logs.js';
 import type { StepLatencySnapshot } from '../step-latency.js';
@@ -67,7 +68,7 @@ export type ToWorker =
   | { t: 'subscribe'; relation: string; encoding: OutputEncoding; delta: 1 | -1 }
   | { t: 'snapshot'; id: number; spec: SnapshotSpec }
   /** An ad-hoc query (egress/adhoc.ts), answered like a snapshot with `snapshot-done`. */
-  | { t: 'query'; id: number; sql: string; format: 'json' | 'text' }
+  | { t: 'query'; id: number; sql: string; format: QueryFormat }
   /**
    * A `send_snapshot=true` watch stream opens: subscribes (as `subscribe` +1) and takes the relation's
    * contents at this point between steps; answered with its first `watch-snapshot-part`. The stream's end

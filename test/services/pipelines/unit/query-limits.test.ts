@@ -21,6 +21,9 @@ const refusal = (f: () => void): { message: string; details: unknown } => {
   throw new Error('not refused');
 };
 
+/** The one column of the answers formatted here. */
+const X_COLUMN = [{ name: 'X', caseSensitive: false, type: 'INTEGER', nullable: false }];
+
 describe('query limits from the server options', () => {
   it('defaults: 30 s, 10^8 rows, 256 MiB; a value that is not a positive number keeps the default', () => {
     expect(queryLimitsOf({})).toEqual({ timeoutMs: 30_000, maxRows: 100_000_000, maxBytes: 256 * 1024 * 1024 });
@@ -62,17 +65,17 @@ describe('the guard of a query', () => {
   it('an answer past its rows or its bytes: refused as it is written, in both formats', () => {
     const rows = [{ row: { X: 1 }, weight: 100 }];
     const tight = (limits: Partial<typeof DEFAULT_QUERY_LIMITS>) => queryGuard(badQuery, () => false, null, 'The query', { ...DEFAULT_QUERY_LIMITS, ...limits });
-    expect(formatQuery(rows, ['X'], 'json', tight({ maxRows: 100 }))).toBe('{"X":1}\n'.repeat(100));
-    expect(refusal(() => formatQuery(rows, ['X'], 'json', tight({ maxRows: 99 }))).details).toEqual({ limit: 'query_max_rows', value: 99 });
-    expect(refusal(() => formatQuery(rows, ['X'], 'text', tight({ maxRows: 99 }))).message).toMatch(/more than 99 rows/);
-    expect(formatQuery(rows, ['X'], 'json', tight({ maxBytes: 800 }))).toHaveLength(800);
-    expect(refusal(() => formatQuery(rows, ['X'], 'json', tight({ maxBytes: 799 }))).details).toEqual({ limit: 'query_max_bytes', value: 799 });
-    expect(refusal(() => formatQuery(rows, ['X'], 'text', tight({ maxBytes: 500 }))).message).toMatch(/more than 500 bytes/);
+    expect(formatQuery(rows, X_COLUMN, 'json', tight({ maxRows: 100 }))).toBe('{"X":1}\n'.repeat(100));
+    expect(refusal(() => formatQuery(rows, X_COLUMN, 'json', tight({ maxRows: 99 }))).details).toEqual({ limit: 'query_max_rows', value: 99 });
+    expect(refusal(() => formatQuery(rows, X_COLUMN, 'text', tight({ maxRows: 99 }))).message).toMatch(/more than 99 rows/);
+    expect(formatQuery(rows, X_COLUMN, 'json', tight({ maxBytes: 800 }))).toHaveLength(800);
+    expect(refusal(() => formatQuery(rows, X_COLUMN, 'json', tight({ maxBytes: 799 }))).details).toEqual({ limit: 'query_max_bytes', value: 799 });
+    expect(refusal(() => formatQuery(rows, X_COLUMN, 'text', tight({ maxBytes: 500 }))).message).toMatch(/more than 500 bytes/);
   });
 
   it('a text answer of many rows is drawn (its widths no longer spread over every row as arguments)', () => {
     const rows = Array.from({ length: 300_000 }, (_, i) => ({ row: { X: i }, weight: 1 }));
-    const text = formatQuery(rows, ['X'], 'text');
+    const text = formatQuery(rows, X_COLUMN, 'text');
     expect(text.split('\n')).toHaveLength(300_000 + 5);
     expect(text.split('\n')[3]).toBe('| 0      |');
   });
