@@ -6,11 +6,13 @@
  * held (held-input.ts), and the commit applies all of it as one step. A step's changes are encoded once per (relation, encoding) that the host subscribed
  * to and handed to `emit`; the host frames them for its watch streams without waiting for them.
  */
-import { EngineInputError, EngineStepError, type Circuit, type CompiledProgram, type InputChange, type RelationSchema, type StepResult } from '../../engine/index.js';
+import { EngineInputError, EngineStepError, type Circuit, type CompiledProgram, type InputChange, type JsonValue, type RelationSchema, type StepResult } from '../../engine/index.js';
 import { connectorEndpointName } from './compiler.js';
 import type { ConnectorAccess } from './connectors/access.js';
 import { checkInputSource, readInputConnector, type ConnectorData } from './connectors/input.js';
 import { FileOutput } from './connectors/output.js';
+import { GeneratedInputs } from './connectors/generated-input.js';
+import { isGeneratingConnector, openGeneratedSources } from './connectors/generated-sources.js';
 import { encodeChunks, encodingKey, OutputTooLarge, type EncodedChunk, type OutputEncoding, type RecordCounter } from './egress/encode.js';
 import { stepOrder } from './egress/order.js';
 import { ApiError } from './errors.js';
@@ -45,6 +47,10 @@ export interface RuntimeOptions {
   memoryMb?: number | null;
   /** NOW()'s value for a step (clock.ts), given to the circuit when the program reads NOW(). */
   clock?: () => number;
+  /** Where generating connectors (nexmark, datagen) resume, by endpoint name (connectorPositions() of an earlier run). */
+  connectorPositions?: Record<string, JsonValue>;
+  /** A generating connector's records up to here were applied (or it ended): completion tokens move. */
+  connectorProgress?: (completed: TokenLabel[]) => void;
 }
 
 export class PipelineRuntime {
@@ -65,6 +71,8 @@ export class PipelineRuntime {
   readonly fileOutputs: FileOutput[] = [];
   private readonly bindings = new Map<RelationSchema, TableBinding>();
   private pendingConnectorData: ConnectorData[] = [];
+  /** Connectors that generate their records while the pipeline runs (connectors/generated-input.ts). */
+  private generated: GeneratedInputs | null = null;
   /** Aborts connector reads still running when the pipeline shuts down during initialization. */
   private readonly abort = new AbortController();
 
@@ -126,9 +134,15 @@ export class PipelineRuntime {
           fatal_error: null,
           paused: false,
         });
-        reads.push(readInputConnector(decl, name, this.binding(table), access, this.abort.signal));
+        if (!isGeneratingConnector(decl)) reads.push(readInputConnector(decl, name, this.binding(table), access, this.abort.signal));
       }
     }
+    const sources = await openGeneratedSources(this.program.tables, {
+      binding: (t) => this.binding(t),
+      endpointName: (rel, decl, i) => connectorEndpointName(rel, decl, i),
+      positions: this.opts.connectorPositions,
+    });
+    if (sources.length > 0) this.generated = this.generatedInputs(sources);
     const results = await Promise.allSettled(reads);
     if (this.state === 'Terminated') {
       // shut down while initializing
@@ -182,7 +196,31 @@ export class PipelineRuntime {
       // or held: then the commit's step completes it
       if (!held) completed.push({ endpoint: d.endpointName, count: d.parsed.records, step: this.steps });
     }
+    if (this.state === 'Running') this.generated?.start();
     return completed;
+  }
+
+  /** The loop of the generating connectors: steps while Running with no transaction open; a failure fails the pipeline. */
+  private generatedInputs(sources: ConstructorParameters<typeof GeneratedInputs>[0]): GeneratedInputs {
+    return new GeneratedInputs(sources, {
+      canStep: () => this.state === 'Running' && this.transaction === null,
+      apply: (parsed) => {
+        this.apply(parsed);
+        return this.steps;
+      },
+      steps: () => this.steps,
+      endpoint: (name) => this.inputs.get(name)!,
+      progress: (labels) => this.opts.connectorProgress?.(labels),
+      fail: (err) => {
+        this.opts.log('ERROR', err.message);
+        if (this.state !== 'Terminated') this.opts.onFatal?.(err);
+      },
+    });
+  }
+
+  /** Where each generating connector stands (endpoint name -> position), to resume a later run from (RuntimeOptions.connectorPositions). */
+  connectorPositions(): Record<string, JsonValue> {
+    return this.generated?.positions() ?? {};
   }
 
   pause(): void {
@@ -425,6 +463,7 @@ export class PipelineRuntime {
     if (this.state === 'Terminated') return;
     this.state = 'Terminated';
     this.abort.abort();
+    this.generated?.stop();
     this.subscriptions.clear();
     await Promise.all(this.fileOutputs.map((o) => o.close()));
   }

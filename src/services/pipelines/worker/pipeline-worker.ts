@@ -108,6 +108,7 @@ async function init(): Promise<void> {
     memoryMb: config.memoryMb ?? null,
     log: (level, message) => post({ t: 'log', level, message }),
     onFatal: (err) => post({ t: 'fatal', message: err.message, outOfMemory: err instanceof StepMemoryExhausted }),
+    connectorProgress: (completed) => post({ t: 'connector-progress', completed, metrics: workerMetrics(runtime) }),
   });
   rt = runtime;
   if (clock) ticker = new ClockTicker(clock, runtime);
