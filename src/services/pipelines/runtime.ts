@@ -118,7 +118,9 @@ export class PipelineRuntime {
         outputs.push(out);
       }
     }
-    for (const table of this.program.tables) for (const [i, decl] of table.connectors.entries()) await checkInputSource(decl, connectorEndpointName(table, decl, i), table.name, access);
+    for (const table of this.program.tables) {
+      for (const [i, decl] of table.connectors.entries()) if (!isGeneratingConnector(decl)) await checkInputSource(decl, connectorEndpointName(table, decl, i), table.name, access);
+    }
     for (const out of outputs) {
       await out.open();
       this.fileOutputs.push(out);
