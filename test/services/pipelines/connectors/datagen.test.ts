@@ -92,7 +92,7 @@ describe('datagen', () => {
       ['NVDA', 3],
       ['AAPL', 4],
     ]);
-    for (const r of rows) (expect(r.PRICE as number).toBeGreaterThanOrEqual(100), expect(r.PRICE as number).toBeLessThan(10000));
+    expect(rows.every((r) => (r.PRICE as number) >= 100 && (r.PRICE as number) < 10000)).toBe(true);
     const times = await generate(
       table('dt DATE NOT NULL, ts TIMESTAMP NOT NULL, t TIME NOT NULL', {
         plan: [
