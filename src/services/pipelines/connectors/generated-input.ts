@@ -20,7 +20,7 @@
  * that does not fit its column, or a step the engine refuses, fails the pipeline with the connector's name
  * (as Feldera fails on a fatal connector error). Memory: one step's records at a time per source.
  */
-import { RowBatch, type InputChange, type JsonValue } from '../../../engine/index.js';
+import { RowBatch, type ColumnKeeps, type InputChange, type JsonValue } from '../../../engine/index.js';
 import type { TableBinding } from '../ingress/binding.js';
 import { RowError } from '../ingress/binding.js';
 import type { ParsedInput } from '../ingress/parser.js';
@@ -32,36 +32,56 @@ export interface SourceTarget {
   binding: TableBinding;
 }
 
+/** Whether the codec gives `v` back as it is (ColumnCodec.keeps), so that it can go into a batch without a call. */
+function kept(keeps: ColumnKeeps | null, v: unknown): boolean {
+  if (keeps === null) return false;
+  switch (keeps.kind) {
+    case 'int':
+      return typeof v === 'number' && Number.isInteger(v) && v >= keeps.lo && v <= keeps.hi;
+    case 'number':
+      return typeof v === 'number';
+    case 'string':
+      return typeof v === 'string';
+    case 'boolean':
+      return typeof v === 'boolean';
+  }
+}
+
 /** The records of the step being built, per target, in the engine's compact batch form. */
 export class StepBuilder {
   private readonly batches: (RowBatch | null)[];
-  private readonly seen: Uint8Array[];
   readonly counts: number[];
   records = 0;
 
   constructor(private readonly targets: readonly SourceTarget[]) {
     this.batches = targets.map(() => null);
     this.counts = targets.map(() => 0);
-    // the generated values are the table's first columns; the others take their DEFAULT (or NULL)
-    this.seen = targets.map(() => new Uint8Array(0));
   }
 
-  /** Adds a row of `values` (the first columns, in order) for target `t`; throws ConnectorRecordError. */
+  /**
+   * Adds a row for target `t`: `values` are its first columns in order (the others take their DEFAULT, or
+   * NULL), each put in the column's form by its codec, as any input is (a value the codec keeps as it is
+   * goes in without the call). Throws ConnectorRecordError, the row left out, when a value does not fit.
+   */
   row(t: number, values: readonly unknown[]): void {
     const target = this.targets[t]!;
     const b = target.binding;
-    let seen = this.seen[t]!;
-    if (seen.length !== b.names.length) {
-      seen = this.seen[t] = new Uint8Array(b.names.length);
-      for (let i = 0; i < Math.min(values.length, seen.length); i++) seen[i] = 1;
-    }
-    const batch = (this.batches[t] ??= new RowBatch(b.names.length));
+    const n = b.names.length;
+    const batch = (this.batches[t] ??= new RowBatch(n));
     try {
-      b.putRow(values, seen, batch);
+      for (let i = 0; i < n; i++) {
+        if (i >= values.length) batch.push(b.missing(i));
+        else {
+          const v = values[i];
+          batch.push(kept(b.codecs[i]!.keeps, v) ? (v as JsonValue) : b.convert(i, v));
+        }
+      }
     } catch (err) {
+      batch.dropRow();
       if (err instanceof RowError) throw new ConnectorRecordError(target.endpoint, err.message);
       throw err;
     }
+    batch.endRow();
     this.counts[t]!++;
     this.records++;
   }
