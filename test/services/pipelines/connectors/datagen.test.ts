@@ -204,6 +204,24 @@ describe('datagen', () => {
     }
   });
 
+  it("fits its values to the column's type: increments wrap at the type's max, uniform values stay in it", async () => {
+    const rows = await generate(table('t TINYINT NOT NULL, s SMALLINT NOT NULL, u TINYINT NOT NULL', { seed: 2, plan: [{ limit: 300, fields: { u: { strategy: 'uniform' } } }] }));
+    const ts = rows.map((r) => r.T as number).sort((a, b) => a - b);
+    // (idx × 1) mod 127, as Feldera's increment without a range
+    expect(ts.slice(0, 3)).toEqual([0, 0, 0]);
+    expect(Math.max(...ts)).toBe(126);
+    expect(rows.every((r) => (r.U as number) >= -128 && (r.U as number) <= 127)).toBe(true);
+    expect(Math.max(...rows.map((r) => r.S as number))).toBe(299);
+  });
+
+  it('fails the pipeline, naming the connector and the column, when given values do not fit the column', async () => {
+    const { rt, failures } = await start(table('a INT NOT NULL', { plan: [{ limit: 5, fields: { a: { values: [1, 'two'] } } }] }));
+    await until(() => failures.length > 0, 'the failure');
+    expect(failures[0]!.message).toMatch(/^Input connector 'T.unnamed-0' generated a record its table refuses: error parsing field 'A'/);
+    expect(rt.inputs.get('T.unnamed-0')!.fatal_error).toBe(failures[0]!.message);
+    await rt.shutdown();
+  });
+
   it('keeps to its rate', async () => {
     const { rt } = await start(table('a INT', { plan: [{ rate: 20, limit: 10_000 }] }));
     await new Promise((r) => setTimeout(r, 500));
