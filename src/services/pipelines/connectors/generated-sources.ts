@@ -10,7 +10,7 @@ import type { TableBinding } from '../ingress/binding.js';
 import { ConnectorError } from './input.js';
 import type { SourceTarget, StreamingSource } from './generated-input.js';
 import { planNexmark, type PlanError } from './nexmark-config.js';
-import { NexmarkSource, nexmarkStart } from './nexmark-source.js';
+import { NexmarkSource } from './nexmark-source.js';
 import { DatagenSource } from './datagen-source.js';
 import { readDatagenConfig, NUMERIC_STRATEGIES, type DatagenConfig, type FieldSettings } from './datagen-config.js';
 import { loadStringFaker, type StringFaker } from './datagen-strings.js';
@@ -45,13 +45,11 @@ export async function openGeneratedSources(tables: readonly RelationSchema[], op
     const targets = {} as Record<NexmarkTable, SourceTarget>;
     for (const [t, where] of Object.entries(plan.targets)) targets[t as NexmarkTable] = target(where.relation, where.index);
     const bid = targets.bid.endpoint;
-    let start: number;
     try {
-      start = nexmarkStart(opts.positions?.[bid], plan.options);
+      sources.push(new NexmarkSource(targets, plan.options, opts.positions?.[bid]));
     } catch (err) {
       throw new ConnectorError(`Input connector '${bid}' cannot resume: ${(err as Error).message}`, { endpoint_name: bid, transport: 'nexmark' });
     }
-    sources.push(new NexmarkSource(targets, plan.options, start));
   }
   for (const rel of tables) {
     for (const [index, decl] of rel.connectors.entries()) {

@@ -29,12 +29,13 @@ export class NexmarkSource implements StreamingSource {
   private next: number;
   private applied: number;
 
-  /** `targets` in NEXMARK_TABLES order (person, auction, bid); `start`: events already applied (nexmarkStart). */
+  /** `position`: one of position()'s values, to go on from there (throws an Error when it is not one). */
   constructor(
     targets: Record<NexmarkTable, SourceTarget>,
     private readonly options: NexmarkOptions,
-    start = 0,
+    position?: JsonValue,
   ) {
+    const start = nexmarkStart(position, options);
     this.targets = NEXMARK_TABLES.map((t) => targets[t]);
     this.slot = { person: 0, auction: 1, bid: 2 };
     this.round = options.threads * options.batch_size_per_thread;
