@@ -156,7 +156,8 @@ const BLOCKED_POLL_MS = 50;
 
 export class GeneratedInputs {
   private stopped = false;
-  private wakeUp: (() => void) | null = null;
+  /** The loops waiting (paused, a transaction open, a rate limit): each wakes at its timer or at wake(). */
+  private readonly waiting = new Set<() => void>();
   private readonly loops: Promise<void>[] = [];
 
   constructor(
@@ -172,9 +173,9 @@ export class GeneratedInputs {
 
   /** The pipeline may step again (resumed, a transaction ended): waiting loops look again at once. */
   wake(): void {
-    const w = this.wakeUp;
-    this.wakeUp = null;
-    w?.();
+    const all = [...this.waiting];
+    this.waiting.clear();
+    for (const w of all) w();
   }
 
   /** Ends the loops for good. */
@@ -192,12 +193,13 @@ export class GeneratedInputs {
 
   private blocked(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
+      const done = () => {
         clearTimeout(timer);
+        this.waiting.delete(done);
         resolve();
-      }
-      this.wakeUp = done;
+      };
+      const timer = setTimeout(done, ms);
+      this.waiting.add(done);
     });
   }
 

@@ -222,6 +222,24 @@ describe('datagen', () => {
     await rt.shutdown();
   });
 
+  it('runs connectors of two tables side by side, each to its limit, through a pause', async () => {
+    const sql = `${table('a INT', { plan: [{ limit: 30_000, worker_chunk_size: 1000 }] })}\n${table('b INT', { plan: [{ limit: 20_000, worker_chunk_size: 1000 }] }, 'u')}`;
+    const { rt, failures } = await start(sql);
+    await until(() => rt.steps >= 2, 'two steps');
+    rt.pause();
+    await new Promise((r) => setTimeout(r, 30));
+    const steps = rt.steps;
+    await new Promise((r) => setTimeout(r, 100));
+    expect(rt.steps).toBe(steps);
+    rt.resume();
+    await until(() => rt.pipelineComplete, 'both ends');
+    expect(failures).toEqual([]);
+    expect(rt.circuit.contents('T').length).toBe(30_000);
+    expect(rt.circuit.contents('U').length).toBe(20_000);
+    expect(rt.steps).toBe(50);
+    await rt.shutdown();
+  });
+
   it('keeps to its rate', async () => {
     const { rt } = await start(table('a INT', { plan: [{ rate: 20, limit: 10_000 }] }));
     await new Promise((r) => setTimeout(r, 500));
