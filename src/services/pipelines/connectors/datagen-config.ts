@@ -26,6 +26,7 @@ export type ColumnKind =
   | { kind: 'array'; element: ColumnKind }
   | { kind: 'binary' }
   | { kind: 'map' }
+  | { kind: 'row'; fields: { name: string; caseSensitive: boolean; kind: ColumnKind }[] }
   | { kind: 'other'; type: string };
 
 const INT_BOUNDS: Record<string, [number, number]> = {
@@ -36,9 +37,40 @@ const INT_BOUNDS: Record<string, [number, number]> = {
   BIGINT: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
 };
 
+/**
+ * The fields of the engine's ROW type text (`ROW("A" INTEGER, "b" VARCHAR, ...)`: names always quoted, types
+ * possibly ROWs, ARRAYs or MAPs themselves), split at the commas outside quotes and brackets.
+ */
+function rowFields(inner: string): { name: string; caseSensitive: boolean; kind: ColumnKind }[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let quoted = false;
+  let from = 0;
+  for (let i = 0; i < inner.length; i++) {
+    const c = inner[i]!;
+    if (c === '"') quoted = !quoted;
+    else if (quoted) continue;
+    else if (c === '(' || c === '<') depth++;
+    else if (c === ')' || c === '>') depth--;
+    else if (c === ',' && depth === 0) {
+      parts.push(inner.slice(from, i));
+      from = i + 1;
+    }
+  }
+  parts.push(inner.slice(from));
+  return parts.map((part) => {
+    const m = /^\s*"((?:[^"]|"")*)"\s+(.*?)(?:\s+NOT NULL)?\s*$/s.exec(part);
+    const name = m ? m[1]!.replace(/""/g, '"') : part.trim();
+    return { name, caseSensitive: name !== name.toUpperCase(), kind: columnKind(m ? m[2]! : 'NULL') };
+  });
+}
+
 export function columnKind(type: string): ColumnKind {
-  const t = type.trim().toUpperCase();
-  const arr = /^(.*)\s+ARRAY$/s.exec(t) ?? /^(.*)\[\]$/s.exec(t);
+  const trimmed = type.trim();
+  const row = /^ROW\s*\((.*)\)$/is.exec(trimmed);
+  if (row && !/\s+ARRAY$/i.test(trimmed)) return { kind: 'row', fields: rowFields(row[1]!) };
+  const t = trimmed.toUpperCase();
+  const arr = /^(.*)\s+ARRAY$/s.exec(trimmed) ?? /^(.*)\[\]$/s.exec(trimmed);
   if (arr) return { kind: 'array', element: columnKind(arr[1]!) };
   const base = /^([A-Z ]+?)\s*(?:\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\))?$/.exec(t);
   const name = base?.[1]?.trim() ?? t;
@@ -65,6 +97,8 @@ export interface FieldSettings {
   values: JsonValue[] | null;
   /** Settings of an array's (or binary's) elements. */
   value: FieldSettings | null;
+  /** A ROW's fields' settings, in the ROW's field order. */
+  fields: FieldSettings[] | null;
 }
 
 export interface DatagenPlan {
@@ -163,7 +197,18 @@ function readField(v: JsonValue | undefined, kind: ColumnKind, what: string): Fi
   let value: FieldSettings | null = null;
   if (kind.kind === 'array') value = readField(o.value, kind.element, `${what}.value`);
   else if (kind.kind === 'binary') value = readField(o.value, { kind: 'int', min: 0, max: 255, big: false }, `${what}.value`);
-  return { strategy, nullPercentage, range, scale, e, values, value };
+  let fields: FieldSettings[] | null = null;
+  if (kind.kind === 'row') {
+    const given = object(o.fields, `${what}.fields`);
+    const byField = new Map<number, JsonValue>();
+    for (const [name, v] of Object.entries(given)) {
+      const i = kind.fields.findIndex((f) => f.name === name || (!f.caseSensitive && f.name.toLowerCase() === name.toLowerCase()));
+      if (i < 0) throw new Error(`${what}.fields: \`${name}\` is not a field of the ROW (${kind.fields.map((f) => f.name).join(', ')})`);
+      byField.set(i, v);
+    }
+    fields = kind.fields.map((f, i) => readField(byField.get(i), f.kind, `${what}.fields.${f.name}`));
+  }
+  return { strategy, nullPercentage, range, scale, e, values, value, fields };
 }
 
 function describe(kind: ColumnKind): string {

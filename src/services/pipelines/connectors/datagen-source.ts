@@ -16,8 +16,9 @@
  * - zipf: a + Zipf(b − a, e) − 1 (rank 1 most frequent); with `values`: values[Zipf(n, e) − 1].
  * - string strategies (word, name, email, ...): datagen-strings.ts.
  * `null_percentage` p: NULL with probability p/100; `values: []`: always NULL. The values go through the
- * table's codec like any input (so they fit the column or fail the pipeline naming it). MAP columns get {}
- * and types datagen cannot make get NULL, as Feldera's.
+ * table's codec like any input (so they fit the column or fail the pipeline naming it). ROW columns get
+ * each field by its own settings (`fields`), MAP columns get {} and types datagen cannot make get NULL,
+ * as Feldera's.
  */
 import { randomBytes } from 'node:crypto';
 import type { JsonValue } from '../../../engine/index.js';
@@ -115,6 +116,12 @@ class FieldMaker {
       }
       case 'map':
         return {};
+      case 'row': {
+        // each field made as a column of its own would be, with the same row index
+        const out: Record<string, JsonValue> = {};
+        kind.fields.forEach((f, i) => (out[f.name] = this.value(f.kind, fs.fields![i]!, idx)));
+        return out;
+      }
       case 'other':
         return null;
     }

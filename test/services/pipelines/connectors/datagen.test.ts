@@ -240,6 +240,12 @@ describe('datagen', () => {
     await rt.shutdown();
   });
 
+  it("makes ROW columns field by field, each by its own settings (Feldera's struct fields)", async () => {
+    const rows = await generate(table('r ROW(a INT, b VARCHAR, c ROW(d BOOLEAN)) NOT NULL', { plan: [{ limit: 3, fields: { r: { fields: { a: { scale: 2 }, b: { values: ['x', 'y'] } } } } }] }));
+    expect(sortRows(rows)).toEqual(sortRows([{ R: { A: 0, B: 'x', C: { D: false } } }, { R: { A: 2, B: 'y', C: { D: true } } }, { R: { A: 4, B: 'x', C: { D: false } } }]));
+    expect(compileErrors(table('r ROW(a INT)', { plan: [{ fields: { r: { fields: { zz: {} } } } }] }))[0]).toContain('plan[0].fields.R.fields: `zz` is not a field of the ROW (A)');
+  });
+
   it('keeps to its rate', async () => {
     const { rt } = await start(table('a INT', { plan: [{ rate: 20, limit: 10_000 }] }));
     await new Promise((r) => setTimeout(r, 500));
