@@ -201,6 +201,29 @@ export interface Circuit {
   forEachContent(name: string, visit: (row: JsonRow, weight: number) => void): void;
   /** Approximate number of rows held in operator state, for stats. */
   stateSize(): number;
+  /**
+   * The circuit's state, for a checkpoint: handed to `write` part by part (each of at most some thousands of
+   * rows), in an order restore() needs. Parts are plain data (arrays, numbers, bigints, strings, booleans,
+   * null), structured-clonable and serializable with v8.serialize; nothing else may be assumed of them. It
+   * holds the tables' contents, the views' contents, LATENESS watermarks, NOW()'s value and held emit_final
+   * rows; the operators' state is rebuilt from the tables' contents on restore (each operator's state is a
+   * function of its integrated inputs, released to the watermarks), as a refused step rebuilds it. Call it
+   * between steps; it does not change the circuit.
+   */
+  exportState(write: (part: CircuitStatePart) => void): void;
+}
+
+/** One part of a circuit's state (Circuit.exportState); opaque to the caller. */
+export interface CircuitStatePart {
+  readonly kind: string;
+}
+
+/** A checkpoint's parts that do not fit this program (another program's, or damaged): restore refuses them. */
+export class EngineStateError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EngineStateError';
+  }
 }
 
 export interface CompiledProgram {
@@ -213,6 +236,13 @@ export interface CompiledProgram {
   relation(name: string): RelationSchema | undefined;
   /** A fresh circuit with empty state. */
   newCircuit(options?: CircuitOptions): Circuit;
+  /**
+   * A circuit holding the state another circuit of the same program exported (Circuit.exportState), the
+   * parts given in the order they were written: its tables, views, watermarks, NOW() and held rows are as
+   * they were, and the steps that follow give what they would have given there. Throws EngineStateError
+   * for parts of another program or out of order (nothing is returned then).
+   */
+  restoreCircuit(parts: Iterable<CircuitStatePart>, options?: CircuitOptions): Circuit;
   /** The value codec of a table's columns (the engine's own type rules), or undefined for an unknown table. */
   inputCodec(table: string): InputCodec | undefined;
   /** The same for any table or view (a row in a relation's shape, e.g. a snapshot's anchor row), or undefined. */

@@ -13,9 +13,10 @@
  * NOW() (bind/now.ts): a program that reads it has one clock node; each step reads the injected clock once
  * and, when the value moved, feeds that node the old row's retraction and the new row, as a table's change.
  */
-import { EngineInputError, EngineStepError, type Circuit, type InputChange, type JsonRow, type JsonValue, type StepResult, type WeightedRow } from './api.js';
+import { EngineInputError, EngineStateError, EngineStepError, type Circuit, type CircuitStatePart, type InputChange, type JsonRow, type JsonValue, type StepResult, type WeightedRow } from './api.js';
 import type { BoundProgram, TableDef, ViewDef } from './bind/program.js';
-import type { PlanNode, PlanColumn } from './plan/nodes.js';
+import type { PlanNode, PlanColumn, Watermarked } from './plan/nodes.js';
+import { finalFrom } from './plan/waterline.js';
 import { consolidate, type Delta, type Operator } from './ops/zset.js';
 import { consolidateStep, RelationContents } from './contents.js';
 import { StepChanges } from './step-changes.js';
@@ -25,6 +26,18 @@ import { convertBatch, convertChange, foldKey, type Action, type TableState } fr
 import { resolveName } from './names.js';
 import { IntOverflow } from './types/int64.js';
 import { guarded, rowsProduced, StepStopped } from './step-guard.js';
+
+/** The version of exportState's parts: a checkpoint of another version is refused. */
+const STATE_VERSION = 1;
+/** Rows in one part of an exported state. */
+const STATE_PART_ROWS = 4096;
+
+type StatePart =
+  | { kind: 'circuit'; version: number; shape: string[]; now: number | null }
+  | { kind: 'watermarks'; table: string; marks: Array<[number, number]> }
+  | { kind: 'rows'; output: number; rows: Row[]; weights: number[] | null }
+  | { kind: 'held'; output: number; entries: Array<[Row, number]> }
+  | { kind: 'end'; rows: number };
 
 interface Output {
   name: string;
@@ -37,8 +50,8 @@ interface Output {
   /** Primary-key tables: contents live in the table's key map. */
   byKey?: Map<string | number, Row>;
   formatters: Array<(v: Value) => JsonValue>;
-  /** emit_final views: changes held back until their row is final (column value + slack <= watermark). */
-  final?: { col: number; table: string; wmCol: number; slack: number; held: Map<string, [Row, number]> };
+  /** emit_final views: changes held back until their row is final (plan/waterline.ts finalFrom <= watermark). */
+  final?: { col: number; table: string; wmCol: number; lineage: Watermarked; held: Map<string, [Row, number]> };
 }
 
 export class EngineCircuit implements Circuit {
@@ -104,7 +117,7 @@ export class EngineCircuit implements Circuit {
     for (const v of program.views) {
       if (v.local) continue;
       this.addOutput(v.name, v.node, v.columns, v.quoted);
-      if (v.emitFinal) this.outputs[this.outputs.length - 1]!.final = { col: v.emitFinal.col, table: v.emitFinal.wm.table, wmCol: v.emitFinal.wm.col, slack: v.emitFinal.wm.slack, held: new Map() };
+      if (v.emitFinal) this.outputs[this.outputs.length - 1]!.final = { col: v.emitFinal.col, table: v.emitFinal.wm.table, wmCol: v.emitFinal.wm.col, lineage: v.emitFinal.wm, held: new Map() };
     }
     // initial outputs (constants, the row of a global aggregate over nothing) are the contents at
     // creation; every step's changes are the difference to the contents before it, so a snapshot plus
@@ -211,7 +224,7 @@ export class EngineCircuit implements Circuit {
     if (wm === undefined || !f.held.size) return out;
     for (const [k, e] of f.held) {
       const v = e[0][f.col];
-      if (typeof v === 'number' && v + f.slack <= wm) {
+      if (typeof v === 'number' && finalFrom(v, f.lineage) <= wm) {
         out.push(e);
         f.held.delete(k);
       }
@@ -548,6 +561,112 @@ export class EngineCircuit implements Circuit {
     if (!o) throw new Error(`unknown relation '${name}'`);
     if (o.byKey) for (const row of o.byKey.values()) visit(this.toJsonRow(o, row), 1);
     else o.integrated.forEachEntry((row, w) => visit(this.toJsonRow(o, row), w));
+  }
+
+  /* ---------- checkpoints (api.ts: exportState, restoreCircuit) ---------- */
+
+  /** What a checkpoint must match: each output's name, kind and column types, in order. */
+  private stateShape(): string[] {
+    return this.outputs.map((o) => `${o.isTable ? 'table' : 'view'} ${o.name}(${o.columns.map((c) => JSON.stringify(c.type)).join(',')})`);
+  }
+
+  exportState(write: (part: CircuitStatePart) => void): void {
+    write({ kind: 'circuit', version: STATE_VERSION, shape: this.stateShape(), now: this.now ?? null } as StatePart);
+    for (const [name, t] of this.tables) if (t.watermarks.size) write({ kind: 'watermarks', table: name, marks: [...t.watermarks] } as StatePart);
+    let total = 0;
+    this.outputs.forEach((o, output) => {
+      let rows: Row[] = [];
+      let weights: number[] = [];
+      let ones = true;
+      const flush = (): void => {
+        if (!rows.length) return;
+        write({ kind: 'rows', output, rows, weights: ones ? null : weights } as StatePart);
+        total += rows.length;
+        rows = [];
+        weights = [];
+        ones = true;
+      };
+      const add = (row: Row, w: number): void => {
+        rows.push(row);
+        weights.push(w);
+        if (w !== 1) ones = false;
+        if (rows.length >= STATE_PART_ROWS) flush();
+      };
+      if (o.byKey) for (const row of o.byKey.values()) add(row, 1);
+      else o.integrated.forEachEntry(add);
+      flush();
+      if (o.final?.held.size) write({ kind: 'held', output, entries: [...o.final.held.values()] } as StatePart);
+    });
+    write({ kind: 'end', rows: total } as StatePart);
+  }
+
+  /** Restores an exported state into this fresh circuit (index.ts restoreCircuit), then rebuilds the operators from the tables. */
+  importState(parts: Iterable<CircuitStatePart>): void {
+    const refuse = (why: string): never => {
+      throw new EngineStateError(`the checkpoint does not fit this program: ${why}`);
+    };
+    let started = false;
+    let ended = false;
+    let total = 0;
+    for (const raw of parts) {
+      const part = raw as StatePart;
+      if (ended) refuse('parts after its end');
+      if (!started) {
+        if (part?.kind !== 'circuit') refuse('it does not begin with the circuit part');
+        const p = part as Extract<StatePart, { kind: 'circuit' }>;
+        if (p.version !== STATE_VERSION) refuse(`state version ${String(p.version)}, this engine reads ${STATE_VERSION}`);
+        const mine = this.stateShape();
+        if (!Array.isArray(p.shape) || p.shape.length !== mine.length || p.shape.some((s, i) => s !== mine[i])) {
+          const i = Array.isArray(p.shape) ? mine.findIndex((s, j) => p.shape[j] !== s) : 0;
+          refuse(
+            `its relations differ (${i >= 0 ? `this program has ${mine[i]}, the checkpoint ${Array.isArray(p.shape) ? (p.shape[i] ?? 'nothing') : 'no list'}` : 'a different number of relations'})`,
+          );
+        }
+        // the contents made at creation (constants, a global aggregate's row over nothing) are replaced
+        for (const o of this.outputs) {
+          o.integrated = new RelationContents();
+          o.byKey?.clear();
+        }
+        if (p.now !== null) this.now = p.now;
+        started = true;
+        continue;
+      }
+      switch (part.kind) {
+        case 'watermarks': {
+          const t = this.tables.get(part.table) ?? refuse(`no table ${part.table}`);
+          t.watermarks = new Map(part.marks);
+          break;
+        }
+        case 'rows': {
+          const o = this.outputs[part.output] ?? refuse(`no relation #${part.output}`);
+          const { rows, weights } = part;
+          if (!Array.isArray(rows) || (weights !== null && weights.length !== rows.length)) refuse('a damaged part of rows');
+          if (o.byKey) {
+            const t = this.tables.get(o.name)!;
+            for (const row of rows) o.byKey.set(this.pkKey(t, row), row);
+          } else o.integrated.append(rows.map((row, i): [Row, number] => [row, weights === null ? 1 : weights[i]!]));
+          total += rows.length;
+          break;
+        }
+        case 'held': {
+          const f = this.outputs[part.output]?.final ?? refuse(`no emit_final view #${part.output}`);
+          for (const e of part.entries) f.held.set(rowKey(e[0]), e);
+          break;
+        }
+        case 'end':
+          if (part.rows !== total) refuse(`it ends after ${total} rows where it wrote ${String(part.rows)}`);
+          ended = true;
+          break;
+        default:
+          refuse(`an unknown part '${String((part as { kind?: unknown }).kind)}'`);
+      }
+    }
+    if (!ended) refuse(started ? 'it ends early' : 'it is empty');
+    try {
+      this.rebuildOperators();
+    } catch (err) {
+      throw this.stepError(err, this.running);
+    }
   }
 
   stateSize(): number {

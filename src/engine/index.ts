@@ -1,7 +1,7 @@
 /** The incremental SQL engine: entry point. */
 export * from './api.js';
 export { RowBatch, BLOCK_ROWS } from './batch.js';
-import type { CircuitOptions, CompileResult, CompileOptions, CompiledProgram, RelationSchema } from './api.js';
+import type { CircuitOptions, CircuitStatePart, CompileResult, CompileOptions, CompiledProgram, RelationSchema } from './api.js';
 import { bindProgram } from './bind/program.js';
 import { EngineCircuit } from './circuit.js';
 import { typeToString } from './types/types.js';
@@ -47,6 +47,11 @@ export function compile(sql: string, options: CompileOptions = {}): CompileResul
     usesNow: program.usesNow,
     newCircuit(options?: CircuitOptions) {
       return new EngineCircuit(program, casing, options?.guard, options?.clock);
+    },
+    restoreCircuit(parts: Iterable<CircuitStatePart>, options?: CircuitOptions) {
+      const circuit = new EngineCircuit(program, casing, options?.guard, options?.clock);
+      circuit.importState(parts);
+      return circuit;
     },
     inputCodec(table: string) {
       const rel = resolveName(tables, table, casing);

@@ -20,6 +20,8 @@ export interface RunningServer {
   services: { module: ServiceModule; handle: ServiceHandle }[];
   /** Merged credentials the services hand out for the local profile. */
   credentials: LocalCredentials;
+  /** What the services did at start that the user should hear of (ServiceHandle.notes), one line each. */
+  notes: string[];
   close(): Promise<void>;
 }
 
@@ -125,6 +127,7 @@ export async function startServer(given: ServeOptions, modules?: ServiceModule[]
   const credentials: LocalCredentials = {};
   for (const { handle } of services) Object.assign(credentials, await handle.localCredentials?.());
   for (const { handle } of services) await handle.started?.();
+  const notes = services.flatMap(({ handle }) => handle.notes?.() ?? []);
   writeServerFile(options.dataDir, { pid: process.pid, url: baseUrl, secret: adminSecret, started_at: new Date().toISOString() });
 
   let closing: Promise<void> | undefined;
@@ -133,6 +136,7 @@ export async function startServer(given: ServeOptions, modules?: ServiceModule[]
     app,
     services,
     credentials,
+    notes,
     close() {
       closing ??= (async () => {
         removeServerFile(options.dataDir, adminSecret);

@@ -82,6 +82,8 @@ export interface ServiceHandle {
   localCredentials?(): LocalCredentials | Promise<LocalCredentials>;
   /** Called after the server is listening (start background workers here). */
   started?(): Promise<void> | void;
+  /** What the service did at start that its user should hear of (e.g. pipelines started again), one line each; asked after started(). */
+  notes?(): string[];
   /** Stop workers, close storage. Called once on shutdown, after in-flight requests finished. */
   close(): Promise<void> | void;
 }

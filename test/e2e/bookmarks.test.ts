@@ -41,7 +41,8 @@ describe('bookmarks through ops serve', () => {
       const eve = JSON.parse(added.stdout) as { user: { id: number }; token: string };
       const seen = await api(serve.url, eve.token, 'GET', '/api/v2/links');
       expect([seen.status, seen.body?.meta?.total, seen.body?.message]).toEqual([200, 1, undefined]); // the public link
-      expect((await api(serve.url, eve.token, 'PATCH', `/api/v2/links/${created.body.id}`, { title: 'x' })).status).toBe(403);
+      // LinkAce's policies: another user may update a shared link, only its owner may delete it
+      expect((await api(serve.url, eve.token, 'DELETE', `/api/v2/links/${created.body.id}`)).status).toBe(403);
       const tokens = JSON.parse((await ops(['--json', 'serve', 'token', 'list', '--user', 'eve@example.com', '--data-dir', serve.dataDir], { env })).stdout);
       const revoke = await ops(['--yes', 'serve', 'token', 'revoke', String(tokens[0].id), '--data-dir', serve.dataDir], { env });
       expect(revoke.exitCode).toBe(0);

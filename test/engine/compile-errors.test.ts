@@ -30,7 +30,8 @@ describe('compile errors', () => {
     ['bad connectors JSON', "CREATE TABLE t (a INT) WITH ('connectors' = '[{bad');", 1, 45, /Invalid JSON in 'connectors'/],
     ['FLOAT rejected', 'CREATE TABLE t (a FLOAT);', 1, 17, /FLOAT is ambiguous/],
     ['nullable primary key', 'CREATE TABLE t (a INT NOT NULL, b INT, PRIMARY KEY (b));', 1, 53, /PRIMARY KEY cannot be nullable/],
-    ['CREATE FUNCTION unsupported', 'CREATE TABLE t (a INT);\n\n  CREATE FUNCTION f(x INT) RETURNS INT AS x + 1;', 3, 10, /CREATE FUNCTION is not supported/],
+    ['CREATE AGGREGATE unsupported', 'CREATE TABLE t (a INT);\n\n  CREATE AGGREGATE f(x INT) RETURNS INT;', 3, 10, /CREATE AGGREGATE is not supported/],
+    ['a Rust function', 'CREATE TABLE t (a INT);\n\n  CREATE FUNCTION f(x INT) RETURNS INT;', 3, 19, /user-defined functions implemented in Rust are not supported/],
     ['non-deterministic function', 'CREATE TABLE t (a INT);\n-- comment\n/* block */ CREATE VIEW v AS SELECT RAND() FROM t;', 3, 37, /RAND is not deterministic/],
     [
       'NOW() where it has no clock',

@@ -27,6 +27,42 @@ describe('emit_final', () => {
     expect(ins('2024-01-03 01:30:00', 32)).toEqual([{ row: { DAY: '2024-01-02 00:00:00', S: 20, N: 2 }, weight: 1 }]);
   });
 
+  it("Feldera's docs' table (tutorials/time-series.md, emit_final): the final day comes out with the fourth input", () => {
+    const r = compile(
+      `CREATE TABLE purchase (customer_id INT, ts TIMESTAMP NOT NULL LATENESS INTERVAL 1 HOURS, amount BIGINT);
+CREATE VIEW daily_total AS SELECT TIMESTAMP_TRUNC(ts, DAY) AS d, SUM(amount) AS total FROM purchase GROUP BY TIMESTAMP_TRUNC(ts, DAY);
+CREATE VIEW daily_total_final WITH ('emit_final' = 'd') AS SELECT TIMESTAMP_TRUNC(ts, DAY) AS d, SUM(amount) AS total FROM purchase GROUP BY TIMESTAMP_TRUNC(ts, DAY);`,
+      { outputCase: 'lower' },
+    );
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    const c = r.program.newCircuit();
+    const day = (d: string, total: number, weight: number) => ({ row: { d: `${d} 00:00:00`, total }, weight });
+    // the docs' rows: INSERT INTO purchase VALUES(1, ts, 10), and the output without and with emit_final after each
+    const table: Array<[string, unknown[], unknown[]]> = [
+      ['2020-01-01 01:00:00', [day('2020-01-01', 10, 1)], []],
+      ['2020-01-01 02:00:00', [day('2020-01-01', 10, -1), day('2020-01-01', 20, 1)], []],
+      ['2020-01-02 00:00:00', [day('2020-01-02', 10, 1)], []],
+      // the waterline reaches 2020-01-02 00:00: the day before it is final
+      ['2020-01-02 01:00:00', [day('2020-01-02', 10, -1), day('2020-01-02', 20, 1)], [day('2020-01-01', 20, 1)]],
+    ];
+    for (const [ts, without, withFinal] of table) {
+      const out = c.step([{ table: 'purchase', op: 'insert', row: { customer_id: 1, ts, amount: 10 } }]).changes;
+      expect([ts, out.get('daily_total') ?? []]).toEqual([ts, without]);
+      expect([ts, out.get('daily_total_final') ?? []]).toEqual([ts, withFinal]);
+    }
+  });
+
+  it('a day is final exactly when the waterline reaches its end: not a millisecond before', () => {
+    const r = compile(TABLE + "CREATE VIEW d WITH ('emit_final' = 'day') AS SELECT TIMESTAMP_TRUNC(ts, DAY) AS day, COUNT(*) AS n FROM e GROUP BY TIMESTAMP_TRUNC(ts, DAY);");
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    const c = r.program.newCircuit();
+    const ins = (ts: string) => c.step([{ table: 'e', op: 'insert', row: { ts, v: 1 } }]).changes.get('D');
+    expect(ins('2024-01-01 10:00:00')).toBeUndefined();
+    expect(ins('2024-01-02 00:59:59.999')).toBeUndefined(); // waterline 2024-01-01 23:59:59.999: a row at 23:59:59.999 may still come
+    expect(ins('2024-01-01 23:59:59.999')).toBeUndefined(); // and does, in time
+    expect(ins('2024-01-02 01:00:00')).toEqual([{ row: { DAY: '2024-01-01 00:00:00', N: 2 }, weight: 1 }]); // waterline 2024-01-02 00:00
+  });
+
   it('works over TUMBLE windows, and the same view without emit_final shows every intermediate change', () => {
     const r = compile(
       TABLE +

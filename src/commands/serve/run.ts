@@ -137,7 +137,7 @@ export async function runServe(flags: ServeFlags, ctx: Context): Promise<void> {
 
   const services = { bookmarks: `${server.url}/api/v2`, pipelines: `${server.url}/v0`, notifications: `${server.url}/notify` };
   if (ctx.json) {
-    await ctx.out.ndjson({ event: 'listening', url: server.url, services, dataDir: options.dataDir, profile, pid: process.pid });
+    await ctx.out.ndjson({ event: 'listening', url: server.url, services, dataDir: options.dataDir, profile, pid: process.pid, notes: server.notes });
   } else {
     await ctx.out.write(
       [
@@ -155,6 +155,9 @@ export async function runServe(flags: ServeFlags, ctx: Context): Promise<void> {
         .join('\n') + '\n',
     );
   }
+
+  // e.g. the pipelines that were running when the server last stopped, started again
+  if (!ctx.json) for (const note of server.notes) ctx.out.info(note);
 
   if (options.demo) await runDemo(ctx, server.url, options.dataDir, server.credentials, profile, options.connectorRoot);
 
@@ -174,9 +177,9 @@ export async function runServe(flags: ServeFlags, ctx: Context): Promise<void> {
       stopping = { signal, at: Date.now(), echoSeen: false };
       if (!ctx.json) ctx.out.info(`\n${signal}: shutting down (finishing in-flight requests)…`);
       const force = setTimeout(() => {
-        ctx.out.warn('shutdown took longer than 10 s; exiting');
+        ctx.out.warn(`shutdown took longer than ${SHUTDOWN_LIMIT_MS / 1000} s; exiting (pipelines resume from their input logs)`);
         process.exit(1);
-      }, 10_000);
+      }, SHUTDOWN_LIMIT_MS);
       force.unref();
       server.close().then(
         async () => {
@@ -195,6 +198,9 @@ export async function runServe(flags: ServeFlags, ctx: Context): Promise<void> {
   // Ctrl-C exits 130 as everywhere else in ops; SIGTERM (a service manager's stop) is a clean 0
   if (signal === 'SIGINT') throw new QuietExit(ExitCode.interrupted);
 }
+
+/** How long a graceful stop may take: in-flight requests, then each running pipeline's checkpoint (they are written together). */
+const SHUTDOWN_LIMIT_MS = 90_000;
 
 /** The profile line of the listening message: which profile, and how to use it when it is not `local`. */
 function profileLine(profile: string, choice: ProfileChoice, requested: boolean): string {

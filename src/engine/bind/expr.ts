@@ -11,6 +11,7 @@ export { arithmetic, coerce, comparison, unify } from './operators.js';
 import { type BExpr, constant, strict1, strict2 } from './bexpr.js';
 import { canon, type Scope } from './scope.js';
 import { bindFunction, UNIT_ARG } from './functions.js';
+import { userFunctionCall } from './udf-scope.js';
 import { bindLambdaCall } from './fns/lambda.js';
 import { exprSite } from './expr-text.js';
 import { intNegate } from '../types/int64.js';
@@ -282,7 +283,7 @@ export function bindExpr(e: Expr, ctx: BindCtx): BExpr {
         }
         return bindExpr(a, ctx);
       });
-      return bindFunction(e.name, args, e.pos);
+      return userFunctionCall(e.name, args, e.pos) ?? bindFunction(e.name, args, e.pos);
     }
     case 'array': {
       const elems = e.elems.map((x) => bindExpr(x, ctx));

@@ -1,20 +1,22 @@
 /**
  * FROM clause: tables, views, CTEs, derived tables, joins (inner chains planned by join-order.ts), TUMBLE/HOP;
+ * ASOF joins in asof-join.ts;
  * lateral items (UNNEST, LATERAL) in lateral.ts, PIVOT in pivot.ts, SESSION in session.ts.
  */
 import { SqlError, type Expr, type FromItem, type Ident, type Query } from '../parse/ast.js';
 import { node, type PlanColumn, type PlanNode } from '../plan/nodes.js';
 import { mk } from '../types/types.js';
-import type { Row } from '../types/values.js';
-import { FlatMapOp, ConstantOp } from '../ops/linear.js';
+import { ConstantOp } from '../ops/linear.js';
+import { windowShape, windowsNode } from './time-windows.js';
 import { canon, Scope, type Casing, type ScopeColumn } from './scope.js';
 import { type Env, type Rel, lookupRelation, relFromNamed, conjuncts, refsResolve, walkExpr } from './env.js';
-import { AGG_NAMES, bindExpr, type BindCtx } from './expr.js';
+import { AGG_NAMES } from './expr.js';
 import { filterRel, joinedColumns, joinRels } from './join.js';
 import { boundLeaf, leavesScope, planJoinGroup, type GroupCond, type Leaf } from './join-order.js';
 import { bindLateralList, isLateral, joinLateral, applyLateral } from './lateral.js';
 import { bindPivot } from './pivot.js';
 import { bindSession } from './session.js';
+import { asofJoin } from './asof-join.js';
 import { registerFromBinders } from './from-binders.js';
 import { isNowCall } from './now-call.js';
 
@@ -81,6 +83,11 @@ function addGroup(to: JoinGroup, g: JoinGroup): void {
  */
 function gatherInnerJoins(f: FromItem, env: Env, bindQuery: QueryBinder): JoinGroup {
   if (f.k !== 'join') return { leaves: [boundLeaf(bindFromItem(f, env, bindQuery))], conds: [] };
+  if (f.asof)
+    return {
+      leaves: [boundLeaf(asofJoin(planGroup(gatherInnerJoins(f.left, env, bindQuery), env), planGroup(gatherInnerJoins(f.right, env, bindQuery), env), f.kind, f.asof, f.on, env, f.pos))],
+      conds: [],
+    };
   if (isLateral(f.right)) {
     // the lateral side reads the left side's columns: never reordered, one leaf over the planned left side
     if (f.using || f.natural) throw new SqlError('USING and NATURAL are not supported with UNNEST or LATERAL; write ON', f.pos, 'unsupported');
@@ -244,7 +251,7 @@ function joinAsWritten(f: FromItem & { k: 'join' }, left: Rel, right: Rel, on: E
   return joinRels(left, right, f.kind, on, env, f.pos, hideRight);
 }
 
-/** TUMBLE(t, DESCRIPTOR(ts), size [, offset]) and HOP(t, DESCRIPTOR(ts), slide, size [, offset]). */
+/** TUMBLE(t, DESCRIPTOR(ts), size [, offset]) and HOP(t, DESCRIPTOR(ts), slide, size [, offset]) (time-windows.ts). */
 function bindTvf(f: FromItem & { k: 'tvf' }, env: Env): Rel {
   const name = f.name.toUpperCase();
   if (name === 'SESSION') return bindSession(f, env);
@@ -255,44 +262,7 @@ function bindTvf(f: FromItem & { k: 'tvf' }, env: Env): Rel {
   const base = relFromNamed(lookupRelation(env, tArg.parts, tArg.pos), canon(tArg.parts[tArg.parts.length - 1]!, env.casing), env.casing);
   const tsCol = base.scope.resolve(dArg.cols, dArg.pos);
   if (tsCol.type.kind !== 'TIMESTAMP') throw new SqlError(`${name} needs a TIMESTAMP column, ${tsCol.name} is ${tsCol.type.kind}`, dArg.pos, 'type');
-  const ctx: BindCtx = { scope: base.scope, clause: name };
-  const ival = (e: Expr | undefined, what: string): number => {
-    if (!e) throw new SqlError(`${name} needs ${what}`, f.pos, 'syntax');
-    const b = bindExpr(e, ctx);
-    if (!b.constant || b.type.kind !== 'INTERVAL_DT') throw new SqlError(`${name} ${what} must be a constant day-time INTERVAL`, e.pos, 'type');
-    return b.fn([]) as number;
-  };
-  const idx = tsCol.idx;
-  let fn: (row: Row) => Row[];
-  if (name === 'TUMBLE') {
-    const size = ival(rest[0], 'a window size');
-    const offset = rest[1] ? ival(rest[1], 'an offset') : 0;
-    if (size <= 0) throw new SqlError('TUMBLE size must be positive', f.pos, 'type');
-    fn = (row) => {
-      const ts = row[idx] as number | null;
-      if (ts === null) return [];
-      const start = Math.floor((ts - offset) / size) * size + offset;
-      return [row.concat([start, start + size])];
-    };
-  } else {
-    const slide = ival(rest[0], 'a slide');
-    const size = ival(rest[1], 'a window size');
-    const offset = rest[2] ? ival(rest[2], 'an offset') : 0;
-    if (slide <= 0 || size <= 0) throw new SqlError('HOP slide and size must be positive', f.pos, 'type');
-    fn = (row) => {
-      const ts = row[idx] as number | null;
-      if (ts === null) return [];
-      const out: Row[] = [];
-      let start = Math.floor((ts - offset) / slide) * slide + offset;
-      const starts: number[] = [];
-      while (start + size > ts) {
-        starts.push(start);
-        start -= slide;
-      }
-      for (let i = starts.length - 1; i >= 0; i--) out.push(row.concat([starts[i]!, starts[i]! + size]));
-      return out;
-    };
-  }
+  const shape = windowShape(name, rest, { scope: base.scope, clause: name }, f.pos);
   const relName = f.alias ? canon(f.alias, env.casing) : undefined;
   const wsName = env.casing === 'upper' ? 'WINDOW_START' : 'window_start';
   const weName = env.casing === 'upper' ? 'WINDOW_END' : 'window_end';
@@ -302,10 +272,10 @@ function bindTvf(f: FromItem & { k: 'tvf' }, env: Env): Rel {
     { rel: relName, name: wsName, type: tsType, idx: base.scope.width },
     { rel: relName, name: weName, type: tsType, idx: base.scope.width + 1 },
   ];
-  const srcWm = base.node.columns[idx]?.wm;
-  const sizeMs = name === 'TUMBLE' ? ival(rest[0], 'a window size') : ival(rest[1], 'a window size');
-  const lineage = [...base.node.columns.map((c) => c.wm), srcWm && { ...srcWm, slack: srcWm.slack - 1 + sizeMs }, srcWm && { ...srcWm, slack: srcWm.slack - 1 }];
-  const n = node({ kind: name === 'TUMBLE' ? 'tumble' : 'hop', inputs: [base.node], columns: cols.map((c, i) => ({ name: c.name, type: c.type, wm: lineage[i] })), make: () => new FlatMapOp(fn) });
+  const n = windowsNode(base.node, tsCol.idx, shape, [
+    { name: wsName, type: tsType },
+    { name: weName, type: tsType },
+  ]);
   return { node: n, scope: new Scope(cols, env.casing) };
 }
 

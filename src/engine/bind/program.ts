@@ -1,6 +1,6 @@
 /** A whole program: pre-pass, parse, adapt, bind each statement in order; collect errors with positions. */
 import { JsonNumberText, type CompileError, type ConnectorDecl, type JsonValue } from '../api.js';
-import { prepass, type ColumnAttr } from '../parse/prepass.js';
+import { PLACEHOLDER_MARK, prepass, type ColumnAttr } from '../parse/prepass.js';
 import { Adapter, parseRaw, parserErrorPosition } from '../parse/adapter.js';
 import { SqlError, type Pos, type Statement } from '../parse/ast.js';
 import { node, resetPlanIds, type PlanColumn, type PlanNode, type Watermarked } from '../plan/nodes.js';
@@ -11,6 +11,8 @@ import type { Env } from './env.js';
 import { bindQuery } from './query.js';
 import { bindExpr, coerce, parseTypeAt } from './expr.js';
 import { UserTypes } from './user-types.js';
+import { UserFunctions } from './udf.js';
+import { withUserFunctions } from './udf-scope.js';
 import { withUserTypes } from '../types/parse-type.js';
 import type { Value } from '../types/values.js';
 import { IntOverflow } from '../types/int64.js';
@@ -82,6 +84,11 @@ function posAt(text: string, offset: number): Pos {
   return { line: lo + 1, column: o - starts[lo]! + 1 };
 }
 
+/** A parser message with the pre-pass's placeholders (PreStatement.renamed) put back as the words they stand for. */
+function withWords(message: string, renamed: ReadonlyMap<string, string> | undefined): string {
+  return renamed ? message.replace(new RegExp(`${PLACEHOLDER_MARK}\\d+`, 'gu'), (m) => renamed.get(m) ?? m) : message;
+}
+
 /** Blank text that puts what follows at `pos`, so the parser reports lines and columns of the whole program (a statement is parsed alone). */
 function padTo(pos: Pos): string {
   return '\n'.repeat(pos.line - 1) + ' '.repeat(pos.column - 1);
@@ -142,6 +149,7 @@ function bindStatements(text: string, casing: Casing): { program?: BoundProgram;
   const views: ViewDef[] = [];
   const lateStatements: Array<{ target: string[]; expr: string; pos: Pos }> = [];
   const userTypes = new UserTypes(casing, (offset) => posAt(text, offset));
+  const functions = new UserFunctions(casing);
   for (const st of pre.statements) {
     const stPos = posAt(text, st.start);
     if (st.lateness) {
@@ -158,20 +166,31 @@ function bindStatements(text: string, casing: Casing): { program?: BoundProgram;
       }
       continue;
     }
+    if (st.createFunction) {
+      const f = st.createFunction;
+      try {
+        withUserTypes(userTypes.resolver(st.rowTypes), () => withUserFunctions(functions, () => functions.declare(f, posAt(text, f.offset), padTo(stPos), st.renamed)));
+      } catch (e) {
+        if (!(e instanceof SqlError)) throw e;
+        errors.push({ message: e.message, line: e.pos.line, column: e.pos.column, kind: e.kind });
+      }
+      continue;
+    }
     let raw: unknown[];
     try {
       raw = parseRaw(padTo(stPos) + st.text);
     } catch (e) {
       const p = parserErrorPosition(e);
       const endPos = posAt(text, st.end);
-      errors.push({ message: p.message, line: p.line ?? endPos.line, column: p.column ?? endPos.column, kind: 'syntax' });
+      errors.push({ message: withWords(p.message, st.renamed), line: p.line ?? endPos.line, column: p.column ?? endPos.column, kind: 'syntax' });
       continue;
     }
     for (const r of raw) {
       try {
-        const ad = new Adapter(stPos);
+        const leftAsof = (st.leftAsof ?? []).map(([from, to]): [Pos, Pos] => [posAt(text, from), posAt(text, to)]);
+        const ad = new Adapter(stPos, st.renamed, leftAsof);
         const s = ad.statement(r, st.local);
-        withUserTypes(userTypes.resolver(st.rowTypes), () => bindStatement(s, st.columnAttrs, env, tables, views, text));
+        withUserTypes(userTypes.resolver(st.rowTypes), () => withUserFunctions(functions, () => bindStatement(s, st.columnAttrs, env, tables, views, text)));
       } catch (e) {
         if (e instanceof SqlError) errors.push({ message: e.message, line: e.pos.line, column: e.pos.column, kind: e.kind });
         else if (e instanceof IntOverflow)

@@ -1,6 +1,7 @@
 /** Queries: WITH, set operations, VALUES, SELECT (WHERE, GROUP BY, HAVING, windows, DISTINCT), ORDER BY ... LIMIT. */
 import { SqlError, type Expr, type Query, type Select, type SetBody } from '../parse/ast.js';
 import { node, type PlanColumn, type PlanNode } from '../plan/nodes.js';
+import { CALENDAR_LONGEST, type CalendarUnit } from '../plan/waterline.js';
 import { commonType, mk, withNull, type SqlType } from '../types/types.js';
 import { AggregateOp, type AggSpec } from '../ops/aggregate.js';
 import { SetOp, SET_FNS } from '../ops/setops.js';
@@ -17,6 +18,7 @@ import { addWindows } from './window.js';
 import { orderComparator } from './window-fns.js';
 import { bindFrom } from './from.js';
 import { attachScalarSubqueries } from './scalar.js';
+import { applyGroupWindow, hasGroupWindow, refuseStrayBounds } from './group-window.js';
 import { upperBounds } from './bounds.js';
 import { attachNow, resolvedBy, temporalFilters } from './now.js';
 import { temporalAggregate, temporalCall, type TemporalCall } from './now-aggregates.js';
@@ -177,6 +179,9 @@ function bindSelect(s: Select, env: Env): BoundQuery {
     const pred: BExpr = fns.length === 1 ? preds[0]! : { type: mk('BOOLEAN'), fn: (row) => (fns.every((f) => f(row) === true) ? true : false) };
     rel = { node: filterNode(rel.node, pred, upperBounds(plain, ctx)), scope: rel.scope };
   }
+  // GROUP BY TUMBLE(...)/HOP(...): the rows get their windows' bounds, which GROUP BY and *_START/*_END read
+  if (hasGroupWindow(s)) ({ select: s, rel } = applyGroupWindow(s, rel, env));
+  else refuseStrayBounds(s);
   // expand the select list
   const items: Array<{ expr: Expr; name?: string }> = [];
   for (const it of s.items) {
@@ -385,14 +390,16 @@ const UNIT_MS: Record<string, number> = {
   HOUR: 3_600_000,
   DAY: 86_400_000,
   WEEK: 7 * 86_400_000,
-  MONTH: 31 * 86_400_000,
-  QUARTER: 92 * 86_400_000,
-  YEAR: 366 * 86_400_000,
+  ...CALENDAR_LONGEST,
 };
 
 /**
  * Watermark lineage of `TIMESTAMP_TRUNC(ts, unit)` / `DATE_TRUNC('unit', ts)` over a TIMESTAMP column fed by
- * LATENESS: a truncated value v gets no new rows once v + one unit + the column's slack <= the watermark.
+ * LATENESS: a truncated value v gets rows from ts in [v, v + one unit), and a ts can come while ts + slack > the
+ * watermark; so v gets no new rows once v + one unit - 1 + the column's slack <= the watermark (for a LATENESS
+ * column, slack 1: once v + one unit <= the waterline, as Feldera's docs' emit_final table has it; TUMBLE's
+ * window_start the same). MONTH, QUARTER and YEAR count their longest length and name their unit, so that
+ * plan/waterline.ts finalFrom takes v's own length.
  */
 function truncLineage(e: Expr, rel: Rel): PlanColumn['wm'] {
   if (e.k !== 'func' || !['TIMESTAMP_TRUNC', 'DATE_TRUNC'].includes(e.name) || e.args.length !== 2) return undefined;
@@ -408,5 +415,7 @@ function truncLineage(e: Expr, rel: Rel): PlanColumn['wm'] {
     return undefined;
   }
   const wm = c && c.type.kind === 'TIMESTAMP' ? rel.node.columns[c.idx]?.wm : undefined;
-  return wm && { ...wm, slack: wm.slack + UNIT_MS[unit]! };
+  if (!wm) return undefined;
+  const slack = wm.slack - 1 + UNIT_MS[unit]!;
+  return unit in CALENDAR_LONGEST ? { table: wm.table, col: wm.col, slack, calendar: unit as CalendarUnit } : { table: wm.table, col: wm.col, slack };
 }

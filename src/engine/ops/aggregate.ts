@@ -6,6 +6,8 @@
  */
 import { compareValues, rowKey, sameRow, valueKey, type Row, type Value } from '../types/values.js';
 import type { Delta, Operator } from './zset.js';
+import type { Watermarked } from '../plan/nodes.js';
+import { finalFrom } from '../plan/waterline.js';
 
 export interface Acc {
   add(v: Value, w: number): void;
@@ -39,7 +41,7 @@ export class AggregateOp implements Operator {
     /** No GROUP BY: exactly one output row, even for empty input. */
     private readonly global: boolean,
     /** Group keys fed by LATENESS columns: groups whose key is below the watermark are closed. */
-    private readonly gc: Array<{ keyIdx: number; table: string; col: number; slack: number }> = [],
+    private readonly gc: Array<Watermarked & { keyIdx: number }> = [],
   ) {}
 
   /** Drop the accumulators of closed groups; their output rows stay in the views' contents. */
@@ -50,7 +52,7 @@ export class AggregateOp implements Operator {
     for (const [k, grp] of this.groups) {
       for (const { g, wm } of limits) {
         const v = grp.key[g.keyIdx];
-        if (wm !== undefined && typeof v === 'number' && v + g.slack <= wm) {
+        if (wm !== undefined && typeof v === 'number' && finalFrom(v, g) <= wm) {
           this.groups.delete(k);
           break;
         }

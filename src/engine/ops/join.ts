@@ -7,6 +7,7 @@
 import { rowKey, type Row, type Value } from '../types/values.js';
 import type { Delta, Operator } from './zset.js';
 import type { Watermarked } from '../plan/nodes.js';
+import { finalFrom } from '../plan/waterline.js';
 import { rowsProduced } from '../step-guard.js';
 
 interface JEntry {
@@ -62,7 +63,7 @@ export class JoinOp implements Operator {
     const closed = (row: Row, side: 'leftCol' | 'rightCol'): boolean =>
       open.some(({ g, wl, wr }) => {
         const v = row[g[side]];
-        return typeof v === 'number' && v + g.left.slack <= wl! && v + g.right.slack <= wr!;
+        return typeof v === 'number' && finalFrom(v, g.left) <= wl! && finalFrom(v, g.right) <= wr!;
       });
     for (const [idx, other, side] of [
       [this.L, this.R, 'leftCol'],

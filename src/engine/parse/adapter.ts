@@ -36,13 +36,23 @@ function findPos(o: J, depth = 0): Pos | undefined {
 }
 
 export class Adapter {
-  constructor(private readonly fallback: Pos) {}
+  /**
+   * `renamed`: the pre-pass's placeholders for words the parser reserves (PreStatement.renamed); `leftAsof`:
+   * where (from, to: end exclusive) the MATCH_CONDITION of each LEFT ASOF JOIN is written (PreStatement.leftAsof).
+   */
+  constructor(
+    private readonly fallback: Pos,
+    private readonly renamed?: ReadonlyMap<string, string>,
+    private readonly leftAsof?: ReadonlyArray<[Pos, Pos]>,
+  ) {}
 
   pos(o: J): Pos {
     return findPos(o) ?? this.fallback;
   }
 
   ident(o: J): Ident {
+    const word = this.renamed?.get(o.value);
+    if (word !== undefined && (o.quote_style === undefined || o.quote_style === null)) return { value: word, quoted: false, pos: this.pos(o) };
     return { value: o.value, quoted: o.quote_style !== undefined && o.quote_style !== null, pos: this.pos(o) };
   }
 
@@ -287,6 +297,12 @@ export class Adapter {
         case 'CrossApply':
           kind = 'CROSS';
           break;
+        case 'AsOf': {
+          const at = this.pos(ov.match_condition);
+          const before = (a: Pos, b: Pos): boolean => a.line < b.line || (a.line === b.line && a.column < b.column);
+          kind = this.leftAsof?.some(([from, to]) => !before(at, from) && before(at, to)) ? 'LEFT' : 'INNER';
+          break;
+        }
         case 'OuterApply':
           this.unsupported('OUTER APPLY (as in Feldera; UNNEST(COALESCE(arr, ARRAY[NULL])) keeps the rows whose array is NULL)', j);
         // falls through (unreachable)
@@ -294,6 +310,13 @@ export class Adapter {
           this.unsupported(`${ok} join`, j);
       }
       const pos = this.pos(j.relation);
+      if (ok === 'AsOf') {
+        const match = this.expr(ov.match_condition);
+        const [ck, cv] = variant(ov.constraint);
+        if (ck !== 'On') this.unsupported('an ASOF JOIN without ON', j);
+        left = { k: 'join', kind, left, right, on: this.expr(cv), asof: match, pos };
+        continue;
+      }
       if (kind === 'CROSS') {
         left = { k: 'join', kind, left, right, pos };
         continue;

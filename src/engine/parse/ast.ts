@@ -77,7 +77,8 @@ export type FromItem =
       columnAliases: Ident[];
       pos: Pos;
     }
-  | { k: 'join'; kind: JoinKind; left: FromItem; right: FromItem; on?: Expr; using?: Ident[]; natural?: boolean; pos: Pos };
+  /** `asof`: the MATCH_CONDITION of an `[LEFT] ASOF JOIN` (kind LEFT or INNER). */
+  | { k: 'join'; kind: JoinKind; left: FromItem; right: FromItem; on?: Expr; using?: Ident[]; natural?: boolean; asof?: Expr; pos: Pos };
 
 export interface Select {
   k: 'select';

@@ -15,6 +15,11 @@
  *  - the period predicates after a `(start, end)` pair, which the parser does not know, -> binary operators it
  *    parses and the adapter maps back when the left operand is a pair: CONTAINS `@>`, EQUALS `@@`, PRECEDES `<<`,
  *    SUCCEEDS `>>`, IMMEDIATELY PRECEDES `<@`, IMMEDIATELY SUCCEEDS `@?` (PERIOD_OPERATORS);
+ *  - `LEFT ASOF JOIN` -> `ASOF JOIN` (the parser knows only the latter), where its MATCH_CONDITION is written
+ *    recorded (leftAsof) for the adapter to tell it from an inner ASOF JOIN; a MATCH_CONDITION
+ *    without parentheses gets them, in the blanks around it;
+ *  - `CREATE FUNCTION f(params) RETURNS type [AS expr]` recorded as two texts the parser takes, positions kept:
+ *    the signature as `CREATE TABLE f(params, "$R$" type)` and the body as `SELECT expr` (createFunction);
  *  - `CREATE TYPE t AS (...)` read and recorded (not given to the parser); an anonymous `ROW(f T, ...)` type
  *    replaced by a type name `_ROWn` of the same length, its fields recorded (row-types.ts);
  *  - statements we do not support are reported with their position.
@@ -119,7 +124,29 @@ export interface PreStatement {
   createType?: CreateTypeSyntax;
   /** Anonymous `ROW(...)` types of the statement, each replaced in `text` by a type name of the same length. */
   rowTypes?: Map<string, FieldSyntax[]>;
+  /** Where (offsets in the program, end exclusive) the MATCH_CONDITION of each `LEFT ASOF JOIN` is written. */
+  leftAsof?: Array<[number, number]>;
+  /** Set for `CREATE FUNCTION` statements, which are given to the parser as the texts recorded here. */
+  createFunction?: CreateFunctionSyntax;
+  /** Words used as identifiers that the parser reserves, each replaced in `text` by a placeholder of the same length: placeholder -> word. */
+  renamed?: Map<string, string>;
 }
+
+/**
+ * `CREATE FUNCTION name(p T, ...) RETURNS T [NOT NULL] [AS expression]` as texts of the statement's length
+ * (offsets and line breaks kept): `signature` reads `CREATE TABLE name(p T, ..., "$R$" T)` (the last column
+ * is the return type), `body` reads `SELECT expression`; both undefined for a function without AS (a Rust UDF).
+ */
+export interface CreateFunctionSyntax {
+  name: string;
+  /** Offset of the name in the program. */
+  offset: number;
+  signature?: string;
+  body?: string;
+}
+
+/** The column of a function's signature text that holds its return type. */
+export const RETURN_COLUMN = '$R$';
 
 export interface PrepassError {
   message: string;
@@ -136,7 +163,18 @@ export const PERIOD_OPERATORS: Record<string, string> = {
   'IMMEDIATELY SUCCEEDS': '@?',
 };
 
-const UNSUPPORTED_CREATE = new Set(['FUNCTION', 'AGGREGATE', 'INDEX', 'TRIGGER', 'PROCEDURE', 'SCHEMA', 'DATABASE', 'SEQUENCE']);
+/**
+ * Words Feldera (Calcite) takes as identifiers that the generic parser reserves: `KEY` and `INDEX` start a
+ * table constraint in a column list, the others end a SELECT (Hive's SORT/CLUSTER/DISTRIBUTE BY, RETURNING,
+ * TOP). Each, where it is not the keyword of Feldera's own syntax (`PRIMARY KEY`, `FOREIGN KEY`, `CREATE
+ * VIEW`), is replaced by a placeholder identifier of the same length that the adapter reads back as the word.
+ */
+const PARSER_RESERVED = new Set(['KEY', 'INDEX', 'FULLTEXT', 'SPATIAL', 'VIEW', 'RETURNING', 'SORT', 'CLUSTER', 'DISTRIBUTE', 'TOP']);
+const KEYWORD_AFTER: Record<string, ReadonlySet<string>> = { KEY: new Set(['PRIMARY', 'FOREIGN']), VIEW: new Set(['CREATE', 'MATERIALIZED', 'LOCAL', 'REPLACE', 'RECURSIVE']) };
+/** First character of a placeholder: a letter the parser takes in identifiers and SQL text hardly contains. */
+export const PLACEHOLDER_MARK = '\u01c2';
+
+const UNSUPPORTED_CREATE = new Set(['AGGREGATE', 'INDEX', 'TRIGGER', 'PROCEDURE', 'SCHEMA', 'DATABASE', 'SEQUENCE']);
 
 function blank(chars: string[], start: number, end: number): void {
   for (let i = start; i < end; i++) if (chars[i] !== '\n' && chars[i] !== '\r') chars[i] = ' ';
@@ -213,6 +251,7 @@ function rewriteStatement(text: string, toks: Token[], errors: PrepassError[]): 
     }
   }
   const isCreateTable = u(0) === 'CREATE' && toks.some((t, i) => i < 4 && t.upper === 'TABLE');
+  const functionAt = u(0) === 'CREATE' ? toks.findIndex((t, i) => i < 4 && t.upper === 'FUNCTION') : -1;
 
   let depth = 0;
   let colStartIdx = -1; // index of first token of the current column definition (depth 1, create table)
@@ -232,6 +271,48 @@ function rewriteStatement(text: string, toks: Token[], errors: PrepassError[]): 
       continue;
     }
     if (t.kind !== 'word') continue;
+    // a word the parser reserves, used as an identifier
+    if (PARSER_RESERVED.has(t.upper) && !KEYWORD_AFTER[t.upper]?.has(u(i - 1))) {
+      st.renamed ??= new Map();
+      const name = PLACEHOLDER_MARK + String(st.renamed.size).padStart(t.text.length - 1, '0');
+      if (name.length === t.text.length) {
+        st.renamed.set(name, t.text);
+        for (let k = 0; k < name.length; k++) chars[t.start - start + k] = name[k]!;
+      }
+      continue;
+    }
+    // LEFT ASOF JOIN
+    if (t.upper === 'LEFT' && u(i + 1) === 'ASOF' && u(i + 2) === 'JOIN') {
+      blank(chars, t.start - start, t.end - start);
+      let j = i + 3;
+      while (j < toks.length && u(j) !== 'MATCH_CONDITION') j++;
+      const from = toks[j + 1];
+      for (let d = 0, k = j + 1; from && k <= toks.length; k++) {
+        if (toks[k]?.text === '(') d++;
+        else if (toks[k]?.text === ')') d--;
+        else if (k === toks.length || (d === 0 && (u(k) === 'ON' || u(k) === 'USING'))) {
+          (st.leftAsof ??= []).push([from.start, toks[k]?.start ?? end]);
+          break;
+        }
+      }
+      continue;
+    }
+    // MATCH_CONDITION cond ON ...: the parser wants the condition in parentheses (Feldera takes it without)
+    if (t.upper === 'MATCH_CONDITION' && toks[i + 1] && toks[i + 1]!.text !== '(') {
+      let j = i + 1;
+      for (let d = 0; j < toks.length; j++) {
+        if (toks[j]!.text === '(') d++;
+        else if (toks[j]!.text === ')') d--;
+        else if (d === 0 && (u(j) === 'ON' || u(j) === 'USING')) break;
+      }
+      const open = t.end - start;
+      const close = (toks[j]?.start ?? end) - start - 1;
+      if (/\s/.test(chars[open]!) && close > open && /\s/.test(chars[close]!)) {
+        chars[open] = '(';
+        chars[close] = ')';
+      }
+      continue;
+    }
     // BETWEEN [A]SYMMETRIC
     if (t.upper === 'ASYMMETRIC' && u(i - 1) === 'BETWEEN') {
       blank(chars, t.start - start, t.end - start);
@@ -355,6 +436,60 @@ function rewriteStatement(text: string, toks: Token[], errors: PrepassError[]): 
       }
     }
   }
+  if (functionAt > 0) {
+    const f = createFunctionTexts(toks, chars, start, functionAt);
+    if (typeof f === 'string') {
+      errors.push({ message: f, offset: toks[functionAt]!.start });
+      return undefined;
+    }
+    st.createFunction = f;
+  }
   st.text = chars.join('');
   return st;
+}
+
+/** The signature and body texts of `CREATE [OR REPLACE] FUNCTION` (token `fn` is FUNCTION), or an error message. */
+function createFunctionTexts(toks: Token[], chars: string[], start: number, fn: number): CreateFunctionSyntax | string {
+  const usage = 'CREATE FUNCTION must be `CREATE FUNCTION name(param type, ...) RETURNS type AS expression`';
+  const name = toks[fn + 1];
+  if (!name || (name.kind !== 'word' && name.kind !== 'qident') || toks[fn + 2]?.text !== '(') return usage;
+  let close = -1;
+  for (let j = fn + 2, d = 0; j < toks.length; j++) {
+    if (toks[j]!.text === '(') d++;
+    else if (toks[j]!.text === ')' && --d === 0) {
+      close = j;
+      break;
+    }
+  }
+  if (close < 0 || toks[close + 1]?.upper !== 'RETURNS' || !toks[close + 2]) return usage;
+  let as = -1;
+  for (let j = close + 2, d = 0; j < toks.length; j++) {
+    if (toks[j]!.text === '(') d++;
+    else if (toks[j]!.text === ')') d--;
+    else if (d === 0 && toks[j]!.upper === 'AS') {
+      as = j;
+      break;
+    }
+  }
+  const out: CreateFunctionSyntax = { name: name.text, offset: name.start };
+  if (as < 0) return out; // no body: a function implemented in Rust
+  if (as === toks.length - 1) return usage;
+  const at = (t: Token): number => t.start - start;
+  const put = (to: string[], offset: number, text: string): void => {
+    for (let k = 0; k < text.length; k++) to[offset + k] = text[k]!;
+  };
+  const sig = chars.slice();
+  blank(sig, at(toks[1]!), toks[fn]!.end - start); // [OR REPLACE] FUNCTION
+  put(sig, at(toks[fn]!), 'TABLE');
+  sig[at(toks[close]!)] = close === fn + 3 ? ' ' : ','; // no parameters: no comma before the return column
+  blank(sig, at(toks[close + 1]!), toks[close + 1]!.end - start); // RETURNS
+  put(sig, at(toks[close + 1]!), `"${RETURN_COLUMN}"`);
+  blank(sig, at(toks[as]!), sig.length);
+  sig[at(toks[as]!)] = ')';
+  const body = chars.slice();
+  blank(body, 0, toks[as]!.end - start);
+  put(body, 0, 'SELECT');
+  out.signature = sig.join('');
+  out.body = body.join('');
+  return out;
 }

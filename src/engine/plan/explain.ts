@@ -49,6 +49,8 @@ function detail(n: PlanNode): string {
       return `${n.args} ${n.of}${n.ordinality ? ' with ordinality' : ''}`;
     case 'session':
       return plural(n.keys, 'key column');
+    case 'asof':
+      return `LEFT ASOF on ${plural(n.keys, 'key')}`;
     case 'window':
       return n.rankLimit !== undefined ? `top ${n.rankLimit}` : '';
     case 'filter':

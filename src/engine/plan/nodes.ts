@@ -7,6 +7,7 @@
  */
 import type { SqlType } from '../types/types.js';
 import type { Operator } from '../ops/zset.js';
+import type { CalendarUnit } from './waterline.js';
 
 export interface PlanColumn {
   /** Canonical (output) name. */
@@ -21,6 +22,8 @@ export interface Watermarked {
   table: string;
   col: number;
   slack: number;
+  /** A calendar truncation's unit: slack counts its longest length, plan/waterline.ts finalFrom v's own. */
+  calendar?: CalendarUnit;
 }
 
 interface Base {
@@ -169,6 +172,14 @@ export interface SessionNode extends Computed {
   keys: number;
 }
 
+/** LEFT ASOF JOIN: each left row with its closest earlier right row of the same key (ops/asof-join.ts). */
+export interface AsofJoinNode extends Computed {
+  kind: 'asof';
+  inputs: [PlanNode, PlanNode];
+  /** Number of ON equalities. */
+  keys: number;
+}
+
 /** TUMBLE / HOP: each row with its window bounds. */
 export interface TimeWindowNode extends Computed {
   kind: 'tumble' | 'hop';
@@ -193,6 +204,7 @@ export type PlanNode =
   | WindowNode
   | UnnestNode
   | SessionNode
+  | AsofJoinNode
   | TimeWindowNode;
 
 export type PlanKind = PlanNode['kind'];

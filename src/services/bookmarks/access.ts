@@ -3,7 +3,9 @@
  * - a user sees their own items of any visibility and other users' public and internal items;
  * - a system token sees public and internal items, private ones only with private access;
  * - a guest (when guest access is on) sees public items only;
- * - only the owner may change or delete an item.
+ * - as LinkAce 2.x's policies (app/Policies/*Policy.php): a user may update (and attach to a link) their own
+ *   items and other users' items that are not private; only the owner may delete, restore or force-delete;
+ * - system tokens and guests change nothing.
  */
 export const PUBLIC = 1;
 export const INTERNAL = 2;
@@ -27,7 +29,13 @@ export function canView(caller: Caller, item: Owned): boolean {
   }
 }
 
-export function canEdit(caller: Caller, item: { user_id: number }): boolean {
+/** LinkAce's `update` policy: the owner, or any user when the item is not private. Also who may attach a list or tag. */
+export function canUpdate(caller: Caller, item: Owned): boolean {
+  return caller.kind === 'user' && (item.user_id === caller.userId || item.visibility !== PRIVATE);
+}
+
+/** LinkAce's `delete`, `restore` and `forceDelete` policies: the owner only. */
+export function canDelete(caller: Caller, item: { user_id: number }): boolean {
   return caller.kind === 'user' && item.user_id === caller.userId;
 }
 

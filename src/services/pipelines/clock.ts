@@ -118,6 +118,14 @@ export class PipelineClock {
     return this.current;
   }
 
+  /**
+   * A restored pipeline goes on from NOW()'s value in its state (ms): an http-driven clock holds it again, a
+   * wall clock never goes back below it.
+   */
+  continueFrom(ms: number): void {
+    this.current = this.settings.httpDriven ? ms : Math.max(this.current, ms);
+  }
+
   /** Milliseconds of wall time until NOW() next changes (wall-clock mode): the next tick is due then. */
   msToNextTick(): number {
     const next = this.current + this.settings.resolutionMs;

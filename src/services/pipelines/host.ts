@@ -29,6 +29,7 @@ import type { ProgramSchema } from './names.js';
 import { TokenBook, type CompletionToken, type TokenStatus } from './tokens.js';
 import { clockSettings, type ClockSettings } from './clock.js';
 import { FrameKind, abortFrame, beginFrame, endFrame, frameHeader } from './worker/ingress-frames.js';
+import type { CheckpointDone, StorageConfig, StorageReport } from './storage/pipeline-storage.js';
 import type { FromWorker, IngestSpec, SnapshotSpec, ToWorker, WireError, WorkerConfig, WorkerMetrics } from './worker/protocol.js';
 
 /** Heap limit of a pipeline's worker when runtime_config.resources.memory_mb_max is not set. */
@@ -70,6 +71,14 @@ export interface HostOptions {
   log: (level: LogLevel, message: string) => void;
   /** The running pipeline failed (after a successful init): called once with the deployment_error. */
   onFail: (error: ErrorBody) => void;
+  /** The pipeline's durable state (storage/pipeline-storage.ts); absent: in memory only. */
+  storage?: StorageConfig;
+}
+
+/** Today's Feldera checkpoint_status: the last sequence number written and the last failure ever. */
+export interface CheckpointStatus {
+  success: number | null;
+  failure: { sequence_number: number; error: string; failed_at: string } | null;
 }
 
 interface Pending<T> {
@@ -141,6 +150,14 @@ export class PipelineHost {
   private readonly pendingSnapshot = new Map<number, Pending<Buffer>>();
   private readonly pendingCommit = new Map<number, Pending<void>>();
   private readonly pendingClock = new Map<number, Pending<number>>();
+  /** What the start restored and replayed from storage (null: no storage). */
+  storageReport: StorageReport | null = null;
+  /** Checkpoints asked for in this run (today's Feldera: sequence numbers from 0) and where they stand. */
+  readonly checkpointStatus: CheckpointStatus = { success: null, failure: null };
+  private nextCheckpoint = 0;
+  private readonly pendingCheckpoint = new Map<number, Pending<CheckpointDone>>();
+  /** The newest checkpoint written in this run (asked for, periodic or the worker's own). */
+  lastCheckpoint: CheckpointDone | null = null;
   /** The open (or committing) transaction, and the last id given in this run. */
   transaction: HostTransaction | null = null;
   private lastTransactionId = 0;
@@ -183,6 +200,7 @@ export class PipelineHost {
       memoryMb: opts.memoryMb,
       fault: opts.fault ?? null,
       clock: opts.clock ?? clockSettings({}),
+      ...(opts.storage ? { storage: opts.storage } : {}),
     };
     this.worker = new ProcessWorker(siblingModule(import.meta.url, 'worker/pipeline-worker'), {
       workerData: { ...config },
@@ -218,7 +236,8 @@ export class PipelineHost {
     return {
       message: `The pipeline's worker failed with an unexpected error: ${message}`,
       error_code: 'RuntimeError.WorkerPanic',
-      details: { error: message },
+      // the process died (killed, crashed) rather than the engine failing on a step: the manager may start it again
+      details: err?.code === 'ERR_WORKER_PROCESS_ENDED' ? { error: message, process_ended: true } : { error: message },
     };
   }
 
@@ -246,8 +265,28 @@ export class PipelineHost {
           this.connectorRecords.set(ep.endpoint_name, ep.metrics.buffered_records + ep.metrics.total_records);
           this.tokens.endpointId(ep.endpoint_name);
         }
+        this.storageReport = m.storage;
         this.initialized = true;
         this.initWaiter?.resolve();
+        return;
+      case 'checkpoint-done': {
+        const p = this.pendingCheckpoint.get(m.id);
+        this.pendingCheckpoint.delete(m.id);
+        if (m.checkpoint) {
+          this.lastCheckpoint = m.checkpoint;
+          this.checkpointStatus.success = m.id;
+          p?.resolve(m.checkpoint);
+        } else {
+          const error = m.error ? toApiError(m.error) : Errors.terminating();
+          this.checkpointStatus.failure = { sequence_number: m.id, error: error.message, failed_at: new Date().toISOString() };
+          p?.reject(error);
+        }
+        return;
+      }
+      case 'checkpointed':
+        this.lastCheckpoint = m.checkpoint;
+        return;
+      case 'checkpoint-failed':
         return;
       case 'init-failed':
         this.initWaiter?.reject(toApiError(m.error));
@@ -626,6 +665,8 @@ export class PipelineHost {
     this.pendingCommit.clear();
     for (const p of this.pendingClock.values()) p.reject(err());
     this.pendingClock.clear();
+    for (const p of this.pendingCheckpoint.values()) p.reject(err());
+    this.pendingCheckpoint.clear();
     // an open transaction goes with the run: its held input was never applied
     this.transaction = null;
     this.initWaiter?.reject(err());
@@ -634,6 +675,21 @@ export class PipelineHost {
   }
 
   /** Ends the pipeline from outside (the server's memory budget), as a failure of its own with `body` as its deployment_error. */
+  /**
+   * Asks the worker for a checkpoint (today's Feldera POST /checkpoint): answers its sequence number at once
+   * and the checkpoint once written (it rejects with the reason when it cannot be: checkpoint_status notes it).
+   */
+  checkpoint(): { sequence: number; written: Promise<CheckpointDone> } {
+    const sequence = this.nextCheckpoint++;
+    const written = new Promise<CheckpointDone>((resolve, reject) => {
+      if (this.failure || this.stopping || this.exited) return reject(this.failure ? failureError(this.failure) : Errors.terminating());
+      this.pendingCheckpoint.set(sequence, { resolve, reject });
+      this.post({ t: 'checkpoint', id: sequence });
+    });
+    written.catch(() => {});
+    return { sequence, written };
+  }
+
   failWith(body: ErrorBody): void {
     this.fail(body);
   }

@@ -45,11 +45,14 @@ const service: ServiceModule = {
   prefix: '/v0',
   async register(app: FastifyInstance, ctx) {
     const store = new PipelineStore(ctx.dataDir);
+    const notes: string[] = [];
     const logs = new LogBook();
     const keys = new ApiKeys(store, ctx.dataDir);
     const keepAlive = Number(ctx.options.pipelinesKeepAliveMs ?? DEFAULT_KEEPALIVE_MS);
     const manager = new PipelineManager(store, logs, {
       connectorAccess: connectorAccessOf(ctx.options),
+      // each pipeline's checkpoints and input log (docs/pipelines.md, "Durable pipelines")
+      storageRoot: join(ctx.dataDir, 'storage'),
       keepAliveMs: Number.isFinite(keepAlive) && keepAlive > 0 ? keepAlive : DEFAULT_KEEPALIVE_MS,
       compileDelayMs: typeof ctx.options.pipelinesCompileDelayMs === 'number' ? ctx.options.pipelinesCompileDelayMs : 0,
       defaultMemoryMb: typeof ctx.options.pipelinesMemoryMb === 'number' ? ctx.options.pipelinesMemoryMb : undefined,
@@ -137,6 +140,11 @@ const service: ServiceModule = {
     return {
       health: () => ({ status: 'ok' as const, pipelines: manager.list().length, auth: authOn }),
       localCredentials: () => (localKey ? { pipeApiKey: localKey } : {}),
+      // the pipelines that were running when the server last stopped start again
+      started: () => {
+        notes.push(...manager.resumeStored());
+      },
+      notes: () => notes,
       close: async () => {
         await manager.close();
         store.close();

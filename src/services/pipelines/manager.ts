@@ -26,6 +26,9 @@ import { BUDGET_CHECK_MS, defaultBudgetMb, overBudget, overBudgetError, startRef
 import { defaultProgramConfig, defaultRuntimeConfig, isCompiling, nowIso, outputCaseOf, type OutputCase, uuidv7, type DeploymentStatus, type DesiredStatus, type PipelineRecord } from './model.js';
 import type { PipelineStore } from './store.js';
 import type { ConnectorAccess } from './connectors/access.js';
+import { listCheckpoints } from './storage/checkpoints.js';
+import type { CheckpointDone } from './storage/pipeline-storage.js';
+import { clearStorage, storageConfigOf, storageDirOf, storageInUse } from './storage/settings.js';
 
 export { Entry };
 
@@ -62,7 +65,14 @@ export interface ManagerOptions {
   eventsHeartbeatMs?: number;
   /** Where connectors may reach (connector root, fetch policy, size cap). */
   connectorAccess: ConnectorAccess;
+  /** Where each pipeline's durable state is kept (`<root>/<pipeline id>`, storage/settings.ts); null: in memory only. */
+  storageRoot?: string | null;
 }
+
+/** A pipeline whose process died unexpectedly is started again from its storage, unless it died this recently after its last such start. */
+const RESTART_BACKOFF_MS = 60_000;
+/** How long a graceful stop of the server waits for each pipeline's checkpoint. */
+export const STOP_CHECKPOINT_TIMEOUT_MS = 60_000;
 
 const NAME_RE = /^[A-Za-z0-9](?:[-A-Za-z0-9_]{0,98}[A-Za-z0-9])?$/;
 
@@ -74,6 +84,11 @@ export class PipelineManager {
   private readonly heartbeat: NodeJS.Timeout;
   private readonly budgetCheck: NodeJS.Timeout;
   private readonly memoryBudgetMb: number;
+  /** Each pipeline's desired status as the store kept it (what the server's start brings it back to). */
+  private readonly storedDesired: Map<string, string>;
+  /** When each pipeline was last started again after its process died (the restart backoff). */
+  private readonly restartedAt = new Map<string, number>();
+  private closing = false;
 
   constructor(
     private readonly store: PipelineStore,
@@ -94,6 +109,7 @@ export class PipelineManager {
       opts.outputCase ?? 'upper',
       (e) => this.noteStatus(e),
     );
+    this.storedDesired = store.desiredStatuses();
     for (const rec of store.all()) {
       const e = new Entry(rec);
       this.byName.set(rec.name, e);
@@ -140,6 +156,75 @@ export class PipelineManager {
       const s = e.dep.deployment_status;
       if ((s === 'Initializing' || s === 'Paused' || s === 'Running') && now - this.events.lastRecordedAt(e.rec.id) >= periodMs) this.events.record(e.rec, e.dep, { repeat: true });
     }
+  }
+
+  /** The storage folder of a pipeline (null: storage off). */
+  private storageRoot(): string | null {
+    return this.opts.storageRoot ?? null;
+  }
+
+  /**
+   * The server's start: every pipeline that was Running or Paused when the server last stopped (however it
+   * stopped) is started again towards that status; it resumes from its checkpoint and input log. Answers a
+   * line for each, for the server's start-up message.
+   */
+  resumeStored(): string[] {
+    const lines: string[] = [];
+    for (const e of this.byName.values()) {
+      const desired = this.storedDesired.get(e.rec.id);
+      if (desired !== 'Running' && desired !== 'Paused') continue;
+      lines.push(`pipeline '${e.rec.name}': started again towards ${desired}, as it was when the server stopped (its state resumes from storage)`);
+      this.log(e, 'INFO', 'runner', 'pipeline_manager::runner', `the server started: resuming the pipeline towards ${desired}, as it was when the server stopped`);
+      this.resumeWhenCompiled(e, desired, Date.now());
+    }
+    this.storedDesired.clear();
+    return lines;
+  }
+
+  /** Starts a stored pipeline once its program is compiled (an interrupted compilation runs again first). */
+  private resumeWhenCompiled(e: Entry, desired: 'Running' | 'Paused', since: number): void {
+    if (this.closing || this.byName.get(e.rec.name) !== e) return;
+    if (isCompiling(e.rec.program_status) && Date.now() - since < 10 * 60_000) {
+      setTimeout(() => this.resumeWhenCompiled(e, desired, since), 200).unref();
+      return;
+    }
+    try {
+      this.requestRunState(e, desired);
+    } catch (err) {
+      this.log(e, 'ERROR', 'runner', 'pipeline_manager::runner', `the pipeline could not be started again: ${(err as Error).message}`);
+      this.store.setDesiredStatus(e.rec.id, 'Shutdown');
+    }
+  }
+
+  /** Today's Feldera storage_status and storage_status_details of a pipeline. */
+  storageStatus(e: Entry): { status: 'InUse' | 'Cleared'; details: { checkpoints: Record<string, unknown>[] } | null } {
+    const root = this.storageRoot();
+    if (root === null || !storageInUse(root, e.rec.id)) return { status: 'Cleared', details: null };
+    return { status: 'InUse', details: { checkpoints: this.checkpointList(e) } };
+  }
+
+  /** Today's Feldera CheckpointMetadata of each stored checkpoint, oldest first. */
+  checkpointList(e: Entry): Record<string, unknown>[] {
+    const root = this.storageRoot();
+    if (root === null) return [];
+    return listCheckpoints(storageDirOf(root, e.rec.id))
+      .reverse()
+      .map((c) => ({
+        uuid: c.meta.uuid,
+        identifier: null,
+        fingerprint: parseInt(c.meta.fingerprint.slice(0, 13), 16),
+        size: c.bytes,
+        steps: c.meta.steps,
+        processed_records: c.meta.processedRecords,
+      }));
+  }
+
+  /** POST /checkpoint: asks the running pipeline for a checkpoint; answers its sequence number at once. */
+  checkpoint(name: string): { sequence: number; incarnation: string; written: Promise<CheckpointDone> } {
+    const { runtime } = this.runtimeOf(name);
+    if (this.storageRoot() === null) throw new ApiError(400, 'StorageRequired', 'This server keeps no pipeline storage: checkpoints are not available');
+    const { sequence, written } = runtime.checkpoint();
+    return { sequence, incarnation: runtime.incarnation, written };
   }
 
   list(): Entry[] {
@@ -261,6 +346,8 @@ export class PipelineManager {
     const e = this.get(name);
     if (e.dep.deployment_status !== 'Shutdown' || e.dep.deployment_desired_status !== 'Shutdown') throw Errors.cannotDeleteNonShutdown();
     this.compiler.cancel(e);
+    const root = this.storageRoot();
+    if (root !== null) clearStorage(root, e.rec.id);
     this.byName.delete(name);
     this.store.delete(e.rec.id);
     this.events.drop(e.rec.id);
@@ -305,6 +392,7 @@ export class PipelineManager {
     this.checkCanRun(e, desired);
     e.dep.deployment_desired_status = desired;
     this.noteStatus(e);
+    this.store.setDesiredStatus(e.rec.id, desired);
     const status = e.dep.deployment_status;
     if (status === 'Shutdown') {
       try {
@@ -312,6 +400,7 @@ export class PipelineManager {
       } catch (err) {
         e.dep.deployment_desired_status = 'Shutdown'; // e.g. the program no longer compiles after a restart
         this.noteStatus(e);
+        this.store.setDesiredStatus(e.rec.id, 'Shutdown');
         throw err;
       }
       return;
@@ -341,13 +430,15 @@ export class PipelineManager {
     const code = e.rec.program_code;
     const outputCase = outputCaseOf(e.rec.program_config, this.opts.outputCase);
     const memoryMb = memoryLimitMb(e.rec.runtime_config) ?? this.opts.defaultMemoryMb ?? DEFAULT_MEMORY_MB;
+    const root = this.storageRoot();
+    const storage = root === null ? undefined : storageConfigOf(root, e.rec, outputCase);
     e.dep.deployment_error = null;
     e.dep.deployment_id = uuidv7();
     e.dep.deployment_initial = e.dep.deployment_desired_status === 'Paused' ? 'Paused' : 'Running';
     e.dep.deployment_config = {
       ...e.rec.runtime_config,
       name: `pipeline-${e.rec.id}`,
-      storage_config: null,
+      storage_config: storage ? { path: storage.dir, cache: 'page_cache' } : null,
       inputs: (e.rec.program_info as { input_connectors?: unknown } | null)?.input_connectors ?? {},
       outputs: (e.rec.program_info as { output_connectors?: unknown } | null)?.output_connectors ?? {},
     };
@@ -377,6 +468,7 @@ export class PipelineManager {
         fault: this.opts.workerFault ?? null,
         clock: clockSettings(e.rec.runtime_config),
         connectorAccess: this.opts.connectorAccess,
+        storage,
         log: (level, message) => this.log(e, level, 'pipeline', 'dbsp_adapters::controller', message),
         onFail: (body) => this.fail(e, host, body),
       });
@@ -399,13 +491,43 @@ export class PipelineManager {
       }
       this.setDeployment(e, 'Paused');
       this.log(e, 'INFO', 'pipeline', 'dbsp_adapters::server', `pipeline initialized (program version ${version}, memory limit ${memoryMb} MiB)`);
+      this.logStorageReport(e, host);
       this.applyRunState(e);
     });
+  }
+
+  /** What the start found in the pipeline's storage, in its log. */
+  private logStorageReport(e: Entry, host: PipelineHost): void {
+    const r = host.storageReport;
+    if (!r) return;
+    for (const d of r.damaged) this.log(e, 'ERROR', 'pipeline', 'dbsp_adapters::storage', `${d}; passed over`);
+    if (r.notResumed) this.log(e, 'WARN', 'pipeline', 'dbsp_adapters::storage', `stored state not resumed: ${r.notResumed}`);
+    else if (r.restored || r.replayedRecords)
+      this.log(
+        e,
+        'INFO',
+        'pipeline',
+        'dbsp_adapters::storage',
+        `resumed from ${r.restored ? `checkpoint ${r.restored.uuid} of ${r.restored.created_at} (step ${r.restored.steps})` : 'empty state'}, then replayed ${r.replayedSteps} step(s) of the input log (${r.replayedRecords} record(s)) in ${r.msecs} ms`,
+      );
   }
 
   /** A runtime failure (not bad input): the pipeline goes to Failed until /shutdown acknowledges it. */
   private fail(e: Entry, host: PipelineHost, body: ErrorBody): void {
     if (e.runtime !== host) return;
+    // the process died (killed, crashed): it starts again from its storage, unless it died soon after the last such start
+    const details = body.details as { exit_code?: unknown; process_ended?: unknown } | null;
+    const died = details?.exit_code !== undefined || details?.process_ended === true;
+    const last = this.restartedAt.get(e.rec.id);
+    if (died && this.storageRoot() !== null && !this.opts.workerFault && !this.closing && (last === undefined || Date.now() - last > RESTART_BACKOFF_MS)) {
+      this.restartedAt.set(e.rec.id, Date.now());
+      e.runtime = null;
+      this.log(e, 'ERROR', 'runner', 'pipeline_manager::runner', `${body.message} The pipeline is started again from its checkpoint and input log.`);
+      void host.shutdown();
+      this.setDeployment(e, 'Shutdown');
+      this.deploy(e);
+      return;
+    }
     e.runtime = null;
     e.dep.deployment_error = body;
     this.log(e, 'ERROR', 'runner', 'pipeline_manager::runner', `pipeline failed: ${body.message}`);
@@ -413,12 +535,19 @@ export class PipelineManager {
     void host.shutdown();
   }
 
-  async shutdown(name: string): Promise<void> {
+  /**
+   * `/shutdown` (v0.24): stops the pipeline and discards its state (its storage is cleared), as
+   * `/stop?force=true` does; `keep` (today's `/dismiss_error`, a suspend) keeps the storage.
+   */
+  async shutdown(name: string, opts: { keep?: boolean } = {}): Promise<void> {
     const e = this.get(name);
     e.dep.deployment_desired_status = 'Shutdown';
+    this.store.setDesiredStatus(e.rec.id, 'Shutdown');
+    const root = this.storageRoot();
     if (e.dep.deployment_status === 'Shutdown') {
       e.dep.deployment_error = null; // acknowledges a failed start
       this.noteStatus(e);
+      if (root !== null && !opts.keep) clearStorage(root, e.rec.id);
       return;
     }
     this.noteStatus(e);
@@ -427,6 +556,7 @@ export class PipelineManager {
     e.runtime = null;
     this.setDeployment(e, 'ShuttingDown');
     if (rt) await rt.shutdown();
+    if (root !== null && !opts.keep) clearStorage(root, e.rec.id);
     e.dep.deployment_config = null;
     e.dep.deployment_location = null;
     e.dep.deployment_error = null;
@@ -438,17 +568,38 @@ export class PipelineManager {
   // ---- today's lifecycle calls (beside v0.24's) --------------------------------------------
 
   /**
-   * `/stop?force=true|false`: nothing is checkpointed here, so both end the instance and its state as
-   * `/shutdown` does. A failed pipeline stays failed (its deployment_error kept) until `/dismiss_error`.
+   * `/stop?force=false` (a bare `/stop` too): a checkpoint, then the pipeline stops and keeps its storage; the
+   * next `/start` resumes it (Feldera's suspend). A checkpoint that cannot be written stops it all the same,
+   * the error in deployment_error, the previous checkpoint and the input log kept. `/stop?force=true`: stops
+   * and discards the state, as `/shutdown` does. A failed pipeline stays failed (its deployment_error kept)
+   * until `/dismiss_error`; its storage is kept.
    */
-  async stop(name: string, _opts: { force: boolean }): Promise<void> {
+  async stop(name: string, opts: { force: boolean }): Promise<void> {
     const e = this.get(name);
     if (e.dep.deployment_status === 'Failed') {
       e.dep.deployment_desired_status = 'Shutdown';
+      this.store.setDesiredStatus(e.rec.id, 'Shutdown');
       this.noteStatus(e);
+      if (opts.force && this.storageRoot() !== null) clearStorage(this.storageRoot()!, e.rec.id);
       return;
     }
-    await this.shutdown(name);
+    if (opts.force) return this.shutdown(name);
+    const rt = e.runtime;
+    if (rt && (e.dep.deployment_status === 'Running' || e.dep.deployment_status === 'Paused') && this.storageRoot() !== null) {
+      e.dep.deployment_desired_status = 'Shutdown';
+      this.noteStatus(e);
+      try {
+        await rt.checkpoint().written;
+      } catch (err) {
+        e.dep.deployment_error = { message: `The checkpoint before the stop failed: ${(err as Error).message}`, error_code: 'SuspendError', details: null };
+        this.log(e, 'ERROR', 'runner', 'pipeline_manager::runner', e.dep.deployment_error.message);
+      }
+      const error = e.dep.deployment_error;
+      await this.shutdown(name, { keep: true });
+      if (error) e.dep.deployment_error = error;
+      return;
+    }
+    await this.shutdown(name, { keep: true });
   }
 
   /** `/resume`: a started pipeline (Paused, or still on its way up) runs; a stopped one must be started. */
@@ -460,12 +611,14 @@ export class PipelineManager {
     this.start(name);
   }
 
-  /** `/clear`: storage is never kept between runs here, so a stopped pipeline's storage is already Cleared. */
+  /** `/clear`: deletes a stopped pipeline's stored state (checkpoints and input log). */
   clearStorage(name: string): void {
     const e = this.get(name);
     const status = e.dep.deployment_status;
     if (status !== 'Shutdown' && status !== 'Failed')
       throw Errors.illegalTransition(status, e.dep.deployment_desired_status, 'Cleared', 'Storage can only be cleared once the pipeline is stopped: stop it first with /stop.');
+    const root = this.storageRoot();
+    if (root !== null) clearStorage(root, e.rec.id);
   }
 
   /** `/dismiss_error`: acknowledges a failed pipeline's error (it becomes stopped, error null); without an error it does nothing. */
@@ -474,7 +627,7 @@ export class PipelineManager {
     if (e.dep.deployment_error === null) return;
     if (e.dep.deployment_status !== 'Failed' && e.dep.deployment_status !== 'Shutdown')
       throw Errors.illegalTransition(e.dep.deployment_status, e.dep.deployment_desired_status, 'Stopped', 'The error can only be dismissed once the pipeline is stopped.');
-    await this.shutdown(name);
+    await this.shutdown(name, { keep: true });
   }
 
   /** The runtime of a pipeline that is Running or Paused (for ingress, egress and stats). */
@@ -487,16 +640,41 @@ export class PipelineManager {
     return { entry: e, runtime: e.runtime };
   }
 
+  /**
+   * The server stops: every running pipeline writes a checkpoint (at most STOP_CHECKPOINT_TIMEOUT_MS each, all
+   * at once) and stops; the stored desired statuses stay as they are, so the next start resumes them.
+   */
   async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
     clearInterval(this.heartbeat);
     clearInterval(this.budgetCheck);
+    const stops: Promise<void>[] = [];
     for (const e of this.byName.values()) {
       this.compiler.cancel(e);
       e.deploySeq++;
       const rt = e.runtime;
       e.runtime = null;
-      if (rt) await rt.shutdown();
+      if (!rt) continue;
+      const running = e.dep.deployment_status === 'Running' || e.dep.deployment_status === 'Paused';
+      stops.push(
+        (async () => {
+          if (running && this.storageRoot() !== null) {
+            let timer: NodeJS.Timeout | undefined;
+            try {
+              await Promise.race([rt.checkpoint().written, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('timed out')), STOP_CHECKPOINT_TIMEOUT_MS)))]);
+              this.log(e, 'INFO', 'runner', 'pipeline_manager::runner', 'checkpoint written as the server stops');
+            } catch (err) {
+              this.log(e, 'ERROR', 'runner', 'pipeline_manager::runner', `the checkpoint as the server stops failed (the input log keeps what it has): ${(err as Error).message}`);
+            } finally {
+              clearTimeout(timer);
+            }
+          }
+          await rt.shutdown();
+        })(),
+      );
     }
+    await Promise.all(stops);
     await this.compiler.close();
   }
 }

@@ -123,7 +123,13 @@ function currentProgram(s: ProgramStatus): { status: string; error: Record<strin
   return { status: Object.keys(s)[0]!, error };
 }
 
-export function serializePipeline(rec: PipelineRecord, dep: DeploymentState, opts: { code?: boolean; api?: PipelineApi } = {}): Record<string, unknown> {
+/** Today's storage_status and storage_status_details of a pipeline (the manager reads them from its storage). */
+export interface StorageStatus {
+  status: 'InUse' | 'Cleared';
+  details: { checkpoints: Record<string, unknown>[] } | null;
+}
+
+export function serializePipeline(rec: PipelineRecord, dep: DeploymentState, opts: { code?: boolean; api?: PipelineApi; storage?: StorageStatus } = {}): Record<string, unknown> {
   const v024 = serializeV024(rec, dep, opts);
   if (opts.api !== 'current') return v024;
   // today's shape: plain status names, program_error beside program_status, storage (never kept here)
@@ -138,8 +144,9 @@ export function serializePipeline(rec: PipelineRecord, dep: DeploymentState, opt
     else if (k === 'deployment_desired_status') out[k] = dep.deployment_status === 'Failed' ? 'Stopped' : (CURRENT_STATUS[v as string] ?? v);
     else out[k] = v;
   }
-  out.storage_status = 'Cleared';
+  out.storage_status = opts.storage?.status ?? 'Cleared';
   Object.assign(out, currentDeployment(rec, dep, out.deployment_status as string, out.deployment_desired_status as string));
+  out.storage_status_details = opts.storage?.details ?? null;
   return out;
 }
 

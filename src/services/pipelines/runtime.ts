@@ -6,7 +6,17 @@
  * held (held-input.ts), and the commit applies all of it as one step. A step's changes are encoded once per (relation, encoding) that the host subscribed
  * to and handed to `emit`; the host frames them for its watch streams without waiting for them.
  */
-import { EngineInputError, EngineStepError, type Circuit, type CompiledProgram, type InputChange, type JsonValue, type RelationSchema, type StepResult } from '../../engine/index.js';
+import {
+  EngineInputError,
+  EngineStepError,
+  type Circuit,
+  type CircuitOptions,
+  type CompiledProgram,
+  type InputChange,
+  type JsonValue,
+  type RelationSchema,
+  type StepResult,
+} from '../../engine/index.js';
 import { connectorEndpointName } from './compiler.js';
 import type { ConnectorAccess } from './connectors/access.js';
 import { checkInputSource, readInputConnector, type ConnectorData } from './connectors/input.js';
@@ -47,11 +57,22 @@ export interface RuntimeOptions {
   memoryMb?: number | null;
   /** NOW()'s value for a step (clock.ts), given to the circuit when the program reads NOW(). */
   clock?: () => number;
-  /** Where generating connectors (nexmark, datagen) resume, by endpoint name (connectorPositions() of an earlier run). */
-  connectorPositions?: Record<string, JsonValue>;
+  /** Makes the circuit (storage: restored from a checkpoint); default: a fresh one. */
+  makeCircuit?: (options: CircuitOptions) => Circuit;
+  /** Input connectors whose data is in the restored state (asked when init() runs): not read again. */
+  connectorsDone?: () => ReadonlySet<string>;
+  /** Where generating connectors (nexmark, datagen) resume, by endpoint name (connectorPositions() of an earlier run; other entries are ignored), asked when init() runs. */
+  connectorPositions?: () => Record<string, JsonValue> | undefined;
   /** A generating connector's records up to here were applied (or it ended): completion tokens move. */
   connectorProgress?: (completed: TokenLabel[]) => void;
 }
+
+/**
+ * Called right before a step (or a transaction's hold) is applied, after every check passed, with the value
+ * NOW() has for the step (null when the program does not read it): the storage's input log writes the step
+ * there (storage/pipeline-storage.ts). It may throw (an ApiError): the step is then not applied.
+ */
+export type CommitPoint = (now: number | null) => void;
 
 export class PipelineRuntime {
   state: RuntimeState = 'Paused';
@@ -81,16 +102,23 @@ export class PipelineRuntime {
   transaction: HeldInput | null = null;
   /** What held input will cost its commit (made when the first transaction holds something). */
   private commitCosts: CommitCostModel | null = null;
+  /** NOW()'s value for the step being taken (read once before it, so that the input log can record it). */
+  private stepNow: number | null = null;
+  /** Replay of the input log: the value NOW() had for the step being replayed. */
+  replayNow: number | null = null;
+  /** NOW()'s value in the last step taken (null: none yet, or the program does not read it). */
+  lastNow: number | null = null;
 
   constructor(
     readonly program: CompiledProgram,
     private readonly opts: RuntimeOptions,
   ) {
     // a step that fills the heap is stopped before V8 collects garbage for tens of seconds (step-memory.ts)
-    this.circuit = program.newCircuit({
-      ...(program.usesNow && opts.clock ? { clock: opts.clock } : {}),
+    const options: CircuitOptions = {
+      ...(program.usesNow && opts.clock ? { clock: () => this.stepNow ?? opts.clock!() } : {}),
       ...(opts.memoryMb ? { guard: stepMemoryGuard(opts.memoryMb) } : {}),
-    });
+    };
+    this.circuit = opts.makeCircuit ? opts.makeCircuit(options) : program.newCircuit(options);
     for (const rel of [...program.tables, ...program.views]) this.relations.set(rel.name, rel);
   }
 
@@ -118,9 +146,12 @@ export class PipelineRuntime {
         outputs.push(out);
       }
     }
-    for (const table of this.program.tables) {
-      for (const [i, decl] of table.connectors.entries()) if (!isGeneratingConnector(decl)) await checkInputSource(decl, connectorEndpointName(table, decl, i), table.name, access);
-    }
+    const done = this.opts.connectorsDone?.();
+    for (const table of this.program.tables)
+      for (const [i, decl] of table.connectors.entries()) {
+        const name = connectorEndpointName(table, decl, i);
+        if (!done?.has(name) && !isGeneratingConnector(decl)) await checkInputSource(decl, name, table.name, access);
+      }
     for (const out of outputs) {
       await out.open();
       this.fileOutputs.push(out);
@@ -136,13 +167,19 @@ export class PipelineRuntime {
           fatal_error: null,
           paused: false,
         });
+        // its data is in the restored state: it is not read again (a generating one goes on from its position)
+        if (done?.has(name) && !isGeneratingConnector(decl)) {
+          this.inputs.get(name)!.metrics.end_of_input = true;
+          continue;
+        }
+        // generated while the pipeline runs (below), not read
         if (!isGeneratingConnector(decl)) reads.push(readInputConnector(decl, name, this.binding(table), access, this.abort.signal));
       }
     }
     const sources = await openGeneratedSources(this.program.tables, {
       binding: (t) => this.binding(t),
       endpointName: (rel, decl, i) => connectorEndpointName(rel, decl, i),
-      positions: this.opts.connectorPositions,
+      positions: this.opts.connectorPositions?.(),
     });
     if (sources.length > 0) this.generated = this.generatedInputs(sources);
     const results = await Promise.allSettled(reads);
@@ -220,11 +257,6 @@ export class PipelineRuntime {
     });
   }
 
-  /** Where each generating connector stands (endpoint name -> position), to resume a later run from (RuntimeOptions.connectorPositions). */
-  connectorPositions(): Record<string, JsonValue> {
-    return this.generated?.positions() ?? {};
-  }
-
   pause(): void {
     if (this.state === 'Running') this.state = 'Paused';
   }
@@ -235,10 +267,10 @@ export class PipelineRuntime {
    * computation overflows at the new time) is logged and applies nothing: NOW() stays where it was until the
    * next step. Answers whether a step was taken.
    */
-  clockStep(): boolean {
+  clockStep(commit?: CommitPoint): boolean {
     if (!this.program.usesNow || this.state === 'Terminated') return false;
     try {
-      this.step([], null, 'The clock step was refused, NOW() did not move');
+      this.step([], null, 'The clock step was refused, NOW() did not move', undefined, commit);
       return true;
     } catch (err) {
       if (err instanceof ApiError && err.status === 422) this.opts.log('ERROR', err.message);
@@ -269,10 +301,10 @@ export class PipelineRuntime {
    * one that would take the transaction past what its commit can apply in the pipeline's memory: 413
    * TransactionTooLarge, transaction-memory.ts). Answers 'held' or 'applied'.
    */
-  ingest(parsed: ParsedInput, endpoint?: InputEndpoint, bytes = 0): 'applied' | 'held' {
+  ingest(parsed: ParsedInput, endpoint?: InputEndpoint, bytes = 0, commit?: CommitPoint): 'applied' | 'held' {
     const txn = this.transaction;
     if (txn === null) {
-      this.apply(parsed, endpoint, bytes);
+      this.apply(parsed, endpoint, bytes, commit);
       return 'applied';
     }
     this.refuseParseErrors(parsed, endpoint);
@@ -285,6 +317,7 @@ export class PipelineRuntime {
     fitForHolding(parsed.input);
     const cost = (this.commitCosts ??= new CommitCostModel(this.program)).cost(parsed.input);
     admitToTransaction(txn.commitCost, cost, { transactionId: txn.id, records: txn.records, memoryMb: this.opts.memoryMb ?? null });
+    commit?.(null);
     txn.hold(parsed, endpoint, bytes, cost);
     // received and buffered, not processed until the commit
     this.totalInputRecords += parsed.records;
@@ -310,7 +343,7 @@ export class PipelineRuntime {
    * transaction now stands, for completion tokens (its records are processed, applied or refused: nothing
    * of them is still to come).
    */
-  commitTransaction(): { completed: TokenLabel[]; refused: ApiError | null } {
+  commitTransaction(commit?: CommitPoint): { completed: TokenLabel[]; refused: ApiError | null } {
     const txn = this.transaction;
     if (txn === null) return { completed: [], refused: null };
     this.transaction = null;
@@ -323,7 +356,7 @@ export class PipelineRuntime {
     let refused: ApiError | null = null;
     if (txn.changes > 0) {
       try {
-        this.step(input, null, 'The transaction was refused, nothing of it was applied');
+        this.step(input, null, 'The transaction was refused, nothing of it was applied', undefined, commit);
       } catch (err) {
         refused = err as ApiError;
       }
@@ -337,13 +370,13 @@ export class PipelineRuntime {
    * Applies parsed input as one step; on any bad event nothing is applied and a ParseErrors ApiError
    * is thrown. Returns the step result.
    */
-  apply(parsed: ParsedInput, endpoint?: InputEndpoint, bytes = 0): StepResult | null {
+  apply(parsed: ParsedInput, endpoint?: InputEndpoint, bytes = 0, commit?: CommitPoint): StepResult | null {
     this.refuseParseErrors(parsed, endpoint);
     if (parsed.count === 0) {
       if (endpoint) endpoint.metrics.total_bytes += bytes;
       return null;
     }
-    const result = this.step(parsed.input, parsed, INPUT_REFUSED, endpoint);
+    const result = this.step(parsed.input, parsed, INPUT_REFUSED, endpoint, commit);
     this.totalInputRecords += parsed.records;
     this.totalProcessedRecords += parsed.records;
     if (endpoint) {
@@ -360,14 +393,21 @@ export class PipelineRuntime {
   }
 
   /** One engine step of `input` (one request's `parsed`, or a commit's: null), its output dispatched; throws stepFailure's error. */
-  private step(input: InputChange[], parsed: ParsedInput | null, refusal: string, endpoint?: InputEndpoint): StepResult {
+  private step(input: InputChange[], parsed: ParsedInput | null, refusal: string, endpoint?: InputEndpoint, commit?: CommitPoint): StepResult {
     let result: StepResult;
+    // NOW() for this step, read once: the input log records it, and a replay gives the circuit the same value
+    const now = this.program.usesNow && this.opts.clock ? (this.replayNow ?? this.opts.clock()) : null;
+    commit?.(now);
     const began = performance.now();
+    this.stepNow = now;
     try {
       result = this.circuit.step(input);
     } catch (err) {
       throw this.stepFailure(err, parsed, endpoint, refusal);
+    } finally {
+      this.stepNow = null;
     }
+    if (now !== null) this.lastNow = now;
     const ended = performance.now();
     this.stepLatency.record(ended - began, ended);
     this.stepMsecs += ended - began;
@@ -452,6 +492,37 @@ export class PipelineRuntime {
     else byKey.delete(k);
     if (byKey.size === 0) this.subscriptions.delete(relation);
     return sub.counter;
+  }
+
+  /**
+   * Where the input connectors stand, for a checkpoint: 'done' for those read once whose data is applied (they
+   * are not read again), and the position of each generating one (RuntimeOptions.connectorPositions resumes it).
+   */
+  connectorPositions(): Record<string, JsonValue> {
+    const out: Record<string, JsonValue> = {};
+    for (const ep of this.inputs.values())
+      if (!ep.endpoint_name.startsWith('api-ingress-') && ep.metrics.end_of_input && !this.pendingConnectorData.some((d) => d.endpointName === ep.endpoint_name)) out[ep.endpoint_name] = 'done';
+    return { ...out, ...this.generated?.positions() };
+  }
+
+  /** Drops the open transaction and what it holds (a replay that ends with it never committed). */
+  dropTransaction(): void {
+    const txn = this.transaction;
+    if (txn === null) return;
+    this.transaction = null;
+    this.bufferedRecords -= txn.records;
+    this.totalInputRecords -= txn.records;
+    for (const [ep, held] of txn.byEndpoint) {
+      ep.metrics.buffered_records -= held.records;
+      ep.metrics.buffered_bytes -= held.bytes;
+      ep.metrics.total_records -= held.records;
+      ep.metrics.total_bytes -= held.bytes;
+    }
+  }
+
+  /** The open transaction's id (null: none). */
+  openTransaction(): number | null {
+    return this.transaction?.id ?? null;
   }
 
   get pipelineComplete(): boolean {

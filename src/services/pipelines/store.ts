@@ -1,6 +1,8 @@
 /**
- * Persistence of pipeline definitions and API keys in SQLite (better-sqlite3, WAL), one file in the
- * service's data directory. Deployment state is not stored: after a restart every pipeline is Shutdown.
+ * Persistence of pipeline definitions, API keys and each pipeline's desired deployment status in SQLite
+ * (better-sqlite3, WAL), one file in the service's data directory. The desired status (Running, Paused or
+ * Shutdown) is what a restart of the server brings each pipeline back to; the pipelines' state itself is in
+ * their storage folders (storage/).
  */
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
@@ -26,6 +28,10 @@ export class PipelineStore {
         name TEXT NOT NULL UNIQUE,
         body TEXT NOT NULL
       );
+      CREATE TABLE IF NOT EXISTS desired_status (
+        id TEXT PRIMARY KEY,
+        status TEXT NOT NULL
+      );
       CREATE TABLE IF NOT EXISTS api_keys (
         id TEXT PRIMARY KEY,
         name TEXT NOT NULL UNIQUE,
@@ -46,6 +52,17 @@ export class PipelineStore {
 
   delete(id: string): void {
     this.db.prepare('DELETE FROM pipelines WHERE id = ?').run(id);
+    this.db.prepare('DELETE FROM desired_status WHERE id = ?').run(id);
+  }
+
+  /** Each pipeline's stored desired status (pipelines never started have none: Shutdown). */
+  desiredStatuses(): Map<string, string> {
+    const rows = this.db.prepare('SELECT id, status FROM desired_status').all() as { id: string; status: string }[];
+    return new Map(rows.map((r) => [r.id, r.status]));
+  }
+
+  setDesiredStatus(id: string, status: 'Running' | 'Paused' | 'Shutdown'): void {
+    this.db.prepare('INSERT INTO desired_status (id, status) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET status = excluded.status').run(id, status);
   }
 
   apiKeys(): ApiKeyRow[] {

@@ -67,8 +67,10 @@ describe('bulk', () => {
   test('bulk edit lists/tags visibility and bulk delete with partial permission', async () => {
     const mine = (await f.req(f.A, 'POST', '/api/v2/tags', { name: 'mine', visibility: 3 })).body.id;
     const theirs = (await f.req(f.B, 'POST', '/api/v2/tags', { name: 'theirs', visibility: 1 })).body.id;
-    const r = await f.req(f.A, 'PATCH', '/api/v2/bulk/tags', { models: [mine, theirs], visibility: 2 });
-    expect(r.body.map((t: any) => t && [t.id, t.visibility])).toEqual([[mine, 2], null]);
+    const hidden = (await f.req(f.B, 'POST', '/api/v2/tags', { name: 'hidden', visibility: 3 })).body.id;
+    // LinkAce's policies: another user's shared tag may be updated, not a private one; only the owner deletes
+    const r = await f.req(f.A, 'PATCH', '/api/v2/bulk/tags', { models: [mine, theirs, hidden], visibility: 2 });
+    expect(r.body.map((t: any) => t && [t.id, t.visibility])).toEqual([[mine, 2], [theirs, 2], null]);
     const list = (await f.req(f.A, 'POST', '/api/v2/lists', { name: 'list' })).body.id;
     expect((await f.req(f.A, 'PATCH', '/api/v2/bulk/lists', { models: [list], visibility: 1 })).body[0].visibility).toBe(1);
     const d = await f.req(f.A, 'DELETE', '/api/v2/bulk/delete', { type: 'tags', models: [mine, theirs, 4242] });
@@ -161,7 +163,8 @@ describe('lists, tags and notes CRUD', () => {
     expect(g.body.links).toBe(`http://localhost:80/api/v2/lists/${c.body.id}/links`);
     const u = await f.req(f.A, 'PATCH', `/api/v2/lists/${c.body.id}`, { description: null });
     expect(u.body).toMatchObject({ name: 'Reading', description: null, visibility: 2 });
-    expect((await f.req(f.B, 'PATCH', `/api/v2/lists/${c.body.id}`, { name: 'x' })).status).toBe(403);
+    expect((await f.req(f.B, 'PATCH', `/api/v2/lists/${c.body.id}`, { description: 'shared' })).body).toMatchObject({ name: 'Reading', description: 'shared', user_id: 1 });
+    expect((await f.req(f.B, 'DELETE', `/api/v2/lists/${c.body.id}`)).status).toBe(403);
     expect((await f.req(f.A, 'DELETE', `/api/v2/lists/${c.body.id}`)).status).toBe(200);
     expect((await f.req(f.A, 'GET', `/api/v2/lists/${c.body.id}`)).status).toBe(404);
     expect((await f.req(f.A, 'GET', '/api/v2/lists/123')).body.message).toContain('LinkList');
@@ -187,7 +190,9 @@ describe('lists, tags and notes CRUD', () => {
     expect(list.body.data.map((x: any) => x.note)).toEqual(['from B', '**markdown** kept raw']);
     expect(list.body.meta.total).toBe(2);
     expect((await f.req(f.A, 'PATCH', `/api/v2/notes/${n.body.id}`, { note: 'edited' })).body.note).toBe('edited');
-    expect((await f.req(f.A, 'PATCH', `/api/v2/notes/${other.body.id}`, { note: 'x' })).status).toBe(403);
+    // B's internal note: A may update it (LinkAce's NotePolicy), not delete it
+    expect((await f.req(f.A, 'PATCH', `/api/v2/notes/${other.body.id}`, { note: 'x' })).body).toMatchObject({ note: 'x', user_id: other.body.user_id });
+    expect((await f.req(f.A, 'DELETE', `/api/v2/notes/${other.body.id}`)).status).toBe(403);
     expect((await f.req(f.A, 'DELETE', `/api/v2/notes/${n.body.id}`)).body).toEqual([]);
     expect((await f.req(f.A, 'GET', `/api/v2/notes/${n.body.id}`)).status).toBe(405);
     expect((await f.req(f.A, 'GET', '/api/v2/links/999/notes')).status).toBe(404);

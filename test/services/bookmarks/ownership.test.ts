@@ -1,7 +1,8 @@
 /**
- * Only your own lists and tags can be attached to your links: user B tries to put a link into A's
- * public list (or tag it with A's public tag) on create, update and bulk edit, through v1 and v2.
- * Each is 422 naming the ids, and A's list and tag stay as they were.
+ * Attaching lists and tags follows LinkAce's update policy: your own and other users' that are not private.
+ * User B tries to put a link into A's private list (or tag it with A's private tag) on create, update and bulk
+ * edit, through v1 and v2: each is 422 naming the ids as unknown (their existence is not told), and A's list
+ * and tag stay as they were. A's public list and tag attach.
  */
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { setup, type Fixture } from './helpers.js';
@@ -11,26 +12,24 @@ let listA: number;
 let tagA: number;
 beforeEach(async () => {
   f = await setup();
-  listA = (await f.req(f.A, 'POST', '/api/v2/lists', { name: 'A reads', visibility: 1 })).body.id;
-  tagA = (await f.req(f.A, 'POST', '/api/v2/tags', { name: 'a-tag', visibility: 1 })).body.id;
+  listA = (await f.req(f.A, 'POST', '/api/v2/lists', { name: 'A reads', visibility: 3 })).body.id;
+  tagA = (await f.req(f.A, 'POST', '/api/v2/tags', { name: 'a-tag', visibility: 3 })).body.id;
 });
 afterEach(async () => {
   await f.close();
 });
 
-const listMessage = (id: number) => `The selected lists are invalid: list id ${id} belongs to another user; only your own lists can be attached.`;
-const tagMessage = (id: number) => `The selected tags are invalid: tag id ${id} belongs to another user; only your own tags can be attached.`;
+const listMessage = (id: number) => `The selected lists are invalid: unknown list id ${id}.`;
+const tagMessage = (id: number) => `The selected tags are invalid: unknown tag id ${id}.`;
 
 async function expectAUnchanged() {
   const links = await f.req(f.A, 'GET', `/api/v2/lists/${listA}/links`);
   expect(links.status).toBe(200);
   expect(links.body.data).toEqual([]);
-  const tagged = await f.req(null, 'GET', `/api/v2/tags/${tagA}/links`);
-  expect(tagged.body?.data ?? []).toEqual([]);
   expect((await f.req(f.A, 'GET', `/api/v2/tags/${tagA}/links`)).body.data).toEqual([]);
 }
 
-describe("attaching another user's list or tag", () => {
+describe("attaching another user's private list or tag", () => {
   test('v2 create: 422 naming the ids, nothing created', async () => {
     const r = await f.req(f.B, 'POST', '/api/v2/links', { url: 'https://b.example', lists: [listA], tags: [tagA] });
     expect(r.status).toBe(422);
@@ -77,6 +76,27 @@ describe("attaching another user's list or tag", () => {
     expect(r.body.tags[0].user_id).toBe(r.body.user_id);
     expect(r.body.lists[0].user_id).toBe(r.body.user_id);
     await expectAUnchanged();
+  });
+
+  test("another user's public and internal lists and tags attach by id, on create, update and bulk edit", async () => {
+    const shared = [
+      (await f.req(f.A, 'POST', '/api/v2/lists', { name: 'A public', visibility: 1 })).body.id,
+      (await f.req(f.A, 'POST', '/api/v2/lists', { name: 'A internal', visibility: 2 })).body.id,
+    ];
+    const tag = (await f.req(f.A, 'POST', '/api/v2/tags', { name: 'a-internal', visibility: 2 })).body.id;
+    const c = await f.req(f.B, 'POST', '/api/v2/links', { url: 'https://b6.example', lists: shared, tags: [tag] });
+    expect(c.status).toBe(200);
+    expect([c.body.lists.map((l: any) => l.id).sort(), c.body.tags.map((t: any) => t.id)]).toEqual([[...shared].sort(), [tag]]);
+    const v1 = await f.req(f.B, 'POST', '/api/v1/links', { url: 'https://b7.example', lists: `${shared[0]}` });
+    expect([v1.status, v1.body.lists.map((l: any) => l.id)]).toEqual([201, [shared[0]]]);
+    const own = (await f.req(f.B, 'POST', '/api/v2/links', { url: 'https://b8.example' })).body.id;
+    expect((await f.req(f.B, 'PATCH', `/api/v2/links/${own}`, { tags: [tag] })).body.tags.map((t: any) => t.id)).toEqual([tag]);
+    const bulk = await f.req(f.B, 'PATCH', '/api/v2/bulk/links', { models: [own], lists: [shared[1]], lists_mode: 'append' });
+    expect(bulk.body[0].lists.map((l: any) => l.id)).toEqual([shared[1]]);
+    // A sees B's links in A's lists only where B's links are visible to A (B's default is private)
+    const inList = await f.req(f.A, 'GET', `/api/v2/lists/${shared[0]}/links`);
+    expect(inList.body.data).toEqual([]);
+    expect((await f.req(f.B, 'GET', `/api/v2/lists/${shared[0]}/links`)).body.data.map((l: any) => l.url).sort()).toEqual(['https://b6.example', 'https://b7.example']);
   });
 
   test('your own lists and tags still attach by id', async () => {

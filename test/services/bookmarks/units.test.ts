@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
-import { canEdit, canView, scopeKey, visibleSql, type Caller } from '../../../src/services/bookmarks/access.js';
+import { canDelete, canUpdate, canView, scopeKey, visibleSql, type Caller } from '../../../src/services/bookmarks/access.js';
 import { fromUnixSeconds, isoMicro, toUnixSeconds } from '../../../src/services/bookmarks/time.js';
 import { Check, isValidUrl, normalizeInput, toInt } from '../../../src/services/bookmarks/validate.js';
 import { validationBody } from '../../../src/services/bookmarks/errors.js';
@@ -47,7 +47,12 @@ describe('access rules', () => {
     expect([1, 2, 3].map((v) => canView(S, other(v)))).toEqual([true, true, false]);
     expect([1, 2, 3].map((v) => canView(SP, other(v)))).toEqual([true, true, true]);
     expect([1, 2, 3].map((v) => canView(G, other(v)))).toEqual([true, false, false]);
-    expect([canEdit(A, own(3)), canEdit(A, other(1)), canEdit(SP, other(1)), canEdit(G, other(1))]).toEqual([true, false, false, false]);
+    // LinkAce 2.x's policies: update (and attach) own or not private; delete/restore own only; no writes without a user
+    expect([1, 2, 3].map((v) => canUpdate(A, own(v)))).toEqual([true, true, true]);
+    expect([1, 2, 3].map((v) => canUpdate(A, other(v)))).toEqual([true, true, false]);
+    expect([1, 2, 3].map((v) => canDelete(A, own(v)))).toEqual([true, true, true]);
+    expect([1, 2, 3].map((v) => canDelete(A, other(v)))).toEqual([false, false, false]);
+    for (const c of [S, SP, G]) expect([canUpdate(c, other(1)), canDelete(c, other(1))]).toEqual([false, false]);
     expect(new Set([A, S, SP, G].map(scopeKey)).size).toBe(4);
   });
 });

@@ -104,15 +104,47 @@ describe('list, tag and note validation', () => {
     expect(await errors('POST', '/api/v2/tags', { name: 'unique' })).toEqual({ name: ['The name has already been taken.'] });
   });
 
-  test('notes: link_id and note required; unknown link 422; a foreign private link 403', async () => {
-    expect(await errors('POST', '/api/v2/notes', {})).toEqual({ link_id: ['The link id field is required.'], note: ['The note field is required.'] });
-    expect(await errors('POST', '/api/v2/notes', { link_id: 'x', note: 'n' })).toEqual({ link_id: ['The link id must be an integer.'] });
-    expect(await errors('POST', '/api/v2/notes', { link_id: 9999, note: 'n' })).toEqual({ link_id: ['The selected link id is invalid.'] });
-    expect(await errors('POST', '/api/v2/notes', { link_id: linkId, note: 'n'.repeat(20001) })).toHaveProperty('note');
+  test('notes: authorized first, as LinkAce (a missing, null, unknown or hidden link is 403 before validation); then note required', async () => {
+    const forbidden = { message: 'This action is unauthorized.' };
     const b = await f.req(f.B, 'POST', '/api/v2/links', { url: 'https://b-private.example', visibility: 3 });
-    expect((await f.req(f.A, 'POST', '/api/v2/notes', { link_id: b.body.id, note: 'hi' })).status).toBe(403);
+    for (const body of [{}, { link_id: null, note: null }, { link_id: 'x', note: 'n' }, { link_id: 9999, note: 'n' }, { link_id: b.body.id, note: 'hi' }]) {
+      for (const v of ['v1', 'v2']) {
+        const r = await f.req(f.A, 'POST', `/api/${v}/notes`, body);
+        expect([v, body, r.status, r.body]).toEqual([v, body, 403, forbidden]);
+      }
+    }
+    expect(await errors('POST', '/api/v2/notes', { link_id: linkId })).toEqual({ note: ['The note field is required.'] });
+    expect(await errors('POST', '/api/v2/notes', { link_id: `${linkId}`, note: null })).toEqual({ note: ['The note field is required.'] });
+    expect(await errors('POST', '/api/v2/notes', { link_id: linkId, note: 'n'.repeat(20001) })).toHaveProperty('note');
     const n = await f.req(f.A, 'POST', '/api/v2/notes', { link_id: linkId, note: 'hello' });
     expect(await errors('PATCH', `/api/v2/notes/${n.body.id}`, { visibility: 5 })).toHaveProperty('visibility');
+    expect(await errors('PATCH', `/api/v2/notes/${n.body.id}`, { note: null })).toEqual({ note: ['The note field is required.'] });
+    expect(await errors('PATCH', `/api/v1/notes/${n.body.id}`, { note: null })).toEqual({ note: ['The note field is required.'] });
+    expect((await f.req(f.A, 'PATCH', `/api/v2/notes/${n.body.id}`, {})).body.note).toBe('hello');
+  });
+
+  test('lists and tags: a name may be left out of an update but not cleared (LinkAce: 422, nothing changed)', async () => {
+    for (const kind of ['lists', 'tags']) {
+      const c = await f.req(f.A, 'POST', `/api/v2/${kind}`, { name: `keep ${kind}`, visibility: 2 });
+      for (const v of ['v1', 'v2']) {
+        for (const method of ['PATCH', 'PUT']) {
+          expect(await errors(method, `/api/${v}/${kind}/${c.body.id}`, { name: null })).toEqual({ name: ['The name field is required.'] });
+          expect(await errors(method, `/api/${v}/${kind}/${c.body.id}`, { name: '  ' })).toEqual({ name: ['The name field is required.'] });
+        }
+      }
+      const now = await f.req(f.A, 'GET', `/api/v2/${kind}/${c.body.id}`);
+      expect(now.body).toMatchObject({ name: `keep ${kind}`, visibility: 2 });
+      expect((await f.req(f.A, 'PATCH', `/api/v2/${kind}/${c.body.id}`, { visibility: 1 })).body).toMatchObject({ name: `keep ${kind}`, visibility: 1 });
+    }
+  });
+
+  test("LinkAce's own update checks: its messages, but 'must be either' where LinkAce writes 'must bei either'", async () => {
+    const list = await f.req(f.A, 'POST', '/api/v2/lists', { name: 'messages' });
+    expect(await errors('PATCH', `/api/v2/lists/${list.body.id}`, { name: null, description: ['bla'], visibility: 'hello' })).toEqual({
+      name: ['The name field is required.'],
+      description: ['The description must be a string.'],
+      visibility: ['The visibility must be either 1 (public), 2 (internal) or 3 (private).'],
+    });
   });
 
   test('trash bodies', async () => {

@@ -141,11 +141,11 @@ describe('visibility matrix', () => {
     }
   });
 
-  test('bulk edit as A: own links updated, the others null (no leak of private ones)', async () => {
+  test("bulk edit as A: own and B's shared links updated, B's private one null (no leak)", async () => {
     const all = ALL.map((k) => ids[`link:${k}`]);
     const r = await f.req(f.A, 'PATCH', '/api/v2/bulk/links', { models: all, tags: [], tags_mode: 'append', lists: [], lists_mode: 'append', visibility: null });
     expect(r.status).toBe(200);
-    expect(r.body.map((x: any) => (x ? x.id : null))).toEqual([ids['link:A1'], ids['link:A2'], ids['link:A3'], null, null, null]);
+    expect(r.body.map((x: any) => (x ? x.id : null))).toEqual([ids['link:A1'], ids['link:A2'], ids['link:A3'], ids['link:B1'], ids['link:B2'], null]);
     const d = await f.req(f.B, 'DELETE', '/api/v2/bulk/delete', { type: 'links', models: [ids['link:A1'], ids['link:A3'], 99999] });
     expect(d.body).toEqual({ [ids['link:A1']!]: false, [ids['link:A3']!]: false });
   });

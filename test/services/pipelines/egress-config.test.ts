@@ -2,7 +2,8 @@
  * ops serve's egress reads its connector configuration as today's Feldera (in-process server, real HTTP, the
  * pipeline's real worker): the query string's encoder fields and a JSON body's whole connector config are
  * checked, each refused case with Feldera's status and error_code and a message naming the parameter; every
- * accepted form (query, body json, body csv, body with backpressure / send_snapshot) streams the same changes
+ * accepted form (query, body json, body csv, body with backpressure / send_snapshot, and v0.24's SDK request:
+ * query parameters with the body `null`, or an empty body) streams the same changes
  * as the plain stream; buffer_size_records sizes the chunks, delimiter the CSV; update_format=snowflake
  * writes Snowflake's records.
  */
@@ -141,6 +142,10 @@ describe('egress connector configuration', { timeout: 120_000 }, () => {
     const forms = {
       query: await WatchReader.open(svc, 'e', 'mv', 'format=json&array=false&update_format=insert_delete&json_flavor=default&buffer_size_records=10000&backpressure=true'),
       body: await WatchReader.open(svc, 'e', 'mv', '', { format: { name: 'json', config: { array: true } } }),
+      // Feldera v0.24's Python SDK (listen_to_pipeline): its HTTP helper sends None as the body `null`
+      sdk024: await WatchReader.open(svc, 'e', 'mv', 'format=json&backpressure=true&mode=watch', null),
+      sdk024Spaced: await WatchReader.open(svc, 'e', 'mv', 'format=json&backpressure=true&mode=watch', ' null\n'),
+      emptyBody: await WatchReader.open(svc, 'e', 'mv', 'format=json&backpressure=true&mode=watch', ''),
       bodyTransport: await WatchReader.open(svc, 'e', 'mv', 'mode=watch', {
         transport: { name: 'http_output', config: { backpressure: true } },
         format: { name: 'json', config: { array: true, update_format: 'insert_delete', buffer_size_records: 10000 } },
@@ -189,8 +194,9 @@ describe('egress connector configuration', { timeout: 120_000 }, () => {
     const outputs: any[] = (await svc.call('GET', '/v0/pipelines/e/stats')).json.outputs;
     expect(outputs).toHaveLength(all.length);
     const configs = outputs.map((o) => o.config);
-    expect(configs.filter((c) => c.backpressure)).toHaveLength(2);
-    expect(configs.filter((c) => c.transport.config.backpressure === true)).toHaveLength(2);
+    // the query's backpressure=true read from 4 (the SDK's three among them: a null or empty body is no config), the body's from 1
+    expect(configs.filter((c) => c.backpressure)).toHaveLength(5);
+    expect(configs.filter((c) => c.transport.config.backpressure === true)).toHaveLength(5);
     expect(configs.filter((c) => c.send_snapshot)).toHaveLength(1);
     expect(configs.find((c) => c.format.name === 'csv' && c.format.config.delimiter === ';').format.config.buffer_size_records).toBe(2);
     expect(configs.filter((c) => c.format.name === 'json').every((c) => c.format.config.array === true)).toBe(true);

@@ -296,15 +296,17 @@ describe('checkpoints (ops serve keeps no storage)', () => {
     await svc.close();
   });
 
-  it("POST /checkpoint and /checkpoint/sync answer the open-source edition's 501 EnterpriseFeature, saying why", async () => {
+  it('POST /checkpoint needs a deployed pipeline (503 otherwise, 404 unknown); /checkpoint/sync answers 501 EnterpriseFeature, saying why', async () => {
+    const stopped = await svc.call('POST', '/v0/pipelines/c/checkpoint');
+    expect(stopped.status).toBe(503);
+    expect(stopped.json.error_code).toBe('PipelineInteractionNotDeployed');
+    expect((await svc.call('POST', '/v0/pipelines/nope/checkpoint')).status).toBe(404);
     for (const name of ['c', 'nope']) {
-      for (const path of ['checkpoint', 'checkpoint/sync']) {
-        const r = await svc.call('POST', `/v0/pipelines/${name}/${path}`);
-        expect(r.status, path).toBe(501);
-        expect(r.json).toMatchObject({ error_code: 'EnterpriseFeature', details: { feature: 'checkpoint' } });
-        expect(r.json.message).toMatch(/^Cannot use enterprise-only feature \(checkpoint\) in Feldera community edition\. /);
-        expect(r.json.message).toContain('ops serve keeps no storage');
-      }
+      const r = await svc.call('POST', `/v0/pipelines/${name}/checkpoint/sync`);
+      expect(r.status).toBe(501);
+      expect(r.json).toMatchObject({ error_code: 'EnterpriseFeature', details: { feature: 'checkpoint sync' } });
+      expect(r.json.message).toMatch(/^Cannot use enterprise-only feature \(checkpoint sync\)/);
+      expect(r.json.message).toContain('syncs them to no object store');
     }
   });
 

@@ -6,16 +6,17 @@
  * - the model cap is checked first and alone, before any model is looked at (see refuseOverCap);
  * - every model is validated before anything is written; one bad model refuses the whole request
  *   with its errors keyed `models.<i>.<field>`;
- * - edits and deletes run in one transaction; a model the caller may not edit answers null (edits)
- *   or false (deletes), a model that does not exist is left out of the answer;
+ * - edits and deletes run in one transaction; a model the caller may not update (LinkAce's update policy:
+ *   own, or another user's not private) answers null, one the caller may not delete (not their own) answers
+ *   false; a model that does not exist is left out of the answer;
  * - events (link.updated, tag.created) are emitted after the transaction has committed.
  */
 import type { Deps } from '../deps.js';
-import { canEdit, type Caller } from '../access.js';
+import { canDelete, canUpdate, type Caller } from '../access.js';
 import { ATTACH_MODES, BULK_DELETE_TYPES, Check, isPlainObject, normalizeInput, refuseTooManyModels, type Input, type Ref } from '../validate.js';
-import { attach, attachedIds, getLink, linkWithRelations, setLinkDeleted, updateLink, type LinkJson } from '../store/links.js';
+import { attach, getLink, linkWithRelations, setLinkDeleted, updateLink, type LinkJson, type LinkRow } from '../store/links.js';
 import { collectionJson, getCollection, setCollectionDeleted, updateCollection, type CollectionKind, type CollectionRow } from '../store/collections.js';
-import { checkRefs, emitTagsCreated, requireUser, resolveRefs, storeLink, validateNewLink } from './links.js';
+import { checkRefs, emitLinkUpdated, emitTagsCreated, replaceVisibleRefs, requireUser, resolveRefs, storeLink, validateNewLink } from './links.js';
 import { readCollectionFields, storeCollection } from './collections.js';
 
 /** Links stored at once while a bulk create fetches their page metadata. */
@@ -96,7 +97,7 @@ export function bulkCreateCollections(deps: Deps, caller: Caller, kind: Collecti
 
 /** PATCH /api/v2/bulk/links: tags and lists (append or replace) and visibility of several links. */
 export function bulkEditLinks(deps: Deps, caller: Caller, body: Input): (LinkJson | null)[] {
-  requireUser(caller);
+  const userId = requireUser(caller);
   const c = new Check(body);
   refuseOverCap(c);
   const ids = c.ids('models', { required: true });
@@ -110,27 +111,31 @@ export function bulkEditLinks(deps: Deps, caller: Caller, body: Input): (LinkJso
   c.done();
   const created: CollectionRow[] = [];
   const out: (LinkJson | null)[] = [];
+  const updatedRows: LinkRow[] = [];
   deps.db.transaction(() => {
     for (const id of ids ?? []) {
       const row = getLink(deps.db, id);
       if (!row) continue;
-      if (!canEdit(caller, row)) {
+      if (!canUpdate(caller, row)) {
         out.push(null);
         continue;
       }
       const apply = (kind: CollectionKind, refs: Ref[] | null | undefined, mode: 'append' | 'replace' | null | undefined) => {
         if (!refs || !mode) return;
-        const resolved = resolveRefs(deps, row.user_id, kind, refs, created);
-        attach(deps.db, kind, id, mode === 'append' ? [...attachedIds(deps.db, kind, id), ...resolved] : resolved, mode === 'append' ? 'append' : 'replace');
+        const resolved = resolveRefs(deps, userId, kind, refs, created);
+        if (mode === 'append') attach(deps.db, kind, id, resolved, 'append');
+        else replaceVisibleRefs(deps, caller, kind, id, resolved);
       };
       apply('tags', tags, tagsMode);
       apply('lists', lists, listsMode);
       const updated = updateLink(deps.db, id, visibility ? { visibility } : {});
+      updatedRows.push(updated);
       out.push(linkWithRelations(deps.db, caller, updated));
     }
   })();
   emitTagsCreated(deps, created);
-  for (const l of out) if (l) deps.events.emit({ type: 'link.updated', data: l, userId: l.user_id });
+  let n = 0;
+  for (const l of out) if (l) emitLinkUpdated(deps, caller, updatedRows[n++]!, l);
   return out;
 }
 
@@ -147,7 +152,7 @@ export function bulkEditCollections(deps: Deps, caller: Caller, kind: Collection
     for (const id of ids ?? []) {
       const row = getCollection(deps.db, kind, id);
       if (!row) continue;
-      if (!canEdit(caller, row)) out.push(null);
+      if (!canUpdate(caller, row)) out.push(null);
       else out.push(collectionJson(kind, updateCollection(deps.db, kind, id, visibility ? { visibility } : {})));
     }
     return out;
@@ -167,7 +172,7 @@ export function bulkDelete(deps: Deps, caller: Caller, body: Input): Record<stri
     for (const id of ids!) {
       const row = type === 'links' ? getLink(deps.db, id) : getCollection(deps.db, type!, id);
       if (!row) continue;
-      if (!canEdit(caller, row)) {
+      if (!canDelete(caller, row)) {
         out[String(id)] = false;
         continue;
       }

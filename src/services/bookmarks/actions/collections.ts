@@ -1,6 +1,9 @@
-/** Creating, updating and deleting lists and tags. */
+/**
+ * Creating, updating and deleting lists and tags. Who may: LinkAce 2.x's LinkListPolicy and TagPolicy (any
+ * user updates a list or tag that is not private; only the owner deletes it).
+ */
 import type { Deps } from '../deps.js';
-import { canEdit, canView, type Caller } from '../access.js';
+import { canDelete, canUpdate, canView, type Caller } from '../access.js';
 import { forbidden, forbiddenEmpty, notFound, unauthenticated } from '../errors.js';
 import { Check, LIMITS, type Input } from '../validate.js';
 import { collectionJson, findOwnByName, getCollection, insertCollection, setCollectionDeleted, updateCollection, KINDS, type CollectionKind, type CollectionRow } from '../store/collections.js';
@@ -25,7 +28,8 @@ export function readCollectionFields(
   opts: { create: boolean; current?: CollectionRow; v1?: boolean; seen?: Set<string> },
 ): CollectionFields {
   const f: CollectionFields = {};
-  const name = c.string('name', { required: opts.create, max: LIMITS.name });
+  // on update the name may be left out, but not cleared (LinkAce: "The name field is required.")
+  const name = c.string('name', { required: opts.create || c.input.name === null, max: LIMITS.name });
   if (typeof name === 'string') {
     const clean = cleanName(name);
     if (!clean) c.fail('name', 'The :attribute field is required.');
@@ -73,16 +77,17 @@ export function viewableCollection(deps: Deps, caller: Caller, kind: CollectionK
   return row;
 }
 
-export function editableCollection(deps: Deps, caller: Caller, kind: CollectionKind, id: number): CollectionRow {
+/** Loads a list or tag for a change: 404, then 401 for guests, then 403 unless `allowed` (update or delete policy). */
+function changeableCollection(deps: Deps, caller: Caller, kind: CollectionKind, id: number, allowed: (caller: Caller, row: CollectionRow) => boolean): CollectionRow {
   const row = getCollection(deps.db, kind, id);
   if (!row) throw notFound(KINDS[kind].model, id);
   if (caller.kind === 'guest') throw unauthenticated();
-  if (!canEdit(caller, row)) throw forbidden();
+  if (!allowed(caller, row)) throw forbidden();
   return row;
 }
 
 export function patchCollection(deps: Deps, caller: Caller, kind: CollectionKind, id: number, input: Input, opts: { v1?: boolean } = {}) {
-  const row = editableCollection(deps, caller, kind, id);
+  const row = changeableCollection(deps, caller, kind, id, canUpdate);
   const c = new Check(input);
   const f = readCollectionFields(deps, row.user_id, kind, c, { create: false, current: row, v1: opts.v1 });
   c.done();
@@ -90,7 +95,7 @@ export function patchCollection(deps: Deps, caller: Caller, kind: CollectionKind
 }
 
 export function deleteCollection(deps: Deps, caller: Caller, kind: CollectionKind, id: number): void {
-  editableCollection(deps, caller, kind, id);
+  changeableCollection(deps, caller, kind, id, canDelete);
   setCollectionDeleted(deps.db, kind, id, true);
 }
 

@@ -1,10 +1,10 @@
 /** Creating, updating and deleting links: validation, permissions, metadata, events. */
 import type { Deps } from '../deps.js';
-import { canEdit, canView, userIdOf, type Caller } from '../access.js';
+import { canDelete, canUpdate, canView, type Caller } from '../access.js';
 import { forbidden, notFound, unauthenticated, HttpError } from '../errors.js';
 import { Check, LIMITS, type Input, type Ref } from '../validate.js';
 import { getUser } from '../store/users.js';
-import { attach, findOwnLinkByUrl, getLink, insertLink, linkJson, linkWithRelations, setLinkDeleted, updateLink, type LinkJson, type LinkRow } from '../store/links.js';
+import { attach, attachedIds, findOwnLinkByUrl, getLink, insertLink, linkJson, linkWithRelations, setLinkDeleted, updateLink, type LinkJson, type LinkRow } from '../store/links.js';
 import { findOwnByName, getCollection, insertCollection, setCollectionDeleted, type CollectionKind, type CollectionRow, collectionJson } from '../store/collections.js';
 import { fallbackTitle } from '../metadata.js';
 
@@ -20,25 +20,22 @@ export function defaultVisibility(deps: Deps, userId: number): number {
 }
 
 /**
- * Checks that referenced ids exist, are visible and are the caller's own: only your own lists and
- * tags can be attached to your links (another user's public list would otherwise show your link).
- * Names are resolved later: found among the caller's own, or created for the caller.
+ * Checks that referenced ids exist and may be attached, as LinkAce's update policy says: the caller's own
+ * lists and tags and other users' that are not private. Another user's private one is refused (LinkAce's
+ * repository would attach any id; this is the one place ops is stricter) and named like an unknown id, so
+ * that its existence is not told. Names are resolved later: found among the caller's own, or created.
  */
 export function checkRefs(deps: Deps, caller: Caller, c: Check, field: string, kind: CollectionKind, refs: Ref[] | null | undefined): void {
   if (!refs) return;
   const unknown: number[] = [];
-  const foreign: number[] = [];
-  const own = userIdOf(caller);
   for (const r of refs) {
     if ('id' in r) {
       const row = getCollection(deps.db, kind, r.id);
-      if (!row || !canView(caller, row)) unknown.push(r.id);
-      else if (row.user_id !== own) foreign.push(r.id);
+      if (!row || !canUpdate(caller, row)) unknown.push(r.id);
     }
   }
   const noun = kind === 'lists' ? 'list' : 'tag';
   if (unknown.length) c.fail(field, `The selected :attribute are invalid: unknown ${noun} id ${unknown.join(', ')}.`);
-  if (foreign.length) c.fail(field, `The selected :attribute are invalid: ${noun} id ${foreign.join(', ')} belongs to another user; only your own ${kind} can be attached.`);
 }
 
 /** Resolves refs to ids, creating the user's own collections for unknown names. Run inside a transaction. */
@@ -59,6 +56,29 @@ export function resolveRefs(deps: Deps, userId: number, kind: CollectionKind, re
     }
   }
   return [...new Set(ids)];
+}
+
+/**
+ * Replaces the lists or tags of a link that the caller can see with `ids`; those attached that the caller
+ * cannot see (another user's private ones) stay: a user who updates someone else's shared link never
+ * detaches what they were not shown. Run inside a transaction.
+ */
+export function replaceVisibleRefs(deps: Deps, caller: Caller, kind: CollectionKind, linkId: number, ids: number[]): void {
+  const hidden = attachedIds(deps.db, kind, linkId).filter((id) => {
+    const row = getCollection(deps.db, kind, id);
+    return row !== undefined && !canView(caller, row);
+  });
+  attach(deps.db, kind, linkId, [...hidden, ...ids], 'replace');
+}
+
+/**
+ * Publishes link.updated for a link: the link as its owner sees it (the event belongs to the owner), also when
+ * another user changed it, whose view would show their own private tags and hide the owner's.
+ */
+export function emitLinkUpdated(deps: Deps, caller: Caller, row: LinkRow, asCaller: LinkJson): void {
+  const own = caller.kind === 'user' && caller.userId === row.user_id;
+  const data = own ? asCaller : linkWithRelations(deps.db, { kind: 'user', userId: row.user_id, tokenId: 0 }, row);
+  deps.events.emit({ type: 'link.updated', data, userId: row.user_id });
 }
 
 export function emitTagsCreated(deps: Deps, tags: CollectionRow[]): void {
@@ -191,12 +211,21 @@ export function viewableLink(deps: Deps, caller: Caller, id: number): LinkRow {
   return row;
 }
 
-/** Loads a link for changing: 404, then 401 for guests, then 403 unless the caller owns it. */
-export function editableLink(deps: Deps, caller: Caller, id: number): LinkRow {
+/** Loads a link for updating: 404 when absent or trashed, then 401 for guests, then 403 unless LinkAce's update policy allows it. */
+export function updatableLink(deps: Deps, caller: Caller, id: number): LinkRow {
   const row = getLink(deps.db, id);
   if (!row) throw notFound('Link', id);
   if (caller.kind === 'guest') throw unauthenticated();
-  if (!canEdit(caller, row)) throw forbidden();
+  if (!canUpdate(caller, row)) throw forbidden();
+  return row;
+}
+
+/** Loads a link for deleting (or checking now): 404, then 401 for guests, then 403 unless the caller owns it. */
+export function ownLink(deps: Deps, caller: Caller, id: number): LinkRow {
+  const row = getLink(deps.db, id);
+  if (!row) throw notFound('Link', id);
+  if (caller.kind === 'guest') throw unauthenticated();
+  if (!canDelete(caller, row)) throw forbidden();
   return row;
 }
 
@@ -220,14 +249,15 @@ export function prepareLinkUpdate(deps: Deps, caller: Caller, row: LinkRow, inpu
     if (f.visibility !== undefined && f.visibility !== null) patch.visibility = f.visibility;
     if (f.check_disabled !== undefined && f.check_disabled !== null) patch.check_disabled = f.check_disabled;
     const updated = updateLink(deps.db, row.id, patch);
-    if (f.lists !== undefined) attach(deps.db, 'lists', row.id, resolveRefs(deps, row.user_id, 'lists', f.lists ?? [], created), 'replace');
-    if (f.tags !== undefined) attach(deps.db, 'tags', row.id, resolveRefs(deps, row.user_id, 'tags', f.tags ?? [], created), 'replace');
+    const userId = requireUser(caller);
+    if (f.lists !== undefined) replaceVisibleRefs(deps, caller, 'lists', row.id, resolveRefs(deps, userId, 'lists', f.lists ?? [], created));
+    if (f.tags !== undefined) replaceVisibleRefs(deps, caller, 'tags', row.id, resolveRefs(deps, userId, 'tags', f.tags ?? [], created));
     return updated;
   };
 }
 
 export function patchLink(deps: Deps, caller: Caller, id: number, input: Input, opts: { v1?: boolean } = {}): LinkJson {
-  const row = editableLink(deps, caller, id);
+  const row = updatableLink(deps, caller, id);
   const c = new Check(input);
   const apply = prepareLinkUpdate(deps, caller, row, input, c, opts);
   c.done();
@@ -241,11 +271,11 @@ export function patchLink(deps: Deps, caller: Caller, id: number, input: Input, 
   }
   const json = linkWithRelations(deps.db, caller, updated);
   emitTagsCreated(deps, created);
-  deps.events.emit({ type: 'link.updated', data: json, userId: updated.user_id });
+  emitLinkUpdated(deps, caller, updated, json);
   return json;
 }
 
 export function deleteLink(deps: Deps, caller: Caller, id: number): void {
-  editableLink(deps, caller, id);
+  ownLink(deps, caller, id);
   setLinkDeleted(deps.db, id, true);
 }

@@ -1,45 +1,59 @@
-/** Creating, updating and deleting notes. A note may be added to any link the caller can see. */
+/**
+ * Creating, updating and deleting notes, authorized as LinkAce 2.x authorizes them, before any validation:
+ * - create: the caller must be able to see the link `link_id` names; a missing, null, unknown or trashed link
+ *   leaves nothing to authorize against and answers 403 (LinkAce's NoteStoreRequest);
+ * - update: the note's own policy (its owner, or anybody when the note is not private) and the note's link
+ *   must be visible to the caller (LinkAce's NoteUpdateRequest), so a note on a link that became another
+ *   user's private link answers 403;
+ * - delete: the note's owner only, and (as every note operation here) only while its link is visible.
+ */
 import type { Deps } from '../deps.js';
-import { canEdit, canView, type Caller } from '../access.js';
+import { canDelete, canUpdate, canView, type Caller } from '../access.js';
 import { forbidden, notFound, unauthenticated } from '../errors.js';
 import { Check, LIMITS, type Input } from '../validate.js';
 import { getLink } from '../store/links.js';
 import { getNote, insertNote, setNoteDeleted, updateNote, type NoteRow } from '../store/notes.js';
 import { defaultVisibility, requireUser } from './links.js';
 
-export function createNote(deps: Deps, caller: Caller, input: Input): NoteRow {
-  const userId = requireUser(caller);
-  const c = new Check(input);
-  const linkId = c.integer('link_id', { required: true, min: 1 });
-  const note = c.string('note', { required: true, max: LIMITS.note });
-  const visibility = c.visibility('visibility');
-  if (typeof linkId === 'number') {
-    const link = getLink(deps.db, linkId);
-    if (!link) c.fail('link_id', 'The selected :attribute is invalid.');
-    else if (!canView(caller, link)) throw forbidden();
-  }
-  c.done();
-  return insertNote(deps.db, { user_id: userId, link_id: linkId!, note: note!, visibility: visibility ?? defaultVisibility(deps, userId) });
+/** The link a `link_id` value names when it is a positive integer (or its digits) and the link is not trashed. */
+function linkNamed(deps: Deps, value: unknown) {
+  const id = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : NaN;
+  return Number.isSafeInteger(id) && id > 0 ? getLink(deps.db, id) : undefined;
 }
 
-export function editableNote(deps: Deps, caller: Caller, id: number): NoteRow {
+export function createNote(deps: Deps, caller: Caller, input: Input): NoteRow {
+  const userId = requireUser(caller);
+  const link = linkNamed(deps, input.link_id);
+  if (!link || !canView(caller, link)) throw forbidden();
+  const c = new Check(input);
+  const note = c.string('note', { required: true, max: LIMITS.note });
+  const visibility = c.visibility('visibility');
+  c.done();
+  return insertNote(deps.db, { user_id: userId, link_id: link.id, note: note!, visibility: visibility ?? defaultVisibility(deps, userId) });
+}
+
+/** Loads a note for a change: 404, then 401 for guests, then 403 unless `allowed` and its link is visible. */
+function changeableNote(deps: Deps, caller: Caller, id: number, allowed: (caller: Caller, row: NoteRow) => boolean): NoteRow {
   const row = getNote(deps.db, id);
   if (!row) throw notFound('Note', id);
   if (caller.kind === 'guest') throw unauthenticated();
-  if (!canEdit(caller, row)) throw forbidden();
+  if (!allowed(caller, row)) throw forbidden();
+  const link = getLink(deps.db, row.link_id);
+  if (!link || !canView(caller, link)) throw forbidden();
   return row;
 }
 
 export function patchNote(deps: Deps, caller: Caller, id: number, input: Input): NoteRow {
-  editableNote(deps, caller, id);
+  changeableNote(deps, caller, id, canUpdate);
   const c = new Check(input);
-  const note = c.string('note', { max: LIMITS.note });
+  // on update the note may be left out, but not cleared (LinkAce: "The note field is required.")
+  const note = c.string('note', { required: input.note === null, max: LIMITS.note });
   const visibility = c.visibility('visibility');
   c.done();
   return updateNote(deps.db, id, { note: note ?? undefined, visibility: visibility ?? undefined });
 }
 
 export function deleteNote(deps: Deps, caller: Caller, id: number): void {
-  editableNote(deps, caller, id);
+  changeableNote(deps, caller, id, canDelete);
   setNoteDeleted(deps.db, id, true);
 }

@@ -21,7 +21,7 @@ function ownerOf(caller: Caller): number | null {
   return caller.kind === 'user' ? caller.userId : null;
 }
 
-/** The caller's trashed items of one type, newest deletion first, in their v2 JSON shape. */
+/** The caller's trashed items of one type, by id (as LinkAce lists them), in their v2 JSON shape. */
 export function trashedItems(deps: Deps, caller: Caller, type: TrashType): Record<string, unknown>[] {
   const owner = ownerOf(caller);
   if (owner === null) return [];

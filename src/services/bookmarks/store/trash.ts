@@ -8,7 +8,7 @@ export const RESTORE_TYPES = { link: 'links', list: 'lists', tag: 'tags', note: 
 export type RestoreType = keyof typeof RESTORE_TYPES;
 
 export function trashed(db: DB, userId: number, type: TrashType): Record<string, unknown>[] {
-  return q(db, `SELECT * FROM ${type} WHERE user_id = ? AND deleted_at IS NOT NULL ORDER BY deleted_at DESC, id DESC`).all(userId) as Record<string, unknown>[];
+  return q(db, `SELECT * FROM ${type} WHERE user_id = ? AND deleted_at IS NOT NULL ORDER BY id`).all(userId) as Record<string, unknown>[];
 }
 
 /** Permanently deletes the user's trashed items of one type; returns how many. */

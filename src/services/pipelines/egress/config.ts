@@ -8,6 +8,8 @@
  * EgressConfig or an ApiError out.
  *
  * Rules (Feldera's, with its error codes; messages name the parameter or field):
+ * - no body, an empty one or the JSON `null` is no configuration: the query string is read (v0.24's Python SDK
+ *   sends `null` with `?format=json&backpressure=true&mode=watch` when it listens to a view);
  * - body and `format`/`backpressure` query parameters together: 400 InvalidParam; other query parameters
  *   are not read when a body is given (as Feldera), except the service's own `mode` and `query`;
  * - a body that is not JSON, not an object, a transport other than http_output, a format other than json
@@ -228,6 +230,12 @@ export function egressConfigFromQuery(input: QueryInput): EgressConfig {
       ? jsonEncoding(readQueryFields(input.query, JSON_FIELDS, input.endpoint, src), true, input.endpoint, src, input.columns, fail)
       : csvEncoding(readQueryFields(input.query, CSV_FIELDS, input.endpoint, src), true, src, fail);
   return { encoding, backpressure: input.backpressure, sendSnapshot: input.sendSnapshot, formatConfig: config };
+}
+
+/** Does a request body carry a connector configuration? Not when empty or the JSON `null` (whitespace aside). */
+export function bodyHasConfig(text: string): boolean {
+  const t = text.trim();
+  return t !== '' && t !== 'null';
 }
 
 /** The query parameters a body may not be mixed with (Feldera's EgressArgs besides send_snapshot). */

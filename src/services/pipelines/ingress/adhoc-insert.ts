@@ -20,7 +20,7 @@ import { queryGuard, type QueryGuard } from '../egress/query-memory.js';
 import { sortedContents } from '../egress/snapshot.js';
 import { ApiError } from '../errors.js';
 import { findRelation } from '../names.js';
-import type { PipelineRuntime } from '../runtime.js';
+import type { CommitPoint, PipelineRuntime } from '../runtime.js';
 import { RowError } from './binding.js';
 import { ParsedSink } from './parser.js';
 import type { ParseErrorEntry } from './parse-error.js';
@@ -128,7 +128,7 @@ function refusal(err: ApiError): ApiError {
  * Runs the INSERT on the pipeline's current state as one step and gives the number of rows inserted.
  * Throws a 400 AdHocQueryError (nothing applied) when anything is refused.
  */
-export function runInsert(rt: PipelineRuntime, stmt: InsertStatement, outputCase: 'upper' | 'lower', guard: QueryGuard = queryGuard(badQuery)): number {
+export function runInsert(rt: PipelineRuntime, stmt: InsertStatement, outputCase: 'upper' | 'lower', guard: QueryGuard = queryGuard(badQuery), commit?: CommitPoint): number {
   const program = rt.program;
   const table = findRelation(program, stmt.table, 'table');
   if (!table) {
@@ -173,7 +173,7 @@ export function runInsert(rt: PipelineRuntime, stmt: InsertStatement, outputCase
     }
   }
   try {
-    rt.ingest(sink.result((c) => ('row' in c ? jsonText(c.row) : '')));
+    rt.ingest(sink.result((c) => ('row' in c ? jsonText(c.row) : '')), undefined, 0, commit);
   } catch (err) {
     if (err instanceof ApiError && err.status < 500) throw refusal(err);
     throw err;
@@ -182,7 +182,7 @@ export function runInsert(rt: PipelineRuntime, stmt: InsertStatement, outputCase
 }
 
 /** The answer body of an INSERT: its `count` row in the query's format (the name `count` as Feldera's, whatever the output case). */
-export function answerInsert(rt: PipelineRuntime, stmt: InsertStatement, format: QueryFormat, outputCase: 'upper' | 'lower', guard?: QueryGuard): string {
-  const count = runInsert(rt, stmt, outputCase, guard);
+export function answerInsert(rt: PipelineRuntime, stmt: InsertStatement, format: QueryFormat, outputCase: 'upper' | 'lower', guard?: QueryGuard, commit?: CommitPoint): string {
+  const count = runInsert(rt, stmt, outputCase, guard, commit);
   return formatQuery([{ row: { count }, weight: 1 }], ['count'], format);
 }

@@ -1,13 +1,15 @@
 /**
- * Today's checkpoint endpoints, answered as Feldera's open-source edition answers them (the edition
- * `GET /v0/config` reports), for `ops serve` keeps no storage (runtime_config.storage is false):
- * - `POST .../checkpoint` and `POST .../checkpoint/sync`: 501 EnterpriseFeature, Feldera's message (its
- *   manager refuses them before it looks at the pipeline) followed by why there is nothing to checkpoint here.
- * - `GET .../checkpoints`: `[]`; `GET .../checkpoint_status`: `{success: null, failure: null}`;
- *   `GET .../checkpoint/sync_status`: `{success: null, failure: null, periodic: null}`. These reach the
- *   running pipeline in Feldera, so a pipeline that is not deployed gets the manager's 503
- *   PipelineInteractionNotDeployed, and an `incarnation_uuid` other than this run's is 400
- *   IncarnationUuidMismatch (one that is not a UUID: 400 InvalidQueryParameter).
+ * Today's checkpoint endpoints, answered as Feldera's Enterprise edition answers them (ops serve keeps each
+ * pipeline's state in its storage: docs/pipelines.md, "Durable pipelines"):
+ * - `POST .../checkpoint`: 200 `{checkpoint_sequence_number, incarnation_uuid}` at once (sequence numbers of
+ *   this run, from 0); the checkpoint is written between steps, and `GET .../checkpoint_status` reports it
+ *   (`success`: the last sequence number written; `failure`: the last failure ever, with its reason).
+ * - `GET .../checkpoints`: the stored checkpoints' metadata (Feldera's CheckpointMetadata), oldest first.
+ * - `POST .../checkpoint/sync`: 501 EnterpriseFeature (syncing to object storage is not a local matter);
+ *   `GET .../checkpoint/sync_status`: `{success: null, failure: null, periodic: null}`.
+ * These reach the running pipeline in Feldera, so a pipeline that is not deployed gets the manager's 503
+ * PipelineInteractionNotDeployed, and an `incarnation_uuid` other than this run's is 400
+ * IncarnationUuidMismatch (one that is not a UUID: 400 InvalidQueryParameter).
  */
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../errors.js';
@@ -16,11 +18,9 @@ import type { PipelineManager } from '../manager.js';
 import { deployed } from './completion.js';
 import { param, parseUuid, queryError, type Query } from './util.js';
 
-export const NO_CHECKPOINTS =
-  'Cannot use enterprise-only feature (checkpoint) in Feldera community edition. ' +
-  'ops serve keeps no storage (runtime_config.storage is false): a pipeline keeps its state only while it is deployed, so there is nothing to checkpoint or sync.';
+export const NO_CHECKPOINT_SYNC = 'Cannot use enterprise-only feature (checkpoint sync) in this edition: ops serve keeps checkpoints on its local disk and syncs them to no object store.';
 
-const enterpriseFeature = () => new ApiError(501, 'EnterpriseFeature', NO_CHECKPOINTS, { feature: 'checkpoint' });
+const enterpriseFeature = () => new ApiError(501, 'EnterpriseFeature', NO_CHECKPOINT_SYNC, { feature: 'checkpoint sync' });
 
 /** The pipeline's host after checking `incarnation_uuid` (when given) against this run's. */
 function sameIncarnation(host: PipelineHost, q: Query): PipelineHost {
@@ -37,8 +37,10 @@ function sameIncarnation(host: PipelineHost, q: Query): PipelineHost {
 }
 
 export function checkpointRoutes(app: FastifyInstance, manager: PipelineManager): void {
-  app.post('/pipelines/:name/checkpoint', async () => {
-    throw enterpriseFeature();
+  app.post<{ Params: { name: string } }>('/pipelines/:name/checkpoint', async (req) => {
+    deployed(manager, req.params.name);
+    const { sequence, incarnation } = manager.checkpoint(req.params.name);
+    return { checkpoint_sequence_number: sequence, incarnation_uuid: incarnation };
   });
   app.post('/pipelines/:name/checkpoint/sync', async () => {
     throw enterpriseFeature();
@@ -46,11 +48,11 @@ export function checkpointRoutes(app: FastifyInstance, manager: PipelineManager)
 
   app.get<{ Params: { name: string } }>('/pipelines/:name/checkpoints', async (req) => {
     deployed(manager, req.params.name);
-    return [];
+    return manager.checkpointList(manager.get(req.params.name));
   });
   app.get<{ Params: { name: string } }>('/pipelines/:name/checkpoint_status', async (req) => {
-    sameIncarnation(deployed(manager, req.params.name), req.query as Query);
-    return { success: null, failure: null };
+    const host = sameIncarnation(deployed(manager, req.params.name), req.query as Query);
+    return { success: host.checkpointStatus.success, failure: host.checkpointStatus.failure };
   });
   app.get<{ Params: { name: string } }>('/pipelines/:name/checkpoint/sync_status', async (req) => {
     sameIncarnation(deployed(manager, req.params.name), req.query as Query);

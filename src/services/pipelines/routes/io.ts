@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { egressConfigFromBody, egressConfigFromQuery, outputFormat, queryString, refuseSnapshotEncoding } from '../egress/config.js';
+import { bodyHasConfig, egressConfigFromBody, egressConfigFromQuery, outputFormat, queryString, refuseSnapshotEncoding } from '../egress/config.js';
 import { ApiError, Errors } from '../errors.js';
 import { isInsertStatement } from '../ingress/adhoc-insert.js';
 import { UPDATE_FORMATS, type UpdateFormat } from '../ingress/json.js';
@@ -113,19 +113,18 @@ export function ioRoutes(app: FastifyInstance, manager: PipelineManager): void {
     if (mode === 'watch' && query === 'neighborhood')
       throw new ApiError(405, 'NeighborhoodStreamingNotSupported', 'Continuous monitoring is not supported for neighborhoods. Use mode=snapshot instead.');
     // a watch stream's connector config: a JSON body (today's Feldera) or the query string
-    const bodyText = mode === 'watch' ? rawBody(req).trim() : '';
-    const config =
-      bodyText !== ''
-        ? egressConfigFromBody({ text: bodyText, query: q, endpoint, columns: rel.columns })
-        : egressConfigFromQuery({
-            query: q,
-            queryText: queryString(req.url),
-            endpoint,
-            columns: rel.columns,
-            format: outputFormat(param(q, 'format') ?? 'csv'),
-            backpressure: boolParam(q, 'backpressure', false),
-            sendSnapshot: mode === 'watch' && boolParam(q, 'send_snapshot', false),
-          });
+    const bodyText = mode === 'watch' ? rawBody(req) : '';
+    const config = bodyHasConfig(bodyText)
+      ? egressConfigFromBody({ text: bodyText, query: q, endpoint, columns: rel.columns })
+      : egressConfigFromQuery({
+          query: q,
+          queryText: queryString(req.url),
+          endpoint,
+          columns: rel.columns,
+          format: outputFormat(param(q, 'format') ?? 'csv'),
+          backpressure: boolParam(q, 'backpressure', false),
+          sendSnapshot: mode === 'watch' && boolParam(q, 'send_snapshot', false),
+        });
 
     if (mode === 'watch') {
       // today's send_snapshot=true: the contents first; only what Feldera keeps integrated can be sent so

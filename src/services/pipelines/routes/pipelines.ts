@@ -13,7 +13,8 @@ import { deployed } from './completion.js';
 import { boolParam, jsonBody, parseDescr, parsePatch, type Query } from './util.js';
 
 export function pipelineRoutes(app: FastifyInstance, manager: PipelineManager, api: PipelineApi = 'v0.24'): void {
-  const serializePipeline = (rec: PipelineRecord, dep: DeploymentState, opts: { code?: boolean } = {}) => serialize(rec, dep, { ...opts, api });
+  const serializePipeline = (rec: PipelineRecord, dep: DeploymentState, opts: { code?: boolean } = {}) =>
+    serialize(rec, dep, { ...opts, api, ...(api === 'current' ? { storage: manager.storageStatus(manager.get(rec.name)) } : {}) });
   const view = (name: string, code = true) => {
     const e = manager.get(name);
     return serializePipeline(e.rec, e.dep, { code });
@@ -71,8 +72,8 @@ export function pipelineRoutes(app: FastifyInstance, manager: PipelineManager, a
         await manager.shutdown(name);
         break;
       case 'stop': {
-        // today's API: force or not, the state goes (nothing is checkpointed here); a failed pipeline
-        // stays failed until /dismiss_error
+        // today's API: force=false (the default) checkpoints and keeps the storage, force=true discards it;
+        // a failed pipeline stays failed until /dismiss_error
         const force = boolParam(req.query as Query, 'force', false);
         await manager.stop(name, { force });
         break;

@@ -7,7 +7,7 @@
  * loop never waits for it. A program without NOW() gets no ticker.
  */
 import type { PipelineClock } from '../clock.js';
-import type { PipelineRuntime } from '../runtime.js';
+import type { CommitPoint, PipelineRuntime } from '../runtime.js';
 
 export class ClockTicker {
   private timer: NodeJS.Timeout | null = null;
@@ -15,12 +15,14 @@ export class ClockTicker {
   constructor(
     readonly clock: PipelineClock,
     private readonly rt: PipelineRuntime,
+    /** The input log's commit point for a clock step (pipeline-storage.ts), when the pipeline logs its input. */
+    private readonly commit: () => CommitPoint | undefined = () => undefined,
   ) {}
 
   /** The pipeline runs (again): a step now, then the ticks. */
   start(): void {
     this.stop();
-    this.rt.clockStep();
+    this.rt.clockStep(this.commit());
     this.schedule();
   }
 
@@ -33,7 +35,7 @@ export class ClockTicker {
   /** POST /clock/advance (http-driven): moves the clock (see PipelineClock.advance), a step when running; answers NOW() (null: refused, past the largest TIMESTAMP). */
   advance(deltaMs: number | null): number | null {
     const now = this.clock.advance(deltaMs);
-    if (now !== null && deltaMs !== 0 && this.rt.state === 'Running') this.rt.clockStep();
+    if (now !== null && deltaMs !== 0 && this.rt.state === 'Running') this.rt.clockStep(this.commit());
     return now;
   }
 
@@ -46,7 +48,7 @@ export class ClockTicker {
     this.timer = null;
     if (this.rt.state !== 'Running') return;
     // a timer may fire a little early: step only once NOW() has reached its next value
-    if (this.clock.msToNextTick() === 0) this.rt.clockStep();
+    if (this.clock.msToNextTick() === 0) this.rt.clockStep(this.commit());
     this.schedule();
   }
 }

@@ -32,8 +32,12 @@ import { WatchSnapshots } from './watch-snapshots.js';
 import { ClockTicker } from './clock-ticker.js';
 import { PipelineClock } from '../clock.js';
 import { ClockErrors } from '../clock-errors.js';
-import type { FromWorker, HeldPosition, TokenLabel, ToWorker, WireChunk, WireError, WorkerConfig } from './protocol.js';
-import type { RelationSchema } from '../../../engine/index.js';
+import type { FromWorker, HeldPosition, IngestSpec, TokenLabel, ToWorker, WireChunk, WireError, WorkerConfig } from './protocol.js';
+
+type IngestSpecOf = IngestSpec;
+import type { JsonValue, RelationSchema } from '../../../engine/index.js';
+import { PipelineStorage, type StorageReport } from '../storage/pipeline-storage.js';
+import type { LogRecord } from '../storage/input-log.js';
 
 const port = parentPort!;
 const config = workerData as WorkerConfig;
@@ -88,6 +92,8 @@ function emit(relation: string, encoding: string, chunks: EncodedChunk[]): void 
 }
 
 let rt: PipelineRuntime | null = null;
+/** The pipeline's durable state (storage/pipeline-storage.ts), when it has storage. */
+const storage = config.storage ? new PipelineStorage(config.storage) : null;
 /** NOW()'s steps, when the program reads NOW() (clock-ticker.ts). */
 let ticker: ClockTicker | null = null;
 const watchSnapshots = new WatchSnapshots(post, wireError);
@@ -100,7 +106,16 @@ async function init(): Promise<void> {
     throw new ApiError(400, 'ProgramFailedToCompile', `The program did not compile successfully${first ? `: ${first}` : ''}`);
   }
   const clock = out.program.usesNow ? new PipelineClock(config.clock) : null;
+  const startedAt = Date.now();
+  const program = out.program;
   const runtime = new PipelineRuntime(out.program, {
+    ...(storage
+      ? {
+          makeCircuit: (options) => storage.makeCircuit(program, options),
+          connectorsDone: () => new Set(Object.keys(storage.restored?.connectors ?? {})),
+          connectorPositions: () => storage.restored?.connectors as Record<string, JsonValue> | undefined,
+        }
+      : {}),
     clock: clock ? () => clock.now() : undefined,
     emit,
     endStreams: (relation, encoding, reason) => post({ t: 'output-end', relation, encoding, reason }),
@@ -111,12 +126,117 @@ async function init(): Promise<void> {
     connectorProgress: (completed) => post({ t: 'connector-progress', completed, metrics: workerMetrics(runtime) }),
   });
   rt = runtime;
-  if (clock) ticker = new ClockTicker(clock, runtime);
+  const restored = storage?.restored;
+  if (restored) {
+    runtime.steps = restored.steps;
+    runtime.totalInputRecords = runtime.totalProcessedRecords = restored.processedRecords;
+    runtime.lastNow = restored.clockNow;
+  }
+  if (clock) ticker = new ClockTicker(clock, runtime, () => storage?.commitPoint((now) => ({ t: 'clock', now })));
   await runtime.init();
-  post({ t: 'ready', tables: out.program.tables.map(plain), views: out.program.views.filter((v) => !v.local).map(plain), metrics: workerMetrics(runtime) });
+  let report: StorageReport | null = null;
+  if (storage) {
+    report = storage.start(runtime, (rec, inState) => replayRecord(runtime, rec, inState), startedAt);
+    if (clock && runtime.lastNow !== null) clock.continueFrom(runtime.lastNow);
+    const interval = storage.config.checkpointIntervalMs;
+    if (interval !== null) setInterval(() => periodicCheckpoint(), interval).unref();
+  }
+  post({ t: 'ready', tables: out.program.tables.map(plain), views: out.program.views.filter((v) => !v.local).map(plain), metrics: workerMetrics(runtime), storage: report });
   setInterval(() => {
     if (rt && rt.state !== 'Terminated') post({ t: 'metrics', metrics: workerMetrics(rt) });
   }, METRICS_INTERVAL_MS).unref();
+}
+
+/** Ingress requests being replayed from the input log (by their id within the run that logged them). */
+const replayJobs = new Map<number, IngestJob>();
+
+/**
+ * Applies one input-log record again as the run applied it (`inState`: its step is in the restored checkpoint
+ * already, only a transaction's held input is taken again). Answers whether a step was taken.
+ */
+function replayRecord(runtime: PipelineRuntime, rec: LogRecord, inState: boolean): boolean {
+  runtime.replayNow = 'now' in rec ? rec.now : null;
+  try {
+    switch (rec.t) {
+      case 'run':
+        // the run before ended here: its requests in progress and an open transaction ended with it
+        replayJobs.clear();
+        runtime.dropTransaction();
+        return false;
+      case 'job': {
+        const table = runtime.program.tables.find((t) => t.name === rec.spec.table);
+        if (table) replayJobs.set(rec.id, new IngestJob(rec.spec as IngestSpecOf, runtime.binding(table)));
+        return false;
+      }
+      case 'chunk':
+        replayJobs.get(rec.id)?.push(rec.bytes);
+        return false;
+      case 'ingest': {
+        const job = replayJobs.get(rec.id);
+        replayJobs.delete(rec.id);
+        if (!job || (inState && rec.txn === null)) return false;
+        // applied outside a transaction: one the log shows open ended without a commit (nothing of it counts)
+        if (rec.txn === null) runtime.dropTransaction();
+        if (rec.txn !== null && runtime.openTransaction() !== rec.txn) return false;
+        const table = runtime.program.tables.find((t) => t.name === job.spec.table)!;
+        const endpoint = runtime.httpEndpoint(table, job.spec.format);
+        runtime.ingest(job.finish(), endpoint, job.bytes);
+        return rec.txn === null;
+      }
+      case 'txn':
+        runtime.startTransaction(rec.id);
+        return false;
+      case 'commit':
+        if (inState) {
+          runtime.transaction = null; // its step is in the checkpoint
+          return false;
+        }
+        runtime.commitTransaction();
+        return true;
+      case 'clock':
+        return !inState && runtime.clockStep();
+      case 'insert': {
+        if (inState) return false;
+        const insert = parseInsert(rec.sql);
+        if (insert) answerInsert(runtime, insert, 'json', config.outputCase);
+        return true;
+      }
+      case 'refused':
+        return false;
+    }
+  } catch {
+    // refused again, as it was in the run (a step refused then is refused now: nothing applied)
+    return false;
+  } finally {
+    runtime.replayNow = null;
+  }
+}
+
+/** A checkpoint every checkpoint_interval_secs while steps were taken since the last one. */
+function periodicCheckpoint(): void {
+  if (!storage || !rt || rt.state === 'Terminated' || !storage.changedSinceCheckpoint(rt)) return;
+  try {
+    const done = storage.checkpoint(rt);
+    post({ t: 'checkpointed', checkpoint: done, periodic: true });
+  } catch (err) {
+    post({ t: 'log', level: 'ERROR', message: `periodic checkpoint failed: ${(err as Error).message}` });
+    post({ t: 'checkpoint-failed', error: (err as Error).message });
+  }
+}
+
+/** The commit point of a step whose refusal (422) is noted after it in the log. */
+function loggedCommit(make: (now: number | null) => LogRecord): { commit: ((now: number | null) => void) | undefined; passed: () => boolean } {
+  const inner = storage?.commitPoint(make);
+  let passed = false;
+  return {
+    commit: inner
+      ? (now) => {
+          inner(now);
+          passed = true;
+        }
+      : undefined,
+    passed: () => passed,
+  };
 }
 
 function finishIngest(id: number): void {
@@ -150,7 +270,15 @@ function finishIngest(id: number): void {
     endpoint = rt.httpEndpoint(table, job.spec.format);
     endpoint.metrics.buffered_bytes += job.bytes;
     post({ t: 'metrics', metrics: workerMetrics(rt) });
-    const outcome = rt.ingest(job.finish(), endpoint, job.bytes);
+    const txn = rt.openTransaction();
+    const logged = loggedCommit((now) => ({ t: 'ingest', id, txn, now }));
+    let outcome: 'applied' | 'held';
+    try {
+      outcome = rt.ingest(job.finish(), endpoint, job.bytes, logged.commit);
+    } catch (err) {
+      if (logged.passed()) storage?.note({ t: 'refused' });
+      throw err;
+    }
     const position = { endpoint: endpoint.endpoint_name, count: endpoint.metrics.total_records };
     // held by the open transaction: its step is the commit's; applied (or empty): the table's HTTP input
     // up to here is in, as of the step just taken
@@ -167,6 +295,8 @@ function handle(m: ToWorker): void {
   switch (m.t) {
     case 'resume': {
       const completed = rt!.resume();
+      // connectors' data just applied: a checkpoint keeps it (they are not read again on the next start)
+      if (storage && completed.length) checkpointNow('after the input connectors were read');
       if (rt!.state === 'Running') ticker?.start();
       post({ t: 'resumed', metrics: workerMetrics(rt!), completed });
       return;
@@ -213,7 +343,13 @@ function handle(m: ToWorker): void {
         const insert = parseInsert(m.sql);
         const guard = queryGuard(badQuery, () => isCancelled(queryCancels, m.id), config.memoryMb ?? null);
         if (insert) {
-          body = encoder.encode(answerInsert(rt, insert, m.format, config.outputCase, guard));
+          const logged = loggedCommit((now) => ({ t: 'insert', sql: m.sql, now }));
+          try {
+            body = encoder.encode(answerInsert(rt, insert, m.format, config.outputCase, guard, logged.commit));
+          } catch (err) {
+            if (logged.passed()) storage?.note({ t: 'refused' });
+            throw err;
+          }
           post({ t: 'metrics', metrics: workerMetrics(rt) });
         } else body = encoder.encode(answerQuery(rt.circuit, rt.program, m.sql, m.format, config.outputCase, guard));
       } catch (err) {
@@ -225,11 +361,17 @@ function handle(m: ToWorker): void {
     }
     case 'transaction-start':
       rt!.startTransaction(m.transactionId);
+      storage?.note({ t: 'txn', id: m.transactionId });
       post({ t: 'metrics', metrics: workerMetrics(rt!) });
       return;
     case 'transaction-commit': {
       // while paused too: Feldera's circuit keeps stepping while its connectors are paused
-      const { completed, refused } = rt!.commitTransaction();
+      const txnId = rt!.openTransaction();
+      const logged = loggedCommit((now) => ({ t: 'commit', txn: txnId ?? 0, now }));
+      // a commit that cannot be logged is refused with 507 (nothing applied); the transaction is over either way
+      const { completed, refused } = rt!.commitTransaction(logged.commit);
+      if (rt!.openTransaction() === null) storage?.transactionEnded();
+      if (refused && logged.passed()) storage?.note({ t: 'refused' });
       post({ t: 'transaction-committed', id: m.id, error: refused ? wireError(refused) : null, completed, metrics: workerMetrics(rt!) });
       return;
     }
@@ -247,14 +389,39 @@ function handle(m: ToWorker): void {
       post({ t: 'clock-advanced', id: m.id, nowMs, error, metrics: workerMetrics(rt!) });
       return;
     }
+    case 'checkpoint': {
+      let error: WireError | null = null;
+      let done = null;
+      try {
+        if (!rt || rt.state === 'Terminated') throw Errors.terminating();
+        if (!storage) throw new ApiError(400, 'StorageRequired', 'This pipeline has no storage: checkpoints need runtime_config.storage');
+        done = storage.checkpoint(rt);
+      } catch (err) {
+        error = wireError(err);
+      }
+      post({ t: 'checkpoint-done', id: m.id, checkpoint: done, error });
+      return;
+    }
     case 'stop':
       ticker?.stop();
       void (async () => {
         jobs.clear();
         await rt?.shutdown();
+        storage?.close();
         post({ t: 'stopped' });
       })();
       return;
+  }
+}
+
+/** A checkpoint the worker takes of its own accord (after the connectors' data); a failure is logged, not fatal. */
+function checkpointNow(why: string): void {
+  try {
+    const done = storage!.checkpoint(rt!);
+    post({ t: 'checkpointed', checkpoint: done, periodic: false });
+  } catch (err) {
+    post({ t: 'log', level: 'ERROR', message: `the checkpoint ${why} failed: ${(err as Error).message}` });
+    post({ t: 'checkpoint-failed', error: (err as Error).message });
   }
 }
 
@@ -294,8 +461,16 @@ const frames = new FrameReader({
       // the host resolved the name against this worker's own schema, so the table is there
       const table = rt!.program.tables.find((t) => t.name === spec.table)!;
       jobs.set(id, new IngestJob(spec, rt!.binding(table)));
+      storage?.note({ t: 'job', id, spec });
     }),
-  chunk: (id, bytes) => whenReady(() => jobs.get(id)?.push(bytes)),
+  chunk: (id, bytes) =>
+    whenReady(() => {
+      const job = jobs.get(id);
+      if (!job) return;
+      // logged as it comes (the request's `ingest` record, before its step, says it is to be applied)
+      storage?.note({ t: 'chunk', id, bytes });
+      job.push(bytes);
+    }),
   end: (id, postedBefore) => whenReady(() => endGate.end(id, postedBefore).forEach(finishIngest)),
   abort: (id) =>
     whenReady(() => {

@@ -14,6 +14,7 @@ import type { LogLevel } from '../logs.js';
 import type { StepLatencySnapshot } from '../step-latency.js';
 import type { ClockSettings } from '../clock.js';
 import type { ProcessFigures } from '../process-figures.js';
+import type { CheckpointDone, StorageConfig, StorageReport } from '../storage/pipeline-storage.js';
 
 export interface WorkerConfig {
   programCode: string;
@@ -30,6 +31,8 @@ export interface WorkerConfig {
   memoryMb?: number;
   /** Test knob: make the worker fail on its first ingest (throw, exit, or the engine's step throws), as a bug would, or its whole process die (kill). */
   fault?: 'throw' | 'exit' | 'step' | 'kill' | null;
+  /** The pipeline's durable state (storage/pipeline-storage.ts); absent: state in memory only. */
+  storage?: StorageConfig;
 }
 
 /** An error that an answer carries back: an ApiError's status, body and headers. */
@@ -77,6 +80,8 @@ export type ToWorker =
   | { t: 'transaction-commit'; id: number }
   /** POST /clock/advance: answered with `clock-advanced` (once its step, if any, is taken). */
   | { t: 'clock-advance'; id: number; deltaMs: number | null }
+  /** Write a checkpoint now (between steps); answered with `checkpoint-done`. */
+  | { t: 'checkpoint'; id: number }
   | { t: 'stop' };
 
 /** One encoded output chunk: the part after `"sequence_number":N,` as UTF-8. */
@@ -152,7 +157,13 @@ export interface WorkerMetrics {
 }
 
 export type FromWorker =
-  | { t: 'ready'; tables: RelationSchema[]; views: RelationSchema[]; metrics: WorkerMetrics }
+  /** Initialized; `storage`: what the start restored and replayed (null without storage). */
+  | { t: 'ready'; tables: RelationSchema[]; views: RelationSchema[]; metrics: WorkerMetrics; storage: StorageReport | null }
+  /** Answers `checkpoint`: written (`checkpoint`), or why not (`error`). */
+  | { t: 'checkpoint-done'; id: number; checkpoint: CheckpointDone | null; error: WireError | null }
+  /** A checkpoint the worker took of its own accord (periodic, or after the connectors' data). */
+  | { t: 'checkpointed'; checkpoint: CheckpointDone; periodic: boolean }
+  | { t: 'checkpoint-failed'; error: string }
   | { t: 'init-failed'; error: WireError }
   /** A step's changes for the watch streams of (relation, encoding), the encoding by its key (encodingKey). */
   | { t: 'output'; relation: string; encoding: string; chunks: WireChunk[] }

@@ -26,7 +26,7 @@ async function start(sql: string, positions?: Record<string, JsonValue>) {
     log: () => {},
     onFatal: (err) => failures.push(err),
     connectorAccess: { root, fetchPolicy: 'any', maxBytes: 1 << 20 },
-    connectorPositions: positions,
+    connectorPositions: () => positions,
   });
   await rt.init();
   rt.resume();

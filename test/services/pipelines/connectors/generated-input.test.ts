@@ -38,7 +38,7 @@ async function runtime(sql: string, positions?: Record<string, JsonValue>): Prom
     log: () => {},
     onFatal: (err) => failures.push(err),
     connectorAccess: { root, fetchPolicy: 'any', maxBytes: 1 << 20 },
-    connectorPositions: positions,
+    connectorPositions: () => positions,
     connectorProgress: (labels) => progress.push(labels),
   });
   await rt.init();

@@ -5,7 +5,7 @@ import { Check } from '../../validate.js';
 import { envelope, readPage } from '../../pagination.js';
 import { getLink, LINK_ORDER, linkJson, linkWithRelations, listLinks, visibleUrlExists } from '../../store/links.js';
 import { notesOfLink, noteJson, NOTE_ORDER } from '../../store/notes.js';
-import { createLink, deleteLink, editableLink, patchLink, requireUser, viewableLink } from '../../actions/links.js';
+import { createLink, deleteLink, ownLink, patchLink, requireUser, viewableLink } from '../../actions/links.js';
 import { bodyOf, callerOf, idOf, queryOf, readOrder } from '../common.js';
 import { doc, enumOf, idParams, linkBody, linkFullSchema, linkSchema, noteSchema, pageQuery, paginated } from '../schemas.js';
 import { forbiddenEmpty } from '../../errors.js';
@@ -42,7 +42,7 @@ export function linkRoutes(app: FastifyInstance, deps: Deps): void {
       const id = c.integer('id', { min: 1 });
       c.done();
       if (typeof id === 'number') {
-        const row = editableLink(deps, caller, id);
+        const row = ownLink(deps, caller, id);
         return { data: await deps.checker.check([row]) };
       }
       const userId = requireUser(caller);

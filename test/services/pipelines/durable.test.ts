@@ -1,0 +1,267 @@
+/**
+ * Durable pipelines (docs/pipelines.md, "Durable pipelines"), in-process servers on one data dir:
+ * - a graceful stop of the server and a new server on the same data dir: every pipeline that was Running
+ *   (or Paused) is so again by itself, with its tables and views as they were;
+ * - today's `/stop` (force=false) checkpoints and `/start` resumes; `/stop?force=true`, v0.24's `/shutdown`
+ *   and `/clear` discard; `/checkpoint` answers a sequence number that `checkpoint_status` then reports;
+ * - kill -9 of a pipeline's process: it starts again from its checkpoint and input log, nothing
+ *   acknowledged lost, nothing applied twice; committed transactions survive, uncommitted ones do not;
+ * - a damaged newest checkpoint is passed over for the one before it (and the log replays the rest); a
+ *   program changed since the checkpoint starts empty, saying why.
+ */
+import { execFileSync } from 'node:child_process';
+import { readdirSync, writeFileSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createCompiled, ingest, snapshot, startRunning, startSvc, waitFor, type Svc } from './helpers.js';
+
+const SQL = `CREATE TABLE t (id BIGINT NOT NULL, k INT, v BIGINT) WITH ('materialized' = 'true');
+CREATE MATERIALIZED VIEW by_k AS SELECT k, COUNT(*) AS n, SUM(v) AS s FROM t GROUP BY k;
+CREATE MATERIALIZED VIEW total AS SELECT COUNT(*) AS n, SUM(v) AS s FROM t;
+CREATE MATERIALIZED VIEW dup AS SELECT id, COUNT(*) AS c FROM t GROUP BY id HAVING COUNT(*) > 1;`;
+
+const open: Svc[] = [];
+afterEach(async () => {
+  for (const s of open.splice(0)) await s.close().catch(() => {});
+});
+
+async function serve(dataDir: string, options: Record<string, unknown> = {}): Promise<Svc> {
+  const svc = await startSvc({ pipelineApi: 'current', ...options }, { dataDir });
+  open.push(svc);
+  return svc;
+}
+
+async function close(svc: Svc): Promise<void> {
+  open.splice(open.indexOf(svc), 1);
+  await svc.close();
+}
+
+function rows(from: number, n: number): string {
+  let out = '';
+  for (let i = from; i < from + n; i++) out += `{"insert":{"id":${i},"k":${i % 7},"v":${i * 3}}}\n`;
+  return out;
+}
+
+async function total(svc: Svc, name = 'p'): Promise<{ n: number; s: number }> {
+  const r = await svc.call('GET', `/v0/pipelines/${name}/query?sql=${encodeURIComponent('SELECT n, s FROM total')}&format=json`);
+  expect(r.status, r.text).toBe(200);
+  const row = JSON.parse(r.text.trim().split('\n')[0]!);
+  return { n: row.n ?? row.N, s: row.s ?? row.S };
+}
+
+async function statusOf(svc: Svc, name = 'p'): Promise<any> {
+  return (await svc.call('GET', `/v0/pipelines/${name}`)).json;
+}
+
+async function running(svc: Svc, name = 'p'): Promise<any> {
+  return waitFor(async () => {
+    const p = await statusOf(svc, name);
+    return p.deployment_status === 'Running' ? p : undefined;
+  }, `${name} Running`);
+}
+
+const sum = (n: number): number => (3 * n * (n - 1)) / 2;
+
+describe('durable pipelines', () => {
+  it('a graceful stop of the server and a new server on the data dir: the pipeline runs again with its contents', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'ops-durable-'));
+    const a = await serve(dataDir);
+    await createCompiled(a, 'p', SQL);
+    await startRunning(a, 'p');
+    expect((await ingest(a, 'p', 't', 'format=json', rows(0, 500))).status).toBe(200);
+    expect((await ingest(a, 'p', 't', 'format=json', rows(500, 500))).status).toBe(200);
+    expect(await total(a)).toEqual({ n: 1000, s: sum(1000) });
+    const before = await snapshot(a, 'p', 'by_k');
+    await close(a);
+
+    const b = await serve(dataDir);
+    const p = await running(b);
+    expect(p.storage_status).toBe('InUse');
+    expect(p.storage_status_details.checkpoints.length).toBeGreaterThan(0);
+    expect(await total(b)).toEqual({ n: 1000, s: sum(1000) });
+    expect(await snapshot(b, 'p', 'by_k')).toEqual(before);
+    expect((await ingest(b, 'p', 't', 'format=json', rows(1000, 10))).status).toBe(200);
+    expect(await total(b)).toEqual({ n: 1010, s: sum(1010) });
+    const logs = (await b.call('GET', '/v0/pipelines/p/logs')).text;
+    expect(logs).toMatch(/resumed from checkpoint/);
+  });
+
+  it('kill -9 of the pipeline process while clients ingest: it runs again, every acknowledged row there once', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'ops-durable-kill-'));
+    const a = await serve(dataDir);
+    await createCompiled(a, 'p', SQL);
+    const before = children();
+    await startRunning(a, 'p');
+    const pid = await waitFor(() => [...children()].find((c) => !before.has(c)), 'the pipeline process');
+    const acked = new Set<number>();
+    let next = 0;
+    let stop = false;
+    const client = async (): Promise<void> => {
+      while (!stop) {
+        const from = next;
+        next += 50;
+        const r = await ingest(a, 'p', 't', 'format=json', rows(from, 50)).catch(() => null);
+        if (r?.status === 200) for (let i = from; i < from + 50; i++) acked.add(i);
+      }
+    };
+    const clients = [client(), client(), client()];
+    await waitFor(() => acked.size >= 1500, 'some acknowledged rows');
+    process.kill(pid, 'SIGKILL');
+    await new Promise((r) => setTimeout(r, 300));
+    stop = true;
+    await Promise.all(clients);
+    // started again from its storage by itself
+    await waitFor(async () => {
+      const p = await statusOf(a);
+      return p.deployment_status === 'Running' && p.deployment_id !== null ? p : undefined;
+    }, 'the pipeline running again');
+    const ids = await idsOf(a);
+    for (const id of acked) expect(ids.has(id), `acknowledged row ${id}`).toBe(true);
+    expect((await snapshot(a, 'p', 'dup')).json_data).toEqual([]);
+    const t = await total(a);
+    expect(t.n).toBe(ids.size);
+    const logs = (await a.call('GET', '/v0/pipelines/p/logs')).text;
+    expect(logs).toMatch(/started again from its checkpoint and input log/);
+  });
+
+  it('/stop keeps the state for /start, /stop?force=true and /shutdown discard it, /checkpoint reports its sequence number', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'ops-durable-stop-'));
+    const a = await serve(dataDir);
+    await createCompiled(a, 'p', SQL);
+    await startRunning(a, 'p');
+    expect((await ingest(a, 'p', 't', 'format=json', rows(0, 100))).status).toBe(200);
+    const cp = await a.call('POST', '/v0/pipelines/p/checkpoint');
+    expect(cp.status).toBe(200);
+    expect(cp.json).toEqual({ checkpoint_sequence_number: 0, incarnation_uuid: expect.any(String) });
+    await waitFor(async () => (await a.call('GET', '/v0/pipelines/p/checkpoint_status')).json.success === 0, 'checkpoint 0 written');
+    const list = (await a.call('GET', '/v0/pipelines/p/checkpoints')).json;
+    expect(list.at(-1)).toMatchObject({ uuid: expect.any(String), steps: expect.any(Number), processed_records: 100 });
+
+    expect((await a.call('POST', '/v0/pipelines/p/stop')).status).toBe(202);
+    await waitFor(async () => (await statusOf(a)).deployment_status === 'Stopped', 'stopped');
+    expect((await statusOf(a)).storage_status).toBe('InUse');
+    await startRunning(a, 'p');
+    await running(a);
+    expect(await total(a)).toEqual({ n: 100, s: sum(100) });
+
+    expect((await a.call('POST', '/v0/pipelines/p/stop?force=true')).status).toBe(202);
+    await waitFor(async () => (await statusOf(a)).deployment_status === 'Stopped', 'stopped');
+    expect((await statusOf(a)).storage_status).toBe('Cleared');
+    await startRunning(a, 'p');
+    await running(a);
+    expect(await total(a)).toEqual({ n: 0, s: null });
+
+    expect((await ingest(a, 'p', 't', 'format=json', rows(0, 10))).status).toBe(200);
+    expect((await a.call('POST', '/v0/pipelines/p/shutdown')).status).toBe(202);
+    await waitFor(async () => (await statusOf(a)).deployment_status === 'Stopped', 'stopped');
+    await startRunning(a, 'p');
+    await running(a);
+    expect(await total(a)).toEqual({ n: 0, s: null });
+
+    // /clear deletes what a /stop kept
+    expect((await ingest(a, 'p', 't', 'format=json', rows(0, 10))).status).toBe(200);
+    expect((await a.call('POST', '/v0/pipelines/p/stop')).status).toBe(202);
+    await waitFor(async () => (await statusOf(a)).deployment_status === 'Stopped', 'stopped');
+    expect((await a.call('POST', '/v0/pipelines/p/clear')).status).toBe(202);
+    expect((await statusOf(a)).storage_status).toBe('Cleared');
+  });
+
+  it('a committed transaction survives kill -9 whole, an uncommitted one not at all', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'ops-durable-txn-'));
+    const a = await serve(dataDir);
+    await createCompiled(a, 'p', SQL);
+    const before = children();
+    await startRunning(a, 'p');
+    const pid = await waitFor(() => [...children()].find((c) => !before.has(c)), 'the pipeline process');
+    expect((await a.call('POST', '/v0/pipelines/p/start_transaction')).status).toBe(200);
+    expect((await ingest(a, 'p', 't', 'format=json', rows(0, 20))).status).toBe(200);
+    expect((await ingest(a, 'p', 't', 'format=json', rows(20, 20))).status).toBe(200);
+    expect((await a.call('POST', '/v0/pipelines/p/commit_transaction')).status).toBe(200);
+    expect((await a.call('POST', '/v0/pipelines/p/start_transaction')).status).toBe(200);
+    expect((await ingest(a, 'p', 't', 'format=json', rows(100, 5))).status).toBe(200);
+    process.kill(pid, 'SIGKILL');
+    await waitFor(async () => {
+      const p = await statusOf(a);
+      return p.deployment_status === 'Running' && (await a.call('GET', '/v0/pipelines/p/stats')).json?.global_metrics ? p : undefined;
+    }, 'running again');
+    await waitFor(async () => (await total(a).catch(() => null))?.n === 40, 'the committed rows').catch(async (err) => {
+      throw new Error(`${err.message}: ${JSON.stringify(await total(a).catch((e) => String(e)))}\n${(await a.call('GET', '/v0/pipelines/p/logs')).text}`);
+    });
+    expect(await total(a)).toEqual({ n: 40, s: sum(40) });
+  });
+
+  it('a damaged newest checkpoint is passed over for the one before it, and the log replays the rest', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'ops-durable-damaged-'));
+    const a = await serve(dataDir);
+    await createCompiled(a, 'p', SQL);
+    await startRunning(a, 'p');
+    expect((await ingest(a, 'p', 't', 'format=json', rows(0, 100))).status).toBe(200);
+    await a.call('POST', '/v0/pipelines/p/checkpoint');
+    await waitFor(async () => (await a.call('GET', '/v0/pipelines/p/checkpoint_status')).json.success === 0, 'checkpoint written');
+    expect((await ingest(a, 'p', 't', 'format=json', rows(100, 100))).status).toBe(200);
+    await close(a);
+    // the server's stop wrote the newest: damage a byte in its middle
+    const dir = join(dataDir, 'pipelines', 'storage');
+    const [id] = readdirSync(dir);
+    const cps = readdirSync(join(dir, id!, 'checkpoints')).sort();
+    const newest = join(dir, id!, 'checkpoints', cps.at(-1)!);
+    const bytes = readFileSync(newest);
+    bytes[Math.floor(bytes.length / 2)]! ^= 0xff;
+    writeFileSync(newest, bytes);
+
+    const b = await serve(dataDir);
+    await running(b);
+    expect(await total(b)).toEqual({ n: 200, s: sum(200) });
+    const logs = (await b.call('GET', '/v0/pipelines/p/logs')).text;
+    expect(logs).toMatch(/is damaged: .*passed over/);
+    expect(logs).toMatch(/replayed 1 step/);
+  });
+
+  it('a program changed since the checkpoint starts empty, and says why', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'ops-durable-changed-'));
+    const a = await serve(dataDir);
+    await createCompiled(a, 'p', SQL);
+    await startRunning(a, 'p');
+    expect((await ingest(a, 'p', 't', 'format=json', rows(0, 10))).status).toBe(200);
+    expect((await a.call('POST', '/v0/pipelines/p/stop')).status).toBe(202);
+    await waitFor(async () => (await statusOf(a)).deployment_status === 'Stopped', 'stopped');
+    const patched = await a.call('PATCH', '/v0/pipelines/p', { program_code: SQL + '\nCREATE MATERIALIZED VIEW big AS SELECT * FROM t WHERE v > 10;' });
+    expect(patched.status).toBe(200);
+    await waitFor(async () => (await statusOf(a)).program_status === 'Success', 'compiled');
+    await startRunning(a, 'p');
+    await running(a);
+    expect(await total(a)).toEqual({ n: 0, s: null });
+    expect((await a.call('GET', '/v0/pipelines/p/logs')).text).toMatch(/stored state not resumed: the program changed since its checkpoint/);
+  });
+});
+
+/** The ids in table t (an ad-hoc query). */
+async function idsOf(svc: Svc): Promise<Set<number>> {
+  const r = await svc.call('GET', `/v0/pipelines/p/query?sql=${encodeURIComponent('SELECT id FROM t')}&format=json`);
+  expect(r.status, r.text).toBe(200);
+  return new Set(
+    r.text
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => {
+        const row = JSON.parse(l);
+        return Number(row.id ?? row.ID);
+      }),
+  );
+}
+
+/** This process's child processes (a pipeline runs in one of its own). */
+function children(): Set<number> {
+  try {
+    return new Set(
+      execFileSync('pgrep', ['-P', String(process.pid)], { encoding: 'utf8' })
+        .split('\n')
+        .filter(Boolean)
+        .map(Number),
+    );
+  } catch {
+    return new Set();
+  }
+}
