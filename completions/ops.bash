@@ -218,7 +218,7 @@ __ops_opts() {
     'hook deliveries') __ops_r='--status --webhook --event --type --limit --help -h' ;;
     'hook redeliver') __ops_r='--help -h' ;;
     'hook dashboard') __ops_r='--help -h' ;;
-    'serve') __ops_r='--host --port --data-dir --rate-limit --retry-scale --pipelines-auth --output-case --pipeline-api --guest-access --no-link-check --no-metadata --fetch-policy --connector-root --demo --log-requests --help -h' ;;
+    'serve') __ops_r='--host --port --data-dir --rate-limit --retry-scale --pipelines-auth --output-case --pipeline-api --guest-access --no-link-check --no-metadata --fetch-policy --connector-root --query-timeout --query-max-rows --query-max-mb --demo --log-requests --help -h' ;;
     'serve user') __ops_r='--help -h' ;;
     'serve user add') __ops_r='--name --email --token-name --data-dir --help -h' ;;
     'serve user list') __ops_r='--data-dir --help -h' ;;
@@ -592,6 +592,9 @@ __ops_value() {
     'serve|--no-metadata') __ops_r=''; return 0 ;;
     'serve|--fetch-policy') __ops_r='c:public any'; return 0 ;;
     'serve|--connector-root') __ops_r='D'; return 0 ;;
+    'serve|--query-timeout') __ops_r='-'; return 0 ;;
+    'serve|--query-max-rows') __ops_r='-'; return 0 ;;
+    'serve|--query-max-mb') __ops_r='-'; return 0 ;;
     'serve|--demo') __ops_r=''; return 0 ;;
     'serve|--log-requests') __ops_r=''; return 0 ;;
     'serve|--help') __ops_r=''; return 0 ;;

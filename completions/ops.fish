@@ -410,7 +410,7 @@ function __ops_opts --argument-names cpath
         case 'hook dashboard'
             printf '%s\n' '--help	show help' '-h	show help'
         case 'serve'
-            printf '%s\n' '--host	interface to listen on' '--port	port to listen on (0 picks a free one)' '--data-dir	where the services keep their data (default $XDG_DATA_HOME/ops, env OPS_DATA_DIR)' '--rate-limit	bookmark API requests per minute per token, "60" or "60,1" (env API_RATE_LIMIT)' '--retry-scale	multiply webhook retry delays (0.001 runs the whole schedule in seconds)' '--pipelines-auth	require Authorization: Bearer apikey:... on the pipeline API' '--output-case	case of unquoted pipeline table, view and column names in output (a pipeline\'s program_config.output_case overrides); lower for Feldera\'s SDKs' '--pipeline-api	pipeline objects in Feldera v0.24\'s shape (Shutdown, ...) or today\'s (Stopped, program_error, ...) for today\'s SDK; today\'s calls (/stop, /resume, /clear, /dismiss_error, /v0/config) are served either way' '--guest-access	let guests without a token read public bookmarks' '--no-link-check	do not check link health in the background' '--no-metadata	do not fetch page titles and descriptions for new links' '--fetch-policy	what outbound requests (link metadata and checks, webhooks, url_input) may reach: public refuses loopback and private addresses (default: any on a loopback bind, public otherwise)' '--connector-root	the only directory pipeline file connectors may read and write (default <data-dir>/files)' '--demo	start with demo content in every service' '--log-requests	print one line per request on stderr: time, method, path, status, milliseconds' '--help	show help' '-h	show help'
+            printf '%s\n' '--host	interface to listen on' '--port	port to listen on (0 picks a free one)' '--data-dir	where the services keep their data (default $XDG_DATA_HOME/ops, env OPS_DATA_DIR)' '--rate-limit	bookmark API requests per minute per token, "60" or "60,1" (env API_RATE_LIMIT)' '--retry-scale	multiply webhook retry delays (0.001 runs the whole schedule in seconds)' '--pipelines-auth	require Authorization: Bearer apikey:... on the pipeline API' '--output-case	case of unquoted pipeline table, view and column names in output (a pipeline\'s program_config.output_case overrides); lower for Feldera\'s SDKs' '--pipeline-api	pipeline objects in Feldera v0.24\'s shape (Shutdown, ...) or today\'s (Stopped, program_error, ...) for today\'s SDK; today\'s calls (/stop, /resume, /clear, /dismiss_error, /v0/config) are served either way' '--guest-access	let guests without a token read public bookmarks' '--no-link-check	do not check link health in the background' '--no-metadata	do not fetch page titles and descriptions for new links' '--fetch-policy	what outbound requests (link metadata and checks, webhooks, url_input) may reach: public refuses loopback and private addresses (default: any on a loopback bind, public otherwise)' '--connector-root	the only directory pipeline file connectors may read and write (default <data-dir>/files)' '--query-timeout	time limit of an ad-hoc pipeline query, past which it is cancelled (default 30)' '--query-max-rows	rows an ad-hoc pipeline query may build, and its answer have (default 100000000)' '--query-max-mb	largest answer of an ad-hoc pipeline query, in MiB (default 256)' '--demo	start with demo content in every service' '--log-requests	print one line per request on stderr: time, method, path, status, milliseconds' '--help	show help' '-h	show help'
         case 'serve user'
             printf '%s\n' '--help	show help' '-h	show help'
         case 'serve user add'
@@ -1143,6 +1143,12 @@ function __ops_value
             echo 'c:public any'; return 0
         case 'serve|--connector-root'
             echo 'D'; return 0
+        case 'serve|--query-timeout'
+            echo '-'; return 0
+        case 'serve|--query-max-rows'
+            echo '-'; return 0
+        case 'serve|--query-max-mb'
+            echo '-'; return 0
         case 'serve|--demo'
             echo ''; return 0
         case 'serve|--log-requests'

@@ -87,7 +87,7 @@ export interface RelationSchema {
   columns: ColumnSchema[];
   /** Tables: declared primary key column names (output names); empty when none. */
   primaryKey: string[];
-  /** Tables always true; views true for CREATE MATERIALIZED VIEW. Snapshots are allowed when true. */
+  /** Tables true unless they forget rows behind their LATENESS waterline (plan/retention.ts: bounded state, their snapshots refused); views true for CREATE MATERIALIZED VIEW. */
   materialized: boolean;
   /** Declared so: a table WITH ('materialized' = 'true'), a CREATE MATERIALIZED VIEW (what Feldera's program_info reports). */
   declaredMaterialized: boolean;
@@ -167,10 +167,12 @@ export interface StepResult {
 export interface CircuitOptions {
   /**
    * Called while a step runs, at least once per some thousands of rows produced by joins (the operators
-   * whose output can far exceed their input); it may throw to stop the step, and step() then throws that
-   * error. A circuit whose step was stopped so must not be stepped again (it refuses to): give a guard to
-   * circuits that are given up when it stops them, e.g. an ad-hoc query's (bounded memory) or a pipeline's
-   * (which then fails as out of memory rather than run its worker into the heap limit).
+   * whose output can far exceed their input) and per some millions of characters of string work (regular
+   * expressions, strings built: step-guard.ts; stepRowsBuilt() tells the rows the step has built so far);
+   * it may throw to stop the step, and step() then throws that error. A circuit whose step was stopped so must not be
+   * stepped again (it refuses to): give a guard to circuits that are given up when it stops them, e.g. an
+   * ad-hoc query's (bounded memory, time and rows) or a pipeline's (which then fails as out of memory
+   * rather than run its worker into the heap limit).
    */
   guard?: () => void;
   /**

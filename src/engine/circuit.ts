@@ -26,6 +26,10 @@ import { convertBatch, convertChange, foldKey, type Action, type TableState } fr
 import { resolveName } from './names.js';
 import { IntOverflow } from './types/int64.js';
 import { guarded, rowsProduced, StepStopped } from './step-guard.js';
+import { mayForget, retentionRules, type RetentionRule } from './plan/retention.js';
+
+/** A table that forgets rows (plan/retention.ts) looks for rows to forget once it holds this many, then again at twice what it kept. */
+const FORGET_FROM_ROWS = 4096;
 
 /** The version of exportState's parts: a checkpoint of another version is refused. */
 const STATE_VERSION = 1;
@@ -71,6 +75,9 @@ export class EngineCircuit implements Circuit {
   /** Why this circuit refuses to step: its guard stopped a step (step-guard.ts). */
   private stopped: unknown = null;
 
+  /** Tables that forget rows behind their LATENESS waterline (plan/retention.ts), with when they next look. */
+  private readonly retention = new Map<Output, { rule: RetentionRule; t: TableState; nextAt: number }>();
+
   /** The clock node when a view reads NOW() (bind/now.ts), and the value its one row holds (none before the first step). */
   private readonly clockNode: PlanNode | undefined;
   private now: number | undefined;
@@ -113,6 +120,11 @@ export class EngineCircuit implements Circuit {
         true,
       );
       this.outputs[this.outputs.length - 1]!.byKey = byKey;
+    }
+    const rules = retentionRules(program.tables, this.nodes);
+    for (const o of this.outputs) {
+      const rule = o.isTable ? rules.get(o.name) : undefined;
+      if (rule) this.retention.set(o, { rule, t: this.tables.get(o.name)!, nextAt: FORGET_FROM_ROWS });
     }
     for (const v of program.views) {
       if (v.local) continue;
@@ -452,10 +464,24 @@ export class EngineCircuit implements Circuit {
     if (advanced) {
       const wmOf = (table: string, col: number): number | undefined => this.tables.get(table)?.watermarks.get(col);
       for (const op of this.ops.values()) op.release?.(wmOf);
+      this.forgetBehindWaterlines();
     }
     const changes = new StepChanges();
     for (const [o, d] of result) if (d.length) changes.add(o.name, () => this.formatDelta(o, d));
     return { changes };
+  }
+
+  /**
+   * Bounded state: tables that may forget rows (plan/retention.ts) drop those behind their waterline, once
+   * they hold twice what they kept the last time they looked (so the work per row stays constant).
+   */
+  private forgetBehindWaterlines(): void {
+    for (const [o, r] of this.retention) {
+      if (o.integrated.size < r.nextAt) continue;
+      const wm = r.t.watermarks;
+      o.integrated.retain((row) => !mayForget(r.rule, row, (col) => wm.get(col)));
+      r.nextAt = Math.max(FORGET_FROM_ROWS, 2 * o.integrated.size);
+    }
   }
 
   /**

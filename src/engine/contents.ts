@@ -87,6 +87,27 @@ export class RelationContents {
     return out;
   }
 
+  /**
+   * Keeps only the rows `keep` says yes to (bounded state: plan/retention.ts), consolidated, in their order;
+   * answers how many distinct rows went.
+   */
+  retain(keep: (row: Row) => boolean): number {
+    if (!this.consolidated) this.compact();
+    const kept: Delta = [];
+    let dropped = 0;
+    for (const chunk of this.chunks)
+      visitChunk(chunk, (row, w) => {
+        if (keep(row)) kept.push([row, w]);
+        else dropped++;
+      });
+    if (dropped === 0) return 0;
+    this.chunks = kept.length ? [chunkOf(kept)] : [];
+    this.held = kept.length;
+    this.negatives = 0;
+    this.consolidated = true;
+    return dropped;
+  }
+
   /** Number of entries held (rows, or more before a compaction). */
   get size(): number {
     return this.held;

@@ -7,6 +7,7 @@ import { EngineCircuit } from './circuit.js';
 import { typeToString } from './types/types.js';
 import { resolveName } from './names.js';
 import { inputCodec } from './codec.js';
+import { planNodes, retentionRules } from './plan/retention.js';
 
 export function compile(sql: string, options: CompileOptions = {}): CompileResult {
   const casing = options.outputCase ?? 'upper';
@@ -14,13 +15,15 @@ export function compile(sql: string, options: CompileOptions = {}): CompileResul
   const { program, errors } = bindProgram(sql, casing);
   if (!program) return { ok: false, errors };
   const fold = (s: string): string => (casing === 'upper' ? s.toUpperCase() : s.toLowerCase());
+  // tables that forget rows behind their LATENESS waterline keep no whole contents to read (plan/retention.ts)
+  const forgetful = retentionRules(program.tables, planNodes([...program.tables.map((t) => t.node), ...program.views.map((v) => v.node)]));
   const sensitive = (name: string, quoted: boolean): boolean => quoted && name !== fold(name);
   const tables: RelationSchema[] = program.tables.map((t) => ({
     name: t.name,
     caseSensitive: sensitive(t.name, t.quoted),
     columns: t.columns.map((c) => ({ name: c.name, caseSensitive: sensitive(c.name, c.quoted), type: typeToString(c.type), nullable: c.type.nullable })),
     primaryKey: t.pk.map((i) => t.columns[i]!.name),
-    materialized: true,
+    materialized: !forgetful.has(t.name),
     declaredMaterialized: t.declaredMaterialized,
     local: false,
     connectors: t.connectors,
@@ -68,3 +71,5 @@ export function compile(sql: string, options: CompileOptions = {}): CompileResul
   return { ok: true, program: compiled };
 }
 export { jsonText, parseJsonText } from './json-text.js';
+export { stepRowsBuilt } from './step-guard.js';
+export { MAX_VALUE_SIZE } from './types/value-limits.js';

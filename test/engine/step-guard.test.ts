@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compile, type InputChange } from '../../src/engine/index.js';
-import { GUARD_ROWS } from '../../src/engine/step-guard.js';
+import { GUARD_ROWS, GUARD_WORK } from '../../src/engine/step-guard.js';
+import { stepRowsBuilt } from '../../src/engine/index.js';
 
 const SQL = 'CREATE TABLE a (x INT); CREATE TABLE b (y INT); CREATE VIEW j AS SELECT x, y FROM a, b; CREATE VIEW c AS SELECT COUNT(*) AS n FROM a;';
 const program = () => {
@@ -54,5 +55,32 @@ describe('step guard', () => {
     b.step(rows('A', 'X', 100));
     b.step(rows('B', 'Y', 1000));
     expect(calls).toBe(seen);
+  });
+
+  it('string work counts too: a step of one row whose text is long calls the guard, which can stop it', () => {
+    const r = compile("CREATE TABLE t (s VARCHAR); CREATE VIEW m AS SELECT s RLIKE '(a+)+b' AS hit, REGEXP_REPLACE(s, 'ab', 'c') AS r FROM t;");
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    let calls = 0;
+    const text = 'a'.repeat(GUARD_WORK);
+    r.program.newCircuit({ guard: () => void calls++ }).step([{ table: 'T', op: 'insert', row: { S: text } }]);
+    expect(calls).toBeGreaterThanOrEqual(2); // the match, then the replacement's search
+    const stop = new Error('out of time');
+    const stopped = r.program.newCircuit({
+      guard: () => {
+        throw stop;
+      },
+    });
+    expect(() => stopped.step([{ table: 'T', op: 'insert', row: { S: text } }])).toThrow(stop);
+  });
+
+  it('stepRowsBuilt tells the guard the rows the step has built so far', () => {
+    const seen: number[] = [];
+    const circuit = program().newCircuit({ guard: () => void seen.push(stepRowsBuilt()) });
+    circuit.step(rows('A', 'X', 100));
+    circuit.step(rows('B', 'Y', 1000)); // 100,000 pairs
+    expect(seen.length).toBeGreaterThan(2);
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    expect(seen.at(-1)!).toBeGreaterThanOrEqual(90_000);
+    expect(seen.at(-1)!).toBeLessThanOrEqual(250_000);
   });
 });

@@ -16,6 +16,14 @@ export function parseScale(raw: string | undefined): number | undefined {
   return scale;
 }
 
+/** A flag's positive number (`--query-timeout 2.5`), or undefined when the flag is absent. */
+export function parsePositive(flag: string, raw: string | undefined, whole = false): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0 || (whole && !Number.isInteger(n))) throw new UsageError(`${flag} must be a positive ${whole ? 'whole ' : ''}number, not "${raw}"`);
+  return n;
+}
+
 export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv): string {
   return flag ?? defaultDataDir(env);
 }

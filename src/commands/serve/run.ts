@@ -12,7 +12,7 @@ import { LOCAL_PROFILE } from '../../core/config.js';
 import { dataDir as defaultDataDir } from '../../core/paths.js';
 import { chooseServeProfile, type ProfileChoice } from './profile.js';
 import type { LocalCredentials, ServeOptions } from '../../services/types.js';
-import { parsePort, parseScale, resolveDataDir } from './flags.js';
+import { parsePort, parsePositive, parseScale, resolveDataDir } from './flags.js';
 
 /** The flags of `ops serve` (the server itself; `user`, `token` and `key` are its verbs). */
 export interface ServeFlags {
@@ -31,6 +31,9 @@ export interface ServeFlags {
   logRequests?: boolean;
   fetchPolicy?: string;
   connectorRoot?: string;
+  queryTimeout?: string;
+  queryMaxRows?: string;
+  queryMaxMb?: string;
 }
 
 /** Give the tree's own command (`ops serve`, made by the root) its flags and action. */
@@ -65,6 +68,9 @@ export function configureServe(cmd: Command, f: Factory, runF: RunFunction<Serve
       ).choices(['public', 'any']),
     )
     .option('--connector-root <dir>', 'the only directory pipeline file connectors may read and write (default <data-dir>/files)')
+    .option('--query-timeout <seconds>', 'time limit of an ad-hoc pipeline query, past which it is cancelled (default 30)')
+    .option('--query-max-rows <rows>', 'rows an ad-hoc pipeline query may build, and its answer have (default 100000000)')
+    .option('--query-max-mb <MiB>', 'largest answer of an ad-hoc pipeline query, in MiB (default 256)')
     .addOption(new Option('--demo', 'start with demo content in every service'))
     .option('--log-requests', 'print one line per request on stderr: time, method, path, status, milliseconds')
     .addHelpText(
@@ -73,6 +79,9 @@ export function configureServe(cmd: Command, f: Factory, runF: RunFunction<Serve
     )
     .action((flags: ServeFlags) => runWith(f, runF, { ...flags }));
 }
+
+const seconds = (s: number | undefined): number | undefined => (s === undefined ? undefined : Math.round(s * 1000));
+const mib = (m: number | undefined): number | undefined => (m === undefined ? undefined : Math.round(m * 1024 * 1024));
 
 /** A repeat of the stopping signal within this long is when-exit's echo of it, not a second Ctrl-C (see stop()). */
 const SIGNAL_ECHO_MS = 1000;
@@ -103,6 +112,9 @@ export async function runServe(flags: ServeFlags, ctx: Context): Promise<void> {
     requestLog: flags.logRequests ? (line) => void ctx.io.stderr.write(`${line}\n`) : undefined,
     fetchPolicy: flags.fetchPolicy === 'public' || flags.fetchPolicy === 'any' ? flags.fetchPolicy : undefined,
     connectorRoot: flags.connectorRoot !== undefined ? resolve(flags.connectorRoot) : undefined,
+    queryTimeoutMs: seconds(parsePositive('--query-timeout', flags.queryTimeout)),
+    queryMaxRows: parsePositive('--query-max-rows', flags.queryMaxRows, true),
+    queryMaxBytes: mib(parsePositive('--query-max-mb', flags.queryMaxMb)),
   };
   // every file the server creates later (keys, databases of new services) is private whatever the umask
   process.umask(0o077);

@@ -8,6 +8,7 @@ import { SqlError, type Pos } from '../parse/ast.js';
 import { type SqlType, isInteger, isFloat, isDecimal, isString, typeToString } from '../types/types.js';
 import { checkInt, fitInt, intFromFloat, parseIntText, type Int, type IntSite } from '../types/int64.js';
 import { posSite } from './expr-text.js';
+import { checkSize, ValueTooLarge } from '../types/value-limits.js';
 import { fromJson, toJson, type Value } from '../types/values.js';
 import { bytesToHex, canonicalJson, variantValue } from '../types/variant.js';
 import { decimalFromNumber, decimalToNumber, formatDecimal, parseDecimal, pow10, rescale, rescaleRound } from '../types/decimal.js';
@@ -39,6 +40,18 @@ export function toStringFn(from: SqlType): Conv {
     default:
       return (v) => String(v);
   }
+}
+
+/** A value's text, refused as too large (ValueTooLarge) where JavaScript cannot hold it (an array of huge strings). */
+function textOfAny(str: Conv): Conv {
+  return (v) => {
+    try {
+      return str(v);
+    } catch (err) {
+      if (err instanceof RangeError && /Invalid string length/.test(err.message)) throw new ValueTooLarge('CAST', null, 'characters');
+      throw err;
+    }
+  };
 }
 
 function formatFloat(n: number): string {
@@ -135,10 +148,15 @@ export function castFn(from: SqlType, to: SqlType, pos: Pos, site: IntSite = pos
       };
   }
   if (to.kind === 'VARCHAR' || to.kind === 'CHAR') {
-    const str = isString(from) ? id : toStringFn(from);
+    const str = isString(from) ? id : textOfAny(toStringFn(from));
     const n = to.precision;
     if (n === undefined) return str;
-    if (to.kind === 'CHAR') return (v) => (str(v) as string).slice(0, n).padEnd(n, ' ');
+    if (to.kind === 'CHAR')
+      return (v) => {
+        const s = str(v) as string;
+        if (s.length < n) checkSize('CAST', n, 'characters'); // CAST('x' AS CHAR(2000000000)) pads to its length
+        return s.slice(0, n).padEnd(n, ' ');
+      };
     return (v) => (str(v) as string).slice(0, n);
   }
   if (to.kind === 'BOOLEAN') {

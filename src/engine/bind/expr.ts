@@ -6,13 +6,15 @@ import { rescale } from '../types/decimal.js';
 import { parseDate, parseTime, parseTimestamp } from '../types/datetime.js';
 import { dataTypeToSql, TypeSyntaxError } from '../types/parse-type.js';
 import { castFn } from './cast.js';
-import { andFn, arithmetic, coerce, comparison, intervalLiteral, likeToRegex, numLiteral, orFn, requireBool, typeName, unify } from './operators.js';
+import { andFn, arithmetic, coerce, comparison, intervalLiteral, numLiteral, orFn, requireBool, typeName, unify } from './operators.js';
 export { arithmetic, coerce, comparison, unify } from './operators.js';
 import { type BExpr, constant, strict1, strict2 } from './bexpr.js';
 import { canon, type Scope } from './scope.js';
 import { bindFunction, UNIT_ARG } from './functions.js';
 import { userFunctionCall } from './udf-scope.js';
 import { bindLambdaCall } from './fns/lambda.js';
+import { compileLike, patternCache } from './fns/regex.js';
+import { checkSize } from '../types/value-limits.js';
 import { exprSite } from './expr-text.js';
 import { intNegate } from '../types/int64.js';
 import { isNowCall, nowNotHere } from './now-call.js';
@@ -77,7 +79,7 @@ export function bindExpr(e: Expr, ctx: BindCtx): BExpr {
       else if (t.kind === 'TIMESTAMP') v = parseTimestamp(e.value);
       else if (t.kind === 'TIME') v = parseTime(e.value);
       else if (t.kind === 'VARBINARY') {
-        if (!/^([0-9a-fA-F]{2})*$/.test(e.value)) throw new SqlError(`Illegal binary literal x'${e.value}': an even number of hexadecimal digits is needed`, e.pos, 'syntax');
+        if (e.value.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(e.value)) throw new SqlError(`Illegal binary literal x'${e.value}': an even number of hexadecimal digits is needed`, e.pos, 'syntax');
         return constant(mk('VARBINARY', false), e.value.toLowerCase());
       } else return coerce(constant(mk('VARCHAR', false), e.value), withNull(t, false), e.pos);
       if (v === undefined) throw new SqlError(`Illegal ${t.kind} literal '${e.value}'`, e.pos, 'syntax');
@@ -110,11 +112,17 @@ export function bindExpr(e: Expr, ctx: BindCtx): BExpr {
           if (a.type.kind === 'ARRAY' || b.type.kind === 'ARRAY') {
             const t = commonType(a.type, b.type);
             if (!t) throw new SqlError('Cannot concatenate arrays of different types', e.pos, 'type');
-            return strict2(a, b, t, (x, y) => (x as Value[]).concat(y as Value[]));
+            return strict2(a, b, t, (x, y) => {
+              checkSize('||', (x as Value[]).length + (y as Value[]).length, 'elements');
+              return (x as Value[]).concat(y as Value[]);
+            });
           }
           const x = isString(a.type) ? a : coerce(a, mk('VARCHAR'), e.pos);
           const y = isString(b.type) ? b : coerce(b, mk('VARCHAR'), e.pos);
-          return strict2(x, y, mk('VARCHAR', a.type.nullable || b.type.nullable), (p, q) => (p as string) + (q as string));
+          return strict2(x, y, mk('VARCHAR', a.type.nullable || b.type.nullable), (p, q) => {
+            checkSize('||', (p as string).length + (q as string).length, 'characters');
+            return (p as string) + (q as string);
+          });
         }
         default:
           throw new SqlError(`Operator ${e.op} is not supported`, e.pos, 'unsupported');
@@ -228,10 +236,11 @@ export function bindExpr(e: Expr, ctx: BindCtx): BExpr {
       if (p.constant) {
         const pv = p.fn([]);
         if (pv === null) return constant(mk('BOOLEAN', true), null);
-        const re = likeToRegex(pv as string, esc, e.ilike);
-        return strict1(x, t, (v) => re.test(v as string) !== e.not);
+        const matches = compileLike(pv as string, esc, e.ilike);
+        return strict1(x, t, (v) => matches(v as string) !== e.not);
       }
-      return strict2(x, p, t, (v, pat) => likeToRegex(pat as string, esc, e.ilike).test(v as string) !== e.not);
+      const like = patternCache((pat) => compileLike(pat, esc, e.ilike));
+      return strict2(x, p, t, (v, pat) => like(pat as string)!(v as string) !== e.not);
     }
     case 'case': {
       const whens = e.whens.map((w) => {

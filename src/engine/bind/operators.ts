@@ -259,16 +259,3 @@ export function arithmetic(op: string, a: BExpr, b: BExpr, pos: Pos, site: IntSi
   }
   throw new SqlError(`Unsupported operator ${op}`, pos, 'unsupported');
 }
-
-export function likeToRegex(pattern: string, escape: string | undefined, ci: boolean): RegExp {
-  let re = '^';
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i]!;
-    if (escape && c === escape && i + 1 < pattern.length) {
-      re += pattern[++i]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    } else if (c === '%') re += '[\\s\\S]*';
-    else if (c === '_') re += '[\\s\\S]';
-    else re += c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  }
-  return new RegExp(re + '$', ci ? 'si' : 's');
-}

@@ -350,7 +350,7 @@ function bindAggregate(s: Select, itemExprs: Expr[], rel: Rel, env: Env, pre: Bi
   const gc = columns.slice(0, nG).flatMap((c, i) => (c.wm ? [{ keyIdx: i, ...c.wm }] : []));
   const aggNode = temporal.size
     ? temporalAggregate(rel, env, keyFns, calls, specs, temporal, columns, global, gc)
-    : node({ kind: 'aggregate', inputs: [rel.node], columns, make: () => new AggregateOp(keyFns, specs, global, gc), groupKeys: nG });
+    : node({ kind: 'aggregate', inputs: [rel.node], columns, make: () => new AggregateOp(keyFns, specs, global, gc), groupKeys: nG, releases: gc });
   const ref = (i: number, type: SqlType): BExpr => ({ type, fn: (row) => row[i]!, colIdx: i });
   const special = (e: Expr): BExpr | undefined => {
     if (e.k === 'func' && !e.over && AGG_NAMES.has(e.name)) {

@@ -554,7 +554,7 @@ export class Adapter {
         if (v.any) this.unsupported('LIKE ANY', e);
         let escape: string | undefined;
         if (v.escape_char) {
-          const [ek, ev] = variant(v.escape_char);
+          const [ek, ev] = variant(v.escape_char.value ?? v.escape_char); // a value with its span in this parser's version
           escape = ek === 'SingleQuotedString' ? ev : typeof v.escape_char === 'string' ? v.escape_char : undefined;
         }
         return { k: 'like', not: !!v.negated, ilike: k === 'ILike', expr: this.expr(v.expr), pattern: this.expr(v.pattern), escape, pos };

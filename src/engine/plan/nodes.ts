@@ -117,6 +117,8 @@ export interface AggregateNode extends Computed {
   inputs: [PlanNode];
   /** Number of grouping keys; 0 is a global aggregate (one row, also over no rows). */
   groupKeys: number;
+  /** The LATENESS lineages by which its operator releases closed groups (none: it keeps every group). */
+  releases?: Watermarked[];
 }
 
 export interface DistinctNode extends Computed {

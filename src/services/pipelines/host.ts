@@ -31,6 +31,7 @@ import { clockSettings, type ClockSettings } from './clock.js';
 import { FrameKind, abortFrame, beginFrame, endFrame, frameHeader } from './worker/ingress-frames.js';
 import type { CheckpointDone, StorageConfig, StorageReport } from './storage/pipeline-storage.js';
 import type { FromWorker, IngestSpec, SnapshotSpec, ToWorker, WireError, WorkerConfig, WorkerMetrics } from './worker/protocol.js';
+import type { QueryLimits } from './egress/query-limits.js';
 
 /** Heap limit of a pipeline's worker when runtime_config.resources.memory_mb_max is not set. */
 export const DEFAULT_MEMORY_MB = 2048;
@@ -64,6 +65,8 @@ export interface HostOptions {
   watchMaxChunks?: number;
   watchMaxBytes?: number;
   fault?: WorkerConfig['fault'];
+  /** Limits of the pipeline's ad-hoc queries (egress/query-limits.ts; the defaults when absent). */
+  queryLimits?: QueryLimits;
   /** NOW()'s clock settings (clock.ts; default: one-second resolution, wall clock). */
   clock?: ClockSettings;
   /** Where the pipeline's connectors may reach (plain data: it goes to the worker as it is). */
@@ -199,6 +202,7 @@ export class PipelineHost {
       connectorAccess: opts.connectorAccess,
       memoryMb: opts.memoryMb,
       fault: opts.fault ?? null,
+      queryLimits: opts.queryLimits,
       clock: opts.clock ?? clockSettings({}),
       ...(opts.storage ? { storage: opts.storage } : {}),
     };

@@ -2,6 +2,7 @@
  * The pipeline service of `ops serve`: a Feldera-compatible (v0.24-era) API under /v0 over the
  * incremental SQL engine. See docs/pipelines.md.
  */
+import { queryLimitsOf } from './egress/query-limits.js';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -69,6 +70,7 @@ const service: ServiceModule = {
       watchMaxChunks: typeof ctx.options.pipelinesWatchMaxChunks === 'number' ? ctx.options.pipelinesWatchMaxChunks : undefined,
       watchMaxBytes: positiveNumber(ctx.options.pipelinesWatchMaxBytes),
       outputCase: ctx.options.outputCase === 'lower' ? 'lower' : 'upper',
+      queryLimits: queryLimitsOf(ctx.options),
       // test knobs: fewer monitor events kept per pipeline, a quicker heartbeat
       eventsRetention: positiveNumber(ctx.options.pipelinesEventsRetention),
       eventsHeartbeatMs: positiveNumber(ctx.options.pipelinesEventsHeartbeatMs),

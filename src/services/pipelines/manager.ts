@@ -14,6 +14,7 @@
  * pipeline's last event when it is HEARTBEAT_MS old.
  */
 import type { WorkerConfig } from './worker/protocol.js';
+import type { QueryLimits } from './egress/query-limits.js';
 import { CompileJobs } from './compile-jobs.js';
 import { CompilerPool, DEFAULT_COMPILE_MEMORY_MB, DEFAULT_COMPILE_TIMEOUT_MS, type CompilerLimits } from './compiler-pool.js';
 import { Entry } from './entry.js';
@@ -57,6 +58,8 @@ export interface ManagerOptions {
   ingressBudgetBytes?: number;
   /** Test knob: every pipeline's worker fails on its first ingest (see WorkerConfig.fault). */
   workerFault?: WorkerConfig['fault'];
+  /** Limits of ad-hoc queries (`ops serve --query-timeout`, ...; egress/query-limits.ts). */
+  queryLimits?: QueryLimits;
   /** Casing of unquoted output names for pipelines whose program_config does not say (`ops serve --output-case`). */
   outputCase?: OutputCase;
   location: () => string;
@@ -461,6 +464,7 @@ export class PipelineManager {
         outputCase,
         programVersion: version,
         memoryMb,
+        queryLimits: this.opts.queryLimits,
         ingressBudgetBytes: this.opts.ingressBudgetBytes,
         keepAliveMs: this.opts.keepAliveMs,
         watchMaxChunks: this.opts.watchMaxChunks,

@@ -199,3 +199,37 @@ export class WatchReader {
     this.controller.abort();
   }
 }
+
+/** The whole `ops serve` (bookmarks, pipelines, notifications) on 127.0.0.1 in-process, as a Svc. */
+export async function startWholeServer(options: Record<string, unknown> = {}): Promise<Svc> {
+  const { startServer } = await import('../../../src/services/server.js');
+  const { mkdtempSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const server = await startServer({ host: '127.0.0.1', port: 0, dataDir: mkdtempSync(join(tmpdir(), 'ops-whole-')), pipelinesKeepAliveMs: 300, ...options });
+  const svc: Svc = {
+    sa: undefined as never,
+    base: server.url,
+    headers: {},
+    async call(method, path, body, extra = {}) {
+      const headers: Record<string, string> = { ...svc.headers, ...(extra.headers ?? {}) };
+      let payload: string | undefined;
+      if (extra.raw !== undefined) payload = extra.raw;
+      else if (body !== undefined) {
+        payload = JSON.stringify(body);
+        headers['content-type'] ??= 'application/json';
+      }
+      const res = await fetch(server.url + path, { method, headers, body: payload });
+      const text = await res.text();
+      let json: any;
+      try {
+        json = text === '' ? undefined : JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+      return { status: res.status, text, json, headers: res.headers };
+    },
+    close: () => server.close(),
+  };
+  return svc;
+}

@@ -10,6 +10,7 @@ import { type BExpr, strict1, strict2, strictN, constant } from '../bexpr.js';
 import { castFn } from '../cast.js';
 import { argc, arr, coerceTo, common, int, nullableOf, str, typeErr } from './args.js';
 import { aliases, type FnTable, type ScalarFn } from './registry.js';
+import { checkSize } from '../../types/value-limits.js';
 
 type Arr = Value[];
 const elemOf = (a: BExpr): SqlType => a.type.elem ?? mk('NULL');
@@ -107,10 +108,13 @@ const toStr: ScalarFn = {
         if (xs === null || sep === null) return null;
         const ns = nullStr(r);
         const parts: string[] = [];
+        let size = 0;
         for (const x of xs as Arr) {
-          if (x === null) {
-            if (ns !== null) parts.push(ns as string);
-          } else parts.push(String(conv(x)));
+          const part = x === null ? (ns as string | null) : String(conv(x));
+          if (part === null) continue;
+          size += part.length + (parts.length > 0 ? (sep as string).length : 0);
+          checkSize(name, size, 'characters');
+          parts.push(part);
         }
         return parts.join(sep as string);
       },
@@ -127,7 +131,7 @@ export const ARRAY_FNS: FnTable = {
       const [a, b] = [int(name, args[0]!, pos), int(name, args[1]!, pos)];
       return strict2(a, b, mk('ARRAY', nullableOf(args), { elem: mk('INTEGER', true) }), (s, e) => {
         const n = (e as number) - (s as number) + 1;
-        if (n > 10_000_000) return null;
+        checkSize(name, n, 'elements');
         return Array.from({ length: Math.max(0, n) }, (_x, i) => (s as number) + i);
       });
     },
@@ -157,7 +161,9 @@ export const ARRAY_FNS: FnTable = {
         type: arrayOf(et, a.type.nullable),
         fn: (r) => {
           const xs = af(r);
-          return xs === null ? null : [...(xs as Arr), ef(r)];
+          if (xs === null) return null;
+          checkSize(name, (xs as Arr).length + 1, 'elements');
+          return [...(xs as Arr), ef(r)];
         },
       };
     },
@@ -175,7 +181,9 @@ export const ARRAY_FNS: FnTable = {
         type: arrayOf(et, a.type.nullable),
         fn: (r) => {
           const xs = af(r);
-          return xs === null ? null : [ef(r), ...(xs as Arr)];
+          if (xs === null) return null;
+          checkSize(name, (xs as Arr).length + 1, 'elements');
+          return [ef(r), ...(xs as Arr)];
         },
       };
     },
@@ -190,7 +198,14 @@ export const ARRAY_FNS: FnTable = {
         args.map((a) => arr(name, a, pos)),
         pos,
       );
-      return strictN(args, withNull(t, nullableOf(args)), (xs) => ([] as Value[]).concat(...(xs as Arr[])));
+      return strictN(args, withNull(t, nullableOf(args)), (xs) => {
+        checkSize(
+          name,
+          (xs as Arr[]).reduce((n, x) => n + x.length, 0),
+          'elements',
+        );
+        return ([] as Value[]).concat(...(xs as Arr[]));
+      });
     },
   },
   ARRAY_COMPACT: oneArray('ARRAY_COMPACT(array): without NULL elements', sameArray, (xs) => xs.filter((x) => x !== null)),
@@ -252,7 +267,9 @@ export const ARRAY_FNS: FnTable = {
         type: arrayOf(args[0]!.type, args[1]!.type.nullable),
         fn: (r) => {
           const c = cf(r);
-          return c === null ? null : new Array(Math.max(0, c as number)).fill(ef(r));
+          if (c === null) return null;
+          checkSize(name, c as number, 'elements'); // before building: ARRAY_REPEAT(1, 1000000000)
+          return new Array(Math.max(0, c as number)).fill(ef(r));
         },
       };
     },

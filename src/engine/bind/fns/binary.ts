@@ -6,6 +6,7 @@ import { gunzipSync } from 'node:zlib';
 import { mk } from '../../types/types.js';
 import { bytesToHex, hexToBytes } from '../../types/variant.js';
 import { strict1 } from '../bexpr.js';
+import { checkSize, MAX_VALUE_SIZE, ValueTooLarge } from '../../types/value-limits.js';
 import { argc, typeErr } from './args.js';
 import type { FnTable, ScalarFn } from './registry.js';
 import type { BExpr } from '../bexpr.js';
@@ -27,7 +28,10 @@ const one = (sig: string, out: 'VARCHAR' | 'INTEGER' | 'VARBINARY', f: (b: Buffe
 });
 
 export const BINARY_FNS: FnTable = {
-  TO_HEX: one('TO_HEX(binary) -> VARCHAR: lower-case hex digits', 'VARCHAR', (b) => b.toString('hex')),
+  TO_HEX: one('TO_HEX(binary) -> VARCHAR: lower-case hex digits', 'VARCHAR', (b) => {
+    checkSize('TO_HEX', b.length * 2, 'characters');
+    return b.toString('hex');
+  }),
   TO_INT: one('TO_INT(binary) -> INTEGER: the first 4 bytes, big-endian (fewer bytes are zero-padded on the left)', 'INTEGER', (b) => {
     const w = b.subarray(0, 4);
     const pad = Buffer.concat([Buffer.alloc(4 - w.length), w]);
@@ -41,10 +45,13 @@ export const BINARY_FNS: FnTable = {
     }
   }),
   GUNZIP: one('GUNZIP(binary) -> VARBINARY: NULL when the input is not gzip data', 'VARBINARY', (b) => {
+    let bytes: Buffer;
     try {
-      return bytesToHex(gunzipSync(b));
-    } catch {
+      bytes = gunzipSync(b, { maxOutputLength: MAX_VALUE_SIZE }); // stops inflating there: a few KiB may inflate to GiB
+    } catch (err) {
+      if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw new ValueTooLarge('GUNZIP', null, 'bytes');
       return null;
     }
+    return bytesToHex(bytes);
   }),
 };

@@ -2,7 +2,8 @@
  * The scalar function registry: one table per family (string, numeric, datetime, array, map, json), merged here.
  * Each entry says its documented signature and its NULL rule and binds a call to typed arguments. Aliases share
  * one entry. Rules: an entry checks its argument types and throws a 'type' SqlError naming the function; the
- * bound closure never throws on data (bad data gives NULL, as a failed CAST does).
+ * bound closure never throws on data (bad data gives NULL, as a failed CAST does) except to refuse the step:
+ * an integer overflow, or a value past the size limit (types/value-limits.ts).
  */
 import { SqlError, type Pos } from '../../parse/ast.js';
 import type { BExpr } from '../bexpr.js';

@@ -1,7 +1,8 @@
 /**
  * String functions (Feldera docs/sql/string.md). Characters are Unicode code points (a surrogate pair is one
- * character). Regular expressions are JavaScript's with the 'u' flag, close to Rust's regex crate; an invalid
- * constant pattern is a compile error, an invalid pattern read from data gives NULL.
+ * character). Regular expressions are RE2's (regex.ts: linear time, Rust regex syntax); an invalid constant
+ * pattern is a compile error; an invalid pattern read from data matches nothing (RLIKE is false, REGEXP_REPLACE
+ * leaves the text as it is), as Feldera's sqllib.
  */
 import { createHash } from 'node:crypto';
 import { SqlError, type Pos } from '../../parse/ast.js';
@@ -10,6 +11,8 @@ import type { Value } from '../../types/values.js';
 import { type BExpr, strict1, strict2, strictN, constant } from '../bexpr.js';
 import { argc, coerceTo, int, nullableOf, str } from './args.js';
 import { aliases, type FnTable, type ScalarFn } from './registry.js';
+import { checkSize, MAX_VALUE_SIZE, ValueTooLarge } from '../../types/value-limits.js';
+import { compileRegex, parseReplacement, patternCache, regexMatches, RegexError, replaceAll, type Regex } from './regex.js';
 
 const chars = (s: Value): string[] => [...(s as string)];
 const VARCHAR_ONE = (f: (s: string) => Value, sig: string): ScalarFn => ({
@@ -17,7 +20,11 @@ const VARCHAR_ONE = (f: (s: string) => Value, sig: string): ScalarFn => ({
   nulls: 'strict',
   bind: (args, pos, name) => {
     argc(name, args, 1, 1, pos);
-    return strict1(str(name, args[0]!, pos), mk('VARCHAR', nullableOf(args)), (s) => f(s as string));
+    return strict1(str(name, args[0]!, pos), mk('VARCHAR', nullableOf(args)), (s) => {
+      const out = f(s as string);
+      if (typeof out === 'string' && out.length > (s as string).length) checkSize(name, out.length, 'characters'); // UPPER('ß') is 'SS'
+      return out;
+    });
   },
 });
 
@@ -62,32 +69,20 @@ function substring(v: Value, from: Value, len: Value | undefined): Value {
 }
 
 /** A regular expression from SQL text: a constant is compiled once (and a bad one is a compile error). */
-function regex(name: string, pat: BExpr, flags: string, pos: Pos): (p: string) => RegExp | null {
+function regex(name: string, pat: BExpr, pos: Pos): (p: string) => Regex | null {
   if (pat.constant) {
     const p = pat.fn([]);
     if (p === null) return () => null;
-    let re: RegExp;
+    let re: Regex;
     try {
-      re = new RegExp(p as string, flags);
+      re = compileRegex(p as string);
     } catch (e) {
-      throw new SqlError(`${name}: invalid regular expression '${String(p)}': ${(e as Error).message}`, pos, 'type');
+      if (!(e instanceof RegexError)) throw e;
+      throw new SqlError(`${name}: invalid regular expression '${String(p)}': ${e.message}`, pos, 'type');
     }
     return () => re;
   }
-  const cache = new Map<string, RegExp | null>();
-  return (p) => {
-    let re = cache.get(p);
-    if (re === undefined) {
-      try {
-        re = new RegExp(p, flags);
-      } catch {
-        re = null;
-      }
-      if (cache.size > 1000) cache.clear();
-      cache.set(p, re);
-    }
-    return re;
-  };
+  return patternCache(compileRegex);
 }
 
 function pad(name: string): ScalarFn {
@@ -98,8 +93,9 @@ function pad(name: string): ScalarFn {
       argc(name, args, 2, 3, pos);
       const fill = args[2] ? str(name, args[2], pos) : constant(mk('VARCHAR', false), ' ');
       return strictN([str(name, args[0]!, pos), int(name, args[1]!, pos), fill], mk('VARCHAR', nullableOf(args)), ([s, k, f]) => {
-        const c = chars(s);
         const len = k as number;
+        if ((f as string) !== '') checkSize(name, len, 'characters'); // before anything is built: LPAD('x', 2000000000, 'ab')
+        const c = chars(s);
         if (c.length >= len) return c.slice(0, Math.max(0, len)).join('');
         if ((f as string) === '') return s;
         const padLen = len - c.length;
@@ -148,10 +144,10 @@ const rlike: ScalarFn = {
   nulls: 'strict',
   bind: (args, pos, name) => {
     argc(name, args, 2, 2, pos);
-    const re = regex(name, args[1]!, 'u', pos);
+    const re = regex(name, args[1]!, pos);
     return strict2(str(name, args[0]!, pos), str(name, args[1]!, pos), mk('BOOLEAN', nullableOf(args)), (s, p) => {
       const r = re(p as string);
-      return r === null ? null : r.test(s as string);
+      return r === null ? false : regexMatches(r, s as string); // a bad pattern matches nothing (as Feldera)
     });
   },
 };
@@ -204,7 +200,14 @@ export const STRING_FNS: FnTable = {
       strictN(
         args.map((a) => (isString(a.type) ? a : coerceTo(a, mk('VARCHAR'), pos))),
         mk('VARCHAR', nullableOf(args)),
-        (xs) => xs.join(''),
+        (xs) => {
+          checkSize(
+            'CONCAT',
+            (xs as string[]).reduce((n, x) => n + x.length, 0),
+            'characters',
+          );
+          return xs.join('');
+        },
       ),
   },
   CONCAT_WS: {
@@ -224,6 +227,7 @@ export const STRING_FNS: FnTable = {
             const v = p(r);
             if (v !== null) xs.push(v as string);
           }
+          checkSize(name, xs.reduce((n, x) => n + x.length, 0) + Math.max(0, xs.length - 1) * (s as string).length, 'characters');
           return xs.join(s as string);
         },
       };
@@ -238,7 +242,12 @@ export const STRING_FNS: FnTable = {
       return strictN(
         args.map((a) => str(name, a, pos)),
         mk('VARCHAR', nullableOf(args)),
-        ([s, a, b]) => (a === '' ? s : (s as string).split(a as string).join(b as string)),
+        ([s, a, b]) => {
+          if (a === '') return s;
+          const pieces = (s as string).split(a as string);
+          checkSize(name, (s as string).length + (pieces.length - 1) * ((b as string).length - (a as string).length), 'characters');
+          return pieces.join(b as string);
+        },
       );
     },
   },
@@ -247,7 +256,11 @@ export const STRING_FNS: FnTable = {
     nulls: 'strict',
     bind: (args, pos, name) => {
       argc(name, args, 2, 2, pos);
-      return strict2(str(name, args[0]!, pos), int(name, args[1]!, pos), mk('VARCHAR', nullableOf(args)), (s, k) => (s as string).repeat(Math.max(0, k as number)));
+      return strict2(str(name, args[0]!, pos), int(name, args[1]!, pos), mk('VARCHAR', nullableOf(args)), (s, k) => {
+        const count = Math.max(0, k as number);
+        checkSize(name, (s as string).length * count, 'characters'); // before building: REPEAT('x', 1000000000)
+        return (s as string).repeat(count);
+      });
     },
   },
   LPAD: pad('LPAD'),
@@ -308,6 +321,7 @@ export const STRING_FNS: FnTable = {
         if (start <= 0) return s;
         const remove = len === undefined ? chars(p).length : Math.max(0, len as number);
         const at = Math.min(start - 1, c.length);
+        checkSize(name, (s as string).length + (p as string).length, 'characters');
         return c.slice(0, at).join('') + (p as string) + c.slice(Math.min(c.length, at + remove)).join('');
       });
     },
@@ -318,12 +332,16 @@ export const STRING_FNS: FnTable = {
     nulls: 'strict',
     bind: (args, pos, name) => {
       argc(name, args, 2, 3, pos);
-      const re = regex(name, args[1]!, 'gu', pos);
+      const re = regex(name, args[1]!, pos);
       const repl = args[2] ? str(name, args[2], pos) : constant(mk('VARCHAR', false), '');
+      const template = repl.constant ? parseReplacement((repl.fn([]) as string | null) ?? '') : undefined;
       return strictN([str(name, args[0]!, pos), str(name, args[1]!, pos), repl], mk('VARCHAR', nullableOf(args)), ([s, p, rp]) => {
         const r = re(p as string);
-        // Rust's replacement syntax is $1 / ${name}, as JavaScript's; a literal '$$' is '$' in both
-        return r === null ? null : (s as string).replace(r, rp as string);
+        return r === null
+          ? s // a bad pattern replaces nothing (as Feldera)
+          : replaceAll(r, s as string, template ?? parseReplacement(rp as string), (size) => {
+              if (size > MAX_VALUE_SIZE) throw new ValueTooLarge(name, size, 'characters'); // (its work is counted by replaceAll)
+            });
       });
     },
   },

@@ -13,6 +13,7 @@ import {
   compile,
   EngineStepError,
   jsonText,
+  MAX_VALUE_SIZE,
   type Circuit,
   type ColumnSchema,
   type CompiledProgram,
@@ -31,9 +32,9 @@ const RESULT = '__ops_adhoc_result';
 
 const quote = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
-/** A failed ad-hoc query: the reason as a 400 AdHocQueryError. */
-export function badQuery(message: string): ApiError {
-  return new ApiError(400, 'AdHocQueryError', message, null); // Feldera's code and status for any failed ad-hoc query
+/** A failed ad-hoc query: the reason as a 400 AdHocQueryError (with the details of a limit it went past). */
+export function badQuery(message: string, details: Record<string, unknown> | null = null): ApiError {
+  return new ApiError(400, 'AdHocQueryError', message, details); // Feldera's code and status for any failed ad-hoc query
 }
 
 /** Rows of huge weight, which would be written out that many times: refused as the query's fault. */
@@ -148,6 +149,9 @@ export function evaluateQuery(
     // the query's own computation failed (integer overflow, division by zero): the query's fault, a 4xx
     if (err instanceof EngineStepError)
       throw new ApiError(400, 'AdHocQueryError', `Error during query processing: ${err.message.replace(/, in view [^;]*;.*$/, '')}`, { expression: err.expression, type: err.type });
+    // a value past what JavaScript can hold, built where no function checks its size: the query's fault too
+    if (err instanceof RangeError && /Invalid (?:string|array|typed array) length|Array buffer allocation failed/.test(err.message))
+      throw badQuery(`Error during query processing: a value too large to build (${err.message}); a value holds at most ${MAX_VALUE_SIZE} characters, bytes or elements`);
     throw err;
   }
   return { rows: result, columns: view.columns };
@@ -167,21 +171,43 @@ function cell(v: JsonValue | undefined): string {
   return typeof v === 'string' ? v : jsonText(v);
 }
 
-/** The answer's body: NDJSON objects, or a text table (header, a rule, one line per row). */
+/**
+ * The answer's body: NDJSON objects, or a text table (header, a rule, one line per row). A row of weight n is
+ * written n times; each line written counts against the answer's limits (guard.answer).
+ */
 export function formatQuery(rows: WeightedRow[], columns: string[], format: QueryFormat, guard: QueryGuard = queryGuard(badQuery)): string {
   repeatsOrRefuse(rows);
-  const expanded: WeightedRow['row'][] = [];
-  for (const { row, weight } of rows)
+  const out: string[] = [];
+  if (format === 'json') {
+    for (const { row, weight } of rows) {
+      const line = jsonText(Object.fromEntries(columns.map((c) => [c, row[c] ?? null]))) + '\n';
+      for (let k = 0; k < weight; k++) {
+        guard.answer(line.length);
+        out.push(line);
+      }
+    }
+    return out.join('');
+  }
+  const cells: string[][] = [];
+  const widths = columns.map((c) => c.length);
+  for (const { row, weight } of rows) {
+    const vals = columns.map((c) => cell(row[c]));
+    vals.forEach((v, i) => (widths[i] = Math.max(widths[i]!, v.length)));
     for (let k = 0; k < weight; k++) {
-      expanded.push(row);
+      cells.push(vals);
       guard.rows(1); // a row of weight 10^9 is as many rows written out
     }
-  if (format === 'json') return expanded.map((r) => jsonText(Object.fromEntries(columns.map((c) => [c, r[c] ?? null]))) + '\n').join('');
-  const cells = expanded.map((r) => columns.map((c) => cell(r[c])));
-  const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((r) => r[i]!.length)));
+  }
   const rule = `+${widths.map((w) => '-'.repeat(w + 2)).join('+')}+\n`;
   const line = (vals: string[]) => `|${vals.map((v, i) => ` ${v.padEnd(widths[i]!)} `).join('|')}|\n`;
-  return rule + line(columns) + rule + cells.map(line).join('') + rule;
+  out.push(rule, line(columns), rule);
+  for (const vals of cells) {
+    const l = line(vals);
+    guard.answer(l.length);
+    out.push(l);
+  }
+  out.push(rule);
+  return out.join('');
 }
 
 export function answerQuery(circuit: Circuit, program: CompiledProgram, sql: string, format: QueryFormat, outputCase: 'upper' | 'lower', guard: QueryGuard = queryGuard(badQuery)): string {

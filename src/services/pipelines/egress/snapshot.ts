@@ -145,6 +145,14 @@ export function answerSnapshot(circuit: Circuit, program: ProgramSchema & Pick<C
 function snapshotOf(circuit: Circuit, program: ProgramSchema & Pick<CompiledProgram, 'valueCodec'>, spec: SnapshotSpec, guard?: QueryGuard): Buffer {
   const rel = findRelation(program, `"${spec.relation.replace(/"/g, '""')}"`, 'any');
   if (!rel) throw new ApiError(404, 'UnknownOutputEndpoint', `Unknown relation '${spec.relation}'`);
+  // a table that forgets rows behind its LATENESS waterline (bounded state) has no whole contents to send
+  if (!rel.materialized && program.tables.includes(rel))
+    throw new ApiError(
+      400,
+      'SnapshotNotMaterialized',
+      `Table '${rel.name}' keeps only the rows its views still need (it has LATENESS and is not materialized), so it has no snapshot: declare it WITH ('materialized' = 'true') to read all of it, or read its views`,
+      { relation: rel.name },
+    );
   const { query, format } = spec;
   let rows;
   try {

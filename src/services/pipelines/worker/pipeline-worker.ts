@@ -20,6 +20,7 @@ import { SnapshotStream } from '../egress/snapshot-stream.js';
 import { answerQuery, badQuery } from '../egress/adhoc.js';
 import { QUERY_CANCEL_SLOTS, isCancelled } from '../egress/query-cancel.js';
 import { queryGuard } from '../egress/query-memory.js';
+import { DEFAULT_QUERY_LIMITS } from '../egress/query-limits.js';
 import { answerInsert, parseInsert } from '../ingress/adhoc-insert.js';
 import { ApiError, Errors } from '../errors.js';
 import { PipelineRuntime, type InputEndpoint } from '../runtime.js';
@@ -341,7 +342,7 @@ function handle(m: ToWorker): void {
         if (!rt || rt.state === 'Terminated') throw Errors.terminating();
         // an INSERT is a step (the host waited while paused, as for ingress); its stats go out before its answer
         const insert = parseInsert(m.sql);
-        const guard = queryGuard(badQuery, () => isCancelled(queryCancels, m.id), config.memoryMb ?? null);
+        const guard = queryGuard(badQuery, () => isCancelled(queryCancels, m.id), config.memoryMb ?? null, 'The query', config.queryLimits ?? DEFAULT_QUERY_LIMITS);
         if (insert) {
           const logged = loggedCommit((now) => ({ t: 'insert', sql: m.sql, now }));
           try {
@@ -355,6 +356,8 @@ function handle(m: ToWorker): void {
       } catch (err) {
         error = wireError(err);
         if (isCancelled(queryCancels, m.id)) post({ t: 'log', level: 'INFO', message: 'An ad-hoc query was cancelled: its client closed the connection before the answer' });
+        else if (err instanceof ApiError && typeof (err.details as { limit?: unknown } | null)?.limit === 'string')
+          post({ t: 'log', level: 'WARN', message: `An ad-hoc query went past its limit: ${err.message}` });
       }
       post({ t: 'snapshot-done', id: m.id, body, error }, body ? [body.buffer as ArrayBuffer] : []);
       return;

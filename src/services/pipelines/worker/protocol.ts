@@ -5,6 +5,7 @@
  * how many of these messages came before it, so that a subscription sent before an ingest is in force
  * when that ingest's step runs. Requests carry an `id` the answer repeats; messages keep their order.
  */
+import type { QueryLimits } from '../egress/query-limits.js';
 import type { RelationSchema } from '../../../engine/index.js';
 import type { ConnectorAccess } from '../connectors/access.js';
 import type { ErrorBody } from '../errors.js';
@@ -29,6 +30,8 @@ export interface WorkerConfig {
   ingressFd?: number;
   /** The worker's heap limit in MiB (runtime_config.resources.memory_mb_max or the default), as its resourceLimits set it. */
   memoryMb?: number;
+  /** Limits of its ad-hoc queries (egress/query-limits.ts; the defaults when absent). */
+  queryLimits?: QueryLimits;
   /** Test knob: make the worker fail on its first ingest (throw, exit, or the engine's step throws), as a bug would, or its whole process die (kill). */
   fault?: 'throw' | 'exit' | 'step' | 'kill' | null;
   /** The pipeline's durable state (storage/pipeline-storage.ts); absent: state in memory only. */

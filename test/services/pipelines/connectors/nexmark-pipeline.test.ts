@@ -58,16 +58,18 @@ CREATE MATERIALIZED VIEW q1 AS SELECT auction, bidder, 0.908 * price AS price, d
     const pause = await svc.call('POST', '/v0/pipelines/nxp/pause');
     expect(pause.status).toBe(202);
     await waitFor(async () => (await svc.call('GET', '/v0/pipelines/nxp')).json.deployment_status === 'Paused', 'Paused');
-    // a step under way when the pause arrived still lands; then nothing more
+    // a step under way when the pause arrived still lands (on a loaded machine the worker may take a while to
+    // see the pause): the count settles, the same over 3 reads 250 ms apart; then nothing more comes
     let before = -1;
+    let same = 0;
     await waitFor(async () => {
       const now = (await stats('nxp')).global_metrics.total_processed_records;
-      const settled = now === before;
+      same = now === before ? same + 1 : 0;
       before = now;
-      await new Promise((r) => setTimeout(r, 100));
-      return settled;
+      await new Promise((r) => setTimeout(r, 250));
+      return same >= 2;
     }, 'settled');
-    await new Promise((r) => setTimeout(r, 400));
+    await new Promise((r) => setTimeout(r, 500));
     const after = (await stats('nxp')).global_metrics.total_processed_records;
     expect(after).toBe(before);
     // steps are whole: the three tables' records add up to the events generated, in whole rounds
