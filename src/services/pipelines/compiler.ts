@@ -4,13 +4,14 @@
  */
 import { compile, type CompileError, type CompiledProgram, type ConnectorDecl, type RelationSchema } from '../../engine/index.js';
 import type { SqlCompilerMessage } from './model.js';
+import { GENERATING_TRANSPORTS, generatedConnectorErrors } from './connectors/generated-sources.js';
 
 export type CompileOutcome = { ok: true; program: CompiledProgram; info: Record<string, unknown> } | { ok: false; messages: SqlCompilerMessage[] } | { ok: false; systemError: string };
 
 /** A compile outcome that can cross threads: program_info instead of the compiled program. */
 export type CompileReport = { ok: true; info: Record<string, unknown> } | { ok: false; messages: SqlCompilerMessage[] } | { ok: false; systemError: string };
 
-const INPUT_TRANSPORTS = new Set(['url_input', 'file_input']);
+const INPUT_TRANSPORTS = new Set(['url_input', 'file_input', ...GENERATING_TRANSPORTS]);
 const OUTPUT_TRANSPORTS = new Set(['file_output']);
 const FORMATS = new Set(['json', 'csv']);
 
@@ -84,6 +85,8 @@ function validateConnectors(program: CompiledProgram): CompileError[] {
         });
         return;
       }
+      // the generating transports' configuration is checked on its own (generated-sources.ts)
+      if (GENERATING_TRANSPORTS.has(transport)) return;
       const path = c.transport.config?.path;
       if (typeof path !== 'string' || path === '') {
         errors.push({ message: `${where}: property 'transport.config.path' is missing`, line: rel.line, column: 1 });
@@ -96,6 +99,7 @@ function validateConnectors(program: CompiledProgram): CompileError[] {
   };
   for (const t of program.tables) check(t, INPUT_TRANSPORTS, 'tables (input connectors)');
   for (const v of program.views) check(v, OUTPUT_TRANSPORTS, 'views (output connectors)');
+  for (const e of generatedConnectorErrors(program.tables)) errors.push({ message: e.message, line: e.relation.line, column: 1 });
   return errors;
 }
 

@@ -367,6 +367,13 @@ export class PipelineHost {
       case 'metrics':
         this.metrics = m.metrics;
         return;
+      case 'connector-progress':
+        this.metrics = m.metrics;
+        for (const l of m.completed) {
+          this.connectorRecords.set(l.endpoint, l.count);
+          this.tokens.complete(l.endpoint, l.count, l.step);
+        }
+        return;
       case 'resumed':
         this.metrics = m.metrics;
         for (const l of m.completed) this.tokens.complete(l.endpoint, l.count, l.step);

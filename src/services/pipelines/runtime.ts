@@ -6,11 +6,23 @@
  * held (held-input.ts), and the commit applies all of it as one step. A step's changes are encoded once per (relation, encoding) that the host subscribed
  * to and handed to `emit`; the host frames them for its watch streams without waiting for them.
  */
-import { EngineInputError, EngineStepError, type Circuit, type CircuitOptions, type CompiledProgram, type InputChange, type RelationSchema, type StepResult } from '../../engine/index.js';
+import {
+  EngineInputError,
+  EngineStepError,
+  type Circuit,
+  type CircuitOptions,
+  type CompiledProgram,
+  type InputChange,
+  type JsonValue,
+  type RelationSchema,
+  type StepResult,
+} from '../../engine/index.js';
 import { connectorEndpointName } from './compiler.js';
 import type { ConnectorAccess } from './connectors/access.js';
 import { checkInputSource, readInputConnector, type ConnectorData } from './connectors/input.js';
 import { FileOutput } from './connectors/output.js';
+import { GeneratedInputs } from './connectors/generated-input.js';
+import { isGeneratingConnector, openGeneratedSources } from './connectors/generated-sources.js';
 import { encodeChunks, encodingKey, OutputTooLarge, type EncodedChunk, type OutputEncoding, type RecordCounter } from './egress/encode.js';
 import { stepOrder } from './egress/order.js';
 import { ApiError } from './errors.js';
@@ -49,6 +61,10 @@ export interface RuntimeOptions {
   makeCircuit?: (options: CircuitOptions) => Circuit;
   /** Input connectors whose data is in the restored state (asked when init() runs): not read again. */
   connectorsDone?: () => ReadonlySet<string>;
+  /** Where generating connectors (nexmark, datagen) resume, by endpoint name (connectorPositions() of an earlier run; other entries are ignored), asked when init() runs. */
+  connectorPositions?: () => Record<string, JsonValue> | undefined;
+  /** A generating connector's records up to here were applied (or it ended): completion tokens move. */
+  connectorProgress?: (completed: TokenLabel[]) => void;
 }
 
 /**
@@ -76,6 +92,8 @@ export class PipelineRuntime {
   readonly fileOutputs: FileOutput[] = [];
   private readonly bindings = new Map<RelationSchema, TableBinding>();
   private pendingConnectorData: ConnectorData[] = [];
+  /** Connectors that generate their records while the pipeline runs (connectors/generated-input.ts). */
+  private generated: GeneratedInputs | null = null;
   /** Aborts connector reads still running when the pipeline shuts down during initialization. */
   private readonly abort = new AbortController();
 
@@ -132,7 +150,7 @@ export class PipelineRuntime {
     for (const table of this.program.tables)
       for (const [i, decl] of table.connectors.entries()) {
         const name = connectorEndpointName(table, decl, i);
-        if (!done?.has(name)) await checkInputSource(decl, name, table.name, access);
+        if (!done?.has(name) && !isGeneratingConnector(decl)) await checkInputSource(decl, name, table.name, access);
       }
     for (const out of outputs) {
       await out.open();
@@ -149,14 +167,21 @@ export class PipelineRuntime {
           fatal_error: null,
           paused: false,
         });
-        // its data is in the restored state: it is not read again
-        if (done?.has(name)) {
+        // its data is in the restored state: it is not read again (a generating one goes on from its position)
+        if (done?.has(name) && !isGeneratingConnector(decl)) {
           this.inputs.get(name)!.metrics.end_of_input = true;
           continue;
         }
-        reads.push(readInputConnector(decl, name, this.binding(table), access, this.abort.signal));
+        // generated while the pipeline runs (below), not read
+        if (!isGeneratingConnector(decl)) reads.push(readInputConnector(decl, name, this.binding(table), access, this.abort.signal));
       }
     }
+    const sources = await openGeneratedSources(this.program.tables, {
+      binding: (t) => this.binding(t),
+      endpointName: (rel, decl, i) => connectorEndpointName(rel, decl, i),
+      positions: this.opts.connectorPositions?.(),
+    });
+    if (sources.length > 0) this.generated = this.generatedInputs(sources);
     const results = await Promise.allSettled(reads);
     if (this.state === 'Terminated') {
       // shut down while initializing
@@ -210,7 +235,26 @@ export class PipelineRuntime {
       // or held: then the commit's step completes it
       if (!held) completed.push({ endpoint: d.endpointName, count: d.parsed.records, step: this.steps });
     }
+    if (this.state === 'Running') this.generated?.start();
     return completed;
+  }
+
+  /** The loop of the generating connectors: steps while Running with no transaction open; a failure fails the pipeline. */
+  private generatedInputs(sources: ConstructorParameters<typeof GeneratedInputs>[0]): GeneratedInputs {
+    return new GeneratedInputs(sources, {
+      canStep: () => this.state === 'Running' && this.transaction === null,
+      apply: (parsed) => {
+        this.apply(parsed);
+        return this.steps;
+      },
+      steps: () => this.steps,
+      endpoint: (name) => this.inputs.get(name)!,
+      progress: (labels) => this.opts.connectorProgress?.(labels),
+      fail: (err) => {
+        this.opts.log('ERROR', err.message);
+        if (this.state !== 'Terminated') this.opts.onFatal?.(err);
+      },
+    });
   }
 
   pause(): void {
@@ -450,12 +494,15 @@ export class PipelineRuntime {
     return sub.counter;
   }
 
-  /** Input connectors whose data is applied (end of input reached), for a checkpoint: they are not read again. */
-  connectorPositions(): Record<string, unknown> {
-    const out: Record<string, unknown> = {};
+  /**
+   * Where the input connectors stand, for a checkpoint: 'done' for those read once whose data is applied (they
+   * are not read again), and the position of each generating one (RuntimeOptions.connectorPositions resumes it).
+   */
+  connectorPositions(): Record<string, JsonValue> {
+    const out: Record<string, JsonValue> = {};
     for (const ep of this.inputs.values())
       if (!ep.endpoint_name.startsWith('api-ingress-') && ep.metrics.end_of_input && !this.pendingConnectorData.some((d) => d.endpointName === ep.endpoint_name)) out[ep.endpoint_name] = 'done';
-    return out;
+    return { ...out, ...this.generated?.positions() };
   }
 
   /** Drops the open transaction and what it holds (a replay that ends with it never committed). */
@@ -489,6 +536,7 @@ export class PipelineRuntime {
     if (this.state === 'Terminated') return;
     this.state = 'Terminated';
     this.abort.abort();
+    this.generated?.stop();
     this.subscriptions.clear();
     await Promise.all(this.fileOutputs.map((o) => o.close()));
   }

@@ -36,7 +36,7 @@ import { ClockErrors } from '../clock-errors.js';
 import type { FromWorker, HeldPosition, IngestSpec, TokenLabel, ToWorker, WireChunk, WireError, WorkerConfig } from './protocol.js';
 
 type IngestSpecOf = IngestSpec;
-import type { RelationSchema } from '../../../engine/index.js';
+import type { JsonValue, RelationSchema } from '../../../engine/index.js';
 import { PipelineStorage, type StorageReport } from '../storage/pipeline-storage.js';
 import type { LogRecord } from '../storage/input-log.js';
 
@@ -116,7 +116,13 @@ async function init(): Promise<void> {
   const startedAt = Date.now();
   const program = out.program;
   const runtime = new PipelineRuntime(out.program, {
-    ...(storage ? { makeCircuit: (options) => storage.makeCircuit(program, options), connectorsDone: () => new Set(Object.keys(storage.restored?.connectors ?? {})) } : {}),
+    ...(storage
+      ? {
+          makeCircuit: (options) => storage.makeCircuit(program, options),
+          connectorsDone: () => new Set(Object.keys(storage.restored?.connectors ?? {})),
+          connectorPositions: () => storage.restored?.connectors as Record<string, JsonValue> | undefined,
+        }
+      : {}),
     clock: clock ? () => clock.now() : undefined,
     emit,
     endStreams: (relation, encoding, reason) => post({ t: 'output-end', relation, encoding, reason }),
@@ -124,6 +130,7 @@ async function init(): Promise<void> {
     memoryMb: config.memoryMb ?? null,
     log: (level, message) => post({ t: 'log', level, message }),
     onFatal: (err) => post({ t: 'fatal', message: err.message, outOfMemory: err instanceof StepMemoryExhausted }),
+    connectorProgress: (completed) => post({ t: 'connector-progress', completed, metrics: workerMetrics(runtime) }),
   });
   rt = runtime;
   const restored = storage?.restored;

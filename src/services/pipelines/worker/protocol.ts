@@ -186,6 +186,8 @@ export type FromWorker =
   /** Part of a watch stream's snapshot (chunks of at most CHUNK_RECORDS records); `done` on the last one. */
   | { t: 'watch-snapshot-part'; id: number; chunks: WireChunk[]; done: boolean; error: WireError | null }
   | { t: 'metrics'; metrics: WorkerMetrics }
+  /** A generating connector (nexmark, datagen) applied records up to `completed` (or reached its end). */
+  | { t: 'connector-progress'; completed: TokenLabel[]; metrics: WorkerMetrics }
   /** Answers `resume`, once the connectors' pending data is applied (`completed`: where that left each of them). */
   | { t: 'resumed'; metrics: WorkerMetrics; completed: TokenLabel[] }
   | { t: 'log'; level: LogLevel; message: string }
