@@ -76,7 +76,29 @@ export async function buildProgram(args: readonly string[], options: { loadAll?:
       await showHelp(program, topic);
     });
   addUsageHints(program);
+  refuseHelpOfUnknownCommand(program, args);
   return program;
+}
+
+/**
+ * `ops pipe bogus --help`: commander would print `ops pipe`'s help and exit 0, as if the command existed. An
+ * unknown command word before a help flag is the usage error it is without the flag (exit 2).
+ */
+function refuseHelpOfUnknownCommand(program: Command, args: readonly string[]): void {
+  if (!args.some((a) => a === '--help' || a === '-h')) return;
+  let current = program;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') return;
+    if (arg.startsWith('-')) {
+      if (current === program && VALUE_OPTIONS.has(arg)) i++;
+      continue;
+    }
+    if (current.commands.length === 0 || arg === 'help') return;
+    const sub = current.commands.find((c) => c.name() === arg || c.aliases().includes(arg));
+    if (!sub) current.error(`error: unknown command '${arg}'`, { code: 'commander.unknownCommand', exitCode: 2 });
+    current = sub!;
+  }
 }
 
 /** After a usage error, print the command's usage line and where to read more (not the whole help). */

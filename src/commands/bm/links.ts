@@ -85,9 +85,9 @@ export async function runLinksList(opts: LinksListOptions, ctx: Context): Promis
   }
   if (localFilter) filter = (l) => (status === undefined || l.status === status) && (visibility === undefined || l.visibility === visibility);
   const shown = await printStream(ctx, chunks, linkColumns(mode(ctx), { tags: searching }), filter, limit);
-  // the default page is not everything: say how much there is and how to see it
-  if (!ctx.json && !localFilter && limit !== undefined && opts.limit === undefined && seen.total > shown) {
-    ctx.out.info(`showing ${shown} of ${seen.total} links; --all for all of them, --limit N for more`);
+  // a page (the default 25, or --limit N) is not everything: say how much there is and how to see it
+  if (!ctx.json && !localFilter && limit !== undefined && seen.total > shown) {
+    ctx.out.info(`showing ${shown} of ${seen.total} links; --all for all of them${opts.limit === undefined ? ', --limit N for more' : ''}`);
   }
 }
 

@@ -11,6 +11,7 @@ import { InputError, batches, csvRecordGroups, formatFromName, jsonEventGroups, 
 import { applyCsvHeader } from '../../clients/pipelines/csv-header.js';
 import { startProgress } from '../../core/progress.js';
 import { DEFAULT_WAIT, POLL_MS, client, explain, getPipeline, parsePositiveInt, sleep, waitLimitMs } from './shared.js';
+import { cannotRead } from '../../core/file-errors.js';
 
 export interface PipeIngestOptions {
   name: string;
@@ -83,11 +84,9 @@ export async function runPipeIngest(opts: PipeIngestOptions, ctx: Context): Prom
   let label: string;
   if (file && file !== '-') {
     try {
-      const st = await stat(file);
-      if (st.isDirectory()) throw new OpsError(`${file} is a directory`);
+      if ((await stat(file)).isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
     } catch (err) {
-      if (err instanceof OpsError) throw err;
-      throw new OpsError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      throw new OpsError(cannotRead(file, err));
     }
     input = createReadStream(file);
     format ??= formatFromName(file);
