@@ -42,6 +42,8 @@ await build({
   logLevel: 'warn',
   resolve: { extensionAlias: { '.js': ['.ts', '.js'] } },
   plugins: [servicesFromDist],
+  // chalk is loaded at once by output.ts and later by progress.ts: that it stays in the first chunk is meant
+  onLog: (level, log, handler) => (log.code === 'INEFFECTIVE_DYNAMIC_IMPORT' ? undefined : handler(level, log)),
   output: {
     dir: out,
     format: 'esm',

@@ -3,7 +3,7 @@
  * them, for help, completions and the man page). Knows nothing of running: main.ts runs it.
  */
 import type { Command } from 'commander';
-import { createFactory } from './commands/factory.js';
+import type { Factory } from './commands/factory.js';
 import { findTree, TREES } from './commands/registry.js';
 import type { Runtime } from './context.js';
 import { version } from './core/version.js';
@@ -56,13 +56,18 @@ export async function buildProgram(args: readonly string[], options: { loadAll?:
       '\nMore: ops help environment | exit-codes | formatting | config\nExamples:\n  ops serve                      # run the local services\n  ops bm links list --tag docs   # bookmarks tagged "docs"\n  ops pipe watch shop revenue_by_product | jq .',
     );
 
-  const factory = createFactory(program, { io: options.io, env: options.env }, () => buildProgram([], { loadAll: true }));
   const wanted = firstCommandWord(args);
   const helpTarget = wanted === 'help' ? firstCommandWord(args.slice(args.indexOf('help') + 1)) : undefined;
+  // the factory (and with it the context, output, config reading) only when a tree is loaded: `ops --help` runs no command
+  let factory: Factory | undefined;
   for (const tree of TREES) {
     const cmd = program.command(tree.name).description(tree.summary);
     if (tree.aliases) cmd.aliases(tree.aliases);
     if (options.loadAll || findTree(wanted) === tree || findTree(helpTarget) === tree) {
+      if (!factory) {
+        const { createFactory } = await import('./commands/factory.js');
+        factory = createFactory(program, { io: options.io, env: options.env }, () => buildProgram([], { loadAll: true }));
+      }
       (await tree.load()).register(cmd, factory);
     }
   }

@@ -73,11 +73,12 @@ describe('what a command loads (built binary)', () => {
     }
   });
 
-  it('`ops --help` loads commander and the root, no command tree, no HTTP client', async () => {
+  it('`ops --help` loads commander and the root: no command tree, no context, output or config, no HTTP client', async () => {
     const r = await loadedBy(['--help'], isolatedEnv());
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('Usage: ops');
     expect(r.sources.filter((s) => COMMAND_TREE.test(s) || s.includes('node_modules/undici/'))).toEqual([]);
+    expect(r.sources.filter((s) => /^src\/(context|core\/(output|config|http))\.ts$/.test(s) || s.includes('node_modules/cli-table3/'))).toEqual([]);
   });
 
   it('`ops config set` loads conf to write (reading never does)', async () => {
