@@ -87,19 +87,22 @@ export async function buildProgram(args: readonly string[], options: { loadAll?:
 
 /**
  * `ops pipe bogus --help`: commander would print `ops pipe`'s help and exit 0, as if the command existed. An
- * unknown command word before a help flag is the usage error it is without the flag (exit 2).
+ * unknown command word before a help flag is the usage error it is without the flag (exit 2). Only group
+ * commands (subcommands and no arguments of their own) are checked, and only up to the first option that is not
+ * the root's (it may take a value, which is no command word).
  */
 function refuseHelpOfUnknownCommand(program: Command, args: readonly string[]): void {
   if (!args.some((a) => a === '--help' || a === '-h')) return;
   let current = program;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
-    if (arg === '--') return;
+    if (arg === '--help' || arg === '-h') continue;
     if (arg.startsWith('-')) {
-      if (current === program && VALUE_OPTIONS.has(arg)) i++;
+      if (current !== program) return;
+      if (VALUE_OPTIONS.has(arg)) i++;
       continue;
     }
-    if (current.commands.length === 0 || arg === 'help') return;
+    if (current.commands.length === 0 || current.registeredArguments.length > 0 || arg === 'help') return;
     const sub = current.commands.find((c) => c.name() === arg || c.aliases().includes(arg));
     if (!sub) current.error(`error: unknown command '${arg}'`, { code: 'commander.unknownCommand', exitCode: 2 });
     current = sub!;

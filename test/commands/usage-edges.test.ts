@@ -47,6 +47,16 @@ describe('usage edges', () => {
     expect(ok.stdout).toContain('Usage: ops pipe txn');
     const helpOf = await opsIn(['help', 'pipe', 'list'], { env: env() });
     expect(helpOf.exitCode).toBe(0);
+    // words that are values or arguments, not commands, are left alone
+    for (const args of [
+      ['completion', 'bash', '--help'],
+      ['serve', '--data-dir', '/tmp/x', '--help'],
+      ['--profile', 'work', 'pipe', 'list', '--help'],
+    ]) {
+      const r = await opsIn(args, { env: env() });
+      expect(r.exitCode, args.join(' ')).toBe(0);
+      expect(r.stdout).toContain('Usage: ops');
+    }
   });
 
   it('`ops --version --json` is JSON; `--version` alone the bare version', async () => {
