@@ -358,7 +358,7 @@ function __ops_opts --argument-names cpath
         case 'pipe delete'
             printf '%s\n' '--help	show help' '-h	show help'
         case 'pipe ingest'
-            printf '%s\n' '--format	input format (default: from the file name, else JSON)' '--batch-size	records per request' '--header	CSV: the first line is a header naming the columns (default: when it names them)' '--no-header	CSV: the first line is a row, even if it looks like a header' '--wait	return when the pipeline has processed everything sent' '--force	send even while the pipeline is paused' '--help	show help' '-h	show help'
+            printf '%s\n' '--format	input format (default: from the file name, else JSON)' '--batch-size	records per request' '--skip	leave out the first N records of the input (to go on after an interrupted ingest)' '--header	CSV: the first line is a header naming the columns (default: when it names them)' '--no-header	CSV: the first line is a row, even if it looks like a header' '--wait	return when the pipeline has processed everything sent' '--force	send even while the pipeline is paused' '--help	show help' '-h	show help'
         case 'pipe watch'
             printf '%s\n' '--raw	print the server\'s frames as they arrive (keep-alives included)' '--snapshot	print the current contents of the views first' '--count	stop after N changes' '--help	show help' '-h	show help'
         case 'pipe snapshot'
@@ -510,7 +510,7 @@ function __ops_value
         case 'bm links|-h'
             echo ''; return 0
         case 'bm links list|--tag'
-            echo '-'; return 0
+            echo 'd:tags'; return 0
         case 'bm links list|--list'
             echo '-'; return 0
         case 'bm links list|--visibility'
@@ -544,7 +544,7 @@ function __ops_value
         case 'bm links add|--description'
             echo '-'; return 0
         case 'bm links add|--tag'
-            echo '-'; return 0
+            echo 'd:tags'; return 0
         case 'bm links add|--list'
             echo '-'; return 0
         case 'bm links add|--visibility'
@@ -564,7 +564,7 @@ function __ops_value
         case 'bm links edit|--description'
             echo '-'; return 0
         case 'bm links edit|--tag'
-            echo '-'; return 0
+            echo 'd:tags'; return 0
         case 'bm links edit|--list'
             echo '-'; return 0
         case 'bm links edit|--visibility'
@@ -576,9 +576,9 @@ function __ops_value
         case 'bm links edit|--url'
             echo '-'; return 0
         case 'bm links edit|--add-tag'
-            echo '-'; return 0
+            echo 'd:tags'; return 0
         case 'bm links edit|--remove-tag'
-            echo '-'; return 0
+            echo 'd:tags'; return 0
         case 'bm links edit|--add-list'
             echo '-'; return 0
         case 'bm links edit|--remove-list'
@@ -728,7 +728,7 @@ function __ops_value
         case 'bm search|--url-only'
             echo ''; return 0
         case 'bm search|--tag'
-            echo '-'; return 0
+            echo 'd:tags'; return 0
         case 'bm search|--list'
             echo '-'; return 0
         case 'bm search|--visibility'
@@ -893,6 +893,8 @@ function __ops_value
             echo 'c:json csv'; return 0
         case 'pipe ingest|--batch-size'
             echo '-'; return 0
+        case 'pipe ingest|--skip'
+            echo '-'; return 0
         case 'pipe ingest|--header'
             echo ''; return 0
         case 'pipe ingest|--no-header'
@@ -1002,7 +1004,7 @@ function __ops_value
         case 'hook serve|--forward-secret-file'
             echo 'f'; return 0
         case 'hook serve|--events'
-            echo '-'; return 0
+            echo 'd:events'; return 0
         case 'hook serve|--store'
             echo 'f'; return 0
         case 'hook serve|--no-store'
@@ -1044,7 +1046,7 @@ function __ops_value
         case 'hook replay|--since'
             echo '-'; return 0
         case 'hook replay|--type'
-            echo '-'; return 0
+            echo 'd:events'; return 0
         case 'hook replay|--from'
             echo 'f'; return 0
         case 'hook replay|--store'
@@ -1062,7 +1064,7 @@ function __ops_value
         case 'hook register|--url'
             echo '-'; return 0
         case 'hook register|--events'
-            echo '-'; return 0
+            echo 'd:events'; return 0
         case 'hook register|--secret-file'
             echo 'f'; return 0
         case 'hook register|--description'
@@ -1074,7 +1076,7 @@ function __ops_value
         case 'hook update|--url'
             echo '-'; return 0
         case 'hook update|--events'
-            echo '-'; return 0
+            echo 'd:events'; return 0
         case 'hook update|--secret-file'
             echo 'f'; return 0
         case 'hook update|--description'
@@ -1108,7 +1110,7 @@ function __ops_value
         case 'hook deliveries|--event'
             echo '-'; return 0
         case 'hook deliveries|--type'
-            echo '-'; return 0
+            echo 'd:events'; return 0
         case 'hook deliveries|--limit'
             echo '-'; return 0
         case 'hook deliveries|--help'
@@ -1385,7 +1387,7 @@ function __ops_arg
         case 'bm tags get'
             switch $argv[2]
                 case 0
-                    echo '-'
+                    echo 'd:tags'
             end
         case 'bm tags add'
             switch $argv[2]
@@ -1395,19 +1397,19 @@ function __ops_arg
         case 'bm tags edit'
             switch $argv[2]
                 case 0
-                    echo '-'
+                    echo 'd:tags'
             end
         case 'bm tags rm'
             switch $argv[2]
                 case 0
-                    echo '-'
+                    echo 'd:tags'
                 case '*'
-                    test $argv[2] -ge 0; and echo '-'
+                    test $argv[2] -ge 0; and echo 'd:tags'
             end
         case 'bm tags links'
             switch $argv[2]
                 case 0
-                    echo '-'
+                    echo 'd:tags'
             end
         case 'bm notes add'
             switch $argv[2]
@@ -1605,7 +1607,7 @@ function __ops_arg
         case 'hook trigger'
             switch $argv[2]
                 case 0
-                    echo '-'
+                    echo 'd:events'
             end
         case 'hook deliveries'
             switch $argv[2]

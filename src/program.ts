@@ -3,7 +3,7 @@
  * them, for help, completions and the man page). Knows nothing of running: main.ts runs it.
  */
 import type { Command } from 'commander';
-import { createFactory } from './commands/factory.js';
+import type { Factory } from './commands/factory.js';
 import { findTree, TREES } from './commands/registry.js';
 import type { Runtime } from './context.js';
 import { version } from './core/version.js';
@@ -56,13 +56,18 @@ export async function buildProgram(args: readonly string[], options: { loadAll?:
       '\nMore: ops help environment | exit-codes | formatting | config\nExamples:\n  ops serve                      # run the local services\n  ops bm links list --tag docs   # bookmarks tagged "docs"\n  ops pipe watch shop revenue_by_product | jq .',
     );
 
-  const factory = createFactory(program, { io: options.io, env: options.env }, () => buildProgram([], { loadAll: true }));
   const wanted = firstCommandWord(args);
   const helpTarget = wanted === 'help' ? firstCommandWord(args.slice(args.indexOf('help') + 1)) : undefined;
+  // the factory (and with it the context, output, config reading) only when a tree is loaded: `ops --help` runs no command
+  let factory: Factory | undefined;
   for (const tree of TREES) {
     const cmd = program.command(tree.name).description(tree.summary);
     if (tree.aliases) cmd.aliases(tree.aliases);
     if (options.loadAll || findTree(wanted) === tree || findTree(helpTarget) === tree) {
+      if (!factory) {
+        const { createFactory } = await import('./commands/factory.js');
+        factory = createFactory(program, { io: options.io, env: options.env }, () => buildProgram([], { loadAll: true }));
+      }
       (await tree.load()).register(cmd, factory);
     }
   }
@@ -76,7 +81,32 @@ export async function buildProgram(args: readonly string[], options: { loadAll?:
       await showHelp(program, topic);
     });
   addUsageHints(program);
+  refuseHelpOfUnknownCommand(program, args);
   return program;
+}
+
+/**
+ * `ops pipe bogus --help`: commander would print `ops pipe`'s help and exit 0, as if the command existed. An
+ * unknown command word before a help flag is the usage error it is without the flag (exit 2). Only group
+ * commands (subcommands and no arguments of their own) are checked, and only up to the first option that is not
+ * the root's (it may take a value, which is no command word).
+ */
+function refuseHelpOfUnknownCommand(program: Command, args: readonly string[]): void {
+  if (!args.some((a) => a === '--help' || a === '-h')) return;
+  let current = program;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--help' || arg === '-h') continue;
+    if (arg.startsWith('-')) {
+      if (current !== program) return;
+      if (VALUE_OPTIONS.has(arg)) i++;
+      continue;
+    }
+    if (current.commands.length === 0 || current.registeredArguments.length > 0 || arg === 'help') return;
+    const sub = current.commands.find((c) => c.name() === arg || c.aliases().includes(arg));
+    if (!sub) current.error(`error: unknown command '${arg}'`, { code: 'commander.unknownCommand', exitCode: 2 });
+    current = sub!;
+  }
 }
 
 /** After a usage error, print the command's usage line and where to read more (not the whole help). */

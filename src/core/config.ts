@@ -4,12 +4,18 @@
  * profile > `local` (written by `ops serve` on its first start).
  * A profile written by `ops serve` records the data dir of the server it belongs to (config.json `servedBy`),
  * so that a server on another data dir never takes it over (see commands/serve/profile.ts).
+ *
+ * Reading is a JSON.parse of the two files, at each call (another `ops` may have written them); writing goes
+ * through conf (atomic writes, the file modes), loaded only by a command that writes: conf brings ajv and
+ * semver, 190 ms of loading that a command which only reads its profile never pays. So the writing methods
+ * are async. A file that is not JSON is an error that names it, never a reset.
  */
-import Conf from 'conf';
-import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import type Conf from 'conf';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { configDir } from './paths.js';
 import { SETTINGS, settingDef } from './settings.js';
-import { UsageError } from './errors.js';
+import { OpsError, UsageError } from './errors.js';
 
 type ProfileValues = Record<string, string>;
 
@@ -36,42 +42,41 @@ export function validateProfileName(name: string): string {
 
 export class ConfigStore {
   readonly dir: string;
-  private readonly config: Conf<ConfigShape>;
-  private readonly credentials: Conf<CredentialsShape>;
+  readonly configPath: string;
+  readonly credentialsPath: string;
+  private writers?: Promise<{ config: Conf<ConfigShape>; credentials: Conf<CredentialsShape> }>;
 
   constructor(env: NodeJS.ProcessEnv = process.env) {
     this.dir = configDir(env);
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    this.config = new Conf<ConfigShape>({
-      cwd: this.dir,
-      configName: 'config',
-      projectSuffix: '',
-      defaults: { profiles: {} },
-      clearInvalidConfig: false,
-    });
-    this.credentials = new Conf<CredentialsShape>({
-      cwd: this.dir,
-      configName: 'credentials',
-      projectSuffix: '',
-      defaults: { profiles: {} },
-      configFileMode: 0o600,
-      clearInvalidConfig: false,
-    });
+    this.configPath = join(this.dir, 'config.json');
+    this.credentialsPath = join(this.dir, 'credentials.json');
     // conf creates the file with the mode only when it writes; make sure an existing file is private too.
-    const path = this.credentials.path;
-    if (existsSync(path) && (statSync(path).mode & 0o077) !== 0) chmodSync(path, 0o600);
+    if (existsSync(this.credentialsPath) && (statSync(this.credentialsPath).mode & 0o077) !== 0) chmodSync(this.credentialsPath, 0o600);
   }
 
-  get configPath(): string {
-    return this.config.path;
+  private config(): ConfigShape {
+    return { profiles: {}, ...readJsonFile<Partial<ConfigShape>>(this.configPath) };
   }
 
-  get credentialsPath(): string {
-    return this.credentials.path;
+  private credentials(): CredentialsShape {
+    return { profiles: {}, ...readJsonFile<Partial<CredentialsShape>>(this.credentialsPath) };
+  }
+
+  /** The conf stores that write the two files (conf is loaded here, on the first write). */
+  private writer(): Promise<{ config: Conf<ConfigShape>; credentials: Conf<CredentialsShape> }> {
+    this.writers ??= import('conf').then(({ default: ConfClass }) => {
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      const common = { cwd: this.dir, projectSuffix: '', defaults: { profiles: {} }, clearInvalidConfig: false };
+      return {
+        config: new ConfClass<ConfigShape>({ ...common, configName: 'config' }),
+        credentials: new ConfClass<CredentialsShape>({ ...common, configName: 'credentials', configFileMode: 0o600 }),
+      };
+    });
+    return this.writers;
   }
 
   profileNames(): string[] {
-    const names = new Set([...Object.keys(this.config.get('profiles')), ...Object.keys(this.credentials.get('profiles'))]);
+    const names = new Set([...Object.keys(this.config().profiles), ...Object.keys(this.credentials().profiles)]);
     return [...names].sort();
   }
 
@@ -80,53 +85,53 @@ export class ConfigStore {
   }
 
   storedCurrentProfile(): string | undefined {
-    return this.config.get('currentProfile');
+    return this.config().currentProfile;
   }
 
-  setCurrentProfile(name: string): void {
-    this.config.set('currentProfile', validateProfileName(name));
+  async setCurrentProfile(name: string): Promise<void> {
+    validateProfileName(name);
+    (await this.writer()).config.set('currentProfile', name);
   }
 
   /** All values of a profile, secrets included. */
   profile(name: string): Record<string, string> {
-    return { ...(this.config.get('profiles')[name] ?? {}), ...(this.credentials.get('profiles')[name] ?? {}) };
+    return { ...(this.config().profiles[name] ?? {}), ...(this.credentials().profiles[name] ?? {}) };
   }
 
   get(profile: string, key: string): string | undefined {
     return this.profile(profile)[key];
   }
 
-  set(profile: string, key: string, value: string): void {
+  async set(profile: string, key: string, value: string): Promise<void> {
     validateProfileName(profile);
-    const def = settingDef(key);
-    if (!def) throw new UsageError(`unknown setting "${key}"`, `Known settings: ${SETTINGS.map((s) => s.key).join(', ')}`);
-    const store = this.storeFor(def.secret);
+    const def = knownSetting(key);
+    const store = await this.storeFor(def.secret);
     const profiles = { ...store.get('profiles') };
     profiles[profile] = { ...(profiles[profile] ?? {}), [key]: value };
     store.set('profiles', profiles);
   }
 
   /** Set several values at once (e.g. `ops serve` writing the local profile). */
-  setMany(profile: string, values: Record<string, string | undefined>): void {
-    for (const [key, value] of Object.entries(values)) if (value !== undefined) this.set(profile, key, value);
+  async setMany(profile: string, values: Record<string, string | undefined>): Promise<void> {
+    for (const [key, value] of Object.entries(values)) if (value !== undefined) await this.set(profile, key, value);
   }
 
   /** The data dir of the `ops serve` that wrote this profile (undefined: not written by a server that recorded it). */
   servedDataDir(profile: string): string | undefined {
-    return this.config.get('servedBy')?.[profile];
+    return this.config().servedBy?.[profile];
   }
 
   /** Write a profile for the server on `dataDir` and record that it belongs to it. */
-  writeServedProfile(profile: string, dataDir: string, values: Record<string, string | undefined>): void {
+  async writeServedProfile(profile: string, dataDir: string, values: Record<string, string | undefined>): Promise<void> {
     validateProfileName(profile);
-    this.setMany(profile, values);
-    this.config.set('servedBy', { ...(this.config.get('servedBy') ?? {}), [profile]: dataDir });
+    await this.setMany(profile, values);
+    const { config } = await this.writer();
+    config.set('servedBy', { ...(config.get('servedBy') ?? {}), [profile]: dataDir });
   }
 
-  unset(profile: string, key: string): boolean {
-    const def = settingDef(key);
-    if (!def) throw new UsageError(`unknown setting "${key}"`, `Known settings: ${SETTINGS.map((s) => s.key).join(', ')}`);
-    const store = this.storeFor(def.secret);
+  async unset(profile: string, key: string): Promise<boolean> {
+    const def = knownSetting(key);
+    const store = await this.storeFor(def.secret);
     const profiles = { ...store.get('profiles') };
     const current = profiles[profile];
     if (!current || !(key in current)) return false;
@@ -136,13 +141,14 @@ export class ConfigStore {
     return true;
   }
 
-  private storeFor(secret: boolean): Conf<{ profiles: Record<string, ProfileValues> }> {
-    return (secret ? this.credentials : this.config) as unknown as Conf<{ profiles: Record<string, ProfileValues> }>;
+  private async storeFor(secret: boolean): Promise<Conf<{ profiles: Record<string, ProfileValues> }>> {
+    const writers = await this.writer();
+    return (secret ? writers.credentials : writers.config) as unknown as Conf<{ profiles: Record<string, ProfileValues> }>;
   }
 
-  deleteProfile(name: string): boolean {
+  async deleteProfile(name: string): Promise<boolean> {
     let found = false;
-    for (const store of [this.storeFor(false), this.storeFor(true)]) {
+    for (const store of [await this.storeFor(false), await this.storeFor(true)]) {
       const profiles = { ...store.get('profiles') };
       if (name in profiles) {
         delete profiles[name];
@@ -150,14 +156,40 @@ export class ConfigStore {
         found = true;
       }
     }
-    const servedBy = { ...(this.config.get('servedBy') ?? {}) };
+    const { config } = await this.writer();
+    const servedBy = { ...(config.get('servedBy') ?? {}) };
     if (name in servedBy) {
       delete servedBy[name];
-      this.config.set('servedBy', servedBy);
+      config.set('servedBy', servedBy);
     }
-    if (this.storedCurrentProfile() === name) this.config.delete('currentProfile');
+    if (this.storedCurrentProfile() === name) config.delete('currentProfile');
     return found;
   }
+}
+
+function knownSetting(key: string): NonNullable<ReturnType<typeof settingDef>> {
+  const def = settingDef(key);
+  if (!def) throw new UsageError(`unknown setting "${key}"`, `Known settings: ${SETTINGS.map((s) => s.key).join(', ')}`);
+  return def;
+}
+
+/** A config file's content ({} when it does not exist); a file that is not a JSON object is an error naming it. */
+function readJsonFile<T extends object>(path: string): T {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {} as T;
+    throw new OpsError(`cannot read ${path}: ${(err as Error).message}`);
+  }
+  let value: unknown;
+  try {
+    value = text.trim() === '' ? {} : JSON.parse(text);
+  } catch (err) {
+    throw new OpsError(`${path} is not valid JSON: ${(err as Error).message}`, undefined, 'Fix the file, or move it away to start from an empty configuration.');
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new OpsError(`${path} is not a JSON object`, undefined, 'Fix the file, or move it away to start from an empty configuration.');
+  return value as T;
 }
 
 /** The active profile name. */

@@ -3,7 +3,7 @@
  * HTTP_PROXY/HTTPS_PROXY/NO_PROXY, service error bodies turned into one clear message, and 429 honoured
  * (Retry-After) for idempotent requests only.
  */
-import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { Readable } from 'node:stream';
 import { ApiError, AuthError, NetworkError, TimeoutError } from './errors.js';
 import { sanitize } from './sanitize.js';
@@ -52,17 +52,23 @@ export interface HttpClientOptions {
 }
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
-const dispatchers = new Map<string, Dispatcher>();
+const dispatchers = new Map<string, Promise<Dispatcher>>();
+
+/** undici's parts for a request (core/undici-parts.ts), loaded with the first request: a command that sends none never loads them. */
+const undici = () => import('./undici-parts.js');
 
 /** One dispatcher per proxy setting: direct, or through HTTP_PROXY/HTTPS_PROXY minus NO_PROXY. */
-function dispatcherFor(env: NodeJS.ProcessEnv): Dispatcher {
+function dispatcherFor(env: NodeJS.ProcessEnv): Promise<Dispatcher> {
   const httpProxy = env.http_proxy || env.HTTP_PROXY || undefined;
   const httpsProxy = env.https_proxy || env.HTTPS_PROXY || undefined;
   const noProxy = env.no_proxy || env.NO_PROXY || undefined;
   const key = JSON.stringify([httpProxy, httpsProxy, noProxy]);
   let dispatcher = dispatchers.get(key);
   if (!dispatcher) {
-    dispatcher = httpProxy || httpsProxy ? new EnvHttpProxyAgent({ httpProxy, httpsProxy, noProxy, proxyTunnel: false }) : new Agent({ keepAliveTimeout: 4_000 });
+    dispatcher =
+      httpProxy || httpsProxy
+        ? undici().then(({ proxyAgent }) => proxyAgent({ httpProxy, httpsProxy, noProxy, proxyTunnel: false }))
+        : undici().then(({ Agent }) => new Agent({ keepAliveTimeout: 4_000 }));
     dispatchers.set(key, dispatcher);
   }
   return dispatcher;
@@ -128,11 +134,11 @@ export class HttpClient {
     for (let attempt = 1; ; attempt++) {
       let res: Dispatcher.ResponseData;
       try {
-        res = await request(url, {
+        const { requestWith } = await undici();
+        res = await requestWith(await dispatcherFor(this.options.env ?? process.env), url, {
           method: method.toUpperCase() as Dispatcher.HttpMethod,
           headers,
           body,
-          dispatcher: dispatcherFor(this.options.env ?? process.env),
           headersTimeout: timeout,
           bodyTimeout: bodyTimeout ?? timeout,
           signal: opts.signal,

@@ -153,7 +153,7 @@ export class Output {
   /**
    * Which columns a terminal table shows and how wide: widths from the content, shrinkable columns cut to fit
    * the terminal, then optional columns left out (rightmost first) while it is still too wide. A streamed
-   * table gives the rest of the width to its last shrinkable column, for the rows still to come.
+   * table gives the rest of the width to its last column when that one is shrinkable, for the rows still to come.
    */
   private layout<T>(rows: readonly T[], all: Column<T>[], streamed = false): TableLayout<T> {
     let columns = all;
@@ -167,13 +167,9 @@ export class Output {
         columns = columns.filter((_c, i) => i !== drop);
         continue;
       }
-      if (streamed && used < this.io.columns && this.io.columns < 10_000) {
-        const last = columns
-          .map((c, i) => (c.shrink ? i : -1))
-          .filter((i) => i >= 0)
-          .pop();
-        if (last !== undefined) widths[last]! += this.io.columns - used;
-      }
+      // the last column, when shrinkable, may take the rest of the width for the rows still to come (its padding
+      // is trimmed from each line); one in the middle keeps its width, or every line would carry a gap of spaces
+      if (streamed && used < this.io.columns && this.io.columns < 10_000 && columns[columns.length - 1]?.shrink) widths[widths.length - 1]! += this.io.columns - used;
       return { columns, widths, streamed };
     }
   }

@@ -1,7 +1,8 @@
-/** The version of `ops`, from the package.json beside dist/ and src/. */
+/** The version of `ops`, from the package's package.json. */
 import { readFileSync } from 'node:fs';
+import { packageFile } from './package-root.js';
 
 export function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  const pkg = JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version: string };
   return pkg.version;
 }

@@ -8,13 +8,15 @@
  * - dynamic names, by naming convention (see docs/completions.md): an argument or option named
  *   `profile` completes profile names, `pipeline` (or a first argument `name` under `ops pipe`) pipeline
  *   names, `table`/`view`/`relation` the tables and views of the pipeline named earlier on the line;
+ *   under `ops bm` an option `--tag`/`--add-tag`/`--remove-tag` the tag names; under `ops hook` the
+ *   argument `type` and the option `--events` the event types;
  *   `<key>` under `ops config` the setting keys;
  * - files and directories for value names such as `<file>`, `<path>`, `<dir>`.
  */
 import type { Argument, Command, Option } from 'commander';
 import { SETTINGS } from '../core/settings.js';
 
-export type DynamicKind = 'profiles' | 'pipelines' | 'relations';
+export type DynamicKind = 'profiles' | 'pipelines' | 'relations' | 'tags' | 'events';
 
 export type ValueHint =
   | { kind: 'none' }
@@ -101,6 +103,11 @@ export function examplesOf(helpText: string): string[] {
   return out;
 }
 
+/** Option names under `ops bm` whose value is a tag name. */
+const TAG_NAMES = new Set(['tag', 'add-tag', 'remove-tag']);
+/** Argument and option names under `ops hook` whose value is an event type. */
+const EVENT_TYPE_NAMES = new Set(['type', 'events']);
+
 function valueNameOf(flags: string): string | undefined {
   const m = /[<[]([^>\]]+?)(?:\.\.\.)?[>\]]/.exec(flags);
   return m?.[1];
@@ -111,6 +118,8 @@ function nameHint(name: string, path: readonly string[]): ValueHint | undefined 
   if (n === 'profile' || n === 'profiles') return { kind: 'dynamic', source: 'profiles' };
   if (n === 'pipeline' || n === 'pipelines') return { kind: 'dynamic', source: 'pipelines' };
   if (path[0] === 'config' && (n === 'key' || n === 'setting')) return { kind: 'choices', values: SETTINGS.map((s) => s.key) };
+  if (path[0] === 'bm' && TAG_NAMES.has(n)) return { kind: 'dynamic', source: 'tags' };
+  if (path[0] === 'hook' && EVENT_TYPE_NAMES.has(n)) return { kind: 'dynamic', source: 'events' };
   if (FILE_NAMES.has(n)) return { kind: 'file' };
   if (DIR_NAMES.has(n)) return { kind: 'dir' };
   return undefined;

@@ -4,7 +4,7 @@
  * redirects are not followed (a 3xx is a failure). Never throws: the outcome is an AttemptResult.
  */
 import { performance } from 'node:perf_hooks';
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { DELIVERY_TIMEOUT_MS } from './schedule.js';
 import { SIGNATURE_HEADER, sign } from './signature.js';
 
@@ -84,6 +84,8 @@ export async function sendSigned(opts: SendOptions): Promise<AttemptResult> {
     else opts.signal.addEventListener('abort', onAbort, { once: true });
   }
   try {
+    // loaded here, not with the module: `ops hook` commands that never send do not pay for undici's index
+    const { request } = await import('undici');
     const res = await request(opts.url, {
       method: 'POST',
       headers,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { statSync, readFileSync } from 'node:fs';
+import { statSync, readFileSync, writeFileSync } from 'node:fs';
 import { ConfigStore, activeProfile } from '../../src/core/config.js';
 import { SETTINGS, maskSecret, resolveSetting, settingDef } from '../../src/core/settings.js';
 import { tempDir } from '../helpers/cli.js';
@@ -7,40 +7,40 @@ import { tempDir } from '../helpers/cli.js';
 const envWith = (extra: NodeJS.ProcessEnv = {}) => ({ OPS_CONFIG_DIR: tempDir('ops-cfg-'), ...extra });
 
 describe('ConfigStore', () => {
-  it('keeps secrets in a separate 0600 file and plain settings in config.json', () => {
+  it('keeps secrets in a separate 0600 file and plain settings in config.json', async () => {
     const store = new ConfigStore(envWith());
-    store.set('work', 'bm.url', 'https://links.example.com');
-    store.set('work', 'bm.token', 's3cret-token-value');
+    await store.set('work', 'bm.url', 'https://links.example.com');
+    await store.set('work', 'bm.token', 's3cret-token-value');
     expect(statSync(store.credentialsPath).mode & 0o777).toBe(0o600);
     expect(readFileSync(store.configPath, 'utf8')).not.toContain('s3cret');
     expect(readFileSync(store.credentialsPath, 'utf8')).toContain('s3cret-token-value');
     expect(store.profile('work')).toEqual({ 'bm.url': 'https://links.example.com', 'bm.token': 's3cret-token-value' });
   });
 
-  it('lists, unsets and deletes profiles', () => {
+  it('lists, unsets and deletes profiles', async () => {
     const store = new ConfigStore(envWith());
-    store.set('a', 'pipe.url', 'http://a');
-    store.set('b', 'hook.secret', 'x');
+    await store.set('a', 'pipe.url', 'http://a');
+    await store.set('b', 'hook.secret', 'x');
     expect(store.profileNames()).toEqual(['a', 'b']);
-    expect(store.unset('a', 'pipe.url')).toBe(true);
-    expect(store.unset('a', 'pipe.url')).toBe(false);
-    store.setCurrentProfile('b');
-    expect(store.deleteProfile('b')).toBe(true);
+    expect(await store.unset('a', 'pipe.url')).toBe(true);
+    expect(await store.unset('a', 'pipe.url')).toBe(false);
+    await store.setCurrentProfile('b');
+    expect(await store.deleteProfile('b')).toBe(true);
     expect(store.profileNames()).toEqual(['a']);
     expect(store.storedCurrentProfile()).toBeUndefined();
   });
 
-  it('rejects unknown settings and bad profile names', () => {
+  it('rejects unknown settings and bad profile names', async () => {
     const store = new ConfigStore(envWith());
-    expect(() => store.set('a', 'bm.nope', 'x')).toThrow(/unknown setting/);
-    expect(() => store.set('../etc', 'bm.url', 'x')).toThrow(/invalid profile name/);
+    await expect(store.set('a', 'bm.nope', 'x')).rejects.toThrow(/unknown setting/);
+    await expect(store.set('../etc', 'bm.url', 'x')).rejects.toThrow(/invalid profile name/);
   });
 
-  it('chooses the active profile: flag > OPS_PROFILE > stored > local', () => {
+  it('chooses the active profile: flag > OPS_PROFILE > stored > local', async () => {
     const env = envWith();
     const store = new ConfigStore(env);
     expect(activeProfile(undefined, {}, store)).toBe('local');
-    store.setCurrentProfile('stored');
+    await store.setCurrentProfile('stored');
     expect(activeProfile(undefined, {}, store)).toBe('stored');
     expect(activeProfile(undefined, { OPS_PROFILE: 'fromenv' }, store)).toBe('fromenv');
     expect(activeProfile('fromflag', { OPS_PROFILE: 'fromenv' }, store)).toBe('fromflag');
@@ -67,5 +67,23 @@ describe('setting resolution', () => {
   it('masks secrets', () => {
     expect(maskSecret('apikey:abcdefghijkl')).toBe('apik…ijkl');
     expect(maskSecret('short')).toBe('*****');
+  });
+});
+
+describe('ConfigStore reading', () => {
+  it('reads the files conf wrote, and sees what another store wrote since', async () => {
+    const env = envWith();
+    const reader = new ConfigStore(env);
+    expect(reader.profileNames()).toEqual([]);
+    await new ConfigStore(env).set('w', 'bm.url', 'http://w');
+    expect(reader.profile('w')).toEqual({ 'bm.url': 'http://w' });
+  });
+
+  it('names a config file that is not JSON instead of resetting it', () => {
+    const env = envWith();
+    const store = new ConfigStore(env);
+    writeFileSync(store.configPath, '{"profiles": {');
+    expect(() => store.profileNames()).toThrow(/config\.json is not valid JSON/);
+    expect(readFileSync(store.configPath, 'utf8')).toBe('{"profiles": {');
   });
 });

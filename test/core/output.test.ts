@@ -141,6 +141,24 @@ describe('terminal tables that must fit', () => {
     expect(lines[2]).toMatch(/…$/);
   });
 
+  it('a streamed table on a wide terminal gives the rest of the width to no column in the middle', async () => {
+    const io = memoryIo({ tty: true, columns: 200 });
+    const stream = new Output(io).listStream<{ id: number; url: string; status: string }>([
+      { header: 'id', key: 'id' },
+      { header: 'url', key: 'url', shrink: true },
+      { header: 'status', key: 'status' },
+    ]);
+    await stream.push([{ id: 1, url: 'https://example.com/a', status: 'ok' }]);
+    await stream.push([{ id: 2, url: 'https://example.com/bb', status: 'broken' }]);
+    await stream.end();
+    const lines = io.stdoutText().trimEnd().split('\n');
+    expect(lines[0]).toBe('ID  URL                    STATUS');
+    expect(lines[1]).toBe('1   https://example.com/a  ok');
+    // the URL column keeps its first chunk's width (it took the rest of the 200 columns, a gap in every line)
+    for (const l of lines) expect(l.length).toBeLessThan(40);
+    expect(lines[2]).toBe('2   https://example.com/…  broken');
+  });
+
   it('leaves out optional columns when shrinking is not enough (TSV keeps them)', async () => {
     const rows = [{ id: 'dlv_0123456789abcdef0123', event: 'evt_0123456789abcdef01234567', when: '2026-11-24T08:55:55.349Z', url: 'http://127.0.0.1:9/receiver' }];
     const columns = [

@@ -34,7 +34,7 @@ describe('describeTree', () => {
   it('describes options: both spellings, values, choices, defaults; global options are the root ones', () => {
     const list = find('bm', 'links', 'list');
     expect(list.options.find((o) => o.long === '--format')).toMatchObject({ short: '-f', takesValue: true, valueName: 'format', value: { kind: 'choices', values: ['table', 'tsv', 'json'] } });
-    expect(list.options.find((o) => o.long === '--tag')).toMatchObject({ takesValue: true, value: { kind: 'none' } });
+    expect(list.options.find((o) => o.long === '--tag')).toMatchObject({ takesValue: true, value: { kind: 'dynamic', source: 'tags' } });
     expect(list.options.find((o) => o.long === '--help')).toMatchObject({ short: '-h', takesValue: false });
     expect(globalOptions(spec).map((o) => o.long)).toEqual(['--profile', '--json', '--yes', '--pipe-url']);
     expect(spec.options.find((o) => o.long === '--profile')!.value).toEqual({ kind: 'dynamic', source: 'profiles' });

@@ -118,10 +118,28 @@ export async function* csvRecordGroups(input: AsyncIterable<Buffer | string>): A
 
 type Rec = Record<string, unknown> | string;
 
-/** Groups records (given one by one or in groups) into batches of at most `size`. */
-export async function* batches(records: AsyncIterable<Rec | Rec[]>, size: number): AsyncGenerator<Batch> {
+/** Leaves out the first `count` records (given one by one or in groups): where a resumed ingest starts again. */
+export async function* skipRecords(records: AsyncIterable<Rec | Rec[]>, count: number): AsyncGenerator<Rec | Rec[]> {
+  let left = count;
+  for await (const item of records) {
+    if (left === 0) {
+      yield item;
+      continue;
+    }
+    const group = Array.isArray(item) ? item : [item];
+    if (group.length <= left) {
+      left -= group.length;
+      continue;
+    }
+    yield group.slice(left);
+    left = 0;
+  }
+}
+
+/** Groups records (given one by one or in groups) into batches of at most `size`; `firstNumber` numbers the first record (1 unless records were skipped). */
+export async function* batches(records: AsyncIterable<Rec | Rec[]>, size: number, firstNumber = 1): AsyncGenerator<Batch> {
   let parts: string[] = [];
-  let first = 1;
+  let first = firstNumber;
   let csv = false;
   let n = 0;
   const flush = (): Batch => {

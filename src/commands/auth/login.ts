@@ -71,6 +71,6 @@ export async function runAuthLogin(opts: AuthLoginOptions, ctx: Context): Promis
     }
     if (!result.reachable) ctx.out.warn(`could not reach the ${keys.label} at ${url} (${result.error}); saving anyway`);
   }
-  ctx.store.setMany(ctx.profile, { [keys.url]: url, [keys.secret]: secret });
+  await ctx.store.setMany(ctx.profile, { [keys.url]: url, [keys.secret]: secret });
   ctx.out.success(`logged in to the ${keys.label} at ${url} (profile "${ctx.profile}")`);
 }

@@ -27,7 +27,8 @@ export async function runAuthLogout(opts: AuthLogoutOptions, ctx: Context): Prom
     ctx.out.info('cancelled');
     return;
   }
-  const removed = keys.filter((key) => ctx.store.unset(ctx.profile, key));
+  const removed: string[] = [];
+  for (const key of keys) if (await ctx.store.unset(ctx.profile, key)) removed.push(key);
   if (removed.length === 0) ctx.out.info(`nothing to remove from profile "${ctx.profile}"`);
   else ctx.out.success(`removed ${removed.join(', ')} from profile "${ctx.profile}"`);
 }

@@ -85,9 +85,9 @@ export async function runLinksList(opts: LinksListOptions, ctx: Context): Promis
   }
   if (localFilter) filter = (l) => (status === undefined || l.status === status) && (visibility === undefined || l.visibility === visibility);
   const shown = await printStream(ctx, chunks, linkColumns(mode(ctx), { tags: searching }), filter, limit);
-  // the default page is not everything: say how much there is and how to see it
-  if (!ctx.json && !localFilter && limit !== undefined && opts.limit === undefined && seen.total > shown) {
-    ctx.out.info(`showing ${shown} of ${seen.total} links; --all for all of them, --limit N for more`);
+  // a page (the default 25, or --limit N) is not everything: say how much there is and how to see it
+  if (!ctx.json && !localFilter && limit !== undefined && seen.total > shown) {
+    ctx.out.info(`showing ${shown} of ${seen.total} links; --all for all of them${opts.limit === undefined ? ', --limit N for more' : ''}`);
   }
 }
 
@@ -182,6 +182,11 @@ export async function runLinksAdd(opts: LinksAddOptions, ctx: Context): Promise<
   for (const c of resolver.created) ctx.out.info(`created ${c.kind === 'tags' ? 'tag' : 'list'} "${c.tag.name}" (${c.tag.id})`);
   const link = await client.createLink(input);
   if (!ctx.json) ctx.out.success(`added link ${link.id}`);
+  // LinkAce saves a page it cannot fetch as broken with its check disabled, and says nothing of why: say it
+  if (!ctx.json && link.status === 3 && link.check_disabled && !opts.checkDisabled)
+    ctx.out.warn(
+      `the bookmark service could not fetch ${link.url} when saving it (offline, unreachable from the service, or refused): saved as broken, with the host as title and its health check disabled\n  Once the page is up: ops bm links edit ${link.id} --check-enabled, then ops bm check`,
+    );
   await ctx.out.item(link, linkFields(mode(ctx)));
 }
 

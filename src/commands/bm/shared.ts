@@ -13,6 +13,7 @@ import { RecordsError } from '../../clients/bookmarks/records.js';
 import { OpsError, UsageError } from '../../core/errors.js';
 import type { Column } from '../../core/output.js';
 import type { Mode } from './format.js';
+import { cannotRead } from '../../core/file-errors.js';
 
 const clients = new WeakMap<Context, BookmarkClient>();
 
@@ -245,7 +246,7 @@ export async function readText(ctx: Context, file: string): Promise<string> {
   try {
     return await readFile(file, 'utf8');
   } catch (err) {
-    throw new OpsError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+    throw new OpsError(cannotRead(file, err));
   }
 }
 

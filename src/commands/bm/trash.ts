@@ -84,13 +84,19 @@ export interface TrashRestoreOptions {
 
 export function newCmdTrashRestore(f: Factory, runF: RunFunction<TrashRestoreOptions> = runTrashRestore): Command {
   return new Command('restore')
-    .arguments('<type> <id...>')
+    .arguments('<type> [id...]')
     .description('Restore items (type: link, list, tag or note)')
     .addHelpText('after', examples('ops bm trash restore link 42', 'ops bm trash restore tag 3 4'))
     .action((type: string, ids: string[]) => runBm(f, runF, { type, ids }));
 }
 
 export async function runTrashRestore(opts: TrashRestoreOptions, ctx: Context): Promise<void> {
+  // `restore 37`: an id where the type goes (the ids are optional in the grammar so that this is caught here)
+  if (/^\d+$/.test(opts.type.trim()))
+    throw new UsageError(
+      `"${opts.type}" is an id: say first what it is, e.g. \`ops bm trash restore link ${[opts.type, ...opts.ids].join(' ')}\``,
+      'The type is one of link, list, tag or note; `ops bm trash list` shows the types and ids in the trash.',
+    );
   const kind = trashKind(opts.type);
   const ids = parseIds(opts.ids, `${singular(kind)} id`);
   if (ids.length === 0) throw new UsageError(`give at least one ${singular(kind)} id`);

@@ -9,13 +9,14 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { packageRoot } from '../../core/package-root.js';
 import { version } from '../../core/version.js';
 import { buildProgram } from '../../program.js';
 import { generatedFiles, manDate } from './scripts.js';
 
-/** The package root (this file is dist/commands/completion/generate.js or src/commands/completion/generate.ts). */
-export const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+/** The package root. */
+export const PACKAGE_ROOT = packageRoot();
 
 function read(file: string): string | undefined {
   return existsSync(file) ? readFileSync(file, 'utf8') : undefined;

@@ -61,7 +61,7 @@ export async function runProfilesUse(opts: ProfilesUseOptions, ctx: Context): Pr
   if (!ctx.store.hasProfile(name)) {
     throw new OpsError(`no profile named "${name}"`, undefined, `Create it with \`ops config set bm.url URL --profile ${name}\` or \`ops auth login bm --profile ${name}\`.`);
   }
-  ctx.store.setCurrentProfile(name);
+  await ctx.store.setCurrentProfile(name);
   ctx.out.success(`active profile: ${name}`);
 }
 
@@ -86,6 +86,6 @@ export async function runProfilesRm(opts: ProfilesRmOptions, ctx: Context): Prom
     ctx.out.info('cancelled');
     return;
   }
-  ctx.store.deleteProfile(name);
+  await ctx.store.deleteProfile(name);
   ctx.out.success(`profile "${name}" deleted`);
 }

@@ -60,7 +60,7 @@ export async function runConfigSet(opts: ConfigSetOptions, ctx: Context): Promis
     raw = raw === '-' || !ctx.prompter.interactive ? await readStdin(ctx.io) : await ctx.prompter.input(`${def.description}:`, { default: ctx.setting(key).value });
   }
   const clean = validateSettingValue(key, raw);
-  ctx.store.set(ctx.profile, key, clean);
+  await ctx.store.set(ctx.profile, key, clean);
   ctx.out.success(`${key} set in profile "${ctx.profile}"`);
 }
 
@@ -80,7 +80,7 @@ export function newCmdConfigUnset(f: Factory, runF: RunFunction<ConfigUnsetOptio
 export async function runConfigUnset(opts: ConfigUnsetOptions, ctx: Context): Promise<void> {
   const { key } = opts;
   known(key);
-  const removed = ctx.store.unset(ctx.profile, key);
+  const removed = await ctx.store.unset(ctx.profile, key);
   if (removed) ctx.out.success(`${key} removed from profile "${ctx.profile}"`);
   else ctx.out.info(`${key} was not set in profile "${ctx.profile}"`);
 }

@@ -7,6 +7,7 @@ import { UsageError } from '../../core/errors.js';
 import { stateDir } from '../../core/paths.js';
 import { readStdin } from '../../core/prompts.js';
 import { NotifyClient } from '../../clients/notify.js';
+import { cannotRead } from '../../core/file-errors.js';
 
 export type SecretSource = 'file' | 'env' | 'profile' | 'generated';
 
@@ -23,7 +24,7 @@ export function readSecretFile(path: string): string {
   try {
     text = readFileSync(path === '-' ? 0 : path, 'utf8');
   } catch (err) {
-    throw new UsageError(`cannot read the secret file ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new UsageError(cannotRead(`the secret file ${path}`, err));
   }
   const value = text.replace(/\r?\n$/, '');
   if (value === '') throw new UsageError(`the secret file ${path} is empty`);
@@ -85,7 +86,7 @@ export async function readInput(ctx: Context, file: string | undefined): Promise
   try {
     return readFileSync(file);
   } catch (err) {
-    throw new UsageError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new UsageError(cannotRead(file, err));
   }
 }
 

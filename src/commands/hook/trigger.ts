@@ -2,7 +2,7 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { runWith, type Factory, type RunFunction } from '../factory.js';
-import { UsageError } from '../../core/errors.js';
+import { ApiError, UsageError } from '../../core/errors.js';
 import { notifyClient, readInput } from './shared.js';
 
 export interface HookTriggerOptions {
@@ -54,7 +54,12 @@ export async function runHookTrigger(flags: HookTriggerOptions, ctx: Context): P
   let data: Record<string, unknown> | undefined;
   if (flags.data !== undefined) data = parseData(flags.data, '--data');
   if (flags.dataFile !== undefined) data = parseData((await readInput(ctx, flags.dataFile)).toString('utf8'), flags.dataFile === '-' ? 'stdin' : flags.dataFile);
-  const r = await client.trigger(type, data);
+  const r = await client.trigger(type, data).catch((err: unknown) => {
+    // an event type the service does not know is a usage error (exit 2), as a bad argument is
+    if (err instanceof ApiError && (err.status === 400 || err.status === 422) && err.fieldErrors.type)
+      throw new UsageError(`unknown event type "${type}": ${err.fieldErrors.type.join(' ')}`, 'ops hook trigger --list shows the types.');
+    throw err;
+  });
   await ctx.out.item(
     { id: r.event.id, type: r.event.type, timestamp: r.event.timestamp, deliveries: r.deliveries.length },
     [

@@ -10,6 +10,7 @@ import { compileFailed, phaseText } from '../../clients/pipelines.js';
 import { renderSqlMessages } from './render.js';
 import { DEFAULT_WAIT, assertCompiled, client, explain, parsePositiveInt, progressFor, waitCompiled, waitLimitMs } from './shared.js';
 import { startAndWait } from './lifecycle.js';
+import { cannotRead } from '../../core/file-errors.js';
 
 export interface PipeCreateOptions {
   name: string;
@@ -27,7 +28,7 @@ export async function readProgram(ctx: Context, file: string | undefined): Promi
     try {
       return { source: await readFile(file, 'utf8'), label: file };
     } catch (err) {
-      throw new OpsError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      throw new OpsError(cannotRead(file, err));
     }
   }
   if (ctx.io.stdinIsTTY) throw new UsageError('no SQL program given', 'Give a FILE.sql, or pipe the SQL on stdin: cat demo.sql | ops pipe create NAME');

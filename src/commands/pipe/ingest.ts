@@ -7,10 +7,12 @@ import { runWith, type Factory, type RunFunction } from '../factory.js';
 import { ApiError, ExitCode, OpsError, TimeoutError, UsageError } from '../../core/errors.js';
 import { sanitize } from '../../core/sanitize.js';
 import { findRelation, isStopped, relationRef, type PipelinesClient } from '../../clients/pipelines.js';
-import { InputError, batches, csvRecordGroups, formatFromName, jsonEventGroups, type IngestFormat } from '../../clients/pipelines/ingest-input.js';
+import { InputError, batches, csvRecordGroups, formatFromName, jsonEventGroups, skipRecords, type IngestFormat } from '../../clients/pipelines/ingest-input.js';
+import { watchInterrupts } from '../../core/interrupts.js';
 import { applyCsvHeader } from '../../clients/pipelines/csv-header.js';
 import { startProgress } from '../../core/progress.js';
 import { DEFAULT_WAIT, POLL_MS, client, explain, getPipeline, parsePositiveInt, sleep, waitLimitMs } from './shared.js';
+import { cannotRead } from '../../core/file-errors.js';
 
 export interface PipeIngestOptions {
   name: string;
@@ -21,8 +23,17 @@ export interface PipeIngestOptions {
   /** CSV: true = the first record is a header, false = it is data, undefined = a header when it names the columns */
   header?: boolean;
   batchSize?: string;
+  /** leave out the first N records of the input (to resume an interrupted ingest) */
+  skip?: string;
   wait?: boolean;
   force?: boolean;
+}
+
+/** A count of records: a whole number, 0 or more. */
+function parseCount(value: string, flag: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isInteger(n) || n < 0) throw new UsageError(`${flag} must be a whole number (0 or more), not "${value}"`);
+  return n;
 }
 
 /** JSON when the input starts with `{` or `[`; anything else needs --format csv. */
@@ -64,6 +75,7 @@ export function newCmdPipeIngest(f: Factory, runF: RunFunction<PipeIngestOptions
     .description('Send rows or changes to a table: NDJSON, a JSON array, or CSV; "-" or no file reads stdin')
     .addOption(new Option('--format <format>', 'input format (default: from the file name, else JSON)').choices(['json', 'csv']))
     .option('--batch-size <n>', 'records per request', '1000')
+    .option('--skip <n>', 'leave out the first N records of the input (to go on after an interrupted ingest)')
     .option('--header', 'CSV: the first line is a header naming the columns (default: when it names them)')
     .option('--no-header', 'CSV: the first line is a row, even if it looks like a header')
     .option('--wait', 'return when the pipeline has processed everything sent')
@@ -78,16 +90,15 @@ export function newCmdPipeIngest(f: Factory, runF: RunFunction<PipeIngestOptions
 export async function runPipeIngest(opts: PipeIngestOptions, ctx: Context): Promise<void> {
   const { name, table, file } = opts;
   const size = parsePositiveInt(opts.batchSize ?? '1000', '--batch-size');
+  const skip = opts.skip === undefined ? 0 : parseCount(opts.skip, '--skip');
   let input: AsyncIterable<Buffer | string>;
   let format = opts.format;
   let label: string;
   if (file && file !== '-') {
     try {
-      const st = await stat(file);
-      if (st.isDirectory()) throw new OpsError(`${file} is a directory`);
+      if ((await stat(file)).isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
     } catch (err) {
-      if (err instanceof OpsError) throw err;
-      throw new OpsError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      throw new OpsError(cannotRead(file, err));
     }
     input = createReadStream(file);
     format ??= formatFromName(file);
@@ -135,12 +146,35 @@ export async function runPipeIngest(opts: PipeIngestOptions, ctx: Context): Prom
   let sent = 0;
   let batchCount = 0;
   const tokens: string[] = [];
+  // Ctrl-C while sending: the batch in flight is finished, then the command says how far it got and how to resume
+  const interrupts = watchInterrupts();
+  const stopped = (inFlight?: { first: number; records: number }): OpsError => {
+    progress.stop();
+    const upTo = skip + sent;
+    const accepted = sent === 0 ? 'no record was accepted' : `records ${skip + 1}-${upTo} were sent and accepted (${sent})`;
+    const resume = (from: number) => `ops pipe ingest ${name} ${table} ${file && file !== '-' ? file : '-'}${format === 'csv' ? ' --format csv' : ''} --skip ${from}`;
+    if (!inFlight) return new OpsError(`interrupted: ${accepted}; nothing after record ${upTo} was sent`, ExitCode.interrupted, `To go on from there: ${resume(upTo)}`);
+    const last = inFlight.first + inFlight.records - 1;
+    return new OpsError(
+      `interrupted: ${accepted}; records ${inFlight.first}-${last} were in flight and may or may not have been applied`,
+      ExitCode.interrupted,
+      `To go on from there: ${resume(upTo)} (if records ${inFlight.first}-${last} are in the table, --skip ${last})`,
+    );
+  };
   try {
-    for await (const batch of batches(records, size)) {
+    const iterator = batches(skip > 0 ? skipRecords(records, skip) : records, size, skip + 1)[Symbol.asyncIterator]();
+    for (;;) {
+      const next = await Promise.race([iterator.next(), interrupts.first.then(() => 'interrupted' as const)]);
+      if (next === 'interrupted') throw stopped();
+      if (next.done) break;
+      const batch = next.value;
       try {
-        const res = await pipes.ingest(name, tableRef, batch.body, { format, array: format === 'json', force: opts.force });
+        const request = pipes.ingest(name, tableRef, batch.body, { format, array: format === 'json', force: opts.force });
+        const res = await Promise.race([request, interrupts.second.then(() => 'interrupted' as const)]);
+        if (res === 'interrupted') throw stopped(batch);
         if (res.token) tokens.push(res.token);
       } catch (err) {
+        if (err instanceof OpsError && err.exitCode === ExitCode.interrupted) throw err;
         progress.stop();
         if (err instanceof ApiError && err.code !== 'UnknownPipelineName') {
           const range = `records ${batch.first}-${batch.first + batch.records - 1}`;
@@ -155,15 +189,18 @@ export async function runPipeIngest(opts: PipeIngestOptions, ctx: Context): Prom
       sent += batch.records;
       batchCount++;
       progress.update(`${name}/${table}: sent ${sent} record${sent === 1 ? '' : 's'} (${batchCount} batch${batchCount === 1 ? '' : 'es'})`);
+      if (interrupts.count > 0) throw stopped();
     }
   } catch (err) {
     progress.stop();
+    interrupts.dispose();
     if (err instanceof InputError) {
       throw new OpsError(`${label}: ${err.message}`, ExitCode.failure, `${sent} record${sent === 1 ? ' was' : 's were'} sent before it.`);
     }
     throw err;
   }
 
+  interrupts.dispose();
   let processed: boolean | undefined;
   if (opts.wait && sent > 0) {
     progress.update(`${name}/${table}: sent ${sent}; waiting until processed`);

@@ -80,6 +80,8 @@ export async function runPipeTxnStart(opts: PipeTxnOptions, ctx: Context): Promi
     explainToday(err, opts.name, WHAT);
   }
   if (ctx.json) await ctx.out.writeJson({ transaction_id: id });
+  else if (ctx.io.stdoutIsTTY) ctx.out.success(`${opts.name}: transaction ${id} started; input is held until \`ops pipe txn commit ${opts.name}\` applies it as one step`);
+  // piped: the id alone, for scripts (id=$(ops pipe txn start shop))
   else await ctx.out.write(`${id}\n`);
   return id;
 }

@@ -7,8 +7,9 @@
  */
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { HttpClient } from '../../core/http.js';
+import { packageFile } from '../../core/package-root.js';
 import { BookmarkClient } from '../../clients/bookmarks.js';
 import { PipelinesClient, compileFailed, isCompiling, type Pipeline } from '../../clients/pipelines.js';
 import { NotifyClient } from '../../clients/notify.js';
@@ -31,7 +32,7 @@ interface DemoBookmarks {
   links: { url: string; title: string; description: string; lists?: string[]; tags?: string[]; visibility?: number }[];
 }
 
-const asset = (name: string) => fileURLToPath(new URL(`../../../assets/demo/${name}`, import.meta.url));
+const asset = (name: string) => packageFile('assets', 'demo', name);
 
 /** A client's HTTP to the local server: no proxy (the server is on this machine), the secret as a bearer. */
 function localHttp(baseUrl: string, serviceName: string, secret: string | undefined): HttpClient {

@@ -172,7 +172,7 @@ export async function runServe(flags: ServeFlags, ctx: Context): Promise<void> {
   let profile: string | null = choice?.name ?? null;
   if (profile !== null) {
     try {
-      ctx.store.writeServedProfile(profile, dataDir, profileValues);
+      await ctx.store.writeServedProfile(profile, dataDir, profileValues);
     } catch (err) {
       ctx.out.warn(`could not write the "${profile}" profile: ${(err as Error).message}`);
       profile = null;
@@ -294,7 +294,7 @@ async function runDemo(ctx: Context, url: string, dataDir: string, credentials: 
   const summary = await seedDemo(url, dataDir, credentials, notifyKey, pipeKey, connectorRoot);
   if (summary.webhook.secret && profile) {
     try {
-      ctx.store.set(profile, 'hook.secret', summary.webhook.secret);
+      await ctx.store.set(profile, 'hook.secret', summary.webhook.secret);
     } catch (err) {
       ctx.out.warn(`could not store the demo webhook secret: ${(err as Error).message}`);
     }

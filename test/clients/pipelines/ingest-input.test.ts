@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { InputError, batches, csvRecords, formatFromName, jsonEvents, toEvent } from '../../../src/clients/pipelines/ingest-input.js';
+import { InputError, batches, csvRecords, formatFromName, jsonEvents, skipRecords, toEvent } from '../../../src/clients/pipelines/ingest-input.js';
 
 async function* chunks(...parts: string[]) {
   for (const p of parts) yield Buffer.from(p);
@@ -106,6 +106,24 @@ describe('ingest input, any layout', () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('skipRecords (resuming an interrupted ingest)', () => {
+  async function* groups(sizes: number[]) {
+    let n = 0;
+    for (const size of sizes) yield Array.from({ length: size }, () => `r${++n}`);
+  }
+  it('leaves out exactly the first N records however they are grouped, and numbers the batches from N+1', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.integer({ min: 0, max: 7 }), { maxLength: 8 }), fc.integer({ min: 0, max: 60 }), fc.integer({ min: 1, max: 5 }), async (sizes, skip, size) => {
+        const total = sizes.reduce((a, b) => a + b, 0);
+        const sent = await collect(batches(skipRecords(groups(sizes), skip), size, skip + 1));
+        const records = sent.flatMap((b) => b.body.trimEnd().split('\n')).filter(Boolean);
+        expect(records).toEqual(Array.from({ length: Math.max(0, total - skip) }, (_, i) => `r${skip + i + 1}`));
+        if (sent.length) expect(sent[0]!.first).toBe(skip + 1);
+      }),
     );
   });
 });

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Context } from '../../../src/context.js';
 import { runPipeEvents } from '../../../src/commands/pipe/events.js';
-import { runPipeTxnStatus } from '../../../src/commands/pipe/txn.js';
+import { runPipeTxnStart, runPipeTxnStatus } from '../../../src/commands/pipe/txn.js';
 import { isolatedEnv } from '../../helpers/cli.js';
 import { memoryIo } from '../../helpers/memory-io.js';
 import { opsIn } from '../../helpers/ops-in-process.js';
@@ -143,6 +143,13 @@ describe.each(['v0.24', 'current'] as const)('ops pipe metrics / events / txn ag
     const plain = await opsIn(['pipe', 'txn', 'commit', 's'], { env });
     expect(plain.exitCode, plain.stderr).toBe(0);
     expect(plain.stderr).toMatch(/commit initiated/);
+
+    // on a terminal: a sentence, not a bare number (piped, the id alone stays for `id=$(ops pipe txn start s)`)
+    const tty = memoryIo({ tty: true, env });
+    const started = await runPipeTxnStart({ name: 's' }, new Context({}, env as NodeJS.ProcessEnv, tty));
+    expect(tty.stdoutText()).toBe('');
+    expect(tty.stderrText()).toBe(`✓ s: transaction ${started} started; input is held until \`ops pipe txn commit s\` applies it as one step\n`);
+    expect((await opsIn(['pipe', 'txn', 'commit', 's'], { env })).exitCode).toBe(0);
   });
 
   it('commit with no transaction open: exit 1 and how to start one', async () => {

@@ -1,4 +1,4 @@
-/** The server's importer: `dry_run=1` runs the same import and rolls it back; a real run publishes its events. */
+/** The server's importer: `dry_run=1` runs the same import and rolls it back; neither publishes events. */
 import { describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -47,12 +47,12 @@ describe('import dry run', () => {
       const after = await state(f);
       expect(after.links.length - before.links.length).toBe(real.body.imported);
       expect(after.tags.length - before.tags.length).toBe(real.body.tags_created);
-      // events, decided: as through the API, one tag.created per new tag and one link.created per new link
-      expect(f.events.filter((e) => e.type === 'tag.created')).toHaveLength(real.body.tags_created);
-      const created = f.events.filter((e) => e.type === 'link.created');
-      expect(created.map((e) => (e.data as { url: string }).url).sort()).toEqual(after.links.filter((u: string) => !before.links.includes(u)));
-      const ts = created.find((e) => (e.data as { url: string }).url === 'https://www.typescriptlang.org/')!.data as { tags: { name: string }[] };
-      expect(ts.tags.map((t) => t.name)).toEqual(['Dev Tools', 'JavaScript TypeScript']);
+      // events, decided: none for an import (as LinkAce's import notifies nothing), however many links and tags it made
+      expect(real.body.tags_created).toBeGreaterThan(0);
+      expect(f.events).toEqual([]);
+      // a link created through the API right after still publishes link.created
+      await f.req(f.A, 'POST', '/api/v2/links', { url: 'https://after-import.example/' });
+      expect(f.events.map((e) => e.type)).toEqual(['link.created']);
 
       // a second dry run now predicts nothing new
       const again = await upload(f, '?dry_run=true', firefox);

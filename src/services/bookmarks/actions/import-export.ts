@@ -6,9 +6,9 @@ import { isValidUrl, LIMITS, MAX_REFS } from '../validate.js';
 import { parseNetscapeYielding, serializeNetscape, type ExportLink, type NetscapeBookmark } from '../netscape.js';
 import { fallbackTitle } from '../metadata.js';
 import { fromUnixSeconds, toUnixSeconds } from '../time.js';
-import { attach, collectionsOf, findOwnLinkByUrl, insertLink, linkJson, type LinkRow } from '../store/links.js';
+import { attach, collectionsOf, findOwnLinkByUrl, insertLink, type LinkRow } from '../store/links.js';
 import { findOwnByName, type CollectionRow } from '../store/collections.js';
-import { defaultVisibility, emitTagsCreated, requireUser, resolveRefs } from './links.js';
+import { defaultVisibility, requireUser, resolveRefs } from './links.js';
 
 export interface ImportResult {
   /** bookmarks found in the file */
@@ -52,8 +52,10 @@ const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * A dry run goes through the very same steps (the same checks, in the same order, on the same data) and
  * only leaves out the writes, noting which tags the writes would have created: its counts are what the
  * real run then does.
- * Events: as a link or tag created through the API, every created tag publishes `tag.created` and every
- * created link `link.created` (with its tags), slice by slice after each commits; a dry run publishes nothing.
+ * Events: none. An import is one act of its user, not thousands: it publishes no `link.created` nor
+ * `tag.created` (3,000 bookmarks made 3,000 signed deliveries, each retried for hours against a receiver that is
+ * down), as LinkAce's own import notifies nothing (its import jobs save the links directly; a webhook consumer
+ * of ours that mirrors links reads them after an import). The answer's counts say what it did.
  */
 export async function importBookmarks(deps: Deps, caller: Caller, file: Uint8Array | string, opts: ImportOptions = {}): Promise<ImportResult> {
   const userId = requireUser(caller);
@@ -66,7 +68,6 @@ export async function importBookmarks(deps: Deps, caller: Caller, file: Uint8Arr
   /** tag names a dry run would have created (a real run finds them afterwards, as resolveRefs does) */
   const wouldCreate = new Set<string>();
   let created: CollectionRow[] = [];
-  let inserted: LinkRow[] = [];
   const importOne = (b: NetscapeBookmark) => {
     const url = b.url.trim();
     if (!isValidUrl(url) || [...url].length > LIMITS.url) {
@@ -114,7 +115,6 @@ export async function importBookmarks(deps: Deps, caller: Caller, file: Uint8Arr
         ),
         'replace',
       );
-    inserted.push(link);
   };
   let next = 0;
   while (next < items.length) {
@@ -124,29 +124,12 @@ export async function importBookmarks(deps: Deps, caller: Caller, file: Uint8Arr
       while (next < items.length && performance.now() - started < sliceMs);
     })();
     result.tags_created += created.length;
-    if (!dryRun) publishCreated(deps, caller, userId, created, inserted);
     created = [];
-    inserted = [];
     if (next < items.length) await turn();
   }
   if (dryRun) result.tags_created = wouldCreate.size;
   result.skipped = result.existing + result.duplicates;
   return result;
-}
-
-/** `tag.created` and `link.created` for what an import created, the links as the API returns them. */
-function publishCreated(deps: Deps, caller: Caller, userId: number, tags: CollectionRow[], links: LinkRow[]): void {
-  emitTagsCreated(deps, tags);
-  for (let i = 0; i < links.length; i += 500) {
-    const chunk = links.slice(i, i + 500);
-    const tagsOf = collectionsOf(
-      deps.db,
-      caller,
-      'tags',
-      chunk.map((l) => l.id),
-    );
-    for (const l of chunk) deps.events.emit({ type: 'link.created', data: { ...linkJson(l), lists: [], tags: tagsOf.get(l.id) ?? [] }, userId });
-  }
 }
 
 /** The links the caller can see, oldest first, as a Netscape bookmark file. */

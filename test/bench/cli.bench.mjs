@@ -1,0 +1,83 @@
+// Everyday `ops` commands against a running `ops serve --demo`, as a ratio to `node -e 0` measured in the same
+// run (issue 32: each at most 2x; --help and --version at most 1.5x). The commands are run interleaved, round
+// after round, so that machine noise hits them all alike; the figure is each command's median wall time.
+// `ops pipe watch` is timed up to its first line (--snapshot prints the view at once). BENCH_QUICK=1: 5 rounds.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const bin = fileURLToPath(new URL('../../bin/ops', import.meta.url));
+const rounds = Number(process.env.BENCH_ROUNDS) || (process.env.BENCH_QUICK ? 5 : 15);
+const home = mkdtempSync(join(tmpdir(), 'ops-cli-bench-'));
+const env = { ...process.env, OPS_CONFIG_DIR: join(home, 'config'), XDG_DATA_HOME: join(home, 'xdg'), OPS_PROFILE: 'local', NO_COLOR: '1' };
+for (const key of ['OPS_BM_URL', 'OPS_PIPE_URL', 'OPS_NOTIFY_URL']) delete env[key];
+
+/** Start `ops serve --demo` and resolve once the demo content is in (its 'demo' line). */
+function startServer() {
+  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--json', '--demo', '--data-dir', join(home, 'data')], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.on('line', (line) => {
+      if (JSON.parse(line).event === 'demo') resolve(child);
+    });
+    child.on('exit', (code) => reject(new Error(`ops serve exited ${code}`)));
+  });
+}
+
+const time = (args) => {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, args, { stdio: 'ignore', env });
+  if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}`);
+  return Number(process.hrtime.bigint() - t0) / 1e6;
+};
+
+/** Milliseconds from spawning `args` to its first line on stdout; the process is then ended. */
+const timeFirstLine = (args) =>
+  new Promise((resolve, reject) => {
+    const t0 = process.hrtime.bigint();
+    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'ignore'] });
+    let done = false;
+    child.stdout.once('data', () => {
+      done = true;
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      child.kill('SIGTERM');
+      child.once('exit', () => resolve(ms));
+    });
+    child.once('exit', (code) => done || reject(new Error(`${args.join(' ')} exited ${code} before a line`)));
+  });
+
+const server = await startServer();
+let added = 0;
+const cases = {
+  'node -e 0': () => time(['-e', '0']),
+  'ops --version': () => time([bin, '--version']),
+  'ops --help': () => time([bin, '--help']),
+  'ops auth status': () => time([bin, 'auth', 'status']),
+  'ops bm links list': () => time([bin, 'bm', 'links', 'list']),
+  'ops bm links add': () => time([bin, 'bm', 'links', 'add', `http://127.0.0.1:9/bench-${process.pid}-${added++}`, '--force']),
+  'ops pipe list': () => time([bin, 'pipe', 'list']),
+  'ops pipe watch (1st line)': () => timeFirstLine([bin, 'pipe', 'watch', 'shop', 'revenue_by_product', '--snapshot']),
+  'ops hook deliveries': () => time([bin, 'hook', 'deliveries']),
+  'ops hook trigger': () => time([bin, 'hook', 'trigger', 'payment.completed']),
+};
+const times = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
+try {
+  for (const run of Object.values(cases)) await run(); // warm the file cache and the server
+  for (let i = 0; i < rounds; i++) for (const [name, run] of Object.entries(cases)) times[name].push(await run());
+} finally {
+  server.kill('SIGTERM');
+  await new Promise((resolve) => server.once('exit', resolve));
+  rmSync(home, { recursive: true, force: true });
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const base = median(times['node -e 0']);
+console.log(`median of ${rounds} rounds each, against a running ops serve --demo`);
+for (const [name, xs] of Object.entries(times)) {
+  const m = median(xs);
+  const target = name === 'node -e 0' ? null : name === 'ops --version' || name === 'ops --help' ? 1.5 : 2;
+  const ratio = m / base;
+  console.log(`${name.padEnd(26)} ${m.toFixed(1).padStart(7)} ms  ${ratio.toFixed(2)}x${target ? `  (target <= ${target}x: ${ratio <= target ? 'met' : 'NOT met'})` : ''}`);
+}
