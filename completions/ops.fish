@@ -164,6 +164,14 @@ function __ops_sub --argument-names cpath word
             echo 'redeliver'
         case 'hook/dashboard'
             echo 'dashboard'
+        case 'serve/status'
+            echo 'status'
+        case 'serve/stop'
+            echo 'stop'
+        case 'serve/logs'
+            echo 'logs'
+        case 'serve/reset'
+            echo 'reset'
         case 'serve/user'
             echo 'user'
         case 'serve/token'
@@ -238,7 +246,7 @@ function __ops_subs --argument-names cpath
         case 'hook'
             printf '%s\n' 'serve	Receive webhooks: verify signatures, de-duplicate, print events, forward, keep them for replay' 'verify	Check a signature against a payload (FILE or - for stdin); exit 0 valid, 1 invalid, 2 usage' 'sign	Print the x-signature of a payload (FILE or - for stdin)' 'replay	Re-send stored events, signed, to a URL; or --failed: redeliver the service\'s failed deliveries' 'register	Register a receiver URL for event types with the notification service' 'update	Change a registration: URL, event types, secret or description' 'list	List the registered webhooks' 'rm	Delete webhook registrations (asks first; --yes in scripts)' 'trigger	Emit an event through the notification service (sample payload unless --data)' 'deliveries	Deliveries, failed first (or one delivery with all its attempts)' 'redeliver	Queue deliveries again (a fresh series of attempts)' 'dashboard	Print the link to the delivery dashboard of the notification service (it carries the API key)'
         case 'serve'
-            printf '%s\n' 'user	Users of the local bookmark service' 'token	API tokens of the local bookmark service' 'key	API keys of the local notification service'
+            printf '%s\n' 'status	Is a server running on the data dir: its pid, URL and each service (exit 0 running, 1 not well, 3 not running)' 'stop	Stop the server on the data dir gracefully (SIGTERM) and wait until it stopped' 'logs	Print the log of the server started with --detach; --follow keeps printing until it stops' 'reset	Empty the data dir (every service\'s data) after a confirmation; refused while a server runs on it' 'user	Users of the local bookmark service' 'token	API tokens of the local bookmark service' 'key	API keys of the local notification service'
         case 'serve user'
             printf '%s\n' 'add	Add a user and a first API token for it (the token is shown once)' 'list	List the users' 'update	Change a user\'s name or email (webhooks get user.updated)' 'rm	Remove a user (id or email) with all their links, lists, tags, notes and tokens'
         case 'serve token'
@@ -410,7 +418,15 @@ function __ops_opts --argument-names cpath
         case 'hook dashboard'
             printf '%s\n' '--help	show help' '-h	show help'
         case 'serve'
-            printf '%s\n' '--host	interface to listen on' '--port	port to listen on (0 picks a free one)' '--data-dir	where the services keep their data (default $XDG_DATA_HOME/ops, env OPS_DATA_DIR)' '--rate-limit	bookmark API requests per minute per token, "60" or "60,1" (env API_RATE_LIMIT)' '--retry-scale	multiply webhook retry delays (0.001 runs the whole schedule in seconds)' '--pipelines-auth	require Authorization: Bearer apikey:... on the pipeline API' '--feldera	which Feldera API the pipeline service answers: auto (each client its own: today\'s SDK and fda get today\'s statuses, shapes and lower-case names, v0.24 clients and ops pipe v0.24\'s), or current / v0.24 for every client' '--output-case	case of unquoted pipeline names in output for every client (a pipeline\'s program_config.output_case overrides); an alias of one half of --feldera' '--pipeline-api	pipeline objects in v0.24\'s shape or today\'s for every client; an alias of the other half of --feldera' '--guest-access	let guests without a token read public bookmarks' '--no-link-check	do not check link health in the background' '--no-metadata	do not fetch page titles and descriptions for new links' '--fetch-policy	what outbound requests (link metadata and checks, webhooks, url_input) may reach: public refuses loopback and private addresses (default: any on a loopback bind, public otherwise)' '--connector-root	the only directory pipeline file connectors may read and write (default <data-dir>/files)' '--demo	start with demo content in every service' '--log-requests	print one line per request on stderr: time, method, path, status, milliseconds' '--help	show help' '-h	show help'
+            printf '%s\n' '--host	interface to listen on' '--port	port to listen on (0 picks a free one)' '--data-dir	where the services keep their data (default $XDG_DATA_HOME/ops, env OPS_DATA_DIR)' '--rate-limit	bookmark API requests per minute per token, "60" or "60,1" (env API_RATE_LIMIT)' '--retry-scale	multiply webhook retry delays (0.001 runs the whole schedule in seconds)' '--pipelines-auth	require Authorization: Bearer apikey:... on the pipeline API' '--feldera	which Feldera API the pipeline service answers: auto (each client its own: today\'s SDK and fda get today\'s statuses, shapes and lower-case names, v0.24 clients and ops pipe v0.24\'s), or current / v0.24 for every client' '--output-case	case of unquoted pipeline names in output for every client (a pipeline\'s program_config.output_case overrides); an alias of one half of --feldera' '--pipeline-api	pipeline objects in v0.24\'s shape or today\'s for every client; an alias of the other half of --feldera' '--guest-access	let guests without a token read public bookmarks' '--no-link-check	do not check link health in the background' '--no-metadata	do not fetch page titles and descriptions for new links' '--fetch-policy	what outbound requests (link metadata and checks, webhooks, url_input) may reach: public refuses loopback and private addresses (default: any on a loopback bind, public otherwise)' '--connector-root	the only directory pipeline file connectors may read and write (default <data-dir>/files)' '--query-timeout	time limit of an ad-hoc pipeline query, past which it is cancelled (default 30)' '--query-max-rows	rows an ad-hoc pipeline query may build, and its answer have (default 100000000)' '--query-max-mb	largest answer of an ad-hoc pipeline query, in MiB (default 256)' '--demo	start with demo content in every service' '--log-requests	print one line per request on stderr: time, method, path, status, milliseconds' '--detach	start in the background: wait until every service answers, print the URLs and profile, exit 0 (log: ops serve logs)' '-d	start in the background: wait until every service answers, print the URLs and profile, exit 0 (log: ops serve logs)' '--ready-file	write this file (JSON: url, services, profile, pid) once every service answers; removed on stop' '--help	show help' '-h	show help'
+        case 'serve status'
+            printf '%s\n' '--data-dir	data directory of ops serve (default $XDG_DATA_HOME/ops, env OPS_DATA_DIR)' '--help	show help' '-h	show help'
+        case 'serve stop'
+            printf '%s\n' '--data-dir	data directory of ops serve (default $XDG_DATA_HOME/ops, env OPS_DATA_DIR)' '--help	show help' '-h	show help'
+        case 'serve logs'
+            printf '%s\n' '--lines	only the last N lines' '-n	only the last N lines' '--follow	keep printing what is appended, until the server stops (or Ctrl-C)' '-f	keep printing what is appended, until the server stops (or Ctrl-C)' '--data-dir	data directory of ops serve (default $XDG_DATA_HOME/ops, env OPS_DATA_DIR)' '--help	show help' '-h	show help'
+        case 'serve reset'
+            printf '%s\n' '--data-dir	data directory of ops serve (default $XDG_DATA_HOME/ops, env OPS_DATA_DIR)' '--help	show help' '-h	show help'
         case 'serve user'
             printf '%s\n' '--help	show help' '-h	show help'
         case 'serve user add'
@@ -1153,13 +1169,57 @@ function __ops_value
             echo 'c:public any'; return 0
         case 'serve|--connector-root'
             echo 'D'; return 0
+        case 'serve|--query-timeout'
+            echo '-'; return 0
+        case 'serve|--query-max-rows'
+            echo '-'; return 0
+        case 'serve|--query-max-mb'
+            echo '-'; return 0
         case 'serve|--demo'
             echo ''; return 0
         case 'serve|--log-requests'
             echo ''; return 0
+        case 'serve|--detach'
+            echo ''; return 0
+        case 'serve|-d'
+            echo ''; return 0
+        case 'serve|--ready-file'
+            echo 'f'; return 0
         case 'serve|--help'
             echo ''; return 0
         case 'serve|-h'
+            echo ''; return 0
+        case 'serve status|--data-dir'
+            echo 'D'; return 0
+        case 'serve status|--help'
+            echo ''; return 0
+        case 'serve status|-h'
+            echo ''; return 0
+        case 'serve stop|--data-dir'
+            echo 'D'; return 0
+        case 'serve stop|--help'
+            echo ''; return 0
+        case 'serve stop|-h'
+            echo ''; return 0
+        case 'serve logs|--lines'
+            echo '-'; return 0
+        case 'serve logs|-n'
+            echo '-'; return 0
+        case 'serve logs|--follow'
+            echo ''; return 0
+        case 'serve logs|-f'
+            echo ''; return 0
+        case 'serve logs|--data-dir'
+            echo 'D'; return 0
+        case 'serve logs|--help'
+            echo ''; return 0
+        case 'serve logs|-h'
+            echo ''; return 0
+        case 'serve reset|--data-dir'
+            echo 'D'; return 0
+        case 'serve reset|--help'
+            echo ''; return 0
+        case 'serve reset|-h'
             echo ''; return 0
         case 'serve user|--help'
             echo ''; return 0
