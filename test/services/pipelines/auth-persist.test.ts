@@ -87,7 +87,12 @@ describe('persistence', () => {
       const r = await svc.call('POST', '/v0/pipelines/keepme/ingress/t?format=json', undefined, { raw: '{"insert":{"x":5}}' });
       expect(r.status).toBe(200);
       const q = await svc.call('GET', `/v0/pipelines/keepme/query?sql=${encodeURIComponent('SELECT x FROM v ORDER BY x')}&format=json`);
-      expect(q.text.trim().split('\n').map((l) => Object.values(JSON.parse(l))[0])).toEqual([4, 5]);
+      expect(
+        q.text
+          .trim()
+          .split('\n')
+          .map((l) => Object.values(JSON.parse(l))[0]),
+      ).toEqual([4, 5]);
     } finally {
       await svc.close();
     }

@@ -173,7 +173,12 @@ export function runInsert(rt: PipelineRuntime, stmt: InsertStatement, outputCase
     }
   }
   try {
-    rt.ingest(sink.result((c) => ('row' in c ? jsonText(c.row) : '')), undefined, 0, commit);
+    rt.ingest(
+      sink.result((c) => ('row' in c ? jsonText(c.row) : '')),
+      undefined,
+      0,
+      commit,
+    );
   } catch (err) {
     if (err instanceof ApiError && err.status < 500) throw refusal(err);
     throw err;
