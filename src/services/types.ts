@@ -39,6 +39,8 @@ export interface ServeOptions {
   connectionTimeouts?: ConnectionTimeouts;
   /** How long a response still being written may go on once the server closes (connections.ts). */
   closeGraceMs?: number;
+  /** Stores to start empty if they are damaged (the damaged file is moved aside): `ops serve --reset-store`. */
+  resetStores?: ('bookmarks' | 'pipelines' | 'notifications')[];
   /** Free-form extra options for services (set by flags that only one service reads). */
   [k: string]: unknown;
 }

@@ -31,6 +31,7 @@ export interface ServeFlags {
   logRequests?: boolean;
   fetchPolicy?: string;
   connectorRoot?: string;
+  resetStore?: string[];
 }
 
 /** Give the tree's own command (`ops serve`, made by the root) its flags and action. */
@@ -66,7 +67,14 @@ export function configureServe(cmd: Command, f: Factory, runF: RunFunction<Serve
     )
     .option('--connector-root <dir>', 'the only directory pipeline file connectors may read and write (default <data-dir>/files)')
     .addOption(new Option('--demo', 'start with demo content in every service'))
-    .option('--log-requests', 'print one line per request on stderr: time, method, path, status, milliseconds')
+    .option('--log-requests', 'print one line per request on stderr: time, method, path, status, milliseconds (secrets redacted)')
+    .addOption(
+      new Option('--reset-store <store...>', 'a store found damaged at start is moved aside (<file>.damaged-<time>) and started empty, instead of refusing to start').choices([
+        'bookmarks',
+        'pipelines',
+        'notifications',
+      ]),
+    )
     .addHelpText(
       'after',
       `\nOn start it writes the profile "local" (URLs and credentials), so \`ops bm\`, \`ops pipe\` and \`ops hook\`\nin another terminal work with no set-up. A server on another data dir leaves "local" to its owner and\nwrites "local-<data dir name>" instead (or --profile NAME); it prints which. With --json the first stdout line is\n{"event":"listening","url":...}. Stop with Ctrl-C (in-flight requests finish).\nOPS_LOG_LEVEL=info (or debug, warn, ...) adds the server's own JSON logs on stdout; OPS_DEBUG=1 prints\nstack traces of unexpected errors.\n\nExamples:\n  ops serve\n  ops serve --port 0 --json --data-dir ./tmp-data   # its own profile "local-tmp-data" if "local" is taken\n  ops serve --retry-scale 0.001   # webhook retries in milliseconds\n  ops serve --fetch-policy public --connector-root ~/pipeline-files\n\nSecurity (Host/Origin checks, fetch policy, connector root, file modes): docs/security.md`,
@@ -103,6 +111,7 @@ export async function runServe(flags: ServeFlags, ctx: Context): Promise<void> {
     requestLog: flags.logRequests ? (line) => void ctx.io.stderr.write(`${line}\n`) : undefined,
     fetchPolicy: flags.fetchPolicy === 'public' || flags.fetchPolicy === 'any' ? flags.fetchPolicy : undefined,
     connectorRoot: flags.connectorRoot !== undefined ? resolve(flags.connectorRoot) : undefined,
+    resetStores: flags.resetStore as ServeOptions['resetStores'],
   };
   // every file the server creates later (keys, databases of new services) is private whatever the umask
   process.umask(0o077);
@@ -114,6 +123,8 @@ export async function runServe(flags: ServeFlags, ctx: Context): Promise<void> {
     const e = err as NodeJS.ErrnoException;
     if (e.code === 'EADDRINUSE') throw new OpsError(`port ${options.port} on ${options.host} is already in use`, undefined, 'Pick another with --port, or --port 0 for a free one.');
     if (e.code === 'EACCES') throw new OpsError(`not allowed to listen on ${options.host}:${options.port}`, undefined, 'Use a port above 1023.');
+    // a damaged store (services/store-guard.ts): its message names the file, its remedy what to do
+    if ((err as Error).name === 'StoreDamagedError') throw new OpsError((err as Error).message, undefined, (err as { remedy?: string }).remedy);
     throw err;
   }
 

@@ -6,7 +6,9 @@ import swagger from '@fastify/swagger';
 import multipart from '@fastify/multipart';
 import type { ServiceModule } from '../types.js';
 import { UsageError } from '../../core/errors.js';
-import { openDb } from './store/db.js';
+import { DB_FILE, openDb } from './store/db.js';
+import { join } from 'node:path';
+import { guardLog, StoreGuard, storeOpenOptions, watchWrites } from '../store-guard.js';
 import { countUsers, createToken, insertUser, userEventData } from './store/users.js';
 import { bookmarksAdmin } from './admin.js';
 import type { DomainEvent } from '../events.js';
@@ -34,7 +36,13 @@ const service: ServiceModule = {
         `invalid API rate limit "${settings.rateLimitInvalid}": give requests per minute ("60") or LinkAce's "N,M" (N requests per M minutes)`,
         'Set it with --rate-limit or the API_RATE_LIMIT environment variable.',
       );
-    const db = openDb(ctx.dataDir);
+    const log = guardLog(ctx.log);
+    const db = openDb(
+      ctx.dataDir,
+      storeOpenOptions(ctx.options.resetStores, 'bookmarks', (m) => log('warn', m)),
+    );
+    // disk full -> 507, a damaged file -> read-only and 503 (store-guard.ts)
+    const guard = new StoreGuard(join(ctx.dataDir, DB_FILE), 'bookmarks', () => (db.open ? db : undefined), log);
 
     // First start: an admin user and a token; the plaintext token exists only now.
     // Its user.created is published once the server listens (the notification service subscribed by then).
@@ -70,7 +78,12 @@ const service: ServiceModule = {
     installParsers(app);
     app.setValidatorCompiler(() => () => true);
     app.setSerializerCompiler(() => (data) => JSON.stringify(data));
-    app.setErrorHandler(errorHandler);
+    app.setErrorHandler((err, req, reply) => {
+      const fault = guard.fault(err);
+      if (fault) return reply.code(fault.status).send({ message: fault.message, error: fault.code });
+      return errorHandler(err as Parameters<typeof errorHandler>[0], req, reply);
+    });
+    watchWrites(app, guard);
     app.decorateRequest('bmCaller', null);
     await app.register(multipart, { limits: { fileSize: BODY_LIMITS.bookmarksImport, files: 1 } });
     await app.register(swagger, {
@@ -98,7 +111,7 @@ const service: ServiceModule = {
     let closed = false;
 
     return {
-      health: () => ({ status: 'ok' as const, linkCheck: settings.linkCheck, fetchMetadata: settings.fetchMetadata }),
+      health: () => ({ status: guard.status === 'ok' ? ('ok' as const) : ('degraded' as const), store: guard.status, linkCheck: settings.linkCheck, fetchMetadata: settings.fetchMetadata }),
       localCredentials: () => (adminToken ? { bmToken: adminToken } : {}),
       admin: bookmarksAdmin(db, (event) => ctx.events.emit(event)),
       started() {

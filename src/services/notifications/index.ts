@@ -4,7 +4,10 @@
  * See docs/notifications.md.
  */
 import { timingSafeEqual } from 'node:crypto';
+import { join } from 'node:path';
 import { hashApiKey } from './store/index.js';
+import { DB_FILE } from './store/db.js';
+import { guardLog, StoreGuard, storeOpenOptions, watchWrites } from '../store-guard.js';
 import type { ServiceHandle, ServiceModule } from '../types.js';
 import { retryScaleProblem } from '../../webhooks/schedule.js';
 import { registerDashboard } from './dashboard.js';
@@ -25,12 +28,19 @@ const service: ServiceModule = {
       retryScale = 1;
     }
     const concurrency = Number(ctx.options.notifyConcurrency ?? 16);
+    const log = guardLog(ctx.log);
+    // disk full -> 507, a damaged file -> read-only and 503 (store-guard.ts)
+    const guard = new StoreGuard(join(ctx.dataDir, DB_FILE), 'notifications', () => (notifier.store.db.open ? notifier.store.db : undefined), log);
     const notifier = new Notifier({
+      storeOptions: storeOpenOptions(ctx.options.resetStores, 'notifications', (m) => log('warn', m)),
       dataDir: ctx.dataDir,
       retryScale,
       concurrencyPerReceiver: Number.isInteger(concurrency) && concurrency > 0 ? concurrency : 16,
       fetchPolicy: effectiveFetchPolicy(ctx.options.fetchPolicy, ctx.options.host),
-      onError: (err) => ctx.log.error({ err }, 'notifications: delivery worker error'),
+      onError: (err) => {
+        // a store fault is logged once by the guard, not on every turn of the worker
+        if (!guard.fault(err)) ctx.log.error({ err }, 'notifications: delivery worker error');
+      },
     });
     const { store } = notifier;
 
@@ -60,7 +70,8 @@ const service: ServiceModule = {
       }
     });
 
-    installParsers(app);
+    installParsers(app, (err) => guard.fault(err));
+    watchWrites(app, guard);
     registerApi(app, notifier, isValidKey);
     registerDashboard(app, notifier, isValidKey);
     app.setNotFoundHandler((req, reply) => sendError(reply, 404, 'not_found', `no route ${req.method} ${req.url.split('?')[0]} in the notification service`));
@@ -69,7 +80,13 @@ const service: ServiceModule = {
     return {
       health() {
         const counts = store.countsByStatus();
-        return { status: notifier.worker.isRunning ? 'ok' : 'degraded', worker: notifier.worker.isRunning ? 'running' : 'stopped', deliveries: counts, retryScale };
+        return {
+          status: notifier.worker.isRunning && guard.status === 'ok' ? 'ok' : 'degraded',
+          store: guard.status,
+          worker: notifier.worker.isRunning ? 'running' : 'stopped',
+          deliveries: counts,
+          retryScale,
+        };
       },
       localCredentials: () => (createdKey ? { notifyApiKey: createdKey } : {}),
       admin: notificationsAdmin(store, () => notifier.clock.now()),

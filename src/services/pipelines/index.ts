@@ -22,6 +22,7 @@ import { metricsRoutes } from './routes/metrics.js';
 import { miscRoutes } from './routes/misc.js';
 import { pipelineRoutes } from './routes/pipelines.js';
 import { PipelineStore } from './store.js';
+import { guardLog, StoreGuard, storeOpenOptions, watchWrites } from '../store-guard.js';
 import { BODY_LIMITS } from '../limits.js';
 
 /** Ceiling of the buffered-body parser (the API routes get BODY_LIMITS.pipelinesJson; ingress streams, limited by ingress/limits.ts). */
@@ -44,7 +45,13 @@ const service: ServiceModule = {
   name: 'pipelines',
   prefix: '/v0',
   async register(app: FastifyInstance, ctx) {
-    const store = new PipelineStore(ctx.dataDir);
+    const log = guardLog(ctx.log);
+    const store = new PipelineStore(
+      ctx.dataDir,
+      storeOpenOptions(ctx.options.resetStores, 'pipelines', (m) => log('warn', m)),
+    );
+    // disk full -> 507, a damaged file -> read-only and 503 (store-guard.ts)
+    const guard = new StoreGuard(store.file, 'pipelines', () => (store.db.open ? store.db : undefined), log);
     const logs = new LogBook();
     const keys = new ApiKeys(store, ctx.dataDir);
     const keepAlive = Number(ctx.options.pipelinesKeepAliveMs ?? DEFAULT_KEEPALIVE_MS);
@@ -98,6 +105,8 @@ const service: ServiceModule = {
       if (err instanceof ApiError) {
         return reply.code(err.status).headers(err.headers).send(err.body());
       }
+      const fault = guard.fault(err);
+      if (fault) return reply.code(fault.status).send({ message: fault.message, error_code: fault.status === 507 ? 'InsufficientStorage' : 'StoreDamaged', details: { store: guard.file } });
       const status = typeof err.statusCode === 'number' && err.statusCode >= 400 ? err.statusCode : 500;
       if (status >= 500) ctx.log.error({ err }, 'pipelines: internal error');
       return reply.code(status).send({
@@ -106,6 +115,7 @@ const service: ServiceModule = {
         details: null,
       });
     });
+    watchWrites(app, guard);
     app.setNotFoundHandler((req, reply) => {
       const e = Errors.notFound(req.method, req.url);
       return reply.code(e.status).send(e.body());
@@ -135,7 +145,7 @@ const service: ServiceModule = {
     miscRoutes(app, manager, logs, keys);
 
     return {
-      health: () => ({ status: 'ok' as const, pipelines: manager.list().length, auth: authOn }),
+      health: () => ({ status: guard.status === 'ok' ? ('ok' as const) : ('degraded' as const), store: guard.status, pipelines: manager.list().length, auth: authOn }),
       localCredentials: () => (localKey ? { pipeApiKey: localKey } : {}),
       close: async () => {
         await manager.close();

@@ -1,7 +1,8 @@
-/** Opens the bookmark database (SQLite, WAL, foreign keys) and applies the migrations in order. */
-import Database from 'better-sqlite3';
+/** Opens the bookmark database (SQLite, WAL, synchronous FULL, foreign keys) and applies the migrations in order. */
+import type Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { openCheckedDatabase, type OpenStoreOptions } from '../../store-guard.js';
 
 export type DB = Database.Database;
 
@@ -124,11 +125,10 @@ export function migrate(db: DB): void {
   }
 }
 
-export function openDb(dir: string): DB {
+/** Opens (checked first, see store-guard.ts: a damaged file throws StoreDamagedError) and migrates the store. */
+export function openDb(dir: string, options: OpenStoreOptions = {}): DB {
   mkdirSync(dir, { recursive: true });
-  const db = new Database(join(dir, DB_FILE));
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
+  const db = openCheckedDatabase(join(dir, DB_FILE), 'bookmarks', options);
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   // Checkpoint every ~40 MB of WAL instead of 4 MB: pages rewritten by consecutive writes (the newest index
