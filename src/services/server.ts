@@ -3,7 +3,8 @@
  * under its prefix, plus a health endpoint that reports each service and the admin route of
  * `ops serve user|token|key` (its secret in <data-dir>/server.json while the server runs).
  */
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import { LOG_REDACT_PATHS, REDACTED, redactUrl } from './redact.js';
 import { join, resolve } from 'node:path';
 import { closePromptly, serverTimeoutOptions } from './connections.js';
 import { privateDir, tightenDataDir } from './data-dir.js';
@@ -45,11 +46,30 @@ export function frameworkErrors(error: FastifyError, req: FastifyRequest, reply:
   void reply.code(status).send({ error: 'Bad Request', code: error.code, message: error.message, statusCode: status });
 }
 
-/** One line per answered request (`ops serve --log-requests`): method, path, status, milliseconds. */
+/** One line per answered request (`ops serve --log-requests`): method, path (secrets redacted), status, milliseconds. */
 export function logRequests(app: FastifyInstance, write: (line: string) => void): void {
   app.addHook('onResponse', async (req, reply) => {
-    write(`${new Date().toISOString()} ${req.method} ${req.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
+    write(`${new Date().toISOString()} ${req.method} ${redactUrl(req.url)} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
   });
+}
+
+/** The JSON log (OPS_LOG_LEVEL): off without a level; request URLs and secret headers redacted (redact.ts). */
+function jsonLogOptions(level: string | undefined, stream: ServeOptions['logStream']): FastifyServerOptions['logger'] {
+  if (!level) return false;
+  return {
+    level,
+    redact: { paths: LOG_REDACT_PATHS, censor: REDACTED },
+    serializers: {
+      req: (req: { method: string; url: string; hostname?: string; ip?: string; socket?: { remotePort?: number } }) => ({
+        method: req.method,
+        url: redactUrl(req.url),
+        host: req.hostname,
+        remoteAddress: req.ip,
+        remotePort: req.socket?.remotePort,
+      }),
+    },
+    ...(stream ? { stream } : {}),
+  };
 }
 
 export async function startServer(given: ServeOptions, modules?: ServiceModule[]): Promise<RunningServer> {
@@ -62,7 +82,7 @@ export async function startServer(given: ServeOptions, modules?: ServiceModule[]
   privateDir(options.dataDir);
   if (!given.connectorRoot) privateDir(options.connectorRoot!);
   const app = Fastify({
-    logger: process.env.OPS_LOG_LEVEL ? { level: process.env.OPS_LOG_LEVEL } : false,
+    logger: jsonLogOptions(process.env.OPS_LOG_LEVEL, options.logStream),
     forceCloseConnections: 'idle',
     bodyLimit: 64 * 1024 * 1024,
     // names in paths (pipelines, tables, views, quoted SQL identifiers) may be longer than fastify's

@@ -26,6 +26,8 @@ export interface ServeOptions {
   guestAccess?: boolean;
   /** Start with demo content. */
   demo?: boolean;
+  /** Where the JSON log (OPS_LOG_LEVEL) goes instead of stdout (tests read it). */
+  logStream?: { write(line: string): void };
   /** Called with one line per answered request (`--log-requests`). */
   requestLog?: (line: string) => void;
   /**
