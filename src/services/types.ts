@@ -43,6 +43,8 @@ export interface ServeOptions {
   closeGraceMs?: number;
   /** Stores to start empty if they are damaged (the damaged file is moved aside): `ops serve --reset-store`. */
   resetStores?: ('bookmarks' | 'pipelines' | 'notifications')[];
+  /** Wrong credentials per minute per client address (and token prefix) before 429 (auth-throttle.ts; default 30). */
+  authFailuresPerMinute?: number;
   /** Free-form extra options for services (set by flags that only one service reads). */
   [k: string]: unknown;
 }

@@ -19,7 +19,8 @@ import { fetchMeta } from './metadata.js';
 import { effectiveFetchPolicy, policyDispatcher } from '../net/fetch-policy.js';
 import type { Deps } from './deps.js';
 import { errorHandler, installParsers, notFoundRoutes, trackRoutes } from './http.js';
-import { makeAuthHook } from './auth.js';
+import { makeAuthHook, tokenPrefix } from './auth.js';
+import { AuthThrottle } from '../auth-throttle.js';
 import { registerRoutes } from './routes/index.js';
 import { WriteBatcher } from './store/batch.js';
 import { BODY_LIMITS } from '../limits.js';
@@ -98,7 +99,7 @@ const service: ServiceModule = {
     const limiters = { v1: new RateLimiter(settings.rateLimit), v2: new RateLimiter(settings.v2RateLimit) };
     app.addHook(
       'onRequest',
-      makeAuthHook(db, limiters, () => settings.guestAccess),
+      makeAuthHook(db, limiters, () => settings.guestAccess, new AuthThrottle({ prefixOf: tokenPrefix, failuresPerMinute: ctx.options.authFailuresPerMinute })),
     );
 
     app.get('/api/version', { schema: { tags: ['General'], summary: 'API version', security: [], response: { 200: { type: 'object', properties: { version: { type: 'string' } } } } } }, async () => ({

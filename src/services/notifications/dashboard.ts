@@ -18,6 +18,7 @@ import type { Notifier } from './service.js';
 import type { Delivery, DeliveryStatus, Webhook } from './store/index.js';
 import { DELIVERY_STATUSES } from './store/index.js';
 import { scaledSchedule } from '../../webhooks/schedule.js';
+import { AuthThrottle } from '../auth-throttle.js';
 
 export const DASHBOARD_COOKIE = 'ops_notify_key';
 /** How long a one-time dashboard code may wait to be used. */
@@ -172,11 +173,16 @@ function unauthorizedPage(): string {
 minute), or send <code>Authorization: Bearer &lt;key&gt;</code>.</p></body></html>`;
 }
 
-export function registerDashboard(app: FastifyInstance, notifier: Notifier, isValidKey: (key: string) => boolean, codes = new LinkCodes()): void {
-  app.register(async (scope) => dashboardRoutes(scope, notifier, isValidKey, codes));
+function throttledPage(retryAfter: number): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>ops notifications · wait</title><style>${STYLE}</style></head>
+<body><h1>Too many wrong keys</h1><p>Too many wrong API keys or links came from this address. Try again in ${retryAfter} s.</p></body></html>`;
 }
 
-function dashboardRoutes(app: FastifyInstance, notifier: Notifier, isValidKey: (key: string) => boolean, codes: LinkCodes): void {
+export function registerDashboard(app: FastifyInstance, notifier: Notifier, isValidKey: (key: string) => boolean, throttle = new AuthThrottle(), codes = new LinkCodes()): void {
+  app.register(async (scope) => dashboardRoutes(scope, notifier, isValidKey, throttle, codes));
+}
+
+function dashboardRoutes(app: FastifyInstance, notifier: Notifier, isValidKey: (key: string) => boolean, throttle: AuthThrottle, codes: LinkCodes): void {
   const base = app.prefix;
   // the page and its links must not leak through Referer headers or caches
   app.addHook('onRequest', async (_req, reply) => {
@@ -184,10 +190,30 @@ function dashboardRoutes(app: FastifyInstance, notifier: Notifier, isValidKey: (
   });
   const cookiePath = base || '/';
 
-  const authorized = (req: FastifyRequest): boolean => {
-    const key = bearerToken(req) ?? cookieValue(req, DASHBOARD_COOKIE);
-    return key !== undefined && isValidKey(key);
+  /**
+   * Checks a presented key (or one-time code: `check` says which) under the throttle
+   * (auth-throttle.ts): true when it is good; false once the refusal (401, or 429 when this client's
+   * wrong keys spent their budget) was answered.
+   */
+  const admit = (req: FastifyRequest, reply: FastifyReply, credential: string | undefined, check: (c: string) => boolean, refuse = deny): boolean => {
+    if (credential === undefined) {
+      void refuse(reply);
+      return false;
+    }
+    const wait = throttle.check(req.ip, credential);
+    if (wait !== null) {
+      void reply.code(429).header('retry-after', String(wait)).type('text/html; charset=utf-8').send(throttledPage(wait));
+      return false;
+    }
+    if (!check(credential)) {
+      throttle.failed(req.ip, credential);
+      void refuse(reply);
+      return false;
+    }
+    throttle.succeeded(credential);
+    return true;
   };
+  const authorized = (req: FastifyRequest, reply: FastifyReply): boolean => admit(req, reply, bearerToken(req) ?? cookieValue(req, DASHBOARD_COOKIE), isValidKey);
   // CSRF tokens: HMAC of the session cookie under a secret of this server run
   const csrfSecret = randomBytes(32);
   const csrfFor = (cookie: string) => createHmac('sha256', csrfSecret).update(cookie).digest('base64url');
@@ -205,22 +231,27 @@ function dashboardRoutes(app: FastifyInstance, notifier: Notifier, isValidKey: (
   // a one-time link: the API key as a Bearer header in, a code good for one use out
   app.post('/dashboard/links', async (req, reply) => {
     const key = bearerToken(req);
-    if (key === undefined || !isValidKey(key)) return sendError(reply, 401, 'unauthorized', 'send the API key as Authorization: Bearer <key> to make a dashboard link');
-    const { code, expiresAt } = codes.issue(key);
+    const refuse = (r: FastifyReply) => sendError(r, 401, 'unauthorized', 'send the API key as Authorization: Bearer <key> to make a dashboard link');
+    if (!admit(req, reply, key, isValidKey, refuse)) return reply;
+    const { code, expiresAt } = codes.issue(key!);
     return reply.code(201).send({ code, url: `${base}/dashboard?code=${code}`, expires_at: new Date(expiresAt).toISOString() });
   });
 
   app.get<{ Querystring: { key?: string; code?: string; status?: string; redelivered?: string; refused?: string; offset?: string } }>('/dashboard', async (req, reply) => {
     const q = req.query;
     if (typeof q.key === 'string' || typeof q.code === 'string') {
-      const key = typeof q.code === 'string' ? codes.redeem(q.code) : q.key;
-      if (key === undefined || !isValidKey(key)) return deny(reply);
+      const got: { key?: string } = { key: q.key };
+      if (typeof q.code === 'string') {
+        const redeem = (c: string) => (got.key = codes.redeem(c)) !== undefined && isValidKey(got.key);
+        if (!admit(req, reply, q.code, redeem)) return reply;
+      } else if (!admit(req, reply, got.key, isValidKey)) return reply;
+      const key = got.key!;
       const rest = new URLSearchParams();
       if (typeof q.status === 'string') rest.set('status', q.status);
       reply.header('set-cookie', `${DASHBOARD_COOKIE}=${encodeURIComponent(key)}; Path=${cookiePath}; HttpOnly; SameSite=Strict`);
       return reply.redirect(`${base}/dashboard${rest.size ? `?${rest}` : ''}`, 303);
     }
-    if (!authorized(req)) return deny(reply);
+    if (!authorized(req, reply)) return reply;
     const status = (DELIVERY_STATUSES as readonly string[]).includes(q.status ?? '') ? (q.status as DeliveryStatus) : undefined;
     const rawOffset = q.offset;
     const offset = typeof rawOffset === 'string' && /^\d{1,9}$/.test(rawOffset) ? Number(rawOffset) : 0;
@@ -256,7 +287,7 @@ function dashboardRoutes(app: FastifyInstance, notifier: Notifier, isValidKey: (
   });
 
   app.post<{ Params: { id: string } }>('/dashboard/deliveries/:id/redeliver', async (req, reply) => {
-    if (!authorized(req)) return deny(reply);
+    if (!authorized(req, reply)) return reply;
     if (!csrfOk(req))
       return reply
         .code(403)

@@ -15,6 +15,11 @@ export function sendError(reply: FastifyReply, status: number, error: string, me
   return reply.code(status).type('application/json; charset=utf-8').send(body);
 }
 
+/** 429 for a client whose wrong keys spent its budget (auth-throttle.ts). */
+export function tooManyFailures(reply: FastifyReply, retryAfter: number) {
+  return sendError(reply.header('retry-after', String(retryAfter)), 429, 'too_many_attempts', `too many wrong API keys from this client: try again in ${retryAfter} s`);
+}
+
 export function bearerToken(req: FastifyRequest): string | undefined {
   const h = req.headers.authorization;
   if (typeof h !== 'string') return undefined;

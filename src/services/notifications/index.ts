@@ -5,7 +5,8 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import { join } from 'node:path';
-import { hashApiKey } from './store/index.js';
+import { hashApiKey, maskApiKey } from './store/index.js';
+import { AuthThrottle } from '../auth-throttle.js';
 import { DB_FILE } from './store/db.js';
 import { guardLog, StoreGuard, storeOpenOptions, watchWrites } from '../store-guard.js';
 import type { ServiceHandle, ServiceModule } from '../types.js';
@@ -72,8 +73,10 @@ const service: ServiceModule = {
 
     installParsers(app, (err) => guard.fault(err));
     watchWrites(app, guard);
-    registerApi(app, notifier, isValidKey);
-    registerDashboard(app, notifier, isValidKey);
+    // wrong keys are throttled per client address and per key prefix (the shown `ntf_xxxx`), API and dashboard together
+    const throttle = new AuthThrottle({ failuresPerMinute: ctx.options.authFailuresPerMinute, prefixOf: (k) => (k.startsWith('ntf_') ? maskApiKey(k) : undefined) });
+    registerApi(app, notifier, isValidKey, throttle);
+    registerDashboard(app, notifier, isValidKey, throttle);
     app.setNotFoundHandler((req, reply) => sendError(reply, 404, 'not_found', `no route ${req.method} ${req.url.split('?')[0]} in the notification service`));
 
     let closed = false;

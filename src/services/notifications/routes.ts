@@ -16,7 +16,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { EVENT_DESCRIPTIONS, EVENT_TYPES, type EventType } from '../../webhooks/envelope.js';
-import { bearerToken, sendError } from './http-util.js';
+import { bearerToken, sendError, tooManyFailures } from './http-util.js';
+import { AuthThrottle } from '../auth-throttle.js';
 import { Notifier } from './service.js';
 import type { Webhook, WebhookWithSecret } from './store/index.js';
 import { parseEventQuery, parseListQuery, parseTrigger, parseWebhookCreate, parseWebhookPatch } from './validate.js';
@@ -26,7 +27,7 @@ const publicWebhook = (w: WebhookWithSecret): Webhook => {
   return rest;
 };
 
-export function registerApi(app: FastifyInstance, notifier: Notifier, isValidKey: (key: string) => boolean): void {
+export function registerApi(app: FastifyInstance, notifier: Notifier, isValidKey: (key: string) => boolean, throttle = new AuthThrottle()): void {
   const { store } = notifier;
   const now = () => notifier.clock.now();
 
@@ -36,7 +37,14 @@ export function registerApi(app: FastifyInstance, notifier: Notifier, isValidKey
       if (!key) {
         return sendError(reply, 401, 'unauthorized', 'missing API key: send Authorization: Bearer <key> (ops serve writes it to the local profile)');
       }
-      if (!isValidKey(key)) return sendError(reply, 401, 'unauthorized', 'invalid API key');
+      // wrong keys are throttled per client address and key prefix (auth-throttle.ts)
+      const wait = throttle.check(req.ip, key);
+      if (wait !== null) return tooManyFailures(reply, wait);
+      if (!isValidKey(key)) {
+        throttle.failed(req.ip, key);
+        return sendError(reply, 401, 'unauthorized', 'invalid API key');
+      }
+      throttle.succeeded(key);
     });
 
     api.post('/v1/webhooks', async (req, reply) => {

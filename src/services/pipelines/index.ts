@@ -22,6 +22,7 @@ import { metricsRoutes } from './routes/metrics.js';
 import { miscRoutes } from './routes/misc.js';
 import { pipelineRoutes } from './routes/pipelines.js';
 import { PipelineStore } from './store.js';
+import { AuthThrottle } from '../auth-throttle.js';
 import { guardLog, StoreGuard, storeOpenOptions, watchWrites } from '../store-guard.js';
 import { BODY_LIMITS } from '../limits.js';
 
@@ -96,8 +97,19 @@ const service: ServiceModule = {
     });
 
     if (authOn) {
+      // wrong keys are throttled per client address (auth-throttle.ts): 429 with Retry-After
+      const throttle = new AuthThrottle({ failuresPerMinute: ctx.options.authFailuresPerMinute });
       app.addHook('onRequest', async (req) => {
-        keys.check(req.headers.authorization);
+        const credential = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+        const wait = throttle.check(req.ip, credential);
+        if (wait !== null) throw Errors.tooManyAuthFailures(wait);
+        try {
+          keys.check(req.headers.authorization);
+        } catch (err) {
+          if (credential !== undefined && err instanceof ApiError && err.status === 401) throttle.failed(req.ip, credential);
+          throw err;
+        }
+        if (credential !== undefined) throttle.succeeded(credential);
       });
     }
 
