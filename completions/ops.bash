@@ -218,7 +218,7 @@ __ops_opts() {
     'hook deliveries') __ops_r='--status --webhook --event --type --limit --help -h' ;;
     'hook redeliver') __ops_r='--help -h' ;;
     'hook dashboard') __ops_r='--help -h' ;;
-    'serve') __ops_r='--host --port --data-dir --rate-limit --retry-scale --pipelines-auth --output-case --pipeline-api --guest-access --no-link-check --no-metadata --fetch-policy --connector-root --demo --log-requests --help -h' ;;
+    'serve') __ops_r='--host --port --data-dir --rate-limit --retry-scale --pipelines-auth --output-case --pipeline-api --guest-access --no-link-check --no-metadata --fetch-policy --connector-root --demo --log-requests --max-connections --max-webhooks --max-pipelines --reset-store --help -h' ;;
     'serve user') __ops_r='--help -h' ;;
     'serve user add') __ops_r='--name --email --token-name --data-dir --help -h' ;;
     'serve user list') __ops_r='--data-dir --help -h' ;;
@@ -594,6 +594,10 @@ __ops_value() {
     'serve|--connector-root') __ops_r='D'; return 0 ;;
     'serve|--demo') __ops_r=''; return 0 ;;
     'serve|--log-requests') __ops_r=''; return 0 ;;
+    'serve|--max-connections') __ops_r='-'; return 0 ;;
+    'serve|--max-webhooks') __ops_r='-'; return 0 ;;
+    'serve|--max-pipelines') __ops_r='-'; return 0 ;;
+    'serve|--reset-store') __ops_r='c:bookmarks pipelines notifications'; return 0 ;;
     'serve|--help') __ops_r=''; return 0 ;;
     'serve|-h') __ops_r=''; return 0 ;;
     'serve user|--help') __ops_r=''; return 0 ;;

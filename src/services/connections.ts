@@ -18,6 +18,9 @@
  *    destroyed at once, and again every SWEEP_INTERVAL_MS as responses end (services end their watch
  *    streams in their own preClose hooks); responses still being written get CLOSE_GRACE_MS to
  *    finish, then their connections are destroyed too.
+ *  - Open connections are capped (capConnections; limits.ts DEFAULT_CAPS.connections): a connection
+ *    past the cap is answered at once with a 503 that says why (`TooManyConnections`, Retry-After) and
+ *    closed, before any of its bytes are read; the connections already open are served as before.
  *  - The values are documented in docs/security.md ("Slow and idle clients"); a change here changes
  *    them there too.
  */
@@ -96,5 +99,44 @@ export function closePromptly(app: FastifyInstance, graceMs = CLOSE_GRACE_MS): v
       if (!app.server.listening && tracker.size === 0) clearInterval(timer);
     }, SWEEP_INTERVAL_MS);
     timer.unref();
+  });
+}
+
+/** The answer written on a connection past the cap, before it is closed. */
+function refusal(cap: number): string {
+  const body = JSON.stringify({
+    message: `Too many open connections: this server takes at most ${cap} at once (ops serve --max-connections). Close idle connections or try again later.`,
+    error_code: 'TooManyConnections',
+    details: { max_connections: cap },
+  });
+  return (
+    'HTTP/1.1 503 Service Unavailable\r\n' +
+    'Content-Type: application/json; charset=utf-8\r\n' +
+    `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+    'Retry-After: 1\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n' +
+    body
+  );
+}
+
+/** How long a refused connection may take to read its 503 before it is destroyed. */
+const REFUSED_LINGER_MS = 2_000;
+
+/**
+ * Caps the open connections of `server` at `cap` (see the rules above). Registered before Node's
+ * own HTTP handling of the connection, so a refused one never reaches a route.
+ */
+export function capConnections(server: Server, cap: number): void {
+  let open = 0;
+  server.prependListener('connection', (socket: Socket) => {
+    if (open >= cap) {
+      // not handed to the HTTP parser: whatever the client sends is never read
+      socket.pause();
+      socket.on('error', () => {});
+      socket.end(refusal(cap));
+      setTimeout(() => socket.destroy(), REFUSED_LINGER_MS).unref();
+      return;
+    }
+    open++;
+    socket.once('close', () => open--);
   });
 }

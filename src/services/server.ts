@@ -6,7 +6,8 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { LOG_REDACT_PATHS, REDACTED, redactUrl } from './redact.js';
 import { join, resolve } from 'node:path';
-import { closePromptly, serverTimeoutOptions } from './connections.js';
+import { capConnections, closePromptly, serverTimeoutOptions } from './connections.js';
+import { capOf, DEFAULT_CAPS } from './limits.js';
 import { privateDir, tightenDataDir } from './data-dir.js';
 import { effectiveFetchPolicy } from './net/fetch-policy.js';
 import { EventBus } from './events.js';
@@ -94,6 +95,7 @@ export async function startServer(given: ServeOptions, modules?: ServiceModule[]
   });
   // no client can hold close() open; first among the preClose hooks (root before services)
   closePromptly(app, options.closeGraceMs);
+  capConnections(app.server, capOf(options.maxConnections, DEFAULT_CAPS.connections));
   if (options.requestLog) logRequests(app, options.requestLog);
   // Cross-site protection for every service: Host and Origin checked before any route runs.
   let listeningPort = options.port;

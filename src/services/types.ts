@@ -45,6 +45,10 @@ export interface ServeOptions {
   resetStores?: ('bookmarks' | 'pipelines' | 'notifications')[];
   /** Wrong credentials per minute per client address (and token prefix) before 429 (auth-throttle.ts; default 30). */
   authFailuresPerMinute?: number;
+  /** Caps (limits.ts DEFAULT_CAPS): webhook registrations, pipelines, open connections. */
+  maxWebhooks?: number;
+  maxPipelines?: number;
+  maxConnections?: number;
   /** Free-form extra options for services (set by flags that only one service reads). */
   [k: string]: unknown;
 }

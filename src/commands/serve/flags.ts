@@ -16,6 +16,14 @@ export function parseScale(raw: string | undefined): number | undefined {
   return scale;
 }
 
+/** A cap flag (--max-connections, --max-webhooks, --max-pipelines): a whole number of at least 1. */
+export function parseCap(flag: string, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a whole number of at least 1, not "${raw}"`);
+  return n;
+}
+
 export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv): string {
   return flag ?? defaultDataDir(env);
 }

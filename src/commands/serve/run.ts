@@ -12,7 +12,7 @@ import { LOCAL_PROFILE } from '../../core/config.js';
 import { dataDir as defaultDataDir } from '../../core/paths.js';
 import { chooseServeProfile, type ProfileChoice } from './profile.js';
 import type { LocalCredentials, ServeOptions } from '../../services/types.js';
-import { parsePort, parseScale, resolveDataDir } from './flags.js';
+import { parseCap, parsePort, parseScale, resolveDataDir } from './flags.js';
 
 /** The flags of `ops serve` (the server itself; `user`, `token` and `key` are its verbs). */
 export interface ServeFlags {
@@ -32,6 +32,9 @@ export interface ServeFlags {
   fetchPolicy?: string;
   connectorRoot?: string;
   resetStore?: string[];
+  maxConnections?: string;
+  maxWebhooks?: string;
+  maxPipelines?: string;
 }
 
 /** Give the tree's own command (`ops serve`, made by the root) its flags and action. */
@@ -68,6 +71,9 @@ export function configureServe(cmd: Command, f: Factory, runF: RunFunction<Serve
     .option('--connector-root <dir>', 'the only directory pipeline file connectors may read and write (default <data-dir>/files)')
     .addOption(new Option('--demo', 'start with demo content in every service'))
     .option('--log-requests', 'print one line per request on stderr: time, method, path, status, milliseconds (secrets redacted)')
+    .option('--max-connections <n>', 'open connections at once; one more is answered 503 and closed (default 1000)')
+    .option('--max-webhooks <n>', 'webhook registrations the notification service holds; one more is 403 (default 1000)')
+    .option('--max-pipelines <n>', 'pipelines the pipeline service holds; one more is 403 (default 100)')
     .addOption(
       new Option('--reset-store <store...>', 'a store found damaged at start is moved aside (<file>.damaged-<time>) and started empty, instead of refusing to start').choices([
         'bookmarks',
@@ -112,6 +118,9 @@ export async function runServe(flags: ServeFlags, ctx: Context): Promise<void> {
     fetchPolicy: flags.fetchPolicy === 'public' || flags.fetchPolicy === 'any' ? flags.fetchPolicy : undefined,
     connectorRoot: flags.connectorRoot !== undefined ? resolve(flags.connectorRoot) : undefined,
     resetStores: flags.resetStore as ServeOptions['resetStores'],
+    maxConnections: parseCap('--max-connections', flags.maxConnections),
+    maxWebhooks: parseCap('--max-webhooks', flags.maxWebhooks),
+    maxPipelines: parseCap('--max-pipelines', flags.maxPipelines),
   };
   // every file the server creates later (keys, databases of new services) is private whatever the umask
   process.umask(0o077);

@@ -7,6 +7,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { join } from 'node:path';
 import { hashApiKey, maskApiKey } from './store/index.js';
 import { AuthThrottle } from '../auth-throttle.js';
+import { capOf, DEFAULT_CAPS } from '../limits.js';
 import { DB_FILE } from './store/db.js';
 import { guardLog, StoreGuard, storeOpenOptions, watchWrites } from '../store-guard.js';
 import type { ServiceHandle, ServiceModule } from '../types.js';
@@ -75,7 +76,7 @@ const service: ServiceModule = {
     watchWrites(app, guard);
     // wrong keys are throttled per client address and per key prefix (the shown `ntf_xxxx`), API and dashboard together
     const throttle = new AuthThrottle({ failuresPerMinute: ctx.options.authFailuresPerMinute, prefixOf: (k) => (k.startsWith('ntf_') ? maskApiKey(k) : undefined) });
-    registerApi(app, notifier, isValidKey, throttle);
+    registerApi(app, notifier, isValidKey, throttle, capOf(ctx.options.maxWebhooks, DEFAULT_CAPS.webhooks));
     registerDashboard(app, notifier, isValidKey, throttle);
     app.setNotFoundHandler((req, reply) => sendError(reply, 404, 'not_found', `no route ${req.method} ${req.url.split('?')[0]} in the notification service`));
 

@@ -18,6 +18,7 @@ import type { FastifyInstance } from 'fastify';
 import { EVENT_DESCRIPTIONS, EVENT_TYPES, type EventType } from '../../webhooks/envelope.js';
 import { bearerToken, sendError, tooManyFailures } from './http-util.js';
 import { AuthThrottle } from '../auth-throttle.js';
+import { DEFAULT_CAPS } from '../limits.js';
 import { Notifier } from './service.js';
 import type { Webhook, WebhookWithSecret } from './store/index.js';
 import { parseEventQuery, parseListQuery, parseTrigger, parseWebhookCreate, parseWebhookPatch } from './validate.js';
@@ -27,7 +28,7 @@ const publicWebhook = (w: WebhookWithSecret): Webhook => {
   return rest;
 };
 
-export function registerApi(app: FastifyInstance, notifier: Notifier, isValidKey: (key: string) => boolean, throttle = new AuthThrottle()): void {
+export function registerApi(app: FastifyInstance, notifier: Notifier, isValidKey: (key: string) => boolean, throttle = new AuthThrottle(), maxWebhooks: number = DEFAULT_CAPS.webhooks): void {
   const { store } = notifier;
   const now = () => notifier.clock.now();
 
@@ -49,6 +50,8 @@ export function registerApi(app: FastifyInstance, notifier: Notifier, isValidKey
 
     api.post('/v1/webhooks', async (req, reply) => {
       const input = parseWebhookCreate(req.body);
+      if (store.webhookIds().length >= maxWebhooks)
+        return sendError(reply, 403, 'limit_reached', `this service holds at most ${maxWebhooks} webhooks: delete one first (ops serve --max-webhooks sets the cap)`);
       const w = store.createWebhook({ ...input, secret: input.secret ?? Notifier.newSecret() }, now());
       return reply.code(201).header('location', `${app.prefix}/v1/webhooks/${w.id}`).send(w);
     });

@@ -24,7 +24,7 @@ import { pipelineRoutes } from './routes/pipelines.js';
 import { PipelineStore } from './store.js';
 import { AuthThrottle } from '../auth-throttle.js';
 import { guardLog, StoreGuard, storeOpenOptions, watchWrites } from '../store-guard.js';
-import { BODY_LIMITS } from '../limits.js';
+import { BODY_LIMITS, capOf, DEFAULT_CAPS } from '../limits.js';
 
 /** Ceiling of the buffered-body parser (the API routes get BODY_LIMITS.pipelinesJson; ingress streams, limited by ingress/limits.ts). */
 export const BODY_LIMIT = 256 * 1024 * 1024;
@@ -58,6 +58,7 @@ const service: ServiceModule = {
     const keepAlive = Number(ctx.options.pipelinesKeepAliveMs ?? DEFAULT_KEEPALIVE_MS);
     const manager = new PipelineManager(store, logs, {
       connectorAccess: connectorAccessOf(ctx.options),
+      maxPipelines: capOf(ctx.options.maxPipelines, DEFAULT_CAPS.pipelines),
       keepAliveMs: Number.isFinite(keepAlive) && keepAlive > 0 ? keepAlive : DEFAULT_KEEPALIVE_MS,
       compileDelayMs: typeof ctx.options.pipelinesCompileDelayMs === 'number' ? ctx.options.pipelinesCompileDelayMs : 0,
       defaultMemoryMb: typeof ctx.options.pipelinesMemoryMb === 'number' ? ctx.options.pipelinesMemoryMb : undefined,

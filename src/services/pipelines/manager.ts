@@ -23,6 +23,7 @@ import type { LogBook, LogLevel } from './logs.js';
 import { HEARTBEAT_MS, MonitorEvents } from './monitor-events.js';
 import { clockSettings } from './clock.js';
 import { BUDGET_CHECK_MS, defaultBudgetMb, overBudget, overBudgetError, startRefusal, type PipelineMemory } from './memory-budget.js';
+import { DEFAULT_CAPS } from '../limits.js';
 import { defaultProgramConfig, defaultRuntimeConfig, isCompiling, nowIso, outputCaseOf, type OutputCase, uuidv7, type DeploymentStatus, type DesiredStatus, type PipelineRecord } from './model.js';
 import type { PipelineStore } from './store.js';
 import type { ConnectorAccess } from './connectors/access.js';
@@ -39,6 +40,8 @@ export interface PipelineDescr {
 
 export interface ManagerOptions {
   keepAliveMs: number;
+  /** How many pipelines there may be (limits.ts DEFAULT_CAPS.pipelines); creating one more is 403. */
+  maxPipelines?: number;
   /** Extra time spent in CompilingRust (a test knob; 0 by default). */
   compileDelayMs?: number;
   /** Time and heap limits of the SQL compiler worker. */
@@ -171,6 +174,8 @@ export class PipelineManager {
   }
 
   private insert(d: PipelineDescr): Entry {
+    const cap = this.opts.maxPipelines ?? DEFAULT_CAPS.pipelines;
+    if (this.byName.size >= cap) throw Errors.pipelineLimit(cap);
     const now = nowIso();
     const rec: PipelineRecord = {
       id: uuidv7(),
