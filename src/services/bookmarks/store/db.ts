@@ -8,7 +8,29 @@ export type DB = Database.Database;
 
 export const DB_FILE = 'bookmarks.sqlite';
 
-const MIGRATIONS: string[] = [
+/**
+ * 4: one list per name per user, enforced by a unique index as tags are (issue 33). Lists that already
+ * share a name with an older list of the same user (two imports at once made them) are renamed, never
+ * merged or dropped: the oldest keeps the name, the others become "name (2)", "name (3)", ... (the first
+ * number free for that user), keeping their links, description and visibility. Trashed lists count too.
+ */
+function uniqueListNames(db: DB): void {
+  const dups = db.prepare('SELECT id, user_id, name FROM lists l WHERE EXISTS (SELECT 1 FROM lists o WHERE o.user_id = l.user_id AND o.name = l.name AND o.id < l.id) ORDER BY id').all() as {
+    id: number;
+    user_id: number;
+    name: string;
+  }[];
+  const taken = db.prepare('SELECT 1 FROM lists WHERE user_id = ? AND name = ?').pluck();
+  const rename = db.prepare('UPDATE lists SET name = ? WHERE id = ?');
+  for (const d of dups) {
+    let n = 2;
+    while (taken.get(d.user_id, `${d.name} (${n})`)) n++;
+    rename.run(`${d.name} (${n})`, d.id);
+  }
+  db.exec('DROP INDEX lists_user_name; CREATE UNIQUE INDEX lists_user_name ON lists(user_id, name);');
+}
+
+const MIGRATIONS: (string | ((db: DB) => void))[] = [
   // 1: initial schema
   `
   CREATE TABLE users (
@@ -113,13 +135,16 @@ const MIGRATIONS: string[] = [
   `
   DROP TABLE user_events;
   `,
+  uniqueListNames,
 ];
 
 export function migrate(db: DB): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   for (let v = current; v < MIGRATIONS.length; v++) {
     db.transaction(() => {
-      db.exec(MIGRATIONS[v]!);
+      const step = MIGRATIONS[v]!;
+      if (typeof step === 'string') db.exec(step);
+      else step(db);
       db.pragma(`user_version = ${v + 1}`);
     })();
   }
