@@ -9,7 +9,10 @@
  *    query replaced.
  *  - SECRET_HEADERS are never logged (the JSON log's request serializer shows none, and its `redact`
  *    paths blank them if a log line ever carries them).
- *  - Used by the request log (`--log-requests`) and the JSON log (OPS_LOG_LEVEL) in server.ts.
+ *  - redactLocation(location): a URL (or a file path) as it may be shown in an error or a log: the
+ *    user and password of `scheme://user:password@host` replaced, then the query as redactUrl does.
+ *  - Used by the request log (`--log-requests`) and the JSON log (OPS_LOG_LEVEL) in server.ts, and by
+ *    the pipeline connectors' errors and logs (a `url_input` URL may carry a token).
  */
 
 export const REDACTED = '[REDACTED]';
@@ -38,6 +41,11 @@ export function redactUrl(url: string): string {
     return SECRET_PARAM.test(name) && eq !== -1 ? `${rawName}=${REDACTED}` : part;
   });
   return `${url.slice(0, q)}?${parts.join('&')}`;
+}
+
+/** A URL or path with its credentials (user info, secret query parameters) replaced. */
+export function redactLocation(location: string): string {
+  return redactUrl(location.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, `$1${REDACTED}@`));
 }
 
 /** pino `redact` paths for the JSON log: secret headers of requests and responses. */
