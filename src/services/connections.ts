@@ -20,7 +20,8 @@
  *    finish, then their connections are destroyed too.
  *  - Open connections are capped (capConnections; limits.ts DEFAULT_CAPS.connections): a connection
  *    past the cap is answered at once with a 503 that says why (`TooManyConnections`, Retry-After) and
- *    closed, before any of its bytes are read; the connections already open are served as before.
+ *    closed; it never reaches Node's HTTP parser, so nothing it sends is read or carried out. The
+ *    connections already open are served as before.
  *  - The values are documented in docs/security.md ("Slow and idle clients"); a change here changes
  *    them there too.
  */
@@ -122,21 +123,24 @@ function refusal(cap: number): string {
 const REFUSED_LINGER_MS = 2_000;
 
 /**
- * Caps the open connections of `server` at `cap` (see the rules above). Registered before Node's
- * own HTTP handling of the connection, so a refused one never reaches a route.
+ * Caps the open connections of `server` at `cap` (see the rules above). A connection past the cap is
+ * kept from Node's HTTP handling altogether (its 'connection' event is not passed on, so no parser is
+ * attached and nothing it sends is read or run); it only gets the 503 and is closed.
  */
 export function capConnections(server: Server, cap: number): void {
   let open = 0;
-  server.prependListener('connection', (socket: Socket) => {
+  const emit = server.emit.bind(server) as (event: string | symbol, ...args: unknown[]) => boolean;
+  server.emit = ((event: string | symbol, ...args: unknown[]) => {
+    if (event !== 'connection') return emit(event, ...args);
+    const socket = args[0] as Socket;
     if (open >= cap) {
-      // not handed to the HTTP parser: whatever the client sends is never read
-      socket.pause();
       socket.on('error', () => {});
       socket.end(refusal(cap));
       setTimeout(() => socket.destroy(), REFUSED_LINGER_MS).unref();
-      return;
+      return true;
     }
     open++;
     socket.once('close', () => open--);
-  });
+    return emit(event, ...args);
+  }) as Server['emit'];
 }

@@ -59,12 +59,15 @@ describe('slow and excess connections', { timeout: 90_000 }, () => {
     const held = [];
     for (let i = 0; i < 5; i++) held.push(await open(server.url));
     const extra = await open(server.url);
-    extra.write(`GET /api/version HTTP/1.1\r\nHost: ${host}\r\n\r\n`);
+    // a write the refused connection asks for is never carried out
+    const key = server.credentials.notifyApiKey!;
+    const body = JSON.stringify({ url: 'http://127.0.0.1:9/refused', events: ['user.created'] });
+    extra.write(`POST /notify/v1/webhooks HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
     await extra.gone;
     expect(extra.received).toMatch(/^HTTP\/1\.1 503 /);
     expect(extra.received).toContain('TooManyConnections');
     expect(extra.received).toContain('at most 5');
-    expect(extra.received).not.toContain('"version"');
+    expect(extra.received).not.toContain('"wh_');
     // the held ones still work
     held[0]!.write(`GET /api/version HTTP/1.1\r\nHost: ${host}\r\n\r\n`);
     for (let i = 0; i < 100 && !held[0]!.received.includes('"version"'); i++) await new Promise((r) => setTimeout(r, 20));
@@ -82,6 +85,8 @@ describe('slow and excess connections', { timeout: 90_000 }, () => {
       if (status !== 200) await new Promise((r) => setTimeout(r, 50));
     }
     expect(status).toBe(200);
+    const hooks = (await (await fetch(`${server.url}/notify/v1/webhooks`, { headers: { authorization: `Bearer ${key}` } })).json()) as { data: unknown[] };
+    expect(hooks.data).toEqual([]);
   });
 
   it('the default cap is 1,000 connections', () => {
