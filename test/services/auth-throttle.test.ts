@@ -5,6 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { startServer, type RunningServer } from '../../src/services/server.js';
 import { AuthThrottle, AUTH_FAILURES_PER_MINUTE } from '../../src/services/auth-throttle.js';
 import { createApiToken } from '../helpers/admin.js';
@@ -72,6 +74,29 @@ describe('wrong credentials', { timeout: 60_000 }, () => {
     expect((await status('/api/v2/links', fresh, from(21))).status).toBe(200);
     expect((await status('/api/v2/links', fresh, agent)).status).toBe(200);
     await agent.close();
+  });
+
+  it('wrong secrets at the admin route of ops serve user|token|key are throttled too; the right one still works', async () => {
+    const { secret } = JSON.parse(readFileSync(join(dataDir, 'server.json'), 'utf8')) as { secret: string };
+    const admin = (s: string, client = from(30)) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request(
+          `${server.url}/admin/bookmarks/user.list`,
+          { method: 'POST', headers: { authorization: `Bearer ${s}`, 'content-type': 'application/json' }, localAddress: client.localAddress, agent: false },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode!));
+          },
+        );
+        req.on('error', reject);
+        req.end('{}');
+      });
+    expect(await admin(secret)).toBe(200);
+    const answers = [];
+    for (let i = 0; i < AUTH_FAILURES_PER_MINUTE + 10; i++) answers.push(await admin(`wrong-${i}`));
+    expect(answers.filter((s) => s === 401).length).toBeGreaterThanOrEqual(AUTH_FAILURES_PER_MINUTE);
+    expect(answers.at(-1)).toBe(429);
+    expect(await admin(secret)).toBe(200);
   });
 
   it('guesses at one bookmark token id from many addresses are throttled by the id', async () => {

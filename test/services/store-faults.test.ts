@@ -5,7 +5,7 @@
  */
 import Database from 'better-sqlite3';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, writeSync, closeSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeSync, closeSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -91,6 +91,15 @@ describe('a full disk', { timeout: 60_000 }, () => {
       }
       const health = await call(server, 'GET', '/health', undefined);
       expect(health.json.services.bookmarks.store).toBe('full');
+      // ops serve user add through the admin route: 507 too
+      const { secret } = JSON.parse(readFileSync(join(dir, 'data', 'server.json'), 'utf8')) as { secret: string };
+      const admin = await fetch(`${server.url}/admin/bookmarks/user.add`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'x'.repeat(100), email: `${'y'.repeat(30_000)}@example.com` }),
+      });
+      expect(admin.status, await admin.clone().text()).toBe(507);
+      expect(await admin.json()).toMatchObject({ error_code: 'InsufficientStorage' });
       // space again: every service writes without a restart
       rmSync(filler);
       for (const [name, write] of Object.entries(writes)) {
