@@ -11,6 +11,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startServer, type RunningServer } from '../../src/services/server.js';
 import { StoreDamagedError, StoreGuard, STORE_SYNCHRONOUS } from '../../src/services/store-guard.js';
+import { openDb } from '../../src/services/bookmarks/store/db.js';
+import { PipelineStore } from '../../src/services/pipelines/store.js';
+import { NotifyStore } from '../../src/services/notifications/store/index.js';
 
 const quiet = { fetchMetadata: false, linkCheck: false };
 
@@ -179,8 +182,29 @@ describe('a damaged store', { timeout: 60_000 }, () => {
     server = undefined;
   });
 
-  it('every store opens with synchronous FULL', () => {
+  it("every store opens with synchronous FULL; the notification worker's bookkeeping leaves it FULL for the writes the API acknowledges", () => {
     expect(STORE_SYNCHRONOUS).toBe('FULL');
+    const FULL = 2;
+    const dir = mkdtempSync(join(tmpdir(), 'ops-sync-'));
+    const bm = openDb(join(dir, 'bookmarks'));
+    expect(bm.pragma('synchronous', { simple: true })).toBe(FULL);
+    bm.close();
+    const pipes = new PipelineStore(mkdtempSync(join(tmpdir(), 'ops-sync-p-')));
+    expect(pipes.db.pragma('synchronous', { simple: true })).toBe(FULL);
+    pipes.close();
+    const notify = new NotifyStore(mkdtempSync(join(tmpdir(), 'ops-sync-n-')));
+    expect(notify.db.pragma('synchronous', { simple: true })).toBe(FULL);
+    const seen: number[] = [];
+    const pragma = notify.db.pragma.bind(notify.db);
+    notify.db.pragma = ((source: string, options?: { simple?: boolean }) => {
+      if (/^synchronous = /.test(source)) seen.push(source === 'synchronous = NORMAL' ? 1 : 2);
+      return pragma(source, options);
+    }) as typeof notify.db.pragma;
+    notify.useApiKey('ntf_nothing', Date.now());
+    notify.takeDue('wh_none', Date.now(), 10, Date.now() + 1000);
+    expect(seen).toEqual([1, 2, 1, 2]);
+    expect(pragma('synchronous', { simple: true })).toBe(FULL);
+    notify.close();
   });
 
   it.each([
