@@ -4,8 +4,9 @@
  *
  * Contract:
  *  - openCheckedDatabase(file, label, options): opens a store's file (WAL, STORE_SYNCHRONOUS) and runs
- *    `PRAGMA quick_check` on it before the caller migrates or writes anything. A file SQLite cannot open as a database, or one that fails the check, throws
- *    StoreDamagedError naming the file and what to do; nothing is written into it. With
+ *    `PRAGMA quick_check` on it before the caller migrates or writes anything. A file SQLite cannot
+ *    open as a database, or one that fails the check, throws StoreDamagedError naming the file and
+ *    what to do; nothing is written into it. With
  *    recovery 'reset' a damaged file (with its -wal and -shm) is first moved aside to
  *    `<file>.damaged-<time>` and an empty store is opened in its place; a sound file is left alone.
  *  - StoreGuard.fault(err): what a failed store operation means for the client, or null when it is no
@@ -18,7 +19,9 @@
  *  - Each state change is logged once (disk full, writes succeed again, damaged), not once per
  *    request: `noteWriteSucceeded()` (called after a write answered below 500) ends a disk-full episode.
  *  - Synchronous mode (see docs/security.md, "Power loss"): STORE_SYNCHRONOUS is the setting every store
- *    opens with.
+ *    opens with (the notification store runs its worker's own bookkeeping NORMAL, store/index.ts).
+ *  - Helpers for the services: storeOpenOptions (`--reset-store`), guardLog (stderr when the JSON log is
+ *    off), watchWrites (an onResponse hook feeding noteWriteSucceeded).
  */
 import { existsSync, renameSync } from 'node:fs';
 import { basename } from 'node:path';
