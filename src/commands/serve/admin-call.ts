@@ -29,6 +29,8 @@ export async function callAdmin<T>(dataDir: string, service: AdminService, actio
     return (await runAdminOffline(dataDir, service, action, args)) as T;
   } catch (err) {
     if (err instanceof AdminError) throw err.exitCode === 2 ? new UsageError(err.message) : new OpsError(err.message);
+    // a damaged store (services/store-guard.ts): its message names the file, its remedy what to do
+    if ((err as Error).name === 'StoreDamagedError') throw new OpsError((err as Error).message, undefined, (err as { remedy?: string }).remedy);
     throw err;
   }
 }
