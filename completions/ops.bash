@@ -222,7 +222,7 @@ __ops_opts() {
     'hook deliveries') __ops_r='--status --webhook --event --type --limit --help -h' ;;
     'hook redeliver') __ops_r='--help -h' ;;
     'hook dashboard') __ops_r='--help -h' ;;
-    'serve') __ops_r='--host --port --data-dir --rate-limit --retry-scale --pipelines-auth --feldera --output-case --pipeline-api --guest-access --no-link-check --no-metadata --fetch-policy --connector-root --query-timeout --query-max-rows --query-max-mb --demo --log-requests --detach -d --ready-file --help -h' ;;
+    'serve') __ops_r='--host --port --data-dir --rate-limit --retry-scale --pipelines-auth --feldera --output-case --pipeline-api --guest-access --no-link-check --no-metadata --fetch-policy --connector-root --query-timeout --query-max-rows --query-max-mb --demo --log-requests --detach -d --ready-file --max-connections --max-webhooks --max-pipelines --reset-store --help -h' ;;
     'serve status') __ops_r='--data-dir --help -h' ;;
     'serve stop') __ops_r='--data-dir --help -h' ;;
     'serve logs') __ops_r='--lines -n --follow -f --data-dir --help -h' ;;
@@ -613,6 +613,10 @@ __ops_value() {
     'serve|--detach') __ops_r=''; return 0 ;;
     'serve|-d') __ops_r=''; return 0 ;;
     'serve|--ready-file') __ops_r='f'; return 0 ;;
+    'serve|--max-connections') __ops_r='-'; return 0 ;;
+    'serve|--max-webhooks') __ops_r='-'; return 0 ;;
+    'serve|--max-pipelines') __ops_r='-'; return 0 ;;
+    'serve|--reset-store') __ops_r='c:bookmarks pipelines notifications'; return 0 ;;
     'serve|--help') __ops_r=''; return 0 ;;
     'serve|-h') __ops_r=''; return 0 ;;
     'serve status|--data-dir') __ops_r='D'; return 0 ;;

@@ -74,6 +74,14 @@ export class NotifyClient {
     await this.http.request('DELETE', `/v1/webhooks/${encodeURIComponent(id)}`);
   }
 
+  /**
+   * A one-time dashboard link (`ops serve`: `POST /dashboard/links`): a code good for one use within a
+   * minute, exchanged by the browser for its session cookie. `url` is the path under the service root.
+   */
+  dashboardLink(): Promise<{ code: string; url: string; expires_at: string }> {
+    return this.http.json('POST', '/dashboard/links');
+  }
+
   async eventTypes(): Promise<{ type: string; description: string }[]> {
     return (await this.http.json<{ data: { type: string; description: string }[] }>('GET', '/v1/event-types')).data;
   }

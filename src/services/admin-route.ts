@@ -12,13 +12,16 @@
  *   (Host, Origin, Sec-Fetch-*) runs before, so no web page can drive it either.
  * - Answers 200 `{result}`; an action's AdminError is `{message, error_code: "AdminRefused", exit_code}`
  *   with 422 (bad input or an unknown action, exit code 2) or 409 (a failure, exit code 1); a service without
- *   admin actions 404.
+ *   admin actions 404. A full disk is 507 and a damaged store 503 (store-guard.ts), exit code 1.
+ * - Wrong secrets are throttled per client address (auth-throttle.ts): 429 with Retry-After.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AdminError, pickAction } from './admin-actions.js';
 import { isLoopbackHost } from './net/fetch-policy.js';
 import type { AdminActions } from './types.js';
+import { AuthThrottle } from './auth-throttle.js';
+import { isDamagedError, isDiskFullError } from './store-guard.js';
 
 /** Arguments of an admin call are a few short strings: 64 KiB is plenty. */
 const ADMIN_BODY_LIMIT = 64 * 1024;
@@ -42,12 +45,18 @@ function refuse(reply: FastifyReply, status: number, message: string, code: stri
   return reply.code(status).send({ message, error_code: code, ...(exitCode === undefined ? {} : { exit_code: exitCode }) });
 }
 
-export function registerAdminRoute(app: FastifyInstance, secret: string, actionsOf: (service: string) => AdminActions | undefined): void {
+export function registerAdminRoute(app: FastifyInstance, secret: string, actionsOf: (service: string) => AdminActions | undefined, throttle = new AuthThrottle()): void {
   const expected = digest(secret);
   app.post<{ Params: { service: string; action: string }; Body: unknown }>('/admin/:service/:action', { bodyLimit: ADMIN_BODY_LIMIT }, async (req, reply) => {
     if (!fromThisMachine(req.socket.remoteAddress, req.socket.localAddress)) return refuse(reply, 403, 'the admin route answers only to this machine', 'AdminRefused');
     const given = bearer(req);
-    if (given === undefined || !timingSafeEqual(digest(given), expected)) return refuse(reply, 401, 'the admin route needs the secret of the running server (in its data dir)', 'Unauthorized');
+    const wait = throttle.check(req.ip, given);
+    if (wait !== null) return refuse(reply.header('retry-after', String(wait)), 429, `too many wrong secrets from this client: try again in ${wait} s`, 'TooManyFailedAuthentications');
+    if (given === undefined || !timingSafeEqual(digest(given), expected)) {
+      if (given !== undefined) throttle.failed(req.ip, given);
+      return refuse(reply, 401, 'the admin route needs the secret of the running server (in its data dir)', 'Unauthorized');
+    }
+    throttle.succeeded(given);
     const { service, action } = req.params;
     const actions = actionsOf(service);
     if (!actions) return refuse(reply, 404, `no service "${service}" with admin actions`, 'NotFound');
@@ -58,6 +67,8 @@ export function registerAdminRoute(app: FastifyInstance, secret: string, actions
       return reply.send({ result });
     } catch (err) {
       if (err instanceof AdminError) return refuse(reply, err.exitCode === 2 ? 422 : 409, err.message, 'AdminRefused', err.exitCode);
+      if (isDiskFullError(err)) return refuse(reply, 507, `The disk is full: the ${service} store cannot take this change; nothing of it was saved.`, 'InsufficientStorage', 1);
+      if (isDamagedError(err)) return refuse(reply, 503, `The ${service} store is damaged: ${(err as Error).message}`, 'StoreDamaged', 1);
       throw err;
     }
   });

@@ -18,6 +18,10 @@
  *    destroyed at once, and again every SWEEP_INTERVAL_MS as responses end (services end their watch
  *    streams in their own preClose hooks); responses still being written get CLOSE_GRACE_MS to
  *    finish, then their connections are destroyed too.
+ *  - Open connections are capped (capConnections; limits.ts DEFAULT_CAPS.connections): a connection
+ *    past the cap is answered at once with a 503 that says why (`TooManyConnections`, Retry-After) and
+ *    closed; it never reaches Node's HTTP parser, so nothing it sends is read or carried out. The
+ *    connections already open are served as before.
  *  - The values are documented in docs/security.md ("Slow and idle clients"); a change here changes
  *    them there too.
  */
@@ -97,4 +101,46 @@ export function closePromptly(app: FastifyInstance, graceMs = CLOSE_GRACE_MS): v
     }, SWEEP_INTERVAL_MS);
     timer.unref();
   });
+}
+
+/** The answer written on a connection past the cap, before it is closed. */
+function refusal(cap: number): string {
+  const body = JSON.stringify({
+    message: `Too many open connections: this server takes at most ${cap} at once (ops serve --max-connections). Close idle connections or try again later.`,
+    error_code: 'TooManyConnections',
+    details: { max_connections: cap },
+  });
+  return (
+    'HTTP/1.1 503 Service Unavailable\r\n' +
+    'Content-Type: application/json; charset=utf-8\r\n' +
+    `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+    'Retry-After: 1\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n' +
+    body
+  );
+}
+
+/** How long a refused connection may take to read its 503 before it is destroyed. */
+const REFUSED_LINGER_MS = 2_000;
+
+/**
+ * Caps the open connections of `server` at `cap` (see the rules above). A connection past the cap is
+ * kept from Node's HTTP handling altogether (its 'connection' event is not passed on, so no parser is
+ * attached and nothing it sends is read or run); it only gets the 503 and is closed.
+ */
+export function capConnections(server: Server, cap: number): void {
+  let open = 0;
+  const emit = server.emit.bind(server) as (event: string | symbol, ...args: unknown[]) => boolean;
+  server.emit = ((event: string | symbol, ...args: unknown[]) => {
+    if (event !== 'connection') return emit(event, ...args);
+    const socket = args[0] as Socket;
+    if (open >= cap) {
+      socket.on('error', () => {});
+      socket.end(refusal(cap));
+      setTimeout(() => socket.destroy(), REFUSED_LINGER_MS).unref();
+      return true;
+    }
+    open++;
+    socket.once('close', () => open--);
+    return emit(event, ...args);
+  }) as Server['emit'];
 }

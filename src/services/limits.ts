@@ -27,6 +27,27 @@ export const BODY_LIMITS = {
   notificationsJson: 1 * MiB,
 } as const;
 
+/**
+ * How many of each thing one server holds (docs/security.md, "Caps"). Every key of a service shares one
+ * set of webhooks and one set of pipelines (any key may list and change them all), so the caps are per
+ * service: a cap per key would not bound the whole. Settable: `ops serve --max-webhooks`,
+ * `--max-pipelines`, `--max-connections`.
+ */
+export const DEFAULT_CAPS = {
+  /** webhook registrations of the notification service; past it 403 `limit_reached` */
+  webhooks: 1_000,
+  /** pipelines of the pipeline service; past it 403 `PipelineLimitReached` */
+  pipelines: 100,
+  /** open connections of the whole server; past it a 503 written on the new connection, which is closed */
+  connections: 1_000,
+} as const;
+
+/** A cap from the server's options: a positive whole number, else the default. */
+export function capOf(value: unknown, fallback: number): number {
+  const n = typeof value === 'string' ? Number(value) : value;
+  return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : fallback;
+}
+
 /** A body refused before it was used: too deep, not JSON, or too large. */
 export class BodyLimitError extends Error {
   constructor(

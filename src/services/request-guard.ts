@@ -9,7 +9,8 @@
  *   server is meant to be reached under whatever names point at the machine, so any Host is accepted.
  * - Origin: a request carrying an `Origin` other than the server's own (`http://` + its Host) is 403 on
  *   every method but GET and HEAD (and on those too when the browser says it is not a navigation, below).
- *   `Origin: null` (sandboxed frames, file: pages) is foreign.
+ *   `Origin: null` (sandboxed frames, file: pages) is foreign, unless the browser marks the request
+ *   `Sec-Fetch-Site: same-origin` (our own page under `Referrer-Policy: no-referrer` posting a form).
  * - Fetch metadata: a browser request marked `Sec-Fetch-Site: cross-site` or `same-site` (another port of
  *   127.0.0.1 is "same-site") is 403 unless it is a plain top-level navigation (GET/HEAD with
  *   `Sec-Fetch-Mode: navigate`), so pages cannot fire side-effecting GETs (e.g. a link check) either.
@@ -69,9 +70,13 @@ export function crossSiteProblem(req: { method: string; headers: Record<string, 
   const method = req.method.toUpperCase();
   const origin = header('origin');
   const host = header('host');
-  if (origin !== undefined && !SAFE_METHODS.has(method) && origin.toLowerCase() !== `http://${(host ?? '').toLowerCase()}`)
-    return `requests from the web page origin '${origin}' are not accepted: ops serve takes state-changing requests only from its own pages and from clients that send no Origin (the CLI, SDKs, curl)`;
   const site = header('sec-fetch-site');
+  // A page served with `Referrer-Policy: no-referrer` (the notification dashboard) makes the browser send
+  // `Origin: null` with its own form posts; the browser's `Sec-Fetch-Site: same-origin`, which no page can
+  // set, says it is ours. Any other `null` (a sandboxed frame, a file: page) stays foreign.
+  const ownNull = origin === 'null' && site === 'same-origin';
+  if (origin !== undefined && !ownNull && !SAFE_METHODS.has(method) && origin.toLowerCase() !== `http://${(host ?? '').toLowerCase()}`)
+    return `requests from the web page origin '${origin}' are not accepted: ops serve takes state-changing requests only from its own pages and from clients that send no Origin (the CLI, SDKs, curl)`;
   if (site === 'cross-site' || site === 'same-site') {
     const navigation = SAFE_METHODS.has(method) && header('sec-fetch-mode') === 'navigate';
     if (!navigation) return `a ${site} request from a web page is not accepted (only top-level navigation is)`;

@@ -7,9 +7,11 @@
  * written, and released after every service closed, on close() and on a start that fails alike; a data dir in
  * use is refused with DataDirInUseError (its owner in server.json, server-file.ts).
  */
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import { LOG_REDACT_PATHS, REDACTED, redactUrl } from './redact.js';
 import { join, resolve } from 'node:path';
-import { closePromptly, serverTimeoutOptions } from './connections.js';
+import { capConnections, closePromptly, serverTimeoutOptions } from './connections.js';
+import { capOf, DEFAULT_CAPS } from './limits.js';
 import { privateDir, tightenDataDir } from './data-dir.js';
 import { effectiveFetchPolicy } from './net/fetch-policy.js';
 import { EventBus } from './events.js';
@@ -52,11 +54,30 @@ export function frameworkErrors(error: FastifyError, req: FastifyRequest, reply:
   void reply.code(status).send({ error: 'Bad Request', code: error.code, message: error.message, statusCode: status });
 }
 
-/** One line per answered request (`ops serve --log-requests`): method, path, status, milliseconds. */
+/** One line per answered request (`ops serve --log-requests`): method, path (secrets redacted), status, milliseconds. */
 export function logRequests(app: FastifyInstance, write: (line: string) => void): void {
   app.addHook('onResponse', async (req, reply) => {
-    write(`${new Date().toISOString()} ${req.method} ${req.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
+    write(`${new Date().toISOString()} ${req.method} ${redactUrl(req.url)} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
   });
+}
+
+/** The JSON log (OPS_LOG_LEVEL): off without a level; request URLs and secret headers redacted (redact.ts). */
+function jsonLogOptions(level: string | undefined, stream: ServeOptions['logStream']): FastifyServerOptions['logger'] {
+  if (!level) return false;
+  return {
+    level,
+    redact: { paths: LOG_REDACT_PATHS, censor: REDACTED },
+    serializers: {
+      req: (req: { method: string; url: string; hostname?: string; ip?: string; socket?: { remotePort?: number } }) => ({
+        method: req.method,
+        url: redactUrl(req.url),
+        host: req.hostname,
+        remoteAddress: req.ip,
+        remotePort: req.socket?.remotePort,
+      }),
+    },
+    ...(stream ? { stream } : {}),
+  };
 }
 
 export async function startServer(given: ServeOptions, modules?: ServiceModule[]): Promise<RunningServer> {
@@ -76,7 +97,7 @@ export async function startServer(given: ServeOptions, modules?: ServiceModule[]
     writeServerFile(options.dataDir, own);
     if (!given.connectorRoot) privateDir(options.connectorRoot!);
     app = Fastify({
-      logger: process.env.OPS_LOG_LEVEL ? { level: process.env.OPS_LOG_LEVEL } : false,
+      logger: jsonLogOptions(process.env.OPS_LOG_LEVEL, options.logStream),
       forceCloseConnections: 'idle',
       bodyLimit: 64 * 1024 * 1024,
       // names in paths (pipelines, tables, views, quoted SQL identifiers) may be longer than fastify's
@@ -107,6 +128,7 @@ async function compose(
 ): Promise<RunningServer> {
   // no client can hold close() open; first among the preClose hooks (root before services)
   closePromptly(app, options.closeGraceMs);
+  capConnections(app.server, capOf(options.maxConnections, DEFAULT_CAPS.connections));
   if (options.requestLog) logRequests(app, options.requestLog);
   // Cross-site protection for every service: Host and Origin checked before any route runs.
   let listeningPort = options.port;

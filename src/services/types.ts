@@ -32,6 +32,8 @@ export interface ServeOptions {
   guestAccess?: boolean;
   /** Start with demo content. */
   demo?: boolean;
+  /** Where the JSON log (OPS_LOG_LEVEL) goes instead of stdout (tests read it). */
+  logStream?: { write(line: string): void };
   /** Called with one line per answered request (`--log-requests`). */
   requestLog?: (line: string) => void;
   /**
@@ -49,6 +51,14 @@ export interface ServeOptions {
   queryTimeoutMs?: number;
   queryMaxRows?: number;
   queryMaxBytes?: number;
+  /** Stores to start empty if they are damaged (the damaged file is moved aside): `ops serve --reset-store`. */
+  resetStores?: ('bookmarks' | 'pipelines' | 'notifications')[];
+  /** Wrong credentials per minute per client address (and token prefix) before 429 (auth-throttle.ts; default 30). */
+  authFailuresPerMinute?: number;
+  /** Caps (limits.ts DEFAULT_CAPS): webhook registrations, pipelines, open connections. */
+  maxWebhooks?: number;
+  maxPipelines?: number;
+  maxConnections?: number;
   /** Free-form extra options for services (set by flags that only one service reads). */
   [k: string]: unknown;
 }

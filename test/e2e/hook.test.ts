@@ -319,7 +319,7 @@ describe('ops hook with ops serve (built binaries)', () => {
       expect((await opsIn(['hook', 'rm', hook.id, '--yes'], { env })).exitCode).toBe(1);
 
       const dash = await opsIn(['hook', 'dashboard'], { env });
-      expect(String(dash.stdout)).toMatch(new RegExp(`^${serve.url}/notify/dashboard\\?key=ntf_`));
+      expect(String(dash.stdout)).toMatch(new RegExp(`^${serve.url}/notify/dashboard\\?code=[\\w-]+$`));
       expect((await request(String(dash.stdout))).statusCode).toBe(303);
       await hs.stop();
     },

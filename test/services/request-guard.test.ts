@@ -37,6 +37,12 @@ describe('cross-site', () => {
     }
     expect(req('GET', { origin: 'http://127.0.0.1:9999' })).toBeNull();
   });
+  it('Origin: null passes only when the browser marks the request same-origin (a no-referrer page posting its own form)', () => {
+    expect(req('POST', { origin: 'null', 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'navigate' })).toBeNull();
+    expect(req('POST', { origin: 'null', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' })).toMatch(/not accepted/);
+    expect(req('POST', { origin: 'null', 'sec-fetch-site': 'same-site' })).toMatch(/not accepted/);
+    expect(req('POST', { origin: 'null', 'sec-fetch-site': 'none' })).toMatch(/not accepted/);
+  });
   it('cross-site and same-site browser requests are refused unless they are top-level navigations', () => {
     expect(req('GET', { 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'no-cors' })).toMatch(/same-site request/);
     expect(req('GET', { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors' })).toMatch(/cross-site request/);

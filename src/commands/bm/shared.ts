@@ -10,7 +10,7 @@ import { BookmarkClient, type CollectionKind, type Tag } from '../../clients/boo
 import { parseVisibility, VisibilityError } from '../../clients/bookmarks/visibility.js';
 import { ShapeError } from '../../clients/bookmarks/pages.js';
 import { RecordsError } from '../../clients/bookmarks/records.js';
-import { OpsError, UsageError } from '../../core/errors.js';
+import { ApiError, OpsError, UsageError } from '../../core/errors.js';
 import type { Column } from '../../core/output.js';
 import type { Mode } from './format.js';
 import { cannotRead } from '../../core/file-errors.js';
@@ -109,6 +109,16 @@ export function cliError(err: unknown): unknown {
   return err;
 }
 
+/**
+ * True for a create refused because the caller already has a list or tag of that name (422 on `name`,
+ * "has already been taken"): another client created it meanwhile, so the existing one is to be used.
+ */
+export function isNameTaken(err: unknown): boolean {
+  if (!(err instanceof ApiError) || err.status !== 422) return false;
+  const messages = err.fieldErrors.name ?? [];
+  return messages.some((m) => /already been taken|already exists/i.test(m));
+}
+
 /** Resolves tag or list names (or ids) to ids; missing names are created when `create`, else an error. */
 export class NameResolver {
   private cache = new Map<CollectionKind, Promise<Tag[]>>();
@@ -118,6 +128,11 @@ export class NameResolver {
     private readonly client: BookmarkClient,
     private readonly options: { create: boolean; dryRun?: boolean; visibility?: number } = { create: false },
   ) {}
+
+  /** Forgets what it knows of `kind`: the next look-up asks the server again (another client changed it). */
+  forget(kind: CollectionKind): void {
+    this.cache.delete(kind);
+  }
 
   all(kind: CollectionKind): Promise<Tag[]> {
     let p = this.cache.get(kind);
@@ -188,9 +203,19 @@ export class NameResolver {
     const items = await this.all(kind);
     const existing = items.find((t) => t.name === name);
     if (existing) return existing;
-    const tag: Tag = this.options.dryRun
-      ? { id: -(items.length + 1), name }
-      : await this.client.createCollection<Tag>(kind, { name, ...(this.options.visibility ? { visibility: this.options.visibility } : {}) });
+    let tag: Tag;
+    try {
+      tag = this.options.dryRun
+        ? { id: -(items.length + 1), name }
+        : await this.client.createCollection<Tag>(kind, { name, ...(this.options.visibility ? { visibility: this.options.visibility } : {}) });
+    } catch (err) {
+      // another client created it since the look-up: use theirs
+      if (!isNameTaken(err)) throw err;
+      this.forget(kind);
+      const theirs = (await this.all(kind)).find((t) => t.name === name);
+      if (theirs) return theirs;
+      throw err;
+    }
     items.push(tag);
     this.created.push({ kind, tag });
     return tag;

@@ -29,7 +29,7 @@ import { toCsv } from '../../clients/bookmarks/records.js';
 import { ApiError, OpsError, UsageError } from '../../core/errors.js';
 import { startProgress } from '../../core/progress.js';
 import { createMany } from './create-many.js';
-import { bm, NameResolver, readText, runBm, visibilityOption } from './shared.js';
+import { bm, isNameTaken, NameResolver, readText, runBm, visibilityOption } from './shared.js';
 
 export interface ImportOptions {
   /** a Netscape bookmark file or an `ops bm export` JSON file; "-" reads stdin */
@@ -176,6 +176,8 @@ async function clientImport(ctx: Context, client: BookmarkClient, doc: ImportDoc
     summary.links.existing = items.length - fresh.length;
     // Lists and tags: the document's own (with their settings), then every name the new links use.
     const resolver = new NameResolver(client, { create: true, dryRun: summary.dry_run });
+    // names another client created meanwhile (a second import at once): used, never created twice
+    const takenMeanwhile = { lists: new Set<string>(), tags: new Set<string>() };
     for (const kind of ['lists', 'tags'] as const) {
       const known = new Map((await resolver.all(kind)).map((t) => [t.name, t]));
       const wanted = new Map<string, { name: string; description?: string | null; visibility?: number }>();
@@ -196,6 +198,11 @@ async function clientImport(ctx: Context, client: BookmarkClient, doc: ImportDoc
             resolver.created.push({ kind, tag: created });
           } catch (err) {
             if (err instanceof ApiError && (err.status === 401 || err.status === 403)) throw err;
+            if (isNameTaken(err)) {
+              resolver.forget(kind);
+              takenMeanwhile[kind].add(c.name);
+              continue;
+            }
             summary.failures.push({ url: `(${kind === 'lists' ? 'list' : 'tag'} ${c.name})`, error: (err as Error).message });
           }
         }
@@ -206,6 +213,8 @@ async function clientImport(ctx: Context, client: BookmarkClient, doc: ImportDoc
     // A name that several visible users' lists/tags share is sent as the name: the server takes the caller's own.
     const idOf = async (kind: 'lists' | 'tags', name: string) => {
       const { items, exact } = await resolver.matches(kind, name);
+      // one taken meanwhile that the look-up cannot see (in the trash): by name, the server takes the caller's own
+      if (items.length === 0 && takenMeanwhile[kind].has(name)) return name;
       return items.length > 1 && exact && !/^\d+$/.test(name) ? name : items[0]?.id;
     };
     const models: LinkInput[] = [];

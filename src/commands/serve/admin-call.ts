@@ -36,6 +36,8 @@ export async function callAdmin<T>(dataDir: string, service: AdminService, actio
       return (await runAdminOffline(dataDir, service, action, args)) as T;
     } catch (err) {
       if (err instanceof AdminError) throw err.exitCode === 2 ? new UsageError(err.message) : new OpsError(err.message);
+      // a damaged store (services/store-guard.ts): its message names the file, its remedy what to do
+      if ((err as Error).name === 'StoreDamagedError') throw new OpsError((err as Error).message, undefined, (err as { remedy?: string }).remedy);
       // a server took the data dir meanwhile (or holds it and refused the connection): go through it
       if (!(err instanceof DataDirInUseError)) throw err;
       if (Date.now() > end) throw new OpsError(`the data dir ${dataDir} is held by a server that does not answer`);

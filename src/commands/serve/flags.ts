@@ -24,6 +24,14 @@ export function parsePositive(flag: string, raw: string | undefined, whole = fal
   return n;
 }
 
+/** A cap flag (--max-connections, --max-webhooks, --max-pipelines): a whole number of at least 1. */
+export function parseCap(flag: string, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a whole number of at least 1, not "${raw}"`);
+  return n;
+}
+
 export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv): string {
   return flag ?? defaultDataDir(env);
 }

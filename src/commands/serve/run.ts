@@ -15,7 +15,7 @@ import { dataDir as defaultDataDir } from '../../core/paths.js';
 import { chooseServeProfile, type ProfileChoice } from './profile.js';
 import type { LocalCredentials, ServeOptions } from '../../services/types.js';
 import type { Detached } from './detach.js';
-import { parsePort, parsePositive, parseScale, resolveDataDir } from './flags.js';
+import { parseCap, parsePort, parsePositive, parseScale, resolveDataDir } from './flags.js';
 
 /** The flags of `ops serve` (the server itself; `user`, `token` and `key` are its verbs). */
 export interface ServeFlags {
@@ -44,6 +44,10 @@ export interface ServeFlags {
   readyFile?: string;
   /** the arguments `ops` was run with (for --detach, which runs them again without --detach) */
   argv?: string[];
+  resetStore?: string[];
+  maxConnections?: string;
+  maxWebhooks?: string;
+  maxPipelines?: string;
 }
 
 /** Give the tree's own command (`ops serve`, made by the root) its flags and action. */
@@ -84,9 +88,19 @@ export function configureServe(cmd: Command, f: Factory, runF: RunFunction<Serve
     .option('--query-max-rows <rows>', 'rows an ad-hoc pipeline query may build, and its answer have (default 100000000)')
     .option('--query-max-mb <MiB>', 'largest answer of an ad-hoc pipeline query, in MiB (default 256)')
     .addOption(new Option('--demo', 'start with demo content in every service'))
-    .option('--log-requests', 'print one line per request on stderr: time, method, path, status, milliseconds')
+    .option('--log-requests', 'print one line per request on stderr: time, method, path, status, milliseconds (secrets redacted)')
     .option('-d, --detach', 'start in the background: wait until every service answers, print the URLs and profile, exit 0 (log: ops serve logs)')
     .option('--ready-file <path>', 'write this file (JSON: url, services, profile, pid) once every service answers; removed on stop')
+    .option('--max-connections <n>', 'open connections at once; one more is answered 503 and closed (default 1000)')
+    .option('--max-webhooks <n>', 'webhook registrations the notification service holds; one more is 403 (default 1000)')
+    .option('--max-pipelines <n>', 'pipelines the pipeline service holds; one more is 403 (default 100)')
+    .addOption(
+      new Option('--reset-store <store...>', 'a store found damaged at start is moved aside (<file>.damaged-<time>) and started empty, instead of refusing to start').choices([
+        'bookmarks',
+        'pipelines',
+        'notifications',
+      ]),
+    )
     .addHelpText(
       'after',
       `\nOn start it writes the profile "local" (URLs and credentials), so \`ops bm\`, \`ops pipe\` and \`ops hook\`\nin another terminal work with no set-up. A server on another data dir leaves "local" to its owner and\nwrites "local-<data dir name>" instead (or --profile NAME); it prints which. With --json the first stdout line is\n{"event":"listening","url":...}. Stop with Ctrl-C (in-flight requests finish).\nOPS_LOG_LEVEL=info (or debug, warn, ...) adds the server's own JSON logs on stdout; OPS_DEBUG=1 prints\nstack traces of unexpected errors.\n\nExamples:\n  ops serve\n  ops serve --port 0 --json --data-dir ./tmp-data   # its own profile "local-tmp-data" if "local" is taken\n  ops serve --retry-scale 0.001   # webhook retries in milliseconds\n  ops serve --fetch-policy public --connector-root ~/pipeline-files\n\nSecurity (Host/Origin checks, fetch policy, connector root, file modes): docs/security.md`,
@@ -146,6 +160,10 @@ export async function runServe(flags: ServeFlags, ctx: Context): Promise<void> {
     queryTimeoutMs: seconds(parsePositive('--query-timeout', flags.queryTimeout)),
     queryMaxRows: parsePositive('--query-max-rows', flags.queryMaxRows, true),
     queryMaxBytes: mib(parsePositive('--query-max-mb', flags.queryMaxMb)),
+    resetStores: flags.resetStore as ServeOptions['resetStores'],
+    maxConnections: parseCap('--max-connections', flags.maxConnections),
+    maxWebhooks: parseCap('--max-webhooks', flags.maxWebhooks),
+    maxPipelines: parseCap('--max-pipelines', flags.maxPipelines),
   };
   // every file the server creates later (keys, databases of new services) is private whatever the umask
   process.umask(0o077);
@@ -158,6 +176,8 @@ export async function runServe(flags: ServeFlags, ctx: Context): Promise<void> {
     const e = err as NodeJS.ErrnoException;
     if (e.code === 'EADDRINUSE') throw new OpsError(`port ${options.port} on ${options.host} is already in use`, undefined, 'Pick another with --port, or --port 0 for a free one.');
     if (e.code === 'EACCES') throw new OpsError(`not allowed to listen on ${options.host}:${options.port}`, undefined, 'Use a port above 1023.');
+    // a damaged store (services/store-guard.ts): its message names the file, its remedy what to do
+    if ((err as Error).name === 'StoreDamagedError') throw new OpsError((err as Error).message, undefined, (err as { remedy?: string }).remedy);
     throw err;
   }
 

@@ -7,6 +7,7 @@ import type { Caller } from './access.js';
 import { HttpError, unauthenticated } from './errors.js';
 import type { RateLimiter } from './rate-limit.js';
 import { isoMicro } from './time.js';
+import { AuthThrottle } from '../auth-throttle.js';
 
 /**
  * Token lookups, remembered until the database is changed by another connection (the admin CLI on the data
@@ -61,13 +62,32 @@ export function authenticate(db: DB, authorization: string | undefined, guestAcc
   return caller;
 }
 
-/** Authenticates every API request and counts it against its token's limit: v1's routes and the rest (v2) apart. */
-export function makeAuthHook(db: DB, limiters: { v1: RateLimiter; v2: RateLimiter }, guestAccess: () => boolean) {
+/** The token id of a `<id>|<secret>` token: the prefix failed guesses are also counted by (auth-throttle.ts). */
+export const tokenPrefix = (token: string): string | undefined => /^(\d{1,18})\|/.exec(token)?.[1];
+
+/** The credential a request presents (the Bearer value), if any. */
+const presented = (authorization: string | undefined): string | undefined => (authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] : undefined);
+
+/**
+ * Authenticates every API request and counts it against its token's limit: v1's routes and the rest (v2)
+ * apart. Wrong tokens are throttled per address and token id (auth-throttle.ts): 429 with Retry-After.
+ */
+export function makeAuthHook(db: DB, limiters: { v1: RateLimiter; v2: RateLimiter }, guestAccess: () => boolean, throttle = new AuthThrottle({ prefixOf: tokenPrefix })) {
   const lastUse = new Map<number, number>();
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const url = req.routeOptions.url;
     if (!url || url === '/api/version' || url === '/openapi.json' || url === '/api/*') return;
-    const caller = authenticate(db, req.headers.authorization, guestAccess(), req.ip);
+    const credential = presented(req.headers.authorization);
+    const wait = throttle.check(req.ip, credential);
+    if (wait !== null) throw new HttpError(429, { message: 'Too Many Attempts.' }, { 'Retry-After': String(wait) });
+    let caller: Caller;
+    try {
+      caller = authenticate(db, req.headers.authorization, guestAccess(), req.ip);
+    } catch (err) {
+      if (credential !== undefined && err instanceof HttpError && err.statusCode === 401) throttle.failed(req.ip, credential);
+      throw err;
+    }
+    if (credential !== undefined) throttle.succeeded(credential);
     req.bmCaller = caller;
     const key = caller.kind === 'guest' ? caller.key : `token:${caller.tokenId}`;
     const d = (url.startsWith('/api/v1/') ? limiters.v1 : limiters.v2).hit(key);

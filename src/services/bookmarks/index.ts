@@ -6,7 +6,9 @@ import swagger from '@fastify/swagger';
 import multipart from '@fastify/multipart';
 import type { ServiceModule } from '../types.js';
 import { UsageError } from '../../core/errors.js';
-import { openDb } from './store/db.js';
+import { DB_FILE, openDb } from './store/db.js';
+import { join } from 'node:path';
+import { guardLog, StoreGuard, storeOpenOptions, watchWrites } from '../store-guard.js';
 import { countUsers, createToken, insertUser, userEventData } from './store/users.js';
 import { bookmarksAdmin } from './admin.js';
 import type { DomainEvent } from '../events.js';
@@ -17,7 +19,8 @@ import { fetchMeta } from './metadata.js';
 import { effectiveFetchPolicy, policyDispatcher } from '../net/fetch-policy.js';
 import type { Deps } from './deps.js';
 import { errorHandler, installParsers, notFoundRoutes, trackRoutes } from './http.js';
-import { makeAuthHook } from './auth.js';
+import { makeAuthHook, tokenPrefix } from './auth.js';
+import { AuthThrottle } from '../auth-throttle.js';
 import { registerRoutes } from './routes/index.js';
 import { WriteBatcher } from './store/batch.js';
 import { BODY_LIMITS } from '../limits.js';
@@ -34,7 +37,13 @@ const service: ServiceModule = {
         `invalid API rate limit "${settings.rateLimitInvalid}": give requests per minute ("60") or LinkAce's "N,M" (N requests per M minutes)`,
         'Set it with --rate-limit or the API_RATE_LIMIT environment variable.',
       );
-    const db = openDb(ctx.dataDir);
+    const log = guardLog(ctx.log);
+    const db = openDb(
+      ctx.dataDir,
+      storeOpenOptions(ctx.options.resetStores, 'bookmarks', (m) => log('warn', m)),
+    );
+    // disk full -> 507, a damaged file -> read-only and 503 (store-guard.ts)
+    const guard = new StoreGuard(join(ctx.dataDir, DB_FILE), 'bookmarks', () => (db.open ? db : undefined), log);
 
     // First start: an admin user and a token; the plaintext token exists only now.
     // Its user.created is published once the server listens (the notification service subscribed by then).
@@ -70,7 +79,12 @@ const service: ServiceModule = {
     installParsers(app);
     app.setValidatorCompiler(() => () => true);
     app.setSerializerCompiler(() => (data) => JSON.stringify(data));
-    app.setErrorHandler(errorHandler);
+    app.setErrorHandler((err, req, reply) => {
+      const fault = guard.fault(err);
+      if (fault) return reply.code(fault.status).send({ message: fault.message, error: fault.code });
+      return errorHandler(err as Parameters<typeof errorHandler>[0], req, reply);
+    });
+    watchWrites(app, guard);
     app.decorateRequest('bmCaller', null);
     await app.register(multipart, { limits: { fileSize: BODY_LIMITS.bookmarksImport, files: 1 } });
     await app.register(swagger, {
@@ -85,7 +99,7 @@ const service: ServiceModule = {
     const limiters = { v1: new RateLimiter(settings.rateLimit), v2: new RateLimiter(settings.v2RateLimit) };
     app.addHook(
       'onRequest',
-      makeAuthHook(db, limiters, () => settings.guestAccess),
+      makeAuthHook(db, limiters, () => settings.guestAccess, new AuthThrottle({ prefixOf: tokenPrefix, failuresPerMinute: ctx.options.authFailuresPerMinute })),
     );
 
     app.get('/api/version', { schema: { tags: ['General'], summary: 'API version', security: [], response: { 200: { type: 'object', properties: { version: { type: 'string' } } } } } }, async () => ({
@@ -98,7 +112,7 @@ const service: ServiceModule = {
     let closed = false;
 
     return {
-      health: () => ({ status: 'ok' as const, linkCheck: settings.linkCheck, fetchMetadata: settings.fetchMetadata }),
+      health: () => ({ status: guard.status === 'ok' ? ('ok' as const) : ('degraded' as const), store: guard.status, linkCheck: settings.linkCheck, fetchMetadata: settings.fetchMetadata }),
       localCredentials: () => (adminToken ? { bmToken: adminToken } : {}),
       admin: bookmarksAdmin(db, (event) => ctx.events.emit(event)),
       started() {

@@ -1,21 +1,53 @@
 /**
  * The delivery dashboard (GET /notify/dashboard): deliveries with their attempts, failed first,
  * each with a Redeliver button (a plain form POST, so it works without JavaScript).
- * Auth: the API key as a Bearer header, or once as `?key=...`, which sets an HttpOnly,
- * SameSite=Strict cookie and redirects to the clean URL.
+ * Auth: the API key as a Bearer header, or a one-time link: `POST /dashboard/links` (Bearer key) makes a
+ * code good for one use within LINK_CODE_TTL_MS; `GET /dashboard?code=...` exchanges it for an
+ * HttpOnly, SameSite=Strict cookie and redirects to the clean URL, so the long-lived key never appears
+ * in a URL, a browser history or a log. (`?key=...` is still taken, for links printed by older clients;
+ * the request log redacts it.)
+ * Every dashboard answer carries `Referrer-Policy: no-referrer` and `Cache-Control: no-store`.
  * CSRF: SameSite does not separate ports of 127.0.0.1, so each form carries a token, the HMAC of the
  * cookie under a secret made when the server starts; a POST authorised by the cookie must carry it
  * (compared in constant time). A POST with a Bearer header needs none (a page cannot set that header).
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { bearerToken, cookieValue } from './http-util.js';
+import { bearerToken, cookieValue, sendError } from './http-util.js';
 import type { Notifier } from './service.js';
 import type { Delivery, DeliveryStatus, Webhook } from './store/index.js';
 import { DELIVERY_STATUSES } from './store/index.js';
 import { scaledSchedule } from '../../webhooks/schedule.js';
+import { AuthThrottle } from '../auth-throttle.js';
 
 export const DASHBOARD_COOKIE = 'ops_notify_key';
+/** How long a one-time dashboard code may wait to be used. */
+export const LINK_CODE_TTL_MS = 60_000;
+/** Codes not yet used, at most (the oldest is dropped first). */
+const MAX_PENDING_CODES = 100;
+
+/** One-time codes for dashboard links: each maps to the key that asked for it, used once, expiring. */
+export class LinkCodes {
+  private readonly pending = new Map<string, { key: string; expiresAt: number }>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  issue(key: string): { code: string; expiresAt: number } {
+    for (const [c, v] of this.pending) if (v.expiresAt <= this.now()) this.pending.delete(c);
+    while (this.pending.size >= MAX_PENDING_CODES) this.pending.delete(this.pending.keys().next().value!);
+    const code = randomBytes(24).toString('base64url');
+    const expiresAt = this.now() + LINK_CODE_TTL_MS;
+    this.pending.set(code, { key, expiresAt });
+    return { code, expiresAt };
+  }
+
+  /** The key a code stands for, once; undefined for an unknown, used or expired code. */
+  redeem(code: string): string | undefined {
+    const hit = this.pending.get(code);
+    this.pending.delete(code);
+    return hit && hit.expiresAt > this.now() ? hit.key : undefined;
+  }
+}
 /** Deliveries per dashboard page; older ones are a link away, so no failed delivery is out of sight. */
 export const DASHBOARD_PAGE_SIZE = 200;
 
@@ -137,18 +169,51 @@ ${pager}
 
 function unauthorizedPage(): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>ops notifications · sign in</title><style>${STYLE}</style></head>
-<body><h1>API key needed</h1><p>Open this page with <code>?key=&lt;notification API key&gt;</code> once
-(<code>ops hook dashboard</code> prints the link), or send <code>Authorization: Bearer &lt;key&gt;</code>.</p></body></html>`;
+<body><h1>API key needed</h1><p>Open a fresh link from <code>ops hook dashboard</code> (each link works once, for a
+minute), or send <code>Authorization: Bearer &lt;key&gt;</code>.</p></body></html>`;
 }
 
-export function registerDashboard(app: FastifyInstance, notifier: Notifier, isValidKey: (key: string) => boolean): void {
+function throttledPage(retryAfter: number): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>ops notifications · wait</title><style>${STYLE}</style></head>
+<body><h1>Too many wrong keys</h1><p>Too many wrong API keys or links came from this address. Try again in ${retryAfter} s.</p></body></html>`;
+}
+
+export function registerDashboard(app: FastifyInstance, notifier: Notifier, isValidKey: (key: string) => boolean, throttle = new AuthThrottle(), codes = new LinkCodes()): void {
+  app.register(async (scope) => dashboardRoutes(scope, notifier, isValidKey, throttle, codes));
+}
+
+function dashboardRoutes(app: FastifyInstance, notifier: Notifier, isValidKey: (key: string) => boolean, throttle: AuthThrottle, codes: LinkCodes): void {
   const base = app.prefix;
+  // the page and its links must not leak through Referer headers or caches
+  app.addHook('onRequest', async (_req, reply) => {
+    reply.header('referrer-policy', 'no-referrer').header('cache-control', 'no-store');
+  });
   const cookiePath = base || '/';
 
-  const authorized = (req: FastifyRequest): boolean => {
-    const key = bearerToken(req) ?? cookieValue(req, DASHBOARD_COOKIE);
-    return key !== undefined && isValidKey(key);
+  /**
+   * Checks a presented key (or one-time code: `check` says which) under the throttle
+   * (auth-throttle.ts): true when it is good; false once the refusal (401, or 429 when this client's
+   * wrong keys spent their budget) was answered.
+   */
+  const admit = (req: FastifyRequest, reply: FastifyReply, credential: string | undefined, check: (c: string) => boolean, refuse = deny): boolean => {
+    if (credential === undefined) {
+      void refuse(reply);
+      return false;
+    }
+    const wait = throttle.check(req.ip, credential);
+    if (wait !== null) {
+      void reply.code(429).header('retry-after', String(wait)).type('text/html; charset=utf-8').send(throttledPage(wait));
+      return false;
+    }
+    if (!check(credential)) {
+      throttle.failed(req.ip, credential);
+      void refuse(reply);
+      return false;
+    }
+    throttle.succeeded(credential);
+    return true;
   };
+  const authorized = (req: FastifyRequest, reply: FastifyReply): boolean => admit(req, reply, bearerToken(req) ?? cookieValue(req, DASHBOARD_COOKIE), isValidKey);
   // CSRF tokens: HMAC of the session cookie under a secret of this server run
   const csrfSecret = randomBytes(32);
   const csrfFor = (cookie: string) => createHmac('sha256', csrfSecret).update(cookie).digest('base64url');
@@ -163,16 +228,30 @@ export function registerDashboard(app: FastifyInstance, notifier: Notifier, isVa
   };
   const deny = (reply: FastifyReply) => reply.code(401).type('text/html; charset=utf-8').send(unauthorizedPage());
 
-  app.get<{ Querystring: { key?: string; status?: string; redelivered?: string; refused?: string; offset?: string } }>('/dashboard', async (req, reply) => {
+  // a one-time link: the API key as a Bearer header in, a code good for one use out
+  app.post('/dashboard/links', async (req, reply) => {
+    const key = bearerToken(req);
+    const refuse = (r: FastifyReply) => sendError(r, 401, 'unauthorized', 'send the API key as Authorization: Bearer <key> to make a dashboard link');
+    if (!admit(req, reply, key, isValidKey, refuse)) return reply;
+    const { code, expiresAt } = codes.issue(key!);
+    return reply.code(201).send({ code, url: `${base}/dashboard?code=${code}`, expires_at: new Date(expiresAt).toISOString() });
+  });
+
+  app.get<{ Querystring: { key?: string; code?: string; status?: string; redelivered?: string; refused?: string; offset?: string } }>('/dashboard', async (req, reply) => {
     const q = req.query;
-    if (typeof q.key === 'string') {
-      if (!isValidKey(q.key)) return deny(reply);
+    if (typeof q.key === 'string' || typeof q.code === 'string') {
+      const got: { key?: string } = { key: q.key };
+      if (typeof q.code === 'string') {
+        const redeem = (c: string) => (got.key = codes.redeem(c)) !== undefined && isValidKey(got.key);
+        if (!admit(req, reply, q.code, redeem)) return reply;
+      } else if (!admit(req, reply, got.key, isValidKey)) return reply;
+      const key = got.key!;
       const rest = new URLSearchParams();
       if (typeof q.status === 'string') rest.set('status', q.status);
-      reply.header('set-cookie', `${DASHBOARD_COOKIE}=${encodeURIComponent(q.key)}; Path=${cookiePath}; HttpOnly; SameSite=Strict`);
+      reply.header('set-cookie', `${DASHBOARD_COOKIE}=${encodeURIComponent(key)}; Path=${cookiePath}; HttpOnly; SameSite=Strict`);
       return reply.redirect(`${base}/dashboard${rest.size ? `?${rest}` : ''}`, 303);
     }
-    if (!authorized(req)) return deny(reply);
+    if (!authorized(req, reply)) return reply;
     const status = (DELIVERY_STATUSES as readonly string[]).includes(q.status ?? '') ? (q.status as DeliveryStatus) : undefined;
     const rawOffset = q.offset;
     const offset = typeof rawOffset === 'string' && /^\d{1,9}$/.test(rawOffset) ? Number(rawOffset) : 0;
@@ -208,7 +287,7 @@ export function registerDashboard(app: FastifyInstance, notifier: Notifier, isVa
   });
 
   app.post<{ Params: { id: string } }>('/dashboard/deliveries/:id/redeliver', async (req, reply) => {
-    if (!authorized(req)) return deny(reply);
+    if (!authorized(req, reply)) return reply;
     if (!csrfOk(req))
       return reply
         .code(403)

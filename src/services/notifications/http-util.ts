@@ -2,6 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ValidationError } from './validate.js';
 import { BODY_LIMITS, BodyLimitError, parseJsonBody } from '../limits.js';
+import type { StoreFault } from '../store-guard.js';
 
 export interface ErrorBody {
   error: string;
@@ -12,6 +13,11 @@ export interface ErrorBody {
 export function sendError(reply: FastifyReply, status: number, error: string, message: string, errors?: Record<string, string[]>) {
   const body: ErrorBody = { error, message, ...(errors ? { errors } : {}) };
   return reply.code(status).type('application/json; charset=utf-8').send(body);
+}
+
+/** 429 for a client whose wrong keys spent its budget (auth-throttle.ts). */
+export function tooManyFailures(reply: FastifyReply, retryAfter: number) {
+  return sendError(reply.header('retry-after', String(retryAfter)), 429, 'too_many_attempts', `too many wrong API keys from this client: try again in ${retryAfter} s`);
 }
 
 export function bearerToken(req: FastifyRequest): string | undefined {
@@ -40,9 +46,10 @@ export function cookieValue(req: FastifyRequest, name: string): string | undefin
 
 /**
  * JSON and form parsers for this service's scope: an empty body is accepted (clients send the
- * content type on every call), bad JSON is a 400 with our error body.
+ * content type on every call), bad JSON is a 400 with our error body; a store fault (disk full, damaged
+ * file: `storeFault`, store-guard.ts) answers 507 or 503 with its message.
  */
-export function installParsers(app: FastifyInstance): void {
+export function installParsers(app: FastifyInstance, storeFault: (err: unknown) => StoreFault | null = () => null): void {
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMITS.notificationsJson }, (_req, body, done) => {
     const text = (body as string).trim();
@@ -62,6 +69,8 @@ export function installParsers(app: FastifyInstance): void {
   });
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, _req, reply) => {
     if (err instanceof ValidationError) return sendError(reply, 400, 'validation_failed', err.message, err.errors);
+    const fault = storeFault(err);
+    if (fault) return sendError(reply, fault.status, fault.code, fault.message);
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
     if (status === 500) {
       reply.log.error(err);

@@ -4,7 +4,12 @@
  * See docs/notifications.md.
  */
 import { timingSafeEqual } from 'node:crypto';
-import { hashApiKey } from './store/index.js';
+import { join } from 'node:path';
+import { hashApiKey, maskApiKey } from './store/index.js';
+import { AuthThrottle } from '../auth-throttle.js';
+import { capOf, DEFAULT_CAPS } from '../limits.js';
+import { DB_FILE } from './store/db.js';
+import { guardLog, StoreGuard, storeOpenOptions, watchWrites } from '../store-guard.js';
 import type { ServiceHandle, ServiceModule } from '../types.js';
 import { retryScaleProblem } from '../../webhooks/schedule.js';
 import { registerDashboard } from './dashboard.js';
@@ -25,12 +30,19 @@ const service: ServiceModule = {
       retryScale = 1;
     }
     const concurrency = Number(ctx.options.notifyConcurrency ?? 16);
+    const log = guardLog(ctx.log);
+    // disk full -> 507, a damaged file -> read-only and 503 (store-guard.ts)
+    const guard = new StoreGuard(join(ctx.dataDir, DB_FILE), 'notifications', () => (notifier.store.db.open ? notifier.store.db : undefined), log);
     const notifier = new Notifier({
+      storeOptions: storeOpenOptions(ctx.options.resetStores, 'notifications', (m) => log('warn', m)),
       dataDir: ctx.dataDir,
       retryScale,
       concurrencyPerReceiver: Number.isInteger(concurrency) && concurrency > 0 ? concurrency : 16,
       fetchPolicy: effectiveFetchPolicy(ctx.options.fetchPolicy, ctx.options.host),
-      onError: (err) => ctx.log.error({ err }, 'notifications: delivery worker error'),
+      onError: (err) => {
+        // a store fault is logged once by the guard, not on every turn of the worker
+        if (!guard.fault(err)) ctx.log.error({ err }, 'notifications: delivery worker error');
+      },
     });
     const { store } = notifier;
 
@@ -60,16 +72,25 @@ const service: ServiceModule = {
       }
     });
 
-    installParsers(app);
-    registerApi(app, notifier, isValidKey);
-    registerDashboard(app, notifier, isValidKey);
+    installParsers(app, (err) => guard.fault(err));
+    watchWrites(app, guard);
+    // wrong keys are throttled per client address and per key prefix (the shown `ntf_xxxx`), API and dashboard together
+    const throttle = new AuthThrottle({ failuresPerMinute: ctx.options.authFailuresPerMinute, prefixOf: (k) => (k.startsWith('ntf_') ? maskApiKey(k) : undefined) });
+    registerApi(app, notifier, isValidKey, throttle, capOf(ctx.options.maxWebhooks, DEFAULT_CAPS.webhooks));
+    registerDashboard(app, notifier, isValidKey, throttle);
     app.setNotFoundHandler((req, reply) => sendError(reply, 404, 'not_found', `no route ${req.method} ${req.url.split('?')[0]} in the notification service`));
 
     let closed = false;
     return {
       health() {
         const counts = store.countsByStatus();
-        return { status: notifier.worker.isRunning ? 'ok' : 'degraded', worker: notifier.worker.isRunning ? 'running' : 'stopped', deliveries: counts, retryScale };
+        return {
+          status: notifier.worker.isRunning && guard.status === 'ok' ? 'ok' : 'degraded',
+          store: guard.status,
+          worker: notifier.worker.isRunning ? 'running' : 'stopped',
+          deliveries: counts,
+          retryScale,
+        };
       },
       localCredentials: () => (createdKey ? { notifyApiKey: createdKey } : {}),
       admin: notificationsAdmin(store, () => notifier.clock.now()),

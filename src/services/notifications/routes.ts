@@ -16,7 +16,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { EVENT_DESCRIPTIONS, EVENT_TYPES, type EventType } from '../../webhooks/envelope.js';
-import { bearerToken, sendError } from './http-util.js';
+import { bearerToken, sendError, tooManyFailures } from './http-util.js';
+import { AuthThrottle } from '../auth-throttle.js';
+import { DEFAULT_CAPS } from '../limits.js';
 import { Notifier } from './service.js';
 import type { Webhook, WebhookWithSecret } from './store/index.js';
 import { parseEventQuery, parseListQuery, parseTrigger, parseWebhookCreate, parseWebhookPatch } from './validate.js';
@@ -26,7 +28,7 @@ const publicWebhook = (w: WebhookWithSecret): Webhook => {
   return rest;
 };
 
-export function registerApi(app: FastifyInstance, notifier: Notifier, isValidKey: (key: string) => boolean): void {
+export function registerApi(app: FastifyInstance, notifier: Notifier, isValidKey: (key: string) => boolean, throttle = new AuthThrottle(), maxWebhooks: number = DEFAULT_CAPS.webhooks): void {
   const { store } = notifier;
   const now = () => notifier.clock.now();
 
@@ -36,11 +38,20 @@ export function registerApi(app: FastifyInstance, notifier: Notifier, isValidKey
       if (!key) {
         return sendError(reply, 401, 'unauthorized', 'missing API key: send Authorization: Bearer <key> (ops serve writes it to the local profile)');
       }
-      if (!isValidKey(key)) return sendError(reply, 401, 'unauthorized', 'invalid API key');
+      // wrong keys are throttled per client address and key prefix (auth-throttle.ts)
+      const wait = throttle.check(req.ip, key);
+      if (wait !== null) return tooManyFailures(reply, wait);
+      if (!isValidKey(key)) {
+        throttle.failed(req.ip, key);
+        return sendError(reply, 401, 'unauthorized', 'invalid API key');
+      }
+      throttle.succeeded(key);
     });
 
     api.post('/v1/webhooks', async (req, reply) => {
       const input = parseWebhookCreate(req.body);
+      if (store.webhookIds().length >= maxWebhooks)
+        return sendError(reply, 403, 'limit_reached', `this service holds at most ${maxWebhooks} webhooks: delete one first (ops serve --max-webhooks sets the cap)`);
       const w = store.createWebhook({ ...input, secret: input.secret ?? Notifier.newSecret() }, now());
       return reply.code(201).header('location', `${app.prefix}/v1/webhooks/${w.id}`).send(w);
     });

@@ -9,6 +9,7 @@ import { systemClock, type Clock } from '../../webhooks/schedule.js';
 import { NotifyStore } from './store/index.js';
 import { DeliveryWorker } from './worker.js';
 import type { FetchPolicy } from '../net/fetch-policy.js';
+import type { OpenStoreOptions } from '../store-guard.js';
 
 export interface NotifierOptions {
   dataDir: string;
@@ -19,6 +20,8 @@ export interface NotifierOptions {
   /** What webhook delivery may reach (services/net/fetch-policy.ts); default any. */
   fetchPolicy?: FetchPolicy;
   onError?: (err: unknown) => void;
+  /** How the store is opened when damaged (store-guard.ts). */
+  storeOptions?: OpenStoreOptions;
 }
 
 export class Notifier {
@@ -34,7 +37,7 @@ export class Notifier {
     this.onError = opts.onError;
     this.clock = opts.clock ?? systemClock;
     this.retryScale = opts.retryScale ?? 1;
-    this.store = new NotifyStore(opts.dataDir);
+    this.store = new NotifyStore(opts.dataDir, undefined, opts.storeOptions);
     this.worker = new DeliveryWorker({
       store: this.store,
       clock: this.clock,

@@ -104,5 +104,9 @@ export const Errors = {
   notFound: (method: string, url: string) => new ApiError(404, 'NotFound', `No route for ${method} ${url}`, { method, url }),
   unauthorized: (message: string) => new ApiError(401, 'Unauthorized', message, null, { 'www-authenticate': 'Bearer' }),
   invalidApiKey: () => new ApiError(401, 'InvalidApiKey', 'Unauthorized: the API key is not valid', null, { 'www-authenticate': 'Bearer' }),
+  pipelineLimit: (cap: number) =>
+    new ApiError(403, 'PipelineLimitReached', `This server holds at most ${cap} pipelines: delete one first (ops serve --max-pipelines sets the cap)`, { max_pipelines: cap }),
+  tooManyAuthFailures: (retryAfter: number) =>
+    new ApiError(429, 'TooManyFailedAuthentications', `Too many wrong API keys from this client: try again in ${retryAfter} s`, { retry_after: retryAfter }, { 'retry-after': String(retryAfter) }),
   unknownApiKey: (name: string) => new ApiError(404, 'UnknownApiKey', `Unknown API key '${name}'`, { name }),
 };

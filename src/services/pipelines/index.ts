@@ -23,7 +23,9 @@ import { metricsRoutes } from './routes/metrics.js';
 import { miscRoutes } from './routes/misc.js';
 import { pipelineRoutes } from './routes/pipelines.js';
 import { PipelineStore } from './store.js';
-import { BODY_LIMITS } from '../limits.js';
+import { AuthThrottle } from '../auth-throttle.js';
+import { guardLog, StoreGuard, storeOpenOptions, watchWrites } from '../store-guard.js';
+import { BODY_LIMITS, capOf, DEFAULT_CAPS } from '../limits.js';
 
 /** Ceiling of the buffered-body parser (the API routes get BODY_LIMITS.pipelinesJson; ingress streams, limited by ingress/limits.ts). */
 export const BODY_LIMIT = 256 * 1024 * 1024;
@@ -45,8 +47,14 @@ const service: ServiceModule = {
   name: 'pipelines',
   prefix: '/v0',
   async register(app: FastifyInstance, ctx) {
-    const store = new PipelineStore(ctx.dataDir);
     const notes: string[] = [];
+    const log = guardLog(ctx.log);
+    const store = new PipelineStore(
+      ctx.dataDir,
+      storeOpenOptions(ctx.options.resetStores, 'pipelines', (m) => log('warn', m)),
+    );
+    // disk full -> 507, a damaged file -> read-only and 503 (store-guard.ts)
+    const guard = new StoreGuard(store.file, 'pipelines', () => (store.db.open ? store.db : undefined), log);
     const logs = new LogBook();
     const keys = new ApiKeys(store, ctx.dataDir);
     const keepAlive = Number(ctx.options.pipelinesKeepAliveMs ?? DEFAULT_KEEPALIVE_MS);
@@ -54,6 +62,7 @@ const service: ServiceModule = {
       connectorAccess: connectorAccessOf(ctx.options),
       // each pipeline's checkpoints and input log (docs/pipelines.md, "Durable pipelines")
       storageRoot: join(ctx.dataDir, 'storage'),
+      maxPipelines: capOf(ctx.options.maxPipelines, DEFAULT_CAPS.pipelines),
       keepAliveMs: Number.isFinite(keepAlive) && keepAlive > 0 ? keepAlive : DEFAULT_KEEPALIVE_MS,
       compileDelayMs: typeof ctx.options.pipelinesCompileDelayMs === 'number' ? ctx.options.pipelinesCompileDelayMs : 0,
       defaultMemoryMb: typeof ctx.options.pipelinesMemoryMb === 'number' ? ctx.options.pipelinesMemoryMb : undefined,
@@ -94,8 +103,19 @@ const service: ServiceModule = {
     });
 
     if (authOn) {
+      // wrong keys are throttled per client address (auth-throttle.ts): 429 with Retry-After
+      const throttle = new AuthThrottle({ failuresPerMinute: ctx.options.authFailuresPerMinute });
       app.addHook('onRequest', async (req) => {
-        keys.check(req.headers.authorization);
+        const credential = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+        const wait = throttle.check(req.ip, credential);
+        if (wait !== null) throw Errors.tooManyAuthFailures(wait);
+        try {
+          keys.check(req.headers.authorization);
+        } catch (err) {
+          if (credential !== undefined && err instanceof ApiError && err.status === 401) throttle.failed(req.ip, credential);
+          throw err;
+        }
+        if (credential !== undefined) throttle.succeeded(credential);
       });
     }
 
@@ -103,6 +123,8 @@ const service: ServiceModule = {
       if (err instanceof ApiError) {
         return reply.code(err.status).headers(err.headers).send(err.body());
       }
+      const fault = guard.fault(err);
+      if (fault) return reply.code(fault.status).send({ message: fault.message, error_code: fault.status === 507 ? 'InsufficientStorage' : 'StoreDamaged', details: { store: guard.file } });
       const status = typeof err.statusCode === 'number' && err.statusCode >= 400 ? err.statusCode : 500;
       if (status >= 500) ctx.log.error({ err }, 'pipelines: internal error');
       return reply.code(status).send({
@@ -111,6 +133,7 @@ const service: ServiceModule = {
         details: null,
       });
     });
+    watchWrites(app, guard);
     app.setNotFoundHandler((req, reply) => {
       const e = Errors.notFound(req.method, req.url);
       return reply.code(e.status).send(e.body());
@@ -140,7 +163,7 @@ const service: ServiceModule = {
     miscRoutes(app, manager, logs, keys);
 
     return {
-      health: () => ({ status: 'ok' as const, pipelines: manager.list().length, auth: authOn }),
+      health: () => ({ status: guard.status === 'ok' ? ('ok' as const) : ('degraded' as const), store: guard.status, pipelines: manager.list().length, auth: authOn }),
       localCredentials: () => (localKey ? { pipeApiKey: localKey } : {}),
       // the pipelines that were running when the server last stopped start again
       started: () => {

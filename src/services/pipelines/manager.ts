@@ -24,6 +24,7 @@ import type { LogBook, LogLevel } from './logs.js';
 import { HEARTBEAT_MS, MonitorEvents } from './monitor-events.js';
 import { clockSettings } from './clock.js';
 import { BUDGET_CHECK_MS, defaultBudgetMb, overBudget, overBudgetError, startRefusal, type PipelineMemory } from './memory-budget.js';
+import { DEFAULT_CAPS } from '../limits.js';
 import {
   defaultProgramConfig,
   defaultRuntimeConfig,
@@ -57,6 +58,8 @@ export interface PipelineDescr {
 
 export interface ManagerOptions {
   keepAliveMs: number;
+  /** How many pipelines there may be (limits.ts DEFAULT_CAPS.pipelines); creating one more is 403. */
+  maxPipelines?: number;
   /** Extra time spent in CompilingRust (a test knob; 0 by default). */
   compileDelayMs?: number;
   /** Time and heap limits of the SQL compiler worker. */
@@ -276,6 +279,8 @@ export class PipelineManager {
   }
 
   private insert(d: PipelineDescr): Entry {
+    const cap = this.opts.maxPipelines ?? DEFAULT_CAPS.pipelines;
+    if (this.byName.size >= cap) throw Errors.pipelineLimit(cap);
     const now = nowIso();
     const rec: PipelineRecord = {
       id: uuidv7(),
@@ -337,27 +342,29 @@ export class PipelineManager {
     const programChanged = d.program_code !== rec.program_code || JSON.stringify(programConfig) !== JSON.stringify(rec.program_config);
     const changed = programChanged || d.name !== rec.name || d.description !== rec.description || JSON.stringify(runtimeConfig) !== JSON.stringify(rec.runtime_config);
     if (!changed) return e;
+    const next: PipelineRecord = { ...rec, name: d.name, description: d.description, runtime_config: runtimeConfig, version: rec.version + 1 };
+    if (programChanged)
+      Object.assign(next, {
+        program_code: d.program_code,
+        program_config: programConfig,
+        program_version: rec.program_version + 1,
+        program_status: 'Pending',
+        program_status_since: nowIso(),
+        program_info: null,
+        program_binary_url: null,
+      });
+    // stored first: a write the store refuses (disk full) leaves the pipeline as it was
+    this.store.save(next);
     if (d.name !== rec.name) {
       this.byName.delete(rec.name);
       this.byName.set(d.name, e);
     }
-    rec.name = d.name;
-    rec.description = d.description;
-    rec.runtime_config = runtimeConfig;
-    rec.version += 1;
+    Object.assign(rec, next);
     if (programChanged) {
-      rec.program_code = d.program_code;
-      rec.program_config = programConfig;
-      rec.program_version += 1;
-      rec.program_status = 'Pending';
-      rec.program_status_since = nowIso();
-      rec.program_info = null;
-      rec.program_binary_url = null;
       e.program = null;
       this.log(e, 'INFO', 'manager', 'pipeline_manager::api', `program of '${rec.name}' changed (program version ${rec.program_version})`);
       if (e.runtime) this.log(e, 'INFO', 'manager', 'pipeline_manager::api', `the running instance keeps program version ${e.runtime.programVersion} until it is shut down and started again`);
     }
-    this.store.save(rec);
     this.noteStatus(e);
     if (programChanged) this.compiler.schedule(e);
     return e;

@@ -4,9 +4,12 @@
  * Shutdown) is what a restart of the server brings each pipeline back to; the pipelines' state itself is in
  * their storage folders (storage/).
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openCheckedDatabase, type OpenStoreOptions } from '../store-guard.js';
 import { join } from 'node:path';
 import type { PipelineRecord } from './model.js';
+
+export const PIPELINES_DB_FILE = 'pipelines.db';
 
 export interface ApiKeyRow {
   id: string;
@@ -16,12 +19,14 @@ export interface ApiKeyRow {
 }
 
 export class PipelineStore {
-  private readonly db: Database.Database;
+  readonly db: Database.Database;
 
-  constructor(dir: string) {
-    this.db = new Database(join(dir, 'pipelines.db'));
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
+  readonly file: string;
+
+  /** Opens the store, checked first (store-guard.ts: a damaged file throws StoreDamagedError). */
+  constructor(dir: string, options: OpenStoreOptions = {}) {
+    this.file = join(dir, PIPELINES_DB_FILE);
+    this.db = openCheckedDatabase(this.file, 'pipelines', options);
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS pipelines (
         id TEXT PRIMARY KEY,

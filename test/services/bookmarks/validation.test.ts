@@ -88,7 +88,8 @@ describe('list, tag and note validation', () => {
     expect(await errors('POST', '/api/v2/lists', { name: 'ok', description: ['bla'] })).toEqual({ description: ['The description must be a string.'] });
     expect(await errors('POST', '/api/v2/lists', { name: 'ok', visibility: 7 })).toHaveProperty('visibility');
     const a = (await f.req(f.A, 'POST', '/api/v2/lists', { name: 'one' })).body;
-    expect((await f.req(f.A, 'POST', '/api/v2/lists', { name: 'one' })).status).toBe(200); // no uniqueness on create
+    // one list per name per user (issue 33; LinkAce itself checks only on rename)
+    expect(await errors('POST', '/api/v2/lists', { name: 'one' })).toEqual({ name: ['The name has already been taken.'] });
     await f.req(f.A, 'POST', '/api/v2/lists', { name: 'two' });
     expect(await errors('PATCH', `/api/v2/lists/${a.id}`, { name: 'two' })).toEqual({ name: ['The name has already been taken.'] });
     expect((await f.req(f.A, 'PATCH', `/api/v2/lists/${a.id}`, { name: 'one' })).status).toBe(200);

@@ -35,8 +35,8 @@ export function readCollectionFields(
     if (!clean) c.fail('name', 'The :attribute field is required.');
     else {
       f.name = clean;
-      const mustBeUnique = kind === 'tags' || (opts.current !== undefined && opts.current.name !== clean);
-      if (mustBeUnique && (!opts.current || opts.current.name !== clean)) {
+      // one tag and one list per name per user (the store's unique indexes say so too)
+      if (!opts.current || opts.current.name !== clean) {
         const other = findOwnByName(deps.db, kind, userId, clean);
         if ((other && other.id !== opts.current?.id) || opts.seen?.has(clean)) c.fail('name', 'The :attribute has already been taken.');
         opts.seen?.add(clean);

@@ -32,19 +32,29 @@ export class WriteBatcher {
     const jobs = this.queue;
     this.queue = [];
     const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+    let lastError: unknown;
     try {
       this.db.transaction(() => {
         for (const job of jobs) {
+          // SQLite may roll the whole transaction back on some errors (a full disk while spilling the
+          // cache): the jobs left would then run outside it and commit alone, so they fail with it
+          if (!this.db.inTransaction) {
+            outcomes.push({ ok: false, error: lastError });
+            continue;
+          }
           try {
             outcomes.push({ ok: true, value: this.db.transaction(job.fn)() });
           } catch (error) {
+            lastError = error;
             outcomes.push({ ok: false, error });
           }
         }
       })();
     } catch (error) {
-      // the commit itself failed: nothing was written
-      for (const job of jobs) job.reject(error);
+      // the commit itself failed: nothing was written (and when SQLite had rolled the transaction back
+      // already, the error that made it do so is the one to tell)
+      const reason = lastError !== undefined && /no transaction is active/.test((error as Error).message) ? lastError : error;
+      for (const job of jobs) job.reject(reason);
       return;
     }
     jobs.forEach((job, i) => {

@@ -1,13 +1,36 @@
-/** Opens the bookmark database (SQLite, WAL, foreign keys) and applies the migrations in order. */
-import Database from 'better-sqlite3';
+/** Opens the bookmark database (SQLite, WAL, synchronous FULL, foreign keys) and applies the migrations in order. */
+import type Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { openCheckedDatabase, type OpenStoreOptions } from '../../store-guard.js';
 
 export type DB = Database.Database;
 
 export const DB_FILE = 'bookmarks.sqlite';
 
-const MIGRATIONS: string[] = [
+/**
+ * 4: one list per name per user, enforced by a unique index as tags are (issue 33). Lists that already
+ * share a name with an older list of the same user (two imports at once made them) are renamed, never
+ * merged or dropped: the oldest keeps the name, the others become "name (2)", "name (3)", ... (the first
+ * number free for that user), keeping their links, description and visibility. Trashed lists count too.
+ */
+function uniqueListNames(db: DB): void {
+  const dups = db.prepare('SELECT id, user_id, name FROM lists l WHERE EXISTS (SELECT 1 FROM lists o WHERE o.user_id = l.user_id AND o.name = l.name AND o.id < l.id) ORDER BY id').all() as {
+    id: number;
+    user_id: number;
+    name: string;
+  }[];
+  const taken = db.prepare('SELECT 1 FROM lists WHERE user_id = ? AND name = ?').pluck();
+  const rename = db.prepare('UPDATE lists SET name = ? WHERE id = ?');
+  for (const d of dups) {
+    let n = 2;
+    while (taken.get(d.user_id, `${d.name} (${n})`)) n++;
+    rename.run(`${d.name} (${n})`, d.id);
+  }
+  db.exec('DROP INDEX lists_user_name; CREATE UNIQUE INDEX lists_user_name ON lists(user_id, name);');
+}
+
+const MIGRATIONS: (string | ((db: DB) => void))[] = [
   // 1: initial schema
   `
   CREATE TABLE users (
@@ -112,23 +135,25 @@ const MIGRATIONS: string[] = [
   `
   DROP TABLE user_events;
   `,
+  uniqueListNames,
 ];
 
 export function migrate(db: DB): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   for (let v = current; v < MIGRATIONS.length; v++) {
     db.transaction(() => {
-      db.exec(MIGRATIONS[v]!);
+      const step = MIGRATIONS[v]!;
+      if (typeof step === 'string') db.exec(step);
+      else step(db);
       db.pragma(`user_version = ${v + 1}`);
     })();
   }
 }
 
-export function openDb(dir: string): DB {
+/** Opens (checked first, see store-guard.ts: a damaged file throws StoreDamagedError) and migrates the store. */
+export function openDb(dir: string, options: OpenStoreOptions = {}): DB {
   mkdirSync(dir, { recursive: true });
-  const db = new Database(join(dir, DB_FILE));
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
+  const db = openCheckedDatabase(join(dir, DB_FILE), 'bookmarks', options);
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   // Checkpoint every ~40 MB of WAL instead of 4 MB: pages rewritten by consecutive writes (the newest index

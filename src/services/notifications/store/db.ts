@@ -1,20 +1,19 @@
 /**
- * Opens the notification database (SQLite, WAL, foreign keys) and brings its schema up to date: the
+ * Opens the notification database (SQLite, WAL, synchronous FULL, foreign keys) and brings its schema up to date: the
  * tables of the first release, then the columns added since, in order.
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { join } from 'node:path';
+import { openCheckedDatabase, type OpenStoreOptions } from '../../store-guard.js';
 import { hashApiKey, maskApiKey } from './keys.js';
 
 export type DB = Database.Database;
 
 export const DB_FILE = 'notifications.db';
 
-/** Opens `dir/file` (or an in-memory database for ':memory:') and migrates it. */
-export function openNotifyDb(dir: string, file = DB_FILE): DB {
-  const db = new Database(dir === ':memory:' ? ':memory:' : join(dir, file));
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
+/** Opens `dir/file` (or an in-memory database for ':memory:'), checked first (store-guard.ts), and migrates it. */
+export function openNotifyDb(dir: string, file = DB_FILE, options: OpenStoreOptions = {}): DB {
+  const db = openCheckedDatabase(dir === ':memory:' ? ':memory:' : join(dir, file), 'notifications', options);
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
   createTables(db);

@@ -10,6 +10,7 @@ import type { AttemptResult } from '../../../webhooks/send.js';
 import type { Attempt, Delivery, DeliveryStatus, Webhook } from '../../../webhooks/api.js';
 import { openNotifyDb, DB_FILE, type DB } from './db.js';
 import * as keys from './keys.js';
+import { STORE_SYNCHRONOUS, type OpenStoreOptions } from '../../store-guard.js';
 import { Webhooks, type WebhookInput, type WebhookPatch, type WebhookWithSecret } from './webhooks.js';
 import { getEvent, listEvents, type StoredEventInfo } from './events.js';
 import { countsByStatus, getDelivery, listDeliveries, type DeliveryQuery } from './deliveries.js';
@@ -25,10 +26,26 @@ export class NotifyStore {
   private readonly webhooks: Webhooks;
   private readonly outbox: Outbox;
 
-  constructor(dir: string, file = DB_FILE) {
-    this.db = openNotifyDb(dir, file);
+  constructor(dir: string, file = DB_FILE, options: OpenStoreOptions = {}) {
+    this.db = openNotifyDb(dir, file, options);
     this.webhooks = new Webhooks(this.db);
     this.outbox = new Outbox(this.db, this.webhooks);
+  }
+
+  /**
+   * The delivery worker's own records (leases, attempts, a key's last use) commit with `synchronous =
+   * NORMAL`: a power cut may forget the last of them, so an attempt is repeated (delivery is at least
+   * once anyway), while every write the API acknowledges (events, webhooks, keys, redeliveries) commits
+   * with the connection's FULL and survives a power cut. Nested in a transaction, fn follows it.
+   */
+  private bookkeeping<T>(fn: () => T): T {
+    if (this.db.inTransaction || this.db.memory) return fn();
+    this.db.pragma('synchronous = NORMAL');
+    try {
+      return fn();
+    } finally {
+      this.db.pragma(`synchronous = ${STORE_SYNCHRONOUS}`);
+    }
   }
 
   close(): void {
@@ -58,7 +75,7 @@ export class NotifyStore {
 
   /** The id of the stored key matching a presented key, or null. Marks its last use (at most once a minute). */
   useApiKey(key: string, now: number): number | null {
-    return keys.useApiKey(this.db, key, now);
+    return this.bookkeeping(() => keys.useApiKey(this.db, key, now));
   }
 
   // ---- webhooks (webhooks.ts) -----------------------------------------------------------------
@@ -121,17 +138,17 @@ export class NotifyStore {
 
   /** Leases up to `limit` due deliveries of one webhook (see Outbox.takeDue). */
   takeDue(webhookId: string, now: number, limit: number, leaseUntil: number): DueDelivery[] {
-    return this.outbox.takeDue(webhookId, now, limit, leaseUntil);
+    return this.bookkeeping(() => this.outbox.takeDue(webhookId, now, limit, leaseUntil));
   }
 
   /** Records one attempt's result and moves its delivery on (see Outbox.finishOne). */
   finishAttempt(d: { id: string; attemptId: number }, result: AttemptResult, now: number, retryScale: number, interrupted = false): DeliveryStatus | undefined {
-    return this.outbox.finishMany([{ delivery: d, result, now, interrupted }], retryScale)[0];
+    return this.bookkeeping(() => this.outbox.finishMany([{ delivery: d, result, now, interrupted }], retryScale)[0]);
   }
 
   /** finishAttempt for many attempts in one transaction (the worker's group commit). */
   finishMany(items: FinishedAttempt[], retryScale: number): (DeliveryStatus | undefined)[] {
-    return this.outbox.finishMany(items, retryScale);
+    return this.bookkeeping(() => this.outbox.finishMany(items, retryScale));
   }
 
   /** After a crash: close attempts left open (interrupted) and make their deliveries due now. */

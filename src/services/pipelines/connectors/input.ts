@@ -7,6 +7,7 @@
  * policy with redirects checked per hop; every source streamed with a byte cap (ConnectorAccess.maxBytes),
  * refused once over it; parse-error details quote at most INVALID_TEXT_CHARS of each bad record.
  */
+import { redactLocation } from '../../redact.js';
 import { open } from 'node:fs/promises';
 import { policyDispatcher, refusedCause, undici } from '../../net/fetch-policy.js';
 import { AccessRefused, isFileLocation, READ_FLAGS, resolveReadPath, type ConnectorAccess } from './access.js';
@@ -119,7 +120,7 @@ export async function fetchSource(location: string, access: ConnectorAccess, sig
 }
 
 function sourceError(endpointName: string, tableName: string, path: string, err: unknown, details: Record<string, unknown>): ConnectorError {
-  return new ConnectorError(`Input connector '${endpointName}' of table '${tableName}' cannot read its source '${path}': ${causeOf(err)}`, {
+  return new ConnectorError(`Input connector '${endpointName}' of table '${tableName}' cannot read its source '${redactLocation(path)}': ${causeOf(err)}`, {
     ...details,
     cause: causeOf(err),
   });
@@ -132,7 +133,7 @@ export async function checkInputSource(decl: ConnectorDecl, endpointName: string
   try {
     await resolveReadPath(path, access);
   } catch (err) {
-    throw sourceError(endpointName, tableName, path, err, { table: tableName, endpoint_name: endpointName, transport: decl.transport.name, path });
+    throw sourceError(endpointName, tableName, path, err, { table: tableName, endpoint_name: endpointName, transport: decl.transport.name, path: redactLocation(path) });
   }
 }
 
@@ -144,7 +145,8 @@ function capText<T extends string | null>(text: T, chars: number): T {
 export async function readInputConnector(decl: ConnectorDecl, endpointName: string, binding: TableBinding, access: ConnectorAccess, signal?: AbortSignal): Promise<ConnectorData> {
   const table = binding.table;
   const path = String(decl.transport.config?.path ?? '');
-  const details = { table: table.name, endpoint_name: endpointName, transport: decl.transport.name, path };
+  // a url_input URL may carry a token: errors and logs show it redacted
+  const details = { table: table.name, endpoint_name: endpointName, transport: decl.transport.name, path: redactLocation(path) };
   let text: string;
   try {
     text = await fetchSource(path, access, signal);
@@ -163,7 +165,7 @@ export async function readInputConnector(decl: ConnectorDecl, endpointName: stri
   if (parsed.errorCount > 0) {
     const e = parsed.errors[0]!;
     throw new ConnectorError(
-      `Input connector '${endpointName}' of table '${table.name}': data from '${path}' does not parse (${parsed.errorCount} errors); first at line ${e.line}: ${capText(e.description, 2 * INVALID_TEXT_CHARS)}`,
+      `Input connector '${endpointName}' of table '${table.name}': data from '${redactLocation(path)}' does not parse (${parsed.errorCount} errors); first at line ${e.line}: ${capText(e.description, 2 * INVALID_TEXT_CHARS)}`,
       {
         ...details,
         cause: 'parse errors',
