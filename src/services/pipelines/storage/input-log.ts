@@ -111,8 +111,12 @@ export function readLog(storage: string, from: number, visit: (rec: LogRecord, l
     const seg = segs[i]!;
     const following = segs[i + 1];
     if (following && following.first <= from) continue; // wholly before `from`
+    // a segment ends where the next begins: anything after that in it was written by a process that went on
+    // after a newer one had started (a pipeline process outliving its server by a moment), never acknowledged
+    const end = following ? following.first : Infinity;
     let lsn = seg.first;
     const reading = readFrames(seg.path, (payload) => {
+      if (lsn >= end) return;
       let rec: LogRecord;
       try {
         rec = decode(payload);
@@ -122,9 +126,9 @@ export function readLog(storage: string, from: number, visit: (rec: LogRecord, l
       if (lsn >= from) visit(rec, lsn);
       lsn++;
     });
-    if (!reading.clean && following) throw new LogDamaged(seg.path, `a record at byte ${reading.damagedAt} is cut short or fails its checksum, and later segments follow it`);
+    if (!reading.clean && following && lsn < end) throw new LogDamaged(seg.path, `a record at byte ${reading.damagedAt} is cut short or fails its checksum, and later segments follow it`);
+    if (following && lsn < end) throw new LogDamaged(following.path, `it starts at record ${following.first}, after the end of the segment before it (${lsn}): records are missing`);
     next = Math.max(next, lsn);
-    if (following && following.first < lsn) throw new LogDamaged(following.path, `it starts at record ${following.first}, before the end of the segment before it (${lsn})`);
   }
   return next;
 }
