@@ -65,32 +65,11 @@ const change = fc.oneof(
     .map(({ id, name, score, del }): InputChange => (del ? { table: 'p', op: 'delete', row: { id, name, score } } : { table: 'p', op: 'upsert', row: { id, name, score } })),
 );
 
-/**
- * The steps with each delete from `e` turned into a delete of a row inserted before (or an insert when none is
- * left): a delete of a row that never came leaves a negative weight, and an aggregate whose group's count falls
- * to 0 so drops the group's other sums (a known issue of the aggregate, not of checkpoints).
- */
-function onlyInsertedDeleted(steps: InputChange[][]): InputChange[][] {
-  const inserted: InputChange[] = [];
-  return steps.map((s) =>
-    s.map((ch) => {
-      if (ch.table !== 'e') return ch;
-      if (ch.op === 'insert') {
-        inserted.push(ch);
-        return ch;
-      }
-      const earlier = inserted.splice(Math.abs(Number((ch as unknown as { row: { v: number } }).row.v)) % Math.max(1, inserted.length), 1)[0];
-      return (earlier ? { ...earlier, op: 'delete' } : { ...ch, op: 'insert' }) as InputChange;
-    }),
-  );
-}
-
 describe('circuit checkpoints', () => {
   it('a restored circuit holds what the original held and steps as it does, wherever it is cut', () => {
     const prog = program();
     fc.assert(
-      fc.property(fc.array(fc.array(change, { minLength: 1, maxLength: 6 }), { minLength: 2, maxLength: 14 }), fc.nat(), (raw, cutAt) => {
-        const steps = onlyInsertedDeleted(raw);
+      fc.property(fc.array(fc.array(change, { minLength: 1, maxLength: 6 }), { minLength: 2, maxLength: 14 }), fc.nat(), (steps, cutAt) => {
         const cut = 1 + (cutAt % (steps.length - 1));
         const original = prog.newCircuit();
         for (const s of steps.slice(0, cut)) original.step(s);
@@ -99,7 +78,7 @@ describe('circuit checkpoints', () => {
         for (const s of steps.slice(cut)) expect(changesOf(restored, s)).toEqual(changesOf(original, s));
         expect(contentsOf(restored)).toEqual(contentsOf(original));
       }),
-      { numRuns: 60 },
+      { numRuns: 100 },
     );
   });
 

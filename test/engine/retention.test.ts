@@ -64,8 +64,7 @@ function roundTrip(c: Circuit): CircuitStatePart[] {
 
 /**
  * A stream of bids in time order with jitter (some late), now and then a delete of a bid inserted before,
- * prices that may overflow SUM. (Only rows that were inserted are deleted: an aggregate whose group's count
- * falls to 0 through a row deleted before it came drops that group's other sums, a known issue of its own.)
+ * prices that may overflow SUM.
  */
 function bids(n: number, seed: number, hugeEvery = 0): InputChange[][] {
   let x = seed;

@@ -12,6 +12,12 @@ import { finalFrom } from '../plan/waterline.js';
 export interface Acc {
   add(v: Value, w: number): void;
   result(): Value;
+  /**
+   * Whether the state is a fresh accumulator's (what a group whose rows all cancelled may be dropped with).
+   * A group's count can fall to 0 while its rows do not cancel (a row deleted before it came, with a negative
+   * weight, beside another row): its sums must then stay. Absent: taken as empty.
+   */
+  empty?(): boolean;
 }
 
 export interface AggSpec {
@@ -134,7 +140,9 @@ export class AggregateOp implements Operator {
       if (old && nw && sameRow(old, nw)) continue;
       if (old) out.push([old, -1]);
       if (nw) out.push([nw, 1]);
-      if (!nw && g.count === 0) this.groups.delete(g.key.length === 0 ? '' : groupKey(g.key, this.keyFns.length));
+      // a group whose rows all cancelled goes; one whose count is 0 but whose sums are not (a row deleted before it came) stays
+      if (!nw && g.count === 0 && g.accs.every((a) => a.empty?.() ?? true) && (!g.dmaps || g.dmaps.every((m) => !m || m.size === 0)))
+        this.groups.delete(g.key.length === 0 ? '' : groupKey(g.key, this.keyFns.length));
     }
     return out;
   }
@@ -158,6 +166,9 @@ export class CountAcc implements Acc {
   result(): Value {
     return this.n;
   }
+  empty(): boolean {
+    return this.n === 0;
+  }
 }
 
 export class SumNumAcc implements Acc {
@@ -170,6 +181,10 @@ export class SumNumAcc implements Acc {
   result(): Value {
     return this.n === 0 ? null : this.s;
   }
+  /** (A DOUBLE sum of values that cancel may keep a rounding residue: its count decides.) */
+  empty(): boolean {
+    return this.n === 0;
+  }
 }
 
 export class SumDecAcc implements Acc {
@@ -181,6 +196,9 @@ export class SumDecAcc implements Acc {
   }
   result(): Value {
     return this.n === 0 ? null : this.s;
+  }
+  empty(): boolean {
+    return this.n === 0 && this.s === 0n;
   }
 }
 
@@ -205,6 +223,9 @@ export class AvgDecAcc implements Acc {
   result(): Value {
     return this.n === 0 ? null : this.s / BigInt(this.n);
   }
+  empty(): boolean {
+    return this.n === 0 && this.s === 0n;
+  }
 }
 
 /** MIN/MAX: value multiset plus the cached extreme; rescans only when the extreme leaves. */
@@ -220,7 +241,8 @@ export class ExtremeAcc implements Acc {
     if (c === 0) this.vals.delete(k);
     else if (e) e.c = c;
     else this.vals.set(k, { v, c });
-    if (w > 0) {
+    // (a value's count may be negative: a row deleted before it came; only values counted above 0 are in the set)
+    if (w > 0 && c > 0) {
       if (this.valid && (this.best === null || this.sign * compareValues(v, this.best) < 0)) this.best = v;
     } else if (this.valid && this.best !== null && c <= 0 && compareValues(v, this.best) === 0) this.valid = false;
   }
@@ -231,6 +253,9 @@ export class ExtremeAcc implements Acc {
       this.valid = true;
     }
     return this.best;
+  }
+  empty(): boolean {
+    return this.vals.size === 0;
   }
 }
 
@@ -246,5 +271,8 @@ export class BoolAcc implements Acc {
   result(): Value {
     if (this.t + this.f === 0) return null;
     return this.every ? this.f === 0 : this.t > 0;
+  }
+  empty(): boolean {
+    return this.t === 0 && this.f === 0;
   }
 }

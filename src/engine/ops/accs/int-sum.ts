@@ -34,6 +34,9 @@ export class SumIntAcc implements Acc {
   result(): Value {
     return this.n === 0 ? null : checkInt(this.s, this.kind, this.site);
   }
+  empty(): boolean {
+    return this.n === 0 && (this.s === 0 || this.s === 0n);
+  }
 }
 
 /** Integer AVG truncates toward zero (as Calcite); the average of in-range values is in range. */
