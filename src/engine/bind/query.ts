@@ -256,7 +256,11 @@ function bindSelect(s: Select, env: Env): BoundQuery {
     return { name, type: exprs[i]!.type, wm: src !== undefined ? cur.columns[src]?.wm : undefined };
   });
   cur = mapNode(cur, exprs, columns);
-  if (s.distinct) cur = node({ kind: 'distinct', inputs: [cur], columns, make: () => new SetOp(SET_FNS.DISTINCT!) });
+  if (s.distinct) {
+    // LATENESS: rows final in a column with a waterline can change no more (DISTINCT releases them)
+    const gc = columns.flatMap((c, pos) => (c.wm ? [{ ...c.wm, pos }] : []));
+    cur = node({ kind: 'distinct', inputs: [cur], columns, make: () => new SetOp(SET_FNS.DISTINCT!, gc), releases: gc });
+  }
   return { node: cur, columns };
 }
 

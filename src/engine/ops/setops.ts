@@ -6,6 +6,8 @@
  *   INTERSECT: a > 0 && b > 0 ? 1 : 0   INTERSECT ALL: min(a, b)
  */
 import { rowKey, type Row } from '../types/values.js';
+import type { Watermarked } from '../plan/nodes.js';
+import { finalFrom } from '../plan/waterline.js';
 import type { Delta, Operator } from './zset.js';
 
 interface SEntry {
@@ -27,7 +29,26 @@ export const SET_FNS: Record<string, SetFn> = {
 
 export class SetOp implements Operator {
   private readonly state = new Map<string, SEntry>();
-  constructor(private readonly f: SetFn) {}
+  constructor(
+    private readonly f: SetFn,
+    /** DISTINCT: columns fed by LATENESS columns; a row whose value there is final can change no more. */
+    private readonly gc: Array<Watermarked & { pos: number }> = [],
+  ) {}
+
+  /** Drops the rows that can get no more changes (LATENESS); their output stays in the views' contents. */
+  release(watermark: (table: string, col: number) => number | undefined): void {
+    if (!this.gc.length) return;
+    const limits = this.gc.map((g) => ({ g, wm: watermark(g.table, g.col) })).filter((l) => l.wm !== undefined);
+    if (!limits.length) return;
+    for (const [k, e] of this.state)
+      for (const { g, wm } of limits) {
+        const v = e.row[g.pos];
+        if (typeof v === 'number' && finalFrom(v, g) <= wm!) {
+          this.state.delete(k);
+          break;
+        }
+      }
+  }
 
   stateSize(): number {
     return this.state.size;

@@ -124,6 +124,8 @@ export interface AggregateNode extends Computed {
 export interface DistinctNode extends Computed {
   kind: 'distinct';
   inputs: [PlanNode];
+  /** The LATENESS lineages by which its operator releases rows that can change no more (none: it keeps every row). */
+  releases?: Watermarked[];
 }
 
 /** UNION ALL (UNION is a distinct over it). */

@@ -9,8 +9,8 @@
  *   materialized (WITH ('materialized' = 'true') promises ad-hoc queries of all of it) qualifies; its own
  *   snapshot is then refused (RelationSchema.materialized false), as Feldera reads only materialized tables.
  * - Every path from the table to the outputs may pass only operators without state (projections, filters,
- *   TUMBLE/HOP, UNNEST, UNION ALL) and at most one aggregate, which must release its groups by a lineage of
- *   this table's LATENESS columns, with only such stateless operators after it. A join, DISTINCT, a window
+ *   TUMBLE/HOP, UNNEST, UNION ALL) and at most one aggregate or DISTINCT, which must release its groups (rows)
+ *   by a lineage of this table's LATENESS columns, with only such stateless operators after it. A join, DISTINCT, a window
  *   function and the like keep state of their own that a rebuild would need the rows for: such a table keeps
  *   every row.
  * - A row goes once it cannot be in any group still open: for each such aggregate, one of the columns it
@@ -70,7 +70,7 @@ export function retentionRules(tables: TableLike[], nodes: PlanNode[]): Map<stri
         stack.push(...(consumers.get(n.id) ?? []));
         continue;
       }
-      if (n.kind !== 'aggregate') {
+      if (n.kind !== 'aggregate' && n.kind !== 'distinct') {
         ok = false;
         break;
       }
