@@ -215,6 +215,29 @@ describe('durable pipelines', () => {
     expect(await total(a)).toEqual({ n: 40, s: sum(40) });
   });
 
+  it('a transaction open across a checkpoint and committed after it is replayed whole after kill -9', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'ops-durable-txn-cp-'));
+    const a = await serve(dataDir);
+    await createCompiled(a, 'p', SQL);
+    const before = children();
+    await startRunning(a, 'p');
+    const pid = await waitFor(() => [...children()].find((c) => !before.has(c)), 'the pipeline process');
+    expect((await ingest(a, 'p', 't', 'format=json', rows(0, 10))).status).toBe(200);
+    expect((await a.call('POST', '/v0/pipelines/p/start_transaction')).status).toBe(200);
+    expect((await ingest(a, 'p', 't', 'format=json', rows(10, 10))).status).toBe(200);
+    expect((await a.call('POST', '/v0/pipelines/p/checkpoint')).status).toBe(200);
+    await waitFor(async () => (await a.call('GET', '/v0/pipelines/p/checkpoint_status')).json.success === 0, 'checkpoint written');
+    expect((await ingest(a, 'p', 't', 'format=json', rows(20, 10))).status).toBe(200);
+    expect((await a.call('POST', '/v0/pipelines/p/commit_transaction')).status).toBe(200);
+    expect(await total(a)).toEqual({ n: 30, s: sum(30) });
+    process.kill(pid, 'SIGKILL');
+    await waitFor(async () => /started again from its checkpoint/.test((await a.call('GET', '/v0/pipelines/p/logs')).text), 'the restart');
+    await waitFor(async () => (await total(a).catch(() => null))?.n === 30, 'all three requests after the restart');
+    expect(await total(a)).toEqual({ n: 30, s: sum(30) });
+    expect((await a.call('GET', '/v0/pipelines/p/logs')).text).toMatch(/resumed from checkpoint .* then replayed 1 step/);
+    expect((await snapshot(a, 'p', 'dup')).json_data).toEqual([]);
+  });
+
   it('a damaged newest checkpoint is passed over for the one before it, and the log replays the rest', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'ops-durable-damaged-'));
     const a = await serve(dataDir);
