@@ -78,4 +78,20 @@ describe('functions that would build a value past the limit refuse the step, nam
     expect(refusal(`CAST('x' AS CHAR(${MAX_VALUE_SIZE}))`)).toBeNull();
     expect(refusal('GUNZIP(b)', { b: gzipSync(Buffer.alloc(1000)).toString('hex') })).toBeNull();
   });
+
+  it('ARRAY_AGG refuses an array past the limit (a row of weight past it), and builds one up to it', () => {
+    const r = compile('CREATE TABLE t (v INT);\nCREATE VIEW a AS SELECT ARRAY_AGG(v) AS xs FROM t;');
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    const c = r.program.newCircuit();
+    let err: unknown = null;
+    try {
+      c.step([{ table: 't', op: 'insert', row: { v: 1 }, weight: MAX_VALUE_SIZE + 1 }]);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(EngineStepError);
+    expect((err as Error).message).toContain('value too large: ARRAY_AGG would build');
+    const fits = c.step([{ table: 't', op: 'insert', row: { v: 2 }, weight: 3 }]).changes.get('A');
+    expect(fits?.at(-1)?.row.XS).toEqual([2, 2, 2]);
+  });
 });

@@ -5,6 +5,7 @@
  * a touched group's result is read, and cached until the next change. Without ORDER BY the elements are in ascending value order (deterministic, as
  * Feldera promises, and independent of arrival order); with ORDER BY, ties keep value order.
  */
+import { checkSize } from '../../types/value-limits.js';
 import { compareValues, valueKey, type Value } from '../../types/values.js';
 import type { Acc } from '../aggregate.js';
 import { ValueMultiset, type Entry } from './multiset.js';
@@ -73,6 +74,10 @@ export class ArrayAggAcc implements Acc {
     if (!this.sorted) this.sorted = [...this.set.entries.values()].filter((e) => e.c > 0).sort((a, b) => this.cmp(a.v, b.v));
     if (this.sorted.length === 0) return (this.cache = null);
     const n = this.order?.length;
+    // the array's length (a value counted c times is c elements), checked before it is built (value-limits.ts)
+    let size = 0;
+    for (const e of this.sorted) size += e.c;
+    checkSize('ARRAY_AGG', size, 'elements');
     const out: Value[] = [];
     for (const e of this.sorted) {
       const v = n === undefined ? e.v : (e.v as Value[])[n]!;
