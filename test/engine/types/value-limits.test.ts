@@ -94,4 +94,21 @@ describe('functions that would build a value past the limit refuse the step, nam
     const fits = c.step([{ table: 't', op: 'insert', row: { v: 2 }, weight: 3 }]).changes.get('A');
     expect(fits?.at(-1)?.row.XS).toEqual([2, 2, 2]);
   });
+
+  it('MAP_CONCAT refuses to gather more entries than the limit, before gathering them', () => {
+    const args = Array.from({ length: 1000 }, () => 'm').join(', ');
+    const r = compile(`CREATE TABLE t (m MAP<VARCHAR, INT>);\nCREATE VIEW c AS SELECT MAP_CONCAT(${args}) AS big FROM t;`);
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    const c = r.program.newCircuit();
+    const m: Record<string, number> = {};
+    for (let i = 0; i < 17_000; i++) m[`k${i}`] = i; // 1000 x 17,000 entries: past 16 Mi
+    let err: unknown = null;
+    try {
+      c.step([{ table: 't', op: 'insert', row: { m } }]);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(EngineStepError);
+    expect((err as Error).message).toContain('value too large: MAP_CONCAT would build 17000000 elements');
+  });
 });

@@ -7,6 +7,7 @@ import { SqlError, type Pos } from '../../parse/ast.js';
 import { mk, withNull, type SqlType } from '../../types/types.js';
 import { compareValues, type Value } from '../../types/values.js';
 import { makeMap, mapGet } from '../../types/values.js';
+import { checkSize } from '../../types/value-limits.js';
 import { type BExpr, strict1, strict2 } from '../bexpr.js';
 import { argc, coerceTo, common, nullableOf, typeErr } from './args.js';
 import type { FnTable } from './registry.js';
@@ -97,12 +98,18 @@ export const MAP_FNS: FnTable = {
       return {
         type: withNull(t, nullableOf(args)),
         fn: (r) => {
-          const pairs: Array<[Value, Value]> = [];
+          const maps: Value[][][] = [];
+          let size = 0;
           for (const f of fns) {
             const m = f(r);
             if (m === null) return null;
-            for (const [k, v] of m as Value[][]) pairs.push([k!, v!]);
+            maps.push(m as Value[][]);
+            size += (m as Value[][]).length;
           }
+          // the entries it would gather, before gathering them (value-limits.ts)
+          checkSize('MAP_CONCAT', size, 'elements');
+          const pairs: Array<[Value, Value]> = [];
+          for (const m of maps) for (const [k, v] of m) pairs.push([k!, v!]);
           return makeMap(pairs);
         },
       };
