@@ -76,7 +76,7 @@ export class EngineCircuit implements Circuit {
   private stopped: unknown = null;
 
   /** Tables that forget rows behind their LATENESS waterline (plan/retention.ts), with when they next look. */
-  private readonly retention = new Map<Output, { rule: RetentionRule; t: TableState; nextAt: number }>();
+  private readonly retention = new Map<Output, { rule: RetentionRule; nextAt: number }>();
 
   /** The clock node when a view reads NOW() (bind/now.ts), and the value its one row holds (none before the first step). */
   private readonly clockNode: PlanNode | undefined;
@@ -124,7 +124,7 @@ export class EngineCircuit implements Circuit {
     const rules = retentionRules(program.tables, this.nodes);
     for (const o of this.outputs) {
       const rule = o.isTable ? rules.get(o.name) : undefined;
-      if (rule) this.retention.set(o, { rule, t: this.tables.get(o.name)!, nextAt: FORGET_FROM_ROWS });
+      if (rule) this.retention.set(o, { rule, nextAt: FORGET_FROM_ROWS });
     }
     for (const v of program.views) {
       if (v.local) continue;
@@ -476,10 +476,10 @@ export class EngineCircuit implements Circuit {
    * they hold twice what they kept the last time they looked (so the work per row stays constant).
    */
   private forgetBehindWaterlines(): void {
+    const wmOf = (table: string, col: number): number | undefined => this.tables.get(table)?.watermarks.get(col);
     for (const [o, r] of this.retention) {
       if (o.integrated.size < r.nextAt) continue;
-      const wm = r.t.watermarks;
-      o.integrated.retain((row) => !mayForget(r.rule, row, (col) => wm.get(col)));
+      o.integrated.retain((row) => !mayForget(r.rule, row, wmOf));
       r.nextAt = Math.max(FORGET_FROM_ROWS, 2 * o.integrated.size);
     }
   }

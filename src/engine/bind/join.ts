@@ -117,6 +117,7 @@ export function buildJoin(left: Rel, right: Rel, kind: JoinKind, cols: ScopeColu
     join: kind,
     keys: leftKeys.length,
     residual: residual.length > 0,
+    releases: gc.map((g) => ({ left: g.left, right: g.right })),
   });
   return { node: n, scope: new Scope(cols, env.casing) };
 }

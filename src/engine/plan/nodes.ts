@@ -87,6 +87,8 @@ export interface JoinNode extends Computed {
   /** A LATERAL subquery joined back to its outer rows on their values (bind/lateral.ts); 'aggregate': one
    *  row per outer row. */
   lateral?: 'subquery' | 'aggregate';
+  /** Key pairs fed by LATENESS lineages on both sides: its operator releases a key once final on both (ops/join.ts). */
+  releases?: Array<{ left: Watermarked; right: Watermarked }>;
 }
 
 /**

@@ -8,23 +8,33 @@
  * - Only a table with LATENESS, no primary key (a key's old row is needed to replace it) and not declared
  *   materialized (WITH ('materialized' = 'true') promises ad-hoc queries of all of it) qualifies; its own
  *   snapshot is then refused (RelationSchema.materialized false), as Feldera reads only materialized tables.
- * - Every path from the table to the outputs may pass only operators without state (projections, filters,
- *   TUMBLE/HOP, UNNEST, UNION ALL) and at most one aggregate or DISTINCT, which must release its groups (rows)
- *   by a lineage of this table's LATENESS columns, with only such stateless operators after it. A join, DISTINCT, a window
- *   function and the like keep state of their own that a rebuild would need the rows for: such a table keeps
- *   every row.
- * - A row goes once it cannot be in any group still open: for each such aggregate, one of the columns it
- *   releases by has `value + horizon <= waterline`, where horizon is the largest slack of that column's
- *   lineages in the aggregate's release keys and its input's columns (a window's start counts its size, so the
- *   window of any value derived from the row is final by then: plan/waterline.ts). With no aggregate, once a
- *   LATENESS column's value is behind its waterline (the row is late: no change can reach it). Pure.
+ * - Every operator with state that the table's rows reach, on every path to the outputs, must release its
+ *   state by a lineage of one of the table's LATENESS columns: an aggregate or DISTINCT (its groups, rows),
+ *   or a join on keys fed by LATENESS columns on both sides (a key once final on both). Operators without state
+ *   (projections, filters, TUMBLE/HOP, UNNEST, UNION ALL) pass rows on. Any other operator (a join on other
+ *   keys, a window function, TOP-K, a temporal filter, ...) keeps state a rebuild would need the rows for: the
+ *   table then keeps every row.
+ * - A row goes once every such operator has released what it made of it: for an aggregate or DISTINCT, one
+ *   of its release columns has `value + horizon <= waterline`, horizon the largest slack of that column's
+ *   lineages in its release keys and its input's columns (a window's start counts its size, so the window of
+ *   any value derived from the row is final by then: plan/waterline.ts); for a join, the same on the row's side
+ *   and, on the other side's table, `value + horizon + that side's slack <= its waterline` (the key derived
+ *   from the row is at most value + horizon). With no such operator, once a LATENESS column's value is behind
+ *   its waterline (the row is late: no change can reach it). Pure.
  */
-import type { PlanNode } from './nodes.js';
+import type { PlanNode, Watermarked } from './nodes.js';
 
-/** The columns of which one must be behind its waterline by its horizon (one list per releasing aggregate). */
+/** `row[value] + horizon <= the watermark of (table, col)`. */
+export interface RetentionCondition {
+  table: string;
+  col: number;
+  value: number;
+  horizon: number;
+}
+
+/** Every list must have one condition met (an AND of ORs). */
 export interface RetentionRule {
-  /** Each: any of these (column, horizon) pairs lets the row go; every list must be satisfied. */
-  all: Array<Array<{ col: number; horizon: number }>>;
+  all: RetentionCondition[][];
 }
 
 const STATELESS = new Set<PlanNode['kind']>(['map', 'filter', 'tumble', 'hop', 'union', 'unnest']);
@@ -37,23 +47,37 @@ interface TableLike {
   lateness: Map<number, number>;
 }
 
+/** The largest slack of a lineage of (table, col) in `ws` and in the columns of `input`, at least 1. */
+function horizonOf(table: string, col: number, ws: Watermarked[], input: PlanNode): number {
+  let h = 1;
+  for (const w of ws) if (w.table === table && w.col === col) h = Math.max(h, w.slack);
+  for (const c of input.columns) if (c.wm && c.wm.table === table && c.wm.col === col) h = Math.max(h, c.wm.slack);
+  return h;
+}
+
+/** The conditions an operator with state puts on a row of `t` reaching it through input `via`; null: it keeps what it got. */
+function conditionsOf(n: PlanNode, via: number, t: TableLike): RetentionCondition[][] | null {
+  if (n.kind === 'aggregate' || n.kind === 'distinct') {
+    const ws = n.releases ?? [];
+    const any = ws.filter((w) => w.table === t.name && t.lateness.has(w.col)).map((w) => ({ table: t.name, col: w.col, value: w.col, horizon: horizonOf(t.name, w.col, ws, n.inputs[0]!) }));
+    return any.length ? [any] : null;
+  }
+  if (n.kind === 'join') {
+    const side = via === 0 ? 'left' : 'right';
+    const other = via === 0 ? 'right' : 'left';
+    const pair = (n.releases ?? []).find((p) => p[side].table === t.name && t.lateness.has(p[side].col));
+    if (!pair) return null;
+    const mine = pair[side];
+    const h = horizonOf(t.name, mine.col, [mine], n.inputs[via]!);
+    return [[{ table: t.name, col: mine.col, value: mine.col, horizon: h }], [{ table: pair[other].table, col: pair[other].col, value: mine.col, horizon: h + Math.max(0, pair[other].slack) }]];
+  }
+  return null;
+}
+
 /** The retention rule of each table that may forget rows (absent: it keeps them all). */
 export function retentionRules(tables: TableLike[], nodes: PlanNode[]): Map<string, RetentionRule> {
-  const consumers = new Map<number, PlanNode[]>();
-  for (const n of nodes) for (const i of n.inputs) (consumers.get(i.id) ?? consumers.set(i.id, []).get(i.id)!).push(n);
-  /** Whether only stateless operators follow `from`. */
-  const statelessAfter = (from: PlanNode): boolean => {
-    const stack = [...(consumers.get(from.id) ?? [])];
-    const seen = new Set<number>();
-    while (stack.length) {
-      const n = stack.pop()!;
-      if (seen.has(n.id)) continue;
-      seen.add(n.id);
-      if (!STATELESS.has(n.kind)) return false;
-      stack.push(...(consumers.get(n.id) ?? []));
-    }
-    return true;
-  };
+  const consumers = new Map<number, Array<{ node: PlanNode; via: number }>>();
+  for (const n of nodes) n.inputs.forEach((i, via) => (consumers.get(i.id) ?? consumers.set(i.id, []).get(i.id)!).push({ node: n, via }));
 
   const rules = new Map<string, RetentionRule>();
   for (const t of tables) {
@@ -61,33 +85,24 @@ export function retentionRules(tables: TableLike[], nodes: PlanNode[]): Map<stri
     const all: RetentionRule['all'] = [];
     let ok = true;
     const stack = [...(consumers.get(t.node.id) ?? [])];
-    const seen = new Set<number>();
+    const seen = new Set<string>();
     while (stack.length && ok) {
-      const n = stack.pop()!;
-      if (seen.has(n.id)) continue;
-      seen.add(n.id);
-      if (STATELESS.has(n.kind)) {
-        stack.push(...(consumers.get(n.id) ?? []));
-        continue;
+      const { node: n, via } = stack.pop()!;
+      const key = `${n.id}:${via}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      if (!STATELESS.has(n.kind)) {
+        const conds = conditionsOf(n, via, t);
+        if (!conds) {
+          ok = false;
+          break;
+        }
+        all.push(...conds);
       }
-      if (n.kind !== 'aggregate' && n.kind !== 'distinct') {
-        ok = false;
-        break;
-      }
-      // the aggregate's horizon for a column: its own release lineage's slack, or a lineage of its input's (a window's
-      // start counts the window's size: a group keyed by the window's end is final then too)
-      const lineageSlack = (col: number): number =>
-        Math.max(
-          1,
-          ...(n.releases ?? []).filter((w) => w.table === t.name && w.col === col).map((w) => w.slack),
-          ...n.inputs[0]!.columns.flatMap((c) => (c.wm && c.wm.table === t.name && c.wm.col === col ? [c.wm.slack] : [])),
-        );
-      const cols = (n.releases ?? []).filter((w) => w.table === t.name && t.lateness.has(w.col)).map((w) => ({ col: w.col, horizon: lineageSlack(w.col) }));
-      if (!cols.length || !statelessAfter(n)) ok = false;
-      else all.push(cols);
+      stack.push(...(consumers.get(n.id) ?? []));
     }
     if (!ok) continue;
-    if (!all.length) all.push([...t.lateness.keys()].map((col) => ({ col, horizon: 1 })));
+    if (!all.length) all.push([...t.lateness.keys()].map((col) => ({ table: t.name, col, value: col, horizon: 1 })));
     rules.set(t.name, { all });
   }
   return rules;
@@ -105,13 +120,13 @@ export function planNodes(roots: PlanNode[]): PlanNode[] {
   return [...all.values()].sort((a, b) => a.id - b.id);
 }
 
-/** Whether a row of a table with this rule may go, given the table's watermarks. */
-export function mayForget(rule: RetentionRule, row: ReadonlyArray<unknown>, watermark: (col: number) => number | undefined): boolean {
+/** Whether a row of a table with this rule may go, given the tables' watermarks. */
+export function mayForget(rule: RetentionRule, row: ReadonlyArray<unknown>, watermark: (table: string, col: number) => number | undefined): boolean {
   for (const any of rule.all) {
     let one = false;
-    for (const { col, horizon } of any) {
-      const v = row[col];
-      const wm = watermark(col);
+    for (const { table, col, value, horizon } of any) {
+      const v = row[value];
+      const wm = watermark(table, col);
       if (typeof v === 'number' && wm !== undefined && v + horizon <= wm) {
         one = true;
         break;
