@@ -54,21 +54,26 @@ describe('bulk create cap', () => {
   });
 });
 
-/** Runs `work` while /api/version is polled over a real socket; the latency of every answer. */
-async function pollDuring<T>(base: string, work: () => Promise<T>): Promise<{ result: T; latencies: number[] }> {
+/**
+ * Runs `work` while /api/version is polled over a real socket; the gaps between answers (the first from the
+ * start). The server runs in this process, so a stall of its event loop delays the poller wherever it falls,
+ * between polls as well as during one, and shows as a gap.
+ */
+async function pollDuring<T>(base: string, work: () => Promise<T>): Promise<{ result: T; gaps: number[] }> {
   let done = false;
-  const latencies: number[] = [];
+  const gaps: number[] = [];
+  let last = performance.now();
   const poller = (async () => {
     while (!done) {
-      const t0 = performance.now();
       const r = await fetch(`${base}/api/version`);
       expect(await r.json()).toEqual({ version: '2.0' });
-      latencies.push(performance.now() - t0);
+      gaps.push(performance.now() - last);
+      last = performance.now();
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   })();
   try {
-    return { result: await work(), latencies };
+    return { result: await work(), gaps };
   } finally {
     done = true;
     await poller;
@@ -76,15 +81,15 @@ async function pollDuring<T>(base: string, work: () => Promise<T>): Promise<{ re
 }
 
 /**
- * The server answered while the work ran: at least one poll came back before the work ended, and none waited
- * anywhere near as long as the unsliced work once blocked the event loop (37 s for 400,000 nested <div>,
- * 24 s for 200,000 unclosed <DL>; the import is written in 20 ms slices). 10 s is a bound no load reaches
- * (a poll takes a few ms here, at most a slice and a scheduling delay on a loaded 2-core machine), where the
- * former 1 s bound was within reach of a machine ten times slower.
+ * The server answered while the work ran: at least one poll came back before the work ended, and no gap
+ * between answers came anywhere near how long the unsliced work once blocked the event loop (37 s for
+ * 400,000 nested <div>, 24 s for 200,000 unclosed <DL>; the import is written in 20 ms slices). 10 s is a
+ * bound no load reaches (gaps are tens of ms here: a poll, a 10 ms pause, a slice), where the former 1 s
+ * bound on each poll's own latency was within reach of a machine ten times slower.
  */
-function expectAnsweredThroughout(latencies: number[]): void {
-  expect(latencies.length).toBeGreaterThan(0);
-  expect(Math.max(...latencies)).toBeLessThan(10_000);
+function expectAnsweredThroughout(gaps: number[]): void {
+  expect(gaps.length).toBeGreaterThan(0);
+  expect(Math.max(...gaps)).toBeLessThan(10_000);
 }
 
 async function importOver(base: string, token: string, html: string): Promise<{ status: number; body: any }> {
@@ -133,11 +138,11 @@ describe('Netscape import bombs', () => {
     const html = parts.join('');
     expect(html.length).toBeGreaterThan(3_500_000);
     const started = performance.now();
-    const { result, latencies } = await pollDuring(base, () => importOver(base, f.A, html));
+    const { result, gaps } = await pollDuring(base, () => importOver(base, f.A, html));
     const ms = performance.now() - started;
-    console.log(`import of ${depth} nested folders: ${ms.toFixed(0)} ms, ${latencies.length} polls, slowest ${Math.max(...latencies).toFixed(0)} ms`);
+    console.log(`import of ${depth} nested folders: ${ms.toFixed(0)} ms, ${gaps.length} polls, longest gap ${Math.max(...gaps).toFixed(0)} ms`);
     expect(result).toMatchObject({ status: 200, body: { total: 1, imported: 1, skipped: 0, invalid: 0 } });
-    expectAnsweredThroughout(latencies);
+    expectAnsweredThroughout(gaps);
     const link = (await f.req(f.A, 'GET', '/api/v2/links')).body.data[0];
     const full = (await f.req(f.A, 'GET', `/api/v2/links/${link.id}`)).body;
     expect(full.tags.map((t: any) => t.name).sort()).toEqual(Array.from({ length: 32 }, (_, i) => `folder ${i}`).sort());
@@ -146,10 +151,10 @@ describe('Netscape import bombs', () => {
   test('200,000 unclosed <DL>: an empty result at once; the server answers throughout', async () => {
     const base = await f.sa.listen();
     const html = '<DL><p>'.repeat(200_000);
-    const { result, latencies } = await pollDuring(base, () => importOver(base, f.A, html));
+    const { result, gaps } = await pollDuring(base, () => importOver(base, f.A, html));
     expect(result.status).toBe(200);
     expect(result.body).toMatchObject({ total: 0, imported: 0, skipped: 0, invalid: 0 });
-    expectAnsweredThroughout(latencies);
+    expectAnsweredThroughout(gaps);
   });
 
   test('a big ordinary file (20,000 links in 200 folders) imports in slices while the server answers', async () => {
@@ -161,9 +166,9 @@ describe('Netscape import bombs', () => {
       parts.push('</DL><p>\n');
     }
     parts.push('</DL>\n');
-    const { result, latencies } = await pollDuring(base, () => importOver(base, f.A, parts.join('')));
+    const { result, gaps } = await pollDuring(base, () => importOver(base, f.A, parts.join('')));
     expect(result.body).toMatchObject({ total: 20_000, imported: 20_000, skipped: 0, invalid: 0 });
-    expectAnsweredThroughout(latencies);
+    expectAnsweredThroughout(gaps);
     const one = (await f.req(f.A, 'GET', '/api/v2/links?per_page=1')).body;
     expect(one.meta.total).toBe(20_000);
   });
@@ -188,10 +193,10 @@ describe('page metadata bomb', () => {
         });
         return { status: r.status, body: (await r.json()) as any };
       };
-      const { result, latencies } = await pollDuring(base, create);
+      const { result, gaps } = await pollDuring(base, create);
       expect(result.status).toBe(200);
       expect(result.body).toMatchObject({ title: 'Deep page', description: 'very deep', status: 1 });
-      expectAnsweredThroughout(latencies);
+      expectAnsweredThroughout(gaps);
     } finally {
       await g.close();
       await new Promise((resolve) => target.close(resolve));
