@@ -1,5 +1,5 @@
 /**
- * The shape of DESIGN.md kept by a test: which layer may import which, no service reaching into another's
+ * The shape of docs/architecture.md ("Layers and what each may import") kept by a test: which layer may import which, no service reaching into another's
  * insides, nothing importing the entry (main.ts), and no runtime import cycle (static or dynamic imports;
  * type-only imports are erased and do not count for cycles).
  */

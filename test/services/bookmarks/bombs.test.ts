@@ -23,7 +23,7 @@ describe('bulk create cap', () => {
     expect(r.status).toBe(422);
     expect(r.body).toEqual({ message: 'The models must not have more than 1000 items.', errors: { models: ['The models must not have more than 1000 items.'] } });
     console.log(`bulk 9,000,000 models (${(body.length / 1048576).toFixed(1)} MiB): 422 in ${ms.toFixed(0)} ms`);
-    // generous bound: before the fix this took 213 s and then killed the process
+    // a bound no load reaches: ~0.3 s here; before the fix this took 213 s and then killed the process
     expect(ms).toBeLessThan(20_000);
     for (const kind of ['lists', 'tags']) {
       const rk = await f.req(f.B, 'POST', `/api/v2/bulk/${kind}`, body);
@@ -54,25 +54,42 @@ describe('bulk create cap', () => {
   });
 });
 
-/** Runs `work` while /api/version is polled over a real socket; the latency of every answer. */
-async function pollDuring<T>(base: string, work: () => Promise<T>): Promise<{ result: T; latencies: number[] }> {
+/**
+ * Runs `work` while /api/version is polled over a real socket; the gaps between answers (the first from the
+ * start). The server runs in this process, so a stall of its event loop delays the poller wherever it falls,
+ * between polls as well as during one, and shows as a gap.
+ */
+async function pollDuring<T>(base: string, work: () => Promise<T>): Promise<{ result: T; gaps: number[] }> {
   let done = false;
-  const latencies: number[] = [];
+  const gaps: number[] = [];
+  let last = performance.now();
   const poller = (async () => {
     while (!done) {
-      const t0 = performance.now();
       const r = await fetch(`${base}/api/version`);
       expect(await r.json()).toEqual({ version: '2.0' });
-      latencies.push(performance.now() - t0);
+      gaps.push(performance.now() - last);
+      last = performance.now();
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   })();
   try {
-    return { result: await work(), latencies };
+    return { result: await work(), gaps };
   } finally {
     done = true;
     await poller;
   }
+}
+
+/**
+ * The server answered while the work ran: at least one poll came back before the work ended, and no gap
+ * between answers came anywhere near how long the unsliced work once blocked the event loop (37 s for
+ * 400,000 nested <div>, 24 s for 200,000 unclosed <DL>; the import is written in 20 ms slices). 10 s is a
+ * bound no load reaches (gaps are tens of ms here: a poll, a 10 ms pause, a slice), where the former 1 s
+ * bound on each poll's own latency was within reach of a machine ten times slower.
+ */
+function expectAnsweredThroughout(gaps: number[]): void {
+  expect(gaps.length).toBeGreaterThan(0);
+  expect(Math.max(...gaps)).toBeLessThan(10_000);
 }
 
 async function importOver(base: string, token: string, html: string): Promise<{ status: number; body: any }> {
@@ -89,13 +106,15 @@ describe('tags and lists per link', () => {
     const r = await f.req(f.A, 'POST', '/api/v2/links', { url: 'https://many.example', tags: ids });
     expect(r.status).toBe(422);
     expect(r.body.errors).toEqual({ tags: ['The tags must not have more than 1000 items.'] });
-    expect(performance.now() - started).toBeLessThan(10_000);
+    // ~0.5 s here: a bound no load reaches; what the refusal stands for (the cap checked before any id is
+    // looked up) shows in the errors naming the cap alone, where unknown ids would be named too
+    expect(performance.now() - started).toBeLessThan(30_000);
     const own = (await f.req(f.A, 'POST', '/api/v2/links', { url: 'https://own.example' })).body.id;
     const bulk = await f.req(f.A, 'PATCH', '/api/v2/bulk/links', { models: [own], lists: ids.map(String), lists_mode: 'append' });
     expect(bulk.status).toBe(422);
     expect(bulk.body.errors).toEqual({ lists: ['The lists must not have more than 1000 items.'] });
     expect((await f.req(f.A, 'GET', '/api/v2/tags')).body.data).toEqual([]);
-  });
+  }, 60_000);
 
   test('an imported bookmark keeps at most 1,000 of its tags', async () => {
     const names = Array.from({ length: 3000 }, (_, i) => `tag${i}`).join(',');
@@ -119,12 +138,11 @@ describe('Netscape import bombs', () => {
     const html = parts.join('');
     expect(html.length).toBeGreaterThan(3_500_000);
     const started = performance.now();
-    const { result, latencies } = await pollDuring(base, () => importOver(base, f.A, html));
+    const { result, gaps } = await pollDuring(base, () => importOver(base, f.A, html));
     const ms = performance.now() - started;
-    console.log(`import of ${depth} nested folders: ${ms.toFixed(0)} ms, ${latencies.length} polls, slowest ${Math.max(...latencies).toFixed(0)} ms`);
+    console.log(`import of ${depth} nested folders: ${ms.toFixed(0)} ms, ${gaps.length} polls, longest gap ${Math.max(...gaps).toFixed(0)} ms`);
     expect(result).toMatchObject({ status: 200, body: { total: 1, imported: 1, skipped: 0, invalid: 0 } });
-    expect(latencies.length).toBeGreaterThan(0);
-    for (const l of latencies) expect(l).toBeLessThan(1000);
+    expectAnsweredThroughout(gaps);
     const link = (await f.req(f.A, 'GET', '/api/v2/links')).body.data[0];
     const full = (await f.req(f.A, 'GET', `/api/v2/links/${link.id}`)).body;
     expect(full.tags.map((t: any) => t.name).sort()).toEqual(Array.from({ length: 32 }, (_, i) => `folder ${i}`).sort());
@@ -133,11 +151,10 @@ describe('Netscape import bombs', () => {
   test('200,000 unclosed <DL>: an empty result at once; the server answers throughout', async () => {
     const base = await f.sa.listen();
     const html = '<DL><p>'.repeat(200_000);
-    const { result, latencies } = await pollDuring(base, () => importOver(base, f.A, html));
+    const { result, gaps } = await pollDuring(base, () => importOver(base, f.A, html));
     expect(result.status).toBe(200);
     expect(result.body).toMatchObject({ total: 0, imported: 0, skipped: 0, invalid: 0 });
-    expect(latencies.length).toBeGreaterThan(0);
-    for (const l of latencies) expect(l).toBeLessThan(1000);
+    expectAnsweredThroughout(gaps);
   });
 
   test('a big ordinary file (20,000 links in 200 folders) imports in slices while the server answers', async () => {
@@ -149,9 +166,9 @@ describe('Netscape import bombs', () => {
       parts.push('</DL><p>\n');
     }
     parts.push('</DL>\n');
-    const { result, latencies } = await pollDuring(base, () => importOver(base, f.A, parts.join('')));
+    const { result, gaps } = await pollDuring(base, () => importOver(base, f.A, parts.join('')));
     expect(result.body).toMatchObject({ total: 20_000, imported: 20_000, skipped: 0, invalid: 0 });
-    for (const l of latencies) expect(l).toBeLessThan(1000);
+    expectAnsweredThroughout(gaps);
     const one = (await f.req(f.A, 'GET', '/api/v2/links?per_page=1')).body;
     expect(one.meta.total).toBe(20_000);
   });
@@ -176,11 +193,10 @@ describe('page metadata bomb', () => {
         });
         return { status: r.status, body: (await r.json()) as any };
       };
-      const { result, latencies } = await pollDuring(base, create);
+      const { result, gaps } = await pollDuring(base, create);
       expect(result.status).toBe(200);
       expect(result.body).toMatchObject({ title: 'Deep page', description: 'very deep', status: 1 });
-      expect(latencies.length).toBeGreaterThan(0);
-      for (const l of latencies) expect(l).toBeLessThan(1000);
+      expectAnsweredThroughout(gaps);
     } finally {
       await g.close();
       await new Promise((resolve) => target.close(resolve));

@@ -125,29 +125,55 @@ describe('the compiler worker', () => {
   it('compiling 2,000 chained views leaves /health answering', async () => {
     server = await startServer({ host: '127.0.0.1', port: 0, dataDir: mkdtempSync(join(tmpdir(), 'ops-compile-')) });
     const url = server.url;
+    // the compiler's process started and warm first (under vitest its first start also builds the JS copy of
+    // src/ it runs from, in this process: services/workers/js-sources.ts), so that what is measured is a compile
+    await fetch(`${url}/v0/pipelines/warm`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(pipelineBody('warm', 'CREATE TABLE t (x INT);')) });
+    await waitFor(async () => ((await (await fetch(`${url}/v0/pipelines/warm`)).json()) as any).program_status === 'Success', 'the warm-up program compiled', 120_000);
+    // What the test stands for: the compile runs off the server's event loop. So /health answers arrive while
+    // the program is still compiling (were the compile on the event loop, a /health call would wait behind the
+    // whole compile and find it finished), and the loop never stalls for a good part of the compile (as it
+    // would for a synchronous parse or compile, even one done while the PUT is answered). The server runs in
+    // this process, so a stall delays the poller too, wherever it falls: the gaps between /health answers
+    // show it. The longest gap is bounded by a third of the compile's own duration, which a loaded machine
+    // stretches as much, not by a fixed figure (250 ms was exceeded with 355 ms on a loaded 2-core machine).
+    // Here: compile ~2.9 s, longest gap 170-260 ms; with a synchronous compile added in the PUT, 2.7 s of 5 s.
+    const POLL_MS = 50;
+    const gaps: number[] = [];
+    let answeredWhileCompiling = 0;
+    let status: any = 'Pending';
+    let putDone = false;
+    const compileStarted = performance.now();
+    let lastAnswer = compileStarted;
+    const poller = (async () => {
+      const until = Date.now() + 280_000;
+      while (Date.now() < until) {
+        const h = await fetch(`${url}/health`);
+        expect(h.status).toBe(200);
+        await h.text();
+        gaps.push(performance.now() - lastAnswer);
+        lastAnswer = performance.now();
+        if (!putDone) {
+          await new Promise((r) => setTimeout(r, POLL_MS));
+          continue;
+        }
+        status = ((await (await fetch(`${url}/v0/pipelines/chain`)).json()) as any).program_status;
+        if (status !== 'Pending' && status !== 'CompilingSql' && status !== 'CompilingRust') return;
+        if (status !== 'Pending') answeredWhileCompiling++; // this /health answer came before the compile ended
+        await new Promise((r) => setTimeout(r, POLL_MS));
+      }
+    })();
     const put = await fetch(`${url}/v0/pipelines/chain`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(pipelineBody('chain', chainedViews(2000))),
     });
+    putDone = true;
     expect([200, 201]).toContain(put.status);
-    const POLL_MS = 50;
-    const waits: number[] = [];
-    let status: any = 'Pending';
-    const until = Date.now() + 280_000;
-    while (Date.now() < until) {
-      const t0 = performance.now();
-      const h = await fetch(`${url}/health`);
-      expect(h.status).toBe(200);
-      await h.text();
-      waits.push(performance.now() - t0);
-      status = ((await (await fetch(`${url}/v0/pipelines/chain`)).json()) as any).program_status;
-      if (status !== 'Pending' && status !== 'CompilingSql' && status !== 'CompilingRust') break;
-      await new Promise((r) => setTimeout(r, POLL_MS));
-    }
+    await poller;
+    const compileMs = performance.now() - compileStarted;
+    console.log(`compile of 2,000 views: ${compileMs.toFixed(0)} ms, ${answeredWhileCompiling} /health answers during it, longest gap between answers ${Math.max(...gaps).toFixed(0)} ms`);
     expect(status).toBe('Success');
-    // the compile took several polls, and no /health call waited behind it
-    expect(waits.length).toBeGreaterThan(3);
-    expect(Math.max(...waits)).toBeLessThan(POLL_MS + 200);
+    expect(answeredWhileCompiling).toBeGreaterThan(3);
+    expect(Math.max(...gaps)).toBeLessThan(compileMs / 3);
   }, 300_000);
 });
