@@ -29,6 +29,15 @@ export interface PipelineSpec {
   workers?: number;
 }
 
+/** The fields PATCH may change (the others are left as they are). */
+export interface PipelinePatch {
+  name?: string;
+  description?: string;
+  program_code?: string;
+  runtime_config?: Record<string, unknown>;
+  program_config?: Record<string, unknown>;
+}
+
 export interface IngestOptions {
   format: 'json' | 'csv';
   /** JSON body is one array of events (applied all or nothing). */
@@ -163,6 +172,17 @@ export class PipelinesClient {
       }
       throw err;
     }
+  }
+
+  /** PATCH some fields of a pipeline's definition (both generations); the updated pipeline. */
+  async patch(name: string, fields: PipelinePatch): Promise<Pipeline> {
+    const res = await this.http.request<RawPipeline>('PATCH', this.path(name), { body: fields });
+    return res.data && typeof res.data === 'object' && 'name' in res.data ? this.note(res.data) : this.get(fields.name ?? name);
+  }
+
+  /** Today's API: delete a stopped pipeline's stored state (`/clear`); the storage status becomes Cleared. */
+  async clear(name: string): Promise<void> {
+    await this.http.request('POST', this.path(name, '/clear'), { idempotent: false });
   }
 
   /** Today's API: acknowledge a deployment error so that the pipeline can start again. */
