@@ -6,7 +6,7 @@
  */
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { runWith, type Factory, type RunFunction } from '../factory.js';
+import { addVerbs, runWith, type Factory, type RunFunction } from '../factory.js';
 import { ExitCode, OpsError, UsageError } from '../../core/errors.js';
 import { sanitize } from '../../core/sanitize.js';
 import { client, explain, getPipeline } from './shared.js';
@@ -58,21 +58,26 @@ export interface PipeConfigSetOptions {
   value: string;
 }
 
-export function newCmdPipeConfig(f: Factory, getF: RunFunction<PipeConfigGetOptions> = runPipeConfigGet, setF: RunFunction<PipeConfigSetOptions> = runPipeConfigSet): Command {
+/** `ops pipe config`: the group and its verbs. */
+export function newCmdPipeConfig(f: Factory): Command {
   const cmd = new Command('config').description("Read or change a pipeline's runtime_config (workers, resources, storage, ...)");
-  cmd
-    .command('get')
+  return addVerbs(cmd, newCmdPipeConfigGet(f), newCmdPipeConfigSet(f));
+}
+
+export function newCmdPipeConfigGet(f: Factory, runF: RunFunction<PipeConfigGetOptions> = runPipeConfigGet): Command {
+  return new Command('get')
     .arguments('<name> [key]')
     .description('Print the runtime_config as JSON, or the value of one KEY (a dotted path)')
     .addHelpText('after', '\nExamples:\n  ops pipe config get shop\n  ops pipe config get shop resources.memory_mb_max')
-    .action((name: string, key: string | undefined) => runWith(f, getF, { name, key }));
-  cmd
-    .command('set')
+    .action((name: string, key: string | undefined) => runWith(f, runF, { name, key }));
+}
+
+export function newCmdPipeConfigSet(f: Factory, runF: RunFunction<PipeConfigSetOptions> = runPipeConfigSet): Command {
+  return new Command('set')
     .arguments('<name> <key> <value>')
     .description('Set one KEY of the runtime_config of a stopped pipeline (VALUE: JSON, else a string)')
     .addHelpText('after', '\nExamples:\n  ops pipe config set shop workers 4\n  ops pipe config set shop resources.memory_mb_max 2048')
-    .action((name: string, key: string, value: string) => runWith(f, setF, { name, key, value }));
-  return cmd;
+    .action((name: string, key: string, value: string) => runWith(f, runF, { name, key, value }));
 }
 
 export async function runPipeConfigGet(opts: PipeConfigGetOptions, ctx: Context): Promise<void> {

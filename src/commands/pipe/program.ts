@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { Command } from 'commander';
 import { createTwoFilesPatch } from 'diff';
 import type { Context } from '../../context.js';
-import { runWith, type Factory, type RunFunction } from '../factory.js';
+import { addVerbs, runWith, type Factory, type RunFunction } from '../factory.js';
 import { ExitCode, OpsError, UsageError } from '../../core/errors.js';
 import { cannotRead } from '../../core/file-errors.js';
 import { sanitize } from '../../core/sanitize.js';
@@ -21,22 +21,27 @@ export interface PipeProgramGetOptions {
   name: string;
 }
 
-export function newCmdPipeProgram(f: Factory, getF: RunFunction<PipeProgramGetOptions> = runPipeProgramGet, setF: RunFunction<PipeProgramSetOptions> = runPipeProgramSet): Command {
+/** `ops pipe program`: the group and its verbs. */
+export function newCmdPipeProgram(f: Factory): Command {
   const cmd = new Command('program').description('Read or replace the SQL program of a pipeline');
-  cmd
-    .command('get')
+  return addVerbs(cmd, newCmdPipeProgramGet(f), newCmdPipeProgramSet(f));
+}
+
+export function newCmdPipeProgramGet(f: Factory, runF: RunFunction<PipeProgramGetOptions> = runPipeProgramGet): Command {
+  return new Command('get')
     .arguments('<name>')
-    .description('Print the stored SQL program (--json: {name, program_code})')
+    .description('Print the stored SQL program byte for byte (--json: {name, program_code})')
     .addHelpText('after', '\nExample:\n  ops pipe program get shop > shop.sql')
-    .action((name: string) => runWith(f, getF, { name }));
-  cmd
-    .command('set')
+    .action((name: string) => runWith(f, runF, { name }));
+}
+
+export function newCmdPipeProgramSet(f: Factory, runF: RunFunction<PipeProgramSetOptions> = runPipeProgramSet): Command {
+  return new Command('set')
     .arguments('<name> [file]')
     .description('Replace the SQL program of a stopped pipeline and wait for it to compile')
     .option('--no-wait', 'return at once, without waiting for compilation')
     .addHelpText('after', '\nOn SQL errors each is printed as FILE:LINE:COL: message; exit 1.\nExamples:\n  ops pipe program set shop shop.sql\n  cat shop.sql | ops pipe program set shop')
-    .action((name: string, file: string | undefined, flags: { wait?: boolean }) => runWith(f, setF, { ...flags, name, file }));
-  return cmd;
+    .action((name: string, file: string | undefined, flags: { wait?: boolean }) => runWith(f, runF, { ...flags, name, file }));
 }
 
 export async function runPipeProgramGet(opts: PipeProgramGetOptions, ctx: Context): Promise<void> {
