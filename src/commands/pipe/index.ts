@@ -12,6 +12,7 @@ import { newCmdPipeIngest } from './ingest.js';
 import { newCmdPipeClear, newCmdPipeDelete, newCmdPipePause, newCmdPipeRestart, newCmdPipeShutdown, newCmdPipeStart } from './lifecycle.js';
 import { newCmdPipeCopy, newCmdPipeDiff, newCmdPipeProgram } from './program.js';
 import { newCmdPipeConfig } from './config.js';
+import { newCmdPipeValidate } from './validate.js';
 import { newCmdPipeList, newCmdPipePrograms, newCmdPipeStatus } from './list.js';
 import { newCmdPipeLogs } from './logs.js';
 import { newCmdPipeClock } from './clock.js';
@@ -41,6 +42,7 @@ export function register(cmd: Command, f: Factory): void {
     newCmdPipeClear(f),
     newCmdPipeProgram(f),
     newCmdPipeDiff(f),
+    newCmdPipeValidate(f),
     newCmdPipeCopy(f),
     newCmdPipeConfig(f),
     newCmdPipeIngest(f),
@@ -66,6 +68,7 @@ export function register(cmd: Command, f: Factory): void {
     key: 'a runtime_config key, a dotted path (resources.memory_mb_max)',
     value: 'the value: JSON (4, true, null, {...}), else a string',
     'new-name': 'the name of the copy',
+    'validate:file': 'the SQL program; "-" or omitted reads stdin',
     'diff:file': 'the SQL file to compare with; "-" reads stdin',
     sql: "one SELECT over the pipeline's materialized tables and views",
   });

@@ -2,7 +2,8 @@
  * fda's verbs in `ops pipe` (issue 32 item 4), in-process against an in-process ops serve with a data dir
  * (durable pipelines): `program get|set`, `diff` (unified diff, exit 1 when different, 0 when equal),
  * `copy`, `config get|set`, `restart` (stop, then start, waiting for each) and `clear` (the stored state gone:
- * rows kept by a /stop are not there after clear + start; --yes needed without a terminal).
+ * rows kept by a /stop are not there after clear + start; --yes needed without a terminal) and `validate`
+ * (today's /v0/validate_program: no pipeline made; errors as FILE:LINE:COL, exit 1; a v0.24-era server lacks it).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import { isolatedEnv } from '../../helpers/cli.js';
 import { opsIn } from '../../helpers/ops-in-process.js';
 import { createCompiled, ingest, startRunning, startSvc, waitFor, type Svc } from '../../services/pipelines/helpers.js';
 import { parseValue, valueAt, withValue } from '../../../src/commands/pipe/config.js';
+import { FakeFeldera } from '../../clients/pipelines/fake-feldera.js';
 
 const SQL = 'CREATE TABLE t (x INT NOT NULL);\nCREATE MATERIALIZED VIEW m AS SELECT x FROM t;\n';
 
@@ -180,4 +182,40 @@ describe('ops pipe program / diff / copy / config / restart / clear against ops 
     expect((await opsIn(['pipe', 'start', 'p'], { env })).exitCode).toBe(0);
     expect(await rowsOfM('p')).toEqual([]);
   }, 120_000);
+
+  it('validate: a valid program is exit 0 and creates no pipeline; SQL errors are FILE:LINE:COL with a caret, exit 1; --json is the answer', async () => {
+    const before = ((await svc.call('GET', '/v0/pipelines')).json as unknown[]).length;
+    const good = join(dir, 'good.sql');
+    writeFileSync(good, SQL);
+    const ok = await opsIn(['pipe', 'validate', good], { env });
+    expect(ok.exitCode, ok.stderr).toBe(0);
+    expect(ok.stderr).toContain('good.sql: valid');
+    expect(((await svc.call('GET', '/v0/pipelines')).json as unknown[]).length).toBe(before);
+
+    const badFile = join(dir, 'bad.sql');
+    writeFileSync(badFile, 'CREATE TABLE t (x INT NOT NULL);\nCREATE VIEW v AS SELECT nope FROM t;\n');
+    const bad = await opsIn(['pipe', 'validate', badFile], { env });
+    expect(bad.exitCode).toBe(1);
+    expect(bad.stderr).toMatch(/bad\.sql:2:\d+: .*nope/i);
+    expect(bad.stderr).toContain('^');
+    expect(bad.stderr).toContain('1 error in');
+
+    const json = await opsIn(['pipe', 'validate', '-', '--json'], { env, input: 'CREATE TABLE t (x INT NOT NULL);\nCREATE VIEW v AS SELECT nope FROM t;' });
+    expect(json.exitCode).toBe(1);
+    expect(JSON.parse(json.stdout).SqlError.info.messages[0]).toMatchObject({ start_line_number: 2, warning: false });
+    expect((await opsIn(['pipe', 'validate', '-'], { env, input: '' })).exitCode).toBe(2);
+  }, 60_000);
+});
+
+describe('ops pipe validate against a v0.24-era server', () => {
+  it('says the server does not offer it, exit 1', async () => {
+    const fake = await new FakeFeldera({ generation: 'legacy' }).start();
+    try {
+      const r = await opsIn(['pipe', 'validate', '-'], { env: isolatedEnv({ OPS_PIPE_URL: fake.url }), input: 'CREATE TABLE t (x INT);' });
+      expect(r.exitCode).toBe(1);
+      expect(r.stderr).toContain('this pipeline service does not offer program validation');
+    } finally {
+      await fake.close();
+    }
+  });
 });
