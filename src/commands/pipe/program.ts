@@ -6,7 +6,6 @@
  */
 import { readFile } from 'node:fs/promises';
 import { Command } from 'commander';
-import { createTwoFilesPatch } from 'diff';
 import type { Context } from '../../context.js';
 import { addVerbs, runWith, type Factory, type RunFunction } from '../factory.js';
 import { ExitCode, OpsError, UsageError } from '../../core/errors.js';
@@ -120,7 +119,10 @@ export async function runPipeDiff(opts: PipeDiffOptions, ctx: Context): Promise<
   const stored = (await getPipeline(ctx, client(ctx), name)).program.code ?? '';
   const same = stored === local;
   if (ctx.json) await ctx.out.writeJson({ name, file, same });
-  else if (!same) await ctx.out.write(createTwoFilesPatch(`${name} (stored)`, file, stored, local));
+  else if (!same) {
+    const { createTwoFilesPatch } = await import('diff'); // loaded only when there is a diff to print
+    await ctx.out.write(createTwoFilesPatch(`${name} (stored)`, file, stored, local));
+  }
   if (!same) throw new OpsError('', ExitCode.failure);
 }
 
