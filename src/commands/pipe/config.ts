@@ -9,6 +9,7 @@ import type { Context } from '../../context.js';
 import { addVerbs, runWith, type Factory, type RunFunction } from '../factory.js';
 import { ExitCode, OpsError, UsageError } from '../../core/errors.js';
 import { sanitize } from '../../core/sanitize.js';
+import { isStopped } from '../../clients/pipelines.js';
 import { client, explain, getPipeline } from './shared.js';
 
 type Json = Record<string, unknown>;
@@ -102,5 +103,6 @@ export async function runPipeConfigSet(opts: PipeConfigSetOptions, ctx: Context)
     explain(err, name);
   }
   ctx.out.success(`${sanitize(name)}: ${sanitize(key)} = ${sanitize(JSON.stringify(valueAt(updated, key)))}`);
+  if (!isStopped(after.deployment.status)) ctx.out.warn(`${sanitize(name)} is ${after.deployment.status}: the new runtime_config applies from its next start (ops pipe restart ${name})`);
   if (ctx.json) await ctx.out.writeJson(after.raw.runtime_config ?? updated);
 }

@@ -11,7 +11,7 @@ import { addVerbs, runWith, type Factory, type RunFunction } from '../factory.js
 import { ExitCode, OpsError, UsageError } from '../../core/errors.js';
 import { cannotRead } from '../../core/file-errors.js';
 import { sanitize } from '../../core/sanitize.js';
-import { compileFailed, phaseText, type Pipeline, type PipelinesClient } from '../../clients/pipelines.js';
+import { compileFailed, isStopped, phaseText, type Pipeline, type PipelinesClient } from '../../clients/pipelines.js';
 import { readProgram } from './create.js';
 import { renderSqlMessages } from './render.js';
 import { DEFAULT_WAIT, assertCompiled, client, explain, getPipeline, progressFor, waitCompiled, waitLimitMs } from './shared.js';
@@ -89,6 +89,7 @@ export async function runPipeProgramSet(opts: PipeProgramSetOptions, ctx: Contex
   }
   ctx.out.info(`updated the program of ${sanitize(name)}${p.program.version !== undefined ? ` (program version ${p.program.version})` : ''}`);
   if (opts.wait !== false) p = await waitForProgram(ctx, pipes, p, label, source);
+  if (!isStopped(p.deployment.status)) ctx.out.warn(`${sanitize(name)} is ${p.deployment.status}: it runs its previous program until restarted (ops pipe restart ${name})`);
   if (ctx.json) await ctx.out.writeJson(p.raw);
 }
 

@@ -166,6 +166,15 @@ describe('ops pipe program / diff / copy / config / restart / clear against ops 
     await waitFor(async () => (await rowsOfM('p')).length === 2, 'the rows after the restart');
     expect(await rowsOfM('p')).toEqual([1, 2]);
 
+    // ops serve (as v0.24) takes a running pipeline's new program and runtime_config for its next start: said so
+    const setRunning = await opsIn(['pipe', 'program', 'set', 'p', '-'], { env, input: SQL + '-- changed\n' });
+    expect(setRunning.exitCode, setRunning.stderr).toBe(0);
+    expect(setRunning.stderr).toContain('runs its previous program until restarted (ops pipe restart p)');
+    const cfgRunning = await opsIn(['pipe', 'config', 'set', 'p', 'workers', '2'], { env });
+    expect(cfgRunning.exitCode, cfgRunning.stderr).toBe(0);
+    expect(cfgRunning.stderr).toContain('applies from its next start (ops pipe restart p)');
+    expect((await opsIn(['pipe', 'config', 'set', 'cfg', 'workers', '2'], { env })).stderr).not.toContain('restart');
+
     const running = await opsIn(['--yes', 'pipe', 'clear', 'p'], { env });
     expect(running.exitCode).toBe(1);
     expect(running.stderr).toContain('ops pipe shutdown p');
