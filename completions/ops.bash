@@ -73,6 +73,7 @@ __ops_sub() {
     'pipe/watch') __ops_r='watch' ;;
     'pipe/snapshot') __ops_r='snapshot' ;;
     'pipe/query') __ops_r='query' ;;
+    'pipe/shell') __ops_r='shell' ;;
     'pipe/stats') __ops_r='stats' ;;
     'pipe/logs') __ops_r='logs' ;;
     'pipe/metrics') __ops_r='metrics' ;;
@@ -140,7 +141,7 @@ __ops_subs() {
     'bm notes') __ops_r='add edit rm' ;;
     'bm bulk') __ops_r='add edit rm' ;;
     'bm trash') __ops_r='list restore clear' ;;
-    'pipe') __ops_r='create list status programs start pause shutdown restart delete clear program diff validate copy config ingest watch snapshot query stats logs metrics events txn clock' ;;
+    'pipe') __ops_r='create list status programs start pause shutdown restart delete clear program diff validate copy config ingest watch snapshot query shell stats logs metrics events txn clock' ;;
     'pipe program') __ops_r='get set' ;;
     'pipe config') __ops_r='get set' ;;
     'pipe txn') __ops_r='start commit status' ;;
@@ -224,6 +225,7 @@ __ops_opts() {
     'pipe watch') __ops_r='--raw --snapshot --count --help -h' ;;
     'pipe snapshot') __ops_r='--help -h' ;;
     'pipe query') __ops_r='--format --output -o --help -h' ;;
+    'pipe shell') __ops_r='--help -h' ;;
     'pipe stats') __ops_r='--watch --interval --help -h' ;;
     'pipe logs') __ops_r='--follow -f --help -h' ;;
     'pipe metrics') __ops_r='--help -h' ;;
@@ -545,6 +547,8 @@ __ops_value() {
     'pipe query|-o') __ops_r='f'; return 0 ;;
     'pipe query|--help') __ops_r=''; return 0 ;;
     'pipe query|-h') __ops_r=''; return 0 ;;
+    'pipe shell|--help') __ops_r=''; return 0 ;;
+    'pipe shell|-h') __ops_r=''; return 0 ;;
     'pipe stats|--watch') __ops_r=''; return 0 ;;
     'pipe stats|--interval') __ops_r='-'; return 0 ;;
     'pipe stats|--help') __ops_r=''; return 0 ;;
@@ -814,6 +818,7 @@ __ops_arg() {
     'pipe watch') case "$2" in 0) __ops_r='d:pipelines' ;; 1) __ops_r='d:relations:0' ;; *) [ "$2" -ge 1 ] && __ops_r='d:relations:0' ;; esac ;;
     'pipe snapshot') case "$2" in 0) __ops_r='d:pipelines' ;; 1) __ops_r='d:relations:0' ;; esac ;;
     'pipe query') case "$2" in 0) __ops_r='d:pipelines' ;; 1) __ops_r='-' ;; esac ;;
+    'pipe shell') case "$2" in 0) __ops_r='d:pipelines' ;; esac ;;
     'pipe stats') case "$2" in 0) __ops_r='d:pipelines' ;; esac ;;
     'pipe logs') case "$2" in 0) __ops_r='d:pipelines' ;; esac ;;
     'pipe metrics') case "$2" in 0) __ops_r='d:pipelines' ;; esac ;;

@@ -136,6 +136,8 @@ function __ops_sub --argument-names cpath word
             echo 'snapshot'
         case 'pipe/query'
             echo 'query'
+        case 'pipe/shell'
+            echo 'shell'
         case 'pipe/stats'
             echo 'stats'
         case 'pipe/logs'
@@ -262,7 +264,7 @@ function __ops_subs --argument-names cpath
         case 'bm trash'
             printf '%s\n' 'list	What is in the trash' 'restore	Restore items (type: link, list, tag or note)' 'clear	Delete the trash for good (asks first; --yes in scripts)'
         case 'pipe'
-            printf '%s\n' 'create	Create or replace a pipeline from a SQL file (or stdin) and wait for it to compile' 'list	List the pipelines with their program and deployment state' 'status	Program and deployment state of a pipeline, its errors, and since when' 'programs	List the programs (GET /v0/programs, or derived from the pipelines on servers without it)' 'start	Start a pipeline and wait until it is Running (--timeout SECONDS; exit 8 when it runs out)' 'pause	Pause a pipeline (deploys it paused when it is shut down) and wait until Paused' 'shutdown	Shut a pipeline down (today\'s Feldera: stop) and wait until it is stopped; its state is lost' 'restart	Stop a pipeline, waiting until it is stopped, then start it and wait until it is Running' 'delete	Delete a stopped pipeline (asks for confirmation; --yes in scripts)' 'clear	Delete a stopped pipeline\'s stored state (today\'s /clear; asks for confirmation, --yes in scripts)' 'program	Read or replace the SQL program of a pipeline' 'diff	Compare the stored SQL program with a file: a unified diff; exit 1 when they differ, 0 when equal' 'validate	Compile a SQL program on the server without creating a pipeline; exit 1 with its errors' 'copy	Copy a pipeline\'s definition (program, description, runtime and program config; not its state) to a new pipeline' 'config	Read or change a pipeline\'s runtime_config (workers, resources, storage, ...)' 'ingest	Send rows or changes to a table: NDJSON, a JSON array, or CSV; "-" or no file reads stdin' 'watch	Stream the changes of views: one NDJSON line per change, {"view":..,"insert"|"delete":row}' 'snapshot	Print the current contents of a view (a table, or --json)' 'query	Run an ad-hoc SELECT over the materialized tables and views of a running pipeline (a table, or --json), or an INSERT INTO one of its tables (prints the count)' 'stats	Statistics of a running pipeline (a table, or --json); --watch to refresh' 'logs	Print the log of a pipeline; --follow to keep printing new lines' 'metrics	Metrics of a running pipeline: the Prometheus text, or Feldera\'s JSON form with --json' 'events	A pipeline\'s monitor events (its statuses over time), newest first; or one event by id or `latest`' 'txn	Transactions: input held until the commit applies it all as one step' 'clock	The NOW() clock of a pipeline driven over HTTP (dev_tweaks.now_http_driven): print it, or move it forward first'
+            printf '%s\n' 'create	Create or replace a pipeline from a SQL file (or stdin) and wait for it to compile' 'list	List the pipelines with their program and deployment state' 'status	Program and deployment state of a pipeline, its errors, and since when' 'programs	List the programs (GET /v0/programs, or derived from the pipelines on servers without it)' 'start	Start a pipeline and wait until it is Running (--timeout SECONDS; exit 8 when it runs out)' 'pause	Pause a pipeline (deploys it paused when it is shut down) and wait until Paused' 'shutdown	Shut a pipeline down (today\'s Feldera: stop) and wait until it is stopped; its state is lost' 'restart	Stop a pipeline, waiting until it is stopped, then start it and wait until it is Running' 'delete	Delete a stopped pipeline (asks for confirmation; --yes in scripts)' 'clear	Delete a stopped pipeline\'s stored state (today\'s /clear; asks for confirmation, --yes in scripts)' 'program	Read or replace the SQL program of a pipeline' 'diff	Compare the stored SQL program with a file: a unified diff; exit 1 when they differ, 0 when equal' 'validate	Compile a SQL program on the server without creating a pipeline; exit 1 with its errors' 'copy	Copy a pipeline\'s definition (program, description, runtime and program config; not its state) to a new pipeline' 'config	Read or change a pipeline\'s runtime_config (workers, resources, storage, ...)' 'ingest	Send rows or changes to a table: NDJSON, a JSON array, or CSV; "-" or no file reads stdin' 'watch	Stream the changes of views: one NDJSON line per change, {"view":..,"insert"|"delete":row}' 'snapshot	Print the current contents of a view (a table, or --json)' 'query	Run an ad-hoc SELECT over the materialized tables and views of a running pipeline (a table, or --json), or an INSERT INTO one of its tables (prints the count)' 'shell	An interactive SQL shell over a running pipeline (statements end with ";"; \\q to quit)' 'stats	Statistics of a running pipeline (a table, or --json); --watch to refresh' 'logs	Print the log of a pipeline; --follow to keep printing new lines' 'metrics	Metrics of a running pipeline: the Prometheus text, or Feldera\'s JSON form with --json' 'events	A pipeline\'s monitor events (its statuses over time), newest first; or one event by id or `latest`' 'txn	Transactions: input held until the commit applies it all as one step' 'clock	The NOW() clock of a pipeline driven over HTTP (dev_tweaks.now_http_driven): print it, or move it forward first'
         case 'pipe program'
             printf '%s\n' 'get	Print the stored SQL program byte for byte (--json: {name, program_code})' 'set	Replace the SQL program of a stopped pipeline and wait for it to compile'
         case 'pipe config'
@@ -421,6 +423,8 @@ function __ops_opts --argument-names cpath
             printf '%s\n' '--help	show help' '-h	show help'
         case 'pipe query'
             printf '%s\n' '--format	rows (a table, or --json), or the answer as an Arrow IPC stream, a Parquet file, or its hash' '--output	write an arrow, parquet or hash answer to this file (default stdout, which must not be a terminal for arrow and parquet)' '-o	write an arrow, parquet or hash answer to this file (default stdout, which must not be a terminal for arrow and parquet)' '--help	show help' '-h	show help'
+        case 'pipe shell'
+            printf '%s\n' '--help	show help' '-h	show help'
         case 'pipe stats'
             printf '%s\n' '--watch	refresh: redraw on a terminal, one NDJSON record per sample otherwise' '--interval	seconds between samples with --watch' '--help	show help' '-h	show help'
         case 'pipe logs'
@@ -1048,6 +1052,10 @@ function __ops_value
         case 'pipe query|--help'
             echo ''; return 0
         case 'pipe query|-h'
+            echo ''; return 0
+        case 'pipe shell|--help'
+            echo ''; return 0
+        case 'pipe shell|-h'
             echo ''; return 0
         case 'pipe stats|--watch'
             echo ''; return 0
@@ -1753,6 +1761,11 @@ function __ops_arg
                     echo 'd:pipelines'
                 case 1
                     echo '-'
+            end
+        case 'pipe shell'
+            switch $argv[2]
+                case 0
+                    echo 'd:pipelines'
             end
         case 'pipe stats'
             switch $argv[2]

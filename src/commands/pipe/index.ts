@@ -13,6 +13,7 @@ import { newCmdPipeClear, newCmdPipeDelete, newCmdPipePause, newCmdPipeRestart, 
 import { newCmdPipeCopy, newCmdPipeDiff, newCmdPipeProgram } from './program.js';
 import { newCmdPipeConfig } from './config.js';
 import { newCmdPipeValidate } from './validate.js';
+import { newCmdPipeShell } from './shell.js';
 import { newCmdPipeList, newCmdPipePrograms, newCmdPipeStatus } from './list.js';
 import { newCmdPipeLogs } from './logs.js';
 import { newCmdPipeClock } from './clock.js';
@@ -49,6 +50,7 @@ export function register(cmd: Command, f: Factory): void {
     newCmdPipeWatch(f),
     newCmdPipeSnapshot(f),
     newCmdPipeQuery(f),
+    newCmdPipeShell(f),
     newCmdPipeStats(f),
     newCmdPipeLogs(f),
     newCmdPipeMetrics(f),

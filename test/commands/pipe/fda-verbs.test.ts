@@ -192,6 +192,26 @@ describe('ops pipe program / diff / copy / config / restart / clear against ops 
     expect(await rowsOfM('p')).toEqual([]);
   }, 120_000);
 
+  it('shell: statements over several lines end with ";", each answered as rows; a bad one prints its error and exit 1 at the end', async () => {
+    await createCompiled(svc, 'sh', SQL);
+    await startRunning(svc, 'sh');
+    expect((await ingest(svc, 'sh', 't', 'format=json', '{"insert":{"x":5}}\n{"insert":{"x":7}}')).status).toBe(200);
+    const ok = await opsIn(['pipe', 'shell', 'sh', '--json'], { env, input: 'SELECT x\nFROM m\nORDER BY x;\nSELECT COUNT(*) AS n FROM m;\n\\q\nSELECT 1;\n' });
+    expect(ok.exitCode, ok.stderr).toBe(0);
+    const answers = ok.stdout.split('\n').map((l) => JSON.parse(l) as Record<string, number>[]);
+    expect(answers).toHaveLength(2);
+    expect(answers[0]!.map((r) => r.x ?? r.X)).toEqual([5, 7]);
+    expect(answers[1]![0]!.n ?? answers[1]![0]!.N).toBe(2);
+
+    const bad = await opsIn(['pipe', 'shell', 'sh'], { env, input: 'SELECT nope FROM m;\nSELECT x FROM m ORDER BY x;\nSELECT 1' });
+    expect(bad.exitCode).toBe(1);
+    expect(bad.stderr).toMatch(/error: .*nope/i);
+    expect(bad.stdout.split('\n').slice(-2)).toEqual(['5', '7']);
+    expect(bad.stderr).toContain('the last statement had no ";"');
+    expect(bad.stderr).toContain('1 statement failed');
+    expect((await opsIn(['pipe', 'shell', 'nope'], { env, input: '' })).exitCode).toBe(1);
+  }, 60_000);
+
   it('validate: a valid program is exit 0 and creates no pipeline; SQL errors are FILE:LINE:COL with a caret, exit 1; --json is the answer', async () => {
     const before = ((await svc.call('GET', '/v0/pipelines')).json as unknown[]).length;
     const good = join(dir, 'good.sql');
