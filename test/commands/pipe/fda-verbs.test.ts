@@ -14,6 +14,7 @@ import { opsIn } from '../../helpers/ops-in-process.js';
 import { createCompiled, ingest, startRunning, startSvc, waitFor, type Svc } from '../../services/pipelines/helpers.js';
 import { parseValue, valueAt, withValue } from '../../../src/commands/pipe/config.js';
 import { FakeFeldera } from '../../clients/pipelines/fake-feldera.js';
+import { runInPty, stripAnsi } from '../../helpers/pty.js';
 
 const SQL = 'CREATE TABLE t (x INT NOT NULL);\nCREATE MATERIALIZED VIEW m AS SELECT x FROM t;\n';
 
@@ -210,6 +211,25 @@ describe('ops pipe program / diff / copy / config / restart / clear against ops 
     expect(bad.stderr).toContain('the last statement had no ";"');
     expect(bad.stderr).toContain('1 statement failed');
     expect((await opsIn(['pipe', 'shell', 'nope'], { env, input: '' })).exitCode).toBe(1);
+
+    // on a terminal (the built binary in a pseudo-terminal): the prompts, a table, and the history (up arrow)
+    const pty = await runInPty(
+      ['pipe', 'shell', 'sh'],
+      env,
+      [
+        ['sh=> ', 'SELECT x\r'],
+        ['sh-> ', 'FROM m ORDER BY x;\r'],
+        ['sh=> ', 'SELECT COUNT(*) AS n FROM m;\r'],
+        ['sh=> ', '\u001b[A\r'],
+        ['sh=> ', '\\q\r'],
+      ],
+      30,
+    );
+    const out = stripAnsi(pty.output);
+    expect(pty.exitCode, out).toBe(0);
+    expect(out).toContain('end statements with ";"');
+    expect(out).toMatch(/5[\s\S]*7/); // the two-line statement's table
+    expect(out.match(/^\W*2\W*$/gm), out).toHaveLength(2); // the count, then again from the history
   }, 60_000);
 
   it('validate: a valid program is exit 0 and creates no pipeline; SQL errors are FILE:LINE:COL with a caret, exit 1; --json is the answer', async () => {
