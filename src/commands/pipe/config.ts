@@ -61,7 +61,9 @@ export interface PipeConfigSetOptions {
 
 /** `ops pipe config`: the group and its verbs. */
 export function newCmdPipeConfig(f: Factory): Command {
-  const cmd = new Command('config').description("Read or change a pipeline's runtime_config (workers, resources, storage, ...)");
+  const cmd = new Command('config')
+    .description("Read or change a pipeline's runtime_config (workers, resources, storage, ...)")
+    .addHelpText('after', '\nExamples:\n  ops pipe config get shop\n  ops pipe config set shop workers 4');
   return addVerbs(cmd, newCmdPipeConfigGet(f), newCmdPipeConfigSet(f));
 }
 

@@ -22,7 +22,9 @@ export interface PipeProgramGetOptions {
 
 /** `ops pipe program`: the group and its verbs. */
 export function newCmdPipeProgram(f: Factory): Command {
-  const cmd = new Command('program').description('Read or replace the SQL program of a pipeline');
+  const cmd = new Command('program')
+    .description('Read or replace the SQL program of a pipeline')
+    .addHelpText('after', '\nExamples:\n  ops pipe program get shop > shop.sql\n  ops pipe program set shop shop.sql');
   return addVerbs(cmd, newCmdPipeProgramGet(f), newCmdPipeProgramSet(f));
 }
 
