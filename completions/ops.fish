@@ -112,8 +112,22 @@ function __ops_sub --argument-names cpath word
             echo 'pause'
         case 'pipe/shutdown' 'pipe/stop'
             echo 'shutdown'
+        case 'pipe/restart'
+            echo 'restart'
         case 'pipe/delete' 'pipe/rm'
             echo 'delete'
+        case 'pipe/clear'
+            echo 'clear'
+        case 'pipe/program'
+            echo 'program'
+        case 'pipe/diff'
+            echo 'diff'
+        case 'pipe/validate'
+            echo 'validate'
+        case 'pipe/copy'
+            echo 'copy'
+        case 'pipe/config'
+            echo 'config'
         case 'pipe/ingest'
             echo 'ingest'
         case 'pipe/watch'
@@ -122,6 +136,8 @@ function __ops_sub --argument-names cpath word
             echo 'snapshot'
         case 'pipe/query'
             echo 'query'
+        case 'pipe/shell'
+            echo 'shell'
         case 'pipe/stats'
             echo 'stats'
         case 'pipe/logs'
@@ -134,6 +150,14 @@ function __ops_sub --argument-names cpath word
             echo 'txn'
         case 'pipe/clock'
             echo 'clock'
+        case 'pipe program/get'
+            echo 'get'
+        case 'pipe program/set'
+            echo 'set'
+        case 'pipe config/get'
+            echo 'get'
+        case 'pipe config/set'
+            echo 'set'
         case 'pipe txn/start'
             echo 'start'
         case 'pipe txn/commit'
@@ -240,7 +264,11 @@ function __ops_subs --argument-names cpath
         case 'bm trash'
             printf '%s\n' 'list	What is in the trash' 'restore	Restore items (type: link, list, tag or note)' 'clear	Delete the trash for good (asks first; --yes in scripts)'
         case 'pipe'
-            printf '%s\n' 'create	Create or replace a pipeline from a SQL file (or stdin) and wait for it to compile' 'list	List the pipelines with their program and deployment state' 'status	Program and deployment state of a pipeline, its errors, and since when' 'programs	List the programs (GET /v0/programs, or derived from the pipelines on servers without it)' 'start	Start a pipeline and wait until it is Running (--timeout SECONDS; exit 8 when it runs out)' 'pause	Pause a pipeline (deploys it paused when it is shut down) and wait until Paused' 'shutdown	Shut a pipeline down (today\'s Feldera: stop) and wait until it is stopped; its state is lost' 'delete	Delete a stopped pipeline (asks for confirmation; --yes in scripts)' 'ingest	Send rows or changes to a table: NDJSON, a JSON array, or CSV; "-" or no file reads stdin' 'watch	Stream the changes of views: one NDJSON line per change, {"view":..,"insert"|"delete":row}' 'snapshot	Print the current contents of a view (a table, or --json)' 'query	Run an ad-hoc SELECT over the materialized tables and views of a running pipeline (a table, or --json), or an INSERT INTO one of its tables (prints the count)' 'stats	Statistics of a running pipeline (a table, or --json); --watch to refresh' 'logs	Print the log of a pipeline; --follow to keep printing new lines' 'metrics	Metrics of a running pipeline: the Prometheus text, or Feldera\'s JSON form with --json' 'events	A pipeline\'s monitor events (its statuses over time), newest first; or one event by id or `latest`' 'txn	Transactions: input held until the commit applies it all as one step' 'clock	The NOW() clock of a pipeline driven over HTTP (dev_tweaks.now_http_driven): print it, or move it forward first'
+            printf '%s\n' 'create	Create or replace a pipeline from a SQL file (or stdin) and wait for it to compile' 'list	List the pipelines with their program and deployment state' 'status	Program and deployment state of a pipeline, its errors, and since when' 'programs	List the programs (GET /v0/programs, or derived from the pipelines on servers without it)' 'start	Start a pipeline and wait until it is Running (--timeout SECONDS; exit 8 when it runs out)' 'pause	Pause a pipeline (deploys it paused when it is shut down) and wait until Paused' 'shutdown	Shut a pipeline down (today\'s Feldera: stop) and wait until it is stopped; its state is lost' 'restart	Stop a pipeline, waiting until it is stopped, then start it and wait until it is Running' 'delete	Delete a stopped pipeline (asks for confirmation; --yes in scripts)' 'clear	Delete a stopped pipeline\'s stored state (today\'s /clear; asks for confirmation, --yes in scripts)' 'program	Read or replace the SQL program of a pipeline' 'diff	Compare the stored SQL program with a file: a unified diff; exit 1 when they differ, 0 when equal' 'validate	Compile a SQL program on the server without creating a pipeline; exit 1 with its errors' 'copy	Copy a pipeline\'s definition (program, description, runtime and program config; not its state) to a new pipeline' 'config	Read or change a pipeline\'s runtime_config (workers, resources, storage, ...)' 'ingest	Send rows or changes to a table: NDJSON, a JSON array, or CSV; "-" or no file reads stdin' 'watch	Stream the changes of views: one NDJSON line per change, {"view":..,"insert"|"delete":row}' 'snapshot	Print the current contents of a view (a table, or --json)' 'query	Run an ad-hoc SELECT over the materialized tables and views of a running pipeline (a table, or --json), or an INSERT INTO one of its tables (prints the count)' 'shell	An interactive SQL shell over a running pipeline (statements end with ";"; \\q to quit)' 'stats	Statistics of a running pipeline (a table, or --json); --watch to refresh' 'logs	Print the log of a pipeline; --follow to keep printing new lines' 'metrics	Metrics of a running pipeline: the Prometheus text, or Feldera\'s JSON form with --json' 'events	A pipeline\'s monitor events (its statuses over time), newest first; or one event by id or `latest`' 'txn	Transactions: input held until the commit applies it all as one step' 'clock	The NOW() clock of a pipeline driven over HTTP (dev_tweaks.now_http_driven): print it, or move it forward first'
+        case 'pipe program'
+            printf '%s\n' 'get	Print the stored SQL program byte for byte (--json: {name, program_code})' 'set	Replace the SQL program of a stopped pipeline and wait for it to compile'
+        case 'pipe config'
+            printf '%s\n' 'get	Print the runtime_config as JSON, or the value of one KEY (a dotted path)' 'set	Set one KEY of the runtime_config of a stopped pipeline (VALUE: JSON, else a string)'
         case 'pipe txn'
             printf '%s\n' 'start	Open a transaction and print its id (--json: {transaction_id})' 'commit	Commit the open transaction; --wait returns once it is applied (--timeout SECONDS; exit 8 when it runs out)' 'status	The pipeline\'s transaction: status, id, records held and for how long'
         case 'hook'
@@ -363,7 +391,29 @@ function __ops_opts --argument-names cpath
             printf '%s\n' '--no-wait	return once the request was accepted' '--help	show help' '-h	show help'
         case 'pipe shutdown'
             printf '%s\n' '--no-wait	return once the request was accepted' '--force	today\'s Feldera: stop without a checkpoint' '--help	show help' '-h	show help'
+        case 'pipe restart'
+            printf '%s\n' '--no-wait	return once the start was accepted' '--force	today\'s Feldera: stop without a checkpoint' '--help	show help' '-h	show help'
         case 'pipe delete'
+            printf '%s\n' '--help	show help' '-h	show help'
+        case 'pipe clear'
+            printf '%s\n' '--help	show help' '-h	show help'
+        case 'pipe program'
+            printf '%s\n' '--help	show help' '-h	show help'
+        case 'pipe program get'
+            printf '%s\n' '--help	show help' '-h	show help'
+        case 'pipe program set'
+            printf '%s\n' '--no-wait	return at once, without waiting for compilation' '--help	show help' '-h	show help'
+        case 'pipe diff'
+            printf '%s\n' '--help	show help' '-h	show help'
+        case 'pipe validate'
+            printf '%s\n' '--help	show help' '-h	show help'
+        case 'pipe copy'
+            printf '%s\n' '--description	description of the copy (default: the original one)' '--no-wait	return at once, without waiting for compilation' '--help	show help' '-h	show help'
+        case 'pipe config'
+            printf '%s\n' '--help	show help' '-h	show help'
+        case 'pipe config get'
+            printf '%s\n' '--help	show help' '-h	show help'
+        case 'pipe config set'
             printf '%s\n' '--help	show help' '-h	show help'
         case 'pipe ingest'
             printf '%s\n' '--format	input format (default: from the file name, else JSON)' '--batch-size	records per request' '--skip	leave out the first N records of the input (to go on after an interrupted ingest)' '--header	CSV: the first line is a header naming the columns (default: when it names them)' '--no-header	CSV: the first line is a row, even if it looks like a header' '--wait	return when the pipeline has processed everything sent' '--force	send even while the pipeline is paused' '--help	show help' '-h	show help'
@@ -373,6 +423,8 @@ function __ops_opts --argument-names cpath
             printf '%s\n' '--help	show help' '-h	show help'
         case 'pipe query'
             printf '%s\n' '--format	rows (a table, or --json), or the answer as an Arrow IPC stream, a Parquet file, or its hash' '--output	write an arrow, parquet or hash answer to this file (default stdout, which must not be a terminal for arrow and parquet)' '-o	write an arrow, parquet or hash answer to this file (default stdout, which must not be a terminal for arrow and parquet)' '--help	show help' '-h	show help'
+        case 'pipe shell'
+            printf '%s\n' '--help	show help' '-h	show help'
         case 'pipe stats'
             printf '%s\n' '--watch	refresh: redraw on a terminal, one NDJSON record per sample otherwise' '--interval	seconds between samples with --watch' '--help	show help' '-h	show help'
         case 'pipe logs'
@@ -901,9 +953,63 @@ function __ops_value
             echo ''; return 0
         case 'pipe shutdown|-h'
             echo ''; return 0
+        case 'pipe restart|--no-wait'
+            echo ''; return 0
+        case 'pipe restart|--force'
+            echo ''; return 0
+        case 'pipe restart|--help'
+            echo ''; return 0
+        case 'pipe restart|-h'
+            echo ''; return 0
         case 'pipe delete|--help'
             echo ''; return 0
         case 'pipe delete|-h'
+            echo ''; return 0
+        case 'pipe clear|--help'
+            echo ''; return 0
+        case 'pipe clear|-h'
+            echo ''; return 0
+        case 'pipe program|--help'
+            echo ''; return 0
+        case 'pipe program|-h'
+            echo ''; return 0
+        case 'pipe program get|--help'
+            echo ''; return 0
+        case 'pipe program get|-h'
+            echo ''; return 0
+        case 'pipe program set|--no-wait'
+            echo ''; return 0
+        case 'pipe program set|--help'
+            echo ''; return 0
+        case 'pipe program set|-h'
+            echo ''; return 0
+        case 'pipe diff|--help'
+            echo ''; return 0
+        case 'pipe diff|-h'
+            echo ''; return 0
+        case 'pipe validate|--help'
+            echo ''; return 0
+        case 'pipe validate|-h'
+            echo ''; return 0
+        case 'pipe copy|--description'
+            echo '-'; return 0
+        case 'pipe copy|--no-wait'
+            echo ''; return 0
+        case 'pipe copy|--help'
+            echo ''; return 0
+        case 'pipe copy|-h'
+            echo ''; return 0
+        case 'pipe config|--help'
+            echo ''; return 0
+        case 'pipe config|-h'
+            echo ''; return 0
+        case 'pipe config get|--help'
+            echo ''; return 0
+        case 'pipe config get|-h'
+            echo ''; return 0
+        case 'pipe config set|--help'
+            echo ''; return 0
+        case 'pipe config set|-h'
             echo ''; return 0
         case 'pipe ingest|--format'
             echo 'c:json csv'; return 0
@@ -946,6 +1052,10 @@ function __ops_value
         case 'pipe query|--help'
             echo ''; return 0
         case 'pipe query|-h'
+            echo ''; return 0
+        case 'pipe shell|--help'
+            echo ''; return 0
+        case 'pipe shell|-h'
             echo ''; return 0
         case 'pipe stats|--watch'
             echo ''; return 0
@@ -1566,10 +1676,67 @@ function __ops_arg
                 case 0
                     echo 'd:pipelines'
             end
+        case 'pipe restart'
+            switch $argv[2]
+                case 0
+                    echo 'd:pipelines'
+            end
         case 'pipe delete'
             switch $argv[2]
                 case 0
                     echo 'd:pipelines'
+            end
+        case 'pipe clear'
+            switch $argv[2]
+                case 0
+                    echo 'd:pipelines'
+            end
+        case 'pipe program get'
+            switch $argv[2]
+                case 0
+                    echo 'd:pipelines'
+            end
+        case 'pipe program set'
+            switch $argv[2]
+                case 0
+                    echo 'd:pipelines'
+                case 1
+                    echo 'f'
+            end
+        case 'pipe diff'
+            switch $argv[2]
+                case 0
+                    echo 'd:pipelines'
+                case 1
+                    echo 'f'
+            end
+        case 'pipe validate'
+            switch $argv[2]
+                case 0
+                    echo 'f'
+            end
+        case 'pipe copy'
+            switch $argv[2]
+                case 0
+                    echo 'd:pipelines'
+                case 1
+                    echo '-'
+            end
+        case 'pipe config get'
+            switch $argv[2]
+                case 0
+                    echo 'd:pipelines'
+                case 1
+                    echo '-'
+            end
+        case 'pipe config set'
+            switch $argv[2]
+                case 0
+                    echo 'd:pipelines'
+                case 1
+                    echo '-'
+                case 2
+                    echo '-'
             end
         case 'pipe ingest'
             switch $argv[2]
@@ -1602,6 +1769,11 @@ function __ops_arg
                     echo 'd:pipelines'
                 case 1
                     echo '-'
+            end
+        case 'pipe shell'
+            switch $argv[2]
+                case 0
+                    echo 'd:pipelines'
             end
         case 'pipe stats'
             switch $argv[2]

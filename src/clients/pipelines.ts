@@ -17,7 +17,7 @@ import { ApiError } from '../core/errors.js';
 import { parseJsonExact } from '../core/json-exact.js';
 import { generationOf, normalizePipeline } from './pipelines/normalize.js';
 import { readFrames, LineReader } from './pipelines/frames.js';
-import type { ApiGeneration, Change, EgressFrame, Pipeline, ProgramSummary, RawPipeline } from './pipelines/types.js';
+import type { ApiGeneration, Change, EgressFrame, Pipeline, ProgramSummary, RawPipeline, SqlCompilerMessage } from './pipelines/types.js';
 
 export * from './pipelines/types.js';
 export { normalizePipeline, isStopped, isCompiling, compileFailed, phaseText, findRelation, relationRef, stoppedName } from './pipelines/normalize.js';
@@ -27,6 +27,18 @@ export interface PipelineSpec {
   description?: string;
   programCode: string;
   workers?: number;
+}
+
+/** What `validate_program` answered. */
+export type ValidationResult = { outcome: 'valid'; raw: unknown } | { outcome: 'sql-error'; messages: SqlCompilerMessage[]; raw: unknown } | { outcome: 'system-error'; error: string; raw: unknown };
+
+/** The fields PATCH may change (the others are left as they are). */
+export interface PipelinePatch {
+  name?: string;
+  description?: string;
+  program_code?: string;
+  runtime_config?: Record<string, unknown>;
+  program_config?: Record<string, unknown>;
 }
 
 export interface IngestOptions {
@@ -163,6 +175,27 @@ export class PipelinesClient {
       }
       throw err;
     }
+  }
+
+  /** PATCH some fields of a pipeline's definition (both generations); the updated pipeline. */
+  async patch(name: string, fields: PipelinePatch): Promise<Pipeline> {
+    const res = await this.http.request<RawPipeline>('PATCH', this.path(name), { body: fields });
+    return res.data && typeof res.data === 'object' && 'name' in res.data ? this.note(res.data) : this.get(fields.name ?? name);
+  }
+
+  /** Today's API: delete a stopped pipeline's stored state (`/clear`); the storage status becomes Cleared. */
+  async clear(name: string): Promise<void> {
+    await this.http.request('POST', this.path(name, '/clear'), { idempotent: false });
+  }
+
+  /** Today's `POST /v0/validate_program`: compile a program without creating a pipeline (200 whatever the outcome). */
+  async validateProgram(code: string): Promise<ValidationResult> {
+    const raw = await this.http.json<Record<string, unknown>>('POST', '/v0/validate_program', { body: { program_code: code } });
+    const sql = raw?.SqlError as { info?: { messages?: SqlCompilerMessage[] } } | undefined;
+    if (raw && 'Success' in raw) return { outcome: 'valid', raw };
+    if (sql) return { outcome: 'sql-error', messages: sql.info?.messages ?? [], raw };
+    const system = raw?.SystemError as { error?: unknown } | undefined;
+    return { outcome: 'system-error', error: typeof system?.error === 'string' ? system.error : JSON.stringify(raw), raw };
   }
 
   /** Today's API: acknowledge a deployment error so that the pipeline can start again. */

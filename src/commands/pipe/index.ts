@@ -9,7 +9,11 @@ import { describeArguments } from '../help-text.js';
 import { newCmdPipeCreate } from './create.js';
 import { newCmdPipeEvents } from './events.js';
 import { newCmdPipeIngest } from './ingest.js';
-import { newCmdPipeDelete, newCmdPipePause, newCmdPipeShutdown, newCmdPipeStart } from './lifecycle.js';
+import { newCmdPipeClear, newCmdPipeDelete, newCmdPipePause, newCmdPipeRestart, newCmdPipeShutdown, newCmdPipeStart } from './lifecycle.js';
+import { newCmdPipeCopy, newCmdPipeDiff, newCmdPipeProgram } from './program.js';
+import { newCmdPipeConfig } from './config.js';
+import { newCmdPipeValidate } from './validate.js';
+import { newCmdPipeShell } from './shell.js';
 import { newCmdPipeList, newCmdPipePrograms, newCmdPipeStatus } from './list.js';
 import { newCmdPipeLogs } from './logs.js';
 import { newCmdPipeClock } from './clock.js';
@@ -34,11 +38,19 @@ export function register(cmd: Command, f: Factory): void {
     newCmdPipeStart(f),
     newCmdPipePause(f),
     newCmdPipeShutdown(f),
+    newCmdPipeRestart(f),
     newCmdPipeDelete(f),
+    newCmdPipeClear(f),
+    newCmdPipeProgram(f),
+    newCmdPipeDiff(f),
+    newCmdPipeValidate(f),
+    newCmdPipeCopy(f),
+    newCmdPipeConfig(f),
     newCmdPipeIngest(f),
     newCmdPipeWatch(f),
     newCmdPipeSnapshot(f),
     newCmdPipeQuery(f),
+    newCmdPipeShell(f),
     newCmdPipeStats(f),
     newCmdPipeLogs(f),
     newCmdPipeMetrics(f),
@@ -55,6 +67,11 @@ export function register(cmd: Command, f: Factory): void {
     view: 'the view (or table) to read',
     views: 'one or more views to watch',
     event: 'an event id (a UUID) or "latest"; all events when omitted',
+    key: 'a runtime_config key, a dotted path (resources.memory_mb_max)',
+    value: 'the value: JSON (4, true, null, {...}), else a string',
+    'new-name': 'the name of the copy',
+    'validate:file': 'the SQL program; "-" or omitted reads stdin',
+    'diff:file': 'the SQL file to compare with; "-" reads stdin',
     sql: "one SELECT over the pipeline's materialized tables and views",
   });
 }

@@ -1,11 +1,11 @@
-/** `ops pipe start|pause|shutdown|delete`. */
+/** `ops pipe start|pause|shutdown|restart|delete|clear`. */
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { runWith, type Factory, type RunFunction } from '../factory.js';
 import { ApiError, ExitCode, OpsError } from '../../core/errors.js';
 import { sanitize } from '../../core/sanitize.js';
 import { isCompiling, isStopped, type Pipeline, type PipelinesClient } from '../../clients/pipelines.js';
-import { DEFAULT_WAIT, assertCompiled, client, explain, getPipeline, progressFor, waitCompiled, waitDeployment, waitLimitMs, type Target } from './shared.js';
+import { DEFAULT_WAIT, assertCompiled, client, explain, explainToday, getPipeline, progressFor, waitCompiled, waitDeployment, waitLimitMs, type Target } from './shared.js';
 
 export interface WaitOptions {
   wait?: boolean;
@@ -80,13 +80,14 @@ export async function runPipeStart(opts: PipeStartOptions, ctx: Context): Promis
   await finish(ctx, await startAndWait(ctx, client(ctx), name, opts));
 }
 
-async function actionAndWait(ctx: Context, name: string, action: 'pause' | 'stop', target: Target, opts: WaitOptions & { force?: boolean }): Promise<void> {
+async function actionAndWait(ctx: Context, name: string, action: 'pause' | 'stop', target: Target, opts: WaitOptions & { force?: boolean }, how: { quiet?: boolean } = {}): Promise<void> {
+  const done = (p: Pipeline | undefined): Promise<void> => (how.quiet ? Promise.resolve() : finish(ctx, p));
   const pipes = client(ctx);
   let p = await getPipeline(ctx, pipes, name);
   const already = target === 'Stopped' ? isStopped(p.deployment.status) && !p.deployment.error : p.deployment.status === target;
   if (already) {
     ctx.out.info(`${sanitize(name)} is already ${p.deployment.status}`);
-    return finish(ctx, p);
+    return done(p);
   }
   const verb = action === 'pause' ? 'pausing' : 'stopping';
   const progress = await progressFor(ctx, `${name}: ${verb}`);
@@ -98,7 +99,7 @@ async function actionAndWait(ctx: Context, name: string, action: 'pause' | 'stop
     }
     if (opts.wait === false) {
       progress.succeed(`${name}: ${action === 'pause' ? 'pause' : 'shutdown'} requested`);
-      return finish(ctx, await getPipeline(ctx, pipes, name));
+      return done(await getPipeline(ctx, pipes, name));
     }
     p = await waitDeployment(ctx, pipes, name, target, progress, Date.now() + waitLimitMs(ctx, DEFAULT_WAIT.deploy));
     progress.succeed(`${name}: ${p.deployment.status}`);
@@ -106,7 +107,7 @@ async function actionAndWait(ctx: Context, name: string, action: 'pause' | 'stop
     progress.stop();
     throw err;
   }
-  await finish(ctx, p);
+  await done(p);
 }
 
 export function newCmdPipePause(f: Factory, runF: RunFunction<PipeStartOptions> = runPipePause): Command {
@@ -170,4 +171,52 @@ export async function runPipeDelete(opts: PipeDeleteOptions, ctx: Context): Prom
   }
   ctx.out.success(`deleted pipeline ${sanitize(name)}`);
   if (ctx.json) await ctx.out.writeJson({ name, deleted: true });
+}
+
+export interface PipeRestartOptions extends PipeStartOptions {
+  force?: boolean;
+}
+
+export function newCmdPipeRestart(f: Factory, runF: RunFunction<PipeRestartOptions> = runPipeRestart): Command {
+  return new Command('restart')
+    .arguments('<name>')
+    .description('Stop a pipeline, waiting until it is stopped, then start it and wait until it is Running')
+    .option('--no-wait', 'return once the start was accepted')
+    .option('--force', "today's Feldera: stop without a checkpoint")
+    .addHelpText('after', '\nExamples:\n  ops pipe restart shop\n  ops --timeout 120 pipe restart shop --force')
+    .action((name: string, flags: Omit<PipeRestartOptions, 'name'>) => runWith(f, runF, { ...flags, name }));
+}
+
+export async function runPipeRestart(opts: PipeRestartOptions, ctx: Context): Promise<void> {
+  const { name } = opts;
+  await actionAndWait(ctx, name, 'stop', 'Stopped', { force: opts.force, wait: true }, { quiet: true });
+  await finish(ctx, await startAndWait(ctx, client(ctx), name, opts));
+}
+
+export interface PipeClearOptions {
+  name: string;
+}
+
+export function newCmdPipeClear(f: Factory, runF: RunFunction<PipeClearOptions> = runPipeClear): Command {
+  return new Command('clear')
+    .arguments('<name>')
+    .description("Delete a stopped pipeline's stored state (today's /clear; asks for confirmation, --yes in scripts)")
+    .addHelpText('after', '\nThe next start begins from empty tables and views.\nExamples:\n  ops pipe clear shop\n  ops --yes pipe clear shop')
+    .action((name: string) => runWith(f, runF, { name }));
+}
+
+export async function runPipeClear(opts: PipeClearOptions, ctx: Context): Promise<void> {
+  const { name } = opts;
+  const pipes = client(ctx);
+  await getPipeline(ctx, pipes, name);
+  const ok = await ctx.prompter.confirm(`Delete the stored state of pipeline ${sanitize(name)}?`, { action: `clear the state of pipeline ${name}` });
+  if (!ok) throw new OpsError('not cleared', ExitCode.failure);
+  try {
+    await pipes.clear(name);
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'IllegalPipelineStateTransition') throw new OpsError(err.message, ExitCode.failure, `Stop it first: ops pipe shutdown ${name}`);
+    explainToday(err, name, 'clearing the stored state');
+  }
+  ctx.out.success(`cleared the stored state of ${sanitize(name)}`);
+  if (ctx.json) await ctx.out.writeJson({ name, cleared: true });
 }

@@ -7,7 +7,7 @@
  */
 import type { CompiledProgram } from '../../engine/index.js';
 import { CompilerPool } from './compiler-pool.js';
-import { compileProgram } from './compiler.js';
+import { compileProgram, type CompileReport } from './compiler.js';
 import type { Entry } from './entry.js';
 import { Errors } from './errors.js';
 import type { LogBook } from './logs.js';
@@ -45,6 +45,14 @@ export class CompileJobs {
   /** Whether a compiled program's names were cased otherwise than this server now would (a restart with another --output-case). */
   staleCase(e: Entry): boolean {
     return e.rec.program_status === 'Success' && (e.rec.compiled_output_case ?? 'upper') !== pipelineOutputCase(e.rec, this.defaultOutputCase);
+  }
+
+  /**
+   * Today's `/v0/validate_program`: the program compiled in the worker (after the queued ones) for its report
+   * only, no pipeline touched; names cased as this server cases them by default.
+   */
+  validate(code: string): Promise<CompileReport> {
+    return this.pool.compile(code, this.defaultOutputCase ?? 'upper');
   }
 
   /** Cancels any job of this pipeline. */

@@ -17,6 +17,7 @@ import type { WorkerConfig } from './worker/protocol.js';
 import type { QueryLimits } from './egress/query-limits.js';
 import { CompileJobs } from './compile-jobs.js';
 import { CompilerPool, DEFAULT_COMPILE_MEMORY_MB, DEFAULT_COMPILE_TIMEOUT_MS, type CompilerLimits } from './compiler-pool.js';
+import type { CompileReport } from './compiler.js';
 import { Entry } from './entry.js';
 import { ApiError, Errors, type ErrorBody } from './errors.js';
 import { DEFAULT_MEMORY_MB, PipelineHost } from './host.js';
@@ -649,6 +650,11 @@ export class PipelineManager {
       throw Errors.illegalTransition(status, e.dep.deployment_desired_status, 'Cleared', 'Storage can only be cleared once the pipeline is stopped: stop it first with /stop.');
     const root = this.storageRoot();
     if (root !== null) clearStorage(root, e.rec.id);
+  }
+
+  /** `/v0/validate_program`: the compiler's report on a program, without creating a pipeline (compile-jobs.ts). */
+  validateProgram(code: string): Promise<CompileReport> {
+    return this.compiler.validate(code);
   }
 
   /** `/dismiss_error`: acknowledges a failed pipeline's error (it becomes stopped, error null); without an error it does nothing. */

@@ -15,7 +15,9 @@ const OWN = 'mine'; // created by the `ops pipe create mine my.sql` examples
 /** Subcommands whose arguments are NAME, then tables or views. */
 const WITH_RELATIONS = new Set(['watch', 'snapshot', 'ingest']);
 /** Groups of verbs under `ops pipe` (`ops pipe txn start NAME`): the verb is the word after the group. */
-const GROUPS = new Set(['txn']);
+const GROUPS = new Set(['txn', 'program', 'config']);
+/** Verbs that take no pipeline name (`ops pipe validate FILE`). */
+const NAMELESS = new Set(['list', 'ls', 'validate']);
 
 describe('help examples', () => {
   it('ops pipe examples name the demo pipeline and its tables and views', async () => {
@@ -29,7 +31,7 @@ describe('help examples', () => {
       const at = GROUPS.has(words[pipeAt + 1]!) ? pipeAt + 1 : pipeAt;
       const verb = words[at + 1]!;
       const args = words.slice(at + 2).filter((w) => !w.startsWith('-') && !/^\d/.test(w));
-      if (verb === 'list' || verb === 'ls' || args.length === 0) continue;
+      if (NAMELESS.has(verb) || args.length === 0) continue;
       expect([DEMO_PIPELINE, OWN], words.join(' ')).toContain(args[0]);
       if (WITH_RELATIONS.has(verb) && args[0] === DEMO_PIPELINE) {
         const relations = args.slice(1).filter((w) => !/\.(ndjson|json|csv)$/.test(w) && w !== '|' && w !== '>');

@@ -12,7 +12,7 @@ import type { PipelineManager } from '../manager.js';
 import { PIPELINE_SELECTORS, serializePipeline as serialize, serializeProgram, type DeploymentState, type PipelineApi, type PipelineRecord } from '../model.js';
 import { answerApi, clientApiOf, type ClientRequest } from '../client-api.js';
 import { deployed } from './completion.js';
-import { boolParam, enumParam, jsonBody, parseDescr, parsePatch, type Query } from './util.js';
+import { boolParam, enumParam, isObject, jsonBody, parseDescr, parsePatch, type Query } from './util.js';
 
 /** `forced`: the API every client gets (`ops serve --feldera`/`--pipeline-api`); undefined: each client its own. */
 export function pipelineRoutes(app: FastifyInstance, manager: PipelineManager, forced?: PipelineApi): void {
@@ -59,6 +59,18 @@ export function pipelineRoutes(app: FastifyInstance, manager: PipelineManager, f
     const body = jsonBody(req);
     const e = manager.patch(req.params.name, parsePatch(body));
     return serializePipeline(described(req, body), e.rec, e.dep);
+  });
+
+  // today's API: compile without creating; 200 whatever the outcome ({Success} | {SqlError} | {SystemError}), as Feldera answers
+  app.post('/validate_program', async (req, reply) => {
+    const body = jsonBody(req);
+    if (!isObject(body) || typeof body.program_code !== 'string') throw Errors.badBody("Json deserialize error: missing field 'program_code' (a string)");
+    if (body.ir !== undefined && body.ir !== null && typeof body.ir !== 'boolean') throw Errors.badBody("Json deserialize error: field 'ir' must be a boolean");
+    const out = await manager.validateProgram(body.program_code);
+    reply.header('cache-control', 'no-cache');
+    if (out.ok) return { Success: { program_info: out.info } };
+    if ('messages' in out) return { SqlError: { info: { exit_code: 1, messages: out.messages } } };
+    return { SystemError: { error: out.systemError } };
   });
 
   app.delete<{ Params: { name: string } }>('/pipelines/:name', async (req, reply) => {

@@ -107,7 +107,7 @@ export function intParam(q: Query, name: string, dflt: number): number {
   return Number(v);
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
+export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
