@@ -112,12 +112,12 @@ describe('the shape of src/', () => {
     const edge = (from: string, to: string): Edge => ({ from, to, typeOnly: false, dynamic: false });
     expect(breaks(edge('engine/circuit.ts', 'core/io.ts'))).toMatch(/imports/);
     expect(breaks(edge('clients/bookmarks.ts', 'services/server.ts'))).toMatch(/imports/);
-    expect(breaks(edge('services/pipelines/manager.ts', 'commands/serve/run.ts'))).toMatch(/imports/);
+    expect(breaks(edge('services/pipelines/control/manager.ts', 'commands/serve/run.ts'))).toMatch(/imports/);
     expect(breaks(edge('services/bookmarks/index.ts', 'services/notifications/store.ts'))).toMatch(/another service/);
     expect(breaks(edge('commands/bm/version.ts', 'main.ts'))).toMatch(/entry/);
     expect(breaks(edge('commands/serve/run.ts', 'services/server.ts'))).toBeUndefined();
     expect(breaks(edge('clients/bookmarks/records.ts', 'formats/csv.ts'))).toBeUndefined();
-    expect(breaks(edge('services/pipelines/ingress/csv.ts', 'formats/csv.ts'))).toBeUndefined();
+    expect(breaks(edge('services/pipelines/worker/ingress/csv.ts', 'formats/csv.ts'))).toBeUndefined();
     expect(breaks(edge('formats/csv.ts', 'clients/bookmarks/records.ts'))).toMatch(/imports/);
     expect(breaks(edge('formats/netscape.ts', 'services/bookmarks/html-events.ts'))).toMatch(/imports/);
     expect(runtimeCycles([edge('a.ts', 'b.ts'), edge('b.ts', 'a.ts'), { ...edge('c.ts', 'd.ts'), typeOnly: true }, edge('d.ts', 'c.ts')])).toEqual([['a.ts', 'b.ts']]);
