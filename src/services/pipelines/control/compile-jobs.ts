@@ -2,14 +2,12 @@
  * Asynchronous compilation of a pipeline's program: Pending -> CompilingSql -> CompilingRust -> Success,
  * or SqlError / SystemError. A newer program version (or a deleted pipeline) cancels a running job.
  * The SQL is checked in the compiler worker (compiler-pool.ts: time and heap limits, a fresh parser after
- * a failure), so no program stalls the event loop or breaks another's compile; the runnable program
- * is built on demand by program(), for a program the worker accepted.
+ * a failure), so no program stalls the event loop or breaks another's compile. The server process never
+ * builds a runnable program: a pipeline's worker compiles its program again from the source when it starts.
  */
-import type { CompiledProgram } from '../../../engine/index.js';
 import { CompilerPool } from './compiler-pool.js';
-import { compileProgram, type CompileReport } from '../worker/compiler.js';
+import type { CompileReport } from '../shared/compile-protocol.js';
 import type { Entry } from './entry.js';
-import { Errors } from '../shared/errors.js';
 import type { LogBook } from '../runner/logs.js';
 import { nowIso, pipelineOutputCase, type OutputCase, type ProgramStatus } from './model.js';
 import type { PipelineStore } from './store.js';
@@ -89,7 +87,6 @@ export class CompileJobs {
             }
             return;
           }
-          e.program = null;
           e.rec.program_info = out.info;
           e.rec.compiled_output_case = outputCase;
           this.setProgramStatus(e, 'CompilingRust');
@@ -101,21 +98,5 @@ export class CompileJobs {
           }, this.compileDelayMs).unref();
         });
     });
-  }
-
-  /**
-   * The runnable program of the current version, built here on first use (after a compile the worker
-   * accepted, or after a restart of the server).
-   */
-  program(e: Entry): CompiledProgram {
-    if (e.program && e.programVersion === e.rec.program_version) return e.program;
-    const out = compileProgram(e.rec.program_code, pipelineOutputCase(e.rec, this.defaultOutputCase));
-    if (!out.ok) {
-      this.setProgramStatus(e, 'messages' in out ? { SqlError: out.messages } : { SystemError: out.systemError });
-      throw Errors.programFailedToCompile();
-    }
-    e.program = out.program;
-    e.programVersion = e.rec.program_version;
-    return out.program;
   }
 }

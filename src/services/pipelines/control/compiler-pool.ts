@@ -7,13 +7,8 @@
  */
 import { ProcessWorker, OUT_OF_MEMORY } from '../../workers/process-worker.js';
 import { siblingModule } from '../../workers/spawn.js';
-import type { CompileAnswer, CompileRequest } from '../worker/compiler-worker.js';
-import type { CompileReport } from '../worker/compiler.js';
+import { READY, ROLE, type CompileAnswer, type CompileReport, type CompileRequest } from '../shared/compile-protocol.js';
 import type { SqlCompilerMessage } from './model.js';
-
-/** compiler-worker.ts's READY and ROLE (not imported: that module is the worker's entry point). */
-const READY = 'ready';
-const ROLE = 'ops-sql-compiler';
 
 export const DEFAULT_COMPILE_TIMEOUT_MS = 300_000;
 export const DEFAULT_COMPILE_MEMORY_MB = 1024;

@@ -31,7 +31,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ColumnSchema } from '../../../engine/index.js';
 import { ApiError, Errors } from '../shared/errors.js';
-import { CHUNK_RECORDS, defaultEncoding, type OutputEncoding, type OutputFormat } from '../worker/egress/encode.js';
+import { CHUNK_RECORDS, defaultEncoding, type OutputEncoding, type OutputFormat } from '../shared/encoding.js';
 
 export interface EgressConfig {
   encoding: OutputEncoding;

@@ -1,13 +1,9 @@
-/** One pipeline as the manager holds it: its stored record, deployment state, compiled program and runtime. */
-import type { CompiledProgram } from '../../../engine/index.js';
+/** One pipeline as the manager holds it: its stored record, deployment state and the host of its running instance. */
 import { nowIso, type DeploymentState, type PipelineRecord } from './model.js';
 import type { PipelineHost } from '../runner/host.js';
 
 export class Entry {
   dep: DeploymentState;
-  /** Compiled program of rec.program_version, once compiled. */
-  program: CompiledProgram | null = null;
-  programVersion = 0;
   /** The deployed pipeline's worker host, while Initializing, Paused or Running. */
   runtime: PipelineHost | null = null;
   compileSeq = 0;

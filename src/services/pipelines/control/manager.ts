@@ -17,7 +17,7 @@ import type { WorkerConfig } from '../shared/protocol.js';
 import type { QueryLimits } from '../shared/query-limits.js';
 import { CompileJobs } from './compile-jobs.js';
 import { CompilerPool, DEFAULT_COMPILE_MEMORY_MB, DEFAULT_COMPILE_TIMEOUT_MS, type CompilerLimits } from './compiler-pool.js';
-import type { CompileReport } from '../worker/compiler.js';
+import type { CompileReport } from '../shared/compile-protocol.js';
 import { Entry } from './entry.js';
 import { ApiError, Errors, type ErrorBody } from '../shared/errors.js';
 import { DEFAULT_MEMORY_MB, PipelineHost } from '../runner/host.js';
@@ -42,7 +42,7 @@ import {
 import type { PipelineStore } from './store.js';
 import type { ConnectorAccess } from '../shared/connector-access.js';
 import { listCheckpoints } from '../shared/storage/checkpoints.js';
-import type { CheckpointDone } from '../worker/storage/pipeline-storage.js';
+import type { CheckpointDone } from '../shared/storage/storage-figures.js';
 import { clearStorage, storageConfigOf, storageDirOf, storageInUse } from './storage-settings.js';
 
 export { Entry };
@@ -362,7 +362,6 @@ export class PipelineManager {
     }
     Object.assign(rec, next);
     if (programChanged) {
-      e.program = null;
       this.log(e, 'INFO', 'manager', 'pipeline_manager::api', `program of '${rec.name}' changed (program version ${rec.program_version})`);
       if (e.runtime) this.log(e, 'INFO', 'manager', 'pipeline_manager::api', `the running instance keeps program version ${e.runtime.programVersion} until it is shut down and started again`);
     }

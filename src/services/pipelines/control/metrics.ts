@@ -18,7 +18,7 @@
  */
 import type { HistogramBucket, Labels, MetricFamily, MetricType, Sample } from './metrics-format.js';
 import type { PipelineHost } from '../runner/host.js';
-import { pipelineStats } from '../shared/stats.js';
+import { pipelineStats } from './stats.js';
 import { latencyBucketUpper, type StepLatencySnapshot } from '../shared/step-latency.js';
 
 const PRESSURE_LEVEL: Record<string, number> = { low: 0, moderate: 1, high: 2, critical: 3 };

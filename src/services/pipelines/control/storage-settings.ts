@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { StorageConfig } from '../worker/storage/pipeline-storage.js';
+import type { StorageConfig } from '../shared/storage/storage-figures.js';
 
 export const DEFAULT_CHECKPOINT_INTERVAL_SECS = 60;
 

@@ -19,7 +19,7 @@ import type { RelationSchema } from '../../../engine/index.js';
 import { ProcessWorker, OUT_OF_MEMORY } from '../../workers/process-worker.js';
 import { siblingModule } from '../../workers/spawn.js';
 import type { ConnectorAccess } from '../shared/connector-access.js';
-import { encodingKey } from '../worker/egress/encode.js';
+import { encodingKey } from '../shared/encoding.js';
 import { QUERY_CANCEL_SLOTS, cancelMark } from '../shared/query-cancel.js';
 import type { EgressConfig } from '../control/egress-config.js';
 import type { QueryFormat } from '../shared/query-format.js';
@@ -30,7 +30,7 @@ import type { ProgramSchema } from '../shared/names.js';
 import { TokenBook, type CompletionToken, type TokenStatus } from '../control/tokens.js';
 import { clockSettings, type ClockSettings } from '../shared/clock.js';
 import { FrameKind, abortFrame, beginFrame, endFrame, frameHeader } from '../shared/ingress-frames.js';
-import type { CheckpointDone, StorageConfig, StorageReport } from '../worker/storage/pipeline-storage.js';
+import type { CheckpointDone, StorageConfig, StorageReport } from '../shared/storage/storage-figures.js';
 import type { FromWorker, IngestSpec, SnapshotSpec, ToWorker, WireError, WorkerConfig, WorkerMetrics } from '../shared/protocol.js';
 import type { QueryLimits } from '../shared/query-limits.js';
 

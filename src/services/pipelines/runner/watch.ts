@@ -26,7 +26,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { RelationSchema } from '../../../engine/index.js';
-import { frame, type OutputFormat } from '../worker/egress/encode.js';
+import { frame, type OutputFormat } from '../shared/encoding.js';
 import { END_DRAIN_MS, endResponse } from './end.js';
 
 /** A chunk as the host gets it from the pipeline's worker: the encoded body part as UTF-8 bytes. */

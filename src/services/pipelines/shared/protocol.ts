@@ -9,14 +9,14 @@ import type { QueryLimits } from './query-limits.js';
 import type { RelationSchema } from '../../../engine/index.js';
 import type { ConnectorAccess } from './connector-access.js';
 import type { ErrorBody } from './errors.js';
-import type { OutputEncoding, OutputFormat } from '../worker/egress/encode.js';
+import type { OutputEncoding, OutputFormat } from './encoding.js';
 import type { QueryFormat } from './query-format.js';
-import type { UpdateFormat } from '../worker/ingress/json.js';
+import type { UpdateFormat } from './update-formats.js';
 import type { LogLevel } from '../runner/logs.js';
 import type { StepLatencySnapshot } from './step-latency.js';
 import type { ClockSettings } from './clock.js';
 import type { ProcessFigures } from './process-figures.js';
-import type { CheckpointDone, StorageConfig, StorageReport } from '../worker/storage/pipeline-storage.js';
+import type { CheckpointDone, StorageConfig, StorageReport } from './storage/storage-figures.js';
 
 export interface WorkerConfig {
   programCode: string;

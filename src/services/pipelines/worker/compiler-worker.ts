@@ -6,20 +6,8 @@
  * Rules: no state shared with the main thread; one message in, one message out.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { compileProgram, type CompileReport } from './compiler.js';
-
-export interface CompileRequest {
-  id: number;
-  code: string;
-  outputCase: 'upper' | 'lower';
-}
-
-export interface CompileAnswer {
-  id: number;
-  report: CompileReport;
-  /** The parser fails on a trivial program after this compile: the worker must be replaced. */
-  parserBroken: boolean;
-}
+import { compileProgram } from './compiler.js';
+import { READY, ROLE, type CompileAnswer, type CompileReport, type CompileRequest } from '../shared/compile-protocol.js';
 
 const CANARY = 'CREATE TABLE canary_t (x INT); CREATE VIEW canary_v AS SELECT x FROM canary_t;';
 
@@ -30,11 +18,6 @@ function parserWorks(): boolean {
     return false;
   }
 }
-
-/** Sent once the module (and its WASM parser) is loaded and has compiled the canary once: compile time limits start after it, so no program is charged for the worker's first compile (the parser's instance, code not yet compiled by the JIT). */
-export const READY = 'ready';
-/** workerData of a compiler worker: only then does this module serve messages. */
-export const ROLE = 'ops-sql-compiler';
 
 const port = workerData === ROLE ? parentPort : null;
 

@@ -8,9 +8,6 @@ import { GENERATING_TRANSPORTS, generatedConnectorErrors } from './connectors/ge
 
 export type CompileOutcome = { ok: true; program: CompiledProgram; info: Record<string, unknown> } | { ok: false; messages: SqlCompilerMessage[] } | { ok: false; systemError: string };
 
-/** A compile outcome that can cross threads: program_info instead of the compiled program. */
-export type CompileReport = { ok: true; info: Record<string, unknown> } | { ok: false; messages: SqlCompilerMessage[] } | { ok: false; systemError: string };
-
 const INPUT_TRANSPORTS = new Set(['url_input', 'file_input', ...GENERATING_TRANSPORTS]);
 const OUTPUT_TRANSPORTS = new Set(['file_output']);
 const FORMATS = new Set(['json', 'csv']);

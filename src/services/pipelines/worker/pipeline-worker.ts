@@ -14,7 +14,7 @@ import { Socket } from 'node:net';
 import { parentPort, workerData } from 'node:worker_threads';
 import { compileProgram } from './compiler.js';
 import { ConnectorError } from './connectors/input.js';
-import type { EncodedChunk } from './egress/encode.js';
+import type { EncodedChunk } from '../shared/encoding.js';
 import { answerSnapshot } from './egress/snapshot.js';
 import { SnapshotStream } from './egress/snapshot-stream.js';
 import { answerQuery, badQuery } from './egress/adhoc.js';
@@ -24,7 +24,7 @@ import { DEFAULT_QUERY_LIMITS } from '../shared/query-limits.js';
 import { answerInsert, parseInsert } from './ingress/adhoc-insert.js';
 import { ApiError, Errors } from '../shared/errors.js';
 import { PipelineRuntime, type InputEndpoint } from './runtime.js';
-import { workerMetrics } from '../shared/stats.js';
+import { workerMetrics } from './worker-metrics.js';
 import { IngestJob } from './ingest-job.js';
 import { FrameReader } from '../shared/ingress-frames.js';
 import { EndGate } from './end-gate.js';
@@ -37,7 +37,8 @@ import type { FromWorker, HeldPosition, IngestSpec, TokenLabel, ToWorker, WireCh
 
 type IngestSpecOf = IngestSpec;
 import type { JsonValue, RelationSchema } from '../../../engine/index.js';
-import { PipelineStorage, type StorageReport } from './storage/pipeline-storage.js';
+import { PipelineStorage } from './storage/pipeline-storage.js';
+import type { StorageReport } from '../shared/storage/storage-figures.js';
 import type { LogRecord } from './storage/input-log.js';
 
 const port = parentPort!;

@@ -23,7 +23,8 @@ import { checkInputSource, readInputConnector, type ConnectorData } from './conn
 import { FileOutput } from './connectors/output.js';
 import { GeneratedInputs } from './connectors/generated-input.js';
 import { isGeneratingConnector, openGeneratedSources } from './connectors/generated-sources.js';
-import { encodeChunks, encodingKey, OutputTooLarge, type EncodedChunk, type OutputEncoding, type RecordCounter } from './egress/encode.js';
+import { encodeChunks, OutputTooLarge, type RecordCounter } from './egress/encode.js';
+import { encodingKey, type EncodedChunk, type OutputEncoding } from '../shared/encoding.js';
 import { stepOrder } from './egress/order.js';
 import { ApiError } from '../shared/errors.js';
 import { fitForHolding, HeldInput } from './held-input.js';

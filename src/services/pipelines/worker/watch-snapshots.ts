@@ -6,7 +6,7 @@
  * error. Cancelled streams are let go at once.
  */
 import { SnapshotStream } from './egress/snapshot-stream.js';
-import type { EncodedChunk } from './egress/encode.js';
+import type { EncodedChunk } from '../shared/encoding.js';
 import type { FromWorker, WireChunk, WireError } from '../shared/protocol.js';
 
 export class WatchSnapshots {

@@ -6,7 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { compile } from '../../../../src/engine/index.js';
 import { hasStatementAfterFirst } from '../../../../src/services/pipelines/worker/egress/adhoc.js';
 import { ApiError } from '../../../../src/services/pipelines/shared/errors.js';
-import { answerInsert, isInsertStatement, parseInsert } from '../../../../src/services/pipelines/worker/ingress/adhoc-insert.js';
+import { answerInsert, parseInsert } from '../../../../src/services/pipelines/worker/ingress/adhoc-insert.js';
+import { isInsertStatement } from '../../../../src/services/pipelines/shared/sql-words.js';
 import { PipelineRuntime } from '../../../../src/services/pipelines/worker/runtime.js';
 
 describe('parseInsert', () => {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compile } from '../../../../src/engine/index.js';
 import { PipelineClock } from '../../../../src/services/pipelines/shared/clock.js';
-import { defaultEncoding } from '../../../../src/services/pipelines/worker/egress/encode.js';
+import { defaultEncoding } from '../../../../src/services/pipelines/shared/encoding.js';
 import { PipelineRuntime } from '../../../../src/services/pipelines/worker/runtime.js';
 import { ClockTicker } from '../../../../src/services/pipelines/worker/clock-ticker.js';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { CHUNK_RECORDS, defaultEncoding, encodeChunks, encodeCsvLines, encodeJsonItems, frame, snapshotBody, type OutputEncoding } from '../../../../src/services/pipelines/worker/egress/encode.js';
+import { encodeChunks, encodeCsvLines, encodeJsonItems, snapshotBody } from '../../../../src/services/pipelines/worker/egress/encode.js';
+import { CHUNK_RECORDS, defaultEncoding, frame, type OutputEncoding } from '../../../../src/services/pipelines/shared/encoding.js';
 import { TextBytes } from '../../../../src/services/pipelines/worker/egress/text-bytes.js';
 import type { ColumnSchema, WeightedRow } from '../../../../src/engine/index.js';
 

@@ -11,7 +11,7 @@ import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compile, RowBatch, type JsonValue } from '../../../../src/engine/index.js';
-import { defaultEncoding } from '../../../../src/services/pipelines/worker/egress/encode.js';
+import { defaultEncoding } from '../../../../src/services/pipelines/shared/encoding.js';
 import { ApiError } from '../../../../src/services/pipelines/shared/errors.js';
 import { HeldInput } from '../../../../src/services/pipelines/worker/held-input.js';
 import { parseCsvInput } from '../../../../src/services/pipelines/worker/ingress/csv.js';

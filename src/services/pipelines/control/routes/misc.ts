@@ -4,7 +4,7 @@ import type { ApiKeys } from '../auth.js';
 import { LogFollower } from '../../runner/log-follower.js';
 import { formatLog, jsonLogsEnabled, type LogBook, type LogRecord } from '../../runner/logs.js';
 import type { PipelineManager } from '../manager.js';
-import { pipelineStats } from '../../shared/stats.js';
+import { pipelineStats } from '../stats.js';
 import { boolParam, intParam, jsonBody, param, type Query } from './util.js';
 import { Errors } from '../../shared/errors.js';
 import { version } from '../../../../core/version.js';

@@ -14,7 +14,8 @@ import { AccessRefused, isFileLocation, READ_FLAGS, resolveReadPath, type Connec
 import type { ConnectorDecl, RelationSchema } from '../../../../engine/index.js';
 import type { TableBinding } from '../ingress/binding.js';
 import { parseCsvInput } from '../ingress/csv.js';
-import { parseJsonInput, UPDATE_FORMATS, type ParsedInput, type UpdateFormat } from '../ingress/json.js';
+import { parseJsonInput, type ParsedInput } from '../ingress/json.js';
+import { UPDATE_FORMATS, type UpdateFormat } from '../../shared/update-formats.js';
 
 export const FETCH_TIMEOUT_MS = 30_000;
 

@@ -14,43 +14,11 @@ import type { TextBytes } from './text-bytes.js';
 import { jsonText, type ColumnSchema, type JsonValue, type WeightedRow } from '../../../../engine/index.js';
 import { writeCsvField } from '../../../../formats/csv.js';
 import { flavoredRow } from './flavor.js';
-
-export const CHUNK_RECORDS = 10_000;
-export type OutputFormat = 'json' | 'csv';
-
-/** How a stream's changes are written (egress/config.ts reads it from the request). */
-export interface OutputEncoding {
-  format: OutputFormat;
-  /** JSON records: insert/delete objects, or Snowflake's flat records. */
-  updateFormat: 'insert_delete' | 'snowflake';
-  /** JSON values: Feldera's default flavor, or its snowflake flavor (egress/flavor.ts). */
-  flavor: 'default' | 'snowflake';
-  /** Records per chunk (at least 1). */
-  chunkRecords: number;
-  /** CSV field delimiter: one ASCII character. */
-  delimiter: string;
-  /** Snowflake: the stream's id (decimal; each stream draws its own); '' otherwise. */
-  streamId: string;
-}
-
-export function defaultEncoding(format: OutputFormat): OutputEncoding {
-  return { format, updateFormat: 'insert_delete', flavor: 'default', chunkRecords: CHUNK_RECORDS, delimiter: ',', streamId: '' };
-}
-
-/** Streams with equal keys share their encoded chunks (a Snowflake stream's key is its own: its stream id). */
-export function encodingKey(e: OutputEncoding): string {
-  return JSON.stringify([e.format, e.updateFormat, e.flavor, e.chunkRecords, e.delimiter, e.streamId]);
-}
+import { defaultEncoding, type EncodedChunk, type OutputEncoding, type OutputFormat } from '../../shared/encoding.js';
 
 /** A stream's record counter (Snowflake's __seq_number), kept across its steps. */
 export interface RecordCounter {
   next: number;
-}
-
-/** One encoded chunk body: the part after `"sequence_number":N,` and the number of records in it. */
-export interface EncodedChunk {
-  data: string;
-  records: number;
 }
 
 const asEncoding = (e: OutputFormat | OutputEncoding): OutputEncoding => (typeof e === 'string' ? defaultEncoding(e) : e);
@@ -134,10 +102,6 @@ export function encodeChunks(rows: WeightedRow[], format: OutputFormat | OutputE
     }
   }
   return chunks;
-}
-
-export function frame(seq: number, chunk?: EncodedChunk): string {
-  return chunk ? `{"sequence_number":${seq},${chunk.data}}\r\n` : `{"sequence_number":${seq}}\r\n`;
 }
 
 /**

@@ -13,7 +13,8 @@
 import type { Circuit, ColumnSchema, CompiledProgram, WeightedRow } from '../../../../engine/index.js';
 import { ApiError } from '../../shared/errors.js';
 import { engineName, findRelation, type ProgramSchema } from '../../shared/names.js';
-import { CHUNK_RECORDS, defaultEncoding, encodeChunks, type EncodedChunk, type OutputEncoding, type OutputFormat, type RecordCounter } from './encode.js';
+import { encodeChunks, type RecordCounter } from './encode.js';
+import { CHUNK_RECORDS, defaultEncoding, type EncodedChunk, type OutputEncoding, type OutputFormat } from '../../shared/encoding.js';
 import type { QueryGuard } from './query-memory.js';
 import { sortedEntries } from './snapshot.js';
 

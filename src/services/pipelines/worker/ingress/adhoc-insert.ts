@@ -20,6 +20,7 @@ import { queryGuard, type QueryGuard } from '../egress/query-memory.js';
 import { sortedContents } from '../egress/snapshot.js';
 import { ApiError } from '../../shared/errors.js';
 import { findRelation } from '../../shared/names.js';
+import { identifierAt, skipSpace } from '../../shared/sql-words.js';
 import type { CommitPoint, PipelineRuntime } from '../runtime.js';
 import { RowError } from './binding.js';
 import { ParsedSink } from './parser.js';
@@ -32,34 +33,8 @@ export interface InsertStatement {
   source: string;
 }
 
-/** Past whitespace and comments (`-- ...`, `/* ... *\/`) from `pos`. */
-function skipSpace(text: string, pos: number): number {
-  for (;;) {
-    while (pos < text.length && /\s/.test(text[pos]!)) pos++;
-    if (text.startsWith('--', pos)) {
-      const nl = text.indexOf('\n', pos);
-      pos = nl < 0 ? text.length : nl + 1;
-    } else if (text.startsWith('/*', pos)) {
-      const end = text.indexOf('*/', pos + 2);
-      pos = end < 0 ? text.length : end + 2;
-    } else return pos;
-  }
-}
-
-/** The word or quoted identifier at `pos` (as written) and where it ends, or null. */
-function identifierAt(text: string, pos: number): { token: string; end: number } | null {
-  const m = /^(?:[A-Za-z_][A-Za-z0-9_$]*|"(?:[^"]|"")+")/.exec(text.slice(pos, pos + 4096));
-  return m ? { token: m[0], end: pos + m[0].length } : null;
-}
-
 const isQuoted = (token: string): boolean => token.startsWith('"');
 const unquote = (token: string): string => (isQuoted(token) ? token.slice(1, -1).replace(/""/g, '"') : token);
-
-/** Whether the statement is an INSERT (its first word), without reading further: the route's paused check. */
-export function isInsertStatement(sql: string): boolean {
-  const first = identifierAt(sql, skipSpace(sql, 0));
-  return first !== null && first.token.toLowerCase() === 'insert';
-}
 
 /** The parts of an INSERT statement, null when the statement is not an INSERT; a malformed one is a 400. */
 export function parseInsert(sql: string): InsertStatement | null {

@@ -12,11 +12,9 @@ import { MAX_JSON_DEPTH } from '../../shared/ingress-limits.js';
 import { ParsedSink, type IngressParser, type ParsedInput } from './parser.js';
 import { JsonNumberText, jsonText, parseJsonText } from '../../../../engine/index.js';
 import { JsonFastRows } from './json-fast.js';
+import type { UpdateFormat } from '../../shared/update-formats.js';
 
 export type { ParsedInput } from './parser.js';
-
-export type UpdateFormat = 'insert_delete' | 'raw' | 'weighted' | 'debezium';
-export const UPDATE_FORMATS: readonly string[] = ['insert_delete', 'raw', 'weighted', 'debezium'];
 
 export interface JsonInputOptions {
   updateFormat: UpdateFormat;

@@ -1,7 +1,7 @@
 /**
  * GET /v0/pipelines/{name}/stats: Feldera's ControllerStatus shape, with every global field of today's
  * (feldera-types ExternalGlobalControllerMetrics: today's Python SDK reads incarnation_uuid, start_time and
- * transaction_status and fails without them) and v0.24's. The worker reports its side (workerMetrics:
+ * transaction_status and fails without them) and v0.24's. The worker reports its side (worker/worker-metrics.ts:
  * counters, input endpoints, output files, its own memory) after every step; the host adds its watch
  * streams and answers without asking the worker, so stats answer at once even while a big step runs.
  *
@@ -11,63 +11,7 @@
  * starts one); there are no checkpoints, storage or bootstrap here, so those fields keep their idle
  * values. Memory pressure is Feldera's levels of the worker's memory against its limit (85 / 90 / 95 %).
  */
-import { cpuUsage, memoryUsage } from 'node:process';
-import { performance } from 'node:perf_hooks';
-import { getHeapStatistics } from 'node:v8';
 import type { PipelineHost } from '../runner/host.js';
-import { latestProcessFigures } from './process-figures.js';
-import type { PipelineRuntime } from '../worker/runtime.js';
-import type { WorkerMetrics } from './protocol.js';
-
-function processCpuMsecs(): number {
-  const { user, system } = cpuUsage();
-  return Math.round((user + system) / 1000);
-}
-
-/** Worker side: the runtime's figures and the worker's own memory. */
-export function workerMetrics(rt: PipelineRuntime): WorkerMetrics {
-  const heap = getHeapStatistics();
-  const external = (heap as { external_memory?: number }).external_memory ?? memoryUsage().external;
-  return {
-    state: rt.state,
-    buffered_input_records: rt.bufferedRecords,
-    total_input_records: rt.totalInputRecords,
-    total_processed_records: rt.totalProcessedRecords,
-    total_completed_steps: rt.steps,
-    state_size_records: safeStateSize(rt),
-    pipeline_complete: rt.pipelineComplete,
-    transaction_records: rt.transaction?.records ?? null,
-    // in a worker, heap figures are the worker's own isolate; external and array buffers are held by it
-    memory_bytes: heap.total_heap_size + external,
-    // the pipeline's whole process (it runs alone in one: workers/process-worker.ts), Node's runtime included
-    process_rss_bytes: memoryUsage.rss(),
-    // the worker thread's busy time since it started (its event loop's active time)
-    busy_msecs: Math.round(performance.eventLoopUtilization().active),
-    // the CPU time of the pipeline's whole process (its worker, the relay, V8's GC threads), as Feldera's cpu_msecs
-    process_cpu_msecs: processCpuMsecs(),
-    process: latestProcessFigures(),
-    step_msecs: Math.round(rt.stepMsecs),
-    heap_used_bytes: heap.used_heap_size,
-    step_latency: rt.stepLatency.snapshot(),
-    inputs: [...rt.inputs.values()].sort((a, b) => (a.endpoint_name < b.endpoint_name ? -1 : a.endpoint_name > b.endpoint_name ? 1 : 0)).map((ep) => ({ ...ep, metrics: { ...ep.metrics } })),
-    file_outputs: rt.fileOutputs.map((o) => ({
-      endpoint_name: o.endpointName,
-      config: { stream: o.view.name, transport: o.decl.transport, format: o.decl.format ?? null },
-      metrics: {
-        transmitted_records: o.transmittedRecords,
-        transmitted_bytes: o.transmittedBytes,
-        queued_records: 0,
-        queued_batches: 0,
-        buffered_records: 0,
-        buffered_batches: 0,
-        num_encode_errors: 0,
-        num_transport_errors: o.errors,
-        total_processed_input_records: rt.totalProcessedRecords,
-      },
-      fatal_error: o.fatalError,
-    })),
-  };
-}
 
 /** Main thread: the whole stats object from the worker's last report and the host's watch streams. */
 export function pipelineStats(host: PipelineHost, pipelineConfig: Record<string, unknown> | null): Record<string, unknown> {
@@ -180,12 +124,4 @@ function health(fatalError: string | null | undefined): { status: 'Healthy' | 'U
 export function memoryPressure(used: number, limit: number): 'low' | 'moderate' | 'high' | 'critical' {
   const share = limit > 0 ? used / limit : 0;
   return share > 0.95 ? 'critical' : share > 0.9 ? 'high' : share > 0.85 ? 'moderate' : 'low';
-}
-
-function safeStateSize(rt: PipelineRuntime): number {
-  try {
-    return rt.circuit.stateSize();
-  } catch {
-    return 0;
-  }
 }
