@@ -4,6 +4,7 @@
  * ingress bodies travel on a channel of their own (ingress-frames.ts), each request's End frame naming
  * how many of these messages came before it, so that a subscription sent before an ingest is in force
  * when that ingest's step runs. Requests carry an `id` the answer repeats; messages keep their order.
+ * The requests the host waits on and their answers are WorkerCalls: one answer per request, found by its id.
  */
 import type { QueryLimits } from './query-limits.js';
 import type { RelationSchema } from '../../../engine/index.js';
@@ -194,3 +195,28 @@ export type FromWorker =
   /** The engine failed on a step (a bug, not bad input): the pipeline must stop; `outOfMemory`: a step was stopped as it filled the heap (step-memory.ts). */
   | { t: 'fatal'; message: string; outOfMemory?: boolean }
   | { t: 'stopped' };
+
+/**
+ * The requests the host waits on, each with the one answer that repeats its `id`. An ingest's request goes as
+ * ingress frames (ingress-frames.ts: Begin carries the id), the others as ToWorker messages of the same name.
+ */
+export interface WorkerCalls {
+  ingest: Extract<FromWorker, { t: 'ingest-done' }>;
+  snapshot: Extract<FromWorker, { t: 'snapshot-done' }>;
+  query: Extract<FromWorker, { t: 'snapshot-done' }>;
+  'transaction-commit': Extract<FromWorker, { t: 'transaction-committed' }>;
+  'clock-advance': Extract<FromWorker, { t: 'clock-advanced' }>;
+  checkpoint: Extract<FromWorker, { t: 'checkpoint-done' }>;
+}
+
+export type WorkerCall = keyof WorkerCalls;
+export type WorkerAnswer = WorkerCalls[WorkerCall];
+/** The other messages of the worker: events and reports nobody asked for by id. */
+export type WorkerEvent = Exclude<FromWorker, WorkerAnswer>;
+
+/** Every answer's message type (a Record, so that the compiler sees one missing). */
+const ANSWER_TYPES: Record<WorkerAnswer['t'], true> = { 'ingest-done': true, 'snapshot-done': true, 'transaction-committed': true, 'clock-advanced': true, 'checkpoint-done': true };
+
+export function isAnswer(m: FromWorker): m is WorkerAnswer {
+  return Object.hasOwn(ANSWER_TYPES, m.t);
+}
