@@ -11,7 +11,9 @@ export { arithmetic, coerce, comparison, unify } from './operators.js';
 import { type BExpr, constant, strict1, strict2 } from './bexpr.js';
 import { canon, type Scope } from './scope.js';
 import { bindFunction, UNIT_ARG } from './functions.js';
-import { userFunctionCall } from './udf-scope.js';
+import type { BindCtx } from './bind-ctx.js';
+import type { CompileSession } from './compile-session.js';
+export type { BindCtx } from './bind-ctx.js';
 import { bindLambdaCall } from './fns/lambda.js';
 import { compileLike, patternCache } from './fns/regex.js';
 import { checkSize } from '../types/value-limits.js';
@@ -23,14 +25,6 @@ export { AGG_NAMES } from './fns/aggregate.js';
 import { AGG_NAMES } from './fns/aggregate.js';
 export const WINDOW_ONLY = new Set(['ROW_NUMBER', 'RANK', 'DENSE_RANK', 'LAG', 'LEAD', 'FIRST_VALUE', 'LAST_VALUE']);
 
-export interface BindCtx {
-  scope: Scope;
-  /** Replacement for special sub-expressions (group keys, aggregate calls, window calls). */
-  special?: (e: Expr) => BExpr | undefined;
-  /** Where we are, for "not allowed here" messages. */
-  clause: string;
-}
-
 /** Structural key of an expression (positions dropped, identifiers canonicalised). */
 export function exprKey(e: Expr, scope: Scope): string {
   return JSON.stringify(e, (k, v) => {
@@ -40,9 +34,9 @@ export function exprKey(e: Expr, scope: Scope): string {
   });
 }
 
-export function parseTypeAt(t: unknown, pos: Pos): SqlType {
+export function parseTypeAt(t: unknown, pos: Pos, session: CompileSession): SqlType {
   try {
-    return dataTypeToSql(t);
+    return dataTypeToSql(t, session.userTypes);
   } catch (e) {
     if (e instanceof TypeSyntaxError) throw new SqlError(e.message, pos, 'type');
     throw e;
@@ -73,7 +67,7 @@ export function bindExpr(e: Expr, ctx: BindCtx): BExpr {
     case 'null':
       return constant(mk('NULL', true), null);
     case 'typed': {
-      const t = parseTypeAt(e.type, e.pos);
+      const t = parseTypeAt(e.type, e.pos, ctx.session);
       let v: number | undefined;
       if (t.kind === 'DATE') v = parseDate(e.value);
       else if (t.kind === 'TIMESTAMP') v = parseTimestamp(e.value);
@@ -268,7 +262,7 @@ export function bindExpr(e: Expr, ctx: BindCtx): BExpr {
     }
     case 'cast': {
       const a = bindExpr(e.expr, ctx);
-      const t = parseTypeAt(e.type, e.pos);
+      const t = parseTypeAt(e.type, e.pos, ctx.session);
       if (a.type.kind === 'NULL') return constant(t, null);
       const c = castFn(a.type, t, e.pos, exprSite(e));
       return strict1(a, withNull(t, true), c);
@@ -292,7 +286,7 @@ export function bindExpr(e: Expr, ctx: BindCtx): BExpr {
         }
         return bindExpr(a, ctx);
       });
-      return userFunctionCall(e.name, args, e.pos) ?? bindFunction(e.name, args, e.pos);
+      return ctx.session.userFunctionCall(e.name, args, e.pos) ?? bindFunction(e.name, args, e.pos);
     }
     case 'array': {
       const elems = e.elems.map((x) => bindExpr(x, ctx));
