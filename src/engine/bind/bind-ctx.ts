@@ -13,3 +13,6 @@ export interface BindCtx {
   /** Where we are, for "not allowed here" messages. */
   clause: string;
 }
+
+/** Binds an expression (bind/expr.ts bindExpr), passed to the binders of each kind for their operands. */
+export type ExprBinder = (e: Expr, ctx: BindCtx) => BExpr;

@@ -6,7 +6,7 @@ import { mk } from '../../../src/engine/types/types.js';
 import { bindProgram } from '../../../src/engine/bind/program.js';
 import { planLines, planOf } from '../../helpers/plan.js';
 
-const values = { kind: 'values' as const, inputs: [], columns: [], make: () => undefined as never };
+const values = { kind: 'values' as const, inputs: [] as [], columns: [], make: () => undefined as never };
 
 describe('CompileSession', () => {
   it('numbers plan nodes from 1 in creation order, each session on its own', () => {
