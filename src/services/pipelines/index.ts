@@ -27,7 +27,7 @@ import { AuthThrottle } from '../auth-throttle.js';
 import { guardLog, StoreGuard, storeOpenOptions, watchWrites } from '../store-guard.js';
 import { BODY_LIMITS, capOf, DEFAULT_CAPS } from '../limits.js';
 
-/** Ceiling of the buffered-body parser (the API routes get BODY_LIMITS.pipelinesJson; ingress streams, limited by ingress/limits.ts). */
+/** Ceiling of the buffered-body parser (the API routes get BODY_LIMITS.pipelinesJson; ingress streams, limited by shared/ingress-limits.ts). */
 export const BODY_LIMIT = 256 * 1024 * 1024;
 export const DEFAULT_KEEPALIVE_MS = 3000;
 

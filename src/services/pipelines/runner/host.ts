@@ -2,7 +2,7 @@
  * A deployed pipeline as the main thread holds it: the pipeline's worker thread (worker/pipeline-worker.ts,
  * with its own heap limit), the watch streams, and the last figures the worker reported. The main thread
  * only moves bytes: ingress bodies go to the worker as they come off the client's socket, on a pipe of
- * their own straight to the worker's thread (worker/ingress-frames.ts; past MAX_QUEUED_BYTES not yet
+ * their own straight to the worker's thread (shared/ingress-frames.ts; past MAX_QUEUED_BYTES not yet
  * taken by the worker, the body's reading waits), encoded output comes back as bytes and is framed for each
  * watch stream here.
  *
@@ -75,11 +75,11 @@ export interface HostOptions {
   /** Bytes of ingress bodies in progress together beyond which newer requests wait (default: INGRESS_MEMORY_SHARE of memoryMb). */
   ingressBudgetBytes?: number;
   keepAliveMs: number;
-  /** Per-watcher bounds on chunks and bytes written but not yet taken by the socket (egress/watch.ts). */
+  /** Per-watcher bounds on chunks and bytes written but not yet taken by the socket (runner/watch.ts). */
   watchMaxChunks?: number;
   watchMaxBytes?: number;
   fault?: WorkerConfig['fault'];
-  /** Limits of the pipeline's ad-hoc queries (egress/query-limits.ts; the defaults when absent). */
+  /** Limits of the pipeline's ad-hoc queries (shared/query-limits.ts; the defaults when absent). */
   queryLimits?: QueryLimits;
   /** NOW()'s clock settings (clock.ts; default: one-second resolution, wall clock). */
   clock?: ClockSettings;
@@ -542,7 +542,7 @@ export class PipelineHost {
     return p;
   }
 
-  /** Tells the worker that the ad-hoc query of request `id` is not wanted any more (egress/query-cancel.ts). */
+  /** Tells the worker that the ad-hoc query of request `id` is not wanted any more (shared/query-cancel.ts). */
   private cancelQuery(id: number): void {
     const { index, value } = cancelMark(id);
     this.worker.store(index, value);
@@ -606,7 +606,7 @@ export class PipelineHost {
   }
 
   /**
-   * A watch stream of `relation`, written as `config` says (egress/config.ts). With `sendSnapshot` (today's
+   * A watch stream of `relation`, written as `config` says (control/egress-config.ts). With `sendSnapshot` (today's
    * send_snapshot=true) it starts with the relation's current contents: the worker subscribes it and takes
    * them in one message, between steps.
    */

@@ -63,7 +63,7 @@ export class Watcher {
   private pendingBytes = 0;
   lastSend = Date.now();
   closed = false;
-  /** The format's config as the stats report it (egress/config.ts). */
+  /** The format's config as the stats report it (control/egress-config.ts). */
   formatConfig: Record<string, unknown> = {};
   /** Chunks are being dropped (logged once per run of drops). */
   private dropping = false;

@@ -26,13 +26,13 @@ export interface WorkerConfig {
   connectorAccess: ConnectorAccess;
   /** NOW()'s clock (clock.ts), from the pipeline's runtime_config; used when the program reads NOW(). */
   clock: ClockSettings;
-  /** Which ad-hoc queries were cancelled (egress/query-cancel.ts): QUERY_CANCEL_SLOTS shared slots, put here by the process the worker runs in (workers/worker-process.ts), not by the host. */
+  /** Which ad-hoc queries were cancelled (shared/query-cancel.ts): QUERY_CANCEL_SLOTS shared slots, put here by the process the worker runs in (workers/worker-process.ts), not by the host. */
   queryCancels?: SharedArrayBuffer;
   /** The ingress channel's file descriptor in the worker's process (set by ProcessWorker's dataChannel). */
   ingressFd?: number;
   /** The worker's heap limit in MiB (runtime_config.resources.memory_mb_max or the default), as its resourceLimits set it. */
   memoryMb?: number;
-  /** Limits of its ad-hoc queries (egress/query-limits.ts; the defaults when absent). */
+  /** Limits of its ad-hoc queries (shared/query-limits.ts; the defaults when absent). */
   queryLimits?: QueryLimits;
   /** Test knob: make the worker fail on its first ingest (throw, exit, or the engine's step throws), as a bug would, or its whole process die (kill). */
   fault?: 'throw' | 'exit' | 'step' | 'kill' | null;
