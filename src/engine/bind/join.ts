@@ -14,6 +14,7 @@ import { type Env, type Rel, conjuncts, keyFn, walkExpr, filterNode } from './en
 import { bindCondition, bindExpr, unify, type BindCtx } from './expr.js';
 import type { BExpr } from './bexpr.js';
 import { upperBounds } from './bounds.js';
+import { joinBands, type JoinBand } from './join-bands.js';
 
 /** Where a conjunct's names resolve: over the joined row, and over each side's row alone (for keys). */
 export interface CondScopes {
@@ -63,6 +64,7 @@ export function buildJoin(left: Rel, right: Rel, kind: JoinKind, cols: ScopeColu
   const rightKeys: BExpr[] = [];
   const gc: JoinGc[] = [];
   const residual: BExpr[] = [];
+  const bands: JoinBand[] = [];
   for (const { c, scopes } of conds) {
     if (c.k === 'bin' && c.op === 'Eq') {
       const ls = sides(c.left, scopes.both, lw);
@@ -84,6 +86,7 @@ export function buildJoin(left: Rel, right: Rel, kind: JoinKind, cols: ScopeColu
       }
     }
     residual.push(bindCondition(c, { scope: scopes.both, clause: 'ON' }));
+    if (kind === 'INNER') bands.push(...joinBands([c], scopes.both, lw, left.node, right.node));
   }
   let resFn: ((row: Row) => Value) | undefined;
   if (residual.length) {
@@ -107,6 +110,7 @@ export function buildJoin(left: Rel, right: Rel, kind: JoinKind, cols: ScopeColu
     leftWidth: lw,
     rightWidth: rw,
     gc,
+    bands,
   };
   const lineage = [...left.node.columns, ...right.node.columns];
   const n = node({
@@ -118,6 +122,7 @@ export function buildJoin(left: Rel, right: Rel, kind: JoinKind, cols: ScopeColu
     keys: leftKeys.length,
     residual: residual.length > 0,
     releases: gc.map((g) => ({ left: g.left, right: g.right })),
+    bands: bands.length ? bands : undefined,
   });
   return { node: n, scope: new Scope(cols, env.casing) };
 }
