@@ -1,6 +1,9 @@
-/** Small HTTP helpers for the notification routes: error bodies, auth, JSON parsing. */
+/**
+ * The notification service's HTTP edge: its error renderer (`{error, message, errors?}`; a ValidationError of a
+ * route's declaration is 400 `validation_failed`), the API key of a request, its JSON and form parsers.
+ */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ValidationError } from './validate.js';
+import { HttpError, ValidationError } from '../kit/errors.js';
 import { BODY_LIMITS, BodyLimitError, parseJsonBody } from '../limits.js';
 import type { StoreFault } from '../store-guard.js';
 
@@ -69,6 +72,7 @@ export function installParsers(app: FastifyInstance, storeFault: (err: unknown) 
   });
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, _req, reply) => {
     if (err instanceof ValidationError) return sendError(reply, 400, 'validation_failed', err.message, err.errors);
+    if (err instanceof HttpError) return reply.code(err.statusCode).headers(err.headers).type('application/json; charset=utf-8').send(err.body);
     const fault = storeFault(err);
     if (fault) return sendError(reply, fault.status, fault.code, fault.message);
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
