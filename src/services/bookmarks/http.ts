@@ -1,6 +1,6 @@
 /** Body parsers, the error handler and the JSON-404 of the bookmark API's fastify context. */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError } from './errors.js';
+import { HttpError, ValidationError, validationBody } from './errors.js';
 import { BODY_LIMITS, MAX_JSON_DEPTH, parseJsonBody, tooLargeMessage } from '../limits.js';
 import { refuseTooManyModels } from './validate.js';
 
@@ -21,7 +21,7 @@ export function installParsers(app: FastifyInstance): void {
       const bulk = BULK_ROUTE.test(req.routeOptions.url ?? '');
       done(null, parseJsonBody(text, MAX_JSON_DEPTH, bulk ? (shape) => refuseTooManyModels(shape.topLevelArrays.get('models') ?? 0) : undefined));
     } catch (e) {
-      done(e instanceof HttpError ? e : new HttpError(400, { message: (e as Error).message }), undefined);
+      done(e instanceof HttpError || e instanceof ValidationError ? e : new HttpError(400, { message: (e as Error).message }), undefined);
     }
   });
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: BODY_LIMITS.bookmarksJson }, (_req, body, done) => {
@@ -35,7 +35,8 @@ export function installParsers(app: FastifyInstance): void {
   });
 }
 
-export function errorHandler(err: FastifyError | HttpError, req: FastifyRequest, reply: FastifyReply) {
+export function errorHandler(err: FastifyError | HttpError | ValidationError, req: FastifyRequest, reply: FastifyReply) {
+  if (err instanceof ValidationError) return reply.code(422).send(validationBody(err.errors));
   if (err instanceof HttpError) return reply.code(err.statusCode).headers(err.headers).send(err.body);
   const status = (err as FastifyError).statusCode ?? 500;
   const code = (err as FastifyError).code;
