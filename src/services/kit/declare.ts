@@ -10,6 +10,7 @@
  *   3. every declared field in declared order: an absent (undefined) optional field is not read, an absent field
  *      with a default (`withDefault`) has it;
  *   4. `refine`, rules across fields, on the fields that were read without a problem.
+ * (`normalize`, when given, first turns the object into what the service reads: LinkAce trims strings.)
  * Problems are collected, then thrown together as one ValidationError (kit/errors.ts). The value has the
  * declared keys that are not undefined. `precheck` may refuse keys before all of this and stop there.
  */
@@ -24,7 +25,7 @@ export interface Field<T, Optional extends boolean = boolean> {
   /** The value of an absent field (it is then not read, and always in the checked value). */
   readonly default?: T;
   /** The value, or undefined after calling `fail` (once or more). A required field reads undefined too. */
-  read(value: unknown, fail: (message: string) => undefined): T | undefined;
+  read(value: unknown, fail: (message: string) => undefined, name: string): T | undefined;
 }
 
 export function field<T>(schema: JsonSchema, read: Field<T>['read']): Field<T, false> {
@@ -57,6 +58,8 @@ export interface Declared<T> {
 }
 
 export interface ObjectRules<T> {
+  /** The input as the service reads it, before anything is checked (trimmed strings, ...). */
+  normalize?: (input: Record<string, unknown>) => Record<string, unknown>;
   /** The message (under `body`) for input that is not a JSON object. */
   notObject?: string;
   /** The message for a key that is not declared; without it, unknown keys pass. */
@@ -88,7 +91,7 @@ export function objectOf<F extends Fields>(fields: F, rules: ObjectRules<Infer<F
         if (rules.notObject === undefined && (input === undefined || input === null)) input = {};
         else throw new ValidationError({ body: [rules.notObject ?? 'must be a JSON object'] });
       }
-      const raw = input as Record<string, unknown>;
+      const raw = rules.normalize ? rules.normalize(input as Record<string, unknown>) : (input as Record<string, unknown>);
       const problems = new Problems();
       if (rules.precheck) {
         rules.precheck(raw, problems);
@@ -103,10 +106,14 @@ export function objectOf<F extends Fields>(fields: F, rules: ObjectRules<Infer<F
         const f = fields[name]!;
         if (raw[name] === undefined && f.default !== undefined) value[name] = f.default;
         if (raw[name] === undefined && (f.optional || f.default !== undefined)) continue;
-        const read = f.read(raw[name], (message) => {
-          problems.add(name, message);
-          return undefined;
-        });
+        const read = f.read(
+          raw[name],
+          (message) => {
+            problems.add(name, message);
+            return undefined;
+          },
+          name,
+        );
         if (read !== undefined && !problems.has(name)) value[name] = read;
       }
       rules.refine?.(value as Partial<Infer<F>>, raw, problems);
