@@ -58,8 +58,8 @@ export interface Declared<T> {
 }
 
 export interface ObjectRules<T> {
-  /** The input as the service reads it, before anything is checked (trimmed strings, ...). */
-  normalize?: (input: Record<string, unknown>) => Record<string, unknown>;
+  /** The input as the service reads it, before anything is checked (trimmed strings, ...; it may make any input an object). */
+  normalize?: (input: unknown) => unknown;
   /** The message (under `body`) for input that is not a JSON object. */
   notObject?: string;
   /** The message for a key that is not declared; without it, unknown keys pass. */
@@ -86,12 +86,13 @@ export function objectOf<F extends Fields>(fields: F, rules: ObjectRules<Infer<F
   };
   return {
     schema,
-    check(input: unknown): Infer<F> {
+    check(given: unknown): Infer<F> {
+      let input = rules.normalize ? rules.normalize(given) : given;
       if (!isObject(input)) {
         if (rules.notObject === undefined && (input === undefined || input === null)) input = {};
         else throw new ValidationError({ body: [rules.notObject ?? 'must be a JSON object'] });
       }
-      const raw = rules.normalize ? rules.normalize(input as Record<string, unknown>) : (input as Record<string, unknown>);
+      const raw = input as Record<string, unknown>;
       const problems = new Problems();
       if (rules.precheck) {
         rules.precheck(raw, problems);
