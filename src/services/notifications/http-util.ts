@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, ValidationError } from '../kit/errors.js';
+import { installJsonBody } from '../kit/json-body.js';
 import { BODY_LIMITS, BodyLimitError, parseJsonBody } from '../limits.js';
 import type { StoreFault } from '../store-guard.js';
 
@@ -53,19 +54,16 @@ export function cookieValue(req: FastifyRequest, name: string): string | undefin
  * file: `storeFault`, store-guard.ts) answers 507 or 503 with its message.
  */
 export function installParsers(app: FastifyInstance, storeFault: (err: unknown) => StoreFault | null = () => null): void {
-  app.removeContentTypeParser(['application/json', 'text/plain']);
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMITS.notificationsJson }, (_req, body, done) => {
-    const text = (body as string).trim();
-    if (text === '') return done(null, undefined);
-    try {
-      done(null, parseJsonBody(text));
-    } catch (e) {
+  installJsonBody(app, {
+    bodyLimit: BODY_LIMITS.notificationsJson,
+    parse: (text) => parseJsonBody(text.trim()),
+    refuse: (e) => {
       const tooDeep = e instanceof BodyLimitError && e.code === 'json_too_deep';
       const err = new Error(tooDeep ? e.message : 'the request body is not valid JSON') as Error & { statusCode: number; code: string };
       err.statusCode = 400;
       err.code = tooDeep ? 'json_too_deep' : 'invalid_json';
-      done(err, undefined);
-    }
+      return err;
+    },
   });
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
