@@ -54,6 +54,10 @@ export function pageOf(q: { page: number; per_page: number | 'all' }): PageReque
   return { page: q.page, perPage: q.per_page === 'all' ? null : q.per_page };
 }
 
+export function v1PageOf(q: { page: number; per_page: number }): PageRequest {
+  return { page: q.page, perPage: q.per_page };
+}
+
 export function orderOf<T extends string>(q: { order_by: T; order_dir: OrderDir }): { by: T; dir: OrderDir } {
   return { by: q.order_by, dir: q.order_dir };
 }
