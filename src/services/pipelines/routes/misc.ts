@@ -7,9 +7,12 @@ import type { PipelineManager } from '../manager.js';
 import { pipelineStats } from '../stats.js';
 import { boolParam, intParam, jsonBody, param, type Query } from './util.js';
 import { Errors } from '../errors.js';
+import { clientApiOf } from '../client-api.js';
+import type { PipelineApi } from '../model.js';
 import { version } from '../../../core/version.js';
 
-export function miscRoutes(app: FastifyInstance, manager: PipelineManager, logs: LogBook, keys: ApiKeys): void {
+/** `forced`: the API every client gets (`ops serve --feldera`); undefined: each client its own (client-api.ts). */
+export function miscRoutes(app: FastifyInstance, manager: PipelineManager, logs: LogBook, keys: ApiKeys, forced?: PipelineApi): void {
   // today's platform configuration (Feldera's Configuration object): no telemetry, an open-source edition
   app.get('/config', async () => ({
     posthog: '',
@@ -73,7 +76,11 @@ export function miscRoutes(app: FastifyInstance, manager: PipelineManager, logs:
   app.get('/logs', async (req, reply) => sendLogs(req, reply, undefined));
 
   app.get('/api_keys', async () => keys.list());
-  app.get<{ Params: { name: string } }>('/api_keys/:name', async (req) => keys.get(req.params.name));
+  // today's answer is a list holding the one key; v0.24's (and a client without a mark's) the key itself
+  app.get<{ Params: { name: string } }>('/api_keys/:name', async (req) => {
+    const key = keys.get(req.params.name);
+    return (forced ?? clientApiOf({ headers: req.headers, query: req.query as Record<string, unknown> })) === 'current' ? [key] : key;
+  });
   app.post('/api_keys', async (req, reply) => {
     const body = jsonBody(req) as { name?: unknown } | null;
     if (!body || typeof body !== 'object') throw Errors.badBody('expected a JSON object {"name": "..."}');
