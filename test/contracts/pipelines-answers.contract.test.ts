@@ -3,12 +3,14 @@
  * of openapi.json v0.337 written as a subset): a default `ops serve` driven with today's Python SDK's requests
  * (create, compile, selectors, update, patch, start, pause, resume, stop, clear, a failed compilation, errors,
  * delete), then every other operation of the pipeline API that ops serves (ingress, egress, completion tokens,
- * stats, metrics, logs, ad-hoc queries, checkpoints, the clock, transactions, monitor events, program validation,
+ * stats and one connector's stats, metrics, logs, ad-hoc queries, checkpoints, the clock, transactions, monitor events, program validation,
  * API keys): every JSON answer checked (each line of a stream), and every operation of the contract exercised.
  * The checker is shown to refuse v0.24's shape, which it exists to catch.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSvc, waitFor, WatchReader, type Res, type Svc } from '../services/pipelines/helpers.js';
 import { AnswerChecker } from './openapi-check.js';
@@ -39,8 +41,9 @@ describe("the pipeline API's answers to today's clients follow today's openapi.j
       return values.includes(p[field]) ? p : undefined;
     }, `${name} ${field} ${values.join('|')}`);
 
+  const files = mkdtempSync(join(tmpdir(), 'ops-contract-'));
   beforeAll(async () => {
-    svc = await startSvc();
+    svc = await startSvc({ connectorRoot: files });
   });
   afterAll(async () => {
     await svc.close();
@@ -95,8 +98,10 @@ describe("the pipeline API's answers to today's clients follow today's openapi.j
   });
 
   it('every other pipeline-API answer, as today\'s SDK and fda call them, is within the contract', async () => {
-    const sql = `CREATE TABLE t (x INT NOT NULL PRIMARY KEY, s VARCHAR) WITH ('materialized' = 'true');
-CREATE MATERIALIZED VIEW v AS SELECT x, s FROM t;
+    writeFileSync(join(files, 'in.json'), '{"insert": {"x": 10, "s": "file"}}\n');
+    const connector = (transport: string, path: string) => `'[{"name": "c1", "transport": {"name": "${transport}", "config": {"path": "${path}"}}, "format": {"name": "json"}}]'`;
+    const sql = `CREATE TABLE t (x INT NOT NULL PRIMARY KEY, s VARCHAR) WITH ('materialized' = 'true', 'connectors' = ${connector('url_input', pathToFileURL(join(files, 'in.json')).href)});
+CREATE MATERIALIZED VIEW v WITH ('connectors' = ${connector('file_output', join(files, 'out.json'))}) AS SELECT x, s FROM t;
 CREATE MATERIALIZED VIEW recent AS SELECT x FROM t WHERE NOW() > TIMESTAMP '2000-01-01 00:00:00';`;
     const runtime = { workers: 1, storage: true, dev_tweaks: { now_http_driven: true } };
     expect((await call('PUT', '/v0/pipelines/io', { ...body('io', sql), runtime_config: runtime })).status).toBe(201);
@@ -108,7 +113,7 @@ CREATE MATERIALIZED VIEW recent AS SELECT x FROM t WHERE NOW() > TIMESTAMP '2000
     const watch = await WatchReader.open(svc, 'io', 'v', 'format=json&backpressure=true&array=false', undefined);
     const pushed = await call('POST', '/v0/pipelines/io/ingress/t?format=json&update_format=insert_delete&array=true', [{ insert: { x: 1, s: 'a' } }, { insert: { x: 2, s: null } }]);
     expect(pushed.status).toBe(200);
-    await watch.until((w) => w.items().length >= 2, 'two rows on the egress stream');
+    await watch.until((w) => w.items().length >= 2, 'two rows on the egress stream'); // the file's row may come first
     watch.close();
     expect(watch.chunks.every((c) => (c as { snapshot?: boolean }).snapshot === false)).toBe(true); // today's chunks say it
     seen.add(contract.operationOf('POST', '/v0/pipelines/io/egress/v')!);
@@ -121,6 +126,9 @@ CREATE MATERIALIZED VIEW recent AS SELECT x FROM t WHERE NOW() > TIMESTAMP '2000
     await call('GET', '/v0/pipelines/io/tables/t/connectors/api-ingress/completion_token');
     const stats = await call('GET', '/v0/pipelines/io/stats');
     expect(stats.json.inputs.length).toBeGreaterThan(0);
+    expect((await call('GET', '/v0/pipelines/io/tables/t/connectors/c1/stats')).status).toBe(200);
+    expect((await call('GET', '/v0/pipelines/io/views/v/connectors/c1/stats')).status).toBe(200);
+    expect((await call('GET', '/v0/pipelines/io/tables/t/connectors/nope/stats')).status).toBe(404);
     await call('GET', '/v0/pipelines/io/metrics');
     await call('GET', '/v0/pipelines/io/metrics?format=json');
     await call('GET', '/v0/pipelines/io/logs');
