@@ -36,6 +36,7 @@ export function toStringFn(from: SqlType): Conv {
     case 'BOOLEAN':
       return (v) => (v ? 'TRUE' : 'FALSE');
     case 'REAL':
+      return (v) => formatFloat(shortestReal(v as number));
     case 'DOUBLE':
       return (v) => formatFloat(v as number);
     default:
@@ -53,6 +54,19 @@ function textOfAny(str: Conv): Conv {
       throw err;
     }
   };
+}
+
+/**
+ * A REAL (a float32 held as a double) as the shortest decimal that reads back as the same float32, as Rust prints
+ * an f32 (Feldera: CAST(REAL '57681.18' AS VARCHAR) is '57681.18', not the double's '57681.1796875').
+ */
+function shortestReal(n: number): number {
+  if (!Number.isFinite(n)) return n;
+  for (let digits = 1; digits <= 9; digits++) {
+    const x = Number(n.toPrecision(digits));
+    if (Math.fround(x) === n) return x;
+  }
+  return n;
 }
 
 function formatFloat(n: number): string {
