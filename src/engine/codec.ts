@@ -50,6 +50,8 @@ function jsonReader(t: SqlType): Reader {
       return (v) => (typeof v === 'number' ? v : full(v));
     case 'boolean':
       return (v) => (typeof v === 'boolean' ? v : full(v));
+    case undefined:
+      break; // no shortcut for this type: by its kind below
   }
   switch (t.kind) {
     case 'TIMESTAMP': {

@@ -472,7 +472,7 @@ export class PipelineManager {
       outputs: (e.rec.program_info as { output_connectors?: unknown } | null)?.output_connectors ?? {},
     };
     this.setDeployment(e, 'Provisioning');
-    setImmediate(async () => {
+    const start = async (): Promise<void> => {
       if (e.deploySeq !== seq) return;
       e.dep.deployment_location = this.opts.location();
       // no room in the memory budget for another pipeline's process: the start fails, saying why
@@ -523,6 +523,17 @@ export class PipelineManager {
       this.log(e, 'INFO', 'pipeline', 'dbsp_adapters::server', `pipeline initialized (program version ${version}, memory limit ${memoryMb} MiB)`);
       this.logStorageReport(e, host);
       this.applyRunState(e);
+    };
+    // a throw anywhere in the start (a shutdown that fails after a failed init, ...) fails this pipeline, not the server
+    setImmediate(() => {
+      start().catch((err: unknown) => {
+        if (e.deploySeq !== seq) return;
+        const message = `Pipeline failed to start: ${(err as Error)?.message ?? String(err)}`;
+        this.log(e, 'ERROR', 'runner', 'pipeline_manager::runner', message);
+        e.runtime = null;
+        e.dep.deployment_error = { message, error_code: 'InitializationError', details: null };
+        this.setDeployment(e, 'Failed');
+      });
     });
   }
 

@@ -507,6 +507,9 @@ export class JsonFastRows {
           return this.p;
         }
         break;
+      case Kind.Convert:
+      case undefined:
+        break; // the general path below
     }
     this.p = p;
     if (c === 110 && this.nullable[col] && this.word(NULL)) batch.setNull(col);

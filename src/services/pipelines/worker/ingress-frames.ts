@@ -129,6 +129,9 @@ export class FrameReader {
       case FrameKind.Abort:
         this.sink.abort(id);
         return;
+      case FrameKind.Chunk:
+      case 0:
+        return; // chunks are handed on as they arrive; 0: no frame open
     }
   }
 }
