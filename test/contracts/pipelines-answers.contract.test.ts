@@ -3,7 +3,7 @@
  * of openapi.json v0.337 written as a subset): a default `ops serve` driven with today's Python SDK's requests
  * (create, compile, selectors, update, patch, start, pause, resume, stop, clear, a failed compilation, errors,
  * delete), then every other operation of the pipeline API that ops serves (ingress, egress, completion tokens,
- * stats and one connector's stats, metrics, logs, ad-hoc queries, checkpoints, the clock, transactions, monitor events, program validation,
+ * stats and one connector's stats, metrics, logs, update_runtime, start_compaction, ad-hoc queries, checkpoints, the clock, transactions, monitor events, program validation,
  * API keys): every JSON answer checked (each line of a stream), and every operation of the contract exercised.
  * The checker is shown to refuse v0.24's shape, which it exists to catch.
  */
@@ -168,9 +168,15 @@ CREATE MATERIALIZED VIEW recent AS SELECT x FROM t WHERE NOW() > TIMESTAMP '2000
     expect((await call('DELETE', '/v0/api_keys/ci')).status).toBe(200);
     await call('GET', '/v0/api_keys/ci'); // 404
 
+    expect((await call('POST', '/v0/pipelines/io/start_compaction')).status).toBe(200);
+    const updated = await call('POST', '/v0/pipelines/io/update_runtime');
+    expect(updated.status).toBe(200);
+    expect(updated.json).toMatchObject({ name: 'io', program_status: 'Success', deployment_status: 'Running' });
+
     await call('POST', '/v0/pipelines/io/stop?force=true');
     await until('io', 'deployment_status', ['Stopped']);
     await call('GET', '/v0/pipelines/io/stats'); // stopped: an ErrorResponse
+    expect((await call('POST', '/v0/pipelines/io/start_compaction')).status).toBe(503); // not deployed
     await call('DELETE', '/v0/pipelines/io');
 
     expect(problems).toEqual([]);
