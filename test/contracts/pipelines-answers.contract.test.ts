@@ -95,7 +95,7 @@ describe("the pipeline API's answers to today's clients follow today's openapi.j
     expect((await call('DELETE', '/v0/pipelines/p')).status).toBe(200);
 
     expect(problems).toEqual([]);
-  });
+  }, 120_000);
 
   it('every other pipeline-API answer, as today\'s SDK and fda call them, is within the contract', async () => {
     writeFileSync(join(files, 'in.json'), '{"insert": {"x": 10, "s": "file"}}\n');
@@ -181,7 +181,7 @@ CREATE MATERIALIZED VIEW recent AS SELECT x FROM t WHERE NOW() > TIMESTAMP '2000
 
     expect(problems).toEqual([]);
     expect(contract.operations().filter((op) => !seen.has(op))).toEqual([]);
-  });
+  }, 120_000);
 
   it("refuses v0.24's shape: Shutdown, program_status objects and storage: false are outside today's contract", async () => {
     await svc.call('PUT', '/v0/pipelines/old', { name: 'old', program_code: 'CREATE TABLE t (x INT) WITH (\'materialized\' = \'true\');', runtime_config: {}, program_config: {}, description: '' });
