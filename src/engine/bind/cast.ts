@@ -9,7 +9,8 @@ import { type SqlType, isInteger, isFloat, isDecimal, isString, typeToString } f
 import { checkInt, fitInt, intFromFloat, parseIntText, type Int, type IntSite } from '../types/int64.js';
 import { posSite } from './expr-text.js';
 import { checkSize, ValueTooLarge } from '../types/value-limits.js';
-import { fromJson, toJson, type Value } from '../types/values.js';
+import { shortestF32, type Value } from '../types/values.js';
+import { fromJson, toJson } from '../codec-json.js';
 import { bytesToHex, canonicalJson, variantValue } from '../types/variant.js';
 import { decimalFromNumber, decimalToNumber, formatDecimal, parseDecimal, pow10, rescale, rescaleRound } from '../types/decimal.js';
 import { parseUuid, uuidFromHex, uuidToHex } from '../types/uuid.js';
@@ -36,7 +37,8 @@ export function toStringFn(from: SqlType): Conv {
     case 'BOOLEAN':
       return (v) => (v ? 'TRUE' : 'FALSE');
     case 'REAL':
-      return (v) => formatFloat(shortestReal(v as number));
+      // as Rust prints an f32: CAST(REAL '57681.18' AS VARCHAR) is '57681.18', not the double's '57681.1796875'
+      return (v) => formatFloat(shortestF32(v as number));
     case 'DOUBLE':
       return (v) => formatFloat(v as number);
     default:
@@ -54,19 +56,6 @@ function textOfAny(str: Conv): Conv {
       throw err;
     }
   };
-}
-
-/**
- * A REAL (a float32 held as a double) as the shortest decimal that reads back as the same float32, as Rust prints
- * an f32 (Feldera: CAST(REAL '57681.18' AS VARCHAR) is '57681.18', not the double's '57681.1796875').
- */
-function shortestReal(n: number): number {
-  if (!Number.isFinite(n)) return n;
-  for (let digits = 1; digits <= 9; digits++) {
-    const x = Number(n.toPrecision(digits));
-    if (Math.fround(x) === n) return x;
-  }
-  return n;
 }
 
 function formatFloat(n: number): string {
