@@ -632,6 +632,7 @@ export class PipelineHost {
         ),
       { maxPendingChunks: this.opts.watchMaxChunks, maxPendingBytes: this.opts.watchMaxBytes },
       sendSnapshot,
+      sendSnapshot || config.snapshotField === true,
     );
     w.formatConfig = config.formatConfig;
     let set = this.watchersByKey.get(k);
