@@ -154,6 +154,7 @@ export class PipelineHost {
   private readonly pendingSnapshot = new Map<number, Pending<Buffer>>();
   private readonly pendingCommit = new Map<number, Pending<void>>();
   private readonly pendingClock = new Map<number, Pending<number>>();
+  private readonly pendingConnector = new Map<number, Pending<void>>();
   /** What the start restored and replayed from storage (null: no storage). */
   storageReport: StorageReport | null = null;
   /** Checkpoints asked for in this run (today's Feldera: sequence numbers from 0) and where they stand. */
@@ -357,6 +358,15 @@ export class PipelineHost {
         else p?.resolve(m.nowMs);
         return;
       }
+      case 'connector-set': {
+        this.metrics = m.metrics;
+        for (const l of m.completed) this.tokens.complete(l.endpoint, l.count, l.step);
+        const p = this.pendingConnector.get(m.id);
+        this.pendingConnector.delete(m.id);
+        if (m.error) p?.reject(toApiError(m.error));
+        else p?.resolve();
+        return;
+      }
       case 'snapshot-done': {
         const p = this.pendingSnapshot.get(m.id);
         this.pendingSnapshot.delete(m.id);
@@ -553,6 +563,18 @@ export class PipelineHost {
     return p;
   }
 
+  /**
+   * Pauses or starts a declared input connector (`TABLE.connector`): resolves once the worker has done it (and
+   * kept it in storage); rejects with 404 UnknownInputEndpoint for a name that is none.
+   */
+  setConnectorPaused(endpoint: string, paused: boolean): Promise<void> {
+    if (this.state === 'Terminated') return Promise.reject(this.terminatedError());
+    const id = this.nextId++;
+    const p = new Promise<void>((resolve, reject) => this.pendingConnector.set(id, { resolve, reject }));
+    this.post({ t: 'connector-set', id, endpoint, paused });
+    return p;
+  }
+
   /** Where transactions stand (stats' transaction_status). */
   get transactionStatus(): TransactionStatus {
     if (this.transaction === null) return 'NoTransaction';
@@ -670,6 +692,8 @@ export class PipelineHost {
     this.pendingCommit.clear();
     for (const p of this.pendingClock.values()) p.reject(err());
     this.pendingClock.clear();
+    for (const p of this.pendingConnector.values()) p.reject(err());
+    this.pendingConnector.clear();
     for (const p of this.pendingCheckpoint.values()) p.reject(err());
     this.pendingCheckpoint.clear();
     // an open transaction goes with the run: its held input was never applied

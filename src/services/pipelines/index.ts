@@ -17,6 +17,7 @@ import { DEFAULT_INGRESS_BODY_LIMIT } from './ingress/limits.js';
 import { checkpointRoutes } from './routes/checkpoints.js';
 import { clockRoutes } from './routes/clock.js';
 import { completionRoutes } from './routes/completion.js';
+import { connectorRoutes } from './routes/connectors.js';
 import { eventRoutes } from './routes/events.js';
 import { ingressRoutes, ioRoutes } from './routes/io.js';
 import { metricsRoutes } from './routes/metrics.js';
@@ -149,6 +150,7 @@ const service: ServiceModule = {
     pipelineRoutes(app, manager, ctx.options.pipelineApi === 'current' || ctx.options.pipelineApi === 'v0.24' ? ctx.options.pipelineApi : undefined);
     ioRoutes(app, manager);
     completionRoutes(app, manager);
+    connectorRoutes(app, manager);
     metricsRoutes(app, manager);
     eventRoutes(app, manager);
     checkpointRoutes(app, manager);

@@ -86,6 +86,8 @@ export type ToWorker =
   | { t: 'clock-advance'; id: number; deltaMs: number | null }
   /** Write a checkpoint now (between steps); answered with `checkpoint-done`. */
   | { t: 'checkpoint'; id: number }
+  /** Pause or start one declared input connector (runtime.setConnectorPaused); answered with `connector-set`. */
+  | { t: 'connector-set'; id: number; endpoint: string; paused: boolean }
   | { t: 'stop' };
 
 /** One encoded output chunk: the part after `"sequence_number":N,` as UTF-8. */
@@ -190,6 +192,8 @@ export type FromWorker =
   | { t: 'connector-progress'; completed: TokenLabel[]; metrics: WorkerMetrics }
   /** Answers `resume`, once the connectors' pending data is applied (`completed`: where that left each of them). */
   | { t: 'resumed'; metrics: WorkerMetrics; completed: TokenLabel[] }
+  /** Answers `connector-set`: done (`completed`: where the data a started connector had queued left it), or why not. */
+  | { t: 'connector-set'; id: number; error: WireError | null; completed: TokenLabel[]; metrics: WorkerMetrics }
   | { t: 'log'; level: LogLevel; message: string }
   /** The engine failed on a step (a bug, not bad input): the pipeline must stop; `outOfMemory`: a step was stopped as it filled the heap (step-memory.ts). */
   | { t: 'fatal'; message: string; outOfMemory?: boolean }
