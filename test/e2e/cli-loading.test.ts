@@ -57,20 +57,25 @@ describe('what a command loads (built binary)', () => {
     expect(r.sources.filter((s) => s.startsWith('src/services/'))).toEqual([]);
   });
 
-  it.each([['bm links list'], ['pipe list'], ['hook deliveries'], ['auth status']])('`ops %s` loads no prompt, spinner, config writer, nor undici beyond its Agent and request', async (command) => {
-    const args = command.split(' ');
-    const r = await loadedBy(args, server.env);
-    expect(r.exitCode).toBe(0);
-    expect(r.sources.some((s) => s.includes('node_modules/undici/lib/dispatcher/agent.js'))).toBe(true);
-    for (const unwanted of [PROMPTS, SPINNER, CONFIG_WRITER, UNDICI_INDEX]) expect(r.sources.filter((s) => unwanted.test(s))).toEqual([]);
-    // plain http: neither undici's HTTP/2 half (node:http2, and through it tls and crypto) nor commander's
-    // child_process (scripts/bundle-cli.mjs loads them on first use)
-    expect(r.builtins).toContain('node:net');
-    expect(r.builtins.filter((b) => UNUSED_BUILTINS.has(b))).toEqual([]);
-    // only the tree of the command that runs (auth checks values with config's set.ts)
-    const trees = new Set(r.sources.map((s) => COMMAND_TREE.exec(s)?.[1]).filter(Boolean));
-    expect(trees).toEqual(new Set(args[0] === 'auth' ? ['auth', 'config'] : [args[0]]));
-  });
+  it.each([['bm links list'], ['pipe list'], ['hook deliveries'], ['auth status']])(
+    '`ops %s` loads no prompt, spinner, config writer, table renderer, nor undici beyond its Agent and request',
+    async (command) => {
+      const args = command.split(' ');
+      const r = await loadedBy(args, server.env);
+      expect(r.exitCode).toBe(0);
+      expect(r.sources.some((s) => s.includes('node_modules/undici/lib/dispatcher/agent.js'))).toBe(true);
+      for (const unwanted of [PROMPTS, SPINNER, CONFIG_WRITER, UNDICI_INDEX]) expect(r.sources.filter((s) => unwanted.test(s))).toEqual([]);
+      // plain http: neither undici's HTTP/2 half (node:http2, and through it tls and crypto) nor commander's
+      // child_process (scripts/bundle-cli.mjs loads them on first use)
+      expect(r.builtins).toContain('node:net');
+      expect(r.builtins.filter((b) => UNUSED_BUILTINS.has(b))).toEqual([]);
+      // piped output is tab-separated: no table renderer (core/output.ts loads cli-table3 for a terminal's table)
+      expect(r.sources.filter((s) => /node_modules\/(cli-table3|@colors|string-width|emoji-regex)\//.test(s))).toEqual([]);
+      // only the tree of the command that runs (auth checks values with config's set.ts)
+      const trees = new Set(r.sources.map((s) => COMMAND_TREE.exec(s)?.[1]).filter(Boolean));
+      expect(trees).toEqual(new Set(args[0] === 'auth' ? ['auth', 'config'] : [args[0]]));
+    },
+  );
 
   it('`ops --version` and `ops --version --json` load no command tree, not even commander', async () => {
     for (const args of [['--version'], ['--version', '--json']]) {
