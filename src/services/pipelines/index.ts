@@ -17,6 +17,7 @@ import { DEFAULT_INGRESS_BODY_LIMIT } from './shared/ingress-limits.js';
 import { checkpointRoutes } from './control/routes/checkpoints.js';
 import { clockRoutes } from './control/routes/clock.js';
 import { completionRoutes } from './control/routes/completion.js';
+import { connectorRoutes } from './control/routes/connectors.js';
 import { eventRoutes } from './control/routes/events.js';
 import { ingressRoutes, ioRoutes } from './control/routes/io.js';
 import { metricsRoutes } from './control/routes/metrics.js';
@@ -150,6 +151,7 @@ const service: ServiceModule = {
     pipelineRoutes(app, manager, forcedApi);
     ioRoutes(app, manager, forcedApi);
     completionRoutes(app, manager);
+    connectorRoutes(app, manager);
     metricsRoutes(app, manager);
     eventRoutes(app, manager);
     checkpointRoutes(app, manager);

@@ -318,6 +318,8 @@ export class PipelineHost {
       for (const l of m.completed) this.tokens.complete(l.endpoint, l.count, l.step);
       this.transaction = null;
     }
+    // a started connector's queued data was applied: its tokens complete
+    if (m.t === 'connector-set') for (const l of m.completed) this.tokens.complete(l.endpoint, l.count, l.step);
     const call = this.calls.get(m.id);
     this.calls.delete(m.id);
     call?.settle(m);
@@ -561,6 +563,21 @@ export class PipelineHost {
       (a) => {
         if (a.error || a.nowMs === null) throw a.error ? toApiError(a.error) : Errors.terminating();
         return a.nowMs;
+      },
+    ).result;
+  }
+
+  /**
+   * Pauses or starts a declared input connector (`TABLE.connector`): resolves once the worker has done it (and
+   * kept it in storage); rejects with 404 UnknownInputEndpoint for a name that is none.
+   */
+  setConnectorPaused(endpoint: string, paused: boolean): Promise<void> {
+    if (this.state === 'Terminated') return Promise.reject(this.terminatedError());
+    return this.call(
+      'connector-set',
+      (id) => this.post({ t: 'connector-set', id, endpoint, paused }),
+      (a) => {
+        if (a.error) throw toApiError(a.error);
       },
     ).result;
   }

@@ -87,6 +87,8 @@ export type ToWorker =
   | { t: 'clock-advance'; id: number; deltaMs: number | null }
   /** Write a checkpoint now (between steps); answered with `checkpoint-done`. */
   | { t: 'checkpoint'; id: number }
+  /** Pause or start one declared input connector (runtime.setConnectorPaused); answered with `connector-set`. */
+  | { t: 'connector-set'; id: number; endpoint: string; paused: boolean }
   | { t: 'stop' };
 
 /** One encoded output chunk: the part after `"sequence_number":N,` as UTF-8. */
@@ -191,6 +193,8 @@ export type FromWorker =
   | { t: 'connector-progress'; completed: TokenLabel[]; metrics: WorkerMetrics }
   /** Answers `resume`, once the connectors' pending data is applied (`completed`: where that left each of them). */
   | { t: 'resumed'; metrics: WorkerMetrics; completed: TokenLabel[] }
+  /** Answers `connector-set`: done (`completed`: where the data a started connector had queued left it), or why not. */
+  | { t: 'connector-set'; id: number; error: WireError | null; completed: TokenLabel[]; metrics: WorkerMetrics }
   | { t: 'log'; level: LogLevel; message: string }
   /** The engine failed on a step (a bug, not bad input): the pipeline must stop; `outOfMemory`: a step was stopped as it filled the heap (step-memory.ts). */
   | { t: 'fatal'; message: string; outOfMemory?: boolean }
@@ -207,6 +211,7 @@ export interface WorkerCalls {
   'transaction-commit': Extract<FromWorker, { t: 'transaction-committed' }>;
   'clock-advance': Extract<FromWorker, { t: 'clock-advanced' }>;
   checkpoint: Extract<FromWorker, { t: 'checkpoint-done' }>;
+  'connector-set': Extract<FromWorker, { t: 'connector-set' }>;
 }
 
 export type WorkerCall = keyof WorkerCalls;
@@ -215,7 +220,14 @@ export type WorkerAnswer = WorkerCalls[WorkerCall];
 export type WorkerEvent = Exclude<FromWorker, WorkerAnswer>;
 
 /** Every answer's message type (a Record, so that the compiler sees one missing). */
-const ANSWER_TYPES: Record<WorkerAnswer['t'], true> = { 'ingest-done': true, 'snapshot-done': true, 'transaction-committed': true, 'clock-advanced': true, 'checkpoint-done': true };
+const ANSWER_TYPES: Record<WorkerAnswer['t'], true> = {
+  'ingest-done': true,
+  'snapshot-done': true,
+  'transaction-committed': true,
+  'clock-advanced': true,
+  'checkpoint-done': true,
+  'connector-set': true,
+};
 
 export function isAnswer(m: FromWorker): m is WorkerAnswer {
   return Object.hasOwn(ANSWER_TYPES, m.t);
