@@ -13,7 +13,7 @@
  * after that (the engine reads big integers as bigints to compute with them; the CLI only passes any number's
  * digits on, decimals included).
  */
-import { changedByDouble, longDigitRuns, markLongNumbers, NUMBER_LITERAL } from '../wire/json-numbers.js';
+import { changedByDouble, longDigitRuns, markLongNumbers, NUMBER_LITERAL, restoreMarks } from '../wire/json-numbers.js';
 
 export { mayHoldLongNumber } from '../wire/json-numbers.js';
 
@@ -111,28 +111,7 @@ function markRuns(text: string, runs: number[], kept: string[]): string {
   return out + text.slice(copied);
 }
 
-/** The parsed value with each marked string replaced by its JsonNumber (walked without recursion). */
+/** The parsed value with each marked string replaced by its JsonNumber. */
 function restore(value: unknown, kept: string[]): unknown {
-  const swap = (child: string): unknown => (child.startsWith(MARK) ? new JsonNumber(kept[Number(child.slice(MARK.length))]!, CHECKED) : child);
-  if (typeof value === 'string') return swap(value);
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const v = stack.pop();
-    if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) {
-        const child: unknown = v[i];
-        if (typeof child === 'string') v[i] = swap(child);
-        else if (typeof child === 'object' && child !== null) stack.push(child);
-      }
-    } else if (typeof v === 'object' && v !== null) {
-      const obj = v as Record<string, unknown>;
-      for (const k in obj) {
-        const child = obj[k];
-        if (typeof child === 'string') {
-          if (child.startsWith(MARK)) obj[k] = swap(child);
-        } else if (typeof child === 'object' && child !== null) stack.push(child);
-      }
-    }
-  }
-  return value;
+  return restoreMarks(value, MARK, (marked) => new JsonNumber(kept[Number(marked.slice(MARK.length))]!, CHECKED));
 }

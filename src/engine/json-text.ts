@@ -8,7 +8,7 @@
  * them); output is the same as JSON.stringify's for everything else.
  */
 import { JsonNumberText, type JsonValue } from './json-value.js';
-import { markLongNumbers, mayHoldLongNumber } from '../wire/json-numbers.js';
+import { markLongNumbers, mayHoldLongNumber, restoreMarks } from '../wire/json-numbers.js';
 
 export { decimalParts, mayHoldLongNumber } from '../wire/json-numbers.js';
 
@@ -60,33 +60,7 @@ export function parseJsonText(text: string): unknown {
   if (!mayHoldLongNumber(text)) return JSON.parse(text);
   const marked = markLongNumbers(text, (literal, integer) => '"' + MARK_TEXT + (integer ? 'i' : 'n') + literal + '"');
   if (marked === text) return JSON.parse(text);
-  return restore(JSON.parse(marked));
-}
-
-/** The parsed value with each marked string replaced by its number (walked without recursion; no reviver, which costs more). */
-function restore(value: unknown): unknown {
-  if (typeof value === 'string') return value.startsWith(MARK) ? fromMark(value) : value;
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const v = stack.pop();
-    if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) {
-        const child: unknown = v[i];
-        if (typeof child === 'string') {
-          if (child.startsWith(MARK)) v[i] = fromMark(child);
-        } else if (typeof child === 'object' && child !== null) stack.push(child);
-      }
-    } else if (typeof v === 'object' && v !== null) {
-      const obj = v as Record<string, unknown>;
-      for (const k in obj) {
-        const child = obj[k];
-        if (typeof child === 'string') {
-          if (child.startsWith(MARK)) obj[k] = fromMark(child);
-        } else if (typeof child === 'object' && child !== null) stack.push(child);
-      }
-    }
-  }
-  return value;
+  return restoreMarks(JSON.parse(marked), MARK, fromMark);
 }
 
 function fromMark(mark: string): JsonValue {

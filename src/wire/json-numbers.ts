@@ -7,6 +7,7 @@
  * - `markLongNumbers` replaces each such literal outside strings (an integer beyond ±(2^53 - 1), or another
  *   literal whose decimal value the nearest double does not print) with the text `mark` gives, and returns the
  *   same string when there is none; malformed text is left for JSON.parse to refuse;
+ * - `restoreMarks` puts the values back into the parsed value, in place of the marked strings;
  * - `changedByDouble` and `decimalParts` are the rules it uses.
  */
 
@@ -122,4 +123,30 @@ export function decimalParts(literal: string): { negative: boolean; digits: stri
   exponent += digits.length - trimmed.length;
   digits = trimmed;
   return { negative: m[1] === '-', digits, exponent };
+}
+
+/** The parsed value with each string that starts with `mark` replaced by `fromMark(it)` (walked without recursion; no reviver, which costs more). */
+export function restoreMarks(value: unknown, mark: string, fromMark: (marked: string) => unknown): unknown {
+  if (typeof value === 'string') return value.startsWith(mark) ? fromMark(value) : value;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const child: unknown = v[i];
+        if (typeof child === 'string') {
+          if (child.startsWith(mark)) v[i] = fromMark(child);
+        } else if (typeof child === 'object' && child !== null) stack.push(child);
+      }
+    } else if (typeof v === 'object' && v !== null) {
+      const obj = v as Record<string, unknown>;
+      for (const k in obj) {
+        const child = obj[k];
+        if (typeof child === 'string') {
+          if (child.startsWith(mark)) obj[k] = fromMark(child);
+        } else if (typeof child === 'object' && child !== null) stack.push(child);
+      }
+    }
+  }
+  return value;
 }
