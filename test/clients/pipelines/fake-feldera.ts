@@ -10,6 +10,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import type { SqlCompilerMessage } from '../../../src/wire/pipelines.js';
 import { jsonText } from '../../../src/core/json-exact.js';
 
 export type Generation = 'legacy' | 'current';
@@ -25,16 +26,8 @@ export interface RecordedRequest {
   contentType?: string;
 }
 
-export interface CompileMessage {
-  start_line_number: number;
-  start_column: number;
-  end_line_number: number;
-  end_column: number;
-  warning: boolean;
-  error_type: string;
-  message: string;
-  snippet: string | null;
-}
+/** A compile message as the fake sends it: with its snippet, as Feldera's. */
+export type CompileMessage = SqlCompilerMessage & { snippet: string | null };
 
 export interface FakeOptions {
   generation: Generation;

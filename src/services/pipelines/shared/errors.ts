@@ -3,11 +3,9 @@
  * (v0.24 era). Every error the routes raise is an ApiError; the service's error handler serialises it.
  */
 
-export interface ErrorBody {
-  message: string;
-  error_code: string;
-  details: unknown;
-}
+import type { ErrorBody } from '../../../wire/pipelines.js';
+
+export type { ErrorBody };
 
 export class ApiError extends Error {
   constructor(
