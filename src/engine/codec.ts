@@ -10,7 +10,9 @@
  */
 import { EngineValueError, type ColumnCodec, type ColumnKeeps, type InputCodec, type JsonValue } from './api.js';
 import { INT_RANGE, typeToString, type SqlType } from './types/types.js';
-import { expectedText, fromCsv, fromJson, toJson, type Value } from './types/values.js';
+import { type Value } from './types/values.js';
+import { expectedText, fromJson, toJson } from './codec-json.js';
+import { fromCsv } from './codec-csv.js';
 
 type Reader = (v: JsonValue) => JsonValue;
 

@@ -12,8 +12,7 @@
 import type { Expr } from '../parse/ast.js';
 import type { JoinBandRelease, PlanNode } from '../plan/nodes.js';
 import { isInteger, type SqlType } from '../types/types.js';
-import type { Scope } from './scope.js';
-import { bindExpr } from './expr.js';
+import { bindExpr, type BindCtx } from './expr.js';
 
 /** A band: which side's rows it releases, by which column, against which lineage (plan/nodes.ts). */
 export type JoinBand = JoinBandRelease;
@@ -38,10 +37,9 @@ function addable(col: SqlType, constant: SqlType): boolean {
 }
 
 /** A column of the joined row plus a constant: `col`, `col + k`, `col - k`; undefined for anything else. */
-function columnPlus(e: Expr, scope: Scope): { idx: number; type: SqlType; offset: number } | undefined {
-  const ctx = { scope, clause: 'ON' };
+function columnPlus(e: Expr, ctx: BindCtx): { idx: number; type: SqlType; offset: number } | undefined {
   if (e.k === 'bin' && (e.op === 'Plus' || e.op === 'Minus')) {
-    const inner = columnPlus(e.left, scope);
+    const inner = columnPlus(e.left, ctx);
     const k = bindExpr(e.right, ctx);
     const v = k.constant ? k.fn([]) : undefined;
     if (!inner || typeof v !== 'number' || !Number.isFinite(v) || !addable(inner.type, k.type)) return undefined;
@@ -52,16 +50,16 @@ function columnPlus(e: Expr, scope: Scope): { idx: number; type: SqlType; offset
   return b.colIdx === undefined ? undefined : { idx: b.colIdx, type: b.type, offset: 0 };
 }
 
-/** The bands of an inner join's residual conjuncts (names resolved in `scope`, the joined row; the left side's width `lw`). */
-export function joinBands(conds: Expr[], scope: Scope, lw: number, left: PlanNode, right: PlanNode): JoinBand[] {
+/** The bands of an inner join's residual conjuncts (names resolved in `ctx`, over the joined row; the left side's width `lw`). */
+export function joinBands(conds: Expr[], ctx: BindCtx, lw: number, left: PlanNode, right: PlanNode): JoinBand[] {
   const bands: JoinBand[] = [];
   for (const c of conds) {
     for (const { big, small } of comparisons(c)) {
       let x;
       let y;
       try {
-        x = columnPlus(big, scope);
-        y = columnPlus(small, scope);
+        x = columnPlus(big, ctx);
+        y = columnPlus(small, ctx);
       } catch {
         continue; // (not bindable alone: the condition's own binding reports it)
       }
