@@ -67,7 +67,7 @@ export function joinBands(conds: Expr[], ctx: BindCtx, lw: number, left: PlanNod
       const xLeft = x.idx < lw;
       if (xLeft === y.idx < lw) continue;
       const other = xLeft ? right.columns[y.idx - lw]?.wm : left.columns[y.idx]?.wm;
-      if (!other) continue;
+      if (!other || other.scale) continue;
       // big + x.offset >= small + y.offset, so big >= small + (y.offset - x.offset)
       bands.push({ side: xLeft ? 'left' : 'right', col: xLeft ? x.idx : x.idx - lw, other, offset: y.offset - x.offset });
     }
