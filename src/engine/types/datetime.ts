@@ -65,6 +65,48 @@ export function parseTimestamp(text: string): number | undefined {
   return days * MS_PER_DAY + ((h * 60 + mi) * 60 + s) * 1000 + ms - offset;
 }
 
+/** The value of `n` ASCII digits of `text` from `at`, or -1 when one of them is not a digit. */
+function digitsAt(text: string, at: number, n: number): number {
+  let v = 0;
+  for (let i = at; i < at + n; i++) {
+    const d = text.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    v = v * 10 + d;
+  }
+  return v;
+}
+
+function daysInMonth(y: number, mo: number): number {
+  if (mo === 2) return y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28;
+  return mo === 4 || mo === 6 || mo === 9 || mo === 11 ? 30 : 31;
+}
+
+/**
+ * The output form (formatTimestamp's text) of a TIMESTAMP text in the plain shape clients send,
+ * 'YYYY-MM-DD HH:MM:SS' with an optional fraction of 1 to 9 digits and a year from 1000, read by hand
+ * (no regular expression, no Date): the same instant parseTimestamp reads (the fraction cut to
+ * milliseconds), written as formatTimestamp writes it. Undefined for any other text (then parseTimestamp
+ * decides), including an invalid date or time.
+ */
+export function plainTimestampText(text: string): string | undefined {
+  const n = text.length;
+  if (n !== 19 && (n < 21 || n > 29)) return undefined;
+  if (text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 || text.charCodeAt(10) !== 32 || text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58) return undefined;
+  const y = digitsAt(text, 0, 4);
+  const mo = digitsAt(text, 5, 2);
+  const d = digitsAt(text, 8, 2);
+  const h = digitsAt(text, 11, 2);
+  const mi = digitsAt(text, 14, 2);
+  const s = digitsAt(text, 17, 2);
+  if (y < 1000 || mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59) return undefined;
+  if (n === 19) return text;
+  if (text.charCodeAt(19) !== 46 || digitsAt(text, 20, n - 20) < 0) return undefined;
+  // milliseconds: the first three digits of the fraction, trailing zeros not written
+  let end = Math.min(n, 23);
+  while (end > 20 && text.charCodeAt(end - 1) === 48) end--;
+  return end === 20 ? text.slice(0, 19) : end === n ? text : text.slice(0, end);
+}
+
 export function formatTimestamp(ms: number): string {
   const d = new Date(ms);
   let out = `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
