@@ -25,9 +25,9 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { compile } from '../../dist/engine/index.js';
-import { StepBuilder } from '../../dist/services/pipelines/connectors/generated-input.js';
-import { NEXMARK_FIELDS, NexmarkEvents } from '../../dist/services/pipelines/connectors/nexmark-events.js';
-import { TableBinding } from '../../dist/services/pipelines/ingress/binding.js';
+import { StepBuilder } from '../../dist/services/pipelines/worker/connectors/generated-input.js';
+import { NEXMARK_FIELDS, NexmarkEvents } from '../../dist/services/pipelines/worker/connectors/nexmark-events.js';
+import { TableBinding } from '../../dist/services/pipelines/worker/ingress/binding.js';
 
 const QUICK = !!process.env.BENCH_QUICK;
 const N = Number(process.env.NEXMARK_EVENTS ?? (QUICK ? 20_000 : 100_000));
