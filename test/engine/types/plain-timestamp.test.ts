@@ -83,7 +83,7 @@ describe('plainTimestampText', () => {
   it('is what a TIMESTAMP column reads from JSON, bad texts refused with the general message', () => {
     const r = compile('CREATE TABLE t (ts TIMESTAMP(3))');
     if (!r.ok) throw new Error(r.errors[0]!.message);
-    const codec = r.program!.inputCodec('t').columns[0]!;
+    const codec = r.program!.inputCodec('t')!.columns[0]!;
     expect(codec.fromJson('2024-02-29 10:11:12.340')).toBe('2024-02-29 10:11:12.34');
     expect(codec.fromJson('2024-02-29T10:11:12.340')).toBe('2024-02-29 10:11:12.34');
     expect(() => codec.fromJson('2023-02-29 10:11:12.340')).toThrow(/invalid value: string "2023-02-29 10:11:12.340"/);
