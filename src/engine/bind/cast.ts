@@ -5,7 +5,7 @@
  * as in Feldera. Integers are exact (int64.ts): a bigint beyond 2^53.
  */
 import { SqlError, type Pos } from '../parse/ast.js';
-import { type SqlType, isInteger, isFloat, isDecimal, isString, typeToString } from '../types/types.js';
+import { type SqlType, isInteger, isFloat, isDecimal, isString, sqlTypeName, typeToString } from '../types/types.js';
 import { checkInt, fitInt, intFromFloat, parseIntText, type Int, type IntSite } from '../types/int64.js';
 import { posSite } from './expr-text.js';
 import { checkSize, ValueTooLarge } from '../types/value-limits.js';
@@ -82,7 +82,7 @@ export function toVariantText(v: Value, t: SqlType): string {
   }
 }
 
-export function castFn(from: SqlType, to: SqlType, pos: Pos, site: IntSite = posSite(`CAST to ${to.kind}`, pos)): Conv {
+export function castFn(from: SqlType, to: SqlType, pos: Pos, site: IntSite = posSite(`CAST to ${sqlTypeName(to)}`, pos)): Conv {
   const id: Conv = (v) => v;
   if (from.kind === 'NULL') return () => null;
   if (to.kind === 'ROW' && from.kind === 'ROW') {

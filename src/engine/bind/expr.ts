@@ -1,6 +1,6 @@
 /** Binding scalar expressions: name resolution, typing (Calcite-like rules), compilation to closures. */
 import { SqlError, type Expr, type Ident, type Pos } from '../parse/ast.js';
-import { type SqlType, mk, commonType, isInteger, isFloat, isDecimal, isNumeric, isString, isTemporal, withNull, typeToString } from '../types/types.js';
+import { type SqlType, mk, commonType, isInteger, isFloat, isDecimal, isNumeric, isString, isTemporal, isUnsigned, withNull, typeToString } from '../types/types.js';
 import { compareValues, type Row, type Value } from '../types/values.js';
 import { rescale } from '../types/decimal.js';
 import { parseDate, parseTime, parseTimestamp } from '../types/datetime.js';
@@ -134,6 +134,7 @@ export function bindExpr(e: Expr, ctx: BindCtx): BExpr {
       if (e.op === 'PLUS') return a;
       if (!isNumeric(a.type) && a.type.kind !== 'INTERVAL_DT' && a.type.kind !== 'INTERVAL_YM') throw new SqlError(`Cannot apply '-' to ${typeName(a.type)}`, e.pos, 'type');
       if (isDecimal(a.type)) return strict1(a, a.type, (x) => -(x as bigint));
+      if (isUnsigned(a.type)) throw new SqlError('Unary minus cannot be applied to unsigned values', e.pos, 'type');
       if (isInteger(a.type)) return strict1(a, a.type, intNegate(a.type.kind, exprSite(e)) as (x: Value) => Value);
       return strict1(a, a.type, (x) => -(x as number));
     }

@@ -1,6 +1,6 @@
 /** Operators and literals: implicit coercions, comparisons, arithmetic (Calcite typing), AND/OR, LIKE, intervals. */
 import { SqlError, type Expr, type Pos } from '../parse/ast.js';
-import { type SqlType, mk, commonType, isFloat, isDecimal, isNumeric, isString, isTemporal, INT_RANK, intDigits, withNull } from '../types/types.js';
+import { type SqlType, mk, commonType, isFloat, isDecimal, isNumeric, isString, isTemporal, isUnsigned, intResultKind, intDigits, withNull } from '../types/types.js';
 import { compareValues, type Value } from '../types/values.js';
 import { INT_BOUNDS, intBinary, normInt, type IntSite } from '../types/int64.js';
 import { posSite } from './expr-text.js';
@@ -251,11 +251,15 @@ export function arithmetic(op: string, a: BExpr, b: BExpr, pos: Pos, site: IntSi
       }
     }
   }
-  // integers: exact and checked against the wider operand type (int64.ts); x / 0 and x % 0 are errors (Feldera)
-  const t = mk(INT_RANK[ta.kind]! >= INT_RANK[tb.kind]! ? ta.kind : tb.kind, nullable);
+  // integers: exact and checked against the wider operand type (int64.ts); x / 0 and x % 0 are errors (Feldera).
+  // Signed with unsigned: the wider type, the unsigned one of equal widths; an operand of the other signedness is
+  // cast to it first (as Feldera's compiler does: -1 + 5u is a conversion error, not 4)
+  const t = mk(intResultKind(ta.kind, tb.kind), nullable);
   if (op === 'Plus' || op === 'Minus' || op === 'Multiply' || op === 'Divide' || op === 'Modulo') {
     const f = intBinary(op, t.kind, site);
-    return strict2(a, b, t, f as (x: Value, y: Value) => Value);
+    const x = isUnsigned(ta) === isUnsigned(t) ? a : coerce(a, t, pos);
+    const y = isUnsigned(tb) === isUnsigned(t) ? b : coerce(b, t, pos);
+    return strict2(x, y, t, f as (x: Value, y: Value) => Value);
   }
   throw new SqlError(`Unsupported operator ${op}`, pos, 'unsupported');
 }

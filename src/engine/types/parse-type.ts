@@ -53,6 +53,21 @@ export function dataTypeToSql(dt: unknown): SqlType {
     case 'BigInt':
     case 'Int64':
       return mk('BIGINT');
+    case 'TinyIntUnsigned':
+    case 'UTinyInt':
+      return mk('UTINYINT');
+    case 'SmallIntUnsigned':
+    case 'USmallInt':
+      return mk('USMALLINT');
+    case 'IntUnsigned':
+    case 'IntegerUnsigned':
+    case 'Unsigned':
+    case 'UInt':
+    case 'UInteger':
+      return mk('UINTEGER');
+    case 'BigIntUnsigned':
+    case 'UBigInt':
+      return mk('UBIGINT');
     case 'Decimal':
     case 'Numeric':
     case 'Dec': {

@@ -6,7 +6,7 @@
  * the aggregate skips (a NULL where the function ignores NULLs), so the operator needs no per-function rule.
  */
 import { SqlError, type Pos } from '../../parse/ast.js';
-import { type SqlType, mk, isInteger, isFloat, isDecimal, withNull, commonType, isNumeric } from '../../types/types.js';
+import { type SqlType, mk, isInteger, isFloat, isDecimal, isUnsigned, withNull, commonType, isNumeric } from '../../types/types.js';
 import { toNumber, type Row, type Value } from '../../types/values.js';
 import { decimalFromNumber, rescale } from '../../types/decimal.js';
 import { AvgAcc, AvgDecAcc, BoolAcc, CountAcc, ExtremeAcc, SumDecAcc, SumNumAcc, type Acc } from '../../ops/aggregate.js';
@@ -131,8 +131,9 @@ function bits(op: 'AND' | 'OR' | 'XOR'): AggFn {
     bind: (c, pos, name) => {
       const a = one(c);
       if (!isInteger(a.type)) throw typeErr(name, c.args, pos);
-      // the 64-bit result in the integer form: a number when safe, else a bigint (int64.ts)
-      return { make: () => new BitAcc(op, normInt), type: withNull(a.type, true), ...simple(a) };
+      // the 64-bit result in the integer form: a number when safe, else a bigint (int64.ts); unsigned types read it unsigned
+      const out = isUnsigned(a.type) ? (b: bigint) => normInt(BigInt.asUintN(64, b)) : normInt;
+      return { make: () => new BitAcc(op, out), type: withNull(a.type, true), ...simple(a) };
     },
   };
 }
