@@ -6,6 +6,7 @@
  */
 import { SqlError, type Pos } from '../parse/ast.js';
 import { type SqlType, isInteger, isFloat, isDecimal, isString, sqlTypeName, typeToString } from '../types/types.js';
+import { formatInterval, parseInterval, unitMs } from '../types/interval-text.js';
 import { checkInt, fitInt, intFromFloat, parseIntText, type Int, type IntSite } from '../types/int64.js';
 import { posSite } from './expr-text.js';
 import { checkSize, ValueTooLarge } from '../types/value-limits.js';
@@ -38,6 +39,9 @@ export function toStringFn(from: SqlType): Conv {
     case 'REAL':
     case 'DOUBLE':
       return (v) => formatFloat(v as number);
+    case 'INTERVAL_DT':
+    case 'INTERVAL_YM':
+      return (v) => formatInterval(v as number, from.kind === 'INTERVAL_YM', from.qualifier);
     default:
       return (v) => String(v);
   }
@@ -117,6 +121,12 @@ export function castFn(from: SqlType, to: SqlType, pos: Pos, site: IntSite = pos
         return b === undefined ? null : fitInt(b, k, site);
       };
     if (from.kind === 'BOOLEAN') return (v) => (v ? 1 : 0);
+    // a single-unit interval as its count of units, truncated (CAST((a - b) DAY AS BIGINT))
+    const q = from.qualifier;
+    if ((from.kind === 'INTERVAL_DT' || from.kind === 'INTERVAL_YM') && q && !q.includes(' TO ')) {
+      const per = q === 'YEAR' ? 12 : q === 'MONTH' ? 1 : unitMs(q)!;
+      return (v) => checkInt(Math.trunc((v as number) / per) + 0, k, site);
+    }
   }
   if (isFloat(to)) {
     const r = to.kind === 'REAL' ? Math.fround : (x: number) => x;
@@ -185,6 +195,10 @@ export function castFn(from: SqlType, to: SqlType, pos: Pos, site: IntSite = pos
     return (v) => (v as Value[]).map((e) => (e === null ? null : inner(e)));
   }
   if ((to.kind === 'INTERVAL_DT' || to.kind === 'INTERVAL_YM') && to.kind === from.kind) return id;
+  if ((to.kind === 'INTERVAL_DT' || to.kind === 'INTERVAL_YM') && isString(from)) {
+    const q = to.qualifier ?? (to.kind === 'INTERVAL_YM' ? 'YEAR TO MONTH' : 'DAY TO SECOND');
+    return (v) => parseInterval(v as string, q) ?? null;
+  }
   if (to.kind === 'VARBINARY') {
     if (isString(from)) return (v) => bytesToHex(Buffer.from(v as string, 'utf8'));
     if (from.kind === 'VARBINARY') return id;

@@ -6,7 +6,8 @@ import { rescale } from '../types/decimal.js';
 import { parseDate, parseTime, parseTimestamp } from '../types/datetime.js';
 import { dataTypeToSql, TypeSyntaxError } from '../types/parse-type.js';
 import { castFn } from './cast.js';
-import { andFn, arithmetic, coerce, comparison, intervalLiteral, numLiteral, orFn, requireBool, typeName, unify } from './operators.js';
+import { differenceInterval, intervalOfValue } from './interval-forms.js';
+import { andFn, arithmetic, coerce, comparison, intervalLiteral, isIntervalLiteral, numLiteral, orFn, requireBool, typeName, unify } from './operators.js';
 export { arithmetic, coerce, comparison, unify } from './operators.js';
 import { type BExpr, constant, strict1, strict2 } from './bexpr.js';
 import { canon, type Scope } from './scope.js';
@@ -63,7 +64,7 @@ export function bindExpr(e: Expr, ctx: BindCtx): BExpr {
       return (path?.fields ?? []).reduce((a, f) => rowField(a, f, ctx.scope.casing, e.pos), col);
     }
     case 'field':
-      return rowField(bindExpr(e.expr, ctx), e.name, ctx.scope.casing, e.pos);
+      return differenceInterval(e, (x) => bindExpr(x, ctx)) ?? rowField(bindExpr(e.expr, ctx), e.name, ctx.scope.casing, e.pos);
     case 'num':
       return numLiteral(e.text, e.pos);
     case 'str':
@@ -86,7 +87,7 @@ export function bindExpr(e: Expr, ctx: BindCtx): BExpr {
       return constant(withNull(t, false), v);
     }
     case 'interval':
-      return intervalLiteral(e);
+      return isIntervalLiteral(e) ? intervalLiteral(e) : intervalOfValue(bindExpr(e.value, ctx), e.unit, e.lastUnit, e.pos);
     case 'bin': {
       const a = bindExpr(e.left, ctx);
       const b = bindExpr(e.right, ctx);

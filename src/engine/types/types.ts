@@ -70,6 +70,8 @@ export interface SqlType {
   fields?: RowField[];
   /** ROW: the user type's name (CREATE TYPE), when it has one. */
   typeName?: string;
+  /** INTERVAL: its qualifier ('DAY', 'HOUR TO SECOND', 'YEAR TO MONTH' ...), which only decides its text (interval-text.ts). */
+  qualifier?: string;
   nullable: boolean;
 }
 

@@ -115,7 +115,7 @@ const truncFn: ScalarFn = {
 };
 
 /** Whole months from a to b (ms), counting a month only when its calendar day and time are reached. */
-function monthsBetween(a: number, b: number): number {
+export function monthsBetween(a: number, b: number): number {
   const da = new Date(a);
   const db = new Date(b);
   let m = (db.getUTCFullYear() - da.getUTCFullYear()) * 12 + db.getUTCMonth() - da.getUTCMonth();
