@@ -7,6 +7,7 @@ import { parseDate, parseTime, parseTimestamp } from '../types/datetime.js';
 import { dataTypeToSql, TypeSyntaxError } from '../types/parse-type.js';
 import { castFn } from './cast.js';
 import { differenceInterval, intervalOfValue } from './interval-forms.js';
+import { rowFieldAt } from './row-index.js';
 import { andFn, arithmetic, coerce, comparison, intervalLiteral, isIntervalLiteral, numLiteral, orFn, requireBool, typeName, unify } from './operators.js';
 export { arithmetic, coerce, comparison, unify } from './operators.js';
 import { type BExpr, constant, strict1, strict2 } from './bexpr.js';
@@ -143,10 +144,15 @@ export function bindExpr(e: Expr, ctx: BindCtx): BExpr {
       const a = bindExpr(e.expr, ctx);
       const af = a.fn;
       const t = mk('BOOLEAN', false);
+      // IS [NOT] TRUE/FALSE/UNKNOWN take a BOOLEAN (Calcite's message)
+      if (e.what !== 'NULL' && e.what !== 'NOT NULL' && e.what !== 'DISTINCT' && e.what !== 'NOT DISTINCT' && a.type.kind !== 'BOOLEAN' && a.type.kind !== 'NULL')
+        throw new SqlError(`Cannot apply 'IS ${e.what}' to arguments of type <${typeName(a.type)}>`, e.pos, 'type');
       switch (e.what) {
         case 'NULL':
+        case 'UNKNOWN':
           return { type: t, fn: (r) => af(r) === null };
         case 'NOT NULL':
+        case 'NOT UNKNOWN':
           return { type: t, fn: (r) => af(r) !== null };
         case 'TRUE':
           return { type: t, fn: (r) => af(r) === true };
@@ -158,7 +164,7 @@ export function bindExpr(e: Expr, ctx: BindCtx): BExpr {
           return { type: t, fn: (r) => af(r) !== false };
         case 'DISTINCT':
         case 'NOT DISTINCT': {
-          const [x, y] = unify(a, bindExpr(e.other!, ctx), e.pos, 'IS DISTINCT FROM');
+          const [x, y] = unify(a, bindExpr(e.other!, ctx), e.pos, e.what === 'DISTINCT' ? 'IS DISTINCT FROM' : 'IS NOT DISTINCT FROM');
           const neg = e.what === 'NOT DISTINCT';
           return {
             type: t,
@@ -183,7 +189,15 @@ export function bindExpr(e: Expr, ctx: BindCtx): BExpr {
         pos: e.pos,
       });
       const cond: Expr = e.symmetric ? { k: 'bin', op: 'Or', left: within(e.low, e.high), right: within(e.high, e.low), pos: e.pos } : within(e.low, e.high);
-      return bindExpr(e.not ? { k: 'un', op: 'NOT', expr: cond, pos: e.pos } : cond, ctx);
+      try {
+        return bindExpr(e.not ? { k: 'un', op: 'NOT', expr: cond, pos: e.pos } : cond, ctx);
+      } catch (err) {
+        // the comparison's refusal named as the operator written (Calcite: 'BETWEEN ASYMMETRIC')
+        if (!(err instanceof SqlError) || !err.message.startsWith('Cannot apply ')) throw err;
+        const types = [e.expr, e.low, e.high].map((x) => `<${typeName(bindExpr(x, ctx).type)}>`);
+        const name = `${e.not ? 'NOT ' : ''}BETWEEN ${e.symmetric ? 'SYMMETRIC' : 'ASYMMETRIC'}`;
+        throw new SqlError(`Cannot apply '${name}' to arguments of type ${types.join(', ')}: ${err.message}`, e.pos, 'type');
+      }
     }
     case 'inlist': {
       let x = bindExpr(e.expr, ctx);
@@ -192,8 +206,9 @@ export function bindExpr(e: Expr, ctx: BindCtx): BExpr {
       for (const it of items) {
         if (isTemporal(t) && isString(it.type)) continue;
         t = commonType(t, it.type);
-        if (!t) throw new SqlError(`Values in IN list have incompatible types`, e.pos, 'type');
+        if (!t) throw new SqlError(`Values passed to ${e.not ? 'NOT IN' : 'IN'} operator must have compatible types`, e.pos, 'type');
       }
+      if (t.kind === 'ROW') throw new SqlError("ROW values cannot be compared using '='", e.pos, 'type');
       x = coerce(x, t, e.pos);
       items = items.map((i) => coerce(i, t!, e.pos));
       const xf = x.fn;
@@ -314,7 +329,8 @@ export function bindExpr(e: Expr, ctx: BindCtx): BExpr {
       const a = bindExpr(e.expr, ctx);
       const i = bindExpr(e.index, ctx);
       if (a.type.kind === 'MAP' || a.type.kind === 'VARIANT') return bindFunction('ELEMENT_AT', [a, i], e.pos);
-      if (a.type.kind !== 'ARRAY') throw new SqlError('Subscript on a non-array value', e.pos, 'type');
+      if (a.type.kind === 'ROW') return rowFieldAt(a, i, e.pos);
+      if (a.type.kind !== 'ARRAY') throw new SqlError(`Cannot apply indexing to arguments of type <${typeName(a.type)}>, <${typeName(i.type)}>: subscript on a non-array value`, e.pos, 'type');
       if (!isInteger(i.type)) throw new SqlError('Array index must be an integer', e.pos, 'type');
       return strict2(a, i, withNull(a.type.elem!, true), (arr, idx) => (arr as Value[])[(idx as number) - 1] ?? null);
     }

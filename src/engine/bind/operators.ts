@@ -154,8 +154,13 @@ export function requireBool(e: BExpr, pos: Pos, what: string): BExpr {
   return e;
 }
 
+const COMPARISON_SYMBOLS: Readonly<Record<string, string>> = { Eq: '=', NotEq: '<>', Lt: '<', LtEq: '<=', Gt: '>', GtEq: '>=' };
+
 export function comparison(op: string, a: BExpr, b: BExpr, pos: Pos): BExpr {
-  const [x, y] = unify(a, b, pos, op);
+  const symbol = COMPARISON_SYMBOLS[op] ?? op;
+  const [x, y] = unify(a, b, pos, symbol);
+  // Feldera refuses comparisons of ROW values (its message)
+  if (x.type.kind === 'ROW') throw new SqlError(`ROW values cannot be compared using '${symbol}'`, pos, 'type');
   const t = mk('BOOLEAN', x.type.nullable || y.type.nullable);
   const cmp = compareValues;
   switch (op) {

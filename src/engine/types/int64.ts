@@ -81,9 +81,12 @@ function fitOp(b: bigint, kind: TypeKind, site: IntSite, sym: string, p: Int, q:
   return normInt(b);
 }
 
-function divZero(site: IntSite, kind: TypeKind): never {
+/** x / 0 and x % 0, with Feldera's texts (`'250 / 0' causes overflow for type ...`; Rust's remainder panic). */
+function divZero(site: IntSite, kind: TypeKind, op: 'Divide' | 'Modulo', p: Int): never {
   const text = safeText(site);
-  throw new IntOverflow(text, kind, `division by zero: ${text} (${kind})`);
+  const name = sqlTypeName(kind);
+  const feldera = op === 'Divide' ? `'${p} / 0' causes overflow for type ${name}` : 'attempt to calculate the remainder with a divisor of zero';
+  throw new IntOverflow(text, kind, `division by zero: ${feldera} (${text}, ${name})`);
 }
 
 function safeText(site: IntSite): string {
@@ -145,7 +148,7 @@ export function intBinary(op: string, kind: TypeKind, site: IntSite): IntBinary 
       };
     case 'Divide':
       return (p, q) => {
-        if (q === 0) divZero(site, kind);
+        if (q === 0) divZero(site, kind, 'Divide', p);
         if (typeof p === 'number' && typeof q === 'number') {
           // exact for |p| < 2^53: a quotient cannot round across an integer (its distance to one is >= 1/|q|)
           const r = Math.trunc(p / q);
@@ -155,7 +158,7 @@ export function intBinary(op: string, kind: TypeKind, site: IntSite): IntBinary 
       };
     case 'Modulo':
       return (p, q) => {
-        if (q === 0) divZero(site, kind);
+        if (q === 0) divZero(site, kind, 'Modulo', p);
         if (typeof p === 'number' && typeof q === 'number') {
           const r = p % q;
           return r === 0 ? 0 : r;

@@ -6,7 +6,7 @@
  * the aggregate skips (a NULL where the function ignores NULLs), so the operator needs no per-function rule.
  */
 import { SqlError, type Pos } from '../../parse/ast.js';
-import { type SqlType, mk, isInteger, isFloat, isDecimal, isUnsigned, withNull, commonType, isNumeric } from '../../types/types.js';
+import { type SqlType, mk, isInteger, isFloat, isDecimal, isUnsigned, withNull, commonType, isNumeric, typeToString } from '../../types/types.js';
 import { toNumber, type Row, type Value } from '../../types/values.js';
 import { decimalFromNumber, rescale } from '../../types/decimal.js';
 import { AvgAcc, AvgDecAcc, BoolAcc, CountAcc, ExtremeAcc, SumDecAcc, SumNumAcc, type Acc } from '../../ops/aggregate.js';
@@ -145,7 +145,8 @@ function boolAgg(every: boolean): AggFn {
     arity: [1, 1],
     bind: (c, pos, name) => {
       const a = one(c);
-      if (a.type.kind !== 'BOOLEAN' && a.type.kind !== 'NULL') throw typeErr(name, c.args, pos);
+      if (a.type.kind !== 'BOOLEAN' && a.type.kind !== 'NULL')
+        throw new SqlError(`Cannot apply '${name}' to arguments of type '${name}(<${typeToString(a.type)}>)'. Supported form(s): '${name}(<BOOLEAN>)'`, pos, 'type');
       return { make: () => new BoolAcc(every), type: mk('BOOLEAN', true), ...simple(a) };
     },
   };
@@ -203,7 +204,8 @@ export const AGGREGATES: Record<string, AggFn> = {
     arity: [1, 1],
     bind: (c, pos, name) => {
       const a = one(c);
-      if (a.type.kind !== 'BOOLEAN' && a.type.kind !== 'NULL') throw typeErr(name, c.args, pos);
+      if (a.type.kind !== 'BOOLEAN' && a.type.kind !== 'NULL')
+        throw new SqlError(`Cannot apply '${name}' to arguments of type '${name}(<${typeToString(a.type)}>)'. Supported form(s): '${name}(<BOOLEAN>)'`, pos, 'type');
       const f = a.fn;
       return { make: () => new CountAcc(), type: mk('BIGINT', false), arg: (r) => (f(r) === true ? true : null), ignoreNulls: true };
     },
@@ -315,6 +317,6 @@ export function bindAggregate(name: string, c: AggCallArgs, pos: Pos): BoundAggr
     );
   }
   if (c.orderBy && name !== 'ARRAY_AGG') throw new SqlError(`ORDER BY inside ${name}(...) is not supported`, pos, 'unsupported');
-  if (c.ignoreNulls !== undefined && name !== 'ARRAY_AGG') throw new SqlError(`IGNORE/RESPECT NULLS is not valid for ${name}`, pos, 'unsupported');
+  if (c.ignoreNulls !== undefined && name !== 'ARRAY_AGG') throw new SqlError(`Cannot specify IGNORE NULLS or RESPECT NULLS following '${name}'`, pos, 'unsupported');
   return f.bind(c, pos, name);
 }
