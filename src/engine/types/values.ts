@@ -132,7 +132,7 @@ export function fromJson(v: JsonValue | undefined, t: SqlType): Value {
       throw new ValueError(`invalid type: ${describe(v)}, expected an interval`);
     case 'MAP': {
       if (typeof v !== 'object' || Array.isArray(v) || v instanceof JsonNumberText) throw new ValueError(`invalid type: ${describe(v)}, expected a map`);
-      return makeMap(Object.entries(v).map(([k, x]) => [fromJson(k, t.key!), fromJson(x, t.elem!)]));
+      return makeMap(Object.entries(v).map(([k, x]) => [mapKeyFromJson(k, t.key!), fromJson(x, t.elem!)]));
     }
     case 'VARIANT':
       return canonicalJson(v);
@@ -264,6 +264,28 @@ export function jsonConverter(t: SqlType): (v: JsonValue | undefined) => Value {
     default:
       return (v) => fromJson(v, t);
   }
+}
+
+/**
+ * A MAP key from its JSON object key (always a string): read as the key type would read the value it spells,
+ * as serde reads the keys of a map with integer, float or boolean keys (`{"1": "one"}` for MAP<INT, VARCHAR>).
+ */
+function mapKeyFromJson(k: string, t: SqlType): Value {
+  if (isInteger(t)) {
+    const b = parseIntText(k);
+    if (b === undefined || b !== BigInt(k.trim())) throw new ValueError(`invalid type: string ${JSON.stringify(k)}, expected ${intName(t)}`);
+    return fromJson(normInt(b), t);
+  }
+  if (t.kind === 'REAL' || t.kind === 'DOUBLE') {
+    const n = k.trim() === '' ? NaN : Number(k);
+    if (Number.isNaN(n)) throw new ValueError(`invalid type: string ${JSON.stringify(k)}, expected ${expectedText(t)}`);
+    return fromJson(n, t);
+  }
+  if (t.kind === 'BOOLEAN') {
+    if (k !== 'true' && k !== 'false') throw new ValueError(`invalid type: string ${JSON.stringify(k)}, expected a boolean`);
+    return k === 'true';
+  }
+  return fromJson(k, t);
 }
 
 /**
