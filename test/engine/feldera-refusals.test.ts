@@ -1,6 +1,6 @@
 /**
  * Programs Feldera refuses, refused here with Feldera's message text (the part its runtime_aggtest negative
- * tests check, contained in ours): ROW comparisons, IS TRUE/UNKNOWN on non-booleans, BETWEEN and IN with
+ * tests check, contained in ours): ROW equality (ROW values are ordered, but = and <> are refused), IS TRUE/UNKNOWN on non-booleans, BETWEEN and IN with
  * incompatible types, GREATEST/COALESCE types, subscripts, CARDINALITY, EVERY/SOME forms, nested aggregates,
  * LAG/LEAD amounts, IGNORE NULLS on SUM, qualified unknown columns, GROUPING, TUMBLE/HOP time columns, and the
  * runtime errors of integer division and remainder by zero. Also what made some of them reachable: a ROW
@@ -84,7 +84,8 @@ describe('forms that made those reachable', () => {
     const r = compile(
       `${TABLE}
 CREATE MATERIALIZED VIEW v AS SELECT udt[1] AS a, roww[2] AS b, (intt, str) AS pair FROM t;
-CREATE MATERIALIZED VIEW m AS SELECT id FROM t MINUS SELECT intt FROM t;`,
+CREATE MATERIALIZED VIEW m AS SELECT id FROM t MINUS SELECT intt FROM t;
+CREATE MATERIALIZED VIEW ranked AS SELECT id, roww > ROW(5, 'zzz') AS above, roww BETWEEN ROW(6, 'a') AND ROW(6, 'z') AS within FROM t;`,
       { outputCase: 'lower' },
     );
     if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('; '));
@@ -103,5 +104,15 @@ CREATE MATERIALIZED VIEW m AS SELECT id FROM t MINUS SELECT intt FROM t;`,
       { a: null, b: null, pair: { EXPR$0: 1, EXPR$1: null } },
     ]);
     expect(c.contents('m').map(({ row }) => row)).toEqual([]);
+    // ROW values are ordered field by field (Feldera refuses only = and <>)
+    expect(
+      c
+        .contents('ranked')
+        .map(({ row }) => row)
+        .sort((x, y) => (x.id as number) - (y.id as number)),
+    ).toEqual([
+      { id: 1, above: true, within: true },
+      { id: 2, above: null, within: null },
+    ]);
   });
 });

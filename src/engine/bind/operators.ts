@@ -159,8 +159,8 @@ const COMPARISON_SYMBOLS: Readonly<Record<string, string>> = { Eq: '=', NotEq: '
 export function comparison(op: string, a: BExpr, b: BExpr, pos: Pos): BExpr {
   const symbol = COMPARISON_SYMBOLS[op] ?? op;
   const [x, y] = unify(a, b, pos, symbol);
-  // Feldera refuses comparisons of ROW values (its message)
-  if (x.type.kind === 'ROW') throw new SqlError(`ROW values cannot be compared using '${symbol}'`, pos, 'type');
+  // Feldera refuses equality of ROW values (its message); it orders them (<, >= ...)
+  if (x.type.kind === 'ROW' && (op === 'Eq' || op === 'NotEq')) throw new SqlError(`ROW values cannot be compared using '${symbol}'`, pos, 'type');
   const t = mk('BOOLEAN', x.type.nullable || y.type.nullable);
   const cmp = compareValues;
   switch (op) {
