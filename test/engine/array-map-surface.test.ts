@@ -75,6 +75,19 @@ describe('ROW subscripts and integer MAP keys', () => {
     expect(out).toEqual([{ id: 1, first_label: 'one', second_a: 6, second_x: 2 }]);
   });
 
+  it('UNNEST of an array field of a ROW column named through its table (t.c1.arr)', () => {
+    const out = rows(
+      'CREATE TABLE tb (id INT, c1 ROW(i1 INT ARRAY, v1 VARCHAR)); CREATE MATERIALIZED VIEW v AS SELECT id, x, idx FROM tb, UNNEST(tb.c1.i1) WITH ORDINALITY AS u (x, idx);',
+      'tb',
+      [{ id: 1, c1: { i1: [4, 5], v1: 'a' } }],
+      'v',
+    );
+    expect(out.sort((a, b) => (a.idx as number) - (b.idx as number))).toEqual([
+      { id: 1, x: 4, idx: 1 },
+      { id: 1, x: 5, idx: 2 },
+    ]);
+  });
+
   it('reads MAP<INT, VARCHAR> from a JSON object, its keys as integers (ordered as numbers), and refuses a key that is not one', () => {
     const p = prog('CREATE TABLE t (id INT, m MAP<INT, VARCHAR>, b MAP<BIGINT, INT>); CREATE MATERIALIZED VIEW v AS SELECT id, m, m[10] AS ten, b FROM t;');
     const c = p.newCircuit();
