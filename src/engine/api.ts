@@ -18,36 +18,10 @@
  */
 
 import type { RowBatch } from './batch.js';
+import type { JsonRow, JsonValue } from './json-value.js';
 
-export type JsonValue = null | boolean | number | bigint | JsonNumberText | string | JsonValue[] | { [k: string]: JsonValue };
-
-/** A JSON number literal (what a JsonNumberText holds: it is printed into JSON as it is). */
-const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
-
-/**
- * A JSON number literal that is not an integer and whose decimal value a JS number would change (16 or more
- * significant digits: `1234567890123456789012345678.1234567890`), as parseJsonText reads it: its text, so that
- * a DECIMAL gets every digit, a DOUBLE the correctly rounded value of the literal (Number(text)) and a VARIANT
- * the same digits back. parseJsonText makes them; the constructor refuses a text that is not a JSON number
- * literal (TypeError). It is carried, never computed with. JSON.stringify throws on it, as on a bigint: write it with jsonText. Not an
- * object of JSON (not a map or a row): test `instanceof JsonNumberText` before treating an object as one. A
- * structured clone (postMessage) turns it into a plain object: send JSON text across threads instead.
- */
-export class JsonNumberText {
-  constructor(readonly text: string) {
-    if (!JSON_NUMBER.test(text)) throw new TypeError(`not a JSON number: ${text.slice(0, 40)}`);
-  }
-
-  toString(): string {
-    return this.text;
-  }
-
-  toJSON(): never {
-    throw new TypeError(`a JsonNumberText (${this.text.slice(0, 40)}) is written by jsonText, not JSON.stringify`);
-  }
-}
-
-export type JsonRow = Record<string, JsonValue>;
+export { JsonNumberText, type JsonRow, type JsonValue } from './json-value.js';
+export { EngineInputError, EngineStateError, EngineStepError, EngineValueError } from './errors.js';
 
 export interface CompileOptions {
   /** How unquoted identifiers are spelled in output names. 'upper' (default) as the v0.24-era service; 'lower' as today's Feldera. */
@@ -117,38 +91,6 @@ export type InputChange =
    * it never holds a JSON row object per input row. (Build one with `new RowBatch(columns)`.)
    */
   | { table: string; op: 'batch'; rowOp: 'insert' | 'delete' | 'upsert'; rows: RowBatch };
-
-/** Raised by Circuit.step when an input is bad; the step is then not applied at all. */
-export class EngineInputError extends Error {
-  constructor(
-    message: string,
-    /** Index into the batch given to step(). */
-    public readonly index: number,
-  ) {
-    super(message);
-    this.name = 'EngineInputError';
-  }
-}
-
-/**
- * Raised by Circuit.step when a view's computation fails for this step's input (integer overflow, integer
- * division by zero): the whole step is refused and the circuit is exactly as before it (tables, views,
- * watermarks, held emit_final rows), as if step() had not been called.
- */
-export class EngineStepError extends Error {
-  constructor(
-    message: string,
-    /** Output name of the view whose computation failed (a local view's name too). */
-    public readonly view: string,
-    /** The failing expression as SQL text. */
-    public readonly expression: string,
-    /** The SQL type the result did not fit. */
-    public readonly type: string,
-  ) {
-    super(message);
-    this.name = 'EngineStepError';
-  }
-}
 
 /** A consolidated output change: positive weight = inserts, negative = deletes. Never zero. */
 export interface WeightedRow {
@@ -220,14 +162,6 @@ export interface CircuitStatePart {
   readonly kind: string;
 }
 
-/** A checkpoint's parts that do not fit this program (another program's, or damaged): restore refuses them. */
-export class EngineStateError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'EngineStateError';
-  }
-}
-
 export interface CompiledProgram {
   tables: RelationSchema[];
   /** Views in declaration order, local ones included (flagged). */
@@ -250,9 +184,6 @@ export interface CompiledProgram {
   /** The same for any table or view (a row in a relation's shape, e.g. a snapshot's anchor row), or undefined. */
   valueCodec(relation: string): InputCodec | undefined;
 }
-
-/** A value that does not fit its column's type; the message is serde-like, as Feldera's. */
-export class EngineValueError extends Error {}
 
 export interface ColumnCodec {
   /** Output name of the column. */

@@ -14,8 +14,8 @@
  * text of a block is trimmed to its size when the block is full. fit() cuts the last block to its rows
  * for a batch that is kept a while (a transaction's), and seals the batch: no row can be added after it.
  */
-import type { JsonValue } from './api.js';
-import type { JsonKept } from './types/values.js';
+import type { JsonValue } from './json-value.js';
+import type { JsonKept } from './codec-json.js';
 
 /**
  * Converts column c of a block into cell c of rows[0 .. rows of the block): a cell whose value `kept` says its

@@ -13,50 +13,27 @@
  * NOW() (bind/now.ts): a program that reads it has one clock node; each step reads the injected clock once
  * and, when the value moved, feeds that node the old row's retraction and the new row, as a table's change.
  */
-import { EngineInputError, EngineStateError, EngineStepError, type Circuit, type CircuitStatePart, type InputChange, type JsonRow, type JsonValue, type StepResult, type WeightedRow } from './api.js';
+import { EngineInputError, EngineStepError, type Circuit, type CircuitStatePart, type InputChange, type JsonRow, type StepResult, type WeightedRow } from './api.js';
 import type { BoundProgram, TableDef, ViewDef } from './bind/program.js';
-import type { PlanNode, PlanColumn, Watermarked } from './plan/nodes.js';
-import { finalFrom } from './plan/waterline.js';
+import type { PlanNode, PlanColumn } from './plan/nodes.js';
 import { consolidate, type Delta, type Operator } from './ops/zset.js';
-import { consolidateStep, RelationContents } from './contents.js';
+import { consolidateStep } from './contents.js';
 import { StepChanges } from './step-changes.js';
-import { jsonConverter, jsonKept, rowKey, sameRow, toJson, type Row, type Value } from './types/values.js';
-import { compareValues } from './types/values.js';
+import type { Row } from './types/values.js';
+import { jsonConverter, jsonKept } from './codec-json.js';
 import { convertBatch, convertChange, foldKey, type Action, type TableState } from './inputs.js';
 import { resolveName } from './names.js';
 import { IntOverflow } from './types/int64.js';
 import { guarded, rowsProduced, StepStopped } from './step-guard.js';
 import { mayForget, retentionRules, type RetentionRule } from './plan/retention.js';
+import { StepUndoLog } from './circuit/undo-log.js';
+import { applyRow, advanceWatermarks } from './circuit/table-input.js';
+import { heldRows, takeFinal } from './circuit/emit-final.js';
+import { formatDelta, newOutput, toJsonRow, type Output } from './circuit/outputs.js';
+import { exportState, importState } from './circuit/checkpoint.js';
 
 /** A table that forgets rows (plan/retention.ts) looks for rows to forget once it holds this many, then again at twice what it kept. */
 const FORGET_FROM_ROWS = 4096;
-
-/** The version of exportState's parts: a checkpoint of another version is refused. */
-const STATE_VERSION = 1;
-/** Rows in one part of an exported state. */
-const STATE_PART_ROWS = 4096;
-
-type StatePart =
-  | { kind: 'circuit'; version: number; shape: string[]; now: number | null }
-  | { kind: 'watermarks'; table: string; marks: Array<[number, number]> }
-  | { kind: 'rows'; output: number; rows: Row[]; weights: number[] | null }
-  | { kind: 'held'; output: number; entries: Array<[Row, number]> }
-  | { kind: 'end'; rows: number };
-
-interface Output {
-  name: string;
-  caseSensitive: boolean;
-  isTable: boolean;
-  node: PlanNode;
-  columns: PlanColumn[];
-  /** Contents for snapshots (keyless relations; primary-key tables keep theirs in byKey). */
-  integrated: RelationContents;
-  /** Primary-key tables: contents live in the table's key map. */
-  byKey?: Map<string | number, Row>;
-  formatters: Array<(v: Value) => JsonValue>;
-  /** emit_final views: changes held back until their row is final (plan/waterline.ts finalFrom <= watermark). */
-  final?: { col: number; table: string; wmCol: number; lineage: Watermarked; held: Map<string, [Row, number]> };
-}
 
 export class EngineCircuit implements Circuit {
   private readonly nodes: PlanNode[];
@@ -66,9 +43,8 @@ export class EngineCircuit implements Circuit {
   private readonly nameCache = new Map<string, Output | undefined>();
   private readonly tableCache = new Map<string, TableState | undefined>();
   private readonly singleTouch = new Set<string>();
-  /** The step's undo log of keyed table rows (triples: map, key, old row) and the watermarks it moved. */
-  private readonly undo: unknown[] = [];
-  private readonly savedWatermarks = new Map<TableState, Map<number, number>>();
+  /** The step's undo log: the keyed table rows it replaced and the watermarks it moved (circuit/undo-log.ts). */
+  private readonly undo = new StepUndoLog();
   /** The node whose operator is running (names the view when its computation fails). */
   private running: PlanNode | undefined;
 
@@ -129,7 +105,7 @@ export class EngineCircuit implements Circuit {
     for (const v of program.views) {
       if (v.local) continue;
       this.addOutput(v.name, v.node, v.columns, v.quoted);
-      if (v.emitFinal) this.outputs[this.outputs.length - 1]!.final = { col: v.emitFinal.col, table: v.emitFinal.wm.table, wmCol: v.emitFinal.wm.col, lineage: v.emitFinal.wm, held: new Map() };
+      if (v.emitFinal) this.outputs[this.outputs.length - 1]!.final = heldRows(v.emitFinal);
     }
     // initial outputs (constants, the row of a global aggregate over nothing) are the contents at
     // creation; every step's changes are the difference to the contents before it, so a snapshot plus
@@ -143,9 +119,7 @@ export class EngineCircuit implements Circuit {
   }
 
   private addOutput(name: string, node: PlanNode, columns: PlanColumn[], quoted: boolean, isTable = false): void {
-    const fold = this.casing === 'upper' ? name.toUpperCase() : name.toLowerCase();
-    const o: Output = { name, isTable, caseSensitive: quoted && fold !== name, node, columns, integrated: new RelationContents(), formatters: columns.map((c) => (v: Value) => toJson(v, c.type)) };
-    this.outputs.push(o);
+    this.outputs.push(newOutput(name, node, columns, quoted, this.casing, isTable));
   }
 
   private findOutput(name: string): Output | undefined {
@@ -208,7 +182,7 @@ export class EngineCircuit implements Circuit {
     const result = new Map<Output, Delta>();
     for (const o of this.outputs) {
       let d = deltas.get(o.node.id);
-      if (o.final) d = this.finalRows(o.final, d);
+      if (o.final) d = takeFinal(o.final, d, this.tables.get(o.final.table)?.watermarks.get(o.final.wmCol));
       if (!d || !d.length) continue;
       let c: Delta;
       if (o.byKey)
@@ -221,113 +195,6 @@ export class EngineCircuit implements Circuit {
       result.set(o, c);
     }
     return result;
-  }
-
-  /** emit_final: hold the changes of rows not yet final; return the held changes that became final. */
-  private finalRows(f: NonNullable<Output['final']>, d: Delta | undefined): Delta {
-    for (const [row, w] of d ?? []) {
-      const k = rowKey(row);
-      const e = f.held.get(k);
-      if (!e) f.held.set(k, [row, w]);
-      else if ((e[1] += w) === 0) f.held.delete(k);
-    }
-    const wm = this.tables.get(f.table)?.watermarks.get(f.wmCol);
-    const out: Delta = [];
-    if (wm === undefined || !f.held.size) return out;
-    for (const [k, e] of f.held) {
-      const v = e[0][f.col];
-      if (typeof v === 'number' && finalFrom(v, f.lineage) <= wm) {
-        out.push(e);
-        f.held.delete(k);
-      }
-    }
-    return out;
-  }
-
-  /* ---------- input conversion ---------- */
-
-  private pkKey(t: TableState, row: Row): string | number {
-    const pk = t.def.pk;
-    if (pk.length === 1) {
-      const v = row[pk[0]!]!;
-      return typeof v === 'number' ? v : rowKey([v]);
-    }
-    return rowKey(pk.map((i) => row[i]!));
-  }
-
-  /** LATENESS: rows older than the table's watermark are dropped. */
-  private late(t: TableState, row: Row): boolean {
-    for (const [i] of t.def.lateness) {
-      const wm = t.watermarks.get(i);
-      const v = row[i];
-      if (wm !== undefined && v !== null && v !== undefined && compareValues(v, wm) < 0) return true;
-    }
-    return false;
-  }
-
-  /** Applies one converted input row to its table (the step's second phase: cannot fail). */
-  private applyRow(
-    t: TableState,
-    d: Delta,
-    kind: 'weighted' | 'upsert' | 'deleteKey' | 'update',
-    row: Row,
-    w: number,
-    set: number[] | undefined,
-    maxSeen: Map<TableState, Map<number, number>>,
-    touchedKeys: Map<string, Set<string | number> | null>,
-  ): void {
-    if (t.def.lateness.size) {
-      if (this.late(t, row)) return;
-      let m = maxSeen.get(t);
-      if (!m) {
-        m = new Map();
-        maxSeen.set(t, m);
-      }
-      for (const [i] of t.def.lateness) {
-        const v = row[i];
-        if (typeof v === 'number' && kind !== 'deleteKey' && (!m.has(i) || v > m.get(i)!)) m.set(i, v);
-      }
-    }
-    if (!t.byKey) {
-      d.push([row, w]);
-      return;
-    }
-    const k = this.pkKey(t, row);
-    // the keys this step touched (null once one was touched twice: the table's delta then needs consolidating)
-    let keys = touchedKeys.get(t.def.name);
-    if (keys === undefined) touchedKeys.set(t.def.name, (keys = new Set()));
-    if (keys !== null) {
-      if (keys.has(k)) touchedKeys.set(t.def.name, null);
-      else keys.add(k);
-    }
-    const old = t.byKey.get(k);
-    this.undo.push(t.byKey, k, old);
-    switch (kind) {
-      case 'upsert':
-        if (old && sameRow(old, row)) break;
-        if (old) d.push([old, -1]);
-        t.byKey.set(k, row);
-        d.push([row, 1]);
-        break;
-      case 'deleteKey':
-        if (old) {
-          d.push([old, -1]);
-          t.byKey.delete(k);
-        }
-        break;
-      case 'update':
-        if (old && set!.length) {
-          const nw = old.slice();
-          for (const i of set!) nw[i] = row[i]!;
-          if (rowKey(nw) !== rowKey(old)) {
-            d.push([old, -1], [nw, 1]);
-            t.byKey.set(k, nw);
-          }
-        }
-        break;
-      case 'weighted':
-        break;
-    }
   }
 
   check(inputs: InputChange[]): void {
@@ -359,15 +226,12 @@ export class EngineCircuit implements Circuit {
       else actions.push(convertChange(ch, index++, find));
       rowsProduced(1); // converted rows are memory too: the step's guard, if any, may stop a step grown too big
     }
-    // apply; a view that fails below undoes it all (the undo log: the keyed rows replaced, oldest first,
-    // as flat triples map, key, old row; reused from step to step, so a step allocates nothing for it)
-    const undo = this.undo;
+    // apply; a view that fails below undoes it all (the undo log)
     const now = this.readClock();
     try {
       const result = this.apply(actions, now);
       if (now !== undefined) this.now = now;
-      undo.length = 0; // holds no replaced rows past the step
-      if (this.savedWatermarks.size) this.savedWatermarks.clear();
+      this.undo.commit();
       return result;
     } catch (err) {
       if (err instanceof StepStopped) {
@@ -376,16 +240,7 @@ export class EngineCircuit implements Circuit {
         this.running = undefined;
         throw err.cause;
       }
-      for (let i = undo.length - 3; i >= 0; i -= 3) {
-        const map = undo[i] as Map<string | number, Row>;
-        const k = undo[i + 1] as string | number;
-        const old = undo[i + 2] as Row | undefined;
-        if (old === undefined) map.delete(k);
-        else map.set(k, old);
-      }
-      undo.length = 0;
-      for (const [t, wm] of this.savedWatermarks) t.watermarks = wm;
-      this.savedWatermarks.clear();
+      this.undo.rollback();
       const failed = this.running;
       this.running = undefined;
       this.rebuildOperators();
@@ -430,23 +285,12 @@ export class EngineCircuit implements Circuit {
           }
           continue;
         }
-        for (let r = 0; r < rows.length; r++) this.applyRow(t, d, action.as, rows[r]!, action.w, undefined, maxSeen, touchedKeys);
+        for (let r = 0; r < rows.length; r++) applyRow(t, d, action.as, rows[r]!, action.w, undefined, maxSeen, touchedKeys, this.undo);
         continue;
       }
-      this.applyRow(t, d, action.kind, action.row, (action as { w?: number }).w ?? 1, (action as { set?: number[] }).set, maxSeen, touchedKeys);
+      applyRow(t, d, action.kind, action.row, (action as { w?: number }).w ?? 1, (action as { set?: number[] }).set, maxSeen, touchedKeys, this.undo);
     }
-    let advanced = false;
-    for (const t of maxSeen.keys()) this.savedWatermarks.set(t, new Map(t.watermarks));
-    for (const [t, m] of maxSeen) {
-      for (const [i, v] of m) {
-        const cand = v - t.def.lateness.get(i)!;
-        const cur = t.watermarks.get(i);
-        if (cur === undefined || cand > cur) {
-          t.watermarks.set(i, cand);
-          advanced = true;
-        }
-      }
-    }
+    const advanced = advanceWatermarks(maxSeen, this.undo);
     // primary-key tables whose keys were each touched once: their delta is already consolidated
     this.singleTouch.clear();
     for (const [name, keys] of touchedKeys) if (keys !== null) this.singleTouch.add(name);
@@ -467,7 +311,7 @@ export class EngineCircuit implements Circuit {
       this.forgetBehindWaterlines();
     }
     const changes = new StepChanges();
-    for (const [o, d] of result) if (d.length) changes.add(o.name, () => this.formatDelta(o, d));
+    for (const [o, d] of result) if (d.length) changes.add(o.name, () => formatDelta(o, d));
     return { changes };
   }
 
@@ -558,136 +402,32 @@ export class EngineCircuit implements Circuit {
     return undefined;
   }
 
-  /** A delta as JSON rows, deletes before inserts. */
-  private formatDelta(o: Output, d: Delta): WeightedRow[] {
-    let ordered = true; // sort only when needed
-    for (let i = 1; i < d.length && ordered; i++) if (d[i - 1]![1] > 0 && d[i]![1] < 0) ordered = false;
-    const sorted = ordered ? d : d.slice().sort((a, b) => a[1] - b[1]);
-    return sorted.map(([row, w]) => ({ row: this.toJsonRow(o, row), weight: w }));
-  }
-
-  private toJsonRow(o: Output, row: Row): JsonRow {
-    const out: JsonRow = {};
-    const cols = o.columns;
-    for (let i = 0; i < cols.length; i++) out[cols[i]!.name] = o.formatters[i]!(row[i]!);
-    return out;
-  }
-
   contents(name: string): WeightedRow[] {
     const o = this.findOutput(name);
     if (!o) throw new Error(`unknown relation '${name}'`);
     const out: WeightedRow[] = [];
-    if (o.byKey) for (const row of o.byKey.values()) out.push({ row: this.toJsonRow(o, row), weight: 1 });
-    else o.integrated.forEach((row, w) => out.push({ row: this.toJsonRow(o, row), weight: w }));
+    if (o.byKey) for (const row of o.byKey.values()) out.push({ row: toJsonRow(o, row), weight: 1 });
+    else o.integrated.forEach((row, w) => out.push({ row: toJsonRow(o, row), weight: w }));
     return out;
   }
 
   forEachContent(name: string, visit: (row: JsonRow, weight: number) => void): void {
     const o = this.findOutput(name);
     if (!o) throw new Error(`unknown relation '${name}'`);
-    if (o.byKey) for (const row of o.byKey.values()) visit(this.toJsonRow(o, row), 1);
-    else o.integrated.forEachEntry((row, w) => visit(this.toJsonRow(o, row), w));
+    if (o.byKey) for (const row of o.byKey.values()) visit(toJsonRow(o, row), 1);
+    else o.integrated.forEachEntry((row, w) => visit(toJsonRow(o, row), w));
   }
 
   /* ---------- checkpoints (api.ts: exportState, restoreCircuit) ---------- */
 
-  /** What a checkpoint must match: each output's name, kind and column types, in order. */
-  private stateShape(): string[] {
-    return this.outputs.map((o) => `${o.isTable ? 'table' : 'view'} ${o.name}(${o.columns.map((c) => JSON.stringify(c.type)).join(',')})`);
-  }
-
   exportState(write: (part: CircuitStatePart) => void): void {
-    write({ kind: 'circuit', version: STATE_VERSION, shape: this.stateShape(), now: this.now ?? null } as StatePart);
-    for (const [name, t] of this.tables) if (t.watermarks.size) write({ kind: 'watermarks', table: name, marks: [...t.watermarks] } as StatePart);
-    let total = 0;
-    this.outputs.forEach((o, output) => {
-      let rows: Row[] = [];
-      let weights: number[] = [];
-      let ones = true;
-      const flush = (): void => {
-        if (!rows.length) return;
-        write({ kind: 'rows', output, rows, weights: ones ? null : weights } as StatePart);
-        total += rows.length;
-        rows = [];
-        weights = [];
-        ones = true;
-      };
-      const add = (row: Row, w: number): void => {
-        rows.push(row);
-        weights.push(w);
-        if (w !== 1) ones = false;
-        if (rows.length >= STATE_PART_ROWS) flush();
-      };
-      if (o.byKey) for (const row of o.byKey.values()) add(row, 1);
-      else o.integrated.forEachEntry(add);
-      flush();
-      if (o.final?.held.size) write({ kind: 'held', output, entries: [...o.final.held.values()] } as StatePart);
-    });
-    write({ kind: 'end', rows: total } as StatePart);
+    exportState({ outputs: this.outputs, tables: this.tables, now: this.now }, write);
   }
 
   /** Restores an exported state into this fresh circuit (index.ts restoreCircuit), then rebuilds the operators from the tables. */
   importState(parts: Iterable<CircuitStatePart>): void {
-    const refuse = (why: string): never => {
-      throw new EngineStateError(`the checkpoint does not fit this program: ${why}`);
-    };
-    let started = false;
-    let ended = false;
-    let total = 0;
-    for (const raw of parts) {
-      const part = raw as StatePart;
-      if (ended) refuse('parts after its end');
-      if (!started) {
-        if (part?.kind !== 'circuit') refuse('it does not begin with the circuit part');
-        const p = part as Extract<StatePart, { kind: 'circuit' }>;
-        if (p.version !== STATE_VERSION) refuse(`state version ${String(p.version)}, this engine reads ${STATE_VERSION}`);
-        const mine = this.stateShape();
-        if (!Array.isArray(p.shape) || p.shape.length !== mine.length || p.shape.some((s, i) => s !== mine[i])) {
-          const i = Array.isArray(p.shape) ? mine.findIndex((s, j) => p.shape[j] !== s) : 0;
-          refuse(
-            `its relations differ (${i >= 0 ? `this program has ${mine[i]}, the checkpoint ${Array.isArray(p.shape) ? (p.shape[i] ?? 'nothing') : 'no list'}` : 'a different number of relations'})`,
-          );
-        }
-        // the contents made at creation (constants, a global aggregate's row over nothing) are replaced
-        for (const o of this.outputs) {
-          o.integrated = new RelationContents();
-          o.byKey?.clear();
-        }
-        if (p.now !== null) this.now = p.now;
-        started = true;
-        continue;
-      }
-      switch (part.kind) {
-        case 'watermarks': {
-          const t = this.tables.get(part.table) ?? refuse(`no table ${part.table}`);
-          t.watermarks = new Map(part.marks);
-          break;
-        }
-        case 'rows': {
-          const o = this.outputs[part.output] ?? refuse(`no relation #${part.output}`);
-          const { rows, weights } = part;
-          if (!Array.isArray(rows) || (weights !== null && weights.length !== rows.length)) refuse('a damaged part of rows');
-          if (o.byKey) {
-            const t = this.tables.get(o.name)!;
-            for (const row of rows) o.byKey.set(this.pkKey(t, row), row);
-          } else o.integrated.append(rows.map((row, i): [Row, number] => [row, weights === null ? 1 : weights[i]!]));
-          total += rows.length;
-          break;
-        }
-        case 'held': {
-          const f = this.outputs[part.output]?.final ?? refuse(`no emit_final view #${part.output}`);
-          for (const e of part.entries) f.held.set(rowKey(e[0]), e);
-          break;
-        }
-        case 'end':
-          if (part.rows !== total) refuse(`it ends after ${total} rows where it wrote ${String(part.rows)}`);
-          ended = true;
-          break;
-        default:
-          refuse(`an unknown part '${String((part as { kind?: unknown }).kind)}'`);
-      }
-    }
-    if (!ended) refuse(started ? 'it ends early' : 'it is empty');
+    const now = importState({ outputs: this.outputs, tables: this.tables }, parts);
+    if (now !== undefined) this.now = now;
     try {
       this.rebuildOperators();
     } catch (err) {

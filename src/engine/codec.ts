@@ -10,7 +10,9 @@
  */
 import { EngineValueError, type ColumnCodec, type ColumnKeeps, type InputCodec, type JsonValue } from './api.js';
 import { INT_RANGE, typeToString, type SqlType } from './types/types.js';
-import { expectedText, fromCsv, fromJson, toJson, type Value } from './types/values.js';
+import { type Value } from './types/values.js';
+import { expectedText, fromJson, toJson } from './codec-json.js';
+import { fromCsv } from './codec-csv.js';
 
 type Reader = (v: JsonValue) => JsonValue;
 
@@ -54,6 +56,8 @@ function jsonReader(t: SqlType): Reader {
       return (v) => (typeof v === 'number' ? v : full(v));
     case 'boolean':
       return (v) => (typeof v === 'boolean' ? v : full(v));
+    case undefined:
+      break; // no shortcut for this type: by its kind below
   }
   switch (t.kind) {
     case 'TIMESTAMP': {

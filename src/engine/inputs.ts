@@ -3,7 +3,9 @@ import { EngineInputError, type InputChange, type JsonValue } from './api.js';
 import type { RowBatch } from './batch.js';
 import type { TableDef } from './bind/program.js';
 import { rowsProduced } from './step-guard.js';
-import { fromCsv, ValueError, type JsonKept, type Row, type Value } from './types/values.js';
+import { type Row, type Value } from './types/values.js';
+import { ValueError, type JsonKept } from './codec-json.js';
+import { fromCsv } from './codec-csv.js';
 
 /** One input change, converted and checked, for table t. */
 export type Action =

@@ -7,7 +7,7 @@
  * holding a bigint or a JsonNumberText, or a text holding a run of 16 or more digits, points allowed between
  * them); output is the same as JSON.stringify's for everything else.
  */
-import { JsonNumberText, type JsonValue } from './api.js';
+import { JsonNumberText, type JsonValue } from './json-value.js';
 
 /** JSON.stringify that prints bigints and JsonNumberTexts as JSON numbers, digit-exact. */
 export function jsonText(v: unknown): string {

@@ -47,7 +47,7 @@ export interface ServeOptions {
   connectionTimeouts?: ConnectionTimeouts;
   /** How long a response still being written may go on once the server closes (connections.ts). */
   closeGraceMs?: number;
-  /** Limits of an ad-hoc pipeline query: its time, the rows it builds, its answer's bytes (pipelines/egress/query-limits.ts). */
+  /** Limits of an ad-hoc pipeline query: its time, the rows it builds, its answer's bytes (pipelines/shared/query-limits.ts). */
   queryTimeoutMs?: number;
   queryMaxRows?: number;
   queryMaxBytes?: number;

@@ -3,7 +3,7 @@
 // whole text before it (how statements were put at their place until this session) read ~3.3x at 2,000
 // (0.65 s for 250, 3.3 s for 1,000, 11 s for 2,000 views). Each figure is the best of ROUNDS compiles.
 // Imports the built code (npm run bench builds it).
-import { compileProgram } from '../../dist/services/pipelines/compiler.js';
+import { compileProgram } from '../../dist/services/pipelines/worker/compiler.js';
 
 const QUICK = !!process.env.BENCH_QUICK;
 const N = QUICK ? 500 : 2000;

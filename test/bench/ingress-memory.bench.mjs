@@ -17,9 +17,9 @@ const ROW = '1,xxxxxxxx\n';
 const CHUNK = 64 * 1024;
 
 async function child(mode, size) {
-  const { TableBinding } = await import('../../dist/services/pipelines/ingress/binding.js');
+  const { TableBinding } = await import('../../dist/services/pipelines/worker/ingress/binding.js');
   const { compile } = await import('../../dist/engine/index.js');
-  const { CsvParser, splitCsv } = await import('../../dist/services/pipelines/ingress/csv.js');
+  const { CsvParser, splitCsv } = await import('../../dist/services/pipelines/worker/ingress/csv.js');
   const program = compile('CREATE TABLE t (x INTEGER NOT NULL, y VARCHAR NOT NULL);').program;
   const binding = new TableBinding(program.tables[0], program.inputCodec('T'));
   // one 64 KiB chunk of whole rows, reused: the body is never held whole by the incremental path

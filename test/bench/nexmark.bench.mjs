@@ -12,10 +12,10 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compile } from '../../dist/engine/index.js';
-import { StepBuilder } from '../../dist/services/pipelines/connectors/generated-input.js';
-import { readNexmarkOptions } from '../../dist/services/pipelines/connectors/nexmark-config.js';
-import { NexmarkSource } from '../../dist/services/pipelines/connectors/nexmark-source.js';
-import { TableBinding } from '../../dist/services/pipelines/ingress/binding.js';
+import { StepBuilder } from '../../dist/services/pipelines/worker/connectors/generated-input.js';
+import { readNexmarkOptions } from '../../dist/services/pipelines/worker/connectors/nexmark-config.js';
+import { NexmarkSource } from '../../dist/services/pipelines/worker/connectors/nexmark-source.js';
+import { TableBinding } from '../../dist/services/pipelines/worker/ingress/binding.js';
 import { pipelineHost } from './pipeline-host.mjs';
 
 const QUICK = !!process.env.BENCH_QUICK;

@@ -11,9 +11,9 @@
 // Imports the built code (npm run bench builds it).
 import { pipelineHost } from './pipeline-host.mjs';
 import { compile } from '../../dist/engine/index.js';
-import { TableBinding } from '../../dist/services/pipelines/ingress/binding.js';
-import { JsonParser } from '../../dist/services/pipelines/ingress/json.js';
-import { encodeChunks } from '../../dist/services/pipelines/egress/encode.js';
+import { TableBinding } from '../../dist/services/pipelines/worker/ingress/binding.js';
+import { JsonParser } from '../../dist/services/pipelines/worker/ingress/json.js';
+import { encodeChunks } from '../../dist/services/pipelines/worker/egress/encode.js';
 
 const QUICK = !!process.env.BENCH_QUICK;
 const ROWS = QUICK ? 40_000 : 400_000;

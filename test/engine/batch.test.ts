@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BLOCK_ROWS, compile, EngineInputError, RowBatch, type InputChange, type JsonValue, type StepResult } from '../../src/engine/index.js';
 import { mk, type SqlType } from '../../src/engine/types/types.js';
-import { jsonConverter, jsonKept, ValueError } from '../../src/engine/types/values.js';
+import { jsonConverter, jsonKept, ValueError } from '../../src/engine/codec-json.js';
 
 const anyValue: fc.Arbitrary<JsonValue> = fc.oneof(
   fc.constant(null),

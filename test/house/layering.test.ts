@@ -6,6 +6,33 @@
 import { describe, expect, test } from 'vitest';
 import { importGraph, type Edge } from './imports.js';
 
+/**
+ * The pipeline service split as its processes are (docs/architecture.md): control/ and runner/ run in the server
+ * process, worker/ in a pipeline's process or the compiler's, shared/ in both. What the server process loads must
+ * not pull in the worker's modules or the engine (its compiler, the SQL parser's WebAssembly): control/, runner/
+ * and the service's index.ts import nothing of worker/, and of the engine only types; shared/ imports nothing of
+ * the three sides but types, and of the engine only types; worker/ imports control/ and runner/ only for types.
+ */
+const PIPELINES = 'services/pipelines/';
+
+function pipelinePart(module: string): string | undefined {
+  if (!module.startsWith(PIPELINES)) return undefined;
+  const rest = module.slice(PIPELINES.length);
+  return rest.includes('/') ? rest.split('/')[0] : 'index';
+}
+
+function breaksProcesses(edge: Edge): string | undefined {
+  const from = pipelinePart(edge.from);
+  if (!from) return undefined;
+  const to = pipelinePart(edge.to);
+  const serverSide = from === 'control' || from === 'runner' || from === 'index';
+  if ((serverSide || from === 'shared') && edge.to.startsWith('engine/') && !edge.typeOnly) return `${edge.from} (${from}) loads the engine: ${edge.to} (import its types only)`;
+  if (serverSide && to === 'worker') return `${edge.from} (${from}, server process) imports the worker's ${edge.to} (move what both need to shared/)`;
+  if (from === 'shared' && (to === 'control' || to === 'runner' || to === 'worker') && !edge.typeOnly) return `${edge.from} (shared) loads ${edge.to} (${to})`;
+  if (from === 'worker' && (to === 'control' || to === 'runner') && !edge.typeOnly) return `${edge.from} (worker) loads the server's ${edge.to}`;
+  return undefined;
+}
+
 /** The layer of a module: its top folder under src/, or its file name for the files at the top. */
 function layer(module: string): string {
   const [top] = module.split('/');
@@ -56,8 +83,13 @@ function breaks(edge: Edge): string | undefined {
 
 /** Cycles among runtime edges, each as the list of modules around it (Tarjan's strongly connected components). */
 function runtimeCycles(edges: Edge[]): string[][] {
+  return cycles(edges.filter((e) => !e.typeOnly));
+}
+
+/** Cycles among the edges given, type-only ones included. */
+function cycles(edges: Edge[]): string[][] {
   const next = new Map<string, string[]>();
-  for (const e of edges) if (!e.typeOnly) (next.get(e.from) ?? next.set(e.from, []).get(e.from)!).push(e.to);
+  for (const e of edges) (next.get(e.from) ?? next.set(e.from, []).get(e.from)!).push(e.to);
   const index = new Map<string, number>();
   const low = new Map<string, number>();
   const stack: string[] = [];
@@ -104,22 +136,50 @@ describe('the shape of src/', () => {
     expect(graph.edges.map(breaks).filter(Boolean)).toEqual([]);
   });
 
+  test("the pipeline service's server side loads nothing of its worker side nor of the engine", () => {
+    expect(graph.edges.map(breaksProcesses).filter(Boolean)).toEqual([]);
+    // the folders are there (a check on the rule: a rename would leave it checking nothing)
+    for (const part of ['control', 'runner', 'worker', 'shared']) expect(graph.modules.some((m) => m.startsWith(`${PIPELINES}${part}/`))).toBe(true);
+  });
+
   test('no runtime import cycles', () => {
     expect(runtimeCycles(graph.edges)).toEqual([]);
+  });
+
+  test('no import cycles in the engine, type-only imports included (its compiler passes its binders and session down)', () => {
+    const inEngine = graph.edges.filter((e) => e.from.startsWith('engine/') && e.to.startsWith('engine/'));
+    expect(inEngine.length).toBeGreaterThan(500);
+    expect(cycles(inEngine)).toEqual([]);
   });
 
   test('the rules catch what they are for', () => {
     const edge = (from: string, to: string): Edge => ({ from, to, typeOnly: false, dynamic: false });
     expect(breaks(edge('engine/circuit.ts', 'core/io.ts'))).toMatch(/imports/);
     expect(breaks(edge('clients/bookmarks.ts', 'services/server.ts'))).toMatch(/imports/);
-    expect(breaks(edge('services/pipelines/manager.ts', 'commands/serve/run.ts'))).toMatch(/imports/);
+    expect(breaks(edge('services/pipelines/control/manager.ts', 'commands/serve/run.ts'))).toMatch(/imports/);
     expect(breaks(edge('services/bookmarks/index.ts', 'services/notifications/store.ts'))).toMatch(/another service/);
     expect(breaks(edge('commands/bm/version.ts', 'main.ts'))).toMatch(/entry/);
     expect(breaks(edge('commands/serve/run.ts', 'services/server.ts'))).toBeUndefined();
     expect(breaks(edge('clients/bookmarks/records.ts', 'formats/csv.ts'))).toBeUndefined();
-    expect(breaks(edge('services/pipelines/ingress/csv.ts', 'formats/csv.ts'))).toBeUndefined();
+    expect(breaks(edge('services/pipelines/worker/ingress/csv.ts', 'formats/csv.ts'))).toBeUndefined();
     expect(breaks(edge('formats/csv.ts', 'clients/bookmarks/records.ts'))).toMatch(/imports/);
     expect(breaks(edge('formats/netscape.ts', 'services/bookmarks/html-events.ts'))).toMatch(/imports/);
+    const typeEdge = (from: string, to: string): Edge => ({ ...edge(from, to), typeOnly: true });
+    expect(breaksProcesses(edge('services/pipelines/control/routes/io.ts', 'services/pipelines/worker/ingress/json.ts'))).toMatch(/server process/);
+    expect(breaksProcesses(typeEdge('services/pipelines/runner/host.ts', 'services/pipelines/worker/runtime.ts'))).toMatch(/server process/);
+    expect(breaksProcesses(edge('services/pipelines/index.ts', 'services/pipelines/worker/compiler.ts'))).toMatch(/server process/);
+    expect(breaksProcesses(edge('services/pipelines/control/compile-jobs.ts', 'engine/index.ts'))).toMatch(/loads the engine/);
+    expect(breaksProcesses(typeEdge('services/pipelines/control/compile-jobs.ts', 'engine/index.ts'))).toBeUndefined();
+    expect(breaksProcesses(edge('services/pipelines/shared/names.ts', 'engine/index.ts'))).toMatch(/loads the engine/);
+    expect(breaksProcesses(edge('services/pipelines/shared/protocol.ts', 'services/pipelines/worker/egress/encode.ts'))).toMatch(/shared/);
+    expect(breaksProcesses(typeEdge('services/pipelines/shared/protocol.ts', 'services/pipelines/runner/logs.ts'))).toBeUndefined();
+    expect(breaksProcesses(edge('services/pipelines/worker/runtime.ts', 'services/pipelines/runner/logs.ts'))).toMatch(/server's/);
+    expect(breaksProcesses(edge('services/pipelines/worker/runtime.ts', 'engine/index.ts'))).toBeUndefined();
+    expect(breaksProcesses(edge('services/pipelines/control/manager.ts', 'services/pipelines/runner/host.ts'))).toBeUndefined();
     expect(runtimeCycles([edge('a.ts', 'b.ts'), edge('b.ts', 'a.ts'), { ...edge('c.ts', 'd.ts'), typeOnly: true }, edge('d.ts', 'c.ts')])).toEqual([['a.ts', 'b.ts']]);
+    expect(cycles([edge('a.ts', 'b.ts'), edge('b.ts', 'a.ts'), { ...edge('c.ts', 'd.ts'), typeOnly: true }, edge('d.ts', 'c.ts')])).toEqual([
+      ['a.ts', 'b.ts'],
+      ['c.ts', 'd.ts'],
+    ]);
   });
 });

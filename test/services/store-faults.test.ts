@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startServer, type RunningServer } from '../../src/services/server.js';
 import { StoreDamagedError, StoreGuard, STORE_SYNCHRONOUS } from '../../src/services/store-guard.js';
 import { openDb } from '../../src/services/bookmarks/store/db.js';
-import { PipelineStore } from '../../src/services/pipelines/store.js';
+import { PipelineStore } from '../../src/services/pipelines/control/store.js';
 import { NotifyStore } from '../../src/services/notifications/store/index.js';
 
 const quiet = { fetchMetadata: false, linkCheck: false };

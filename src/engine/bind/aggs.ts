@@ -29,7 +29,7 @@ export function aggCallArgs(e: Expr & { k: 'func' }, ctx: BindCtx): AggCallArgs 
 
 /** Bind one aggregate call against the input scope. */
 export function bindAggCall(e: Expr & { k: 'func' }, ctx: BindCtx): BoundAgg {
-  const inner: BindCtx = { scope: ctx.scope, clause: 'an aggregate argument', special: ctx.special };
+  const inner: BindCtx = { scope: ctx.scope, session: ctx.session, clause: 'an aggregate argument', special: ctx.special };
   const b = bindAggregate(e.name, aggCallArgs(e, inner), e.pos);
   const filter = e.filter ? bindCondition(e.filter, { ...inner, clause: 'FILTER' }).fn : undefined;
   return {

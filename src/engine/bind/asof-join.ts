@@ -7,7 +7,6 @@
  * the right columns (nullable), maintained by ops/asof-join.ts.
  */
 import { SqlError, type Expr, type Pos } from '../parse/ast.js';
-import { node } from '../plan/nodes.js';
 import { AsofJoinOp } from '../ops/asof-join.js';
 import { Scope } from './scope.js';
 import { conjuncts, keyFn, refsResolve, type Env, type Rel } from './env.js';
@@ -23,8 +22,10 @@ export function asofJoin(left: Rel, right: Rel, kind: string, match: Expr, on: E
   const split = (a: Expr, b: Expr): [BExpr, BExpr, boolean] | undefined => {
     const side = (e: Expr): 'L' | 'R' | undefined => (refsResolve(e, left.scope) ? 'L' : refsResolve(e, right.scope) ? 'R' : undefined);
     const [sa, sb] = [side(a), side(b)];
-    if (sa === 'L' && sb === 'R') return [bindExpr(a, { scope: left.scope, clause: 'ASOF JOIN' }), bindExpr(b, { scope: right.scope, clause: 'ASOF JOIN' }), false];
-    if (sa === 'R' && sb === 'L') return [bindExpr(b, { scope: left.scope, clause: 'ASOF JOIN' }), bindExpr(a, { scope: right.scope, clause: 'ASOF JOIN' }), true];
+    if (sa === 'L' && sb === 'R')
+      return [bindExpr(a, { scope: left.scope, session: env.session, clause: 'ASOF JOIN' }), bindExpr(b, { scope: right.scope, session: env.session, clause: 'ASOF JOIN' }), false];
+    if (sa === 'R' && sb === 'L')
+      return [bindExpr(b, { scope: left.scope, session: env.session, clause: 'ASOF JOIN' }), bindExpr(a, { scope: right.scope, session: env.session, clause: 'ASOF JOIN' }), true];
     return undefined;
   };
   if (match.k !== 'bin' || !FLIP[match.op]) throw new SqlError('MATCH_CONDITION must compare an expression of each side of the ASOF JOIN (<, <=, >, >=)', match.pos, 'unsupported');
@@ -47,7 +48,7 @@ export function asofJoin(left: Rel, right: Rel, kind: string, match: Expr, on: E
   const cols = joinedColumns(left.scope, right.scope, 'LEFT');
   const spec = { leftKey: keyFn(leftKeys), rightKey: keyFn(rightKeys), leftTs: lts.fn, rightTs: rts.fn, rightWidth: right.scope.width };
   const lineage = left.node.columns;
-  const n = node({
+  const n = env.session.node({
     kind: 'asof',
     inputs: [left.node, right.node],
     columns: cols.map((c, i) => ({ name: c.name, type: c.type, wm: lineage[i]?.wm })),

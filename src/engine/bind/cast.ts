@@ -10,7 +10,8 @@ import { formatInterval, parseInterval, unitMs } from '../types/interval-text.js
 import { checkInt, fitInt, intFromFloat, parseIntText, type Int, type IntSite } from '../types/int64.js';
 import { posSite } from './expr-text.js';
 import { checkSize, ValueTooLarge } from '../types/value-limits.js';
-import { fromJson, toJson, type Value } from '../types/values.js';
+import { type Value } from '../types/values.js';
+import { fromJson, toJson } from '../codec-json.js';
 import { bytesToHex, canonicalJson, variantValue } from '../types/variant.js';
 import { decimalFromNumber, decimalToNumber, formatDecimal, parseDecimal, pow10, rescale, rescaleRound } from '../types/decimal.js';
 import { parseUuid, uuidFromHex, uuidToHex } from '../types/uuid.js';

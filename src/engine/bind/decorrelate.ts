@@ -17,7 +17,7 @@
  * operators used.
  */
 import { SqlError, type Expr, type FromItem, type Ident, type Query, type Select } from '../parse/ast.js';
-import { node, type PlanColumn, type PlanNode } from '../plan/nodes.js';
+import { type PlanColumn, type PlanNode } from '../plan/nodes.js';
 import { mk, withNull } from '../types/types.js';
 import { valueKey, type Row, type Value } from '../types/values.js';
 import { AggregateOp, CountAcc, type Acc } from '../ops/aggregate.js';
@@ -29,9 +29,9 @@ import { bindExpr, type BindCtx } from './expr.js';
 import { unify } from './operators.js';
 import { mapNode, walkExpr, type Env } from './env.js';
 import { containsAgg } from './aggs.js';
-import { fromBinders } from './from-binders.js';
 import { canon, Scope } from './scope.js';
-import type { BoundQuery } from './query.js';
+import type { CompileSession } from './compile-session.js';
+import type { BoundQuery } from './env.js';
 
 export type SubqueryExpr = Expr & { k: 'subquery' | 'insub' | 'exists' };
 type QueryBinder = (q: Query, env: Env) => BoundQuery;
@@ -55,8 +55,6 @@ export class SingleValueAcc implements Acc {
     return null;
   }
 }
-
-let dCounter = 0;
 
 /** Column references of the subquery's own clauses that resolve only in the outer scope. */
 function outerRefs(body: Select, inner: Scope, outer: Scope): Array<Expr & { k: 'col' }> {
@@ -112,12 +110,12 @@ function replaceNodes<T>(v: T, repl: Map<object, Expr>): T {
  */
 function innerScope(from: FromItem[], env: Env, bindQuery: QueryBinder): Scope {
   try {
-    return fromBinders().bindFrom(from, env, bindQuery).scope;
+    return env.binders.bindFrom(from, env, bindQuery).scope;
   } catch (err) {
     if (!(err instanceof SqlError) || !['unknown_column', 'unknown_table'].includes(err.kind) || !from.some((it) => it.k === 'unnest')) throw err;
   }
   const rest = from.filter((it) => it.k !== 'unnest');
-  const base = rest.length ? fromBinders().bindFrom(rest, env, bindQuery).scope : new Scope([], env.casing);
+  const base = rest.length ? env.binders.bindFrom(rest, env, bindQuery).scope : new Scope([], env.casing);
   const cols = [...base.cols];
   for (const it of from) {
     if (it.k !== 'unnest') continue;
@@ -147,7 +145,7 @@ function rewrite(q: Query, cur: PlanNode, ctx: BindCtx, env: Env, bindQuery: Que
   if (!refs.length) return undefined;
   if (q.with.length || q.limit !== undefined) throw new SqlError('A correlated subquery cannot have WITH or LIMIT', q.pos, 'unsupported');
   const pos = q.pos;
-  const dName = `$D${++dCounter}`;
+  const dName = env.session.decorrelatedName();
   const ident = (value: string): Ident => ({ value, quoted: true, pos });
   const keyOf = (e: Expr): string => JSON.stringify(ctx.scope.resolve((e as Expr & { k: 'col' }).parts, e.pos).idx);
   const distinctRefs: Array<Expr & { k: 'col' }> = [];
@@ -161,8 +159,8 @@ function rewrite(q: Query, cur: PlanNode, ctx: BindCtx, env: Env, bindQuery: Que
   }
   const outer = distinctRefs.map((r) => bindExpr(r, ctx));
   const columns: PlanColumn[] = outer.map((b, i) => ({ name: `C${i}`, type: b.type }));
-  const proj = mapNode(cur, outer, columns);
-  const dNode = node({ kind: 'distinct', inputs: [proj], columns, make: () => new SetOp(SET_FNS.DISTINCT!) });
+  const proj = mapNode(env.session, cur, outer, columns);
+  const dNode = env.session.node({ kind: 'distinct', inputs: [proj], columns, make: () => new SetOp(SET_FNS.DISTINCT!) });
   const dCols: Expr[] = columns.map((c) => ({ k: 'col', parts: [ident(dName), ident(c.name)], pos }));
   const repl = new Map<object, Expr>();
   for (const r of refs) repl.set(r, dCols[refIdx.get(keyOf(r))!]!);
@@ -236,7 +234,12 @@ export function attachSubquery(
     leftVal: leftVal?.fn,
     rightVal: rightVal?.fn,
   };
-  const n = node({ kind: 'markjoin', inputs: [cur, right.node], columns: [...cur.columns, { name: `MARK$${leftWidth}`, type: mk('BOOLEAN', sub.k === 'insub') }], make: () => new MarkJoinOp(spec) });
+  const n = env.session.node({
+    kind: 'markjoin',
+    inputs: [cur, right.node],
+    columns: [...cur.columns, { name: `MARK$${leftWidth}`, type: mk('BOOLEAN', sub.k === 'insub') }],
+    make: () => new MarkJoinOp(spec),
+  });
   const not = sub.not;
   const expr: BExpr = {
     type: mk('BOOLEAN', sub.k === 'insub'),
@@ -264,9 +267,9 @@ export function emptyValue(empty: Select, rw: Rewritten, env: Env, bindQuery: Qu
 }
 
 /** A relation of one row holding the single value of `q`'s first column (NULL when not exactly one row). */
-function singleValue(q: PlanNode, col: number): PlanNode {
+function singleValue(session: CompileSession, q: PlanNode, col: number): PlanNode {
   const type = withNull(q.columns[col]!.type, true);
-  return node({
+  return session.node({
     kind: 'aggregate',
     inputs: [q],
     columns: [{ name: 'SINGLE$0', type }],
@@ -275,9 +278,9 @@ function singleValue(q: PlanNode, col: number): PlanNode {
   });
 }
 
-export function crossJoinOne(cur: PlanNode, one: PlanNode, name: string): PlanNode {
+export function crossJoinOne(session: CompileSession, cur: PlanNode, one: PlanNode, name: string): PlanNode {
   const leftWidth = cur.columns.length;
-  return node({
+  return session.node({
     kind: 'join',
     inputs: [cur, one],
     columns: [...cur.columns, { name, type: one.columns[0]!.type }],
@@ -301,7 +304,7 @@ function attachScalar(
   if (!rw) {
     const q = bindUncorrelated(sub.query, env);
     if (q.columns.length !== 1) throw new SqlError(`A scalar subquery must return exactly one column; this one returns ${q.columns.length}`, sub.pos, 'type');
-    const joined = crossJoinOne(cur, singleValue(q.node, 0), `SCALAR$${leftWidth}`);
+    const joined = crossJoinOne(env.session, cur, singleValue(env.session, q.node, 0), `SCALAR$${leftWidth}`);
     return { node: joined, expr: { type: joined.columns[leftWidth]!.type, fn: (row) => row[leftWidth]! } };
   }
   const b = rw.body;
@@ -320,7 +323,7 @@ function attachScalar(
   // one row per correlation key: its single value and its row count (non-NULL marks a match)
   const keyFns = firstCols(k);
   const groupCols: PlanColumn[] = [...q.columns.slice(0, k), { name: 'V', type }, { name: 'N', type: mk('BIGINT', false) }];
-  const groups = node({
+  const groups = env.session.node({
     kind: 'aggregate',
     inputs: [q.node],
     columns: groupCols,
@@ -337,7 +340,7 @@ function attachScalar(
   });
   const outerKey = corrKey(rw.outer.map((o) => o.fn));
   const groupKey = corrKey(keyFns);
-  let joined: PlanNode = node({
+  let joined: PlanNode = env.session.node({
     kind: 'join',
     inputs: [cur, groups],
     columns: [...cur.columns, ...groupCols.map((c) => ({ ...c, type: withNull(c.type, true) }))],
@@ -358,7 +361,7 @@ function attachScalar(
     if (err instanceof SqlError) throw new SqlError('A correlated aggregate subquery may use outer columns only in its WHERE clause', sub.pos, 'unsupported');
     throw err;
   }
-  joined = crossJoinOne(joined, singleValue(eq.node, 0), `EMPTY$${joined.columns.length}`);
+  joined = crossJoinOne(env.session, joined, singleValue(env.session, eq.node, 0), `EMPTY$${joined.columns.length}`);
   const eIdx = joined.columns.length - 1;
   return { node: joined, expr: { type, fn: (row) => (row[nIdx] !== null ? row[vIdx]! : row[eIdx]!) } };
 }

@@ -1,6 +1,7 @@
 /** Shared binder structures: the catalog of tables/views, CTE environments, relations with scopes. */
-import { SqlError, type Expr, type Ident, type Pos } from '../parse/ast.js';
-import { node, type PlanColumn, type PlanNode } from '../plan/nodes.js';
+import { SqlError, type Expr, type FromItem, type Ident, type Pos, type Query } from '../parse/ast.js';
+import type { PlanColumn, PlanNode } from '../plan/nodes.js';
+import type { CompileSession } from './compile-session.js';
 import { valueKey, rowKey, type Row, type Value } from '../types/values.js';
 import { canon, Scope, type Casing, type ScopeColumn } from './scope.js';
 import type { BExpr } from './bexpr.js';
@@ -22,6 +23,30 @@ export interface Env {
   ctes: Map<string, NamedRelation>;
   /** The program's clock node, made when a query first reads NOW() (bind/now.ts); shared by every copy of the env. */
   clock: { node?: PlanNode };
+  /** The compile this binding belongs to (node ids, user types and functions, positions). */
+  session: CompileSession;
+  /** The FROM binders (bind/from.ts), for the FROM items nested in LATERAL, PIVOT and subqueries. */
+  binders: FromBinders;
+}
+
+/** A query bound to a plan: its node and output columns. */
+export interface BoundQuery {
+  node: PlanNode;
+  columns: PlanColumn[];
+}
+
+/** Binds a query (bind/query.ts bindQuery), passed down to the binders of the FROM items it may contain. */
+export type QueryBinder = (q: Query, env: Env) => BoundQuery;
+
+/**
+ * The FROM binders, passed down on Env: the grammar is recursive (a LATERAL subquery, a PIVOT source or a
+ * correlated subquery has FROM items of its own), and the modules that bind those items (lateral.ts, pivot.ts,
+ * decorrelate.ts) reach from.ts through here rather than importing it.
+ */
+export interface FromBinders {
+  bindFrom(items: FromItem[], env: Env, bindQuery: QueryBinder, pending?: Expr[]): Rel;
+  bindFromItem(f: FromItem, env: Env, bindQuery: QueryBinder): Rel;
+  emptyRowRel(env: Env): Rel;
 }
 
 /** A relation being built: its plan node and the scope describing its row layout. */
@@ -46,16 +71,16 @@ export function colsOf(scope: Scope): PlanColumn[] {
   return scope.cols.map((c) => ({ name: c.name, type: c.type }));
 }
 
-export function mapNode(input: PlanNode, exprs: BExpr[], columns: PlanColumn[]): PlanNode {
+export function mapNode(session: CompileSession, input: PlanNode, exprs: BExpr[], columns: PlanColumn[]): PlanNode {
   const fns = exprs.map((e) => e.fn);
   // identity projection: reuse the input
   if (exprs.length === input.columns.length && exprs.every((e, i) => e.colIdx === i)) return input;
-  return node({ kind: 'map', inputs: [input], columns, make: () => new MapOp(fns), passthrough: exprs.map((e) => e.colIdx) });
+  return session.node({ kind: 'map', inputs: [input], columns, make: () => new MapOp(fns), passthrough: exprs.map((e) => e.colIdx) });
 }
 
-export function filterNode(input: PlanNode, pred: BExpr, atMost?: Array<{ col: number; max: number }>): PlanNode {
+export function filterNode(session: CompileSession, input: PlanNode, pred: BExpr, atMost?: Array<{ col: number; max: number }>): PlanNode {
   const f = pred.fn;
-  return node({ kind: 'filter', inputs: [input], columns: input.columns, make: () => new FilterOp(f), ...(atMost?.length ? { atMost } : {}) });
+  return session.node({ kind: 'filter', inputs: [input], columns: input.columns, make: () => new FilterOp(f), ...(atMost?.length ? { atMost } : {}) });
 }
 
 /** Key function for joins and semi-joins: NULL if any key value is NULL. */

@@ -3,13 +3,12 @@
  * ASOF joins in asof-join.ts;
  * lateral items (UNNEST, LATERAL) in lateral.ts, PIVOT in pivot.ts, SESSION in session.ts.
  */
-import { SqlError, type Expr, type FromItem, type Ident, type Query } from '../parse/ast.js';
-import { node, type PlanColumn, type PlanNode } from '../plan/nodes.js';
+import { SqlError, type Expr, type FromItem, type Ident } from '../parse/ast.js';
 import { mk } from '../types/types.js';
 import { ConstantOp } from '../ops/linear.js';
 import { windowShape, windowsNode } from './time-windows.js';
 import { canon, Scope, type Casing, type ScopeColumn } from './scope.js';
-import { type Env, type Rel, lookupRelation, relFromNamed, conjuncts, refsResolve, walkExpr } from './env.js';
+import { type Env, type QueryBinder, type Rel, lookupRelation, relFromNamed, conjuncts, refsResolve, walkExpr } from './env.js';
 import { AGG_NAMES } from './expr.js';
 import { filterRel, joinedColumns, joinRels } from './join.js';
 import { boundLeaf, leavesScope, planJoinGroup, type GroupCond, type Leaf } from './join-order.js';
@@ -17,15 +16,12 @@ import { bindLateralList, isLateral, joinLateral, applyLateral } from './lateral
 import { bindPivot } from './pivot.js';
 import { bindSession } from './session.js';
 import { asofJoin } from './asof-join.js';
-import { registerFromBinders } from './from-binders.js';
 import { isNowCall } from './now-call.js';
 
 export { joinRels };
 
-export type QueryBinder = (q: Query, env: Env) => { node: PlanNode; columns: PlanColumn[] };
-
 export function emptyRowRel(env: Env): Rel {
-  const n = node({ kind: 'values', inputs: [], columns: [], make: () => new ConstantOp([[]]) });
+  const n = env.session.node({ kind: 'values', inputs: [], columns: [], make: () => new ConstantOp([[]]) });
   return { node: n, scope: new Scope([], env.casing) };
 }
 
@@ -40,7 +36,7 @@ export function emptyRowRel(env: Env): Rel {
 export function bindFrom(items: FromItem[], env: Env, bindQuery: QueryBinder, pending: Expr[] = []): Rel {
   if (items.length === 0) return emptyRowRel(env);
   // a lateral item reads the items before it: bound in order (lateral.ts), then planned as one group of leaves
-  if (items.some(isLateral)) return bindLateralList(items, env, bindQuery, (rels) => planWithWhere({ leaves: rels.map(boundLeaf), conds: [] }, pending, env));
+  if (items.some(isLateral)) return bindLateralList(items, env, bindQuery, (rels) => planWithWhere({ leaves: rels.map((r) => boundLeaf(env.session, r)), conds: [] }, pending, env));
   const group: JoinGroup = { leaves: [], conds: [] };
   for (const it of items) addGroup(group, gatherInnerJoins(it, env, bindQuery));
   return planWithWhere(group, pending, env);
@@ -82,17 +78,17 @@ function addGroup(to: JoinGroup, g: JoinGroup): void {
  * place (a subquery, an outer query's column) is one leaf, joined as written.
  */
 function gatherInnerJoins(f: FromItem, env: Env, bindQuery: QueryBinder): JoinGroup {
-  if (f.k !== 'join') return { leaves: [boundLeaf(bindFromItem(f, env, bindQuery))], conds: [] };
+  if (f.k !== 'join') return { leaves: [boundLeaf(env.session, bindFromItem(f, env, bindQuery))], conds: [] };
   if (f.asof)
     return {
-      leaves: [boundLeaf(asofJoin(planGroup(gatherInnerJoins(f.left, env, bindQuery), env), planGroup(gatherInnerJoins(f.right, env, bindQuery), env), f.kind, f.asof, f.on, env, f.pos))],
+      leaves: [boundLeaf(env.session, asofJoin(planGroup(gatherInnerJoins(f.left, env, bindQuery), env), planGroup(gatherInnerJoins(f.right, env, bindQuery), env), f.kind, f.asof, f.on, env, f.pos))],
       conds: [],
     };
   if (isLateral(f.right)) {
     // the lateral side reads the left side's columns: never reordered, one leaf over the planned left side
     if (f.using || f.natural) throw new SqlError('USING and NATURAL are not supported with UNNEST or LATERAL; write ON', f.pos, 'unsupported');
     const left = planGroup(gatherInnerJoins(f.left, env, bindQuery), env);
-    return { leaves: [boundLeaf(joinLateral(left, f.right, f.kind, f.on, env, bindQuery, f.pos))], conds: [] };
+    return { leaves: [boundLeaf(env.session, joinLateral(left, f.right, f.kind, f.on, env, bindQuery, f.pos))], conds: [] };
   }
   if (!isInnerJoin(f)) return { leaves: [outerJoinLeaf(f, env, bindQuery)], conds: [] };
   const left = gatherInnerJoins(f.left, env, bindQuery);
@@ -102,7 +98,7 @@ function gatherInnerJoins(f: FromItem, env: Env, bindQuery: QueryBinder): JoinGr
   addGroup(g, right);
   const origin: [number, number] = [0, g.leaves.length];
   const on = conjuncts(f.on).map((c) => ({ c, reads: leavesRead(c, g.leaves, origin, env.casing) }));
-  if (on.some((x) => !x.reads)) return { leaves: [boundLeaf(joinRels(planGroup(left, env), planGroup(right, env), f.kind, f.on, env, f.pos))], conds: [] };
+  if (on.some((x) => !x.reads)) return { leaves: [boundLeaf(env.session, joinRels(planGroup(left, env), planGroup(right, env), f.kind, f.on, env, f.pos))], conds: [] };
   for (const x of on) g.conds.push({ c: x.c, reads: x.reads!.size ? x.reads! : new Set([0]), origin });
   return g;
 }
@@ -181,7 +177,7 @@ function outerJoinLeaf(f: FromItem & { k: 'join' }, env: Env, bindQuery: QueryBi
   const lg = gatherInnerJoins(f.left, env, bindQuery);
   const rg = gatherInnerJoins(f.right, env, bindQuery);
   const plain = !f.using && !f.natural && (f.kind === 'LEFT' || f.kind === 'RIGHT');
-  if (!plain) return boundLeaf(joinAsWritten(f, planGroup(lg, env), planGroup(rg, env), f.on, env));
+  if (!plain) return boundLeaf(env.session, joinAsWritten(f, planGroup(lg, env), planGroup(rg, env), f.on, env));
   const both = [...lg.leaves, ...rg.leaves];
   const side = (g: JoinGroup): [number, number] => (g === lg ? [0, lg.leaves.length] : [lg.leaves.length, both.length]);
   /** Moves the conditions that read only `g`'s leaves into `g`; returns the others. */
@@ -202,7 +198,7 @@ function outerJoinLeaf(f: FromItem & { k: 'join' }, env: Env, bindQuery: QueryBi
     build: (conds) => {
       const above = pushInto(kept, conds);
       const rel = joinAsWritten(f, planGroup(lg, env), planGroup(rg, env), on, env);
-      return above.length ? filterRel(rel, above) : rel;
+      return above.length ? filterRel(env.session, rel, above) : rel;
     },
   };
 }
@@ -263,7 +259,7 @@ function bindTvf(f: FromItem & { k: 'tvf' }, env: Env): Rel {
   const tsCol = base.scope.resolve(dArg.cols, dArg.pos);
   if (tsCol.type.kind !== 'TIMESTAMP')
     throw new SqlError(`Cannot apply '${name}' to arguments of type <${tsCol.type.kind}>: ${name} needs a TIMESTAMP column, ${tsCol.name} is ${tsCol.type.kind}`, dArg.pos, 'type');
-  const shape = windowShape(name, rest, { scope: base.scope, clause: name }, f.pos);
+  const shape = windowShape(name, rest, { scope: base.scope, session: env.session, clause: name }, f.pos);
   const relName = f.alias ? canon(f.alias, env.casing) : undefined;
   const wsName = env.casing === 'upper' ? 'WINDOW_START' : 'window_start';
   const weName = env.casing === 'upper' ? 'WINDOW_END' : 'window_end';
@@ -273,11 +269,9 @@ function bindTvf(f: FromItem & { k: 'tvf' }, env: Env): Rel {
     { rel: relName, name: wsName, type: tsType, idx: base.scope.width },
     { rel: relName, name: weName, type: tsType, idx: base.scope.width + 1 },
   ];
-  const n = windowsNode(base.node, tsCol.idx, shape, [
+  const n = windowsNode(env.session, base.node, tsCol.idx, shape, [
     { name: wsName, type: tsType },
     { name: weName, type: tsType },
   ]);
   return { node: n, scope: new Scope(cols, env.casing) };
 }
-
-registerFromBinders({ bindFrom, bindFromItem, emptyRowRel });

@@ -40,17 +40,17 @@ export function applyGroupWindow(s: Select, rel: Rel, env: Env): { select: Selec
   const kind = w.name.toUpperCase() as 'TUMBLE' | 'HOP';
   const [tsArg, ...intervals] = w.args;
   if (!tsArg) throw new SqlError(`${kind} needs a time column`, w.pos, 'syntax');
-  const ts = bindExpr(tsArg, { scope: rel.scope, clause: 'GROUP BY' });
+  const ts = bindExpr(tsArg, { scope: rel.scope, session: env.session, clause: 'GROUP BY' });
   if (ts.type.kind !== 'TIMESTAMP' || ts.colIdx === undefined) throw new SqlError(`${kind} in GROUP BY needs a TIMESTAMP column, not ${ts.type.kind}`, tsArg.pos, 'type');
-  const shape = windowShape(kind, intervals, { scope: rel.scope, clause: 'GROUP BY' }, w.pos);
+  const shape = windowShape(kind, intervals, { scope: rel.scope, session: env.session, clause: 'GROUP BY' }, w.pos);
   const type = mk('TIMESTAMP', false);
   const width = rel.scope.width;
-  const n = windowsNode(rel.node, ts.colIdx, shape, [
+  const n = windowsNode(env.session, rel.node, ts.colIdx, shape, [
     { name: START_COL, type },
     { name: END_COL, type },
   ]);
   const scope = new Scope([...rel.scope.cols, { name: START_COL, type, idx: width, hidden: true }, { name: END_COL, type, idx: width + 1, hidden: true }], env.casing);
-  const ctx = { scope: rel.scope, clause: 'GROUP BY' };
+  const ctx = { scope: rel.scope, session: env.session, clause: 'GROUP BY' };
   /** The same window: the same time column (however named) and the same intervals. */
   const sameWindow = (e: Call): boolean => {
     if (!e.args[0] || bindExpr(e.args[0], ctx).colIdx !== ts.colIdx) return false;

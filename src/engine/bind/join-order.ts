@@ -15,6 +15,7 @@
  */
 import type { Expr } from '../parse/ast.js';
 import type { BExpr } from './bexpr.js';
+import type { CompileSession } from './compile-session.js';
 import { Scope, type ScopeColumn } from './scope.js';
 import { type Env, type Rel, mapNode } from './env.js';
 import { buildJoin, filterRel, joinedColumns, type JoinCond } from './join.js';
@@ -31,8 +32,8 @@ export interface Leaf {
 }
 
 /** A leaf already bound: the conditions filter it. */
-export function boundLeaf(rel: Rel): Leaf {
-  return { scope: rel.scope, build: (conds) => (conds.length ? filterRel(rel, conds) : rel), bound: rel };
+export function boundLeaf(session: CompileSession, rel: Rel): Leaf {
+  return { scope: rel.scope, build: (conds) => (conds.length ? filterRel(session, rel, conds) : rel), bound: rel };
 }
 
 /** The scope of the leaves' rows side by side, in written order (the scope of a planned group). */
@@ -136,6 +137,7 @@ function inWrittenOrder(b: Built, leaves: Leaf[], env: Env): Rel {
   const exprs: BExpr[] = perm.map((src) => ({ type: rel.node.columns[src]!.type, fn: (row) => row[src]!, colIdx: src }));
   return {
     node: mapNode(
+      env.session,
       rel.node,
       exprs,
       perm.map((src) => rel.node.columns[src]!),

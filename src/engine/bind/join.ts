@@ -5,7 +5,7 @@
  * bind each condition where it was written (bind/join-order.ts); `joinRels` is a join as written.
  */
 import { SqlError, type Expr, type Pos } from '../parse/ast.js';
-import { node, type JoinKind } from '../plan/nodes.js';
+import { type JoinKind } from '../plan/nodes.js';
 import { mk, withNull } from '../types/types.js';
 import type { Row, Value } from '../types/values.js';
 import { JoinOp, type JoinGc } from '../ops/join.js';
@@ -13,6 +13,7 @@ import { Scope, type ScopeColumn } from './scope.js';
 import { type Env, type Rel, conjuncts, keyFn, walkExpr, filterNode } from './env.js';
 import { bindCondition, bindExpr, unify, type BindCtx } from './expr.js';
 import type { BExpr } from './bexpr.js';
+import type { CompileSession } from './compile-session.js';
 import { upperBounds } from './bounds.js';
 
 /** Where a conjunct's names resolve: over the joined row, and over each side's row alone (for keys). */
@@ -72,8 +73,8 @@ export function buildJoin(left: Rel, right: Rel, kind: JoinKind, cols: ScopeColu
       if (ls === 'L' && rs === 'R') [lExpr, rExpr] = [c.left, c.right];
       else if (ls === 'R' && rs === 'L') [lExpr, rExpr] = [c.right, c.left];
       if (lExpr && rExpr) {
-        const lb = bindExpr(lExpr, { scope: scopes.left, clause: 'ON' });
-        const rb = bindExpr(rExpr, { scope: scopes.right, clause: 'ON' });
+        const lb = bindExpr(lExpr, { scope: scopes.left, session: env.session, clause: 'ON' });
+        const rb = bindExpr(rExpr, { scope: scopes.right, session: env.session, clause: 'ON' });
         const [a, b] = unify(lb, rb, c.pos, '=');
         if (a.type.kind === 'ROW') throw new SqlError("ROW values cannot be compared using '='", c.pos, 'type');
         leftKeys.push(a);
@@ -84,7 +85,7 @@ export function buildJoin(left: Rel, right: Rel, kind: JoinKind, cols: ScopeColu
         continue;
       }
     }
-    residual.push(bindCondition(c, { scope: scopes.both, clause: 'ON' }));
+    residual.push(bindCondition(c, { scope: scopes.both, session: env.session, clause: 'ON' }));
   }
   let resFn: ((row: Row) => Value) | undefined;
   if (residual.length) {
@@ -110,7 +111,7 @@ export function buildJoin(left: Rel, right: Rel, kind: JoinKind, cols: ScopeColu
     gc,
   };
   const lineage = [...left.node.columns, ...right.node.columns];
-  const n = node({
+  const n = env.session.node({
     kind: 'join',
     inputs: [left.node, right.node],
     columns: cols.map((c, i) => ({ name: c.name, type: c.type, wm: lineage[i]?.wm })),
@@ -124,11 +125,11 @@ export function buildJoin(left: Rel, right: Rel, kind: JoinKind, cols: ScopeColu
 }
 
 /** Rows of `rel` for which every condition is TRUE; names resolve in `scope` (default: the relation's). */
-export function filterRel(rel: Rel, conds: Expr[], scope: Scope = rel.scope): Rel {
-  const ctx: BindCtx = { scope, clause: 'WHERE' };
+export function filterRel(session: CompileSession, rel: Rel, conds: Expr[], scope: Scope = rel.scope): Rel {
+  const ctx: BindCtx = { scope, session, clause: 'WHERE' };
   const fns = conds.map((c) => bindCondition(c, ctx).fn);
   const pred: BExpr = { type: mk('BOOLEAN'), fn: fns.length === 1 ? fns[0]! : (row) => fns.every((f) => f(row) === true) };
-  return { node: filterNode(rel.node, pred, upperBounds(conds, ctx)), scope: rel.scope };
+  return { node: filterNode(session, rel.node, pred, upperBounds(conds, ctx)), scope: rel.scope };
 }
 
 function withAliases(s: Scope, alias: string): Scope {

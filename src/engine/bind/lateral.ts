@@ -24,7 +24,7 @@
  *   the joined row keeps FROM order.
  */
 import { SqlError, type Expr, type FromItem, type Pos, type Query, type Select } from '../parse/ast.js';
-import { node, type PlanColumn } from '../plan/nodes.js';
+import { type PlanColumn } from '../plan/nodes.js';
 import { commonType, mk, withNull, type SqlType } from '../types/types.js';
 import type { Row, Value } from '../types/values.js';
 import { FlatMapOp } from '../ops/linear.js';
@@ -36,8 +36,7 @@ import { bindCondition, bindExpr, type BindCtx } from './expr.js';
 import { coerce } from './operators.js';
 import { containsAgg } from './aggs.js';
 import { correlatedRewrite, emptyValue } from './decorrelate.js';
-import type { QueryBinder } from './from.js';
-import { fromBinders } from './from-binders.js';
+import type { QueryBinder } from './env.js';
 import { joinRels } from './join.js';
 import type { BExpr } from './bexpr.js';
 
@@ -50,7 +49,7 @@ export function isLateral(f: FromItem): f is LateralItem {
 /** `left` followed by the rows of the lateral item for each of its rows; `left` undefined: the item alone. */
 export function applyLateral(left: Rel | undefined, f: LateralItem, env: Env, bindQuery: QueryBinder): Rel {
   if (f.k === 'unnest') return bindUnnest(left, f, env);
-  return bindLateralQuery(left ?? fromBinders().emptyRowRel(env), f, env, bindQuery);
+  return bindLateralQuery(left ?? env.binders.emptyRowRel(env), f, env, bindQuery);
 }
 
 /** `left JOIN|CROSS JOIN|CROSS APPLY lateral [ON cond]`. */
@@ -62,13 +61,13 @@ export function joinLateral(left: Rel, f: LateralItem, kind: string, on: Expr | 
   }
   const rel = applyLateral(left, f, env, bindQuery);
   if (!on) return rel;
-  const pred = bindCondition(on, { scope: rel.scope, clause: 'ON' });
-  return { node: filterNode(rel.node, pred), scope: rel.scope };
+  const pred = bindCondition(on, { scope: rel.scope, session: env.session, clause: 'ON' });
+  return { node: filterNode(env.session, rel.node, pred), scope: rel.scope };
 }
 
 function bindUnnest(left: Rel | undefined, f: FromItem & { k: 'unnest' }, env: Env): Rel {
-  const base = left ?? fromBinders().emptyRowRel(env);
-  const ctx: BindCtx = { scope: base.scope, clause: 'UNNEST' };
+  const base = left ?? env.binders.emptyRowRel(env);
+  const ctx: BindCtx = { scope: base.scope, session: env.session, clause: 'UNNEST' };
   const args = f.exprs.map((e) => bindExpr(e, ctx));
   if (args.length === 0) throw new SqlError('UNNEST needs an argument', f.pos, 'syntax');
   const isMap = args.length === 1 && args[0]!.type.kind === 'MAP';
@@ -135,7 +134,7 @@ function bindUnnest(left: Rel | undefined, f: FromItem & { k: 'unnest' }, env: E
   const w = base.scope.width;
   const cols: ScopeColumn[] = [...base.scope.cols, ...newCols.map((c, i) => ({ rel: relName, name: c.name, type: c.type, idx: w + i }))];
   const columns: PlanColumn[] = [...base.node.columns, ...newCols];
-  const n = node({ kind: 'unnest', inputs: [base.node], columns, make: () => new FlatMapOp(fn), of: isMap ? 'map' : args.length > 1 ? 'arrays' : 'array', args: args.length, ordinality });
+  const n = env.session.node({ kind: 'unnest', inputs: [base.node], columns, make: () => new FlatMapOp(fn), of: isMap ? 'map' : args.length > 1 ? 'arrays' : 'array', args: args.length, ordinality });
   return { node: n, scope: new Scope(cols, env.casing) };
 }
 
@@ -154,19 +153,19 @@ interface LeftJoin {
 
 function bindLateralQuery(left: Rel, f: FromItem & { k: 'derived' }, env: Env, bindQuery: QueryBinder, outer?: LeftJoin): Rel {
   const q0 = f.query;
-  if (q0.body.k === 'values' && !q0.with.length && !q0.orderBy.length && q0.limit === undefined && q0.offset === undefined) return bindLateralValues(left, f, q0.body, outer);
-  const rw = correlatedRewrite(f.query, left.node, { scope: left.scope, clause: 'LATERAL' }, env, bindQuery);
+  if (q0.body.k === 'values' && !q0.with.length && !q0.orderBy.length && q0.limit === undefined && q0.offset === undefined) return bindLateralValues(left, f, q0.body, env, outer);
+  const rw = correlatedRewrite(f.query, left.node, { scope: left.scope, session: env.session, clause: 'LATERAL' }, env, bindQuery);
   if (!rw) {
     // reads nothing of the items before it: an ordinary derived table
     const derived: FromItem = { ...f, lateral: false };
-    const right = fromBinders().bindFromItem(derived, env, bindQuery);
+    const right = env.binders.bindFromItem(derived, env, bindQuery);
     if (outer) return joinRels(left, right, 'LEFT', outer.on ?? { k: 'bool', value: true, pos: f.pos }, env, f.pos);
     return left.scope.width === 0 && left.node.kind === 'values' ? right : joinRels(left, right, 'CROSS', undefined, env, f.pos);
   }
   const b = rw.body;
   const k = rw.outer.length;
   const aggs = b.items.some((i) => i.k === 'expr' && containsAgg(i.expr)) || (b.having !== undefined && containsAgg(b.having));
-  if (aggs && !b.groupBy.length) return withLeftOn(lateralAggregate(left, f, rw, env, bindQuery), left.scope.width, outer);
+  if (aggs && !b.groupBy.length) return withLeftOn(lateralAggregate(left, f, rw, env, bindQuery), left.scope.width, env, outer);
   const sel: Select = { ...b, items: [...rw.dCols.map((e) => ({ k: 'expr' as const, expr: e, pos: f.pos })), ...b.items], groupBy: b.groupBy.length ? [...rw.dCols, ...b.groupBy] : [] };
   const q = bindQuery(asQuery(sel, f.pos), rw.env);
   let subCols = q.columns.slice(k);
@@ -182,7 +181,7 @@ function bindLateralQuery(left: Rel, f: FromItem & { k: 'derived' }, env: Env, b
   if (outer?.on) {
     // ON over the joined row: the outer columns, the subquery's keys (hidden), its columns
     const onScope = new Scope([...left.scope.cols, ...subCols.map((c, i) => ({ rel: relName0, name: c.name, type: c.type, idx: lw + k + i }))], env.casing);
-    residual = bindCondition(outer.on, { scope: onScope, clause: 'ON' }).fn;
+    residual = bindCondition(outer.on, { scope: onScope, session: env.session, clause: 'ON' }).fn;
   }
   const spec = {
     leftOuter: outer !== undefined,
@@ -193,7 +192,7 @@ function bindLateralQuery(left: Rel, f: FromItem & { k: 'derived' }, env: Env, b
     leftWidth: lw,
     rightWidth: qw,
   };
-  const joined = node({
+  const joined = env.session.node({
     kind: 'join',
     inputs: [left.node, q.node],
     columns: [...left.node.columns, ...q.columns.map((c) => (outer ? { ...c, type: withNull(c.type, true) } : c))],
@@ -206,23 +205,24 @@ function bindLateralQuery(left: Rel, f: FromItem & { k: 'derived' }, env: Env, b
   // drop the subquery's copies of the outer values
   const keep = [...Array.from({ length: lw }, (_x, i) => i), ...Array.from({ length: qw - k }, (_x, i) => lw + k + i)];
   const exprs: BExpr[] = keep.map((src) => ({ type: joined.columns[src]!.type, fn: (row) => row[src]!, colIdx: src }));
-  const n = mapNode(joined, exprs, [...left.node.columns, ...subCols]);
+  const n = mapNode(env.session, joined, exprs, [...left.node.columns, ...subCols]);
   const relName = f.alias ? canon(f.alias, env.casing) : undefined;
   const cols: ScopeColumn[] = [...left.scope.cols, ...subCols.map((c, i) => ({ rel: relName, name: c.name, type: c.type, idx: lw + i }))];
   return { node: n, scope: new Scope(cols, env.casing) };
 }
 
 /** LEFT JOIN LATERAL over a relation with exactly one row per outer row: rows failing ON keep NULLs instead. */
-function withLeftOn(rel: Rel, lw: number, outer: LeftJoin | undefined): Rel {
+function withLeftOn(rel: Rel, lw: number, env: Env, outer: LeftJoin | undefined): Rel {
   if (!outer) return rel;
   const cols = rel.scope.cols.map((c) => (c.idx >= lw ? { ...c, type: withNull(c.type, true) } : c));
   const scope = new Scope(cols, rel.scope.casing);
   if (!outer.on) return { node: rel.node, scope };
-  const on = bindCondition(outer.on, { scope, clause: 'ON' }).fn;
+  const on = bindCondition(outer.on, { scope, session: env.session, clause: 'ON' }).fn;
   const exprs: BExpr[] = rel.node.columns.map((c, i): BExpr =>
     i < lw ? { type: c.type, fn: (row) => row[i]!, colIdx: i } : { type: withNull(c.type, true), fn: (row) => (on(row) === true ? row[i]! : null) },
   );
   const n = mapNode(
+    env.session,
     rel.node,
     exprs,
     rel.node.columns.map((c, i) => (i < lw ? c : { ...c, type: withNull(c.type, true) })),
@@ -234,8 +234,8 @@ function withLeftOn(rel: Rel, lw: number, outer: LeftJoin | undefined): Rel {
  * LATERAL (VALUES (e1, ...), ...) whose expressions may read the items before it: each outer row followed by one
  * row per VALUES row, evaluated over it (a linear flat-map, as UNNEST). Column types: the common type per column.
  */
-function bindLateralValues(left: Rel, f: FromItem & { k: 'derived' }, body: { rows: Expr[][]; pos: Pos }, outer?: LeftJoin): Rel {
-  const ctx: BindCtx = { scope: left.scope, clause: 'VALUES' };
+function bindLateralValues(left: Rel, f: FromItem & { k: 'derived' }, body: { rows: Expr[][]; pos: Pos }, env: Env, outer?: LeftJoin): Rel {
+  const ctx: BindCtx = { scope: left.scope, session: env.session, clause: 'VALUES' };
   const rows = body.rows.map((r) => r.map((e) => bindExpr(e, ctx)));
   const width = rows[0]?.length ?? 0;
   if (rows.some((r) => r.length !== width)) throw new SqlError('VALUES rows must have the same number of columns', body.pos, 'type');
@@ -257,7 +257,7 @@ function bindLateralValues(left: Rel, f: FromItem & { k: 'derived' }, body: { ro
   const relName = f.alias ? canon(f.alias, left.scope.casing) : undefined;
   const outTypes = outer ? types.map((t) => withNull(t, true)) : types;
   const cols: ScopeColumn[] = [...left.scope.cols, ...names.map((name, i) => ({ rel: relName, name, type: outTypes[i]!, idx: lw + i }))];
-  const on = outer?.on ? bindCondition(outer.on, { scope: new Scope(cols, left.scope.casing), clause: 'ON' }).fn : undefined;
+  const on = outer?.on ? bindCondition(outer.on, { scope: new Scope(cols, left.scope.casing), session: env.session, clause: 'ON' }).fn : undefined;
   const nulls = types.map(() => null);
   const expand = (row: Row): Row[] => {
     const out = fns.map((r) => row.concat(r.map((fn) => fn(row))));
@@ -265,7 +265,7 @@ function bindLateralValues(left: Rel, f: FromItem & { k: 'derived' }, body: { ro
     const kept = on ? out.filter((r) => on(r) === true) : out;
     return kept.length ? kept : [row.concat(nulls)];
   };
-  const n = node({
+  const n = env.session.node({
     kind: 'unnest',
     inputs: [left.node],
     columns: [...left.node.columns, ...names.map((name, i) => ({ name, type: outTypes[i]! }))],
@@ -305,7 +305,7 @@ function lateralAggregate(left: Rel, f: FromItem & { k: 'derived' }, rw: NonNull
   const lw = left.scope.width;
   const qw = q.columns.length;
   const m = qw - k - 1;
-  const joined = node({
+  const joined = env.session.node({
     kind: 'join',
     inputs: [left.node, q.node],
     columns: [...left.node.columns, ...q.columns.map((c) => ({ ...c, type: withNull(c.type, true) }))],
@@ -323,7 +323,7 @@ function lateralAggregate(left: Rel, f: FromItem & { k: 'derived' }, rw: NonNull
     residual: false,
     lateral: 'aggregate',
   });
-  const withEmpty = node({
+  const withEmpty = env.session.node({
     kind: 'join',
     inputs: [joined, empty.node],
     columns: [...joined.columns, ...empty.columns],
@@ -346,7 +346,7 @@ function lateralAggregate(left: Rel, f: FromItem & { k: 'derived' }, rw: NonNull
       return { type: c.type, fn: (row) => (row[markIdx] !== null ? row[matched]! : row[fallback]!) };
     }),
   ];
-  const n = mapNode(withEmpty, exprs, [...left.node.columns, ...subCols]);
+  const n = mapNode(env.session, withEmpty, exprs, [...left.node.columns, ...subCols]);
   const relName = f.alias ? canon(f.alias, env.casing) : undefined;
   const cols: ScopeColumn[] = [...left.scope.cols, ...subCols.map((c, i) => ({ rel: relName, name: c.name, type: c.type, idx: lw + i }))];
   return { node: n, scope: new Scope(cols, env.casing) };
@@ -385,7 +385,7 @@ export function bindLateralList(items: FromItem[], env: Env, bindQuery: QueryBin
   const widths: number[] = [];
   for (const [i, it] of items.entries()) {
     if (!isLateral(it)) {
-      const rel = fromBinders().bindFromItem(it, env, bindQuery);
+      const rel = env.binders.bindFromItem(it, env, bindQuery);
       widths[i] = rel.scope.width;
       units.push({ rel, members: [i] });
       continue;
@@ -440,6 +440,7 @@ export function bindLateralList(items: FromItem[], env: Env, bindQuery: QueryBin
   const newIdx = new Map(perm.map((src, dst) => [src, dst]));
   const exprs: BExpr[] = perm.map((src) => ({ type: rel.node.columns[src]!.type, fn: (row) => row[src]!, colIdx: src }));
   const n = mapNode(
+    env.session,
     rel.node,
     exprs,
     perm.map((src) => rel.node.columns[src]!),

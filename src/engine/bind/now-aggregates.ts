@@ -14,7 +14,7 @@
  * through the clock joined to the rows (bind/now.ts attachNow).
  */
 import type { Expr } from '../parse/ast.js';
-import { node, type PlanColumn, type PlanNode } from '../plan/nodes.js';
+import { type PlanColumn, type PlanNode } from '../plan/nodes.js';
 import { AggregateOp, type AggSpec } from '../ops/aggregate.js';
 import { JoinOp } from '../ops/join.js';
 import { MapOp } from '../ops/linear.js';
@@ -23,6 +23,7 @@ import { conjuncts, type Env, type Rel } from './env.js';
 import { AGG_NAMES, exprKey } from './expr.js';
 import { containsNow, temporalConjunct, temporalFilters } from './now.js';
 import type { Scope } from './scope.js';
+import type { CompileSession } from './compile-session.js';
 
 const MOVABLE = new Set(['COUNT', 'SUM', 'AVG', 'MIN', 'MAX']);
 
@@ -48,7 +49,7 @@ function caseAsFilter(e: Expr & { k: 'func' }): Expr & { k: 'func' } {
 }
 
 /** The call as a TemporalCall, or null when it is not one. */
-export function temporalCall(call: Expr, scope: Scope): TemporalCall | null {
+export function temporalCall(call: Expr, scope: Scope, session: CompileSession): TemporalCall | null {
   if (call.k !== 'func' || call.over || !AGG_NAMES.has(call.name) || !MOVABLE.has(call.name)) return null;
   const e = caseAsFilter(call);
   if (!e.filter) return null;
@@ -57,7 +58,7 @@ export function temporalCall(call: Expr, scope: Scope): TemporalCall | null {
   const rest: Expr[] = [];
   for (const c of conjuncts(e.filter)) {
     if (!containsNow(c)) rest.push(c);
-    else if (temporalConjunct(c, scope)) temporal.push(c);
+    else if (temporalConjunct(c, scope, session)) temporal.push(c);
     else return null;
   }
   if (!temporal.length) return null;
@@ -90,7 +91,7 @@ export function temporalAggregate(
   const nG = keyFns.length;
   const keyCols = columns.slice(0, nG);
   const aggregate = (input: PlanNode, idx: number[]): PlanNode =>
-    node({
+    env.session.node({
       kind: 'aggregate',
       inputs: [input],
       columns: [...keyCols, ...idx.map((i) => columns[nG + i]!)],
@@ -115,7 +116,7 @@ export function temporalAggregate(
     const filtered = aggregate(temporalFilters(rel.node, pending, rel.scope, env), idx);
     const leftWidth = cur.columns.length;
     idx.forEach((i, j) => (slots[i] = { at: leftWidth + nG + j, zero: calls[i]!.k === 'func' && (calls[i] as Expr & { k: 'func' }).name === 'COUNT' }));
-    cur = node({
+    cur = env.session.node({
       kind: 'join',
       inputs: [cur, filtered],
       columns: [...cur.columns, ...filtered.columns],
@@ -128,5 +129,5 @@ export function temporalAggregate(
   const reads = slots.map((s) => s.at);
   const zeros = slots.map((s) => s.zero);
   const fns = [...keyCols.map((_, g) => (row: Row) => row[g]!), ...reads.map((at, i) => (zeros[i] ? (row: Row) => row[at] ?? 0 : (row: Row) => row[at]!))];
-  return node({ kind: 'map', inputs: [cur], columns, make: () => new MapOp(fns), passthrough: [...keyCols.map((_, g) => g), ...reads.map((at, i) => (zeros[i] ? undefined : at))] });
+  return env.session.node({ kind: 'map', inputs: [cur], columns, make: () => new MapOp(fns), passthrough: [...keyCols.map((_, g) => g), ...reads.map((at, i) => (zeros[i] ? undefined : at))] });
 }

@@ -15,13 +15,14 @@
  */
 import { SqlError, type Expr } from '../parse/ast.js';
 import { isNowCall } from './now-call.js';
-import { node, type PlanNode } from '../plan/nodes.js';
+import { type PlanNode } from '../plan/nodes.js';
 import { mk } from '../types/types.js';
 import type { BExpr } from './bexpr.js';
 import { crossJoinOne } from './decorrelate.js';
 import { refsResolve, walkExpr, type Env } from './env.js';
 import { AGG_NAMES, bindExpr, exprKey, type BindCtx } from './expr.js';
 import { Scope } from './scope.js';
+import type { CompileSession } from './compile-session.js';
 import { TemporalFilterOp, type TemporalBound, type TemporalOp, type TemporalSpec } from '../ops/temporal-filter.js';
 
 /** NOW's type: Feldera's NowFunction returns TIMESTAMP (not nullable). */
@@ -43,7 +44,7 @@ export function containsNow(e: Expr, skip?: (x: Expr) => boolean): boolean {
 
 /** The program's clock node (made on first use, shared by every query of the program). */
 function clockNode(env: Env): PlanNode {
-  env.clock.node ??= node({ kind: 'now', inputs: [], columns: [{ name: 'NOW', type: NOW_TYPE }] });
+  env.clock.node ??= env.session.node({ kind: 'now', inputs: [], columns: [{ name: 'NOW', type: NOW_TYPE }] });
   return env.clock.node;
 }
 
@@ -68,7 +69,7 @@ export function attachNow(input: PlanNode, exprs: Expr[], ctx: BindCtx, env: Env
   if (ctx.special?.(probe) !== undefined) return { node: input, ctx };
   if (!exprs.some((e) => containsNow(e, skip))) return { node: input, ctx };
   const at = input.columns.length;
-  const joined = crossJoinOne(input, clockNode(env), `NOW$${at}`);
+  const joined = crossJoinOne(env.session, input, clockNode(env), `NOW$${at}`);
   const value: BExpr = { type: NOW_TYPE, fn: (row) => row[at]!, colIdx: at };
   const prev = ctx.special;
   const special = (e: Expr): BExpr | undefined => {
@@ -117,7 +118,7 @@ function temporalTerms(c: Expr, scope: Scope): Term[] {
 export function temporalFilters(input: PlanNode, pending: Expr[], scope: Scope, env: Env): PlanNode {
   const groups = new Map<string, { key: BExpr; bounds: TemporalBound[]; conjuncts: Set<Expr> }>();
   for (const c of pending) {
-    const t = temporalConjunct(c, scope);
+    const t = temporalConjunct(c, scope, env.session);
     if (!t) continue;
     const g = groups.get(t.k) ?? { key: t.key, bounds: [], conjuncts: new Set<Expr>() };
     groups.set(t.k, g);
@@ -128,7 +129,7 @@ export function temporalFilters(input: PlanNode, pending: Expr[], scope: Scope, 
   for (const g of groups.values()) {
     const keyFn = g.key.fn;
     const spec: TemporalSpec = { key: (row) => toNumber(keyFn(row)), bounds: g.bounds };
-    cur = node({ kind: 'temporal', inputs: [cur, clockNode(env)], columns: cur.columns, make: () => new TemporalFilterOp(spec), bounds: g.bounds.length });
+    cur = env.session.node({ kind: 'temporal', inputs: [cur, clockNode(env)], columns: cur.columns, make: () => new TemporalFilterOp(spec), bounds: g.bounds.length });
     for (let i = pending.length - 1; i >= 0; i--) if (g.conjuncts.has(pending[i]!)) pending.splice(i, 1);
   }
   return cur;
@@ -139,17 +140,18 @@ export function temporalFilters(input: PlanNode, pending: Expr[], scope: Scope, 
  * key, exprKey) and its bounds; null when it is not one (or does not bind so: it is then bound as any
  * condition, which reports a real error).
  */
-export function temporalConjunct(c: Expr, scope: Scope): { k: string; key: BExpr; bounds: TemporalBound[] } | null {
+export function temporalConjunct(c: Expr, scope: Scope, session: CompileSession): { k: string; key: BExpr; bounds: TemporalBound[] } | null {
   const terms = temporalTerms(c, scope);
   if (!terms.length) return null;
   const nowCtx: BindCtx = {
     scope: new Scope([], scope.casing),
+    session,
     clause: 'WHERE',
     special: (e) => (isNowCall(e) && e.k === 'func' && !e.args.length ? { type: NOW_TYPE, fn: (row) => row[0]!, colIdx: 0 } : undefined),
   };
   try {
     const bound = terms.map((t) => {
-      const key = bindExpr(t.key, { scope, clause: 'WHERE' });
+      const key = bindExpr(t.key, { scope, session, clause: 'WHERE' });
       const b = bindExpr(t.bound, nowCtx);
       if (key.type.kind !== b.type.kind || (key.type.kind !== 'TIMESTAMP' && key.type.kind !== 'DATE')) return null;
       const f = b.fn;

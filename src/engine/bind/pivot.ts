@@ -15,11 +15,10 @@ import { SqlError, type Expr, type FromItem, type Ident, type Query, type Select
 import { canon, Scope, type ScopeColumn } from './scope.js';
 import { walkExpr, type Env, type Rel } from './env.js';
 import { AGG_NAMES } from './expr.js';
-import type { QueryBinder } from './from.js';
-import { fromBinders } from './from-binders.js';
+import type { QueryBinder } from './env.js';
 
 export function bindPivot(f: FromItem & { k: 'pivot' }, env: Env, bindQuery: QueryBinder): Rel {
-  const src = fromBinders().bindFromItem(f.source, env, bindQuery);
+  const src = env.binders.bindFromItem(f.source, env, bindQuery);
   const pos = f.pos;
   const used = new Set<number>();
   const mark = (e: Expr): void =>

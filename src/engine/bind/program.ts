@@ -3,7 +3,7 @@ import { JsonNumberText, type CompileError, type ConnectorDecl, type JsonValue }
 import { PLACEHOLDER_MARK, prepass, type ColumnAttr } from '../parse/prepass.js';
 import { Adapter, parseRaw, parserErrorPosition } from '../parse/adapter.js';
 import { SqlError, type Pos, type Statement } from '../parse/ast.js';
-import { node, resetPlanIds, type PlanColumn, type PlanNode, type Watermarked } from '../plan/nodes.js';
+import { type PlanColumn, type PlanNode, type Watermarked } from '../plan/nodes.js';
 import { limitRanks } from '../plan/rank-limit.js';
 import { typeToString, withNull, type SqlType } from '../types/types.js';
 import { canon, Scope, type Casing } from './scope.js';
@@ -12,8 +12,8 @@ import { bindQuery } from './query.js';
 import { bindExpr, coerce, parseTypeAt } from './expr.js';
 import { UserTypes } from './user-types.js';
 import { UserFunctions } from './udf.js';
-import { withUserFunctions } from './udf-scope.js';
-import { withUserTypes } from '../types/parse-type.js';
+import { CompileSession } from './compile-session.js';
+import { bindFrom, bindFromItem, emptyRowRel } from './from.js';
 import type { Value } from '../types/values.js';
 import { IntOverflow } from '../types/int64.js';
 import { containsNow } from './now.js';
@@ -60,28 +60,6 @@ export interface BoundProgram {
   views: ViewDef[];
   /** A view reads NOW() (bind/now.ts made the clock node). */
   usesNow: boolean;
-}
-
-/** Where each line of the last text asked about starts: a program's statements ask about one text many times. */
-let indexed: { text: string; starts: number[] } | null = null;
-
-/** Line and column (1-based) of an offset in text (an offset past the end: the end). */
-function posAt(text: string, offset: number): Pos {
-  if (indexed === null || indexed.text !== text) {
-    const starts = [0];
-    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-    indexed = { text, starts };
-  }
-  const starts = indexed.starts;
-  const o = Math.max(0, Math.min(offset, text.length));
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= o) lo = mid;
-    else hi = mid - 1;
-  }
-  return { line: lo + 1, column: o - starts[lo]! + 1 };
 }
 
 /** A parser message with the pre-pass's placeholders (PreStatement.renamed) put back as the words they stand for. */
@@ -132,26 +110,19 @@ function parseConnectors(options: { key: string; value: string; pos: Pos }[]): {
 }
 
 export function bindProgram(text: string, casing: Casing): { program?: BoundProgram; errors: CompileError[] } {
-  try {
-    return bindStatements(text, casing);
-  } finally {
-    indexed = null; // the program's text is not kept past its compile
-  }
-}
-
-function bindStatements(text: string, casing: Casing): { program?: BoundProgram; errors: CompileError[] } {
   const errors: CompileError[] = [];
-  resetPlanIds();
+  const session = new CompileSession(text);
+  const posAt = (offset: number): Pos => session.posAt(offset);
   const pre = prepass(text);
-  for (const e of pre.errors) errors.push({ ...posAt(text, e.offset), message: e.message, kind: 'unsupported' });
-  const env: Env = { casing, catalog: new Map(), ctes: new Map(), clock: {} };
+  for (const e of pre.errors) errors.push({ ...posAt(e.offset), message: e.message, kind: 'unsupported' });
+  const env: Env = { casing, catalog: new Map(), ctes: new Map(), clock: {}, session, binders: { bindFrom, bindFromItem, emptyRowRel } };
   const tables: TableDef[] = [];
   const views: ViewDef[] = [];
   const lateStatements: Array<{ target: string[]; expr: string; pos: Pos }> = [];
-  const userTypes = new UserTypes(casing, (offset) => posAt(text, offset));
+  const userTypes = new UserTypes(casing, posAt);
   const functions = new UserFunctions(casing);
   for (const st of pre.statements) {
-    const stPos = posAt(text, st.start);
+    const stPos = posAt(st.start);
     if (st.lateness) {
       lateStatements.push({ ...st.lateness, pos: stPos });
       continue;
@@ -169,7 +140,7 @@ function bindStatements(text: string, casing: Casing): { program?: BoundProgram;
     if (st.createFunction) {
       const f = st.createFunction;
       try {
-        withUserTypes(userTypes.resolver(st.rowTypes), () => withUserFunctions(functions, () => functions.declare(f, posAt(text, f.offset), padTo(stPos), st.renamed)));
+        session.inStatement(userTypes.resolver(st.rowTypes), functions, () => functions.declare(f, posAt(f.offset), padTo(stPos), session, st.renamed));
       } catch (e) {
         if (!(e instanceof SqlError)) throw e;
         errors.push({ message: e.message, line: e.pos.line, column: e.pos.column, kind: e.kind });
@@ -181,16 +152,16 @@ function bindStatements(text: string, casing: Casing): { program?: BoundProgram;
       raw = parseRaw(padTo(stPos) + st.text);
     } catch (e) {
       const p = parserErrorPosition(e);
-      const endPos = posAt(text, st.end);
+      const endPos = posAt(st.end);
       errors.push({ message: withWords(p.message, st.renamed), line: p.line ?? endPos.line, column: p.column ?? endPos.column, kind: 'syntax' });
       continue;
     }
     for (const r of raw) {
       try {
-        const leftAsof = (st.leftAsof ?? []).map(([from, to]): [Pos, Pos] => [posAt(text, from), posAt(text, to)]);
+        const leftAsof = (st.leftAsof ?? []).map(([from, to]): [Pos, Pos] => [posAt(from), posAt(to)]);
         const ad = new Adapter(stPos, st.renamed, leftAsof);
         const s = ad.statement(r, st.local);
-        withUserTypes(userTypes.resolver(st.rowTypes), () => withUserFunctions(functions, () => bindStatement(s, st.columnAttrs, env, tables, views, text)));
+        session.inStatement(userTypes.resolver(st.rowTypes), functions, () => bindStatement(s, st.columnAttrs, env, tables, views));
       } catch (e) {
         if (e instanceof SqlError) errors.push({ message: e.message, line: e.pos.line, column: e.pos.column, kind: e.kind });
         else if (e instanceof IntOverflow)
@@ -207,7 +178,7 @@ function bindStatements(text: string, casing: Casing): { program?: BoundProgram;
   return { program: { tables, views, usesNow: env.clock.node !== undefined }, errors };
 }
 
-function bindStatement(s: Statement, attrs: ColumnAttr[], env: Env, tables: TableDef[], views: ViewDef[], text: string): void {
+function bindStatement(s: Statement, attrs: ColumnAttr[], env: Env, tables: TableDef[], views: ViewDef[]): void {
   const name = canon(s.name, env.casing);
   if (env.catalog.has(name)) throw new SqlError(`Duplicate declaration of '${s.name.value}'`, s.name.pos, 'duplicate');
   if (s.k === 'createTable') {
@@ -216,7 +187,7 @@ function bindStatement(s: Statement, attrs: ColumnAttr[], env: Env, tables: Tabl
       const cn = canon(c.name, env.casing);
       if (seen.has(cn)) throw new SqlError(`Duplicate column '${c.name.value}'`, c.pos, 'duplicate');
       seen.add(cn);
-      const t = parseTypeAt(c.type, c.pos);
+      const t = parseTypeAt(c.type, c.pos, env.session);
       if (t.kind === 'INTERVAL_DT') throw new SqlError('INTERVAL columns are not allowed in tables', c.pos, 'type');
       return { name: cn, quoted: c.name.quoted, type: withNull(t, !c.notNull), dflt: null };
     });
@@ -235,7 +206,7 @@ function bindStatement(s: Statement, attrs: ColumnAttr[], env: Env, tables: Tabl
     for (const a of attrs) {
       const colName = a.column.startsWith('"') ? a.column.slice(1, -1).replace(/""/g, '"') : env.casing === 'upper' ? a.column.toUpperCase() : a.column.toLowerCase();
       const i = columns.findIndex((c) => c.name === colName);
-      const apos = posAt(text, a.start);
+      const apos = env.session.posAt(a.start);
       if (i < 0) throw new SqlError(`${a.kind} on unknown column ${a.column}`, apos, 'unknown_column');
       const raw = parseRaw(`SELECT ${a.expr}`) as Array<{ Query: { body: { Select: { projection: unknown[] } } } }>;
       const ad = new Adapter(apos);
@@ -243,7 +214,7 @@ function bindStatement(s: Statement, attrs: ColumnAttr[], env: Env, tables: Tabl
       if (item.k !== 'expr') throw new SqlError(`Bad ${a.kind} expression`, apos, 'syntax');
       // Feldera's words for a DEFAULT that reads the clock
       if (a.kind === 'DEFAULT' && containsNow(item.expr)) throw new SqlError(`Default value for column '${a.column.replace(/^"|"$/g, '')}' must be a compile-time constant`, apos, 'type');
-      const b = bindExpr(item.expr, { scope, clause: a.kind });
+      const b = bindExpr(item.expr, { scope, session: env.session, clause: a.kind });
       if (!b.constant) throw new SqlError(`${a.kind} must be a constant`, apos, 'type');
       if (a.kind === 'DEFAULT') {
         columns[i]!.dflt = b.type.kind === 'NULL' ? null : coerce(b, columns[i]!.type, apos).fn([]);
@@ -258,7 +229,7 @@ function bindStatement(s: Statement, attrs: ColumnAttr[], env: Env, tables: Tabl
       // WATERMARK: accepted, no effect
     }
     const planCols = columns.map((c, i) => ({ name: c.name, type: c.type, wm: lateness.has(i) ? { table: name, col: i, slack: 1 } : undefined }));
-    const n = node({ kind: 'table', inputs: [], columns: planCols, table: name });
+    const n = env.session.node({ kind: 'table', inputs: [], columns: planCols, table: name });
     const def: TableDef = {
       name,
       quoted: s.name.quoted,

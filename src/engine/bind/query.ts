@@ -1,6 +1,6 @@
 /** Queries: WITH, set operations, VALUES, SELECT (WHERE, GROUP BY, HAVING, windows, DISTINCT), ORDER BY ... LIMIT. */
 import { SqlError, type Expr, type Query, type Select, type SetBody } from '../parse/ast.js';
-import { node, type PlanColumn, type PlanNode } from '../plan/nodes.js';
+import { type PlanColumn, type PlanNode } from '../plan/nodes.js';
 import { CALENDAR_LONGEST, type CalendarUnit } from '../plan/waterline.js';
 import { commonType, mk, withNull, type SqlType } from '../types/types.js';
 import { AggregateOp, type AggSpec } from '../ops/aggregate.js';
@@ -8,7 +8,7 @@ import { SetOp, SET_FNS } from '../ops/setops.js';
 import { UnionOp, ConstantOp } from '../ops/linear.js';
 import { TopKOp } from '../ops/topk.js';
 import { canon, Scope, type ScopeColumn } from './scope.js';
-import { type Env, type Rel, conjuncts, filterNode, mapNode, walkExpr } from './env.js';
+import { type BoundQuery, type Env, type Rel, conjuncts, filterNode, mapNode, walkExpr } from './env.js';
 import { AGG_NAMES, bindCondition, bindExpr, coerce, exprKey, type BindCtx } from './expr.js';
 import type { BExpr } from './bexpr.js';
 import { bindAggCall, containsAgg } from './aggs.js';
@@ -23,10 +23,7 @@ import { upperBounds } from './bounds.js';
 import { attachNow, resolvedBy, temporalFilters } from './now.js';
 import { temporalAggregate, temporalCall, type TemporalCall } from './now-aggregates.js';
 
-export interface BoundQuery {
-  node: PlanNode;
-  columns: PlanColumn[];
-}
+export type { BoundQuery };
 
 export function bindQuery(q: Query, env: Env): BoundQuery {
   let inner = env;
@@ -50,7 +47,7 @@ export function bindQuery(q: Query, env: Env): BoundQuery {
 
 function constNonNegInt(e: Expr | undefined, env: Env, what: string): number {
   if (!e) return 0;
-  const b = bindExpr(e, { scope: new Scope([], env.casing), clause: what });
+  const b = bindExpr(e, { scope: new Scope([], env.casing), session: env.session, clause: what });
   const v = b.fn([]);
   if (!b.constant || typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new SqlError(`${what} must be a non-negative integer constant`, e.pos, 'unsupported');
   return v;
@@ -73,8 +70,8 @@ function addTopK(body: BoundQuery, q: Query, env: Env): BoundQuery {
     }
     return o;
   });
-  const { cmp } = orderComparator(items, { scope, clause: 'ORDER BY' });
-  const n = node({ kind: 'topk', inputs: [body.node], columns: body.columns, make: () => new TopKOp(cmp, limit, offset), limit, offset });
+  const { cmp } = orderComparator(items, { scope, session: env.session, clause: 'ORDER BY' });
+  const n = env.session.node({ kind: 'topk', inputs: [body.node], columns: body.columns, make: () => new TopKOp(cmp, limit, offset), limit, offset });
   return { node: n, columns: body.columns };
 }
 
@@ -96,23 +93,24 @@ function bindSetBody(b: SetBody, env: Env): BoundQuery {
         return t;
       });
       const columns = l.columns.map((c, i) => ({ name: c.name, type: types[i]! }));
-      const ln = castTo(l, types, b.pos);
-      const rn = castTo(r, types, b.pos);
+      const ln = castTo(l, types, b.pos, env);
+      const rn = castTo(r, types, b.pos, env);
       if (b.op === 'UNION') {
-        const u = node({ kind: 'union', inputs: [ln, rn], columns, make: () => new UnionOp([1, 1]) });
+        const u = env.session.node({ kind: 'union', inputs: [ln, rn], columns, make: () => new UnionOp([1, 1]) });
         if (b.all) return { node: u, columns };
-        return { node: node({ kind: 'distinct', inputs: [u], columns, make: () => new SetOp(SET_FNS.DISTINCT!) }), columns };
+        return { node: env.session.node({ kind: 'distinct', inputs: [u], columns, make: () => new SetOp(SET_FNS.DISTINCT!) }), columns };
       }
       const f = SET_FNS[b.op + (b.all ? '_ALL' : '')]!;
-      return { node: node({ kind: b.op === 'EXCEPT' ? 'except' : 'intersect', inputs: [ln, rn], columns, make: () => new SetOp(f), all: b.all }), columns };
+      return { node: env.session.node({ kind: b.op === 'EXCEPT' ? 'except' : 'intersect', inputs: [ln, rn], columns, make: () => new SetOp(f), all: b.all }), columns };
     }
   }
 }
 
-function castTo(q: BoundQuery, types: SqlType[], pos: { line: number; column: number }): PlanNode {
+function castTo(q: BoundQuery, types: SqlType[], pos: { line: number; column: number }, env: Env): PlanNode {
   if (q.columns.every((c, i) => c.type.kind === types[i]!.kind && c.type.scale === types[i]!.scale)) return q.node;
   const exprs: BExpr[] = q.columns.map((c, i) => coerce({ type: c.type, fn: (row) => row[i]!, colIdx: i }, types[i]!, pos));
   return mapNode(
+    env.session,
     q.node,
     exprs,
     q.columns.map((c, i) => ({ name: c.name, type: types[i]! })),
@@ -121,7 +119,7 @@ function castTo(q: BoundQuery, types: SqlType[], pos: { line: number; column: nu
 
 function bindValues(b: SetBody & { k: 'values' }, env: Env): BoundQuery {
   const scope = new Scope([], env.casing);
-  const rows = b.rows.map((r) => r.map((e) => bindExpr(e, { scope, clause: 'VALUES' })));
+  const rows = b.rows.map((r) => r.map((e) => bindExpr(e, { scope, session: env.session, clause: 'VALUES' })));
   const width = rows[0]?.length ?? 0;
   if (rows.some((r) => r.length !== width)) throw new SqlError('VALUES rows must have the same number of columns', b.pos, 'type');
   const types = Array.from({ length: width }, (_, i) => {
@@ -134,7 +132,7 @@ function bindValues(b: SetBody & { k: 'values' }, env: Env): BoundQuery {
   });
   const data = rows.map((r) => r.map((e, i) => coerce(e, types[i]!, b.pos).fn([])));
   const columns = types.map((t, i) => ({ name: `EXPR$${i}`, type: t }));
-  return { node: node({ kind: 'values', inputs: [], columns, make: () => new ConstantOp(data) }), columns };
+  return { node: env.session.node({ kind: 'values', inputs: [], columns, make: () => new ConstantOp(data) }), columns };
 }
 
 function bindSelect(s: Select, env: Env): BoundQuery {
@@ -166,18 +164,24 @@ function bindSelect(s: Select, env: Env): BoundQuery {
   // scalar subqueries in WHERE (and, without aggregates, in SELECT and QUALIFY) read columns joined here
   const selectExprs = s.items.flatMap((i) => (i.k === 'star' ? [] : [i.expr]));
   const hasAgg = s.groupBy.length > 0 || selectExprs.some(containsAgg) || (s.having !== undefined && containsAgg(s.having));
-  const early = attachScalarSubqueries(rel.node, [...plain, ...(hasAgg ? [] : [...selectExprs, ...(s.qualify ? [s.qualify] : [])])], { scope: rel.scope, clause: 'WHERE' }, env, bindQuery);
+  const early = attachScalarSubqueries(
+    rel.node,
+    [...plain, ...(hasAgg ? [] : [...selectExprs, ...(s.qualify ? [s.qualify] : [])])],
+    { scope: rel.scope, session: env.session, clause: 'WHERE' },
+    env,
+    bindQuery,
+  );
   // NOW(): the clock joined here when WHERE or the rows before grouping read it (aggregate arguments, GROUP BY);
   // NOW() read only after grouping is joined to the groups (bindAggregate)
-  const clocked = attachNow(early.node, hasAgg ? [...plain, ...preAggregate(s, selectExprs, rel)] : [...plain, ...selectExprs, ...(s.qualify ? [s.qualify] : [])], early.ctx, env);
+  const clocked = attachNow(early.node, hasAgg ? [...plain, ...preAggregate(s, selectExprs, rel, env)] : [...plain, ...selectExprs, ...(s.qualify ? [s.qualify] : [])], early.ctx, env);
   rel = { node: clocked.node, scope: rel.scope };
   const scalars = clocked.ctx.special;
   if (plain.length) {
-    const ctx: BindCtx = { scope: rel.scope, clause: 'WHERE', special: scalars };
+    const ctx: BindCtx = { scope: rel.scope, session: env.session, clause: 'WHERE', special: scalars };
     const preds = plain.map((c) => bindCondition(c, ctx));
     const fns = preds.map((p) => p.fn);
     const pred: BExpr = fns.length === 1 ? preds[0]! : { type: mk('BOOLEAN'), fn: (row) => (fns.every((f) => f(row) === true) ? true : false) };
-    rel = { node: filterNode(rel.node, pred, upperBounds(plain, ctx)), scope: rel.scope };
+    rel = { node: filterNode(env.session, rel.node, pred, upperBounds(plain, ctx)), scope: rel.scope };
   }
   // GROUP BY TUMBLE(...)/HOP(...): the rows get their windows' bounds, which GROUP BY and *_START/*_END read
   if (hasGroupWindow(s)) ({ select: s, rel } = applyGroupWindow(s, rel, env));
@@ -213,7 +217,7 @@ function bindSelect(s: Select, env: Env): BoundQuery {
       items.push({ expr: it.expr, name });
     }
   }
-  let ctx: BindCtx = { scope: rel.scope, clause: 'SELECT', special: scalars };
+  let ctx: BindCtx = { scope: rel.scope, session: env.session, clause: 'SELECT', special: scalars };
   let cur = rel.node;
   if (hasAgg) {
     const r = bindAggregate(
@@ -242,7 +246,7 @@ function bindSelect(s: Select, env: Env): BoundQuery {
   ctx = w.ctx;
   if (s.qualify) {
     const qctx: BindCtx = { ...ctx, clause: 'QUALIFY' };
-    cur = filterNode(cur, bindCondition(s.qualify, qctx), upperBounds(conjuncts(s.qualify), qctx));
+    cur = filterNode(env.session, cur, bindCondition(s.qualify, qctx), upperBounds(conjuncts(s.qualify), qctx));
   }
   // projection
   const exprs = items.map((i) => bindExpr(i.expr, { ...ctx, clause: 'SELECT' }));
@@ -255,11 +259,11 @@ function bindSelect(s: Select, env: Env): BoundQuery {
     const src = exprs[i]!.colIdx;
     return { name, type: exprs[i]!.type, wm: src !== undefined ? cur.columns[src]?.wm : undefined };
   });
-  cur = mapNode(cur, exprs, columns);
+  cur = mapNode(env.session, cur, exprs, columns);
   if (s.distinct) {
     // LATENESS: rows final in a column with a waterline can change no more (DISTINCT releases them)
     const gc = columns.flatMap((c, pos) => (c.wm ? [{ ...c.wm, pos }] : []));
-    cur = node({ kind: 'distinct', inputs: [cur], columns, make: () => new SetOp(SET_FNS.DISTINCT!, gc), releases: gc });
+    cur = env.session.node({ kind: 'distinct', inputs: [cur], columns, make: () => new SetOp(SET_FNS.DISTINCT!, gc), releases: gc });
   }
   return { node: cur, columns };
 }
@@ -269,13 +273,13 @@ function bindSelect(s: Select, env: Env): BoundQuery {
  * GROUP BY expressions (an ordinal or a select alias among them: every select item, to be safe) and the
  * aggregate calls' arguments and FILTERs.
  */
-function preAggregate(s: Select, selectExprs: Expr[], rel: Rel): Expr[] {
+function preAggregate(s: Select, selectExprs: Expr[], rel: Rel, env: Env): Expr[] {
   const out: Expr[] = [...s.groupBy];
   if (s.groupBy.some((g) => g.k === 'num' || (g.k === 'col' && g.parts.length === 1 && !rel.scope.tryResolve(g.parts, g.pos)))) out.push(...selectExprs);
   for (const e of [...selectExprs, ...(s.having ? [s.having] : []), ...(s.qualify ? [s.qualify] : [])])
     walkExpr(e, (x) => {
       if (x.k === 'func' && !x.over && AGG_NAMES.has(x.name)) {
-        out.push(temporalCall(x, rel.scope)?.rest ?? x); // a temporal FILTER reads the clock in its own operator (now-aggregates.ts)
+        out.push(temporalCall(x, rel.scope, env.session)?.rest ?? x); // a temporal FILTER reads the clock in its own operator (now-aggregates.ts)
         return false;
       }
       return undefined;
@@ -285,7 +289,7 @@ function preAggregate(s: Select, selectExprs: Expr[], rel: Rel): Expr[] {
 
 /** `pre`: the values the rows before grouping have beside their columns (NOW(), WHERE's subqueries). */
 function bindAggregate(s: Select, itemExprs: Expr[], rel: Rel, env: Env, pre: BindCtx['special']): { node: PlanNode; ctx: BindCtx } {
-  const inCtx: BindCtx = { scope: rel.scope, clause: 'GROUP BY', special: pre };
+  const inCtx: BindCtx = { scope: rel.scope, session: env.session, clause: 'GROUP BY', special: pre };
   // GROUP BY may name a select alias or an ordinal (Calcite allows both in its lenient conformance)
   const groupExprs = s.groupBy.map((g) => {
     if (g.k === 'num' && Number.isInteger(Number(g.text))) {
@@ -336,12 +340,12 @@ function bindAggregate(s: Select, itemExprs: Expr[], rel: Rel, env: Env, pre: Bi
   // calls whose FILTER is a temporal filter: computed over the filtered rows (now-aggregates.ts), bound without it
   const temporal = new Map<number, TemporalCall>();
   calls.forEach((c, i) => {
-    const t = temporalCall(c, rel.scope);
+    const t = temporalCall(c, rel.scope, env.session);
     if (t) temporal.set(i, t);
   });
   const bound = calls.map((c, i) => {
     for (const a of c.args) if (containsAgg(a)) throw new SqlError('Aggregate expressions cannot be nested', a.pos, 'unsupported');
-    return bindAggCall(temporal.get(i)?.rest ?? c, { scope: rel.scope, clause: 'an aggregate', special: pre });
+    return bindAggCall(temporal.get(i)?.rest ?? c, { scope: rel.scope, session: env.session, clause: 'an aggregate', special: pre });
   });
   const global = s.groupBy.length === 0;
   const specs: AggSpec[] = bound.map((b) => b.spec);
@@ -354,7 +358,7 @@ function bindAggregate(s: Select, itemExprs: Expr[], rel: Rel, env: Env, pre: Bi
   const gc = columns.slice(0, nG).flatMap((c, i) => (c.wm ? [{ keyIdx: i, ...c.wm }] : []));
   const aggNode = temporal.size
     ? temporalAggregate(rel, env, keyFns, calls, specs, temporal, columns, global, gc)
-    : node({ kind: 'aggregate', inputs: [rel.node], columns, make: () => new AggregateOp(keyFns, specs, global, gc), groupKeys: nG, releases: gc });
+    : env.session.node({ kind: 'aggregate', inputs: [rel.node], columns, make: () => new AggregateOp(keyFns, specs, global, gc), groupKeys: nG, releases: gc });
   const ref = (i: number, type: SqlType): BExpr => ({ type, fn: (row) => row[i]!, colIdx: i });
   const special = (e: Expr): BExpr | undefined => {
     if (e.k === 'func' && !e.over && AGG_NAMES.has(e.name)) {
@@ -373,13 +377,13 @@ function bindAggregate(s: Select, itemExprs: Expr[], rel: Rel, env: Env, pre: Bi
     return undefined;
   };
   // NOW() outside the aggregate calls and group keys: the clock joined to the groups
-  const grouped: BindCtx = { scope: rel.scope, clause: 'SELECT', special };
+  const grouped: BindCtx = { scope: rel.scope, session: env.session, clause: 'SELECT', special };
   const clocked = attachNow(aggNode, [...itemExprs, ...(s.having ? [s.having] : []), ...(s.qualify ? [s.qualify] : [])], grouped, env, resolvedBy(grouped));
   let cur: PlanNode = clocked.node;
   let ctx: BindCtx = clocked.ctx;
   if (s.having) {
     const h = attachScalarSubqueries(cur, [s.having], ctx, env, bindQuery);
-    cur = filterNode(h.node, bindCondition(s.having, { ...h.ctx, clause: 'HAVING' }));
+    cur = filterNode(env.session, h.node, bindCondition(s.having, { ...h.ctx, clause: 'HAVING' }));
     ctx = h.ctx;
   }
   return { node: cur, ctx };

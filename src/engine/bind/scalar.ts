@@ -12,7 +12,7 @@ import type { BExpr } from './bexpr.js';
 import { exprKey, type BindCtx } from './expr.js';
 import { walkExpr, type Env } from './env.js';
 import { attachSubquery, type SubqueryExpr } from './decorrelate.js';
-import type { BoundQuery } from './query.js';
+import type { BoundQuery } from './env.js';
 
 /**
  * Finds the subqueries in `exprs`, joins what each distinct one needs to `input`, and returns a ctx whose

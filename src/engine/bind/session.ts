@@ -7,7 +7,6 @@
  * with a LATENESS time column the operator releases its own final sessions.
  */
 import { SqlError, type Expr, type FromItem } from '../parse/ast.js';
-import { node } from '../plan/nodes.js';
 import { mk } from '../types/types.js';
 import { rowKey, type Row } from '../types/values.js';
 import { SessionOp } from '../ops/session.js';
@@ -26,7 +25,7 @@ export function bindSession(f: FromItem & { k: 'tvf' }, env: Env): Rel {
   const tsCol = base.scope.resolve(tsArg.cols, tsArg.pos);
   if (tsCol.type.kind !== 'TIMESTAMP') throw new SqlError(`SESSION needs a TIMESTAMP column, ${tsCol.name} is ${tsCol.type.kind}`, tsArg.pos, 'type');
   const keyIdx = keyArg && keyArg.k === 'descriptor' ? keyArg.cols.map((c) => base.scope.resolve([c], c.pos).idx) : [];
-  const size = bindExpr(sizeArg!, { scope: base.scope, clause: 'SESSION' });
+  const size = bindExpr(sizeArg!, { scope: base.scope, session: env.session, clause: 'SESSION' });
   if (!size.constant || size.type.kind !== 'INTERVAL_DT') throw new SqlError('SESSION size must be a constant day-time INTERVAL', sizeArg!.pos, 'type');
   const sizeMs = size.fn([]) as number;
   if (!(sizeMs > 0)) throw new SqlError('SESSION size must be positive', sizeArg!.pos, 'type');
@@ -42,6 +41,12 @@ export function bindSession(f: FromItem & { k: 'tvf' }, env: Env): Rel {
   const tsIdx = tsCol.idx;
   // no watermark lineage: a late row that merges two sessions retracts rows of any age
   const gc = base.node.columns[tsIdx]?.wm;
-  const n = node({ kind: 'session', inputs: [base.node], columns: cols.map((c) => ({ name: c.name, type: c.type })), make: () => new SessionOp(key, tsIdx, sizeMs, gc), keys: keyIdx.length });
+  const n = env.session.node({
+    kind: 'session',
+    inputs: [base.node],
+    columns: cols.map((c) => ({ name: c.name, type: c.type })),
+    make: () => new SessionOp(key, tsIdx, sizeMs, gc),
+    keys: keyIdx.length,
+  });
   return { node: n, scope: new Scope(cols, env.casing) };
 }

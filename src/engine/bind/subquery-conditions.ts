@@ -3,7 +3,7 @@
  * conditions: semi- and anti-joins (ops/semijoin.ts) on the IN value or on the correlating equalities.
  */
 import { SqlError, type Expr, type Query } from '../parse/ast.js';
-import { node, type PlanNode } from '../plan/nodes.js';
+import { type PlanNode } from '../plan/nodes.js';
 import { mk } from '../types/types.js';
 import { SemiJoinOp } from '../ops/semijoin.js';
 import { type Env, type Rel, conjuncts, filterNode, keyFn, refsResolve } from './env.js';
@@ -11,7 +11,7 @@ import { bindCondition, bindExpr, unify, type BindCtx } from './expr.js';
 import type { BExpr } from './bexpr.js';
 import { containsAgg } from './aggs.js';
 import { bindFrom } from './from.js';
-import type { BoundQuery } from './query.js';
+import type { BoundQuery } from './env.js';
 
 export type SubConjunct = { kind: 'in'; not: boolean; expr: Expr; query: Query; pos: Expr['pos'] } | { kind: 'exists'; not: boolean; query: Query; pos: Expr['pos'] };
 
@@ -28,7 +28,7 @@ export function subqueryConjunct(c: Expr): SubConjunct | undefined {
 }
 
 export function addSemiJoin(rel: Rel, sub: SubConjunct, env: Env, bindQuery: (q: Query, env: Env) => BoundQuery): Rel {
-  const outerCtx: BindCtx = { scope: rel.scope, clause: 'WHERE' };
+  const outerCtx: BindCtx = { scope: rel.scope, session: env.session, clause: 'WHERE' };
   let rightNode: PlanNode;
   let leftKeys: BExpr[] = [];
   let rightKeys: BExpr[] = [];
@@ -49,7 +49,7 @@ export function addSemiJoin(rel: Rel, sub: SubConjunct, env: Env, bindQuery: (q:
       throw new SqlError('EXISTS is supported for simple SELECT ... FROM ... WHERE subqueries', sub.pos, 'unsupported');
     }
     const inner = bindFrom(body.from, env, bindQuery);
-    const innerCtx: BindCtx = { scope: inner.scope, clause: 'WHERE' };
+    const innerCtx: BindCtx = { scope: inner.scope, session: env.session, clause: 'WHERE' };
     const innerPreds: BExpr[] = [];
     for (const c of conjuncts(body.where)) {
       if (refsResolve(c, inner.scope)) {
@@ -73,13 +73,13 @@ export function addSemiJoin(rel: Rel, sub: SubConjunct, env: Env, bindQuery: (q:
     rightNode = inner.node;
     if (innerPreds.length) {
       const fns = innerPreds.map((p) => p.fn);
-      rightNode = filterNode(rightNode, { type: mk('BOOLEAN'), fn: (row) => fns.every((f) => f(row) === true) });
+      rightNode = filterNode(env.session, rightNode, { type: mk('BOOLEAN'), fn: (row) => fns.every((f) => f(row) === true) });
     }
   }
   const mode = sub.kind === 'in' ? (sub.not ? 'notin' : 'semi') : sub.not ? 'anti' : 'semi';
   const lk = keyFn(leftKeys);
   const rk = keyFn(rightKeys);
-  const n = node({ kind: 'semijoin', inputs: [rel.node, rightNode], columns: rel.node.columns, make: () => new SemiJoinOp(mode, lk, rk), mode });
+  const n = env.session.node({ kind: 'semijoin', inputs: [rel.node, rightNode], columns: rel.node.columns, make: () => new SemiJoinOp(mode, lk, rk), mode });
   return { node: n, scope: rel.scope };
 }
 

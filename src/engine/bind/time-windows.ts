@@ -8,10 +8,11 @@
  * bounds carry the ts column's watermark lineage (a window whose end is at or before the watermark is final).
  */
 import { SqlError, type Expr, type Pos } from '../parse/ast.js';
-import { node, type PlanColumn, type PlanNode } from '../plan/nodes.js';
+import { type PlanColumn, type PlanNode } from '../plan/nodes.js';
 import type { Row } from '../types/values.js';
 import { FlatMapOp } from '../ops/linear.js';
 import { bindExpr, type BindCtx } from './expr.js';
+import type { CompileSession } from './compile-session.js';
 
 export interface WindowShape {
   kind: 'TUMBLE' | 'HOP';
@@ -45,7 +46,7 @@ export function windowShape(kind: 'TUMBLE' | 'HOP', args: Array<Expr | undefined
 }
 
 /** Each row of `input` followed by the bounds of every window of `shape` holding its column `tsIdx`. */
-export function windowsNode(input: PlanNode, tsIdx: number, shape: WindowShape, bounds: [PlanColumn, PlanColumn]): PlanNode {
+export function windowsNode(session: CompileSession, input: PlanNode, tsIdx: number, shape: WindowShape, bounds: [PlanColumn, PlanColumn]): PlanNode {
   const { size, slide, offset } = shape;
   const fn = (row: Row): Row[] => {
     const ts = row[tsIdx] as number | null;
@@ -65,5 +66,5 @@ export function windowsNode(input: PlanNode, tsIdx: number, shape: WindowShape, 
   // (a window bound is no calendar unit: a source's calendar refinement does not carry over, its slack does)
   const bound = (extra: number): PlanColumn['wm'] => srcWm && { table: srcWm.table, col: srcWm.col, slack: srcWm.slack - 1 + extra };
   const columns: PlanColumn[] = [...input.columns, { ...bounds[0], wm: bound(size) }, { ...bounds[1], wm: bound(0) }];
-  return node({ kind: shape.kind === 'TUMBLE' ? 'tumble' : 'hop', inputs: [input], columns, make: () => new FlatMapOp(fn) });
+  return session.node({ kind: shape.kind === 'TUMBLE' ? 'tumble' : 'hop', inputs: [input], columns, make: () => new FlatMapOp(fn) });
 }

@@ -2,7 +2,7 @@
  * SQL user-defined functions (Feldera docs/sql/udf.md): `CREATE FUNCTION name(p T, ...) RETURNS T AS expression`.
  * Contract: `UserFunctions.declare` binds a body once, at its declaration, over its parameters (it may call the
  * built-in functions and the user functions declared before it, never a column); while a program is bound
- * (udf-scope.ts `withUserFunctions`), `call` binds a call of a declared function (undefined for other names).
+ * (compile-session.ts `inStatement`), `call` binds a call of a declared function (undefined for other names).
  * The rules are Feldera's (its compiler's ExternalFunction):
  * - an argument must have its parameter's type name (INTEGER is not BIGINT, DECIMAL(10, 2) fits DECIMAL(5, 1));
  *   CHAR and VARCHAR are one here (string literals are VARCHAR in this engine, CHAR in Calcite), and a NULL
@@ -26,7 +26,7 @@ import { canon, Scope, type Casing } from './scope.js';
 import { bindExpr, coerce, parseTypeAt } from './expr.js';
 import { scalarFunctionNames } from './functions.js';
 import { AGG_NAMES } from './fns/aggregate.js';
-import type { CallableFunctions } from './udf-scope.js';
+import type { CallableFunctions, CompileSession } from './compile-session.js';
 
 interface Param {
   name: string;
@@ -42,7 +42,7 @@ export class UserFunctions implements CallableFunctions {
   constructor(private readonly casing: Casing) {}
 
   /** Declares the function (`pad` puts the statement's text where it is in the program, for positions). */
-  declare(f: CreateFunctionSyntax, pos: Pos, pad: string, renamed?: ReadonlyMap<string, string>): void {
+  declare(f: CreateFunctionSyntax, pos: Pos, pad: string, session: CompileSession, renamed?: ReadonlyMap<string, string>): void {
     const key = f.name.startsWith('"') ? f.name.slice(1, -1).replace(/""/g, '"').toUpperCase() : f.name.toUpperCase();
     this.builtins ??= new Set([...scalarFunctionNames(), ...AGG_NAMES]);
     if (this.builtins.has(key)) throw new SqlError(`A function named '${key}' already exists (a built-in function)`, pos, 'duplicate');
@@ -53,7 +53,7 @@ export class UserFunctions implements CallableFunctions {
     }
     const ad = new Adapter(pos, renamed);
     const sig = ad.statement(parsed(pad + f.signature, pos)[0], false) as Statement & { k: 'createTable' };
-    const columns = sig.columns.map((c) => ({ name: canon(c.name, this.casing), type: withNull(parseTypeAt(c.type, c.pos), !c.notNull), pos: c.pos }));
+    const columns = sig.columns.map((c) => ({ name: canon(c.name, this.casing), type: withNull(parseTypeAt(c.type, c.pos, session), !c.notNull), pos: c.pos }));
     const ret = columns.pop()!;
     if (!sig.columns[sig.columns.length - 1]!.name.quoted || sig.columns[sig.columns.length - 1]!.name.value !== RETURN_COLUMN) throw new SqlError('internal: no return type', pos, 'internal');
     const seen = new Set<string>();
@@ -65,7 +65,7 @@ export class UserFunctions implements CallableFunctions {
     const item = ad.selectItem(select.Query?.body?.Select?.projection?.[0]);
     if (item.k !== 'expr' || select.Query?.body?.Select?.projection?.length !== 1) throw new SqlError('The body of a function must be one expression', pos, 'syntax');
     const params = columns.map((c, i) => ({ name: c.name, type: c.type, idx: i }));
-    const raw = bindExpr(item.expr, { scope: new Scope(params, this.casing), clause: `the body of function ${key}` });
+    const raw = bindExpr(item.expr, { scope: new Scope(params, this.casing), session, clause: `the body of function ${key}` });
     const returns = ret.type;
     const fits = raw.type.kind === 'NULL' || isString(returns) || raw.type.kind === returns.kind;
     if (!fits) throw new SqlError(`Function '${key}' should return '${describe(returns)}' but returns '${describe(raw.type)}'`, item.pos, 'type');

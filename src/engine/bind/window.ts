@@ -8,7 +8,7 @@
  * change costs O(size of the touched partitions).
  */
 import type { Expr } from '../parse/ast.js';
-import { node, type PlanNode, type WindowNode } from '../plan/nodes.js';
+import { type PlanNode, type WindowNode } from '../plan/nodes.js';
 import type { SqlType } from '../types/types.js';
 import { rowKey, type Row, type Value } from '../types/values.js';
 import { PartitionedRecomputeOp, stableSort, type Cmp } from '../ops/window.js';
@@ -99,7 +99,7 @@ export function addWindows(input: PlanNode, exprs: Expr[], ctx: BindCtx): { node
           },
         }
       : undefined;
-    const w: WindowNode = node({
+    const w: WindowNode = ctx.session.node({
       kind: 'window',
       inputs: [cur],
       columns: cols,

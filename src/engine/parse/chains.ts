@@ -139,13 +139,16 @@ const COMPARISONS = new Set(['=', '<', '>', '<=', '>=', '<>', '!=']);
 const PRODUCT_OPS = new Set(['*', '/', '%', '-']);
 const NOT_NAMES = new Set([...LOOSER_THAN_PLUS_WORDS, 'CASE', 'NULL', 'TRUE', 'FALSE', 'EXISTS']);
 
+/** The edits of one statement's rewrite, with the statement's text that the pieces are copied from. */
+type Edits = Edit[] & { readonly source: string };
+
 interface Edit {
   start: number;
   end: number;
   text: string;
 }
 
-function rewriteChains(src: string): string {
+export function rewriteLongChains(src: string): string {
   const toks = tokenize(src);
   if (!toks || toks.length < CHAIN_MIN * 2) return src;
   // match parentheses and CASE ... END
@@ -163,7 +166,7 @@ function rewriteChains(src: string): string {
     }
   }
   if (stack.length) return src;
-  const edits: Edit[] = [];
+  const edits: Edits = Object.assign([] as Edit[], { source: src });
   // levels: the whole text and the inside of each parenthesis group (iteratively, no recursion)
   const levels: Array<[number, number]> = [[0, toks.length - 1]];
   while (levels.length) {
@@ -195,7 +198,7 @@ function rewriteChains(src: string): string {
 
 const isWord = (it: Item, w: string): boolean => !it.group && it.tok.t === 'w' && it.tok.text === w;
 
-function chainsOfLevel(items: Item[], toks: Tok[], edits: Edit[]): void {
+function chainsOfLevel(items: Item[], toks: Tok[], edits: Edits): void {
   // segments between hard delimiters
   let segStart = 0;
   for (let i = 0; i <= items.length; i++) {
@@ -228,7 +231,7 @@ function splitWords(seg: Item[], op: 'OR' | 'AND'): Item[][] {
   return pieces;
 }
 
-function segment(seg: Item[], toks: Tok[], edits: Edit[]): void {
+function segment(seg: Item[], toks: Tok[], edits: Edits): void {
   const ors = splitWords(seg, 'OR');
   if (ors.length >= CHAIN_MIN && ors.every((p) => p.length)) {
     emit('$CHAIN_OR', ors, toks, edits);
@@ -246,7 +249,7 @@ function segment(seg: Item[], toks: Tok[], edits: Edit[]): void {
   plusChains(seg, toks, edits);
 }
 
-function emit(name: string, pieces: Item[][], toks: Tok[], edits: Edit[]): void {
+function emit(name: string, pieces: Item[][], toks: Tok[], edits: Edits): void {
   const first = pieces[0]![0]!;
   const last = pieces[pieces.length - 1]!.at(-1)!;
   const start = toks[first.from]!.start;
@@ -254,17 +257,14 @@ function emit(name: string, pieces: Item[][], toks: Tok[], edits: Edit[]): void 
   let text = `"${name}"(`;
   for (const [i, p] of pieces.entries()) {
     if (i > 0) text += ', ';
-    text += currentSource.slice(toks[p[0]!.from]!.start, toks[p.at(-1)!.to]!.end);
+    text += edits.source.slice(toks[p[0]!.from]!.start, toks[p.at(-1)!.to]!.end);
   }
   text += ')';
   edits.push({ start, end: toks[last.to]!.end, text });
 }
 
-/** The statement being rewritten (set by rewriteLongChains for the duration of one call). */
-let currentSource = '';
-
 /** `+` chains inside a segment: runs of simple terms joined by `+`, between tokens looser than `+`. */
-function plusChains(seg: Item[], toks: Tok[], edits: Edit[]): void {
+function plusChains(seg: Item[], toks: Tok[], edits: Edits): void {
   let i = 0;
   while (i < seg.length) {
     // a run starts after a loose token (or at the segment start)
@@ -335,14 +335,4 @@ function readOperand(seg: Item[], i: number): number | undefined {
     return j;
   }
   return undefined;
-}
-
-/** rewriteChains over a statement's text (sets the source the pieces are copied from). */
-export function rewriteLongChains(src: string): string {
-  currentSource = src;
-  try {
-    return rewriteChains(src);
-  } finally {
-    currentSource = '';
-  }
 }

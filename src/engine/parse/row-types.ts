@@ -6,7 +6,7 @@
  * optional `(n[, m])`, `MAP<K, V>`, `ROW(fields)` or a user type name, followed by any number of `ARRAY`.
  * Offsets are into the program text, for messages with line and column.
  */
-import type { Token } from './prepass.js';
+import type { Token } from './tokens.js';
 
 export type TypeSyntax =
   | { k: 'builtin'; text: string; offset: number }

@@ -7,7 +7,9 @@
  */
 import type { SqlType } from '../types/types.js';
 import type { Operator } from '../ops/zset.js';
-import type { CalendarUnit } from './waterline.js';
+import type { Watermarked } from './waterline.js';
+
+export type { Watermarked };
 
 export interface PlanColumn {
   /** Canonical (output) name. */
@@ -16,14 +18,6 @@ export interface PlanColumn {
   /** Watermark lineage: values of this column come from a LATENESS column; a value v can no longer
    *  change once v + slack <= the watermark of that table column. */
   wm?: Watermarked;
-}
-
-export interface Watermarked {
-  table: string;
-  col: number;
-  slack: number;
-  /** A calendar truncation's unit: slack counts its longest length, plan/waterline.ts finalFrom v's own. */
-  calendar?: CalendarUnit;
 }
 
 interface Base {
@@ -217,18 +211,6 @@ export type PlanKind = PlanNode['kind'];
 
 /** The fields of a new node of one kind: everything but its id. */
 export type NewNode = PlanNode extends infer N ? (N extends PlanNode ? Omit<N, 'id'> : never) : never;
-
-let nextId = 1;
-
-/** Ids count from 1 in each compile (compiling is synchronous, so compiles do not interleave). */
-export function resetPlanIds(): void {
-  nextId = 1;
-}
-
-/** A new node with the next id; the kind's own fields are checked by the type of `fields`. */
-export function node<F extends NewNode>(fields: F): F & { id: number } {
-  return { id: nextId++, ...fields };
-}
 
 /** For the default branch of a switch over kinds: a kind left out fails to type-check. */
 export function assertNever(n: never): never {

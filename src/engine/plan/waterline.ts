@@ -2,16 +2,23 @@
  * When a value of a column with LATENESS lineage is final (Feldera's waterline rule: every future row of the
  * table column is at or above its waterline W, so a value is final once no such row can produce it).
  *
- * A lineage (plan/nodes.ts Watermarked) says a value v can no longer change once v + slack <= W. A calendar
+ * A lineage (Watermarked, below) says a value v can no longer change once v + slack <= W. A calendar
  * truncation (`TIMESTAMP_TRUNC(ts, MONTH|QUARTER|YEAR)`) counts its unit's longest length in slack, so that
  * anything reading only the slack stays on the safe side, and names its unit: `finalFrom` then takes the
  * length of v's own month, quarter or year (February is final when March begins, not 3 days later). Pure.
  */
-import type { Watermarked } from './nodes.js';
-
 const DAY_MS = 86_400_000;
 
 export type CalendarUnit = 'MONTH' | 'QUARTER' | 'YEAR';
+
+/** A column's watermark lineage (carried by plan/nodes.ts PlanColumn.wm): its values come from a LATENESS column. */
+export interface Watermarked {
+  table: string;
+  col: number;
+  slack: number;
+  /** A calendar truncation's unit: slack counts its longest length, finalFrom v's own. */
+  calendar?: CalendarUnit;
+}
 
 /** The longest length of each calendar unit, in milliseconds (what its lineage's slack counts). */
 export const CALENDAR_LONGEST: Record<CalendarUnit, number> = { MONTH: 31 * DAY_MS, QUARTER: 92 * DAY_MS, YEAR: 366 * DAY_MS };

@@ -7,19 +7,6 @@ export class TypeSyntaxError extends Error {}
 /** Finds a user type (CREATE TYPE, or an anonymous ROW's stand-in name) by its name as written. */
 export type TypeResolver = (name: string, quoted: boolean) => SqlType | undefined;
 
-/** The user types in scope while a program is bound (set by bind/program.ts around each statement). */
-let userTypes: TypeResolver | undefined;
-
-export function withUserTypes<T>(resolve: TypeResolver, fn: () => T): T {
-  const before = userTypes;
-  userTypes = resolve;
-  try {
-    return fn();
-  } finally {
-    userTypes = before;
-  }
-}
-
 function variant(o: unknown): [string, unknown] {
   if (typeof o === 'string') return [o, undefined];
   const k = Object.keys(o as object)[0]!;
@@ -34,7 +21,8 @@ function lengthOf(payload: unknown): number | undefined {
   return undefined;
 }
 
-export function dataTypeToSql(dt: unknown): SqlType {
+/** The SqlType of a parsed data_type; `userTypes` finds names that are not built-in types (CREATE TYPE, anonymous ROWs). */
+export function dataTypeToSql(dt: unknown, userTypes?: TypeResolver): SqlType {
   const [k, p] = variant(dt);
   switch (k) {
     case 'Boolean':
@@ -125,13 +113,13 @@ export function dataTypeToSql(dt: unknown): SqlType {
       const [ak, av] = variant(p);
       if (ak === 'SquareBracket' || ak === 'AngleBracket') {
         const inner = Array.isArray(av) ? av[0] : av;
-        return mk('ARRAY', true, { elem: dataTypeToSql(inner) });
+        return mk('ARRAY', true, { elem: dataTypeToSql(inner, userTypes) });
       }
       throw new TypeSyntaxError('unsupported ARRAY form');
     }
     case 'Map': {
       const [kt, vt] = p as [unknown, unknown];
-      return mk('MAP', true, { key: withNull(dataTypeToSql(kt), false), elem: dataTypeToSql(vt) });
+      return mk('MAP', true, { key: withNull(dataTypeToSql(kt, userTypes), false), elem: dataTypeToSql(vt, userTypes) });
     }
     case 'Uuid':
       return mk('UUID');

@@ -3,7 +3,7 @@
  * sorted, so equal values have equal text (and compare, group and join as equal); a MAP is its [key, value]
  * pairs sorted by key; a VARBINARY is the lower-case hex of its bytes.
  */
-import { JsonNumberText, type JsonValue } from '../api.js';
+import { JsonNumberText, type JsonValue } from '../json-value.js';
 import type { Value } from './values.js';
 import { parseJsonText } from '../json-text.js';
 

@@ -116,7 +116,7 @@ export class DeliveryWorker {
   private safePass(): void {
     try {
       const due = this.store.atomically(() => this.takeAll(this.clock.now()));
-      for (const d of due) this.launch(d);
+      for (const d of due) void this.launch(d); // tracked in inflight; never rejects
       this.armNext();
     } catch (err) {
       this.opts.onError?.(err);
@@ -242,7 +242,7 @@ export class DeliveryWorker {
     } finally {
       for (const b of batch) b.done();
     }
-    for (const d of due) this.launch(d);
+    for (const d of due) void this.launch(d); // tracked in inflight; never rejects
     this.armNext();
   }
 }

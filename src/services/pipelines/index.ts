@@ -2,27 +2,27 @@
  * The pipeline service of `ops serve`: a Feldera-compatible (v0.24-era) API under /v0 over the
  * incremental SQL engine. See docs/pipelines.md.
  */
-import { queryLimitsOf } from './egress/query-limits.js';
+import { queryLimitsOf } from './shared/query-limits.js';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { effectiveFetchPolicy } from '../net/fetch-policy.js';
 import type { ServeOptions, ServiceModule } from '../types.js';
-import { DEFAULT_CONNECTOR_MAX_BYTES, type ConnectorAccess } from './connectors/access.js';
-import { ApiKeys } from './auth.js';
-import { ApiError, Errors } from './errors.js';
-import { LogBook } from './logs.js';
-import { PipelineManager } from './manager.js';
-import { DEFAULT_INGRESS_BODY_LIMIT } from './ingress/limits.js';
-import { checkpointRoutes } from './routes/checkpoints.js';
-import { clockRoutes } from './routes/clock.js';
-import { completionRoutes } from './routes/completion.js';
-import { eventRoutes } from './routes/events.js';
-import { ingressRoutes, ioRoutes } from './routes/io.js';
-import { metricsRoutes } from './routes/metrics.js';
-import { miscRoutes } from './routes/misc.js';
-import { pipelineRoutes } from './routes/pipelines.js';
-import { PipelineStore } from './store.js';
+import { DEFAULT_CONNECTOR_MAX_BYTES, type ConnectorAccess } from './shared/connector-access.js';
+import { ApiKeys } from './control/auth.js';
+import { ApiError, Errors } from './shared/errors.js';
+import { LogBook } from './runner/logs.js';
+import { PipelineManager } from './control/manager.js';
+import { DEFAULT_INGRESS_BODY_LIMIT } from './shared/ingress-limits.js';
+import { checkpointRoutes } from './control/routes/checkpoints.js';
+import { clockRoutes } from './control/routes/clock.js';
+import { completionRoutes } from './control/routes/completion.js';
+import { eventRoutes } from './control/routes/events.js';
+import { ingressRoutes, ioRoutes } from './control/routes/io.js';
+import { metricsRoutes } from './control/routes/metrics.js';
+import { miscRoutes } from './control/routes/misc.js';
+import { pipelineRoutes } from './control/routes/pipelines.js';
+import { PipelineStore } from './control/store.js';
 import { AuthThrottle } from '../auth-throttle.js';
 import { guardLog, StoreGuard, storeOpenOptions, watchWrites } from '../store-guard.js';
 import { BODY_LIMITS, capOf, DEFAULT_CAPS } from '../limits.js';

@@ -1,6 +1,6 @@
 /**
  * `ops serve --query-timeout / --query-max-rows / --query-max-mb` (the limits of an ad-hoc pipeline query,
- * services/pipelines/egress/query-limits.ts): a value that is not a positive number is a usage error (exit 2)
+ * services/pipelines/shared/query-limits.ts): a value that is not a positive number is a usage error (exit 2)
  * naming the flag, refused before anything listens. That good values reach the pipelines is
  * test/services/pipelines/adhoc-limits.test.ts's (through ServeOptions).
  */

@@ -148,7 +148,7 @@ describe('policyDispatcher against an internal server on 127.0.0.1', () => {
 
 describe('undici, loaded on first use', () => {
   it('is not loaded by the pipeline connectors until a dispatcher is made (a worker without an http source never loads it)', async () => {
-    const input = javascriptCopy(new URL('../../../src/services/pipelines/connectors/input.ts', import.meta.url));
+    const input = javascriptCopy(new URL('../../../src/services/pipelines/worker/connectors/input.ts', import.meta.url));
     const policy = javascriptCopy(new URL('../../../src/services/net/fetch-policy.ts', import.meta.url));
     // a thread of its own: its own module cache, where nothing has loaded undici yet
     const code = `const { parentPort } = require('node:worker_threads');

@@ -1,7 +1,7 @@
 /** Today's ad-hoc query endpoint (GET .../query?sql=&format=json|text) and `ops pipe query`, against the real service. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compile } from '../../../src/engine/index.js';
-import { answerQuery } from '../../../src/services/pipelines/egress/adhoc.js';
+import { answerQuery } from '../../../src/services/pipelines/worker/egress/adhoc.js';
 import { isolatedEnv } from '../../helpers/cli.js';
 import { opsIn } from '../../helpers/ops-in-process.js';
 import { createCompiled, ingest, shutdown, startRunning, startSvc, waitFor, type Svc } from './helpers.js';

@@ -4,7 +4,7 @@
  * and the CLI's keep the description's; `--feldera` (felderaApi) forces one for everyone.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerApi, clientApiOf } from '../../../src/services/pipelines/client-api.js';
+import { answerApi, clientApiOf } from '../../../src/services/pipelines/control/client-api.js';
 import { felderaApi } from '../../../src/commands/serve/run.js';
 import { isolatedEnv, startServe } from '../../helpers/cli.js';
 import { opsIn } from '../../helpers/ops-in-process.js';

@@ -6,7 +6,7 @@
  * timing is asserted) and stops moving while paused.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseClockAdvance } from '../../../src/services/pipelines/routes/clock.js';
+import { parseClockAdvance } from '../../../src/services/pipelines/control/routes/clock.js';
 import { createCompiled, ingest, pipelineBody, shutdown, startRunning, startSvc, waitFor, WatchReader, type Svc } from './helpers.js';
 
 let svc: Svc;

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../../src/services/server.js';
-import { CompilerPool } from '../../../src/services/pipelines/compiler-pool.js';
+import { CompilerPool } from '../../../src/services/pipelines/control/compiler-pool.js';
 import { createCompiled, ingest, pipelineBody, snapshot, startRunning, startSvc, waitFor, type Svc } from './helpers.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JsonNumberText } from '../../../src/engine/index.js';
-import { rowComparator } from '../../../src/services/pipelines/egress/order.js';
+import { rowComparator } from '../../../src/services/pipelines/worker/egress/order.js';
 import { createCompiled, ingest, startRunning, startSvc, WatchReader, type Svc } from './helpers.js';
 
 const LONG = '1234567890123456789012345678.1234567890';

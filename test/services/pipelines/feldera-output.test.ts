@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stepOrder } from '../../../src/services/pipelines/egress/order.js';
+import { stepOrder } from '../../../src/services/pipelines/worker/egress/order.js';
 import { createCompiled, ingest, shutdown, startRunning, startSvc, waitFor, WatchReader, type Svc } from './helpers.js';
 import { col } from './unit/schema.js';
 

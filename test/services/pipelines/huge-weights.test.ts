@@ -6,7 +6,7 @@
  * reason, CSV (which carries the weight) still works, and the server, the pipeline and its state live on.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_REPEATED_RECORDS } from '../../../src/services/pipelines/egress/encode.js';
+import { MAX_REPEATED_RECORDS } from '../../../src/services/pipelines/worker/egress/encode.js';
 import { createCompiled, ingest, startRunning, startSvc, WatchReader, type Svc } from './helpers.js';
 
 const SQL = "CREATE TABLE t (x INT) WITH ('materialized' = 'true');\nCREATE MATERIALIZED VIEW v AS SELECT x FROM t;";

@@ -4,7 +4,7 @@
  * 400 naming the depth limit, and the server keeps answering.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH } from '../../../src/services/pipelines/ingress/limits.js';
+import { MAX_JSON_DEPTH } from '../../../src/services/pipelines/shared/ingress-limits.js';
 import { createCompiled, ingest, snapshot, startRunning, startSvc, type Svc } from './helpers.js';
 
 let svc: Svc | undefined;

@@ -3,7 +3,7 @@
  * using the most is failed with a reason, and the others, the server and their results are untouched.
  */
 import { describe, expect, it } from 'vitest';
-import { overBudget, overBudgetError, START_RESERVE_MB, startRefusal } from '../../../src/services/pipelines/memory-budget.js';
+import { overBudget, overBudgetError, START_RESERVE_MB, startRefusal } from '../../../src/services/pipelines/runner/memory-budget.js';
 import { createCompiled, ingest, shutdown, startRunning, startSvc, waitFor } from './helpers.js';
 
 const MIB = 1024 * 1024;

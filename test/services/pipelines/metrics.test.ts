@@ -5,10 +5,10 @@
  * that is not deployed and a bad format get Feldera's errors; unit tests of the formatter and of the
  * step-latency window.
  */
-import { readProcessFigures } from '../../../src/services/pipelines/process-figures.js';
+import { readProcessFigures } from '../../../src/services/pipelines/shared/process-figures.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mergeFamilies, promName, renderJson, renderPrometheus, type MetricFamily } from '../../../src/services/pipelines/metrics-format.js';
-import { latencyBucket, latencyBucketUpper, StepLatency, STEP_LATENCY_BUCKETS } from '../../../src/services/pipelines/step-latency.js';
+import { mergeFamilies, promName, renderJson, renderPrometheus, type MetricFamily } from '../../../src/services/pipelines/control/metrics-format.js';
+import { latencyBucket, latencyBucketUpper, StepLatency, STEP_LATENCY_BUCKETS } from '../../../src/services/pipelines/shared/step-latency.js';
 import { createCompiled, ingest, shutdown, startRunning, startSvc, waitFor, WatchReader, type Svc } from './helpers.js';
 
 // ---- a strict reader of the Prometheus text exposition format ------------------------------------------

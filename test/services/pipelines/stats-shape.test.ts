@@ -4,7 +4,7 @@
  * start_time and transaction_status and fails without them), with values that follow the pipeline.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memoryPressure } from '../../../src/services/pipelines/stats.js';
+import { memoryPressure } from '../../../src/services/pipelines/control/stats.js';
 import { createCompiled, ingest, shutdown, startRunning, startSvc, type Svc } from './helpers.js';
 
 const SQL = 'CREATE TABLE t (x INT);\nCREATE VIEW v AS SELECT x FROM t;\n';

@@ -94,9 +94,9 @@ describe('the JavaScript copy of the sources', () => {
   });
 
   it('is what spawnWorker runs for a .ts module of ours', async () => {
-    const copy = new URL('../../../.src-js/services/pipelines/clock-errors.js', import.meta.url);
+    const copy = new URL('../../../.src-js/services/pipelines/shared/clock-errors.js', import.meta.url);
     rmSync(copy, { force: true });
-    const w = spawnWorker(new URL('../../../src/services/pipelines/clock-errors.ts', import.meta.url));
+    const w = spawnWorker(new URL('../../../src/services/pipelines/shared/clock-errors.ts', import.meta.url));
     const code = await new Promise<number>((resolve, reject) => {
       w.once('error', reject);
       w.once('exit', resolve);

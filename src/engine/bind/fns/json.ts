@@ -8,7 +8,8 @@
 import type { Pos } from '../../parse/ast.js';
 import { JsonNumberText, type JsonValue } from '../../api.js';
 import { mk, type SqlType } from '../../types/types.js';
-import { fromJson, type Value } from '../../types/values.js';
+import { type Value } from '../../types/values.js';
+import { fromJson } from '../../codec-json.js';
 import { canonicalJson, isJsonObject as isObj, parseVariant, variantValue } from '../../types/variant.js';
 import { makeMap } from '../../types/values.js';
 import { type BExpr, strict1, strict2, constant } from '../bexpr.js';

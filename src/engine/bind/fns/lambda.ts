@@ -7,13 +7,13 @@
  * extended by the parameters' values.
  */
 import { SqlError, type Expr } from '../../parse/ast.js';
-import type { JsonValue } from '../../api.js';
+import type { JsonValue } from '../../json-value.js';
 import { mk, withNull, type SqlType } from '../../types/types.js';
 import type { Row, Value } from '../../types/values.js';
 import { canonicalJson, isJsonObject as isObj, variantValue } from '../../types/variant.js';
 import type { BExpr } from '../bexpr.js';
 import { canon, Scope } from '../scope.js';
-import type { BindCtx } from '../expr.js';
+import type { BindCtx } from '../bind-ctx.js';
 import { toVariantText } from '../cast.js';
 import { arr, typeErr } from './args.js';
 import { pathKey } from './json.js';

@@ -6,8 +6,8 @@
  * (paused: the value waits for the next step). A step is a timer callback in the worker: the host's event
  * loop never waits for it. A program without NOW() gets no ticker.
  */
-import type { PipelineClock } from '../clock.js';
-import type { CommitPoint, PipelineRuntime } from '../runtime.js';
+import type { PipelineClock } from '../shared/clock.js';
+import type { CommitPoint, PipelineRuntime } from './runtime.js';
 
 export class ClockTicker {
   private timer: NodeJS.Timeout | null = null;

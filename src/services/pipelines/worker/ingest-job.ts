@@ -11,10 +11,10 @@
  *
  * A parser that throws on a chunk does not take the worker down: the error is kept and answered at the end.
  */
-import type { TableBinding } from '../ingress/binding.js';
-import type { IngressParser, ParsedInput } from '../ingress/parser.js';
-import { newIngressParser } from '../ingress/stream.js';
-import type { IngestSpec } from './protocol.js';
+import type { TableBinding } from './ingress/binding.js';
+import type { IngressParser, ParsedInput } from './ingress/parser.js';
+import { newIngressParser } from './ingress/stream.js';
+import type { IngestSpec } from '../shared/protocol.js';
 
 /** Bytes gathered before the parser takes them (fewer at the end of the body). */
 export const PARSE_PIECE_BYTES = 256 * 1024;

@@ -5,9 +5,9 @@
  * is encoded only when the host asks for it; a snapshot that cannot be read is one last part with the
  * error. Cancelled streams are let go at once.
  */
-import { SnapshotStream } from '../egress/snapshot-stream.js';
-import type { EncodedChunk } from '../egress/encode.js';
-import type { FromWorker, WireChunk, WireError } from './protocol.js';
+import { SnapshotStream } from './egress/snapshot-stream.js';
+import type { EncodedChunk } from '../shared/encoding.js';
+import type { FromWorker, WireChunk, WireError } from '../shared/protocol.js';
 
 export class WatchSnapshots {
   private readonly streams = new Map<number, SnapshotStream>();

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compile, type JsonRow, type JsonValue } from '../../../../src/engine/index.js';
-import { compileProgram } from '../../../../src/services/pipelines/compiler.js';
-import { PipelineRuntime } from '../../../../src/services/pipelines/runtime.js';
+import { compileProgram } from '../../../../src/services/pipelines/worker/compiler.js';
+import { PipelineRuntime } from '../../../../src/services/pipelines/worker/runtime.js';
 
 const root = mkdtempSync(join(tmpdir(), 'ops-datagen-unit-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -10,12 +10,12 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compile, type JsonValue } from '../../../../src/engine/index.js';
-import { PipelineRuntime } from '../../../../src/services/pipelines/runtime.js';
-import { StepBuilder } from '../../../../src/services/pipelines/connectors/generated-input.js';
-import { readNexmarkOptions } from '../../../../src/services/pipelines/connectors/nexmark-config.js';
-import { NexmarkSource } from '../../../../src/services/pipelines/connectors/nexmark-source.js';
-import { TableBinding } from '../../../../src/services/pipelines/ingress/binding.js';
-import type { TokenLabel } from '../../../../src/services/pipelines/worker/protocol.js';
+import { PipelineRuntime } from '../../../../src/services/pipelines/worker/runtime.js';
+import { StepBuilder } from '../../../../src/services/pipelines/worker/connectors/generated-input.js';
+import { readNexmarkOptions } from '../../../../src/services/pipelines/worker/connectors/nexmark-config.js';
+import { NexmarkSource } from '../../../../src/services/pipelines/worker/connectors/nexmark-source.js';
+import { TableBinding } from '../../../../src/services/pipelines/worker/ingress/binding.js';
+import type { TokenLabel } from '../../../../src/services/pipelines/shared/protocol.js';
 import { nexmarkTables } from './nexmark-sql.js';
 
 const root = mkdtempSync(join(tmpdir(), 'ops-gen-unit-'));

@@ -1,6 +1,6 @@
 /** The nexmark transport's configuration: Feldera's table.sql compiles; each wrong option is a clear compile error. */
 import { describe, expect, it } from 'vitest';
-import { compileProgram } from '../../../../src/services/pipelines/compiler.js';
+import { compileProgram } from '../../../../src/services/pipelines/worker/compiler.js';
 import { nexmarkTables } from './nexmark-sql.js';
 
 function errorsOf(sql: string): string[] {

@@ -9,7 +9,7 @@ import {
   NexmarkEvents,
   nexmarkKind,
   type NexmarkTable,
-} from '../../../../src/services/pipelines/connectors/nexmark-events.js';
+} from '../../../../src/services/pipelines/worker/connectors/nexmark-events.js';
 
 const N = 50_000;
 const gen = new NexmarkEvents();

@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { tableFromIPC, Type } from 'apache-arrow';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import type { WeightedRow } from '../../../../src/engine/index.js';
-import { arrowBatches, arrowIpcStream, BATCH_ROWS, decimalWords } from '../../../../src/services/pipelines/egress/arrow.js';
-import { parquetFile } from '../../../../src/services/pipelines/egress/parquet.js';
+import { arrowBatches, arrowIpcStream, BATCH_ROWS, decimalWords } from '../../../../src/services/pipelines/worker/egress/arrow.js';
+import { parquetFile } from '../../../../src/services/pipelines/worker/egress/parquet.js';
 import { col, EVERY_TYPE, FULL_ROW, NULL_ROW } from './every-type.js';
 
 const rows = (...r: Record<string, unknown>[]): WeightedRow[] => r.map((row) => ({ row: row as WeightedRow['row'], weight: 1 }));

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { WeightedRow } from '../../../../src/engine/index.js';
-import { AHashState, combineHashes, resultHash } from '../../../../src/services/pipelines/egress/result-hash.js';
+import { AHashState, combineHashes, resultHash } from '../../../../src/services/pipelines/worker/egress/result-hash.js';
 import { col, EVERY_TYPE, FULL_ROW, NULL_ROW } from './every-type.js';
 
 const rows = (...r: Record<string, unknown>[]): WeightedRow[] => r.map((row) => ({ row: row as WeightedRow['row'], weight: 1 }));

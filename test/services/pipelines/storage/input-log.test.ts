@@ -9,8 +9,8 @@ import { appendFileSync, mkdtempSync, readdirSync, readFileSync, statSync, trunc
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { InputLog, logDir, pruneLog, readLog, truncateTornTail, type LogRecord } from '../../../../src/services/pipelines/storage/input-log.js';
-import { checkpointDir, listCheckpoints, restoreNewest, writeCheckpoint } from '../../../../src/services/pipelines/storage/checkpoints.js';
+import { InputLog, logDir, pruneLog, readLog, truncateTornTail, type LogRecord } from '../../../../src/services/pipelines/worker/storage/input-log.js';
+import { checkpointDir, listCheckpoints, restoreNewest, writeCheckpoint } from '../../../../src/services/pipelines/shared/storage/checkpoints.js';
 
 const dir = (): string => mkdtempSync(join(tmpdir(), 'ops-storage-'));
 

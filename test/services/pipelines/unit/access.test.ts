@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveReadPath, resolveWritePath } from '../../../../src/services/pipelines/connectors/access.js';
+import { resolveReadPath, resolveWritePath } from '../../../../src/services/pipelines/shared/connector-access.js';
 
 const base = mkdtempSync(join(tmpdir(), 'ops-access-'));
 const root = join(base, 'root');

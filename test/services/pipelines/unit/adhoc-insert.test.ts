@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compile } from '../../../../src/engine/index.js';
-import { hasStatementAfterFirst } from '../../../../src/services/pipelines/egress/adhoc.js';
-import { ApiError } from '../../../../src/services/pipelines/errors.js';
-import { answerInsert, isInsertStatement, parseInsert } from '../../../../src/services/pipelines/ingress/adhoc-insert.js';
-import { PipelineRuntime } from '../../../../src/services/pipelines/runtime.js';
+import { hasStatementAfterFirst } from '../../../../src/services/pipelines/worker/egress/adhoc.js';
+import { ApiError } from '../../../../src/services/pipelines/shared/errors.js';
+import { answerInsert, parseInsert } from '../../../../src/services/pipelines/worker/ingress/adhoc-insert.js';
+import { isInsertStatement } from '../../../../src/services/pipelines/shared/sql-words.js';
+import { PipelineRuntime } from '../../../../src/services/pipelines/worker/runtime.js';
 
 describe('parseInsert', () => {
   it('finds the table, the column list and the source, past comments and quoted names', () => {

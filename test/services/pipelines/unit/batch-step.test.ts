@@ -9,7 +9,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EngineInputError, EngineStepError, type InputChange, type StepResult } from '../../../../src/engine/index.js';
-import { JsonParser } from '../../../../src/services/pipelines/ingress/json.js';
+import { JsonParser } from '../../../../src/services/pipelines/worker/ingress/json.js';
 import { bindingOf, program } from './schema.js';
 
 const SQL = `CREATE TABLE k (id BIGINT NOT NULL, n INT, d DOUBLE, s VARCHAR, ok BOOLEAN, dec DECIMAL(10, 2), r REAL, c CHAR(3));

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compile } from '../../../../src/engine/index.js';
-import { PipelineClock } from '../../../../src/services/pipelines/clock.js';
-import { defaultEncoding } from '../../../../src/services/pipelines/egress/encode.js';
-import { PipelineRuntime } from '../../../../src/services/pipelines/runtime.js';
+import { PipelineClock } from '../../../../src/services/pipelines/shared/clock.js';
+import { defaultEncoding } from '../../../../src/services/pipelines/shared/encoding.js';
+import { PipelineRuntime } from '../../../../src/services/pipelines/worker/runtime.js';
 import { ClockTicker } from '../../../../src/services/pipelines/worker/clock-ticker.js';
 
 const root = mkdtempSync(join(tmpdir(), 'ops-clock-unit-'));

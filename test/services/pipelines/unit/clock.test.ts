@@ -1,10 +1,10 @@
 /**
- * The pipeline clock (services/pipelines/clock.ts) with an injected wall clock: resolution rounding as
+ * The pipeline clock (services/pipelines/shared/clock.ts) with an injected wall clock: resolution rounding as
  * Feldera's ClockConfig, wall-clock values rounded down, now_offset, http-driven advances (read, one
  * resolution, rounded up), the largest TIMESTAMP, and the runtime_config checks.
  */
 import { describe, expect, it } from 'vitest';
-import { clockConfigError, clockSettings, MAX_TIMESTAMP_MS, PipelineClock } from '../../../../src/services/pipelines/clock.js';
+import { clockConfigError, clockSettings, MAX_TIMESTAMP_MS, PipelineClock } from '../../../../src/services/pipelines/shared/clock.js';
 
 const T0 = Date.parse('2024-01-01T12:00:00.000Z');
 

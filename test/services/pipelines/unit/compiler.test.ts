@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { columnType, toMessage } from '../../../../src/services/pipelines/compiler.js';
-import { fetchSource } from '../../../../src/services/pipelines/connectors/input.js';
-import { defaultRuntimeConfig, uuidv7 } from '../../../../src/services/pipelines/model.js';
+import { columnType, toMessage } from '../../../../src/services/pipelines/worker/compiler.js';
+import { fetchSource } from '../../../../src/services/pipelines/worker/connectors/input.js';
+import { defaultRuntimeConfig, uuidv7 } from '../../../../src/services/pipelines/control/model.js';
 
 describe('program_info column types', () => {
   it('maps the engine type text to Feldera columntype objects', () => {

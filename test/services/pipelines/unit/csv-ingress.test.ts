@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCsvInput, splitCsv } from '../../../../src/services/pipelines/ingress/csv.js';
+import { parseCsvInput, splitCsv } from '../../../../src/services/pipelines/worker/ingress/csv.js';
 import { bindingOf, tableBinding, W3B } from './schema.js';
 
 const b = bindingOf(W3B, 'T1');

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { CHUNK_RECORDS, defaultEncoding, encodeChunks, encodeCsvLines, encodeJsonItems, frame, snapshotBody, type OutputEncoding } from '../../../../src/services/pipelines/egress/encode.js';
-import { TextBytes } from '../../../../src/services/pipelines/egress/text-bytes.js';
+import { encodeChunks, encodeCsvLines, encodeJsonItems, snapshotBody } from '../../../../src/services/pipelines/worker/egress/encode.js';
+import { CHUNK_RECORDS, defaultEncoding, frame, type OutputEncoding } from '../../../../src/services/pipelines/shared/encoding.js';
+import { TextBytes } from '../../../../src/services/pipelines/worker/egress/text-bytes.js';
 import type { ColumnSchema, WeightedRow } from '../../../../src/engine/index.js';
 
 /** A snapshot body as text. */
@@ -10,8 +11,8 @@ function snapshotText(rows: WeightedRow[], format: 'json' | 'csv', columns: Colu
   snapshotBody(rows, format, columns, out);
   return out.bytes().toString('utf8');
 }
-import { flavoredRow } from '../../../../src/services/pipelines/egress/flavor.js';
-import { neighborhood, parseNeighborhood, quantiles, sortedContents } from '../../../../src/services/pipelines/egress/snapshot.js';
+import { flavoredRow } from '../../../../src/services/pipelines/worker/egress/flavor.js';
+import { neighborhood, parseNeighborhood, quantiles, sortedContents } from '../../../../src/services/pipelines/worker/egress/snapshot.js';
 import { col, PK, T1, W3B, W4A } from './schema.js';
 
 const pkCodec = W4A.valueCodec('T1')!;

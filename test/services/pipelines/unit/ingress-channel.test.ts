@@ -6,10 +6,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FrameKind, FrameReader, abortFrame, beginFrame, endFrame, frameHeader, type FrameSink } from '../../../../src/services/pipelines/worker/ingress-frames.js';
+import { FrameKind, FrameReader, abortFrame, beginFrame, endFrame, frameHeader, type FrameSink } from '../../../../src/services/pipelines/shared/ingress-frames.js';
 import { EndGate } from '../../../../src/services/pipelines/worker/end-gate.js';
 import { IngestJob, PARSE_PIECE_BYTES } from '../../../../src/services/pipelines/worker/ingest-job.js';
-import type { IngestSpec } from '../../../../src/services/pipelines/worker/protocol.js';
+import type { IngestSpec } from '../../../../src/services/pipelines/shared/protocol.js';
 import { tableBinding } from './schema.js';
 
 const spec: IngestSpec = { table: 'T', format: 'json', updateFormat: 'raw', array: true };

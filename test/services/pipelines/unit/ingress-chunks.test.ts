@@ -5,10 +5,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CsvParser } from '../../../../src/services/pipelines/ingress/csv.js';
-import { JsonParser, type JsonInputOptions } from '../../../../src/services/pipelines/ingress/json.js';
-import { MAX_JSON_DEPTH } from '../../../../src/services/pipelines/ingress/limits.js';
-import type { IngressParser, ParsedInput } from '../../../../src/services/pipelines/ingress/parser.js';
+import { CsvParser } from '../../../../src/services/pipelines/worker/ingress/csv.js';
+import { JsonParser, type JsonInputOptions } from '../../../../src/services/pipelines/worker/ingress/json.js';
+import { MAX_JSON_DEPTH } from '../../../../src/services/pipelines/shared/ingress-limits.js';
+import type { IngressParser, ParsedInput } from '../../../../src/services/pipelines/worker/ingress/parser.js';
 import { tableBinding } from './schema.js';
 
 const binding = () => tableBinding('create table t(x integer, s varchar)');

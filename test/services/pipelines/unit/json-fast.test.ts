@@ -6,8 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { JsonParser } from '../../../../src/services/pipelines/ingress/json.js';
-import type { ParsedInput } from '../../../../src/services/pipelines/ingress/parser.js';
+import { JsonParser } from '../../../../src/services/pipelines/worker/ingress/json.js';
+import type { ParsedInput } from '../../../../src/services/pipelines/worker/ingress/parser.js';
 import { tableBinding } from './schema.js';
 
 const enc = new TextEncoder();

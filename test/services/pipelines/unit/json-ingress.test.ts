@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseJsonInput } from '../../../../src/services/pipelines/ingress/json.js';
-import { splitJson } from '../../../../src/services/pipelines/ingress/json-split.js';
-import { parseErrorsResponse } from '../../../../src/services/pipelines/ingress/parse-error.js';
+import { parseJsonInput } from '../../../../src/services/pipelines/worker/ingress/json.js';
+import { splitJson } from '../../../../src/services/pipelines/worker/ingress/json-split.js';
+import { parseErrorsResponse } from '../../../../src/services/pipelines/worker/ingress/parse-error.js';
 import { bindingOf, tableBinding, W3B, W4A } from './schema.js';
 
 const b = bindingOf(W3B, 'T1');

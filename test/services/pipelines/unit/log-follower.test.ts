@@ -1,7 +1,7 @@
 /** A followed log's bounded buffer and its end, on a real stream that nobody reads (then reads). */
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { LogFollower } from '../../../../src/services/pipelines/log-follower.js';
+import { LogFollower } from '../../../../src/services/pipelines/runner/log-follower.js';
 
 /** A stream whose reader is stalled until read() is called: writes pile up in its buffer. */
 function stalled(): PassThrough {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatLog, jsonLogsEnabled, LogBook, MAX_LINES_PER_RING, microTimestamp } from '../../../../src/services/pipelines/logs.js';
+import { formatLog, jsonLogsEnabled, LogBook, MAX_LINES_PER_RING, microTimestamp } from '../../../../src/services/pipelines/runner/logs.js';
 
 describe('logs', () => {
   it('JSON lines carry the required members and the pipeline fields', () => {

@@ -4,11 +4,11 @@
  * and the route helpers parseUuid and enumParam (routes/util.ts) in the uuid crate's and serde's words.
  */
 import { describe, expect, it } from 'vitest';
-import { Entry } from '../../../../src/services/pipelines/entry.js';
-import { defaultProgramConfig, defaultRuntimeConfig, nowIso, uuidv7, type PipelineRecord } from '../../../../src/services/pipelines/model.js';
-import { MonitorEvents, selectFields } from '../../../../src/services/pipelines/monitor-events.js';
-import { enumParam, parseUuid } from '../../../../src/services/pipelines/routes/util.js';
-import { ApiError } from '../../../../src/services/pipelines/errors.js';
+import { Entry } from '../../../../src/services/pipelines/control/entry.js';
+import { defaultProgramConfig, defaultRuntimeConfig, nowIso, uuidv7, type PipelineRecord } from '../../../../src/services/pipelines/control/model.js';
+import { MonitorEvents, selectFields } from '../../../../src/services/pipelines/control/monitor-events.js';
+import { enumParam, parseUuid } from '../../../../src/services/pipelines/control/routes/util.js';
+import { ApiError } from '../../../../src/services/pipelines/shared/errors.js';
 
 function entry(): Entry {
   const rec: PipelineRecord = {

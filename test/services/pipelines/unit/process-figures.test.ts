@@ -1,6 +1,6 @@
 /** A process's figures for /metrics, read from Linux's /proc (process-figures.ts). */
 import { describe, expect, it } from 'vitest';
-import { parseLimits, parseStatus, readProcessFigures } from '../../../../src/services/pipelines/process-figures.js';
+import { parseLimits, parseStatus, readProcessFigures } from '../../../../src/services/pipelines/shared/process-figures.js';
 
 const STATUS = `Name:\tnode
 State:\tS (sleeping)

@@ -1,6 +1,6 @@
 /** The cancel slots a pipeline's worker reads (egress/query-cancel.ts); their writing across processes is process-worker.test.ts's. */
 import { describe, expect, it } from 'vitest';
-import { cancelMark, isCancelled, QUERY_CANCEL_SLOTS } from '../../../../src/services/pipelines/egress/query-cancel.js';
+import { cancelMark, isCancelled, QUERY_CANCEL_SLOTS } from '../../../../src/services/pipelines/shared/query-cancel.js';
 
 const newCancelSlots = () => new SharedArrayBuffer(QUERY_CANCEL_SLOTS * Int32Array.BYTES_PER_ELEMENT);
 /** What the worker's process does with the host's word. */

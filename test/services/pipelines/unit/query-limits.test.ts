@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compile } from '../../../../src/engine/index.js';
-import { DEFAULT_QUERY_LIMITS, queryLimitsOf } from '../../../../src/services/pipelines/egress/query-limits.js';
-import { queryGuard } from '../../../../src/services/pipelines/egress/query-memory.js';
-import { badQuery, formatQuery } from '../../../../src/services/pipelines/egress/adhoc.js';
+import { DEFAULT_QUERY_LIMITS, queryLimitsOf } from '../../../../src/services/pipelines/shared/query-limits.js';
+import { queryGuard } from '../../../../src/services/pipelines/worker/egress/query-memory.js';
+import { badQuery, formatQuery } from '../../../../src/services/pipelines/worker/egress/adhoc.js';
 import { parsePositive } from '../../../../src/commands/serve/flags.js';
 
 const refusal = (f: () => void): { message: string; details: unknown } => {

@@ -3,7 +3,7 @@
  * tables of a compiled program with their input bindings (the engine's own value codec).
  */
 import { compile, type ColumnSchema, type CompiledProgram, type RelationSchema } from '../../../../src/engine/index.js';
-import { TableBinding } from '../../../../src/services/pipelines/ingress/binding.js';
+import { TableBinding } from '../../../../src/services/pipelines/worker/ingress/binding.js';
 
 export function col(name: string, type: string, nullable = true, caseSensitive = false): ColumnSchema {
   return { name, type, nullable, caseSensitive };

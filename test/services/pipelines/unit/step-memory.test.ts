@@ -5,7 +5,7 @@
  * engine's wrapper. The guard on a real step is tested through a pipeline (isolation.test.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { LIVE_SHARE, NEAR_SHARE, RECHECK_SHARE, StepMemoryExhausted, memoryExhaustion, stepMemoryGuard } from '../../../../src/services/pipelines/step-memory.js';
+import { LIVE_SHARE, NEAR_SHARE, RECHECK_SHARE, StepMemoryExhausted, memoryExhaustion, stepMemoryGuard } from '../../../../src/services/pipelines/worker/step-memory.js';
 
 const MIB = 1024 * 1024;
 const LIMIT_MB = 100;

@@ -1,7 +1,7 @@
 /** Completion tokens (tokens.ts): Feldera's wire format both ways, decode errors, and the token book's answers. */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { decodeToken, encodeToken, TokenBook } from '../../../../src/services/pipelines/tokens.js';
+import { decodeToken, encodeToken, TokenBook } from '../../../../src/services/pipelines/control/tokens.js';
 
 const UUID = '0b8f6c2e-3f4a-4d6b-9c1e-2a7d5e8f9a01';
 

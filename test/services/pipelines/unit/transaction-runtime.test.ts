@@ -11,12 +11,12 @@ import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compile, RowBatch, type JsonValue } from '../../../../src/engine/index.js';
-import { defaultEncoding } from '../../../../src/services/pipelines/egress/encode.js';
-import { ApiError } from '../../../../src/services/pipelines/errors.js';
-import { HeldInput } from '../../../../src/services/pipelines/held-input.js';
-import { parseCsvInput } from '../../../../src/services/pipelines/ingress/csv.js';
-import { parseJsonInput } from '../../../../src/services/pipelines/ingress/json.js';
-import { PipelineRuntime } from '../../../../src/services/pipelines/runtime.js';
+import { defaultEncoding } from '../../../../src/services/pipelines/shared/encoding.js';
+import { ApiError } from '../../../../src/services/pipelines/shared/errors.js';
+import { HeldInput } from '../../../../src/services/pipelines/worker/held-input.js';
+import { parseCsvInput } from '../../../../src/services/pipelines/worker/ingress/csv.js';
+import { parseJsonInput } from '../../../../src/services/pipelines/worker/ingress/json.js';
+import { PipelineRuntime } from '../../../../src/services/pipelines/worker/runtime.js';
 import {
   admitToTransaction,
   COLUMN_BYTES,
@@ -26,7 +26,7 @@ import {
   KEYED_ROW_BYTES,
   ROW_BYTES,
   VIEW_ROW_BYTES,
-} from '../../../../src/services/pipelines/transaction-memory.js';
+} from '../../../../src/services/pipelines/worker/transaction-memory.js';
 
 const root = mkdtempSync(join(tmpdir(), 'ops-txn-unit-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -1,0 +1,54 @@
+/**
+ * Today's pipeline monitor events: `GET /v0/pipelines/{name}/events?selector=status|all` (newest first) and
+ * `GET /v0/pipelines/{name}/events/{event_id|latest}?selector=...`; monitor-events.ts records them.
+ *
+ * Rules (as today's Feldera manager, pipeline_events.rs):
+ * - `selector` defaults to `status` (no details, no deployment_error); `all` adds them. Any other value is
+ *   400 ``Query deserialize error: unknown variant `X`, expected `all` or `status` ``, checked first (the
+ *   manager parses the query before it looks at the pipeline).
+ * - An event id that is not a UUID is 400 InvalidUuidParam (before the pipeline is looked up); an unknown
+ *   pipeline 404 UnknownPipelineName; an event no longer kept (or never recorded) 404
+ *   UnknownPipelineMonitorEvent; `latest` of a pipeline without events 404 NoPipelineMonitorEventsAvailable.
+ * - Answered with `Cache-Control: no-cache`, in both `--pipeline-api` modes (the paths are today's only).
+ */
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../../shared/errors.js';
+import type { PipelineManager } from '../manager.js';
+import { selectFields, type EventSelector } from '../monitor-events.js';
+import { enumParam, parseUuid, type Query } from './util.js';
+
+const EventErrors = {
+  unknownEvent: (id: string) =>
+    new ApiError(404, 'UnknownPipelineMonitorEvent', `Pipeline monitor event with identifier '${id}' does not exist -- it might have been deleted as only a limited number of events are retained`, {
+      event_id: id,
+    }),
+  noEvents: () => new ApiError(404, 'NoPipelineMonitorEventsAvailable', 'There are not yet any pipeline monitor events recorded', null),
+  invalidUuid: (value: string, error: string) => new ApiError(400, 'InvalidUuidParam', `Invalid UUID string '${value}': ${error}`, { value, error }),
+};
+
+const selectorOf = (q: Query): EventSelector => enumParam(q, 'selector', ['all', 'status'] as const, 'status');
+
+export function eventRoutes(app: FastifyInstance, manager: PipelineManager): void {
+  app.get<{ Params: { name: string } }>('/pipelines/:name/events', async (req, reply) => {
+    const selector = selectorOf(req.query as Query);
+    const e = manager.get(req.params.name);
+    reply.header('cache-control', 'no-cache');
+    return manager.events.list(e.rec.id).map((ev) => selectFields(ev, selector));
+  });
+
+  app.get<{ Params: { name: string; event: string } }>('/pipelines/:name/events/:event', async (req, reply) => {
+    const selector = selectorOf(req.query as Query);
+    const { name, event } = req.params;
+    let eventId: string | null = null;
+    if (event !== 'latest') {
+      const parsed = parseUuid(event);
+      if ('error' in parsed) throw EventErrors.invalidUuid(event, parsed.error);
+      eventId = parsed.uuid;
+    }
+    const e = manager.get(name);
+    const ev = eventId === null ? manager.events.latest(e.rec.id) : manager.events.find(e.rec.id, eventId);
+    if (!ev) throw eventId === null ? EventErrors.noEvents() : EventErrors.unknownEvent(eventId);
+    reply.header('cache-control', 'no-cache');
+    return selectFields(ev, selector);
+  });
+}

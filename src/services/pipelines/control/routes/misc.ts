@@ -1,0 +1,89 @@
+/** Stats, logs, API keys and today's GET /v0/config. */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ApiKeys } from '../auth.js';
+import { LogFollower } from '../../runner/log-follower.js';
+import { formatLog, jsonLogsEnabled, type LogBook, type LogRecord } from '../../runner/logs.js';
+import type { PipelineManager } from '../manager.js';
+import { pipelineStats } from '../stats.js';
+import { boolParam, intParam, jsonBody, param, type Query } from './util.js';
+import { Errors } from '../../shared/errors.js';
+import { version } from '../../../../core/version.js';
+
+export function miscRoutes(app: FastifyInstance, manager: PipelineManager, logs: LogBook, keys: ApiKeys): void {
+  // today's platform configuration (Feldera's Configuration object): no telemetry, an open-source edition
+  app.get('/config', async () => ({
+    posthog: '',
+    conceptualhq: '',
+    product_fruits: '',
+    edition: 'Open source',
+    version: version(),
+    revision: '',
+    runtime_revision: '',
+    changelog_url: '',
+    build_info: {
+      build_timestamp: '',
+      build_cpu: process.arch,
+      build_os: process.platform,
+      cargo_dependencies: '',
+      cargo_features: '',
+      cargo_debug: 'false',
+      cargo_opt_level: '',
+      cargo_target_triple: '',
+      rustc_version: '',
+    },
+    build_source: 'source',
+    license_validity: null,
+    update_info: null,
+    unstable_features: null,
+  }));
+
+  app.get<{ Params: { name: string } }>('/pipelines/:name/stats', async (req) => {
+    const { entry, runtime } = manager.runtimeOf(req.params.name);
+    return pipelineStats(runtime, entry.dep.deployment_config);
+  });
+
+  const sendLogs = (req: { query: unknown; raw: { on: (ev: string, f: () => void) => void } }, reply: FastifyReply, id: string | undefined) => {
+    const q = req.query as Query;
+    const rawTail = param(q, 'lines');
+    const tail = rawTail === undefined || rawTail === '' ? undefined : intParam(q, 'lines', 0); // absent: every line
+    if (tail !== undefined && tail < 0) throw Errors.badParam('lines', rawTail!, 'a number of lines (0 or more)');
+    const follow = boolParam(q, 'follow', false);
+    const json = jsonLogsEnabled();
+    let lines = logs.lines(id);
+    if (tail !== undefined) lines = tail === 0 ? [] : lines.slice(-tail);
+    const text = lines.map((r) => formatLog(r, json) + '\n').join('');
+    if (!follow) return reply.code(200).header('content-type', 'text/plain; charset=utf-8').send(text);
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-cache' });
+    res.socket?.setNoDelay(true);
+    const follower = new LogFollower(res);
+    follower.line(text);
+    const listener = Object.assign((r: LogRecord) => follower.line(formatLog(r, json) + '\n'), { end: () => follower.end() });
+    const stop = logs.follow(id, listener);
+    res.on('close', stop);
+    return undefined;
+  };
+
+  app.get<{ Params: { name: string } }>('/pipelines/:name/logs', async (req, reply) => {
+    const e = manager.get(req.params.name);
+    return sendLogs(req, reply, e.rec.id);
+  });
+
+  app.get('/logs', async (req, reply) => sendLogs(req, reply, undefined));
+
+  app.get('/api_keys', async () => keys.list());
+  app.get<{ Params: { name: string } }>('/api_keys/:name', async (req) => keys.get(req.params.name));
+  app.post('/api_keys', async (req, reply) => {
+    const body = jsonBody(req) as { name?: unknown } | null;
+    if (!body || typeof body !== 'object') throw Errors.badBody('expected a JSON object {"name": "..."}');
+    const created = keys.create(body.name as string);
+    logs.log('INFO', 'manager', 'pipeline_manager::api', `API key '${created.name}' created`);
+    return reply.code(201).send(created);
+  });
+  app.delete<{ Params: { name: string } }>('/api_keys/:name', async (req, reply) => {
+    keys.delete(req.params.name);
+    logs.log('INFO', 'manager', 'pipeline_manager::api', `API key '${req.params.name}' deleted`);
+    return reply.code(200).send('');
+  });
+}

@@ -1,0 +1,125 @@
+/**
+ * Pipeline definitions and lifecycle actions: /programs, /pipelines, /pipelines/{name}[/start|pause|shutdown]
+ * (v0.24) and today's /stop, /resume, /clear, /dismiss_error, /start_transaction, /commit_transaction beside
+ * them (the transaction actions, today's API only, answer 503 PipelineInteractionNotDeployed as the other
+ * forwarded requests when the pipeline is not deployed). Pipeline objects are answered in the shape of the
+ * server's forced API (`--feldera`, `--pipeline-api`), else of the requesting client's (client-api.ts: a
+ * request's mark, else the pipeline's creating client's kind).
+ */
+import type { FastifyInstance } from 'fastify';
+import { Errors } from '../../shared/errors.js';
+import type { PipelineManager } from '../manager.js';
+import { PIPELINE_SELECTORS, serializePipeline as serialize, serializeProgram, type DeploymentState, type PipelineApi, type PipelineRecord } from '../model.js';
+import { answerApi, clientApiOf, type ClientRequest } from '../client-api.js';
+import { deployed } from './completion.js';
+import { boolParam, enumParam, isObject, jsonBody, parseDescr, parsePatch, type Query } from './util.js';
+
+/** `forced`: the API every client gets (`ops serve --feldera`/`--pipeline-api`); undefined: each client its own. */
+export function pipelineRoutes(app: FastifyInstance, manager: PipelineManager, forced?: PipelineApi): void {
+  const serializePipeline = (req: ClientRequest, rec: PipelineRecord, dep: DeploymentState, opts: { code?: boolean } = {}) => {
+    const api = answerApi(forced, req, rec.client_api);
+    return serialize(rec, dep, {
+      ...opts,
+      api,
+      selector: enumParam(req.query as Query, 'selector', PIPELINE_SELECTORS, 'all'),
+      ...(api === 'current' ? { storage: manager.storageStatus(manager.get(rec.name)) } : {}),
+    });
+  };
+  const described = (req: { headers: ClientRequest['headers']; query: unknown }, body: unknown): ClientRequest => ({ headers: req.headers, query: req.query as Query, body });
+
+  app.get('/programs', async () => manager.list().map((e) => serializeProgram(e.rec)));
+
+  app.get('/pipelines', async (req) => {
+    enumParam(req.query as Query, 'selector', PIPELINE_SELECTORS, 'all'); // refused even when there is no pipeline to answer
+    const code = boolParam(req.query as Query, 'code', true);
+    return manager.list().map((e) => serializePipeline(described(req, undefined), e.rec, e.dep, { code }));
+  });
+
+  app.post('/pipelines', async (req, reply) => {
+    const body = jsonBody(req);
+    const client = described(req, body);
+    const e = manager.create({ ...parseDescr(body, undefined), client_api: clientApiOf(client) ?? undefined });
+    return reply.code(201).send(serializePipeline(client, e.rec, e.dep));
+  });
+
+  app.get<{ Params: { name: string } }>('/pipelines/:name', async (req, reply) => {
+    reply.header('cache-control', 'no-cache');
+    const e = manager.get(req.params.name);
+    return serializePipeline(described(req, undefined), e.rec, e.dep, { code: boolParam(req.query as Query, 'code', true) });
+  });
+
+  app.put<{ Params: { name: string } }>('/pipelines/:name', async (req, reply) => {
+    const body = jsonBody(req);
+    const client = described(req, body);
+    const { entry, created } = manager.put(req.params.name, { ...parseDescr(body, req.params.name), client_api: clientApiOf(client) ?? undefined });
+    return reply.code(created ? 201 : 200).send(serializePipeline(client, entry.rec, entry.dep));
+  });
+
+  app.patch<{ Params: { name: string } }>('/pipelines/:name', async (req) => {
+    const body = jsonBody(req);
+    const e = manager.patch(req.params.name, parsePatch(body));
+    return serializePipeline(described(req, body), e.rec, e.dep);
+  });
+
+  // today's API: compile without creating; 200 whatever the outcome ({Success} | {SqlError} | {SystemError}), as Feldera answers
+  app.post('/validate_program', async (req, reply) => {
+    const body = jsonBody(req);
+    if (!isObject(body) || typeof body.program_code !== 'string') throw Errors.badBody("Json deserialize error: missing field 'program_code' (a string)");
+    if (body.ir !== undefined && body.ir !== null && typeof body.ir !== 'boolean') throw Errors.badBody("Json deserialize error: field 'ir' must be a boolean");
+    const out = await manager.validateProgram(body.program_code);
+    reply.header('cache-control', 'no-cache');
+    if (out.ok) return { Success: { program_info: out.info } };
+    if ('messages' in out) return { SqlError: { info: { exit_code: 1, messages: out.messages } } };
+    return { SystemError: { error: out.systemError } };
+  });
+
+  app.delete<{ Params: { name: string } }>('/pipelines/:name', async (req, reply) => {
+    manager.delete(req.params.name);
+    return reply.code(200).send('');
+  });
+
+  app.post<{ Params: { name: string; action: string } }>('/pipelines/:name/:action', async (req, reply) => {
+    const { name, action } = req.params;
+    manager.get(name);
+    switch (action) {
+      case 'start': {
+        // today's `initial=paused` starts paused (`standby` has no meaning without shared storage: running)
+        const initial = (req.query as Query).initial;
+        if (initial === 'paused') manager.pause(name);
+        else manager.start(name);
+        break;
+      }
+      case 'pause':
+        manager.pause(name);
+        break;
+      case 'shutdown':
+        await manager.shutdown(name);
+        break;
+      case 'stop': {
+        // today's API: force=false (the default) checkpoints and keeps the storage, force=true discards it;
+        // a failed pipeline stays failed until /dismiss_error
+        const force = boolParam(req.query as Query, 'force', false);
+        await manager.stop(name, { force });
+        break;
+      }
+      case 'resume':
+        manager.resume(name);
+        break;
+      case 'clear':
+        manager.clearStorage(name);
+        break;
+      case 'dismiss_error':
+        await manager.dismissError(name);
+        return reply.code(200).send('');
+      case 'start_transaction':
+        return reply.code(200).send({ transaction_id: deployed(manager, name).startTransaction() });
+      case 'commit_transaction':
+        // answered once the commit's one step is taken (Feldera answers when it begins; its SDK then polls stats)
+        await deployed(manager, name).commitTransaction();
+        return reply.code(200).type('application/json').send(JSON.stringify('Transaction commit initiated'));
+      default:
+        throw Errors.invalidAction(action);
+    }
+    return reply.code(202).send('');
+  });
+}
