@@ -610,6 +610,10 @@ export class Adapter {
       case 'Ceil':
       case 'Floor': {
         const [fk, fv] = variant(v.field);
+        // FLOOR(x TO unit) / CEIL(x TO unit) on datetimes (fns/floor-ceil-to.ts)
+        const unit = fk === 'DateTimeField' ? (typeof fv === 'string' ? fv : fv && typeof fv === 'object' ? Object.keys(fv)[0] : undefined) : undefined; // WEEK arrives as { Week: null }
+        if (unit && unit !== 'NoDateTime')
+          return { k: 'func', name: `${k.toUpperCase()}$TO`, args: [this.expr(v.expr), { k: 'str', value: unit.toUpperCase(), pos }], star: false, distinct: false, pos };
         if (fk && fk !== 'NoDateTime' && !(fk === 'DateTimeField' && fv === 'NoDateTime')) this.unsupported(`${k.toUpperCase()} with a field`, e);
         return { k: 'func', name: k.toUpperCase(), args: [this.expr(v.expr)], star: false, distinct: false, pos };
       }
