@@ -77,6 +77,8 @@ function breaks(edge: Edge): string | undefined {
     const a = edge.from.split('/');
     const b = edge.to.split('/');
     if (a.length > 2 && b.length > 2 && SERVICES.has(a[1]!) && SERVICES.has(b[1]!) && a[1] !== b[1]) return `${edge.from} reaches into another service: ${edge.to}`;
+    // the route kit serves every service and knows none of them (each brings its fields and its error renderer)
+    if (a[1] === 'kit' && b.length > 2 && SERVICES.has(b[1]!)) return `${edge.from} (the shared kit) imports a service: ${edge.to}`;
   }
   return undefined;
 }
@@ -158,6 +160,8 @@ describe('the shape of src/', () => {
     expect(breaks(edge('clients/bookmarks.ts', 'services/server.ts'))).toMatch(/imports/);
     expect(breaks(edge('services/pipelines/control/manager.ts', 'commands/serve/run.ts'))).toMatch(/imports/);
     expect(breaks(edge('services/bookmarks/index.ts', 'services/notifications/store.ts'))).toMatch(/another service/);
+    expect(breaks(edge('services/kit/route.ts', 'services/bookmarks/errors.ts'))).toMatch(/shared kit/);
+    expect(breaks(edge('services/notifications/inputs.ts', 'services/kit/declare.ts'))).toBeUndefined();
     expect(breaks(edge('commands/bm/version.ts', 'main.ts'))).toMatch(/entry/);
     expect(breaks(edge('commands/serve/run.ts', 'services/server.ts'))).toBeUndefined();
     expect(breaks(edge('clients/bookmarks/records.ts', 'formats/csv.ts'))).toBeUndefined();

@@ -15,6 +15,7 @@ import { bindCondition, bindExpr, unify, type BindCtx } from './expr.js';
 import type { BExpr } from './bexpr.js';
 import type { CompileSession } from './compile-session.js';
 import { upperBounds } from './bounds.js';
+import { joinBands, type JoinBand } from './join-bands.js';
 
 /** Where a conjunct's names resolve: over the joined row, and over each side's row alone (for keys). */
 export interface CondScopes {
@@ -64,6 +65,7 @@ export function buildJoin(left: Rel, right: Rel, kind: JoinKind, cols: ScopeColu
   const rightKeys: BExpr[] = [];
   const gc: JoinGc[] = [];
   const residual: BExpr[] = [];
+  const bands: JoinBand[] = [];
   for (const { c, scopes } of conds) {
     if (c.k === 'bin' && c.op === 'Eq') {
       const ls = sides(c.left, scopes.both, lw);
@@ -86,6 +88,7 @@ export function buildJoin(left: Rel, right: Rel, kind: JoinKind, cols: ScopeColu
       }
     }
     residual.push(bindCondition(c, { scope: scopes.both, session: env.session, clause: 'ON' }));
+    if (kind === 'INNER') bands.push(...joinBands([c], { scope: scopes.both, session: env.session, clause: 'ON' }, lw, left.node, right.node));
   }
   let resFn: ((row: Row) => Value) | undefined;
   if (residual.length) {
@@ -109,6 +112,7 @@ export function buildJoin(left: Rel, right: Rel, kind: JoinKind, cols: ScopeColu
     leftWidth: lw,
     rightWidth: rw,
     gc,
+    bands,
   };
   const lineage = [...left.node.columns, ...right.node.columns];
   const n = env.session.node({
@@ -120,6 +124,7 @@ export function buildJoin(left: Rel, right: Rel, kind: JoinKind, cols: ScopeColu
     keys: leftKeys.length,
     residual: residual.length > 0,
     releases: gc.map((g) => ({ left: g.left, right: g.right })),
+    bands: bands.length ? bands : undefined,
   });
   return { node: n, scope: new Scope(cols, env.casing) };
 }

@@ -4,7 +4,7 @@
  * it only when the current extreme is deleted. DISTINCT aggregates keep per-group value counts and feed the
  * inner accumulator only on 0 <-> positive transitions. A touched group emits -old +new.
  */
-import { compareValues, rowKey, sameRow, valueKey, type Row, type Value } from '../types/values.js';
+import { compareValues, sameRow, valueKey, type Row, type Value } from '../types/values.js';
 import type { Delta, Operator } from './zset.js';
 import type { Watermarked } from '../plan/nodes.js';
 import { finalFrom } from '../plan/waterline.js';
@@ -32,6 +32,10 @@ export interface AggSpec {
 
 interface Group {
   key: Row;
+  /** Its key in the groups map. */
+  mapKey: string | number;
+  /** The step that last touched it (a step's touched groups are listed once). */
+  stamp: number;
   count: number;
   accs: Acc[];
   dmaps?: Array<Map<string, number> | undefined>;
@@ -40,6 +44,7 @@ interface Group {
 
 export class AggregateOp implements Operator {
   private readonly groups = new Map<string | number, Group>();
+  private stamp = 0;
 
   constructor(
     private readonly keyFns: Array<(row: Row) => Value>,
@@ -70,9 +75,11 @@ export class AggregateOp implements Operator {
     return this.groups.size;
   }
 
-  private newGroup(key: Row): Group {
+  private newGroup(key: Row, mapKey: string | number): Group {
     return {
       key,
+      mapKey,
+      stamp: 0,
       count: 0,
       accs: this.aggs.map((a) => a.make()),
       dmaps: this.aggs.some((a) => a.distinct) ? this.aggs.map((a) => (a.distinct ? new Map() : undefined)) : undefined,
@@ -89,32 +96,35 @@ export class AggregateOp implements Operator {
 
   init(): Delta {
     if (!this.global) return [];
-    const g = this.newGroup([]);
+    const g = this.newGroup([], '');
     this.groups.set('', g);
     g.out = this.output(g);
     return [[g.out!, 1]];
   }
 
   step([d]: Delta[]): Delta {
-    const touched = new Map<Group, Row | null>();
+    // the groups this step touches, in order, with their output before it (a stamp marks a group listed)
+    const stamp = ++this.stamp;
+    const touched: Group[] = [];
+    const before: Array<Row | null> = [];
     const keyFns = this.keyFns;
+    const nk = keyFns.length;
     const aggs = this.aggs;
     for (const [row, w] of d!) {
-      let key: Row;
-      let k: string | number;
-      if (keyFns.length === 0) {
-        key = [];
-        k = '';
-      } else {
-        key = keyFns.map((f) => f(row));
-        k = groupKey(key, keyFns.length);
-      }
+      // the map key straight from the row; the key's values are put in an array only for a new group
+      const k = nk === 0 ? '' : nk === 1 ? singleKey(keyFns[0]!(row)) : rowGroupKey(keyFns, row);
       let g = this.groups.get(k);
       if (!g) {
-        g = this.newGroup(key);
+        const key: Row = new Array<Value>(nk);
+        for (let i = 0; i < nk; i++) key[i] = keyFns[i]!(row);
+        g = this.newGroup(key, k);
         this.groups.set(k, g);
       }
-      if (!touched.has(g)) touched.set(g, g.out);
+      if (g.stamp !== stamp) {
+        g.stamp = stamp;
+        touched.push(g);
+        before.push(g.out);
+      }
       g.count += w;
       for (let i = 0; i < aggs.length; i++) {
         const a = aggs[i]!;
@@ -134,26 +144,36 @@ export class AggregateOp implements Operator {
       }
     }
     const out: Delta = [];
-    for (const [g, old] of touched) {
+    for (let t = 0; t < touched.length; t++) {
+      const g = touched[t]!;
+      const old = before[t]!;
       const nw = this.output(g);
       g.out = nw;
       if (old && nw && sameRow(old, nw)) continue;
       if (old) out.push([old, -1]);
       if (nw) out.push([nw, 1]);
       // a group whose rows all cancelled goes; one whose count is 0 but whose sums are not (a row deleted before it came) stays
-      if (!nw && g.count === 0 && g.accs.every((a) => a.empty?.() ?? true) && (!g.dmaps || g.dmaps.every((m) => !m || m.size === 0)))
-        this.groups.delete(g.key.length === 0 ? '' : groupKey(g.key, this.keyFns.length));
+      if (!nw && g.count === 0 && g.accs.every((a) => a.empty?.() ?? true) && (!g.dmaps || g.dmaps.every((m) => !m || m.size === 0))) this.groups.delete(g.mapKey);
     }
     return out;
   }
 }
 
-function groupKey(key: Row, n: number): string | number {
-  if (n === 1) {
-    const v = key[0]!;
-    return typeof v === 'number' ? (v === 0 ? 0 : v) : valueKey(v);
+/** The map key of a one-column group key: a number itself (-0 as 0), anything else its value key. */
+function singleKey(v: Value): string | number {
+  return typeof v === 'number' ? (v === 0 ? 0 : v) : valueKey(v);
+}
+
+/** The map key of a group key of several columns, computed from the row (the same text rowKey gives their values). */
+function rowGroupKey(keyFns: Array<(row: Row) => Value>, row: Row): string {
+  let s = '';
+  for (let i = 0; i < keyFns.length; i++) {
+    const v = keyFns[i]!(row);
+    if (typeof v === 'number') s += (Object.is(v, -0) ? '0' : v) + '|';
+    else if (typeof v === 'string') s += v.length + ':' + v + '|';
+    else s += valueKey(v) + '|';
   }
-  return rowKey(key);
+  return s;
 }
 
 /* ---------- accumulators ---------- */

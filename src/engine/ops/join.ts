@@ -6,7 +6,7 @@
  */
 import { rowKey, type Row, type Value } from '../types/values.js';
 import type { Delta, Operator } from './zset.js';
-import type { Watermarked } from '../plan/nodes.js';
+import type { JoinBandRelease, Watermarked } from '../plan/nodes.js';
 import { finalFrom } from '../plan/waterline.js';
 import { rowsProduced } from '../step-guard.js';
 
@@ -32,6 +32,8 @@ export interface JoinSpec {
   rightWidth: number;
   /** Key columns fed by LATENESS columns on both sides (LATENESS state release). */
   gc?: JoinGc[];
+  /** Band conditions (inner joins): rows of one side that can meet no future change of the other (LATENESS state release). */
+  bands?: JoinBandRelease[];
 }
 
 /** A pair of equal key columns whose values both come from LATENESS columns. */
@@ -58,6 +60,11 @@ export class JoinOp implements Operator {
    * (they would be late), so both sides' rows for it are dropped; the rows they produced stay in the views.
    */
   release(watermark: (table: string, col: number) => number | undefined): void {
+    this.releaseKeys(watermark);
+    this.releaseBands(watermark);
+  }
+
+  private releaseKeys(watermark: (table: string, col: number) => number | undefined): void {
     const open = (this.s.gc ?? []).map((g) => ({ g, wl: watermark(g.left.table, g.left.col), wr: watermark(g.right.table, g.right.col) })).filter((x) => x.wl !== undefined && x.wr !== undefined);
     if (!open.length) return;
     const closed = (row: Row, side: 'leftCol' | 'rightCol'): boolean =>
@@ -79,6 +86,28 @@ export class JoinOp implements Operator {
           this.size -= ob.size;
           other.delete(k);
         }
+      }
+    }
+  }
+
+  /**
+   * Band conditions: a future change of the other side has its column above watermark - slack, so it meets
+   * only rows whose column is above that plus the band's offset; rows at or below it go (rows with NULL stay).
+   */
+  private releaseBands(watermark: (table: string, col: number) => number | undefined): void {
+    for (const b of this.s.bands ?? []) {
+      const wm = watermark(b.other.table, b.other.col);
+      if (wm === undefined) continue;
+      const limit = wm - b.other.slack + b.offset;
+      const idx = b.side === 'left' ? this.L : this.R;
+      for (const [k, bucket] of idx) {
+        for (const [rk, e] of bucket) {
+          const v = e.row[b.col];
+          if (typeof v !== 'number' || v > limit) continue;
+          bucket.delete(rk);
+          this.size--;
+        }
+        if (bucket.size === 0) idx.delete(k);
       }
     }
   }

@@ -83,6 +83,16 @@ export interface JoinNode extends Computed {
   lateral?: 'subquery' | 'aggregate';
   /** Key pairs fed by LATENESS lineages on both sides: its operator releases a key once final on both (ops/join.ts). */
   releases?: Array<{ left: Watermarked; right: Watermarked }>;
+  /** Band conditions by which its operator releases rows of one side that can meet no future change (bind/join-bands.ts). */
+  bands?: JoinBandRelease[];
+}
+
+/** Rows of `side` whose column `col` is at most watermark(other) - other.slack + offset meet no future change of the other side. */
+export interface JoinBandRelease {
+  side: 'left' | 'right';
+  col: number;
+  other: Watermarked;
+  offset: number;
 }
 
 /**

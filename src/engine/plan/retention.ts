@@ -10,7 +10,8 @@
  *   snapshot is then refused (RelationSchema.materialized false), as Feldera reads only materialized tables.
  * - Every operator with state that the table's rows reach, on every path to the outputs, must release its
  *   state by a lineage of one of the table's LATENESS columns: an aggregate or DISTINCT (its groups, rows),
- *   or a join on keys fed by LATENESS columns on both sides (a key once final on both). Operators without state
+ *   or a join on keys fed by LATENESS columns on both sides (a key once final on both), or an inner join with a
+ *   band condition on the row's side (bind/join-bands.ts: `x >= y + c`, y of the other side with a lineage). Operators without state
  *   (projections, filters, TUMBLE/HOP, UNNEST, UNION ALL) pass rows on. Any other operator (a join on other
  *   keys, a window function, TOP-K, a temporal filter, ...) keeps state a rebuild would need the rows for: the
  *   table then keeps every row.
@@ -19,7 +20,8 @@
  *   lineages in its release keys and its input's columns (a window's start counts its size, so the window of
  *   any value derived from the row is final by then: plan/waterline.ts); for a join, the same on the row's side
  *   and, on the other side's table, `value + horizon + that side's slack <= its waterline` (the key derived
- *   from the row is at most value + horizon). With no such operator, once a LATENESS column's value is behind
+ *   from the row is at most value + horizon). For a band, on the other side's table, `value + H + its slack - c <= its
+ *   waterline`, H the largest slack of any lineage of the row's column in the plan (so a window end counts). With no such operator, once a LATENESS column's value is behind
  *   its waterline (the row is late: no change can reach it). Pure.
  */
 import type { PlanNode, Watermarked } from './nodes.js';
@@ -56,7 +58,7 @@ function horizonOf(table: string, col: number, ws: Watermarked[], input: PlanNod
 }
 
 /** The conditions an operator with state puts on a row of `t` reaching it through input `via`; null: it keeps what it got. */
-function conditionsOf(n: PlanNode, via: number, t: TableLike): RetentionCondition[][] | null {
+function conditionsOf(n: PlanNode, via: number, t: TableLike, all: PlanNode[]): RetentionCondition[][] | null {
   if (n.kind === 'aggregate' || n.kind === 'distinct') {
     const ws = n.releases ?? [];
     const any = ws.filter((w) => w.table === t.name && t.lateness.has(w.col)).map((w) => ({ table: t.name, col: w.col, value: w.col, horizon: horizonOf(t.name, w.col, ws, n.inputs[0]!) }));
@@ -65,13 +67,38 @@ function conditionsOf(n: PlanNode, via: number, t: TableLike): RetentionConditio
   if (n.kind === 'join') {
     const side = via === 0 ? 'left' : 'right';
     const other = via === 0 ? 'right' : 'left';
+    const bands = bandConditions(n, via, t, all);
     const pair = (n.releases ?? []).find((p) => p[side].table === t.name && t.lateness.has(p[side].col));
-    if (!pair) return null;
+    if (!pair) return bands.length ? [bands] : null;
     const mine = pair[side];
     const h = horizonOf(t.name, mine.col, [mine], n.inputs[via]!);
-    return [[{ table: t.name, col: mine.col, value: mine.col, horizon: h }], [{ table: pair[other].table, col: pair[other].col, value: mine.col, horizon: h + Math.max(0, pair[other].slack) }]];
+    // released by its key (final on both sides) or by a band: (A and B) or C = (A or C) and (B or C)
+    return [
+      [{ table: t.name, col: mine.col, value: mine.col, horizon: h }, ...bands],
+      [{ table: pair[other].table, col: pair[other].col, value: mine.col, horizon: h + Math.max(0, pair[other].slack) }, ...bands],
+    ];
   }
   return null;
+}
+
+/**
+ * A join's band conditions (bind/join-bands.ts) on the side of input `via`, as conditions on a row of `t`: the
+ * join releases its row once the band column is at most W - slack + offset (W the other side's watermark). The
+ * band column is a value derived from the row's LATENESS column, at most that value plus the largest slack of
+ * any lineage of it in the plan (a window's end is at most its start's slack past the row's time).
+ */
+function bandConditions(n: PlanNode & { kind: 'join' }, via: number, t: TableLike, all: PlanNode[]): RetentionCondition[] {
+  const side = via === 0 ? 'left' : 'right';
+  const out: RetentionCondition[] = [];
+  for (const b of n.bands ?? []) {
+    if (b.side !== side) continue;
+    const x = n.inputs[via]!.columns[b.col]?.wm;
+    if (!x || x.table !== t.name || !t.lateness.has(x.col)) continue;
+    let h = 1;
+    for (const m of all) for (const c of m.columns) if (c.wm && c.wm.table === t.name && c.wm.col === x.col) h = Math.max(h, c.wm.slack);
+    out.push({ table: b.other.table, col: b.other.col, value: x.col, horizon: h + b.other.slack - b.offset });
+  }
+  return out;
 }
 
 /** The retention rule of each table that may forget rows (absent: it keeps them all). */
@@ -92,7 +119,7 @@ export function retentionRules(tables: TableLike[], nodes: PlanNode[]): Map<stri
       if (seen.has(key)) continue;
       seen.add(key);
       if (!STATELESS.has(n.kind)) {
-        const conds = conditionsOf(n, via, t);
+        const conds = conditionsOf(n, via, t, nodes);
         if (!conds) {
           ok = false;
           break;

@@ -4,7 +4,50 @@ const MS_PER_DAY = 86_400_000;
 
 const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
 
+/** Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's days_from_civil), month 1-12. */
+function daysFromCivil(y: number, m: number, d: number): number {
+  const yy = m <= 2 ? y - 1 : y;
+  const era = Math.floor(yy / 400);
+  const yoe = yy - era * 400;
+  const doy = Math.floor((153 * (m > 2 ? m - 3 : m + 9) + 2) / 5) + d - 1;
+  return era * 146097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719468;
+}
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** The number the `len` digits of `text` from `at` spell, or -1 where one is not a digit. */
+function digits(text: string, at: number, len: number): number {
+  let n = 0;
+  for (let i = at; i < at + len; i++) {
+    const c = text.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return -1;
+    n = n * 10 + c;
+  }
+  return n;
+}
+
+/**
+ * The days of `YYYY-MM-DD` at the start of `text` (a year from 1000 on), or undefined when it is not that or
+ * not a date: the common form read without a regular expression or a Date (the general reader below takes
+ * what this does not, with the same results).
+ */
+function canonicalDays(text: string): number | undefined {
+  if (text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45) return undefined;
+  const y = digits(text, 0, 4);
+  const mo = digits(text, 5, 2);
+  const d = digits(text, 8, 2);
+  if (y < 1000 || mo < 1 || mo > 12 || d < 1) return undefined;
+  const leap = mo === 2 && y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+  if (d > DAYS_IN_MONTH[mo - 1]! + (leap ? 1 : 0)) return undefined;
+  return daysFromCivil(y, mo, d);
+}
+
 export function parseDate(text: string): number | undefined {
+  return (text.length === 10 ? canonicalDays(text) : undefined) ?? readDate(text);
+}
+
+/** parseDate's general reader (any spacing, 1-4 digit years, 1-2 digit months and days); exported for tests. */
+export function readDate(text: string): number | undefined {
   const m = /^\s*(-?\d{1,4})-(\d{1,2})-(\d{1,2})\s*$/.exec(text);
   if (!m) return undefined;
   const y = +m[1]!;
@@ -47,6 +90,11 @@ export function formatTime(ns: number): string {
 
 /** TIMESTAMP text 'YYYY-MM-DD[ T]HH:MM:SS[.ffffff]' (or a bare date, or RFC 3339 with an offset) to ms since the epoch. */
 export function parseTimestamp(text: string): number | undefined {
+  return canonicalTimestamp(text) ?? readTimestamp(text);
+}
+
+/** parseTimestamp's general reader (every form it takes); exported for tests. */
+export function readTimestamp(text: string): number | undefined {
   const m = /^\s*(-?\d{1,4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?\s*(Z|[+-]\d{2}:?\d{2})?\s*$/.exec(text);
   if (!m) return undefined;
   const days = parseDate(`${m[1]}-${m[2]}-${m[3]}`);
@@ -63,6 +111,32 @@ export function parseTimestamp(text: string): number | undefined {
     offset = sign * (+digits.slice(0, 2) * 60 + +digits.slice(2)) * 60_000;
   }
   return days * MS_PER_DAY + ((h * 60 + mi) * 60 + s) * 1000 + ms - offset;
+}
+
+/**
+ * `YYYY-MM-DD HH:MM:SS[.f{1,9}]` (or a `T` between), a year from 1000 on, in ms; undefined for any other form
+ * or a value out of range (the general reader then decides). The form generators and formatTimestamp write.
+ */
+function canonicalTimestamp(text: string): number | undefined {
+  const len = text.length;
+  if (len < 19 || len === 20 || len > 29) return undefined;
+  const sep = text.charCodeAt(10);
+  if ((sep !== 32 && sep !== 84) || text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58) return undefined;
+  const days = canonicalDays(text);
+  const h = digits(text, 11, 2);
+  const mi = digits(text, 14, 2);
+  const s = digits(text, 17, 2);
+  if (days === undefined || h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59) return undefined;
+  let ms = 0;
+  if (len > 19) {
+    if (text.charCodeAt(19) !== 46) return undefined;
+    // milliseconds: the first three fraction digits (the rest dropped, as the general reader does)
+    const frac = digits(text, 20, len - 20);
+    if (frac < 0) return undefined;
+    const first3 = len - 20 >= 3 ? digits(text, 20, 3) : frac * (len - 20 === 1 ? 100 : 10);
+    ms = first3;
+  }
+  return days * MS_PER_DAY + ((h * 60 + mi) * 60 + s) * 1000 + ms;
 }
 
 export function formatTimestamp(ms: number): string {

@@ -1,21 +1,10 @@
-/** HTTP errors with the JSON bodies LinkAce answers. */
-export class HttpError extends Error {
-  constructor(
-    readonly statusCode: number,
-    readonly body: unknown,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(typeof body === 'object' && body && 'message' in body ? String((body as { message: unknown }).message) : `HTTP ${statusCode}`);
-  }
-}
+/**
+ * The bookmark service's error answers, as LinkAce's: the renderer of a ValidationError (Laravel's 422
+ * `{message, errors}`) and the HttpErrors of the common refusals. The classes are the shared kit's.
+ */
+import { HttpError, type FieldErrors } from '../kit/errors.js';
 
-export type FieldErrors = Record<string, string[]>;
-
-export class ValidationError extends HttpError {
-  constructor(readonly errors: FieldErrors) {
-    super(422, validationBody(errors));
-  }
-}
+export { HttpError, ValidationError, type FieldErrors } from '../kit/errors.js';
 
 /** Laravel's 422 body: the first message, "(and N more errors)", and every message per field. */
 export function validationBody(errors: FieldErrors): { message: string; errors: FieldErrors } {

@@ -1,28 +1,26 @@
 /** Body parsers, the error handler and the JSON-404 of the bookmark API's fastify context. */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError } from './errors.js';
+import { HttpError, ValidationError, validationBody } from './errors.js';
 import { BODY_LIMITS, MAX_JSON_DEPTH, parseJsonBody, tooLargeMessage } from '../limits.js';
 import { refuseTooManyModels } from './validate.js';
+import { installJsonBody } from '../kit/json-body.js';
 
 /** Routes whose JSON bodies may be bigger than the rest (bulk creates of up to 1,000 models). */
 const BULK_ROUTE = /^\/api\/v2\/bulk\//;
 
 export function installParsers(app: FastifyInstance): void {
-  // text/plain goes too: a non-JSON body is 415, not a misleading "url field is required" (LinkAce 2.1.4+).
-  app.removeContentTypeParser(['application/json', 'text/plain']);
+  // text/plain is not parsed: a non-JSON body is 415, not a misleading "url field is required" (LinkAce 2.1.4+).
   // The bulk routes take a bigger body than the parser's default; fastify applies a route's bodyLimit.
   app.addHook('onRoute', (r) => {
     if (BULK_ROUTE.test(r.url) && r.bodyLimit === undefined) r.bodyLimit = BODY_LIMITS.bookmarksBulk;
   });
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMITS.bookmarksJson }, (req, body, done) => {
-    const text = String(body);
-    if (text.trim() === '') return done(null, undefined);
-    try {
+  installJsonBody(app, {
+    bodyLimit: BODY_LIMITS.bookmarksJson,
+    parse: (text, req) => {
       const bulk = BULK_ROUTE.test(req.routeOptions.url ?? '');
-      done(null, parseJsonBody(text, MAX_JSON_DEPTH, bulk ? (shape) => refuseTooManyModels(shape.topLevelArrays.get('models') ?? 0) : undefined));
-    } catch (e) {
-      done(e instanceof HttpError ? e : new HttpError(400, { message: (e as Error).message }), undefined);
-    }
+      return parseJsonBody(text, MAX_JSON_DEPTH, bulk ? (shape) => refuseTooManyModels(shape.topLevelArrays.get('models') ?? 0) : undefined);
+    },
+    refuse: (e) => (e instanceof HttpError || e instanceof ValidationError ? e : new HttpError(400, { message: (e as Error).message })),
   });
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: BODY_LIMITS.bookmarksJson }, (_req, body, done) => {
     const out: Record<string, unknown> = {};
@@ -35,7 +33,8 @@ export function installParsers(app: FastifyInstance): void {
   });
 }
 
-export function errorHandler(err: FastifyError | HttpError, req: FastifyRequest, reply: FastifyReply) {
+export function errorHandler(err: FastifyError | HttpError | ValidationError, req: FastifyRequest, reply: FastifyReply) {
+  if (err instanceof ValidationError) return reply.code(422).send(validationBody(err.errors));
   if (err instanceof HttpError) return reply.code(err.statusCode).headers(err.headers).send(err.body);
   const status = (err as FastifyError).statusCode ?? 500;
   const code = (err as FastifyError).code;

@@ -32,13 +32,13 @@ function lastOf(v: unknown): unknown {
 }
 
 /** Laravel's page resolver: a whole number of at least 1, anything else is page 1. */
-function pageNumber(v: unknown): number {
+export function pageNumber(v: unknown): number {
   const n = toInt(lastOf(v));
   return n !== undefined && n >= 1 ? n : 1;
 }
 
 /** v1 page size: absent 25; a number 1..100 as given; above 100, 0, negative or not a number: 100. */
-function v1PerPage(v: unknown): number {
+export function v1PerPage(v: unknown): number {
   const raw = lastOf(v);
   if (raw === undefined || raw === null) return DEFAULT_PER_PAGE;
   const n = toInt(raw);

@@ -1,6 +1,10 @@
-/** Small HTTP helpers for the notification routes: error bodies, auth, JSON parsing. */
+/**
+ * The notification service's HTTP edge: its error renderer (`{error, message, errors?}`; a ValidationError of a
+ * route's declaration is 400 `validation_failed`), the API key of a request, its JSON and form parsers.
+ */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ValidationError } from './validate.js';
+import { HttpError, ValidationError } from '../kit/errors.js';
+import { installJsonBody } from '../kit/json-body.js';
 import { BODY_LIMITS, BodyLimitError, parseJsonBody } from '../limits.js';
 import type { StoreFault } from '../store-guard.js';
 
@@ -50,25 +54,23 @@ export function cookieValue(req: FastifyRequest, name: string): string | undefin
  * file: `storeFault`, store-guard.ts) answers 507 or 503 with its message.
  */
 export function installParsers(app: FastifyInstance, storeFault: (err: unknown) => StoreFault | null = () => null): void {
-  app.removeContentTypeParser(['application/json', 'text/plain']);
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMITS.notificationsJson }, (_req, body, done) => {
-    const text = (body as string).trim();
-    if (text === '') return done(null, undefined);
-    try {
-      done(null, parseJsonBody(text));
-    } catch (e) {
+  installJsonBody(app, {
+    bodyLimit: BODY_LIMITS.notificationsJson,
+    parse: (text) => parseJsonBody(text.trim()),
+    refuse: (e) => {
       const tooDeep = e instanceof BodyLimitError && e.code === 'json_too_deep';
       const err = new Error(tooDeep ? e.message : 'the request body is not valid JSON') as Error & { statusCode: number; code: string };
       err.statusCode = 400;
       err.code = tooDeep ? 'json_too_deep' : 'invalid_json';
-      done(err, undefined);
-    }
+      return err;
+    },
   });
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, _req, reply) => {
     if (err instanceof ValidationError) return sendError(reply, 400, 'validation_failed', err.message, err.errors);
+    if (err instanceof HttpError) return reply.code(err.statusCode).headers(err.headers).type('application/json; charset=utf-8').send(err.body);
     const fault = storeFault(err);
     if (fault) return sendError(reply, fault.status, fault.code, fault.message);
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;

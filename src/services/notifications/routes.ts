@@ -1,5 +1,6 @@
 /**
- * The notification service's JSON API (under the service prefix, /notify):
+ * The notification service's JSON API (under the service prefix, /notify), one declaration a route
+ * (services/kit/route.ts; inputs in inputs.ts, the work in actions.ts):
  *   POST   /v1/webhooks                      register {url, events, secret?, description?} -> 201
  *   GET    /v1/webhooks                      list
  *   GET    /v1/webhooks/:id                  get
@@ -15,22 +16,18 @@
  * Every route needs `Authorization: Bearer <api key>`.
  */
 import type { FastifyInstance } from 'fastify';
-import { EVENT_DESCRIPTIONS, EVENT_TYPES, type EventType } from '../../webhooks/envelope.js';
 import { bearerToken, sendError, tooManyFailures } from './http-util.js';
 import { AuthThrottle } from '../auth-throttle.js';
 import { DEFAULT_CAPS } from '../limits.js';
-import { Notifier } from './service.js';
-import type { Webhook, WebhookWithSecret } from './store/index.js';
-import { parseEventQuery, parseListQuery, parseTrigger, parseWebhookCreate, parseWebhookPatch } from './validate.js';
+import type { Notifier } from './service.js';
+import { declareRoute } from '../kit/route.js';
+import { deliveriesQuery, eventsQuery, trigger, webhookCreate, webhookPatch } from './inputs.js';
+import { NotificationActions } from './actions.js';
 
-const publicWebhook = (w: WebhookWithSecret): Webhook => {
-  const { secret: _secret, ...rest } = w;
-  return rest;
-};
+type ById = { id: string };
 
 export function registerApi(app: FastifyInstance, notifier: Notifier, isValidKey: (key: string) => boolean, throttle = new AuthThrottle(), maxWebhooks: number = DEFAULT_CAPS.webhooks): void {
-  const { store } = notifier;
-  const now = () => notifier.clock.now();
+  const actions = new NotificationActions(notifier, maxWebhooks);
 
   app.register(async (api) => {
     api.addHook('onRequest', async (req, reply) => {
@@ -48,75 +45,79 @@ export function registerApi(app: FastifyInstance, notifier: Notifier, isValidKey
       throttle.succeeded(key);
     });
 
-    api.post('/v1/webhooks', async (req, reply) => {
-      const input = parseWebhookCreate(req.body);
-      if (store.webhookIds().length >= maxWebhooks)
-        return sendError(reply, 403, 'limit_reached', `this service holds at most ${maxWebhooks} webhooks: delete one first (ops serve --max-webhooks sets the cap)`);
-      const w = store.createWebhook({ ...input, secret: input.secret ?? Notifier.newSecret() }, now());
-      return reply.code(201).header('location', `${app.prefix}/v1/webhooks/${w.id}`).send(w);
+    const tags = ['Webhooks'];
+    declareRoute(api, {
+      method: 'POST',
+      url: '/v1/webhooks',
+      tags,
+      summary: 'Register a webhook',
+      body: webhookCreate,
+      handler: async (_req, reply, input) => {
+        const w = actions.registerWebhook(input.body);
+        return reply.code(201).header('location', `${app.prefix}/v1/webhooks/${w.id}`).send(w);
+      },
+    });
+    declareRoute(api, { method: 'GET', url: '/v1/webhooks', tags, summary: 'List the webhooks', handler: async () => actions.listWebhooks() });
+    declareRoute<undefined, undefined, ById>(api, { method: 'GET', url: '/v1/webhooks/:id', tags, summary: 'Get a webhook', handler: async (req) => actions.getWebhook(req.params.id) });
+    declareRoute<undefined, undefined, ById>(api, {
+      method: 'GET',
+      url: '/v1/webhooks/:id/secret',
+      tags,
+      summary: "A webhook's signing secret",
+      handler: async (req) => actions.webhookSecret(req.params.id),
+    });
+    declareRoute<ReturnType<typeof webhookPatch.check>, undefined, ById>(api, {
+      method: 'PATCH',
+      url: '/v1/webhooks/:id',
+      tags,
+      summary: 'Update any of url, events, secret, description',
+      body: webhookPatch,
+      handler: async (req, _reply, input) => actions.updateWebhook(req.params.id, () => input.body),
+    });
+    declareRoute<undefined, undefined, ById>(api, {
+      method: 'DELETE',
+      url: '/v1/webhooks/:id',
+      tags,
+      summary: 'Delete a webhook (its pending deliveries fail)',
+      handler: async (req, reply) => {
+        actions.deleteWebhook(req.params.id);
+        return reply.code(204).send();
+      },
     });
 
-    api.get('/v1/webhooks', async () => ({ data: store.listWebhooks().map(publicWebhook) }));
-
-    api.get<{ Params: { id: string } }>('/v1/webhooks/:id', async (req, reply) => {
-      const w = store.getWebhook(req.params.id);
-      return w ? publicWebhook(w) : sendError(reply, 404, 'not_found', `no webhook ${req.params.id}`);
+    declareRoute(api, { method: 'GET', url: '/v1/event-types', tags: ['Events'], summary: 'The known event types', handler: async () => actions.eventTypes() });
+    declareRoute(api, {
+      method: 'POST',
+      url: '/v1/events/trigger',
+      tags: ['Events'],
+      summary: 'Publish an event (a sample payload when data is omitted)',
+      body: trigger,
+      handler: async (_req, reply, input) => reply.code(202).send(actions.trigger(input.body)),
     });
+    declareRoute(api, { method: 'GET', url: '/v1/events', tags: ['Events'], summary: 'Stored events', query: eventsQuery, handler: async (_req, _reply, input) => actions.listEvents(input.query) });
+    declareRoute<undefined, undefined, ById>(api, { method: 'GET', url: '/v1/events/:id', tags: ['Events'], summary: 'One stored event', handler: async (req) => actions.getEvent(req.params.id) });
 
-    api.get<{ Params: { id: string } }>('/v1/webhooks/:id/secret', async (req, reply) => {
-      const w = store.getWebhook(req.params.id);
-      return w ? { id: w.id, secret: w.secret } : sendError(reply, 404, 'not_found', `no webhook ${req.params.id}`);
+    declareRoute(api, {
+      method: 'GET',
+      url: '/v1/deliveries',
+      tags: ['Deliveries'],
+      summary: 'Deliveries, failed first, with counts by status',
+      query: deliveriesQuery,
+      handler: async (_req, _reply, input) => actions.listDeliveries(input.query),
     });
-
-    api.patch<{ Params: { id: string } }>('/v1/webhooks/:id', async (req, reply) => {
-      if (!store.getWebhook(req.params.id)) return sendError(reply, 404, 'not_found', `no webhook ${req.params.id}`);
-      const patch = parseWebhookPatch(req.body);
-      const w = store.updateWebhook(req.params.id, patch, now());
-      notifier.worker.kick();
-      return publicWebhook(w!);
+    declareRoute<undefined, undefined, ById>(api, {
+      method: 'GET',
+      url: '/v1/deliveries/:id',
+      tags: ['Deliveries'],
+      summary: 'One delivery with its attempts',
+      handler: async (req) => actions.getDelivery(req.params.id),
     });
-
-    api.delete<{ Params: { id: string } }>('/v1/webhooks/:id', async (req, reply) => {
-      if (!store.deleteWebhook(req.params.id, now())) return sendError(reply, 404, 'not_found', `no webhook ${req.params.id}`);
-      return reply.code(204).send();
-    });
-
-    api.get('/v1/event-types', async () => ({
-      data: EVENT_TYPES.map((type) => ({ type, description: EVENT_DESCRIPTIONS[type] })),
-    }));
-
-    api.post('/v1/events/trigger', async (req, reply) => {
-      const t = parseTrigger(req.body);
-      const { envelope, deliveryIds } = notifier.trigger(t.type as EventType, t.data);
-      return reply.code(202).send({ event: envelope, deliveries: deliveryIds });
-    });
-
-    api.get('/v1/events', async (req) => {
-      const q = parseEventQuery(req.query as Record<string, unknown>);
-      return store.listEvents({ type: q.type, limit: q.limit, offset: q.offset });
-    });
-
-    api.get<{ Params: { id: string } }>('/v1/events/:id', async (req, reply) => {
-      const e = store.getEvent(req.params.id);
-      return e ?? sendError(reply, 404, 'not_found', `no event ${req.params.id}`);
-    });
-
-    api.get('/v1/deliveries', async (req) => {
-      const q = parseListQuery(req.query as Record<string, unknown>);
-      const page = store.listDeliveries(q);
-      return { ...page, counts: store.countsByStatus() };
-    });
-
-    api.get<{ Params: { id: string } }>('/v1/deliveries/:id', async (req, reply) => {
-      const d = store.getDelivery(req.params.id);
-      return d ?? sendError(reply, 404, 'not_found', `no delivery ${req.params.id}`);
-    });
-
-    api.post<{ Params: { id: string } }>('/v1/deliveries/:id/redeliver', async (req, reply) => {
-      const r = store.redeliver(req.params.id, now());
-      if (!r.ok) return sendError(reply, r.code, r.code === 404 ? 'not_found' : 'conflict', r.message);
-      notifier.worker.kick();
-      return reply.code(202).send(r.delivery);
+    declareRoute<undefined, undefined, ById>(api, {
+      method: 'POST',
+      url: '/v1/deliveries/:id/redeliver',
+      tags: ['Deliveries'],
+      summary: 'Queue a delivery again',
+      handler: async (req, reply) => reply.code(202).send(actions.redeliver(req.params.id)),
     });
   });
 }

@@ -1,7 +1,7 @@
 /** Creating, updating and deleting links: validation, permissions, metadata, events. */
 import type { Deps } from '../deps.js';
 import { canDelete, canUpdate, canView, type Caller } from '../access.js';
-import { forbidden, notFound, unauthenticated, HttpError } from '../errors.js';
+import { forbidden, notFound, unauthenticated, ValidationError } from '../errors.js';
 import { Check, LIMITS, type Input, type Ref } from '../validate.js';
 import { getUser } from '../store/users.js';
 import { attach, attachedIds, findOwnLinkByUrl, getLink, insertLink, linkJson, linkWithRelations, setLinkDeleted, updateLink, type LinkJson, type LinkRow } from '../store/links.js';
@@ -266,7 +266,7 @@ export function patchLink(deps: Deps, caller: Caller, id: number, input: Input, 
   try {
     updated = deps.db.transaction(() => apply(created))();
   } catch (e) {
-    if (isUniqueViolation(e)) throw new HttpError(422, { message: 'The url has already been taken.', errors: { url: ['The url has already been taken.'] } });
+    if (isUniqueViolation(e)) ValidationError.of('url', 'The url has already been taken.');
     throw e;
   }
   const json = linkWithRelations(deps.db, caller, updated);

@@ -7,7 +7,8 @@
 import type { Deps } from '../deps.js';
 import type { Caller } from '../access.js';
 import { notFound, unauthenticated } from '../errors.js';
-import { Check, type Input } from '../validate.js';
+import { objectOf } from '../../kit/declare.js';
+import { integer, normalizeBody, oneOf } from '../fields.js';
 import { clearTrash, restore, RESTORE_TYPES, TRASH_TYPES, trashed, type RestoreType, type TrashType } from '../store/trash.js';
 import { linkJson, type LinkRow } from '../store/links.js';
 import { collectionJson, type CollectionRow } from '../store/collections.js';
@@ -31,21 +32,22 @@ export function trashedItems(deps: Deps, caller: Caller, type: TrashType): Recor
   return rows.map((r) => collectionJson(type, r as unknown as CollectionRow));
 }
 
-/** Deletes for good all trashed items of the type named by `model`. */
-export function clearTrashOf(deps: Deps, caller: Caller, body: Input): void {
+/** The body of DELETE /trash/clear: the type to clear. */
+export const clearTrashBody = objectOf({ model: oneOf(TRASH_TYPES, { required: true }) }, { normalize: normalizeBody });
+
+/** The body of PATCH /trash/restore: the item to restore. */
+export const restoreBody = objectOf({ model: oneOf(Object.keys(RESTORE_TYPES) as RestoreType[], { required: true }), id: integer({ required: true, min: 1 }) }, { normalize: normalizeBody });
+
+/** Deletes for good all trashed items of the type named by `model` (the body is read once the caller may). */
+export function clearTrashOf(deps: Deps, caller: Caller, body: () => ReturnType<typeof clearTrashBody.check>): void {
   const owner = ownerOf(caller);
-  const c = new Check(body);
-  const model = c.oneOf('model', TRASH_TYPES, { required: true });
-  c.done();
-  if (owner !== null) clearTrash(deps.db, owner, model!);
+  const { model } = body();
+  if (owner !== null) clearTrash(deps.db, owner, model);
 }
 
 /** Restores one trashed item (`model`, `id`); 404 when the caller has no such item in the trash. */
-export function restoreFromTrash(deps: Deps, caller: Caller, body: Input): void {
+export function restoreFromTrash(deps: Deps, caller: Caller, body: () => ReturnType<typeof restoreBody.check>): void {
   const owner = ownerOf(caller);
-  const c = new Check(body);
-  const model = c.oneOf('model', Object.keys(RESTORE_TYPES) as RestoreType[], { required: true });
-  const id = c.integer('id', { required: true, min: 1 });
-  c.done();
-  if (owner === null || !restore(deps.db, owner, RESTORE_TYPES[model!], id!)) throw notFound(MODELS[model!], id!);
+  const { model, id } = body();
+  if (owner === null || !restore(deps.db, owner, RESTORE_TYPES[model], id)) throw notFound(MODELS[model], id);
 }

@@ -1,8 +1,8 @@
-/** Helpers shared by the route modules: the caller, inputs, ids, ordering. */
+/** Helpers shared by the route modules: the caller, inputs, ids, flags. */
 import type { FastifyRequest } from 'fastify';
 import type { Caller } from '../access.js';
 import { HttpError, notFound } from '../errors.js';
-import { Check, normalizeInput, ORDER_DIRS, type Input } from '../validate.js';
+import { Check, normalizeInput, type Input } from '../validate.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -29,12 +29,6 @@ export function idOf(req: FastifyRequest, model: string): number {
   const raw = (req.params as Record<string, string>).id ?? '';
   if (!/^\d{1,15}$/.test(raw)) throw notFound(model, raw);
   return Number(raw);
-}
-
-export function readOrder(c: Check, allowed: readonly string[], def = 'created_at'): { by: string; dir: 'asc' | 'desc' } {
-  const by = c.oneOf('order_by', allowed) ?? def;
-  const dir = c.oneOf('order_dir', ORDER_DIRS) ?? 'desc';
-  return { by, dir };
 }
 
 /**

@@ -13,6 +13,8 @@ import { createCollection, deleteCollection, patchCollection, viewableCollection
 import { bodyOf, callerOf, idOf, queryOf } from '../common.js';
 import { doc, enumOf, idParams, linkV1Schema, v1PageQuery, v1Paginated } from '../schemas.js';
 import { v1 } from './json.js';
+import { declareRoute } from '../../../kit/route.js';
+import { v1PageOf, v1PageOnlyQuery } from '../queries.js';
 import { readV1Order } from './links.js';
 
 export function v1CollectionRoutes(app: FastifyInstance, deps: Deps, kind: CollectionKind): void {
@@ -75,20 +77,19 @@ export function v1CollectionRoutes(app: FastifyInstance, deps: Deps, kind: Colle
     return out;
   });
 
-  app.get(
-    base + '/:id/links',
-    { schema: doc('v1', `Links of a ${one} (v1)`, { params: idParams, querystring: { type: 'object', properties: v1PageQuery }, ok: v1Paginated(linkV1Schema) }) },
-    async (req) => {
+  declareRoute(app, {
+    method: 'GET',
+    url: base + '/:id/links',
+    doc: doc('v1', `Links of a ${one} (v1)`, { params: idParams, ok: v1Paginated(linkV1Schema) }),
+    query: v1PageOnlyQuery,
+    handler: async (req, _reply, input) => {
       const caller = callerOf(req);
       const id = idOf(req, model);
       viewableCollection(deps, caller, kind, id, true);
-      const c = new Check(queryOf(req));
-      const page = readPage(c, 1);
-      c.done();
-      const p = linksOfCollection(deps.db, caller, kind, id, { by: 'created_at', dir: 'desc' }, page);
+      const p = linksOfCollection(deps.db, caller, kind, id, { by: 'created_at', dir: 'desc' }, v1PageOf(input.query));
       return envelope(req, { ...p, data: p.data.map((l) => v1(l)) }, 1);
     },
-  );
+  });
 
   for (const method of ['PATCH', 'PUT'] as const) {
     app.route({

@@ -1,13 +1,16 @@
 /** v2 lists and tags: CRUD and their links. */
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.js';
-import { Check } from '../../validate.js';
-import { envelope, readPage, requestBase } from '../../pagination.js';
+import { envelope, requestBase } from '../../pagination.js';
+import { declareRoute } from '../../../kit/route.js';
+import { orderOf, pagedQuery, pageOf } from '../queries.js';
 import { collectionJson, LIST_ORDER, listCollections, TAG_ORDER, type CollectionKind } from '../../store/collections.js';
 import { LINK_ORDER, linksOfCollection } from '../../store/links.js';
 import { createCollection, deleteCollection, patchCollection, viewableCollection } from '../../actions/collections.js';
-import { bodyOf, callerOf, idOf, queryOf, readOrder } from '../common.js';
-import { doc, enumOf, idParams, linkSchema, listBody, listSchema, pageQuery, paginated, tagBody, tagSchema } from '../schemas.js';
+import { bodyOf, callerOf, idOf } from '../common.js';
+import { doc, idParams, linkSchema, listBody, listSchema, paginated, tagBody, tagSchema } from '../schemas.js';
+
+const linksQuery = pagedQuery(LINK_ORDER);
 
 export function collectionRoutes(app: FastifyInstance, deps: Deps, kind: CollectionKind): void {
   const base = `/api/v2/${kind}`;
@@ -19,24 +22,16 @@ export function collectionRoutes(app: FastifyInstance, deps: Deps, kind: Collect
   const body = kind === 'lists' ? listBody : tagBody;
   const json = (r: Parameters<typeof collectionJson>[1]) => collectionJson(kind, r);
 
-  app.get(
-    base,
-    {
-      schema: doc(tag, `List the ${kind} visible to the caller`, {
-        querystring: { type: 'object', properties: { ...pageQuery, order_by: enumOf(order, { default: 'created_at' }) } },
-        ok: paginated(schema),
-      }),
-    },
-    async (req) => {
-      const caller = callerOf(req);
-      const c = new Check(queryOf(req));
-      const page = readPage(c);
-      const o = readOrder(c, order);
-      c.done();
-      const p = listCollections(deps.db, caller, kind, o, page);
+  declareRoute(app, {
+    method: 'GET',
+    url: base,
+    doc: doc(tag, `List the ${kind} visible to the caller`, { ok: paginated(schema) }),
+    query: pagedQuery(order),
+    handler: async (req, _reply, input) => {
+      const p = listCollections(deps.db, callerOf(req), kind, orderOf(input.query), pageOf(input.query));
       return envelope(req, { ...p, data: p.data.map(json) });
     },
-  );
+  });
 
   app.post(base, { schema: doc(tag, `Create a ${one}`, { body, ok: schema }) }, async (req) => json(createCollection(deps, callerOf(req), kind, bodyOf(req))));
 
@@ -64,24 +59,16 @@ export function collectionRoutes(app: FastifyInstance, deps: Deps, kind: Collect
     return [];
   });
 
-  app.get(
-    base + '/:id/links',
-    {
-      schema: doc(tag, `Links of a ${one} visible to the caller`, {
-        params: idParams,
-        querystring: { type: 'object', properties: { ...pageQuery, order_by: enumOf(LINK_ORDER) } },
-        ok: paginated(linkSchema),
-      }),
-    },
-    async (req) => {
+  declareRoute(app, {
+    method: 'GET',
+    url: base + '/:id/links',
+    doc: doc(tag, `Links of a ${one} visible to the caller`, { params: idParams, ok: paginated(linkSchema) }),
+    query: linksQuery,
+    handler: async (req, _reply, input) => {
       const caller = callerOf(req);
       const id = idOf(req, model);
       viewableCollection(deps, caller, kind, id, true);
-      const c = new Check(queryOf(req));
-      const page = readPage(c);
-      const o = readOrder(c, LINK_ORDER);
-      c.done();
-      return envelope(req, linksOfCollection(deps.db, caller, kind, id, o, page));
+      return envelope(req, linksOfCollection(deps.db, caller, kind, id, orderOf(input.query), pageOf(input.query)));
     },
-  );
+  });
 }

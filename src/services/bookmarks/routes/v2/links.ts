@@ -2,12 +2,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { Check } from '../../validate.js';
-import { envelope, readPage } from '../../pagination.js';
+import { envelope } from '../../pagination.js';
+import { declareRoute } from '../../../kit/route.js';
+import { orderOf, pagedQuery, pageOf } from '../queries.js';
 import { getLink, LINK_ORDER, linkJson, linkWithRelations, listLinks, visibleUrlExists } from '../../store/links.js';
 import { notesOfLink, noteJson, NOTE_ORDER } from '../../store/notes.js';
 import { createLink, deleteLink, ownLink, patchLink, requireUser, viewableLink } from '../../actions/links.js';
-import { bodyOf, callerOf, idOf, queryOf, readOrder } from '../common.js';
-import { doc, enumOf, idParams, linkBody, linkFullSchema, linkSchema, noteSchema, pageQuery, paginated } from '../schemas.js';
+import { bodyOf, callerOf, idOf, queryOf } from '../common.js';
+import { doc, idParams, linkBody, linkFullSchema, linkSchema, noteSchema, paginated } from '../schemas.js';
 import { forbiddenEmpty } from '../../errors.js';
 import { canView } from '../../access.js';
 import { notFound } from '../../errors.js';
@@ -15,9 +17,11 @@ import { linksToCheck, linksVersion } from '../../store/links.js';
 import { scopeKey } from '../../access.js';
 import { PageCache } from '../../page-cache.js';
 
+const linksQuery = pagedQuery(LINK_ORDER);
+const notesQuery = pagedQuery(NOTE_ORDER);
+
 export function linkRoutes(app: FastifyInstance, deps: Deps): void {
   const pages = new PageCache();
-  const orderQuery = { order_by: enumOf(LINK_ORDER, { default: 'created_at' }) };
 
   app.get(
     '/api/v2/links/check',
@@ -50,21 +54,20 @@ export function linkRoutes(app: FastifyInstance, deps: Deps): void {
     },
   );
 
-  app.get(
-    '/api/v2/links',
-    { schema: doc('Links', 'List the links visible to the caller', { querystring: { type: 'object', properties: { ...pageQuery, ...orderQuery } }, ok: paginated(linkSchema) }) },
-    async (req, reply) => {
+  declareRoute(app, {
+    method: 'GET',
+    url: '/api/v2/links',
+    doc: doc('Links', 'List the links visible to the caller', { ok: paginated(linkSchema) }),
+    query: linksQuery,
+    handler: async (req, reply, input) => {
       const caller = callerOf(req);
-      const c = new Check(queryOf(req));
-      const page = readPage(c);
-      const order = readOrder(c, LINK_ORDER);
-      c.done();
+      const order = orderOf(input.query);
       const cacheable = order.by !== 'random';
       const key = `${scopeKey(caller)} ${req.host} ${req.url}`;
       const version = linksVersion(deps.db);
       let body = cacheable ? pages.get(key, version) : undefined;
       if (body === undefined) {
-        const p = listLinks(deps.db, caller, order, page);
+        const p = listLinks(deps.db, caller, order, pageOf(input.query));
         body = JSON.stringify(envelope(req, { ...p, data: p.data.map(linkJson) }));
         if (cacheable) pages.set(key, version, body);
       }
@@ -73,7 +76,7 @@ export function linkRoutes(app: FastifyInstance, deps: Deps): void {
         .serializer((s: unknown) => s as string)
         .send(body);
     },
-  );
+  });
 
   app.post('/api/v2/links', { schema: doc('Links', 'Create a link (title and description fetched from the page when omitted)', { body: linkBody, ok: linkFullSchema }) }, async (req) =>
     createLink(deps, callerOf(req), bodyOf(req)),
@@ -98,27 +101,19 @@ export function linkRoutes(app: FastifyInstance, deps: Deps): void {
     return [];
   });
 
-  app.get(
-    '/api/v2/links/:id/notes',
-    {
-      schema: doc('Links', 'Notes of a link', {
-        params: idParams,
-        querystring: { type: 'object', properties: { ...pageQuery, order_by: enumOf(NOTE_ORDER) } },
-        ok: paginated(noteSchema),
-      }),
-    },
-    async (req) => {
+  declareRoute(app, {
+    method: 'GET',
+    url: '/api/v2/links/:id/notes',
+    doc: doc('Links', 'Notes of a link', { params: idParams, ok: paginated(noteSchema) }),
+    query: notesQuery,
+    handler: async (req, _reply, input) => {
       const caller = callerOf(req);
       const id = idOf(req, 'Link');
       const link = getLink(deps.db, id);
       if (!link) throw notFound('Link', id);
       if (!canView(caller, link)) throw forbiddenEmpty();
-      const c = new Check(queryOf(req));
-      const page = readPage(c);
-      const order = readOrder(c, NOTE_ORDER);
-      c.done();
-      const p = notesOfLink(deps.db, caller, id, order, page);
+      const p = notesOfLink(deps.db, caller, id, orderOf(input.query), pageOf(input.query));
       return envelope(req, { ...p, data: p.data.map(noteJson) });
     },
-  );
+  });
 }

@@ -5,10 +5,11 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.js';
-import { RESTORE_TYPES, TRASH_TYPES } from '../../store/trash.js';
-import { clearTrashOf, restoreFromTrash, trashedItems } from '../../actions/trash.js';
-import { bodyOf, callerOf } from '../common.js';
-import { doc, enumOf, linkSchema, listSchema, noteSchema, tagSchema, v1Object } from '../schemas.js';
+import { TRASH_TYPES } from '../../store/trash.js';
+import { clearTrashBody, clearTrashOf, restoreBody, restoreFromTrash, trashedItems } from '../../actions/trash.js';
+import { declareRoute } from '../../../kit/route.js';
+import { callerOf } from '../common.js';
+import { doc, linkSchema, listSchema, noteSchema, tagSchema, v1Object } from '../schemas.js';
 import { v1 } from '../v1/json.js';
 
 export function trashRoutes(app: FastifyInstance, deps: Deps, version: 'v1' | 'v2' = 'v2'): void {
@@ -24,31 +25,25 @@ export function trashRoutes(app: FastifyInstance, deps: Deps, version: 'v1' | 'v
     );
   }
 
-  app.delete(
-    `/api/${version}/trash/clear`,
-    {
-      schema: doc(tag, `Delete all trashed items of one type for good${isV1 ? ' (v1): 204' : ''}`, {
-        body: { type: 'object', required: ['model'], properties: { model: enumOf(TRASH_TYPES) } },
-        ...(isV1 ? { okStatus: 204, ok: { type: 'null' } } : {}),
-      }),
-    },
-    async (req, reply) => {
-      clearTrashOf(deps, callerOf(req), bodyOf(req));
+  declareRoute(app, {
+    method: 'DELETE',
+    url: `/api/${version}/trash/clear`,
+    doc: doc(tag, `Delete all trashed items of one type for good${isV1 ? ' (v1): 204' : ''}`, isV1 ? { okStatus: 204, ok: { type: 'null' } } : {}),
+    body: clearTrashBody,
+    handler: async (req, reply, input) => {
+      clearTrashOf(deps, callerOf(req), () => input.body);
       return isV1 ? reply.code(204).send() : [];
     },
-  );
+  });
 
-  app.patch(
-    `/api/${version}/trash/restore`,
-    {
-      schema: doc(tag, `Restore one trashed item${isV1 ? ' (v1): {}' : ''}`, {
-        body: { type: 'object', required: ['model', 'id'], properties: { model: enumOf(Object.keys(RESTORE_TYPES)), id: { type: 'integer' } } },
-        ...(isV1 ? { ok: { type: 'object', maxProperties: 0 } } : {}),
-      }),
-    },
-    async (req) => {
-      restoreFromTrash(deps, callerOf(req), bodyOf(req));
+  declareRoute(app, {
+    method: 'PATCH',
+    url: `/api/${version}/trash/restore`,
+    doc: doc(tag, `Restore one trashed item${isV1 ? ' (v1): {}' : ''}`, isV1 ? { ok: { type: 'object', maxProperties: 0 } } : {}),
+    body: restoreBody,
+    handler: async (req, _reply, input) => {
+      restoreFromTrash(deps, callerOf(req), () => input.body);
       return isV1 ? {} : [];
     },
-  );
+  });
 }

@@ -20,13 +20,12 @@ import type { PipelineManager } from '../manager.js';
 import { mergeFamilies, renderJson, renderPrometheus, type MetricFamily } from '../metrics-format.js';
 import { pipelineMetrics } from '../metrics.js';
 import { deployed } from './completion.js';
-import { enumParam, type Query } from './util.js';
+import { objectOf } from '../../../kit/declare.js';
+import { declareRoute } from '../../../kit/route.js';
+import { choice } from './query-fields.js';
 
-type MetricsFormat = 'prometheus' | 'json';
-
-function metricsFormat(q: Query): MetricsFormat {
-  return enumParam(q, 'format', ['prometheus', 'json'] as const, 'prometheus');
-}
+const metricsQuery = objectOf({ format: choice(['prometheus', 'json'] as const, 'prometheus') });
+type MetricsFormat = ReturnType<typeof metricsQuery.check>['format'];
 
 function send(reply: FastifyReply, format: MetricsFormat, families: MetricFamily[]): FastifyReply {
   if (format === 'json')
@@ -38,11 +37,17 @@ function send(reply: FastifyReply, format: MetricsFormat, families: MetricFamily
 }
 
 export function metricsRoutes(app: FastifyInstance, manager: PipelineManager): void {
-  app.get<{ Params: { name: string } }>('/pipelines/:name/metrics', async (req, reply) => {
-    const format = metricsFormat(req.query as Query);
-    const host = deployed(manager, req.params.name);
-    const rec = manager.get(req.params.name).rec;
-    return send(reply, format, pipelineMetrics(host, rec));
+  declareRoute<undefined, ReturnType<typeof metricsQuery.check>, { name: string }>(app, {
+    method: 'GET',
+    url: '/pipelines/:name/metrics',
+    summary: "A running pipeline's metrics (Prometheus text or JSON)",
+    query: metricsQuery,
+    handler: async (req, reply, input) => {
+      const { format } = input.query; // a bad format is refused before the pipeline is looked up
+      const host = deployed(manager, req.params.name);
+      const rec = manager.get(req.params.name).rec;
+      return send(reply, format, pipelineMetrics(host, rec));
+    },
   });
 
   app.get('/metrics', async (_req, reply) => {

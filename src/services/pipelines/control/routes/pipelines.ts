@@ -13,6 +13,12 @@ import { PIPELINE_SELECTORS, serializePipeline as serialize, serializeProgram, t
 import { answerApi, clientApiOf, type ClientRequest } from '../client-api.js';
 import { deployed } from './completion.js';
 import { boolParam, enumParam, isObject, jsonBody, parseDescr, parsePatch, type Query } from './util.js';
+import { objectOf } from '../../../kit/declare.js';
+import { declareRoute } from '../../../kit/route.js';
+import { choice, flag } from './query-fields.js';
+
+/** GET /pipelines: ?selector (all, status, ...) and ?code (the program's SQL in each answer). */
+const listQuery = objectOf({ selector: choice(PIPELINE_SELECTORS, 'all'), code: flag(true) });
 
 /** `forced`: the API every client gets (`ops serve --feldera`/`--pipeline-api`); undefined: each client its own. */
 export function pipelineRoutes(app: FastifyInstance, manager: PipelineManager, forced?: PipelineApi): void {
@@ -29,10 +35,15 @@ export function pipelineRoutes(app: FastifyInstance, manager: PipelineManager, f
 
   app.get('/programs', async () => manager.list().map((e) => serializeProgram(e.rec)));
 
-  app.get('/pipelines', async (req) => {
-    enumParam(req.query as Query, 'selector', PIPELINE_SELECTORS, 'all'); // refused even when there is no pipeline to answer
-    const code = boolParam(req.query as Query, 'code', true);
-    return manager.list().map((e) => serializePipeline(described(req, undefined), e.rec, e.dep, { code }));
+  declareRoute(app, {
+    method: 'GET',
+    url: '/pipelines',
+    summary: 'List the pipelines',
+    query: listQuery,
+    handler: async (req, _reply, input) => {
+      const { code } = input.query; // the selector is refused even when there is no pipeline to answer
+      return manager.list().map((e) => serializePipeline(described(req, undefined), e.rec, e.dep, { code }));
+    },
   });
 
   app.post('/pipelines', async (req, reply) => {

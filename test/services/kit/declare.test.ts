@@ -1,0 +1,76 @@
+/** services/kit/declare.ts: one declaration gives the checker (order of problems, defaults), the value and the schema. */
+import { describe, expect, it } from 'vitest';
+import { field, objectOf, optional, withDefault } from '../../../src/services/kit/declare.js';
+import { ValidationError } from '../../../src/services/kit/errors.js';
+
+const name = field<string>({ type: 'string', minLength: 1 }, (v, fail) => (typeof v === 'string' && v !== '' ? v : fail('must be a name')));
+const size = field<number>({ type: 'integer' }, (v, fail) => (Number.isInteger(v) ? (v as number) : fail('must be an integer')));
+
+const shape = objectOf(
+  { name, size: optional(size), page: withDefault(size, 1) },
+  {
+    notObject: 'must be an object with a name',
+    unknownField: (allowed) => `unknown (allowed: ${allowed.join(', ')})`,
+    refine: (value, _input, problems) => {
+      if (value.size !== undefined && value.size > 10) problems.add('size', 'is more than 10');
+    },
+  },
+);
+
+function problemsOf(input: unknown) {
+  try {
+    shape.check(input);
+  } catch (e) {
+    expect(e).toBeInstanceOf(ValidationError);
+    return (e as ValidationError).errors;
+  }
+  throw new Error('no problem found');
+}
+
+describe('objectOf', () => {
+  it('gives the value: required and defaulted fields there, absent optional ones left out', () => {
+    const v = shape.check({ name: 'a' });
+    expect(v).toEqual({ name: 'a', page: 1 });
+    expect('size' in v).toBe(false);
+    // the type: name and page are always there, size may be
+    const typed: { name: string; page: number; size?: number } = shape.check({ name: 'b', size: 3, page: 2 });
+    expect(typed).toEqual({ name: 'b', size: 3, page: 2 });
+  });
+
+  it('reports unknown keys first, then fields in declared order, then rules across fields; all at once', () => {
+    const errors = problemsOf({ page: 'x', size: 'y', zed: 1, name: '' });
+    expect(Object.keys(errors)).toEqual(['zed', 'name', 'size', 'page']);
+    expect(errors).toEqual({ zed: ['unknown (allowed: name, size, page)'], name: ['must be a name'], size: ['must be an integer'], page: ['must be an integer'] });
+    expect(problemsOf({ name: 'a', size: 11 })).toEqual({ size: ['is more than 10'] });
+  });
+
+  it('refuses input that is not an object under `body`, with the message given', () => {
+    for (const input of [undefined, null, [], 'text', 3]) expect(problemsOf(input)).toEqual({ body: ['must be an object with a name'] });
+  });
+
+  it('a ValidationError says every problem in its message', () => {
+    expect(new ValidationError({ a: ['x', 'y'], b: ['z'] }).message).toBe('a: x; y; b: z');
+  });
+
+  it('precheck refuses keys before anything else is read', () => {
+    const q = objectOf({ size: optional(size) }, { precheck: (input, problems) => void (input.old !== undefined && problems.add('old', 'is gone')) });
+    let errors: unknown;
+    try {
+      q.check({ old: 1, size: 'x' });
+    } catch (e) {
+      errors = (e as ValidationError).errors;
+    }
+    expect(errors).toEqual({ old: ['is gone'] });
+    // a query-like object without notObject: absent input reads as {}
+    expect(q.check(undefined)).toEqual({});
+  });
+
+  it('documents what it checks as JSON Schema', () => {
+    expect(shape.schema).toEqual({
+      type: 'object',
+      properties: { name: { type: 'string', minLength: 1 }, size: { type: 'integer' }, page: { type: 'integer', default: 1 } },
+      required: ['name'],
+      additionalProperties: false,
+    });
+  });
+});
