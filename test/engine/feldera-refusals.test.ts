@@ -53,6 +53,8 @@ describe("refusals with Feldera's message text", () => {
     ["SELECT * FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(intt), INTERVAL '1' HOUR))", "Cannot apply 'TUMBLE' to arguments of type"],
     ['SELECT -CAST(intt AS INT UNSIGNED) AS x FROM t', 'Unary minus cannot be applied to unsigned values'],
     ['SELECT udt[3] AS x FROM t', 'ROW subscript 3 is out of range'],
+    ['SELECT TIME_TRUNC(ts, HOUR) AS x FROM t', "Cannot apply 'TIME_TRUNC' to arguments of type"],
+    ["SELECT TIMESTAMP_TRUNC(CAST('10:00:00' AS TIME), HOUR) AS x FROM t", "Cannot apply 'TIMESTAMP_TRUNC' to arguments of type"],
   ])('%s', (view, message) => {
     expect(refusal(view).toLowerCase()).toContain(message.toLowerCase());
   });
