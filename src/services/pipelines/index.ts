@@ -27,7 +27,7 @@ import { AuthThrottle } from '../auth-throttle.js';
 import { guardLog, StoreGuard, storeOpenOptions, watchWrites } from '../store-guard.js';
 import { BODY_LIMITS, capOf, DEFAULT_CAPS } from '../limits.js';
 
-/** Ceiling of the buffered-body parser (the API routes get BODY_LIMITS.pipelinesJson; ingress streams, limited by ingress/limits.ts). */
+/** Ceiling of the buffered-body parser (the API routes get BODY_LIMITS.pipelinesJson; ingress streams, limited by shared/ingress-limits.ts). */
 export const BODY_LIMIT = 256 * 1024 * 1024;
 export const DEFAULT_KEEPALIVE_MS = 3000;
 
@@ -146,8 +146,9 @@ const service: ServiceModule = {
       logs.endFollowers();
     });
 
-    pipelineRoutes(app, manager, ctx.options.pipelineApi === 'current' || ctx.options.pipelineApi === 'v0.24' ? ctx.options.pipelineApi : undefined);
-    ioRoutes(app, manager);
+    const forcedApi = ctx.options.pipelineApi === 'current' || ctx.options.pipelineApi === 'v0.24' ? ctx.options.pipelineApi : undefined;
+    pipelineRoutes(app, manager, forcedApi);
+    ioRoutes(app, manager, forcedApi);
     completionRoutes(app, manager);
     metricsRoutes(app, manager);
     eventRoutes(app, manager);
@@ -160,7 +161,7 @@ const service: ServiceModule = {
       scope.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
       ingressRoutes(scope, manager, positiveNumber(ctx.options.pipelinesIngressBodyLimit) ?? DEFAULT_INGRESS_BODY_LIMIT);
     });
-    miscRoutes(app, manager, logs, keys);
+    miscRoutes(app, manager, logs, keys, forcedApi);
 
     return {
       health: () => ({ status: guard.status === 'ok' ? ('ok' as const) : ('degraded' as const), store: guard.status, pipelines: manager.list().length, auth: authOn }),

@@ -56,7 +56,7 @@ export const Errors = {
     new ApiError(
       400,
       'InvalidPipelineAction',
-      `Invalid pipeline action '${action}'; valid actions are: 'start', 'pause', 'shutdown', 'stop', 'resume', 'clear', 'dismiss_error', 'start_transaction' or 'commit_transaction'`,
+      `Invalid pipeline action '${action}'; valid actions are: 'start', 'pause', 'shutdown', 'stop', 'resume', 'clear', 'dismiss_error', 'start_transaction', 'commit_transaction', 'update_runtime' or 'start_compaction'`,
       { action },
     ),
   notRunning: (id: string, name: string) =>

@@ -14,6 +14,8 @@ import { UPDATE_FORMATS, type UpdateFormat } from '../../shared/update-formats.j
 import { bodyTooLarge } from '../../shared/ingress-limits.js';
 import type { PipelineManager } from '../manager.js';
 import { findRelation } from '../../shared/names.js';
+import { answerApi } from '../client-api.js';
+import type { PipelineApi } from '../model.js';
 import { boolParam, enumParam, intParam, jsonBodyText, param, rawBody, type Query } from './util.js';
 import { parquetFileName, QUERY_CONTENT_TYPES, QUERY_FORMATS } from '../../shared/query-format.js';
 
@@ -99,10 +101,11 @@ export function ingressRoutes(app: FastifyInstance, manager: PipelineManager, bo
   });
 }
 
-export function ioRoutes(app: FastifyInstance, manager: PipelineManager): void {
+/** `forced`: the API every client gets (`ops serve --feldera`); undefined: each client its own (client-api.ts). */
+export function ioRoutes(app: FastifyInstance, manager: PipelineManager, forced?: PipelineApi): void {
   app.post<{ Params: { name: string; view: string } }>('/pipelines/:name/egress/:view', async (req, reply) => {
     const q = req.query as Query;
-    const { runtime } = manager.runtimeOf(req.params.name);
+    const { runtime, entry } = manager.runtimeOf(req.params.name);
     const rel = findRelation(runtime.program, req.params.view, 'any');
     const mode = param(q, 'mode') ?? 'watch';
     const query = param(q, 'query') ?? 'table';
@@ -130,8 +133,10 @@ export function ioRoutes(app: FastifyInstance, manager: PipelineManager): void {
     if (mode === 'watch') {
       // today's send_snapshot=true: the contents first; only what Feldera keeps integrated can be sent so
       if (config.sendSnapshot && !rel.declaredMaterialized) throw Errors.snapshotNeedsMaterialized(endpoint, rel.name);
+      // today's Feldera writes `snapshot` in every chunk (false outside a send_snapshot's snapshot); v0.24 had none
+      const todays = answerApi(forced, { headers: req.headers, query: q }, entry.rec.client_api) === 'current';
       reply.hijack();
-      runtime.addWatcher(rel, config, reply.raw, endpoint);
+      runtime.addWatcher(rel, { ...config, snapshotField: config.sendSnapshot || todays }, reply.raw, endpoint);
       return;
     }
 
