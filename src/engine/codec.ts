@@ -23,8 +23,12 @@ function keeps(t: SqlType): ColumnKeeps | null {
     case 'TINYINT':
     case 'SMALLINT':
     case 'INTEGER':
-    case 'BIGINT': {
-      const [lo, hi] = t.kind === 'BIGINT' ? [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER] : INT_RANGE[t.kind]!;
+    case 'BIGINT':
+    case 'UTINYINT':
+    case 'USMALLINT':
+    case 'UINTEGER':
+    case 'UBIGINT': {
+      const [lo, hi] = t.kind === 'BIGINT' ? [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER] : t.kind === 'UBIGINT' ? [0, Number.MAX_SAFE_INTEGER] : INT_RANGE[t.kind]!;
       return { kind: 'int', lo, hi };
     }
     case 'VARCHAR':
