@@ -5,9 +5,16 @@ import { LogFollower } from '../../runner/log-follower.js';
 import { formatLog, jsonLogsEnabled, type LogBook, type LogRecord } from '../../runner/logs.js';
 import type { PipelineManager } from '../manager.js';
 import { pipelineStats } from '../stats.js';
-import { boolParam, intParam, jsonBody, param, type Query } from './util.js';
+import { jsonBody } from './util.js';
 import { Errors } from '../../shared/errors.js';
+import { objectOf } from '../../../kit/declare.js';
+import { declareRoute } from '../../../kit/route.js';
+import { count, flag } from './query-fields.js';
 import { version } from '../../../../core/version.js';
+
+/** ?lines (the last n; absent: every line), then ?follow (keep the answer open for new lines). */
+const logsQuery = objectOf({ lines: count('a number of lines (0 or more)'), follow: flag(false) });
+type LogsQuery = ReturnType<typeof logsQuery.check>;
 
 export function miscRoutes(app: FastifyInstance, manager: PipelineManager, logs: LogBook, keys: ApiKeys): void {
   // today's platform configuration (Feldera's Configuration object): no telemetry, an open-source edition
@@ -42,12 +49,8 @@ export function miscRoutes(app: FastifyInstance, manager: PipelineManager, logs:
     return pipelineStats(runtime, entry.dep.deployment_config);
   });
 
-  const sendLogs = (req: { query: unknown; raw: { on: (ev: string, f: () => void) => void } }, reply: FastifyReply, id: string | undefined) => {
-    const q = req.query as Query;
-    const rawTail = param(q, 'lines');
-    const tail = rawTail === undefined || rawTail === '' ? undefined : intParam(q, 'lines', 0); // absent: every line
-    if (tail !== undefined && tail < 0) throw Errors.badParam('lines', rawTail!, 'a number of lines (0 or more)');
-    const follow = boolParam(q, 'follow', false);
+  const sendLogs = (query: LogsQuery, reply: FastifyReply, id: string | undefined) => {
+    const { lines: tail, follow } = query;
     const json = jsonLogsEnabled();
     let lines = logs.lines(id);
     if (tail !== undefined) lines = tail === 0 ? [] : lines.slice(-tail);
@@ -65,12 +68,24 @@ export function miscRoutes(app: FastifyInstance, manager: PipelineManager, logs:
     return undefined;
   };
 
-  app.get<{ Params: { name: string } }>('/pipelines/:name/logs', async (req, reply) => {
-    const e = manager.get(req.params.name);
-    return sendLogs(req, reply, e.rec.id);
+  declareRoute<undefined, LogsQuery, { name: string }>(app, {
+    method: 'GET',
+    url: '/pipelines/:name/logs',
+    summary: "A pipeline's log (text), followed with ?follow=true",
+    query: logsQuery,
+    handler: async (req, reply, input) => {
+      const e = manager.get(req.params.name);
+      return sendLogs(input.query, reply, e.rec.id);
+    },
   });
 
-  app.get('/logs', async (req, reply) => sendLogs(req, reply, undefined));
+  declareRoute<undefined, LogsQuery>(app, {
+    method: 'GET',
+    url: '/logs',
+    summary: "The manager's and every pipeline's log (text)",
+    query: logsQuery,
+    handler: async (_req, reply, input) => sendLogs(input.query, reply, undefined),
+  });
 
   app.get('/api_keys', async () => keys.list());
   app.get<{ Params: { name: string } }>('/api_keys/:name', async (req) => keys.get(req.params.name));
