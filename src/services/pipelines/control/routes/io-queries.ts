@@ -6,7 +6,7 @@
  * The handler reads them after the pipeline and the relation are found (those answers come first).
  */
 import { field, objectOf, optional, withDefault } from '../../../kit/declare.js';
-import { Errors } from '../../shared/errors.js';
+import { ApiError, Errors } from '../../shared/errors.js';
 import { UPDATE_FORMATS, type UpdateFormat } from '../../shared/update-formats.js';
 import { QUERY_FORMATS } from '../../shared/query-format.js';
 import { boolParam, param, type Query } from './util.js';
@@ -61,3 +61,34 @@ export const adHocQuery = objectOf({
   }),
   format: choice(QUERY_FORMATS, 'text'),
 });
+
+/** A parameter from a closed set, worded as the manager's InvalidQueryParameter (`expected 'a' or 'b'`). */
+function oneOf<T extends string>(values: readonly T[], dflt: T, expected: string) {
+  return withDefault(
+    field<T>({ type: 'string', enum: [...values] }, (v, _fail, name) => {
+      const given = last(v, name)!;
+      if (!(values as readonly string[]).includes(given)) throw Errors.badParam(name, given, expected);
+      return given as T;
+    }),
+    dflt,
+  );
+}
+
+/**
+ * Egress: `mode` (watch or snapshot), then `query` (table, quantiles, neighborhood; only snapshots answer the
+ * last two: 405). The connector's parameters (`format`, `backpressure`, `send_snapshot`, the encoders') and
+ * `quantiles` are read after, by egress-config.ts and the snapshot, as the manager reads them.
+ */
+export const egressQuery = objectOf(
+  {
+    mode: oneOf(['watch', 'snapshot'] as const, 'watch', "'watch' or 'snapshot'"),
+    query: oneOf(['table', 'quantiles', 'neighborhood'] as const, 'table', "'table', 'quantiles' or 'neighborhood'"),
+  },
+  {
+    refine: ({ mode, query }) => {
+      if (mode === 'watch' && query === 'quantiles') throw new ApiError(405, 'QuantileStreamingNotSupported', 'Continuous monitoring is not supported for quantiles. Use mode=snapshot instead.');
+      if (mode === 'watch' && query === 'neighborhood')
+        throw new ApiError(405, 'NeighborhoodStreamingNotSupported', 'Continuous monitoring is not supported for neighborhoods. Use mode=snapshot instead.');
+    },
+  },
+);

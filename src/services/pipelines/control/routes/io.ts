@@ -16,7 +16,7 @@ import { findRelation } from '../../shared/names.js';
 import { boolParam, intParam, jsonBodyText, param, rawBody, type Query } from './util.js';
 import { parquetFileName, QUERY_CONTENT_TYPES } from '../../shared/query-format.js';
 import { declareRoute } from '../../../kit/route.js';
-import { adHocQuery, ingressQuery, ingressShape } from './io-queries.js';
+import { adHocQuery, egressQuery, ingressQuery, ingressShape } from './io-queries.js';
 
 /** The request body as a stream of chunks (ingress routes take it unparsed): the raw request when no content-type parser ran. */
 function bodyStream(req: FastifyRequest): AsyncIterable<Uint8Array> | Uint8Array {
@@ -96,57 +96,59 @@ export function ingressRoutes(app: FastifyInstance, manager: PipelineManager, bo
 }
 
 export function ioRoutes(app: FastifyInstance, manager: PipelineManager): void {
-  app.post<{ Params: { name: string; view: string } }>('/pipelines/:name/egress/:view', async (req, reply) => {
-    const q = req.query as Query;
-    const { runtime } = manager.runtimeOf(req.params.name);
-    const rel = findRelation(runtime.program, req.params.view, 'any');
-    const mode = param(q, 'mode') ?? 'watch';
-    const query = param(q, 'query') ?? 'table';
-    const endpoint = `api-${mode === 'watch' ? 'watch' : `snapshot-${query === 'table' ? '' : query + '-'}`}-${rel?.name ?? req.params.view}-${randomUUID()}`;
-    if (!rel) throw Errors.unknownOutputStream(endpoint, req.params.view);
-    if (mode !== 'watch' && mode !== 'snapshot') throw Errors.badParam('mode', mode, "'watch' or 'snapshot'");
-    if (query !== 'table' && query !== 'quantiles' && query !== 'neighborhood') throw Errors.badParam('query', query, "'table', 'quantiles' or 'neighborhood'");
-    if (mode === 'watch' && query === 'quantiles') throw new ApiError(405, 'QuantileStreamingNotSupported', 'Continuous monitoring is not supported for quantiles. Use mode=snapshot instead.');
-    if (mode === 'watch' && query === 'neighborhood')
-      throw new ApiError(405, 'NeighborhoodStreamingNotSupported', 'Continuous monitoring is not supported for neighborhoods. Use mode=snapshot instead.');
-    // a watch stream's connector config: a JSON body (today's Feldera) or the query string
-    const bodyText = mode === 'watch' ? rawBody(req) : '';
-    const config = bodyHasConfig(bodyText)
-      ? egressConfigFromBody({ text: bodyText, query: q, endpoint, columns: rel.columns })
-      : egressConfigFromQuery({
-          query: q,
-          queryText: queryString(req.url),
-          endpoint,
-          columns: rel.columns,
-          format: outputFormat(param(q, 'format') ?? 'csv'),
-          backpressure: boolParam(q, 'backpressure', false),
-          sendSnapshot: mode === 'watch' && boolParam(q, 'send_snapshot', false),
-        });
+  declareRoute<undefined, ReturnType<typeof egressQuery.check>, { name: string; view: string }>(app, {
+    method: 'POST',
+    url: '/pipelines/:name/egress/:view',
+    summary: "A view's changes as a stream (mode=watch) or its contents (mode=snapshot)",
+    query: egressQuery,
+    handler: async (req, reply, input) => {
+      const q = req.query as Query;
+      const { runtime } = manager.runtimeOf(req.params.name);
+      const rel = findRelation(runtime.program, req.params.view, 'any');
+      // the endpoint's name (in the errors) is made of the parameters as given, before they are checked
+      const given = { mode: param(q, 'mode') ?? 'watch', query: param(q, 'query') ?? 'table' };
+      const endpoint = `api-${given.mode === 'watch' ? 'watch' : `snapshot-${given.query === 'table' ? '' : given.query + '-'}`}-${rel?.name ?? req.params.view}-${randomUUID()}`;
+      if (!rel) throw Errors.unknownOutputStream(endpoint, req.params.view);
+      const { mode, query } = input.query;
+      // a watch stream's connector config: a JSON body (today's Feldera) or the query string
+      const bodyText = mode === 'watch' ? rawBody(req) : '';
+      const config = bodyHasConfig(bodyText)
+        ? egressConfigFromBody({ text: bodyText, query: q, endpoint, columns: rel.columns })
+        : egressConfigFromQuery({
+            query: q,
+            queryText: queryString(req.url),
+            endpoint,
+            columns: rel.columns,
+            format: outputFormat(param(q, 'format') ?? 'csv'),
+            backpressure: boolParam(q, 'backpressure', false),
+            sendSnapshot: mode === 'watch' && boolParam(q, 'send_snapshot', false),
+          });
 
-    if (mode === 'watch') {
-      // today's send_snapshot=true: the contents first; only what Feldera keeps integrated can be sent so
-      if (config.sendSnapshot && !rel.declaredMaterialized) throw Errors.snapshotNeedsMaterialized(endpoint, rel.name);
-      reply.hijack();
-      runtime.addWatcher(rel, config, reply.raw, endpoint);
-      return;
-    }
+      if (mode === 'watch') {
+        // today's send_snapshot=true: the contents first; only what Feldera keeps integrated can be sent so
+        if (config.sendSnapshot && !rel.declaredMaterialized) throw Errors.snapshotNeedsMaterialized(endpoint, rel.name);
+        reply.hijack();
+        runtime.addWatcher(rel, config, reply.raw, endpoint);
+        return;
+      }
 
-    // Snapshots read the integrated contents (in the pipeline's worker), written as one object.
-    refuseSnapshotEncoding(endpoint, config.encoding);
-    let quantiles = 100;
-    if (query === 'quantiles') {
-      quantiles = intParam(q, 'quantiles', 100);
-      if (quantiles < 1 || quantiles > 1000)
-        throw new ApiError(416, 'NumQuantilesOutOfRange', `The requested number of quantiles, ${quantiles}, is beyond the allowed range 1 to 1000.`, { quantiles });
-    }
-    const body = await runtime.snapshot({
-      relation: rel.name,
-      format: config.encoding.format,
-      query,
-      quantiles,
-      neighborhood: query === 'neighborhood' ? jsonBodyText(req) : null,
-    });
-    return reply.code(200).header('content-type', 'application/json').send(body);
+      // Snapshots read the integrated contents (in the pipeline's worker), written as one object.
+      refuseSnapshotEncoding(endpoint, config.encoding);
+      let quantiles = 100;
+      if (query === 'quantiles') {
+        quantiles = intParam(q, 'quantiles', 100);
+        if (quantiles < 1 || quantiles > 1000)
+          throw new ApiError(416, 'NumQuantilesOutOfRange', `The requested number of quantiles, ${quantiles}, is beyond the allowed range 1 to 1000.`, { quantiles });
+      }
+      const body = await runtime.snapshot({
+        relation: rel.name,
+        format: config.encoding.format,
+        query,
+        quantiles,
+        neighborhood: query === 'neighborhood' ? jsonBodyText(req) : null,
+      });
+      return reply.code(200).header('content-type', 'application/json').send(body);
+    },
   });
 
   // today's ad-hoc query endpoint: a SELECT over materialized tables and views, or an INSERT INTO a table, run in the worker
