@@ -69,6 +69,7 @@ __ops_sub() {
     'pipe/validate') __ops_r='validate' ;;
     'pipe/copy') __ops_r='copy' ;;
     'pipe/config') __ops_r='config' ;;
+    'pipe/connector') __ops_r='connector' ;;
     'pipe/ingest') __ops_r='ingest' ;;
     'pipe/watch') __ops_r='watch' ;;
     'pipe/snapshot') __ops_r='snapshot' ;;
@@ -84,6 +85,9 @@ __ops_sub() {
     'pipe program/set') __ops_r='set' ;;
     'pipe config/get') __ops_r='get' ;;
     'pipe config/set') __ops_r='set' ;;
+    'pipe connector/start') __ops_r='start' ;;
+    'pipe connector/pause') __ops_r='pause' ;;
+    'pipe connector/stats') __ops_r='stats' ;;
     'pipe txn/start') __ops_r='start' ;;
     'pipe txn/commit') __ops_r='commit' ;;
     'pipe txn/status') __ops_r='status' ;;
@@ -141,9 +145,10 @@ __ops_subs() {
     'bm notes') __ops_r='add edit rm' ;;
     'bm bulk') __ops_r='add edit rm' ;;
     'bm trash') __ops_r='list restore clear' ;;
-    'pipe') __ops_r='create list status programs start pause shutdown restart delete clear program diff validate copy config ingest watch snapshot query shell stats logs metrics events txn clock' ;;
+    'pipe') __ops_r='create list status programs start pause shutdown restart delete clear program diff validate copy config connector ingest watch snapshot query shell stats logs metrics events txn clock' ;;
     'pipe program') __ops_r='get set' ;;
     'pipe config') __ops_r='get set' ;;
+    'pipe connector') __ops_r='start pause stats' ;;
     'pipe txn') __ops_r='start commit status' ;;
     'hook') __ops_r='serve verify sign replay register update list rm trigger deliveries redeliver dashboard' ;;
     'serve') __ops_r='status stop logs reset user token key' ;;
@@ -221,6 +226,10 @@ __ops_opts() {
     'pipe config') __ops_r='--help -h' ;;
     'pipe config get') __ops_r='--help -h' ;;
     'pipe config set') __ops_r='--help -h' ;;
+    'pipe connector') __ops_r='--help -h' ;;
+    'pipe connector start') __ops_r='--help -h' ;;
+    'pipe connector pause') __ops_r='--help -h' ;;
+    'pipe connector stats') __ops_r='--help -h' ;;
     'pipe ingest') __ops_r='--format --batch-size --skip --header --no-header --wait --force --help -h' ;;
     'pipe watch') __ops_r='--raw --snapshot --count --help -h' ;;
     'pipe snapshot') __ops_r='--help -h' ;;
@@ -526,6 +535,14 @@ __ops_value() {
     'pipe config get|-h') __ops_r=''; return 0 ;;
     'pipe config set|--help') __ops_r=''; return 0 ;;
     'pipe config set|-h') __ops_r=''; return 0 ;;
+    'pipe connector|--help') __ops_r=''; return 0 ;;
+    'pipe connector|-h') __ops_r=''; return 0 ;;
+    'pipe connector start|--help') __ops_r=''; return 0 ;;
+    'pipe connector start|-h') __ops_r=''; return 0 ;;
+    'pipe connector pause|--help') __ops_r=''; return 0 ;;
+    'pipe connector pause|-h') __ops_r=''; return 0 ;;
+    'pipe connector stats|--help') __ops_r=''; return 0 ;;
+    'pipe connector stats|-h') __ops_r=''; return 0 ;;
     'pipe ingest|--format') __ops_r='c:json csv'; return 0 ;;
     'pipe ingest|--batch-size') __ops_r='-'; return 0 ;;
     'pipe ingest|--skip') __ops_r='-'; return 0 ;;
@@ -818,6 +835,9 @@ __ops_arg() {
     'pipe copy') case "$2" in 0) __ops_r='d:pipelines' ;; 1) __ops_r='-' ;; esac ;;
     'pipe config get') case "$2" in 0) __ops_r='d:pipelines' ;; 1) __ops_r='-' ;; esac ;;
     'pipe config set') case "$2" in 0) __ops_r='d:pipelines' ;; 1) __ops_r='-' ;; 2) __ops_r='-' ;; esac ;;
+    'pipe connector start') case "$2" in 0) __ops_r='d:pipelines' ;; 1) __ops_r='d:relations:0' ;; 2) __ops_r='-' ;; esac ;;
+    'pipe connector pause') case "$2" in 0) __ops_r='d:pipelines' ;; 1) __ops_r='d:relations:0' ;; 2) __ops_r='-' ;; esac ;;
+    'pipe connector stats') case "$2" in 0) __ops_r='d:pipelines' ;; 1) __ops_r='d:relations:0' ;; 2) __ops_r='-' ;; esac ;;
     'pipe ingest') case "$2" in 0) __ops_r='d:pipelines' ;; 1) __ops_r='d:relations:0' ;; 2) __ops_r='f' ;; esac ;;
     'pipe watch') case "$2" in 0) __ops_r='d:pipelines' ;; 1) __ops_r='d:relations:0' ;; *) [ "$2" -ge 1 ] && __ops_r='d:relations:0' ;; esac ;;
     'pipe snapshot') case "$2" in 0) __ops_r='d:pipelines' ;; 1) __ops_r='d:relations:0' ;; esac ;;

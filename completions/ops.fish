@@ -128,6 +128,8 @@ function __ops_sub --argument-names cpath word
             echo 'copy'
         case 'pipe/config'
             echo 'config'
+        case 'pipe/connector'
+            echo 'connector'
         case 'pipe/ingest'
             echo 'ingest'
         case 'pipe/watch'
@@ -158,6 +160,12 @@ function __ops_sub --argument-names cpath word
             echo 'get'
         case 'pipe config/set'
             echo 'set'
+        case 'pipe connector/start'
+            echo 'start'
+        case 'pipe connector/pause'
+            echo 'pause'
+        case 'pipe connector/stats'
+            echo 'stats'
         case 'pipe txn/start'
             echo 'start'
         case 'pipe txn/commit'
@@ -264,11 +272,13 @@ function __ops_subs --argument-names cpath
         case 'bm trash'
             printf '%s\n' 'list	What is in the trash' 'restore	Restore items (type: link, list, tag or note)' 'clear	Delete the trash for good (asks first; --yes in scripts)'
         case 'pipe'
-            printf '%s\n' 'create	Create or replace a pipeline from a SQL file (or stdin) and wait for it to compile' 'list	List the pipelines with their program and deployment state' 'status	Program and deployment state of a pipeline, its errors, and since when' 'programs	List the programs (GET /v0/programs, or derived from the pipelines on servers without it)' 'start	Start a pipeline and wait until it is Running (--timeout SECONDS; exit 8 when it runs out)' 'pause	Pause a pipeline (deploys it paused when it is shut down) and wait until Paused' 'shutdown	Shut a pipeline down (today\'s Feldera: stop) and wait until it is stopped; its state is lost' 'restart	Stop a pipeline, waiting until it is stopped, then start it and wait until it is Running' 'delete	Delete a stopped pipeline (asks for confirmation; --yes in scripts)' 'clear	Delete a stopped pipeline\'s stored state (today\'s /clear; asks for confirmation, --yes in scripts)' 'program	Read or replace the SQL program of a pipeline' 'diff	Compare the stored SQL program with a file: a unified diff; exit 1 when they differ, 0 when equal' 'validate	Compile a SQL program on the server without creating a pipeline; exit 1 with its errors' 'copy	Copy a pipeline\'s definition (program, description, runtime and program config; not its state) to a new pipeline' 'config	Read or change a pipeline\'s runtime_config (workers, resources, storage, ...)' 'ingest	Send rows or changes to a table: NDJSON, a JSON array, or CSV; "-" or no file reads stdin' 'watch	Stream the changes of views: one NDJSON line per change, {"view":..,"insert"|"delete":row}' 'snapshot	Print the current contents of a view (a table, or --json)' 'query	Run an ad-hoc SELECT over the materialized tables and views of a running pipeline (a table, or --json), or an INSERT INTO one of its tables (prints the count)' 'shell	An interactive SQL shell over a running pipeline (statements end with ";"; \\q to quit)' 'stats	Statistics of a running pipeline (a table, or --json); --watch to refresh' 'logs	Print the log of a pipeline; --follow to keep printing new lines' 'metrics	Metrics of a running pipeline: the Prometheus text, or Feldera\'s JSON form with --json' 'events	A pipeline\'s monitor events (its statuses over time), newest first; or one event by id or `latest`' 'txn	Transactions: input held until the commit applies it all as one step' 'clock	The NOW() clock of a pipeline driven over HTTP (dev_tweaks.now_http_driven): print it, or move it forward first'
+            printf '%s\n' 'create	Create or replace a pipeline from a SQL file (or stdin) and wait for it to compile' 'list	List the pipelines with their program and deployment state' 'status	Program and deployment state of a pipeline, its errors, and since when' 'programs	List the programs (GET /v0/programs, or derived from the pipelines on servers without it)' 'start	Start a pipeline and wait until it is Running (--timeout SECONDS; exit 8 when it runs out)' 'pause	Pause a pipeline (deploys it paused when it is shut down) and wait until Paused' 'shutdown	Shut a pipeline down (today\'s Feldera: stop) and wait until it is stopped; its state is lost' 'restart	Stop a pipeline, waiting until it is stopped, then start it and wait until it is Running' 'delete	Delete a stopped pipeline (asks for confirmation; --yes in scripts)' 'clear	Delete a stopped pipeline\'s stored state (today\'s /clear; asks for confirmation, --yes in scripts)' 'program	Read or replace the SQL program of a pipeline' 'diff	Compare the stored SQL program with a file: a unified diff; exit 1 when they differ, 0 when equal' 'validate	Compile a SQL program on the server without creating a pipeline; exit 1 with its errors' 'copy	Copy a pipeline\'s definition (program, description, runtime and program config; not its state) to a new pipeline' 'config	Read or change a pipeline\'s runtime_config (workers, resources, storage, ...)' 'connector	Input connectors: pause one (it stops reading; what it read stays queued), start it again, see its stats' 'ingest	Send rows or changes to a table: NDJSON, a JSON array, or CSV; "-" or no file reads stdin' 'watch	Stream the changes of views: one NDJSON line per change, {"view":..,"insert"|"delete":row}' 'snapshot	Print the current contents of a view (a table, or --json)' 'query	Run an ad-hoc SELECT over the materialized tables and views of a running pipeline (a table, or --json), or an INSERT INTO one of its tables (prints the count)' 'shell	An interactive SQL shell over a running pipeline (statements end with ";"; \\q to quit)' 'stats	Statistics of a running pipeline (a table, or --json); --watch to refresh' 'logs	Print the log of a pipeline; --follow to keep printing new lines' 'metrics	Metrics of a running pipeline: the Prometheus text, or Feldera\'s JSON form with --json' 'events	A pipeline\'s monitor events (its statuses over time), newest first; or one event by id or `latest`' 'txn	Transactions: input held until the commit applies it all as one step' 'clock	The NOW() clock of a pipeline driven over HTTP (dev_tweaks.now_http_driven): print it, or move it forward first'
         case 'pipe program'
             printf '%s\n' 'get	Print the stored SQL program byte for byte (--json: {name, program_code})' 'set	Replace the SQL program of a stopped pipeline and wait for it to compile'
         case 'pipe config'
             printf '%s\n' 'get	Print the runtime_config as JSON, or the value of one KEY (a dotted path)' 'set	Set one KEY of the runtime_config of a stopped pipeline (VALUE: JSON, else a string)'
+        case 'pipe connector'
+            printf '%s\n' 'start	Start (resume) an input connector: it reads again, its queued data is applied' 'pause	Pause an input connector: it stops reading, what it read and has not applied stays queued' 'stats	An input connector\'s status and figures (paused, records, bytes, errors)'
         case 'pipe txn'
             printf '%s\n' 'start	Open a transaction and print its id (--json: {transaction_id})' 'commit	Commit the open transaction; --wait returns once it is applied (--timeout SECONDS; exit 8 when it runs out)' 'status	The pipeline\'s transaction: status, id, records held and for how long'
         case 'hook'
@@ -414,6 +424,14 @@ function __ops_opts --argument-names cpath
         case 'pipe config get'
             printf '%s\n' '--help	show help' '-h	show help'
         case 'pipe config set'
+            printf '%s\n' '--help	show help' '-h	show help'
+        case 'pipe connector'
+            printf '%s\n' '--help	show help' '-h	show help'
+        case 'pipe connector start'
+            printf '%s\n' '--help	show help' '-h	show help'
+        case 'pipe connector pause'
+            printf '%s\n' '--help	show help' '-h	show help'
+        case 'pipe connector stats'
             printf '%s\n' '--help	show help' '-h	show help'
         case 'pipe ingest'
             printf '%s\n' '--format	input format (default: from the file name, else JSON)' '--batch-size	records per request' '--skip	leave out the first N records of the input (to go on after an interrupted ingest)' '--header	CSV: the first line is a header naming the columns (default: when it names them)' '--no-header	CSV: the first line is a row, even if it looks like a header' '--wait	return when the pipeline has processed everything sent' '--force	send even while the pipeline is paused' '--help	show help' '-h	show help'
@@ -1010,6 +1028,22 @@ function __ops_value
         case 'pipe config set|--help'
             echo ''; return 0
         case 'pipe config set|-h'
+            echo ''; return 0
+        case 'pipe connector|--help'
+            echo ''; return 0
+        case 'pipe connector|-h'
+            echo ''; return 0
+        case 'pipe connector start|--help'
+            echo ''; return 0
+        case 'pipe connector start|-h'
+            echo ''; return 0
+        case 'pipe connector pause|--help'
+            echo ''; return 0
+        case 'pipe connector pause|-h'
+            echo ''; return 0
+        case 'pipe connector stats|--help'
+            echo ''; return 0
+        case 'pipe connector stats|-h'
             echo ''; return 0
         case 'pipe ingest|--format'
             echo 'c:json csv'; return 0
@@ -1735,6 +1769,33 @@ function __ops_arg
                     echo 'd:pipelines'
                 case 1
                     echo '-'
+                case 2
+                    echo '-'
+            end
+        case 'pipe connector start'
+            switch $argv[2]
+                case 0
+                    echo 'd:pipelines'
+                case 1
+                    echo 'd:relations:0'
+                case 2
+                    echo '-'
+            end
+        case 'pipe connector pause'
+            switch $argv[2]
+                case 0
+                    echo 'd:pipelines'
+                case 1
+                    echo 'd:relations:0'
+                case 2
+                    echo '-'
+            end
+        case 'pipe connector stats'
+            switch $argv[2]
+                case 0
+                    echo 'd:pipelines'
+                case 1
+                    echo 'd:relations:0'
                 case 2
                     echo '-'
             end

@@ -35,13 +35,44 @@ const servicesFromDist = {
   },
 };
 
+/**
+ * undici's Client loads its HTTP/2 half (client-h2.js, and with it node:http2, tls and crypto: a tenth of a
+ * command's start) on load, though it runs only on a connection that negotiated h2 (never for the CLI's plain
+ * http, nor by default). Here it is loaded on that first use instead: the same function, called the same way.
+ * The build fails if undici changes the line, rather than quietly loading it again.
+ */
+const H2_REQUIRE = "const connectH2 = require('./client-h2.js')";
+const lazyUndiciH2 = {
+  name: 'lazy-undici-h2',
+  transform(code, id) {
+    if (!id.split(sep).join('/').endsWith('/node_modules/undici/lib/dispatcher/client.js')) return null;
+    if (!code.includes(H2_REQUIRE)) throw new Error(`bundle-cli: undici's client.js no longer has \`${H2_REQUIRE}\`: update lazyUndiciH2`);
+    return { code: code.replace(H2_REQUIRE, "const connectH2 = (client, socket) => require('./client-h2.js')(client, socket)"), map: null };
+  },
+};
+
+/**
+ * commander loads node:child_process (and with it dgram, net's socket lists...) on load for its executable
+ * subcommands, which ops has none of: loaded on the first spawn instead. The build fails if the line changes.
+ */
+const CHILD_PROCESS_REQUIRE = "const childProcess = require('node:child_process');";
+const lazyCommanderChildProcess = {
+  name: 'lazy-commander-child-process',
+  transform(code, id) {
+    if (!id.split(sep).join('/').endsWith('/node_modules/commander/lib/command.js')) return null;
+    if (!code.includes(CHILD_PROCESS_REQUIRE)) throw new Error(`bundle-cli: commander's command.js no longer has \`${CHILD_PROCESS_REQUIRE}\`: update lazyCommanderChildProcess`);
+    const lazy = "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };";
+    return { code: code.replace(CHILD_PROCESS_REQUIRE, lazy), map: null };
+  },
+};
+
 rmSync(out, { recursive: true, force: true });
 await build({
   input: { main: join(src, 'main.ts') },
   platform: 'node',
   logLevel: 'warn',
   resolve: { extensionAlias: { '.js': ['.ts', '.js'] } },
-  plugins: [servicesFromDist],
+  plugins: [servicesFromDist, lazyUndiciH2, lazyCommanderChildProcess],
   // chalk is loaded at once by output.ts and later by progress.ts: that it stays in the first chunk is meant
   onLog: (level, log, handler) => (log.code === 'INEFFECTIVE_DYNAMIC_IMPORT' ? undefined : handler(level, log)),
   output: {

@@ -240,6 +240,16 @@ export class PipelinesClient {
     return { now_ms: data.now_ms, now: data.now };
   }
 
+  /** Today's input connector orchestration: start (resume) or pause one input connector of a table. */
+  async connectorAction(name: string, table: string, connector: string, action: 'start' | 'pause'): Promise<void> {
+    await this.http.request('POST', this.path(name, `/tables/${enc(table)}/connectors/${enc(connector)}/${action}`), { idempotent: true });
+  }
+
+  /** Today's stats of one input connector (its `/stats` inputs entry: `paused`, metrics, config...). */
+  async connectorStats(name: string, table: string, connector: string): Promise<Record<string, unknown>> {
+    return this.http.json<Record<string, unknown>>('GET', this.path(name, `/tables/${enc(table)}/connectors/${enc(connector)}/stats`));
+  }
+
   /** Today's `/start_transaction`: the new transaction's id. */
   async startTransaction(name: string): Promise<number> {
     const data = await this.http.json<{ transaction_id?: unknown }>('POST', this.path(name, '/start_transaction'), { idempotent: false });

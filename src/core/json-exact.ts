@@ -9,13 +9,13 @@
  * cost: the exact path runs only for a text holding a run of 16 or more digits (points allowed between them;
  * looking for one costs about a fifteenth of JSON.parse), and jsonText searches its output only when it
  * printed a JsonNumber.
- * Why not engine/json-text.ts: the engine imports nothing of ours and core imports no engine; the jobs differ
- * too (the engine reads big integers as bigints to compute with them; the CLI only passes any number's digits
- * on, decimals included).
+ * Which literals those are is found by wire/json-numbers.ts, which engine/json-text.ts uses too; the jobs differ
+ * after that (the engine reads big integers as bigints to compute with them; the CLI only passes any number's
+ * digits on, decimals included).
  */
+import { changedByDouble, longDigitRuns, markLongNumbers, NUMBER_LITERAL, restoreMarks } from '../wire/json-numbers.js';
 
-/** A JSON number literal: the only texts a JsonNumber may hold (it is printed into JSON as it is). */
-const NUMBER_LITERAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+export { mayHoldLongNumber } from '../wire/json-numbers.js';
 
 /** Passed by parseJsonExact, which has checked the literal already. */
 const CHECKED: unique symbol = Symbol('checked');
@@ -56,39 +56,6 @@ export function jsonText(value: unknown, indent?: number): string {
   return printed === before || text === undefined ? text : text.replace(MARKED, '$1');
 }
 
-const isDigitOrPoint = (c: number) => (c >= 48 && c <= 57) || c === 46;
-
-/**
- * The runs of digits and points with 16 or more digits, as [start, end) pairs (undefined when none): where a
- * number may be beyond what a double holds. Looks at every 16th character only (a run that long cannot fall
- * between two looks), and around a look that lands on a digit; linear, and about a fifteenth of JSON.parse's
- * time on rows of short numbers.
- */
-function longDigitRuns(text: string): number[] | undefined {
-  let runs: number[] | undefined;
-  const n = text.length;
-  for (let i = 15; i < n; i += 16) {
-    if (!isDigitOrPoint(text.charCodeAt(i))) continue;
-    let start = i;
-    while (start > 0 && isDigitOrPoint(text.charCodeAt(start - 1))) start--;
-    let end = i + 1;
-    while (end < n && isDigitOrPoint(text.charCodeAt(end))) end++;
-    if (end - start >= 16) {
-      let digits = 0;
-      for (let j = start; j < end; j++) if (text.charCodeAt(j) !== 46) digits++;
-      if (digits >= 16) (runs ??= []).push(start, end);
-    }
-    // the next look: 16 past the end of this run (no run of 16 fits between)
-    i = end - 1;
-  }
-  return runs;
-}
-
-/** Whether the text holds a run of 16 or more digits (points allowed between them): the exact path's trigger. */
-export function mayHoldLongNumber(text: string): boolean {
-  return longDigitRuns(text) !== undefined;
-}
-
 /** JSON.parse that reads a number JS would print with other digits as a JsonNumber. Throws SyntaxError as JSON.parse. */
 export function parseJsonExact(text: string): unknown {
   const runs = longDigitRuns(text);
@@ -103,7 +70,7 @@ export function parseJsonExact(text: string): unknown {
   }
   // a run inside a string looked like a number (marking it broke the text), or the text is not JSON: scan it all
   kept.length = 0;
-  const scanned = markLongNumbers(text, kept);
+  const scanned = markLongNumbers(text, (literal) => MARK_JSON + (kept.push(literal) - 1) + '"');
   return kept.length === 0 ? JSON.parse(text) : restore(JSON.parse(scanned), kept);
 }
 
@@ -144,107 +111,7 @@ function markRuns(text: string, runs: number[], kept: string[]): string {
   return out + text.slice(copied);
 }
 
-/**
- * The text with each number literal (outside strings) that JS would change turned into the string
- * `"<MARK><index into kept>"`. Malformed text is left for JSON.parse to refuse.
- */
-function markLongNumbers(text: string, kept: string[]): string {
-  let out = '';
-  let copied = 0;
-  const n = text.length;
-  for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 34 /* " */) {
-      // to the closing quote: a quote with an even number of backslashes before it
-      for (;;) {
-        i = text.indexOf('"', i + 1);
-        if (i < 0) return text; // unterminated: JSON.parse refuses it
-        let slashes = 0;
-        while (text.charCodeAt(i - 1 - slashes) === 92 /* \ */) slashes++;
-        if (slashes % 2 === 0) break;
-      }
-      continue;
-    }
-    if (c !== 45 /* - */ && (c < 48 || c > 57)) continue;
-    let end = i + 1;
-    let digits = c === 45 ? 0 : 1;
-    let integer = true;
-    for (; end < n; end++) {
-      const d = text.charCodeAt(end);
-      if (d >= 48 && d <= 57) digits++;
-      else if (d === 46 /* . */ || d === 101 /* e */ || d === 69 /* E */ || d === 43 /* + */ || d === 45 /* - */) integer = false;
-      else break;
-    }
-    if (digits >= 16) {
-      const literal = text.slice(i, end);
-      if (NUMBER_LITERAL.test(literal) && changedByDouble(literal, integer)) {
-        out += text.slice(copied, i) + MARK_JSON + kept.length + '"';
-        kept.push(literal);
-        copied = end;
-      }
-    }
-    i = end - 1;
-  }
-  return out + text.slice(copied);
-}
-
-/**
- * Whether a JS number may not carry a number literal: an integer beyond ±(2^53 - 1) (kept without asking how
- * JS would print it: the answer is slow, and a kept integer prints as it was written anyway), or another
- * number that JS would print as another decimal value.
- */
-function changedByDouble(literal: string, integer: boolean): boolean {
-  if (integer) {
-    // beyond 2^53 - 1 = 9007199254740991, told by the digits (no conversion to a number)
-    const digits = literal.charCodeAt(0) === 45 /* - */ ? literal.slice(1) : literal;
-    return digits.length > 16 || (digits.length === 16 && digits > '9007199254740991');
-  }
-  const printed = String(Number(literal));
-  return printed !== literal && !sameDecimal(literal, printed);
-}
-
-/** Whether two number literals write the same decimal value (`1.50` and `1.5`, `1e21` and `1000000000000000000000`). */
-function sameDecimal(a: string, b: string): boolean {
-  const x = decimalParts(a);
-  const y = decimalParts(b);
-  return x.digits === y.digits && (x.digits === '' || (x.negative === y.negative && x.exponent === y.exponent));
-}
-
-/** A literal as sign, significant digits (no leading or trailing zeros) and the power of ten of the last one. */
-function decimalParts(literal: string): { negative: boolean; digits: string; exponent: number } {
-  const m = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(literal);
-  if (!m) return { negative: false, digits: literal, exponent: 0 };
-  const fraction = m[3] ?? '';
-  let digits = (m[2]! + fraction).replace(/^0+/, '');
-  let exponent = Number(m[4] ?? 0) - fraction.length;
-  const trimmed = digits.replace(/0+$/, '');
-  exponent += digits.length - trimmed.length;
-  digits = trimmed;
-  return { negative: m[1] === '-', digits, exponent };
-}
-
-/** The parsed value with each marked string replaced by its JsonNumber (walked without recursion). */
+/** The parsed value with each marked string replaced by its JsonNumber. */
 function restore(value: unknown, kept: string[]): unknown {
-  const swap = (child: string): unknown => (child.startsWith(MARK) ? new JsonNumber(kept[Number(child.slice(MARK.length))]!, CHECKED) : child);
-  if (typeof value === 'string') return swap(value);
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const v = stack.pop();
-    if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) {
-        const child: unknown = v[i];
-        if (typeof child === 'string') v[i] = swap(child);
-        else if (typeof child === 'object' && child !== null) stack.push(child);
-      }
-    } else if (typeof v === 'object' && v !== null) {
-      const obj = v as Record<string, unknown>;
-      for (const k in obj) {
-        const child = obj[k];
-        if (typeof child === 'string') {
-          if (child.startsWith(MARK)) obj[k] = swap(child);
-        } else if (typeof child === 'object' && child !== null) stack.push(child);
-      }
-    }
-  }
-  return value;
+  return restoreMarks(value, MARK, (marked) => new JsonNumber(kept[Number(marked.slice(MARK.length))]!, CHECKED));
 }

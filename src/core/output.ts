@@ -4,7 +4,7 @@
  * sanitised of control characters in table and TSV modes (JSON escapes them by itself). A number read with
  * every digit (a JsonNumber, core/json-exact.ts) is printed with those digits in every format.
  */
-import Table from 'cli-table3';
+import type Table from 'cli-table3';
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Io } from './io.js';
 import { writeAll } from './io.js';
@@ -69,7 +69,8 @@ export class Output {
     if (this.format === 'json') return this.writeJson(raw);
     if (this.format === 'tsv') return this.write(this.tsvLines(rows, columns));
     if (rows.length === 0) return;
-    await this.write(this.table(rows, columns) + '\n');
+    const TableClass = await loadTable();
+    await this.write(this.render(TableClass, rows, this.layout(rows, columns), true) + '\n');
   }
 
   /** Print one record: key/value lines on a terminal and in TSV, the object with --json. */
@@ -98,7 +99,8 @@ export class Output {
           await this.write(this.tsvLines(rows, columns));
         } else if (rows.length > 0) {
           layout ??= this.layout(rows, columns, true);
-          await this.write(this.render(rows, layout, first) + '\n');
+          const TableClass = await loadTable();
+          await this.write(this.render(TableClass, rows, layout, first) + '\n');
           first = false;
         }
       },
@@ -146,10 +148,6 @@ export class Output {
     return rows.map((row) => columns.map((col) => cellText(valueOf(row, col)).replace(/\t/g, ' ')).join('\t') + '\n').join('');
   }
 
-  private table<T>(rows: readonly T[], columns: Column<T>[], withHeader = true): string {
-    return this.render(rows, this.layout(rows, columns), withHeader);
-  }
-
   /**
    * Which columns a terminal table shows and how wide: widths from the content, shrinkable columns cut to fit
    * the terminal, then optional columns left out (rightmost first) while it is still too wide. A streamed
@@ -174,8 +172,8 @@ export class Output {
     }
   }
 
-  private render<T>(rows: readonly T[], { columns, widths, streamed }: TableLayout<T>, withHeader: boolean): string {
-    const table = new Table({
+  private render<T>(TableClass: typeof Table, rows: readonly T[], { columns, widths, streamed }: TableLayout<T>, withHeader: boolean): string {
+    const table = new TableClass({
       head: withHeader ? columns.map((col) => this.c.bold(col.header.toUpperCase())) : [],
       chars: BORDERLESS,
       style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 },
@@ -219,6 +217,13 @@ export function displayWidth(text: string): number {
     width += wide ? 2 : 1;
   }
   return width;
+}
+
+/** cli-table3 (with @colors/colors and string-width), loaded for the first terminal table: TSV and JSON output never need it. */
+let tableClass: Promise<typeof Table> | undefined;
+function loadTable(): Promise<typeof Table> {
+  tableClass ??= import('cli-table3').then((m) => m.default);
+  return tableClass;
 }
 
 interface TableLayout<T> {

@@ -127,7 +127,7 @@ export function fromJson(v: JsonValue | undefined, t: SqlType): Value {
       throw new ValueError(`invalid type: ${describe(v)}, expected an interval`);
     case 'MAP': {
       if (typeof v !== 'object' || Array.isArray(v) || v instanceof JsonNumberText) throw new ValueError(`invalid type: ${describe(v)}, expected a map`);
-      return makeMap(Object.entries(v).map(([k, x]) => [fromJson(k, t.key!), fromJson(x, t.elem!)]));
+      return makeMap(Object.entries(v).map(([k, x]) => [mapKeyFromJson(k, t.key!), fromJson(x, t.elem!)]));
     }
     case 'VARIANT':
       return canonicalJson(v);
@@ -146,6 +146,19 @@ export function fromJson(v: JsonValue | undefined, t: SqlType): Value {
     case 'NULL':
       throw new ValueError(`invalid type: ${describe(v)}, expected null`);
   }
+}
+
+/**
+ * A JSON object's key as a MAP key of type t. JSON keys are strings; as serde_json's map-key reader (which
+ * Feldera's JSON input uses), a key of an integer or floating-point type is read from its text: `{"1": "a"}` is
+ * a MAP<INT, VARCHAR>. Other key types read the string as it is.
+ */
+function mapKeyFromJson(k: string, t: SqlType): Value {
+  if (t.kind in INT_BOUNDS) {
+    const b = parseIntText(k);
+    if (b !== undefined && k.trim() === k) return fromJson(b, t);
+  } else if ((t.kind === 'REAL' || t.kind === 'DOUBLE') && /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(k)) return fromJson(new JsonNumberText(k), t);
+  return fromJson(k, t);
 }
 
 /**

@@ -2,8 +2,11 @@
 // run (issue 32: each at most 2x; --help and --version at most 1.5x). The commands are run interleaved, round
 // after round, so that machine noise hits them all alike; the figure is each command's median wall time.
 // `ops pipe watch` is timed up to its first line (--snapshot prints the view at once). BENCH_QUICK=1: 5 rounds.
+// Beside the wall time, each command's CPU time (user + system, from the kernel's count of waited-for children on
+// Linux) as a ratio to `node -e 0`'s: on a machine shared with other work, wall times stretch with the load and
+// squeeze the ratios; CPU time says what the command itself costs.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -26,6 +29,18 @@ function startServer() {
     child.on('exit', (code) => reject(new Error(`ops serve exited ${code}`)));
   });
 }
+
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
+/** CPU ms of this process's waited-for children so far (Linux /proc; null elsewhere). */
+function childCpuMs() {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[13]) + Number(fields[14])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+const cpu = Object.create(null);
 
 const time = (args) => {
   const t0 = process.hrtime.bigint();
@@ -66,7 +81,13 @@ const cases = {
 const times = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
 try {
   for (const run of Object.values(cases)) await run(); // warm the file cache and the server
-  for (let i = 0; i < rounds; i++) for (const [name, run] of Object.entries(cases)) times[name].push(await run());
+  for (let i = 0; i < rounds; i++)
+    for (const [name, run] of Object.entries(cases)) {
+      const before = childCpuMs();
+      times[name].push(await run());
+      const after = childCpuMs();
+      if (before !== null && after !== null) cpu[name] = (cpu[name] ?? 0) + after - before;
+    }
 } finally {
   server.kill('SIGTERM');
   await new Promise((resolve) => server.once('exit', resolve));
@@ -74,10 +95,12 @@ try {
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const base = median(times['node -e 0']);
-console.log(`median of ${rounds} rounds each, against a running ops serve --demo`);
+const cpuBase = cpu['node -e 0'];
+console.log(`median of ${rounds} rounds each, against a running ops serve --demo; cpu: mean CPU time per run and its ratio`);
 for (const [name, xs] of Object.entries(times)) {
   const m = median(xs);
   const target = name === 'node -e 0' ? null : name === 'ops --version' || name === 'ops --help' ? 1.5 : 2;
   const ratio = m / base;
-  console.log(`${name.padEnd(26)} ${m.toFixed(1).padStart(7)} ms  ${ratio.toFixed(2)}x${target ? `  (target <= ${target}x: ${ratio <= target ? 'met' : 'NOT met'})` : ''}`);
+  const cpuText = cpuBase ? `  cpu ${(cpu[name] / rounds).toFixed(0).padStart(4)} ms ${(cpu[name] / cpuBase).toFixed(2)}x` : '';
+  console.log(`${name.padEnd(26)} ${m.toFixed(1).padStart(7)} ms  ${ratio.toFixed(2)}x${cpuText}${target ? `  (target <= ${target}x: ${ratio <= target ? 'met' : 'NOT met'})` : ''}`);
 }

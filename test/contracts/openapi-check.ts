@@ -9,7 +9,8 @@
  *
  * Answers (AnswerChecker): the operation exists, the status is one it declares (exactly, or as `4XX`/`5XX`), and a
  * JSON body passes the declared schema, read as OpenAPI 3.0 reads it (`nullable`; schemas may refer to
- * themselves, as ColumnType does).
+ * themselves, as ColumnType does). A response marked `x-stream: ndjson` (a streamed answer such as egress) has
+ * each of its lines checked as one value of the schema.
  */
 import { Ajv, type ValidateFunction } from 'ajv';
 
@@ -224,17 +225,25 @@ export class AnswerChecker {
     if (!declared) return [`${where}: status ${a.status} is not one ${op.method} ${op.template} answers (${Object.keys(responses).join(', ')})`];
     const schema = declared.content?.['application/json']?.schema;
     if (!schema) return [];
-    let body: unknown;
-    try {
-      body = JSON.parse(a.body);
-    } catch {
-      return [`${where}: the body is not JSON: ${a.body.slice(0, 80)}`];
+    // a streamed answer (`x-stream: ndjson`, as egress): every non-empty line is one value of the schema
+    const values = declared['x-stream'] === 'ndjson' ? a.body.split('\n').filter((l) => l.trim() !== '') : [a.body];
+    const problems: string[] = [];
+    for (const [i, text] of values.entries()) {
+      const at = values.length > 1 ? `${where} (line ${i + 1})` : where;
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        problems.push(`${at}: the body is not JSON: ${text.slice(0, 80)}`);
+        continue;
+      }
+      let v = this.compiled.get(schema);
+      if (!v) {
+        v = this.ajv.compile(jsonSchemaOf(schema));
+        this.compiled.set(schema, v);
+      }
+      if (!v(body)) problems.push(`${at}: ${this.ajv.errorsText(v.errors, { dataVar: 'answer' })}`);
     }
-    let v = this.compiled.get(schema);
-    if (!v) {
-      v = this.ajv.compile(jsonSchemaOf(schema));
-      this.compiled.set(schema, v);
-    }
-    return v(body) ? [] : [`${where}: ${this.ajv.errorsText(v.errors, { dataVar: 'answer' })}`];
+    return problems;
   }
 }

@@ -18,6 +18,7 @@ import { runPipeStats } from '../../src/commands/pipe/stats.js';
 import { runPipeEvents } from '../../src/commands/pipe/events.js';
 import { runPipeMetrics } from '../../src/commands/pipe/metrics.js';
 import { runPipeTxnCommit, runPipeTxnStart, runPipeTxnStatus } from '../../src/commands/pipe/txn.js';
+import { runPipeConnectorAction, runPipeConnectorStats } from '../../src/commands/pipe/connector.js';
 import { runPipeWatch } from '../../src/commands/pipe/watch.js';
 import { tempDir } from '../helpers/cli.js';
 import { memoryIo } from '../helpers/memory-io.js';
@@ -69,6 +70,9 @@ async function session(generation: Generation): Promise<FakeFeldera> {
     await run(async (ctx) => void (await runPipeTxnStart({ name: 'p1' }, ctx)));
     await run(async (ctx) => void (await runPipeTxnStatus({ name: 'p1' }, ctx)));
     await run((ctx) => runPipeTxnCommit({ name: 'p1', wait: true }, ctx));
+    await run((ctx) => runPipeConnectorAction({ name: 'p1', table: 'orders', connector: 'src', action: 'pause' }, ctx));
+    await run((ctx) => runPipeConnectorAction({ name: 'p1', table: 'orders', connector: 'src', action: 'start' }, ctx));
+    await run((ctx) => runPipeConnectorStats({ name: 'p1', table: 'orders', connector: 'src' }, ctx));
   }
   await run((ctx) => runPipePause({ name: 'p1', wait: true }, ctx));
   await run((ctx) => runPipeShutdown({ name: 'p1', wait: true }, ctx));
@@ -90,7 +94,7 @@ describe("ops pipe against today's Feldera contract", () => {
 
   test('the session covered the operations the client uses', () => {
     const used = new Set(fake.requests.map((r) => contract.operationOf(r.method, r.path)));
-    for (const op of ['PUT /v0/pipelines/{pipeline_name}', 'POST /v0/pipelines/{pipeline_name}/ingress/{table_name}', 'POST /v0/pipelines/{pipeline_name}/egress/{table_name}', 'GET /v0/pipelines/{pipeline_name}/logs', 'GET /v0/pipelines/{pipeline_name}/query', 'POST /v0/pipelines/{pipeline_name}/stop', 'GET /v0/pipelines/{pipeline_name}/stats', 'DELETE /v0/pipelines/{pipeline_name}', 'GET /v0/pipelines/{pipeline_name}/metrics', 'GET /v0/pipelines/{pipeline_name}/events', 'GET /v0/pipelines/{pipeline_name}/events/{event_id}', 'POST /v0/pipelines/{pipeline_name}/start_transaction', 'POST /v0/pipelines/{pipeline_name}/commit_transaction']) {
+    for (const op of ['PUT /v0/pipelines/{pipeline_name}', 'POST /v0/pipelines/{pipeline_name}/ingress/{table_name}', 'POST /v0/pipelines/{pipeline_name}/egress/{table_name}', 'GET /v0/pipelines/{pipeline_name}/logs', 'GET /v0/pipelines/{pipeline_name}/query', 'POST /v0/pipelines/{pipeline_name}/stop', 'GET /v0/pipelines/{pipeline_name}/stats', 'DELETE /v0/pipelines/{pipeline_name}', 'GET /v0/pipelines/{pipeline_name}/metrics', 'GET /v0/pipelines/{pipeline_name}/events', 'GET /v0/pipelines/{pipeline_name}/events/{event_id}', 'POST /v0/pipelines/{pipeline_name}/start_transaction', 'POST /v0/pipelines/{pipeline_name}/commit_transaction', 'POST /v0/pipelines/{pipeline_name}/tables/{table_name}/connectors/{connector_name}/{action}', 'GET /v0/pipelines/{pipeline_name}/tables/{table_name}/connectors/{connector_name}/stats']) {
       expect(used, op).toContain(op);
     }
   });

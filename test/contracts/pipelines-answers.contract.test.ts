@@ -2,13 +2,17 @@
  * The pipeline API's answers against today's Feldera contract (feldera-answers.contract.json, the response types
  * of openapi.json v0.337 written as a subset): a default `ops serve` driven with today's Python SDK's requests
  * (create, compile, selectors, update, patch, start, pause, resume, stop, clear, a failed compilation, errors,
- * delete), every JSON answer checked, and every operation of the contract exercised. The checker is shown to
- * refuse v0.24's shape, which it exists to catch.
+ * delete), then every other operation of the pipeline API that ops serves (ingress, egress, completion tokens,
+ * stats and one connector's stats, metrics, logs, update_runtime, start_compaction, ad-hoc queries, checkpoints, the clock, transactions, monitor events, program validation,
+ * API keys): every JSON answer checked (each line of a stream), and every operation of the contract exercised.
+ * The checker is shown to refuse v0.24's shape, which it exists to catch.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSvc, waitFor, type Res, type Svc } from '../services/pipelines/helpers.js';
+import { startSvc, waitFor, WatchReader, type Res, type Svc } from '../services/pipelines/helpers.js';
 import { AnswerChecker } from './openapi-check.js';
 
 const contract = new AnswerChecker(JSON.parse(readFileSync(join(import.meta.dirname, 'feldera-answers.contract.json'), 'utf8')));
@@ -37,8 +41,9 @@ describe("the pipeline API's answers to today's clients follow today's openapi.j
       return values.includes(p[field]) ? p : undefined;
     }, `${name} ${field} ${values.join('|')}`);
 
+  const files = mkdtempSync(join(tmpdir(), 'ops-contract-'));
   beforeAll(async () => {
-    svc = await startSvc();
+    svc = await startSvc({ connectorRoot: files });
   });
   afterAll(async () => {
     await svc.close();
@@ -90,8 +95,93 @@ describe("the pipeline API's answers to today's clients follow today's openapi.j
     expect((await call('DELETE', '/v0/pipelines/p')).status).toBe(200);
 
     expect(problems).toEqual([]);
+  }, 120_000);
+
+  it('every other pipeline-API answer, as today\'s SDK and fda call them, is within the contract', async () => {
+    writeFileSync(join(files, 'in.json'), '{"insert": {"x": 10, "s": "file"}}\n');
+    const connector = (transport: string, path: string) => `'[{"name": "c1", "transport": {"name": "${transport}", "config": {"path": "${path}"}}, "format": {"name": "json"}}]'`;
+    const sql = `CREATE TABLE t (x INT NOT NULL PRIMARY KEY, s VARCHAR) WITH ('materialized' = 'true', 'connectors' = ${connector('url_input', pathToFileURL(join(files, 'in.json')).href)});
+CREATE MATERIALIZED VIEW v WITH ('connectors' = ${connector('file_output', join(files, 'out.json'))}) AS SELECT x, s FROM t;
+CREATE MATERIALIZED VIEW recent AS SELECT x FROM t WHERE NOW() > TIMESTAMP '2000-01-01 00:00:00';`;
+    const runtime = { workers: 1, storage: true, dev_tweaks: { now_http_driven: true } };
+    expect((await call('PUT', '/v0/pipelines/io', { ...body('io', sql), runtime_config: runtime })).status).toBe(201);
+    await until('io', 'program_status', ['Success']);
+    await call('POST', '/v0/pipelines/io/start?initial=running');
+    await until('io', 'deployment_status', ['Running']);
+
+    // egress as the SDK's listen() opens it, read while rows arrive: each chunk line is a Chunk
+    const watch = await WatchReader.open(svc, 'io', 'v', 'format=json&backpressure=true&array=false', undefined);
+    const pushed = await call('POST', '/v0/pipelines/io/ingress/t?format=json&update_format=insert_delete&array=true', [{ insert: { x: 1, s: 'a' } }, { insert: { x: 2, s: null } }]);
+    expect(pushed.status).toBe(200);
+    await watch.until((w) => w.items().length >= 2, 'two rows on the egress stream'); // the file's row may come first
+    watch.close();
+    expect(watch.chunks.every((c) => (c as { snapshot?: boolean }).snapshot === false)).toBe(true); // today's chunks say it
+    seen.add(contract.operationOf('POST', '/v0/pipelines/io/egress/v')!);
+    problems.push(...contract.check({ method: 'POST', path: '/v0/pipelines/io/egress/v', status: watch.status, body: watch.raw }));
+    expect(watch.raw.split('\n').filter(Boolean).length).toBeGreaterThan(0);
+
+    const status = await call('GET', `/v0/pipelines/io/completion_status?token=${encodeURIComponent(pushed.json.token)}`);
+    expect([200, 202]).toContain(status.status);
+    await call('GET', '/v0/pipelines/io/completion_status?token=not-a-token');
+    await call('GET', '/v0/pipelines/io/tables/t/connectors/api-ingress/completion_token');
+    const stats = await call('GET', '/v0/pipelines/io/stats');
+    expect(stats.json.inputs.length).toBeGreaterThan(0);
+    expect((await call('GET', '/v0/pipelines/io/tables/t/connectors/c1/stats')).status).toBe(200);
+    expect((await call('GET', '/v0/pipelines/io/views/v/connectors/c1/stats')).status).toBe(200);
+    expect((await call('GET', '/v0/pipelines/io/tables/t/connectors/nope/stats')).status).toBe(404);
+    await call('GET', '/v0/pipelines/io/metrics');
+    await call('GET', '/v0/pipelines/io/metrics?format=json');
+    await call('GET', '/v0/pipelines/io/logs');
+    for (const format of ['text', 'json', 'hash', 'arrow_ipc', 'parquet']) await call('GET', `/v0/pipelines/io/query?sql=${encodeURIComponent('SELECT * FROM v')}&format=${format}`);
+    await call('GET', `/v0/pipelines/io/query?sql=${encodeURIComponent('SELECT nope FROM v')}&format=json`);
+
+    expect((await call('POST', '/v0/pipelines/io/checkpoint')).status).toBe(200);
+    await waitFor(async () => (await call('GET', '/v0/pipelines/io/checkpoint_status')).json?.success != null, 'a checkpoint');
+    expect((await call('GET', '/v0/pipelines/io/checkpoints')).json.length).toBeGreaterThan(0);
+    expect((await call('POST', '/v0/pipelines/io/clock/advance', { delta_ms: 1000 })).status).toBe(200);
+    expect((await call('POST', '/v0/pipelines/io/start_transaction')).status).toBe(200);
+    await call('POST', '/v0/pipelines/io/start_transaction'); // a second one: 409
+    expect((await call('POST', '/v0/pipelines/io/commit_transaction')).status).toBe(200);
+    await call('POST', '/v0/pipelines/io/commit_transaction'); // none in progress: 4xx
+
+    const events = (await call('GET', '/v0/pipelines/io/events?selector=status')).json;
+    expect(events.length).toBeGreaterThan(0);
+    await call('GET', `/v0/pipelines/io/events/${events[0].event_id}?selector=all`);
+    await call('GET', '/v0/pipelines/io/events/latest');
+
+    await call('POST', '/v0/validate_program', { program_code: sql, udf_rust: '', udf_toml: '', program_config: {} });
+    await call('POST', '/v0/validate_program', { program_code: 'CREATE VIEW v AS SELEC 1;' });
+    await call('POST', '/v0/validate_program', { nothing: true });
+
+    const key = await call('POST', '/v0/api_keys', { name: 'ci' });
+    expect(key.status).toBe(201);
+    expect(key.json.id).toBe(key.json.api_key_id); // today's id beside v0.24's api_key_id
+    await call('POST', '/v0/api_keys', { name: 'ci' }); // 409
+    await call('GET', '/v0/api_keys');
+    // one key: today's answer is a list of it; a request without today's mark gets v0.24's object
+    const TENANT = { headers: { ...SDK, 'feldera-tenant': 'default' } };
+    const one = await svc.call('GET', '/v0/api_keys/ci', undefined, TENANT);
+    expect(one.json).toEqual([{ id: key.json.id, name: 'ci', role: 'write', scopes: ['Read', 'Write'] }]);
+    problems.push(...contract.check({ method: 'GET', path: '/v0/api_keys/ci', status: one.status, body: one.text }));
+    seen.add('GET /v0/api_keys/{api_key_name}');
+    expect((await svc.call('GET', '/v0/api_keys/ci')).json).toMatchObject({ id: key.json.id, name: 'ci', scopes: ['Read', 'Write'] });
+    expect((await call('DELETE', '/v0/api_keys/ci')).status).toBe(200);
+    await call('GET', '/v0/api_keys/ci'); // 404
+
+    expect((await call('POST', '/v0/pipelines/io/start_compaction')).status).toBe(200);
+    const updated = await call('POST', '/v0/pipelines/io/update_runtime');
+    expect(updated.status).toBe(200);
+    expect(updated.json).toMatchObject({ name: 'io', program_status: 'Success', deployment_status: 'Running' });
+
+    await call('POST', '/v0/pipelines/io/stop?force=true');
+    await until('io', 'deployment_status', ['Stopped']);
+    await call('GET', '/v0/pipelines/io/stats'); // stopped: an ErrorResponse
+    expect((await call('POST', '/v0/pipelines/io/start_compaction')).status).toBe(503); // not deployed
+    await call('DELETE', '/v0/pipelines/io');
+
+    expect(problems).toEqual([]);
     expect(contract.operations().filter((op) => !seen.has(op))).toEqual([]);
-  });
+  }, 120_000);
 
   it("refuses v0.24's shape: Shutdown, program_status objects and storage: false are outside today's contract", async () => {
     await svc.call('PUT', '/v0/pipelines/old', { name: 'old', program_code: 'CREATE TABLE t (x INT) WITH (\'materialized\' = \'true\');', runtime_config: {}, program_config: {}, description: '' });

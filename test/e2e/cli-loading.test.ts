@@ -13,11 +13,12 @@ import { BIN, ROOT, isolatedEnv, startServe, tempDir, type ServeHandle } from '.
 const HOOK = join(ROOT, 'test', 'helpers', 'module-log.mjs');
 
 /** Run `ops ARGS` and answer with its exit code and the source files (relative to the package) it loaded. */
-async function loadedBy(args: string[], env: Record<string, string | undefined>): Promise<{ exitCode: number; stdout: string; sources: string[] }> {
+async function loadedBy(args: string[], env: Record<string, string | undefined>): Promise<{ exitCode: number; stdout: string; sources: string[]; builtins: string[] }> {
   const log = join(tempDir('ops-modules-'), 'loaded.txt');
   const r = await execa('node', ['--import', HOOK, BIN, ...args], { env: { ...env, OPS_MODULE_LOG: log }, extendEnv: false, reject: false, stdin: 'ignore', timeout: 60_000 });
   const urls = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : [];
   const sources = new Set<string>();
+  const builtins = urls.filter((url) => url.startsWith('node:'));
   for (const url of urls) {
     if (!url.startsWith('file:')) continue;
     const file = fileURLToPath(url);
@@ -27,7 +28,7 @@ async function loadedBy(args: string[], env: Record<string, string | undefined>)
       for (const source of map.sources) sources.add(relative(ROOT, resolve(dirname(file), source)));
     }
   }
-  return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout), sources: [...sources].sort() };
+  return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout), sources: [...sources].sort(), builtins };
 }
 
 const PROMPTS = /node_modules\/@inquirer\//;
@@ -35,6 +36,8 @@ const SPINNER = /node_modules\/ora\//;
 const CONFIG_WRITER = /node_modules\/(conf|ajv|ajv-formats|semver)\//;
 /** undici's index and what only it loads: WebSocket, EventSource, caches, mocks, interceptors, proxies */
 const UNDICI_INDEX = /node_modules\/undici\/(index\.js|lib\/(web\/(websocket|eventsource|cache)|mock|cache|interceptor)\/|lib\/dispatcher\/.*proxy)/;
+/** Built-in modules an everyday command over plain http does not need */
+const UNUSED_BUILTINS = new Set(['node:http2', 'node:tls', 'node:crypto', 'node:child_process', 'node:dgram']);
 const COMMAND_TREE = /src\/commands\/(bm|pipe|hook|serve|auth|config|completion)\//;
 
 describe('what a command loads (built binary)', () => {
@@ -54,16 +57,25 @@ describe('what a command loads (built binary)', () => {
     expect(r.sources.filter((s) => s.startsWith('src/services/'))).toEqual([]);
   });
 
-  it.each([['bm links list'], ['pipe list'], ['hook deliveries'], ['auth status']])('`ops %s` loads no prompt, spinner, config writer, nor undici beyond its Agent and request', async (command) => {
-    const args = command.split(' ');
-    const r = await loadedBy(args, server.env);
-    expect(r.exitCode).toBe(0);
-    expect(r.sources.some((s) => s.includes('node_modules/undici/lib/dispatcher/agent.js'))).toBe(true);
-    for (const unwanted of [PROMPTS, SPINNER, CONFIG_WRITER, UNDICI_INDEX]) expect(r.sources.filter((s) => unwanted.test(s))).toEqual([]);
-    // only the tree of the command that runs (auth checks values with config's set.ts)
-    const trees = new Set(r.sources.map((s) => COMMAND_TREE.exec(s)?.[1]).filter(Boolean));
-    expect(trees).toEqual(new Set(args[0] === 'auth' ? ['auth', 'config'] : [args[0]]));
-  });
+  it.each([['bm links list'], ['pipe list'], ['hook deliveries'], ['auth status']])(
+    '`ops %s` loads no prompt, spinner, config writer, table renderer, nor undici beyond its Agent and request',
+    async (command) => {
+      const args = command.split(' ');
+      const r = await loadedBy(args, server.env);
+      expect(r.exitCode).toBe(0);
+      expect(r.sources.some((s) => s.includes('node_modules/undici/lib/dispatcher/agent.js'))).toBe(true);
+      for (const unwanted of [PROMPTS, SPINNER, CONFIG_WRITER, UNDICI_INDEX]) expect(r.sources.filter((s) => unwanted.test(s))).toEqual([]);
+      // plain http: neither undici's HTTP/2 half (node:http2, and through it tls and crypto) nor commander's
+      // child_process (scripts/bundle-cli.mjs loads them on first use)
+      expect(r.builtins).toContain('node:net');
+      expect(r.builtins.filter((b) => UNUSED_BUILTINS.has(b))).toEqual([]);
+      // piped output is tab-separated: no table renderer (core/output.ts loads cli-table3 for a terminal's table)
+      expect(r.sources.filter((s) => /node_modules\/(cli-table3|@colors|string-width|emoji-regex)\//.test(s))).toEqual([]);
+      // only the tree of the command that runs (auth checks values with config's set.ts)
+      const trees = new Set(r.sources.map((s) => COMMAND_TREE.exec(s)?.[1]).filter(Boolean));
+      expect(trees).toEqual(new Set(args[0] === 'auth' ? ['auth', 'config'] : [args[0]]));
+    },
+  );
 
   it('`ops --version` and `ops --version --json` load no command tree, not even commander', async () => {
     for (const args of [['--version'], ['--version', '--json']]) {

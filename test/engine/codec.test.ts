@@ -217,3 +217,25 @@ describe('inputCodec', () => {
     expect(c.contents('w')[0]!.row).toEqual(row);
   });
 });
+
+describe('MAP keys of a JSON object', () => {
+  const m = compile(`CREATE TABLE k (mi MAP<INT, VARCHAR>, mb MAP<BIGINT, INT>, md MAP<DOUBLE, INT>, ms MAP<VARCHAR, INT>);
+    CREATE VIEW kv AS SELECT mi[1] AS one, mb[9007199254740993] AS big, md[1.5] AS half, ms['1'] AS s FROM k;`);
+  if (!m.ok) throw new Error(JSON.stringify(m.errors));
+  const [mi, mb, md, ms] = m.program.inputCodec('k')!.columns;
+
+  it('an integer or floating-point key is read from its text, as serde_json reads map keys (Feldera: {"1": "a"} is a MAP<INT, VARCHAR>)', () => {
+    expect(mi!.fromJson({ '2': 'b', '10': 'a', '-3': 'c', '+4': 'd' })).toEqual({ '-3': 'c', '2': 'b', '4': 'd', '10': 'a' });
+    expect(mb!.fromJson({ '9007199254740993': 1 })).toEqual({ '9007199254740993': 1 });
+    expect(md!.fromJson({ '1.5': 1, '-2e3': 2 })).toEqual({ '1.5': 1, '-2000': 2 }); // read as numbers: -2e3 is -2000
+    // a VARCHAR key is the string as it is
+    expect(ms!.fromJson({ '1': 7 })).toEqual({ '1': 7 });
+  });
+
+  it('a key that is not a number of the type is refused with the type it expected', () => {
+    expect(() => mi!.fromJson({ x: 'a' })).toThrow(EngineValueError);
+    expect(() => mi!.fromJson({ '1.5': 'a' })).toThrow(/i32/);
+    expect(() => mi!.fromJson({ '4294967296': 'a' })).toThrow(/i32/);
+    expect(() => md!.fromJson({ NaN: 1 })).toThrow(EngineValueError);
+  });
+});

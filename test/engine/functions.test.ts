@@ -79,6 +79,13 @@ const STRING: Case[] = [
 ];
 
 const NUMERIC: Case[] = [
+  // a REAL's text is the shortest decimal that reads back as the same float32 (as Rust prints an f32)
+  ['CAST(CAST(57681.18 AS REAL) AS VARCHAR)', '57681.18'],
+  ['CAST(CAST(-38.27112 AS REAL) AS VARCHAR)', '-38.27112'],
+  ['CAST(CAST(0.1 AS REAL) AS VARCHAR)', '0.1'],
+  ['CAST(CAST(3 AS REAL) AS VARCHAR)', '3.0'],
+  ['CAST(CAST(0.1 AS DOUBLE) AS VARCHAR)', '0.1'],
+  ['CAST(CAST(57681.1796875 AS DOUBLE) AS VARCHAR)', '57681.1796875'],
   ['PI()', Math.PI],
   ['DEGREES(PI())', 180],
   ['RADIANS(180)', Math.PI],

@@ -1,6 +1,9 @@
 // Loaded with `node --import` by test/e2e/cli-loading.test.ts: appends the URL of every module the process loads
-// (ESM and the chunks of the bundle; node's own `node:` modules left out) to the file named by OPS_MODULE_LOG.
-import { register } from 'node:module';
+// (ESM and the chunks of the bundle; node's own `node:` modules left out) to the file named by OPS_MODULE_LOG,
+// and, as the process exits, each of node's public built-in modules it loaded, as `node:NAME` lines (from
+// process.moduleLoadList: also those that bundled CommonJS code required).
+import { appendFileSync } from 'node:fs';
+import { builtinModules, register } from 'node:module';
 
 const hooks = `
 import { appendFileSync } from 'node:fs';
@@ -9,3 +12,11 @@ export async function load(url, context, next) {
   return next(url, context);
 }`;
 register('data:text/javascript,' + encodeURIComponent(hooks));
+
+const publicBuiltins = new Set(builtinModules);
+process.on('exit', () => {
+  if (!process.env.OPS_MODULE_LOG) return;
+  const loaded = process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length));
+  const lines = loaded.filter((name) => publicBuiltins.has(name)).map((name) => `node:${name}\n`);
+  appendFileSync(process.env.OPS_MODULE_LOG, lines.join(''));
+});

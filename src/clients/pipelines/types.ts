@@ -3,26 +3,12 @@
  * the v0.24-era API (program_status may carry `{SqlError: [...]}`, deployment_status Shutdown, `/shutdown`)
  * and today's Feldera (plain program_status plus program_error, Stopped, `/stop`, completion tokens, `/query`).
  */
+import type { ErrorBody, SqlCompilerMessage } from '../../wire/pipelines.js';
+
+export type { ErrorBody, SqlCompilerMessage } from '../../wire/pipelines.js';
 
 /** `legacy`: the v0.24-era API (and `ops serve`); `current`: today's Feldera (>= v0.97). */
 export type ApiGeneration = 'legacy' | 'current';
-
-export interface SqlCompilerMessage {
-  start_line_number: number;
-  start_column: number;
-  end_line_number: number;
-  end_column: number;
-  warning: boolean;
-  error_type: string;
-  message: string;
-  snippet?: string | null;
-}
-
-export interface ErrorBody {
-  message: string;
-  error_code: string;
-  details?: unknown;
-}
 
 /** A pipeline object as the server sends it (fields of both generations; all optional but name). */
 export interface RawPipeline {

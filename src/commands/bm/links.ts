@@ -1,5 +1,4 @@
 /** `ops bm links list|get|add|edit|rm|open|notes`: each verb's command, typed options and run function. */
-import { spawn } from 'node:child_process';
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { Factory, RunFunction } from '../factory.js';
@@ -318,7 +317,8 @@ export async function runLinksOpen(opts: LinksOpenOptions, ctx: Context): Promis
 }
 
 /** $BROWSER if set, else the platform's opener. The URL is an argument, never part of a shell string. */
-export function openInBrowser(ctx: Context, url: string): Promise<void> {
+export async function openInBrowser(ctx: Context, url: string): Promise<void> {
+  // loaded here: the other `ops bm links` verbs never start a process
   const browser = ctx.env.BROWSER?.trim().split(/\s+/).filter(Boolean);
   const [cmd, args] = browser?.length
     ? [browser[0]!, [...browser.slice(1), url]]
@@ -327,6 +327,7 @@ export function openInBrowser(ctx: Context, url: string): Promise<void> {
       : process.platform === 'win32'
         ? ['rundll32', ['url.dll,FileProtocolHandler', url]]
         : ['xdg-open', [url]];
+  const { spawn } = await import('node:child_process');
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { stdio: 'ignore', detached: !browser?.length, env: ctx.env });
     child.once('error', (err) => reject(new OpsError(`could not start a browser (${cmd}): ${err.message}`, 1, 'Set BROWSER, or use --print and open the URL yourself.')));

@@ -11,7 +11,10 @@ import { ApiError, OpsError, UsageError } from '../../core/errors.js';
 import type { Column } from '../../core/output.js';
 import type { Delivery } from '../../clients/notify.js';
 import { EventStore } from '../../webhooks/event-store.js';
-import { filterItems, itemsFromStore, itemsFromText, parseSince, replay, type ReplayFilter, type ReplayOutcome } from '../../webhooks/replay.js';
+import type { ReplayFilter, ReplayOutcome } from '../../webhooks/replay.js';
+
+/** The replay helpers (signing and sending, node:crypto with them), loaded when a replay runs. */
+const replayModule = () => import('../../webhooks/replay.js');
 import { defaultStorePath, notifyClient, parseUrlFlag, readInput, requireSecret } from './shared.js';
 
 export interface HookReplayOptions {
@@ -42,7 +45,8 @@ const DELIVERY_COLUMNS: Column<Delivery>[] = [
   { header: 'status', key: 'status' },
 ];
 
-function filterFrom(ctx: Context, flags: HookReplayOptions): ReplayFilter {
+async function filterFrom(ctx: Context, flags: HookReplayOptions): Promise<ReplayFilter> {
+  const { parseSince } = await replayModule();
   const f: ReplayFilter = {};
   if (flags.id !== undefined) f.id = flags.id;
   if (flags.type !== undefined) f.type = flags.type;
@@ -78,7 +82,8 @@ export async function runHookReplay(flags: HookReplayOptions, ctx: Context): Pro
   if (!flags.to) throw new UsageError('--to URL is required (where to send the events)', "Or --failed to redeliver the notification service's failed deliveries.");
   const to = parseUrlFlag(flags.to, '--to');
   if (flags.from !== undefined && flags.store !== undefined) throw new UsageError('give either --from FILE or --store FILE, not both');
-  const filter = filterFrom(ctx, flags);
+  const filter = await filterFrom(ctx, flags);
+  const { filterItems, itemsFromStore, itemsFromText, replay } = await replayModule();
 
   let items;
   if (flags.from !== undefined) {
@@ -135,7 +140,7 @@ async function redeliverFailed(ctx: Context, flags: HookReplayOptions): Promise<
   if (flags.to !== undefined || flags.from !== undefined || flags.store !== undefined) {
     throw new UsageError('--failed redelivers through the notification service to each registered URL: --to, --from and --store do not apply');
   }
-  const filter = filterFrom(ctx, flags);
+  const filter = await filterFrom(ctx, flags);
   const client = notifyClient(ctx);
   const matching = (await client.allDeliveries({ status: 'failed' })).filter(
     (d) =>

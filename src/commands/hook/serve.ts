@@ -10,7 +10,7 @@ import { runWith, type Factory, type RunFunction } from '../factory.js';
 import { ExitCode, OpsError, QuietExit, UsageError } from '../../core/errors.js';
 import { sanitize } from '../../core/sanitize.js';
 import { DEFAULT_RETENTION_MS, EventStore } from '../../webhooks/event-store.js';
-import { DEFAULT_MAX_BODY_BYTES, Receiver, type ReceivedRecord, type RejectedRecord } from '../../webhooks/receiver.js';
+import type { ReceivedRecord, Receiver, RejectedRecord } from '../../webhooks/receiver.js';
 import { defaultStorePath, findSecret, generatedSecret, hookStateDir, parseDuration, parseSize, parseUrlFlag, readSecretFile, splitList, type Secret, collect } from './shared.js';
 
 export const DEFAULT_HOOK_PORT = 8701;
@@ -65,13 +65,15 @@ export async function startHookServer(ctx: Context, flags: HookServeOptions): Pr
   const host = flags.host ?? '127.0.0.1';
   const path = flags.path ?? '/';
   if (!path.startsWith('/')) throw new UsageError(`--path must start with /, not "${path}"`);
+  // the receiver (an HTTP server, signatures: node:crypto) is loaded here: the other hook verbs never serve
+  const { DEFAULT_MAX_BODY_BYTES, Receiver } = await import('../../webhooks/receiver.js');
   const maxBody = flags.maxBody !== undefined ? parseSize(flags.maxBody, '--max-body') : DEFAULT_MAX_BODY_BYTES;
   const retention = flags.retention !== undefined ? parseDuration(flags.retention, '--retention') : DEFAULT_RETENTION_MS;
   const forwardTo = flags.forwardTo !== undefined ? parseUrlFlag(flags.forwardTo, '--forward-to') : undefined;
   const forwardSecret = flags.forwardSecretFile !== undefined ? readSecretFile(flags.forwardSecretFile) : undefined;
   const events = splitList(flags.events);
 
-  const secret = findSecret(ctx, flags.secretFile) ?? generatedSecret(hookStateDir(ctx));
+  const secret = findSecret(ctx, flags.secretFile) ?? (await generatedSecret(hookStateDir(ctx)));
   if (flags.printSecret) {
     await ctx.out.write(secret.value + '\n');
     throw new PrintedSecret();

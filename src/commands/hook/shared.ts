@@ -1,6 +1,5 @@
 /** What the `ops hook` verbs share: the signing secret, the receiver's store, the service client. */
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
@@ -60,13 +59,15 @@ export function defaultStorePath(ctx: Context): string {
 }
 
 /** A secret generated once for `ops hook serve` and kept (0600) next to its store. */
-export function generatedSecret(dir: string): Secret {
+export async function generatedSecret(dir: string): Promise<Secret> {
   const file = join(dir, 'secret');
   if (existsSync(file)) {
     const value = readFileSync(file, 'utf8').trim();
     if (value) return { value, source: 'generated', origin: file };
   }
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  // loaded here: the other hook verbs never make a secret
+  const { randomBytes } = await import('node:crypto');
   const value = `whsec_${randomBytes(24).toString('base64url')}`;
   writeFileSync(file, value + '\n', { mode: 0o600 });
   chmodSync(file, 0o600);

@@ -3,7 +3,6 @@ import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { runWith, type Factory, type RunFunction } from '../factory.js';
 import { ExitCode, OpsError, UsageError } from '../../core/errors.js';
-import { describeProblem, verify } from '../../webhooks/signature.js';
 import { readInput, requireSecret } from './shared.js';
 
 export interface HookVerifyOptions {
@@ -40,6 +39,8 @@ export async function runHookVerify(flags: HookVerifyOptions, ctx: Context): Pro
   }
   const secret = requireSecret(ctx, flags.secretFile, 'ops hook verify');
   const body = await readInput(ctx, file);
+  // loaded here (node:crypto with it): the other hook verbs never verify
+  const { describeProblem, verify } = await import('../../webhooks/signature.js');
   const result = verify(secret.value, body, flags.signature, { lenient: flags.lenient });
   const reason = result.reason ? describeProblem(result.reason) : undefined;
   if (ctx.json) await ctx.out.writeJson({ valid: result.valid, ...(result.reason ? { reason: result.reason, message: reason } : {}) });

@@ -12,6 +12,7 @@ import { newCmdPipeIngest } from './ingest.js';
 import { newCmdPipeClear, newCmdPipeDelete, newCmdPipePause, newCmdPipeRestart, newCmdPipeShutdown, newCmdPipeStart } from './lifecycle.js';
 import { newCmdPipeCopy, newCmdPipeDiff, newCmdPipeProgram } from './program.js';
 import { newCmdPipeConfig } from './config.js';
+import { newCmdPipeConnector } from './connector.js';
 import { newCmdPipeValidate } from './validate.js';
 import { newCmdPipeShell } from './shell.js';
 import { newCmdPipeList, newCmdPipePrograms, newCmdPipeStatus } from './list.js';
@@ -46,6 +47,7 @@ export function register(cmd: Command, f: Factory): void {
     newCmdPipeValidate(f),
     newCmdPipeCopy(f),
     newCmdPipeConfig(f),
+    newCmdPipeConnector(f),
     newCmdPipeIngest(f),
     newCmdPipeWatch(f),
     newCmdPipeSnapshot(f),
@@ -64,6 +66,8 @@ export function register(cmd: Command, f: Factory): void {
     'create:file': 'the SQL program; "-" or omitted reads stdin',
     'ingest:file': 'NDJSON, a JSON array or CSV; "-" or omitted reads stdin',
     table: 'the table to feed',
+    'connector:table': 'the table the connector feeds',
+    connector: 'the input connector as the program names it (unnamed-N for one without a name)',
     view: 'the view (or table) to read',
     views: 'one or more views to watch',
     event: 'an event id (a UUID) or "latest"; all events when omitted',

@@ -9,7 +9,7 @@ import { type SqlType, isInteger, isFloat, isDecimal, isString, typeToString } f
 import { checkInt, fitInt, intFromFloat, parseIntText, type Int, type IntSite } from '../types/int64.js';
 import { posSite } from './expr-text.js';
 import { checkSize, ValueTooLarge } from '../types/value-limits.js';
-import { type Value } from '../types/values.js';
+import { shortestF32, type Value } from '../types/values.js';
 import { fromJson, toJson } from '../codec-json.js';
 import { bytesToHex, canonicalJson, variantValue } from '../types/variant.js';
 import { decimalFromNumber, decimalToNumber, formatDecimal, parseDecimal, pow10, rescale, rescaleRound } from '../types/decimal.js';
@@ -37,6 +37,8 @@ export function toStringFn(from: SqlType): Conv {
     case 'BOOLEAN':
       return (v) => (v ? 'TRUE' : 'FALSE');
     case 'REAL':
+      // as Rust prints an f32: CAST(REAL '57681.18' AS VARCHAR) is '57681.18', not the double's '57681.1796875'
+      return (v) => formatFloat(shortestF32(v as number));
     case 'DOUBLE':
       return (v) => formatFloat(v as number);
     default:

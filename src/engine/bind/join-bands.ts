@@ -50,7 +50,7 @@ function columnPlus(e: Expr, ctx: BindCtx): { idx: number; type: SqlType; offset
   return b.colIdx === undefined ? undefined : { idx: b.colIdx, type: b.type, offset: 0 };
 }
 
-/** The bands of an inner join's residual conjuncts (names resolved in `ctx`'s scope, the joined row; the left side's width `lw`). */
+/** The bands of an inner join's residual conjuncts (names resolved in `ctx`, over the joined row; the left side's width `lw`). */
 export function joinBands(conds: Expr[], ctx: BindCtx, lw: number, left: PlanNode, right: PlanNode): JoinBand[] {
   const bands: JoinBand[] = [];
   for (const c of conds) {
@@ -67,7 +67,7 @@ export function joinBands(conds: Expr[], ctx: BindCtx, lw: number, left: PlanNod
       const xLeft = x.idx < lw;
       if (xLeft === y.idx < lw) continue;
       const other = xLeft ? right.columns[y.idx - lw]?.wm : left.columns[y.idx]?.wm;
-      if (!other) continue;
+      if (!other || other.scale) continue;
       // big + x.offset >= small + y.offset, so big >= small + (y.offset - x.offset)
       bands.push({ side: xLeft ? 'left' : 'right', col: xLeft ? x.idx : x.idx - lw, other, offset: y.offset - x.offset });
     }

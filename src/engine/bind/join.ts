@@ -86,8 +86,9 @@ export function buildJoin(left: Rel, right: Rel, kind: JoinKind, cols: ScopeColu
         continue;
       }
     }
-    residual.push(bindCondition(c, { scope: scopes.both, session: env.session, clause: 'ON' }));
-    if (kind === 'INNER') bands.push(...joinBands([c], { scope: scopes.both, session: env.session, clause: 'ON' }, lw, left.node, right.node));
+    const ctx: BindCtx = { scope: scopes.both, session: env.session, clause: 'ON' };
+    residual.push(bindCondition(c, ctx));
+    if (kind === 'INNER') bands.push(...joinBands([c], ctx, lw, left.node, right.node));
   }
   let resFn: ((row: Row) => Value) | undefined;
   if (residual.length) {

@@ -351,7 +351,11 @@ function bindAggregate(s: Select, itemExprs: Expr[], rel: Rel, env: Env, pre: Bi
   const specs: AggSpec[] = bound.map((b) => b.spec);
   const nG = keys.length;
   const columns: PlanColumn[] = [
-    ...keys.map((k, i) => ({ name: `G$${i}`, type: k.type, wm: k.colIdx !== undefined ? rel.node.columns[k.colIdx]?.wm : truncLineage(groupExprs[i]!, rel) })),
+    ...keys.map((k, i) => ({
+      name: `G$${i}`,
+      type: k.type,
+      wm: k.colIdx !== undefined ? rel.node.columns[k.colIdx]?.wm : (truncLineage(groupExprs[i]!, rel) ?? dateCastLineage(groupExprs[i]!, k.type, rel)),
+    })),
     ...bound.map((b, i) => ({ name: `A$${i}`, type: global && b.type.kind !== 'BIGINT' ? withNull(b.type, true) : b.type })),
   ];
   const keyFns = keys.map((k) => k.fn);
@@ -409,6 +413,24 @@ const UNIT_MS: Record<string, number> = {
  * window_start the same). MONTH, QUARTER and YEAR count their longest length and name their unit, so that
  * plan/waterline.ts finalFrom takes v's own length.
  */
+/**
+ * Watermark lineage of `CAST(ts AS DATE)` over a TIMESTAMP column fed by LATENESS (Feldera: a cast preserves
+ * monotonicity): the day d gets rows from ts in [d days, d + 1 days), so it is final as TIMESTAMP_TRUNC(ts, DAY)
+ * is, its value counted in days (scale).
+ */
+function dateCastLineage(e: Expr, type: SqlType, rel: Rel): PlanColumn['wm'] {
+  if (e.k !== 'cast' || type.kind !== 'DATE' || e.expr.k !== 'col') return undefined;
+  let c;
+  try {
+    c = rel.scope.tryResolve(e.expr.parts, e.expr.pos);
+  } catch {
+    return undefined;
+  }
+  const wm = c && c.type.kind === 'TIMESTAMP' ? rel.node.columns[c.idx]?.wm : undefined;
+  if (!wm || wm.scale || wm.calendar) return undefined;
+  return { table: wm.table, col: wm.col, slack: wm.slack - 1 + UNIT_MS.DAY!, scale: UNIT_MS.DAY! };
+}
+
 function truncLineage(e: Expr, rel: Rel): PlanColumn['wm'] {
   if (e.k !== 'func' || !['TIMESTAMP_TRUNC', 'DATE_TRUNC'].includes(e.name) || e.args.length !== 2) return undefined;
   const [x, y] = e.args as [Expr, Expr];

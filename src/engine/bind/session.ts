@@ -40,7 +40,8 @@ export function bindSession(f: FromItem & { k: 'tvf' }, env: Env): Rel {
   ];
   const tsIdx = tsCol.idx;
   // no watermark lineage: a late row that merges two sessions retracts rows of any age
-  const gc = base.node.columns[tsIdx]?.wm;
+  const lineage = base.node.columns[tsIdx]?.wm;
+  const gc = lineage?.scale ? undefined : lineage; // (the operator reads its lineage in the column's own unit)
   const n = env.session.node({
     kind: 'session',
     inputs: [base.node],

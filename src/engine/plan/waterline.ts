@@ -18,6 +18,8 @@ export interface Watermarked {
   slack: number;
   /** A calendar truncation's unit: slack counts its longest length, finalFrom v's own. */
   calendar?: CalendarUnit;
+  /** Values count units of this many milliseconds of the table column (a DATE cast from a TIMESTAMP: a day); absent: the column's own unit. */
+  scale?: number;
 }
 
 /** The longest length of each calendar unit, in milliseconds (what its lineage's slack counts). */
@@ -42,6 +44,7 @@ function nextUnit(start: number, unit: CalendarUnit): number {
 
 /** The waterline from which the value `v` of a column with lineage `wm` is final: final once this <= W. */
 export function finalFrom(v: number, wm: Watermarked): number {
+  if (wm.scale) return v * wm.scale + wm.slack;
   if (!wm.calendar) return v + wm.slack;
   const length = nextUnit(v, wm.calendar) - v;
   return v + wm.slack - Math.max(0, CALENDAR_LONGEST[wm.calendar] - length);

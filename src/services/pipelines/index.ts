@@ -17,6 +17,7 @@ import { DEFAULT_INGRESS_BODY_LIMIT } from './shared/ingress-limits.js';
 import { checkpointRoutes } from './control/routes/checkpoints.js';
 import { clockRoutes } from './control/routes/clock.js';
 import { completionRoutes } from './control/routes/completion.js';
+import { connectorRoutes } from './control/routes/connectors.js';
 import { eventRoutes } from './control/routes/events.js';
 import { ingressRoutes, ioRoutes } from './control/routes/io.js';
 import { metricsRoutes } from './control/routes/metrics.js';
@@ -27,7 +28,7 @@ import { AuthThrottle } from '../auth-throttle.js';
 import { guardLog, StoreGuard, storeOpenOptions, watchWrites } from '../store-guard.js';
 import { BODY_LIMITS, capOf, DEFAULT_CAPS } from '../limits.js';
 
-/** Ceiling of the buffered-body parser (the API routes get BODY_LIMITS.pipelinesJson; ingress streams, limited by ingress/limits.ts). */
+/** Ceiling of the buffered-body parser (the API routes get BODY_LIMITS.pipelinesJson; ingress streams, limited by shared/ingress-limits.ts). */
 export const BODY_LIMIT = 256 * 1024 * 1024;
 export const DEFAULT_KEEPALIVE_MS = 3000;
 
@@ -146,9 +147,11 @@ const service: ServiceModule = {
       logs.endFollowers();
     });
 
-    pipelineRoutes(app, manager, ctx.options.pipelineApi === 'current' || ctx.options.pipelineApi === 'v0.24' ? ctx.options.pipelineApi : undefined);
-    ioRoutes(app, manager);
+    const forcedApi = ctx.options.pipelineApi === 'current' || ctx.options.pipelineApi === 'v0.24' ? ctx.options.pipelineApi : undefined;
+    pipelineRoutes(app, manager, forcedApi);
+    ioRoutes(app, manager, forcedApi);
     completionRoutes(app, manager);
+    connectorRoutes(app, manager);
     metricsRoutes(app, manager);
     eventRoutes(app, manager);
     checkpointRoutes(app, manager);
@@ -160,7 +163,7 @@ const service: ServiceModule = {
       scope.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
       ingressRoutes(scope, manager, positiveNumber(ctx.options.pipelinesIngressBodyLimit) ?? DEFAULT_INGRESS_BODY_LIMIT);
     });
-    miscRoutes(app, manager, logs, keys);
+    miscRoutes(app, manager, logs, keys, forcedApi);
 
     return {
       health: () => ({ status: guard.status === 'ok' ? ('ok' as const) : ('degraded' as const), store: guard.status, pipelines: manager.list().length, auth: authOn }),

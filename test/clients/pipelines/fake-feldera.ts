@@ -10,6 +10,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import type { SqlCompilerMessage } from '../../../src/wire/pipelines.js';
 import { jsonText } from '../../../src/core/json-exact.js';
 
 export type Generation = 'legacy' | 'current';
@@ -25,16 +26,8 @@ export interface RecordedRequest {
   contentType?: string;
 }
 
-export interface CompileMessage {
-  start_line_number: number;
-  start_column: number;
-  end_line_number: number;
-  end_column: number;
-  warning: boolean;
-  error_type: string;
-  message: string;
-  snippet: string | null;
-}
+/** A compile message as the fake sends it: with its snippet, as Feldera's. */
+export type CompileMessage = SqlCompilerMessage & { snippet: string | null };
 
 export interface FakeOptions {
   generation: Generation;
@@ -72,6 +65,8 @@ export class FakeFeldera {
   private tokenPolls = new Map<string, number>();
   /** Today's API: each pipeline's transaction (id 0 when none). */
   private readonly transactions = new Map<string, { id: number; status: string; last: number }>();
+  /** Input connectors paused over `.../tables/{t}/connectors/{c}/pause` (pipeline name + endpoint). */
+  private readonly pausedConnectors = new Set<string>();
 
   constructor(readonly options: FakeOptions) {}
 
@@ -329,6 +324,23 @@ export class FakeFeldera {
       if (this.options.commitStuck) t.status = 'CommitInProgress';
       else Object.assign(t, { id: 0, status: 'NoTransaction' });
       return this.json(res, 200, 'Transaction commit initiated');
+    }
+    if (this.generation === 'current' && parts.length === 8 && action === 'tables' && parts[5] === 'connectors') {
+      // today's connector orchestration: POST .../tables/{t}/connectors/{c}/start|pause, GET .../stats
+      if (!running) return this.error(res, 503, 'PipelineInteractionNotDeployed', `Unable to interact with pipeline ${name}: not deployed`);
+      const [table, connector, verb] = [parts[4]!, parts[6]!, parts[7]!];
+      const endpoint = `${table}.${connector}`;
+      if (this.options.schema && !this.options.schema.inputs.some((t) => urlReaches(table, t))) return this.error(res, 404, 'UnknownInputEndpoint', `unknown input endpoint name '${endpoint}'`);
+      const key = `${name}\0${endpoint}`;
+      if (m === 'POST' && (verb === 'start' || verb === 'pause')) {
+        if (verb === 'pause') this.pausedConnectors.add(key);
+        else this.pausedConnectors.delete(key);
+        return void res.writeHead(200).end();
+      }
+      if (m === 'GET' && verb === 'stats') {
+        const metrics = { total_bytes: 0, total_records: 0, buffered_records: 0, num_transport_errors: 0, num_parse_errors: 0, end_of_input: false };
+        return this.json(res, 200, { endpoint_name: endpoint, config: {}, metrics, fatal_error: null, paused: this.pausedConnectors.has(key) });
+      }
     }
     if (this.generation === 'current' && m === 'GET' && action === 'events') {
       const event = {

@@ -15,7 +15,7 @@ const OWN = 'mine'; // created by the `ops pipe create mine my.sql` examples
 /** Subcommands whose arguments are NAME, then tables or views. */
 const WITH_RELATIONS = new Set(['watch', 'snapshot', 'ingest']);
 /** Groups of verbs under `ops pipe` (`ops pipe txn start NAME`): the verb is the word after the group. */
-const GROUPS = new Set(['txn', 'program', 'config']);
+const GROUPS = new Set(['txn', 'program', 'config', 'connector']);
 /** Verbs that take no pipeline name (`ops pipe validate FILE`). */
 const NAMELESS = new Set(['list', 'ls', 'validate']);
 

@@ -13,6 +13,8 @@ beforeAll(async () => {
   await startRunning(svc, 'vals');
   await createCompiled(svc, 'strs', `create table s(id int not null, s varchar, v variant, n int) with ('materialized' = 'true');`);
   await startRunning(svc, 'strs');
+  await createCompiled(svc, 'maps', `create table m(id int, mi map<int, varchar>) with ('materialized' = 'true');`);
+  await startRunning(svc, 'maps');
 });
 afterAll(async () => {
   await svc?.close();
@@ -103,5 +105,14 @@ describe('ingress value checks', () => {
     const r = await ingest(svc, 'vals', 'v', 'format=json', '{"insert":{"a":8,"big":-9007199254740991,"d":"999.99","dt":"2024-02-29","t":"00:00:00","ts":"2000-02-29 23:59:59"}}');
     expect(r.status, r.text).toBe(200);
     expect((await snapshot(svc, 'vals', 'v')).json_data).toEqual([{ insert: { A: 8, BIG: -9007199254740991, D: '999.99', DT: '2024-02-29', T: '00:00:00', TS: '2000-02-29 23:59:59' } }]);
+  });
+
+  it('JSON: a MAP<INT, VARCHAR> from an object whose keys are the integers as text (as Feldera reads it); a key that is no INT is a ParseError', async () => {
+    expect((await ingest(svc, 'maps', 'm', 'format=json', '{"insert":{"id":1,"mi":{"2":"b","1":"a"}}}')).status).toBe(200);
+    const q = await svc.call('GET', `/v0/pipelines/maps/query?sql=${encodeURIComponent('SELECT mi[1] AS one, mi[2] AS two FROM m')}&format=json`);
+    expect(q.text.trim()).toBe('{"ONE":"a","TWO":"b"}');
+    const bad = await ingest(svc, 'maps', 'm', 'format=json', '{"insert":{"id":2,"mi":{"x":"b"}}}');
+    expect(bad.status).toBe(400);
+    expect(bad.json.error_code).toBe('ParseErrors');
   });
 });

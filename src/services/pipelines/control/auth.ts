@@ -24,29 +24,41 @@ export function hashKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
+export interface ApiKeyDescription {
+  name: string;
+  id: string;
+  scopes: string[];
+  role: 'write';
+}
+
 export class ApiKeys {
   constructor(
     private readonly store: PipelineStore,
     private readonly dir: string,
   ) {}
 
-  create(name: string): { name: string; api_key_id: string; api_key: string } {
+  /** v0.24's `{name, api_key_id, api_key}` with today's `id` beside (NewApiKeyResponse): both clients read theirs. */
+  create(name: string): { id: string; name: string; api_key_id: string; api_key: string } {
     if (typeof name !== 'string' || name.trim() === '') throw Errors.badBody("field 'name' must be a non-empty string");
     if (this.store.apiKeyByName(name)) throw Errors.duplicateName();
     const key = generateApiKey();
     const id = uuidv7();
     this.store.addApiKey({ id, name, hash: hashKey(key), created_at: nowIso() });
-    return { name, api_key_id: id, api_key: key };
+    return { id, name, api_key_id: id, api_key: key };
   }
 
-  list(): { name: string; id: string; scopes: string[] }[] {
-    return this.store.apiKeys().map((k) => ({ name: k.name, id: k.id, scopes: ['Read', 'Write'] }));
+  /**
+   * v0.24's `{name, id, scopes}` with today's `role` beside (ApiKeyDescr): a key here may read and write, which
+   * today's Feldera calls `write` (its two mintable roles are `read` and `write`).
+   */
+  list(): ApiKeyDescription[] {
+    return this.store.apiKeys().map((k) => ({ name: k.name, id: k.id, scopes: ['Read', 'Write'], role: 'write' }));
   }
 
-  get(name: string): { name: string; id: string; scopes: string[] } {
+  get(name: string): ApiKeyDescription {
     const k = this.store.apiKeyByName(name);
     if (!k) throw Errors.unknownApiKey(name);
-    return { name: k.name, id: k.id, scopes: ['Read', 'Write'] };
+    return { name: k.name, id: k.id, scopes: ['Read', 'Write'], role: 'write' };
   }
 
   delete(name: string): void {

@@ -39,6 +39,11 @@ export interface EgressConfig {
   sendSnapshot: boolean;
   /** The format's config as the stream reports it in the stats (Feldera's resolved encoder config). */
   formatConfig: Record<string, unknown>;
+  /**
+   * Every chunk carries `"snapshot": bool` (today's Feldera writes it always; v0.24 never did). Set by the route
+   * for today's clients; implied by `sendSnapshot`.
+   */
+  snapshotField?: boolean;
 }
 
 /** Where the config came from: its text (for error details) and how to name one of its fields. */

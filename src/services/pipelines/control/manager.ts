@@ -65,7 +65,7 @@ export interface ManagerOptions {
   compileDelayMs?: number;
   /** Time and heap limits of the SQL compiler worker. */
   compilerLimits?: Partial<CompilerLimits>;
-  /** Per-watch-stream bounds on output written but not yet taken by the client (egress/watch.ts). */
+  /** Per-watch-stream bounds on output written but not yet taken by the client (runner/watch.ts). */
   watchMaxChunks?: number;
   watchMaxBytes?: number;
   /** Heap limit of a pipeline's worker when its runtime_config does not set memory_mb_max. */
@@ -76,7 +76,7 @@ export interface ManagerOptions {
   ingressBudgetBytes?: number;
   /** Test knob: every pipeline's worker fails on its first ingest (see WorkerConfig.fault). */
   workerFault?: WorkerConfig['fault'];
-  /** Limits of ad-hoc queries (`ops serve --query-timeout`, ...; egress/query-limits.ts). */
+  /** Limits of ad-hoc queries (`ops serve --query-timeout`, ...; shared/query-limits.ts). */
   queryLimits?: QueryLimits;
   /**
    * Casing of unquoted output names for every pipeline whose program_config does not say (`ops serve --output-case`
@@ -89,7 +89,7 @@ export interface ManagerOptions {
   eventsHeartbeatMs?: number;
   /** Where connectors may reach (connector root, fetch policy, size cap). */
   connectorAccess: ConnectorAccess;
-  /** Where each pipeline's durable state is kept (`<root>/<pipeline id>`, storage/settings.ts); null: in memory only. */
+  /** Where each pipeline's durable state is kept (`<root>/<pipeline id>`, control/storage-settings.ts); null: in memory only. */
   storageRoot?: string | null;
 }
 

@@ -3,25 +3,10 @@
  * in-memory deployment fields, defaults of runtime_config/program_config, and the serialisation in
  * the reference's field order.
  */
-import type { ErrorBody } from '../shared/errors.js';
+import type { DeploymentStatus, DesiredStatus, ErrorBody, ProgramStatus } from '../../../wire/pipelines.js';
 import { version } from '../../../core/version.js';
 
-export type ProgramStatus = 'Pending' | 'CompilingSql' | 'CompilingRust' | 'Success' | { SqlError: SqlCompilerMessage[] } | { RustError: string } | { SystemError: string };
-
-export type DeploymentStatus = 'Shutdown' | 'Provisioning' | 'Initializing' | 'Paused' | 'Running' | 'ShuttingDown' | 'Failed';
-
-export type DesiredStatus = 'Shutdown' | 'Paused' | 'Running';
-
-export interface SqlCompilerMessage {
-  start_line_number: number;
-  start_column: number;
-  end_line_number: number;
-  end_column: number;
-  warning: boolean;
-  error_type: string;
-  message: string;
-  snippet: string | null;
-}
+export type { DeploymentStatus, DesiredStatus, ProgramStatus, SqlCompilerMessage } from '../../../wire/pipelines.js';
 
 /** What the store keeps for a pipeline. */
 export interface PipelineRecord {

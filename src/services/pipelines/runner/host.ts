@@ -2,7 +2,7 @@
  * A deployed pipeline as the main thread holds it: the pipeline's worker thread (worker/pipeline-worker.ts,
  * with its own heap limit), the watch streams, and the last figures the worker reported. The main thread
  * only moves bytes: ingress bodies go to the worker as they come off the client's socket, on a pipe of
- * their own straight to the worker's thread (worker/ingress-frames.ts; past MAX_QUEUED_BYTES not yet
+ * their own straight to the worker's thread (shared/ingress-frames.ts; past MAX_QUEUED_BYTES not yet
  * taken by the worker, the body's reading waits), encoded output comes back as bytes and is framed for each
  * watch stream here.
  *
@@ -31,7 +31,20 @@ import { TokenBook, type CompletionToken, type TokenStatus } from '../control/to
 import { clockSettings, type ClockSettings } from '../shared/clock.js';
 import { FrameKind, abortFrame, beginFrame, endFrame, frameHeader } from '../shared/ingress-frames.js';
 import type { CheckpointDone, StorageConfig, StorageReport } from '../shared/storage/storage-figures.js';
-import type { FromWorker, IngestSpec, SnapshotSpec, ToWorker, WireError, WorkerConfig, WorkerMetrics } from '../shared/protocol.js';
+import {
+  isAnswer,
+  type FromWorker,
+  type IngestSpec,
+  type SnapshotSpec,
+  type ToWorker,
+  type WireError,
+  type WorkerAnswer,
+  type WorkerCall,
+  type WorkerCalls,
+  type WorkerConfig,
+  type WorkerEvent,
+  type WorkerMetrics,
+} from '../shared/protocol.js';
 import type { QueryLimits } from '../shared/query-limits.js';
 
 /** Heap limit of a pipeline's worker when runtime_config.resources.memory_mb_max is not set. */
@@ -62,11 +75,11 @@ export interface HostOptions {
   /** Bytes of ingress bodies in progress together beyond which newer requests wait (default: INGRESS_MEMORY_SHARE of memoryMb). */
   ingressBudgetBytes?: number;
   keepAliveMs: number;
-  /** Per-watcher bounds on chunks and bytes written but not yet taken by the socket (egress/watch.ts). */
+  /** Per-watcher bounds on chunks and bytes written but not yet taken by the socket (runner/watch.ts). */
   watchMaxChunks?: number;
   watchMaxBytes?: number;
   fault?: WorkerConfig['fault'];
-  /** Limits of the pipeline's ad-hoc queries (egress/query-limits.ts; the defaults when absent). */
+  /** Limits of the pipeline's ad-hoc queries (shared/query-limits.ts; the defaults when absent). */
   queryLimits?: QueryLimits;
   /** NOW()'s clock settings (clock.ts; default: one-second resolution, wall clock). */
   clock?: ClockSettings;
@@ -87,6 +100,13 @@ export interface CheckpointStatus {
 
 interface Pending<T> {
   resolve: (v: T) => void;
+  reject: (e: Error) => void;
+}
+
+/** A request waiting for its answer: the caller's result made from the answer, or its rejection. */
+interface PendingCall {
+  kind: WorkerCall;
+  settle: (answer: WorkerAnswer) => void;
   reject: (e: Error) => void;
 }
 
@@ -131,6 +151,12 @@ function toApiError(e: WireError): ApiError {
   return new ApiError(e.status, e.body.error_code, e.body.message, e.body.details, e.headers ?? {});
 }
 
+/** A snapshot's or an ad-hoc query's body, or its error. */
+function answerBody(a: WorkerCalls['snapshot']): Buffer {
+  if (a.error || !a.body) throw a.error ? toApiError(a.error) : Errors.terminating();
+  return Buffer.from(a.body.buffer, a.body.byteOffset, a.body.byteLength);
+}
+
 /** The error a request waiting on a failed pipeline gets. */
 function failureError(body: ErrorBody): ApiError {
   return new ApiError(500, body.error_code, body.message, body.details);
@@ -150,16 +176,13 @@ export class PipelineHost {
   private readonly worker: ProcessWorker;
   private readonly watchersByKey = new Map<string, Set<Watcher>>();
   private readonly waiters = new Set<Pending<void>>();
-  private readonly pendingIngest = new Map<number, Pending<string>>();
-  private readonly pendingSnapshot = new Map<number, Pending<Buffer>>();
-  private readonly pendingCommit = new Map<number, Pending<void>>();
-  private readonly pendingClock = new Map<number, Pending<number>>();
+  /** Requests waiting for their answers, by id (one id space for every kind). */
+  private readonly calls = new Map<number, PendingCall>();
   /** What the start restored and replayed from storage (null: no storage). */
   storageReport: StorageReport | null = null;
   /** Checkpoints asked for in this run (today's Feldera: sequence numbers from 0) and where they stand. */
   readonly checkpointStatus: CheckpointStatus = { success: null, failure: null };
   private nextCheckpoint = 0;
-  private readonly pendingCheckpoint = new Map<number, Pending<CheckpointDone>>();
   /** The newest checkpoint written in this run (asked for, periodic or the worker's own). */
   lastCheckpoint: CheckpointDone | null = null;
   /** The open (or committing) transaction, and the last id given in this run. */
@@ -261,11 +284,51 @@ export class PipelineHost {
     data.uncork();
   }
 
+  /**
+   * Sends a request (`send` gets its id) and waits for the answer that repeats the id; `read` makes the
+   * caller's result of the answer (or throws its error). When the pipeline ends first, the result rejects.
+   */
+  private call<K extends WorkerCall, R>(kind: K, send: (id: number) => void, read: (answer: WorkerCalls[K]) => R): { id: number; result: Promise<R> } {
+    const id = this.nextId++;
+    const result = new Promise<R>((resolve, reject) => {
+      const settle = (answer: WorkerAnswer) => {
+        try {
+          resolve(read(answer as WorkerCalls[K]));
+        } catch (err) {
+          reject(err as Error);
+        }
+      };
+      this.calls.set(id, { kind, settle, reject });
+    });
+    send(id);
+    return { id, result };
+  }
+
   private onMessage(m: FromWorker): void {
+    // every report and most answers carry the worker's latest figures
+    if ('metrics' in m) this.metrics = m.metrics;
+    if (isAnswer(m)) this.onAnswer(m);
+    else this.onEvent(m);
+  }
+
+  /** An answer: what it changes here whether or not its caller still waits (tokens, the transaction), then the caller's result. */
+  private onAnswer(m: WorkerAnswer): void {
+    if (m.t === 'ingest-done' && m.applied) this.tokens.complete(m.applied.endpoint, m.applied.count, m.applied.step);
+    if (m.t === 'transaction-committed') {
+      for (const l of m.completed) this.tokens.complete(l.endpoint, l.count, l.step);
+      this.transaction = null;
+    }
+    // a started connector's queued data was applied: its tokens complete
+    if (m.t === 'connector-set') for (const l of m.completed) this.tokens.complete(l.endpoint, l.count, l.step);
+    const call = this.calls.get(m.id);
+    this.calls.delete(m.id);
+    call?.settle(m);
+  }
+
+  private onEvent(m: WorkerEvent): void {
     switch (m.t) {
       case 'ready':
         this.program = { tables: m.tables, views: m.views };
-        this.metrics = m.metrics;
         for (const ep of m.metrics.inputs) {
           this.connectorRecords.set(ep.endpoint_name, ep.metrics.buffered_records + ep.metrics.total_records);
           this.tokens.endpointId(ep.endpoint_name);
@@ -274,20 +337,6 @@ export class PipelineHost {
         this.initialized = true;
         this.initWaiter?.resolve();
         return;
-      case 'checkpoint-done': {
-        const p = this.pendingCheckpoint.get(m.id);
-        this.pendingCheckpoint.delete(m.id);
-        if (m.checkpoint) {
-          this.lastCheckpoint = m.checkpoint;
-          this.checkpointStatus.success = m.id;
-          p?.resolve(m.checkpoint);
-        } else {
-          const error = m.error ? toApiError(m.error) : Errors.terminating();
-          this.checkpointStatus.failure = { sequence_number: m.id, error: error.message, failed_at: new Date().toISOString() };
-          p?.reject(error);
-        }
-        return;
-      }
       case 'checkpointed':
         this.lastCheckpoint = m.checkpoint;
         return;
@@ -325,57 +374,15 @@ export class PipelineHost {
         w.snapshotPart(chunks, m.done, () => this.post({ t: 'watch-snapshot-more', id: m.id }));
         return;
       }
-      case 'ingest-done': {
-        this.metrics = m.metrics;
-        const p = this.pendingIngest.get(m.id);
-        this.pendingIngest.delete(m.id);
-        if (m.error) p?.reject(toApiError(m.error));
-        else if (m.applied) {
-          this.tokens.complete(m.applied.endpoint, m.applied.count, m.applied.step);
-          p?.resolve(this.tokens.token(m.applied.endpoint, m.applied.count));
-        } else if (m.held) {
-          // in progress until the commit's step completes it
-          p?.resolve(this.tokens.token(m.held.endpoint, m.held.count));
-        } else p?.reject(Errors.terminating());
-        return;
-      }
-      case 'transaction-committed': {
-        this.metrics = m.metrics;
-        for (const l of m.completed) this.tokens.complete(l.endpoint, l.count, l.step);
-        this.transaction = null;
-        const p = this.pendingCommit.get(m.id);
-        this.pendingCommit.delete(m.id);
-        if (m.error) p?.reject(toApiError(m.error));
-        else p?.resolve();
-        return;
-      }
-      case 'clock-advanced': {
-        this.metrics = m.metrics;
-        const p = this.pendingClock.get(m.id);
-        this.pendingClock.delete(m.id);
-        if (m.error || m.nowMs === null) p?.reject(m.error ? toApiError(m.error) : Errors.terminating());
-        else p?.resolve(m.nowMs);
-        return;
-      }
-      case 'snapshot-done': {
-        const p = this.pendingSnapshot.get(m.id);
-        this.pendingSnapshot.delete(m.id);
-        if (m.error || !m.body) p?.reject(m.error ? toApiError(m.error) : Errors.terminating());
-        else p?.resolve(Buffer.from(m.body.buffer, m.body.byteOffset, m.body.byteLength));
-        return;
-      }
       case 'metrics':
-        this.metrics = m.metrics;
         return;
       case 'connector-progress':
-        this.metrics = m.metrics;
         for (const l of m.completed) {
           this.connectorRecords.set(l.endpoint, l.count);
           this.tokens.complete(l.endpoint, l.count, l.step);
         }
         return;
       case 'resumed':
-        this.metrics = m.metrics;
         for (const l of m.completed) this.tokens.complete(l.endpoint, l.count, l.step);
         this.resumed.shift()?.();
         return;
@@ -440,10 +447,18 @@ export class PipelineHost {
    */
   async ingest(spec: IngestSpec, body: AsyncIterable<Uint8Array> | Uint8Array | null, limit: number, tooLarge: () => Error): Promise<string> {
     if (this.state === 'Terminated') throw this.terminatedError();
-    const id = this.nextId++;
-    const done = new Promise<string>((resolve, reject) => this.pendingIngest.set(id, { resolve, reject }));
+    const { id, result: done } = this.call(
+      'ingest',
+      (id) => this.writeFrame(beginFrame(id, spec)),
+      (a) => {
+        if (a.error) throw toApiError(a.error);
+        if (a.applied) return this.tokens.token(a.applied.endpoint, a.applied.count);
+        // held by the open transaction: in progress until the commit's step completes it
+        if (a.held) return this.tokens.token(a.held.endpoint, a.held.count);
+        throw Errors.terminating();
+      },
+    );
     done.catch(() => {});
-    this.writeFrame(beginFrame(id, spec));
     // this request's share of the pipeline's ingress memory, given back once it is applied (or abandoned)
     let taken = 0;
     this.ingressOrder.push(id);
@@ -475,7 +490,7 @@ export class PipelineHost {
       }
       this.writeFrame(endFrame(id, this.posted));
     } catch (err) {
-      this.pendingIngest.delete(id);
+      this.calls.delete(id);
       this.writeFrame(abortFrame(id));
       giveBack();
       throw err;
@@ -507,10 +522,7 @@ export class PipelineHost {
   /** A snapshot body, computed by the worker. */
   snapshot(spec: SnapshotSpec): Promise<Buffer> {
     if (this.state === 'Terminated') return Promise.reject(this.terminatedError());
-    const id = this.nextId++;
-    const p = new Promise<Buffer>((resolve, reject) => this.pendingSnapshot.set(id, { resolve, reject }));
-    this.post({ t: 'snapshot', id, spec });
-    return p;
+    return this.call('snapshot', (id) => this.post({ t: 'snapshot', id, spec }), answerBody).result;
   }
 
   /**
@@ -520,9 +532,7 @@ export class PipelineHost {
    */
   query(sql: string, format: QueryFormat, gone?: AbortSignal): Promise<Buffer> {
     if (this.state === 'Terminated') return Promise.reject(this.terminatedError());
-    const id = this.nextId++;
-    const p = new Promise<Buffer>((resolve, reject) => this.pendingSnapshot.set(id, { resolve, reject }));
-    this.post({ t: 'query', id, sql, format });
+    const { id, result: p } = this.call('query', (id) => this.post({ t: 'query', id, sql, format }), answerBody);
     if (gone) {
       const cancel = () => this.cancelQuery(id);
       if (gone.aborted) cancel();
@@ -534,7 +544,7 @@ export class PipelineHost {
     return p;
   }
 
-  /** Tells the worker that the ad-hoc query of request `id` is not wanted any more (egress/query-cancel.ts). */
+  /** Tells the worker that the ad-hoc query of request `id` is not wanted any more (shared/query-cancel.ts). */
   private cancelQuery(id: number): void {
     const { index, value } = cancelMark(id);
     this.worker.store(index, value);
@@ -547,10 +557,29 @@ export class PipelineHost {
    */
   advanceClock(deltaMs: number | null): Promise<number> {
     if (this.state === 'Terminated') return Promise.reject(this.terminatedError());
-    const id = this.nextId++;
-    const p = new Promise<number>((resolve, reject) => this.pendingClock.set(id, { resolve, reject }));
-    this.post({ t: 'clock-advance', id, deltaMs });
-    return p;
+    return this.call(
+      'clock-advance',
+      (id) => this.post({ t: 'clock-advance', id, deltaMs }),
+      (a) => {
+        if (a.error || a.nowMs === null) throw a.error ? toApiError(a.error) : Errors.terminating();
+        return a.nowMs;
+      },
+    ).result;
+  }
+
+  /**
+   * Pauses or starts a declared input connector (`TABLE.connector`): resolves once the worker has done it (and
+   * kept it in storage); rejects with 404 UnknownInputEndpoint for a name that is none.
+   */
+  setConnectorPaused(endpoint: string, paused: boolean): Promise<void> {
+    if (this.state === 'Terminated') return Promise.reject(this.terminatedError());
+    return this.call(
+      'connector-set',
+      (id) => this.post({ t: 'connector-set', id, endpoint, paused }),
+      (a) => {
+        if (a.error) throw toApiError(a.error);
+      },
+    ).result;
   }
 
   /** Where transactions stand (stats' transaction_status). */
@@ -584,14 +613,17 @@ export class PipelineHost {
     const txn = this.transaction;
     if (txn === null || txn.commitStartedAt !== null) return Promise.reject(TransactionErrors.noneInProgress());
     txn.commitStartedAt = Date.now();
-    const id = this.nextId++;
-    const p = new Promise<void>((resolve, reject) => this.pendingCommit.set(id, { resolve, reject }));
-    this.post({ t: 'transaction-commit', id });
-    return p;
+    return this.call(
+      'transaction-commit',
+      (id) => this.post({ t: 'transaction-commit', id }),
+      (a) => {
+        if (a.error) throw toApiError(a.error);
+      },
+    ).result;
   }
 
   /**
-   * A watch stream of `relation`, written as `config` says (egress/config.ts). With `sendSnapshot` (today's
+   * A watch stream of `relation`, written as `config` says (control/egress-config.ts). With `sendSnapshot` (today's
    * send_snapshot=true) it starts with the relation's current contents: the worker subscribes it and takes
    * them in one message, between steps.
    */
@@ -617,6 +649,7 @@ export class PipelineHost {
         ),
       { maxPendingChunks: this.opts.watchMaxChunks, maxPendingBytes: this.opts.watchMaxBytes },
       sendSnapshot,
+      sendSnapshot || config.snapshotField === true,
     );
     w.formatConfig = config.formatConfig;
     let set = this.watchersByKey.get(k);
@@ -658,20 +691,12 @@ export class PipelineHost {
     this.snapshotWatchers.clear();
     for (const w of this.waiters) w.reject(err());
     this.waiters.clear();
-    for (const p of this.pendingIngest.values()) p.reject(err());
-    this.pendingIngest.clear();
-    // a query still running would hold the worker's stop: it is not wanted any more
-    for (const [id, p] of this.pendingSnapshot) {
-      this.cancelQuery(id);
-      p.reject(err());
+    for (const [id, call] of this.calls) {
+      // a query still running would hold the worker's stop: it is not wanted any more
+      if (call.kind === 'query') this.cancelQuery(id);
+      call.reject(err());
     }
-    this.pendingSnapshot.clear();
-    for (const p of this.pendingCommit.values()) p.reject(err());
-    this.pendingCommit.clear();
-    for (const p of this.pendingClock.values()) p.reject(err());
-    this.pendingClock.clear();
-    for (const p of this.pendingCheckpoint.values()) p.reject(err());
-    this.pendingCheckpoint.clear();
+    this.calls.clear();
     // an open transaction goes with the run: its held input was never applied
     this.transaction = null;
     this.initWaiter?.reject(err());
@@ -686,11 +711,23 @@ export class PipelineHost {
    */
   checkpoint(): { sequence: number; written: Promise<CheckpointDone> } {
     const sequence = this.nextCheckpoint++;
-    const written = new Promise<CheckpointDone>((resolve, reject) => {
-      if (this.failure || this.stopping || this.exited) return reject(this.failure ? failureError(this.failure) : Errors.terminating());
-      this.pendingCheckpoint.set(sequence, { resolve, reject });
-      this.post({ t: 'checkpoint', id: sequence });
-    });
+    const written =
+      this.failure || this.stopping || this.exited
+        ? Promise.reject(this.failure ? failureError(this.failure) : Errors.terminating())
+        : this.call(
+            'checkpoint',
+            (id) => this.post({ t: 'checkpoint', id }),
+            (a): CheckpointDone => {
+              if (a.checkpoint) {
+                this.lastCheckpoint = a.checkpoint;
+                this.checkpointStatus.success = sequence;
+                return a.checkpoint;
+              }
+              const error = a.error ? toApiError(a.error) : Errors.terminating();
+              this.checkpointStatus.failure = { sequence_number: sequence, error: error.message, failed_at: new Date().toISOString() };
+              throw error;
+            },
+          ).result;
     written.catch(() => {});
     return { sequence, written };
   }

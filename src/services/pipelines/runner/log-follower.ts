@@ -4,7 +4,7 @@
  * Rules: at most FOLLOW_MAX_PENDING_BYTES may wait for a client that does not read; lines past that
  * are dropped, and once the client caught up a line says how many were lost. Logging never waits for
  * a follower. When the follow ends (server stop, the pipeline deleted) the response completes, and a
- * client that does not take the rest within the drain time is cut off (egress/end.ts).
+ * client that does not take the rest within the drain time is cut off (runner/end.ts).
  */
 import type { Writable } from 'node:stream';
 import { END_DRAIN_MS, endResponse } from './end.js';

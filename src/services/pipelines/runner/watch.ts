@@ -63,7 +63,7 @@ export class Watcher {
   private pendingBytes = 0;
   lastSend = Date.now();
   closed = false;
-  /** The format's config as the stats report it (egress/config.ts). */
+  /** The format's config as the stats report it (control/egress-config.ts). */
   formatConfig: Record<string, unknown> = {};
   /** Chunks are being dropped (logged once per run of drops). */
   private dropping = false;
@@ -102,6 +102,8 @@ export class Watcher {
     limits: WatcherLimits = {},
     /** Today's `send_snapshot=true`: the relation's contents first (snapshotPart), then its changes. */
     readonly sendSnapshot = false,
+    /** Every frame says whether it is part of the snapshot (`"snapshot": bool`), as today's Feldera writes them. */
+    readonly snapshotField = sendSnapshot,
   ) {
     this.phase = sendSnapshot ? 'awaiting-snapshot' : 'live';
     this.maxPendingChunks = limits.maxPendingChunks ?? MAX_PENDING_CHUNKS;
@@ -198,15 +200,15 @@ export class Watcher {
     }
   }
 
-  /** A frame's start: today's send_snapshot streams say in every frame whether it is part of the snapshot. */
+  /** A frame's start: today's streams say in every frame whether it is part of the snapshot. */
   private head(seq: number): string {
-    return this.sendSnapshot ? `{"sequence_number":${seq},"snapshot":${this.phase !== 'live'},` : `{"sequence_number":${seq},`;
+    return this.snapshotField ? `{"sequence_number":${seq},"snapshot":${this.phase !== 'live'},` : `{"sequence_number":${seq},`;
   }
 
   heartbeat(now: number, intervalMs: number): void {
     if (this.closed || now - this.lastSend < intervalMs) return;
     if (this.pendingChunks > 0) return; // data is still flowing to the client
-    this.write([this.sendSnapshot ? `${this.head(this.seq++).slice(0, -1)}}\r\n` : frame(this.seq++)], 0);
+    this.write([this.snapshotField ? `${this.head(this.seq++).slice(0, -1)}}\r\n` : frame(this.seq++)], 0);
   }
 
   /** Writes one framed chunk (its parts in one go) and counts it until the socket takes it. */

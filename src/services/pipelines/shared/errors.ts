@@ -3,11 +3,9 @@
  * (v0.24 era). Every error the routes raise is an ApiError; the service's error handler serialises it.
  */
 
-export interface ErrorBody {
-  message: string;
-  error_code: string;
-  details: unknown;
-}
+import type { ErrorBody } from '../../../wire/pipelines.js';
+
+export type { ErrorBody };
 
 export class ApiError extends Error {
   constructor(
@@ -56,7 +54,7 @@ export const Errors = {
     new ApiError(
       400,
       'InvalidPipelineAction',
-      `Invalid pipeline action '${action}'; valid actions are: 'start', 'pause', 'shutdown', 'stop', 'resume', 'clear', 'dismiss_error', 'start_transaction' or 'commit_transaction'`,
+      `Invalid pipeline action '${action}'; valid actions are: 'start', 'pause', 'shutdown', 'stop', 'resume', 'clear', 'dismiss_error', 'start_transaction', 'commit_transaction', 'update_runtime' or 'start_compaction'`,
       { action },
     ),
   notRunning: (id: string, name: string) =>

@@ -4,6 +4,7 @@
  * ingress bodies travel on a channel of their own (ingress-frames.ts), each request's End frame naming
  * how many of these messages came before it, so that a subscription sent before an ingest is in force
  * when that ingest's step runs. Requests carry an `id` the answer repeats; messages keep their order.
+ * The requests the host waits on and their answers are WorkerCalls: one answer per request, found by its id.
  */
 import type { QueryLimits } from './query-limits.js';
 import type { RelationSchema } from '../../../engine/index.js';
@@ -25,13 +26,13 @@ export interface WorkerConfig {
   connectorAccess: ConnectorAccess;
   /** NOW()'s clock (clock.ts), from the pipeline's runtime_config; used when the program reads NOW(). */
   clock: ClockSettings;
-  /** Which ad-hoc queries were cancelled (egress/query-cancel.ts): QUERY_CANCEL_SLOTS shared slots, put here by the process the worker runs in (workers/worker-process.ts), not by the host. */
+  /** Which ad-hoc queries were cancelled (shared/query-cancel.ts): QUERY_CANCEL_SLOTS shared slots, put here by the process the worker runs in (workers/worker-process.ts), not by the host. */
   queryCancels?: SharedArrayBuffer;
   /** The ingress channel's file descriptor in the worker's process (set by ProcessWorker's dataChannel). */
   ingressFd?: number;
   /** The worker's heap limit in MiB (runtime_config.resources.memory_mb_max or the default), as its resourceLimits set it. */
   memoryMb?: number;
-  /** Limits of its ad-hoc queries (egress/query-limits.ts; the defaults when absent). */
+  /** Limits of its ad-hoc queries (shared/query-limits.ts; the defaults when absent). */
   queryLimits?: QueryLimits;
   /** Test knob: make the worker fail on its first ingest (throw, exit, or the engine's step throws), as a bug would, or its whole process die (kill). */
   fault?: 'throw' | 'exit' | 'step' | 'kill' | null;
@@ -86,6 +87,8 @@ export type ToWorker =
   | { t: 'clock-advance'; id: number; deltaMs: number | null }
   /** Write a checkpoint now (between steps); answered with `checkpoint-done`. */
   | { t: 'checkpoint'; id: number }
+  /** Pause or start one declared input connector (runtime.setConnectorPaused); answered with `connector-set`. */
+  | { t: 'connector-set'; id: number; endpoint: string; paused: boolean }
   | { t: 'stop' };
 
 /** One encoded output chunk: the part after `"sequence_number":N,` as UTF-8. */
@@ -190,7 +193,42 @@ export type FromWorker =
   | { t: 'connector-progress'; completed: TokenLabel[]; metrics: WorkerMetrics }
   /** Answers `resume`, once the connectors' pending data is applied (`completed`: where that left each of them). */
   | { t: 'resumed'; metrics: WorkerMetrics; completed: TokenLabel[] }
+  /** Answers `connector-set`: done (`completed`: where the data a started connector had queued left it), or why not. */
+  | { t: 'connector-set'; id: number; error: WireError | null; completed: TokenLabel[]; metrics: WorkerMetrics }
   | { t: 'log'; level: LogLevel; message: string }
   /** The engine failed on a step (a bug, not bad input): the pipeline must stop; `outOfMemory`: a step was stopped as it filled the heap (step-memory.ts). */
   | { t: 'fatal'; message: string; outOfMemory?: boolean }
   | { t: 'stopped' };
+
+/**
+ * The requests the host waits on, each with the one answer that repeats its `id`. An ingest's request goes as
+ * ingress frames (ingress-frames.ts: Begin carries the id), the others as ToWorker messages of the same name.
+ */
+export interface WorkerCalls {
+  ingest: Extract<FromWorker, { t: 'ingest-done' }>;
+  snapshot: Extract<FromWorker, { t: 'snapshot-done' }>;
+  query: Extract<FromWorker, { t: 'snapshot-done' }>;
+  'transaction-commit': Extract<FromWorker, { t: 'transaction-committed' }>;
+  'clock-advance': Extract<FromWorker, { t: 'clock-advanced' }>;
+  checkpoint: Extract<FromWorker, { t: 'checkpoint-done' }>;
+  'connector-set': Extract<FromWorker, { t: 'connector-set' }>;
+}
+
+export type WorkerCall = keyof WorkerCalls;
+export type WorkerAnswer = WorkerCalls[WorkerCall];
+/** The other messages of the worker: events and reports nobody asked for by id. */
+export type WorkerEvent = Exclude<FromWorker, WorkerAnswer>;
+
+/** Every answer's message type (a Record, so that the compiler sees one missing). */
+const ANSWER_TYPES: Record<WorkerAnswer['t'], true> = {
+  'ingest-done': true,
+  'snapshot-done': true,
+  'transaction-committed': true,
+  'clock-advanced': true,
+  'checkpoint-done': true,
+  'connector-set': true,
+};
+
+export function isAnswer(m: FromWorker): m is WorkerAnswer {
+  return Object.hasOwn(ANSWER_TYPES, m.t);
+}

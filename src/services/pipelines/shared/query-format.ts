@@ -11,13 +11,17 @@ export type QueryFormat = (typeof QUERY_FORMATS)[number];
 /** The formats whose answer is text. */
 export type TextQueryFormat = 'json' | 'text' | 'hash';
 
-/** As Feldera's: text and hash plain text, Arrow and Parquet octet streams (json kept as NDJSON, as before). */
+/**
+ * As Feldera's: text and hash exactly `text/plain` (its mime::TEXT_PLAIN, no charset: today's Python SDK reads an
+ * answer as text only when the content type is exactly that, and decodes anything else as JSON, so `query_hash`
+ * needs it), Arrow and Parquet octet streams (json kept as NDJSON, as before).
+ */
 export const QUERY_CONTENT_TYPES: Record<QueryFormat, string> = {
-  text: 'text/plain; charset=utf-8',
+  text: 'text/plain',
   json: 'application/x-ndjson',
   parquet: 'application/octet-stream',
   arrow_ipc: 'application/octet-stream',
-  hash: 'text/plain; charset=utf-8',
+  hash: 'text/plain',
 };
 
 export function parquetFileName(now: Date): string {

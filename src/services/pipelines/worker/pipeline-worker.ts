@@ -37,7 +37,8 @@ import type { FromWorker, HeldPosition, IngestSpec, TokenLabel, ToWorker, WireCh
 
 type IngestSpecOf = IngestSpec;
 import type { JsonValue, RelationSchema } from '../../../engine/index.js';
-import { PipelineStorage } from './storage/pipeline-storage.js';
+import { PipelineStorage, storageWriteError } from './storage/pipeline-storage.js';
+import { readPausedConnectors, writePausedConnectors } from './storage/connector-pause.js';
 import type { StorageReport } from '../shared/storage/storage-figures.js';
 import type { LogRecord } from './storage/input-log.js';
 
@@ -122,6 +123,7 @@ async function init(): Promise<void> {
           makeCircuit: (options) => storage.makeCircuit(program, options),
           connectorsDone: () => new Set(Object.keys(storage.restored?.connectors ?? {})),
           connectorPositions: () => storage.restored?.connectors as Record<string, JsonValue> | undefined,
+          pausedConnectors: () => readPausedConnectors(config.storage!.dir),
         }
       : {}),
     clock: clock ? () => clock.now() : undefined,
@@ -397,6 +399,32 @@ function handle(m: ToWorker): void {
         error = wireError(err);
       }
       post({ t: 'clock-advanced', id: m.id, nowMs, error, metrics: workerMetrics(rt!) });
+      return;
+    }
+    case 'connector-set': {
+      let error: WireError | null = null;
+      let completed: TokenLabel[] = [];
+      try {
+        if (!rt || rt.state === 'Terminated') throw Errors.terminating();
+        if (!rt.hasInputConnector(m.endpoint)) throw new ApiError(404, 'UnknownInputEndpoint', `unknown input endpoint name '${m.endpoint}'`, { endpoint_name: m.endpoint });
+        if (config.storage) {
+          // kept before it takes effect: a restart finds the connector as this answer says it is
+          const next = new Set(rt.pausedConnectors());
+          if (m.paused) next.add(m.endpoint);
+          else next.delete(m.endpoint);
+          try {
+            writePausedConnectors(config.storage.dir, [...next]);
+          } catch (err) {
+            throw storageWriteError(err, `Input connector '${m.endpoint}' could not be ${m.paused ? 'paused' : 'started'}`, config.storage.dir);
+          }
+        }
+        completed = rt.setConnectorPaused(m.endpoint, m.paused) ?? [];
+        // a started connector's queued data just applied: a checkpoint keeps it (it is not read again)
+        if (storage && completed.length) checkpointNow('after an input connector was started');
+      } catch (err) {
+        error = wireError(err);
+      }
+      post({ t: 'connector-set', id: m.id, error, completed, metrics: workerMetrics(rt!) });
       return;
     }
     case 'checkpoint': {

@@ -66,6 +66,8 @@ export interface RuntimeOptions {
   connectorPositions?: () => Record<string, JsonValue> | undefined;
   /** A generating connector's records up to here were applied (or it ended): completion tokens move. */
   connectorProgress?: (completed: TokenLabel[]) => void;
+  /** Input connectors paused by the user as stored (storage/connector-pause.ts), asked when init() runs; absent: each as its config's `paused` says. */
+  pausedConnectors?: () => ReadonlySet<string> | null;
 }
 
 /**
@@ -148,6 +150,7 @@ export class PipelineRuntime {
       }
     }
     const done = this.opts.connectorsDone?.();
+    const storedPaused = this.opts.pausedConnectors?.() ?? null;
     for (const table of this.program.tables)
       for (const [i, decl] of table.connectors.entries()) {
         const name = connectorEndpointName(table, decl, i);
@@ -161,12 +164,13 @@ export class PipelineRuntime {
     for (const table of this.program.tables) {
       for (const [i, decl] of table.connectors.entries()) {
         const name = connectorEndpointName(table, decl, i);
+        const declaredPaused = decl.paused === true;
         this.inputs.set(name, {
           endpoint_name: name,
-          config: { stream: table.name, transport: decl.transport, format: decl.format ?? null, max_queued_records: 1_000_000, paused: false },
+          config: { stream: table.name, transport: decl.transport, format: decl.format ?? null, max_queued_records: 1_000_000, paused: declaredPaused },
           metrics: zeroInputMetrics(),
           fatal_error: null,
-          paused: false,
+          paused: storedPaused ? storedPaused.has(name) : declaredPaused,
         });
         // its data is in the restored state: it is not read again (a generating one goes on from its position)
         if (done?.has(name) && !isGeneratingConnector(decl)) {
@@ -203,12 +207,45 @@ export class PipelineRuntime {
 
   /** Runs; returns where each connector whose data this applied (or refused) now stands, for completion tokens. */
   resume(): TokenLabel[] {
-    const completed: TokenLabel[] = [];
-    if (this.state === 'Terminated') return completed;
+    if (this.state === 'Terminated') return [];
     this.state = 'Running';
     // Connector data is processed when the pipeline first runs (so watchers opened while paused see it).
-    const pending = this.pendingConnectorData;
-    this.pendingConnectorData = [];
+    const completed = this.applyConnectorData();
+    if (this.state === 'Running') this.generated?.start();
+    return completed;
+  }
+
+  /**
+   * Pauses or starts one declared input connector (today's Feldera `.../connectors/{c}/pause|start`). A paused
+   * connector reads nothing more: data it read and has not applied stays queued (buffered), a generating one
+   * stops generating. Started while the pipeline runs, its queued data is applied at once (answered: where that
+   * left it, for completion tokens). Null: no input connector of that name (HTTP ingress is not one).
+   */
+  setConnectorPaused(name: string, paused: boolean): TokenLabel[] | null {
+    const ep = this.inputs.get(name);
+    if (!ep || !this.hasInputConnector(name)) return null;
+    ep.paused = paused;
+    if (paused || this.state !== 'Running') return [];
+    const completed = this.applyConnectorData();
+    this.generated?.wake();
+    return completed;
+  }
+
+  /** Whether `name` is a declared input connector's endpoint (`TABLE.connector`; HTTP ingress is none). */
+  hasInputConnector(name: string): boolean {
+    return this.inputs.has(name) && !name.startsWith('api-ingress-');
+  }
+
+  /** Endpoint names of the input connectors paused by the user (what storage keeps). */
+  pausedConnectors(): string[] {
+    return [...this.inputs.values()].filter((ep) => ep.paused).map((ep) => ep.endpoint_name);
+  }
+
+  /** Applies the data read by connectors that are not paused (the paused ones' stays queued). */
+  private applyConnectorData(): TokenLabel[] {
+    const completed: TokenLabel[] = [];
+    const pending = this.pendingConnectorData.filter((d) => !this.inputs.get(d.endpointName)!.paused);
+    this.pendingConnectorData = this.pendingConnectorData.filter((d) => this.inputs.get(d.endpointName)!.paused);
     for (const d of pending) {
       if (this.state !== 'Running') break; // failed (or shut down) meanwhile
       const ep = this.inputs.get(d.endpointName)!;
@@ -236,7 +273,6 @@ export class PipelineRuntime {
       // or held: then the commit's step completes it
       if (!held) completed.push({ endpoint: d.endpointName, count: d.parsed.records, step: this.steps });
     }
-    if (this.state === 'Running') this.generated?.start();
     return completed;
   }
 

@@ -17,6 +17,8 @@ import { boolParam, intParam, jsonBodyText, param, rawBody, type Query } from '.
 import { parquetFileName, QUERY_CONTENT_TYPES } from '../../shared/query-format.js';
 import { declareRoute } from '../../../kit/route.js';
 import { adHocQuery, egressQuery, ingressQuery, ingressShape } from './io-queries.js';
+import { answerApi } from '../client-api.js';
+import type { PipelineApi } from '../model.js';
 
 /** The request body as a stream of chunks (ingress routes take it unparsed): the raw request when no content-type parser ran. */
 function bodyStream(req: FastifyRequest): AsyncIterable<Uint8Array> | Uint8Array {
@@ -95,7 +97,8 @@ export function ingressRoutes(app: FastifyInstance, manager: PipelineManager, bo
   });
 }
 
-export function ioRoutes(app: FastifyInstance, manager: PipelineManager): void {
+/** `forced`: the API every client gets (`ops serve --feldera`); undefined: each client its own (client-api.ts). */
+export function ioRoutes(app: FastifyInstance, manager: PipelineManager, forced?: PipelineApi): void {
   declareRoute<undefined, ReturnType<typeof egressQuery.check>, { name: string; view: string }>(app, {
     method: 'POST',
     url: '/pipelines/:name/egress/:view',
@@ -103,7 +106,7 @@ export function ioRoutes(app: FastifyInstance, manager: PipelineManager): void {
     query: egressQuery,
     handler: async (req, reply, input) => {
       const q = req.query as Query;
-      const { runtime } = manager.runtimeOf(req.params.name);
+      const { runtime, entry } = manager.runtimeOf(req.params.name);
       const rel = findRelation(runtime.program, req.params.view, 'any');
       // the endpoint's name (in the errors) is made of the parameters as given, before they are checked
       const given = { mode: param(q, 'mode') ?? 'watch', query: param(q, 'query') ?? 'table' };
@@ -127,8 +130,10 @@ export function ioRoutes(app: FastifyInstance, manager: PipelineManager): void {
       if (mode === 'watch') {
         // today's send_snapshot=true: the contents first; only what Feldera keeps integrated can be sent so
         if (config.sendSnapshot && !rel.declaredMaterialized) throw Errors.snapshotNeedsMaterialized(endpoint, rel.name);
+        // today's Feldera writes `snapshot` in every chunk (false outside a send_snapshot's snapshot); v0.24 had none
+        const todays = answerApi(forced, { headers: req.headers, query: q }, entry.rec.client_api) === 'current';
         reply.hijack();
-        runtime.addWatcher(rel, config, reply.raw, endpoint);
+        runtime.addWatcher(rel, { ...config, snapshotField: config.sendSnapshot || todays }, reply.raw, endpoint);
         return;
       }
 

@@ -1,4 +1,9 @@
-/** Stats, logs, API keys and today's GET /v0/config. */
+/**
+ * Stats (the pipeline's, and today's one-connector `GET .../tables/{table}/connectors/{connector}/stats` and
+ * `.../views/{view}/connectors/{connector}/stats`: the endpoint named `{relation}.{connector}` of /stats, 404
+ * UnknownInputEndpoint/UnknownOutputEndpoint as Feldera's, 503 when not deployed), logs, API keys and today's
+ * GET /v0/config.
+ */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ApiKeys } from '../auth.js';
 import { LogFollower } from '../../runner/log-follower.js';
@@ -6,7 +11,11 @@ import { formatLog, jsonLogsEnabled, type LogBook, type LogRecord } from '../../
 import type { PipelineManager } from '../manager.js';
 import { pipelineStats } from '../stats.js';
 import { jsonBody } from './util.js';
-import { Errors } from '../../shared/errors.js';
+import { clientApiOf } from '../client-api.js';
+import { ApiError, Errors } from '../../shared/errors.js';
+import { findRelation } from '../../shared/names.js';
+import { deployed } from './completion.js';
+import type { PipelineApi } from '../model.js';
 import { objectOf } from '../../../kit/declare.js';
 import { declareRoute } from '../../../kit/route.js';
 import { count, flag } from './query-fields.js';
@@ -16,7 +25,8 @@ import { version } from '../../../../core/version.js';
 const logsQuery = objectOf({ lines: count('a number of lines (0 or more)'), follow: flag(false) });
 type LogsQuery = ReturnType<typeof logsQuery.check>;
 
-export function miscRoutes(app: FastifyInstance, manager: PipelineManager, logs: LogBook, keys: ApiKeys): void {
+/** `forced`: the API every client gets (`ops serve --feldera`); undefined: each client its own (client-api.ts). */
+export function miscRoutes(app: FastifyInstance, manager: PipelineManager, logs: LogBook, keys: ApiKeys, forced?: PipelineApi): void {
   // today's platform configuration (Feldera's Configuration object): no telemetry, an open-source edition
   app.get('/config', async () => ({
     posthog: '',
@@ -48,6 +58,23 @@ export function miscRoutes(app: FastifyInstance, manager: PipelineManager, logs:
     const { entry, runtime } = manager.runtimeOf(req.params.name);
     return pipelineStats(runtime, entry.dep.deployment_config);
   });
+
+  const connectorStats = (pipeline: string, relation: string, connector: string, kind: 'table' | 'view') => {
+    const host = deployed(manager, pipeline);
+    const rel = findRelation(host.program, relation, kind);
+    const endpoint = `${rel?.name ?? relation}.${connector}`;
+    const stats = pipelineStats(host, manager.get(pipeline).dep.deployment_config) as { inputs: { endpoint_name: string }[]; outputs: { endpoint_name: string }[] };
+    const found = rel ? (kind === 'table' ? stats.inputs : stats.outputs).find((ep) => ep.endpoint_name === endpoint) : undefined;
+    if (found) return found;
+    const [code, what] = kind === 'table' ? ['UnknownInputEndpoint', 'input'] : ['UnknownOutputEndpoint', 'output'];
+    throw new ApiError(404, code, `unknown ${what} endpoint name '${endpoint}'`, { endpoint_name: endpoint });
+  };
+  app.get<{ Params: { name: string; table: string; connector: string } }>('/pipelines/:name/tables/:table/connectors/:connector/stats', async (req) =>
+    connectorStats(req.params.name, req.params.table, req.params.connector, 'table'),
+  );
+  app.get<{ Params: { name: string; view: string; connector: string } }>('/pipelines/:name/views/:view/connectors/:connector/stats', async (req) =>
+    connectorStats(req.params.name, req.params.view, req.params.connector, 'view'),
+  );
 
   const sendLogs = (query: LogsQuery, reply: FastifyReply, id: string | undefined) => {
     const { lines: tail, follow } = query;
@@ -88,7 +115,11 @@ export function miscRoutes(app: FastifyInstance, manager: PipelineManager, logs:
   });
 
   app.get('/api_keys', async () => keys.list());
-  app.get<{ Params: { name: string } }>('/api_keys/:name', async (req) => keys.get(req.params.name));
+  // today's answer is a list holding the one key; v0.24's (and a client without a mark's) the key itself
+  app.get<{ Params: { name: string } }>('/api_keys/:name', async (req) => {
+    const key = keys.get(req.params.name);
+    return (forced ?? clientApiOf({ headers: req.headers, query: req.query as Record<string, unknown> })) === 'current' ? [key] : key;
+  });
   app.post('/api_keys', async (req, reply) => {
     const body = jsonBody(req) as { name?: unknown } | null;
     if (!body || typeof body !== 'object') throw Errors.badBody('expected a JSON object {"name": "..."}');

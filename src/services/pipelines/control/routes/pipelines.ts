@@ -1,6 +1,7 @@
 /**
  * Pipeline definitions and lifecycle actions: /programs, /pipelines, /pipelines/{name}[/start|pause|shutdown]
- * (v0.24) and today's /stop, /resume, /clear, /dismiss_error, /start_transaction, /commit_transaction beside
+ * (v0.24) and today's /stop, /resume, /clear, /dismiss_error, /start_transaction, /commit_transaction,
+ * /update_runtime (the pipeline object: one runtime here) and /start_compaction (a no-op on a deployed pipeline) beside
  * them (the transaction actions, today's API only, answer 503 PipelineInteractionNotDeployed as the other
  * forwarded requests when the pipeline is not deployed). Pipeline objects are answered in the shape of the
  * server's forced API (`--feldera`, `--pipeline-api`), else of the requesting client's (client-api.ts: a
@@ -167,6 +168,16 @@ export function pipelineRoutes(app: FastifyInstance, manager: PipelineManager, f
           // answered once the commit's one step is taken (Feldera answers when it begins; its SDK then polls stats)
           await deployed(manager, name).commitTransaction();
           return reply.code(200).type('application/json').send(JSON.stringify('Transaction commit initiated'));
+        case 'update_runtime': {
+          // today's "recompile with the platform's runtime": ops serve has one runtime, which compiled it already;
+          // the pipeline object is the answer, as Feldera's
+          const e = manager.get(name);
+          return reply.code(200).send(serializePipeline({ headers: req.headers, query: req.query as Query }, e.rec, e.dep));
+        }
+        case 'start_compaction':
+          // today's "compact the state now": a deployed pipeline's state here is compact already (no LSM levels)
+          deployed(manager, name);
+          return reply.code(200).send('');
         default:
           throw Errors.invalidAction(action);
       }

@@ -16,7 +16,9 @@
  * step of up to `stepRecords` records, in batches with a yield to the event loop after each (so ingress,
  * stats, snapshots and pause keep answering), applies it as one step, reports the endpoints' new positions
  * (completion tokens) and yields again. Paused: nothing is generated (a partial step is dropped and
- * regenerated on resume). At the end, each endpoint is marked end_of_input and reported complete. A record
+ * regenerated on resume); so while any endpoint of a source is paused by the user (its `paused` stats flag:
+ * one generator feeds nexmark's three tables, so pausing one of them holds all three). At the end, each
+ * endpoint is marked end_of_input and reported complete. A record
  * that does not fit its column, or a step the engine refuses, fails the pipeline with the connector's name
  * (as Feldera fails on a fatal connector error). Memory: one step's records at a time per source.
  */
@@ -191,6 +193,11 @@ export class GeneratedInputs {
     return out;
   }
 
+  /** The source may step now: the pipeline can, and none of its endpoints is paused by the user. */
+  private canRun(src: StreamingSource): boolean {
+    return this.host.canStep() && !src.targets.some((t) => this.host.endpoint(t.endpoint).paused);
+  }
+
   private blocked(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
@@ -206,7 +213,7 @@ export class GeneratedInputs {
   private async run(src: StreamingSource): Promise<void> {
     try {
       while (!this.stopped) {
-        if (!this.host.canStep()) {
+        if (!this.canRun(src)) {
           await this.blocked(BLOCKED_POLL_MS);
           continue;
         }
@@ -220,10 +227,10 @@ export class GeneratedInputs {
           if (src.generate(step, src.stepRecords - step.records) === 0) break;
           if (src.finished || step.records >= src.stepRecords) break;
           await yieldToEventLoop();
-          if (this.stopped || !this.host.canStep()) break;
+          if (this.stopped || !this.canRun(src)) break;
         }
         if (this.stopped) return;
-        if (!this.host.canStep()) {
+        if (!this.canRun(src)) {
           src.rewind();
           continue;
         }

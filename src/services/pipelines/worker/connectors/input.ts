@@ -3,7 +3,7 @@
  * with a path), read once when the pipeline starts. A source that cannot be read, or data that does
  * not parse, is a ConnectorError: the start fails with a deployment_error naming the table and cause.
  *
- * Rules: files only under the connector root (connectors/access.ts); http(s) through the outbound-fetch
+ * Rules: files only under the connector root (shared/connector-access.ts); http(s) through the outbound-fetch
  * policy with redirects checked per hop; every source streamed with a byte cap (ConnectorAccess.maxBytes),
  * refused once over it; parse-error details quote at most INVALID_TEXT_CHARS of each bad record.
  */

@@ -1,7 +1,7 @@
 /**
  * The output file connector (`file_output`, config {path}): appends each step's changes to a view to a
  * file — JSON as one `{"insert": row}` / `{"delete": row}` object per line, CSV as value columns plus weight.
- * The file must lie under the connector root (connectors/access.ts); it is created 0600 and opened with
+ * The file must lie under the connector root (shared/connector-access.ts); it is created 0600 and opened with
  * O_NOFOLLOW after its path was resolved.
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
