@@ -37,6 +37,7 @@ const declared: [string, string, string][] = [
   ['get', '/v0/pipelines/{pipeline_name}/events', '/v0/pipelines/{name}/events'],
   ['get', '/v0/pipelines/{pipeline_name}/events/{event_id}', '/v0/pipelines/{name}/events/{event}'],
   ['get', '/v0/pipelines/{pipeline_name}/metrics', '/v0/pipelines/{name}/metrics'],
+  ['get', '/v0/pipelines/{pipeline_name}/completion_status', '/v0/pipelines/{name}/completion_status'],
 ];
 
 describe("the pipeline routes' declared OpenAPI entries", () => {
