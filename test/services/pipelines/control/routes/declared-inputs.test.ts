@@ -78,6 +78,10 @@ describe('declared pipeline bodies', () => {
     ['POST', '/v0/validate_program', '{"program_code":1}'],
     ['POST', '/v0/validate_program', '{"program_code":"","ir":"yes"}'],
     ['POST', '/v0/validate_program', '{"ir":"yes"}'],
+    ['POST', '/v0/api_keys', ''],
+    ['POST', '/v0/api_keys', '[]'],
+    ['POST', '/v0/api_keys', '{"name":7}'],
+    ['POST', '/v0/api_keys', '{"name":" "}'],
   ];
   for (const [method, path, raw] of bodies) {
     it(`${method} ${path} ${raw || '(no body)'}`, async () => {
