@@ -10,13 +10,13 @@ import { LogFollower } from '../../runner/log-follower.js';
 import { formatLog, jsonLogsEnabled, type LogBook, type LogRecord } from '../../runner/logs.js';
 import type { PipelineManager } from '../manager.js';
 import { pipelineStats } from '../stats.js';
-import { jsonBody } from './util.js';
+import { parseJsonBody } from './util.js';
 import { clientApiOf } from '../client-api.js';
 import { ApiError, Errors } from '../../shared/errors.js';
 import { findRelation } from '../../shared/names.js';
 import { deployed } from './completion.js';
 import type { PipelineApi } from '../model.js';
-import { objectOf } from '../../../kit/declare.js';
+import { field, objectOf } from '../../../kit/declare.js';
 import { declareRoute } from '../../../kit/route.js';
 import { count, flag } from './query-fields.js';
 import { version } from '../../../../core/version.js';
@@ -24,6 +24,23 @@ import { version } from '../../../../core/version.js';
 /** ?lines (the last n; absent: every line), then ?follow (keep the answer open for new lines). */
 const logsQuery = objectOf({ lines: count('a number of lines (0 or more)'), follow: flag(false) });
 type LogsQuery = ReturnType<typeof logsQuery.check>;
+
+/** POST /api_keys: `{"name": "..."}`, a name not blank (a JSON array reads as an object without one). */
+const apiKeyBody = objectOf(
+  {
+    name: field<string>({ type: 'string', minLength: 1 }, (v, _fail, name) => {
+      if (typeof v !== 'string' || v.trim() === '') throw Errors.badBody(`field '${name}' must be a non-empty string`);
+      return v;
+    }),
+  },
+  {
+    normalize: (raw) => {
+      const body = parseJsonBody(raw);
+      if (!body || typeof body !== 'object') throw Errors.badBody('expected a JSON object {"name": "..."}');
+      return Array.isArray(body) ? {} : body;
+    },
+  },
+);
 
 /** `forced`: the API every client gets (`ops serve --feldera`); undefined: each client its own (client-api.ts). */
 export function miscRoutes(app: FastifyInstance, manager: PipelineManager, logs: LogBook, keys: ApiKeys, forced?: PipelineApi): void {
@@ -120,12 +137,16 @@ export function miscRoutes(app: FastifyInstance, manager: PipelineManager, logs:
     const key = keys.get(req.params.name);
     return (forced ?? clientApiOf({ headers: req.headers, query: req.query as Record<string, unknown> })) === 'current' ? [key] : key;
   });
-  app.post('/api_keys', async (req, reply) => {
-    const body = jsonBody(req) as { name?: unknown } | null;
-    if (!body || typeof body !== 'object') throw Errors.badBody('expected a JSON object {"name": "..."}');
-    const created = keys.create(body.name as string);
-    logs.log('INFO', 'manager', 'pipeline_manager::api', `API key '${created.name}' created`);
-    return reply.code(201).send(created);
+  declareRoute(app, {
+    method: 'POST',
+    url: '/api_keys',
+    summary: 'Create an API key (its secret is answered once)',
+    body: apiKeyBody,
+    handler: async (_req, reply, input) => {
+      const created = keys.create(input.body.name);
+      logs.log('INFO', 'manager', 'pipeline_manager::api', `API key '${created.name}' created`);
+      return reply.code(201).send(created);
+    },
   });
   app.delete<{ Params: { name: string } }>('/api_keys/:name', async (req, reply) => {
     keys.delete(req.params.name);
