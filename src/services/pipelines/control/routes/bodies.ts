@@ -12,7 +12,7 @@
 import { field, objectOf, optional, withDefault, isObject, type Field, type JsonSchema } from '../../../kit/declare.js';
 import { Errors } from '../../shared/errors.js';
 import { clockConfigError } from '../../shared/clock.js';
-import { parseJsonBody } from './util.js';
+import { jsonOfBody } from './util.js';
 
 type Json = Record<string, unknown>;
 
@@ -24,7 +24,7 @@ const deserialize = (message: string): never => {
 const jsonObject =
   (notObject: string) =>
   (raw: unknown): Json => {
-    const value = parseJsonBody(raw);
+    const value = jsonOfBody(raw);
     return isObject(value) ? value : deserialize(notObject);
   };
 
@@ -137,7 +137,7 @@ export const validateProgramBody = objectOf(
   },
   {
     normalize: (raw) => {
-      const value = parseJsonBody(raw);
+      const value = jsonOfBody(raw);
       if (!isObject(value) || typeof value.program_code !== 'string') deserialize(MISSING_PROGRAM);
       return value;
     },

@@ -15,7 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import type { PipelineManager } from '../manager.js';
 import { ClockErrors } from '../../shared/clock-errors.js';
 import { deployed } from './completion.js';
-import { parseJsonBody } from './util.js';
+import { jsonOfBody } from './util.js';
 import { field, objectOf, optional } from '../../../kit/declare.js';
 import { declareRoute } from '../../../kit/route.js';
 
@@ -50,7 +50,7 @@ const deltaMs = optional(
 );
 
 /** POST .../clock/advance's body, read from the request's bytes. */
-const advanceBody = objectOf({ delta_ms: deltaMs }, { normalize: (raw) => advanceRequest(parseJsonBody(raw)) });
+const advanceBody = objectOf({ delta_ms: deltaMs }, { normalize: (raw) => advanceRequest(jsonOfBody(raw)) });
 /** The same fields over an already parsed body. */
 const parsedAdvance = objectOf({ delta_ms: deltaMs }, { normalize: advanceRequest });
 

@@ -10,7 +10,7 @@ import { LogFollower } from '../../runner/log-follower.js';
 import { formatLog, jsonLogsEnabled, type LogBook, type LogRecord } from '../../runner/logs.js';
 import type { PipelineManager } from '../manager.js';
 import { pipelineStats } from '../stats.js';
-import { parseJsonBody } from './util.js';
+import { jsonOfBody } from './util.js';
 import { clientApiOf } from '../client-api.js';
 import { ApiError, Errors } from '../../shared/errors.js';
 import { findRelation } from '../../shared/names.js';
@@ -35,7 +35,7 @@ const apiKeyBody = objectOf(
   },
   {
     normalize: (raw) => {
-      const body = parseJsonBody(raw);
+      const body = jsonOfBody(raw);
       if (!body || typeof body !== 'object') throw Errors.badBody('expected a JSON object {"name": "..."}');
       return Array.isArray(body) ? {} : body;
     },

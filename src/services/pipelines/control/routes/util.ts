@@ -1,4 +1,9 @@
-/** Request helpers shared by the routes: raw bodies, JSON bodies, query parameters. */
+/**
+ * Request helpers shared by the routes: raw bodies, JSON bodies, query parameters, as the manager reads them
+ * (its words: `Json deserialize error: ...`, `Query deserialize error: ...`). The declarations (bodies.ts,
+ * query-fields.ts, io-queries.ts) are built of these readers; a route reads its input through them.
+ * (services/limits.ts's parseJsonBody does the same depth-then-parse job in the other services' words.)
+ */
 import type { FastifyRequest } from 'fastify';
 import { ApiError, Errors } from '../../shared/errors.js';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../../../limits.js';
@@ -12,13 +17,10 @@ export function bodyText(raw: unknown): string {
 export const rawBody = (req: FastifyRequest): string => bodyText(req.body);
 
 /** A body parsed as JSON, or null when there is none (clients send `null` or nothing on action endpoints). */
-export function parseJsonBody(raw: unknown): unknown {
+export function jsonOfBody(raw: unknown): unknown {
   const text = checkedJsonText(raw);
   return text === null ? null : JSON.parse(text);
 }
-
-/** The JSON body, or null when there is none. */
-export const jsonBody = (req: FastifyRequest): unknown => parseJsonBody(req.body);
 
 /**
  * The JSON body's text once it is known to be JSON (nesting and syntax checked as jsonBody checks them), or null
