@@ -22,7 +22,11 @@ export function fromCsv(text: string, t: SqlType, quoted = false): Value {
     case 'TINYINT':
     case 'SMALLINT':
     case 'INTEGER':
-    case 'BIGINT': {
+    case 'BIGINT':
+    case 'UTINYINT':
+    case 'USMALLINT':
+    case 'UINTEGER':
+    case 'UBIGINT': {
       const b = parseIntText(text);
       if (b === undefined) throw new ValueError('invalid digit found in string');
       const { blo, bhi } = INT_BOUNDS[t.kind]!;

@@ -36,6 +36,10 @@ export function expectedText(t: SqlType): string {
     case 'SMALLINT':
     case 'INTEGER':
     case 'BIGINT':
+    case 'UTINYINT':
+    case 'USMALLINT':
+    case 'UINTEGER':
+    case 'UBIGINT':
       return intName(t);
     case 'BOOLEAN':
       return 'a boolean';
@@ -90,6 +94,10 @@ export function fromJson(v: JsonValue | undefined, t: SqlType): Value {
     case 'SMALLINT':
     case 'INTEGER':
     case 'BIGINT':
+    case 'UTINYINT':
+    case 'USMALLINT':
+    case 'UINTEGER':
+    case 'UBIGINT':
       return intFromJson(v, t);
     case 'DECIMAL':
       return decimalFromJson(v, t);
@@ -217,7 +225,11 @@ export function jsonKept(t: SqlType): JsonKept {
     case 'TINYINT':
     case 'SMALLINT':
     case 'INTEGER':
-    case 'BIGINT': {
+    case 'BIGINT':
+    case 'UTINYINT':
+    case 'USMALLINT':
+    case 'UINTEGER':
+    case 'UBIGINT': {
       const { lo, hi } = INT_BOUNDS[t.kind]!;
       return { ...none, numbers: 'int', lo, hi };
     }
@@ -241,7 +253,11 @@ export function jsonConverter(t: SqlType): (v: JsonValue | undefined) => Value {
     case 'TINYINT':
     case 'SMALLINT':
     case 'INTEGER':
-    case 'BIGINT': {
+    case 'BIGINT':
+    case 'UTINYINT':
+    case 'USMALLINT':
+    case 'UINTEGER':
+    case 'UBIGINT': {
       const { lo, hi } = INT_BOUNDS[t.kind]!;
       return (v) => (typeof v === 'number' && Number.isInteger(v) && v >= lo && v <= hi ? v : fromJson(v, t));
     }
@@ -285,7 +301,7 @@ function intFromJson(v: JsonValue, t: SqlType): Value {
     if (v >= lo && v <= hi) return v === 0 ? 0 : v;
     b = BigInt(v);
   } else if (typeof v === 'bigint') b = v;
-  else if (typeof v === 'string' && t.kind === 'BIGINT') {
+  else if (typeof v === 'string' && (t.kind === 'BIGINT' || t.kind === 'UBIGINT')) {
     b = parseIntText(v);
     if (b === undefined) throw new ValueError(`invalid type: ${describe(v)}, expected ${intName(t)}`);
   } else throw new ValueError(`invalid type: ${describe(v)}, expected ${intName(t)}`);
@@ -294,8 +310,11 @@ function intFromJson(v: JsonValue, t: SqlType): Value {
   return normInt(b);
 }
 
+const INT_NAMES: Readonly<Record<string, string>> = { TINYINT: 'i8', SMALLINT: 'i16', INTEGER: 'i32', BIGINT: 'i64', UTINYINT: 'u8', USMALLINT: 'u16', UINTEGER: 'u32', UBIGINT: 'u64' };
+
+/** An integer type as serde names it: i8..i64, u8..u64. */
 function intName(t: SqlType): string {
-  return t.kind === 'TINYINT' ? 'i8' : t.kind === 'SMALLINT' ? 'i16' : t.kind === 'INTEGER' ? 'i32' : 'i64';
+  return INT_NAMES[t.kind] ?? 'i64';
 }
 
 /**
@@ -366,6 +385,10 @@ export function toJson(v: Value, t: SqlType): JsonValue {
     case 'SMALLINT':
     case 'INTEGER':
     case 'BIGINT':
+    case 'UTINYINT':
+    case 'USMALLINT':
+    case 'UINTEGER':
+    case 'UBIGINT':
       return v as number | bigint; // a bigint only beyond 2^53 (normInt)
     default:
       return v as JsonValue;

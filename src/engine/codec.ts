@@ -10,6 +10,7 @@
  */
 import { EngineValueError, type ColumnCodec, type ColumnKeeps, type InputCodec, type JsonValue } from './api.js';
 import { INT_RANGE, typeToString, type SqlType } from './types/types.js';
+import { plainTimestampText } from './types/datetime.js';
 import { type Value } from './types/values.js';
 import { expectedText, fromJson, toJson } from './codec-json.js';
 import { fromCsv } from './codec-csv.js';
@@ -22,8 +23,12 @@ function keeps(t: SqlType): ColumnKeeps | null {
     case 'TINYINT':
     case 'SMALLINT':
     case 'INTEGER':
-    case 'BIGINT': {
-      const [lo, hi] = t.kind === 'BIGINT' ? [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER] : INT_RANGE[t.kind]!;
+    case 'BIGINT':
+    case 'UTINYINT':
+    case 'USMALLINT':
+    case 'UINTEGER':
+    case 'UBIGINT': {
+      const [lo, hi] = t.kind === 'BIGINT' ? [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER] : t.kind === 'UBIGINT' ? [0, Number.MAX_SAFE_INTEGER] : INT_RANGE[t.kind]!;
       return { kind: 'int', lo, hi };
     }
     case 'VARCHAR':
@@ -58,8 +63,9 @@ function jsonReader(t: SqlType): Reader {
   switch (t.kind) {
     case 'TIMESTAMP': {
       // also milliseconds since the epoch, as a number (Feldera's millis_since_epoch form)
+      // the plain shape clients send ('YYYY-MM-DD HH:MM:SS.fff') read by hand: no parse, no format, on every row
       const text = checkedText(t, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{0,2}[1-9])?$/, full);
-      return (v) => (typeof v === 'number' && Number.isFinite(v) ? toJson(Math.trunc(v), t) : text(v));
+      return (v) => (typeof v === 'number' && Number.isFinite(v) ? toJson(Math.trunc(v), t) : ((typeof v === 'string' ? plainTimestampText(v) : undefined) ?? text(v)));
     }
     case 'DATE':
       return checkedText(t, /^\d{4}-\d{2}-\d{2}$/, full);

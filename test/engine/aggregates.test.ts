@@ -270,6 +270,6 @@ describe('GROUP BY ROLLUP, CUBE and GROUPING SETS', () => {
     expect(sorted('r')).not.toContain(JSON.stringify({ G: 1, S: 'a', C: 1, GID: 0, GS: 0 }));
     expect(p.relation('r')!.columns.map((x) => x.name)).toEqual(['G', 'S', 'C', 'GID', 'GS']);
     const bad = compile(TABLE + 'CREATE VIEW b AS SELECT g, GROUPING(v) FROM t GROUP BY ROLLUP(g);');
-    expect(bad.ok ? '' : bad.errors[0]!.message).toMatch(/Argument of GROUPING must be a grouping expression/);
+    expect(bad.ok ? '' : bad.errors[0]!.message).toMatch(/Argument to GROUPING operator must be a grouped expression/);
   });
 });

@@ -143,7 +143,7 @@ describe('integer operations per type: limits, one past, mixed types, NULLs', ()
     const r = compile('CREATE VIEW c AS SELECT 2147483647 + 1 AS x;');
     if (!r.ok) throw new Error(JSON.stringify(r.errors));
     expect(() => r.program.newCircuit()).toThrow(EngineStepError);
-    expect(() => r.program.newCircuit()).toThrow(/2147483647 \+ 1 .*does not fit INTEGER, in view C/);
+    expect(() => r.program.newCircuit()).toThrow(/'2147483647 \+ 1' causes overflow for type INTEGER .*does not fit INTEGER\), in view C/);
     const d = compile('CREATE TABLE t (a INT DEFAULT 2147483647 + 1);');
     expect(d.ok).toBe(false);
     if (!d.ok) expect(d.errors[0]).toMatchObject({ kind: 'type', message: expect.stringMatching(/does not fit INTEGER/) });

@@ -37,7 +37,7 @@ CREATE TABLE p (
 );
 CREATE MATERIALIZED VIEW fields AS SELECT id, p.who.name AS name, who.home.zip AS zip, (pos).y.z AS z, prev[1].street AS first_street FROM p;
 CREATE MATERIALIZED VIEW homes AS SELECT who.home AS home, COUNT(*) AS n FROM p GROUP BY who.home;
-CREATE MATERIALIZED VIEW built AS SELECT id, ROW(id, who.name) AS r FROM p WHERE ROW(id, 'x') <> ROW(0, 'x');
+CREATE MATERIALIZED VIEW built AS SELECT id, ROW(id, who.name) AS r FROM p WHERE id <> 0; -- ROW(id, 'x') <> ROW(0, 'x') is refused, as Feldera refuses comparing ROW values
 CREATE MATERIALIZED VIEW cast_rows AS SELECT id, CAST(pos AS ROW(a BIGINT, b ROW(c VARCHAR))) AS c FROM p;`;
 
 describe('ROW types', () => {

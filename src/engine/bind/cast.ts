@@ -5,7 +5,8 @@
  * as in Feldera. Integers are exact (int64.ts): a bigint beyond 2^53.
  */
 import { SqlError, type Pos } from '../parse/ast.js';
-import { type SqlType, isInteger, isFloat, isDecimal, isString, typeToString } from '../types/types.js';
+import { type SqlType, isInteger, isFloat, isDecimal, isString, sqlTypeName, typeToString } from '../types/types.js';
+import { formatInterval, parseInterval, unitMs } from '../types/interval-text.js';
 import { checkInt, fitInt, intFromFloat, parseIntText, type Int, type IntSite } from '../types/int64.js';
 import { posSite } from './expr-text.js';
 import { checkSize, ValueTooLarge } from '../types/value-limits.js';
@@ -41,6 +42,9 @@ export function toStringFn(from: SqlType): Conv {
       return (v) => formatFloat(shortestF32(v as number));
     case 'DOUBLE':
       return (v) => formatFloat(v as number);
+    case 'INTERVAL_DT':
+    case 'INTERVAL_YM':
+      return (v) => formatInterval(v as number, from.kind === 'INTERVAL_YM', from.qualifier);
     default:
       return (v) => String(v);
   }
@@ -85,7 +89,7 @@ export function toVariantText(v: Value, t: SqlType): string {
   }
 }
 
-export function castFn(from: SqlType, to: SqlType, pos: Pos, site: IntSite = posSite(`CAST to ${to.kind}`, pos)): Conv {
+export function castFn(from: SqlType, to: SqlType, pos: Pos, site: IntSite = posSite(`CAST to ${sqlTypeName(to)}`, pos)): Conv {
   const id: Conv = (v) => v;
   if (from.kind === 'NULL') return () => null;
   if (to.kind === 'ROW' && from.kind === 'ROW') {
@@ -120,6 +124,12 @@ export function castFn(from: SqlType, to: SqlType, pos: Pos, site: IntSite = pos
         return b === undefined ? null : fitInt(b, k, site);
       };
     if (from.kind === 'BOOLEAN') return (v) => (v ? 1 : 0);
+    // a single-unit interval as its count of units, truncated (CAST((a - b) DAY AS BIGINT))
+    const q = from.qualifier;
+    if ((from.kind === 'INTERVAL_DT' || from.kind === 'INTERVAL_YM') && q && !q.includes(' TO ')) {
+      const per = q === 'YEAR' ? 12 : q === 'MONTH' ? 1 : unitMs(q)!;
+      return (v) => checkInt(Math.trunc((v as number) / per) + 0, k, site);
+    }
   }
   if (isFloat(to)) {
     const r = to.kind === 'REAL' ? Math.fround : (x: number) => x;
@@ -188,6 +198,10 @@ export function castFn(from: SqlType, to: SqlType, pos: Pos, site: IntSite = pos
     return (v) => (v as Value[]).map((e) => (e === null ? null : inner(e)));
   }
   if ((to.kind === 'INTERVAL_DT' || to.kind === 'INTERVAL_YM') && to.kind === from.kind) return id;
+  if ((to.kind === 'INTERVAL_DT' || to.kind === 'INTERVAL_YM') && isString(from)) {
+    const q = to.qualifier ?? (to.kind === 'INTERVAL_YM' ? 'YEAR TO MONTH' : 'DAY TO SECOND');
+    return (v) => parseInterval(v as string, q) ?? null;
+  }
   if (to.kind === 'VARBINARY') {
     if (isString(from)) return (v) => bytesToHex(Buffer.from(v as string, 'utf8'));
     if (from.kind === 'VARBINARY') return id;

@@ -57,12 +57,10 @@ export function exprText(e: Expr, depth = 0): string {
 }
 
 function typeText(t: unknown): string {
-  if (typeof t === 'string') return t;
-  if (t && typeof t === 'object') {
-    const k = Object.keys(t)[0];
-    if (k) return k.toUpperCase();
-  }
-  return 'type';
+  const name = typeof t === 'string' ? t : t && typeof t === 'object' ? Object.keys(t)[0] : undefined;
+  if (!name) return 'type';
+  // the parser's TinyIntUnsigned, IntUnsigned, Unsigned ... as SQL writes them
+  return name === 'Unsigned' ? 'UNSIGNED' : name.replace(/^(\w+?)Unsigned$/, '$1 Unsigned').toUpperCase();
 }
 
 /** The site of an integer operation written as expression e. */

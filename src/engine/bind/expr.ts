@@ -7,7 +7,8 @@
 import { SqlError, type Expr } from '../parse/ast.js';
 import { mk, isFloat } from '../types/types.js';
 import { rescale } from '../types/decimal.js';
-import { intervalLiteral, numLiteral, requireBool } from './operators.js';
+import { intervalLiteral, isIntervalLiteral, numLiteral, requireBool } from './operators.js';
+import { intervalOfValue } from './interval-forms.js';
 import { type BExpr, constant } from './bexpr.js';
 import { canon, type Scope } from './scope.js';
 import type { BindCtx } from './bind-ctx.js';
@@ -53,7 +54,7 @@ export function bindExpr(e: Expr, ctx: BindCtx): BExpr {
     case 'typed':
       return bindTypedLiteral(e, ctx);
     case 'interval':
-      return intervalLiteral(e);
+      return isIntervalLiteral(e) ? intervalLiteral(e) : intervalOfValue(bindExpr(e.value, ctx), e.unit, e.lastUnit, e.pos);
     case 'bin':
       return bindBinary(e, ctx, bindExpr);
     case 'un':

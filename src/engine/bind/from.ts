@@ -257,7 +257,8 @@ function bindTvf(f: FromItem & { k: 'tvf' }, env: Env): Rel {
   if (!dArg || dArg.k !== 'descriptor' || dArg.cols.length !== 1) throw new SqlError(`${name} needs DESCRIPTOR(column) as its second argument`, f.pos, 'syntax');
   const base = relFromNamed(lookupRelation(env, tArg.parts, tArg.pos), canon(tArg.parts[tArg.parts.length - 1]!, env.casing), env.casing);
   const tsCol = base.scope.resolve(dArg.cols, dArg.pos);
-  if (tsCol.type.kind !== 'TIMESTAMP') throw new SqlError(`${name} needs a TIMESTAMP column, ${tsCol.name} is ${tsCol.type.kind}`, dArg.pos, 'type');
+  if (tsCol.type.kind !== 'TIMESTAMP')
+    throw new SqlError(`Cannot apply '${name}' to arguments of type <${tsCol.type.kind}>: ${name} needs a TIMESTAMP column, ${tsCol.name} is ${tsCol.type.kind}`, dArg.pos, 'type');
   const shape = windowShape(name, rest, { scope: base.scope, session: env.session, clause: name }, f.pos);
   const relName = f.alias ? canon(f.alias, env.casing) : undefined;
   const wsName = env.casing === 'upper' ? 'WINDOW_START' : 'window_start';

@@ -16,6 +16,7 @@ import { BINARY_FNS } from './fns/binary.js';
 import { PERIOD_FNS } from './fns/period.js';
 import { HASH_FNS } from './fns/hash.js';
 import { SYSTEM_FNS } from './fns/system.js';
+import { FLOOR_CEIL_TO_FNS } from './fns/floor-ceil-to.js';
 
 export const SCALAR_FAMILIES: Record<string, FnTable> = {
   string: STRING_FNS,
@@ -29,6 +30,7 @@ export const SCALAR_FAMILIES: Record<string, FnTable> = {
   period: PERIOD_FNS,
   hash: HASH_FNS,
   system: SYSTEM_FNS,
+  datetimeRounding: FLOOR_CEIL_TO_FNS,
 };
 const TABLES = Object.values(SCALAR_FAMILIES);
 

@@ -31,7 +31,7 @@ function rewrite(e: Expr, missing: Set<string>, all: Map<string, Expr>): Expr {
     let mask = 0;
     for (const a of e.args) {
       const ak = keyOf(a);
-      if (!all.has(ak)) throw new SqlError(`Argument of ${e.name} must be a grouping expression`, a.pos, 'type');
+      if (!all.has(ak)) throw new SqlError(`Argument to ${e.name} operator must be a grouped expression`, a.pos, 'type');
       mask = mask * 2 + (missing.has(ak) ? 1 : 0);
     }
     return { k: 'num', text: String(mask), pos: e.pos };

@@ -4,7 +4,7 @@
  * side's columns nullable. Names in a conjunct resolve in the scopes it comes with, so a join planner can
  * bind each condition where it was written (bind/join-order.ts); `joinRels` is a join as written.
  */
-import type { Expr, Pos } from '../parse/ast.js';
+import { SqlError, type Expr, type Pos } from '../parse/ast.js';
 import { type JoinKind } from '../plan/nodes.js';
 import { mk, withNull } from '../types/types.js';
 import type { Row, Value } from '../types/values.js';
@@ -78,6 +78,7 @@ export function buildJoin(left: Rel, right: Rel, kind: JoinKind, cols: ScopeColu
         const lb = bindExpr(lExpr, { scope: scopes.left, session: env.session, clause: 'ON' });
         const rb = bindExpr(rExpr, { scope: scopes.right, session: env.session, clause: 'ON' });
         const [a, b] = unify(lb, rb, c.pos, '=');
+        if (a.type.kind === 'ROW') throw new SqlError("ROW values cannot be compared using '='", c.pos, 'type');
         leftKeys.push(a);
         rightKeys.push(b);
         const lw0 = lb.colIdx !== undefined ? left.node.columns[lb.colIdx]?.wm : undefined;

@@ -396,7 +396,7 @@ export function bindLateralList(items: FromItem[], env: Env, bindQuery: QueryBin
       .filter(({ u }) =>
         refs.some((r) => {
           try {
-            return u.rel.scope.tryResolve(r.parts, r.pos) !== undefined;
+            return u.rel.scope.tryResolvePath(r.parts, r.pos) !== undefined; // t.rowcol.field reads t too
           } catch {
             return true; // ambiguous there: it reads that unit
           }

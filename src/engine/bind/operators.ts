@@ -1,11 +1,14 @@
 /** Operators and literals: implicit coercions, comparisons, arithmetic (Calcite typing), AND/OR, LIKE, intervals. */
 import { SqlError, type Expr, type Pos } from '../parse/ast.js';
-import { type SqlType, mk, commonType, isFloat, isDecimal, isNumeric, isString, isTemporal, INT_RANK, intDigits, withNull } from '../types/types.js';
+import { type SqlType, mk, commonType, isFloat, isDecimal, isNumeric, isString, isTemporal, isUnsigned, intResultKind, intDigits, withNull } from '../types/types.js';
 import { compareValues, type Value } from '../types/values.js';
 import { INT_BOUNDS, intBinary, normInt, type IntSite } from '../types/int64.js';
 import { posSite } from './expr-text.js';
 import { parseDecimal, pow10, rescale, rescaleRound } from '../types/decimal.js';
 import { addMonthsTs, DAY_MS } from '../types/datetime.js';
+import { intervalQualifier, intervalUnit, unionQualifier } from '../types/interval-text.js';
+
+const DAY_NS = DAY_MS * 1e6;
 import { castFn } from './cast.js';
 import { type BExpr, constant, strict1, strict2 } from './bexpr.js';
 
@@ -66,7 +69,19 @@ const DT_UNITS: Record<string, number> = {
   MILLISECONDS: 1,
 };
 
+/** Whether an INTERVAL's value is a literal (a string or a number, maybe negated); other values are intervalOfValue's. */
+export function isIntervalLiteral(e: Expr & { k: 'interval' }): boolean {
+  return e.value.k === 'str' || e.value.k === 'num' || (e.value.k === 'un' && e.value.op === 'NEG' && e.value.expr.k === 'num');
+}
+
+/** An INTERVAL literal, its type carrying its qualifier (which decides its text: interval-text.ts). */
 export function intervalLiteral(e: Expr & { k: 'interval' }): BExpr {
+  const r = intervalLiteralValue(e);
+  const qualifier = intervalQualifier(e.unit, e.lastUnit);
+  return qualifier ? { ...r, type: { ...r.type, qualifier } } : r;
+}
+
+function intervalLiteralValue(e: Expr & { k: 'interval' }): BExpr {
   let text: string;
   if (e.value.k === 'str') text = e.value.value;
   else if (e.value.k === 'num') text = e.value.text;
@@ -75,22 +90,23 @@ export function intervalLiteral(e: Expr & { k: 'interval' }): BExpr {
   text = text.trim();
   if (e.lastUnit) {
     // 'D HH:MM:SS' style (DAY TO SECOND etc.) and 'Y-M' (YEAR TO MONTH)
-    if (e.unit === 'YEAR' && e.lastUnit === 'MONTH') {
-      const m = /^(-?)(\d+)-(\d+)$/.exec(text);
+    const startUnit = intervalUnit(e.unit) ?? e.unit; // DAYS TO SECONDS is DAY TO SECOND
+    if (startUnit === 'YEAR' && intervalUnit(e.lastUnit) === 'MONTH') {
+      const m = /^([+-]?)(\d+)-(\d+)$/.exec(text);
       if (!m) throw new SqlError(`Illegal interval literal '${text}'`, e.pos, 'syntax');
       const v = +m[2]! * 12 + +m[3]!;
-      return constant(mk('INTERVAL_YM', false), m[1] ? -v : v);
+      return constant(mk('INTERVAL_YM', false), m[1] === '-' ? -v : v);
     }
-    const m = /^(-?)(?:(\d+) )?(\d+)(?::(\d+))?(?::(\d+(?:\.\d+)?))?$/.exec(text);
+    const m = /^([+-]?)(?:(\d+) )?(\d+)(?::(\d+))?(?::(\d+(?:\.\d+)?))?$/.exec(text);
     if (!m) throw new SqlError(`Illegal interval literal '${text}'`, e.pos, 'syntax');
     const nums = [m[2], m[3], m[4], m[5]].filter((x) => x !== undefined).map(Number);
     const units = ['DAY', 'HOUR', 'MINUTE', 'SECOND'];
-    const start = units.indexOf(e.unit);
+    const start = units.indexOf(startUnit);
     let ms = 0;
     nums.forEach((n, i) => {
       ms += n * DT_UNITS[units[start + i] ?? 'SECOND']!;
     });
-    return constant(mk('INTERVAL_DT', false), m[1] ? -ms : ms);
+    return constant(mk('INTERVAL_DT', false), m[1] === '-' ? -ms : ms);
   }
   const n = Number(text);
   if (!Number.isFinite(n)) throw new SqlError(`Illegal interval literal '${text}'`, e.pos, 'syntax');
@@ -138,8 +154,13 @@ export function requireBool(e: BExpr, pos: Pos, what: string): BExpr {
   return e;
 }
 
+const COMPARISON_SYMBOLS: Readonly<Record<string, string>> = { Eq: '=', NotEq: '<>', Lt: '<', LtEq: '<=', Gt: '>', GtEq: '>=' };
+
 export function comparison(op: string, a: BExpr, b: BExpr, pos: Pos): BExpr {
-  const [x, y] = unify(a, b, pos, op);
+  const symbol = COMPARISON_SYMBOLS[op] ?? op;
+  const [x, y] = unify(a, b, pos, symbol);
+  // Feldera refuses equality of ROW values (its message); it orders them (<, >= ...)
+  if (x.type.kind === 'ROW' && (op === 'Eq' || op === 'NotEq')) throw new SqlError(`ROW values cannot be compared using '${symbol}'`, pos, 'type');
   const t = mk('BOOLEAN', x.type.nullable || y.type.nullable);
   const cmp = compareValues;
   switch (op) {
@@ -179,10 +200,17 @@ export function arithmetic(op: string, a: BExpr, b: BExpr, pos: Pos, site: IntSi
     if (tb.kind === 'INTERVAL_DT') return strict2(a, b, mk('DATE', nullable), (x, y) => (x as number) + Math.trunc((sign * (y as number)) / DAY_MS));
     return strict2(a, b, mk('DATE', nullable), (x, y) => Math.round(addMonthsTs((x as number) * DAY_MS, sign * (y as number)) / DAY_MS));
   }
-  if ((tb.kind === 'TIMESTAMP' || tb.kind === 'DATE') && (ta.kind === 'INTERVAL_DT' || ta.kind === 'INTERVAL_YM') && op === 'Plus') return arithmetic(op, b, a, pos, site);
+  if ((tb.kind === 'TIMESTAMP' || tb.kind === 'DATE' || tb.kind === 'TIME') && (ta.kind === 'INTERVAL_DT' || ta.kind === 'INTERVAL_YM') && op === 'Plus') return arithmetic(op, b, a, pos, site);
+  if (ta.kind === 'TIME' && (tb.kind === 'INTERVAL_DT' || tb.kind === 'INTERVAL_YM') && (op === 'Plus' || op === 'Minus')) {
+    // wrapping within the day (Feldera); a year-month interval is whole days, so it leaves the time as it is
+    if (tb.kind === 'INTERVAL_YM') return strict2(a, b, mk('TIME', nullable), (x) => x);
+    const sign = op === 'Plus' ? 1 : -1;
+    return strict2(a, b, mk('TIME', nullable), (x, y) => ((((x as number) + sign * (y as number) * 1e6) % DAY_NS) + DAY_NS) % DAY_NS);
+  }
   if (ta.kind === tb.kind && (ta.kind === 'INTERVAL_DT' || ta.kind === 'INTERVAL_YM') && (op === 'Plus' || op === 'Minus')) {
     const sign = op === 'Plus' ? 1 : -1;
-    return strict2(a, b, mk(ta.kind, nullable), (x, y) => (x as number) + sign * (y as number));
+    const qualifier = unionQualifier(ta.qualifier, tb.qualifier);
+    return strict2(a, b, mk(ta.kind, nullable, qualifier ? { qualifier } : {}), (x, y) => (x as number) + sign * (y as number));
   }
   if ((ta.kind === 'INTERVAL_DT' || ta.kind === 'INTERVAL_YM') && isNumeric(tb) && (op === 'Multiply' || op === 'Divide')) {
     const bn = coerce(b, mk('DOUBLE'), pos);
@@ -251,11 +279,15 @@ export function arithmetic(op: string, a: BExpr, b: BExpr, pos: Pos, site: IntSi
       }
     }
   }
-  // integers: exact and checked against the wider operand type (int64.ts); x / 0 and x % 0 are errors (Feldera)
-  const t = mk(INT_RANK[ta.kind]! >= INT_RANK[tb.kind]! ? ta.kind : tb.kind, nullable);
+  // integers: exact and checked against the wider operand type (int64.ts); x / 0 and x % 0 are errors (Feldera).
+  // Signed with unsigned: the wider type, the unsigned one of equal widths; an operand of the other signedness is
+  // cast to it first (as Feldera's compiler does: -1 + 5u is a conversion error, not 4)
+  const t = mk(intResultKind(ta.kind, tb.kind), nullable);
   if (op === 'Plus' || op === 'Minus' || op === 'Multiply' || op === 'Divide' || op === 'Modulo') {
     const f = intBinary(op, t.kind, site);
-    return strict2(a, b, t, f as (x: Value, y: Value) => Value);
+    const x = isUnsigned(ta) === isUnsigned(t) ? a : coerce(a, t, pos);
+    const y = isUnsigned(tb) === isUnsigned(t) ? b : coerce(b, t, pos);
+    return strict2(x, y, t, f as (x: Value, y: Value) => Value);
   }
   throw new SqlError(`Unsupported operator ${op}`, pos, 'unsupported');
 }

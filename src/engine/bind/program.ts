@@ -256,7 +256,8 @@ function bindStatement(s: Statement, attrs: ColumnAttr[], env: Env, tables: Tabl
     columnQuoted = s.columns.map((c) => c.quoted);
   }
   for (const c of columns) {
-    if (c.type.kind === 'INTERVAL_DT' || c.type.kind === 'INTERVAL_YM') throw new SqlError(`View column ${c.name} has type INTERVAL, which is not allowed in outputs`, s.name.pos, 'type');
+    if (!s.local && (c.type.kind === 'INTERVAL_DT' || c.type.kind === 'INTERVAL_YM'))
+      throw new SqlError(`View column ${c.name} has type INTERVAL, which is not allowed in outputs`, s.name.pos, 'type');
     if (c.type.kind === 'NULL') c.type = { ...c.type };
   }
   const { connectors, materialized, emitFinal } = parseConnectors(s.options);

@@ -344,7 +344,7 @@ function bindAggregate(s: Select, itemExprs: Expr[], rel: Rel, env: Env, pre: Bi
     if (t) temporal.set(i, t);
   });
   const bound = calls.map((c, i) => {
-    for (const a of c.args) if (containsAgg(a)) throw new SqlError('Aggregate calls cannot be nested', a.pos, 'unsupported');
+    for (const a of c.args) if (containsAgg(a)) throw new SqlError('Aggregate expressions cannot be nested', a.pos, 'unsupported');
     return bindAggCall(temporal.get(i)?.rest ?? c, { scope: rel.scope, session: env.session, clause: 'an aggregate', special: pre });
   });
   const global = s.groupBy.length === 0;

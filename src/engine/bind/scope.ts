@@ -39,6 +39,7 @@ export class Scope {
       if (parts.length > 1 && !this.cols.some((c) => c.rel === canon(parts[parts.length - 2]!, this.casing))) {
         throw new SqlError(`Table '${parts[parts.length - 2]!.value}' not found`, pos, 'unknown_table');
       }
+      if (parts.length > 1) throw new SqlError(`Column '${parts[parts.length - 1]!.value}' not found in table '${parts[parts.length - 2]!.value}'`, pos, 'unknown_column');
       throw new SqlError(`Column '${text}' not found in any table`, pos, 'unknown_column');
     }
     return found;

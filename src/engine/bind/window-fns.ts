@@ -66,10 +66,10 @@ export function orderComparator(items: OrderItem[], ctx: BindCtx): { cmp: Cmp; k
   return { cmp, keys };
 }
 
-function constInt(e: Expr | undefined, ctx: BindCtx, dflt: number): number {
+function constInt(e: Expr | undefined, ctx: BindCtx, dflt: number, message = 'Expected a constant integer'): number {
   if (!e) return dflt;
   const b = bindExpr(e, ctx);
-  if (!b.constant || !isInteger(b.type)) throw new SqlError('Expected a constant integer', e.pos, 'unsupported');
+  if (!b.constant || !isInteger(b.type)) throw new SqlError(message, e.pos, 'unsupported');
   return b.fn([]) as number;
 }
 
@@ -128,7 +128,7 @@ export function compileWindowFn(e: Expr & { k: 'func' }, ctx: BindCtx): WinFn {
     case 'LAG':
     case 'LEAD': {
       const arg = bindExpr(e.args[0]!, ctx);
-      const off = constInt(e.args[1], ctx, 1) * (e.name === 'LAG' ? -1 : 1);
+      const off = constInt(e.args[1], ctx, 1, 'Currently LAG/LEAD amount must be a compile-time constant') * (e.name === 'LAG' ? -1 : 1);
       const dflt = e.args[2] ? bindExpr(e.args[2], ctx) : undefined;
       const at = (rows: Row[], i: number): Value => {
         const j = i + off;

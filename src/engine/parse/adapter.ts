@@ -181,7 +181,8 @@ export class Adapter {
       case 'Query':
         return { k: 'query', query: this.query(v), pos };
       case 'SetOperation': {
-        const op = String(v.op).toUpperCase();
+        const written = String(v.op).toUpperCase();
+        const op = written === 'MINUS' ? 'EXCEPT' : written; // MINUS is EXCEPT (Calcite)
         if (op !== 'UNION' && op !== 'EXCEPT' && op !== 'INTERSECT') this.unsupported(`set operation ${v.op}`, v);
         const q = String(v.set_quantifier);
         if (q !== 'None' && q !== 'All' && q !== 'Distinct') this.unsupported(`${op} ${q}`, v);
@@ -509,15 +510,18 @@ export class Adapter {
         return { k: 'bin', op, left, right: this.expr(v.right), pos: this.pos(v.left) };
       }
       case 'IsUnknown':
-        return { k: 'is', what: 'NULL', expr: this.expr(v), pos };
+        return { k: 'is', what: 'UNKNOWN', expr: this.expr(v), pos };
       case 'IsNotUnknown':
-        return { k: 'is', what: 'NOT NULL', expr: this.expr(v), pos };
+        return { k: 'is', what: 'NOT UNKNOWN', expr: this.expr(v), pos };
       case 'UnaryOp': {
         const op = String(v.op);
         return { k: 'un', op: op === 'Not' ? 'NOT' : op === 'Minus' ? 'NEG' : op === 'Plus' ? 'PLUS' : this.unsupported(`operator ${op}`, e), expr: this.expr(v.expr), pos };
       }
       case 'Nested':
         return this.expr(v);
+      case 'Tuple':
+        // (x, y, ...) is ROW(x, y, ...) where not part of another form (Feldera's types.md)
+        return { k: 'func', name: 'ROW', args: (v as J[]).map((x) => this.expr(x)), star: false, distinct: false, pos };
       case 'IsNull':
         return { k: 'is', what: 'NULL', expr: this.expr(v), pos };
       case 'IsNotNull':
@@ -606,6 +610,10 @@ export class Adapter {
       case 'Ceil':
       case 'Floor': {
         const [fk, fv] = variant(v.field);
+        // FLOOR(x TO unit) / CEIL(x TO unit) on datetimes (fns/floor-ceil-to.ts)
+        const unit = fk === 'DateTimeField' ? (typeof fv === 'string' ? fv : fv && typeof fv === 'object' ? Object.keys(fv)[0] : undefined) : undefined; // WEEK arrives as { Week: null }
+        if (unit && unit !== 'NoDateTime')
+          return { k: 'func', name: `${k.toUpperCase()}$TO`, args: [this.expr(v.expr), { k: 'str', value: unit.toUpperCase(), pos }], star: false, distinct: false, pos };
         if (fk && fk !== 'NoDateTime' && !(fk === 'DateTimeField' && fv === 'NoDateTime')) this.unsupported(`${k.toUpperCase()} with a field`, e);
         return { k: 'func', name: k.toUpperCase(), args: [this.expr(v.expr)], star: false, distinct: false, pos };
       }
@@ -667,7 +675,7 @@ export class Adapter {
       return { k: 'descriptor', cols: args.map((a) => (a.k === 'col' ? a.parts[a.parts.length - 1]! : this.unsupported('DESCRIPTOR argument', v))), pos };
     }
     if ((v.within_group ?? []).length) this.unsupported('WITHIN GROUP', v);
-    if (v.null_treatment) this.unsupported('IGNORE/RESPECT NULLS', v);
+    if (v.null_treatment) throw new SqlError(`Cannot specify IGNORE NULLS or RESPECT NULLS following '${name}'`, this.pos(v), 'unsupported');
     const f: Expr = { k: 'func', name, args, star, distinct, pos };
     if (orderBy) f.orderBy = orderBy;
     if (ignoreNulls !== undefined) f.ignoreNulls = ignoreNulls;

@@ -21,7 +21,7 @@ export type Expr =
   | { k: 'interval'; value: Expr; unit: string; lastUnit?: string; pos: Pos }
   | { k: 'bin'; op: string; left: Expr; right: Expr; pos: Pos }
   | { k: 'un'; op: 'NOT' | 'NEG' | 'PLUS'; expr: Expr; pos: Pos }
-  | { k: 'is'; what: 'NULL' | 'NOT NULL' | 'TRUE' | 'NOT TRUE' | 'FALSE' | 'NOT FALSE' | 'DISTINCT' | 'NOT DISTINCT'; expr: Expr; other?: Expr; pos: Pos }
+  | { k: 'is'; what: 'NULL' | 'NOT NULL' | 'UNKNOWN' | 'NOT UNKNOWN' | 'TRUE' | 'NOT TRUE' | 'FALSE' | 'NOT FALSE' | 'DISTINCT' | 'NOT DISTINCT'; expr: Expr; other?: Expr; pos: Pos }
   | { k: 'between'; not: boolean; symmetric?: boolean; expr: Expr; low: Expr; high: Expr; pos: Pos }
   | { k: 'inlist'; not: boolean; expr: Expr; list: Expr[]; pos: Pos }
   | { k: 'insub'; not: boolean; expr: Expr; query: Query; pos: Pos }

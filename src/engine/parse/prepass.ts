@@ -22,10 +22,13 @@
  *    the signature as `CREATE TABLE f(params, "$R$" type)` and the body as `SELECT expr` (createFunction);
  *  - `CREATE TYPE t AS (...)` read and recorded (not given to the parser); an anonymous `ROW(f T, ...)` type
  *    replaced by a type name `_ROWn` of the same length, its fields recorded (row-types.ts);
+ *  - `(a - b) UNIT [TO UNIT]` (an interval of a difference) -> `(a - b).UNIT[.TO.UNIT]`, a placeholder for UNIT
+ *    where no blank precedes it; `INTERVAL v.col UNIT` -> `INTERVAL(v.col)UNIT` (bind/interval-forms.ts);
  *  - statements we do not support are reported with their position.
  */
 
 import { readCreateType, RowTypeSyntaxError, startsRowType, TypeReader, type FieldSyntax } from './row-types.js';
+import { intervalUnit } from '../types/interval-text.js';
 import { tokenize, type Token } from './tokens.js';
 
 export type CreateTypeSyntax = ReturnType<typeof readCreateType>;
@@ -263,6 +266,26 @@ function rewriteStatement(text: string, toks: Token[], errors: PrepassError[]): 
       }
       continue;
     }
+    // (a - b) UNIT [TO UNIT] -> (a - b).UNIT[.TO.UNIT] (bind/interval-forms.ts reads the field accesses back)
+    if (i > 0 && toks[i - 1]!.text === ')' && intervalUnit(t.upper) && groupHasMinus(toks, i - 1)) {
+      const pairTo = u(i + 1) === 'TO' && intervalUnit(u(i + 2)) !== undefined;
+      if (rewriteDifferenceUnit(st, chars, start, toks[i - 1]!, t, pairTo ? toks[i + 1] : undefined)) {
+        if (pairTo) i += 2;
+        continue;
+      }
+    }
+    // INTERVAL v.col UNIT (a qualified name, which the parser would end at its first part) -> INTERVAL(v.col)UNIT
+    if (t.upper === 'INTERVAL' && toks[i + 1]?.kind === 'word' && u(i + 2) === '.') {
+      let j = i + 1;
+      while ((toks[j]?.kind === 'word' || toks[j]?.kind === 'qident') && u(j + 1) === '.') j += 2;
+      const unit = toks[j + 1];
+      if ((toks[j]?.kind === 'word' || toks[j]?.kind === 'qident') && unit && intervalUnit(unit.upper) && /\s/.test(text[t.end] ?? '') && /\s/.test(text[unit.start - 1] ?? '')) {
+        chars[t.end - start] = '(';
+        chars[unit.start - 1 - start] = ')';
+        i = j;
+        continue;
+      }
+    }
     // period predicates after a (start, end) pair
     if (i > 0 && toks[i - 1]!.text === ')') {
       const two = t.upper === 'IMMEDIATELY' && (u(i + 1) === 'PRECEDES' || u(i + 1) === 'SUCCEEDS');
@@ -375,6 +398,44 @@ function rewriteStatement(text: string, toks: Token[], errors: PrepassError[]): 
   }
   st.text = chars.join('');
   return st;
+}
+
+/** Whether the parenthesised group closed at toks[close] has a `-` at its top level (a difference). */
+function groupHasMinus(toks: Token[], close: number): boolean {
+  let minus = false;
+  for (let d = 0, k = close - 1; k >= 0; k--) {
+    const tk = toks[k]!;
+    if (tk.text === ')') d++;
+    else if (tk.text === '(') {
+      if (d === 0) return minus;
+      d--;
+    } else if (d === 0 && tk.text === '-') minus = true;
+  }
+  return false;
+}
+
+/**
+ * `) UNIT [TO UNIT2]` -> `).UNIT[.TO.UNIT2]`, in place: the blank before UNIT becomes the dot; with no blank, the
+ * dot takes UNIT's first letter and the rest of the word becomes a placeholder for UNIT (PreStatement.renamed).
+ * False (nothing written) when there is no room.
+ */
+function rewriteDifferenceUnit(st: PreStatement, chars: string[], start: number, close: Token, unit: Token, to: Token | undefined): boolean {
+  const blankAt = (offset: number): boolean => offset >= 0 && /\s/.test(chars[offset] ?? '');
+  if (to && !(blankAt(to.start - 1 - start) && blankAt(to.end - start))) return false;
+  if (unit.start > close.end) chars[unit.start - 1 - start] = '.';
+  else {
+    const renamed = (st.renamed ??= new Map());
+    const name = PLACEHOLDER_MARK + String(renamed.size).padStart(unit.text.length - 2, '0');
+    if (name.length !== unit.text.length - 1) return false;
+    renamed.set(name, unit.text);
+    chars[unit.start - start] = '.';
+    for (let k = 0; k < name.length; k++) chars[unit.start - start + 1 + k] = name[k]!;
+  }
+  if (to) {
+    chars[to.start - 1 - start] = '.';
+    chars[to.end - start] = '.';
+  }
+  return true;
 }
 
 /** The signature and body texts of `CREATE [OR REPLACE] FUNCTION` (token `fn` is FUNCTION), or an error message. */

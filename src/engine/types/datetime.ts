@@ -15,6 +15,11 @@ function daysFromCivil(y: number, m: number, d: number): number {
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
+/** Days in month `mo` (1-12) of year `y` (proleptic Gregorian). */
+function daysInMonth(y: number, mo: number): number {
+  return DAYS_IN_MONTH[mo - 1]! + (mo === 2 && y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 1 : 0);
+}
+
 /** The number the `len` digits of `text` from `at` spell, or -1 where one is not a digit. */
 function digits(text: string, at: number, len: number): number {
   let n = 0;
@@ -37,8 +42,7 @@ function canonicalDays(text: string): number | undefined {
   const mo = digits(text, 5, 2);
   const d = digits(text, 8, 2);
   if (y < 1000 || mo < 1 || mo > 12 || d < 1) return undefined;
-  const leap = mo === 2 && y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
-  if (d > DAYS_IN_MONTH[mo - 1]! + (leap ? 1 : 0)) return undefined;
+  if (d > daysInMonth(y, mo)) return undefined;
   return daysFromCivil(y, mo, d);
 }
 
@@ -111,6 +115,47 @@ export function readTimestamp(text: string): number | undefined {
     offset = sign * (+digits.slice(0, 2) * 60 + +digits.slice(2)) * 60_000;
   }
   return days * MS_PER_DAY + ((h * 60 + mi) * 60 + s) * 1000 + ms - offset;
+}
+
+/** The value of `n` ASCII digits at code(at) .. code(at + n - 1), or -1 when one of them is not a digit. */
+function digitsAt(code: (i: number) => number, at: number, n: number): number {
+  let v = 0;
+  for (let i = at; i < at + n; i++) {
+    const d = code(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    v = v * 10 + d;
+  }
+  return v;
+}
+
+/**
+ * A TIMESTAMP text in the plain shape clients send, 'YYYY-MM-DD HH:MM:SS' with an optional fraction of 1
+ * to 9 digits and a year from 1000, read by hand (no regular expression, no Date) from its `n` character
+ * codes (`code(i)`, i < n: a string's or a buffer's): the length of its start that is its output form
+ * (formatTimestamp's text of the instant parseTimestamp reads: the fraction cut to milliseconds, trailing
+ * zeros not written), or -1 for any other text (then parseTimestamp decides), an invalid date or time included.
+ */
+export function plainTimestampLength(code: (i: number) => number, n: number): number {
+  if (n !== 19 && (n < 21 || n > 29)) return -1;
+  if (code(4) !== 45 || code(7) !== 45 || code(10) !== 32 || code(13) !== 58 || code(16) !== 58) return -1;
+  const y = digitsAt(code, 0, 4);
+  const mo = digitsAt(code, 5, 2);
+  const d = digitsAt(code, 8, 2);
+  const h = digitsAt(code, 11, 2);
+  const mi = digitsAt(code, 14, 2);
+  const s = digitsAt(code, 17, 2);
+  if (y < 1000 || mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59) return -1;
+  if (n === 19) return 19;
+  if (code(19) !== 46 || digitsAt(code, 20, n - 20) < 0) return -1;
+  let end = Math.min(n, 23);
+  while (end > 20 && code(end - 1) === 48) end--;
+  return end === 20 ? 19 : end;
+}
+
+/** plainTimestampLength of a string: its output form, or undefined. */
+export function plainTimestampText(text: string): string | undefined {
+  const n = plainTimestampLength((i) => text.charCodeAt(i), text.length);
+  return n < 0 ? undefined : n === text.length ? text : text.slice(0, n);
 }
 
 /**

@@ -1,15 +1,17 @@
 /**
- * Exact integers of TINYINT..BIGINT and their checked arithmetic.
+ * Exact integers of TINYINT..BIGINT and of their UNSIGNED counterparts, and their checked arithmetic.
  * Rules:
  * - An integer value is a JS number while it is a safe integer (|v| <= 2^53 - 1) and a bigint only beyond;
  *   always normalized so (normInt), so one value has one representation: hashing (valueKey/rowKey), `===`
  *   and consolidation keep working, and JS's `<`/`>` compare a number with a bigint exactly.
  * - Every operation is checked against its result type's range (8, 16, 32, 64 bits); a result out of range,
  *   a division or modulus by zero throws IntOverflow naming the expression and the type (the circuit adds the
- *   view and refuses the step). The fast path stays on numbers: a float result that is a safe integer is
+ *   view and refuses the step). Messages carry Feldera's text: `'250 + 200' causes overflow for type TINYINT
+ *   UNSIGNED` for an operation, `Error converting 256 to TINYINT UNSIGNED: out of range integral type conversion
+ *   attempted` for a narrowing (casts, SUM). The fast path stays on numbers: a float result that is a safe integer is
  *   exact (rounding is monotonic, so a true result of 2^53 or more never rounds below 2^53).
  */
-import type { SqlType, TypeKind } from './types.js';
+import { sqlTypeName, type SqlType, type TypeKind } from './types.js';
 
 export type Int = number | bigint;
 
@@ -33,6 +35,10 @@ export const INT_BOUNDS: Readonly<Record<string, IntBounds>> = {
   SMALLINT: { lo: -32768, hi: 32767, blo: -32768n, bhi: 32767n },
   INTEGER: { lo: -2147483648, hi: 2147483647, blo: -2147483648n, bhi: 2147483647n },
   BIGINT: { lo: -Number.MAX_SAFE_INTEGER, hi: Number.MAX_SAFE_INTEGER, blo: -(2n ** 63n), bhi: 2n ** 63n - 1n },
+  UTINYINT: { lo: 0, hi: 255, blo: 0n, bhi: 255n },
+  USMALLINT: { lo: 0, hi: 65535, blo: 0n, bhi: 65535n },
+  UINTEGER: { lo: 0, hi: 4294967295, blo: 0n, bhi: 4294967295n },
+  UBIGINT: { lo: 0, hi: Number.MAX_SAFE_INTEGER, blo: 0n, bhi: 2n ** 64n - 1n },
 };
 
 /** Where an integer operation is written: its readable SQL text (computed only when an error is raised). */
@@ -54,14 +60,33 @@ export class IntOverflow extends Error {
   }
 }
 
+/** A value that does not fit kind (a narrowing: cast, SUM): Feldera's conversion message. */
 function overflow(site: IntSite, kind: TypeKind, exact: bigint | string): never {
   const text = safeText(site);
-  throw new IntOverflow(text, kind, `integer overflow: ${text} = ${exact} does not fit ${kind}`);
+  const name = sqlTypeName(kind);
+  throw new IntOverflow(text, kind, `integer overflow: Error converting ${exact} to ${name}: out of range integral type conversion attempted (${text})`);
 }
 
-function divZero(site: IntSite, kind: TypeKind): never {
+/** An operation p op q whose result does not fit kind: Feldera's `'p op q' causes overflow for type T`. */
+function opOverflow(site: IntSite, kind: TypeKind, sym: string, p: Int, q: Int, exact: bigint): never {
   const text = safeText(site);
-  throw new IntOverflow(text, kind, `division by zero: ${text} (${kind})`);
+  const name = sqlTypeName(kind);
+  throw new IntOverflow(text, kind, `integer overflow: '${p} ${sym} ${q}' causes overflow for type ${name} (${text} = ${exact} does not fit ${name})`);
+}
+
+/** A bigint result of p op q checked against kind's range and normalized. */
+function fitOp(b: bigint, kind: TypeKind, site: IntSite, sym: string, p: Int, q: Int): Int {
+  const r = INT_BOUNDS[kind]!;
+  if (b < r.blo || b > r.bhi) opOverflow(site, kind, sym, p, q, b);
+  return normInt(b);
+}
+
+/** x / 0 and x % 0, with Feldera's texts (`'250 / 0' causes overflow for type ...`; Rust's remainder panic). */
+function divZero(site: IntSite, kind: TypeKind, op: 'Divide' | 'Modulo', p: Int): never {
+  const text = safeText(site);
+  const name = sqlTypeName(kind);
+  const feldera = op === 'Divide' ? `'${p} / 0' causes overflow for type ${name}` : 'attempt to calculate the remainder with a divisor of zero';
+  throw new IntOverflow(text, kind, `division by zero: ${feldera} (${text}, ${name})`);
 }
 
 function safeText(site: IntSite): string {
@@ -103,7 +128,7 @@ export function intBinary(op: string, kind: TypeKind, site: IntSite): IntBinary 
           const r = p + q;
           if (r >= lo && r <= hi) return r;
         }
-        return fitInt(big(p) + big(q), kind, site);
+        return fitOp(big(p) + big(q), kind, site, '+', p, q);
       };
     case 'Minus':
       return (p, q) => {
@@ -111,7 +136,7 @@ export function intBinary(op: string, kind: TypeKind, site: IntSite): IntBinary 
           const r = p - q;
           if (r >= lo && r <= hi) return r;
         }
-        return fitInt(big(p) - big(q), kind, site);
+        return fitOp(big(p) - big(q), kind, site, '-', p, q);
       };
     case 'Multiply':
       return (p, q) => {
@@ -119,21 +144,21 @@ export function intBinary(op: string, kind: TypeKind, site: IntSite): IntBinary 
           const r = p * q;
           if (r >= lo && r <= hi) return r === 0 ? 0 : r;
         }
-        return fitInt(big(p) * big(q), kind, site);
+        return fitOp(big(p) * big(q), kind, site, '*', p, q);
       };
     case 'Divide':
       return (p, q) => {
-        if (q === 0) divZero(site, kind);
+        if (q === 0) divZero(site, kind, 'Divide', p);
         if (typeof p === 'number' && typeof q === 'number') {
           // exact for |p| < 2^53: a quotient cannot round across an integer (its distance to one is >= 1/|q|)
           const r = Math.trunc(p / q);
           if (r >= lo && r <= hi) return r === 0 ? 0 : r;
         }
-        return fitInt(big(p) / big(q), kind, site);
+        return fitOp(big(p) / big(q), kind, site, '/', p, q);
       };
     case 'Modulo':
       return (p, q) => {
-        if (q === 0) divZero(site, kind);
+        if (q === 0) divZero(site, kind, 'Modulo', p);
         if (typeof p === 'number' && typeof q === 'number') {
           const r = p % q;
           return r === 0 ? 0 : r;

@@ -1,5 +1,6 @@
 /** Map the parser's data_type JSON to a SqlType. */
 import { mk, withNull, type SqlType } from './types.js';
+import { isLongQualifier, qualifierFromParser } from './interval-text.js';
 
 export class TypeSyntaxError extends Error {}
 
@@ -41,6 +42,21 @@ export function dataTypeToSql(dt: unknown, userTypes?: TypeResolver): SqlType {
     case 'BigInt':
     case 'Int64':
       return mk('BIGINT');
+    case 'TinyIntUnsigned':
+    case 'UTinyInt':
+      return mk('UTINYINT');
+    case 'SmallIntUnsigned':
+    case 'USmallInt':
+      return mk('USMALLINT');
+    case 'IntUnsigned':
+    case 'IntegerUnsigned':
+    case 'Unsigned':
+    case 'UInt':
+    case 'UInteger':
+      return mk('UINTEGER');
+    case 'BigIntUnsigned':
+    case 'UBigInt':
+      return mk('UBIGINT');
     case 'Decimal':
     case 'Numeric':
     case 'Dec': {
@@ -85,8 +101,14 @@ export function dataTypeToSql(dt: unknown, userTypes?: TypeResolver): SqlType {
     case 'Timestamp':
     case 'Datetime':
       return mk('TIMESTAMP');
-    case 'Interval':
-      return mk('INTERVAL_DT');
+    case 'Interval': {
+      // INTERVAL DAY TO SECOND ...: the parser's `fields` (HourToSecond, Day ...); the qualifier decides the kind
+      const fields = p && typeof p === 'object' ? (p as { fields?: unknown }).fields : undefined;
+      const qualifier = typeof fields === 'string' ? qualifierFromParser(fields) : undefined;
+      if (typeof fields === 'string' && !qualifier) throw new TypeSyntaxError(`unsupported interval qualifier ${fields}`);
+      if (!qualifier) return mk('INTERVAL_DT');
+      return mk(isLongQualifier(qualifier) ? 'INTERVAL_YM' : 'INTERVAL_DT', true, { qualifier });
+    }
     case 'Array': {
       const [ak, av] = variant(p);
       if (ak === 'SquareBracket' || ak === 'AngleBracket') {

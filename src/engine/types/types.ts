@@ -4,6 +4,7 @@
  * Internal values (rows are arrays of these):
  *   BOOLEAN            true | false
  *   TINYINT..BIGINT    number (integral) while a safe integer, bigint beyond ±(2^53 - 1): one form per value (int64.ts)
+ *   UTINYINT..UBIGINT  the same, 0..2^n - 1 (TINYINT/SMALLINT/INTEGER/BIGINT UNSIGNED; kinds named as Feldera's schema names them)
  *   DECIMAL(p,s)       bigint, scaled by 10^s (the scale is a static property of the type)
  *   REAL, DOUBLE       number
  *   VARCHAR/CHAR       string
@@ -26,6 +27,10 @@ export type TypeKind =
   | 'SMALLINT'
   | 'INTEGER'
   | 'BIGINT'
+  | 'UTINYINT'
+  | 'USMALLINT'
+  | 'UINTEGER'
+  | 'UBIGINT'
   | 'DECIMAL'
   | 'REAL'
   | 'DOUBLE'
@@ -65,10 +70,14 @@ export interface SqlType {
   fields?: RowField[];
   /** ROW: the user type's name (CREATE TYPE), when it has one. */
   typeName?: string;
+  /** INTERVAL: its qualifier ('DAY', 'HOUR TO SECOND', 'YEAR TO MONTH' ...), which only decides its text (interval-text.ts). */
+  qualifier?: string;
   nullable: boolean;
 }
 
-export const INTEGER_KINDS: ReadonlySet<TypeKind> = new Set(['TINYINT', 'SMALLINT', 'INTEGER', 'BIGINT']);
+export const INTEGER_KINDS: ReadonlySet<TypeKind> = new Set(['TINYINT', 'SMALLINT', 'INTEGER', 'BIGINT', 'UTINYINT', 'USMALLINT', 'UINTEGER', 'UBIGINT']);
+export const UNSIGNED_KINDS: ReadonlySet<TypeKind> = new Set(['UTINYINT', 'USMALLINT', 'UINTEGER', 'UBIGINT']);
+export const isUnsigned = (t: SqlType): boolean => UNSIGNED_KINDS.has(t.kind);
 export const isInteger = (t: SqlType): boolean => INTEGER_KINDS.has(t.kind);
 export const isFloat = (t: SqlType): boolean => t.kind === 'REAL' || t.kind === 'DOUBLE';
 export const isDecimal = (t: SqlType): boolean => t.kind === 'DECIMAL';
@@ -85,7 +94,16 @@ export function withNull(t: SqlType, nullable: boolean): SqlType {
   return t.nullable === nullable ? t : { ...t, nullable };
 }
 
-export const INT_RANK: Record<string, number> = { TINYINT: 1, SMALLINT: 2, INTEGER: 3, BIGINT: 4 };
+/** Width rank of the integer types; an unsigned type ranks with its signed counterpart (intResultKind breaks the tie). */
+export const INT_RANK: Record<string, number> = { TINYINT: 1, SMALLINT: 2, INTEGER: 3, BIGINT: 4, UTINYINT: 1, USMALLINT: 2, UINTEGER: 3, UBIGINT: 4 };
+
+/** The integer type of an operation on two integer types (Feldera): the wider one; of equal widths, the unsigned one. */
+export function intResultKind(a: TypeKind, b: TypeKind): TypeKind {
+  const ra = INT_RANK[a]!;
+  const rb = INT_RANK[b]!;
+  if (ra !== rb) return ra > rb ? a : b;
+  return UNSIGNED_KINDS.has(b) ? b : a;
+}
 
 /** Integer ranges as numbers (BIGINT's rounded): for rough checks only; the exact bounds and checks are in int64.ts. */
 export const INT_RANGE: Record<string, [number, number]> = {
@@ -93,11 +111,35 @@ export const INT_RANGE: Record<string, [number, number]> = {
   SMALLINT: [-32768, 32767],
   INTEGER: [-2147483648, 2147483647],
   BIGINT: [Number.MIN_SAFE_INTEGER * 1024, Number.MAX_SAFE_INTEGER * 1024],
+  UTINYINT: [0, 255],
+  USMALLINT: [0, 65535],
+  UINTEGER: [0, 4294967295],
+  UBIGINT: [0, Number.MAX_SAFE_INTEGER * 2048],
 };
 
 /** Precision of an integer type when seen as a DECIMAL. */
 export function intDigits(t: SqlType): number {
-  return t.kind === 'TINYINT' ? 3 : t.kind === 'SMALLINT' ? 5 : t.kind === 'INTEGER' ? 10 : 19;
+  switch (t.kind) {
+    case 'TINYINT':
+    case 'UTINYINT':
+      return 3;
+    case 'SMALLINT':
+    case 'USMALLINT':
+      return 5;
+    case 'INTEGER':
+    case 'UINTEGER':
+      return 10;
+    case 'UBIGINT':
+      return 20;
+    default:
+      return 19;
+  }
+}
+
+/** A type's name as SQL writes it, for messages (`TINYINT UNSIGNED` where schemas say UTINYINT). */
+export function sqlTypeName(t: SqlType | TypeKind): string {
+  const kind = typeof t === 'string' ? t : t.kind;
+  return UNSIGNED_KINDS.has(kind) ? `${kind.slice(1)} UNSIGNED` : typeof t === 'string' ? t : typeToString(t);
 }
 
 /** SQL text of a type, as shown in schemas. */
@@ -140,7 +182,7 @@ export function commonType(a: SqlType, b: SqlType): SqlType | undefined {
       const s = Math.max(sa, sb);
       return mk('DECIMAL', nullable, { precision: Math.min(38, Math.max(ia, ib) + s), scale: s });
     }
-    return INT_RANK[a.kind]! >= INT_RANK[b.kind]! ? withNull(a, nullable) : withNull(b, nullable);
+    return mk(intResultKind(a.kind, b.kind), nullable);
   }
   // a string compared with a UUID is read as a UUID (Feldera's uuid.md)
   if ((a.kind === 'UUID' && isString(b)) || (isString(a) && b.kind === 'UUID')) return mk('UUID', nullable);

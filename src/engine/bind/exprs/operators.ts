@@ -1,6 +1,6 @@
 /** Operator expressions: the binary operators (logic, comparison, arithmetic, concatenation) and the unary ones. Each binder takes the expression binder (bind/expr.ts bindExpr) for its operands. */
 import { SqlError, type Expr } from '../../parse/ast.js';
-import { mk, commonType, isInteger, isDecimal, isNumeric, isString } from '../../types/types.js';
+import { mk, commonType, isInteger, isDecimal, isNumeric, isString, isUnsigned } from '../../types/types.js';
 import { type Value } from '../../types/values.js';
 import { andFn, arithmetic, coerce, comparison, orFn, requireBool, typeName } from '../operators.js';
 import { type BExpr, strict1, strict2 } from '../bexpr.js';
@@ -59,6 +59,7 @@ export function bindUnary(e: Expr & { k: 'un' }, ctx: BindCtx, bind: ExprBinder)
   if (e.op === 'PLUS') return a;
   if (!isNumeric(a.type) && a.type.kind !== 'INTERVAL_DT' && a.type.kind !== 'INTERVAL_YM') throw new SqlError(`Cannot apply '-' to ${typeName(a.type)}`, e.pos, 'type');
   if (isDecimal(a.type)) return strict1(a, a.type, (x) => -(x as bigint));
+  if (isUnsigned(a.type)) throw new SqlError('Unary minus cannot be applied to unsigned values', e.pos, 'type');
   if (isInteger(a.type)) return strict1(a, a.type, intNegate(a.type.kind, exprSite(e)) as (x: Value) => Value);
   return strict1(a, a.type, (x) => -(x as number));
 }

@@ -2,7 +2,7 @@
 import { SqlError, type Expr } from '../../parse/ast.js';
 import { type SqlType, mk, commonType, isString, isTemporal } from '../../types/types.js';
 import { compareValues } from '../../types/values.js';
-import { coerce, unify } from '../operators.js';
+import { coerce, typeName, unify } from '../operators.js';
 import { type BExpr, constant, strict1, strict2 } from '../bexpr.js';
 import type { BindCtx, ExprBinder } from '../bind-ctx.js';
 import { compileLike, patternCache } from '../fns/regex.js';
@@ -12,10 +12,15 @@ export function bindIs(e: Expr & { k: 'is' }, ctx: BindCtx, bind: ExprBinder): B
   const a = bind(e.expr, ctx);
   const af = a.fn;
   const t = mk('BOOLEAN', false);
+  // IS [NOT] TRUE/FALSE/UNKNOWN take a BOOLEAN (Calcite's message)
+  if (e.what !== 'NULL' && e.what !== 'NOT NULL' && e.what !== 'DISTINCT' && e.what !== 'NOT DISTINCT' && a.type.kind !== 'BOOLEAN' && a.type.kind !== 'NULL')
+    throw new SqlError(`Cannot apply 'IS ${e.what}' to arguments of type <${typeName(a.type)}>`, e.pos, 'type');
   switch (e.what) {
     case 'NULL':
+    case 'UNKNOWN':
       return { type: t, fn: (r) => af(r) === null };
     case 'NOT NULL':
+    case 'NOT UNKNOWN':
       return { type: t, fn: (r) => af(r) !== null };
     case 'TRUE':
       return { type: t, fn: (r) => af(r) === true };
@@ -27,7 +32,7 @@ export function bindIs(e: Expr & { k: 'is' }, ctx: BindCtx, bind: ExprBinder): B
       return { type: t, fn: (r) => af(r) !== false };
     case 'DISTINCT':
     case 'NOT DISTINCT': {
-      const [x, y] = unify(a, bind(e.other!, ctx), e.pos, 'IS DISTINCT FROM');
+      const [x, y] = unify(a, bind(e.other!, ctx), e.pos, e.what === 'DISTINCT' ? 'IS DISTINCT FROM' : 'IS NOT DISTINCT FROM');
       const neg = e.what === 'NOT DISTINCT';
       return {
         type: t,
@@ -54,7 +59,15 @@ export function bindBetween(e: Expr & { k: 'between' }, ctx: BindCtx, bind: Expr
     pos: e.pos,
   });
   const cond: Expr = e.symmetric ? { k: 'bin', op: 'Or', left: within(e.low, e.high), right: within(e.high, e.low), pos: e.pos } : within(e.low, e.high);
-  return bind(e.not ? { k: 'un', op: 'NOT', expr: cond, pos: e.pos } : cond, ctx);
+  try {
+    return bind(e.not ? { k: 'un', op: 'NOT', expr: cond, pos: e.pos } : cond, ctx);
+  } catch (err) {
+    // the comparison's refusal named as the operator written (Calcite: 'BETWEEN ASYMMETRIC')
+    if (!(err instanceof SqlError) || !err.message.startsWith('Cannot apply ')) throw err;
+    const types = [e.expr, e.low, e.high].map((x) => `<${typeName(bind(x, ctx).type)}>`);
+    const name = `${e.not ? 'NOT ' : ''}BETWEEN ${e.symmetric ? 'SYMMETRIC' : 'ASYMMETRIC'}`;
+    throw new SqlError(`Cannot apply '${name}' to arguments of type ${types.join(', ')}: ${err.message}`, e.pos, 'type');
+  }
 }
 
 /** `x [NOT] IN (a, b, ...)`: a set lookup when the list is constant. */
@@ -65,8 +78,9 @@ export function bindInList(e: Expr & { k: 'inlist' }, ctx: BindCtx, bind: ExprBi
   for (const it of items) {
     if (isTemporal(t) && isString(it.type)) continue;
     t = commonType(t, it.type);
-    if (!t) throw new SqlError(`Values in IN list have incompatible types`, e.pos, 'type');
+    if (!t) throw new SqlError(`Values passed to ${e.not ? 'NOT IN' : 'IN'} operator must have compatible types`, e.pos, 'type');
   }
+  if (t.kind === 'ROW') throw new SqlError("ROW values cannot be compared using '='", e.pos, 'type');
   x = coerce(x, t, e.pos);
   items = items.map((i) => coerce(i, t!, e.pos));
   const xf = x.fn;

@@ -9,6 +9,8 @@ import { canon } from '../scope.js';
 import { bindFunction } from '../functions.js';
 import type { BindCtx, ExprBinder } from '../bind-ctx.js';
 import { parseTypeAt } from '../parse-type-at.js';
+import { differenceInterval } from '../interval-forms.js';
+import { rowFieldAt } from '../row-index.js';
 
 /** A column reference, and the ROW fields read after it (`t.c.f1`). */
 export function bindColumn(e: Expr & { k: 'col' }, ctx: BindCtx): BExpr {
@@ -55,14 +57,16 @@ export function bindIndex(e: Expr & { k: 'index' }, ctx: BindCtx, bind: ExprBind
   const a = bind(e.expr, ctx);
   const i = bind(e.index, ctx);
   if (a.type.kind === 'MAP' || a.type.kind === 'VARIANT') return bindFunction('ELEMENT_AT', [a, i], e.pos);
-  if (a.type.kind !== 'ARRAY') throw new SqlError('Subscript on a non-array value', e.pos, 'type');
+  if (a.type.kind === 'ROW') return rowFieldAt(a, i, e.pos);
+  if (a.type.kind !== 'ARRAY') throw new SqlError(`Cannot apply indexing to arguments of type <${typeToString(a.type)}>, <${typeToString(i.type)}>: subscript on a non-array value`, e.pos, 'type');
   if (!isInteger(i.type)) throw new SqlError('Array index must be an integer', e.pos, 'type');
   return strict2(a, i, withNull(a.type.elem!, true), (arr, idx) => (arr as Value[])[(idx as number) - 1] ?? null);
 }
 
 /** `(expr).f`: a field of a ROW value. */
 export function bindField(e: Expr & { k: 'field' }, ctx: BindCtx, bind: ExprBinder): BExpr {
-  return rowField(bind(e.expr, ctx), e.name, ctx.scope.casing, e.pos);
+  // `(a - b).DAY` is the pre-pass's `(a - b) DAY` (interval-forms.ts)
+  return differenceInterval(e, (x) => bind(x, ctx)) ?? rowField(bind(e.expr, ctx), e.name, ctx.scope.casing, e.pos);
 }
 
 /**

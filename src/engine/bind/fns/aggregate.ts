@@ -6,7 +6,7 @@
  * the aggregate skips (a NULL where the function ignores NULLs), so the operator needs no per-function rule.
  */
 import { SqlError, type Pos } from '../../parse/ast.js';
-import { type SqlType, mk, isInteger, isFloat, isDecimal, withNull, commonType, isNumeric } from '../../types/types.js';
+import { type SqlType, mk, isInteger, isFloat, isDecimal, isUnsigned, withNull, commonType, isNumeric, typeToString } from '../../types/types.js';
 import { toNumber, type Row, type Value } from '../../types/values.js';
 import { decimalFromNumber, rescale } from '../../types/decimal.js';
 import { AvgAcc, AvgDecAcc, BoolAcc, CountAcc, ExtremeAcc, SumDecAcc, SumNumAcc, type Acc } from '../../ops/aggregate.js';
@@ -131,8 +131,9 @@ function bits(op: 'AND' | 'OR' | 'XOR'): AggFn {
     bind: (c, pos, name) => {
       const a = one(c);
       if (!isInteger(a.type)) throw typeErr(name, c.args, pos);
-      // the 64-bit result in the integer form: a number when safe, else a bigint (int64.ts)
-      return { make: () => new BitAcc(op, normInt), type: withNull(a.type, true), ...simple(a) };
+      // the 64-bit result in the integer form: a number when safe, else a bigint (int64.ts); unsigned types read it unsigned
+      const out = isUnsigned(a.type) ? (b: bigint) => normInt(BigInt.asUintN(64, b)) : normInt;
+      return { make: () => new BitAcc(op, out), type: withNull(a.type, true), ...simple(a) };
     },
   };
 }
@@ -144,7 +145,8 @@ function boolAgg(every: boolean): AggFn {
     arity: [1, 1],
     bind: (c, pos, name) => {
       const a = one(c);
-      if (a.type.kind !== 'BOOLEAN' && a.type.kind !== 'NULL') throw typeErr(name, c.args, pos);
+      if (a.type.kind !== 'BOOLEAN' && a.type.kind !== 'NULL')
+        throw new SqlError(`Cannot apply '${name}' to arguments of type '${name}(<${typeToString(a.type)}>)'. Supported form(s): '${name}(<BOOLEAN>)'`, pos, 'type');
       return { make: () => new BoolAcc(every), type: mk('BOOLEAN', true), ...simple(a) };
     },
   };
@@ -155,9 +157,9 @@ function extreme(sign: 1 | -1): AggFn {
     sig: `${sign > 0 ? 'MIN' : 'MAX'}([DISTINCT] value)`,
     nulls: 'NULL values are ignored; NULL for no rows',
     arity: [1, 1],
-    bind: (c, pos, name) => {
+    bind: (c) => {
       const a = one(c);
-      if (a.type.kind === 'ARRAY') throw new SqlError(`Cannot apply '${name}' to an ARRAY`, pos, 'type');
+      // ARRAY values too: ordered lexicographically (compareValues), as Feldera orders them
       return { make: () => new ExtremeAcc(sign), type: withNull(a.type, true), ...simple(a) };
     },
   };
@@ -202,7 +204,8 @@ export const AGGREGATES: Record<string, AggFn> = {
     arity: [1, 1],
     bind: (c, pos, name) => {
       const a = one(c);
-      if (a.type.kind !== 'BOOLEAN' && a.type.kind !== 'NULL') throw typeErr(name, c.args, pos);
+      if (a.type.kind !== 'BOOLEAN' && a.type.kind !== 'NULL')
+        throw new SqlError(`Cannot apply '${name}' to arguments of type '${name}(<${typeToString(a.type)}>)'. Supported form(s): '${name}(<BOOLEAN>)'`, pos, 'type');
       const f = a.fn;
       return { make: () => new CountAcc(), type: mk('BIGINT', false), arg: (r) => (f(r) === true ? true : null), ignoreNulls: true };
     },
@@ -314,6 +317,6 @@ export function bindAggregate(name: string, c: AggCallArgs, pos: Pos): BoundAggr
     );
   }
   if (c.orderBy && name !== 'ARRAY_AGG') throw new SqlError(`ORDER BY inside ${name}(...) is not supported`, pos, 'unsupported');
-  if (c.ignoreNulls !== undefined && name !== 'ARRAY_AGG') throw new SqlError(`IGNORE/RESPECT NULLS is not valid for ${name}`, pos, 'unsupported');
+  if (c.ignoreNulls !== undefined && name !== 'ARRAY_AGG') throw new SqlError(`Cannot specify IGNORE NULLS or RESPECT NULLS following '${name}'`, pos, 'unsupported');
   return f.bind(c, pos, name);
 }

@@ -61,7 +61,7 @@ export function common(name: string, args: BExpr[], pos: Pos): SqlType {
   let t: SqlType | undefined = args[0]!.type;
   for (const a of args) {
     t = commonType(t!, a.type);
-    if (!t) throw new SqlError(`${name} arguments have incompatible types`, pos, 'type');
+    if (!t) throw new SqlError(`Parameters must be of the same type: ${name} arguments have incompatible types`, pos, 'type');
   }
   return t!;
 }

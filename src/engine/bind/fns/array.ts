@@ -4,7 +4,7 @@
  * to another NULL). Results of set-like functions (ARRAY_UNION/INTERSECT/EXCEPT) are sorted ascending.
  */
 import { SqlError } from '../../parse/ast.js';
-import { mk, withNull, isString, type SqlType } from '../../types/types.js';
+import { mk, withNull, isString, typeToString, type SqlType } from '../../types/types.js';
 import { compareValues, valueKey, type Value } from '../../types/values.js';
 import { type BExpr, strict1, strict2, strictN, constant } from '../bexpr.js';
 import { castFn } from '../cast.js';
@@ -72,7 +72,8 @@ const cardinality: ScalarFn = {
   bind: (args, pos, name) => {
     argc(name, args, 1, 1, pos);
     const a = args[0]!;
-    if (a.type.kind !== 'ARRAY' && !(a.type.kind === 'MAP' && name === 'CARDINALITY')) throw new SqlError(`${name} needs an ARRAY`, pos, 'type');
+    if (a.type.kind !== 'ARRAY' && !(a.type.kind === 'MAP' && name === 'CARDINALITY'))
+      throw new SqlError(`Cannot apply '${name}' to arguments of type <${typeToString(a.type)}>: ${name} needs an ARRAY`, pos, 'type');
     return strict1(a, mk('INTEGER', nullableOf(args)), (v) => (v as Arr).length);
   },
 };
@@ -143,7 +144,7 @@ export const ARRAY_FNS: FnTable = {
     bind: (args, pos, name) => {
       argc(name, args, 2, 2, pos);
       const a = args[0]!;
-      if (a.type.kind !== 'ARRAY') throw new SqlError(`${name} needs an ARRAY`, pos, 'type');
+      if (a.type.kind !== 'ARRAY') throw new SqlError(`Cannot apply '${name}' to arguments of type <${typeToString(a.type)}>: ${name} needs an ARRAY`, pos, 'type');
       const x = coerceTo(args[1]!, a.type.elem!, pos);
       return strict2(a, x, mk('BOOLEAN', nullableOf(args)), (xs, v) => (xs as Arr).some((e) => e !== null && compareValues(e, v) === 0));
     },

@@ -3,7 +3,7 @@
  * bytes is in string.ts' OCTET_LENGTH for strings only. Values are lower-case hex strings (types/variant.ts).
  */
 import { gunzipSync } from 'node:zlib';
-import { mk } from '../../types/types.js';
+import { isString, mk } from '../../types/types.js';
 import { bytesToHex, hexToBytes } from '../../types/variant.js';
 import { strict1 } from '../bexpr.js';
 import { checkSize, MAX_VALUE_SIZE, ValueTooLarge } from '../../types/value-limits.js';
@@ -12,31 +12,43 @@ import type { FnTable, ScalarFn } from './registry.js';
 import type { BExpr } from '../bexpr.js';
 import type { Pos } from '../../parse/ast.js';
 
-function bin(name: string, e: BExpr, pos: Pos): BExpr {
+function bin(name: string, e: BExpr, pos: Pos, strings = false): BExpr {
   if (e.type.kind === 'VARBINARY') return e;
   if (e.type.kind === 'NULL') return { ...e, type: mk('VARBINARY') };
+  // TO_HEX/TO_INT take a string as its UTF-8 bytes (Feldera casts it implicitly)
+  if (strings && isString(e.type)) return strict1(e, mk('VARBINARY', e.type.nullable), (v) => bytesToHex(Buffer.from(v as string, 'utf8')));
   throw typeErr(name, [e], pos, ': a VARBINARY is needed');
 }
 
-const one = (sig: string, out: 'VARCHAR' | 'INTEGER' | 'VARBINARY', f: (b: Buffer) => string | number | null): ScalarFn => ({
+const one = (sig: string, out: 'VARCHAR' | 'INTEGER' | 'VARBINARY', f: (b: Buffer) => string | number | null, strings = false): ScalarFn => ({
   sig,
   nulls: 'strict',
   bind: (args, pos, name) => {
     argc(name, args, 1, 1, pos);
-    return strict1(bin(name, args[0]!, pos), mk(out, true), (v) => f(hexToBytes(v as string)));
+    return strict1(bin(name, args[0]!, pos, strings), mk(out, true), (v) => f(hexToBytes(v as string)));
   },
 });
 
 export const BINARY_FNS: FnTable = {
-  TO_HEX: one('TO_HEX(binary) -> VARCHAR: lower-case hex digits', 'VARCHAR', (b) => {
-    checkSize('TO_HEX', b.length * 2, 'characters');
-    return b.toString('hex');
-  }),
-  TO_INT: one('TO_INT(binary) -> INTEGER: the first 4 bytes, big-endian (fewer bytes are zero-padded on the left)', 'INTEGER', (b) => {
-    const w = b.subarray(0, 4);
-    const pad = Buffer.concat([Buffer.alloc(4 - w.length), w]);
-    return pad.readInt32BE(0);
-  }),
+  TO_HEX: one(
+    'TO_HEX(binary or string) -> VARCHAR: lower-case hex digits (of a string: of its UTF-8 bytes)',
+    'VARCHAR',
+    (b) => {
+      checkSize('TO_HEX', b.length * 2, 'characters');
+      return b.toString('hex');
+    },
+    true,
+  ),
+  TO_INT: one(
+    'TO_INT(binary or string) -> INTEGER: the first 4 bytes, big-endian (fewer bytes are zero-padded on the left; a string: its UTF-8 bytes)',
+    'INTEGER',
+    (b) => {
+      const w = b.subarray(0, 4);
+      const pad = Buffer.concat([Buffer.alloc(4 - w.length), w]);
+      return pad.readInt32BE(0);
+    },
+    true,
+  ),
   BIN2UTF8: one('BIN2UTF8(binary) -> VARCHAR: the bytes read as UTF-8; NULL when invalid', 'VARCHAR', (b) => {
     try {
       return new TextDecoder('utf-8', { fatal: true }).decode(b);

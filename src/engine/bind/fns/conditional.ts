@@ -1,6 +1,6 @@
 /** NULL handling and choice among arguments: COALESCE/IFNULL/NVL, NULLIF, IF, GREATEST/LEAST (and *_IGNORE_NULLS). */
 import { SqlError } from '../../parse/ast.js';
-import { withNull } from '../../types/types.js';
+import { commonType, typeToString, withNull } from '../../types/types.js';
 import { compareValues, type Value } from '../../types/values.js';
 import { strictN } from '../bexpr.js';
 import { argc, coerceTo, common, nullableOf } from './args.js';
@@ -64,7 +64,9 @@ export const CONDITIONAL_FNS: FnTable = {
     nulls: 'NULL when a is NULL',
     bind: (args, pos, name) => {
       argc(name, args, 2, 2, pos);
-      const t = common(name, args, pos);
+      const t = commonType(args[0]!.type, args[1]!.type);
+      if (!t) throw new SqlError(`Cannot apply 'NULLIF' to arguments of type <${typeToString(args[0]!.type)}>, <${typeToString(args[1]!.type)}>`, pos, 'type');
+      if (t.kind === 'ROW') throw new SqlError("'NULLIF' compares ROW values for equality, which Feldera refuses: ROW values cannot be compared using '='", pos, 'type');
       const a = coerceTo(args[0]!, t, pos).fn;
       const b = coerceTo(args[1]!, t, pos).fn;
       return {

@@ -103,6 +103,9 @@ const truncFn: ScalarFn = {
     const unit = String(unitArg.fn([])).toUpperCase();
     if (truncTimestamp(unit, 0) === undefined) throw new SqlError(`Unsupported unit ${unit}`, pos, 'unsupported');
     const n = nullableOf(args);
+    // TIME_TRUNC takes a TIME, TIMESTAMP_TRUNC does not (Calcite's text)
+    if ((name === 'TIME_TRUNC') !== (tsArg.type.kind === 'TIME') && (name === 'TIME_TRUNC' || name === 'TIMESTAMP_TRUNC') && tsArg.type.kind !== 'NULL')
+      throw new SqlError(`Cannot apply '${name}' to arguments of type <${tsArg.type.kind}>, <SYMBOL>`, pos, 'type');
     if (tsArg.type.kind === 'TIME') {
       const step = { HOUR: 3_600e9, MINUTE: 60e9, SECOND: 1e9 }[unit];
       if (!step) throw new SqlError(`${name} of a TIME takes HOUR, MINUTE or SECOND`, pos, 'type');
@@ -115,7 +118,7 @@ const truncFn: ScalarFn = {
 };
 
 /** Whole months from a to b (ms), counting a month only when its calendar day and time are reached. */
-function monthsBetween(a: number, b: number): number {
+export function monthsBetween(a: number, b: number): number {
   const da = new Date(a);
   const db = new Date(b);
   let m = (db.getUTCFullYear() - da.getUTCFullYear()) * 12 + db.getUTCMonth() - da.getUTCMonth();

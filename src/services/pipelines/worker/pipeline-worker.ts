@@ -33,6 +33,7 @@ import { WatchSnapshots } from './watch-snapshots.js';
 import { ClockTicker } from './clock-ticker.js';
 import { PipelineClock } from '../shared/clock.js';
 import { ClockErrors } from '../shared/clock-errors.js';
+import { WorkerCpuProfile } from './cpu-profile.js';
 import type { FromWorker, HeldPosition, IngestSpec, TokenLabel, ToWorker, WireChunk, WireError, WorkerConfig } from '../shared/protocol.js';
 
 type IngestSpecOf = IngestSpec;
@@ -44,6 +45,7 @@ import type { LogRecord } from './storage/input-log.js';
 
 const port = parentPort!;
 const config = workerData as WorkerConfig;
+const cpuProfile = new WorkerCpuProfile();
 const queryCancels = new Int32Array(config.queryCancels ?? new SharedArrayBuffer(QUERY_CANCEL_SLOTS * Int32Array.BYTES_PER_ELEMENT));
 
 /** Reading a relation's contents for a snapshot within the worker's memory share (as an ad-hoc query's). */
@@ -446,6 +448,7 @@ function handle(m: ToWorker): void {
         jobs.clear();
         await rt?.shutdown();
         storage?.close();
+        await cpuProfile.stop();
         post({ t: 'stopped' });
       })();
       return;

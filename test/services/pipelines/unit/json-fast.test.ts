@@ -26,6 +26,8 @@ const literal: fc.Arbitrary<string> = fc.oneof(
   fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => JSON.stringify(d)),
   fc.string({ unit: fc.constantFrom('a', 'é', '😀', ' ', '"', '\\', '\n', '\t', '/', 'Z', '1', '\u0001') }).map((s) => JSON.stringify(s)),
   fc.constantFrom('"2024-02-29"', '"2023-02-29"', '"12:30:45"', '"2024-01-02 03:04:05"', '"1.5"', '"abc"', '"\\u00e9t\\u00e9"', '"\\ud83d"'),
+  // timestamps of the plain shape that are not valid, or not all plain
+  fc.constantFrom('"2023-02-29 10:00:00.000"', '"2024-13-02 03:04:05"', '"0999-01-02 03:04:05"', '"2024-01-02 03:04:05.1234567890"', '"2024-01-02 03:04:05."', '"2024-01-02 24:00:00"'),
   fc.constantFrom('true', 'false', 'null', '[1, 2]', '[]', '{"k": 1}', '{}', '[[1]]', '"x', '01', '1.', '.5', '+1', 'tru', 'nul', '1x', '--1', '1e', 'NaN'),
 );
 
@@ -39,7 +41,16 @@ const VALID: Record<string, fc.Arbitrary<string>> = {
   OK: fc.constantFrom('true', 'false'),
   DEC: fc.constantFrom('"1.25"', '12.5', '"-0.01"', '3', '12345678.1234567891', '-0.1000000000000000055511151231257827'),
   DT: fc.constantFrom('"2024-02-29"', '"1999-12-31"'),
-  TS: fc.constantFrom('"2024-01-02 03:04:05"', '"2024-01-02T03:04:05.5"', '1700000000000'),
+  // the plain shape (read in place by the fast path) with fractions of every length, and other spellings
+  TS: fc.constantFrom(
+    '"2024-01-02 03:04:05"',
+    '"2024-01-02T03:04:05.5"',
+    '1700000000000',
+    '"2024-01-02 03:04:05.000"',
+    '"2024-01-02 03:04:05.120"',
+    '"2024-02-29 23:59:59.123456789"',
+    '"1970-01-01 00:00:00.5"',
+  ),
   T: fc.constantFrom('"12:30:45"', '"00:00"'),
   R: fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 }).map((d) => JSON.stringify(d)),
   SI: fc.integer({ min: -32768, max: 32767 }).map(String),
@@ -236,6 +247,29 @@ describe('JSON ingress fast path', () => {
     expect(out.count).toBe(1000);
     expect(out).toEqual(parse(body, [], true, false));
     expect(p.fastLines).toBe(1);
+  });
+
+  it('holds the lines of parsers in turn and at once right: the buffer an ended parser lets go serves one parser at a time', () => {
+    const body = (from: number) => enc.encode(JSON.stringify(Array.from({ length: 3000 }, (_, i) => ({ B: from + i, S: `s${from + i}`, TS: '2024-01-02 03:04:05.120' }))));
+    const feed = (p: JsonParser, bytes: Uint8Array, from: number, to: number) => {
+      for (let at = from; at < to; at += 8192) p.push(bytes.subarray(at, Math.min(at + 8192, to)));
+    };
+    const first = new JsonParser(bindingFor([]), { updateFormat: 'raw', array: true });
+    feed(first, body(0), 0, body(0).length);
+    expect(summary(first.end())).toEqual(parse(body(0), [], true, false)); // its line buffer is let go here
+    // two parsers at once, their pieces interleaved: one of them takes the buffer let go, the other grows its own
+    const [a, b] = [body(10_000), body(20_000)];
+    const pa = new JsonParser(bindingFor([]), { updateFormat: 'raw', array: true });
+    const pb = new JsonParser(bindingFor([]), { updateFormat: 'raw', array: true });
+    for (let at = 0; at < Math.max(a.length, b.length); at += 8192) {
+      feed(pa, a, at, Math.min(at + 8192, a.length));
+      feed(pb, b, at, Math.min(at + 8192, b.length));
+    }
+    const [outA, outB] = [summary(pa.end()), summary(pb.end())];
+    expect(outA).toEqual(parse(a, [], true, false));
+    expect(outB).toEqual(parse(b, [], true, false));
+    expect(outA.count).toBe(3000);
+    expect(pa.fastLines + pb.fastLines).toBe(2);
   });
 
   it('scans a row cut into many pieces a few times, not once a piece (the wait doubles)', () => {

@@ -35,6 +35,10 @@ const INT_BOUNDS: Record<string, [number, number]> = {
   INTEGER: [-2147483648, 2147483647],
   INT: [-2147483648, 2147483647],
   BIGINT: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
+  UTINYINT: [0, 255],
+  USMALLINT: [0, 65535],
+  UINTEGER: [0, 4294967295],
+  UBIGINT: [0, Number.MAX_SAFE_INTEGER],
 };
 
 /**
@@ -74,7 +78,7 @@ export function columnKind(type: string): ColumnKind {
   if (arr) return { kind: 'array', element: columnKind(arr[1]!) };
   const base = /^([A-Z ]+?)\s*(?:\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\))?$/.exec(t);
   const name = base?.[1]?.trim() ?? t;
-  if (INT_BOUNDS[name]) return { kind: 'int', min: INT_BOUNDS[name][0], max: INT_BOUNDS[name][1], big: name === 'BIGINT' };
+  if (INT_BOUNDS[name]) return { kind: 'int', min: INT_BOUNDS[name][0], max: INT_BOUNDS[name][1], big: name === 'BIGINT' || name === 'UBIGINT' };
   if (name === 'REAL' || name === 'FLOAT' || name === 'DOUBLE' || name === 'DOUBLE PRECISION') return { kind: 'float' };
   if (name === 'DECIMAL' || name === 'NUMERIC' || name === 'DEC') return { kind: 'decimal', precision: Number(base?.[2] ?? 38), scale: Number(base?.[3] ?? 0) };
   if (name === 'VARCHAR' || name === 'CHAR' || name === 'TEXT' || name === 'STRING' || name === 'CHARACTER' || name === 'CHARACTER VARYING') return { kind: 'string' };

@@ -58,6 +58,14 @@ export function arrowType(c: ColumnType): Arrow.DataType {
       return new A.Int32();
     case 'BIGINT':
       return new A.Int64();
+    case 'UTINYINT':
+      return new A.Uint8();
+    case 'USMALLINT':
+      return new A.Uint16();
+    case 'UINTEGER':
+      return new A.Uint32();
+    case 'UBIGINT':
+      return new A.Uint64();
     case 'REAL':
       return new A.Float32();
     case 'DOUBLE':
@@ -139,7 +147,11 @@ function mapKey(text: string, c: ColumnType): JsonValue {
     case 'SMALLINT':
     case 'INTEGER':
     case 'INT':
-    case 'BIGINT': {
+    case 'BIGINT':
+    case 'UTINYINT':
+    case 'USMALLINT':
+    case 'UINTEGER':
+    case 'UBIGINT': {
       const n = Number(text);
       return Number.isSafeInteger(n) ? n : BigInt(text);
     }
@@ -166,7 +178,11 @@ export function arrowValue(v: JsonValue | undefined, c: ColumnType): unknown {
   if (v === null || v === undefined) return null;
   switch (c.type) {
     case 'BIGINT':
+    case 'UBIGINT':
       return BigInt(String(v));
+    case 'UTINYINT':
+    case 'USMALLINT':
+    case 'UINTEGER':
     case 'TINYINT':
     case 'SMALLINT':
     case 'INTEGER':

@@ -109,16 +109,20 @@ function hashOne(state: AHashState, v: unknown, c: ColumnType): bigint {
       h.writeUint(v ? 1n : 0n);
       break;
     case 'TINYINT':
+    case 'UTINYINT':
       h.writeUint(BigInt.asUintN(8, BigInt(v as number)));
       break;
+    case 'USMALLINT':
     case 'SMALLINT':
       h.writeUint(BigInt.asUintN(16, BigInt(v as number)));
       break;
     case 'INTEGER':
     case 'INT':
+    case 'UINTEGER':
       h.writeUint(BigInt.asUintN(32, BigInt(v as number)));
       break;
     case 'BIGINT':
+    case 'UBIGINT':
       h.writeUint(BigInt.asUintN(64, v as bigint));
       break;
     case 'REAL': {
@@ -263,11 +267,16 @@ function fieldType(b: Builder, c: ColumnType): { typeType: number; type: number;
     case 'SMALLINT':
     case 'INTEGER':
     case 'INT':
-    case 'BIGINT': {
+    case 'BIGINT':
+    case 'UTINYINT':
+    case 'USMALLINT':
+    case 'UINTEGER':
+    case 'UBIGINT': {
       const children = emptyChildren(b);
-      const width = { TINYINT: 8, SMALLINT: 16, INTEGER: 32, INT: 32, BIGINT: 64 }[c.type];
+      const width = { TINYINT: 8, SMALLINT: 16, INTEGER: 32, INT: 32, BIGINT: 64, UTINYINT: 8, USMALLINT: 16, UINTEGER: 32, UBIGINT: 64 }[c.type];
+      const signed = !c.type.startsWith('U');
       b.startObject(2);
-      b.addFieldInt8(1, 1, 0); // is_signed
+      b.addFieldInt8(1, signed ? 1 : 0, 0); // is_signed
       b.addFieldInt32(0, width, 0); // bitWidth
       return { typeType: TYPE.Int, type: b.endObject(), children };
     }

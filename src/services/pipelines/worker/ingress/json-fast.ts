@@ -28,7 +28,7 @@
  * keeps the line's bytes until its end in case the line is given up.
  */
 import type { ColumnCodec, ColumnKeeps, JsonValue, RowBatch } from '../../../../engine/index.js';
-import { EngineValueError } from '../../../../engine/index.js';
+import { EngineValueError, plainTimestampLength } from '../../../../engine/index.js';
 import { RowError, type TableBinding } from './binding.js';
 import type { ParsedSink } from './parser.js';
 
@@ -88,6 +88,8 @@ const enum Kind {
   Number,
   Text,
   Boolean,
+  /** A TIMESTAMP column: text of the plain shape goes in as the bytes of its output form (plainTimestampLength). */
+  Timestamp,
 }
 
 function kindOf(keeps: ColumnKeeps | null): Kind {
@@ -153,7 +155,7 @@ export class JsonFastRows {
     this.rowOp = binding.hasKey ? 'upsert' : 'insert';
     this.codecs = binding.codecs;
     this.nullable = binding.nullable;
-    this.kinds = binding.codecs.map((c) => kindOf(c.keeps));
+    this.kinds = binding.codecs.map((c) => (c.type === 'TIMESTAMP' ? Kind.Timestamp : kindOf(c.keeps)));
     this.lo = binding.codecs.map((c) => (c.keeps?.kind === 'int' ? c.keeps.lo : 0));
     this.hi = binding.codecs.map((c) => (c.keeps?.kind === 'int' ? c.keeps.hi : 0));
   }
@@ -493,6 +495,22 @@ export class JsonFastRows {
           if (i < n && b === 34) {
             batch.setText(col, s, p + 1, i);
             return i + 1;
+          }
+        }
+        break;
+      case Kind.Timestamp:
+        if (c === 34) {
+          // 'YYYY-MM-DD HH:MM:SS[.fff]': checked in place, its output form's bytes into the batch (no string)
+          const from = p + 1;
+          let i = from;
+          let b = 0;
+          while (i < n && (b = s[i]!) !== 34 && b >= 32 && b !== 92 && b < 0x80) i++;
+          if (i < n && b === 34) {
+            const length = plainTimestampLength((k) => s[from + k]!, i - from);
+            if (length >= 0) {
+              batch.setText(col, s, from, from + length);
+              return i + 1;
+            }
           }
         }
         break;

@@ -1,0 +1,294 @@
+// Nexmark over HTTP (issue 30, item 4): what a pipeline costs per event when its rows come over HTTP, against
+// the engine stepping the same rows in-process.
+//
+// The events: N Nexmark events (the connector's generator, src/services/pipelines/connectors/nexmark-events.ts),
+// generated before anything is measured, in rounds of CHUNK events; each round's rows of each table are one
+// request body as Feldera's Python SDK sends a list of rows (`input_json`: format=json, update_format=raw,
+// array=true, one JSON object per row keyed by column name, timestamps as 'YYYY-MM-DD HH:MM:SS.mmm' text).
+// Served: `ops serve` in its own process (default settings: a durable pipeline, its input log synced per
+// request), the tables of test/fixtures/nexmark/tables.sql and one query, the bodies POSTed to
+// /v0/pipelines/{name}/ingress/{table} one after the other. CPU: the pipeline's process (its stats'
+// cpu_msecs) and the server's process (/proc/PID/stat utime+stime), from the first request to the last
+// answer. In-process: the same program stepped with the same rows, one step per request body (as the
+// pipeline steps each request), the rows already in the engine's form (parsing excluded, as in
+// nexmark.bench.mjs); only the steps timed. Printed per query: events per CPU-second each way and the
+// ratios (pipeline process alone, and pipeline + server), then the medians. Goal: median of pipeline +
+// server at most 1.5x over q0, q1, q2, q3, q10, q15.
+// Each side is the best of NEXMARK_REPEAT runs (2; 1 with BENCH_QUICK): the machine is shared. Also printed:
+// CPU per event of the pipeline's worker thread, of its process's other threads, and of the server.
+// N: 20,000 with BENCH_QUICK, else 100,000 (NEXMARK_EVENTS); CHUNK 10,000 events (NEXMARK_CHUNK);
+// NEXMARK_QUERIES=q0,q3 picks queries; NEXMARK_FT=none runs the pipelines without their input log. NEXMARK_PROFILE=dir: the pipelines' worker threads write CPU profiles there.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { compile } from '../../dist/engine/index.js';
+import { StepBuilder } from '../../dist/services/pipelines/worker/connectors/generated-input.js';
+import { NEXMARK_FIELDS, NexmarkEvents } from '../../dist/services/pipelines/worker/connectors/nexmark-events.js';
+import { TableBinding } from '../../dist/services/pipelines/worker/ingress/binding.js';
+
+const QUICK = !!process.env.BENCH_QUICK;
+const N = Number(process.env.NEXMARK_EVENTS ?? (QUICK ? 20_000 : 100_000));
+const CHUNK = Number(process.env.NEXMARK_CHUNK ?? 10_000);
+const REPEAT = Number(process.env.NEXMARK_REPEAT ?? (QUICK ? 1 : 2));
+const HERE = dirname(fileURLToPath(import.meta.url));
+const FIXTURES = join(HERE, '../fixtures/nexmark');
+const BIN = join(HERE, '../../bin/ops');
+const QUERIES = (process.env.NEXMARK_QUERIES ?? 'q0,q1,q2,q3,q10,q15').split(',');
+const TABLES = ['person', 'auction', 'bid'];
+const TIMESTAMPS = { person: [6], auction: [5, 6], bid: [5] };
+const CLK_TCK = 100;
+
+/** The events, generated once: per round, per table, its rows as the generator gives them. */
+function generate() {
+  const gen = new NexmarkEvents();
+  const rounds = [];
+  for (let from = 0; from < N; from += CHUNK) {
+    const round = { person: [], auction: [], bid: [] };
+    for (let id = from; id < Math.min(N, from + CHUNK); id++) {
+      const e = gen.event(id);
+      round[e.table].push(e.values);
+    }
+    rounds.push(round);
+  }
+  return rounds;
+}
+
+const timestampText = (ms) => new Date(ms).toISOString().replace('T', ' ').slice(0, 23);
+
+/** A round's rows of one table as the request body a client sends: a JSON array of objects. */
+function body(table, rows) {
+  const names = NEXMARK_FIELDS[table].map((f) => f.toLowerCase());
+  const ts = TIMESTAMPS[table];
+  const objects = rows.map((values) => {
+    const o = {};
+    names.forEach((n, i) => (o[n] = ts.includes(i) ? timestampText(values[i]) : values[i]));
+    return o;
+  });
+  return Buffer.from(JSON.stringify(objects));
+}
+
+const cpuSeconds = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+};
+
+/** The same rows stepped in-process, one step per request body; only the steps timed. */
+function inProcess(sql, rounds) {
+  const r = compile(sql);
+  if (!r.ok) return { error: r.errors[0]?.message };
+  const program = r.program;
+  const circuit = program.newCircuit();
+  const target = (name) => {
+    const t = program.tables.find((x) => x.name.toLowerCase() === name);
+    return { endpoint: name, binding: new TableBinding(t, program.inputCodec(t.name)) };
+  };
+  const targets = TABLES.map(target);
+  const steps = [];
+  for (const round of rounds)
+    TABLES.forEach((table, t) => {
+      if (round[table].length === 0) return;
+      const step = new StepBuilder(targets);
+      for (const values of round[table]) step.row(t, values);
+      steps.push(step.parsed().input);
+    });
+  // best of REPEAT runs, each on a new circuit (the machine is shared: the least disturbed run counts)
+  let best = Infinity;
+  for (let run = 0; run < REPEAT; run++) {
+    const c = run === 0 ? circuit : program.newCircuit();
+    let cpu = 0;
+    for (const input of steps) {
+      const t = cpuSeconds();
+      c.step(input);
+      cpu += cpuSeconds() - t;
+    }
+    best = Math.min(best, cpu);
+  }
+  return { rate: N / best };
+}
+
+/** `ops serve` in its own process, on a fresh data directory. */
+async function startServer() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ops-bench-nexmark-http-'));
+  const env = { ...process.env, OPS_DATA_DIR: dataDir };
+  // each pipeline's worker thread writes a .cpuprofile there at its stop (worker/cpu-profile.ts)
+  if (process.env.NEXMARK_PROFILE) env.OPS_PIPELINE_CPU_PROFILE = process.env.NEXMARK_PROFILE;
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--json', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'inherit'], env });
+  const lines = createInterface({ input: child.stdout });
+  const ready = await new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`ops serve exited with ${code}`)));
+    lines.once('line', (line) => resolve(JSON.parse(line)));
+  });
+  return {
+    base: ready.url,
+    pid: ready.pid ?? child.pid,
+    async close() {
+      child.kill('SIGTERM');
+      await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** CPU seconds (user + system) of a /proc stat line. */
+function statCpu(stat) {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
+}
+
+/** CPU seconds of a process so far, from /proc. */
+const processCpu = (pid) => statCpu(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+
+/** CPU seconds so far of each thread of each child process of the server: Map pid -> Map tid -> seconds. */
+function childThreads(serverPid) {
+  const out = new Map();
+  const children = readFileSync(`/proc/${serverPid}/task/${serverPid}/children`, 'utf8').trim().split(' ').filter(Boolean);
+  for (const pid of children) {
+    const threads = new Map();
+    try {
+      for (const tid of readdirSync(`/proc/${pid}/task`)) threads.set(tid, statCpu(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')));
+    } catch {
+      continue; // the process ended meanwhile
+    }
+    out.set(pid, threads);
+  }
+  return out;
+}
+
+/**
+ * Where the pipeline's process spent its CPU between two childThreads readings: the child that used the
+ * most is the pipeline's; its busiest thread is the pipeline's worker (parse, log, step), the rest is V8's
+ * helper threads (garbage collection, compilation) and the relay thread.
+ */
+function pipelineThreads(before, after) {
+  let best = null;
+  for (const [pid, threads] of after) {
+    const was = before.get(pid) ?? new Map();
+    const deltas = [...threads].map(([tid, cpu]) => cpu - (was.get(tid) ?? 0));
+    const total = deltas.reduce((a, b) => a + b, 0);
+    if (!best || total > best.total) best = { total, worker: Math.max(0, ...deltas) };
+  }
+  return best ? { worker: best.worker, others: best.total - best.worker } : null;
+}
+
+async function call(base, method, path, body, contentType = 'application/json') {
+  const res = await fetch(base + path, {
+    method,
+    headers: body ? { 'content-type': contentType } : {},
+    body: body === undefined ? undefined : Buffer.isBuffer(body) ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, text, json: text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : undefined };
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function served(server, name, sql, bodies) {
+  const { base } = server;
+  await call(base, 'PUT', `/v0/pipelines/${name}`, {
+    name,
+    description: '',
+    runtime_config: { workers: 2, ...(process.env.NEXMARK_FT ? { fault_tolerance: { model: process.env.NEXMARK_FT } } : {}) },
+    program_config: {},
+    program_code: sql,
+  });
+  for (;;) {
+    const p = (await call(base, 'GET', `/v0/pipelines/${name}`)).json;
+    if (p.program_status === 'Success') break;
+    if (typeof p.program_status === 'object') return { error: p.program_status.SqlError?.[0]?.message ?? JSON.stringify(p.program_status) };
+    await sleep(50);
+  }
+  await call(base, 'POST', `/v0/pipelines/${name}/start`);
+  for (;;) {
+    const p = (await call(base, 'GET', `/v0/pipelines/${name}`)).json;
+    if (p.deployment_status === 'Running') break;
+    if (p.deployment_status === 'Failed') return { error: p.deployment_error?.message };
+    await sleep(50);
+  }
+  await sleep(200);
+  const before = (await call(base, 'GET', `/v0/pipelines/${name}/stats`)).json.global_metrics;
+  const serverBefore = processCpu(server.pid);
+  const threadsBefore = childThreads(server.pid);
+  const t0 = performance.now();
+  for (const [table, data] of bodies) {
+    const res = await call(base, 'POST', `/v0/pipelines/${name}/ingress/${table}?format=json&update_format=raw&array=true`, data);
+    if (res.status !== 200) return { error: `ingress ${table}: ${res.status} ${res.text.slice(0, 300)}` };
+  }
+  let g;
+  for (;;) {
+    g = (await call(base, 'GET', `/v0/pipelines/${name}/stats`)).json.global_metrics;
+    if (g.total_processed_records - before.total_processed_records >= N) break;
+    await sleep(20);
+  }
+  const wall = performance.now() - t0;
+  const serverCpu = processCpu(server.pid) - serverBefore;
+  const threads = pipelineThreads(threadsBefore, childThreads(server.pid));
+  // stopped gracefully when profiling: the process then exits on its own and writes its profiles
+  await call(base, 'POST', `/v0/pipelines/${name}/stop${process.env.NEXMARK_PROFILE ? '' : '?force=true'}`);
+  while ((await call(base, 'GET', `/v0/pipelines/${name}`)).json.deployment_status !== 'Shutdown') await sleep(50);
+  const pipelineCpu = (g.cpu_msecs - before.cpu_msecs) / 1000;
+  return { pipeline: N / pipelineCpu, total: N / (pipelineCpu + serverCpu), wall, rss: g.rss_bytes, threads, serverCpu };
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length / 2;
+  return s.length % 2 ? s[Math.floor(m)] : (s[m - 1] + s[m]) / 2;
+};
+const k = (x) => `${(x / 1000).toFixed(1)}k`;
+
+const rounds = generate();
+const bodies = [];
+let bytes = 0;
+for (const round of rounds)
+  for (const table of TABLES)
+    if (round[table].length > 0) {
+      const b = body(table, round[table]);
+      bytes += b.byteLength;
+      bodies.push([table, b]);
+    }
+console.log(
+  `nexmark over HTTP: ${N.toLocaleString('en-US')} events in ${bodies.length} requests (rounds of ${CHUNK.toLocaleString('en-US')} events, one body per table; JSON raw arrays, ${(bytes / 1048576).toFixed(1)} MiB); events per CPU-second`,
+);
+const tables = readFileSync(join(FIXTURES, 'tables.sql'), 'utf8');
+const server = await startServer();
+try {
+  const pipelineRatios = [];
+  const totalRatios = [];
+  for (const q of QUERIES) {
+    const sql = `${tables}\n${readFileSync(join(FIXTURES, `${q}.sql`), 'utf8')}`;
+    const local = inProcess(sql, rounds);
+    if (local.error) {
+      console.log(`  ${q.padEnd(4)} does not compile: ${local.error.split('\n')[0].slice(0, 140)}`);
+      continue;
+    }
+    let s = null;
+    for (let run = 0; run < REPEAT; run++) {
+      const r = await served(server, `nxh${q}${run}`, sql, bodies);
+      if (r.error || !s || r.pipeline > s.pipeline) s = r;
+      if (r.error) break;
+    }
+    if (s.error) {
+      console.log(`  ${q.padEnd(4)} ops serve failed: ${s.error.slice(0, 200)}`);
+      continue;
+    }
+    const rp = local.rate / s.pipeline;
+    const rt = local.rate / s.total;
+    pipelineRatios.push(rp);
+    totalRatios.push(rt);
+    const us = (seconds) => ((seconds * 1e6) / N).toFixed(2);
+    const where = s.threads ? `pipeline worker thread ${us(s.threads.worker)}, its other threads (V8 GC and compiler, relay) ${us(s.threads.others)}, ` : '';
+    console.log(
+      `  ${q.padEnd(4)} in-process ${k(local.rate).padStart(7)}/cpu-s   pipeline ${k(s.pipeline).padStart(7)}/cpu-s (${rp.toFixed(2)}x)   pipeline+server ${k(s.total).padStart(7)}/cpu-s (${rt.toFixed(2)}x)   wall ${(s.wall / 1000).toFixed(1)} s, RSS ${(s.rss / 1048576).toFixed(0)} MiB`,
+    );
+    console.log(`       CPU us/event: engine ${(1e6 / local.rate).toFixed(2)}; ${where}server ${us(s.serverCpu)}`);
+  }
+  if (totalRatios.length)
+    console.log(
+      `  median over ${totalRatios.length} queries: the pipeline's process costs ${median(pipelineRatios).toFixed(2)}x the engine's CPU per event, pipeline + server ${median(totalRatios).toFixed(2)}x (goal: at most 1.5x)`,
+    );
+} finally {
+  await server.close();
+}
