@@ -31,6 +31,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ColumnSchema } from '../../../engine/index.js';
 import { ApiError, Errors } from '../shared/errors.js';
+import { isObject } from '../../kit/declare.js';
 import { CHUNK_RECORDS, defaultEncoding, type OutputEncoding, type OutputFormat } from '../shared/encoding.js';
 
 export interface EgressConfig {
@@ -253,8 +254,6 @@ export interface BodyInput {
   endpoint: string;
   columns: ColumnSchema[];
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** ConnectorConfig's other fields, type-checked as serde would (their values do not change an HTTP stream). */
 const BOOL_FIELDS = ['send_snapshot', 'soft_delete', 'paused', 'enable_output_buffer'];

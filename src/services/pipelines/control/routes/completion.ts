@@ -16,6 +16,8 @@ import type { PipelineManager } from '../manager.js';
 import { findRelation } from '../../shared/names.js';
 import { decodeToken } from '../tokens.js';
 import { param, type Query } from './util.js';
+import { field, objectOf } from '../../../kit/declare.js';
+import { declareRoute } from '../../../kit/route.js';
 
 const TokenErrors = {
   notDeployed: (name: string, status: 'stopped' | 'provisioning' | 'stopping', desired: 'stopped' | 'provisioned') =>
@@ -54,21 +56,33 @@ export function deployed(manager: PipelineManager, name: string): PipelineHost {
   throw TokenErrors.notDeployed(e.rec.name, status === 'Provisioning' ? 'provisioning' : status === 'ShuttingDown' ? 'stopping' : 'stopped', desired);
 }
 
-export function completionRoutes(app: FastifyInstance, manager: PipelineManager): void {
-  app.get<{ Params: { name: string } }>('/pipelines/:name/completion_status', async (req) => {
-    const host = deployed(manager, req.params.name);
-    const text = param(req.query as Query, 'token');
-    if (text === undefined) throw TokenErrors.missingParam('token');
-    let token;
+/** ?token: required (400 MissingUrlEncodedParam), decoded (400 InvalidParam), read after the pipeline is found deployed. */
+const statusQuery = objectOf({
+  token: field({ type: 'string', description: 'a completion token, as the ingress route answers it' }, (v, _fail, name) => {
+    const text = param({ [name]: v } as Query, name);
+    if (text === undefined) throw TokenErrors.missingParam(name);
     try {
-      token = decodeToken(text);
+      return decodeToken(text);
     } catch (err) {
       throw TokenErrors.invalidToken((err as Error).message);
     }
-    const s = host.completionStatus(token);
-    if (!s.ok) throw s.reason === 'restarted' ? TokenErrors.restarted(token.incarnation, s.incarnation) : TokenErrors.unknownEndpointInToken(token.endpoint);
-    const complete = s.step !== null && s.completedSteps >= s.step;
-    return { status: complete ? 'complete' : 'inprogress', step: s.step };
+  }),
+});
+
+export function completionRoutes(app: FastifyInstance, manager: PipelineManager): void {
+  declareRoute<undefined, ReturnType<typeof statusQuery.check>, { name: string }>(app, {
+    method: 'GET',
+    url: '/pipelines/:name/completion_status',
+    summary: 'Whether the input a completion token stands for is fully processed',
+    query: statusQuery,
+    handler: async (req, _reply, input) => {
+      const host = deployed(manager, req.params.name);
+      const { token } = input.query;
+      const s = host.completionStatus(token);
+      if (!s.ok) throw s.reason === 'restarted' ? TokenErrors.restarted(token.incarnation, s.incarnation) : TokenErrors.unknownEndpointInToken(token.endpoint);
+      const complete = s.step !== null && s.completedSteps >= s.step;
+      return { status: complete ? 'complete' : 'inprogress', step: s.step };
+    },
   });
 
   app.get<{ Params: { name: string; table: string; connector: string } }>('/pipelines/:name/tables/:table/connectors/:connector/completion_token', async (req) => {
