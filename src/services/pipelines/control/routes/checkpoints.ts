@@ -12,7 +12,7 @@
  * IncarnationUuidMismatch (one that is not a UUID: 400 InvalidQueryParameter).
  */
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../../shared/errors.js';
+import { FelderaError } from '../../shared/errors.js';
 import type { PipelineHost } from '../../runner/host.js';
 import type { PipelineManager } from '../manager.js';
 import { deployed } from './completion.js';
@@ -22,7 +22,7 @@ import { param, parseUuid, queryError, type Query } from './util.js';
 
 export const NO_CHECKPOINT_SYNC = 'Cannot use enterprise-only feature (checkpoint sync) in this edition: ops serve keeps checkpoints on its local disk and syncs them to no object store.';
 
-const enterpriseFeature = () => new ApiError(501, 'EnterpriseFeature', NO_CHECKPOINT_SYNC, { feature: 'checkpoint sync' });
+const enterpriseFeature = () => new FelderaError(501, 'EnterpriseFeature', NO_CHECKPOINT_SYNC, { feature: 'checkpoint sync' });
 
 /** ?incarnation_uuid: a UUID in any form Rust's uuid crate reads, as its lower-case hyphenated form. */
 const incarnationQuery = objectOf({
@@ -42,7 +42,7 @@ function sameIncarnation(host: PipelineHost, query: IncarnationQuery): PipelineH
   const given = query.incarnation_uuid;
   if (given === undefined) return host;
   if (given !== host.incarnation)
-    throw new ApiError(400, 'IncarnationUuidMismatch', `Incarnation UUID mismatch (${given} in request, expected ${host.incarnation})`, {
+    throw new FelderaError(400, 'IncarnationUuidMismatch', `Incarnation UUID mismatch (${given} in request, expected ${host.incarnation})`, {
       requested: given,
       expected: host.incarnation,
     });

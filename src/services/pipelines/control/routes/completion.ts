@@ -10,7 +10,7 @@
  * connector is 404 UnknownInputEndpoint. A status is 200 `{status: "complete"|"inprogress", step}`.
  */
 import type { FastifyInstance } from 'fastify';
-import { ApiError, Errors } from '../../shared/errors.js';
+import { FelderaError, Errors } from '../../shared/errors.js';
 import type { PipelineHost } from '../../runner/host.js';
 import type { PipelineManager } from '../manager.js';
 import { findRelation } from '../../shared/names.js';
@@ -21,29 +21,29 @@ import { declareRoute } from '../../../kit/route.js';
 
 const TokenErrors = {
   notDeployed: (name: string, status: 'stopped' | 'provisioning' | 'stopping', desired: 'stopped' | 'provisioned') =>
-    new ApiError(
+    new FelderaError(
       503,
       'PipelineInteractionNotDeployed',
       `Unable to interact with pipeline because the deployment status (${status}) indicates it is not (yet) fully provisioned pipeline-id=N/A pipeline-name="${name}"`,
       { pipeline_name: name, status, desired_status: desired },
     ),
-  missingParam: (name: string) => new ApiError(400, 'MissingUrlEncodedParam', `Missing URL-encoded parameter '${name}'.`, { param: name }),
+  missingParam: (name: string) => new FelderaError(400, 'MissingUrlEncodedParam', `Missing URL-encoded parameter '${name}'.`, { param: name }),
   invalidToken: (reason: string) => {
     const error = `invalid completion token: ${reason}`;
-    return new ApiError(400, 'InvalidParam', `Invalid parameter: ${error}.`, { error });
+    return new FelderaError(400, 'InvalidParam', `Invalid parameter: ${error}.`, { error });
   },
   restarted: (token: string, current: string) => {
     const error = `Completion token was created by a previous incarnation of the pipeline (incarnation uuid: ${token}) and is not valid for the current incarnation (${current}). This indicates that the pipeline was suspended and resumed from a checkpoint or restarted after a failure.`;
-    return new ApiError(410, 'PipelineRestarted', error, { error });
+    return new FelderaError(410, 'PipelineRestarted', error, { error });
   },
   unknownEndpointInToken: (id: number) =>
-    new ApiError(
+    new FelderaError(
       410,
       'UnknownEndpointInCompletionToken',
       `completion token specifies input endpoint id ${id}, which doesn't exist; this indicates that the input connector was deleted after the completion token was generated`,
       { endpoint_id: id },
     ),
-  unknownInputEndpoint: (endpoint: string) => new ApiError(404, 'UnknownInputEndpoint', `unknown input endpoint name '${endpoint}'`, { endpoint_name: endpoint }),
+  unknownInputEndpoint: (endpoint: string) => new FelderaError(404, 'UnknownInputEndpoint', `unknown input endpoint name '${endpoint}'`, { endpoint_name: endpoint }),
 };
 
 /** The running (or paused) pipeline's host, or today's manager's error for one that is not deployed. */

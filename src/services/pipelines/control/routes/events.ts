@@ -12,7 +12,7 @@
  * - Answered with `Cache-Control: no-cache`, in both `--pipeline-api` modes (the paths are today's only).
  */
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../../shared/errors.js';
+import { FelderaError } from '../../shared/errors.js';
 import type { PipelineManager } from '../manager.js';
 import { selectFields, type EventSelector } from '../monitor-events.js';
 import { parseUuid } from './util.js';
@@ -22,11 +22,16 @@ import { choice } from './query-fields.js';
 
 const EventErrors = {
   unknownEvent: (id: string) =>
-    new ApiError(404, 'UnknownPipelineMonitorEvent', `Pipeline monitor event with identifier '${id}' does not exist -- it might have been deleted as only a limited number of events are retained`, {
-      event_id: id,
-    }),
-  noEvents: () => new ApiError(404, 'NoPipelineMonitorEventsAvailable', 'There are not yet any pipeline monitor events recorded', null),
-  invalidUuid: (value: string, error: string) => new ApiError(400, 'InvalidUuidParam', `Invalid UUID string '${value}': ${error}`, { value, error }),
+    new FelderaError(
+      404,
+      'UnknownPipelineMonitorEvent',
+      `Pipeline monitor event with identifier '${id}' does not exist -- it might have been deleted as only a limited number of events are retained`,
+      {
+        event_id: id,
+      },
+    ),
+  noEvents: () => new FelderaError(404, 'NoPipelineMonitorEventsAvailable', 'There are not yet any pipeline monitor events recorded', null),
+  invalidUuid: (value: string, error: string) => new FelderaError(400, 'InvalidUuidParam', `Invalid UUID string '${value}': ${error}`, { value, error }),
 };
 
 /** ?selector: `status` (default) or `all`, read before anything else. */

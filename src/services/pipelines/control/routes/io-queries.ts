@@ -6,7 +6,7 @@
  * The handler reads them after the pipeline and the relation are found (those answers come first).
  */
 import { field, objectOf, optional, withDefault } from '../../../kit/declare.js';
-import { ApiError, Errors } from '../../shared/errors.js';
+import { FelderaError, Errors } from '../../shared/errors.js';
 import { UPDATE_FORMATS, type UpdateFormat } from '../../shared/update-formats.js';
 import { QUERY_FORMATS } from '../../shared/query-format.js';
 import { boolParam, param, type Query } from './util.js';
@@ -86,9 +86,9 @@ export const egressQuery = objectOf(
   },
   {
     refine: ({ mode, query }) => {
-      if (mode === 'watch' && query === 'quantiles') throw new ApiError(405, 'QuantileStreamingNotSupported', 'Continuous monitoring is not supported for quantiles. Use mode=snapshot instead.');
+      if (mode === 'watch' && query === 'quantiles') throw new FelderaError(405, 'QuantileStreamingNotSupported', 'Continuous monitoring is not supported for quantiles. Use mode=snapshot instead.');
       if (mode === 'watch' && query === 'neighborhood')
-        throw new ApiError(405, 'NeighborhoodStreamingNotSupported', 'Continuous monitoring is not supported for neighborhoods. Use mode=snapshot instead.');
+        throw new FelderaError(405, 'NeighborhoodStreamingNotSupported', 'Continuous monitoring is not supported for neighborhoods. Use mode=snapshot instead.');
     },
   },
 );

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { bodyHasConfig, egressConfigFromBody, egressConfigFromQuery, outputFormat, queryString, refuseSnapshotEncoding } from '../egress-config.js';
-import { ApiError, Errors } from '../../shared/errors.js';
+import { FelderaError, Errors } from '../../shared/errors.js';
 import { isInsertStatement } from '../../shared/sql-words.js';
 import { bodyTooLarge } from '../../shared/ingress-limits.js';
 import type { PipelineManager } from '../manager.js';
@@ -82,7 +82,7 @@ export function ingressRoutes(app: FastifyInstance, manager: PipelineManager, bo
       try {
         token = await runtime.ingest({ table: table.name, format, updateFormat, array }, body instanceof Uint8Array ? body : untilTerminated(body, runtime.terminated), bodyLimit, tooLarge(bodyLimit));
       } catch (err) {
-        if (err instanceof ApiError && err.status === 413) {
+        if (err instanceof FelderaError && err.status === 413) {
           // the rest of the body is read and dropped, so that the client gets the answer
           reply.header('connection', 'close');
           req.raw.resume();
@@ -143,7 +143,7 @@ export function ioRoutes(app: FastifyInstance, manager: PipelineManager, forced?
       if (query === 'quantiles') {
         quantiles = intParam(q, 'quantiles', 100);
         if (quantiles < 1 || quantiles > 1000)
-          throw new ApiError(416, 'NumQuantilesOutOfRange', `The requested number of quantiles, ${quantiles}, is beyond the allowed range 1 to 1000.`, { quantiles });
+          throw new FelderaError(416, 'NumQuantilesOutOfRange', `The requested number of quantiles, ${quantiles}, is beyond the allowed range 1 to 1000.`, { quantiles });
       }
       const body = await runtime.snapshot({
         relation: rel.name,

@@ -12,7 +12,7 @@ import type { PipelineManager } from '../manager.js';
 import { pipelineStats } from '../stats.js';
 import { jsonOfBody } from './util.js';
 import { clientApiOf } from '../client-api.js';
-import { ApiError, Errors } from '../../shared/errors.js';
+import { FelderaError, Errors } from '../../shared/errors.js';
 import { findRelation } from '../../shared/names.js';
 import { deployed } from './completion.js';
 import type { PipelineApi } from '../model.js';
@@ -84,7 +84,7 @@ export function miscRoutes(app: FastifyInstance, manager: PipelineManager, logs:
     const found = rel ? (kind === 'table' ? stats.inputs : stats.outputs).find((ep) => ep.endpoint_name === endpoint) : undefined;
     if (found) return found;
     const [code, what] = kind === 'table' ? ['UnknownInputEndpoint', 'input'] : ['UnknownOutputEndpoint', 'output'];
-    throw new ApiError(404, code, `unknown ${what} endpoint name '${endpoint}'`, { endpoint_name: endpoint });
+    throw new FelderaError(404, code, `unknown ${what} endpoint name '${endpoint}'`, { endpoint_name: endpoint });
   };
   app.get<{ Params: { name: string; table: string; connector: string } }>('/pipelines/:name/tables/:table/connectors/:connector/stats', async (req) =>
     connectorStats(req.params.name, req.params.table, req.params.connector, 'table'),

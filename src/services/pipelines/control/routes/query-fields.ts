@@ -2,7 +2,7 @@
  * Query parameters of the pipeline routes as declared fields (services/kit/declare.ts): JSON Schema for the
  * route's schema, the handler's types, and the manager's checks and words. Feldera deserializes a query with
  * serde and stops at the first bad parameter, so these fields do not collect problems: each throws the
- * manager's 400 ApiError (util.ts: ``Query deserialize error: unknown variant `x`, ...``) as it reads, in the
+ * manager's 400 FelderaError (util.ts: ``Query deserialize error: unknown variant `x`, ...``) as it reads, in the
  * declared order. A repeated parameter reads as its last value, except where util.ts refuses it.
  */
 import { field, optional, withDefault, type Field } from '../../../kit/declare.js';

@@ -5,7 +5,7 @@
  * (services/limits.ts's parseJsonBody does the same depth-then-parse job in the other services' words.)
  */
 import type { FastifyRequest } from 'fastify';
-import { ApiError, Errors } from '../../shared/errors.js';
+import { FelderaError, Errors } from '../../shared/errors.js';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../../../limits.js';
 
 /** The body's bytes as text ('' when there is none): the service hands every body over unparsed. */
@@ -48,8 +48,8 @@ export function param(q: Query, name: string): string | undefined {
 }
 
 /** A query parameter that does not deserialize: 400 with the manager's wording (`Query deserialize error: ...`). */
-export function queryError(reason: string, param: string, value: string): ApiError {
-  return new ApiError(400, 'InvalidQueryParameter', `Query deserialize error: ${reason}`, { param, value });
+export function queryError(reason: string, param: string, value: string): FelderaError {
+  return new FelderaError(400, 'InvalidQueryParameter', `Query deserialize error: ${reason}`, { param, value });
 }
 
 /**
