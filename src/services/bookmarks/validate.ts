@@ -51,7 +51,8 @@ export function isPlainObject(v: unknown): v is Input {
   return !!v && typeof v === 'object' && !Array.isArray(v);
 }
 
-function attr(field: string): string {
+/** A field's name in Laravel's messages: `check_disabled` reads "check disabled", a nested `models.0.url` as it is. */
+export function attributeName(field: string): string {
   return field.includes('.') ? field : field.replace(/_/g, ' ');
 }
 
@@ -72,7 +73,7 @@ export class Check {
 
   fail(field: string, message: string): void {
     const k = this.key(field);
-    (this.errors[k] ??= []).push(message.replace(':attribute', attr(k)));
+    (this.errors[k] ??= []).push(message.replace(':attribute', attributeName(k)));
   }
 
   failed(field: string): boolean {

@@ -16,7 +16,8 @@ import { canDelete, canUpdate, type Caller } from '../access.js';
 import { ATTACH_MODES, BULK_DELETE_TYPES, Check, isPlainObject, normalizeInput, refuseTooManyModels, type Input, type Ref } from '../validate.js';
 import { attach, getLink, linkWithRelations, setLinkDeleted, updateLink, type LinkJson, type LinkRow } from '../store/links.js';
 import { collectionJson, getCollection, setCollectionDeleted, updateCollection, type CollectionKind, type CollectionRow } from '../store/collections.js';
-import { checkRefs, emitLinkUpdated, emitTagsCreated, replaceVisibleRefs, requireUser, resolveRefs, storeLink, validateNewLink } from './links.js';
+import { checkRefs, emitLinkUpdated, emitTagsCreated, replaceVisibleRefs, requireUser, resolveRefs, storeLink, urlTaken, validateNewLink } from './links.js';
+import { Problems } from '../../kit/errors.js';
 import { readCollectionFields, storeCollection } from './collections.js';
 
 /** Links stored at once while a bulk create fetches their page metadata. */
@@ -65,11 +66,10 @@ export async function bulkCreateLinks(deps: Deps, caller: Caller, body: Input): 
   const seen = new Set<string>();
   const fields = models.map((m, i) => {
     if (!isPlainObject(m)) return undefined;
-    const mc = new Check(normalizeInput(m), `models.${i}.`);
-    const f = validateNewLink(deps, caller, mc.input, mc);
-    if (f.url && seen.has(f.url)) mc.fail('url', 'The :attribute has already been taken.');
+    const to = { problems: new Problems(c.errors), prefix: `models.${i}.` };
+    const f = validateNewLink(deps, caller, m, to);
+    if (f.url && seen.has(f.url)) urlTaken(to);
     if (f.url) seen.add(f.url);
-    Object.assign(c.errors, mc.errors);
     return f;
   });
   c.done();
@@ -106,8 +106,8 @@ export function bulkEditLinks(deps: Deps, caller: Caller, body: Input): (LinkJso
   const tagsMode = c.oneOf('tags_mode', ATTACH_MODES, { required: !!tags });
   const listsMode = c.oneOf('lists_mode', ATTACH_MODES, { required: !!lists });
   const visibility = body.visibility === 0 ? null : c.visibility('visibility');
-  checkRefs(deps, caller, c, 'tags', 'tags', tags);
-  checkRefs(deps, caller, c, 'lists', 'lists', lists);
+  checkRefs(deps, caller, new Problems(c.errors), 'tags', 'tags', tags);
+  checkRefs(deps, caller, new Problems(c.errors), 'lists', 'lists', lists);
   c.done();
   const created: CollectionRow[] = [];
   const out: (LinkJson | null)[] = [];

@@ -175,23 +175,6 @@ export function doc(
   } as FastifySchema;
 }
 
-export const linkBody = {
-  type: 'object',
-  properties: {
-    url: { type: 'string', format: 'uri', maxLength: LIMITS.url },
-    title: { type: ['string', 'null'], maxLength: LIMITS.title },
-    description: { type: ['string', 'null'], maxLength: LIMITS.description },
-    icon: { type: ['string', 'null'], maxLength: LIMITS.icon },
-    visibility,
-    check_disabled: { type: 'boolean' },
-    lists: { description: 'list ids or names (array or comma-separated string)', type: ['array', 'string'], items: { type: ['integer', 'string'], maxLength: LIMITS.name } },
-    tags: { description: 'tag ids or names (array or comma-separated string)', type: ['array', 'string'], items: { type: ['integer', 'string'], maxLength: LIMITS.name } },
-  },
-};
-export const linkV1Body = {
-  type: 'object',
-  properties: { ...Object.fromEntries(Object.entries(linkBody.properties).filter(([k]) => k !== 'visibility')), is_private: { type: 'boolean' } },
-};
 export const listBody = {
   type: 'object',
   properties: { name: { type: 'string', maxLength: LIMITS.name }, description: { type: ['string', 'null'], maxLength: LIMITS.description }, visibility },

@@ -4,7 +4,8 @@ import type { Deps } from '../../deps.js';
 import type { CollectionKind } from '../../store/collections.js';
 import { bulkCreateCollections, bulkCreateLinks, bulkDelete, bulkEditCollections, bulkEditLinks } from '../../actions/bulk.js';
 import { bodyOf, callerOf } from '../common.js';
-import { doc, enumOf, linkBody, linkFullSchema, listBody, listSchema, tagBody, tagSchema } from '../schemas.js';
+import { newLinkBody } from '../../bodies/links.js';
+import { doc, enumOf, linkFullSchema, listBody, listSchema, tagBody, tagSchema } from '../schemas.js';
 import { ATTACH_MODES, BULK_DELETE_TYPES, VISIBILITIES } from '../../validate.js';
 
 const visibilityEdit = { type: ['integer', 'null'], enum: [...VISIBILITIES, null], description: 'null (or 0): left as it is' };
@@ -12,7 +13,7 @@ const visibilityEdit = { type: ['integer', 'null'], enum: [...VISIBILITIES, null
 export function bulkRoutes(app: FastifyInstance, deps: Deps): void {
   app.post(
     '/api/v2/bulk/links',
-    { schema: doc('Bulk', 'Create several links', { body: { type: 'object', properties: { models: { type: 'array', items: linkBody } } }, ok: { type: 'array', items: linkFullSchema } }) },
+    { schema: doc('Bulk', 'Create several links', { body: { type: 'object', properties: { models: { type: 'array', items: newLinkBody.schema } } }, ok: { type: 'array', items: linkFullSchema } }) },
     async (req) => bulkCreateLinks(deps, callerOf(req), bodyOf(req)),
   );
 
