@@ -21,6 +21,12 @@ export function requireUser(caller: Caller): number {
   return caller.userId;
 }
 
+/** A v1 body's `is_private`: true is private (3), false internal (2, public 1 with guest access); absent or null none. */
+export function v1Visibility(deps: Deps, isPrivate: boolean | null | undefined): number | undefined {
+  if (typeof isPrivate !== 'boolean') return undefined;
+  return isPrivate ? 3 : deps.guestAccess ? 1 : 2;
+}
+
 export function defaultVisibility(deps: Deps, userId: number): number {
   return getUser(deps.db, userId)?.default_visibility ?? 3;
 }
@@ -113,9 +119,7 @@ export function readLinkFields(deps: Deps, caller: Caller, input: unknown, to: B
   const prefix = to.prefix ?? '';
   const body = linkBodyFor(opts).collect(input, to.problems, prefix);
   const f: LinkFields = { url: body.url, title: body.title, description: body.description, icon: body.icon, check_disabled: body.check_disabled, lists: body.lists, tags: body.tags };
-  if (opts.v1) {
-    if (typeof body.is_private === 'boolean') f.visibility = body.is_private ? 3 : deps.guestAccess ? 1 : 2;
-  } else f.visibility = body.visibility;
+  f.visibility = opts.v1 ? v1Visibility(deps, body.is_private) : body.visibility;
   checkRefs(deps, caller, to.problems, `${prefix}lists`, 'lists', f.lists);
   checkRefs(deps, caller, to.problems, `${prefix}tags`, 'tags', f.tags);
   return f;

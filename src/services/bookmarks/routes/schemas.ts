@@ -180,11 +180,3 @@ export const listBody = {
   properties: { name: { type: 'string', maxLength: LIMITS.name }, description: { type: ['string', 'null'], maxLength: LIMITS.description }, visibility },
 };
 export const tagBody = { type: 'object', properties: { name: { type: 'string', maxLength: LIMITS.name }, visibility } };
-export const noteV1Body = {
-  type: 'object',
-  properties: { link_id: { type: 'integer' }, note: { type: 'string', maxLength: LIMITS.note }, is_private: { type: 'boolean' } },
-};
-export const noteBody = {
-  type: 'object',
-  properties: { link_id: { type: 'integer' }, note: { type: 'string', maxLength: LIMITS.note }, visibility },
-};
