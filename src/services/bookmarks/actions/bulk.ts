@@ -84,10 +84,7 @@ export function bulkCreateCollections(deps: Deps, caller: Caller, kind: Collecti
   const seen = new Set<string>();
   const fields = models.map((m, i) => {
     if (!isPlainObject(m)) return undefined;
-    const mc = new Check(normalizeInput(m), `models.${i}.`);
-    const f = readCollectionFields(deps, userId, kind, mc, { create: true, seen: kind === 'tags' ? seen : undefined });
-    Object.assign(c.errors, mc.errors);
-    return f;
+    return readCollectionFields(deps, userId, kind, m, { problems: new Problems(c.errors), prefix: `models.${i}.` }, { create: true, seen: kind === 'tags' ? seen : undefined });
   });
   c.done();
   const rows = deps.db.transaction(() => fields.map((f) => storeCollection(deps, userId, kind, f!)))();

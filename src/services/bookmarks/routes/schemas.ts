@@ -174,9 +174,3 @@ export function doc(
     response: { [okStatus]: ok ?? { type: 'array', maxItems: 0 }, ...errors },
   } as FastifySchema;
 }
-
-export const listBody = {
-  type: 'object',
-  properties: { name: { type: 'string', maxLength: LIMITS.name }, description: { type: ['string', 'null'], maxLength: LIMITS.description }, visibility },
-};
-export const tagBody = { type: 'object', properties: { name: { type: 'string', maxLength: LIMITS.name }, visibility } };

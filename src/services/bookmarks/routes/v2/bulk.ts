@@ -5,7 +5,8 @@ import type { CollectionKind } from '../../store/collections.js';
 import { bulkCreateCollections, bulkCreateLinks, bulkDelete, bulkEditCollections, bulkEditLinks } from '../../actions/bulk.js';
 import { bodyOf, callerOf } from '../common.js';
 import { newLinkBody } from '../../bodies/links.js';
-import { doc, enumOf, linkFullSchema, listBody, listSchema, tagBody, tagSchema } from '../schemas.js';
+import { collectionBodyFor } from '../../bodies/collections.js';
+import { doc, enumOf, linkFullSchema, listSchema, tagSchema } from '../schemas.js';
 import { ATTACH_MODES, BULK_DELETE_TYPES, VISIBILITIES } from '../../validate.js';
 
 const visibilityEdit = { type: ['integer', 'null'], enum: [...VISIBILITIES, null], description: 'null (or 0): left as it is' };
@@ -22,7 +23,7 @@ export function bulkRoutes(app: FastifyInstance, deps: Deps): void {
       `/api/v2/bulk/${kind}`,
       {
         schema: doc('Bulk', `Create several ${kind}`, {
-          body: { type: 'object', properties: { models: { type: 'array', items: kind === 'lists' ? listBody : tagBody } } },
+          body: { type: 'object', properties: { models: { type: 'array', items: collectionBodyFor(kind, { create: true }).schema } } },
           ok: { type: 'array', items: kind === 'lists' ? listSchema : tagSchema },
         }),
       },
