@@ -13,7 +13,7 @@
  */
 import type { Deps } from '../deps.js';
 import { canDelete, canUpdate, type Caller } from '../access.js';
-import { ATTACH_MODES, BULK_DELETE_TYPES, Check, isPlainObject, normalizeInput, refuseTooManyModels, type Input, type Ref } from '../validate.js';
+import { ATTACH_MODES, BULK_DELETE_TYPES, Check, isPlainObject, refuseTooManyModels, type Input, type Ref } from '../validate.js';
 import { attach, getLink, linkWithRelations, setLinkDeleted, updateLink, type LinkJson, type LinkRow } from '../store/links.js';
 import { collectionJson, getCollection, setCollectionDeleted, updateCollection, type CollectionKind, type CollectionRow } from '../store/collections.js';
 import { checkRefs, emitLinkUpdated, emitTagsCreated, replaceVisibleRefs, requireUser, resolveRefs, storeLink, urlTaken, validateNewLink } from './links.js';

@@ -1,10 +1,9 @@
 /**
- * JSON schemas of the API objects, used to describe every route in /openapi.json. They document; they do
- * not validate (validate.ts does, through the actions). So the request bodies' length limits are taken
- * from validate.ts's LIMITS, the ones enforced, and cannot drift from them.
+ * JSON schemas of the API objects, used to describe every route's answers in /openapi.json. They document;
+ * they do not validate. The request bodies' schemas come from their declarations (../bodies/), which check them.
  */
 import type { FastifySchema } from 'fastify';
-import { LIMITS, LINK_STATUSES, ORDER_DIRS, VISIBILITIES } from '../validate.js';
+import { LINK_STATUSES, ORDER_DIRS, VISIBILITIES } from '../validate.js';
 
 /** openapi.json's enum of one of validate.ts's (or the store's) closed lists, with extra schema keywords. */
 export function enumOf(values: readonly (string | number)[], extra: Record<string, unknown> = {}) {
