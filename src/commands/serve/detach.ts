@@ -53,57 +53,66 @@ export async function startDetached(ctx: Context, dataDir: string, argv: readonl
   if (ownerOf(dataDir)) throw await dataDirInUse(dataDir, 'start ops serve');
   const timeoutMs = ctx.options.timeout === undefined ? DETACH_TIMEOUT_MS : ctx.timeoutMs();
 
-  const log = join(dataDir, LOG_FILE);
-  if (existsSync(log)) renameSync(log, join(dataDir, OLD_LOG_FILE));
-  const fd = openSync(log, 'a', 0o600);
-  writeSync(fd, `# ops serve --detach, started ${new Date().toISOString()}\n`);
-  const readyDir = mkdtempSync(join(tmpdir(), 'ops-serve-ready-'));
-  const readyFile = join(readyDir, 'ready.json');
-  const [program, ...lead] = self;
-  const child = spawn(program!, [...lead, ...backgroundArgs(argv, readyFile)], { detached: true, stdio: ['ignore', fd, fd], env: ctx.env });
-  closeSync(fd);
-  let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-  let spawnError: Error | undefined;
-  child.on('exit', (code, signal) => (exited = { code, signal }));
-  child.on('error', (err) => (spawnError = err));
-  // Ctrl-C while waiting gives up the start: the half-started server is stopped too
+  // Ctrl-C while starting gives up the start: the half-started server is stopped too. Caught from before the
+  // log exists (what a script or a test sees of the start), so no Ctrl-C ends this process without that.
   let interrupted = false;
   const onInterrupt = () => (interrupted = true);
   process.once('SIGINT', onInterrupt);
-
+  let readyDir: string | undefined;
   try {
-    const end = Date.now() + timeoutMs;
-    let ready: ReadyInfo | undefined;
-    let health: ServeHealth | undefined;
-    let lastProblem = 'it has not written its ready file';
-    while (!health) {
-      if (spawnError) throw new OpsError(`could not start ops serve in the background: ${spawnError.message}`);
-      if (exited) throw notStarted(exited, log);
-      if (interrupted) {
-        child.kill('SIGTERM');
-        throw new QuietExit(ExitCode.interrupted);
-      }
-      if (Date.now() > end) {
-        child.kill('SIGTERM');
-        throw new TimeoutError(`ops serve was not ready after ${timeoutMs / 1000} s (${lastProblem}); it was stopped`, `Its log: ${log}. Wait longer with --timeout SECONDS.`);
-      }
-      ready ??= readReadyFile(readyFile);
-      if (ready) {
-        try {
-          const h = await serveHealth(new HttpClient({ baseUrl: ready.url, serviceName: 'ops serve', env: {} }), 2_000);
-          if (Object.keys(h.services).length > 0 && h.status !== 'down') health = h;
-          else lastProblem = `GET /health answers ${h.status}`;
-        } catch (err) {
-          lastProblem = `GET /health: ${(err as Error).message}`;
-        }
-      }
-      if (!health) await new Promise((r) => setTimeout(r, 100));
-    }
-    child.unref();
-    return { ...ready!, log, health };
+    return await waitDetached();
   } finally {
     process.off('SIGINT', onInterrupt);
-    rmSync(readyDir, { recursive: true, force: true });
+    if (readyDir) rmSync(readyDir, { recursive: true, force: true });
+  }
+
+  async function waitDetached(): Promise<Detached> {
+    const log = join(dataDir, LOG_FILE);
+    if (existsSync(log)) renameSync(log, join(dataDir, OLD_LOG_FILE));
+    const fd = openSync(log, 'a', 0o600);
+    writeSync(fd, `# ops serve --detach, started ${new Date().toISOString()}\n`);
+    readyDir = mkdtempSync(join(tmpdir(), 'ops-serve-ready-'));
+    const readyFile = join(readyDir, 'ready.json');
+    const [program, ...lead] = self;
+    const child = spawn(program!, [...lead, ...backgroundArgs(argv, readyFile)], { detached: true, stdio: ['ignore', fd, fd], env: ctx.env });
+    closeSync(fd);
+    let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    let spawnError: Error | undefined;
+    child.on('exit', (code, signal) => (exited = { code, signal }));
+    child.on('error', (err) => (spawnError = err));
+    try {
+      const end = Date.now() + timeoutMs;
+      let ready: ReadyInfo | undefined;
+      let health: ServeHealth | undefined;
+      let lastProblem = 'it has not written its ready file';
+      while (!health) {
+        if (spawnError) throw new OpsError(`could not start ops serve in the background: ${spawnError.message}`);
+        if (exited) throw notStarted(exited, log);
+        if (interrupted) {
+          child.kill('SIGTERM');
+          throw new QuietExit(ExitCode.interrupted);
+        }
+        if (Date.now() > end) {
+          child.kill('SIGTERM');
+          throw new TimeoutError(`ops serve was not ready after ${timeoutMs / 1000} s (${lastProblem}); it was stopped`, `Its log: ${log}. Wait longer with --timeout SECONDS.`);
+        }
+        ready ??= readReadyFile(readyFile);
+        if (ready) {
+          try {
+            const h = await serveHealth(new HttpClient({ baseUrl: ready.url, serviceName: 'ops serve', env: {} }), 2_000);
+            if (Object.keys(h.services).length > 0 && h.status !== 'down') health = h;
+            else lastProblem = `GET /health answers ${h.status}`;
+          } catch (err) {
+            lastProblem = `GET /health: ${(err as Error).message}`;
+          }
+        }
+        if (!health) await new Promise((r) => setTimeout(r, 100));
+      }
+      child.unref();
+      return { ...ready!, log, health };
+    } finally {
+      child.removeAllListeners();
+    }
   }
 }
 
