@@ -13,7 +13,8 @@ export const FN_VIEWS: Array<[string, string?]> = [
   ],
   ['SELECT a, COVAR_POP(x, b) AS cp, COVAR_SAMP(x, b) AS cs, REGR_COUNT(x, b) AS rc, REGR_SXX(x, b) AS rxx, REGR_SYY(x, b) AS ryy FROM t GROUP BY a'],
   ['SELECT a, ARRAY_AGG(b ORDER BY b DESC, id) AS ab, ARRAY_AGG(DISTINCT s ORDER BY s) AS ds FROM t GROUP BY a'],
-  ['SELECT ARRAY_AGG(id ORDER BY id) FILTER (WHERE flag) AS ids, BIT_OR(a) AS bo FROM t'],
+  // ARRAY_AGG over no rows: [] as Feldera answers; Postgres answers NULL
+  ['SELECT ARRAY_AGG(id ORDER BY id) FILTER (WHERE flag) AS ids, BIT_OR(a) AS bo FROM t', "SELECT COALESCE(ARRAY_AGG(id ORDER BY id) FILTER (WHERE flag), '{}') AS ids, BIT_OR(a) AS bo FROM t"],
   ['SELECT a, MODE(b) AS mb FROM t GROUP BY a', 'SELECT a, mode() WITHIN GROUP (ORDER BY b) AS mb FROM t GROUP BY a'],
   [
     'SELECT a, COUNTIF(flag) AS cf, LOGICAL_AND(flag) AS la, LOGICAL_OR(flag) AS lo FROM t GROUP BY a',

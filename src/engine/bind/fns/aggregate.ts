@@ -278,7 +278,7 @@ export const AGGREGATES: Record<string, AggFn> = {
   },
   ARRAY_AGG: {
     sig: 'ARRAY_AGG([DISTINCT] value [RESPECT|IGNORE NULLS] [ORDER BY key, ...]) -> ARRAY',
-    nulls: 'NULL values are kept unless IGNORE NULLS; NULL for no rows',
+    nulls: 'NULL values are kept unless IGNORE NULLS; an empty array for no rows (as Feldera)',
     arity: [1, 1],
     bind: (c) => {
       const a = one(c);
