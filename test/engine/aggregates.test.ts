@@ -139,7 +139,12 @@ describe('aggregate results', () => {
     ['STDDEV(x)', rows, Math.sqrt(19 / 12)],
     ['VAR_SAMP(x)', [R(1, 1, null, null, 2)], null],
     ['VAR_POP(x)', [R(1, 1, null, null, 2)], 0],
-    ['VAR_POP(v)', rows, 0], // integer result: 8/9 truncates to 0
+    ['VAR_POP(v)', rows, 1], // integers as Feldera: 1, 3, 3: (19 - 49/3) / 3 = (19 - 16) / 3 = 1 (the exact 8/9 would truncate to 0)
+    ['STDDEV_SAMP(v)', [R(5), R(4)], 1], // sqrt((41 - 81/2) / 1) = 1 (sqrt 0.5 would truncate to 0)
+    ['STDDEV_POP(v)', [R(5), R(4)], 0], // sqrt((41 - 40) / 2) = 0
+    ['STDDEV_POP(v)', [R(4), R(2), R(2)], 1], // sqrt((24 - 64/3) / 3) = sqrt(1) (sqrt 0.89 would truncate to 0)
+    ['VAR_SAMP(v)', [R(5), R(2)], 5], // (29 - 49/2) / 1 = 5 (the exact 4.5 would truncate to 4)
+    ['STDDEV_SAMP(v)', [R(-3), R(2), R(7)], 5], // (62 - 36/3) / 2 = 25, root 5; negatives squared exactly
     ['VAR_SAMP(k)', rows, 166], // 10, 30, 20, 40: 500/3 truncated
     ['VAR_POP(d)', rows, '1.55'], // 1, 2, 4: 14/9 = 1.555... truncated to the argument's scale
     ['STDDEV_SAMP(d)', rows, '1.52'],

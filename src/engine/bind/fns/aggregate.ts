@@ -93,6 +93,7 @@ function moment(kind: Moment): AggFn {
       const scale = isDecimal(t) ? (t.scale ?? 0) : 0;
       const codec: NumCodec = {
         exact: !isFloat(t),
+        integer: isInteger(t),
         scale,
         fromNumber: fromNumberAs(t),
         fromScaled2: (x) => (isDecimal(t) ? rescale(x, 2 * scale, scale) : Number(x)),
