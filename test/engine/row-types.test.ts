@@ -145,6 +145,15 @@ describe('ROW types', () => {
     expect(contents(c, 'back')).toEqual([{ V: null }, { V: { CITY: 'Boston', NUMBER: 10, PRICE: 1.5, STREET: 'Main' } }, { V: { CITY: 'Paris', NUMBER: null, PRICE: null, STREET: null } }]);
   });
 
+  it("table.column.field names with a subscript after them (Feldera's t.c.f[2]), user and anonymous row types", () => {
+    const c = program(`CREATE TYPE ints AS (xs INT ARRAY, n INT);
+CREATE TABLE rt (id INT, a ints, b ROW(v VARCHAR ARRAY));
+CREATE VIEW v AS SELECT id, rt.a.xs[2] AS x2, rt.b.v[1] AS v1, a.xs[3] AS x3, rt.a.n AS n FROM rt;`).newCircuit();
+    c.step([{ table: 'rt', op: 'insert', row: { ID: 1, A: { XS: [10, 20], N: 7 }, B: { V: ['p', 'q'] } } as never }]);
+    expect(contents(c, 'v')).toEqual([{ ID: 1, X2: 20, V1: 'p', X3: null, N: 7 }]);
+    expect(errors('CREATE TABLE rt (id INT, b ROW(v INT ARRAY));\nCREATE VIEW v AS SELECT rt.nope.v[1] AS x FROM rt;')[0]!.message).toMatch(/nope/);
+  });
+
   it('ROW(...) with expressions is a constructor, not a type', () => {
     const p2 = program(`CREATE TABLE t (a INT, b BOOLEAN);
       CREATE MATERIALIZED VIEW v AS SELECT ROW(NOT b, CASE WHEN a > 1 THEN 'big' ELSE 'small' END, a IS NULL, b AND TRUE) AS r FROM t;`);
