@@ -21,7 +21,11 @@ export interface ServiceApp {
   close(): Promise<void>;
 }
 
-export async function buildServiceApp(mod: ServiceModule, options: Partial<ServeOptions> = {}, shared: { events?: EventBus; dataDir?: string } = {}): Promise<ServiceApp> {
+export async function buildServiceApp(
+  mod: ServiceModule,
+  options: Partial<ServeOptions> = {},
+  shared: { events?: EventBus; dataDir?: string; beforeRoutes?: (app: FastifyInstance) => Promise<void> } = {},
+): Promise<ServiceApp> {
   const dataDir = shared.dataDir ?? mkdtempSync(join(tmpdir(), `ops-${mod.name}-`));
   const serviceDir = join(dataDir, mod.name);
   mkdirSync(serviceDir, { recursive: true });
@@ -34,6 +38,7 @@ export async function buildServiceApp(mod: ServiceModule, options: Partial<Serve
     ...serverTimeoutOptions(opts.connectionTimeouts),
   });
   closePromptly(app, opts.closeGraceMs);
+  await shared.beforeRoutes?.(app); // plugins that watch routes being added (@fastify/swagger)
   let baseUrl = 'http://127.0.0.1';
   let handle!: ServiceHandle;
   await app.register(

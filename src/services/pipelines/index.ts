@@ -10,7 +10,7 @@ import { effectiveFetchPolicy } from '../net/fetch-policy.js';
 import type { ServeOptions, ServiceModule } from '../types.js';
 import { DEFAULT_CONNECTOR_MAX_BYTES, type ConnectorAccess } from './shared/connector-access.js';
 import { ApiKeys } from './control/auth.js';
-import { ApiError, Errors } from './shared/errors.js';
+import { FelderaError, Errors } from './shared/errors.js';
 import { LogBook } from './runner/logs.js';
 import { PipelineManager } from './control/manager.js';
 import { DEFAULT_INGRESS_BODY_LIMIT } from './shared/ingress-limits.js';
@@ -113,15 +113,15 @@ const service: ServiceModule = {
         try {
           keys.check(req.headers.authorization);
         } catch (err) {
-          if (credential !== undefined && err instanceof ApiError && err.status === 401) throttle.failed(req.ip, credential);
+          if (credential !== undefined && err instanceof FelderaError && err.status === 401) throttle.failed(req.ip, credential);
           throw err;
         }
         if (credential !== undefined) throttle.succeeded(credential);
       });
     }
 
-    app.setErrorHandler((err: FastifyError | ApiError, _req, reply) => {
-      if (err instanceof ApiError) {
+    app.setErrorHandler((err: FastifyError | FelderaError, _req, reply) => {
+      if (err instanceof FelderaError) {
         return reply.code(err.status).headers(err.headers).send(err.body());
       }
       const fault = guard.fault(err);

@@ -54,14 +54,13 @@ describe('functions that would build a value past the limit refuse the step, nam
     ["CAST('x' AS CHAR(2000000000))", 'CAST', {}],
     ['GUNZIP(b)', 'GUNZIP', { b: gzipSync(Buffer.alloc(MAX_VALUE_SIZE + 1)).toString('hex') }],
   ])('%s', (expr, fn, row) => {
-    const started = Date.now();
+    // refused before building: a REPEAT of 10^9 built first would take the worker's heap, not finish in the test's timeout
     const err = refusal(expr, row);
     expect(err, 'the step was refused').not.toBeNull();
     expect(err!.message).toContain(`value too large: ${fn} would build`);
     expect(err!.message).toContain(`past the limit of ${MAX_VALUE_SIZE}`);
     expect(err!.message).toContain('in view V');
     expect(err!.expression).toBe(fn);
-    expect(Date.now() - started).toBeLessThan(20_000); // refused before building, not after minutes of work
   });
 
   it('a refused step leaves the circuit as it was: the next good row goes through', () => {

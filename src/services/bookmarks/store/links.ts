@@ -5,6 +5,9 @@ import { isoMicro } from '../time.js';
 import { limitOffset, type Page, type PageRequest } from '../pagination.js';
 import { collectionJson, type CollectionKind, type CollectionRow, KINDS } from './collections.js';
 import { SearchIndex } from './search-index.js';
+import type { Dir, LinkSearch } from './link-search.js';
+
+export type { Dir, LinkSearch } from './link-search.js';
 
 export interface LinkRow {
   id: number;
@@ -46,7 +49,6 @@ export function linkJson(r: LinkRow): LinkJson {
 
 export const LINK_ORDER = ['id', 'url', 'title', 'description', 'visibility', 'status', 'check_disabled', 'created_at', 'updated_at', 'random'] as const;
 export type LinkOrder = (typeof LINK_ORDER)[number];
-export type Dir = 'asc' | 'desc';
 
 export function orderSql(alias: string, col: string, dir: Dir): string {
   if (col === 'random') return 'random()';
@@ -249,23 +251,6 @@ export function linksOfCollection(db: DB, caller: Caller, kind: CollectionKind, 
     .pluck()
     .get(collectionId, ...v.params) as number;
   return { data: rows.map((r) => ({ ...linkJson(r), pivot: { [k.fk]: collectionId, link_id: r.id } })), total, page };
-}
-
-export interface LinkSearch {
-  query?: string | null;
-  searchTitle?: boolean;
-  searchDescription?: boolean;
-  visibility?: number | null;
-  brokenOnly?: boolean;
-  emptyLists?: boolean;
-  onlyLists?: number[];
-  emptyTags?: boolean;
-  onlyTags?: number[];
-  /** v1: only the caller's own links */
-  ownOnly?: boolean;
-  /** v1 is_private: true = private only, false = public and internal only */
-  isPrivate?: boolean | null;
-  order?: { by: string; dir: Dir } | null;
 }
 
 const indexes = new WeakMap<DB, SearchIndex>();

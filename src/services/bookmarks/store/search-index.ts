@@ -7,7 +7,7 @@
 import { q, type DB } from './db.js';
 import { canView, type Caller } from '../access.js';
 import { KINDS, type CollectionKind } from './collections.js';
-import type { LinkSearch } from './links.js';
+import type { LinkSearch } from './link-search.js';
 
 interface Entry {
   id: number;

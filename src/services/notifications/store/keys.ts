@@ -4,8 +4,11 @@
  * once a minute, so checking a key on every request costs no write.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { DB } from './db.js';
+import type Database from 'better-sqlite3';
 import { iso } from './rows.js';
+
+/** The notification store's connection (db.ts's DB, named here so that db.ts may import this module). */
+type DB = Database.Database;
 
 export const hashApiKey = (key: string) => createHash('sha256').update(key, 'utf8').digest('hex');
 

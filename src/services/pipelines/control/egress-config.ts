@@ -5,7 +5,7 @@
  * `json_flavor`, `buffer_size_records`, `array`, `key_fields`; CSV `delimiter`, `buffer_size_records`) or
  * from a JSON body holding a whole connector config (`{"format": {"name", "config"}, "transport":
  * {"name": "http_output", "config": {"backpressure"}}, "send_snapshot"}`). Pure: request parts in, an
- * EgressConfig or an ApiError out.
+ * EgressConfig or a FelderaError out.
  *
  * Rules (Feldera's, with its error codes; messages name the parameter or field):
  * - no body, an empty one or the JSON `null` is no configuration: the query string is read (v0.24's Python SDK
@@ -30,7 +30,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { ColumnSchema } from '../../../engine/index.js';
-import { ApiError, Errors } from '../shared/errors.js';
+import { FelderaError, Errors } from '../shared/errors.js';
+import { isObject } from '../../kit/declare.js';
 import { CHUNK_RECORDS, defaultEncoding, type OutputEncoding, type OutputFormat } from '../shared/encoding.js';
 
 export interface EgressConfig {
@@ -61,15 +62,15 @@ const USIZE_MAX = 2n ** 64n - 1n;
 
 const quoteList = (xs: readonly string[]) => xs.map((x) => `'${x}'`).join(', ');
 
-function invalidParam(error: string): ApiError {
-  return new ApiError(400, 'InvalidParam', `Invalid parameter: ${error}.`, { error });
+function invalidParam(error: string): FelderaError {
+  return new FelderaError(400, 'InvalidParam', `Invalid parameter: ${error}.`, { error });
 }
 
-function configError(code: string, message: string, details: Record<string, unknown>): ApiError {
-  return new ApiError(400, `ConfigError.${code}`, message, { config_error: details });
+function configError(code: string, message: string, details: Record<string, unknown>): FelderaError {
+  return new FelderaError(400, `ConfigError.${code}`, message, { config_error: details });
 }
 
-function parseError(endpoint: string, error: string, config: string): ApiError {
+function parseError(endpoint: string, error: string, config: string): FelderaError {
   return configError('EncoderConfigParseError', `Error parsing format configuration for output endpoint '${endpoint}': ${error}`, {
     endpoint_name: endpoint,
     error,
@@ -77,11 +78,11 @@ function parseError(endpoint: string, error: string, config: string): ApiError {
   });
 }
 
-function notSupported(endpoint: string, error: string): ApiError {
+function notSupported(endpoint: string, error: string): FelderaError {
   return configError('OutputFormatNotSupported', `Format not supported on output endpoint '${endpoint}': ${error}`, { endpoint_name: endpoint, error });
 }
 
-function invalidEncoder(endpoint: string, error: string): ApiError {
+function invalidEncoder(endpoint: string, error: string): FelderaError {
   return configError('InvalidEncoderConfig', `invalid format configuration for output endpoint '${endpoint}': ${error}`, { endpoint_name: endpoint, error });
 }
 
@@ -103,13 +104,13 @@ function readQueryFields(q: Record<string, string | string[] | undefined>, names
 }
 
 /** buffer_size_records: a whole number of records (usize). */
-function readCount(v: unknown, fromQuery: boolean, field: string, fail: (e: string) => ApiError): number {
+function readCount(v: unknown, fromQuery: boolean, field: string, fail: (e: string) => FelderaError): number {
   const ok = fromQuery ? typeof v === 'string' && /^\d+$/.test(v) && BigInt(v) <= USIZE_MAX : typeof v === 'number' && Number.isInteger(v) && v >= 0;
   if (!ok) throw fail(`invalid value ${shown(v, fromQuery)} for ${field}: expected a whole number of records (0 or more)`);
   return Math.max(1, Number(v));
 }
 
-function readBool(v: unknown, fromQuery: boolean, field: string, fail: (e: string) => ApiError): boolean {
+function readBool(v: unknown, fromQuery: boolean, field: string, fail: (e: string) => FelderaError): boolean {
   if (!fromQuery) {
     if (typeof v !== 'boolean') throw fail(`invalid value ${shown(v, false)} for ${field}: expected true or false`);
     return v;
@@ -126,7 +127,7 @@ function jsonEncoding(
   endpoint: string,
   src: Source,
   columns: ColumnSchema[],
-  parseFail: (e: string) => ApiError,
+  parseFail: (e: string) => FelderaError,
 ): { encoding: OutputEncoding; config: Record<string, unknown> } {
   const uf = fields.update_format ?? 'insert_delete';
   if (typeof uf !== 'string' || !(UPDATE_FORMATS as readonly string[]).includes(uf))
@@ -187,7 +188,7 @@ function jsonEncoding(
 }
 
 /** The CSV encoder's fields (CsvEncoderConfig). */
-function csvEncoding(fields: Fields, fromQuery: boolean, src: Source, parseFail: (e: string) => ApiError): { encoding: OutputEncoding; config: Record<string, unknown> } {
+function csvEncoding(fields: Fields, fromQuery: boolean, src: Source, parseFail: (e: string) => FelderaError): { encoding: OutputEncoding; config: Record<string, unknown> } {
   let delimiter = ',';
   if (fields.delimiter !== undefined) {
     const d = fields.delimiter;
@@ -253,8 +254,6 @@ export interface BodyInput {
   endpoint: string;
   columns: ColumnSchema[];
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** ConnectorConfig's other fields, type-checked as serde would (their values do not change an HTTP stream). */
 const BOOL_FIELDS = ['send_snapshot', 'soft_delete', 'paused', 'enable_output_buffer'];

@@ -19,7 +19,7 @@ import { CompileJobs } from './compile-jobs.js';
 import { CompilerPool, DEFAULT_COMPILE_MEMORY_MB, DEFAULT_COMPILE_TIMEOUT_MS, type CompilerLimits } from './compiler-pool.js';
 import type { CompileReport } from '../shared/compile-protocol.js';
 import { Entry } from './entry.js';
-import { ApiError, Errors, type ErrorBody } from '../shared/errors.js';
+import { FelderaError, Errors, type ErrorBody } from '../shared/errors.js';
 import { DEFAULT_MEMORY_MB, PipelineHost } from '../runner/host.js';
 import type { LogBook, LogLevel } from '../runner/logs.js';
 import { HEARTBEAT_MS, MonitorEvents } from './monitor-events.js';
@@ -246,7 +246,7 @@ export class PipelineManager {
   /** POST /checkpoint: asks the running pipeline for a checkpoint; answers its sequence number at once. */
   checkpoint(name: string): { sequence: number; incarnation: string; written: Promise<CheckpointDone> } {
     const { runtime } = this.runtimeOf(name);
-    if (this.storageRoot() === null) throw new ApiError(400, 'StorageRequired', 'This server keeps no pipeline storage: checkpoints are not available');
+    if (this.storageRoot() === null) throw new FelderaError(400, 'StorageRequired', 'This server keeps no pipeline storage: checkpoints are not available');
     const { sequence, written } = runtime.checkpoint();
     return { sequence, incarnation: runtime.incarnation, written };
   }
@@ -508,7 +508,8 @@ export class PipelineManager {
         await host.shutdown();
         if (e.deploySeq !== seq) return;
         e.runtime = null;
-        const body = err instanceof ApiError ? err.body() : { message: `Pipeline failed to initialize: ${(err as Error)?.message ?? String(err)}`, error_code: 'InitializationError', details: null };
+        const body =
+          err instanceof FelderaError ? err.body() : { message: `Pipeline failed to initialize: ${(err as Error)?.message ?? String(err)}`, error_code: 'InitializationError', details: null };
         this.log(e, 'ERROR', 'runner', 'pipeline_manager::runner', `pipeline failed to start: ${body.message}`);
         e.dep.deployment_error = body;
         this.setDeployment(e, 'Failed');

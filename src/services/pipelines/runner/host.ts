@@ -24,7 +24,7 @@ import { QUERY_CANCEL_SLOTS, cancelMark } from '../shared/query-cancel.js';
 import type { EgressConfig } from '../control/egress-config.js';
 import type { QueryFormat } from '../shared/query-format.js';
 import { Watcher } from './watch.js';
-import { ApiError, Errors, type ErrorBody } from '../shared/errors.js';
+import { FelderaError, Errors, type ErrorBody } from '../shared/errors.js';
 import type { LogLevel } from './logs.js';
 import type { ProgramSchema } from '../shared/names.js';
 import { TokenBook, type CompletionToken, type TokenStatus } from '../control/tokens.js';
@@ -143,12 +143,12 @@ export interface HostTransaction {
 }
 
 const TransactionErrors = {
-  inProgress: () => new ApiError(409, 'TransactionInProgress', 'Cannot perform this operation while there is a transaction in progress'),
-  noneInProgress: () => new ApiError(400, 'NoTransactionInProgress', 'This operation requires an active transaction, but none is currently in progress'),
+  inProgress: () => new FelderaError(409, 'TransactionInProgress', 'Cannot perform this operation while there is a transaction in progress'),
+  noneInProgress: () => new FelderaError(400, 'NoTransactionInProgress', 'This operation requires an active transaction, but none is currently in progress'),
 };
 
-function toApiError(e: WireError): ApiError {
-  return new ApiError(e.status, e.body.error_code, e.body.message, e.body.details, e.headers ?? {});
+function toApiError(e: WireError): FelderaError {
+  return new FelderaError(e.status, e.body.error_code, e.body.message, e.body.details, e.headers ?? {});
 }
 
 /** A snapshot's or an ad-hoc query's body, or its error. */
@@ -158,8 +158,8 @@ function answerBody(a: WorkerCalls['snapshot']): Buffer {
 }
 
 /** The error a request waiting on a failed pipeline gets. */
-function failureError(body: ErrorBody): ApiError {
-  return new ApiError(500, body.error_code, body.message, body.details);
+function failureError(body: ErrorBody): FelderaError {
+  return new FelderaError(500, body.error_code, body.message, body.details);
 }
 
 export class PipelineHost {
@@ -435,7 +435,7 @@ export class PipelineHost {
     return new Promise((resolve, reject) => this.waiters.add({ resolve, reject }));
   }
 
-  private terminatedError(): ApiError {
+  private terminatedError(): FelderaError {
     return this.failure ? failureError(this.failure) : Errors.terminating();
   }
 

@@ -5,9 +5,9 @@
  * is 400 (serde's message, as the other routes' bodies). Beyond Feldera: an advance that would take NOW()
  * past the largest TIMESTAMP is refused the same way (Feldera saturates).
  */
-import { ApiError, Errors } from './errors.js';
+import { FelderaError, Errors } from './errors.js';
 
-const invalidParam = (error: string): ApiError => new ApiError(400, 'InvalidParam', `Invalid parameter: ${error}.`, { error });
+const invalidParam = (error: string): FelderaError => new FelderaError(400, 'InvalidParam', `Invalid parameter: ${error}.`, { error });
 
 export const ClockErrors = {
   noNow: () => invalidParam("this pipeline's program does not reference `NOW()`; the clock connector is not active and cannot be advanced"),

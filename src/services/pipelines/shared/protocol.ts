@@ -40,7 +40,7 @@ export interface WorkerConfig {
   storage?: StorageConfig;
 }
 
-/** An error that an answer carries back: an ApiError's status, body and headers. */
+/** An error that an answer carries back: a FelderaError's status, body and headers. */
 export interface WireError {
   status: number;
   body: ErrorBody;

@@ -22,7 +22,7 @@ import { QUERY_CANCEL_SLOTS, isCancelled } from '../shared/query-cancel.js';
 import { queryGuard } from './egress/query-memory.js';
 import { DEFAULT_QUERY_LIMITS } from '../shared/query-limits.js';
 import { answerInsert, parseInsert } from './ingress/adhoc-insert.js';
-import { ApiError, Errors } from '../shared/errors.js';
+import { FelderaError, Errors } from '../shared/errors.js';
 import { PipelineRuntime, type InputEndpoint } from './runtime.js';
 import { workerMetrics } from './worker-metrics.js';
 import { IngestJob } from './ingest-job.js';
@@ -51,7 +51,7 @@ const queryCancels = new Int32Array(config.queryCancels ?? new SharedArrayBuffer
 /** Reading a relation's contents for a snapshot within the worker's memory share (as an ad-hoc query's). */
 function snapshotGuard(relation: string) {
   return queryGuard(
-    (reason) => new ApiError(400, 'OutputTooLarge', reason, { relation }),
+    (reason) => new FelderaError(400, 'OutputTooLarge', reason, { relation }),
     () => false,
     config.memoryMb ?? null,
     `Reading the contents of '${relation}'`,
@@ -65,7 +65,7 @@ function post(msg: FromWorker, transfer: ArrayBuffer[] = []): void {
 
 /** An error as a request's answer: ApiErrors as they are, anything else as the routes' 500 InternalError. */
 function wireError(err: unknown): WireError {
-  if (err instanceof ApiError) return { status: err.status, body: err.body(), headers: err.headers };
+  if (err instanceof FelderaError) return { status: err.status, body: err.body(), headers: err.headers };
   if (err instanceof ConnectorError) return { status: 500, body: { message: err.message, error_code: 'InitializationError', details: err.details } };
   const message = (err as Error)?.message ?? String(err);
   return { status: 500, body: { message: `Internal error: ${message}`, error_code: 'InternalError', details: null } };
@@ -114,7 +114,7 @@ async function init(): Promise<void> {
   const out = compileProgram(config.programCode, config.outputCase);
   if (!out.ok) {
     const first = 'messages' in out ? out.messages[0]?.message : out.systemError;
-    throw new ApiError(400, 'ProgramFailedToCompile', `The program did not compile successfully${first ? `: ${first}` : ''}`);
+    throw new FelderaError(400, 'ProgramFailedToCompile', `The program did not compile successfully${first ? `: ${first}` : ''}`);
   }
   const clock = out.program.usesNow ? new PipelineClock(config.clock) : null;
   const startedAt = Date.now();
@@ -277,7 +277,7 @@ function finishIngest(id: number): void {
   try {
     if (rt.state === 'Terminated') throw Errors.terminating();
     const table = rt.program.tables.find((t) => t.name === job.spec.table);
-    if (!table) throw new ApiError(404, 'UnknownInputEndpoint', `Unknown table '${job.spec.table}'`);
+    if (!table) throw new FelderaError(404, 'UnknownInputEndpoint', `Unknown table '${job.spec.table}'`);
     // the body is in: stats show it buffered while it is parsed and applied
     endpoint = rt.httpEndpoint(table, job.spec.format);
     endpoint.metrics.buffered_bytes += job.bytes;
@@ -367,7 +367,7 @@ function handle(m: ToWorker): void {
       } catch (err) {
         error = wireError(err);
         if (isCancelled(queryCancels, m.id)) post({ t: 'log', level: 'INFO', message: 'An ad-hoc query was cancelled: its client closed the connection before the answer' });
-        else if (err instanceof ApiError && typeof (err.details as { limit?: unknown } | null)?.limit === 'string')
+        else if (err instanceof FelderaError && typeof (err.details as { limit?: unknown } | null)?.limit === 'string')
           post({ t: 'log', level: 'WARN', message: `An ad-hoc query went past its limit: ${err.message}` });
       }
       post({ t: 'snapshot-done', id: m.id, body, error }, body ? [body.buffer as ArrayBuffer] : []);
@@ -408,7 +408,7 @@ function handle(m: ToWorker): void {
       let completed: TokenLabel[] = [];
       try {
         if (!rt || rt.state === 'Terminated') throw Errors.terminating();
-        if (!rt.hasInputConnector(m.endpoint)) throw new ApiError(404, 'UnknownInputEndpoint', `unknown input endpoint name '${m.endpoint}'`, { endpoint_name: m.endpoint });
+        if (!rt.hasInputConnector(m.endpoint)) throw new FelderaError(404, 'UnknownInputEndpoint', `unknown input endpoint name '${m.endpoint}'`, { endpoint_name: m.endpoint });
         if (config.storage) {
           // kept before it takes effect: a restart finds the connector as this answer says it is
           const next = new Set(rt.pausedConnectors());
@@ -434,7 +434,7 @@ function handle(m: ToWorker): void {
       let done = null;
       try {
         if (!rt || rt.state === 'Terminated') throw Errors.terminating();
-        if (!storage) throw new ApiError(400, 'StorageRequired', 'This pipeline has no storage: checkpoints need runtime_config.storage');
+        if (!storage) throw new FelderaError(400, 'StorageRequired', 'This pipeline has no storage: checkpoints need runtime_config.storage');
         done = storage.checkpoint(rt);
       } catch (err) {
         error = wireError(err);
@@ -467,7 +467,7 @@ function checkpointNow(why: string): void {
 }
 
 function initError(err: unknown): WireError {
-  if (err instanceof ApiError || err instanceof ConnectorError) return wireError(err);
+  if (err instanceof FelderaError || err instanceof ConnectorError) return wireError(err);
   const message = `Pipeline failed to initialize: ${(err as Error)?.message ?? String(err)}`;
   return { status: 500, body: { message, error_code: 'InitializationError', details: null } };
 }

@@ -26,7 +26,7 @@ import { isGeneratingConnector, openGeneratedSources } from './connectors/genera
 import { encodeChunks, OutputTooLarge, type RecordCounter } from './egress/encode.js';
 import { encodingKey, type EncodedChunk, type OutputEncoding } from '../shared/encoding.js';
 import { stepOrder } from './egress/order.js';
-import { ApiError } from '../shared/errors.js';
+import { FelderaError } from '../shared/errors.js';
 import { fitForHolding, HeldInput } from './held-input.js';
 import { admitToTransaction, CommitCostModel } from './transaction-memory.js';
 import { engineName } from '../shared/names.js';
@@ -73,7 +73,7 @@ export interface RuntimeOptions {
 /**
  * Called right before a step (or a transaction's hold) is applied, after every check passed, with the value
  * NOW() has for the step (null when the program does not read it): the storage's input log writes the step
- * there (storage/pipeline-storage.ts). It may throw (an ApiError): the step is then not applied.
+ * there (storage/pipeline-storage.ts). It may throw (a FelderaError): the step is then not applied.
  */
 export type CommitPoint = (now: number | null) => void;
 
@@ -310,7 +310,7 @@ export class PipelineRuntime {
       this.step([], null, 'The clock step was refused, NOW() did not move', undefined, commit);
       return true;
     } catch (err) {
-      if (err instanceof ApiError && err.status === 422) this.opts.log('ERROR', err.message);
+      if (err instanceof FelderaError && err.status === 422) this.opts.log('ERROR', err.message);
       return false; // anything else was reported as fatal by stepFailure
     }
   }
@@ -380,7 +380,7 @@ export class PipelineRuntime {
    * transaction now stands, for completion tokens (its records are processed, applied or refused: nothing
    * of them is still to come).
    */
-  commitTransaction(commit?: CommitPoint): { completed: TokenLabel[]; refused: ApiError | null } {
+  commitTransaction(commit?: CommitPoint): { completed: TokenLabel[]; refused: FelderaError | null } {
     const txn = this.transaction;
     if (txn === null) return { completed: [], refused: null };
     this.transaction = null;
@@ -390,12 +390,12 @@ export class PipelineRuntime {
       ep.metrics.buffered_bytes -= held.bytes;
     }
     const input = txn.take();
-    let refused: ApiError | null = null;
+    let refused: FelderaError | null = null;
     if (txn.changes > 0) {
       try {
         this.step(input, null, 'The transaction was refused, nothing of it was applied', undefined, commit);
       } catch (err) {
-        refused = err as ApiError;
+        refused = err as FelderaError;
       }
     }
     this.totalProcessedRecords += txn.records;
@@ -404,7 +404,7 @@ export class PipelineRuntime {
   }
 
   /**
-   * Applies parsed input as one step; on any bad event nothing is applied and a ParseErrors ApiError
+   * Applies parsed input as one step; on any bad event nothing is applied and a ParseErrors FelderaError
    * is thrown. Returns the step result.
    */
   apply(parsed: ParsedInput, endpoint?: InputEndpoint, bytes = 0, commit?: CommitPoint): StepResult | null {
@@ -459,13 +459,13 @@ export class PipelineRuntime {
    * fail it); a bad input of `parsed` is a ParseErrors 400 naming its event; anything else (or a bad input
    * in a commit, which was checked when it arrived) is the engine failing, which fails the pipeline (onFatal).
    */
-  private stepFailure(err: unknown, parsed: ParsedInput | null, endpoint: InputEndpoint | undefined, refusal: string): ApiError {
-    if (err instanceof EngineStepError) return new ApiError(422, 'StepRefused', `${refusal}: ${err.message}`, { view: err.view, expression: err.expression, type: err.type });
+  private stepFailure(err: unknown, parsed: ParsedInput | null, endpoint: InputEndpoint | undefined, refusal: string): FelderaError {
+    if (err instanceof EngineStepError) return new FelderaError(422, 'StepRefused', `${refusal}: ${err.message}`, { view: err.view, expression: err.expression, type: err.type });
     if (!(err instanceof EngineInputError) || parsed === null) {
       const e = memoryExhaustion(err) ?? (err instanceof Error ? err : new Error(String(err)));
       this.opts.log('ERROR', `the engine failed while processing a step: ${e.stack ?? e.message}`);
       this.opts.onFatal?.(e);
-      return new ApiError(500, 'RuntimeError.WorkerPanic', `The pipeline failed while processing the input: ${e.message}`, { error: e.message });
+      return new FelderaError(500, 'RuntimeError.WorkerPanic', `The pipeline failed while processing the input: ${e.message}`, { error: e.message });
     }
     const ev = parsed.eventOf(err.index);
     const entry: ParseErrorEntry = {

@@ -22,7 +22,7 @@
  */
 import { getHeapStatistics } from 'node:v8';
 import type { CompiledProgram, InputChange } from '../../../engine/index.js';
-import { ApiError } from '../shared/errors.js';
+import { FelderaError } from '../shared/errors.js';
 import { liveHeapBytes } from './live-heap.js';
 import { engineName } from '../shared/names.js';
 
@@ -87,7 +87,7 @@ export function admitToTransaction(held: number, request: number, info: { transa
   if (stats.used_heap_size + need <= max) return;
   if (liveHeapBytes() + need <= max) return;
   const limit = info.memoryMb ?? Math.round(stats.heap_size_limit / MIB);
-  throw new ApiError(
+  throw new FelderaError(
     413,
     'TransactionTooLarge',
     `The transaction cannot take this request: committing it with what it holds (${info.records} records) would need more memory than the pipeline can spare, about ${Math.ceil(need / MIB)} MiB on top of its state, within ${Math.round(TXN_HEAP_SHARE * 100)}% of its memory limit of ${limit} MiB (runtime_config.resources.memory_mb_max). Nothing of this request was held; the transaction stays open with what it held before. Commit it and send the rest in another transaction, or raise the limit`,

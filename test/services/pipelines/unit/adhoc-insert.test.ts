@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compile } from '../../../../src/engine/index.js';
 import { hasStatementAfterFirst } from '../../../../src/services/pipelines/worker/egress/adhoc.js';
-import { ApiError } from '../../../../src/services/pipelines/shared/errors.js';
+import { FelderaError } from '../../../../src/services/pipelines/shared/errors.js';
 import { answerInsert, parseInsert } from '../../../../src/services/pipelines/worker/ingress/adhoc-insert.js';
 import { isInsertStatement } from '../../../../src/services/pipelines/shared/sql-words.js';
 import { PipelineRuntime } from '../../../../src/services/pipelines/worker/runtime.js';
@@ -52,10 +52,10 @@ describe('parseInsert', () => {
       } catch (e) {
         err = e;
       }
-      expect(err, sql).toBeInstanceOf(ApiError);
-      expect((err as ApiError).status).toBe(400);
-      expect((err as ApiError).code).toBe('AdHocQueryError');
-      expect((err as ApiError).message, sql).toMatch(message);
+      expect(err, sql).toBeInstanceOf(FelderaError);
+      expect((err as FelderaError).status).toBe(400);
+      expect((err as FelderaError).code).toBe('AdHocQueryError');
+      expect((err as FelderaError).message, sql).toMatch(message);
     }
   });
 });

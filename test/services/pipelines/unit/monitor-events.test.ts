@@ -8,7 +8,7 @@ import { Entry } from '../../../../src/services/pipelines/control/entry.js';
 import { defaultProgramConfig, defaultRuntimeConfig, nowIso, uuidv7, type PipelineRecord } from '../../../../src/services/pipelines/control/model.js';
 import { MonitorEvents, selectFields } from '../../../../src/services/pipelines/control/monitor-events.js';
 import { enumParam, parseUuid } from '../../../../src/services/pipelines/control/routes/util.js';
-import { ApiError } from '../../../../src/services/pipelines/shared/errors.js';
+import { FelderaError } from '../../../../src/services/pipelines/shared/errors.js';
 
 function entry(): Entry {
   const rec: PipelineRecord = {
@@ -92,8 +92,8 @@ describe('enumParam', () => {
       try {
         enumParam(q, 'selector', values, 'status');
       } catch (err) {
-        expect(err).toBeInstanceOf(ApiError);
-        return (err as ApiError).body();
+        expect(err).toBeInstanceOf(FelderaError);
+        return (err as FelderaError).body();
       }
       throw new Error('accepted');
     };

@@ -12,7 +12,7 @@ import { runInNewContext } from 'node:vm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compile, RowBatch, type JsonValue } from '../../../../src/engine/index.js';
 import { defaultEncoding } from '../../../../src/services/pipelines/shared/encoding.js';
-import { ApiError } from '../../../../src/services/pipelines/shared/errors.js';
+import { FelderaError } from '../../../../src/services/pipelines/shared/errors.js';
 import { HeldInput } from '../../../../src/services/pipelines/worker/held-input.js';
 import { parseCsvInput } from '../../../../src/services/pipelines/worker/ingress/csv.js';
 import { parseJsonInput } from '../../../../src/services/pipelines/worker/ingress/json.js';
@@ -61,7 +61,7 @@ describe('a transaction in the runtime', () => {
     expect(rt.ingest(parseCsvInput('1,10\n2,20\n', binding), ep, 10)).toBe('held');
     expect(rt.ingest(parseJsonInput('{"insert": {"id": 3, "x": 30}}', binding, { updateFormat: 'insert_delete', array: false }), ep, 30)).toBe('held');
     // a bad request: refused, nothing of it held
-    expect(() => rt.ingest(parseCsvInput('4,40\nfive,50\n', binding), ep, 12)).toThrow(ApiError);
+    expect(() => rt.ingest(parseCsvInput('4,40\nfive,50\n', binding), ep, 12)).toThrow(FelderaError);
     expect(rt.transaction).toMatchObject({ id: 7, records: 3, changes: 3 });
     expect(ep.metrics).toMatchObject({ total_records: 3, buffered_records: 3, buffered_bytes: 40, total_bytes: 40 });
     expect(rt.steps).toBe(0);
@@ -100,7 +100,7 @@ describe('a transaction in the runtime', () => {
     rt.ingest(parseCsvInput('2,2\n', binding));
     rt.ingest(parseCsvInput('3,2147483647\n', binding));
     const { refused } = rt.commitTransaction();
-    expect(refused).toBeInstanceOf(ApiError);
+    expect(refused).toBeInstanceOf(FelderaError);
     expect(refused).toMatchObject({ status: 422, code: 'StepRefused' });
     expect(rt.circuit.contents('V')).toEqual(before);
     expect(rt.steps).toBe(1);
@@ -153,9 +153,9 @@ CREATE MATERIALIZED VIEW v2 AS SELECT x FROM u;`);
     } catch (e) {
       err = e;
     }
-    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toBeInstanceOf(FelderaError);
     expect(err).toMatchObject({ status: 413, code: 'TransactionTooLarge', details: { transaction_id: 3, transaction_records: 0, memory_mb_max: 1 } });
-    expect((err as ApiError).message).toMatch(/memory limit of 1 MiB \(runtime_config\.resources\.memory_mb_max\)\. Nothing of this request was held; the transaction stays open/);
+    expect((err as FelderaError).message).toMatch(/memory limit of 1 MiB \(runtime_config\.resources\.memory_mb_max\)\. Nothing of this request was held; the transaction stays open/);
     expect(rt.transaction).toMatchObject({ id: 3, records: 0, changes: 0, commitCost: 0 });
     expect(ep.metrics).toMatchObject({ total_records: 0, buffered_records: 0, buffered_bytes: 0, total_bytes: 0, num_parse_errors: 0 });
     expect(rt.totalInputRecords).toBe(0);

@@ -12,25 +12,38 @@
  * IncarnationUuidMismatch (one that is not a UUID: 400 InvalidQueryParameter).
  */
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../../shared/errors.js';
+import { FelderaError } from '../../shared/errors.js';
 import type { PipelineHost } from '../../runner/host.js';
 import type { PipelineManager } from '../manager.js';
 import { deployed } from './completion.js';
+import { field, objectOf, optional } from '../../../kit/declare.js';
+import { declareRoute } from '../../../kit/route.js';
 import { param, parseUuid, queryError, type Query } from './util.js';
 
 export const NO_CHECKPOINT_SYNC = 'Cannot use enterprise-only feature (checkpoint sync) in this edition: ops serve keeps checkpoints on its local disk and syncs them to no object store.';
 
-const enterpriseFeature = () => new ApiError(501, 'EnterpriseFeature', NO_CHECKPOINT_SYNC, { feature: 'checkpoint sync' });
+const enterpriseFeature = () => new FelderaError(501, 'EnterpriseFeature', NO_CHECKPOINT_SYNC, { feature: 'checkpoint sync' });
+
+/** ?incarnation_uuid: a UUID in any form Rust's uuid crate reads, as its lower-case hyphenated form. */
+const incarnationQuery = objectOf({
+  incarnation_uuid: optional(
+    field<string>({ type: 'string', format: 'uuid' }, (v, _fail, name) => {
+      const given = param({ [name]: v } as Query, name)!;
+      const parsed = parseUuid(given);
+      if ('error' in parsed) throw queryError(`UUID parsing failed: ${parsed.error}`, name, given);
+      return parsed.uuid;
+    }),
+  ),
+});
+type IncarnationQuery = ReturnType<typeof incarnationQuery.check>;
 
 /** The pipeline's host after checking `incarnation_uuid` (when given) against this run's. */
-function sameIncarnation(host: PipelineHost, q: Query): PipelineHost {
-  const given = param(q, 'incarnation_uuid');
+function sameIncarnation(host: PipelineHost, query: IncarnationQuery): PipelineHost {
+  const given = query.incarnation_uuid;
   if (given === undefined) return host;
-  const parsed = parseUuid(given);
-  if ('error' in parsed) throw queryError(`UUID parsing failed: ${parsed.error}`, 'incarnation_uuid', given);
-  if (parsed.uuid !== host.incarnation)
-    throw new ApiError(400, 'IncarnationUuidMismatch', `Incarnation UUID mismatch (${parsed.uuid} in request, expected ${host.incarnation})`, {
-      requested: parsed.uuid,
+  if (given !== host.incarnation)
+    throw new FelderaError(400, 'IncarnationUuidMismatch', `Incarnation UUID mismatch (${given} in request, expected ${host.incarnation})`, {
+      requested: given,
       expected: host.incarnation,
     });
   return host;
@@ -50,12 +63,25 @@ export function checkpointRoutes(app: FastifyInstance, manager: PipelineManager)
     deployed(manager, req.params.name);
     return manager.checkpointList(manager.get(req.params.name));
   });
-  app.get<{ Params: { name: string } }>('/pipelines/:name/checkpoint_status', async (req) => {
-    const host = sameIncarnation(deployed(manager, req.params.name), req.query as Query);
-    return { success: host.checkpointStatus.success, failure: host.checkpointStatus.failure };
+  declareRoute<undefined, IncarnationQuery, { name: string }>(app, {
+    method: 'GET',
+    url: '/pipelines/:name/checkpoint_status',
+    summary: "The pipeline's last checkpoint written and last failure",
+    query: incarnationQuery,
+    handler: async (req, _reply, input) => {
+      const host = deployed(manager, req.params.name); // a pipeline not deployed is answered before its query is read
+      sameIncarnation(host, input.query);
+      return { success: host.checkpointStatus.success, failure: host.checkpointStatus.failure };
+    },
   });
-  app.get<{ Params: { name: string } }>('/pipelines/:name/checkpoint/sync_status', async (req) => {
-    sameIncarnation(deployed(manager, req.params.name), req.query as Query);
-    return { success: null, failure: null, periodic: null };
+  declareRoute<undefined, IncarnationQuery, { name: string }>(app, {
+    method: 'GET',
+    url: '/pipelines/:name/checkpoint/sync_status',
+    summary: 'Checkpoint sync to object storage (none here)',
+    query: incarnationQuery,
+    handler: async (req, _reply, input) => {
+      sameIncarnation(deployed(manager, req.params.name), input.query);
+      return { success: null, failure: null, periodic: null };
+    },
   });
 }

@@ -15,7 +15,9 @@ import type { FastifyInstance } from 'fastify';
 import type { PipelineManager } from '../manager.js';
 import { ClockErrors } from '../../shared/clock-errors.js';
 import { deployed } from './completion.js';
-import { jsonBody } from './util.js';
+import { jsonOfBody } from './util.js';
+import { field, objectOf, optional } from '../../../kit/declare.js';
+import { declareRoute } from '../../../kit/route.js';
 
 /** How serde names a JSON value that is not of the expected type. */
 function serdeKind(v: unknown): string {
@@ -28,24 +30,43 @@ function serdeKind(v: unknown): string {
   return String(v);
 }
 
-/** `delta_ms` of a ClockAdvanceRequest body: a u64 or null (absent: null). */
-export function parseClockAdvance(body: unknown): number | null {
+/** A parsed body as a ClockAdvanceRequest object (none, or not an object: serde's reason). */
+function advanceRequest(body: unknown): Record<string, unknown> {
   if (body === null) throw ClockErrors.badBody('EOF while parsing a value at line 1 column 0');
   if (typeof body !== 'object' || Array.isArray(body)) throw ClockErrors.badBody(`invalid type: ${serdeKind(body)}, expected struct ClockAdvanceRequest`);
-  const d = (body as { delta_ms?: unknown }).delta_ms;
-  if (d === undefined || d === null) return null;
-  if (typeof d === 'number' && Number.isInteger(d)) {
-    if (d < 0) throw ClockErrors.badBody(`invalid value: integer \`${d}\`, expected u64`);
-    return d;
-  }
-  throw ClockErrors.badBody(`invalid type: ${serdeKind(d)}, expected u64`);
+  return body as Record<string, unknown>;
 }
 
+/** `delta_ms`: a u64 or null (absent or null: undefined, one clock resolution). */
+const deltaMs = optional(
+  field<number | undefined>({ type: ['integer', 'null'], minimum: 0, description: 'milliseconds; null or absent: one clock resolution' }, (d) => {
+    if (d === null) return undefined;
+    if (typeof d === 'number' && Number.isInteger(d)) {
+      if (d < 0) throw ClockErrors.badBody(`invalid value: integer \`${d}\`, expected u64`);
+      return d;
+    }
+    throw ClockErrors.badBody(`invalid type: ${serdeKind(d)}, expected u64`);
+  }),
+);
+
+/** POST .../clock/advance's body, read from the request's bytes. */
+const advanceBody = objectOf({ delta_ms: deltaMs }, { normalize: (raw) => advanceRequest(jsonOfBody(raw)) });
+/** The same fields over an already parsed body. */
+const parsedAdvance = objectOf({ delta_ms: deltaMs }, { normalize: advanceRequest });
+
+/** `delta_ms` of a parsed ClockAdvanceRequest body: a u64 or null (absent: null). */
+export const parseClockAdvance = (body: unknown): number | null => parsedAdvance.check(body).delta_ms ?? null;
+
 export function clockRoutes(app: FastifyInstance, manager: PipelineManager): void {
-  app.post<{ Params: { name: string } }>('/pipelines/:name/clock/advance', async (req) => {
-    const host = deployed(manager, req.params.name);
-    const deltaMs = parseClockAdvance(jsonBody(req));
-    const nowMs = await host.advanceClock(deltaMs);
-    return { now_ms: nowMs, now: new Date(nowMs).toISOString() };
+  declareRoute<ReturnType<typeof advanceBody.check>, undefined, { name: string }>(app, {
+    method: 'POST',
+    url: '/pipelines/:name/clock/advance',
+    summary: 'Move an HTTP-driven pipeline clock (dev_tweaks.now_http_driven) and take the step with it',
+    body: advanceBody,
+    handler: async (req, _reply, input) => {
+      const host = deployed(manager, req.params.name); // a pipeline not deployed is answered before its body is read
+      const nowMs = await host.advanceClock(input.body.delta_ms ?? null);
+      return { now_ms: nowMs, now: new Date(nowMs).toISOString() };
+    },
   });
 }

@@ -11,7 +11,7 @@
  * run; a paused one keeps what it read and has not applied queued (buffered).
  */
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../../shared/errors.js';
+import { FelderaError } from '../../shared/errors.js';
 import type { PipelineManager } from '../manager.js';
 import { findRelation } from '../../shared/names.js';
 import { deployed } from './completion.js';
@@ -19,8 +19,8 @@ import { deployed } from './completion.js';
 type ConnectorParams = { name: string; table: string; connector: string };
 
 const ConnectorErrors = {
-  invalidAction: (action: string) => new ApiError(400, 'InvalidConnectorAction', `Invalid connector action '${action}'; valid actions are: 'start' or 'pause'`, { action }),
-  unknownInputEndpoint: (endpoint: string) => new ApiError(404, 'UnknownInputEndpoint', `unknown input endpoint name '${endpoint}'`, { endpoint_name: endpoint }),
+  invalidAction: (action: string) => new FelderaError(400, 'InvalidConnectorAction', `Invalid connector action '${action}'; valid actions are: 'start' or 'pause'`, { action }),
+  unknownInputEndpoint: (endpoint: string) => new FelderaError(404, 'UnknownInputEndpoint', `unknown input endpoint name '${endpoint}'`, { endpoint_name: endpoint }),
 };
 
 /** `{table}.{connector}` with the table's declared name (as Feldera names an input endpoint). */

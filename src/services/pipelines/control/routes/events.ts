@@ -12,43 +12,65 @@
  * - Answered with `Cache-Control: no-cache`, in both `--pipeline-api` modes (the paths are today's only).
  */
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../../shared/errors.js';
+import { FelderaError } from '../../shared/errors.js';
 import type { PipelineManager } from '../manager.js';
 import { selectFields, type EventSelector } from '../monitor-events.js';
-import { enumParam, parseUuid, type Query } from './util.js';
+import { parseUuid } from './util.js';
+import { objectOf } from '../../../kit/declare.js';
+import { declareRoute } from '../../../kit/route.js';
+import { choice } from './query-fields.js';
 
 const EventErrors = {
   unknownEvent: (id: string) =>
-    new ApiError(404, 'UnknownPipelineMonitorEvent', `Pipeline monitor event with identifier '${id}' does not exist -- it might have been deleted as only a limited number of events are retained`, {
-      event_id: id,
-    }),
-  noEvents: () => new ApiError(404, 'NoPipelineMonitorEventsAvailable', 'There are not yet any pipeline monitor events recorded', null),
-  invalidUuid: (value: string, error: string) => new ApiError(400, 'InvalidUuidParam', `Invalid UUID string '${value}': ${error}`, { value, error }),
+    new FelderaError(
+      404,
+      'UnknownPipelineMonitorEvent',
+      `Pipeline monitor event with identifier '${id}' does not exist -- it might have been deleted as only a limited number of events are retained`,
+      {
+        event_id: id,
+      },
+    ),
+  noEvents: () => new FelderaError(404, 'NoPipelineMonitorEventsAvailable', 'There are not yet any pipeline monitor events recorded', null),
+  invalidUuid: (value: string, error: string) => new FelderaError(400, 'InvalidUuidParam', `Invalid UUID string '${value}': ${error}`, { value, error }),
 };
 
-const selectorOf = (q: Query): EventSelector => enumParam(q, 'selector', ['all', 'status'] as const, 'status');
+/** ?selector: `status` (default) or `all`, read before anything else. */
+const eventsQuery = objectOf({ selector: choice<EventSelector>(['all', 'status'], 'status') });
+type EventsQuery = ReturnType<typeof eventsQuery.check>;
 
 export function eventRoutes(app: FastifyInstance, manager: PipelineManager): void {
-  app.get<{ Params: { name: string } }>('/pipelines/:name/events', async (req, reply) => {
-    const selector = selectorOf(req.query as Query);
-    const e = manager.get(req.params.name);
-    reply.header('cache-control', 'no-cache');
-    return manager.events.list(e.rec.id).map((ev) => selectFields(ev, selector));
+  declareRoute<undefined, EventsQuery, { name: string }>(app, {
+    method: 'GET',
+    url: '/pipelines/:name/events',
+    summary: "A pipeline's monitor events, newest first",
+    query: eventsQuery,
+    handler: async (req, reply, input) => {
+      const { selector } = input.query;
+      const e = manager.get(req.params.name);
+      reply.header('cache-control', 'no-cache');
+      return manager.events.list(e.rec.id).map((ev) => selectFields(ev, selector));
+    },
   });
 
-  app.get<{ Params: { name: string; event: string } }>('/pipelines/:name/events/:event', async (req, reply) => {
-    const selector = selectorOf(req.query as Query);
-    const { name, event } = req.params;
-    let eventId: string | null = null;
-    if (event !== 'latest') {
-      const parsed = parseUuid(event);
-      if ('error' in parsed) throw EventErrors.invalidUuid(event, parsed.error);
-      eventId = parsed.uuid;
-    }
-    const e = manager.get(name);
-    const ev = eventId === null ? manager.events.latest(e.rec.id) : manager.events.find(e.rec.id, eventId);
-    if (!ev) throw eventId === null ? EventErrors.noEvents() : EventErrors.unknownEvent(eventId);
-    reply.header('cache-control', 'no-cache');
-    return selectFields(ev, selector);
+  declareRoute<undefined, EventsQuery, { name: string; event: string }>(app, {
+    method: 'GET',
+    url: '/pipelines/:name/events/:event',
+    summary: "One of a pipeline's monitor events, by id or `latest`",
+    query: eventsQuery,
+    handler: async (req, reply, input) => {
+      const { selector } = input.query;
+      const { name, event } = req.params;
+      let eventId: string | null = null;
+      if (event !== 'latest') {
+        const parsed = parseUuid(event);
+        if ('error' in parsed) throw EventErrors.invalidUuid(event, parsed.error);
+        eventId = parsed.uuid;
+      }
+      const e = manager.get(name);
+      const ev = eventId === null ? manager.events.latest(e.rec.id) : manager.events.find(e.rec.id, eventId);
+      if (!ev) throw eventId === null ? EventErrors.noEvents() : EventErrors.unknownEvent(eventId);
+      reply.header('cache-control', 'no-cache');
+      return selectFields(ev, selector);
+    },
   });
 }

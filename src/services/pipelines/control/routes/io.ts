@@ -8,16 +8,17 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { bodyHasConfig, egressConfigFromBody, egressConfigFromQuery, outputFormat, queryString, refuseSnapshotEncoding } from '../egress-config.js';
-import { ApiError, Errors } from '../../shared/errors.js';
+import { FelderaError, Errors } from '../../shared/errors.js';
 import { isInsertStatement } from '../../shared/sql-words.js';
-import { UPDATE_FORMATS, type UpdateFormat } from '../../shared/update-formats.js';
 import { bodyTooLarge } from '../../shared/ingress-limits.js';
 import type { PipelineManager } from '../manager.js';
 import { findRelation } from '../../shared/names.js';
+import { boolParam, intParam, jsonBodyText, param, rawBody, type Query } from './util.js';
+import { parquetFileName, QUERY_CONTENT_TYPES } from '../../shared/query-format.js';
+import { declareRoute } from '../../../kit/route.js';
+import { adHocQuery, egressQuery, ingressQuery, ingressShape } from './io-queries.js';
 import { answerApi } from '../client-api.js';
 import type { PipelineApi } from '../model.js';
-import { boolParam, enumParam, intParam, jsonBodyText, param, rawBody, type Query } from './util.js';
-import { parquetFileName, QUERY_CONTENT_TYPES, QUERY_FORMATS } from '../../shared/query-format.js';
 
 /** The request body as a stream of chunks (ingress routes take it unparsed): the raw request when no content-type parser ran. */
 function bodyStream(req: FastifyRequest): AsyncIterable<Uint8Array> | Uint8Array {
@@ -58,128 +59,128 @@ async function* untilTerminated(body: AsyncIterable<Uint8Array>, terminated: Abo
 
 /** Ingress: registered in a scope whose content-type parser hands the body over as a stream. */
 export function ingressRoutes(app: FastifyInstance, manager: PipelineManager, bodyLimit: number): void {
-  app.post<{ Params: { name: string; table: string } }>('/pipelines/:name/ingress/:table', async (req, reply) => {
-    const q = req.query as Query;
-    const { runtime } = manager.runtimeOf(req.params.name);
-    const table = findRelation(runtime.program, req.params.table, 'table');
-    if (!table) throw Errors.unknownInputStream(`api-ingress-${req.params.table}-${randomUUID()}`, req.params.table);
-    const format = param(q, 'format') ?? 'csv';
-    if (format !== 'json' && format !== 'csv') throw Errors.unknownInputFormat(format);
-    const force = boolParam(q, 'force', false);
-    let updateFormat: UpdateFormat = 'insert_delete';
-    let array = false;
-    if (format === 'json') {
-      const uf = param(q, 'update_format') ?? 'insert_delete';
-      if (uf === 'snowflake') throw Errors.parserConfig("update format 'snowflake' is not supported for JSON input streams");
-      if (!UPDATE_FORMATS.includes(uf)) throw Errors.parserConfig(`unknown update format '${uf}'; valid formats: ${UPDATE_FORMATS.join(', ')}`);
-      updateFormat = uf as UpdateFormat;
-      array = boolParam(q, 'array', false);
-    }
-    const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > bodyLimit) {
-      reply.header('connection', 'close');
-      req.raw.resume();
-      throw bodyTooLarge(bodyLimit);
-    }
-    if (runtime.state === 'Paused' && !force) await runtime.waitUntilRunning();
-    const body = bodyStream(req);
-    let token: string;
-    try {
-      token = await runtime.ingest({ table: table.name, format, updateFormat, array }, body instanceof Uint8Array ? body : untilTerminated(body, runtime.terminated), bodyLimit, tooLarge(bodyLimit));
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 413) {
-        // the rest of the body is read and dropped, so that the client gets the answer
+  declareRoute<undefined, ReturnType<typeof ingressQuery.check>, { name: string; table: string }>(app, {
+    method: 'POST',
+    url: '/pipelines/:name/ingress/:table',
+    summary: "Push rows into a table (the body, CSV or JSON, streamed to the pipeline's worker)",
+    query: ingressQuery,
+    handler: async (req, reply, input) => {
+      const { runtime } = manager.runtimeOf(req.params.name);
+      const table = findRelation(runtime.program, req.params.table, 'table');
+      if (!table) throw Errors.unknownInputStream(`api-ingress-${req.params.table}-${randomUUID()}`, req.params.table);
+      const { format, force } = input.query;
+      const { updateFormat, array } = ingressShape(input.query);
+      const declared = Number(req.headers['content-length']);
+      if (Number.isFinite(declared) && declared > bodyLimit) {
         reply.header('connection', 'close');
         req.raw.resume();
-      } else if (runtime.terminated.aborted) reply.header('connection', 'close');
-      throw err;
-    }
-    // today's answer (additive for v0.24 clients, which read no body): the token of the table's HTTP input
-    // here; the request is applied when it is answered, so the token is complete at once (inside a
-    // transaction: held, the token in progress until the commit's step)
-    return reply.code(200).send({ token });
+        throw bodyTooLarge(bodyLimit);
+      }
+      if (runtime.state === 'Paused' && !force) await runtime.waitUntilRunning();
+      const body = bodyStream(req);
+      let token: string;
+      try {
+        token = await runtime.ingest({ table: table.name, format, updateFormat, array }, body instanceof Uint8Array ? body : untilTerminated(body, runtime.terminated), bodyLimit, tooLarge(bodyLimit));
+      } catch (err) {
+        if (err instanceof FelderaError && err.status === 413) {
+          // the rest of the body is read and dropped, so that the client gets the answer
+          reply.header('connection', 'close');
+          req.raw.resume();
+        } else if (runtime.terminated.aborted) reply.header('connection', 'close');
+        throw err;
+      }
+      // today's answer (additive for v0.24 clients, which read no body): the token of the table's HTTP input
+      // here; the request is applied when it is answered, so the token is complete at once (inside a
+      // transaction: held, the token in progress until the commit's step)
+      return reply.code(200).send({ token });
+    },
   });
 }
 
 /** `forced`: the API every client gets (`ops serve --feldera`); undefined: each client its own (client-api.ts). */
 export function ioRoutes(app: FastifyInstance, manager: PipelineManager, forced?: PipelineApi): void {
-  app.post<{ Params: { name: string; view: string } }>('/pipelines/:name/egress/:view', async (req, reply) => {
-    const q = req.query as Query;
-    const { runtime, entry } = manager.runtimeOf(req.params.name);
-    const rel = findRelation(runtime.program, req.params.view, 'any');
-    const mode = param(q, 'mode') ?? 'watch';
-    const query = param(q, 'query') ?? 'table';
-    const endpoint = `api-${mode === 'watch' ? 'watch' : `snapshot-${query === 'table' ? '' : query + '-'}`}-${rel?.name ?? req.params.view}-${randomUUID()}`;
-    if (!rel) throw Errors.unknownOutputStream(endpoint, req.params.view);
-    if (mode !== 'watch' && mode !== 'snapshot') throw Errors.badParam('mode', mode, "'watch' or 'snapshot'");
-    if (query !== 'table' && query !== 'quantiles' && query !== 'neighborhood') throw Errors.badParam('query', query, "'table', 'quantiles' or 'neighborhood'");
-    if (mode === 'watch' && query === 'quantiles') throw new ApiError(405, 'QuantileStreamingNotSupported', 'Continuous monitoring is not supported for quantiles. Use mode=snapshot instead.');
-    if (mode === 'watch' && query === 'neighborhood')
-      throw new ApiError(405, 'NeighborhoodStreamingNotSupported', 'Continuous monitoring is not supported for neighborhoods. Use mode=snapshot instead.');
-    // a watch stream's connector config: a JSON body (today's Feldera) or the query string
-    const bodyText = mode === 'watch' ? rawBody(req) : '';
-    const config = bodyHasConfig(bodyText)
-      ? egressConfigFromBody({ text: bodyText, query: q, endpoint, columns: rel.columns })
-      : egressConfigFromQuery({
-          query: q,
-          queryText: queryString(req.url),
-          endpoint,
-          columns: rel.columns,
-          format: outputFormat(param(q, 'format') ?? 'csv'),
-          backpressure: boolParam(q, 'backpressure', false),
-          sendSnapshot: mode === 'watch' && boolParam(q, 'send_snapshot', false),
-        });
+  declareRoute<undefined, ReturnType<typeof egressQuery.check>, { name: string; view: string }>(app, {
+    method: 'POST',
+    url: '/pipelines/:name/egress/:view',
+    summary: "A view's changes as a stream (mode=watch) or its contents (mode=snapshot)",
+    query: egressQuery,
+    handler: async (req, reply, input) => {
+      const q = req.query as Query;
+      const { runtime, entry } = manager.runtimeOf(req.params.name);
+      const rel = findRelation(runtime.program, req.params.view, 'any');
+      // the endpoint's name (in the errors) is made of the parameters as given, before they are checked
+      const given = { mode: param(q, 'mode') ?? 'watch', query: param(q, 'query') ?? 'table' };
+      const endpoint = `api-${given.mode === 'watch' ? 'watch' : `snapshot-${given.query === 'table' ? '' : given.query + '-'}`}-${rel?.name ?? req.params.view}-${randomUUID()}`;
+      if (!rel) throw Errors.unknownOutputStream(endpoint, req.params.view);
+      const { mode, query } = input.query;
+      // a watch stream's connector config: a JSON body (today's Feldera) or the query string
+      const bodyText = mode === 'watch' ? rawBody(req) : '';
+      const config = bodyHasConfig(bodyText)
+        ? egressConfigFromBody({ text: bodyText, query: q, endpoint, columns: rel.columns })
+        : egressConfigFromQuery({
+            query: q,
+            queryText: queryString(req.url),
+            endpoint,
+            columns: rel.columns,
+            format: outputFormat(param(q, 'format') ?? 'csv'),
+            backpressure: boolParam(q, 'backpressure', false),
+            sendSnapshot: mode === 'watch' && boolParam(q, 'send_snapshot', false),
+          });
 
-    if (mode === 'watch') {
-      // today's send_snapshot=true: the contents first; only what Feldera keeps integrated can be sent so
-      if (config.sendSnapshot && !rel.declaredMaterialized) throw Errors.snapshotNeedsMaterialized(endpoint, rel.name);
-      // today's Feldera writes `snapshot` in every chunk (false outside a send_snapshot's snapshot); v0.24 had none
-      const todays = answerApi(forced, { headers: req.headers, query: q }, entry.rec.client_api) === 'current';
-      reply.hijack();
-      runtime.addWatcher(rel, { ...config, snapshotField: config.sendSnapshot || todays }, reply.raw, endpoint);
-      return;
-    }
+      if (mode === 'watch') {
+        // today's send_snapshot=true: the contents first; only what Feldera keeps integrated can be sent so
+        if (config.sendSnapshot && !rel.declaredMaterialized) throw Errors.snapshotNeedsMaterialized(endpoint, rel.name);
+        // today's Feldera writes `snapshot` in every chunk (false outside a send_snapshot's snapshot); v0.24 had none
+        const todays = answerApi(forced, { headers: req.headers, query: q }, entry.rec.client_api) === 'current';
+        reply.hijack();
+        runtime.addWatcher(rel, { ...config, snapshotField: config.sendSnapshot || todays }, reply.raw, endpoint);
+        return;
+      }
 
-    // Snapshots read the integrated contents (in the pipeline's worker), written as one object.
-    refuseSnapshotEncoding(endpoint, config.encoding);
-    let quantiles = 100;
-    if (query === 'quantiles') {
-      quantiles = intParam(q, 'quantiles', 100);
-      if (quantiles < 1 || quantiles > 1000)
-        throw new ApiError(416, 'NumQuantilesOutOfRange', `The requested number of quantiles, ${quantiles}, is beyond the allowed range 1 to 1000.`, { quantiles });
-    }
-    const body = await runtime.snapshot({
-      relation: rel.name,
-      format: config.encoding.format,
-      query,
-      quantiles,
-      neighborhood: query === 'neighborhood' ? jsonBodyText(req) : null,
-    });
-    return reply.code(200).header('content-type', 'application/json').send(body);
+      // Snapshots read the integrated contents (in the pipeline's worker), written as one object.
+      refuseSnapshotEncoding(endpoint, config.encoding);
+      let quantiles = 100;
+      if (query === 'quantiles') {
+        quantiles = intParam(q, 'quantiles', 100);
+        if (quantiles < 1 || quantiles > 1000)
+          throw new FelderaError(416, 'NumQuantilesOutOfRange', `The requested number of quantiles, ${quantiles}, is beyond the allowed range 1 to 1000.`, { quantiles });
+      }
+      const body = await runtime.snapshot({
+        relation: rel.name,
+        format: config.encoding.format,
+        query,
+        quantiles,
+        neighborhood: query === 'neighborhood' ? jsonBodyText(req) : null,
+      });
+      return reply.code(200).header('content-type', 'application/json').send(body);
+    },
   });
 
   // today's ad-hoc query endpoint: a SELECT over materialized tables and views, or an INSERT INTO a table, run in the worker
-  app.get<{ Params: { name: string } }>('/pipelines/:name/query', async (req, reply) => {
-    const q = req.query as Query;
-    const { runtime } = manager.runtimeOf(req.params.name);
-    const sql = param(q, 'sql');
-    if (sql === undefined || sql.trim() === '') throw Errors.badParam('sql', sql ?? '', 'a SELECT or INSERT INTO statement');
-    const format = enumParam(q, 'format', QUERY_FORMATS, 'text');
-    // an ad-hoc INSERT is input: while paused it waits until the pipeline runs, as Feldera's does
-    if (isInsertStatement(sql) && runtime.state === 'Paused') await runtime.waitUntilRunning();
-    // a client that goes away before the answer cancels its query (it would hold the pipeline's worker)
-    const gone = new AbortController();
-    const onClose = () => {
-      if (!reply.raw.writableFinished) gone.abort();
-    };
-    reply.raw.once('close', onClose);
-    let body: Buffer;
-    try {
-      body = await runtime.query(sql, format, gone.signal);
-    } finally {
-      reply.raw.off('close', onClose);
-    }
-    if (format === 'parquet') reply.header('content-disposition', `attachment; filename="${parquetFileName(new Date())}"`);
-    return reply.code(200).header('content-type', QUERY_CONTENT_TYPES[format]).send(body);
+  declareRoute<undefined, ReturnType<typeof adHocQuery.check>, { name: string }>(app, {
+    method: 'GET',
+    url: '/pipelines/:name/query',
+    summary: 'An ad-hoc query: a SELECT over materialized relations, or an INSERT INTO a table',
+    query: adHocQuery,
+    handler: async (req, reply, input) => {
+      const { runtime } = manager.runtimeOf(req.params.name);
+      const { sql, format } = input.query;
+      // an ad-hoc INSERT is input: while paused it waits until the pipeline runs, as Feldera's does
+      if (isInsertStatement(sql) && runtime.state === 'Paused') await runtime.waitUntilRunning();
+      // a client that goes away before the answer cancels its query (it would hold the pipeline's worker)
+      const gone = new AbortController();
+      const onClose = () => {
+        if (!reply.raw.writableFinished) gone.abort();
+      };
+      reply.raw.once('close', onClose);
+      let body: Buffer;
+      try {
+        body = await runtime.query(sql, format, gone.signal);
+      } finally {
+        reply.raw.off('close', onClose);
+      }
+      if (format === 'parquet') reply.header('content-disposition', `attachment; filename="${parquetFileName(new Date())}"`);
+      return reply.code(200).header('content-type', QUERY_CONTENT_TYPES[format]).send(body);
+    },
   });
 }

@@ -10,13 +10,37 @@ import { LogFollower } from '../../runner/log-follower.js';
 import { formatLog, jsonLogsEnabled, type LogBook, type LogRecord } from '../../runner/logs.js';
 import type { PipelineManager } from '../manager.js';
 import { pipelineStats } from '../stats.js';
-import { boolParam, intParam, jsonBody, param, type Query } from './util.js';
+import { jsonOfBody } from './util.js';
 import { clientApiOf } from '../client-api.js';
-import { ApiError, Errors } from '../../shared/errors.js';
+import { FelderaError, Errors } from '../../shared/errors.js';
 import { findRelation } from '../../shared/names.js';
 import { deployed } from './completion.js';
 import type { PipelineApi } from '../model.js';
+import { field, objectOf } from '../../../kit/declare.js';
+import { declareRoute } from '../../../kit/route.js';
+import { count, flag } from './query-fields.js';
 import { version } from '../../../../core/version.js';
+
+/** ?lines (the last n; absent: every line), then ?follow (keep the answer open for new lines). */
+const logsQuery = objectOf({ lines: count('a number of lines (0 or more)'), follow: flag(false) });
+type LogsQuery = ReturnType<typeof logsQuery.check>;
+
+/** POST /api_keys: `{"name": "..."}`, a name not blank (a JSON array reads as an object without one). */
+const apiKeyBody = objectOf(
+  {
+    name: field<string>({ type: 'string', minLength: 1 }, (v, _fail, name) => {
+      if (typeof v !== 'string' || v.trim() === '') throw Errors.badBody(`field '${name}' must be a non-empty string`);
+      return v;
+    }),
+  },
+  {
+    normalize: (raw) => {
+      const body = jsonOfBody(raw);
+      if (!body || typeof body !== 'object') throw Errors.badBody('expected a JSON object {"name": "..."}');
+      return Array.isArray(body) ? {} : body;
+    },
+  },
+);
 
 /** `forced`: the API every client gets (`ops serve --feldera`); undefined: each client its own (client-api.ts). */
 export function miscRoutes(app: FastifyInstance, manager: PipelineManager, logs: LogBook, keys: ApiKeys, forced?: PipelineApi): void {
@@ -60,7 +84,7 @@ export function miscRoutes(app: FastifyInstance, manager: PipelineManager, logs:
     const found = rel ? (kind === 'table' ? stats.inputs : stats.outputs).find((ep) => ep.endpoint_name === endpoint) : undefined;
     if (found) return found;
     const [code, what] = kind === 'table' ? ['UnknownInputEndpoint', 'input'] : ['UnknownOutputEndpoint', 'output'];
-    throw new ApiError(404, code, `unknown ${what} endpoint name '${endpoint}'`, { endpoint_name: endpoint });
+    throw new FelderaError(404, code, `unknown ${what} endpoint name '${endpoint}'`, { endpoint_name: endpoint });
   };
   app.get<{ Params: { name: string; table: string; connector: string } }>('/pipelines/:name/tables/:table/connectors/:connector/stats', async (req) =>
     connectorStats(req.params.name, req.params.table, req.params.connector, 'table'),
@@ -69,12 +93,8 @@ export function miscRoutes(app: FastifyInstance, manager: PipelineManager, logs:
     connectorStats(req.params.name, req.params.view, req.params.connector, 'view'),
   );
 
-  const sendLogs = (req: { query: unknown; raw: { on: (ev: string, f: () => void) => void } }, reply: FastifyReply, id: string | undefined) => {
-    const q = req.query as Query;
-    const rawTail = param(q, 'lines');
-    const tail = rawTail === undefined || rawTail === '' ? undefined : intParam(q, 'lines', 0); // absent: every line
-    if (tail !== undefined && tail < 0) throw Errors.badParam('lines', rawTail!, 'a number of lines (0 or more)');
-    const follow = boolParam(q, 'follow', false);
+  const sendLogs = (query: LogsQuery, reply: FastifyReply, id: string | undefined) => {
+    const { lines: tail, follow } = query;
     const json = jsonLogsEnabled();
     let lines = logs.lines(id);
     if (tail !== undefined) lines = tail === 0 ? [] : lines.slice(-tail);
@@ -92,12 +112,24 @@ export function miscRoutes(app: FastifyInstance, manager: PipelineManager, logs:
     return undefined;
   };
 
-  app.get<{ Params: { name: string } }>('/pipelines/:name/logs', async (req, reply) => {
-    const e = manager.get(req.params.name);
-    return sendLogs(req, reply, e.rec.id);
+  declareRoute<undefined, LogsQuery, { name: string }>(app, {
+    method: 'GET',
+    url: '/pipelines/:name/logs',
+    summary: "A pipeline's log (text), followed with ?follow=true",
+    query: logsQuery,
+    handler: async (req, reply, input) => {
+      const e = manager.get(req.params.name);
+      return sendLogs(input.query, reply, e.rec.id);
+    },
   });
 
-  app.get('/logs', async (req, reply) => sendLogs(req, reply, undefined));
+  declareRoute<undefined, LogsQuery>(app, {
+    method: 'GET',
+    url: '/logs',
+    summary: "The manager's and every pipeline's log (text)",
+    query: logsQuery,
+    handler: async (_req, reply, input) => sendLogs(input.query, reply, undefined),
+  });
 
   app.get('/api_keys', async () => keys.list());
   // today's answer is a list holding the one key; v0.24's (and a client without a mark's) the key itself
@@ -105,12 +137,16 @@ export function miscRoutes(app: FastifyInstance, manager: PipelineManager, logs:
     const key = keys.get(req.params.name);
     return (forced ?? clientApiOf({ headers: req.headers, query: req.query as Record<string, unknown> })) === 'current' ? [key] : key;
   });
-  app.post('/api_keys', async (req, reply) => {
-    const body = jsonBody(req) as { name?: unknown } | null;
-    if (!body || typeof body !== 'object') throw Errors.badBody('expected a JSON object {"name": "..."}');
-    const created = keys.create(body.name as string);
-    logs.log('INFO', 'manager', 'pipeline_manager::api', `API key '${created.name}' created`);
-    return reply.code(201).send(created);
+  declareRoute(app, {
+    method: 'POST',
+    url: '/api_keys',
+    summary: 'Create an API key (its secret is answered once)',
+    body: apiKeyBody,
+    handler: async (_req, reply, input) => {
+      const created = keys.create(input.body.name);
+      logs.log('INFO', 'manager', 'pipeline_manager::api', `API key '${created.name}' created`);
+      return reply.code(201).send(created);
+    },
   });
   app.delete<{ Params: { name: string } }>('/api_keys/:name', async (req, reply) => {
     keys.delete(req.params.name);

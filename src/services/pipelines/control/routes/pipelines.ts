@@ -9,26 +9,32 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Errors } from '../../shared/errors.js';
+import { createBody, patchBody, replaceBody, validateProgramBody } from './bodies.js';
 import type { PipelineManager } from '../manager.js';
 import { PIPELINE_SELECTORS, serializePipeline as serialize, serializeProgram, type DeploymentState, type PipelineApi, type PipelineRecord } from '../model.js';
 import { answerApi, clientApiOf, type ClientRequest } from '../client-api.js';
 import { deployed } from './completion.js';
-import { boolParam, enumParam, isObject, jsonBody, parseDescr, parsePatch, type Query } from './util.js';
+import { enumParam, type Query } from './util.js';
 import { objectOf } from '../../../kit/declare.js';
 import { declareRoute } from '../../../kit/route.js';
 import { choice, flag } from './query-fields.js';
 
 /** GET /pipelines: ?selector (all, status, ...) and ?code (the program's SQL in each answer). */
 const listQuery = objectOf({ selector: choice(PIPELINE_SELECTORS, 'all'), code: flag(true) });
+/** GET /pipelines/{name}: ?code, then ?selector (read in this order by the manager). */
+const oneQuery = objectOf({ code: flag(true), selector: choice(PIPELINE_SELECTORS, 'all') });
+/** POST /pipelines/{name}/{action}: ?force (stop: discard the storage), read by /stop only. */
+const actionQuery = objectOf({ force: flag(false) });
+type Named = { name: string };
 
 /** `forced`: the API every client gets (`ops serve --feldera`/`--pipeline-api`); undefined: each client its own. */
 export function pipelineRoutes(app: FastifyInstance, manager: PipelineManager, forced?: PipelineApi): void {
-  const serializePipeline = (req: ClientRequest, rec: PipelineRecord, dep: DeploymentState, opts: { code?: boolean } = {}) => {
+  const serializePipeline = (req: ClientRequest, rec: PipelineRecord, dep: DeploymentState, opts: { code?: boolean; selector?: (typeof PIPELINE_SELECTORS)[number] } = {}) => {
     const api = answerApi(forced, req, rec.client_api);
     return serialize(rec, dep, {
       ...opts,
       api,
-      selector: enumParam(req.query as Query, 'selector', PIPELINE_SELECTORS, 'all'),
+      selector: opts.selector ?? enumParam(req.query as Query, 'selector', PIPELINE_SELECTORS, 'all'),
       ...(api === 'current' ? { storage: manager.storageStatus(manager.get(rec.name)) } : {}),
     });
   };
@@ -47,42 +53,70 @@ export function pipelineRoutes(app: FastifyInstance, manager: PipelineManager, f
     },
   });
 
-  app.post('/pipelines', async (req, reply) => {
-    const body = jsonBody(req);
-    const client = described(req, body);
-    const e = manager.create({ ...parseDescr(body, undefined), client_api: clientApiOf(client) ?? undefined });
-    return reply.code(201).send(serializePipeline(client, e.rec, e.dep));
+  declareRoute(app, {
+    method: 'POST',
+    url: '/pipelines',
+    summary: 'Create a pipeline',
+    body: createBody,
+    handler: async (req, reply, input) => {
+      const { udf_rust: _r, udf_toml: _t, tags: _g, ...descr } = input.body;
+      const client = described(req, input.body);
+      const e = manager.create({ ...descr, client_api: clientApiOf(client) ?? undefined });
+      return reply.code(201).send(serializePipeline(client, e.rec, e.dep));
+    },
   });
 
-  app.get<{ Params: { name: string } }>('/pipelines/:name', async (req, reply) => {
-    reply.header('cache-control', 'no-cache');
-    const e = manager.get(req.params.name);
-    return serializePipeline(described(req, undefined), e.rec, e.dep, { code: boolParam(req.query as Query, 'code', true) });
+  declareRoute<undefined, ReturnType<typeof oneQuery.check>, Named>(app, {
+    method: 'GET',
+    url: '/pipelines/:name',
+    summary: 'A pipeline',
+    query: oneQuery,
+    handler: async (req, reply, input) => {
+      reply.header('cache-control', 'no-cache');
+      const e = manager.get(req.params.name); // an unknown pipeline is answered before its query is read
+      const { code, selector } = input.query;
+      return serializePipeline(described(req, undefined), e.rec, e.dep, { code, selector });
+    },
   });
 
-  app.put<{ Params: { name: string } }>('/pipelines/:name', async (req, reply) => {
-    const body = jsonBody(req);
-    const client = described(req, body);
-    const { entry, created } = manager.put(req.params.name, { ...parseDescr(body, req.params.name), client_api: clientApiOf(client) ?? undefined });
-    return reply.code(created ? 201 : 200).send(serializePipeline(client, entry.rec, entry.dep));
+  declareRoute<ReturnType<typeof replaceBody.check>, undefined, Named>(app, {
+    method: 'PUT',
+    url: '/pipelines/:name',
+    summary: 'Create or replace a pipeline',
+    body: replaceBody,
+    handler: async (req, reply, input) => {
+      const { udf_rust: _r, udf_toml: _t, tags: _g, name = req.params.name, ...descr } = input.body;
+      const client = described(req, input.body);
+      const { entry, created } = manager.put(req.params.name, { ...descr, name, client_api: clientApiOf(client) ?? undefined });
+      return reply.code(created ? 201 : 200).send(serializePipeline(client, entry.rec, entry.dep));
+    },
   });
 
-  app.patch<{ Params: { name: string } }>('/pipelines/:name', async (req) => {
-    const body = jsonBody(req);
-    const e = manager.patch(req.params.name, parsePatch(body));
-    return serializePipeline(described(req, body), e.rec, e.dep);
+  declareRoute<ReturnType<typeof patchBody.check>, undefined, Named>(app, {
+    method: 'PATCH',
+    url: '/pipelines/:name',
+    summary: "Change some of a pipeline's fields",
+    body: patchBody,
+    handler: async (req, _reply, input) => {
+      const { udf_rust: _r, udf_toml: _t, tags: _g, ...changes } = input.body; // checked before the pipeline is looked up
+      const e = manager.patch(req.params.name, changes);
+      return serializePipeline(described(req, input.body), e.rec, e.dep);
+    },
   });
 
   // today's API: compile without creating; 200 whatever the outcome ({Success} | {SqlError} | {SystemError}), as Feldera answers
-  app.post('/validate_program', async (req, reply) => {
-    const body = jsonBody(req);
-    if (!isObject(body) || typeof body.program_code !== 'string') throw Errors.badBody("Json deserialize error: missing field 'program_code' (a string)");
-    if (body.ir !== undefined && body.ir !== null && typeof body.ir !== 'boolean') throw Errors.badBody("Json deserialize error: field 'ir' must be a boolean");
-    const out = await manager.validateProgram(body.program_code);
-    reply.header('cache-control', 'no-cache');
-    if (out.ok) return { Success: { program_info: out.info } };
-    if ('messages' in out) return { SqlError: { info: { exit_code: 1, messages: out.messages } } };
-    return { SystemError: { error: out.systemError } };
+  declareRoute(app, {
+    method: 'POST',
+    url: '/validate_program',
+    summary: 'Compile a program without creating a pipeline',
+    body: validateProgramBody,
+    handler: async (_req, reply, input) => {
+      const out = await manager.validateProgram(input.body.program_code);
+      reply.header('cache-control', 'no-cache');
+      if (out.ok) return { Success: { program_info: out.info } };
+      if ('messages' in out) return { SqlError: { info: { exit_code: 1, messages: out.messages } } };
+      return { SystemError: { error: out.systemError } };
+    },
   });
 
   app.delete<{ Params: { name: string } }>('/pipelines/:name', async (req, reply) => {
@@ -90,58 +124,64 @@ export function pipelineRoutes(app: FastifyInstance, manager: PipelineManager, f
     return reply.code(200).send('');
   });
 
-  app.post<{ Params: { name: string; action: string } }>('/pipelines/:name/:action', async (req, reply) => {
-    const { name, action } = req.params;
-    manager.get(name);
-    switch (action) {
-      case 'start': {
-        // today's `initial=paused` starts paused (`standby` has no meaning without shared storage: running)
-        const initial = (req.query as Query).initial;
-        if (initial === 'paused') manager.pause(name);
-        else manager.start(name);
-        break;
+  declareRoute<undefined, ReturnType<typeof actionQuery.check>, Named & { action: string }>(app, {
+    method: 'POST',
+    url: '/pipelines/:name/:action',
+    summary: 'A lifecycle action: start, pause, shutdown, stop, resume, clear, dismiss_error, start_transaction, commit_transaction',
+    query: actionQuery,
+    handler: async (req, reply, input) => {
+      const { name, action } = req.params;
+      manager.get(name);
+      switch (action) {
+        case 'start': {
+          // today's `initial=paused` starts paused (`standby` has no meaning without shared storage: running)
+          const initial = (req.query as Query).initial;
+          if (initial === 'paused') manager.pause(name);
+          else manager.start(name);
+          break;
+        }
+        case 'pause':
+          manager.pause(name);
+          break;
+        case 'shutdown':
+          await manager.shutdown(name);
+          break;
+        case 'stop': {
+          // today's API: force=false (the default) checkpoints and keeps the storage, force=true discards it;
+          // a failed pipeline stays failed until /dismiss_error
+          const { force } = input.query;
+          await manager.stop(name, { force });
+          break;
+        }
+        case 'resume':
+          manager.resume(name);
+          break;
+        case 'clear':
+          manager.clearStorage(name);
+          break;
+        case 'dismiss_error':
+          await manager.dismissError(name);
+          return reply.code(200).send('');
+        case 'start_transaction':
+          return reply.code(200).send({ transaction_id: deployed(manager, name).startTransaction() });
+        case 'commit_transaction':
+          // answered once the commit's one step is taken (Feldera answers when it begins; its SDK then polls stats)
+          await deployed(manager, name).commitTransaction();
+          return reply.code(200).type('application/json').send(JSON.stringify('Transaction commit initiated'));
+        case 'update_runtime': {
+          // today's "recompile with the platform's runtime": ops serve has one runtime, which compiled it already;
+          // the pipeline object is the answer, as Feldera's
+          const e = manager.get(name);
+          return reply.code(200).send(serializePipeline({ headers: req.headers, query: req.query as Query }, e.rec, e.dep));
+        }
+        case 'start_compaction':
+          // today's "compact the state now": a deployed pipeline's state here is compact already (no LSM levels)
+          deployed(manager, name);
+          return reply.code(200).send('');
+        default:
+          throw Errors.invalidAction(action);
       }
-      case 'pause':
-        manager.pause(name);
-        break;
-      case 'shutdown':
-        await manager.shutdown(name);
-        break;
-      case 'stop': {
-        // today's API: force=false (the default) checkpoints and keeps the storage, force=true discards it;
-        // a failed pipeline stays failed until /dismiss_error
-        const force = boolParam(req.query as Query, 'force', false);
-        await manager.stop(name, { force });
-        break;
-      }
-      case 'resume':
-        manager.resume(name);
-        break;
-      case 'clear':
-        manager.clearStorage(name);
-        break;
-      case 'dismiss_error':
-        await manager.dismissError(name);
-        return reply.code(200).send('');
-      case 'start_transaction':
-        return reply.code(200).send({ transaction_id: deployed(manager, name).startTransaction() });
-      case 'commit_transaction':
-        // answered once the commit's one step is taken (Feldera answers when it begins; its SDK then polls stats)
-        await deployed(manager, name).commitTransaction();
-        return reply.code(200).type('application/json').send(JSON.stringify('Transaction commit initiated'));
-      case 'update_runtime': {
-        // today's "recompile with the platform's runtime": ops serve has one runtime, which compiled it already;
-        // the pipeline object is the answer, as Feldera's
-        const e = manager.get(name);
-        return reply.code(200).send(serializePipeline({ headers: req.headers, query: req.query as Query }, e.rec, e.dep));
-      }
-      case 'start_compaction':
-        // today's "compact the state now": a deployed pipeline's state here is compact already (no LSM levels)
-        deployed(manager, name);
-        return reply.code(200).send('');
-      default:
-        throw Errors.invalidAction(action);
-    }
-    return reply.code(202).send('');
+      return reply.code(202).send('');
+    },
   });
 }

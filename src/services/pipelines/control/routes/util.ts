@@ -1,19 +1,24 @@
-/** Request helpers shared by the routes: raw bodies, JSON bodies, query parameters. */
+/**
+ * Request helpers shared by the routes: raw bodies, JSON bodies, query parameters, as the manager reads them
+ * (its words: `Json deserialize error: ...`, `Query deserialize error: ...`). The declarations (bodies.ts,
+ * query-fields.ts, io-queries.ts) are built of these readers; a route reads its input through them.
+ * (services/limits.ts's parseJsonBody does the same depth-then-parse job in the other services' words.)
+ */
 import type { FastifyRequest } from 'fastify';
-import { ApiError, Errors } from '../../shared/errors.js';
+import { FelderaError, Errors } from '../../shared/errors.js';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../../../limits.js';
-import type { PipelineDescr } from '../manager.js';
-import { clockConfigError } from '../../shared/clock.js';
 
-export function rawBody(req: FastifyRequest): string {
-  const b = req.body as Buffer | string | undefined | null;
-  if (b === undefined || b === null) return '';
-  return typeof b === 'string' ? b : b.toString('utf8');
+/** The body's bytes as text ('' when there is none): the service hands every body over unparsed. */
+export function bodyText(raw: unknown): string {
+  if (raw === undefined || raw === null) return '';
+  return typeof raw === 'string' ? raw : Buffer.isBuffer(raw) ? raw.toString('utf8') : String(raw);
 }
 
-/** The JSON body, or null when there is none (clients send `null` or nothing on action endpoints). */
-export function jsonBody(req: FastifyRequest): unknown {
-  const text = jsonBodyText(req);
+export const rawBody = (req: FastifyRequest): string => bodyText(req.body);
+
+/** A body parsed as JSON, or null when there is none (clients send `null` or nothing on action endpoints). */
+export function jsonOfBody(raw: unknown): unknown {
+  const text = checkedJsonText(raw);
   return text === null ? null : JSON.parse(text);
 }
 
@@ -21,8 +26,10 @@ export function jsonBody(req: FastifyRequest): unknown {
  * The JSON body's text once it is known to be JSON (nesting and syntax checked as jsonBody checks them), or null
  * when there is none: for a body read again where its numbers must keep every digit (engine parseJsonText).
  */
-export function jsonBodyText(req: FastifyRequest): string | null {
-  const text = rawBody(req).trim();
+export const jsonBodyText = (req: FastifyRequest): string | null => checkedJsonText(req.body);
+
+function checkedJsonText(raw: unknown): string | null {
+  const text = bodyText(raw).trim();
   if (text === '') return null;
   if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) throw Errors.badBody(`Json deserialize error: the body nests deeper than ${MAX_JSON_DEPTH} levels of arrays and objects`);
   try {
@@ -41,8 +48,8 @@ export function param(q: Query, name: string): string | undefined {
 }
 
 /** A query parameter that does not deserialize: 400 with the manager's wording (`Query deserialize error: ...`). */
-export function queryError(reason: string, param: string, value: string): ApiError {
-  return new ApiError(400, 'InvalidQueryParameter', `Query deserialize error: ${reason}`, { param, value });
+export function queryError(reason: string, param: string, value: string): FelderaError {
+  return new FelderaError(400, 'InvalidQueryParameter', `Query deserialize error: ${reason}`, { param, value });
 }
 
 /**
@@ -105,63 +112,4 @@ export function intParam(q: Query, name: string, dflt: number): number {
   if (v === undefined || v === '') return dflt;
   if (!/^-?\d+$/.test(v)) throw Errors.badParam(name, v, 'an integer');
   return Number(v);
-}
-
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** A pipeline descriptor from a PUT/POST body; `name` defaults to the URL's, other fields to empty values. */
-export function parseDescr(body: unknown, urlName: string | undefined): PipelineDescr {
-  if (!isObject(body)) throw Errors.badBody('Json deserialize error: expected a JSON object with the pipeline fields');
-  const name = body.name === undefined ? urlName : body.name;
-  if (typeof name !== 'string') throw Errors.badBody("Json deserialize error: field 'name' must be a string");
-  if (typeof body.program_code !== 'string')
-    throw Errors.badBody(body.program_code === undefined ? 'Json deserialize error: missing field `program_code`' : "Json deserialize error: field 'program_code' must be a string");
-  const description = body.description ?? '';
-  if (typeof description !== 'string') throw Errors.badBody("Json deserialize error: field 'description' must be a string");
-  const runtime_config = body.runtime_config ?? {};
-  if (!isObject(runtime_config)) throw Errors.badBody("Json deserialize error: field 'runtime_config' must be an object");
-  checkRuntimeConfig(runtime_config);
-  const program_config = body.program_config ?? {};
-  if (!isObject(program_config)) throw Errors.badBody("Json deserialize error: field 'program_config' must be an object");
-  checkProgramConfig(program_config);
-  return { name, description, runtime_config, program_code: body.program_code, program_config };
-}
-
-export function parsePatch(body: unknown): Partial<PipelineDescr> {
-  if (!isObject(body)) throw Errors.badBody('Json deserialize error: expected a JSON object');
-  const out: Partial<PipelineDescr> = {};
-  for (const k of ['name', 'description', 'program_code'] as const) {
-    if (body[k] === undefined || body[k] === null) continue; // null: left as it is (Feldera's Option fields)
-    if (typeof body[k] !== 'string') throw Errors.badBody(`Json deserialize error: field '${k}' must be a string`);
-    out[k] = body[k] as string;
-  }
-  for (const k of ['runtime_config', 'program_config'] as const) {
-    if (body[k] === undefined || body[k] === null) continue; // null: left as it is (Feldera's Option fields)
-    if (!isObject(body[k])) throw Errors.badBody(`Json deserialize error: field '${k}' must be an object`);
-    out[k] = body[k] as Record<string, unknown>;
-  }
-  if (out.runtime_config) checkRuntimeConfig(out.runtime_config);
-  if (out.program_config) checkProgramConfig(out.program_config);
-  return out;
-}
-
-/** Our own setting `output_case` takes 'upper' or 'lower' (null or absent: 'upper'); anything else would be silently ignored. */
-function checkProgramConfig(pc: Record<string, unknown>): void {
-  const v = pc.output_case;
-  if (v !== undefined && v !== null && v !== 'upper' && v !== 'lower')
-    throw Errors.badBody(`Json deserialize error: field 'program_config.output_case' must be "upper" or "lower", not ${JSON.stringify(v)}`);
-}
-
-function checkRuntimeConfig(rc: Record<string, unknown>): void {
-  if (rc.workers !== undefined && (typeof rc.workers !== 'number' || !Number.isInteger(rc.workers) || rc.workers < 1 || rc.workers > 1024))
-    throw Errors.badBody("Json deserialize error: field 'runtime_config.workers' must be an integer between 1 and 1024");
-  const resources = rc.resources;
-  if (resources !== undefined && resources !== null && !isObject(resources)) throw Errors.badBody("Json deserialize error: field 'runtime_config.resources' must be an object");
-  const mem = isObject(resources) ? resources.memory_mb_max : undefined;
-  if (mem !== undefined && mem !== null && (typeof mem !== 'number' || !Number.isInteger(mem) || mem < 1 || mem > 1_048_576))
-    throw Errors.badBody("Json deserialize error: field 'runtime_config.resources.memory_mb_max' must be null or a whole number of MiB between 1 and 1048576");
-  const clock = clockConfigError(rc);
-  if (clock !== null) throw Errors.badBody(`Json deserialize error: ${clock}`);
 }

@@ -25,7 +25,7 @@ import {
   type RelationSchema,
   type WeightedRow,
 } from '../../../../engine/index.js';
-import { ApiError } from '../../shared/errors.js';
+import { FelderaError } from '../../shared/errors.js';
 import { checkRepeats, OutputTooLarge } from './encode.js';
 import { queryGuard, type QueryGuard } from './query-memory.js';
 import { sortedContents } from './snapshot.js';
@@ -41,8 +41,8 @@ const RESULT = '__ops_adhoc_result';
 const quote = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
 /** A failed ad-hoc query: the reason as a 400 AdHocQueryError (with the details of a limit it went past). */
-export function badQuery(message: string, details: Record<string, unknown> | null = null): ApiError {
-  return new ApiError(400, 'AdHocQueryError', message, details); // Feldera's code and status for any failed ad-hoc query
+export function badQuery(message: string, details: Record<string, unknown> | null = null): FelderaError {
+  return new FelderaError(400, 'AdHocQueryError', message, details); // Feldera's code and status for any failed ad-hoc query
 }
 
 /** Rows of huge weight, which would be written out that many times: refused as the query's fault. */
@@ -156,7 +156,7 @@ export function evaluateQuery(
   } catch (err) {
     // the query's own computation failed (integer overflow, division by zero): the query's fault, a 4xx
     if (err instanceof EngineStepError)
-      throw new ApiError(400, 'AdHocQueryError', `Error during query processing: ${err.message.replace(/, in view [^;]*;.*$/, '')}`, { expression: err.expression, type: err.type });
+      throw new FelderaError(400, 'AdHocQueryError', `Error during query processing: ${err.message.replace(/, in view [^;]*;.*$/, '')}`, { expression: err.expression, type: err.type });
     // a value past what JavaScript can hold, built where no function checks its size: the query's fault too
     if (err instanceof RangeError && /Invalid (?:string|array|typed array) length|Array buffer allocation failed/.test(err.message))
       throw badQuery(`Error during query processing: a value too large to build (${err.message}); a value holds at most ${MAX_VALUE_SIZE} characters, bytes or elements`);

@@ -11,7 +11,7 @@
  * empty, done part.
  */
 import type { Circuit, ColumnSchema, CompiledProgram, WeightedRow } from '../../../../engine/index.js';
-import { ApiError } from '../../shared/errors.js';
+import { FelderaError } from '../../shared/errors.js';
 import { engineName, findRelation, type ProgramSchema } from '../../shared/names.js';
 import { encodeChunks, type RecordCounter } from './encode.js';
 import { CHUNK_RECORDS, defaultEncoding, type EncodedChunk, type OutputEncoding, type OutputFormat } from '../../shared/encoding.js';
@@ -46,7 +46,7 @@ export class SnapshotStream {
     guard?: QueryGuard,
   ): SnapshotStream {
     const rel = findRelation(program, `"${relation.replace(/"/g, '""')}"`, 'any');
-    if (!rel) throw new ApiError(404, 'UnknownOutputEndpoint', `Unknown relation '${relation}'`);
+    if (!rel) throw new FelderaError(404, 'UnknownOutputEndpoint', `Unknown relation '${relation}'`);
     const enc = typeof encoding === 'string' ? defaultEncoding(encoding) : encoding;
     const rows = sortedEntries(circuit, engineName(rel), rel.columns, guard);
     const counter = { next: streamCounter.next };

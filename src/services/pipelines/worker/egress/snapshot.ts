@@ -5,7 +5,7 @@
  */
 import { EngineValueError, jsonText, type Circuit, type ColumnSchema, type CompiledProgram, type InputCodec, type JsonRow, type JsonValue, type WeightedRow } from '../../../../engine/index.js';
 import { parseJsonText } from '../../../../engine/index.js';
-import { ApiError } from '../../shared/errors.js';
+import { FelderaError } from '../../shared/errors.js';
 import { ColumnIndex, engineName, findRelation, type ProgramSchema } from '../../shared/names.js';
 import type { SnapshotSpec } from '../../shared/protocol.js';
 import { checkRepeats, OutputTooLarge, snapshotBody } from './encode.js';
@@ -137,17 +137,17 @@ export function answerSnapshot(circuit: Circuit, program: ProgramSchema & Pick<C
     return snapshotOf(circuit, program, spec, guard);
   } catch (err) {
     // rows of huge weight in JSON: the answer would be too big to build; the client may read it as CSV
-    if (err instanceof OutputTooLarge) throw new ApiError(400, 'OutputTooLarge', `The snapshot of '${spec.relation}' cannot be sent as JSON: ${err.message}`, { records: err.records });
+    if (err instanceof OutputTooLarge) throw new FelderaError(400, 'OutputTooLarge', `The snapshot of '${spec.relation}' cannot be sent as JSON: ${err.message}`, { records: err.records });
     throw err;
   }
 }
 
 function snapshotOf(circuit: Circuit, program: ProgramSchema & Pick<CompiledProgram, 'valueCodec'>, spec: SnapshotSpec, guard?: QueryGuard): Buffer {
   const rel = findRelation(program, `"${spec.relation.replace(/"/g, '""')}"`, 'any');
-  if (!rel) throw new ApiError(404, 'UnknownOutputEndpoint', `Unknown relation '${spec.relation}'`);
+  if (!rel) throw new FelderaError(404, 'UnknownOutputEndpoint', `Unknown relation '${spec.relation}'`);
   // a table that forgets rows behind its LATENESS waterline (bounded state) has no whole contents to send
   if (!rel.materialized && program.tables.includes(rel))
-    throw new ApiError(
+    throw new FelderaError(
       400,
       'SnapshotNotMaterialized',
       `Table '${rel.name}' keeps only the rows its views still need (it has LATENESS and is not materialized), so it has no snapshot: declare it WITH ('materialized' = 'true') to read all of it, or read its views`,
@@ -158,15 +158,15 @@ function snapshotOf(circuit: Circuit, program: ProgramSchema & Pick<CompiledProg
   try {
     rows = sortedEntries(circuit, engineName(rel), rel.columns, guard);
   } catch (err) {
-    if (err instanceof ApiError) throw err; // the memory share: the guard's own answer
-    throw new ApiError(405, query === 'neighborhood' ? 'NeighborhoodNotSupported' : 'QuantilesNotSupported', `Cannot read the contents of '${rel.name}': ${(err as Error).message}`);
+    if (err instanceof FelderaError) throw err; // the memory share: the guard's own answer
+    throw new FelderaError(405, query === 'neighborhood' ? 'NeighborhoodNotSupported' : 'QuantilesNotSupported', `Cannot read the contents of '${rel.name}': ${(err as Error).message}`);
   }
   const body = new TextBytes();
   if (query === 'neighborhood') {
     if (spec.neighborhood === null)
-      throw new ApiError(400, 'MissingNeighborhoodSpec', 'Neighborhood request must specify the neighborhood in the body of the request: {"anchor": row|null, "before": n, "after": n}.');
+      throw new FelderaError(400, 'MissingNeighborhoodSpec', 'Neighborhood request must specify the neighborhood in the body of the request: {"anchor": row|null, "before": n, "after": n}.');
     const parsed = parseNeighborhood(parseJsonText(spec.neighborhood), rel.columns, program.valueCodec(engineName(rel))!);
-    if (typeof parsed === 'string') throw new ApiError(400, 'InvalidNeighborhoodSpec', `Invalid neighborhood specification: ${parsed}`);
+    if (typeof parsed === 'string') throw new FelderaError(400, 'InvalidNeighborhoodSpec', `Invalid neighborhood specification: ${parsed}`);
     const items = neighborhood(rows, parsed, rel.columns);
     if (format === 'json') {
       body.add('{"sequence_number":0,"json_data":[');

@@ -18,7 +18,7 @@ import { jsonText, parseJsonText, type ColumnSchema, type JsonRow, type JsonValu
 import { badQuery, evaluateQuery, formatQuery, isQueryText, repeatsOrRefuse, type QueryFormat, type TextQueryFormat } from '../egress/adhoc.js';
 import { queryGuard, type QueryGuard } from '../egress/query-memory.js';
 import { sortedContents } from '../egress/snapshot.js';
-import { ApiError } from '../../shared/errors.js';
+import { FelderaError } from '../../shared/errors.js';
 import { findRelation } from '../../shared/names.js';
 import { identifierAt, skipSpace } from '../../shared/sql-words.js';
 import type { CommitPoint, PipelineRuntime } from '../runtime.js';
@@ -92,11 +92,11 @@ function ingressValue(v: JsonValue | undefined, column: ColumnSchema): JsonValue
 }
 
 /** Why the runtime refused the step, as the ad-hoc answer words it. */
-function refusal(err: ApiError): ApiError {
+function refusal(err: FelderaError): FelderaError {
   const entries = (err.details as { errors?: ParseErrorEntry[] } | null)?.errors;
   const first = entries?.[0];
   const reason = first ? `row ${first.event_number}: ${first.description}` : err.message.replace(/^The input was refused, nothing of it was applied: /, '');
-  return new ApiError(400, 'AdHocQueryError', `The INSERT was refused, nothing of it was applied: ${reason}`, err.code === 'ParseErrors' ? null : err.details);
+  return new FelderaError(400, 'AdHocQueryError', `The INSERT was refused, nothing of it was applied: ${reason}`, err.code === 'ParseErrors' ? null : err.details);
 }
 
 /**
@@ -155,7 +155,7 @@ export function runInsert(rt: PipelineRuntime, stmt: InsertStatement, outputCase
       commit,
     );
   } catch (err) {
-    if (err instanceof ApiError && err.status < 500) throw refusal(err);
+    if (err instanceof FelderaError && err.status < 500) throw refusal(err);
     throw err;
   }
   return count;

@@ -15,7 +15,7 @@ export function newIngressParser(format: 'csv' | 'json', binding: TableBinding, 
 }
 
 /**
- * Feeds `body` to `parser` chunk by chunk; throws the 413 ApiError as soon as more than `limit` bytes
+ * Feeds `body` to `parser` chunk by chunk; throws the 413 FelderaError as soon as more than `limit` bytes
  * came (or were announced by `declaredLength`, before reading any).
  */
 export async function readIngressBody(

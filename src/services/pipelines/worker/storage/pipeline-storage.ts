@@ -19,19 +19,19 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Circuit, CircuitOptions, CompiledProgram } from '../../../../engine/index.js';
-import { ApiError } from '../../shared/errors.js';
+import { FelderaError } from '../../shared/errors.js';
 import { CheckpointDamaged, listCheckpoints, pruneCheckpoints, restoreNewest, writeCheckpoint, type CheckpointMeta, type StoredCheckpoint } from '../../shared/storage/checkpoints.js';
 import { InputLog, pruneLog, readLog, truncateTornTail, type LogRecord } from './input-log.js';
 import type { CheckpointDone, StorageConfig, StorageReport } from '../../shared/storage/storage-figures.js';
 
 /** A write that failed because the disk is full (or over quota): 507, naming the file's folder. */
-export function storageWriteError(err: unknown, what: string, dir: string): ApiError {
+export function storageWriteError(err: unknown, what: string, dir: string): FelderaError {
   const code = (err as NodeJS.ErrnoException)?.code;
   const full = code === 'ENOSPC' || code === 'EDQUOT';
   const message = full
     ? `${what}: the disk holding the pipeline's storage (${dir}) is full; nothing of this request was applied`
     : `${what}: the pipeline's storage (${dir}) could not be written (${(err as Error)?.message ?? String(err)}); nothing of this request was applied`;
-  return new ApiError(full ? 507 : 503, full ? 'StorageFull' : 'StorageError', message, { storage: dir, cause: code ?? null });
+  return new FelderaError(full ? 507 : 503, full ? 'StorageFull' : 'StorageError', message, { storage: dir, cause: code ?? null });
 }
 
 /** What the runtime is, as far as storage needs it (runtime.ts). */
@@ -157,7 +157,7 @@ export class PipelineStorage {
 
   /**
    * The function a step calls right before it is applied: writes `make(now)` and makes the log durable.
-   * Throws a 507/503 ApiError (nothing applied) when the record cannot be written. Null without a log.
+   * Throws a 507/503 FelderaError (nothing applied) when the record cannot be written. Null without a log.
    */
   commitPoint(make: (now: number | null) => LogRecord): ((now: number | null) => void) | undefined {
     if (!this.config.inputLog) return undefined;
@@ -198,7 +198,7 @@ export class PipelineStorage {
 
   /**
    * Writes a checkpoint of the runtime's state now (between steps), then starts a new log segment and drops
-   * what no kept checkpoint needs. Throws a 507/503 ApiError when it cannot be written (the previous
+   * what no kept checkpoint needs. Throws a 507/503 FelderaError when it cannot be written (the previous
    * checkpoint stays the one a start resumes from).
    */
   checkpoint(rt: DurableRuntime): CheckpointDone {
