@@ -123,6 +123,7 @@ describe('aggregate results', () => {
     ['COUNTIF(b)', rows, 2],
     ['COUNTIF(v > 5)', rows, 0],
     ['COUNTIF(b)', [], 0],
+    ['COUNTIF(DISTINCT v > 1)', rows, 2], // Feldera counts the rows where it holds (DISTINCT of a boolean would be 1)
     ['COUNT(v, s)', rows, 3],
     ['MODE(v)', rows, 3],
     ['MODE(s)', rows, 'a'], // all tied at 1: the smallest

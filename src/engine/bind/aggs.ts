@@ -59,7 +59,8 @@ export function bindAggCall(e: Expr & { k: 'func' }, ctx: BindCtx): BoundAgg {
   const b = bindAggregate(e.name, aggCallArgs(e, inner), e.pos);
   const filter = e.filter ? bindCondition(e.filter, { ...inner, clause: 'FILTER' }).fn : undefined;
   return {
-    spec: { make: b.make, arg: b.arg, filter, distinct: e.distinct && !e.star, ignoreNulls: b.ignoreNulls },
+    // COUNTIF(DISTINCT c) counts the rows where c holds, as Feldera answers (its COUNTIF is COUNT(*) FILTER (WHERE c))
+    spec: { make: b.make, arg: b.arg, filter, distinct: e.distinct && !e.star && e.name !== 'COUNTIF', ignoreNulls: b.ignoreNulls },
     type: b.type,
   };
 }
