@@ -14,6 +14,7 @@
 // nexmark.bench.mjs); only the steps timed. Printed per query: events per CPU-second each way and the
 // ratios (pipeline process alone, and pipeline + server), then the medians. Goal: median of pipeline +
 // server at most 1.5x over q0, q1, q2, q3, q10, q15.
+// Also printed first: the CPU per event of parsing the bodies alone (the worker's parser, no step).
 // Each side is the best of NEXMARK_REPEAT runs (2; 1 with BENCH_QUICK): the machine is shared. Also printed:
 // CPU per event of the pipeline's worker thread, of its process's other threads, and of the server.
 // N: 20,000 with BENCH_QUICK, else 100,000 (NEXMARK_EVENTS); CHUNK 10,000 events (NEXMARK_CHUNK);
@@ -28,6 +29,7 @@ import { compile } from '../../dist/engine/index.js';
 import { StepBuilder } from '../../dist/services/pipelines/worker/connectors/generated-input.js';
 import { NEXMARK_FIELDS, NexmarkEvents } from '../../dist/services/pipelines/worker/connectors/nexmark-events.js';
 import { TableBinding } from '../../dist/services/pipelines/worker/ingress/binding.js';
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 
 const QUICK = !!process.env.BENCH_QUICK;
 const N = Number(process.env.NEXMARK_EVENTS ?? (QUICK ? 20_000 : 100_000));
@@ -40,6 +42,7 @@ const QUERIES = (process.env.NEXMARK_QUERIES ?? 'q0,q1,q2,q3,q10,q15').split(','
 const TABLES = ['person', 'auction', 'bid'];
 const TIMESTAMPS = { person: [6], auction: [5, 6], bid: [5] };
 const CLK_TCK = 100;
+const PARSE_EVENTS = 200_000;
 
 /** The events, generated once: per round, per table, its rows as the generator gives them. */
 function generate() {
@@ -107,6 +110,47 @@ function inProcess(sql, rounds) {
     best = Math.min(best, cpu);
   }
   return { rate: N / best };
+}
+
+/**
+ * The request bodies parsed alone, as the pipeline's worker parses them (the JSON parser fed pieces of
+ * PARSE_PIECE_BYTES, into each table's binding), no step: CPU seconds per event, best of two runs. In a
+ * worker thread of its own (its own heap, as a pipeline's worker has), on at most the first PARSE_EVENTS
+ * events' bodies; this process waits meanwhile, so its CPU is the worker's.
+ */
+async function parseOnly(sql) {
+  const some = bodies.slice(0, Math.ceil(Math.min(N, PARSE_EVENTS) / CHUNK) * TABLES.length);
+  const events = Math.min(N, PARSE_EVENTS);
+  const worker = new Worker(new URL(import.meta.url), { workerData: { parseOnly: { sql, bodies: some, tables: TABLES } } });
+  const seconds = await new Promise((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+  return seconds / events;
+}
+
+/** parseOnly's worker: parses the bodies twice, posts the best run's CPU seconds. */
+async function parseInWorker({ sql, bodies: some, tables }) {
+  const { newIngressParser } = await import('../../dist/services/pipelines/worker/ingress/stream.js');
+  const { PARSE_PIECE_BYTES } = await import('../../dist/services/pipelines/worker/ingest-job.js');
+  const program = compile(sql).program;
+  const bindings = new Map(
+    tables.map((name) => {
+      const t = program.tables.find((x) => x.name.toLowerCase() === name);
+      return [name, new TableBinding(t, program.inputCodec(t.name))];
+    }),
+  );
+  let best = Infinity;
+  for (let run = 0; run < 2; run++) {
+    const t = cpuSeconds();
+    for (const [table, data] of some) {
+      const parser = newIngressParser('json', bindings.get(table), { updateFormat: 'raw', array: true });
+      for (let at = 0; at < data.length; at += PARSE_PIECE_BYTES) parser.push(data.subarray(at, Math.min(data.length, at + PARSE_PIECE_BYTES)));
+      if (parser.end().errors.length) throw new Error(`parse errors in a ${table} body`);
+    }
+    best = Math.min(best, cpuSeconds() - t);
+  }
+  parentPort.postMessage(best);
 }
 
 /** `ops serve` in its own process, on a fresh data directory. */
@@ -239,6 +283,11 @@ const median = (xs) => {
 };
 const k = (x) => `${(x / 1000).toFixed(1)}k`;
 
+if (!isMainThread) {
+  await parseInWorker(workerData.parseOnly);
+  process.exit(0);
+}
+
 const rounds = generate();
 const bodies = [];
 let bytes = 0;
@@ -253,6 +302,9 @@ console.log(
   `nexmark over HTTP: ${N.toLocaleString('en-US')} events in ${bodies.length} requests (rounds of ${CHUNK.toLocaleString('en-US')} events, one body per table; JSON raw arrays, ${(bytes / 1048576).toFixed(1)} MiB); events per CPU-second`,
 );
 const tables = readFileSync(join(FIXTURES, 'tables.sql'), 'utf8');
+console.log(
+  `  parsing the bodies alone (the worker's JSON parser, no step): ${((await parseOnly(tables)) * 1e6).toFixed(2)} CPU us/event (the first ${Math.min(N, PARSE_EVENTS).toLocaleString('en-US')} events)`,
+);
 const server = await startServer();
 try {
   const pipelineRatios = [];

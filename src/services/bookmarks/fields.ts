@@ -18,6 +18,16 @@ export function rule<T>(schema: JsonSchema, apply: (c: Check, name: string) => T
   });
 }
 
+/** A field checked by one of Check's rules that keeps null (an empty value): on an update it clears the field. */
+export function nullableRule<T>(schema: JsonSchema, apply: (c: Check, name: string) => T | null | undefined): Field<T | null, false> {
+  return field<T | null>(schema, (value, fail, name) => {
+    const c = new Check({ [name]: value });
+    const out = apply(c, name);
+    for (const message of c.errors[name] ?? []) fail(message);
+    return out;
+  });
+}
+
 type Required = { required: true };
 /** A required field is always in the checked value ("The :attribute field is required." otherwise); others may be left out. */
 type Presence<T, O> = O extends Required ? Field<T, false> : Field<T, true>;

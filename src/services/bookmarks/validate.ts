@@ -10,8 +10,9 @@ export type Input = Record<string, unknown>;
 export const LIMITS = { url: 2048, title: 255, description: 20_000, name: 255, note: 20_000, icon: 255 } as const;
 
 /*
- * The closed sets of values requests may carry. Check below refuses anything else (422), and routes/schemas.ts
- * builds openapi.json's enums from these same lists (enumOf), so the document cannot drift from what is enforced.
+ * The closed sets of values requests may carry. Check below refuses anything else (422), and the declarations
+ * (bodies/, routes/queries.ts) and routes/schemas.ts build openapi.json's enums from these same lists (enumOf),
+ * so the document cannot drift from what is enforced.
  * (The order_by lists live beside their queries: store/links.ts LINK_ORDER, store/collections.ts, ...)
  */
 /** 1 public, 2 internal (logged-in users), 3 private. */
@@ -51,7 +52,8 @@ export function isPlainObject(v: unknown): v is Input {
   return !!v && typeof v === 'object' && !Array.isArray(v);
 }
 
-function attr(field: string): string {
+/** A field's name in Laravel's messages: `check_disabled` reads "check disabled", a nested `models.0.url` as it is. */
+export function attributeName(field: string): string {
   return field.includes('.') ? field : field.replace(/_/g, ' ');
 }
 
@@ -72,7 +74,7 @@ export class Check {
 
   fail(field: string, message: string): void {
     const k = this.key(field);
-    (this.errors[k] ??= []).push(message.replace(':attribute', attr(k)));
+    (this.errors[k] ??= []).push(message.replace(':attribute', attributeName(k)));
   }
 
   failed(field: string): boolean {
@@ -251,12 +253,4 @@ export function isValidUrl(value: string): boolean {
   if (BLOCKED_SCHEMES.has(u.protocol)) return false;
   if ((u.protocol === 'http:' || u.protocol === 'https:' || u.protocol === 'ftp:') && !u.hostname) return false;
   return true;
-}
-
-/** Throws a 422 naming one field. */
-export function invalid(field: string, message: string): never {
-  const c = new Check({});
-  c.fail(field, message);
-  c.done();
-  throw new Error('unreachable');
 }

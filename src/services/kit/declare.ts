@@ -13,8 +13,11 @@
  * (`normalize`, when given, first turns the object into what the service reads: LinkAce trims strings.)
  * Problems are collected, then thrown together as one ValidationError (kit/errors.ts). The value has the
  * declared keys that are not undefined. `precheck` may refuse keys before all of this and stop there.
+ * `collect` does the same into a caller's Problems without throwing (but for `precheck`), so an action can add
+ * the problems only it can see (a database rule) and answer all of them at once; with a `prefix` (`models.0.`)
+ * each field is named and reported as `prefix + name`. Its value is complete only when no problem was added.
  */
-import { Problems, ValidationError } from './errors.js';
+import { Problems } from './errors.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -55,6 +58,8 @@ export type Infer<F extends Fields> = { [K in keyof F as F[K] extends Field<unkn
 export interface Declared<T> {
   readonly schema: JsonSchema;
   check(input: unknown): T;
+  /** Adds the input's problems to `problems` (nested fields named `prefix + name`); throws only for `precheck`. */
+  collect(input: unknown, problems: Problems, prefix?: string): T;
 }
 
 export interface ObjectRules<T> {
@@ -84,42 +89,51 @@ export function objectOf<F extends Fields>(fields: F, rules: ObjectRules<Infer<F
     ...(rules.unknownField ? { additionalProperties: false } : {}),
     ...rules.schema,
   };
-  return {
+  const declared: Declared<Infer<F>> = {
     schema,
     check(given: unknown): Infer<F> {
+      const problems = new Problems();
+      const value = declared.collect(given, problems);
+      problems.throwIfAny();
+      return value;
+    },
+    collect(given: unknown, problems: Problems, prefix = ''): Infer<F> {
       let input = rules.normalize ? rules.normalize(given) : given;
       if (!isObject(input)) {
         if (rules.notObject === undefined && (input === undefined || input === null)) input = {};
-        else throw new ValidationError({ body: [rules.notObject ?? 'must be a JSON object'] });
+        else {
+          problems.add(`${prefix}body`, rules.notObject ?? 'must be a JSON object');
+          return {} as Infer<F>;
+        }
       }
       const raw = input as Record<string, unknown>;
-      const problems = new Problems();
       if (rules.precheck) {
         rules.precheck(raw, problems);
         problems.throwIfAny();
       }
       if (rules.unknownField) {
         const message = rules.unknownField(names);
-        for (const key of Object.keys(raw)) if (!(key in fields)) problems.add(key, message);
+        for (const key of Object.keys(raw)) if (!(key in fields)) problems.add(prefix + key, message);
       }
       const value: Record<string, unknown> = {};
       for (const name of names) {
         const f = fields[name]!;
+        const key = prefix + name;
         if (raw[name] === undefined && f.default !== undefined) value[name] = f.default;
         if (raw[name] === undefined && (f.optional || f.default !== undefined)) continue;
         const read = f.read(
           raw[name],
           (message) => {
-            problems.add(name, message);
+            problems.add(key, message);
             return undefined;
           },
-          name,
+          key,
         );
-        if (read !== undefined && !problems.has(name)) value[name] = read;
+        if (read !== undefined && !problems.has(key)) value[name] = read;
       }
       rules.refine?.(value as Partial<Infer<F>>, raw, problems);
-      problems.throwIfAny();
       return value as Infer<F>;
     },
   };
+  return declared;
 }

@@ -39,7 +39,8 @@ export class HttpError extends Error {
 
 /** Collects problems per field; `throwIfAny` raises them as one ValidationError. */
 export class Problems {
-  readonly errors: FieldErrors = {};
+  /** `errors`: an existing collection to add to (shared, not copied). */
+  constructor(readonly errors: FieldErrors = {}) {}
 
   add(field: string, message: string): void {
     (this.errors[field] ??= []).push(message);

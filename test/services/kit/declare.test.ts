@@ -1,7 +1,7 @@
 /** services/kit/declare.ts: one declaration gives the checker (order of problems, defaults), the value and the schema. */
 import { describe, expect, it } from 'vitest';
 import { field, objectOf, optional, withDefault } from '../../../src/services/kit/declare.js';
-import { ValidationError } from '../../../src/services/kit/errors.js';
+import { Problems, ValidationError } from '../../../src/services/kit/errors.js';
 
 const name = field<string>({ type: 'string', minLength: 1 }, (v, fail) => (typeof v === 'string' && v !== '' ? v : fail('must be a name')));
 const size = field<number>({ type: 'integer' }, (v, fail) => (Number.isInteger(v) ? (v as number) : fail('must be an integer')));
@@ -63,6 +63,28 @@ describe('objectOf', () => {
     expect(errors).toEqual({ old: ['is gone'] });
     // a query-like object without notObject: absent input reads as {}
     expect(q.check(undefined)).toEqual({});
+  });
+
+  it("collect adds to a caller's problems without throwing, after what is there, and nests names under a prefix", () => {
+    const problems = new Problems({ earlier: ['first'] });
+    const value = shape.collect({ name: 'a', size: 'x', extra: 1 }, problems, 'models.3.');
+    expect(value).toEqual({ name: 'a', page: 1 });
+    expect(problems.errors).toEqual({ earlier: ['first'], 'models.3.extra': ['unknown (allowed: name, size, page)'], 'models.3.size': ['must be an integer'] });
+    problems.add('models.3.name', 'has already been taken');
+    expect(() => problems.throwIfAny()).toThrow(ValidationError);
+  });
+
+  it('collect hands the field its nested name, so its messages can say it', () => {
+    const named = objectOf({ url: field<string>({}, (v, fail, key) => (typeof v === 'string' ? v : fail(`The ${key} must be a string.`))) });
+    const problems = new Problems();
+    named.collect({ url: 1 }, problems, 'models.0.');
+    expect(problems.errors).toEqual({ 'models.0.url': ['The models.0.url must be a string.'] });
+  });
+
+  it('collect puts a non-object under the prefixed `body`', () => {
+    const problems = new Problems();
+    expect(shape.collect([1], problems, 'models.1.')).toEqual({});
+    expect(problems.errors).toEqual({ 'models.1.body': ['must be an object with a name'] });
   });
 
   it('documents what it checks as JSON Schema', () => {

@@ -13,34 +13,21 @@
  */
 import type { Deps } from '../deps.js';
 import { canDelete, canUpdate, type Caller } from '../access.js';
-import { ATTACH_MODES, BULK_DELETE_TYPES, Check, isPlainObject, normalizeInput, refuseTooManyModels, type Input, type Ref } from '../validate.js';
+import { attributeName, isPlainObject, type Ref } from '../validate.js';
+import { bulkCollectionEditBody, bulkCollectionsBody, bulkDeleteBody, bulkLinkEditBody, bulkLinksBody } from '../bodies/bulk.js';
 import { attach, getLink, linkWithRelations, setLinkDeleted, updateLink, type LinkJson, type LinkRow } from '../store/links.js';
 import { collectionJson, getCollection, setCollectionDeleted, updateCollection, type CollectionKind, type CollectionRow } from '../store/collections.js';
-import { checkRefs, emitLinkUpdated, emitTagsCreated, replaceVisibleRefs, requireUser, resolveRefs, storeLink, validateNewLink } from './links.js';
+import { checkRefs, emitLinkUpdated, emitTagsCreated, replaceVisibleRefs, requireUser, resolveRefs, storeLink, urlTaken, validateNewLink } from './links.js';
+import { Problems } from '../../kit/errors.js';
 import { readCollectionFields, storeCollection } from './collections.js';
 
 /** Links stored at once while a bulk create fetches their page metadata. */
 const LINK_STORE_CONCURRENCY = 8;
 
-/**
- * The cap is checked first and alone: a body over it is refused at once, before any model is looked
- * at (9,000,000 empty models would otherwise be validated one by one). The JSON body parser refuses
- * such a body even before it is parsed (see ../http.ts); this covers form bodies.
- */
-function refuseOverCap(c: Check): void {
-  const raw = c.input.models;
-  if (Array.isArray(raw)) refuseTooManyModels(raw.length);
-}
-
-function readModels(c: Check, requiredObjects: boolean): unknown[] {
-  refuseOverCap(c);
-  const models = c.array('models', { required: true });
-  if (!models) return [];
-  if (requiredObjects)
-    models.forEach((m, i) => {
-      if (!isPlainObject(m)) c.fail(`models.${i}`, 'The :attribute must be an object.');
-    });
-  return models;
+/** The problems of `mine` added to `to` in the order of `fields` (Laravel validates field by field). */
+function inFieldOrder(mine: Problems, fields: string[], to: Problems): void {
+  const rank = (key: string) => fields.indexOf(key);
+  for (const [key, messages] of Object.entries(mine.errors).sort(([a], [b]) => rank(a) - rank(b))) for (const message of messages) to.add(key, message);
 }
 
 async function mapLimit<T, R>(items: T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
@@ -58,57 +45,56 @@ async function mapLimit<T, R>(items: T[], limit: number, fn: (t: T) => Promise<R
 }
 
 /** POST /api/v2/bulk/links: validates every model (urls unique within the request too), then stores them. */
-export async function bulkCreateLinks(deps: Deps, caller: Caller, body: Input): Promise<LinkJson[]> {
+export async function bulkCreateLinks(deps: Deps, caller: Caller, input: unknown): Promise<LinkJson[]> {
   requireUser(caller);
-  const c = new Check(body);
-  const models = readModels(c, true);
+  const problems = new Problems();
+  const { models = [] } = bulkLinksBody.collect(input, problems);
   const seen = new Set<string>();
   const fields = models.map((m, i) => {
     if (!isPlainObject(m)) return undefined;
-    const mc = new Check(normalizeInput(m), `models.${i}.`);
-    const f = validateNewLink(deps, caller, mc.input, mc);
-    if (f.url && seen.has(f.url)) mc.fail('url', 'The :attribute has already been taken.');
+    const to = { problems, prefix: `models.${i}.` };
+    const f = validateNewLink(deps, caller, m, to);
+    if (f.url && seen.has(f.url)) urlTaken(to);
     if (f.url) seen.add(f.url);
-    Object.assign(c.errors, mc.errors);
     return f;
   });
-  c.done();
+  problems.throwIfAny();
   return mapLimit(fields, LINK_STORE_CONCURRENCY, (f) => storeLink(deps, caller, f!));
 }
 
 /** POST /api/v2/bulk/lists|tags: validates every model (tag names unique within the request), stores them in one transaction. */
-export function bulkCreateCollections(deps: Deps, caller: Caller, kind: CollectionKind, body: Input): Record<string, unknown>[] {
+export function bulkCreateCollections(deps: Deps, caller: Caller, kind: CollectionKind, input: unknown): Record<string, unknown>[] {
   const userId = requireUser(caller);
-  const c = new Check(body);
-  const models = readModels(c, true);
+  const problems = new Problems();
+  const { models = [] } = bulkCollectionsBody(kind).collect(input, problems);
   const seen = new Set<string>();
   const fields = models.map((m, i) => {
     if (!isPlainObject(m)) return undefined;
-    const mc = new Check(normalizeInput(m), `models.${i}.`);
-    const f = readCollectionFields(deps, userId, kind, mc, { create: true, seen: kind === 'tags' ? seen : undefined });
-    Object.assign(c.errors, mc.errors);
-    return f;
+    return readCollectionFields(deps, userId, kind, m, { problems, prefix: `models.${i}.` }, { create: true, seen: kind === 'tags' ? seen : undefined });
   });
-  c.done();
+  problems.throwIfAny();
   const rows = deps.db.transaction(() => fields.map((f) => storeCollection(deps, userId, kind, f!)))();
   if (kind === 'tags') emitTagsCreated(deps, rows);
   return rows.map((r) => collectionJson(kind, r));
 }
 
 /** PATCH /api/v2/bulk/links: tags and lists (append or replace) and visibility of several links. */
-export function bulkEditLinks(deps: Deps, caller: Caller, body: Input): (LinkJson | null)[] {
+export function bulkEditLinks(deps: Deps, caller: Caller, input: unknown): (LinkJson | null)[] {
   const userId = requireUser(caller);
-  const c = new Check(body);
-  refuseOverCap(c);
-  const ids = c.ids('models', { required: true });
-  const tags = c.refs('tags');
-  const lists = c.refs('lists');
-  const tagsMode = c.oneOf('tags_mode', ATTACH_MODES, { required: !!tags });
-  const listsMode = c.oneOf('lists_mode', ATTACH_MODES, { required: !!lists });
-  const visibility = body.visibility === 0 ? null : c.visibility('visibility');
-  checkRefs(deps, caller, c, 'tags', 'tags', tags);
-  checkRefs(deps, caller, c, 'lists', 'lists', lists);
-  c.done();
+  const mine = new Problems();
+  const body = bulkLinkEditBody.collect(input, mine);
+  // a mode is required with the tags (lists) it attaches
+  for (const [given, key] of [
+    [body.tags, 'tags_mode'],
+    [body.lists, 'lists_mode'],
+  ] as const)
+    if (given && body[key] === undefined && !mine.has(key)) mine.add(key, `The ${attributeName(key)} field is required.`);
+  const problems = new Problems();
+  inFieldOrder(mine, Object.keys(bulkLinkEditBody.schema.properties as object), problems);
+  const { models: ids, tags, lists, tags_mode: tagsMode, lists_mode: listsMode, visibility } = body;
+  checkRefs(deps, caller, problems, 'tags', 'tags', tags);
+  checkRefs(deps, caller, problems, 'lists', 'lists', lists);
+  problems.throwIfAny();
   const created: CollectionRow[] = [];
   const out: (LinkJson | null)[] = [];
   const updatedRows: LinkRow[] = [];
@@ -140,13 +126,9 @@ export function bulkEditLinks(deps: Deps, caller: Caller, body: Input): (LinkJso
 }
 
 /** PATCH /api/v2/bulk/lists|tags: the visibility of several lists or tags. */
-export function bulkEditCollections(deps: Deps, caller: Caller, kind: CollectionKind, body: Input): (Record<string, unknown> | null)[] {
+export function bulkEditCollections(deps: Deps, caller: Caller, kind: CollectionKind, input: unknown): (Record<string, unknown> | null)[] {
   requireUser(caller);
-  const c = new Check(body);
-  refuseOverCap(c);
-  const ids = c.ids('models', { required: true });
-  const visibility = body.visibility === 0 ? null : c.visibility('visibility');
-  c.done();
+  const { models: ids, visibility } = bulkCollectionEditBody.check(input);
   return deps.db.transaction(() => {
     const out: (Record<string, unknown> | null)[] = [];
     for (const id of ids ?? []) {
@@ -160,13 +142,9 @@ export function bulkEditCollections(deps: Deps, caller: Caller, kind: Collection
 }
 
 /** DELETE /api/v2/bulk/delete: moves several links, lists or tags to the trash; id -> whether it was. */
-export function bulkDelete(deps: Deps, caller: Caller, body: Input): Record<string, boolean> {
+export function bulkDelete(deps: Deps, caller: Caller, input: unknown): Record<string, boolean> {
   requireUser(caller);
-  const c = new Check(body);
-  const type = c.oneOf('type', BULK_DELETE_TYPES, { required: true });
-  refuseOverCap(c);
-  const ids = c.ids('models', { required: true });
-  c.done();
+  const { type, models: ids } = bulkDeleteBody.check(input);
   const out: Record<string, boolean> = {};
   deps.db.transaction(() => {
     for (const id of ids!) {

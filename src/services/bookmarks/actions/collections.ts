@@ -5,13 +5,11 @@
 import type { Deps } from '../deps.js';
 import { canDelete, canUpdate, canView, type Caller } from '../access.js';
 import { forbidden, forbiddenEmpty, notFound, unauthenticated } from '../errors.js';
-import { Check, LIMITS, type Input } from '../validate.js';
+import { attributeName } from '../validate.js';
+import { Problems } from '../../kit/errors.js';
+import { collectionBodyFor } from '../bodies/collections.js';
 import { collectionJson, findOwnByName, getCollection, insertCollection, setCollectionDeleted, updateCollection, KINDS, type CollectionKind, type CollectionRow } from '../store/collections.js';
-import { defaultVisibility, emitTagsCreated, requireUser } from './links.js';
-
-function cleanName(name: string): string {
-  return name.replace(/,/g, '').trim();
-}
+import { defaultVisibility, emitTagsCreated, requireUser, v1Visibility, type BodyProblems } from './links.js';
 
 export interface CollectionFields {
   name?: string;
@@ -19,36 +17,31 @@ export interface CollectionFields {
   visibility?: number | null;
 }
 
-/** Validates list/tag fields. Tag names (and renamed list names) are unique per user, trash included. */
+/**
+ * Reads the list/tag fields of a body into `to.problems`. Tag names (and renamed list names) are unique per user,
+ * trash included, and within one request (`seen`); that problem is reported with the name's, before the others.
+ */
 export function readCollectionFields(
   deps: Deps,
   userId: number,
   kind: CollectionKind,
-  c: Check,
+  input: unknown,
+  to: BodyProblems,
   opts: { create: boolean; current?: CollectionRow; v1?: boolean; seen?: Set<string> },
 ): CollectionFields {
-  const f: CollectionFields = {};
-  // on update the name may be left out, but not cleared (LinkAce: "The name field is required.")
-  const name = c.string('name', { required: opts.create || c.input.name === null, max: LIMITS.name });
-  if (typeof name === 'string') {
-    const clean = cleanName(name);
-    if (!clean) c.fail('name', 'The :attribute field is required.');
-    else {
-      f.name = clean;
-      // one tag and one list per name per user (the store's unique indexes say so too)
-      if (!opts.current || opts.current.name !== clean) {
-        const other = findOwnByName(deps.db, kind, userId, clean);
-        if ((other && other.id !== opts.current?.id) || opts.seen?.has(clean)) c.fail('name', 'The :attribute has already been taken.');
-        opts.seen?.add(clean);
-      }
-    }
+  const prefix = to.prefix ?? '';
+  const mine = new Problems();
+  const body = collectionBodyFor(kind, opts).collect(input, mine, prefix);
+  const nameKey = `${prefix}name`;
+  // one tag and one list per name per user (the store's unique indexes say so too)
+  if (body.name !== undefined && (!opts.current || opts.current.name !== body.name)) {
+    const other = findOwnByName(deps.db, kind, userId, body.name);
+    if ((other && other.id !== opts.current?.id) || opts.seen?.has(body.name)) mine.add(nameKey, `The ${attributeName(nameKey)} has already been taken.`);
+    opts.seen?.add(body.name);
   }
-  if (kind === 'lists') f.description = c.string('description', { max: LIMITS.description });
-  if (opts.v1) {
-    const p = c.boolean('is_private');
-    if (typeof p === 'boolean') f.visibility = p ? 3 : deps.guestAccess ? 1 : 2;
-  } else f.visibility = c.visibility('visibility');
-  return f;
+  // the name's rules run first (Laravel validates field by field)
+  for (const [key, messages] of Object.entries(mine.errors).sort(([a], [b]) => Number(b === nameKey) - Number(a === nameKey))) for (const message of messages) to.problems.add(key, message);
+  return { name: body.name, description: body.description, visibility: opts.v1 ? v1Visibility(deps, body.is_private) : body.visibility };
 }
 
 export function storeCollection(deps: Deps, userId: number, kind: CollectionKind, f: CollectionFields): CollectionRow {
@@ -60,11 +53,11 @@ export function storeCollection(deps: Deps, userId: number, kind: CollectionKind
   });
 }
 
-export function createCollection(deps: Deps, caller: Caller, kind: CollectionKind, input: Input, opts: { v1?: boolean } = {}) {
+export function createCollection(deps: Deps, caller: Caller, kind: CollectionKind, input: unknown, opts: { v1?: boolean } = {}) {
   const userId = requireUser(caller);
-  const c = new Check(input);
-  const f = readCollectionFields(deps, userId, kind, c, { create: true, v1: opts.v1 });
-  c.done();
+  const problems = new Problems();
+  const f = readCollectionFields(deps, userId, kind, input, { problems }, { create: true, v1: opts.v1 });
+  problems.throwIfAny();
   const row = storeCollection(deps, userId, kind, f);
   if (kind === 'tags') emitTagsCreated(deps, [row]);
   return row;
@@ -86,11 +79,11 @@ function changeableCollection(deps: Deps, caller: Caller, kind: CollectionKind, 
   return row;
 }
 
-export function patchCollection(deps: Deps, caller: Caller, kind: CollectionKind, id: number, input: Input, opts: { v1?: boolean } = {}) {
+export function patchCollection(deps: Deps, caller: Caller, kind: CollectionKind, id: number, input: unknown, opts: { v1?: boolean } = {}) {
   const row = changeableCollection(deps, caller, kind, id, canUpdate);
-  const c = new Check(input);
-  const f = readCollectionFields(deps, row.user_id, kind, c, { create: false, current: row, v1: opts.v1 });
-  c.done();
+  const problems = new Problems();
+  const f = readCollectionFields(deps, row.user_id, kind, input, { problems }, { create: false, current: row, v1: opts.v1 });
+  problems.throwIfAny();
   return updateCollection(deps.db, kind, id, { name: f.name, description: f.description, visibility: f.visibility ?? undefined });
 }
 

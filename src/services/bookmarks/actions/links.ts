@@ -1,8 +1,14 @@
-/** Creating, updating and deleting links: validation, permissions, metadata, events. */
+/**
+ * Creating, updating and deleting links: validation, permissions, metadata, events. A body's format problems
+ * (bodies/links.ts) and its database problems (lists and tags named exist, the url is not taken) are collected
+ * together and answered as one 422, as Laravel's validator does.
+ */
 import type { Deps } from '../deps.js';
 import { canDelete, canUpdate, canView, type Caller } from '../access.js';
 import { forbidden, notFound, unauthenticated, ValidationError } from '../errors.js';
-import { Check, LIMITS, type Input, type Ref } from '../validate.js';
+import { attributeName, LIMITS, type Ref } from '../validate.js';
+import { Problems } from '../../kit/errors.js';
+import { linkBodyFor } from '../bodies/links.js';
 import { getUser } from '../store/users.js';
 import { attach, attachedIds, findOwnLinkByUrl, getLink, insertLink, linkJson, linkWithRelations, setLinkDeleted, updateLink, type LinkJson, type LinkRow } from '../store/links.js';
 import { findOwnByName, getCollection, insertCollection, setCollectionDeleted, type CollectionKind, type CollectionRow, collectionJson } from '../store/collections.js';
@@ -15,6 +21,12 @@ export function requireUser(caller: Caller): number {
   return caller.userId;
 }
 
+/** A v1 body's `is_private`: true is private (3), false internal (2, public 1 with guest access); absent or null none. */
+export function v1Visibility(deps: Deps, isPrivate: boolean | null | undefined): number | undefined {
+  if (typeof isPrivate !== 'boolean') return undefined;
+  return isPrivate ? 3 : deps.guestAccess ? 1 : 2;
+}
+
 export function defaultVisibility(deps: Deps, userId: number): number {
   return getUser(deps.db, userId)?.default_visibility ?? 3;
 }
@@ -25,7 +37,7 @@ export function defaultVisibility(deps: Deps, userId: number): number {
  * repository would attach any id; this is the one place ops is stricter) and named like an unknown id, so
  * that its existence is not told. Names are resolved later: found among the caller's own, or created.
  */
-export function checkRefs(deps: Deps, caller: Caller, c: Check, field: string, kind: CollectionKind, refs: Ref[] | null | undefined): void {
+export function checkRefs(deps: Deps, caller: Caller, problems: Problems, field: string, kind: CollectionKind, refs: Ref[] | null | undefined): void {
   if (!refs) return;
   const unknown: number[] = [];
   for (const r of refs) {
@@ -35,7 +47,7 @@ export function checkRefs(deps: Deps, caller: Caller, c: Check, field: string, k
     }
   }
   const noun = kind === 'lists' ? 'list' : 'tag';
-  if (unknown.length) c.fail(field, `The selected :attribute are invalid: unknown ${noun} id ${unknown.join(', ')}.`);
+  if (unknown.length) problems.add(field, `The selected ${attributeName(field)} are invalid: unknown ${noun} id ${unknown.join(', ')}.`);
 }
 
 /** Resolves refs to ids, creating the user's own collections for unknown names. Run inside a transaction. */
@@ -96,36 +108,38 @@ interface LinkFields {
   tags?: Ref[] | null;
 }
 
-/** Validates the link fields of a body; `prefix` names nested fields (bulk: "models.0."). */
-export function readLinkFields(deps: Deps, caller: Caller, input: Input, c: Check, opts: { create: boolean; v1?: boolean }): LinkFields {
-  const f: LinkFields = {};
-  // on update the url may be left out, but not cleared
-  const url = c.url('url', { required: opts.create || input.url === null });
-  if (typeof url === 'string') f.url = url;
-  f.title = c.string('title', { max: LIMITS.title });
-  f.description = c.string('description', { max: LIMITS.description });
-  f.icon = c.string('icon', { max: LIMITS.icon });
-  if (opts.v1) {
-    const p = c.boolean('is_private');
-    if (typeof p === 'boolean') f.visibility = p ? 3 : deps.guestAccess ? 1 : 2;
-  } else f.visibility = c.visibility('visibility');
-  f.check_disabled = c.boolean('check_disabled');
-  f.lists = c.refs('lists');
-  f.tags = c.refs('tags');
-  checkRefs(deps, caller, c, 'lists', 'lists', f.lists);
-  checkRefs(deps, caller, c, 'tags', 'tags', f.tags);
+/** Where a body's problems go: `prefix` names nested fields (bulk: "models.0."). */
+export interface BodyProblems {
+  problems: Problems;
+  prefix?: string;
+}
+
+/** Reads the link fields of a body into `to.problems`, format rules then the lists and tags named. */
+export function readLinkFields(deps: Deps, caller: Caller, input: unknown, to: BodyProblems, opts: { create: boolean; v1?: boolean }): LinkFields {
+  const prefix = to.prefix ?? '';
+  const body = linkBodyFor(opts).collect(input, to.problems, prefix);
+  const f: LinkFields = { url: body.url, title: body.title, description: body.description, icon: body.icon, check_disabled: body.check_disabled, lists: body.lists, tags: body.tags };
+  f.visibility = opts.v1 ? v1Visibility(deps, body.is_private) : body.visibility;
+  checkRefs(deps, caller, to.problems, `${prefix}lists`, 'lists', f.lists);
+  checkRefs(deps, caller, to.problems, `${prefix}tags`, 'tags', f.tags);
   return f;
+}
+
+/** Adds "has already been taken" for the url of a body (`prefix` as in BodyProblems). */
+export function urlTaken(to: BodyProblems): void {
+  const key = `${to.prefix ?? ''}url`;
+  to.problems.add(key, `The ${attributeName(key)} has already been taken.`);
 }
 
 function isUniqueViolation(e: unknown): boolean {
   return !!e && typeof e === 'object' && 'code' in e && String((e as { code: unknown }).code).startsWith('SQLITE_CONSTRAINT');
 }
 
-/** Validates a create body without writing; returns the fields for `storeLink`. */
-export function validateNewLink(deps: Deps, caller: Caller, input: Input, c: Check, opts: { v1?: boolean } = {}): LinkFields {
+/** Validates a create body without writing (its problems into `to`); returns the fields for `storeLink`. */
+export function validateNewLink(deps: Deps, caller: Caller, input: unknown, to: BodyProblems, opts: { v1?: boolean } = {}): LinkFields {
   const userId = requireUser(caller);
-  const f = readLinkFields(deps, caller, input, c, { create: true, v1: opts.v1 });
-  if (f.url && !c.failed('url') && findOwnLinkByUrl(deps.db, userId, f.url)) c.fail('url', 'The :attribute has already been taken.');
+  const f = readLinkFields(deps, caller, input, to, { create: true, v1: opts.v1 });
+  if (f.url && findOwnLinkByUrl(deps.db, userId, f.url)) urlTaken(to);
   return f;
 }
 
@@ -181,11 +195,7 @@ export async function storeLink(deps: Deps, caller: Caller, f: LinkFields, opts:
       return link;
     });
   } catch (e) {
-    if (isUniqueViolation(e)) {
-      const c = new Check({});
-      c.fail('url', 'The :attribute has already been taken.');
-      c.done();
-    }
+    if (isUniqueViolation(e)) ValidationError.of('url', 'The url has already been taken.');
     throw e;
   }
   const json = f.lists?.length || f.tags?.length ? linkWithRelations(deps.db, caller, row) : { ...linkJson(row), lists: [], tags: [] };
@@ -196,10 +206,10 @@ export async function storeLink(deps: Deps, caller: Caller, f: LinkFields, opts:
   return json;
 }
 
-export async function createLink(deps: Deps, caller: Caller, input: Input, opts: { v1?: boolean } = {}): Promise<LinkJson> {
-  const c = new Check(input);
-  const f = validateNewLink(deps, caller, input, c, opts);
-  c.done();
+export async function createLink(deps: Deps, caller: Caller, input: unknown, opts: { v1?: boolean } = {}): Promise<LinkJson> {
+  const problems = new Problems();
+  const f = validateNewLink(deps, caller, input, { problems }, opts);
+  problems.throwIfAny();
   return storeLink(deps, caller, f);
 }
 
@@ -230,11 +240,11 @@ export function ownLink(deps: Deps, caller: Caller, id: number): LinkRow {
 }
 
 /** Validates an update of one link; returns a function applying it (inside a transaction). */
-export function prepareLinkUpdate(deps: Deps, caller: Caller, row: LinkRow, input: Input, c: Check, opts: { v1?: boolean } = {}) {
-  const f = readLinkFields(deps, caller, input, c, { create: false, v1: opts.v1 });
-  if (f.url && f.url !== row.url && !c.failed('url')) {
+export function prepareLinkUpdate(deps: Deps, caller: Caller, row: LinkRow, input: unknown, to: BodyProblems, opts: { v1?: boolean } = {}) {
+  const f = readLinkFields(deps, caller, input, to, { create: false, v1: opts.v1 });
+  if (f.url && f.url !== row.url) {
     const other = findOwnLinkByUrl(deps.db, row.user_id, f.url);
-    if (other && other.id !== row.id) c.fail('url', 'The :attribute has already been taken.');
+    if (other && other.id !== row.id) urlTaken(to);
   }
   return (created: CollectionRow[]): LinkRow => {
     const patch: Record<string, unknown> = {};
@@ -256,11 +266,11 @@ export function prepareLinkUpdate(deps: Deps, caller: Caller, row: LinkRow, inpu
   };
 }
 
-export function patchLink(deps: Deps, caller: Caller, id: number, input: Input, opts: { v1?: boolean } = {}): LinkJson {
+export function patchLink(deps: Deps, caller: Caller, id: number, input: unknown, opts: { v1?: boolean } = {}): LinkJson {
   const row = updatableLink(deps, caller, id);
-  const c = new Check(input);
-  const apply = prepareLinkUpdate(deps, caller, row, input, c, opts);
-  c.done();
+  const problems = new Problems();
+  const apply = prepareLinkUpdate(deps, caller, row, input, { problems }, opts);
+  problems.throwIfAny();
   const created: CollectionRow[] = [];
   let updated: LinkRow;
   try {

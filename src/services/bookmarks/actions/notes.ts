@@ -6,14 +6,17 @@
  *   must be visible to the caller (LinkAce's NoteUpdateRequest), so a note on a link that became another
  *   user's private link answers 403;
  * - delete: the note's owner only, and (as every note operation here) only while its link is visible.
+ * Bodies are read through their declarations (bodies/notes.ts); a v1 body's `is_private` becomes a visibility.
  */
 import type { Deps } from '../deps.js';
 import { canDelete, canUpdate, canView, type Caller } from '../access.js';
 import { forbidden, notFound, unauthenticated } from '../errors.js';
-import { Check, LIMITS, type Input } from '../validate.js';
+import { Problems } from '../../kit/errors.js';
+import { noteBodyFor, type NoteBody } from '../bodies/notes.js';
+import { normalizeBody } from '../fields.js';
 import { getLink } from '../store/links.js';
 import { getNote, insertNote, setNoteDeleted, updateNote, type NoteRow } from '../store/notes.js';
-import { defaultVisibility, requireUser } from './links.js';
+import { defaultVisibility, requireUser, v1Visibility } from './links.js';
 
 /** The link a `link_id` value names when it is a positive integer (or its digits) and the link is not trashed. */
 function linkNamed(deps: Deps, value: unknown) {
@@ -21,14 +24,19 @@ function linkNamed(deps: Deps, value: unknown) {
   return Number.isSafeInteger(id) && id > 0 ? getLink(deps.db, id) : undefined;
 }
 
-export function createNote(deps: Deps, caller: Caller, input: Input): NoteRow {
+/** A checked note body (its problems thrown as one 422); a v1 `is_private` read as a visibility. */
+function readNoteBody(deps: Deps, input: unknown, opts: { create: boolean; v1?: boolean }): { note?: string; visibility?: number | null } {
+  const problems = new Problems();
+  const body: NoteBody = noteBodyFor(opts).collect(input, problems);
+  problems.throwIfAny();
+  return { note: body.note, visibility: opts.v1 ? v1Visibility(deps, body.is_private) : body.visibility };
+}
+
+export function createNote(deps: Deps, caller: Caller, input: unknown, opts: { v1?: boolean } = {}): NoteRow {
   const userId = requireUser(caller);
-  const link = linkNamed(deps, input.link_id);
+  const link = linkNamed(deps, normalizeBody(input).link_id);
   if (!link || !canView(caller, link)) throw forbidden();
-  const c = new Check(input);
-  const note = c.string('note', { required: true, max: LIMITS.note });
-  const visibility = c.visibility('visibility');
-  c.done();
+  const { note, visibility } = readNoteBody(deps, input, { create: true, v1: opts.v1 });
   return insertNote(deps.db, { user_id: userId, link_id: link.id, note: note!, visibility: visibility ?? defaultVisibility(deps, userId) });
 }
 
@@ -43,14 +51,10 @@ function changeableNote(deps: Deps, caller: Caller, id: number, allowed: (caller
   return row;
 }
 
-export function patchNote(deps: Deps, caller: Caller, id: number, input: Input): NoteRow {
+export function patchNote(deps: Deps, caller: Caller, id: number, input: unknown, opts: { v1?: boolean } = {}): NoteRow {
   changeableNote(deps, caller, id, canUpdate);
-  const c = new Check(input);
-  // on update the note may be left out, but not cleared (LinkAce: "The note field is required.")
-  const note = c.string('note', { required: input.note === null, max: LIMITS.note });
-  const visibility = c.visibility('visibility');
-  c.done();
-  return updateNote(deps.db, id, { note: note ?? undefined, visibility: visibility ?? undefined });
+  const { note, visibility } = readNoteBody(deps, input, { create: false, v1: opts.v1 });
+  return updateNote(deps.db, id, { note, visibility: visibility ?? undefined });
 }
 
 export function deleteNote(deps: Deps, caller: Caller, id: number): void {

@@ -16,10 +16,6 @@ export function callerOf(req: FastifyRequest): Caller {
   return c;
 }
 
-export function bodyOf(req: FastifyRequest): Input {
-  return normalizeInput(req.body);
-}
-
 export function queryOf(req: FastifyRequest): Input {
   return normalizeInput(req.query);
 }

@@ -1,10 +1,9 @@
 /**
- * JSON schemas of the API objects, used to describe every route in /openapi.json. They document; they do
- * not validate (validate.ts does, through the actions). So the request bodies' length limits are taken
- * from validate.ts's LIMITS, the ones enforced, and cannot drift from them.
+ * JSON schemas of the API objects, used to describe every route's answers in /openapi.json. They document;
+ * they do not validate. The request bodies' schemas come from their declarations (../bodies/), which check them.
  */
 import type { FastifySchema } from 'fastify';
-import { LIMITS, LINK_STATUSES, ORDER_DIRS, VISIBILITIES } from '../validate.js';
+import { LINK_STATUSES, ORDER_DIRS, VISIBILITIES } from '../validate.js';
 
 /** openapi.json's enum of one of validate.ts's (or the store's) closed lists, with extra schema keywords. */
 export function enumOf(values: readonly (string | number)[], extra: Record<string, unknown> = {}) {
@@ -174,34 +173,3 @@ export function doc(
     response: { [okStatus]: ok ?? { type: 'array', maxItems: 0 }, ...errors },
   } as FastifySchema;
 }
-
-export const linkBody = {
-  type: 'object',
-  properties: {
-    url: { type: 'string', format: 'uri', maxLength: LIMITS.url },
-    title: { type: ['string', 'null'], maxLength: LIMITS.title },
-    description: { type: ['string', 'null'], maxLength: LIMITS.description },
-    icon: { type: ['string', 'null'], maxLength: LIMITS.icon },
-    visibility,
-    check_disabled: { type: 'boolean' },
-    lists: { description: 'list ids or names (array or comma-separated string)', type: ['array', 'string'], items: { type: ['integer', 'string'], maxLength: LIMITS.name } },
-    tags: { description: 'tag ids or names (array or comma-separated string)', type: ['array', 'string'], items: { type: ['integer', 'string'], maxLength: LIMITS.name } },
-  },
-};
-export const linkV1Body = {
-  type: 'object',
-  properties: { ...Object.fromEntries(Object.entries(linkBody.properties).filter(([k]) => k !== 'visibility')), is_private: { type: 'boolean' } },
-};
-export const listBody = {
-  type: 'object',
-  properties: { name: { type: 'string', maxLength: LIMITS.name }, description: { type: ['string', 'null'], maxLength: LIMITS.description }, visibility },
-};
-export const tagBody = { type: 'object', properties: { name: { type: 'string', maxLength: LIMITS.name }, visibility } };
-export const noteV1Body = {
-  type: 'object',
-  properties: { link_id: { type: 'integer' }, note: { type: 'string', maxLength: LIMITS.note }, is_private: { type: 'boolean' } },
-};
-export const noteBody = {
-  type: 'object',
-  properties: { link_id: { type: 'integer' }, note: { type: 'string', maxLength: LIMITS.note }, visibility },
-};

@@ -10,7 +10,8 @@ import { envelope, readPage, requestBase } from '../../pagination.js';
 import { collectionJson, listCollections, type CollectionKind } from '../../store/collections.js';
 import { linksOfCollection } from '../../store/links.js';
 import { createCollection, deleteCollection, patchCollection, viewableCollection } from '../../actions/collections.js';
-import { bodyOf, callerOf, idOf, queryOf } from '../common.js';
+import { callerOf, idOf, queryOf } from '../common.js';
+import { collectionBodyFor } from '../../bodies/collections.js';
 import { doc, enumOf, idParams, linkV1Schema, v1PageQuery, v1Paginated } from '../schemas.js';
 import { v1 } from './json.js';
 import { declareRoute } from '../../../kit/route.js';
@@ -33,10 +34,6 @@ export function v1CollectionRoutes(app: FastifyInstance, deps: Deps, kind: Colle
   };
   if (kind === 'lists') props.description = { type: ['string', 'null'] };
   const schema = { type: 'object', properties: props };
-  const body = {
-    type: 'object',
-    properties: { name: { type: 'string' }, is_private: { type: 'boolean' }, ...(kind === 'lists' ? { description: { type: ['string', 'null'] } } : {}) },
-  };
   const json = (r: Parameters<typeof collectionJson>[1]) => v1(collectionJson(kind, r));
 
   app.get(
@@ -65,8 +62,8 @@ export function v1CollectionRoutes(app: FastifyInstance, deps: Deps, kind: Colle
     },
   );
 
-  app.post(base, { schema: doc('v1', `Create a ${one} (v1): 201`, { body, ok: schema, okStatus: 201 }) }, async (req, reply) =>
-    reply.code(201).send(json(createCollection(deps, callerOf(req), kind, bodyOf(req), { v1: true }))),
+  app.post(base, { schema: doc('v1', `Create a ${one} (v1): 201`, { body: collectionBodyFor(kind, { create: true, v1: true }).schema, ok: schema, okStatus: 201 }) }, async (req, reply) =>
+    reply.code(201).send(json(createCollection(deps, callerOf(req), kind, req.body, { v1: true }))),
   );
 
   const oneSchema = kind === 'lists' ? { type: 'object', properties: { ...props, links: { type: 'string', description: 'URL of /api/v1/lists/{id}/links' } } } : schema;
@@ -95,8 +92,8 @@ export function v1CollectionRoutes(app: FastifyInstance, deps: Deps, kind: Colle
     app.route({
       method,
       url: base + '/:id',
-      schema: doc('v1', `Update a ${one} (v1)`, { params: idParams, body, ok: schema }),
-      handler: async (req) => json(patchCollection(deps, callerOf(req), kind, idOf(req, model), bodyOf(req), { v1: true })),
+      schema: doc('v1', `Update a ${one} (v1)`, { params: idParams, body: collectionBodyFor(kind, { create: false, v1: true }).schema, ok: schema }),
+      handler: async (req) => json(patchCollection(deps, callerOf(req), kind, idOf(req, model), req.body, { v1: true })),
     });
   }
 

@@ -16,8 +16,9 @@ import { envelope, readPage } from '../../pagination.js';
 import { linkWithRelations, visibleUrlExists, type LinkSearch } from '../../store/links.js';
 import { findOwnByName, type CollectionKind } from '../../store/collections.js';
 import { createLink, deleteLink, patchLink, viewableLink } from '../../actions/links.js';
-import { bodyOf, callerOf, flag, idList, idOf, queryOf } from '../common.js';
-import { doc, enumOf, idParams, linkV1Body, linkV1Schema, v1PageQuery, v1Paginated } from '../schemas.js';
+import { callerOf, flag, idList, idOf, queryOf } from '../common.js';
+import { doc, enumOf, idParams, linkV1Schema, v1PageQuery, v1Paginated } from '../schemas.js';
+import { linkUpdateV1Body, newLinkV1Body } from '../../bodies/links.js';
 import { SEARCH_ORDER, searchLinksPage } from '../v2/search.js';
 import { v1 } from './json.js';
 
@@ -209,8 +210,8 @@ export function v1LinkRoutes(app: FastifyInstance, deps: Deps): void {
     return v1(linkWithRelations(deps.db, caller, viewableLink(deps, caller, idOf(req, 'Link'))));
   });
 
-  app.post('/api/v1/links', { schema: doc('v1', 'Create a link (v1): 201', { body: linkV1Body, ok: linkV1Schema, okStatus: 201 }) }, async (req, reply) => {
-    const link = await createLink(deps, callerOf(req), bodyOf(req), { v1: true });
+  app.post('/api/v1/links', { schema: doc('v1', 'Create a link (v1): 201', { body: newLinkV1Body.schema, ok: linkV1Schema, okStatus: 201 }) }, async (req, reply) => {
+    const link = await createLink(deps, callerOf(req), req.body, { v1: true });
     return reply.code(201).send(v1(link));
   });
 
@@ -218,8 +219,8 @@ export function v1LinkRoutes(app: FastifyInstance, deps: Deps): void {
     app.route({
       method,
       url: '/api/v1/links/:id',
-      schema: doc('v1', 'Update a link (v1)', { params: idParams, body: linkV1Body, ok: linkV1Schema }),
-      handler: async (req) => v1(patchLink(deps, callerOf(req), idOf(req, 'Link'), bodyOf(req), { v1: true })),
+      schema: doc('v1', 'Update a link (v1)', { params: idParams, body: linkUpdateV1Body.schema, ok: linkV1Schema }),
+      handler: async (req) => v1(patchLink(deps, callerOf(req), idOf(req, 'Link'), req.body, { v1: true })),
     });
   }
 

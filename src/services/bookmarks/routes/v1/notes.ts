@@ -7,26 +7,17 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { canView } from '../../access.js';
 import { forbiddenEmpty, notFound } from '../../errors.js';
-import { Check, type Input } from '../../validate.js';
+import { Check } from '../../validate.js';
+import { newNoteV1Body, noteUpdateV1Body } from '../../bodies/notes.js';
 import { envelope, readPage } from '../../pagination.js';
 import { getLink } from '../../store/links.js';
 import { noteJson, notesOfLink } from '../../store/notes.js';
 import { createNote, deleteNote, patchNote } from '../../actions/notes.js';
-import { bodyOf, callerOf, idOf, queryOf } from '../common.js';
-import { doc, idParams, noteSchema, noteV1Body, v1Object, v1PageQuery, v1Paginated } from '../schemas.js';
+import { callerOf, idOf, queryOf } from '../common.js';
+import { doc, idParams, noteSchema, v1Object, v1PageQuery, v1Paginated } from '../schemas.js';
 import { v1 } from './json.js';
 
 const noteV1Schema = v1Object(noteSchema);
-
-/** A v1 note body as the v2 actions read it: `is_private` becomes `visibility` (a v2 `visibility` is ignored). */
-function asV2Note(deps: Deps, input: Input): Input {
-  const { is_private: isPrivate, visibility: _ignored, ...rest } = input;
-  if (isPrivate === undefined || isPrivate === null) return rest;
-  const c = new Check({ is_private: isPrivate });
-  const p = c.boolean('is_private');
-  c.done();
-  return { ...rest, visibility: p ? 3 : deps.guestAccess ? 1 : 2 };
-}
 
 export function v1NoteRoutes(app: FastifyInstance, deps: Deps): void {
   app.get(
@@ -52,16 +43,16 @@ export function v1NoteRoutes(app: FastifyInstance, deps: Deps): void {
     },
   );
 
-  app.post('/api/v1/notes', { schema: doc('v1', 'Add a note to a link (v1): 201', { body: noteV1Body, ok: noteV1Schema, okStatus: 201 }) }, async (req, reply) =>
-    reply.code(201).send(v1(noteJson(createNote(deps, callerOf(req), asV2Note(deps, bodyOf(req)))))),
+  app.post('/api/v1/notes', { schema: doc('v1', 'Add a note to a link (v1): 201', { body: newNoteV1Body.schema, ok: noteV1Schema, okStatus: 201 }) }, async (req, reply) =>
+    reply.code(201).send(v1(noteJson(createNote(deps, callerOf(req), req.body, { v1: true })))),
   );
 
   for (const method of ['PATCH', 'PUT'] as const) {
     app.route({
       method,
       url: '/api/v1/notes/:id',
-      schema: doc('v1', 'Update a note (v1)', { params: idParams, body: noteV1Body, ok: noteV1Schema }),
-      handler: async (req) => v1(noteJson(patchNote(deps, callerOf(req), idOf(req, 'Note'), asV2Note(deps, bodyOf(req))))),
+      schema: doc('v1', 'Update a note (v1)', { params: idParams, body: noteUpdateV1Body.schema, ok: noteV1Schema }),
+      handler: async (req) => v1(noteJson(patchNote(deps, callerOf(req), idOf(req, 'Note'), req.body, { v1: true }))),
     });
   }
 

@@ -3,17 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.js';
 import type { CollectionKind } from '../../store/collections.js';
 import { bulkCreateCollections, bulkCreateLinks, bulkDelete, bulkEditCollections, bulkEditLinks } from '../../actions/bulk.js';
-import { bodyOf, callerOf } from '../common.js';
-import { doc, enumOf, linkBody, linkFullSchema, listBody, listSchema, tagBody, tagSchema } from '../schemas.js';
-import { ATTACH_MODES, BULK_DELETE_TYPES, VISIBILITIES } from '../../validate.js';
-
-const visibilityEdit = { type: ['integer', 'null'], enum: [...VISIBILITIES, null], description: 'null (or 0): left as it is' };
+import { callerOf } from '../common.js';
+import { bulkCollectionEditBody, bulkCollectionsBody, bulkDeleteBody, bulkLinkEditBody, bulkLinksBody } from '../../bodies/bulk.js';
+import { doc, linkFullSchema, listSchema, tagSchema } from '../schemas.js';
 
 export function bulkRoutes(app: FastifyInstance, deps: Deps): void {
-  app.post(
-    '/api/v2/bulk/links',
-    { schema: doc('Bulk', 'Create several links', { body: { type: 'object', properties: { models: { type: 'array', items: linkBody } } }, ok: { type: 'array', items: linkFullSchema } }) },
-    async (req) => bulkCreateLinks(deps, callerOf(req), bodyOf(req)),
+  app.post('/api/v2/bulk/links', { schema: doc('Bulk', 'Create several links', { body: bulkLinksBody.schema, ok: { type: 'array', items: linkFullSchema } }) }, async (req) =>
+    bulkCreateLinks(deps, callerOf(req), req.body),
   );
 
   for (const kind of ['lists', 'tags'] as CollectionKind[]) {
@@ -21,11 +17,11 @@ export function bulkRoutes(app: FastifyInstance, deps: Deps): void {
       `/api/v2/bulk/${kind}`,
       {
         schema: doc('Bulk', `Create several ${kind}`, {
-          body: { type: 'object', properties: { models: { type: 'array', items: kind === 'lists' ? listBody : tagBody } } },
+          body: bulkCollectionsBody(kind).schema,
           ok: { type: 'array', items: kind === 'lists' ? listSchema : tagSchema },
         }),
       },
-      async (req) => bulkCreateCollections(deps, callerOf(req), kind, bodyOf(req)),
+      async (req) => bulkCreateCollections(deps, callerOf(req), kind, req.body),
     );
   }
 
@@ -33,21 +29,11 @@ export function bulkRoutes(app: FastifyInstance, deps: Deps): void {
     '/api/v2/bulk/links',
     {
       schema: doc('Bulk', 'Edit several links: tags and lists (append or replace) and visibility; null where the caller may not edit', {
-        body: {
-          type: 'object',
-          properties: {
-            models: { type: 'array', items: { type: 'integer' } },
-            tags: { type: 'array', items: { type: ['integer', 'string'] } },
-            tags_mode: enumOf(ATTACH_MODES),
-            lists: { type: 'array', items: { type: ['integer', 'string'] } },
-            lists_mode: enumOf(ATTACH_MODES),
-            visibility: visibilityEdit,
-          },
-        },
+        body: bulkLinkEditBody.schema,
         ok: { type: 'array', items: { anyOf: [linkFullSchema, { type: 'null' }] } },
       }),
     },
-    async (req) => bulkEditLinks(deps, callerOf(req), bodyOf(req)),
+    async (req) => bulkEditLinks(deps, callerOf(req), req.body),
   );
 
   for (const kind of ['lists', 'tags'] as CollectionKind[]) {
@@ -55,11 +41,11 @@ export function bulkRoutes(app: FastifyInstance, deps: Deps): void {
       `/api/v2/bulk/${kind}`,
       {
         schema: doc('Bulk', `Edit the visibility of several ${kind}; null where the caller may not edit`, {
-          body: { type: 'object', properties: { models: { type: 'array', items: { type: 'integer' } }, visibility: visibilityEdit } },
+          body: bulkCollectionEditBody.schema,
           ok: { type: 'array', items: { anyOf: [kind === 'lists' ? listSchema : tagSchema, { type: 'null' }] } },
         }),
       },
-      async (req) => bulkEditCollections(deps, callerOf(req), kind, bodyOf(req)),
+      async (req) => bulkEditCollections(deps, callerOf(req), kind, req.body),
     );
   }
 
@@ -67,10 +53,10 @@ export function bulkRoutes(app: FastifyInstance, deps: Deps): void {
     '/api/v2/bulk/delete',
     {
       schema: doc('Bulk', 'Move several links, lists or tags to the trash: an object id -> deleted?', {
-        body: { type: 'object', required: ['type', 'models'], properties: { type: enumOf(BULK_DELETE_TYPES), models: { type: 'array', items: { type: 'integer' } } } },
+        body: bulkDeleteBody.schema,
         ok: { type: 'object', additionalProperties: { type: 'boolean' } },
       }),
     },
-    async (req) => bulkDelete(deps, callerOf(req), bodyOf(req)),
+    async (req) => bulkDelete(deps, callerOf(req), req.body),
   );
 }

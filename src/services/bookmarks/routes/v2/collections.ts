@@ -7,8 +7,9 @@ import { orderOf, pagedQuery, pageOf } from '../queries.js';
 import { collectionJson, LIST_ORDER, listCollections, TAG_ORDER, type CollectionKind } from '../../store/collections.js';
 import { LINK_ORDER, linksOfCollection } from '../../store/links.js';
 import { createCollection, deleteCollection, patchCollection, viewableCollection } from '../../actions/collections.js';
-import { bodyOf, callerOf, idOf } from '../common.js';
-import { doc, idParams, linkSchema, listBody, listSchema, paginated, tagBody, tagSchema } from '../schemas.js';
+import { callerOf, idOf } from '../common.js';
+import { collectionBodyFor } from '../../bodies/collections.js';
+import { doc, idParams, linkSchema, listSchema, paginated, tagSchema } from '../schemas.js';
 
 const linksQuery = pagedQuery(LINK_ORDER);
 
@@ -19,7 +20,6 @@ export function collectionRoutes(app: FastifyInstance, deps: Deps, kind: Collect
   const model = kind === 'lists' ? 'LinkList' : 'Tag';
   const order = kind === 'lists' ? LIST_ORDER : TAG_ORDER;
   const schema = kind === 'lists' ? listSchema : tagSchema;
-  const body = kind === 'lists' ? listBody : tagBody;
   const json = (r: Parameters<typeof collectionJson>[1]) => collectionJson(kind, r);
 
   declareRoute(app, {
@@ -33,7 +33,9 @@ export function collectionRoutes(app: FastifyInstance, deps: Deps, kind: Collect
     },
   });
 
-  app.post(base, { schema: doc(tag, `Create a ${one}`, { body, ok: schema }) }, async (req) => json(createCollection(deps, callerOf(req), kind, bodyOf(req))));
+  app.post(base, { schema: doc(tag, `Create a ${one}`, { body: collectionBodyFor(kind, { create: true }).schema, ok: schema }) }, async (req) =>
+    json(createCollection(deps, callerOf(req), kind, req.body)),
+  );
 
   app.get(base + '/:id', { schema: doc(tag, `Get a ${one}`, { params: idParams, ok: schema }) }, async (req) => {
     const row = viewableCollection(deps, callerOf(req), kind, idOf(req, model));
@@ -49,8 +51,8 @@ export function collectionRoutes(app: FastifyInstance, deps: Deps, kind: Collect
     app.route({
       method,
       url: base + '/:id',
-      schema: doc(tag, `Update a ${one} (any subset of the fields)`, { params: idParams, body, ok: schema }),
-      handler: async (req) => json(patchCollection(deps, callerOf(req), kind, idOf(req, model), bodyOf(req))),
+      schema: doc(tag, `Update a ${one} (any subset of the fields)`, { params: idParams, body: collectionBodyFor(kind, { create: false }).schema, ok: schema }),
+      handler: async (req) => json(patchCollection(deps, callerOf(req), kind, idOf(req, model), req.body)),
     });
   }
 

@@ -8,8 +8,9 @@ import { orderOf, pagedQuery, pageOf } from '../queries.js';
 import { getLink, LINK_ORDER, linkJson, linkWithRelations, listLinks, visibleUrlExists } from '../../store/links.js';
 import { notesOfLink, noteJson, NOTE_ORDER } from '../../store/notes.js';
 import { createLink, deleteLink, ownLink, patchLink, requireUser, viewableLink } from '../../actions/links.js';
-import { bodyOf, callerOf, idOf, queryOf } from '../common.js';
-import { doc, idParams, linkBody, linkFullSchema, linkSchema, noteSchema, paginated } from '../schemas.js';
+import { callerOf, idOf, queryOf } from '../common.js';
+import { doc, idParams, linkFullSchema, linkSchema, noteSchema, paginated } from '../schemas.js';
+import { linkUpdateBody, newLinkBody } from '../../bodies/links.js';
 import { forbiddenEmpty } from '../../errors.js';
 import { canView } from '../../access.js';
 import { notFound } from '../../errors.js';
@@ -78,8 +79,8 @@ export function linkRoutes(app: FastifyInstance, deps: Deps): void {
     },
   });
 
-  app.post('/api/v2/links', { schema: doc('Links', 'Create a link (title and description fetched from the page when omitted)', { body: linkBody, ok: linkFullSchema }) }, async (req) =>
-    createLink(deps, callerOf(req), bodyOf(req)),
+  app.post('/api/v2/links', { schema: doc('Links', 'Create a link (title and description fetched from the page when omitted)', { body: newLinkBody.schema, ok: linkFullSchema }) }, async (req) =>
+    createLink(deps, callerOf(req), req.body),
   );
 
   app.get('/api/v2/links/:id', { schema: doc('Links', 'Get a link with its lists and tags', { params: idParams, ok: linkFullSchema }) }, async (req) => {
@@ -91,8 +92,8 @@ export function linkRoutes(app: FastifyInstance, deps: Deps): void {
     app.route({
       method,
       url: '/api/v2/links/:id',
-      schema: doc('Links', 'Update a link (any subset of the fields)', { params: idParams, body: linkBody, ok: linkFullSchema }),
-      handler: async (req) => patchLink(deps, callerOf(req), idOf(req, 'Link'), bodyOf(req)),
+      schema: doc('Links', 'Update a link (any subset of the fields)', { params: idParams, body: linkUpdateBody.schema, ok: linkFullSchema }),
+      handler: async (req) => patchLink(deps, callerOf(req), idOf(req, 'Link'), req.body),
     });
   }
 
