@@ -83,8 +83,12 @@ function refused(v: JsonValue, t: SqlType): ValueError {
   return new ValueError(`invalid ${typeof v === 'string' ? 'value' : 'type'}: ${describe(v)}, expected ${expectedText(t)}`);
 }
 
+/** A VARIANT NOT NULL slot reads JSON null as the VARIANT null (a value), as Feldera's reader does; a nullable one as SQL NULL. */
+export const isVariantNotNull = (t: SqlType): boolean => t.kind === 'VARIANT' && !t.nullable;
+
 /** Convert a JSON value to the internal form of type t. Throws ValueError with a Feldera-like message. */
 export function fromJson(v: JsonValue | undefined, t: SqlType): Value {
+  if (v === null && isVariantNotNull(t)) return canonicalJson(null);
   if (v === null || v === undefined) return null;
   switch (t.kind) {
     case 'BOOLEAN':
@@ -192,6 +196,7 @@ function rowFromJson(v: JsonValue, t: SqlType): Value {
   }
   return fields.map((f, i) => {
     const x = given[i];
+    if (x === null && isVariantNotNull(f.type)) return canonicalJson(null);
     if (x === null || x === undefined) {
       if (!f.type.nullable) throw new ValueError(`invalid type: null, expected ${expectedText(f.type)} for the NOT NULL field \`${f.name}\``);
       return null;

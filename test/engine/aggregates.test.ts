@@ -50,6 +50,41 @@ describe('ARG_MAX and ARG_MIN with FILTER and GROUP BY, Feldera-style (a table, 
   });
 });
 
+describe('ARRAY_AGG without ORDER BY lists elements in the order of the aggregate input row, as Feldera', () => {
+  const row = (g: number, v: number | null, k: number | null, s: string | null) => ({ table: 't', op: 'insert' as const, row: { G: g, V: v, K: k, S: s } });
+  const rows = [row(0, 9, 1, 'x'), row(0, 2, 8, 'y'), row(1, null, 5, 'p'), row(0, 2, 3, null), row(1, 4, 4, 'q'), row(1, 4, 4, 'q')];
+
+  it('orders every call by (first argument, second argument, ...) with NULLs first, not each by its own value', () => {
+    const c = prog('CREATE VIEW a AS SELECT ARRAY_AGG(v) AS av, ARRAY_AGG(k) AS ak FROM t;').newCircuit();
+    c.step(rows);
+    // input rows (v, k) sorted: (NULL,5) (2,3) (2,8) (4,4) (4,4) (9,1)
+    expect(c.contents('a')[0]!.row).toEqual({ AV: [null, 2, 2, 4, 4, 9], AK: [5, 3, 8, 4, 4, 1] });
+  });
+
+  it('per group, with a ROW argument, and FILTER leaving a group empty answers []', () => {
+    const c = prog(`CREATE VIEW a AS SELECT g, ARRAY_AGG(ROW(s, v)) AS ar, ARRAY_AGG(k) AS ak,
+      ARRAY_AGG(k) FILTER (WHERE v > 5) AS af FROM t GROUP BY g;`).newCircuit();
+    c.step(rows);
+    const byG = Object.fromEntries(c.contents('a').map(({ row: r }) => [r.G as number, r]));
+    const R2 = (s: string | null, v: number | null) => ({ EXPR$0: s, EXPR$1: v });
+    // group 0 input rows ((s, v), k): ((NULL,2),3) ((x,9),1) ((y,2),8)
+    expect(byG[0]).toEqual({ G: 0, AR: [R2(null, 2), R2('x', 9), R2('y', 2)], AK: [3, 1, 8], AF: [1] });
+    expect(byG[1]).toEqual({ G: 1, AR: [R2('p', null), R2('q', 4), R2('q', 4)], AK: [5, 4, 4], AF: [] });
+  });
+
+  it('keeps the order through deletes', () => {
+    const c = prog('CREATE VIEW a AS SELECT ARRAY_AGG(v) AS av, ARRAY_AGG(k) AS ak FROM t;').newCircuit();
+    c.step(rows);
+    c.step([
+      { ...rows[1]!, op: 'delete' as const },
+      { ...rows[4]!, op: 'delete' as const },
+    ]);
+    expect(c.contents('a')[0]!.row).toEqual({ AV: [null, 2, 4, 9], AK: [5, 3, 4, 1] });
+    c.step(rows.filter((_, i) => i !== 1 && i !== 4).map((r) => ({ ...r, op: 'delete' as const })));
+    expect(c.contents('a')[0]!.row).toEqual({ AV: [], AK: [] });
+  });
+});
+
 describe('aggregate results', () => {
   const rows = [R(1, 10, 'a', true, 1.5, '1.00'), R(3, 30, 'c', false, 2.5, '2.00'), R(3, 20, 'b', true, 4, '4.00'), R(null, 40, null, null, null, null)];
   it.each<[string, TRow[], unknown]>([
@@ -77,7 +112,8 @@ describe('aggregate results', () => {
     ['ARRAY_AGG(s ORDER BY v, k)', rows, ['a', 'b', 'c', null]],
     ['ARRAY_AGG(s ORDER BY v NULLS FIRST, k)', rows, [null, 'a', 'b', 'c']],
     ['ARRAY_AGG(k) FILTER (WHERE b)', rows, [10, 20]],
-    ['ARRAY_AGG(v)', [], null],
+    ['ARRAY_AGG(v)', [], []], // Feldera answers an empty array for no rows (its empty-set and FILTER tests)
+    ['ARRAY_AGG(v) FILTER (WHERE v > 100)', rows, []],
     ['BIT_AND(v)', [R(7), R(3), R(null)], 3],
     ['BIT_OR(v)', [R(4), R(1), R(null)], 5],
     ['BIT_XOR(v)', [R(6), R(3)], 5],
@@ -87,6 +123,7 @@ describe('aggregate results', () => {
     ['COUNTIF(b)', rows, 2],
     ['COUNTIF(v > 5)', rows, 0],
     ['COUNTIF(b)', [], 0],
+    ['COUNTIF(DISTINCT v > 1)', rows, 2], // Feldera counts the rows where it holds (DISTINCT of a boolean would be 1)
     ['COUNT(v, s)', rows, 3],
     ['MODE(v)', rows, 3],
     ['MODE(s)', rows, 'a'], // all tied at 1: the smallest
@@ -103,7 +140,12 @@ describe('aggregate results', () => {
     ['STDDEV(x)', rows, Math.sqrt(19 / 12)],
     ['VAR_SAMP(x)', [R(1, 1, null, null, 2)], null],
     ['VAR_POP(x)', [R(1, 1, null, null, 2)], 0],
-    ['VAR_POP(v)', rows, 0], // integer result: 8/9 truncates to 0
+    ['VAR_POP(v)', rows, 1], // integers as Feldera: 1, 3, 3: (19 - 49/3) / 3 = (19 - 16) / 3 = 1 (the exact 8/9 would truncate to 0)
+    ['STDDEV_SAMP(v)', [R(5), R(4)], 1], // sqrt((41 - 81/2) / 1) = 1 (sqrt 0.5 would truncate to 0)
+    ['STDDEV_POP(v)', [R(5), R(4)], 0], // sqrt((41 - 40) / 2) = 0
+    ['STDDEV_POP(v)', [R(4), R(2), R(2)], 1], // sqrt((24 - 64/3) / 3) = sqrt(1) (sqrt 0.89 would truncate to 0)
+    ['VAR_SAMP(v)', [R(5), R(2)], 5], // (29 - 49/2) / 1 = 5 (the exact 4.5 would truncate to 4)
+    ['STDDEV_SAMP(v)', [R(-3), R(2), R(7)], 5], // (62 - 36/3) / 2 = 25, root 5; negatives squared exactly
     ['VAR_SAMP(k)', rows, 166], // 10, 30, 20, 40: 500/3 truncated
     ['VAR_POP(d)', rows, '1.55'], // 1, 2, 4: 14/9 = 1.555... truncated to the argument's scale
     ['STDDEV_SAMP(d)', rows, '1.52'],

@@ -9,11 +9,16 @@ export const FN_VIEWS: Array<[string, string?]> = [
   // integer and DECIMAL variance keep the argument type (truncated)
   [
     'SELECT a, VAR_POP(b) AS vp, VAR_SAMP(b) AS vs, STDDEV_POP(b) AS sp, VAR_POP(d) AS vd, VAR_SAMP(d) AS vsd FROM t GROUP BY a',
-    'SELECT a, TRUNC(VAR_POP(b)) AS vp, TRUNC(VAR_SAMP(b)) AS vs, TRUNC(STDDEV_POP(b)) AS sp, TRUNC(VAR_POP(d), 2) AS vd, TRUNC(VAR_SAMP(d), 2) AS vsd FROM t GROUP BY a',
+    // integers: Feldera's integer formula, (Q - S*S/n) / n (or n - 1), each division truncating; STDDEV its truncated root
+    `SELECT a, DIV(SUM(b::numeric * b) - DIV(SUM(b::numeric) * SUM(b), NULLIF(COUNT(b), 0)), NULLIF(COUNT(b), 0)) AS vp,
+      DIV(SUM(b::numeric * b) - DIV(SUM(b::numeric) * SUM(b), NULLIF(COUNT(b), 0)), NULLIF(COUNT(b) - 1, 0)) AS vs,
+      TRUNC(SQRT(DIV(SUM(b::numeric * b) - DIV(SUM(b::numeric) * SUM(b), NULLIF(COUNT(b), 0)), NULLIF(COUNT(b), 0)))) AS sp,
+      TRUNC(VAR_POP(d), 2) AS vd, TRUNC(VAR_SAMP(d), 2) AS vsd FROM t GROUP BY a`,
   ],
   ['SELECT a, COVAR_POP(x, b) AS cp, COVAR_SAMP(x, b) AS cs, REGR_COUNT(x, b) AS rc, REGR_SXX(x, b) AS rxx, REGR_SYY(x, b) AS ryy FROM t GROUP BY a'],
   ['SELECT a, ARRAY_AGG(b ORDER BY b DESC, id) AS ab, ARRAY_AGG(DISTINCT s ORDER BY s) AS ds FROM t GROUP BY a'],
-  ['SELECT ARRAY_AGG(id ORDER BY id) FILTER (WHERE flag) AS ids, BIT_OR(a) AS bo FROM t'],
+  // ARRAY_AGG over no rows: [] as Feldera answers; Postgres answers NULL
+  ['SELECT ARRAY_AGG(id ORDER BY id) FILTER (WHERE flag) AS ids, BIT_OR(a) AS bo FROM t', "SELECT COALESCE(ARRAY_AGG(id ORDER BY id) FILTER (WHERE flag), '{}') AS ids, BIT_OR(a) AS bo FROM t"],
   ['SELECT a, MODE(b) AS mb FROM t GROUP BY a', 'SELECT a, mode() WITHIN GROUP (ORDER BY b) AS mb FROM t GROUP BY a'],
   [
     'SELECT a, COUNTIF(flag) AS cf, LOGICAL_AND(flag) AS la, LOGICAL_OR(flag) AS lo FROM t GROUP BY a',

@@ -145,6 +145,34 @@ describe('ROW types', () => {
     expect(contents(c, 'back')).toEqual([{ V: null }, { V: { CITY: 'Boston', NUMBER: 10, PRICE: 1.5, STREET: 'Main' } }, { V: { CITY: 'Paris', NUMBER: null, PRICE: null, STREET: null } }]);
   });
 
+  it("table.column.field names with a subscript after them (Feldera's t.c.f[2]), user and anonymous row types", () => {
+    const c = program(`CREATE TYPE ints AS (xs INT ARRAY, n INT);
+CREATE TABLE rt (id INT, a ints, b ROW(v VARCHAR ARRAY));
+CREATE VIEW v AS SELECT id, rt.a.xs[2] AS x2, rt.b.v[1] AS v1, a.xs[3] AS x3, rt.a.n AS n FROM rt;`).newCircuit();
+    c.step([{ table: 'rt', op: 'insert', row: { ID: 1, A: { XS: [10, 20], N: 7 }, B: { V: ['p', 'q'] } } as never }]);
+    expect(contents(c, 'v')).toEqual([{ ID: 1, X2: 20, V1: 'p', X3: null, N: 7 }]);
+    expect(errors('CREATE TABLE rt (id INT, b ROW(v INT ARRAY));\nCREATE VIEW v AS SELECT rt.nope.v[1] AS x FROM rt;')[0]!.message).toMatch(/nope/);
+  });
+
+  it('a JSON null in a VARIANT NOT NULL field is the VARIANT null, in a nullable one SQL NULL (as Feldera reads them)', () => {
+    const c = program(`CREATE TABLE vt (id INT, r ROW(i1 VARIANT NULL, i2 VARIANT NOT NULL) ARRAY NOT NULL);
+CREATE VIEW v AS SELECT id, TYPEOF(r[1].i2) AS t2, r[1].i1 IS NULL AS n1, r[1].i2 IS NULL AS n2, TYPEOF(r[2].i2) AS t22 FROM vt;`).newCircuit();
+    c.step([
+      {
+        table: 'vt',
+        op: 'insert',
+        row: {
+          ID: 1,
+          R: [
+            { i1: null, i2: null },
+            { i1: '2', i2: '3' },
+          ],
+        } as never,
+      },
+    ]);
+    expect(contents(c, 'v')).toEqual([{ ID: 1, T2: 'VARIANT', N1: true, N2: false, T22: 'VARCHAR' }]);
+  });
+
   it('ROW(...) with expressions is a constructor, not a type', () => {
     const p2 = program(`CREATE TABLE t (a INT, b BOOLEAN);
       CREATE MATERIALIZED VIEW v AS SELECT ROW(NOT b, CASE WHEN a > 1 THEN 'big' ELSE 'small' END, a IS NULL, b AND TRUE) AS r FROM t;`);

@@ -102,6 +102,16 @@ CREATE VIEW v AS SELECT plus1(x) AS a, maybe(x) AS b, money(d) AS m, text_of(x) 
     expect(c.contents('v')).toEqual([{ row: { a: 5, b: 5, m: '2.5', s: '8', n: null, k: 7 }, weight: 1 }]);
   });
 
+  it("a TIMESTAMP WITH TIME ZONE constant written with UTC (as Feldera's tests declare d_tz())", () => {
+    const p = prog(`
+CREATE FUNCTION d_tz() RETURNS TIMESTAMP WITH TIME ZONE NOT NULL AS CAST('1970-01-01 00:00:00 UTC' AS TIMESTAMP WITH TIME ZONE);
+CREATE TABLE t (c TIMESTAMP WITH TIME ZONE);
+CREATE VIEW v AS SELECT TIMESTAMPDIFF(SECOND, d_tz(), c) AS s FROM t;`);
+    const c = p.newCircuit();
+    c.step([{ table: 't', op: 'insert', row: { c: '1970-01-01 01:00:05' } }]);
+    expect(c.contents('v')).toEqual([{ row: { s: 3605 }, weight: 1 }]);
+  });
+
   it('a NULL given to a NOT NULL parameter refuses the step (Feldera panics); nothing is applied', () => {
     const c = prog(`
 CREATE TABLE t (x INT);

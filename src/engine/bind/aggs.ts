@@ -27,13 +27,40 @@ export function aggCallArgs(e: Expr & { k: 'func' }, ctx: BindCtx): AggCallArgs 
   };
 }
 
+/**
+ * Feldera's element order for ARRAY_AGG without ORDER BY: an aggregate folds its group's rows in the order of
+ * the aggregate's input row, the tuple of every call's arguments and FILTER condition in the order they are
+ * written (the projection Calcite puts under the aggregate; the group keys, equal within a group, add nothing),
+ * NULLs first. So `ARRAY_AGG(c1), ARRAY_AGG(c2)` list c2 in the order of (c1, c2), not by c2's value. Returns the
+ * calls with that order made explicit; DISTINCT calls and calls with their own ORDER BY keep theirs (value order).
+ */
+export function withInputRowOrder(calls: Array<Expr & { k: 'func' }>, keyOf: (e: Expr) => string): Array<Expr & { k: 'func' }> {
+  const row: Expr[] = [];
+  const seen = new Set<string>();
+  const add = (e: Expr): void => {
+    const k = keyOf(e);
+    if (!seen.has(k)) {
+      seen.add(k);
+      row.push(e);
+    }
+  };
+  for (const c of calls) {
+    if (!c.star) c.args.forEach(add);
+    if (c.filter) add(c.filter);
+  }
+  if (row.length < 2) return calls; // one input column: its value order already
+  const order = row.map((expr) => ({ expr, asc: true, nullsFirst: true }));
+  return calls.map((c) => (c.name === 'ARRAY_AGG' && !c.distinct && !c.orderBy?.length ? { ...c, orderBy: order } : c));
+}
+
 /** Bind one aggregate call against the input scope. */
 export function bindAggCall(e: Expr & { k: 'func' }, ctx: BindCtx): BoundAgg {
   const inner: BindCtx = { scope: ctx.scope, session: ctx.session, clause: 'an aggregate argument', special: ctx.special };
   const b = bindAggregate(e.name, aggCallArgs(e, inner), e.pos);
   const filter = e.filter ? bindCondition(e.filter, { ...inner, clause: 'FILTER' }).fn : undefined;
   return {
-    spec: { make: b.make, arg: b.arg, filter, distinct: e.distinct && !e.star, ignoreNulls: b.ignoreNulls },
+    // COUNTIF(DISTINCT c) counts the rows where c holds, as Feldera answers (its COUNTIF is COUNT(*) FILTER (WHERE c))
+    spec: { make: b.make, arg: b.arg, filter, distinct: e.distinct && !e.star && e.name !== 'COUNTIF', ignoreNulls: b.ignoreNulls },
     type: b.type,
   };
 }

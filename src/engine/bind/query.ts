@@ -11,7 +11,7 @@ import { canon, Scope, type ScopeColumn } from './scope.js';
 import { type BoundQuery, type Env, type Rel, conjuncts, filterNode, mapNode, walkExpr } from './env.js';
 import { AGG_NAMES, bindCondition, bindExpr, coerce, exprKey, type BindCtx } from './expr.js';
 import type { BExpr } from './bexpr.js';
-import { bindAggCall, containsAgg } from './aggs.js';
+import { bindAggCall, containsAgg, withInputRowOrder } from './aggs.js';
 import { expandGroupingSets } from './grouping-sets.js';
 import { addSemiJoin, subqueryConjunct, type SubConjunct } from './subquery-conditions.js';
 import { addWindows } from './window.js';
@@ -343,9 +343,10 @@ function bindAggregate(s: Select, itemExprs: Expr[], rel: Rel, env: Env, pre: Bi
     const t = temporalCall(c, rel.scope, env.session);
     if (t) temporal.set(i, t);
   });
+  const ordered = withInputRowOrder(calls, (e) => exprKey(e, rel.scope));
   const bound = calls.map((c, i) => {
     for (const a of c.args) if (containsAgg(a)) throw new SqlError('Aggregate expressions cannot be nested', a.pos, 'unsupported');
-    return bindAggCall(temporal.get(i)?.rest ?? c, { scope: rel.scope, session: env.session, clause: 'an aggregate', special: pre });
+    return bindAggCall(temporal.get(i)?.rest ?? ordered[i]!, { scope: rel.scope, session: env.session, clause: 'an aggregate', special: pre });
   });
   const global = s.groupBy.length === 0;
   const specs: AggSpec[] = bound.map((b) => b.spec);

@@ -621,8 +621,17 @@ export class Adapter {
         return { k: 'array', elems: v.elem.map((x: J) => this.expr(x)), pos };
       case 'CompoundFieldAccess': {
         let cur = this.expr(v.root);
+        // `t.c.f[2]`: leading dotted names after a bare name stay one name (the binder finds table, column and
+        // fields); after a parenthesized one, `(c).f`, they are field accesses
+        const rootKind = variant(v.root)[0];
+        let named = cur.k === 'col' && (rootKind === 'Identifier' || rootKind === 'CompoundIdentifier');
         for (const acc of v.access_chain) {
           const [ak, av] = variant(acc);
+          if (ak === 'Dot' && named && cur.k === 'col' && variant(av)[0] === 'Identifier') {
+            cur = { ...cur, parts: [...cur.parts, this.ident(variant(av)[1])] };
+            continue;
+          }
+          named = false;
           if (ak === 'Dot') {
             const [dk, dv] = variant(av);
             if (dk !== 'Identifier') this.unsupported('field access', e);

@@ -92,14 +92,14 @@ export function formatTime(ns: number): string {
   return out;
 }
 
-/** TIMESTAMP text 'YYYY-MM-DD[ T]HH:MM:SS[.ffffff]' (or a bare date, or RFC 3339 with an offset) to ms since the epoch. */
+/** TIMESTAMP text 'YYYY-MM-DD[ T]HH:MM:SS[.ffffff]' (or a bare date, or RFC 3339 with an offset, or a trailing UTC as TIMESTAMP WITH TIME ZONE literals write it) to ms since the epoch. */
 export function parseTimestamp(text: string): number | undefined {
   return canonicalTimestamp(text) ?? readTimestamp(text);
 }
 
 /** parseTimestamp's general reader (every form it takes); exported for tests. */
 export function readTimestamp(text: string): number | undefined {
-  const m = /^\s*(-?\d{1,4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?\s*(Z|[+-]\d{2}:?\d{2})?\s*$/.exec(text);
+  const m = /^\s*(-?\d{1,4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?\s*(Z|UTC|[+-]\d{2}:?\d{2})?\s*$/.exec(text);
   if (!m) return undefined;
   const days = parseDate(`${m[1]}-${m[2]}-${m[3]}`);
   if (days === undefined) return undefined;
@@ -109,7 +109,7 @@ export function readTimestamp(text: string): number | undefined {
   if (h > 23 || mi > 59 || s > 59) return undefined;
   const ms = m[7] ? Math.floor(+m[7].padEnd(9, '0') / 1e6) : 0;
   let offset = 0;
-  if (m[8] && m[8] !== 'Z') {
+  if (m[8] && m[8] !== 'Z' && m[8] !== 'UTC') {
     const sign = m[8][0] === '-' ? -1 : 1;
     const digits = m[8].slice(1).replace(':', '');
     offset = sign * (+digits.slice(0, 2) * 60 + +digits.slice(2)) * 60_000;

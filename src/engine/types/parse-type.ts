@@ -21,6 +21,8 @@ function lengthOf(payload: unknown): number | undefined {
   return undefined;
 }
 
+const SCHEMA_UNSIGNED: Record<string, 'UTINYINT' | 'USMALLINT' | 'UINTEGER' | 'UBIGINT'> = { UTINYINT: 'UTINYINT', USMALLINT: 'USMALLINT', UINTEGER: 'UINTEGER', UBIGINT: 'UBIGINT' };
+
 /** The SqlType of a parsed data_type; `userTypes` finds names that are not built-in types (CREATE TYPE, anonymous ROWs). */
 export function dataTypeToSql(dt: unknown, userTypes?: TypeResolver): SqlType {
   const [k, p] = variant(dt);
@@ -135,6 +137,10 @@ export function dataTypeToSql(dt: unknown, userTypes?: TypeResolver): SqlType {
       if (name.toUpperCase() === 'VARIANT' && !parts[0]?.quote_style) return mk('VARIANT');
       const user = parts.length === 1 ? userTypes?.(name, !!parts[0]?.quote_style) : undefined;
       if (user) return withNull(user, true);
+      // the unsigned kinds' names as schemas print them (typeToString; Feldera's UTINYINT ... UBIGINT), so a
+      // schema's column type text reads back (the ad-hoc query declares the pipeline's relations from it)
+      const unsigned = parts.length === 1 && !parts[0]?.quote_style ? SCHEMA_UNSIGNED[name.toUpperCase()] : undefined;
+      if (unsigned) return mk(unsigned);
       throw new TypeSyntaxError(`Unknown type '${name}'`);
     }
     default:

@@ -55,4 +55,11 @@ describe('canonical date and timestamp text', () => {
     expect(parseDate('2000-02-29')).toBe(Date.UTC(2000, 1, 29) / 86_400_000);
     expect(parseDate('1969-12-31')).toBe(-1);
   });
+
+  it('reads a trailing UTC (TIMESTAMP WITH TIME ZONE literals) as an offset of zero', () => {
+    expect(parseTimestamp('1970-01-01 00:00:00 UTC')).toBe(0);
+    expect(parseTimestamp('2024-05-06 07:08:09.5UTC')).toBe(Date.UTC(2024, 4, 6, 7, 8, 9, 500));
+    expect(parseTimestamp('2024-05-06 07:08:09 +02:00')).toBe(Date.UTC(2024, 4, 6, 5, 8, 9));
+    expect(parseTimestamp('2024-05-06 07:08:09 CET')).toBeUndefined();
+  });
 });

@@ -127,6 +127,15 @@ describe('ad-hoc query values', () => {
     expect(JSON.parse(answerQuery(circuit, r.program, 'SELECT * FROM t', 'json', 'lower'))).toEqual(row);
     expect(JSON.parse(answerQuery(circuit, r.program, "SELECT m['x'] AS mx, arr[2] AS a2, CAST(dec AS INT) AS di FROM t", 'json', 'lower'))).toEqual({ mx: 1, a2: 2, di: 1 });
   });
+
+  it('unsigned columns, bare and in an ARRAY, read back from the schema text the query program declares them with', () => {
+    const r = compile("CREATE TABLE u (a TINYINT UNSIGNED, b SMALLINT UNSIGNED NOT NULL, c INT UNSIGNED ARRAY, d BIGINT UNSIGNED) WITH ('materialized'='true');", { outputCase: 'lower' });
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    const circuit = r.program.newCircuit();
+    const row = { a: 255, b: 65535, c: [4294967295], d: 7 };
+    circuit.step([{ table: 'u', op: 'insert', row }]);
+    expect(JSON.parse(answerQuery(circuit, r.program, 'SELECT * FROM u', 'json', 'lower'))).toEqual(row);
+  });
 });
 
 describe('ops pipe query', () => {

@@ -93,6 +93,7 @@ function moment(kind: Moment): AggFn {
       const scale = isDecimal(t) ? (t.scale ?? 0) : 0;
       const codec: NumCodec = {
         exact: !isFloat(t),
+        integer: isInteger(t),
         scale,
         fromNumber: fromNumberAs(t),
         fromScaled2: (x) => (isDecimal(t) ? rescale(x, 2 * scale, scale) : Number(x)),
@@ -278,7 +279,7 @@ export const AGGREGATES: Record<string, AggFn> = {
   },
   ARRAY_AGG: {
     sig: 'ARRAY_AGG([DISTINCT] value [RESPECT|IGNORE NULLS] [ORDER BY key, ...]) -> ARRAY',
-    nulls: 'NULL values are kept unless IGNORE NULLS; NULL for no rows',
+    nulls: 'NULL values are kept unless IGNORE NULLS; an empty array for no rows (as Feldera)',
     arity: [1, 1],
     bind: (c) => {
       const a = one(c);

@@ -3,7 +3,9 @@
  * entries in array order. A change costs O(log n) plus an array splice when a value appears or disappears
  * (O(1) when only its multiplicity changes); the output array, O(n) like the result itself, is rebuilt only when
  * a touched group's result is read, and cached until the next change. Without ORDER BY the elements are in ascending value order (deterministic, as
- * Feldera promises, and independent of arrival order); with ORDER BY, ties keep value order.
+ * Feldera promises, and independent of arrival order; the binder makes Feldera's input-row order explicit as an
+ * ORDER BY, aggs.ts withInputRowOrder); with ORDER BY, ties keep value order. No rows (none, or all filtered out)
+ * give an empty array, not NULL, as Feldera answers.
  */
 import { checkSize } from '../../types/value-limits.js';
 import { compareValues, valueKey, type Value } from '../../types/values.js';
@@ -72,7 +74,7 @@ export class ArrayAggAcc implements Acc {
   result(): Value {
     if (this.cache !== undefined) return this.cache;
     if (!this.sorted) this.sorted = [...this.set.entries.values()].filter((e) => e.c > 0).sort((a, b) => this.cmp(a.v, b.v));
-    if (this.sorted.length === 0) return (this.cache = null);
+    if (this.sorted.length === 0) return (this.cache = []); // no rows: an empty array, as Feldera answers
     const n = this.order?.length;
     // the array's length (a value counted c times is c elements), checked before it is built (value-limits.ts)
     let size = 0;

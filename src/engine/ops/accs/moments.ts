@@ -2,7 +2,10 @@
  * Variance, standard deviation, covariance and regression sums from running power sums, so every change is
  * O(1) and retractable. Integer and DECIMAL arguments are summed exactly (BigInt of the scaled value); REAL/DOUBLE
  * in floating point (retractions there can leave rounding residue: a negative variance is clamped to 0). The
- * result has the argument's type: integers truncate, DECIMAL keeps the scale (truncated).
+ * result has the argument's type: integers truncate, DECIMAL keeps the scale (truncated). Integer arguments follow
+ * Feldera's integer arithmetic step by step (Calcite's reduction of the variance to sums): VAR_POP is
+ * (Q - S*S/n) / n, VAR_SAMP (Q - S*S/n) / (n - 1), each division truncating, and STDDEV_* the truncated square
+ * root of that integer variance, so STDDEV_SAMP of 5 and 4 is 1 (sqrt(41 - 81/2)), not 0 (sqrt 0.5 truncated).
  */
 import type { Value } from '../../types/values.js';
 import type { Acc } from '../aggregate.js';
@@ -12,6 +15,8 @@ export type Moment = 'VAR_POP' | 'VAR_SAMP' | 'STDDEV_POP' | 'STDDEV_SAMP';
 /** How values of the argument's type enter and leave: exact (integers, DECIMAL as its scaled BigInt) or float. */
 export interface NumCodec {
   exact: boolean;
+  /** Integer argument: Feldera's integer formula (truncating each division), not the exact quotient. */
+  integer: boolean;
   /** Scale of exact values (0 for integers). */
   scale: number;
   /** A number (variance of floats, or any standard deviation) to the result's representation. */
@@ -21,6 +26,15 @@ export interface NumCodec {
 }
 
 const isqrtNum = (x: number): number => Math.sqrt(Math.max(0, x));
+
+/** floor(sqrt(x)) of a non-negative BigInt, exact at any size. */
+function isqrtBig(x: bigint): bigint {
+  if (x < 2n) return x < 0n ? 0n : x;
+  let r = BigInt(Math.floor(Math.sqrt(Number(x))));
+  while (r * r > x) r -= 1n;
+  while ((r + 1n) * (r + 1n) <= x) r += 1n;
+  return r;
+}
 
 export class VarianceAcc implements Acc {
   private n = 0;
@@ -51,6 +65,10 @@ export class VarianceAcc implements Acc {
     const denomN = samp ? n - 1 : n;
     if (n <= 0 || denomN <= 0) return null;
     const sqrt = this.kind.startsWith('STDDEV');
+    if (this.codec.integer) {
+      const variance = (this.q - (this.s * this.s) / BigInt(n)) / BigInt(denomN);
+      return this.codec.fromScaled2(sqrt ? isqrtBig(variance) : variance);
+    }
     if (this.codec.exact) {
       // n*Q - S^2 at scale 2s, divided by n * (n or n-1)
       const num = BigInt(n) * this.q - this.s * this.s;
