@@ -1,7 +1,8 @@
 /**
  * MIN/MAX over ARRAY values (ordered lexicographically, as Feldera and Postgres order them: checked against
  * PGlite), TO_HEX/TO_INT on strings (their UTF-8 bytes; TO_HEX against Postgres's encode), subscripts on ROW
- * values taken from arrays, and MAP<INT, VARCHAR> read from JSON objects (whose keys are strings).
+ * values taken from arrays, MAP<INT, VARCHAR> read from JSON objects (whose keys are strings), and CAST between
+ * MAP types (keys and values converted, the keys in their new type's order).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PGlite } from '@electric-sql/pglite';
@@ -96,5 +97,19 @@ describe('ROW subscripts and integer MAP keys', () => {
     expect(row).toEqual({ id: 1, m: { '-5': 'minus five', '9': 'nine', '10': 'ten' }, ten: 'ten', b: { '9007199254740993': 1 } });
     expect(() => c.step([{ table: 't', op: 'insert', row: { id: 2, m: { one: 'x' } } }])).toThrow(/invalid type: string "one", expected i32/);
     expect(() => c.step([{ table: 't', op: 'insert', row: { id: 2, m: { '3000000000': 'x' } } }])).toThrow(/expected i32/);
+  });
+});
+
+describe('CAST between MAP types converts keys and values', () => {
+  const sql = (to: string) => `CREATE TABLE t (m MAP<INT, INT>); CREATE MATERIALIZED VIEW v AS SELECT CAST(m AS ${to}) AS c, SAFE_CAST(m AS ${to}) AS s FROM t;`;
+
+  it('values: MAP<INT, INT> to MAP<INT, VARCHAR> gives strings (it gave the numbers unchanged)', () => {
+    const [r] = rows(sql('MAP<INT, VARCHAR>'), 't', [{ m: { 1: 10, 2: null } }], 'v');
+    expect(r).toEqual({ c: { 1: '10', 2: null }, s: { 1: '10', 2: null } });
+  });
+
+  it("keys: MAP<INT, INT> to MAP<VARCHAR, INT> takes the new key type's order ('10' before '9')", () => {
+    const keys = 'CREATE TABLE t (m MAP<INT, INT>); CREATE MATERIALIZED VIEW v AS SELECT MAP_KEYS(m) AS before, MAP_KEYS(CAST(m AS MAP<VARCHAR, INT>)) AS after FROM t;';
+    expect(rows(keys, 't', [{ m: { 9: 1, 10: 2 } }], 'v')).toEqual([{ before: [9, 10], after: ['10', '9'] }]);
   });
 });

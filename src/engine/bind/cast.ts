@@ -10,7 +10,7 @@ import { formatInterval, parseInterval, unitMs } from '../types/interval-text.js
 import { checkInt, fitInt, intFromFloat, parseIntText, type Int, type IntSite } from '../types/int64.js';
 import { posSite } from './expr-text.js';
 import { checkSize, ValueTooLarge } from '../types/value-limits.js';
-import { shortestF32, type Value } from '../types/values.js';
+import { makeMap, shortestF32, type Value } from '../types/values.js';
 import { fromJson, toJson } from '../codec-json.js';
 import { bytesToHex, canonicalJson, variantValue } from '../types/variant.js';
 import { decimalFromNumber, decimalToNumber, formatDecimal, parseDecimal, pow10, rescale, rescaleRound } from '../types/decimal.js';
@@ -98,7 +98,7 @@ export function castFn(from: SqlType, to: SqlType, pos: Pos, site: IntSite = pos
     const convs = from.fields!.map((f, i) => castFn(f.type, to.fields![i]!.type, pos, site));
     return (v) => (v as Value[]).map((x, i) => (x === null ? null : convs[i]!(x)));
   }
-  if (to.kind === from.kind && to.kind !== 'DECIMAL' && to.kind !== 'CHAR' && to.kind !== 'VARCHAR' && to.kind !== 'ARRAY') return id;
+  if (to.kind === from.kind && to.kind !== 'DECIMAL' && to.kind !== 'CHAR' && to.kind !== 'VARCHAR' && to.kind !== 'ARRAY' && to.kind !== 'MAP') return id;
   // VARIANT: any value casts to a VARIANT; a VARIANT casts to a type when its runtime value converts naturally, else NULL
   if (to.kind === 'VARIANT') return (v) => toVariantText(v, from);
   if (from.kind === 'VARIANT') {
@@ -224,7 +224,8 @@ export function castFn(from: SqlType, to: SqlType, pos: Pos, site: IntSite = pos
   if (to.kind === 'MAP' && from.kind === 'MAP') {
     const k = castFn(from.key!, to.key!, pos);
     const e = castFn(from.elem!, to.elem!, pos);
-    return (v) => (v as Value[][]).map(([a, b]) => [k(a!), b === null ? null : e(b!)]);
+    // the keys' order is the new key type's (INT 9 < 10, VARCHAR '10' < '9'), a repeated key's last value wins
+    return (v) => makeMap((v as Value[][]).map(([a, b]) => [a === null ? null : k(a!), b === null ? null : e(b!)]));
   }
   throw new SqlError(`Cannot cast ${from.kind} to ${to.kind}`, pos, 'type');
 }
