@@ -162,6 +162,9 @@ function failureError(body: ErrorBody): FelderaError {
   return new FelderaError(500, body.error_code, body.message, body.details);
 }
 
+/** Errors that say the pipeline's process is gone (rather than that its engine failed). */
+const PROCESS_GONE = new Set(['ERR_WORKER_PROCESS_ENDED', 'EPIPE', 'ECONNRESET']);
+
 export class PipelineHost {
   state: HostState = 'Paused';
   readonly startedAt = Date.now();
@@ -264,8 +267,9 @@ export class PipelineHost {
     return {
       message: `The pipeline's worker failed with an unexpected error: ${message}`,
       error_code: 'RuntimeError.WorkerPanic',
-      // the process died (killed, crashed) rather than the engine failing on a step: the manager may start it again
-      details: err?.code === 'ERR_WORKER_PROCESS_ENDED' ? { error: message, process_ended: true } : { error: message },
+      // the process died (killed, crashed) rather than the engine failing on a step: the manager may start it again.
+      // A write to its ingress channel can find the process gone (EPIPE, ECONNRESET) before its exit is seen.
+      details: PROCESS_GONE.has(err?.code ?? '') ? { error: message, process_ended: true } : { error: message },
     };
   }
 
