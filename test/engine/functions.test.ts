@@ -395,7 +395,8 @@ describe('MAP, VARIANT and VARBINARY', () => {
     ["BIN2UTF8(x'4041')", '@A'],
     ["BIN2UTF8(x'ff')", null],
     ["TO_HEX(CAST('hi' AS VARBINARY))", '6869'],
-    ["GUNZIP(x'1f8b0800000000000003cb48cdc9c9070086a6103605000000')", [104, 101, 108, 108, 111]],
+    // GUNZIP answers the decompressed bytes as VARCHAR (Feldera's binary.md)
+    ["GUNZIP(x'1f8b0800000000000003cb48cdc9c9070086a6103605000000')", 'hello'],
     ["GUNZIP(x'00')", null],
   ])('%s', (expr, want) => {
     expect(evalExpr(expr)).toEqual(want);

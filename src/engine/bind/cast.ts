@@ -11,6 +11,7 @@ import { checkInt, fitInt, intFromFloat, parseIntText, type Int, type IntSite } 
 import { posSite } from './expr-text.js';
 import { checkSize, ValueTooLarge } from '../types/value-limits.js';
 import { makeMap, shortestF32, type Value } from '../types/values.js';
+import { formatFloatText } from '../types/float-text.js';
 import { fromJson, toJson } from '../codec-json.js';
 import { bytesToHex, canonicalJson, variantValue } from '../types/variant.js';
 import { decimalFromNumber, decimalToNumber, formatDecimal, parseDecimal, pow10, rescale, rescaleRound } from '../types/decimal.js';
@@ -39,9 +40,9 @@ export function toStringFn(from: SqlType): Conv {
       return (v) => (v ? 'TRUE' : 'FALSE');
     case 'REAL':
       // as Rust prints an f32: CAST(REAL '57681.18' AS VARCHAR) is '57681.18', not the double's '57681.1796875'
-      return (v) => formatFloat(shortestF32(v as number));
+      return (v) => formatFloatText(shortestF32(v as number), true);
     case 'DOUBLE':
-      return (v) => formatFloat(v as number);
+      return (v) => formatFloatText(v as number);
     case 'INTERVAL_DT':
     case 'INTERVAL_YM':
       return (v) => formatInterval(v as number, from.kind === 'INTERVAL_YM', from.qualifier);
@@ -60,11 +61,6 @@ function textOfAny(str: Conv): Conv {
       throw err;
     }
   };
-}
-
-function formatFloat(n: number): string {
-  if (Number.isInteger(n) && Math.abs(n) < 1e16) return n.toFixed(1);
-  return String(n);
 }
 
 /** The VARIANT (JSON text) of a value of type t; DECIMALs keep their digits as JSON numbers. */

@@ -173,7 +173,9 @@ export function commonType(a: SqlType, b: SqlType): SqlType | undefined {
   if (a.kind === 'NULL') return withNull(b, true);
   if (b.kind === 'NULL') return withNull(a, true);
   if (isNumeric(a) && isNumeric(b)) {
-    if (isFloat(a) || isFloat(b)) return mk('DOUBLE', nullable);
+    // REAL with an exact type stays REAL (Calcite's least restrictive type): REAL '57681.18' = 57681.18 holds
+    if (a.kind === 'DOUBLE' || b.kind === 'DOUBLE') return mk('DOUBLE', nullable);
+    if (isFloat(a) || isFloat(b)) return mk('REAL', nullable);
     if (isDecimal(a) || isDecimal(b)) {
       const sa = a.scale ?? 0;
       const sb = b.scale ?? 0;

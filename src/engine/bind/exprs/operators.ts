@@ -40,6 +40,13 @@ export function bindBinary(e: Expr & { k: 'bin' }, ctx: BindCtx, bind: ExprBinde
           return (x as Value[]).concat(y as Value[]);
         });
       }
+      if (a.type.kind === 'VARBINARY' && b.type.kind === 'VARBINARY')
+        return strict2(a, b, mk('VARBINARY', a.type.nullable || b.type.nullable), (p, q) => {
+          checkSize('||', ((p as string).length + (q as string).length) / 2, 'bytes');
+          return (p as string) + (q as string); // hex text: bytes after bytes
+        });
+      for (const t of [a.type, b.type])
+        if (['ROW', 'MAP', 'VARIANT', 'VARBINARY'].includes(t.kind)) throw new SqlError(`Cannot apply '||' to arguments of type <${a.type.kind}> || <${b.type.kind}>`, e.pos, 'type');
       const x = isString(a.type) ? a : coerce(a, mk('VARCHAR'), e.pos);
       const y = isString(b.type) ? b : coerce(b, mk('VARCHAR'), e.pos);
       return strict2(x, y, mk('VARCHAR', a.type.nullable || b.type.nullable), (p, q) => {

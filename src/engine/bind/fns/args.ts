@@ -22,25 +22,37 @@ export function typeErr(name: string, args: BExpr[], pos: Pos, why = ''): SqlErr
   return new SqlError(`Cannot apply '${name}' to arguments of type <${args.map((a) => a.type.kind).join(', ')}>${why}`, pos, 'type');
 }
 
+/** Types a string argument takes by an implicit CAST to VARCHAR, as Calcite coerces them: LOWER(TRUE) is 'true'. */
+const TO_STRING_KINDS = new Set(['BOOLEAN', 'DATE', 'TIME', 'TIMESTAMP', 'UUID', 'INTERVAL_DT', 'INTERVAL_YM']);
+
+/** A string argument: a string, or a number, BOOLEAN, date/time, UUID or interval cast to VARCHAR (not bytes, ARRAY, MAP, ROW, VARIANT). */
 export function str(name: string, e: BExpr, pos: Pos): BExpr {
   if (isString(e.type)) return e;
   if (e.type.kind === 'NULL') return { ...e, type: mk('VARCHAR', true) };
+  if (isNumeric(e.type) || TO_STRING_KINDS.has(e.type.kind)) return coerceTo(e, mk('VARCHAR'), pos);
   throw typeErr(name, [e], pos);
 }
 
+/** The type a string takes where a number is needed (Calcite's implicit cast; Feldera's DECIMAL(38, 19)). */
+export const STRING_AS_NUMBER = mk('DECIMAL', true, { precision: 38, scale: 19 });
+
+/** A numeric argument: a number, or a string cast to DECIMAL(38, 19). */
 export function num(name: string, e: BExpr, pos: Pos): BExpr {
   if (isNumeric(e.type)) return e;
+  if (isString(e.type)) return coerceTo(e, STRING_AS_NUMBER, pos);
   throw typeErr(name, [e], pos);
 }
 
+/** An integer argument: an integer, or a string cast to INTEGER. */
 export function int(name: string, e: BExpr, pos: Pos): BExpr {
   if (isInteger(e.type) || e.type.kind === 'NULL') return e;
+  if (isString(e.type)) return coerceTo(e, mk('INTEGER'), pos);
   throw typeErr(name, [e], pos, ': an integer is needed');
 }
 
 /** A numeric argument as a DOUBLE (DECIMAL through its exact value, integers as they are). */
-export function dbl(name: string, e: BExpr, pos: Pos): BExpr {
-  num(name, e, pos);
+export function dbl(name: string, e0: BExpr, pos: Pos): BExpr {
+  const e = num(name, e0, pos);
   if (isFloat(e.type)) return e;
   if (isDecimal(e.type)) return strict1(e, mk('DOUBLE', e.type.nullable), (v) => decimalToNumber(v as bigint, e.type.scale ?? 0));
   return coerceTo(e, mk('DOUBLE'), pos);

@@ -3,11 +3,11 @@
  * BigInt through types/decimal.ts); the transcendental functions compute in DOUBLE, and a NaN result (a domain
  * error such as SQRT(-1) or ACOS(2)) gives NULL rather than stopping the pipeline.
  */
-import { SqlError } from '../../parse/ast.js';
+import { SqlError, type Pos } from '../../parse/ast.js';
 import { mk, isInteger, isFloat, isDecimal, withNull } from '../../types/types.js';
 import { pow10, rescale, rescaleRound, decimalToNumber } from '../../types/decimal.js';
 import { type BExpr, strict1, strict2, strictN } from '../bexpr.js';
-import { argc, dbl, int, nullableOf, num, typeErr } from './args.js';
+import { argc, coerceTo, dbl, int, nullableOf, num, typeErr } from './args.js';
 import { aliases, type FnTable, type ScalarFn } from './registry.js';
 import { intAbs, intBinary } from '../../types/int64.js';
 import type { Value } from '../../types/values.js';
@@ -49,7 +49,9 @@ function roundLike(mode: 'round' | 'trunc' | 'bround'): ScalarFn {
     nulls: 'strict',
     bind: (args, pos, name) => {
       argc(name, args, mode === 'bround' ? 2 : 1, 2, pos);
-      const a = num(name, args[0]!, pos);
+      const a0 = num(name, args[0]!, pos);
+      // BROUND rounds a DECIMAL: an integer is read as one (BROUND(-12, 1) is -12)
+      const a = mode === 'bround' && isInteger(a0.type) ? coerceTo(a0, mk('DECIMAL', a0.type.nullable, { precision: 19, scale: 0 }), pos) : a0;
       if (args[1] && !args[1].constant) throw new SqlError(`${name} needs a constant number of digits`, pos, 'unsupported');
       if (args[1]) int(name, args[1], pos);
       const k = ((args[1] ? args[1].fn([]) : 0) as number) ?? 0;
@@ -102,6 +104,16 @@ function ceilFloor(up: boolean): ScalarFn {
   };
 }
 
+/** MOD of exact numbers with a DECIMAL among them: an exact DECIMAL remainder with the sign of the dividend (MOD(-1111.52, 3) is -1.52); NULL when b is 0. */
+function decimalMod(a: BExpr, b: BExpr, pos: Pos): BExpr {
+  const scaleOf = (e: BExpr): number => (isDecimal(e.type) ? (e.type.scale ?? 0) : 0);
+  const digitsOf = (e: BExpr): number => (isDecimal(e.type) ? (e.type.precision ?? 38) - scaleOf(e) : 19);
+  const s = Math.max(scaleOf(a), scaleOf(b));
+  const t = mk('DECIMAL', true, { precision: Math.min(38, Math.min(digitsOf(a), digitsOf(b)) + s), scale: s });
+  const [x, y] = [coerceTo(a, mk('DECIMAL', a.type.nullable, { precision: 38, scale: s }), pos), coerceTo(b, mk('DECIMAL', b.type.nullable, { precision: 38, scale: s }), pos)];
+  return strict2(x, y, t, (p, q) => ((q as bigint) === 0n ? null : (p as bigint) % (q as bigint)));
+}
+
 const floatTest = (f: (x: number) => boolean, sig: string): ScalarFn => ({
   sig,
   nulls: 'strict',
@@ -149,6 +161,7 @@ export const NUMERIC_FNS: FnTable = {
       const [a, b] = [num(name, args[0]!, pos), num(name, args[1]!, pos)];
       if (isInteger(a.type) && isInteger(b.type))
         return strict2(a, b, withNull(b.type, a.type.nullable || b.type.nullable), intBinary('Modulo', b.type.kind, posSite('MOD(…)', pos)) as (x: Value, y: Value) => Value);
+      if (!isFloat(a.type) && !isFloat(b.type)) return decimalMod(a, b, pos);
       const toD = (e: BExpr): BExpr => (isDecimal(e.type) ? strict1(e, mk('DOUBLE', e.type.nullable), (v) => decimalToNumber(v as bigint, e.type.scale ?? 0)) : e);
       return strict2(toD(a), toD(b), mk('DOUBLE', true), (x, y) => ((y as number) === 0 ? null : (x as number) % (y as number)));
     },

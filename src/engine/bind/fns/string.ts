@@ -9,9 +9,10 @@ import { SqlError, type Pos } from '../../parse/ast.js';
 import { mk, isString } from '../../types/types.js';
 import type { Value } from '../../types/values.js';
 import { type BExpr, strict1, strict2, strictN, constant } from '../bexpr.js';
-import { argc, coerceTo, int, nullableOf, str } from './args.js';
+import { argc, coerceTo, int, nullableOf, str, typeErr } from './args.js';
 import { aliases, type FnTable, type ScalarFn } from './registry.js';
 import { checkSize, MAX_VALUE_SIZE, ValueTooLarge } from '../../types/value-limits.js';
+import { bytesLeft, bytesMd5, bytesOctets, bytesOverlay, bytesPosition, bytesRight, bytesSubstring, isBytes } from './binary.js';
 import { compileRegex, parseReplacement, patternCache, regexMatches, RegexError, replaceAll, type Regex } from './regex.js';
 
 const chars = (s: Value): string[] => [...(s as string)];
@@ -27,6 +28,17 @@ const VARCHAR_ONE = (f: (s: string) => Value, sig: string): ScalarFn => ({
     });
   },
 });
+
+/** A one-argument string function whose binary argument is read by `onBytes` instead. */
+function bytesOr(fn: ScalarFn, out: 'VARCHAR', onBytes: (hex: string) => Value): ScalarFn {
+  return {
+    ...fn,
+    bind: (args, pos, name) => {
+      if (args.length === 1 && isBytes(args[0]!)) return strict1(args[0]!, mk(out, nullableOf(args)), (b) => onBytes(b as string));
+      return fn.bind(args, pos, name);
+    },
+  };
+}
 
 const initcap = (s: string, word: RegExp): string => s.toLowerCase().replace(word, (_m, p: string, c: string) => p + c.toUpperCase());
 
@@ -116,23 +128,30 @@ const length: ScalarFn = {
 };
 
 const substr: ScalarFn = {
-  sig: 'SUBSTRING(string FROM start [FOR count])',
+  sig: 'SUBSTRING(string or binary FROM start [FOR count])',
   nulls: 'strict',
   bind: (args, pos, name) => {
     argc(name, args, 2, 3, pos);
-    int(name, args[1]!, pos);
-    if (args[2]) int(name, args[2], pos);
-    return strictN([str(name, args[0]!, pos), ...args.slice(1)], mk('VARCHAR', nullableOf(args)), ([v, from, len]) => substring(v, from, len));
+    const counts = args.slice(1).map((a) => int(name, a, pos));
+    if (isBytes(args[0]!)) return strictN([args[0]!, ...counts], mk('VARBINARY', nullableOf(args)), ([v, from, len]) => bytesSubstring(v as string, from as number, len as number | undefined));
+    return strictN([str(name, args[0]!, pos), ...counts], mk('VARCHAR', nullableOf(args)), ([v, from, len]) => substring(v, from, len));
   },
 };
 
 const position: ScalarFn = {
-  sig: 'POSITION(substring IN string) -> INTEGER; STRPOS(string, substring)',
+  sig: 'POSITION(substring IN string) -> INTEGER (or binary IN binary); STRPOS(string, substring)',
   nulls: 'strict',
   bind: (args, pos, name) => {
     argc(name, args, 2, 2, pos);
     const [needle, hay] = name === 'STRPOS' ? [args[1]!, args[0]!] : [args[0]!, args[1]!];
-    return strict2(str(name, needle, pos), str(name, hay, pos), mk('INTEGER', nullableOf(args)), (a, b) => {
+    if (isBytes(needle) && isBytes(hay)) return strict2(needle, hay, mk('INTEGER', nullableOf(args)), (a, b) => bytesPosition(a as string, b as string));
+    let texts: [BExpr, BExpr];
+    try {
+      texts = [str(name, needle, pos), str(name, hay, pos)];
+    } catch {
+      throw new SqlError(`Parameters must be of the same type: ${name} of ${needle.type.kind} in ${hay.type.kind}`, pos, 'type');
+    }
+    return strict2(...texts, mk('INTEGER', nullableOf(args)), (a, b) => {
       const i = (b as string).indexOf(a as string);
       return i < 0 ? 0 : [...(b as string).slice(0, i)].length + 1;
     });
@@ -158,22 +177,29 @@ export const STRING_FNS: FnTable = {
   INITCAP: VARCHAR_ONE((s) => initcap(s, /(^|[^\p{L}\p{N}])(\p{L})/gu), 'INITCAP(string): words are runs of letters and digits'),
   INITCAP_SPACES: VARCHAR_ONE((s) => initcap(s, /(^| )(\p{L})/gu), 'INITCAP_SPACES(string): words are separated by spaces'),
   REVERSE: VARCHAR_ONE((s) => chars(s).reverse().join(''), 'REVERSE(string)'),
-  MD5: VARCHAR_ONE((s) => createHash('md5').update(s, 'utf8').digest('hex'), 'MD5(string) -> VARCHAR (hex)'),
+  MD5: bytesOr(
+    VARCHAR_ONE((s) => createHash('md5').update(s, 'utf8').digest('hex'), 'MD5(string or binary) -> VARCHAR (hex)'),
+    'VARCHAR',
+    (b) => bytesMd5(b),
+  ),
   ...aliases(['LENGTH', 'CHAR_LENGTH', 'CHARACTER_LENGTH', 'LEN'], length),
   OCTET_LENGTH: {
-    sig: 'OCTET_LENGTH(string) -> INTEGER (UTF-8 bytes)',
+    sig: 'OCTET_LENGTH(string or binary) -> INTEGER (UTF-8 bytes of a string)',
     nulls: 'strict',
     bind: (args, pos, name) => {
       argc(name, args, 1, 1, pos);
+      if (isBytes(args[0]!)) return strict1(args[0]!, mk('INTEGER', nullableOf(args)), (b) => bytesOctets(b as string));
+      if (!isString(args[0]!.type) && args[0]!.type.kind !== 'NULL') throw typeErr(name, args, pos);
       return strict1(str(name, args[0]!, pos), mk('INTEGER', nullableOf(args)), (s) => Buffer.byteLength(s as string));
     },
   },
   ...aliases(['SUBSTRING', 'SUBSTR'], substr),
   LEFT: {
-    sig: 'LEFT(string, count)',
+    sig: 'LEFT(string or binary, count)',
     nulls: 'strict',
     bind: (args, pos, name) => {
       argc(name, args, 2, 2, pos);
+      if (isBytes(args[0]!)) return strict2(args[0]!, int(name, args[1]!, pos), mk('VARBINARY', nullableOf(args)), (b, k) => bytesLeft(b as string, k as number));
       return strict2(str(name, args[0]!, pos), int(name, args[1]!, pos), mk('VARCHAR', nullableOf(args)), (s, k) =>
         chars(s)
           .slice(0, Math.max(0, k as number))
@@ -182,10 +208,11 @@ export const STRING_FNS: FnTable = {
     },
   },
   RIGHT: {
-    sig: 'RIGHT(string, count)',
+    sig: 'RIGHT(string or binary, count)',
     nulls: 'strict',
     bind: (args, pos, name) => {
       argc(name, args, 2, 2, pos);
+      if (isBytes(args[0]!)) return strict2(args[0]!, int(name, args[1]!, pos), mk('VARBINARY', nullableOf(args)), (b, k) => bytesRight(b as string, k as number));
       return strict2(str(name, args[0]!, pos), int(name, args[1]!, pos), mk('VARCHAR', nullableOf(args)), (s, k) => {
         const c = chars(s);
         return (k as number) <= 0 ? '' : c.slice(Math.max(0, c.length - (k as number))).join('');
@@ -303,6 +330,7 @@ export const STRING_FNS: FnTable = {
     nulls: 'strict',
     bind: (args, pos, name) => {
       argc(name, args, 1, 1, pos);
+      if (isString(args[0]!.type)) throw typeErr(name, args, pos, ': an integer is needed');
       return strict1(int(name, args[0]!, pos), mk('VARCHAR', nullableOf(args)), (n) => {
         const c = n as number;
         return c < 0 || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff) ? '' : String.fromCodePoint(c);
@@ -310,10 +338,17 @@ export const STRING_FNS: FnTable = {
     },
   },
   OVERLAY: {
-    sig: 'OVERLAY(string PLACING new FROM start [FOR remove])',
+    sig: 'OVERLAY(string PLACING new FROM start [FOR remove]), or of binary values',
     nulls: 'strict',
     bind: (args, pos, name) => {
       argc(name, args, 3, 4, pos);
+      if (isBytes(args[0]!) && isBytes(args[1]!)) {
+        const counts = args.slice(2).map((a) => int(name, a, pos));
+        return strictN([args[0]!, args[1]!, ...counts], mk('VARBINARY', nullableOf(args)), ([b, p, from, len]) => {
+          checkSize(name, ((b as string).length + (p as string).length) / 2, 'bytes');
+          return bytesOverlay(b as string, p as string, from as number, len as number | undefined);
+        });
+      }
       const ins = [str(name, args[0]!, pos), str(name, args[1]!, pos), int(name, args[2]!, pos), ...(args[3] ? [int(name, args[3], pos)] : [])];
       return strictN(ins, mk('VARCHAR', nullableOf(args)), ([s, p, from, len]) => {
         const c = chars(s);

@@ -1,0 +1,123 @@
+/**
+ * Arguments Feldera (Calcite) converts implicitly, and the byte forms of the string functions: a string
+ * function takes a number, BOOLEAN, date/time or UUID as its VARCHAR text; a numeric function takes a string as
+ * DECIMAL(38, 19) (an integer one as INTEGER); SUBSTRING, LEFT, RIGHT, POSITION, OVERLAY, OCTET_LENGTH, MD5 and
+ * || work on bytes (docs/sql/binary.md); REAL meets an exact number as REAL; a DOUBLE or REAL is written as
+ * Rust's ryu writes it. Cases are our own, over a one-row table.
+ */
+import { describe, expect, it } from 'vitest';
+import { compile } from '../../src/engine/index.js';
+import { formatFloatText } from '../../src/engine/types/float-text.js';
+
+const TABLE = `CREATE TABLE t (i INT, dec DECIMAL(6, 2), r REAL, b BOOLEAN, s VARCHAR, bin VARBINARY, ts TIMESTAMP, u UUID, roww ROW(a INT), m MAP<VARCHAR, INT>);`;
+const ROW = { i: -12, dec: '-1111.52', r: -57681.18, b: true, s: '-0.14', bin: [11, 22, 32], ts: '2020-06-21 14:23:44.123654', u: '42b8fec7-c7a3-4531-9611-4bde80f9cb4c', roww: { a: 1 }, m: {} };
+
+function evalExpr(expr: string): unknown {
+  const r = compile(`${TABLE}\nCREATE VIEW v AS SELECT ${expr} AS x FROM t;`, { outputCase: 'lower' });
+  if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('; '));
+  const out = r.program.newCircuit().step([{ table: 't', op: 'insert', row: ROW }]);
+  return out.changes.get('v')![0]!.row.x;
+}
+
+function refusal(expr: string): string {
+  const r = compile(`${TABLE}\nCREATE VIEW v AS SELECT ${expr} AS x FROM t;`, { outputCase: 'lower' });
+  return r.ok ? 'accepted' : r.errors.map((e) => e.message).join('; ');
+}
+
+describe('string functions take scalars as their text', () => {
+  it.each([
+    ['ASCII(i)', 45],
+    ['LOWER(b)', 'true'],
+    ['LEN(u)', 36],
+    ['UPPER(u)', '42B8FEC7-C7A3-4531-9611-4BDE80F9CB4C'],
+    ["POSITION('576' IN r)", 2],
+    ["REGEXP_REPLACE(dec, '[0-9]+', 'n')", '-n.n'],
+    ['SUBSTRING(ts FROM 2 FOR 3)', '020'],
+    ["TRIM(TRAILING '2' FROM i)", '-1'],
+    ["SPLIT(dec, '.')", ['-1111', '52']],
+    ["RLIKE(b, '[0-9]+')", false],
+    ["PARSE_DATE('%Y-%m', b)", null],
+  ])('%s', (expr, want) => {
+    expect(evalExpr(expr)).toEqual(want);
+  });
+
+  it.each([
+    ['UPPER(roww)', "Cannot apply 'UPPER' to arguments of type"],
+    ["TRIM(LEADING x'0b' FROM bin)", "Cannot apply 'TRIM' to arguments of type"],
+    ['OCTET_LENGTH(r)', "Cannot apply 'OCTET_LENGTH' to arguments of type"],
+    ["POSITION('a' IN roww)", 'Parameters must be of the same type'],
+    ['roww || roww', "Cannot apply '||' to arguments of type"],
+    ["CHR('a')", "Cannot apply 'CHR'"],
+  ])('%s is refused', (expr, message) => {
+    expect(refusal(expr)).toContain(message);
+  });
+});
+
+describe('numeric functions take strings as numbers', () => {
+  it.each([
+    ['CAST(ABS(s) AS VARCHAR)', '0.1400000000000000000'],
+    ['CAST(ROUND(s) AS VARCHAR)', '0'],
+    ["CAST(MOD('14', 3) AS INT)", 2],
+    ["SEQUENCE('2', 4)", [2, 3, 4]],
+    ['CAST(BROUND(i, 1) AS VARCHAR)', '-12'],
+    ['CAST(MOD(dec, 3) AS VARCHAR)', '-1.52'],
+    ["CAST(CEIL('-0.52') AS INT)", 0],
+  ])('%s', (expr, want) => {
+    expect(evalExpr(expr)).toEqual(want);
+  });
+});
+
+describe('byte forms of the string functions', () => {
+  it.each([
+    ['TO_HEX(SUBSTRING(bin FROM 2 FOR 3))', '1620'],
+    ['TO_HEX(SUBSTRING(bin, 3))', '20'],
+    ['TO_HEX(SUBSTRING(bin FROM 0 FOR 2))', '0b16'],
+    ['TO_HEX(SUBSTR(bin, 2, -1))', ''],
+    ['TO_HEX(LEFT(bin, 2))', '0b16'],
+    ['TO_HEX(RIGHT(bin, 2))', '1620'],
+    ["POSITION(x'16' IN bin)", 2],
+    ["POSITION(x'ff' IN bin)", 0],
+    ["TO_HEX(OVERLAY(x'1234567890' PLACING x'0203' FROM 2 FOR 3))", '12020390'],
+    ["TO_HEX(OVERLAY(bin PLACING x'ff' FROM 9))", '0b1620ff'],
+    ['OCTET_LENGTH(bin)', 3],
+    ["MD5(x'0123456789ABCDEF')", 'a1cd1d1fc6491068d91007283ed84489'],
+    ['TO_HEX(bin || bin)', '0b16200b1620'],
+    ["GUNZIP(x'1f8b08000000000000ff4b4bcd49492d4a0400218115ac07000000')", 'feldera'],
+  ])('%s', (expr, want) => {
+    expect(evalExpr(expr)).toEqual(want);
+  });
+});
+
+describe('REAL with an exact number compares as REAL', () => {
+  it.each([
+    ['r = -57681.18', true],
+    ['r IN (-57681.18)', true],
+    ['CASE r WHEN -57681.18 THEN 1 ELSE 0 END', 1],
+    ['r < -57681.18', false],
+  ])('%s', (expr, want) => {
+    expect(evalExpr(expr)).toEqual(want);
+  });
+});
+
+describe('float text as ryu writes it', () => {
+  it.each([
+    [1, false, '1.0'],
+    [-2.088852331899055e16, false, '-2.088852331899055e16'],
+    [1234567890123456, false, '1234567890123456.0'],
+    [1e16, false, '1e16'],
+    [0.00001, false, '0.00001'],
+    [0.000001, false, '1e-6'],
+    [-38.2711234601246, false, '-38.2711234601246'],
+    [0, false, '0.0'],
+    [1e13, true, '1e13'],
+    [1234567890123, true, '1234567890123.0'],
+    [0.000001, true, '0.000001'],
+    [1e-7, true, '1e-7'],
+  ])('%d (REAL: %s)', (n, real, text) => {
+    expect(formatFloatText(n, real)).toBe(text);
+  });
+
+  it('CAST of a DOUBLE to VARCHAR uses it', () => {
+    expect(evalExpr('CAST(SINH(CAST(-38.2711234601246 AS DOUBLE)) AS VARCHAR)')).toBe('-2.088852331899055e16');
+  });
+});
