@@ -55,6 +55,12 @@ describe("refusals with Feldera's message text", () => {
     ['SELECT udt[3] AS x FROM t', 'ROW subscript 3 is out of range'],
     ['SELECT TIME_TRUNC(ts, HOUR) AS x FROM t', "Cannot apply 'TIME_TRUNC' to arguments of type"],
     ["SELECT TIMESTAMP_TRUNC(CAST('10:00:00' AS TIME), HOUR) AS x FROM t", "Cannot apply 'TIMESTAMP_TRUNC' to arguments of type"],
+    ['SELECT ARRAY_REPEAT(str, FALSE) AS x FROM t', "Cannot apply 'ARRAY_REPEAT' to arguments of type 'ARRAY_REPEAT(<VARCHAR>, <BOOLEAN>)'"],
+    ['SELECT GREATEST(str, FALSE) AS x FROM t', 'Cannot infer return type for GREATEST; operand types: [VARCHAR, BOOLEAN]'],
+    ['SELECT ARRAY_APPEND(arr, intt) AS x FROM t', 'VARCHAR is not comparable to INTEGER'],
+    ['SELECT ARRAY_INSERT(arr, 8, 4) AS x FROM t', 'VARCHAR is not comparable to INTEGER'],
+    ['SELECT ARRAY_CONTAINS(arr, intt) AS x FROM t', 'VARCHAR is not comparable to INTEGER'],
+    ['SELECT ARRAY(arr, ts) AS x FROM t', 'Parameters must be of the same type'],
   ])('%s', (view, message) => {
     expect(refusal(view).toLowerCase()).toContain(message.toLowerCase());
   });
@@ -78,6 +84,15 @@ describe('runtime refusals', () => {
     }
     expect(err).toBeInstanceOf(EngineStepError);
     expect((err as Error).message).toContain(message);
+  });
+});
+
+describe('the function form ARRAY(...)', () => {
+  it('takes the common type of its arguments; numbers with strings are VARCHAR', () => {
+    const r = compile(`${TABLE}\nCREATE MATERIALIZED VIEW v AS SELECT ARRAY(intt, dbl, str) AS a, ARRAY(ARRAY[id], ARRAY[intt]) AS n FROM t;`, { outputCase: 'lower' });
+    if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('; '));
+    const out = r.program.newCircuit().step([{ table: 't', op: 'insert', row: { id: 1, intt: -12, dbl: -38.5, str: 'hi' } }]);
+    expect(out.changes.get('v')![0]!.row).toEqual({ a: ['-12', '-38.5', 'hi'], n: [[1], [-12]] });
   });
 });
 

@@ -121,3 +121,46 @@ describe('float text as ryu writes it', () => {
     expect(evalExpr('CAST(SINH(CAST(-38.2711234601246 AS DOUBLE)) AS VARCHAR)')).toBe('-2.088852331899055e16');
   });
 });
+
+describe('CAST between numbers, TIMESTAMP, BOOLEAN and bytes (Feldera sqllib)', () => {
+  it.each([
+    ['CAST(i AS TIMESTAMP)', '1970-01-01 00:00:00'], // -12 ms, cut to whole seconds toward zero
+    ['CAST(dec AS TIMESTAMP)', '1969-12-31 23:59:59'],
+    ['CAST(r AS TIMESTAMP)', '1969-12-31 23:59:03'],
+    ['CAST(CAST(86400000 AS BIGINT) AS TIMESTAMP)', '1970-01-02 00:00:00'],
+    ['CAST(ts AS BIGINT)', 1592749424123],
+    ['CAST(CAST(ts AS DECIMAL(15, 0)) AS VARCHAR)', '1592749424123'],
+    ['CAST(CAST(ts AS DOUBLE) AS VARCHAR)', '1592749424123.0'],
+    ["CAST(CAST(TIME '14:23:44.456' AS TIMESTAMP) AS VARCHAR)", '1970-01-01 14:23:44.456'],
+    ['CAST(dec AS BOOLEAN)', true],
+    ['CAST(CAST(0 AS DOUBLE) AS BOOLEAN)', false],
+    ['CAST(r AS BOOLEAN)', true],
+    ['TO_HEX(CAST(i AS VARBINARY))', 'f4ffffff'],
+    ['TO_HEX(CAST(i AS BINARY))', 'f4'],
+    ['SAFE_CAST(ts AS INT)', null],
+  ])('%s', (expr, want) => {
+    expect(evalExpr(expr)).toEqual(want);
+  });
+
+  it('CAST(ts AS INT) past INTEGER is an overflow of the step', () => {
+    const r = compile(`${TABLE}\nCREATE VIEW v AS SELECT CAST(ts AS INT) AS x FROM t;`, { outputCase: 'lower' });
+    if (!r.ok) throw new Error('not compiled');
+    expect(() => r.program.newCircuit().step([{ table: 't', op: 'insert', row: ROW }])).toThrow(/overflow/);
+  });
+
+  it.each([
+    ['CAST(s AS VARCHAR ARRAY)', 'CAST cannot be used to convert VARCHAR to VARCHAR ARRAY'],
+    ['SAFE_CAST(bin AS TIME)', 'SAFE_CAST cannot be used to convert VARBINARY to TIME'],
+    ['CAST(m AS ROW(a INT))', 'Cast function cannot convert value of type MAP<VARCHAR, INTEGER> to type ROW'],
+    ['SAFE_CAST(i AS ROW(a INT))', 'Cast function cannot convert value of type INTEGER to type ROW'],
+    ['SAFE_CAST(m AS MAP<VARCHAR, INT ARRAY>)', 'Cast function cannot convert value of type INTEGER to type INTEGER ARRAY'],
+    ["CAST(DATE '2020-01-01' AS INT)", 'Cast function cannot convert value of type DATE to type INTEGER'],
+  ])('%s is refused', (expr, message) => {
+    expect(refusal(expr)).toContain(message);
+  });
+
+  it('<=> and SUBSTR are named as written in refusals', () => {
+    expect(refusal('m <=> ARRAY[1]')).toContain("Cannot apply '<=>' to arguments of type");
+    expect(refusal('SUBSTR(roww, 2, 3)')).toContain("Cannot apply 'SUBSTR' to arguments of type");
+  });
+});

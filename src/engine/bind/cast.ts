@@ -5,7 +5,7 @@
  * as in Feldera. Integers are exact (int64.ts): a bigint beyond 2^53.
  */
 import { SqlError, type Pos } from '../parse/ast.js';
-import { type SqlType, isInteger, isFloat, isDecimal, isString, sqlTypeName, typeToString } from '../types/types.js';
+import { type SqlType, isInteger, isFloat, isDecimal, isString, isUnsigned, sqlTypeName, typeToString } from '../types/types.js';
 import { formatInterval, parseInterval, unitMs } from '../types/interval-text.js';
 import { checkInt, fitInt, intFromFloat, parseIntText, type Int, type IntSite } from '../types/int64.js';
 import { posSite } from './expr-text.js';
@@ -85,13 +85,26 @@ export function toVariantText(v: Value, t: SqlType): string {
   }
 }
 
-export function castFn(from: SqlType, to: SqlType, pos: Pos, site: IntSite = posSite(`CAST to ${sqlTypeName(to)}`, pos)): Conv {
+/**
+ * A cast between types that is refused, with the text of whoever refuses it in Feldera: Calcite's validator for
+ * most pairs ("Cast function cannot convert value of type ..."), Feldera's compiler for casts from strings and
+ * bytes, which Calcite lets through ("CAST cannot be used to convert VARCHAR to VARCHAR ARRAY").
+ */
+function castRefused(from: SqlType, to: SqlType, pos: Pos, safe: boolean): SqlError {
+  if (isString(from) || from.kind === 'VARBINARY') return new SqlError(`${safe ? 'SAFE_CAST' : 'CAST'} cannot be used to convert ${typeToString(from)} to ${typeToString(to)}`, pos, 'type');
+  return new SqlError(`Cast function cannot convert value of type ${typeToString(from)} to type ${typeToString(to)}`, pos, 'type');
+}
+
+/** Milliseconds as a TIMESTAMP from a number: whole seconds, truncated toward zero (Feldera's sqllib: (ms / 1000) * 1000). */
+const secondsOfMs = (ms: number): number => Math.trunc(ms / 1000) * 1000 + 0;
+
+export function castFn(from: SqlType, to: SqlType, pos: Pos, site: IntSite = posSite(`CAST to ${sqlTypeName(to)}`, pos), safe = false): Conv {
   const id: Conv = (v) => v;
   if (from.kind === 'NULL') return () => null;
   if (to.kind === 'ROW' && from.kind === 'ROW') {
     // field by field, in order (the names need not match)
     if (to.fields!.length !== from.fields!.length) throw new SqlError(`Cannot cast ${typeToString(from)} to ${typeToString(to)}: ${from.fields!.length} fields to ${to.fields!.length}`, pos, 'type');
-    const convs = from.fields!.map((f, i) => castFn(f.type, to.fields![i]!.type, pos, site));
+    const convs = from.fields!.map((f, i) => castFn(f.type, to.fields![i]!.type, pos, site, safe));
     return (v) => (v as Value[]).map((x, i) => (x === null ? null : convs[i]!(x)));
   }
   if (to.kind === from.kind && to.kind !== 'DECIMAL' && to.kind !== 'CHAR' && to.kind !== 'VARCHAR' && to.kind !== 'ARRAY' && to.kind !== 'MAP') return id;
@@ -120,6 +133,8 @@ export function castFn(from: SqlType, to: SqlType, pos: Pos, site: IntSite = pos
         return b === undefined ? null : fitInt(b, k, site);
       };
     if (from.kind === 'BOOLEAN') return (v) => (v ? 1 : 0);
+    // a TIMESTAMP as its milliseconds since the epoch (Feldera's sqllib), DATE and TIME refused as by Calcite
+    if (from.kind === 'TIMESTAMP') return (v) => checkInt(Math.floor(v as number), k, site);
     // a single-unit interval as its count of units, truncated (CAST((a - b) DAY AS BIGINT))
     const q = from.qualifier;
     if ((from.kind === 'INTERVAL_DT' || from.kind === 'INTERVAL_YM') && q && !q.includes(' TO ')) {
@@ -132,6 +147,7 @@ export function castFn(from: SqlType, to: SqlType, pos: Pos, site: IntSite = pos
     if (isInteger(from)) return (v) => r(Number(v as Int));
     if (isFloat(from)) return (v) => r(v as number);
     if (isDecimal(from)) return (v) => r(decimalToNumber(v as bigint, from.scale ?? 0));
+    if (from.kind === 'TIMESTAMP') return (v) => r(v as number);
     if (isString(from))
       return (v) => {
         const n = Number((v as string).trim());
@@ -151,6 +167,11 @@ export function castFn(from: SqlType, to: SqlType, pos: Pos, site: IntSite = pos
       const fs = from.scale ?? 0;
       return (v) => fit(rescaleRound(v as bigint, fs, s));
     }
+    if (from.kind === 'TIMESTAMP')
+      return (v) => {
+        const d = decimalFromNumber(v as number, s, true);
+        return d === undefined ? null : fit(d);
+      };
     if (isString(from))
       return (v) => {
         const d = parseDecimal(v as string, s);
@@ -175,7 +196,9 @@ export function castFn(from: SqlType, to: SqlType, pos: Pos, site: IntSite = pos
         const s = (v as string).trim().toUpperCase();
         return s === 'TRUE' ? true : s === 'FALSE' ? false : null;
       };
-    if (isInteger(from)) return (v) => v !== 0;
+    if (isInteger(from)) return (v) => v !== 0 && v !== 0n;
+    if (isFloat(from)) return (v) => v !== 0;
+    if (isDecimal(from)) return (v) => v !== 0n;
   }
   if (to.kind === 'DATE') {
     if (isString(from)) return (v) => parseDate(v as string) ?? null;
@@ -184,6 +207,11 @@ export function castFn(from: SqlType, to: SqlType, pos: Pos, site: IntSite = pos
   if (to.kind === 'TIMESTAMP') {
     if (isString(from)) return (v) => parseTimestamp(v as string) ?? null;
     if (from.kind === 'DATE') return (v) => (v as number) * DAY_MS;
+    if (from.kind === 'TIME') return (v) => Math.floor((v as number) / 1e6); // on 1970-01-01
+    // a number is milliseconds since the epoch, cut to whole seconds (Feldera's sqllib)
+    if (isInteger(from)) return (v) => secondsOfMs(Number(v as Int));
+    if (isFloat(from)) return (v) => (Number.isFinite(v as number) ? secondsOfMs(v as number) : null);
+    if (isDecimal(from)) return (v) => secondsOfMs(Number(rescale(v as bigint, from.scale ?? 0, 0)));
   }
   if (to.kind === 'TIME') {
     if (isString(from)) return (v) => parseTime(v as string) ?? null;
@@ -200,6 +228,17 @@ export function castFn(from: SqlType, to: SqlType, pos: Pos, site: IntSite = pos
   }
   if (to.kind === 'VARBINARY') {
     if (isString(from)) return (v) => bytesToHex(Buffer.from(v as string, 'utf8'));
+    if (isInteger(from) && !isUnsigned(from)) {
+      // its bytes, least significant first, as many as its type has (BINARY(n): the first n, zeros after them)
+      const width = INT_BYTES[from.kind]!;
+      const n = to.precision;
+      return (v) => {
+        let b = BigInt.asUintN(width * 8, BigInt(v as Int));
+        let hex = '';
+        for (let i = 0; i < width; i++, b >>= 8n) hex += (b & 0xffn).toString(16).padStart(2, '0');
+        return n === undefined ? hex : hex.slice(0, 2 * n).padEnd(2 * n, '0');
+      };
+    }
     if (from.kind === 'VARBINARY') return id;
     if (from.kind === 'UUID') {
       // BINARY(n): the first n of its 16 bytes (zeros after them past 16), as Feldera's CAST(u AS BINARY)
@@ -223,5 +262,7 @@ export function castFn(from: SqlType, to: SqlType, pos: Pos, site: IntSite = pos
     // the keys' order is the new key type's (INT 9 < 10, VARCHAR '10' < '9'), a repeated key's last value wins
     return (v) => makeMap((v as Value[][]).map(([a, b]) => [a === null ? null : k(a!), b === null ? null : e(b!)]));
   }
-  throw new SqlError(`Cannot cast ${from.kind} to ${to.kind}`, pos, 'type');
+  throw castRefused(from, to, pos, safe);
 }
+
+const INT_BYTES: Readonly<Record<string, number>> = { TINYINT: 1, SMALLINT: 2, INTEGER: 4, BIGINT: 8 };

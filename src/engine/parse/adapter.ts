@@ -481,7 +481,7 @@ export class Adapter {
       case 'BinaryOp': {
         const op = String(v.op);
         // a <=> b: NULL-safe equality
-        if (op === 'Spaceship') return { k: 'is', what: 'NOT DISTINCT', expr: this.expr(v.left), other: this.expr(v.right), pos: this.pos(v.left) };
+        if (op === 'Spaceship') return { k: 'is', what: 'NOT DISTINCT', expr: this.expr(v.left), other: this.expr(v.right), pos: this.pos(v.left), symbol: '<=>' };
         // period predicates: (s1, e1) OVERLAPS (s2, e2); the others as the pre-pass wrote them (PERIOD_OPERATORS)
         const period = op === 'Overlaps' ? 'OVERLAPS' : PERIOD_BY_OPERATOR[op];
         const [lk, lv] = variant(v.left);
@@ -573,10 +573,10 @@ export class Adapter {
         };
       case 'Cast': {
         if (v.format) this.unsupported('CAST FORMAT', e);
-        // SAFE_CAST is CAST here: a CAST that fails at run time already gives NULL
+        // SAFE_CAST: a value that does not fit (an integer overflow) is NULL too; a CAST that fails otherwise already gives NULL
         if (v.kind && v.kind !== 'Cast' && v.kind !== 'SafeCast' && v.kind !== 'DoubleColon') this.unsupported(`${String(v.kind)}`, e);
         const type = v.array ? { Array: { SquareBracket: [v.data_type, undefined] } } : v.data_type;
-        return { k: 'cast', expr: this.expr(v.expr), type, pos };
+        return { k: 'cast', expr: this.expr(v.expr), type, pos, ...(v.kind === 'SafeCast' ? { safe: true } : {}) };
       }
       case 'Extract':
         return { k: 'extract', field: String(typeof v.field === 'string' ? v.field : variant(v.field)[0]).toUpperCase(), expr: this.expr(v.expr), pos };
@@ -587,7 +587,7 @@ export class Adapter {
         if (v.substring_from) args.push(this.expr(v.substring_from));
         else args.push({ k: 'num', text: '1', pos });
         if (v.substring_for) args.push(this.expr(v.substring_for));
-        return { k: 'func', name: 'SUBSTRING', args, star: false, distinct: false, pos };
+        return { k: 'func', name: v.shorthand ? 'SUBSTR' : 'SUBSTRING', args, star: false, distinct: false, pos };
       }
       case 'Trim': {
         const where = v.trim_where ? String(v.trim_where).toUpperCase() : 'BOTH';

@@ -21,7 +21,7 @@ export type Expr =
   | { k: 'interval'; value: Expr; unit: string; lastUnit?: string; pos: Pos }
   | { k: 'bin'; op: string; left: Expr; right: Expr; pos: Pos }
   | { k: 'un'; op: 'NOT' | 'NEG' | 'PLUS'; expr: Expr; pos: Pos }
-  | { k: 'is'; what: 'NULL' | 'NOT NULL' | 'UNKNOWN' | 'NOT UNKNOWN' | 'TRUE' | 'NOT TRUE' | 'FALSE' | 'NOT FALSE' | 'DISTINCT' | 'NOT DISTINCT'; expr: Expr; other?: Expr; pos: Pos }
+  | { k: 'is'; what: 'NULL' | 'NOT NULL' | 'UNKNOWN' | 'NOT UNKNOWN' | 'TRUE' | 'NOT TRUE' | 'FALSE' | 'NOT FALSE' | 'DISTINCT' | 'NOT DISTINCT'; expr: Expr; other?: Expr; pos: Pos; symbol?: '<=>' }
   | { k: 'between'; not: boolean; symmetric?: boolean; expr: Expr; low: Expr; high: Expr; pos: Pos }
   | { k: 'inlist'; not: boolean; expr: Expr; list: Expr[]; pos: Pos }
   | { k: 'insub'; not: boolean; expr: Expr; query: Query; pos: Pos }
@@ -29,7 +29,7 @@ export type Expr =
   | { k: 'subquery'; query: Query; pos: Pos }
   | { k: 'like'; not: boolean; ilike: boolean; expr: Expr; pattern: Expr; escape?: string; pos: Pos }
   | { k: 'case'; operand?: Expr; whens: { cond: Expr; result: Expr }[]; else?: Expr; pos: Pos }
-  | { k: 'cast'; expr: Expr; type: unknown; pos: Pos }
+  | { k: 'cast'; expr: Expr; type: unknown; pos: Pos; safe?: boolean }
   | { k: 'func'; name: string; args: Expr[]; star: boolean; distinct: boolean; filter?: Expr; over?: WindowSpec; orderBy?: OrderItem[]; ignoreNulls?: boolean; pos: Pos }
   | { k: 'extract'; field: string; expr: Expr; pos: Pos }
   | { k: 'array'; elems: Expr[]; pos: Pos }

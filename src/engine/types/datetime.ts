@@ -262,6 +262,12 @@ export function truncTimestamp(unit: string, ms: number): number | undefined {
   const d = new Date(ms);
   const y = d.getUTCFullYear();
   switch (unit) {
+    case 'MILLENNIUM':
+      return Date.UTC(y - (y % 1000), 0, 1); // year 2000 begins one (Feldera's sqllib floor_millennium), as 1900 a century
+    case 'CENTURY':
+      return Date.UTC(y - (y % 100), 0, 1);
+    case 'DECADE':
+      return Date.UTC(y - (y % 10), 0, 1);
     case 'YEAR':
       return Date.UTC(y, 0, 1);
     case 'QUARTER':
@@ -270,7 +276,7 @@ export function truncTimestamp(unit: string, ms: number): number | undefined {
       return Date.UTC(y, d.getUTCMonth(), 1);
     case 'WEEK': {
       const day = Date.UTC(y, d.getUTCMonth(), d.getUTCDate());
-      const dow = (d.getUTCDay() + 6) % 7; // Monday = 0
+      const dow = d.getUTCDay(); // weeks begin on Sunday (Feldera's sqllib floor_week: DOW 1 is Sunday)
       return day - dow * MS_PER_DAY;
     }
     case 'DAY':

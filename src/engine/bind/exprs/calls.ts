@@ -7,6 +7,7 @@ import { bindFunction, UNIT_ARG } from '../functions.js';
 import type { BindCtx, ExprBinder } from '../bind-ctx.js';
 import { bindLambdaCall } from '../fns/lambda.js';
 import { exprSite } from '../expr-text.js';
+import { IntOverflow } from '../../types/int64.js';
 import { isNowCall, nowNotHere } from '../now-call.js';
 import { AGG_NAMES } from '../fns/aggregate.js';
 import { parseTypeAt } from '../parse-type-at.js';
@@ -40,8 +41,17 @@ export function bindCast(e: Expr & { k: 'cast' }, ctx: BindCtx, bind: ExprBinder
   const a = bind(e.expr, ctx);
   const t = parseTypeAt(e.type, e.pos, ctx.session);
   if (a.type.kind === 'NULL') return constant(t, null);
-  const c = castFn(a.type, t, e.pos, exprSite(e));
-  return strict1(a, withNull(t, true), c);
+  const c = castFn(a.type, t, e.pos, exprSite(e), e.safe === true);
+  if (!e.safe) return strict1(a, withNull(t, true), c);
+  // SAFE_CAST: a value that does not fit its type is NULL rather than an error
+  return strict1(a, withNull(t, true), (v) => {
+    try {
+      return c(v);
+    } catch (err) {
+      if (err instanceof IntOverflow) return null;
+      throw err;
+    }
+  });
 }
 
 /** `EXTRACT(field FROM x)`, as the EXTRACT function. */

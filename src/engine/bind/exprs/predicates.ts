@@ -32,7 +32,7 @@ export function bindIs(e: Expr & { k: 'is' }, ctx: BindCtx, bind: ExprBinder): B
       return { type: t, fn: (r) => af(r) !== false };
     case 'DISTINCT':
     case 'NOT DISTINCT': {
-      const [x, y] = unify(a, bind(e.other!, ctx), e.pos, e.what === 'DISTINCT' ? 'IS DISTINCT FROM' : 'IS NOT DISTINCT FROM');
+      const [x, y] = unify(a, bind(e.other!, ctx), e.pos, e.symbol ?? (e.what === 'DISTINCT' ? 'IS DISTINCT FROM' : 'IS NOT DISTINCT FROM'));
       const neg = e.what === 'NOT DISTINCT';
       return {
         type: t,

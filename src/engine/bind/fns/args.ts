@@ -18,8 +18,9 @@ export function argc(name: string, args: BExpr[], min: number, max: number, pos:
   }
 }
 
+/** Calcite's refusal text: Cannot apply 'F' to arguments of type 'F(<A>, <B>)'. */
 export function typeErr(name: string, args: BExpr[], pos: Pos, why = ''): SqlError {
-  return new SqlError(`Cannot apply '${name}' to arguments of type <${args.map((a) => a.type.kind).join(', ')}>${why}`, pos, 'type');
+  return new SqlError(`Cannot apply '${name}' to arguments of type '${name}(${args.map((a) => `<${a.type.kind}>`).join(', ')})'${why}`, pos, 'type');
 }
 
 /** Types a string argument takes by an implicit CAST to VARCHAR, as Calcite coerces them: LOWER(TRUE) is 'true'. */

@@ -4,7 +4,7 @@
  * to another NULL). Results of set-like functions (ARRAY_UNION/INTERSECT/EXCEPT) are sorted ascending.
  */
 import { SqlError } from '../../parse/ast.js';
-import { mk, withNull, isString, typeToString, type SqlType } from '../../types/types.js';
+import { mk, commonType, withNull, isInteger, isNumeric, isString, typeToString, type SqlType } from '../../types/types.js';
 import { compareValues, valueKey, type Value } from '../../types/values.js';
 import { type BExpr, strict1, strict2, strictN, constant } from '../bexpr.js';
 import { castFn } from '../cast.js';
@@ -20,14 +20,9 @@ const arrayOf = (elem: SqlType, nullable: boolean): SqlType => mk('ARRAY', nulla
 function elemArg(name: string, a: BExpr, e: BExpr, pos: import('../../parse/ast.js').Pos): BExpr {
   const et = elemOf(a);
   if (et.kind === 'NULL' || e.type.kind === 'NULL') return e;
-  const t = common(
-    name,
-    [
-      { ...e, type: withNull(e.type, true) },
-      { fn: () => null, type: et },
-    ],
-    pos,
-  );
+  const t = commonType(withNull(e.type, true), et);
+  // Feldera's text for an element of another type than the array's
+  if (!t) throw new SqlError(`${typeToString(withNull(et, false))} is not comparable to ${typeToString(withNull(e.type, false))}`, pos, 'type');
   return coerceTo(e, t, pos);
 }
 
@@ -123,7 +118,26 @@ const toStr: ScalarFn = {
   },
 };
 
+/** ARRAY(a, b, ...): the elements' common type; numbers with strings are all VARCHAR (Calcite's coercion of this form). */
+const arrayFunction: ScalarFn = {
+  sig: 'ARRAY(value, ...) -> ARRAY: as ARRAY[value, ...]; numbers mixed with strings become VARCHAR',
+  nulls: 'never NULL; NULL arguments are NULL elements',
+  bind: (args, pos, name) => {
+    let t: SqlType = mk('NULL');
+    for (const a of args) {
+      const next = commonType(t, a.type);
+      const textual = (x: SqlType): boolean => isString(x) || isNumeric(x) || x.kind === 'NULL';
+      if (next) t = next;
+      else if (textual(t) && textual(a.type)) t = mk('VARCHAR', true);
+      else throw new SqlError(`Parameters must be of the same type: ${name} of ${typeToString(t)} and ${typeToString(a.type)}`, pos, 'type');
+    }
+    const fns = args.map((a) => coerceTo(a, t, pos).fn);
+    return { type: arrayOf(t, false), fn: (r) => fns.map((f) => f(r)), constant: args.every((a) => a.constant) };
+  },
+};
+
 export const ARRAY_FNS: FnTable = {
+  ARRAY: arrayFunction,
   SEQUENCE: {
     sig: 'SEQUENCE(start, end) -> INTEGER ARRAY: start..end inclusive, empty when end < start',
     nulls: 'strict',
@@ -145,7 +159,7 @@ export const ARRAY_FNS: FnTable = {
       argc(name, args, 2, 2, pos);
       const a = args[0]!;
       if (a.type.kind !== 'ARRAY') throw new SqlError(`Cannot apply '${name}' to arguments of type <${typeToString(a.type)}>: ${name} needs an ARRAY`, pos, 'type');
-      const x = coerceTo(args[1]!, a.type.elem!, pos);
+      const x = coerceTo(elemArg(name, a, args[1]!, pos), a.type.elem!, pos);
       return strict2(a, x, mk('BOOLEAN', nullableOf(args)), (xs, v) => (xs as Arr).some((e) => e !== null && compareValues(e, v) === 0));
     },
   },
@@ -263,6 +277,7 @@ export const ARRAY_FNS: FnTable = {
     nulls: 'NULL when count is NULL',
     bind: (args, pos, name) => {
       argc(name, args, 2, 2, pos);
+      if (!isInteger(args[1]!.type) && args[1]!.type.kind !== 'NULL' && !isString(args[1]!.type)) throw typeErr(name, args, pos);
       const [ef, cf] = [args[0]!.fn, int(name, args[1]!, pos).fn];
       return {
         type: arrayOf(args[0]!.type, args[1]!.type.nullable),

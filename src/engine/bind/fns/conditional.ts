@@ -1,6 +1,6 @@
 /** NULL handling and choice among arguments: COALESCE/IFNULL/NVL, NULLIF, IF, GREATEST/LEAST (and *_IGNORE_NULLS). */
 import { SqlError } from '../../parse/ast.js';
-import { commonType, typeToString, withNull } from '../../types/types.js';
+import { commonType, isString, typeToString, withNull, type SqlType } from '../../types/types.js';
 import { compareValues, type Value } from '../../types/values.js';
 import { strictN } from '../bexpr.js';
 import { argc, coerceTo, common, nullableOf } from './args.js';
@@ -35,7 +35,15 @@ function extreme(sign: 1 | -1, ignoreNulls: boolean): ScalarFn {
     nulls: ignoreNulls ? 'NULL only when every argument is NULL' : 'strict',
     bind: (args, pos, name) => {
       argc(name, args, 1, 1000, pos);
-      const t = common(name, args, pos);
+      // a string among types it cannot meet: Calcite's coercion gives up with its own text
+      const cannotInfer = (): SqlError => new SqlError(`Cannot infer return type for ${name}; operand types: [${args.map((a) => typeToString(a.type)).join(', ')}]`, pos, 'type');
+      let t: SqlType;
+      try {
+        t = common(name, args, pos);
+      } catch (err) {
+        if (args.some((a) => isString(a.type))) throw cannotInfer();
+        throw err;
+      }
       const coerced = args.map((a) => coerceTo(a, t, pos));
       if (!ignoreNulls) return strictN(coerced, withNull(t, nullableOf(args)), (xs) => xs.reduce((m, x) => (sign * compareValues(x, m) > 0 ? x : m)));
       const fns = coerced.map((a) => a.fn);

@@ -15,7 +15,7 @@ import { argc, constArg, int, nullableOf, num, str, toMs, typeErr } from './args
 import { aliases, type FnTable, type ScalarFn } from './registry.js';
 
 /** Arguments that are time units spelled as bare words: function -> argument index. */
-export const UNIT_ARG: Record<string, number> = { TIMESTAMP_TRUNC: 1, DATE_TRUNC: 1, TIME_TRUNC: 1, TIMESTAMPADD: 0, TIMESTAMPDIFF: 0, DATEDIFF: 0 };
+export const UNIT_ARG: Record<string, number> = { TIMESTAMP_TRUNC: 1, DATE_TRUNC: 1, TIME_TRUNC: 1, TIMESTAMPADD: 0, TIMESTAMPDIFF: 0, DATEDIFF: 0, DATE_PART: 0 };
 
 const FIELD_ALIASES: Record<string, DateField> = {
   YEAR: 'YEAR',

@@ -1,7 +1,7 @@
 /**
  * `FLOOR(x TO unit)` and `CEIL(x TO unit)` on DATE, TIMESTAMP and TIME (Feldera's datetime.md): the unit
  * boundary at or below / at or above x. The adapter writes them as the calls `FLOOR$TO(x, 'UNIT')` and
- * `CEIL$TO(x, 'UNIT')` (names SQL cannot spell). Units: YEAR, QUARTER, MONTH, WEEK (Monday), DAY, HOUR, MINUTE,
+ * `CEIL$TO(x, 'UNIT')` (names SQL cannot spell). Units: MILLENNIUM (2000 begins one), CENTURY, DECADE, YEAR, QUARTER, MONTH, WEEK (Sunday), DAY, HOUR, MINUTE,
  * SECOND, MILLISECOND, MICROSECOND (the last two leave a TIMESTAMP, which holds milliseconds, as it is); a TIME
  * takes HOUR to MICROSECOND. Another argument type is refused with Calcite's "Cannot apply" text.
  */
@@ -18,6 +18,12 @@ const TIME_STEP_NS: Readonly<Record<string, number>> = { HOUR: 3_600e9, MINUTE: 
 /** The boundary after `t` (a boundary itself) of `unit`, in milliseconds. */
 function nextBoundary(unit: string, t: number): number {
   switch (unit) {
+    case 'MILLENNIUM':
+      return addMonthsTs(t, 12_000);
+    case 'CENTURY':
+      return addMonthsTs(t, 1200);
+    case 'DECADE':
+      return addMonthsTs(t, 120);
     case 'YEAR':
       return addMonthsTs(t, 12);
     case 'QUARTER':

@@ -16,7 +16,8 @@ function rows(view: string, row: JsonRow): JsonRow[] {
   return c.contents('v').map(({ row: out }) => out);
 }
 
-const UNITS = ['YEAR', 'QUARTER', 'MONTH', 'WEEK', 'DAY', 'HOUR', 'MINUTE', 'SECOND'];
+// WEEK, DECADE, CENTURY and MILLENNIUM differ from Postgres (weeks begin on Sunday, 2000 begins a millennium): below
+const UNITS = ['YEAR', 'QUARTER', 'MONTH', 'DAY', 'HOUR', 'MINUTE', 'SECOND'];
 const STAMPS = ['2020-06-21 14:23:44.123', '2024-02-29 00:00:00', '1969-12-31 23:59:59.999'];
 
 describe('FLOOR(x TO unit) against PGlite', () => {
@@ -50,6 +51,36 @@ describe('CEIL(x TO unit)', () => {
     expect(rows('SELECT FLOOR(tm TO HOUR) AS fh, CEIL(tm TO MINUTE) AS cm, CEIL(tm TO MILLISECOND) AS cms FROM t', { tm: '14:23:44.456789' })).toEqual([
       { fh: '14:00:00', cm: '14:24:00', cms: '14:23:44.457' },
     ]);
+  });
+
+  it("weeks begin on Sunday; decades, centuries and millennia at multiples of 10, 100 and 1000 years (Feldera's sqllib)", () => {
+    const units = ['MILLENNIUM', 'CENTURY', 'DECADE', 'WEEK'];
+    const sql = `SELECT ${units.map((u) => `FLOOR(ts TO ${u}) AS f_${u.toLowerCase()}, CEIL(ts TO ${u}) AS c_${u.toLowerCase()}, FLOOR(d TO ${u}) AS fd_${u.toLowerCase()}, CEIL(d TO ${u}) AS cd_${u.toLowerCase()}`).join(', ')} FROM t`;
+    expect(rows(sql, { ts: '2020-06-21 14:23:44.123', d: '2020-06-21' })).toEqual([
+      {
+        f_millennium: '2000-01-01 00:00:00',
+        c_millennium: '3000-01-01 00:00:00',
+        fd_millennium: '2000-01-01',
+        cd_millennium: '3000-01-01',
+        f_century: '2000-01-01 00:00:00',
+        c_century: '2100-01-01 00:00:00',
+        fd_century: '2000-01-01',
+        cd_century: '2100-01-01',
+        f_decade: '2020-01-01 00:00:00',
+        c_decade: '2030-01-01 00:00:00',
+        fd_decade: '2020-01-01',
+        cd_decade: '2030-01-01',
+        f_week: '2020-06-21 00:00:00', // a Sunday
+        c_week: '2020-06-28 00:00:00',
+        fd_week: '2020-06-21',
+        cd_week: '2020-06-21',
+      },
+    ]);
+    expect(rows('SELECT FLOOR(ts TO WEEK) AS w, DATE_TRUNC(ts, WEEK) AS t FROM t', { ts: '2020-06-24 10:00:00' })).toEqual([{ w: '2020-06-21 00:00:00', t: '2020-06-21 00:00:00' }]);
+  });
+
+  it('DATE_PART takes its unit as a bare word', () => {
+    expect(rows('SELECT DATE_PART(YEAR, ts) AS y, DATE_PART(DOW, d) AS dow, DATE_PART(HOUR, d) AS h FROM t', { ts: '2020-06-21 14:23:44', d: '2020-06-21' })).toEqual([{ y: 2020, dow: 1, h: 0 }]);
   });
 
   it("refuses another type with Calcite's text", () => {
