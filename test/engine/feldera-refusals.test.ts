@@ -61,6 +61,13 @@ describe("refusals with Feldera's message text", () => {
     ['SELECT ARRAY_INSERT(arr, 8, 4) AS x FROM t', 'VARCHAR is not comparable to INTEGER'],
     ['SELECT ARRAY_CONTAINS(arr, intt) AS x FROM t', 'VARCHAR is not comparable to INTEGER'],
     ['SELECT ARRAY(arr, ts) AS x FROM t', 'Parameters must be of the same type'],
+    ["SELECT CONCAT_WS('@', roww, 55) AS x FROM t", "Cannot apply 'CONCAT_WS' to arguments of type"],
+    ['SELECT CONCAT(roww, str) AS x FROM t', "Cannot apply 'CONCAT' to arguments of type"],
+    ['SELECT CONCAT(bin, bin) AS x FROM t', 'CONCAT of VARBINARY values'],
+    ["SELECT ARRAY_JOIN(ARRAY[udt], ',', '*') AS x FROM t", "Cannot apply 'ARRAY_JOIN' to arguments of type"],
+    ['SELECT BROUND(str, 1) AS x FROM t', "Cannot apply 'BROUND' to arguments of type"],
+    ['SELECT * FROM (VALUES (1), (1, 2)) AS v(a)', 'Values passed to VALUES operator must have compatible types'],
+    ["SELECT CAST(CONNECTOR_METADATA('check')['check'] AS VARCHAR) AS x FROM t", "Invalid number of arguments to function 'CONNECTOR_METADATA'. Was expecting 0 arguments"],
   ])('%s', (view, message) => {
     expect(refusal(view).toLowerCase()).toContain(message.toLowerCase());
   });

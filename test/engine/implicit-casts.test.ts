@@ -62,6 +62,13 @@ describe('numeric functions take strings as numbers', () => {
     ['CAST(BROUND(i, 1) AS VARCHAR)', '-12'],
     ['CAST(MOD(dec, 3) AS VARCHAR)', '-1.52'],
     ["CAST(CEIL('-0.52') AS INT)", 0],
+    // the inverse hyperbolic functions to Rust's last digit
+    ['CAST(ACOSH(14) AS VARCHAR)', '3.3309265526412517'],
+    ['CAST(ATANH(0.5) AS VARCHAR)', '0.5493061443340548'],
+    ['CAST(ASINH(-2) AS VARCHAR)', '-1.4436354751788103'],
+    // an empty delimiter does not split
+    ["SPLIT_PART(i, '', 1)", '-12'],
+    ["SPLIT_PART('abc', '', 2)", ''],
   ])('%s', (expr, want) => {
     expect(evalExpr(expr)).toEqual(want);
   });

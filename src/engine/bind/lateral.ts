@@ -238,7 +238,7 @@ function bindLateralValues(left: Rel, f: FromItem & { k: 'derived' }, body: { ro
   const ctx: BindCtx = { scope: left.scope, session: env.session, clause: 'VALUES' };
   const rows = body.rows.map((r) => r.map((e) => bindExpr(e, ctx)));
   const width = rows[0]?.length ?? 0;
-  if (rows.some((r) => r.length !== width)) throw new SqlError('VALUES rows must have the same number of columns', body.pos, 'type');
+  if (rows.some((r) => r.length !== width)) throw new SqlError('Values passed to VALUES operator must have compatible types: its rows have different numbers of columns', body.pos, 'type');
   const types = Array.from({ length: width }, (_x, i) => {
     let t: SqlType | undefined = rows[0]![i]!.type;
     for (const r of rows) {

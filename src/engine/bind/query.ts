@@ -121,7 +121,7 @@ function bindValues(b: SetBody & { k: 'values' }, env: Env): BoundQuery {
   const scope = new Scope([], env.casing);
   const rows = b.rows.map((r) => r.map((e) => bindExpr(e, { scope, session: env.session, clause: 'VALUES' })));
   const width = rows[0]?.length ?? 0;
-  if (rows.some((r) => r.length !== width)) throw new SqlError('VALUES rows must have the same number of columns', b.pos, 'type');
+  if (rows.some((r) => r.length !== width)) throw new SqlError('Values passed to VALUES operator must have compatible types: its rows have different numbers of columns', b.pos, 'type');
   const types = Array.from({ length: width }, (_, i) => {
     let t: SqlType | undefined = rows[0]![i]!.type;
     for (const r of rows) {

@@ -92,6 +92,7 @@ const toStr: ScalarFn = {
     argc(name, args, 2, 3, pos);
     const a = arr(name, args[0]!, pos);
     const et = elemOf(a);
+    if (['ROW', 'MAP', 'ARRAY', 'VARIANT'].includes(et.kind)) throw typeErr(name, args, pos);
     const conv = isString(et) || et.kind === 'NULL' ? (v: Value) => v : castFn(et, mk('VARCHAR'), pos);
     const nullStr = args[2] ? str(name, args[2], pos).fn : () => null;
     const af = a.fn;

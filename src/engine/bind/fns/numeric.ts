@@ -4,7 +4,7 @@
  * error such as SQRT(-1) or ACOS(2)) gives NULL rather than stopping the pipeline.
  */
 import { SqlError, type Pos } from '../../parse/ast.js';
-import { mk, isInteger, isFloat, isDecimal, withNull } from '../../types/types.js';
+import { mk, isInteger, isFloat, isDecimal, isString, withNull } from '../../types/types.js';
 import { pow10, rescale, rescaleRound, decimalToNumber } from '../../types/decimal.js';
 import { type BExpr, strict1, strict2, strictN } from '../bexpr.js';
 import { argc, coerceTo, dbl, int, nullableOf, num, typeErr } from './args.js';
@@ -32,6 +32,16 @@ function math(arity: number, f: (...x: number[]) => number, sig: string): Scalar
   };
 }
 
+/* The inverse hyperbolic functions as Rust's f64 computes them (Feldera's sqllib), to the last digit: ACOSH(14) is 3.3309265526412517, not JavaScript's 3.330926552641252. */
+const rustAcosh = (x: number): number => (x < 1 ? NaN : Math.log(x + Math.sqrt(x - 1) * Math.sqrt(x + 1)));
+const rustAtanh = (x: number): number => 0.5 * Math.log1p((2 * x) / (1 - x));
+function rustAsinh(x: number): number {
+  const ax = Math.abs(x);
+  const ix = 1 / ax;
+  const r = Math.log1p(ax + ax / (Math.hypot(1, ix) + ix));
+  return x < 0 || Object.is(x, -0) ? -r : r;
+}
+
 /** Banker's rounding of a scaled BigInt from scale s to scale ns (ns may be negative: tens, hundreds, ...). */
 function bankersRescale(v: bigint, s: number, ns: number): bigint {
   if (ns >= s) return v * pow10(ns - s);
@@ -49,6 +59,7 @@ function roundLike(mode: 'round' | 'trunc' | 'bround'): ScalarFn {
     nulls: 'strict',
     bind: (args, pos, name) => {
       argc(name, args, mode === 'bround' ? 2 : 1, 2, pos);
+      if (mode === 'bround' && isString(args[0]!.type)) throw typeErr(name, args, pos); // Calcite does not read a string as a number for BROUND
       const a0 = num(name, args[0]!, pos);
       // BROUND rounds a DECIMAL: an integer is read as one (BROUND(-12, 1) is -12)
       const a = mode === 'bround' && isInteger(a0.type) ? coerceTo(a0, mk('DECIMAL', a0.type.nullable, { precision: 19, scale: 0 }), pos) : a0;
@@ -203,9 +214,9 @@ export const NUMERIC_FNS: FnTable = {
   COTH: math(1, (x) => 1 / Math.tanh(x), 'COTH(x) -> DOUBLE'),
   SECH: math(1, (x) => 1 / Math.cosh(x), 'SECH(x) -> DOUBLE'),
   CSCH: math(1, (x) => 1 / Math.sinh(x), 'CSCH(x) -> DOUBLE'),
-  ASINH: math(1, Math.asinh, 'ASINH(x) -> DOUBLE'),
-  ACOSH: math(1, Math.acosh, 'ACOSH(x) -> DOUBLE'),
-  ATANH: math(1, Math.atanh, 'ATANH(x) -> DOUBLE'),
+  ASINH: math(1, rustAsinh, 'ASINH(x) -> DOUBLE'),
+  ACOSH: math(1, rustAcosh, 'ACOSH(x) -> DOUBLE'),
+  ATANH: math(1, rustAtanh, 'ATANH(x) -> DOUBLE'),
   DEGREES: math(1, (x) => (x * 180) / Math.PI, 'DEGREES(radians) -> DOUBLE'),
   RADIANS: math(1, (x) => (x * Math.PI) / 180, 'RADIANS(degrees) -> DOUBLE'),
   PI: math(0, () => Math.PI, 'PI() -> DOUBLE'),

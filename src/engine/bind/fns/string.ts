@@ -221,21 +221,24 @@ export const STRING_FNS: FnTable = {
   },
   ...aliases(['TRIM', 'LTRIM', 'RTRIM', 'BTRIM'], trim),
   CONCAT: {
-    sig: 'CONCAT(value, ...) -> VARCHAR (non-strings are cast)',
+    sig: 'CONCAT(value, ...) -> VARCHAR (non-strings are cast; bytes are not yet implemented, as in Feldera)',
     nulls: 'strict',
-    bind: (args, pos) =>
-      strictN(
-        args.map((a) => (isString(a.type) ? a : coerceTo(a, mk('VARCHAR'), pos))),
+    bind: (args, pos, name) => {
+      if (args.some(isBytes)) throw new SqlError(`${name} of VARBINARY values`, pos, 'unsupported');
+      // every argument as its text; ROW, MAP, ARRAY, VARIANT are refused (Calcite's text)
+      return strictN(
+        args.map((a) => str(name, a, pos)),
         mk('VARCHAR', nullableOf(args)),
         (xs) => {
           checkSize(
-            'CONCAT',
+            name,
             (xs as string[]).reduce((n, x) => n + x.length, 0),
             'characters',
           );
           return xs.join('');
         },
-      ),
+      );
+    },
   },
   CONCAT_WS: {
     sig: 'CONCAT_WS(sep, value, ...) -> VARCHAR',
@@ -243,6 +246,7 @@ export const STRING_FNS: FnTable = {
     bind: (args, pos, name) => {
       argc(name, args, 1, 1000, pos);
       const sep = str(name, args[0]!, pos).fn;
+      args.slice(1).forEach((a) => str(name, a, pos)); // ROW, MAP, ARRAY, VARIANT, bytes: Calcite's refusal
       const parts = args.slice(1).map((a) => (isString(a.type) ? a : coerceTo(a, mk('VARCHAR'), pos)).fn);
       return {
         type: mk('VARCHAR', args[0]!.type.nullable),
@@ -300,7 +304,8 @@ export const STRING_FNS: FnTable = {
       return strictN(
         [str(name, args[0]!, pos), str(name, args[1]!, pos), int(name, args[2]!, pos)],
         mk('VARCHAR', nullableOf(args)),
-        ([s, d, k]) => (s as string).split(d as string)[(k as number) - 1] ?? '',
+        // an empty delimiter does not split: the whole string is part 1 (as Postgres and Feldera)
+        ([s, d, k]) => (d === '' ? ((k as number) === 1 ? s : '') : ((s as string).split(d as string)[(k as number) - 1] ?? '')),
       );
     },
   },

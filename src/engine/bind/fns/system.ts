@@ -9,13 +9,14 @@ import { SqlError } from '../../parse/ast.js';
 import { mk } from '../../types/types.js';
 import { constant } from '../bexpr.js';
 import type { FnTable } from './registry.js';
+import { argc } from './args.js';
 
 export const SYSTEM_FNS: FnTable = {
   CONNECTOR_METADATA: {
     sig: "CONNECTOR_METADATA() -> VARIANT: the ingesting connector's metadata; NULL for the connectors of ops serve",
     nulls: 'always NULL here',
     bind: (args, pos, name) => {
-      if (args.length) throw new SqlError(`${name}() takes no arguments`, pos, 'type');
+      argc(name, args, 0, 0, pos);
       return constant(mk('VARIANT', true), null);
     },
   },
