@@ -5,7 +5,6 @@
  * files, URLs) attach no metadata, so it is NULL here, as it is in Feldera for a record whose connector attaches
  * none (the column then takes NULL).
  */
-import { SqlError } from '../../parse/ast.js';
 import { mk } from '../../types/types.js';
 import { constant } from '../bexpr.js';
 import type { FnTable } from './registry.js';
