@@ -69,6 +69,9 @@ describe('numeric functions take strings as numbers', () => {
     // an empty delimiter does not split
     ["SPLIT_PART(i, '', 1)", '-12'],
     ["SPLIT_PART('abc', '', 2)", ''],
+    // TRIM works by characters, not UTF-16 units
+    ["TRIM(TRAILING '🐍' FROM '🐍🐍')", ''],
+    ["TRIM(BOTH '√ ' FROM 'h@pP√ ')", 'h@pP'],
   ])('%s', (expr, want) => {
     expect(evalExpr(expr)).toEqual(want);
   });

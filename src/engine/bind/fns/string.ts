@@ -44,13 +44,13 @@ const initcap = (s: string, word: RegExp): string => s.toLowerCase().replace(wor
 
 function trimmer(where: string): (v: Value, w: Value) => Value {
   return (v, w) => {
-    const x = v as string;
-    const cs = new Set([...(w as string)]);
+    const x = chars(v); // by characters: TRIM(TRAILING '🐍' FROM '🐍🐍') is ''
+    const cs = new Set(chars(w));
     let a = 0;
     let b = x.length;
     if (where !== 'TRAILING') while (a < b && cs.has(x[a]!)) a++;
     if (where !== 'LEADING') while (b > a && cs.has(x[b - 1]!)) b--;
-    return x.slice(a, b);
+    return a === 0 && b === x.length ? v : x.slice(a, b).join('');
   };
 }
 
