@@ -64,7 +64,7 @@ function jsonReader(t: SqlType): Reader {
     case 'TIMESTAMP': {
       // also milliseconds since the epoch, as a number (Feldera's millis_since_epoch form)
       // the plain shape clients send ('YYYY-MM-DD HH:MM:SS.fff') read by hand: no parse, no format, on every row
-      const text = checkedText(t, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{0,2}[1-9])?$/, full);
+      const text = checkedText(t, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{0,5}[1-9])?$/, full);
       return (v) => (typeof v === 'number' && Number.isFinite(v) ? toJson(Math.trunc(v), t) : ((typeof v === 'string' ? plainTimestampText(v) : undefined) ?? text(v)));
     }
     case 'DATE':

@@ -16,7 +16,7 @@ import { fromJson, toJson } from '../codec-json.js';
 import { bytesToHex, canonicalJson, variantValue } from '../types/variant.js';
 import { decimalFromNumber, decimalToNumber, formatDecimal, parseDecimal, pow10, rescale, rescaleRound } from '../types/decimal.js';
 import { parseUuid, uuidFromHex, uuidToHex } from '../types/uuid.js';
-import { DAY_MS, formatDate, formatTime, formatTimestamp, parseDate, parseTime, parseTimestamp } from '../types/datetime.js';
+import { DAY_MS, formatDate, formatTime, formatTimestamp, parseDate, parseTime, parseTimestamp, tsFrom, tsSplit } from '../types/datetime.js';
 
 type Conv = (v: Value) => Value;
 
@@ -147,7 +147,7 @@ export function castFn(from: SqlType, to: SqlType, pos: Pos, site: IntSite = pos
     if (isInteger(from)) return (v) => r(Number(v as Int));
     if (isFloat(from)) return (v) => r(v as number);
     if (isDecimal(from)) return (v) => r(decimalToNumber(v as bigint, from.scale ?? 0));
-    if (from.kind === 'TIMESTAMP') return (v) => r(v as number);
+    if (from.kind === 'TIMESTAMP') return (v) => r(Math.floor(v as number)); // its whole milliseconds (Feldera's sqllib)
     if (isString(from))
       return (v) => {
         const n = Number((v as string).trim());
@@ -207,7 +207,7 @@ export function castFn(from: SqlType, to: SqlType, pos: Pos, site: IntSite = pos
   if (to.kind === 'TIMESTAMP') {
     if (isString(from)) return (v) => parseTimestamp(v as string) ?? null;
     if (from.kind === 'DATE') return (v) => (v as number) * DAY_MS;
-    if (from.kind === 'TIME') return (v) => Math.floor((v as number) / 1e6); // on 1970-01-01
+    if (from.kind === 'TIME') return (v) => tsFrom(Math.floor((v as number) / 1e6), Math.floor(((v as number) % 1e6) / 1000)); // on 1970-01-01, to the microsecond
     // a number is milliseconds since the epoch, cut to whole seconds (Feldera's sqllib)
     if (isInteger(from)) return (v) => secondsOfMs(Number(v as Int));
     if (isFloat(from)) return (v) => (Number.isFinite(v as number) ? secondsOfMs(v as number) : null);
@@ -215,7 +215,11 @@ export function castFn(from: SqlType, to: SqlType, pos: Pos, site: IntSite = pos
   }
   if (to.kind === 'TIME') {
     if (isString(from)) return (v) => parseTime(v as string) ?? null;
-    if (from.kind === 'TIMESTAMP') return (v) => ((((v as number) % DAY_MS) + DAY_MS) % DAY_MS) * 1e6;
+    if (from.kind === 'TIMESTAMP')
+      return (v) => {
+        const [ms, us] = tsSplit(v as number);
+        return (((ms % DAY_MS) + DAY_MS) % DAY_MS) * 1e6 + us * 1000;
+      };
   }
   if (to.kind === 'ARRAY' && from.kind === 'ARRAY') {
     const inner = castFn(from.elem!, to.elem!, pos);

@@ -5,7 +5,7 @@ import { compareValues, type Value } from '../types/values.js';
 import { INT_BOUNDS, intBinary, normInt, type IntSite } from '../types/int64.js';
 import { posSite } from './expr-text.js';
 import { parseDecimal, pow10, rescale, rescaleRound } from '../types/decimal.js';
-import { addMonthsTs, DAY_MS } from '../types/datetime.js';
+import { addMonthsTs, DAY_MS, tsMicrosBetween, tsPlusMs } from '../types/datetime.js';
 import { intervalQualifier, intervalUnit, unionQualifier } from '../types/interval-text.js';
 
 const DAY_NS = DAY_MS * 1e6;
@@ -194,7 +194,7 @@ export function arithmetic(op: string, a: BExpr, b: BExpr, pos: Pos, site: IntSi
   if ((ta.kind === 'TIMESTAMP' || ta.kind === 'DATE') && (tb.kind === 'INTERVAL_DT' || tb.kind === 'INTERVAL_YM') && (op === 'Plus' || op === 'Minus')) {
     const sign = op === 'Plus' ? 1 : -1;
     if (ta.kind === 'TIMESTAMP') {
-      if (tb.kind === 'INTERVAL_DT') return strict2(a, b, mk('TIMESTAMP', nullable), (x, y) => (x as number) + sign * (y as number));
+      if (tb.kind === 'INTERVAL_DT') return strict2(a, b, mk('TIMESTAMP', nullable), (x, y) => tsPlusMs(x as number, sign * (y as number)));
       return strict2(a, b, mk('TIMESTAMP', nullable), (x, y) => addMonthsTs(x as number, sign * (y as number)));
     }
     if (tb.kind === 'INTERVAL_DT') return strict2(a, b, mk('DATE', nullable), (x, y) => (x as number) + Math.trunc((sign * (y as number)) / DAY_MS));
@@ -217,7 +217,8 @@ export function arithmetic(op: string, a: BExpr, b: BExpr, pos: Pos, site: IntSi
     return strict2(a, bn, mk(ta.kind, nullable), (x, y) => Math.round(op === 'Multiply' ? (x as number) * (y as number) : (x as number) / (y as number)));
   }
   if (ta.kind === 'TIMESTAMP' && tb.kind === 'TIMESTAMP' && op === 'Minus') {
-    return strict2(a, b, mk('INTERVAL_DT', nullable), (x, y) => (x as number) - (y as number));
+    // whole milliseconds (an interval's unit here), toward zero
+    return strict2(a, b, mk('INTERVAL_DT', nullable), (x, y) => Math.trunc(tsMicrosBetween(x as number, y as number) / 1000) + 0);
   }
   if (ta.kind === 'DATE' && tb.kind === 'DATE' && op === 'Minus') {
     return strict2(a, b, mk('INTERVAL_DT', nullable), (x, y) => ((x as number) - (y as number)) * DAY_MS);

@@ -92,7 +92,43 @@ export function formatTime(ns: number): string {
   return out;
 }
 
-/** TIMESTAMP text 'YYYY-MM-DD[ T]HH:MM:SS[.ffffff]' (or a bare date, or RFC 3339 with an offset, or a trailing UTC as TIMESTAMP WITH TIME ZONE literals write it) to ms since the epoch. */
+/**
+ * A TIMESTAMP is milliseconds since the epoch with microseconds as its fraction, as Feldera keeps them: the
+ * double nearest to ms + µs / 1000, which gives its µs back exactly while |ms| < 2^42 (years 1831 to 2109);
+ * past that a double cannot, and a TIMESTAMP keeps whole milliseconds. One instant is one number, whatever
+ * computed it (tsFrom after tsSplit).
+ */
+const MICROS_EXACT = 2 ** 42;
+
+/** The TIMESTAMP of whole milliseconds `ms` and `micros` (0..999) more. */
+export function tsFrom(ms: number, micros: number): number {
+  return micros !== 0 && Math.abs(ms) < MICROS_EXACT ? (ms * 1000 + micros) / 1000 : ms;
+}
+
+/** A TIMESTAMP's whole milliseconds and the microseconds (0..999) after them. */
+export function tsSplit(v: number): [number, number] {
+  const ms = Math.floor(v);
+  const us = Math.round((v - ms) * 1000);
+  return us >= 1000 ? [ms + 1, 0] : [ms, us];
+}
+
+/** A TIMESTAMP moved by whole milliseconds, its microseconds kept. */
+export function tsPlusMs(v: number, ms: number): number {
+  const [whole, us] = tsSplit(v);
+  return tsFrom(whole + ms, us);
+}
+
+/** Microseconds between two TIMESTAMPs (a - b). */
+export function tsMicrosBetween(a: number, b: number): number {
+  const [ma, ua] = tsSplit(a);
+  const [mb, ub] = tsSplit(b);
+  return (ma - mb) * 1000 + (ua - ub);
+}
+
+/** The microseconds of a fraction's digits (the first six; the rest dropped). */
+const microsOfFraction = (digitsText: string): number => +digitsText.slice(0, 6).padEnd(6, '0');
+
+/** TIMESTAMP text 'YYYY-MM-DD[ T]HH:MM:SS[.ffffff]' (or a bare date, or RFC 3339 with an offset, or a trailing UTC as TIMESTAMP WITH TIME ZONE literals write it) to ms since the epoch (microseconds its fraction). */
 export function parseTimestamp(text: string): number | undefined {
   return canonicalTimestamp(text) ?? readTimestamp(text);
 }
@@ -107,14 +143,14 @@ export function readTimestamp(text: string): number | undefined {
   const mi = m[5] ? +m[5] : 0;
   const s = m[6] ? +m[6] : 0;
   if (h > 23 || mi > 59 || s > 59) return undefined;
-  const ms = m[7] ? Math.floor(+m[7].padEnd(9, '0') / 1e6) : 0;
+  const micros = m[7] ? microsOfFraction(m[7]) : 0;
   let offset = 0;
   if (m[8] && m[8] !== 'Z' && m[8] !== 'UTC') {
     const sign = m[8][0] === '-' ? -1 : 1;
     const digits = m[8].slice(1).replace(':', '');
     offset = sign * (+digits.slice(0, 2) * 60 + +digits.slice(2)) * 60_000;
   }
-  return days * MS_PER_DAY + ((h * 60 + mi) * 60 + s) * 1000 + ms - offset;
+  return tsFrom(days * MS_PER_DAY + ((h * 60 + mi) * 60 + s) * 1000 - offset + Math.floor(micros / 1000), micros % 1000);
 }
 
 /** The value of `n` ASCII digits at code(at) .. code(at + n - 1), or -1 when one of them is not a digit. */
@@ -132,7 +168,7 @@ function digitsAt(code: (i: number) => number, at: number, n: number): number {
  * A TIMESTAMP text in the plain shape clients send, 'YYYY-MM-DD HH:MM:SS' with an optional fraction of 1
  * to 9 digits and a year from 1000, read by hand (no regular expression, no Date) from its `n` character
  * codes (`code(i)`, i < n: a string's or a buffer's): the length of its start that is its output form
- * (formatTimestamp's text of the instant parseTimestamp reads: the fraction cut to milliseconds, trailing
+ * (formatTimestamp's text of the instant parseTimestamp reads: the fraction cut to microseconds, trailing
  * zeros not written), or -1 for any other text (then parseTimestamp decides), an invalid date or time included.
  */
 export function plainTimestampLength(code: (i: number) => number, n: number): number {
@@ -147,7 +183,9 @@ export function plainTimestampLength(code: (i: number) => number, n: number): nu
   if (y < 1000 || mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59) return -1;
   if (n === 19) return 19;
   if (code(19) !== 46 || digitsAt(code, 20, n - 20) < 0) return -1;
-  let end = Math.min(n, 23);
+  // microseconds are kept within years 1831..2108 (tsFrom), milliseconds outside; 1830 and 2109 straddle the bound
+  if (n > 23 && (y === 1830 || y === 2109)) return -1;
+  let end = Math.min(n, y >= 1831 && y <= 2108 ? 26 : 23);
   while (end > 20 && code(end - 1) === 48) end--;
   return end === 20 ? 19 : end;
 }
@@ -172,23 +210,23 @@ function canonicalTimestamp(text: string): number | undefined {
   const mi = digits(text, 14, 2);
   const s = digits(text, 17, 2);
   if (days === undefined || h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59) return undefined;
-  let ms = 0;
+  let micros = 0;
   if (len > 19) {
     if (text.charCodeAt(19) !== 46) return undefined;
-    // milliseconds: the first three fraction digits (the rest dropped, as the general reader does)
-    const frac = digits(text, 20, len - 20);
-    if (frac < 0) return undefined;
-    const first3 = len - 20 >= 3 ? digits(text, 20, 3) : frac * (len - 20 === 1 ? 100 : 10);
-    ms = first3;
+    // microseconds: the first six fraction digits (the rest dropped, as the general reader does)
+    if (digits(text, 20, len - 20) < 0) return undefined;
+    micros = microsOfFraction(text.slice(20));
   }
-  return days * MS_PER_DAY + ((h * 60 + mi) * 60 + s) * 1000 + ms;
+  return tsFrom(days * MS_PER_DAY + ((h * 60 + mi) * 60 + s) * 1000 + Math.floor(micros / 1000), micros % 1000);
 }
 
 export function formatTimestamp(ms: number): string {
-  const d = new Date(ms);
+  const [whole, us] = tsSplit(ms);
+  const secondMs = Math.floor(whole / 1000) * 1000;
+  const frac = (whole - secondMs) * 1000 + us; // microseconds within the second
+  const d = new Date(secondMs);
   let out = `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
-  const frac = d.getUTCMilliseconds();
-  if (frac) out += '.' + String(frac).padStart(3, '0').replace(/0+$/, '');
+  if (frac) out += '.' + String(frac).padStart(6, '0').replace(/0+$/, '');
   return out;
 }
 
@@ -196,13 +234,13 @@ export const DAY_MS = MS_PER_DAY;
 
 /** Add months to a timestamp (ms), clamping the day to the month's end, as SQL does. */
 export function addMonthsTs(ms: number, months: number): number {
-  const d = new Date(ms);
+  const d = new Date(Math.floor(ms));
   const y = d.getUTCFullYear();
   const mo = d.getUTCMonth() + months;
   const target = new Date(Date.UTC(y, mo, 1));
   const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
   const day = Math.min(d.getUTCDate(), lastDay);
-  return Date.UTC(target.getUTCFullYear(), target.getUTCMonth(), day) + (ms - Date.UTC(y, d.getUTCMonth(), d.getUTCDate()));
+  return tsPlusMs(ms, Date.UTC(target.getUTCFullYear(), target.getUTCMonth(), day) - Date.UTC(y, d.getUTCMonth(), d.getUTCDate()));
 }
 
 export type DateField =
@@ -210,7 +248,7 @@ export type DateField =
 
 /** EXTRACT of a field from a timestamp in ms (dates are converted to ms first). */
 export function extractField(field: DateField, ms: number): number {
-  const d = new Date(ms);
+  const d = new Date(Math.floor(ms));
   const y = d.getUTCFullYear();
   switch (field) {
     case 'YEAR':
@@ -245,7 +283,7 @@ export function extractField(field: DateField, ms: number): number {
     case 'MILLISECOND':
       return d.getUTCSeconds() * 1000 + d.getUTCMilliseconds();
     case 'MICROSECOND':
-      return (d.getUTCSeconds() * 1000 + d.getUTCMilliseconds()) * 1000;
+      return (d.getUTCSeconds() * 1000 + d.getUTCMilliseconds()) * 1000 + tsSplit(ms)[1];
     case 'EPOCH':
       return Math.floor(ms / 1000);
     case 'DECADE':
@@ -259,7 +297,7 @@ export function extractField(field: DateField, ms: number): number {
 
 /** Truncate a timestamp (ms) to a unit. */
 export function truncTimestamp(unit: string, ms: number): number | undefined {
-  const d = new Date(ms);
+  const d = new Date(Math.floor(ms));
   const y = d.getUTCFullYear();
   switch (unit) {
     case 'MILLENNIUM':

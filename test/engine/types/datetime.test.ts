@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseDate, parseTimestamp, readDate, readTimestamp } from '../../../src/engine/types/datetime.js';
+import { formatTimestamp, parseDate, parseTimestamp, readDate, readTimestamp } from '../../../src/engine/types/datetime.js';
 
 const pad = (n: number, w: number): string => String(n).padStart(w, '0');
 
@@ -48,7 +48,12 @@ describe('canonical date and timestamp text', () => {
   it('gives the right instants', () => {
     expect(parseTimestamp('2024-02-29 12:34:56.789')).toBe(Date.UTC(2024, 1, 29, 12, 34, 56, 789));
     expect(parseTimestamp('1999-12-31T23:59:59.5')).toBe(Date.UTC(1999, 11, 31, 23, 59, 59, 500));
-    expect(parseTimestamp('2015-07-15 00:00:01.123456789')).toBe(Date.UTC(2015, 6, 15, 0, 0, 1, 123));
+    // microseconds are kept (the rest dropped), as the fraction of the milliseconds
+    expect(parseTimestamp('2015-07-15 00:00:01.123456789')).toBe((Date.UTC(2015, 6, 15, 0, 0, 1, 123) * 1000 + 456) / 1000);
+    expect(formatTimestamp(parseTimestamp('2020-06-21 14:23:44.123654')!)).toBe('2020-06-21 14:23:44.123654');
+    expect(formatTimestamp(parseTimestamp('1969-12-31 23:59:59.999999')!)).toBe('1969-12-31 23:59:59.999999');
+    // past 2109 a double cannot hold the microseconds: whole milliseconds
+    expect(formatTimestamp(parseTimestamp('7200-05-30 23:59:31.777123')!)).toBe('7200-05-30 23:59:31.777');
     expect(parseTimestamp('1000-03-01 00:00:00')).toBe(Date.UTC(1000, 2, 1));
     expect(parseTimestamp('2023-02-29 00:00:00')).toBeUndefined();
     expect(parseTimestamp('2100-02-29 00:00:00')).toBeUndefined();

@@ -7,7 +7,7 @@
 import { SqlError, type Pos } from '../../parse/ast.js';
 import { mk, isString } from '../../types/types.js';
 import type { Value } from '../../types/values.js';
-import { DAY_MS, addMonthsTs, extractField, truncTimestamp, type DateField } from '../../types/datetime.js';
+import { DAY_MS, addMonthsTs, extractField, truncTimestamp, tsFrom, tsSplit, type DateField } from '../../types/datetime.js';
 import { decimalToNumber } from '../../types/decimal.js';
 import { type BExpr, strict1, strict2, strictN } from '../bexpr.js';
 import { arithmetic } from '../operators.js';
@@ -144,6 +144,14 @@ const diffFn: ScalarFn = {
   },
 };
 
+/** A TIMESTAMP moved by whole microseconds. */
+function addMicros(v: number, micros: number): number {
+  const [ms, us] = tsSplit(v);
+  const total = us + micros;
+  const carry = Math.floor(total / 1000);
+  return tsFrom(ms + carry, total - carry * 1000);
+}
+
 const addFn: ScalarFn = {
   sig: 'TIMESTAMPADD(unit, integer, datetime): DATE + hours/minutes/seconds gives a TIMESTAMP',
   nulls: 'strict',
@@ -161,8 +169,8 @@ const addFn: ScalarFn = {
     const dateOut = t.type.kind === 'DATE' && (u.months !== undefined || u.ms! % DAY_MS === 0);
     const ms = toMs(t, name, pos);
     return strict2(ms, k, mk(dateOut ? 'DATE' : 'TIMESTAMP', n), (v, x) => {
-      const r = u.months ? addMonthsTs(v as number, (x as number) * u.months) : (v as number) + (x as number) * u.ms!;
-      return dateOut ? Math.floor(r / DAY_MS) : Math.floor(r);
+      const r = u.months ? addMonthsTs(v as number, (x as number) * u.months) : addMicros(v as number, Math.trunc((x as number) * u.ms! * 1000));
+      return dateOut ? Math.floor(r / DAY_MS) : r;
     });
   },
 };

@@ -2,17 +2,18 @@
  * `FLOOR(x TO unit)` and `CEIL(x TO unit)` on DATE, TIMESTAMP and TIME (Feldera's datetime.md): the unit
  * boundary at or below / at or above x. The adapter writes them as the calls `FLOOR$TO(x, 'UNIT')` and
  * `CEIL$TO(x, 'UNIT')` (names SQL cannot spell). Units: MILLENNIUM (2000 begins one), CENTURY, DECADE, YEAR, QUARTER, MONTH, WEEK (Sunday), DAY, HOUR, MINUTE,
- * SECOND, MILLISECOND, MICROSECOND (the last two leave a TIMESTAMP, which holds milliseconds, as it is); a TIME
+ * SECOND, MILLISECOND, MICROSECOND (a TIMESTAMP holds microseconds); a TIME
  * takes HOUR to MICROSECOND. Another argument type is refused with Calcite's "Cannot apply" text.
  */
 import { SqlError } from '../../parse/ast.js';
 import { mk, typeToString } from '../../types/types.js';
-import { addMonthsTs, DAY_MS, truncTimestamp } from '../../types/datetime.js';
+import { addMonthsTs, DAY_MS, truncTimestamp, tsSplit } from '../../types/datetime.js';
 import { strict1 } from '../bexpr.js';
 import { argc, nullableOf } from './args.js';
 import type { FnTable, ScalarFn } from './registry.js';
 
-const SUB_MS: Readonly<Record<string, number>> = { MILLISECOND: 1, MICROSECOND: 1 };
+/** Units below a millisecond's boundary, in microseconds (a TIMESTAMP holds microseconds). */
+const SUB_MS: Readonly<Record<string, number>> = { MILLISECOND: 1000, MICROSECOND: 1 };
 const TIME_STEP_NS: Readonly<Record<string, number>> = { HOUR: 3_600e9, MINUTE: 60e9, SECOND: 1e9, MILLISECOND: 1e6, MICROSECOND: 1e3 };
 
 /** The boundary after `t` (a boundary itself) of `unit`, in milliseconds. */
@@ -62,7 +63,12 @@ function roundTo(up: boolean): ScalarFn {
       }
       if (x.type.kind !== 'DATE' && x.type.kind !== 'TIMESTAMP') return refuse();
       const round = (ms: number): number => {
-        if (SUB_MS[unit]) return ms;
+        const sub = SUB_MS[unit];
+        if (sub) {
+          const [whole, us] = tsSplit(ms);
+          if (sub === 1 || us === 0) return ms;
+          return up ? whole + 1 : whole; // to the millisecond
+        }
         const t = truncTimestamp(unit, ms) ?? refuse();
         return up && t !== ms ? nextBoundary(unit, t) : t;
       };

@@ -108,6 +108,20 @@ describe('arrow_ipc', () => {
     expect(t.toArray().map((r) => r.x)).toEqual([1, 1, 1]);
   });
 
+  it('a TIMESTAMP keeps its microseconds, exactly, on every one of many values', () => {
+    const texts = ['2020-06-21 14:23:44.123654', '1969-12-31 23:59:59.999999', '2024-01-02 03:04:05.000001'];
+    for (let i = 0; i < 2000; i++)
+      texts.push(
+        `2020-01-01 00:00:0${i % 10}.${String(i * 499)
+          .padStart(6, '0')
+          .slice(-6)}`,
+      );
+    const t = tableFromIPC(arrowIpcStream(rows(...texts.map((ts) => ({ ts }))), [col('ts', 'TIMESTAMP')]));
+    const micros = (text: string): bigint => BigInt(Date.parse(text.slice(0, 19).replace(' ', 'T') + 'Z')) * 1000n + BigInt(text.slice(20).padEnd(6, '0'));
+    const got = Array.from({ length: texts.length }, (_x, i) => t.getChild('ts')!.data[0]!.values[i] as bigint);
+    expect(got).toEqual(texts.map(micros));
+  });
+
   it('years before 100 and after 9999 do not shift', () => {
     const t = tableFromIPC(arrowIpcStream(rows({ dt: '0050-01-01', ts: '0001-01-01 00:00:00' }), [col('dt', 'DATE'), col('ts', 'TIMESTAMP')]));
     const d = new Date(t.getChild('dt')!.get(0) as number);

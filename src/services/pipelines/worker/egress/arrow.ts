@@ -113,6 +113,19 @@ const DATE = /^(-?\d{4,})-(\d{2})-(\d{2})$/;
 const TIME = /^(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?$/;
 const TIMESTAMP = /^(-?\d{4,})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?$/;
 
+/** A double d with d * 1000 exactly `micros` (the one nearest micros / 1000, or a neighbour), so apache-arrow's BigInt(d * 1000) neither throws nor drifts; whole milliseconds if none is (never seen). */
+export function msOfMicros(micros: number): number {
+  const d = micros / 1000;
+  if (d * 1000 === micros) return d;
+  const f = new Float64Array([d]);
+  const bits = new BigInt64Array(f.buffer);
+  for (const step of [1n, -1n, 2n, -2n]) {
+    const g = new Float64Array(new BigInt64Array([bits[0]! + step]).buffer)[0]!;
+    if (g * 1000 === micros) return g;
+  }
+  return Math.floor(micros / 1000);
+}
+
 function utcMs(y: string, mo: string, d: string, h = '0', mi = '0', s = '0'): number {
   const date = new Date(0);
   date.setUTCFullYear(Number(y), Number(mo) - 1, Number(d)); // years below 100 too (Date.UTC would add 1900)
@@ -210,8 +223,8 @@ export function arrowValue(v: JsonValue | undefined, c: ColumnType): unknown {
     case 'TIMESTAMP': {
       const m = TIMESTAMP.exec(String(v));
       if (!m) throw new TypeError(`not a TIMESTAMP: ${String(v)}`);
-      // the builder takes milliseconds (and writes microseconds); the engine keeps milliseconds
-      return utcMs(m[1]!, m[2]!, m[3]!, m[4], m[5], m[6]) + Number((m[7] ?? '').padEnd(3, '0').slice(0, 3));
+      // the builder takes milliseconds and writes BigInt(ms * 1000) microseconds: a ms value whose product is exact
+      return msOfMicros(utcMs(m[1]!, m[2]!, m[3]!, m[4], m[5], m[6]) * 1000 + Number((m[7] ?? '').padEnd(6, '0').slice(0, 6)));
     }
     case 'INTERVAL': {
       const ms = toNumber(v);

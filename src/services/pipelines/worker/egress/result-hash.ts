@@ -150,7 +150,7 @@ function hashOne(state: AHashState, v: unknown, c: ColumnType): bigint {
       h.writeUint(BigInt.asUintN(64, v as bigint));
       break;
     case 'TIMESTAMP':
-      h.writeUint(BigInt.asUintN(64, BigInt(v as number) * 1000n)); // microseconds, as the Arrow column holds them
+      h.writeUint(BigInt.asUintN(64, BigInt(Math.round((v as number) * 1000)))); // microseconds, as the Arrow column holds them
       break;
     case 'INTERVAL': {
       const [days, ms] = v as Int32Array;
