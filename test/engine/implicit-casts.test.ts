@@ -174,3 +174,15 @@ describe('CAST between numbers, TIMESTAMP, BOOLEAN and bytes (Feldera sqllib)', 
     expect(refusal('SUBSTR(roww, 2, 3)')).toContain("Cannot apply 'SUBSTR' to arguments of type");
   });
 });
+
+describe('a SQL NULL cast to VARIANT (Feldera sqllib: Variant::SqlNull), TYPEOF of a SQL NULL', () => {
+  it('the cast is a VARIANT that is never a SQL NULL; TYPEOF of a SQL NULL is the text NULL', () => {
+    const r = compile('CREATE TABLE n (i INT, v VARIANT); CREATE VIEW w AS SELECT CAST(i AS VARIANT) AS vi, CAST(NULL AS VARIANT) AS vn, TYPEOF(v) AS tv, v IS NULL AS sql_null FROM n;', {
+      outputCase: 'lower',
+    });
+    if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('; '));
+    expect(r.program.relation('w')!.columns.map((c) => c.nullable)).toEqual([false, false, false, false]);
+    const out = r.program.newCircuit().step([{ table: 'n', op: 'insert', row: { i: null, v: null } }]);
+    expect(out.changes.get('w')!.map(({ row }) => row)).toEqual([{ vi: null, vn: null, tv: 'NULL', sql_null: true }]);
+  });
+});

@@ -40,6 +40,19 @@ export function bindCall(e: Expr & { k: 'func' }, ctx: BindCtx, bind: ExprBinder
 export function bindCast(e: Expr & { k: 'cast' }, ctx: BindCtx, bind: ExprBinder): BExpr {
   const a = bind(e.expr, ctx);
   const t = parseTypeAt(e.type, e.pos, ctx.session);
+  // a SQL NULL cast to VARIANT is a VARIANT holding it, written as JSON null (Feldera's sqllib: Variant::SqlNull)
+  if (t.kind === 'VARIANT') {
+    if (a.type.kind === 'NULL') return constant(withNull(t, false), 'null');
+    const toVariant = castFn(a.type, t, e.pos, exprSite(e));
+    const f = a.fn;
+    return {
+      type: withNull(t, false),
+      fn: (r) => {
+        const v = f(r);
+        return v === null ? 'null' : toVariant(v);
+      },
+    };
+  }
   if (a.type.kind === 'NULL') return constant(t, null);
   const c = castFn(a.type, t, e.pos, exprSite(e), e.safe === true);
   if (!e.safe) return strict1(a, withNull(t, true), c);

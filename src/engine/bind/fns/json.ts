@@ -110,11 +110,18 @@ export const JSON_FNS: FnTable = {
     },
   },
   TYPEOF: {
-    sig: 'TYPEOF(variant) -> VARCHAR: the runtime type (here: the JSON kind)',
-    nulls: 'strict',
+    sig: "TYPEOF(variant) -> VARCHAR: the runtime type (here: the JSON kind); 'NULL' for a SQL NULL",
+    nulls: "never NULL: a SQL NULL is 'NULL' (Feldera's sqllib typeofN)",
     bind: (args, pos, name) => {
       argc(name, args, 1, 1, pos);
-      return strict1(variantArg(name, args[0]!, pos), mk('VARCHAR', args[0]!.type.nullable), (v) => typeOf(variantValue(v)));
+      const f = variantArg(name, args[0]!, pos).fn;
+      return {
+        type: mk('VARCHAR', false),
+        fn: (r) => {
+          const v = f(r);
+          return v === null ? 'NULL' : typeOf(variantValue(v));
+        },
+      };
     },
   },
   VARIANTNULL: {
