@@ -67,6 +67,12 @@ describe("refusals with Feldera's message text", () => {
     ["SELECT ARRAY_JOIN(ARRAY[udt], ',', '*') AS x FROM t", "Cannot apply 'ARRAY_JOIN' to arguments of type"],
     ['SELECT BROUND(str, 1) AS x FROM t', "Cannot apply 'BROUND' to arguments of type"],
     ['SELECT * FROM (VALUES (1), (1, 2)) AS v(a)', 'Values passed to VALUES operator must have compatible types'],
+    ["SELECT (ts) OVERLAPS (TIMESTAMP '2020-06-21 00:00:00') AS x FROM t", "Cannot apply 'OVERLAPS' to arguments of type"],
+    ['SELECT COUNT(*) OVER (ORDER BY arr) AS x FROM t', "OVER currently cannot sort on columns with type 'VARCHAR ARRAY'"],
+    ['SELECT COUNT(NULL) OVER () AS x FROM t', 'Argument of aggregate has NULL type'],
+    ['SELECT str, COUNT(*) AS c FROM t GROUP BY CUBE (CUBE(str))', 'No match found for function signature CUBE(<CHARACTER>)'],
+    ['SELECT str, COUNT(*) AS c FROM t GROUP BY ROLLUP (ROLLUP(str))', "Incorrect syntax near the keyword 'ROLLUP'"],
+    ["SELECT FORMAT_DATE('%Y-%m', CAST(ts AS TIME)) AS x FROM t", "Cannot apply 'FORMAT_DATE' to arguments of type"],
     ["SELECT CAST(CONNECTOR_METADATA('check')['check'] AS VARCHAR) AS x FROM t", "Invalid number of arguments to function 'CONNECTOR_METADATA'. Was expecting 0 arguments"],
   ])('%s', (view, message) => {
     expect(refusal(view).toLowerCase()).toContain(message.toLowerCase());

@@ -37,6 +37,9 @@ describe('string functions take scalars as their text', () => {
     ["SPLIT(dec, '.')", ['-1111', '52']],
     ["RLIKE(b, '[0-9]+')", false],
     ["PARSE_DATE('%Y-%m', b)", null],
+    // FORMAT_DATE takes a TIMESTAMP or a string as their DATE
+    ["FORMAT_DATE('%Y-%m', ts)", '2020-06'],
+    ["FORMAT_DATE('%Y-%m', '2021-01-20')", '2021-01'],
   ])('%s', (expr, want) => {
     expect(evalExpr(expr)).toEqual(want);
   });

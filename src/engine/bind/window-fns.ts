@@ -5,7 +5,7 @@
  * accumulator along the sorted rows; RANGE frame bounds are found by binary search.
  */
 import { SqlError, type Expr, type OrderItem } from '../parse/ast.js';
-import { type SqlType, mk, isInteger, isNumeric, withNull, isDecimal } from '../types/types.js';
+import { type SqlType, mk, isInteger, isNumeric, withNull, isDecimal, typeToString } from '../types/types.js';
 import { compareValues, type Row, type Value } from '../types/values.js';
 import type { Acc } from '../ops/aggregate.js';
 import { AGG_NAMES, bindExpr, exprKey, type BindCtx } from './expr.js';
@@ -62,6 +62,9 @@ function nonNullRun(rows: Row[], key: (r: Row) => Value): { a: number; b: number
 
 export function orderComparator(items: OrderItem[], ctx: BindCtx): { cmp: Cmp; keys: BExpr[] } {
   const keys = items.map((o) => bindExpr(o.expr, ctx));
+  // Feldera's compiler sorts a window's rows on scalar keys only
+  for (const [i, k] of keys.entries())
+    if (k.type.kind === 'ARRAY' || k.type.kind === 'MAP') throw new SqlError(`OVER currently cannot sort on columns with type '${typeToString(k.type)}'`, items[i]!.expr.pos, 'unsupported');
   const cmp = makeComparator(items.map((o, i) => ({ fn: keys[i]!.fn, asc: o.asc, nullsFirst: o.nullsFirst, cmp: compareValues })));
   return { cmp, keys };
 }
@@ -141,7 +144,9 @@ export function compileWindowFn(e: Expr & { k: 'func' }, ctx: BindCtx): WinFn {
   if (!AGG_NAMES.has(e.name)) throw new SqlError(`Unsupported window function ${e.name}`, e.pos, 'unsupported');
   if (e.distinct) throw new SqlError('DISTINCT in a window aggregate is not supported', e.pos, 'unsupported');
   const inner: BindCtx = { ...ctx, clause: 'a window aggregate' };
-  const { make, type, arg: argFn, ignoreNulls } = bindAggregate(e.name, aggCallArgs(e, inner), e.pos);
+  const aggArgs = aggCallArgs(e, inner);
+  if (aggArgs.args.some((a) => a.type.kind === 'NULL')) throw new SqlError('Argument of aggregate has NULL type', e.pos, 'type'); // COUNT(NULL) OVER (), as Feldera's compiler
+  const { make, type, arg: argFn, ignoreNulls } = bindAggregate(e.name, aggArgs, e.pos);
   const filter = e.filter ? bindExpr(e.filter, inner).fn : undefined;
   const feed = (acc: Acc, r: Row, w: number): void => {
     if (filter && filter(r) !== true) return;

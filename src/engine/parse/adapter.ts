@@ -488,8 +488,10 @@ export class Adapter {
         if (period && (op === 'Overlaps' || (lk === 'Tuple' && lv.length === 2))) {
           const [rk, rv] = variant(v.right);
           const pointOk = period === 'CONTAINS' && rk !== 'Tuple';
-          if (lk !== 'Tuple' || lv.length !== 2 || (!pointOk && (rk !== 'Tuple' || rv.length !== 2)))
-            this.unsupported(`${period} of anything but (start, end) pairs${period === 'CONTAINS' ? ' or a pair and a value' : ''}`, e);
+          const pairs = lk === 'Tuple' && lv.length === 2 && (pointOk || (rk === 'Tuple' && rv.length === 2));
+          // Calcite's text for OVERLAPS of something else than two periods
+          if (!pairs && period === 'OVERLAPS') throw new SqlError("Cannot apply 'OVERLAPS' to arguments of type: each side must be a (start, end) pair", this.pos(v.left), 'type');
+          if (!pairs) this.unsupported(`${period} of anything but (start, end) pairs${period === 'CONTAINS' ? ' or a pair and a value' : ''}`, e);
           const right: J[] = rk === 'Tuple' ? rv : [v.right];
           return { k: 'func', name: period, args: [...lv, ...right].map((x: J) => this.expr(x)), star: false, distinct: false, pos: this.pos(v.left) };
         }

@@ -11,7 +11,7 @@ import { DAY_MS, addMonthsTs, extractField, truncTimestamp, tsFrom, tsSplit, typ
 import { decimalToNumber } from '../../types/decimal.js';
 import { type BExpr, strict1, strict2, strictN } from '../bexpr.js';
 import { arithmetic } from '../operators.js';
-import { argc, constArg, int, nullableOf, num, str, toMs, typeErr } from './args.js';
+import { argc, coerceTo, constArg, int, nullableOf, num, str, toMs, typeErr } from './args.js';
 import { aliases, type FnTable, type ScalarFn } from './registry.js';
 
 /** Arguments that are time units spelled as bare words: function -> argument index. */
@@ -416,7 +416,9 @@ function formatFn(kind: 'DATE' | 'TIME' | 'TIMESTAMP'): ScalarFn {
     nulls: 'strict; NULL for an unknown format directive',
     bind: (args, pos, name) => {
       argc(name, args, 2, 2, pos);
-      const t = args[1]!;
+      // FORMAT_DATE takes a TIMESTAMP or a string as their DATE (Calcite's coercion); a TIME is refused
+      const asDate = kind === 'DATE' && (args[1]!.type.kind === 'TIMESTAMP' || isString(args[1]!.type));
+      const t = asDate ? coerceTo(args[1]!, mk('DATE', args[1]!.type.nullable), pos) : args[1]!;
       if (t.type.kind !== kind && t.type.kind !== 'NULL') throw typeErr(name, args, pos);
       const toText = (f: string, v: number): string | null => (kind === 'DATE' ? strftime(f, v * DAY_MS) : kind === 'TIME' ? strftime(f, Math.floor(v / 1e6), v % 1e6) : strftime(f, v));
       return strict2(str(name, args[0]!, pos), t, mk('VARCHAR', nullableOf(args)), (f, v) => toText(f as string, v as number));

@@ -30,5 +30,17 @@ export function lookup(tables: FnTable[], name: string, args: BExpr[], pos: Pos)
     const f = Object.prototype.hasOwnProperty.call(t, name) ? t[name] : undefined;
     if (f) return f;
   }
-  throw new SqlError(`No match found for function signature ${name}(${args.map((a) => a.type.kind).join(', ')})`, pos, 'unsupported');
+  // ROLLUP inside a GROUP BY item is a syntax error to Calcite (its parser takes it only at the top)
+  if (name === 'ROLLUP') throw new SqlError("Incorrect syntax near the keyword 'ROLLUP'", pos, 'syntax');
+  throw new SqlError(`No match found for function signature ${name}(${args.map((a) => `<${typeFamily(a.type.kind)}>`).join(', ')})`, pos, 'unsupported');
+}
+
+/** Calcite's family name of a type kind, as its "No match found" text writes the arguments: FOO(<CHARACTER>, <NUMERIC>). */
+function typeFamily(kind: string): string {
+  if (kind === 'VARCHAR' || kind === 'CHAR') return 'CHARACTER';
+  if (['TINYINT', 'SMALLINT', 'INTEGER', 'BIGINT', 'UTINYINT', 'USMALLINT', 'UINTEGER', 'UBIGINT', 'DECIMAL', 'REAL', 'DOUBLE'].includes(kind)) return 'NUMERIC';
+  if (kind === 'VARBINARY') return 'BINARY';
+  if (kind === 'INTERVAL_DT') return 'INTERVAL_DAY_TIME';
+  if (kind === 'INTERVAL_YM') return 'INTERVAL_YEAR_MONTH';
+  return kind;
 }
