@@ -10,7 +10,10 @@
 //   and processes start from the files beside them (spawn.ts siblingModule). src/core/errors.ts is taken from
 //   dist/ too, so that the server and the commands share one OpsError class (`instanceof` holds across the line).
 // - Source maps beside each chunk; bin/ops runs node with --enable-source-maps so stack traces name src/ lines.
+// - Node's built-in modules are taken with process.getBuiltinModule, never through ESM `import` (see
+//   builtinsWithoutEsmFacade): a command loads no built-in it does not use, nor runs their lazy getters.
 import { rmSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
@@ -36,33 +39,104 @@ const servicesFromDist = {
 };
 
 /**
+ * A plugin that makes loads of a package lazy by replacing exact text in one of its files, each on the same lines
+ * (so that source maps stay right). The build fails if a text is not there, rather than quietly loading it again.
+ */
+function rewrite(name, file, replacements) {
+  return {
+    name,
+    transform(code, id) {
+      if (!id.split(sep).join('/').endsWith(`/node_modules/${file}`)) return null;
+      for (const [from, to] of replacements) {
+        if (!code.includes(from)) throw new Error(`bundle-cli: ${file} no longer has \`${from}\`: update ${name}`);
+        if (from.split('\n').length !== to.split('\n').length) throw new Error(`bundle-cli: ${name} must keep the lines of ${file}`);
+        code = code.replace(from, to);
+      }
+      return { code, map: null };
+    },
+  };
+}
+
+/**
  * undici's Client loads its HTTP/2 half (client-h2.js, and with it node:http2, tls and crypto: a tenth of a
  * command's start) on load, though it runs only on a connection that negotiated h2 (never for the CLI's plain
- * http, nor by default). Here it is loaded on that first use instead: the same function, called the same way.
- * The build fails if undici changes the line, rather than quietly loading it again.
+ * http, nor by default): loaded on that first use instead, the same function called the same way. It also loads
+ * node:http (and _http_agent, _http_client, _http_server...: ~3 ms) for two things: `http.maxHeaderSize`, the
+ * default of the Client's `maxHeaderSize` (core/http.ts passes node's default unless node was told another), and,
+ * in core/util.js, to tell an IncomingMessage apart when destroying a stream (which only exists once node:http is
+ * loaded: the constructor's name is checked first). Both read node:http when they run.
  */
-const H2_REQUIRE = "const connectH2 = require('./client-h2.js')";
-const lazyUndiciH2 = {
-  name: 'lazy-undici-h2',
-  transform(code, id) {
-    if (!id.split(sep).join('/').endsWith('/node_modules/undici/lib/dispatcher/client.js')) return null;
-    if (!code.includes(H2_REQUIRE)) throw new Error(`bundle-cli: undici's client.js no longer has \`${H2_REQUIRE}\`: update lazyUndiciH2`);
-    return { code: code.replace(H2_REQUIRE, "const connectH2 = (client, socket) => require('./client-h2.js')(client, socket)"), map: null };
-  },
-};
+const lazyUndiciClient = rewrite('lazy-undici-client', 'undici/lib/dispatcher/client.js', [
+  ["const connectH2 = require('./client-h2.js')", "const connectH2 = (client, socket) => require('./client-h2.js')(client, socket)"],
+  ["const http = require('node:http')", "const lazyHttp = () => require('node:http')"],
+  [
+    `const getDefaultNodeMaxHeaderSize = http &&
+  http.maxHeaderSize &&
+  Number.isInteger(http.maxHeaderSize) &&
+  http.maxHeaderSize > 0
+  ? () => http.maxHeaderSize
+  : () => { throw new InvalidArgumentError('http module not available or http.maxHeaderSize invalid') }`,
+    `const getDefaultNodeMaxHeaderSize = () => {
+  const { maxHeaderSize } = lazyHttp()
+  if (Number.isInteger(maxHeaderSize) && maxHeaderSize > 0) return maxHeaderSize
+  throw new InvalidArgumentError('http module not available or http.maxHeaderSize invalid')
+}
+`,
+  ],
+]);
+const lazyUndiciUtilHttp = rewrite('lazy-undici-util-http', 'undici/lib/core/util.js', [
+  ["const { IncomingMessage } = require('node:http')", "const lazyHttp = () => require('node:http')"],
+  [
+    'if (Object.getPrototypeOf(stream).constructor === IncomingMessage) {',
+    "if (Object.getPrototypeOf(stream).constructor?.name === 'IncomingMessage' && Object.getPrototypeOf(stream).constructor === lazyHttp().IncomingMessage) {",
+  ],
+]);
 
 /**
  * commander loads node:child_process (and with it dgram, net's socket lists...) on load for its executable
- * subcommands, which ops has none of: loaded on the first spawn instead. The build fails if the line changes.
+ * subcommands, which ops has none of: loaded on the first spawn instead.
  */
-const CHILD_PROCESS_REQUIRE = "const childProcess = require('node:child_process');";
-const lazyCommanderChildProcess = {
-  name: 'lazy-commander-child-process',
-  transform(code, id) {
-    if (!id.split(sep).join('/').endsWith('/node_modules/commander/lib/command.js')) return null;
-    if (!code.includes(CHILD_PROCESS_REQUIRE)) throw new Error(`bundle-cli: commander's command.js no longer has \`${CHILD_PROCESS_REQUIRE}\`: update lazyCommanderChildProcess`);
-    const lazy = "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };";
-    return { code: code.replace(CHILD_PROCESS_REQUIRE, lazy), map: null };
+const lazyCommanderChildProcess = rewrite('lazy-commander-child-process', 'commander/lib/command.js', [
+  ["const childProcess = require('node:child_process');", "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };"],
+]);
+
+/**
+ * An ESM `import ... from 'node:fs'` of a built-in module builds its ESM facade, which reads every export of the
+ * module once: `node:process` creates process.stdin (a stream, and its modules) and `node:fs` loads its streams,
+ * whether or not the command touches them (~5 ms of a command's CPU). The chunks take the built-ins through
+ * `process.getBuiltinModule` instead (Node 20.16+: the very objects `require` answers), which reads nothing: each
+ * `import` line of a built-in in a chunk becomes a `const` of the same names, on the same line (the source maps stay
+ * right); rolldown's runtime gets its `__require` (only ever called for built-ins here: checked) the same way,
+ * without loading node:module (a built-in this Node lacks falls to
+ * `require`, which throws as before). The build fails if an import of a built-in is left in a form this does not know.
+ */
+const BUILTIN_IMPORT = /^import\s+(?:\*\s+as\s+([\w$]+)|([\w$]+)?\s*,?\s*(\{[^}]*\})?)\s+from\s+"(node:[\w/]+)";$/gm;
+const RUNTIME_REQUIRE = 'var __require = /* #__PURE__ */ (() => createRequire(import.meta.url))();';
+const builtinsWithoutEsmFacade = {
+  name: 'builtins-without-esm-facade',
+  renderChunk(code, chunk) {
+    let out = code.replace(BUILTIN_IMPORT, (line, namespace, defaultName, named, id) => {
+      const builtin = `globalThis.process.getBuiltinModule(${JSON.stringify(id)})`;
+      const names = named ? named.replace(/\s+as\s+/g, ': ') : undefined;
+      if (namespace) return `const ${namespace} = ${builtin};`;
+      if (defaultName && names) return `const ${defaultName} = ${builtin}, ${names} = ${defaultName};`;
+      return `const ${defaultName ?? names} = ${builtin};`;
+    });
+    if (out.includes(RUNTIME_REQUIRE)) {
+      // a built-in this Node lacks (undici probes node:sqlite) is left to require, which throws as undici expects
+      const lazyRequire = `globalThis.process.getBuiltinModule(id) ?? createRequire(import.meta.url)(id)`;
+      out = out.replace(RUNTIME_REQUIRE, `var __require = (id) => ${lazyRequire};`);
+      out = out.replace(
+        /^const \{ createRequire \} = globalThis\.process\.getBuiltinModule\("node:module"\);$/m,
+        'const createRequire = (url) => globalThis.process.getBuiltinModule("node:module").createRequire(url);',
+      );
+    }
+    const left = /^import[^;]*"node:[^"]*";$/m.exec(out);
+    if (left) throw new Error(`bundle-cli: ${chunk.fileName} still imports a built-in as \`${left[0]}\`: update builtinsWithoutEsmFacade`);
+    for (const [, id] of out.matchAll(/\b__require\("([^"]+)"\)/g))
+      if (!id.startsWith('node:') && !builtinModules.includes(id))
+        throw new Error(`bundle-cli: ${chunk.fileName} requires ${id}, which is not a built-in: __require cannot take it with getBuiltinModule`);
+    return out === code ? null : { code: out, map: null };
   },
 };
 
@@ -72,7 +146,7 @@ await build({
   platform: 'node',
   logLevel: 'warn',
   resolve: { extensionAlias: { '.js': ['.ts', '.js'] } },
-  plugins: [servicesFromDist, lazyUndiciH2, lazyCommanderChildProcess],
+  plugins: [servicesFromDist, lazyUndiciClient, lazyUndiciUtilHttp, lazyCommanderChildProcess, builtinsWithoutEsmFacade],
   // chalk is loaded at once by output.ts and later by progress.ts: that it stays in the first chunk is meant
   onLog: (level, log, handler) => (log.code === 'INEFFECTIVE_DYNAMIC_IMPORT' ? undefined : handler(level, log)),
   output: {

@@ -68,10 +68,21 @@ function dispatcherFor(env: NodeJS.ProcessEnv): Promise<Dispatcher> {
     dispatcher =
       httpProxy || httpsProxy
         ? undici().then(({ proxyAgent }) => proxyAgent({ httpProxy, httpsProxy, noProxy, proxyTunnel: false }))
-        : undici().then(({ Agent }) => new Agent({ keepAliveTimeout: 4_000 }));
+        : undici().then(({ Agent }) => new Agent({ keepAliveTimeout: 4_000, maxHeaderSize: nodeMaxHeaderSize() }));
     dispatchers.set(key, dispatcher);
   }
   return dispatcher;
+}
+
+/**
+ * The most header bytes a response may have: node's own limit (`http.maxHeaderSize`), which undici takes by
+ * default. Asking node:http for it loads node:http and its agent, client and server (~3 ms of every command), so
+ * the value is given when it is node's default: 16 KiB unless node was started with `--max-http-header-size`
+ * (then undici reads it from node:http, as without this).
+ */
+export function nodeMaxHeaderSize(execArgv: readonly string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ''): number | undefined {
+  const flag = '--max-http-header-size';
+  return execArgv.some((a) => a.startsWith(flag)) || nodeOptions.includes(flag) ? undefined : 16 * 1024;
 }
 
 export function buildUrl(baseUrl: string, path: string, query?: Query): string {

@@ -13,7 +13,7 @@ import { BIN, ROOT, isolatedEnv, startServe, tempDir, type ServeHandle } from '.
 const HOOK = join(ROOT, 'test', 'helpers', 'module-log.mjs');
 
 /** Run `ops ARGS` and answer with its exit code and the source files (relative to the package) it loaded. */
-async function loadedBy(args: string[], env: Record<string, string | undefined>): Promise<{ exitCode: number; stdout: string; sources: string[]; builtins: string[] }> {
+async function loadedBy(args: string[], env: Record<string, string | undefined>): Promise<{ exitCode: number; stdout: string; sources: string[]; builtins: string[]; tookStdin: boolean }> {
   const log = join(tempDir('ops-modules-'), 'loaded.txt');
   const r = await execa('node', ['--import', HOOK, BIN, ...args], { env: { ...env, OPS_MODULE_LOG: log }, extendEnv: false, reject: false, stdin: 'ignore', timeout: 60_000 });
   const urls = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : [];
@@ -28,7 +28,7 @@ async function loadedBy(args: string[], env: Record<string, string | undefined>)
       for (const source of map.sources) sources.add(relative(ROOT, resolve(dirname(file), source)));
     }
   }
-  return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout), sources: [...sources].sort(), builtins };
+  return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout), sources: [...sources].sort(), builtins, tookStdin: urls.includes('process.stdin') };
 }
 
 const PROMPTS = /node_modules\/@inquirer\//;
@@ -36,8 +36,12 @@ const SPINNER = /node_modules\/ora\//;
 const CONFIG_WRITER = /node_modules\/(conf|ajv|ajv-formats|semver)\//;
 /** undici's index and what only it loads: WebSocket, EventSource, caches, mocks, interceptors, proxies */
 const UNDICI_INDEX = /node_modules\/undici\/(index\.js|lib\/(web\/(websocket|eventsource|cache)|mock|cache|interceptor)\/|lib\/dispatcher\/.*proxy)/;
-/** Built-in modules an everyday command over plain http does not need */
-const UNUSED_BUILTINS = new Set(['node:http2', 'node:tls', 'node:crypto', 'node:child_process', 'node:dgram']);
+/**
+ * Built-in modules an everyday command over plain http does not need: undici's HTTP/2 half and commander's
+ * child_process, and node:http, which undici reads for its default header limit (core/http.ts gives it), are
+ * loaded on first use (scripts/bundle-cli.mjs); readline only by `ops pipe shell`
+ */
+const UNUSED_BUILTINS = new Set(['node:http2', 'node:tls', 'node:crypto', 'node:child_process', 'node:dgram', 'node:http', 'node:readline']);
 const COMMAND_TREE = /src\/commands\/(bm|pipe|hook|serve|auth|config|completion)\//;
 
 describe('what a command loads (built binary)', () => {
@@ -65,10 +69,13 @@ describe('what a command loads (built binary)', () => {
       expect(r.exitCode).toBe(0);
       expect(r.sources.some((s) => s.includes('node_modules/undici/lib/dispatcher/agent.js'))).toBe(true);
       for (const unwanted of [PROMPTS, SPINNER, CONFIG_WRITER, UNDICI_INDEX]) expect(r.sources.filter((s) => unwanted.test(s))).toEqual([]);
-      // plain http: neither undici's HTTP/2 half (node:http2, and through it tls and crypto) nor commander's
-      // child_process (scripts/bundle-cli.mjs loads them on first use)
       expect(r.builtins).toContain('node:net');
       expect(r.builtins.filter((b) => UNUSED_BUILTINS.has(b))).toEqual([]);
+      // built-ins are taken with process.getBuiltinModule: no chunk it loads imports one as ESM (whose facade
+      // reads every export: node:process creates stdin, node:fs loads its streams)
+      for (const chunk of r.sources.filter((s) => s.startsWith('dist/cli/') && s.endsWith('.js'))) expect(readFileSync(join(ROOT, chunk), 'utf8')).not.toMatch(/^import[^;]*["']node:/m);
+      // a command that reads no input never creates process.stdin (core/io.ts takes it on first use)
+      expect(r.tookStdin).toBe(false);
       // piped output is tab-separated: no table renderer (core/output.ts loads cli-table3 for a terminal's table)
       expect(r.sources.filter((s) => /node_modules\/(cli-table3|@colors|string-width|emoji-regex)\//.test(s))).toEqual([]);
       // only the tree of the command that runs (auth checks values with config's set.ts)
