@@ -3,7 +3,7 @@
  * HTTP_PROXY/HTTPS_PROXY/NO_PROXY, service error bodies turned into one clear message, and 429 honoured
  * (Retry-After) for idempotent requests only.
  */
-import type { Dispatcher } from 'undici';
+import type { Dispatcher, EnvHttpProxyAgent } from 'undici';
 import type { Readable } from 'node:stream';
 import { ApiError, AuthError, NetworkError, TimeoutError } from './errors.js';
 import { sanitize } from './sanitize.js';
@@ -67,7 +67,7 @@ function dispatcherFor(env: NodeJS.ProcessEnv): Promise<Dispatcher> {
   if (!dispatcher) {
     dispatcher =
       httpProxy || httpsProxy
-        ? undici().then(({ proxyAgent }) => proxyAgent({ httpProxy, httpsProxy, noProxy, proxyTunnel: false }))
+        ? proxyAgent({ httpProxy, httpsProxy, noProxy, proxyTunnel: false })
         : undici().then(({ Agent }) => new Agent({ keepAliveTimeout: 4_000, maxHeaderSize: nodeMaxHeaderSize() }));
     dispatchers.set(key, dispatcher);
   }
@@ -83,6 +83,12 @@ function dispatcherFor(env: NodeJS.ProcessEnv): Promise<Dispatcher> {
 export function nodeMaxHeaderSize(execArgv: readonly string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ''): number | undefined {
   const flag = '--max-http-header-size';
   return execArgv.some((a) => a.startsWith(flag)) || nodeOptions.includes(flag) ? undefined : 16 * 1024;
+}
+
+/** An EnvHttpProxyAgent: the whole of undici is loaded for it (see core/undici-parts.ts), only when a proxy is set. */
+async function proxyAgent(options: ConstructorParameters<typeof EnvHttpProxyAgent>[0]): Promise<Dispatcher> {
+  const { EnvHttpProxyAgent: ProxyAgent } = await import('undici');
+  return new ProxyAgent(options);
 }
 
 export function buildUrl(baseUrl: string, path: string, query?: Query): string {

@@ -5,10 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BIN, ROOT, isolatedEnv, startServe, tempDir, type ServeHandle } from '../helpers/cli.js';
+import { BIN, ROOT, isolatedEnv, ops, startServe, tempDir, type ServeHandle } from '../helpers/cli.js';
 
 const HOOK = join(ROOT, 'test', 'helpers', 'module-log.mjs');
 
@@ -83,6 +83,29 @@ describe('what a command loads (built binary)', () => {
       expect(trees).toEqual(new Set(args[0] === 'auth' ? ['auth', 'config'] : [args[0]]));
     },
   );
+
+  it("runs undici from a CommonJS file with V8's code cache: written by a first run, taken by the next, written anew if damaged", async () => {
+    const env = { ...server.env, XDG_CACHE_HOME: tempDir('ops-cache-') };
+    const first = await loadedBy(['pipe', 'list'], env);
+    expect(first.exitCode).toBe(0);
+    expect(first.sources.filter((s) => /^dist\/cli\/http-client-[\w-]+\.cjs$/.test(s))).toHaveLength(1);
+    const dir = join(env.XDG_CACHE_HOME, 'ops', 'code-cache');
+    const [name] = readdirSync(dir);
+    expect(name).toMatch(new RegExp(`^http-client-[\\w-]+\\.cjs\\.${process.version.replace(/\./g, '\\.')}-${process.arch}$`));
+    const cache = join(dir, name!);
+    const written = statSync(cache);
+
+    const second = await ops(['pipe', 'list'], { env });
+    expect(second.stdout).toBe(first.stdout);
+    expect(statSync(cache).ino).toBe(written.ino); // V8 took it: not written again (a write renames a new file in)
+    expect(readdirSync(dir)).toEqual([name]);
+
+    writeFileSync(cache, 'damaged');
+    const third = await ops(['pipe', 'list'], { env });
+    expect(third.exitCode).toBe(0);
+    expect(third.stdout).toBe(first.stdout);
+    expect(readFileSync(cache, 'utf8')).not.toBe('damaged');
+  });
 
   it('`ops --version` and `ops --version --json` load no command tree, not even commander', async () => {
     for (const args of [['--version'], ['--version', '--json']]) {

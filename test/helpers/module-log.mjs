@@ -1,10 +1,13 @@
 // Loaded with `node --import` by test/e2e/cli-loading.test.ts: appends the URL of every module the process loads
 // (ESM and the chunks of the bundle; node's own `node:` modules left out) to the file named by OPS_MODULE_LOG,
 // and, as the process exits, each of node's public built-in modules it loaded, as `node:NAME` lines (from
-// process.moduleLoadList: also those that bundled CommonJS code required), and `process.stdin` if the process
+// process.moduleLoadList: also those that bundled CommonJS code required), the files run as vm scripts (the
+// bundle's CommonJS parts run with V8's code cache, core/code-cache.ts), and `process.stdin` if the process
 // created its stdin stream (node creates it on first access of the property).
 import { appendFileSync } from 'node:fs';
 import { builtinModules, register } from 'node:module';
+import vm from 'node:vm';
+import { pathToFileURL } from 'node:url';
 
 const hooks = `
 import { appendFileSync } from 'node:fs';
@@ -13,6 +16,15 @@ export async function load(url, context, next) {
   return next(url, context);
 }`;
 register('data:text/javascript,' + encodeURIComponent(hooks));
+
+const Script = vm.Script;
+vm.Script = class extends Script {
+  constructor(code, options) {
+    super(code, options);
+    const filename = typeof options === 'string' ? options : options?.filename;
+    if (filename && process.env.OPS_MODULE_LOG) appendFileSync(process.env.OPS_MODULE_LOG, pathToFileURL(filename).href + '\n');
+  }
+};
 
 const stdin = Object.getOwnPropertyDescriptor(process, 'stdin');
 let stdinTaken = false;
