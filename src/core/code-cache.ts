@@ -25,11 +25,12 @@ type CommonJsFunction = (exports: object, require: (id: string) => unknown, modu
 
 export function requireWithCodeCache(file: string | URL, env: NodeJS.ProcessEnv = process.env): unknown {
   const filename = typeof file === 'string' ? file : fileURLToPath(file);
-  const cacheFile = env.NODE_DISABLE_COMPILE_CACHE ? undefined : join(cacheDir(env), 'code-cache', `${basename(filename)}.${process.version}-${process.arch}`);
+  const cacheFile = env.NODE_DISABLE_COMPILE_CACHE ? undefined : cacheFileOf(filename, env);
   const cachedData = cacheFile ? readOrNothing(cacheFile) : undefined;
   const source = readFileSync(filename, 'utf8');
-  // the wrapper of node's CommonJS loader, on the same first line (the file's source map stays right)
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n})`, { filename, cachedData });
+  // the wrapper of node's CommonJS loader, on a line of its own that does not count: the file's lines and
+  // columns are as in the file (and its source map)
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {\n${source}\n})`, { filename, cachedData, lineOffset: -1 });
   if (cacheFile && (!cachedData || script.cachedDataRejected)) {
     if (unsaved.size === 0) process.once('exit', saveCodeCaches);
     unsaved.set(cacheFile, script);
@@ -49,6 +50,15 @@ const unsaved = new Map<string, Script>();
 export function saveCodeCaches(): void {
   for (const [file, script] of unsaved) writeCache(file, script);
   unsaved.clear();
+}
+
+/** Where the code of `filename` is kept; none when there is no cache directory (no home directory to put it in). */
+function cacheFileOf(filename: string, env: NodeJS.ProcessEnv): string | undefined {
+  try {
+    return join(cacheDir(env), 'code-cache', `${basename(filename)}.${process.version}-${process.arch}`);
+  } catch {
+    return undefined;
+  }
 }
 
 function readOrNothing(file: string): Buffer | undefined {

@@ -49,6 +49,12 @@ describe('requireWithCodeCache', () => {
     // process to show: within one, V8 keeps the compiled script itself (test/e2e/cli-loading.test.ts)
   });
 
+  it("an error's stack names the file's own line and column", () => {
+    const { file, env } = setup('const ok = 1;\n  module.exports = () => { throw new Error("here"); };\n');
+    const thrower = requireWithCodeCache(file, env) as () => void;
+    expect(() => thrower()).toThrow(expect.objectContaining({ stack: expect.stringContaining(`${file}:2:34`) }));
+  });
+
   it('NODE_DISABLE_COMPILE_CACHE turns it off, and an unwritable cache directory only means no cache', () => {
     const { file, env, cacheFiles } = setup(SOURCE);
     expect((requireWithCodeCache(file, { ...env, NODE_DISABLE_COMPILE_CACHE: '1' }) as { sum: number }).sum).toBe(5);
