@@ -8,10 +8,11 @@
  *
  * Contract: `requireWithCodeCache(file)` runs a CommonJS file as `require` would (its `require` takes node's
  * built-ins; the bundle holds everything else) and answers its exports. The code V8 made for it is kept in
- * `<cache dir>/code-cache/<file name>.<node version>-<arch>` (XDG_CACHE_HOME, else ~/.cache, + /ops): read when
- * there, else written as the process exits (saveCodeCaches), with every function the run compiled. The file name carries a hash
- * of the content, so a changed file is a new name, never a stale cache; V8 refuses a cache of another V8 or other
- * flags (then it is written anew). Any failure to read or write the cache only means compiling without it.
+ * `<cache dir>/code-cache/<file name>.<node version>-<V8's tag>` (XDG_CACHE_HOME, else ~/.cache, + /ops; the
+ * tag sums up V8's version, flags and CPU features): read when
+ * there, else written as the process exits (saveCodeCaches), with every function the run compiled. The file name
+ * carries a hash of the content, so a changed file is a new name, never a stale cache; V8 refuses a damaged cache
+ * (then it is written anew). Any failure to read or write the cache only means compiling without it.
  * NODE_DISABLE_COMPILE_CACHE (Node 22's switch) turns it off.
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -55,7 +56,10 @@ export function saveCodeCaches(): void {
 /** Where the code of `filename` is kept; none when there is no cache directory (no home directory to put it in). */
 function cacheFileOf(filename: string, env: NodeJS.ProcessEnv): string | undefined {
   try {
-    return join(cacheDir(env), 'code-cache', `${basename(filename)}.${process.version}-${process.arch}`);
+    // V8's tag of its version, flags and CPU features: `ops serve` runs with other flags than a command (main.ts),
+    // and each keeps its own cache rather than each refusing and rewriting the other's
+    const tag = process.getBuiltinModule('node:v8').cachedDataVersionTag().toString(16);
+    return join(cacheDir(env), 'code-cache', `${basename(filename)}.${process.version}-${tag}`);
   } catch {
     return undefined;
   }

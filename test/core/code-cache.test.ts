@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { cachedDataVersionTag } from 'node:v8';
 import { requireWithCodeCache, saveCodeCaches } from '../../src/core/code-cache.js';
 
 const dirs: string[] = [];
@@ -36,13 +37,13 @@ describe('requireWithCodeCache', () => {
     expect(exports).toEqual({ joined: join('a', 'b'), sum: 5, missing: expect.stringMatching(/ERR_UNKNOWN_BUILTIN_MODULE|MODULE_NOT_FOUND/), file, self: true });
   });
 
-  it("keeps V8's code for the file once it ran: written as the process exits, for this node, readable by its user only", () => {
+  it("keeps V8's code for the file once it ran: written as the process exits, for this node and V8 flags, readable by its user only", () => {
     const { file, env, cacheFiles } = setup(SOURCE);
     requireWithCodeCache(file, env);
     expect(cacheFiles()).toEqual([]); // written when the process exits, with all it compiled
     saveCodeCaches();
     const [cache] = cacheFiles();
-    expect(cache).toContain(`${process.version}-${process.arch}`);
+    expect(cache).toContain(`${process.version}-${cachedDataVersionTag().toString(16)}`);
     expect(statSync(cache!).mode & 0o777).toBe(0o600);
     expect(readFileSync(cache!).length).toBeGreaterThan(0);
     // that a later process takes it (and one that is damaged is refused and written anew) is for a new
