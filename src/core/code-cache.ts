@@ -11,8 +11,10 @@
  * `<cache dir>/code-cache/<file name>.<node version>-<V8's tag>` (XDG_CACHE_HOME, else ~/.cache, + /ops; the
  * tag sums up V8's version, flags and CPU features): read when
  * there, else written as the process exits (saveCodeCaches), with every function the run compiled. The file name
- * carries a hash of the content, so a changed file is a new name, never a stale cache; V8 refuses a damaged cache
- * (then it is written anew). Any failure to read or write the cache only means compiling without it.
+ * carries a hash of the content, so a changed file is a new name, never a stale cache. A cache is written with a
+ * CRC-32 of V8's data and taken only if it matches: V8 checks the data's header but not the rest (a changed byte
+ * in it crashes the process), as Node 22's compile cache checks its own. A damaged cache is written anew. Any
+ * failure to read or write the cache only means compiling without it.
  * NODE_DISABLE_COMPILE_CACHE (Node 22's switch) turns it off.
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -20,6 +22,7 @@ import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
+import { crc32 } from 'node:zlib';
 import { cacheDir } from './paths.js';
 
 type CommonJsFunction = (exports: object, require: (id: string) => unknown, module: { exports: object }, filename: string, dirname: string) => void;
@@ -27,7 +30,7 @@ type CommonJsFunction = (exports: object, require: (id: string) => unknown, modu
 export function requireWithCodeCache(file: string | URL, env: NodeJS.ProcessEnv = process.env): unknown {
   const filename = typeof file === 'string' ? file : fileURLToPath(file);
   const cacheFile = env.NODE_DISABLE_COMPILE_CACHE ? undefined : cacheFileOf(filename, env);
-  const cachedData = cacheFile ? readOrNothing(cacheFile) : undefined;
+  const cachedData = cacheFile ? readCache(cacheFile) : undefined;
   const source = readFileSync(filename, 'utf8');
   // the wrapper of node's CommonJS loader, on a line of its own that does not count: the file's lines and
   // columns are as in the file (and its source map)
@@ -65,20 +68,29 @@ function cacheFileOf(filename: string, env: NodeJS.ProcessEnv): string | undefin
   }
 }
 
-function readOrNothing(file: string): Buffer | undefined {
+/** V8's data from a cache file (its CRC-32, then the data), if it is whole. */
+function readCache(file: string): Buffer | undefined {
+  let bytes: Buffer;
   try {
-    return readFileSync(file);
+    bytes = readFileSync(file);
   } catch {
     return undefined;
   }
+  const data = bytes.subarray(CHECKSUM_BYTES);
+  return bytes.length > CHECKSUM_BYTES && bytes.readUInt32BE(0) === crc32(data) ? data : undefined;
 }
+
+const CHECKSUM_BYTES = 4;
 
 /** Written whole or not at all (a temporary file renamed), by a process that may share the cache with others. */
 function writeCache(file: string, script: Script): void {
   try {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     const temporary = `${file}.${process.pid}.tmp`;
-    writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
+    const data = script.createCachedData();
+    const checksum = Buffer.alloc(CHECKSUM_BYTES);
+    checksum.writeUInt32BE(crc32(data));
+    writeFileSync(temporary, Buffer.concat([checksum, data]), { mode: 0o600 });
     renameSync(temporary, file);
   } catch {
     // no cache: the next run compiles as this one did

@@ -106,6 +106,15 @@ describe('what a command loads (built binary)', () => {
     expect(readdirSync(dir)).toHaveLength(2);
     expect(statSync(cache).ino).toBe(written.ino);
 
+    // a changed byte in V8's data (which V8 does not check: it would crash) is caught by the cache's own checksum
+    const flipped = readFileSync(cache);
+    flipped[Math.floor(flipped.length / 2)]! ^= 0xff;
+    writeFileSync(cache, flipped);
+    const afterFlip = await ops(['pipe', 'list'], { env });
+    expect(afterFlip.exitCode).toBe(0);
+    expect(afterFlip.stdout).toBe(first.stdout);
+    expect(readFileSync(cache).equals(flipped)).toBe(false); // written anew
+
     writeFileSync(cache, 'damaged');
     const third = await ops(['pipe', 'list'], { env });
     expect(third.exitCode).toBe(0);
