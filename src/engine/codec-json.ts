@@ -9,7 +9,7 @@ import type { SqlType } from './types/types.js';
 import { INT_BOUNDS, normInt, parseIntText } from './types/int64.js';
 import { decimalParts } from './json-text.js';
 import { decimalFromNumber, formatDecimal, parseDecimal, pow10 } from './types/decimal.js';
-import { formatDate, formatTime, formatTimestamp, parseDate, parseTime, parseTimestamp } from './types/datetime.js';
+import { formatDate, formatTime, formatTimestamp, formatTimestampTzJson, parseDate, parseTime, parseTimestamp } from './types/datetime.js';
 import { bytesToHex, canonicalJson, hexToBytes, variantValue } from './types/variant.js';
 import { parseUuid } from './types/uuid.js';
 import { makeMap, shortestF32, type Value } from './types/values.js';
@@ -365,7 +365,7 @@ export function toJson(v: Value, t: SqlType): JsonValue {
     case 'TIME':
       return formatTime(v as number);
     case 'TIMESTAMP':
-      return formatTimestamp(v as number);
+      return t.tz ? formatTimestampTzJson(v as number) : formatTimestamp(v as number);
     case 'ARRAY':
       return (v as Value[]).map((e) => toJson(e, t.elem!));
     case 'MAP': {

@@ -54,3 +54,41 @@ describe('TIMESTAMP microseconds', () => {
     expect(row('ts', '2200-01-01 00:00:00.123456')).toEqual({ ts: '2200-01-01 00:00:00.123' });
   });
 });
+
+describe('TIMESTAMP WITH TIME ZONE', () => {
+  function tzRows(select: string, tz: string): { type: string[]; row: Record<string, unknown> } {
+    const r = compile(`CREATE TABLE t (tz TIMESTAMP WITH TIME ZONE); CREATE VIEW v AS SELECT ${select} FROM t;`, { outputCase: 'lower' });
+    if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('; '));
+    return {
+      type: r.program.relation('v')!.columns.map((c) => c.type),
+      row: r.program
+        .newCircuit()
+        .step([{ table: 't', op: 'insert', row: { tz } }])
+        .changes.get('v')![0]!.row,
+    };
+  }
+
+  it('is a TIMESTAMP in UTC whose text carries +00:00, kept by rounding and interval arithmetic', () => {
+    expect(
+      tzRows(
+        "tz, CAST(tz AS VARCHAR) AS s, CEIL(tz TO DAY) AS c, tz + INTERVAL '1' HOUR AS h, CAST(tz AS TIMESTAMP) AS plain, CAST(tz AS VARIANT) AS vt, DATE_TRUNC(tz, YEAR) AS y",
+        '2020-06-21T14:23:44.123654+00:00',
+      ),
+    ).toEqual({
+      type: ['TIMESTAMP WITH TIME ZONE', 'VARCHAR', 'TIMESTAMP WITH TIME ZONE', 'TIMESTAMP WITH TIME ZONE', 'TIMESTAMP', 'VARIANT', 'TIMESTAMP WITH TIME ZONE'],
+      row: {
+        tz: '2020-06-21 14:23:44.123654+00:00',
+        s: '2020-06-21 14:23:44.123654 +00:00',
+        c: '2020-06-22 00:00:00+00:00',
+        h: '2020-06-21 15:23:44.123654+00:00',
+        plain: '2020-06-21 14:23:44.123654',
+        vt: '2020-06-21 14:23:44.123654+00:00',
+        y: '2020-01-01 00:00:00+00:00',
+      },
+    });
+    expect(tzRows("CAST(tz AS VARCHAR) AS s, tz = TIMESTAMP WITH TIME ZONE '2020-06-21 16:23:44.1 +02:00' AS same", '2020-06-21 14:23:44.100').row).toEqual({
+      s: '2020-06-21 14:23:44.100000 +00:00',
+      same: true,
+    });
+  });
+});

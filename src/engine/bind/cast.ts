@@ -16,7 +16,7 @@ import { fromJson, toJson } from '../codec-json.js';
 import { bytesToHex, canonicalJson, variantValue } from '../types/variant.js';
 import { decimalFromNumber, decimalToNumber, formatDecimal, parseDecimal, pow10, rescale, rescaleRound } from '../types/decimal.js';
 import { parseUuid, uuidFromHex, uuidToHex } from '../types/uuid.js';
-import { DAY_MS, formatDate, formatTime, formatTimestamp, parseDate, parseTime, parseTimestamp, tsFrom, tsSplit } from '../types/datetime.js';
+import { DAY_MS, formatDate, formatTime, formatTimestamp, formatTimestampTzText, parseDate, parseTime, parseTimestamp, tsFrom, tsSplit } from '../types/datetime.js';
 
 type Conv = (v: Value) => Value;
 
@@ -35,7 +35,7 @@ export function toStringFn(from: SqlType): Conv {
     case 'TIME':
       return (v) => formatTime(v as number);
     case 'TIMESTAMP':
-      return (v) => formatTimestamp(v as number);
+      return from.tz ? (v) => formatTimestampTzText(v as number) : (v) => formatTimestamp(v as number);
     case 'BOOLEAN':
       return (v) => (v ? 'TRUE' : 'FALSE');
     case 'REAL':

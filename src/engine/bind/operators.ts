@@ -194,8 +194,9 @@ export function arithmetic(op: string, a: BExpr, b: BExpr, pos: Pos, site: IntSi
   if ((ta.kind === 'TIMESTAMP' || ta.kind === 'DATE') && (tb.kind === 'INTERVAL_DT' || tb.kind === 'INTERVAL_YM') && (op === 'Plus' || op === 'Minus')) {
     const sign = op === 'Plus' ? 1 : -1;
     if (ta.kind === 'TIMESTAMP') {
-      if (tb.kind === 'INTERVAL_DT') return strict2(a, b, mk('TIMESTAMP', nullable), (x, y) => tsPlusMs(x as number, sign * (y as number)));
-      return strict2(a, b, mk('TIMESTAMP', nullable), (x, y) => addMonthsTs(x as number, sign * (y as number)));
+      const out = mk('TIMESTAMP', nullable, ta.tz ? { tz: true } : {}); // WITH TIME ZONE stays so
+      if (tb.kind === 'INTERVAL_DT') return strict2(a, b, out, (x, y) => tsPlusMs(x as number, sign * (y as number)));
+      return strict2(a, b, out, (x, y) => addMonthsTs(x as number, sign * (y as number)));
     }
     if (tb.kind === 'INTERVAL_DT') return strict2(a, b, mk('DATE', nullable), (x, y) => (x as number) + Math.trunc((sign * (y as number)) / DAY_MS));
     return strict2(a, b, mk('DATE', nullable), (x, y) => Math.round(addMonthsTs((x as number) * DAY_MS, sign * (y as number)) / DAY_MS));

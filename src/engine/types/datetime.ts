@@ -230,6 +230,23 @@ export function formatTimestamp(ms: number): string {
   return out;
 }
 
+/** A TIMESTAMP WITH TIME ZONE's JSON text (Feldera's '%F %T%.f%:z': the fraction in 3 or 6 digits, +00:00 after). */
+export function formatTimestampTzJson(ms: number): string {
+  const [whole, us] = tsSplit(ms);
+  const plain = formatTimestamp(Math.floor(whole / 1000) * 1000);
+  const micros = (whole - Math.floor(whole / 1000) * 1000) * 1000 + us;
+  const frac = micros === 0 ? '' : micros % 1000 === 0 ? '.' + String(micros / 1000).padStart(3, '0') : '.' + String(micros).padStart(6, '0');
+  return `${plain}${frac}+00:00`;
+}
+
+/** A TIMESTAMP WITH TIME ZONE cast to VARCHAR (Feldera's Display: six fraction digits when any, ' +00:00' after). */
+export function formatTimestampTzText(ms: number): string {
+  const [whole, us] = tsSplit(ms);
+  const plain = formatTimestamp(Math.floor(whole / 1000) * 1000);
+  const micros = (whole - Math.floor(whole / 1000) * 1000) * 1000 + us;
+  return `${plain}${micros === 0 ? '' : '.' + String(micros).padStart(6, '0')} +00:00`;
+}
+
 export const DAY_MS = MS_PER_DAY;
 
 /** Add months to a timestamp (ms), clamping the day to the month's end, as SQL does. */

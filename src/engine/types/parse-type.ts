@@ -102,7 +102,8 @@ export function dataTypeToSql(dt: unknown, userTypes?: TypeResolver): SqlType {
       return mk('TIME');
     case 'Timestamp':
     case 'Datetime':
-      return mk('TIMESTAMP');
+      // TIMESTAMP WITH TIME ZONE: the parser's second parameter
+      return Array.isArray(p) && p[1] === 'WithTimeZone' ? mk('TIMESTAMP', true, { tz: true }) : mk('TIMESTAMP');
     case 'Interval': {
       // INTERVAL DAY TO SECOND ...: the parser's `fields` (HourToSecond, Day ...); the qualifier decides the kind
       const fields = p && typeof p === 'object' ? (p as { fields?: unknown }).fields : undefined;

@@ -72,6 +72,8 @@ export interface SqlType {
   typeName?: string;
   /** INTERVAL: its qualifier ('DAY', 'HOUR TO SECOND', 'YEAR TO MONTH' ...), which only decides its text (interval-text.ts). */
   qualifier?: string;
+  /** TIMESTAMP WITH TIME ZONE: a TIMESTAMP (UTC) whose text carries its +00:00 offset and whose schema type is TIMESTAMP_TZ. */
+  tz?: boolean;
   nullable: boolean;
 }
 
@@ -145,6 +147,8 @@ export function sqlTypeName(t: SqlType | TypeKind): string {
 /** SQL text of a type, as shown in schemas. */
 export function typeToString(t: SqlType): string {
   switch (t.kind) {
+    case 'TIMESTAMP':
+      return t.tz ? 'TIMESTAMP WITH TIME ZONE' : 'TIMESTAMP';
     case 'DECIMAL':
       return `DECIMAL(${t.precision ?? 28}, ${t.scale ?? 0})`;
     case 'VARCHAR':

@@ -113,7 +113,7 @@ const truncFn: ScalarFn = {
     }
     const ms = toMs(tsArg, name, pos);
     if (tsArg.type.kind === 'DATE') return strict1(ms, mk('DATE', n), (v) => Math.floor(truncTimestamp(unit, v as number)! / DAY_MS));
-    return strict1(ms, mk('TIMESTAMP', n), (v) => truncTimestamp(unit, v as number)!);
+    return strict1(ms, mk('TIMESTAMP', n, tsArg.type.tz ? { tz: true } : {}), (v) => truncTimestamp(unit, v as number)!);
   },
 };
 
@@ -168,7 +168,7 @@ const addFn: ScalarFn = {
     }
     const dateOut = t.type.kind === 'DATE' && (u.months !== undefined || u.ms! % DAY_MS === 0);
     const ms = toMs(t, name, pos);
-    return strict2(ms, k, mk(dateOut ? 'DATE' : 'TIMESTAMP', n), (v, x) => {
+    return strict2(ms, k, mk(dateOut ? 'DATE' : 'TIMESTAMP', n, t.type.tz ? { tz: true } : {}), (v, x) => {
       const r = u.months ? addMonthsTs(v as number, (x as number) * u.months) : addMicros(v as number, Math.trunc((x as number) * u.ms! * 1000));
       return dateOut ? Math.floor(r / DAY_MS) : r;
     });

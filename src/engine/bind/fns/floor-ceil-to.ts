@@ -74,7 +74,7 @@ function roundTo(up: boolean): ScalarFn {
       };
       if (SUB_MS[unit] === undefined && truncTimestamp(unit, 0) === undefined) refuse();
       if (x.type.kind === 'DATE') return strict1(x, mk('DATE', n), (v) => Math.round(round((v as number) * DAY_MS) / DAY_MS));
-      return strict1(x, mk('TIMESTAMP', n), (v) => round(v as number));
+      return strict1(x, mk('TIMESTAMP', n, x.type.tz ? { tz: true } : {}), (v) => round(v as number));
     },
   };
 }

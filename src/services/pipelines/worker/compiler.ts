@@ -111,7 +111,7 @@ export function columnType(type: string, nullable: boolean): Record<string, unkn
   if (map) return { type: 'MAP', nullable, key: columnType(map[1]!, false), value: columnType(map[2]!, true) };
   const m = /^([A-Z ]+?)\s*(?:\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\))?$/.exec(t);
   if (!m) return { type: t, nullable };
-  const base = m[1]!.trim();
+  const base = m[1]!.trim() === 'TIMESTAMP WITH TIME ZONE' ? 'TIMESTAMP_TZ' : m[1]!.trim(); // Feldera's schema name
   const out: Record<string, unknown> = { type: base, nullable };
   if (m[2] !== undefined) out.precision = Number(m[2]);
   if (m[3] !== undefined) out.scale = Number(m[3]);

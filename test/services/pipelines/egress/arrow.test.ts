@@ -122,6 +122,14 @@ describe('arrow_ipc', () => {
     expect(got).toEqual(texts.map(micros));
   });
 
+  it("a TIMESTAMP WITH TIME ZONE is Timestamp(us, 'UTC'), as Feldera's schema", () => {
+    const t = tableFromIPC(arrowIpcStream(rows({ tz: '2020-06-21 14:23:44.123654+00:00' }), [col('tz', 'TIMESTAMP WITH TIME ZONE')]));
+    const field = t.schema.fields[0]!;
+    expect(field.type.typeId).toBe(Type.Timestamp);
+    expect((field.type as { timezone?: string }).timezone).toBe('UTC');
+    expect(t.getChild('tz')!.data[0]!.values[0]).toBe(1592749424123654n);
+  });
+
   it('years before 100 and after 9999 do not shift', () => {
     const t = tableFromIPC(arrowIpcStream(rows({ dt: '0050-01-01', ts: '0001-01-01 00:00:00' }), [col('dt', 'DATE'), col('ts', 'TIMESTAMP')]));
     const d = new Date(t.getChild('dt')!.get(0) as number);

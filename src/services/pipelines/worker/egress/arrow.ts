@@ -82,6 +82,9 @@ export function arrowType(c: ColumnType): Arrow.DataType {
       return new A.TimeNanosecond();
     case 'TIMESTAMP':
       return new A.TimestampMicrosecond();
+    case 'TIMESTAMP_TZ':
+      return new A.TimestampMicrosecond('UTC'); // as Feldera's Arrow schema
+
     case 'INTERVAL':
       return new A.IntervalDayTime();
     case 'NULL':
@@ -111,7 +114,7 @@ export function arrowSchema(columns: readonly ColumnSchema[]): Arrow.Schema {
 
 const DATE = /^(-?\d{4,})-(\d{2})-(\d{2})$/;
 const TIME = /^(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?$/;
-const TIMESTAMP = /^(-?\d{4,})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?$/;
+const TIMESTAMP = /^(-?\d{4,})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:\+00:00)?$/;
 
 /** A double d with d * 1000 exactly `micros` (the one nearest micros / 1000, or a neighbour), so apache-arrow's BigInt(d * 1000) neither throws nor drifts; whole milliseconds if none is (never seen). */
 export function msOfMicros(micros: number): number {
@@ -220,7 +223,8 @@ export function arrowValue(v: JsonValue | undefined, c: ColumnType): unknown {
       if (!m) throw new TypeError(`not a TIME: ${String(v)}`);
       return (BigInt(m[1]!) * 3600n + BigInt(m[2]!) * 60n + BigInt(m[3]!)) * 1_000_000_000n + BigInt((m[4] ?? '').padEnd(9, '0'));
     }
-    case 'TIMESTAMP': {
+    case 'TIMESTAMP':
+    case 'TIMESTAMP_TZ': {
       const m = TIMESTAMP.exec(String(v));
       if (!m) throw new TypeError(`not a TIMESTAMP: ${String(v)}`);
       // the builder takes milliseconds and writes BigInt(ms * 1000) microseconds: a ms value whose product is exact

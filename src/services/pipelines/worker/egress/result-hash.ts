@@ -150,6 +150,7 @@ function hashOne(state: AHashState, v: unknown, c: ColumnType): bigint {
       h.writeUint(BigInt.asUintN(64, v as bigint));
       break;
     case 'TIMESTAMP':
+    case 'TIMESTAMP_TZ':
       h.writeUint(BigInt.asUintN(64, BigInt(Math.round((v as number) * 1000)))); // microseconds, as the Arrow column holds them
       break;
     case 'INTERVAL': {
@@ -313,6 +314,14 @@ function fieldType(b: Builder, c: ColumnType): { typeType: number; type: number;
       b.addFieldInt16(0, 3, 1); // unit NANOSECOND
       const type = b.endObject();
       return { typeType: TYPE.Time, type, children: emptyChildren(b) };
+    }
+    case 'TIMESTAMP_TZ': {
+      const zone = b.createString('UTC'); // Feldera's zone for TIMESTAMP WITH TIME ZONE
+      b.startObject(2);
+      b.addFieldInt16(0, 2, 0); // unit MICROSECOND
+      b.addFieldOffset(1, zone, 0);
+      const type = b.endObject();
+      return { typeType: TYPE.Timestamp, type, children: emptyChildren(b) };
     }
     case 'TIMESTAMP': {
       b.createString(''); // no time zone: arrow-rs creates the empty string all the same
