@@ -270,6 +270,19 @@ describe('incremental aggregates equal a full re-evaluation after every step', (
 });
 
 describe('GROUP BY ROLLUP, CUBE and GROUPING SETS', () => {
+  it('the empty set () is one group even when no aggregate is selected, also over no rows', () => {
+    const p = prog('CREATE VIEW v AS SELECT GROUPING(g) AS gg, GROUPING(v) AS gv FROM t GROUP BY GROUPING SETS ((g, v), ());');
+    const c = p.newCircuit();
+    c.step([]);
+    expect(c.contents('v').map((x) => x.row)).toEqual([{ GG: 1, GV: 1 }]);
+    c.step([1, 2, 3].map((g) => ({ table: 't', op: 'insert' as const, row: [g, g, null, null, null, null, null] as never })));
+    const got = c.contents('v').map(({ row, weight }) => ({ ...row, weight }));
+    expect(got.sort((a, b) => (a.GG as number) - (b.GG as number))).toEqual([
+      { GG: 0, GV: 0, weight: 3 },
+      { GG: 1, GV: 1, weight: 1 },
+    ]);
+  });
+
   it('one GROUP BY per grouping set, NULL for the expressions left out, GROUPING_ID as a bit mask; maintained under deletes', () => {
     const p = prog(`CREATE VIEW r AS SELECT g, s, COUNT(*) AS c, GROUPING_ID(g, s) AS gid, GROUPING(s) AS gs FROM t GROUP BY ROLLUP(g, s);
       CREATE VIEW gs AS SELECT g, v, SUM(k) AS sk FROM t GROUP BY GROUPING SETS ((g), (v));`);

@@ -40,6 +40,10 @@ describe('string functions take scalars as their text', () => {
     // FORMAT_DATE takes a TIMESTAMP or a string as their DATE
     ["FORMAT_DATE('%Y-%m', ts)", '2020-06'],
     ["FORMAT_DATE('%Y-%m', '2021-01-20')", '2021-01'],
+    // CONCAT_WS takes bytes as their hex text; TIMESTAMP_TRUNC of a DATE is a TIMESTAMP (DATE_TRUNC's a DATE)
+    ["CONCAT_WS('@', bin, 55)", '0b1620@55'],
+    ["TIMESTAMP_TRUNC(DATE '2020-06-21', MONTH)", '2020-06-01 00:00:00'],
+    ["DATE_TRUNC(DATE '2020-06-21', MONTH)", '2020-06-01'],
   ])('%s', (expr, want) => {
     expect(evalExpr(expr)).toEqual(want);
   });

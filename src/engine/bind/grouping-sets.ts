@@ -50,6 +50,15 @@ function rewrite(e: Expr, missing: Set<string>, all: Map<string, Expr>): Expr {
 const isExpr = (x: unknown): x is Expr => typeof x === 'object' && x !== null && 'k' in x && 'pos' in x;
 const isWhen = (x: unknown): x is { cond: Expr; result: Expr } => typeof x === 'object' && x !== null && 'cond' in x && 'result' in x;
 
+/**
+ * The HAVING of the empty grouping set `()`: COUNT(*) >= 0 (always true) joined to its own, so the branch is an
+ * aggregate of one group even when it selects no aggregate (SELECT GROUPING(a) ... GROUPING SETS ((a), ())).
+ */
+function grandTotal(having: Expr | undefined, pos: Expr['pos']): Expr {
+  const always: Expr = { k: 'bin', op: 'GtEq', left: { k: 'func', name: 'COUNT', args: [], star: true, distinct: false, pos }, right: { k: 'num', text: '0', pos }, pos };
+  return having ? { k: 'bin', op: 'And', left: having, right: always, pos } : always;
+}
+
 export function expandGroupingSets(s: Select): SetBody {
   const all = new Map<string, Expr>();
   for (const e of s.groupBy) all.set(keyOf(e), e);
@@ -70,7 +79,7 @@ export function expandGroupingSets(s: Select): SetBody {
         const alias = it.alias ?? (it.expr.k === 'col' && expr !== it.expr ? it.expr.parts[it.expr.parts.length - 1] : undefined);
         return { ...it, expr, ...(alias ? { alias } : {}) };
       }),
-      having: s.having ? rewrite(s.having, missing, all) : undefined,
+      having: set.length === 0 ? grandTotal(s.having ? rewrite(s.having, missing, all) : undefined, s.pos) : s.having ? rewrite(s.having, missing, all) : undefined,
     };
   });
   return branches.slice(1).reduce<SetBody>((left, right) => ({ k: 'setop', op: 'UNION', all: true, left, right, pos: s.pos }), branches[0]!);

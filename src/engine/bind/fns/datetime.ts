@@ -112,7 +112,8 @@ const truncFn: ScalarFn = {
       return strict1(tsArg, mk('TIME', n), (v) => Math.floor((v as number) / step) * step);
     }
     const ms = toMs(tsArg, name, pos);
-    if (tsArg.type.kind === 'DATE') return strict1(ms, mk('DATE', n), (v) => Math.floor(truncTimestamp(unit, v as number)! / DAY_MS));
+    // DATE_TRUNC of a DATE is a DATE; TIMESTAMP_TRUNC of one a TIMESTAMP
+    if (tsArg.type.kind === 'DATE' && name !== 'TIMESTAMP_TRUNC') return strict1(ms, mk('DATE', n), (v) => Math.floor(truncTimestamp(unit, v as number)! / DAY_MS));
     return strict1(ms, mk('TIMESTAMP', n, tsArg.type.tz ? { tz: true } : {}), (v) => truncTimestamp(unit, v as number)!);
   },
 };

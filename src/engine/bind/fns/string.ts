@@ -246,7 +246,7 @@ export const STRING_FNS: FnTable = {
     bind: (args, pos, name) => {
       argc(name, args, 1, 1000, pos);
       const sep = str(name, args[0]!, pos).fn;
-      args.slice(1).forEach((a) => str(name, a, pos)); // ROW, MAP, ARRAY, VARIANT, bytes: Calcite's refusal
+      args.slice(1).forEach((a) => isBytes(a) || str(name, a, pos)); // ROW, MAP, ARRAY, VARIANT: Calcite's refusal (bytes are their hex text)
       const parts = args.slice(1).map((a) => (isString(a.type) ? a : coerceTo(a, mk('VARCHAR'), pos)).fn);
       return {
         type: mk('VARCHAR', args[0]!.type.nullable),
