@@ -276,7 +276,7 @@ describe('GROUP BY ROLLUP, CUBE and GROUPING SETS', () => {
     c.step([]);
     expect(c.contents('v').map((x) => x.row)).toEqual([{ GG: 1, GV: 1 }]);
     c.step([1, 2, 3].map((g) => ({ table: 't', op: 'insert' as const, row: [g, g, null, null, null, null, null] as never })));
-    const got = c.contents('v').map(({ row, weight }) => ({ ...(row as Record<string, unknown>), weight }));
+    const got: Array<Record<string, unknown>> = c.contents('v').map(({ row, weight }) => ({ ...(row as Record<string, unknown>), weight }));
     expect(got.sort((a, b) => (a.GG as number) - (b.GG as number))).toEqual([
       { GG: 0, GV: 0, weight: 3 },
       { GG: 1, GV: 1, weight: 1 },
