@@ -44,6 +44,11 @@ describe('string functions take scalars as their text', () => {
     ["CONCAT_WS('@', bin, 55)", '0b1620@55'],
     ["TIMESTAMP_TRUNC(DATE '2020-06-21', MONTH)", '2020-06-01 00:00:00'],
     ["DATE_TRUNC(DATE '2020-06-21', MONTH)", '2020-06-01'],
+    // a string constant against bytes is hex digits; COALESCE of a string and a number is a VARCHAR
+    ["CASE bin WHEN '0b1620' THEN 1 ELSE 0 END", 1],
+    ["bin = 'zz'", null],
+    ['COALESCE(NULL, s, -1)', '-0.14'],
+    ['COALESCE(NULL, CAST(NULL AS VARCHAR), -1)', '-1'],
   ])('%s', (expr, want) => {
     expect(evalExpr(expr)).toEqual(want);
   });
@@ -81,6 +86,16 @@ describe('numeric functions take strings as numbers', () => {
     ["TRIM(BOTH '√ ' FROM 'h@pP√ ')", 'h@pP'],
   ])('%s', (expr, want) => {
     expect(evalExpr(expr)).toEqual(want);
+  });
+});
+
+describe('set operations unify a string with a scalar as VARCHAR', () => {
+  it('INTERSECT ALL of VARCHAR and BOOLEAN', () => {
+    const r = compile(`${TABLE}\nCREATE VIEW v AS SELECT s FROM t INTERSECT ALL SELECT b FROM t;\nCREATE VIEW w AS SELECT s FROM t UNION ALL SELECT b FROM t;`, { outputCase: 'lower' });
+    if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('; '));
+    const out = r.program.newCircuit().step([{ table: 't', op: 'insert', row: { ...ROW, s: 'TRUE' } }]);
+    expect(out.changes.get('v')!.map((x) => x.row)).toEqual([{ s: 'TRUE' }]);
+    expect(r.program.relation('w')!.columns[0]!.type).toBe('VARCHAR');
   });
 });
 

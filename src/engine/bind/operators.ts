@@ -24,11 +24,17 @@ export function typeName(t: SqlType): string {
 }
 
 /** Bring two operands of a comparison to one type; string literals are coerced to temporal types. */
+/** A string as the bytes its hex digits spell (NULL when they do not). */
+const hexBytes = (e: BExpr): BExpr => strict1(e, mk('VARBINARY', e.type.nullable), (v) => (/^(?:[0-9a-fA-F]{2})*$/.test(v as string) ? (v as string).toLowerCase() : null));
+
 export function unify(a: BExpr, b: BExpr, pos: Pos, what: string): [BExpr, BExpr, SqlType] {
   if (isTemporal(a.type) && isString(b.type)) b = coerce(b, mk(a.type.kind), pos);
   else if (isTemporal(b.type) && isString(a.type)) a = coerce(a, mk(b.type.kind), pos);
   else if (a.type.kind === 'BOOLEAN' && isString(b.type) && b.constant) b = coerce(b, mk('BOOLEAN'), pos);
   else if (b.type.kind === 'BOOLEAN' && isString(a.type) && a.constant) a = coerce(a, mk('BOOLEAN'), pos);
+  // a string constant met with bytes is read as hex digits, as Calcite reads it: bin = '0b1620'
+  else if (a.type.kind === 'VARBINARY' && isString(b.type) && b.constant) b = hexBytes(b);
+  else if (b.type.kind === 'VARBINARY' && isString(a.type) && a.constant) a = hexBytes(a);
   const t = commonType(a.type, b.type);
   if (!t) throw new SqlError(`Cannot apply '${what}' to arguments of type <${typeName(a.type)}> and <${typeName(b.type)}>`, pos, 'type');
   return [coerce(a, t, pos), coerce(b, t, pos), t];

@@ -2,7 +2,7 @@
 import { SqlError, type Expr, type Query, type Select, type SetBody } from '../parse/ast.js';
 import { type PlanColumn, type PlanNode } from '../plan/nodes.js';
 import { CALENDAR_LONGEST, type CalendarUnit } from '../plan/waterline.js';
-import { commonType, mk, withNull, type SqlType } from '../types/types.js';
+import { commonType, commonTypeCoercing, mk, withNull, type SqlType } from '../types/types.js';
 import { AggregateOp, type AggSpec } from '../ops/aggregate.js';
 import { SetOp, SET_FNS } from '../ops/setops.js';
 import { UnionOp, ConstantOp } from '../ops/linear.js';
@@ -88,7 +88,7 @@ function bindSetBody(b: SetBody, env: Env): BoundQuery {
       const r = bindSetBody(b.right, env);
       if (l.columns.length !== r.columns.length) throw new SqlError(`Column count mismatch in ${b.op}`, b.pos, 'type');
       const types: SqlType[] = l.columns.map((c, i) => {
-        const t = commonType(c.type, r.columns[i]!.type);
+        const t = commonTypeCoercing(c.type, r.columns[i]!.type); // INTERSECT of VARCHAR and BOOLEAN is VARCHAR, as Calcite
         if (!t) throw new SqlError(`Type mismatch in column ${i + 1} of ${b.op}: ${c.type.kind} and ${r.columns[i]!.type.kind}`, b.pos, 'type');
         return t;
       });

@@ -171,6 +171,18 @@ export function typeToString(t: SqlType): string {
   }
 }
 
+/**
+ * commonType, or VARCHAR for a string met with a number, BOOLEAN, DATE, TIME or TIMESTAMP: Calcite's implicit
+ * coercion where it unifies values (set operations, COALESCE, the ARRAY function), not in comparisons.
+ */
+export function commonTypeCoercing(a: SqlType, b: SqlType): SqlType | undefined {
+  const t = commonType(a, b);
+  if (t) return t;
+  const scalar = (x: SqlType): boolean => isNumeric(x) || x.kind === 'BOOLEAN' || x.kind === 'DATE' || x.kind === 'TIME' || x.kind === 'TIMESTAMP';
+  if ((isString(a) && scalar(b)) || (scalar(a) && isString(b))) return mk('VARCHAR', a.nullable || b.nullable);
+  return undefined;
+}
+
 /** The common type of two types for comparison, UNION, CASE, COALESCE; undefined when incompatible. */
 export function commonType(a: SqlType, b: SqlType): SqlType | undefined {
   const nullable = a.nullable || b.nullable;

@@ -1,6 +1,6 @@
 /** Argument checks and coercions shared by the function families: each throws a 'type' SqlError naming the function. */
 import { SqlError, type Pos } from '../../parse/ast.js';
-import { type SqlType, mk, commonType, isInteger, isFloat, isNumeric, isString, isDecimal, withNull } from '../../types/types.js';
+import { type SqlType, mk, commonType, commonTypeCoercing, isInteger, isFloat, isNumeric, isString, isDecimal, withNull } from '../../types/types.js';
 import { decimalToNumber } from '../../types/decimal.js';
 import { DAY_MS } from '../../types/datetime.js';
 import { type BExpr, strict1 } from '../bexpr.js';
@@ -69,11 +69,11 @@ export function nullableOf(args: BExpr[]): boolean {
   return args.some((a) => a.type.nullable);
 }
 
-/** The common type of all arguments, or a type error. */
-export function common(name: string, args: BExpr[], pos: Pos): SqlType {
+/** The common type of all arguments, or a type error; `coercing`: a string with a scalar is VARCHAR (COALESCE). */
+export function common(name: string, args: BExpr[], pos: Pos, coercing = false): SqlType {
   let t: SqlType | undefined = args[0]!.type;
   for (const a of args) {
-    t = commonType(t!, a.type);
+    t = coercing ? commonTypeCoercing(t!, a.type) : commonType(t!, a.type);
     if (!t) throw new SqlError(`Parameters must be of the same type: ${name} arguments have incompatible types`, pos, 'type');
   }
   return t!;

@@ -11,7 +11,7 @@ const coalesce: ScalarFn = {
   nulls: 'NULL only when every argument is NULL',
   bind: (args, pos, name) => {
     argc(name, args, 1, 1000, pos);
-    const t = common(name, args, pos);
+    const t = common(name, args, pos, true); // COALESCE(NULL, str, -1) is a VARCHAR (Calcite's coercion)
     const fns = args.map((a) => coerceTo(a, t, pos).fn);
     return {
       type: withNull(
