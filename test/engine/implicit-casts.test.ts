@@ -163,7 +163,10 @@ describe('CAST between numbers, TIMESTAMP, BOOLEAN and bytes (Feldera sqllib)', 
     ['CAST(ts AS BIGINT)', 1592749424123],
     ['CAST(CAST(ts AS DECIMAL(15, 0)) AS VARCHAR)', '1592749424123'],
     ['CAST(CAST(ts AS DOUBLE) AS VARCHAR)', '1592749424123.0'],
-    ["CAST(CAST(TIME '14:23:44.456' AS TIMESTAMP) AS VARCHAR)", '1970-01-01 14:23:44.456'],
+    ["CAST(CAST(TIME '14:23:44.456' AS TIMESTAMP) AS VARCHAR)", '1970-01-01 14:23:44.456000'], // Feldera's Display: six fraction digits
+    ["CAST(TIME '14:23:44.456' AS VARCHAR)", '14:23:44.456000000'], // nine for a TIME
+    ["TO_HEX(CAST('hello' AS BINARY))", '68'], // BINARY is BINARY(1)
+    ['CAST(CAST(CAST(ts AS BIGINT) AS REAL) AS VARCHAR)', '1592749500000.0'], // a REAL's shortest digits
     ['CAST(dec AS BOOLEAN)', true],
     ['CAST(CAST(0 AS DOUBLE) AS BOOLEAN)', false],
     ['CAST(r AS BOOLEAN)', true],

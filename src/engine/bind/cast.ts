@@ -16,7 +16,7 @@ import { fromJson, toJson } from '../codec-json.js';
 import { bytesToHex, canonicalJson, variantValue } from '../types/variant.js';
 import { decimalFromNumber, decimalToNumber, formatDecimal, parseDecimal, pow10, rescale, rescaleRound } from '../types/decimal.js';
 import { parseUuid, uuidFromHex, uuidToHex } from '../types/uuid.js';
-import { DAY_MS, formatDate, formatTime, formatTimestamp, formatTimestampTzText, parseDate, parseTime, parseTimestamp, tsFrom, tsSplit } from '../types/datetime.js';
+import { DAY_MS, formatDate, formatTimeText, formatTimestampText, formatTimestampTzText, parseDate, parseTime, parseTimestamp, tsFrom, tsSplit } from '../types/datetime.js';
 
 type Conv = (v: Value) => Value;
 
@@ -33,9 +33,9 @@ export function toStringFn(from: SqlType): Conv {
     case 'DATE':
       return (v) => formatDate(v as number);
     case 'TIME':
-      return (v) => formatTime(v as number);
+      return (v) => formatTimeText(v as number);
     case 'TIMESTAMP':
-      return from.tz ? (v) => formatTimestampTzText(v as number) : (v) => formatTimestamp(v as number);
+      return from.tz ? (v) => formatTimestampTzText(v as number) : (v) => formatTimestampText(v as number);
     case 'BOOLEAN':
       return (v) => (v ? 'TRUE' : 'FALSE');
     case 'REAL':
@@ -231,7 +231,16 @@ export function castFn(from: SqlType, to: SqlType, pos: Pos, site: IntSite = pos
     return (v) => parseInterval(v as string, q) ?? null;
   }
   if (to.kind === 'VARBINARY') {
-    if (isString(from)) return (v) => bytesToHex(Buffer.from(v as string, 'utf8'));
+    if (isString(from)) {
+      // BINARY(n) (BINARY is BINARY(1)): the first n bytes, zeros after them; VARBINARY all of them
+      const n = to.precision;
+      return n === undefined
+        ? (v) => bytesToHex(Buffer.from(v as string, 'utf8'))
+        : (v) =>
+            bytesToHex(Buffer.from(v as string, 'utf8'))
+              .slice(0, 2 * n)
+              .padEnd(2 * n, '0');
+    }
     if (isInteger(from) && !isUnsigned(from)) {
       // its bytes, least significant first, as many as its type has (BINARY(n): the first n, zeros after them)
       const width = INT_BYTES[from.kind]!;

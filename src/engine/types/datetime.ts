@@ -239,12 +239,21 @@ export function formatTimestampTzJson(ms: number): string {
   return `${plain}${frac}+00:00`;
 }
 
-/** A TIMESTAMP WITH TIME ZONE cast to VARCHAR (Feldera's Display: six fraction digits when any, ' +00:00' after). */
-export function formatTimestampTzText(ms: number): string {
+/** A TIMESTAMP cast to VARCHAR (Feldera's Display: six fraction digits when any). */
+export function formatTimestampText(ms: number): string {
   const [whole, us] = tsSplit(ms);
   const plain = formatTimestamp(Math.floor(whole / 1000) * 1000);
   const micros = (whole - Math.floor(whole / 1000) * 1000) * 1000 + us;
-  return `${plain}${micros === 0 ? '' : '.' + String(micros).padStart(6, '0')} +00:00`;
+  return `${plain}${micros === 0 ? '' : '.' + String(micros).padStart(6, '0')}`;
+}
+
+/** A TIMESTAMP WITH TIME ZONE cast to VARCHAR (Feldera's Display: six fraction digits when any, ' +00:00' after). */
+export const formatTimestampTzText = (ms: number): string => `${formatTimestampText(ms)} +00:00`;
+
+/** A TIME cast to VARCHAR (Feldera's Display: nine fraction digits when any). */
+export function formatTimeText(ns: number): string {
+  const frac = ns % 1e9;
+  return frac === 0 ? formatTime(ns) : `${formatTime(ns - frac)}.${String(frac).padStart(9, '0')}`;
 }
 
 export const DAY_MS = MS_PER_DAY;

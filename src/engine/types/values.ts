@@ -96,7 +96,7 @@ export function sameRow(a: Row, b: Row): boolean {
 
 /** The shortest decimal that reads back as the same 32-bit float (how REAL values print). */
 export function shortestF32(v: number): number {
-  if (!Number.isFinite(v) || Number.isInteger(v)) return v;
+  if (!Number.isFinite(v) || (Number.isInteger(v) && Math.abs(v) <= 2 ** 24)) return v; // larger whole numbers have shorter f32 digits: 1592749500000
   for (let p = 1; p <= 9; p++) {
     const c = Number(v.toPrecision(p));
     if (Math.fround(c) === v) return c;
