@@ -16,7 +16,8 @@
 // server at most 1.5x over q0, q1, q2, q3, q10, q15.
 // Also printed first: the CPU per event of parsing the bodies alone (the worker's parser, no step).
 // Each side is the best of NEXMARK_REPEAT runs (2; 1 with BENCH_QUICK): the machine is shared. Also printed:
-// CPU per event of the pipeline's worker thread, of its process's other threads, and of the server.
+// CPU per event of the pipeline's worker thread, of its process's other threads (its main thread, the relay, and
+// the rest by thread name: V8's helpers for GC and compiling are named "node"), and of the server.
 // N: 20,000 with BENCH_QUICK, else 100,000 (NEXMARK_EVENTS); CHUNK 10,000 events (NEXMARK_CHUNK);
 // NEXMARK_QUERIES=q0,q3 picks queries; NEXMARK_FT=none runs the pipelines without their input log. NEXMARK_PROFILE=dir: the pipelines' worker threads write CPU profiles there.
 import { spawn } from 'node:child_process';

@@ -38,6 +38,9 @@ const MAX_SHAPE_BYTES = 4096;
 /** Longest text a Text column's value is copied into the batch as it is read (a longer one takes the general path). */
 const MAX_INLINE_TEXT = 4096;
 
+/** Longest TIMESTAMP text of the plain shape (nine fraction digits). */
+const MAX_PLAIN_TIMESTAMP = 29;
+
 /** 10^0 .. 10^15, exact doubles. */
 const POW10 = Array.from({ length: 16 }, (_, i) => 10 ** i);
 
@@ -499,11 +502,12 @@ export class JsonFastRows {
       case Kind.Timestamp:
         if (c === 34) {
           // 'YYYY-MM-DD HH:MM:SS[.fff]': checked in place, its output form's bytes into the batch (no string)
+          // (plainTimestampLength checks each byte before the quote: a digit or the shape's separator)
           const from = p + 1;
+          const limit = Math.min(n, from + MAX_PLAIN_TIMESTAMP + 1);
           let i = from;
-          let b = 0;
-          while (i < n && (b = s[i]!) !== 34 && b >= 32 && b !== 92 && b < 0x80) i++;
-          if (i < n && b === 34) {
+          while (i < limit && s[i] !== 34) i++;
+          if (i < limit) {
             const length = plainTimestampLength(s, from, i - from);
             if (length >= 0) {
               batch.setText(col, s, from, from + length);
