@@ -15,7 +15,7 @@ import { PIPELINE_SELECTORS, serializePipeline as serialize, serializeProgram, t
 import { answerApi, clientApiOf, type ClientRequest } from '../client-api.js';
 import { deployed } from './completion.js';
 import { enumParam, type Query } from './util.js';
-import { objectOf } from '../../../kit/declare.js';
+import { field, objectOf, optional } from '../../../kit/declare.js';
 import { declareRoute } from '../../../kit/route.js';
 import { choice, flag } from './query-fields.js';
 
@@ -23,8 +23,14 @@ import { choice, flag } from './query-fields.js';
 const listQuery = objectOf({ selector: choice(PIPELINE_SELECTORS, 'all'), code: flag(true) });
 /** GET /pipelines/{name}: ?code, then ?selector (read in this order by the manager). */
 const oneQuery = objectOf({ code: flag(true), selector: choice(PIPELINE_SELECTORS, 'all') });
-/** POST /pipelines/{name}/{action}: ?force (stop: discard the storage), read by /stop only. */
-const actionQuery = objectOf({ force: flag(false) });
+/**
+ * POST /pipelines/{name}/{action}: ?force (stop: discard the storage), read by /stop only; ?initial, read by
+ * /start only: `paused` starts paused, anything else (`running`, `standby`, a repeated one) running.
+ */
+const actionQuery = objectOf({
+  force: flag(false),
+  initial: optional(field<string>({ type: 'string', enum: ['running', 'paused', 'standby'] }, (v) => (typeof v === 'string' ? v : undefined))),
+});
 type Named = { name: string };
 
 /** `forced`: the API every client gets (`ops serve --feldera`/`--pipeline-api`); undefined: each client its own. */
@@ -135,8 +141,7 @@ export function pipelineRoutes(app: FastifyInstance, manager: PipelineManager, f
       switch (action) {
         case 'start': {
           // today's `initial=paused` starts paused (`standby` has no meaning without shared storage: running)
-          const initial = (req.query as Query).initial;
-          if (initial === 'paused') manager.pause(name);
+          if (input.query.initial === 'paused') manager.pause(name);
           else manager.start(name);
           break;
         }
