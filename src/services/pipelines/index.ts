@@ -11,6 +11,7 @@ import type { ServeOptions, ServiceModule } from '../types.js';
 import { DEFAULT_CONNECTOR_MAX_BYTES, type ConnectorAccess } from './shared/connector-access.js';
 import { ApiKeys } from './control/auth.js';
 import { FelderaError, Errors } from './shared/errors.js';
+import { bearerCredential } from '../kit/credentials.js';
 import { LogBook } from './runner/logs.js';
 import { PipelineManager } from './control/manager.js';
 import { DEFAULT_INGRESS_BODY_LIMIT } from './shared/ingress-limits.js';
@@ -107,7 +108,7 @@ const service: ServiceModule = {
       // wrong keys are throttled per client address (auth-throttle.ts): 429 with Retry-After
       const throttle = new AuthThrottle({ failuresPerMinute: ctx.options.authFailuresPerMinute });
       app.addHook('onRequest', async (req) => {
-        const credential = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+        const credential = bearerCredential(req.headers.authorization);
         const wait = throttle.check(req.ip, credential);
         if (wait !== null) throw Errors.tooManyAuthFailures(wait);
         try {

@@ -9,9 +9,8 @@ import { alsoDocuments, field, objectOf, optional, withDefault } from '../../../
 import { FelderaError, Errors } from '../../shared/errors.js';
 import { UPDATE_FORMATS, type UpdateFormat } from '../../shared/update-formats.js';
 import { QUERY_FORMATS } from '../../shared/query-format.js';
-import { boolParam, intParam, param, type Query } from './util.js';
 import { csvEncoderQuery, jsonEncoderQuery, outputFormat } from '../egress-config.js';
-import { choice, flag } from './query-fields.js';
+import { boolParam, choice, flag, intParam, param, type Query } from './query-fields.js';
 
 /** The parameter's last value as a string, undefined when absent. */
 const last = (v: unknown, name: string): string | undefined => param({ [name]: v } as Query, name);

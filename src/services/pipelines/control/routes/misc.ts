@@ -10,7 +10,7 @@ import { LogFollower } from '../../runner/log-follower.js';
 import { formatLog, jsonLogsEnabled, type LogBook, type LogRecord } from '../../runner/logs.js';
 import type { PipelineManager } from '../manager.js';
 import { pipelineStats } from '../stats.js';
-import { jsonOfBody } from './util.js';
+import { jsonOfBody } from './request-body.js';
 import { clientApiOf } from '../client-api.js';
 import { FelderaError, Errors } from '../../shared/errors.js';
 import { findRelation } from '../../shared/names.js';

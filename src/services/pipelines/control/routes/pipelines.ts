@@ -14,10 +14,9 @@ import type { PipelineManager } from '../manager.js';
 import { PIPELINE_SELECTORS, serializePipeline as serialize, serializeProgram, type DeploymentState, type PipelineApi, type PipelineRecord } from '../model.js';
 import { answerApi, clientApiOf, type ClientRequest } from '../client-api.js';
 import { deployed } from './completion.js';
-import { enumParam, type Query } from './util.js';
 import { field, objectOf, optional } from '../../../kit/declare.js';
 import { declareRoute } from '../../../kit/route.js';
-import { choice, flag } from './query-fields.js';
+import { choice, enumParam, flag, type Query } from './query-fields.js';
 
 /** GET /pipelines: ?selector (all, status, ...) and ?code (the program's SQL in each answer). */
 const listQuery = objectOf({ selector: choice(PIPELINE_SELECTORS, 'all'), code: flag(true) });
