@@ -33,8 +33,13 @@ const actionQuery = objectOf({
 type Named = { name: string };
 
 /** `forced`: the API every client gets (`ops serve --feldera`/`--pipeline-api`); undefined: each client its own. */
+/** A pipeline object as the requesting client reads it (its API, ?selector, today's storage status). */
+type SerializePipeline = (req: ClientRequest, rec: PipelineRecord, dep: DeploymentState, opts?: { code?: boolean; selector?: (typeof PIPELINE_SELECTORS)[number] }) => unknown;
+
+const described = (req: { headers: ClientRequest['headers']; query: unknown }, body: unknown): ClientRequest => ({ headers: req.headers, query: req.query as Query, body });
+
 export function pipelineRoutes(app: FastifyInstance, manager: PipelineManager, forced?: PipelineApi): void {
-  const serializePipeline = (req: ClientRequest, rec: PipelineRecord, dep: DeploymentState, opts: { code?: boolean; selector?: (typeof PIPELINE_SELECTORS)[number] } = {}) => {
+  const serializePipeline: SerializePipeline = (req, rec, dep, opts = {}) => {
     const api = answerApi(forced, req, rec.client_api);
     return serialize(rec, dep, {
       ...opts,
@@ -43,8 +48,13 @@ export function pipelineRoutes(app: FastifyInstance, manager: PipelineManager, f
       ...(api === 'current' ? { storage: manager.storageStatus(manager.get(rec.name)) } : {}),
     });
   };
-  const described = (req: { headers: ClientRequest['headers']; query: unknown }, body: unknown): ClientRequest => ({ headers: req.headers, query: req.query as Query, body });
+  definitionRoutes(app, manager, serializePipeline);
+  validateProgramRoute(app, manager);
+  lifecycleRoute(app, manager, serializePipeline);
+}
 
+/** /programs and the pipeline definitions: list, create, read, replace, change, delete. */
+function definitionRoutes(app: FastifyInstance, manager: PipelineManager, serializePipeline: SerializePipeline): void {
   app.get('/programs', async () => manager.list().map((e) => serializeProgram(e.rec)));
 
   declareRoute(app, {
@@ -109,7 +119,14 @@ export function pipelineRoutes(app: FastifyInstance, manager: PipelineManager, f
     },
   });
 
-  // today's API: compile without creating; 200 whatever the outcome ({Success} | {SqlError} | {SystemError}), as Feldera answers
+  app.delete<{ Params: { name: string } }>('/pipelines/:name', async (req, reply) => {
+    manager.delete(req.params.name);
+    return reply.code(200).send('');
+  });
+}
+
+/** Today's API: compile without creating; 200 whatever the outcome ({Success} | {SqlError} | {SystemError}), as Feldera answers. */
+function validateProgramRoute(app: FastifyInstance, manager: PipelineManager): void {
   declareRoute(app, {
     method: 'POST',
     url: '/validate_program',
@@ -123,12 +140,10 @@ export function pipelineRoutes(app: FastifyInstance, manager: PipelineManager, f
       return { SystemError: { error: out.systemError } };
     },
   });
+}
 
-  app.delete<{ Params: { name: string } }>('/pipelines/:name', async (req, reply) => {
-    manager.delete(req.params.name);
-    return reply.code(200).send('');
-  });
-
+/** POST /pipelines/{name}/{action}: the lifecycle actions (202, or the action's own answer). */
+function lifecycleRoute(app: FastifyInstance, manager: PipelineManager, serializePipeline: SerializePipeline): void {
   declareRoute<undefined, ReturnType<typeof actionQuery.check>, Named & { action: string }>(app, {
     method: 'POST',
     url: '/pipelines/:name/:action',
