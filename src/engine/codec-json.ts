@@ -5,7 +5,7 @@
  */
 import { EngineValueError } from './errors.js';
 import { JsonNumberText, type ColumnKeeps, type JsonValue } from './json-value.js';
-import type { SqlType } from './types/types.js';
+import { isInteger, type SqlType } from './types/types.js';
 import { INT_BOUNDS, normInt, parseIntText } from './types/int64.js';
 import { decimalParts } from './json-text.js';
 import { decimalFromNumber, formatDecimal, parseDecimal, pow10 } from './types/decimal.js';
@@ -218,18 +218,11 @@ function rowFromJson(v: JsonValue, t: SqlType): Value {
  * null is not covered (its column decides).
  */
 export function jsonKept(t: SqlType): ColumnKeeps | null {
+  if (isInteger(t)) {
+    const { lo, hi } = INT_BOUNDS[t.kind]!;
+    return { kind: 'int', lo, hi };
+  }
   switch (t.kind) {
-    case 'TINYINT':
-    case 'SMALLINT':
-    case 'INTEGER':
-    case 'BIGINT':
-    case 'UTINYINT':
-    case 'USMALLINT':
-    case 'UINTEGER':
-    case 'UBIGINT': {
-      const { lo, hi } = INT_BOUNDS[t.kind]!;
-      return { kind: 'int', lo, hi };
-    }
     case 'VARCHAR':
       return { kind: 'string' };
     case 'DOUBLE':
