@@ -16,7 +16,7 @@ import { answerApi, clientApiOf, type ClientRequest } from '../client-api.js';
 import { deployed } from './completion.js';
 import { field, objectOf, optional } from '../../../kit/declare.js';
 import { declareRoute } from '../../../kit/route.js';
-import { choice, enumParam, flag, type Query } from './query-fields.js';
+import { choice, flag, type Query } from './query-fields.js';
 
 /** GET /pipelines: ?selector (all, status, ...) and ?code (the program's SQL in each answer). */
 const listQuery = objectOf({ selector: choice(PIPELINE_SELECTORS, 'all'), code: flag(true) });
@@ -44,7 +44,9 @@ export function pipelineRoutes(app: FastifyInstance, manager: PipelineManager, f
     return serialize(rec, dep, {
       ...opts,
       api,
-      selector: opts.selector ?? enumParam(req.query as Query, 'selector', PIPELINE_SELECTORS, 'all'),
+      // only the two reads take ?selector; a write answers the whole object and ignores it, as Feldera does
+      // (read after the write, a bad value answered 400 for a pipeline already created)
+      selector: opts.selector ?? 'all',
       ...(api === 'current' ? { storage: manager.storageStatus(manager.get(rec.name)) } : {}),
     });
   };
@@ -63,8 +65,8 @@ function definitionRoutes(app: FastifyInstance, manager: PipelineManager, serial
     summary: 'List the pipelines',
     query: listQuery,
     handler: async (req, _reply, input) => {
-      const { code } = input.query; // the selector is refused even when there is no pipeline to answer
-      return manager.list().map((e) => serializePipeline(described(req, undefined), e.rec, e.dep, { code }));
+      const { code, selector } = input.query; // the selector is refused even when there is no pipeline to answer
+      return manager.list().map((e) => serializePipeline(described(req, undefined), e.rec, e.dep, { code, selector }));
     },
   });
 
