@@ -49,13 +49,26 @@ export async function startSvc(options: Partial<ServeOptions> = {}, shared: { da
   return svc;
 }
 
+/** The first pause between polls of waitFor, its growth and its ceiling. */
+const POLL_FIRST_MS = 5;
+const POLL_GROWTH = 1.5;
+const POLL_MAX_MS = 100;
+
+/**
+ * Polls `fn` until it answers something truthy. The pause between polls starts short and grows: most
+ * conditions hold within a few polls, and a long wait (a compile, a pipeline's start on a loaded machine)
+ * polls ~10 times a second rather than 40 (a poll is an HTTP request answered by the server in this
+ * process: ~1 ms of CPU that the suite, CPU-bound on 2 cores, pays for every test).
+ */
 export async function waitFor<T>(fn: () => Promise<T | undefined | false> | T | undefined | false, what: string, timeoutMs = 20_000): Promise<T> {
   const until = Date.now() + timeoutMs;
+  let pause = POLL_FIRST_MS;
   for (;;) {
     const v = await fn();
     if (v) return v as T;
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, pause));
+    pause = Math.min(POLL_MAX_MS, pause * POLL_GROWTH);
   }
 }
 
