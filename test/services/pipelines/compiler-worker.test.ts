@@ -112,6 +112,28 @@ describe('the compiler worker', () => {
     }
   });
 
+  it('a compiler shared by servers (a test knob) compiles for each, is not closed with one, and drops its cancelled jobs', async () => {
+    const pool = new CompilerPool({ timeoutMs: 60_000, memoryMb: 512 });
+    const a = await startSvc({ pipelinesCompiler: pool });
+    const b = await startSvc({ pipelinesCompiler: pool });
+    try {
+      await createCompiled(a, 'first', 'CREATE TABLE t (x INT);');
+      // a compile still running when its server closes: cancelled with the server, its result dropped
+      const put = await a.call('PUT', '/v0/pipelines/long', pipelineBody('long', chainedViews(8000)));
+      expect(put.status).toBe(201);
+      await waitFor(() => pool.compiling, 'the long compile under way');
+      await a.close();
+      // the other server's programs compile on the same worker's successor (the cancelled job ended it)
+      await createCompiled(b, 'second', 'CREATE TABLE u (y INT);\nCREATE VIEW v AS SELECT y FROM u;');
+      expect(pool.workersStarted).toBe(2);
+      await createCompiled(b, 'third', 'CREATE TABLE w (z INT);');
+      expect(pool.workersStarted).toBe(2);
+    } finally {
+      await b.close();
+      await pool.close();
+    }
+  });
+
   it('a compile over the time limit is a SqlError naming the limit; the next program compiles', async () => {
     // The limit sits far from both programs: a one-table program compiles in milliseconds (a 40 ms limit was
     // exceeded by it on a loaded 2-core machine), 12,000 chained views take seconds even on a fast one

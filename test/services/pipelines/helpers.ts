@@ -1,6 +1,7 @@
 /** Helpers for the pipeline service tests: a real loopback server, JSON calls, polling and watch readers. */
 import { expect } from 'vitest';
 import service from '../../../src/services/pipelines/index.js';
+import { CompilerPool, DEFAULT_COMPILE_MEMORY_MB, DEFAULT_COMPILE_TIMEOUT_MS } from '../../../src/services/pipelines/control/compiler-pool.js';
 import { buildServiceApp, type ServiceApp } from '../../helpers/service-app.js';
 import type { ServeOptions } from '../../../src/services/types.js';
 
@@ -19,8 +20,20 @@ export interface Res {
   headers: Headers;
 }
 
+let compiler: CompilerPool | undefined;
+
+/**
+ * The SQL compiler (a process of its own) shared by the servers this test process starts with the default
+ * compile limits (ServeOptions pipelinesCompiler): a server per test otherwise starts a compiler process per
+ * test (~0.3 s of CPU each). undefined where the options set compile limits: that server gets its own.
+ */
+export function sharedCompiler(options: Record<string, unknown>): CompilerPool | undefined {
+  if (options.pipelinesCompileTimeoutMs !== undefined || options.pipelinesCompileMemoryMb !== undefined) return undefined;
+  return (compiler ??= new CompilerPool({ timeoutMs: DEFAULT_COMPILE_TIMEOUT_MS, memoryMb: DEFAULT_COMPILE_MEMORY_MB }));
+}
+
 export async function startSvc(options: Partial<ServeOptions> = {}, shared: { dataDir?: string } = {}): Promise<Svc> {
-  const sa = await buildServiceApp(service, { pipelinesKeepAliveMs: 300, ...options }, shared);
+  const sa = await buildServiceApp(service, { pipelinesKeepAliveMs: 300, pipelinesCompiler: sharedCompiler(options), ...options }, shared);
   const base = await sa.listen();
   const svc: Svc = {
     sa,
@@ -219,7 +232,14 @@ export async function startWholeServer(options: Record<string, unknown> = {}): P
   const { mkdtempSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');
   const { join } = await import('node:path');
-  const server = await startServer({ host: '127.0.0.1', port: 0, dataDir: mkdtempSync(join(tmpdir(), 'ops-whole-')), pipelinesKeepAliveMs: 300, ...options });
+  const server = await startServer({
+    host: '127.0.0.1',
+    port: 0,
+    dataDir: mkdtempSync(join(tmpdir(), 'ops-whole-')),
+    pipelinesKeepAliveMs: 300,
+    pipelinesCompiler: sharedCompiler(options),
+    ...options,
+  });
   const svc: Svc = {
     sa: undefined as never,
     base: server.url,

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { startServer, type RunningServer } from '../../../src/services/server.js';
-import { WatchReader, createCompiled, ingest, shutdown, snapshot, startRunning, startSvc, waitFor, type Res, type Svc } from './helpers.js';
+import { WatchReader, createCompiled, ingest, sharedCompiler, shutdown, snapshot, startRunning, startSvc, waitFor, type Res, type Svc } from './helpers.js';
 
 // workers that run out of memory and big steps take seconds, more on a busy machine
 vi.setConfig({ testTimeout: 90_000 });
@@ -30,7 +30,7 @@ function bigCsv(): string {
 /** The whole `ops serve` (bookmarks, pipelines, notifications) on 127.0.0.1, wrapped as a Svc. */
 async function startAll(extra: Record<string, unknown> = {}): Promise<{ svc: Svc; server: RunningServer; token: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ops-isolation-'));
-  const server = await startServer({ host: '127.0.0.1', port: 0, dataDir, pipelinesKeepAliveMs: 300, ...extra });
+  const server = await startServer({ host: '127.0.0.1', port: 0, dataDir, pipelinesKeepAliveMs: 300, pipelinesCompiler: sharedCompiler(extra), ...extra });
   const svc: Svc = {
     sa: undefined as never,
     base: server.url,
