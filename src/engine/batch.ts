@@ -14,8 +14,7 @@
  * text of a block is trimmed to its size when the block is full. fit() cuts the last block to its rows
  * for a batch that is kept a while (a transaction's), and seals the batch: no row can be added after it.
  */
-import type { JsonValue } from './json-value.js';
-import type { JsonKept } from './codec-json.js';
+import type { ColumnKeeps, JsonValue } from './json-value.js';
 
 /**
  * Converts column c of a block into cell c of rows[0 .. rows of the block): a cell whose value `kept` says its
@@ -23,7 +22,7 @@ import type { JsonKept } from './codec-json.js';
  * JsonValue in between; any other goes through `convert` (which may throw). A null cell is null, and so is a
  * value `convert` turns into null: with `nullOk` false, the first such cell stops the conversion (false).
  */
-export type ColumnConverter = (c: number, rows: unknown[][], kept: JsonKept, convert: (v: JsonValue) => unknown, nullOk: boolean) => boolean;
+export type ColumnConverter = (c: number, rows: unknown[][], kept: ColumnKeeps | null, convert: (v: JsonValue) => unknown, nullOk: boolean) => boolean;
 
 /** Rows per block: the unit of storage and of the step's conversion to internal rows. */
 export const BLOCK_ROWS = 16384;
@@ -283,16 +282,19 @@ export class RowBatch {
   }
 
   /** ColumnConverter of block b: values straight from storage (no JsonValue in between) where `kept` allows. */
-  private static convertColumn(b: Block, c: number, rows: unknown[][], kept: JsonKept, convert: (v: JsonValue) => unknown, nullOk: boolean): boolean {
+  private static convertColumn(b: Block, c: number, rows: unknown[][], kept: ColumnKeeps | null, convert: (v: JsonValue) => unknown, nullOk: boolean): boolean {
     const col = b.columns[c]!;
     const n = b.length;
     const tags = col.tags;
     const nums = col.nums;
     const ends = col.ends;
     const text = col.text as unknown as Latin1 | null;
-    const allNumbers = kept.numbers === 'all';
-    const ints = kept.numbers === 'int';
-    const { lo, hi, strings, booleans } = kept;
+    const allNumbers = kept?.kind === 'number';
+    const ints = kept?.kind === 'int';
+    const lo = kept?.kind === 'int' ? kept.lo : 0;
+    const hi = kept?.kind === 'int' ? kept.hi : 0;
+    const strings = kept?.kind === 'string';
+    const booleans = kept?.kind === 'boolean';
     let whole: string | undefined;
     for (let r = 0; r < n; r++) {
       let v: unknown;
