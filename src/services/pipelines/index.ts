@@ -14,6 +14,7 @@ import { FelderaError, Errors } from './shared/errors.js';
 import { bearerCredential } from '../kit/credentials.js';
 import { LogBook } from './runner/logs.js';
 import { PipelineManager, type ManagerOptions } from './control/manager.js';
+import { CompilerPool } from './control/compiler-pool.js';
 import { DEFAULT_INGRESS_BODY_LIMIT } from './shared/ingress-limits.js';
 import { checkpointRoutes } from './control/routes/checkpoints.js';
 import { clockRoutes } from './control/routes/clock.js';
@@ -128,6 +129,8 @@ function managerOptions(ctx: ServiceContext): ManagerOptions {
       timeoutMs: positiveNumber(ctx.options.pipelinesCompileTimeoutMs),
       memoryMb: positiveNumber(ctx.options.pipelinesCompileMemoryMb),
     },
+    // test knob: one compiler for the servers of a test process
+    compiler: ctx.options.pipelinesCompiler instanceof CompilerPool ? ctx.options.pipelinesCompiler : undefined,
     // test knobs: a small per-watcher buffer to exercise the overflow behaviour
     watchMaxChunks: typeof ctx.options.pipelinesWatchMaxChunks === 'number' ? ctx.options.pipelinesWatchMaxChunks : undefined,
     watchMaxBytes: positiveNumber(ctx.options.pipelinesWatchMaxBytes),
