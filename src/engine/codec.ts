@@ -8,44 +8,19 @@
  * a number for DOUBLE, a boolean) are the output form already and come back as they are, without the
  * internal form in between: this is on the ingress path of every value.
  */
-import { EngineValueError, type ColumnCodec, type ColumnKeeps, type InputCodec, type JsonValue } from './api.js';
-import { INT_RANGE, typeToString, type SqlType } from './types/types.js';
+import { EngineValueError, type ColumnCodec, type InputCodec, type JsonValue } from './api.js';
+import { typeToString, type SqlType } from './types/types.js';
 import { plainTimestampText } from './types/datetime.js';
 import { type Value } from './types/values.js';
-import { expectedText, fromJson, toJson } from './codec-json.js';
+import { expectedText, fromJson, jsonKept, toJson } from './codec-json.js';
 import { fromCsv } from './codec-csv.js';
 
 type Reader = (v: JsonValue) => JsonValue;
 
-/** The JSON values of type t that are its output form as they are (ColumnCodec.keeps). */
-function keeps(t: SqlType): ColumnKeeps | null {
-  switch (t.kind) {
-    case 'TINYINT':
-    case 'SMALLINT':
-    case 'INTEGER':
-    case 'BIGINT':
-    case 'UTINYINT':
-    case 'USMALLINT':
-    case 'UINTEGER':
-    case 'UBIGINT': {
-      const [lo, hi] = t.kind === 'BIGINT' ? [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER] : t.kind === 'UBIGINT' ? [0, Number.MAX_SAFE_INTEGER] : INT_RANGE[t.kind]!;
-      return { kind: 'int', lo, hi };
-    }
-    case 'VARCHAR':
-      return { kind: 'string' };
-    case 'DOUBLE':
-      return { kind: 'number' };
-    case 'BOOLEAN':
-      return { kind: 'boolean' };
-    default:
-      return null;
-  }
-}
-
 /** JSON input (not null) to the output form: fromJson then toJson, with shortcuts for the common types. */
 function jsonReader(t: SqlType): Reader {
   const full: Reader = (v) => toJson(fromJson(v, t), t);
-  const kept = keeps(t);
+  const kept = jsonKept(t);
   switch (kept?.kind) {
     case 'int': {
       const { lo, hi } = kept;
@@ -118,7 +93,7 @@ export function columnCodec(name: string, t: SqlType, dflt: Value = null): Colum
     type: typeToString(t),
     nullable,
     fromJson: (v) => (v === null || v === undefined ? jsonNull() : read(v)),
-    keeps: keeps(t),
+    keeps: jsonKept(t),
     fromCsv:
       t.kind === 'VARCHAR'
         ? (text, quoted = false) => (text !== '' || quoted ? text : csvNull())
