@@ -166,6 +166,10 @@ describe('CAST between numbers, TIMESTAMP, BOOLEAN and bytes (Feldera sqllib)', 
     ["CAST(CAST(TIME '14:23:44.456' AS TIMESTAMP) AS VARCHAR)", '1970-01-01 14:23:44.456000'], // Feldera's Display: six fraction digits
     ["CAST(TIME '14:23:44.456' AS VARCHAR)", '14:23:44.456000000'], // nine for a TIME
     ["TO_HEX(CAST('hello' AS BINARY))", '68'], // BINARY is BINARY(1)
+    ["TO_HEX(CAST(x'0c1620' AS BINARY(4)))", '0c162000'], // BINARY(n) pads with zeros
+    ["TO_HEX(CAST(CAST(x'0c1620' AS VARIANT) AS BINARY(4)))", '0c162000'],
+    ["CAST(CAST('hi friend!' AS VARIANT) AS CHAR(2))", 'hi'], // a VARIANT cast to CHAR(n) takes its length
+    ["CAST(CAST('hi friend!' AS VARIANT) AS CHAR)", 'h'],
     ['CAST(CAST(CAST(ts AS BIGINT) AS REAL) AS VARCHAR)', '1592749500000.0'], // a REAL's shortest digits
     ['CAST(dec AS BOOLEAN)', true],
     ['CAST(CAST(0 AS DOUBLE) AS BOOLEAN)', false],

@@ -107,16 +107,29 @@ export function castFn(from: SqlType, to: SqlType, pos: Pos, site: IntSite = pos
     const convs = from.fields!.map((f, i) => castFn(f.type, to.fields![i]!.type, pos, site, safe));
     return (v) => (v as Value[]).map((x, i) => (x === null ? null : convs[i]!(x)));
   }
-  if (to.kind === from.kind && to.kind !== 'DECIMAL' && to.kind !== 'CHAR' && to.kind !== 'VARCHAR' && to.kind !== 'ARRAY' && to.kind !== 'MAP') return id;
+  if (
+    to.kind === from.kind &&
+    to.kind !== 'DECIMAL' &&
+    to.kind !== 'CHAR' &&
+    to.kind !== 'VARCHAR' &&
+    to.kind !== 'ARRAY' &&
+    to.kind !== 'MAP' &&
+    !(to.kind === 'VARBINARY' && to.precision !== undefined)
+  )
+    return id;
   // VARIANT: any value casts to a VARIANT; a VARIANT casts to a type when its runtime value converts naturally, else NULL
   if (to.kind === 'VARIANT') return (v) => toVariantText(v, from);
   if (from.kind === 'VARIANT') {
+    // then to the target's length: CHAR(n) pads or cuts, BINARY(n) keeps n bytes (CHAR is CHAR(1), as Feldera)
+    const sized = (to.kind === 'CHAR' || to.kind === 'VARCHAR' || to.kind === 'VARBINARY') && to.precision !== undefined ? castFn({ ...to, precision: undefined }, to, pos, site, safe) : undefined;
     return (v) => {
+      let out: Value;
       try {
-        return fromJson(variantValue(v), to);
+        out = fromJson(variantValue(v), to);
       } catch {
         return null;
       }
+      return sized && out !== null ? sized(out) : out;
     };
   }
   if (isInteger(to)) {
@@ -252,7 +265,10 @@ export function castFn(from: SqlType, to: SqlType, pos: Pos, site: IntSite = pos
         return n === undefined ? hex : hex.slice(0, 2 * n).padEnd(2 * n, '0');
       };
     }
-    if (from.kind === 'VARBINARY') return id;
+    if (from.kind === 'VARBINARY') {
+      const n = to.precision; // BINARY(n): n bytes, zeros after shorter values
+      return n === undefined ? id : (v) => (v as string).slice(0, 2 * n).padEnd(2 * n, '0');
+    }
     if (from.kind === 'UUID') {
       // BINARY(n): the first n of its 16 bytes (zeros after them past 16), as Feldera's CAST(u AS BINARY)
       const n = to.precision;
