@@ -37,7 +37,7 @@ export interface CompileError {
   kind?: string;
 }
 
-/** A connector declaration from `WITH ('connectors' = '[...]')`, passed through as parsed JSON. */
+/** A connector declaration from `WITH ('connectors' = '[...]')`, passed through as parsed JSON (integers beyond ±2^53 exact, as bigints). */
 export interface ConnectorDecl {
   name?: string;
   transport: { name: string; config?: Record<string, JsonValue> };

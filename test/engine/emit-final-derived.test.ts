@@ -4,7 +4,7 @@
  * exactly when the rows it comes from are: checked against the same view over the column itself.
  */
 import { describe, expect, it } from 'vitest';
-import { compile, type CompiledProgram } from '../../src/engine/index.js';
+import { compile, type CompiledProgram, type WeightedRow } from '../../src/engine/index.js';
 
 const TABLE = "CREATE TABLE e (ts TIMESTAMP NOT NULL LATENESS INTERVAL '1' HOUR, v INT);\n";
 
@@ -21,7 +21,7 @@ CREATE VIEW plus WITH ('emit_final' = 's') AS SELECT ts + INTERVAL '1' HOUR AS s
 CREATE VIEW minus WITH ('emit_final' = 's') AS SELECT ts - INTERVAL '90' MINUTE AS s, v FROM e;
 CREATE VIEW added WITH ('emit_final' = 's') AS SELECT TIMESTAMPADD(HOUR, 2, ts) AS s, v FROM e;
 CREATE VIEW swapped WITH ('emit_final' = 's') AS SELECT INTERVAL '1' DAY + ts AS s, v FROM e;`).newCircuit();
-    const vs = (view: string, out: Map<string, { row: Record<string, unknown> }[]>) => (out.get(view) ?? []).map((r) => r.row.v).sort();
+    const vs = (view: string, out: ReadonlyMap<string, WeightedRow[]>) => (out.get(view) ?? []).map((r) => r.row.v).sort();
     const seen: number[][] = [];
     for (const [i, ts] of ['2024-01-01 10:00:00', '2024-01-01 10:30:00', '2024-01-01 11:00:00', '2024-01-01 11:00:01', '2024-01-01 12:45:00'].entries()) {
       const out = c.step([{ table: 'e', op: 'insert', row: { ts, v: i } }]).changes;
