@@ -119,9 +119,9 @@ function numbersOfConfig(v: JsonValue): JsonValue {
   return v;
 }
 
-export function bindProgram(text: string, casing: Casing): { program?: BoundProgram; errors: CompileError[] } {
+export function bindProgram(text: string, casing: Casing, nulls: 'low' | 'high' = 'low'): { program?: BoundProgram; errors: CompileError[] } {
   const errors: CompileError[] = [];
-  const session = new CompileSession(text);
+  const session = new CompileSession(text, nulls);
   const posAt = (offset: number): Pos => session.posAt(offset);
   const pre = prepass(text);
   for (const e of pre.errors) errors.push({ ...posAt(e.offset), message: e.message, kind: 'unsupported' });

@@ -62,7 +62,7 @@ function nonNullRun(rows: Row[], key: (r: Row) => Value): { a: number; b: number
 
 export function orderComparator(items: OrderItem[], ctx: BindCtx): { cmp: Cmp; keys: BExpr[] } {
   const keys = items.map((o) => bindExpr(o.expr, ctx));
-  const cmp = makeComparator(items.map((o, i) => ({ fn: keys[i]!.fn, asc: o.asc, nullsFirst: o.nullsFirst, cmp: compareValues })));
+  const cmp = makeComparator(items.map((o, i) => ({ fn: keys[i]!.fn, asc: o.asc, nullsFirst: ctx.session.nullsFirst(o), cmp: compareValues })));
   return { cmp, keys };
 }
 
