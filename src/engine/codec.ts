@@ -6,9 +6,11 @@
  * Rules: messages are serde's, as Feldera's JSON and CSV readers word them; NULL (a JSON null, an empty CSV
  * field) in a NOT NULL column is refused here. The common cases (an integer in range, a string for VARCHAR,
  * a number for DOUBLE, a boolean) are the output form already and come back as they are, without the
- * internal form in between: this is on the ingress path of every value.
+ * internal form in between: this is on the ingress path of every value. A long JSON literal for a DOUBLE or
+ * REAL is read as serde_json reads it (types/serde-float.ts); CSV and casts keep the nearest double.
  */
-import { EngineValueError, type ColumnCodec, type ColumnKeeps, type InputCodec, type JsonValue } from './api.js';
+import { EngineValueError, JsonNumberText, type ColumnCodec, type ColumnKeeps, type InputCodec, type JsonValue } from './api.js';
+import { serdeF64 } from './types/serde-float.js';
 import { INT_RANGE, typeToString, type SqlType } from './types/types.js';
 import { plainTimestampText } from './types/datetime.js';
 import { type Value } from './types/values.js';
@@ -54,13 +56,16 @@ function jsonReader(t: SqlType): Reader {
     case 'string':
       return (v) => (typeof v === 'string' ? v : full(v));
     case 'number':
-      return (v) => (typeof v === 'number' ? v : full(v));
+      // a long literal as Feldera's serde_json reads it into a double (not always the nearest: serde-float.ts)
+      return (v) => (typeof v === 'number' ? v : full(v instanceof JsonNumberText || typeof v === 'bigint' ? serdeF64(String(v)) : v));
     case 'boolean':
       return (v) => (typeof v === 'boolean' ? v : full(v));
     case undefined:
       break; // no shortcut for this type: by its kind below
   }
   switch (t.kind) {
+    case 'REAL':
+      return (v) => full(v instanceof JsonNumberText || typeof v === 'bigint' ? serdeF64(String(v)) : v);
     case 'TIMESTAMP': {
       // also milliseconds since the epoch, as a number (Feldera's millis_since_epoch form)
       // the plain shape clients send ('YYYY-MM-DD HH:MM:SS.fff') read by hand: no parse, no format, on every row
