@@ -2,7 +2,8 @@
  * Binds the engine's compile() to the pipeline API: SQL errors become the reference's
  * SqlCompilerMessage list, a successful program becomes `program_info` (schema and connectors).
  */
-import { compile, type CompileError, type CompiledProgram, type ConnectorDecl, type JsonValue, type RelationSchema } from '../../../engine/index.js';
+import { compile, type CompileError, type CompiledProgram, type ConnectorDecl, type RelationSchema } from '../../../engine/index.js';
+import { plainPart } from './connector-json.js';
 import type { SqlCompilerMessage } from '../control/model.js';
 import { GENERATING_TRANSPORTS, generatedConnectorErrors } from './connectors/generated-sources.js';
 
@@ -165,19 +166,11 @@ export function connectorEndpointName(rel: RelationSchema, c: ConnectorDecl, i: 
 function endpointConfig(rel: RelationSchema, c: ConnectorDecl): Record<string, unknown> {
   return {
     stream: rel.name,
-    transport: { name: c.transport.name, config: asJsonNumbers(c.transport.config ?? {}) },
-    format: c.format ? { name: c.format.name, config: asJsonNumbers(c.format.config ?? {}) } : null,
+    transport: plainPart(c.transport),
+    format: c.format ? plainPart(c.format) : null,
     max_queued_records: typeof c.max_queued_records === 'number' ? c.max_queued_records : 1_000_000,
     paused: c.paused === true,
   };
-}
-
-/** A configuration as program_info shows it (plain JSON): a long integer (a bigint) as the JS number JSON.parse would read. */
-function asJsonNumbers(v: JsonValue): JsonValue {
-  if (typeof v === 'bigint') return Number(v);
-  if (Array.isArray(v)) return v.map(asJsonNumbers);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, asJsonNumbers(x)]));
-  return v;
 }
 
 export function programInfo(program: CompiledProgram): Record<string, unknown> {

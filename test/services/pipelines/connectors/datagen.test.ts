@@ -226,6 +226,12 @@ describe('datagen', () => {
       { ID: 1, A: 43, B: 3588257407839818791n, C: -2243897110584583918n, D: 1163114113027148190n },
       { ID: 2, A: 201, B: 7678524701419233479n, C: 8224405894029020473n, D: 8124286730217576146n },
     ]);
+    // what the API shows of the configuration (program_info, a running pipeline's stats) is plain JSON: the long bound as a number
+    const info = compileProgram(sql, 'upper');
+    expect(info.ok && JSON.stringify(info.info)).toContain('"range":[9007199254740992,9223372036854776000]');
+    const { rt } = await start(sql);
+    expect(JSON.stringify([...rt.inputs.values()].map((i) => i.config))).toContain('"range":[9007199254740992,9223372036854776000]');
+    await rt.shutdown();
     // a range beyond the type (BIGINT UNSIGNED takes i64 bounds, as Feldera's generator) or not an integer is refused
     expect(compileErrors(table('b BIGINT UNSIGNED', { plan: [{ fields: { b: { strategy: 'uniform', range: [-1, 5] } } }] }))[0]).toMatch(
       /range: \[-1, 5\) is outside the column's type \(0\.\.=9223372036854775807\)/,
