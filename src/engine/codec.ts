@@ -10,7 +10,7 @@
  * REAL is read as serde_json reads it (types/serde-float.ts); CSV and casts keep the nearest double.
  */
 import { EngineValueError, JsonNumberText, type ColumnCodec, type ColumnKeeps, type InputCodec, type JsonValue } from './api.js';
-import { serdeF64 } from './types/serde-float.js';
+import { serdeF64 } from '../wire/serde-float.js';
 import { INT_RANGE, typeToString, type SqlType } from './types/types.js';
 import { plainTimestampText } from './types/datetime.js';
 import { type Value } from './types/values.js';

@@ -4,8 +4,8 @@
  * nearest double for some long literals; and the JSON codec takes long DOUBLE and REAL literals that way.
  */
 import { describe, expect, it } from 'vitest';
-import { compile, JsonNumberText } from '../../../src/engine/index.js';
-import { serdeF64 } from '../../../src/engine/types/serde-float.js';
+import { compile, JsonNumberText, parseJsonText } from '../../src/engine/index.js';
+import { serdeF64 } from '../../src/wire/serde-float.js';
 
 describe('serdeF64', () => {
   it('is the nearest double for short literals', () => {
@@ -25,6 +25,12 @@ describe('serdeF64', () => {
     expect(serdeF64('1e400')).toBe(Infinity);
     expect(serdeF64('1e-400')).toBe(0);
     expect(serdeF64('5e-324')).toBe(5e-324);
+  });
+
+  it('JSON text keeps such a literal as its digits (a JsonNumberText), where JSON.parse would give the nearest double', () => {
+    const v = parseJsonText('{"d":9876543210.123457,"e":0.5}') as Record<string, unknown>;
+    expect(v.d).toEqual(new JsonNumberText('9876543210.123457'));
+    expect(v.e).toBe(0.5);
   });
 
   it("is how a DOUBLE or REAL column's JSON input reads a long literal; CSV keeps the nearest double", () => {

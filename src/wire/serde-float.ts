@@ -8,42 +8,45 @@
  * literal gives that double (±Infinity where serde_json refuses a number out of range). Pure.
  */
 
-const U64_MAX = (1n << 64n) - 1n;
-const U64_DIV10 = U64_MAX / 10n;
-const U64_MOD10 = U64_MAX % 10n;
+const U64_MAX = '18446744073709551615';
 const POW10: number[] = Array.from({ length: 309 }, (_, k) => Number(`1e${k}`));
 
-/** Whether significand * 10 + digit would exceed u64::MAX (serde_json's overflow! macro). */
-const overflows = (s: bigint, digit: bigint): boolean => s >= U64_DIV10 && (s > U64_DIV10 || digit > U64_MOD10);
+/** Whether the significand `s` (digits, no leading zeros) can take one more digit within u64 (serde_json's overflow! macro). */
+function takes(s: string, digit: string): boolean {
+  const next = s === '' && digit === '0' ? '' : s + digit;
+  return next.length < 20 || (next.length === 20 && next <= U64_MAX);
+}
 
 export function serdeF64(text: string): number {
   const m = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text.trim());
   if (!m) return Number(text);
   const positive = m[1] !== '-';
-  let significand = 0n;
+  const intPart = m[2]!.replace(/^0+/, '');
+  const fraction = m[3] ?? '';
+  let significand: string;
   let exponent = 0;
-  let overflowed = false;
-  // the integer part: its digits until the first that would overflow u64
-  for (const c of m[2]!) {
-    const digit = BigInt(c.charCodeAt(0) - 48);
-    if (overflowed || overflows(significand, digit)) {
-      overflowed = true;
-      exponent += 1; // the integer part's further digits only count (parse_long_integer)
-    } else significand = significand * 10n + digit;
+  // the integer part: its digits until the first that would overflow u64; further ones only count (parse_long_integer)
+  if (intPart.length < 20) significand = intPart;
+  else {
+    significand = intPart.slice(0, 19);
+    let i = 19;
+    if (takes(significand, intPart[19]!)) significand += intPart[i++]!;
+    exponent += intPart.length - i;
   }
   // the fraction: its digits until the first that would overflow, none after (parse_decimal_overflow)
-  let fractionFull = false;
-  for (const c of m[3] ?? '') {
-    const digit = BigInt(c.charCodeAt(0) - 48);
-    if (fractionFull || overflows(significand, digit)) {
-      fractionFull = true;
-      continue;
+  if ((significand + fraction).replace(/^0+/, '').length < 20) {
+    significand += fraction;
+    exponent -= fraction.length;
+  } else {
+    for (const d of fraction) {
+      if (!takes(significand.replace(/^0+/, ''), d)) break;
+      significand += d;
+      exponent -= 1;
     }
-    significand = significand * 10n + digit;
-    exponent -= 1;
   }
   if (m[4] !== undefined) exponent += Number(m[4]);
-  return fromParts(positive, Number(significand), exponent);
+  // an integer's digits as a double: the nearest, as `u64 as f64` rounds
+  return fromParts(positive, significand === '' ? 0 : Number(significand), exponent);
 }
 
 function fromParts(positive: boolean, significand: number, exponent: number): number {
