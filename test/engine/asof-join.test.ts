@@ -136,6 +136,8 @@ ON B.mod = S.key;`).newCircuit();
     expect(errorsOf(`${pre}CREATE VIEW j AS SELECT * FROM l ASOF JOIN r MATCH_CONDITION (l.ts >= r.ts) ON l.k <> r.k;`)[0]!.message).toBe(
       'ASOF JOIN condition must be a conjunction of equality comparisons',
     );
+    // the match condition's own errors first: a FROM-less subquery naming an unknown table
+    expect(errorsOf(`${pre}CREATE VIEW j AS SELECT * FROM l LEFT ASOF JOIN r MATCH_CONDITION (r.ts = (SELECT sub.ts)) ON l.k = r.k;`)[0]!.message).toBe("Table 'sub' not found");
     // a match condition that is no comparison of the two sides is refused before the form of the join
     expect(errorsOf(`${pre}CREATE VIEW j AS SELECT * FROM l ASOF JOIN r MATCH_CONDITION (l.ts = r.ts) ON l.k = r.k;`)[0]!.message).toBe(
       'ASOF JOIN MATCH_CONDITION must be a comparison between columns from the two inputs',

@@ -11,7 +11,7 @@
 import { SqlError, type Expr, type Pos } from '../parse/ast.js';
 import { AsofJoinOp } from '../ops/asof-join.js';
 import { Scope } from './scope.js';
-import { conjuncts, keyFn, refsResolve, type Env, type Rel } from './env.js';
+import { conjuncts, keyFn, refsResolve, walkExpr, type Env, type Rel } from './env.js';
 import { bindExpr, unify } from './expr.js';
 import type { BExpr } from './bexpr.js';
 import { joinedColumns } from './join.js';
@@ -35,7 +35,9 @@ export function asofJoin(left: Rel, right: Rel, kind: string, match: Expr, on: E
   const cmp = match.k === 'bin' && FLIP[match.op] ? match : undefined;
   const ts = cmp && split(cmp.left, cmp.right);
   if (!cmp || !ts) {
-    bindExpr(match, { scope: new Scope(both, env.casing), session: env.session, clause: 'MATCH_CONDITION' });
+    const joined = new Scope(both, env.casing);
+    resolveFromlessSubqueries(match, joined);
+    bindExpr(match, { scope: joined, session: env.session, clause: 'MATCH_CONDITION' });
     throw new SqlError('ASOF JOIN MATCH_CONDITION must be a comparison between columns from the two inputs', match.pos, 'type');
   }
   const conds = conjuncts(on);
@@ -66,4 +68,19 @@ export function asofJoin(left: Rel, right: Rel, kind: string, match: Expr, on: E
     keys: leftKeys.length,
   });
   return { node: n, scope: new Scope(cols, env.casing) };
+}
+
+/**
+ * The column references of each FROM-less scalar subquery in `e` (`(SELECT t.x)`: they can only name the
+ * join's columns), resolved in `scope`: an unknown table there is the validator's first error, as Calcite's.
+ */
+function resolveFromlessSubqueries(e: Expr, scope: Scope): void {
+  walkExpr(e, (x) => {
+    if (x.k !== 'subquery' || x.query.body.k !== 'select' || x.query.body.from.length > 0) return;
+    for (const item of x.query.body.items)
+      if (item.k === 'expr')
+        walkExpr(item.expr, (y) => {
+          if (y.k === 'col') scope.resolve(y.parts, y.pos);
+        });
+  });
 }
