@@ -38,8 +38,8 @@ export async function tuneForOneCommand(argv: readonly string[]): Promise<void> 
   if (versionRequest(argv.slice(2))) return; // answered without a request (nor commander)
   const { firstCommandWord } = await import('./program.js');
   if (firstCommandWord(argv.slice(2)) === 'serve') return;
-  const { setFlagsFromString } = await import('node:v8');
-  setFlagsFromString('--liftoff-only');
+  // getBuiltinModule, not import(): an ESM import of node:v8 builds its facade, reading all of its exports
+  process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
 }
 
 /** `--version` (or -V) alone, or with `--json`: answered without building the command tree. */

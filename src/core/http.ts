@@ -3,7 +3,7 @@
  * HTTP_PROXY/HTTPS_PROXY/NO_PROXY, service error bodies turned into one clear message, and 429 honoured
  * (Retry-After) for idempotent requests only.
  */
-import type { Dispatcher } from 'undici';
+import type { Dispatcher, EnvHttpProxyAgent } from 'undici';
 import type { Readable } from 'node:stream';
 import { ApiError, AuthError, NetworkError, TimeoutError } from './errors.js';
 import { sanitize } from './sanitize.js';
@@ -67,11 +67,28 @@ function dispatcherFor(env: NodeJS.ProcessEnv): Promise<Dispatcher> {
   if (!dispatcher) {
     dispatcher =
       httpProxy || httpsProxy
-        ? undici().then(({ proxyAgent }) => proxyAgent({ httpProxy, httpsProxy, noProxy, proxyTunnel: false }))
-        : undici().then(({ Agent }) => new Agent({ keepAliveTimeout: 4_000 }));
+        ? proxyAgent({ httpProxy, httpsProxy, noProxy, proxyTunnel: false })
+        : undici().then(({ Agent }) => new Agent({ keepAliveTimeout: 4_000, maxHeaderSize: nodeMaxHeaderSize() }));
     dispatchers.set(key, dispatcher);
   }
   return dispatcher;
+}
+
+/**
+ * The most header bytes a response may have: node's own limit (`http.maxHeaderSize`), which undici takes by
+ * default. Asking node:http for it loads node:http and its agent, client and server (~3 ms of every command), so
+ * the value is given when it is node's default: 16 KiB unless node was started with `--max-http-header-size`
+ * (then undici reads it from node:http, as without this).
+ */
+export function nodeMaxHeaderSize(execArgv: readonly string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ''): number | undefined {
+  const flag = '--max-http-header-size';
+  return execArgv.some((a) => a.startsWith(flag)) || nodeOptions.includes(flag) ? undefined : 16 * 1024;
+}
+
+/** An EnvHttpProxyAgent: the whole of undici is loaded for it (see core/undici-parts.ts), only when a proxy is set. */
+async function proxyAgent(options: ConstructorParameters<typeof EnvHttpProxyAgent>[0]): Promise<Dispatcher> {
+  const { EnvHttpProxyAgent: ProxyAgent } = await import('undici');
+  return new ProxyAgent(options);
 }
 
 export function buildUrl(baseUrl: string, path: string, query?: Query): string {

@@ -3,6 +3,7 @@
  * Data goes to stdout; prompts, spinners, progress and messages go to stderr.
  */
 import type { Readable, Writable } from 'node:stream';
+import { isatty } from 'node:tty';
 
 export interface Io {
   stdin: Readable & { isTTY?: boolean };
@@ -45,14 +46,23 @@ export interface IoOptions {
   color?: boolean;
 }
 
+/**
+ * The process's streams. stdin and stderr are taken only when a command reads or writes them: node creates each
+ * stream (and loads its modules) on first access, which a command that only prints pays for nothing
+ * (`isatty` asks the same question as the stream's `isTTY` without creating it).
+ */
 export function processIo(options: IoOptions = {}, env: NodeJS.ProcessEnv = process.env): Io {
-  const stdinIsTTY = Boolean(process.stdin.isTTY);
+  const stdinIsTTY = isatty(0);
   const stdoutIsTTY = Boolean(process.stdout.isTTY);
-  const stderrIsTTY = Boolean(process.stderr.isTTY);
+  const stderrIsTTY = isatty(2);
   return {
-    stdin: process.stdin,
+    get stdin() {
+      return process.stdin;
+    },
     stdout: process.stdout,
-    stderr: process.stderr,
+    get stderr() {
+      return process.stderr;
+    },
     stdinIsTTY,
     stdoutIsTTY,
     stderrIsTTY,

@@ -18,3 +18,9 @@ export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
   const base = env.XDG_STATE_HOME || join(homedir(), '.local', 'state');
   return join(base, 'ops');
 }
+
+/** Files that can be made again (V8's code cache of the CLI): XDG_CACHE_HOME, else ~/.cache. */
+export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.XDG_CACHE_HOME || join(homedir(), '.cache');
+  return join(base, 'ops');
+}

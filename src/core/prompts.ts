@@ -26,7 +26,8 @@ export function canPrompt(io: Io, policy: PromptPolicy): boolean {
 
 export function createPrompter(io: Io, policy: PromptPolicy): Prompter {
   const interactive = canPrompt(io, policy);
-  const context = { input: io.stdin, output: io.stderr } as const;
+  // the streams are taken when a prompt is shown: a command that never prompts never creates stdin (core/io.ts)
+  const context = () => ({ input: io.stdin, output: io.stderr }) as never;
   const requireTerminal = (what: string): void => {
     if (!interactive) {
       throw new UsageError(
@@ -43,17 +44,17 @@ export function createPrompter(io: Io, policy: PromptPolicy): Prompter {
         throw new UsageError(`refusing to ${options.action ?? 'continue'} without confirmation: ${policy.noInput ? 'input is disabled (--no-input)' : 'not a terminal'}`, 'Pass --yes to confirm.');
       }
       const { confirm } = await import('@inquirer/prompts');
-      return confirm({ message, default: options.defaultYes ?? false }, context as never);
+      return confirm({ message, default: options.defaultYes ?? false }, context());
     },
     async input(message, options = {}) {
       requireTerminal(message);
       const { input } = await import('@inquirer/prompts');
-      return input({ message, default: options.default, validate: options.validate }, context as never);
+      return input({ message, default: options.default, validate: options.validate }, context());
     },
     async password(message) {
       requireTerminal(message);
       const { password } = await import('@inquirer/prompts');
-      return password({ message, mask: '*' }, context as never);
+      return password({ message, mask: '*' }, context());
     },
   };
 }

@@ -7,9 +7,10 @@
  *
  * Contract: `requestWith(dispatcher, url, options)` is undici's `request(url, { ...options, dispatcher })`. A proxy
  * (EnvHttpProxyAgent) needs the whole of undici (its tunnel uses the `connect` API the index adds to every
- * dispatcher): `proxyAgent` loads the index, only when a proxy is set.
+ * dispatcher): core/http.ts loads the index for it, only when a proxy is set. In the bundle this module is a
+ * CommonJS file run with V8's code cache (core/code-cache.ts, scripts/bundle-cli.mjs): it imports nothing else.
  */
-import type { Dispatcher, EnvHttpProxyAgent } from 'undici';
+import type { Dispatcher } from 'undici';
 import Agent from 'undici/lib/dispatcher/agent.js';
 import apiRequest from 'undici/lib/api/api-request.js';
 
@@ -21,10 +22,4 @@ export type RequestOptions = Omit<Dispatcher.RequestOptions, 'origin' | 'path'>;
 export function requestWith(dispatcher: Dispatcher, url: string, options: RequestOptions): Promise<Dispatcher.ResponseData> {
   const target = new URL(url);
   return apiRequest.call(dispatcher, { ...options, origin: target.origin, path: target.pathname + target.search });
-}
-
-/** An EnvHttpProxyAgent (undici's whole index is loaded for it). */
-export async function proxyAgent(options: ConstructorParameters<typeof EnvHttpProxyAgent>[0]): Promise<Dispatcher> {
-  const { EnvHttpProxyAgent: ProxyAgent } = await import('undici');
-  return new ProxyAgent(options);
 }

@@ -18,9 +18,9 @@
  */
 
 import type { RowBatch } from './batch.js';
-import type { JsonRow, JsonValue } from './json-value.js';
+import type { ColumnKeeps, JsonRow, JsonValue } from './json-value.js';
 
-export { JsonNumberText, type JsonRow, type JsonValue } from './json-value.js';
+export { JsonNumberText, type ColumnKeeps, type JsonRow, type JsonValue } from './json-value.js';
 export { EngineInputError, EngineStateError, EngineStepError, EngineValueError } from './errors.js';
 
 export interface CompileOptions {
@@ -218,8 +218,6 @@ export interface ColumnCodec {
    */
   missing: { value: JsonValue } | null;
 }
-
-export type ColumnKeeps = { kind: 'int'; lo: number; hi: number } | { kind: 'number' } | { kind: 'string' } | { kind: 'boolean' };
 
 export interface InputCodec {
   columns: ColumnCodec[];

@@ -221,10 +221,19 @@ export class EngineCircuit implements Circuit {
     // convert and check every input first (a bad one throws: nothing applied); a batch block by block
     const actions: Action[] = [];
     let index = 0;
-    for (const ch of inputs) {
-      if (ch !== null && typeof ch === 'object' && ch.op === 'batch') index = convertBatch(ch, index, find, actions);
-      else actions.push(convertChange(ch, index++, find));
-      rowsProduced(1); // converted rows are memory too: the step's guard, if any, may stop a step grown too big
+    try {
+      for (const ch of inputs) {
+        if (ch !== null && typeof ch === 'object' && ch.op === 'batch') index = convertBatch(ch, index, find, actions);
+        else actions.push(convertChange(ch, index++, find));
+        rowsProduced(1); // converted rows are memory too: the step's guard, if any, may stop a step grown too big
+      }
+    } catch (err) {
+      // stopped while its input was converted (nothing applied yet): the guard's own error, as below
+      if (err instanceof StepStopped) {
+        this.stopped = err.cause;
+        throw err.cause;
+      }
+      throw err;
     }
     // apply; a view that fails below undoes it all (the undo log)
     const now = this.readClock();

@@ -1,6 +1,6 @@
 /** The CSV form of values: one field's text read into the internal form (types/values.ts), as Feldera's CSV reader reads it. */
 import type { JsonValue } from './json-value.js';
-import type { SqlType } from './types/types.js';
+import { isInteger, type SqlType } from './types/types.js';
 import { INT_BOUNDS, normInt, parseIntText } from './types/int64.js';
 import { parseJsonText } from './json-text.js';
 import type { Value } from './types/values.js';
@@ -12,26 +12,19 @@ import { expectedText, fromJson, ValueError } from './codec-json.js';
  */
 export function fromCsv(text: string, t: SqlType, quoted = false): Value {
   if (text === '') return quoted && (t.kind === 'VARCHAR' || t.kind === 'CHAR') ? fromJson(text, t) : null;
+  if (isInteger(t)) {
+    const b = parseIntText(text);
+    if (b === undefined) throw new ValueError('invalid digit found in string');
+    const { blo, bhi } = INT_BOUNDS[t.kind]!;
+    if (b < blo || b > bhi) throw new ValueError('number too large to fit in target type');
+    return normInt(b); // exact over the whole type: a bigint beyond 2^53
+  }
   switch (t.kind) {
     case 'BOOLEAN': {
       const s = text.trim().toLowerCase();
       if (s === 'true') return true;
       if (s === 'false') return false;
       throw new ValueError(`provided string was not \`true\` or \`false\``);
-    }
-    case 'TINYINT':
-    case 'SMALLINT':
-    case 'INTEGER':
-    case 'BIGINT':
-    case 'UTINYINT':
-    case 'USMALLINT':
-    case 'UINTEGER':
-    case 'UBIGINT': {
-      const b = parseIntText(text);
-      if (b === undefined) throw new ValueError('invalid digit found in string');
-      const { blo, bhi } = INT_BOUNDS[t.kind]!;
-      if (b < blo || b > bhi) throw new ValueError('number too large to fit in target type');
-      return normInt(b); // exact over the whole type: a bigint beyond 2^53
     }
     case 'REAL':
     case 'DOUBLE': {

@@ -4,8 +4,9 @@
  * output form (DECIMAL as a string with its scale, dates as text, MAP as an object with sorted keys, ...).
  */
 import { EngineValueError } from './errors.js';
-import { JsonNumberText, type JsonValue } from './json-value.js';
-import type { SqlType } from './types/types.js';
+import { JsonNumberText, type ColumnKeeps, type JsonValue } from './json-value.js';
+import { serdeF64 } from '../wire/serde-float.js';
+import { isInteger, type SqlType } from './types/types.js';
 import { INT_BOUNDS, normInt, parseIntText } from './types/int64.js';
 import { decimalParts } from './json-text.js';
 import { decimalFromNumber, formatDecimal, parseDecimal, pow10 } from './types/decimal.js';
@@ -211,80 +212,71 @@ function rowFromJson(v: JsonValue, t: SqlType): Value {
 }
 
 /**
- * The JSON input values of type t that jsonConverter gives back as they are (no conversion): numbers (all
- * of them, or the integers in [lo, hi]), strings, booleans. A reader that holds values in a typed form (a
- * RowBatch) takes those straight from storage and calls the converter only for the others; null is null
- * for every type. Kept beside jsonConverter: the two must agree.
+ * The JSON input values of type t kept exactly as they are (no conversion), both by jsonConverter (the
+ * internal form) and by the column codec (codec.ts: the output form), which agree on them: integer numbers in
+ * the type's safe range, any number for DOUBLE, strings for VARCHAR, booleans; null: none. A reader that holds
+ * values in a typed form (a RowBatch) takes those straight from storage and converts only the others; a JSON
+ * null is not covered (its column decides).
  */
-export interface JsonKept {
-  numbers: 'all' | 'int' | 'none';
-  lo: number;
-  hi: number;
-  strings: boolean;
-  booleans: boolean;
-}
-
-export function jsonKept(t: SqlType): JsonKept {
-  const none: JsonKept = { numbers: 'none', lo: 0, hi: 0, strings: false, booleans: false };
+export function jsonKept(t: SqlType): ColumnKeeps | null {
+  if (isInteger(t)) {
+    const { lo, hi } = INT_BOUNDS[t.kind]!;
+    return { kind: 'int', lo, hi };
+  }
   switch (t.kind) {
-    case 'TINYINT':
-    case 'SMALLINT':
-    case 'INTEGER':
-    case 'BIGINT':
-    case 'UTINYINT':
-    case 'USMALLINT':
-    case 'UINTEGER':
-    case 'UBIGINT': {
-      const { lo, hi } = INT_BOUNDS[t.kind]!;
-      return { ...none, numbers: 'int', lo, hi };
-    }
     case 'VARCHAR':
-      return { ...none, strings: true };
+      return { kind: 'string' };
     case 'DOUBLE':
-      return { ...none, numbers: 'all' };
+      return { kind: 'number' };
     case 'BOOLEAN':
-      return { ...none, booleans: true };
+      return { kind: 'boolean' };
     default:
-      return none;
+      return null;
   }
 }
 
 /**
- * fromJson specialised for one column type, for input rows: the common types get a closure that skips
- * the type dispatch (what they keep as it is: jsonKept); the others call fromJson.
+ * fromJson specialised for one column type, for input rows: the values the type keeps (jsonKept) come back
+ * through a closure that skips the type dispatch, DECIMAL's canonical text is read at once; the others call
+ * fromJson.
  */
+/**
+ * A JSON input value for a DOUBLE or REAL column: a long literal (a JsonNumberText or bigint, as parseJsonText
+ * keeps one) read as Feldera's serde_json reads it (wire/serde-float.ts: not always the nearest double);
+ * anything else as it is. Input rows only: casts and CSV read the nearest double (fromJson).
+ */
+export function floatInput(v: JsonValue | undefined): JsonValue | undefined {
+  return v instanceof JsonNumberText || typeof v === 'bigint' ? serdeF64(String(v)) : v;
+}
+
 export function jsonConverter(t: SqlType): (v: JsonValue | undefined) => Value {
-  switch (t.kind) {
-    case 'TINYINT':
-    case 'SMALLINT':
-    case 'INTEGER':
-    case 'BIGINT':
-    case 'UTINYINT':
-    case 'USMALLINT':
-    case 'UINTEGER':
-    case 'UBIGINT': {
-      const { lo, hi } = INT_BOUNDS[t.kind]!;
+  const kept = jsonKept(t);
+  switch (kept?.kind) {
+    case 'int': {
+      const { lo, hi } = kept;
       return (v) => (typeof v === 'number' && Number.isInteger(v) && v >= lo && v <= hi ? v : fromJson(v, t));
     }
-    case 'VARCHAR':
+    case 'string':
       return (v) => (typeof v === 'string' ? v : fromJson(v, t));
-    case 'DOUBLE':
-      return (v) => (typeof v === 'number' ? v : fromJson(v, t));
-    case 'BOOLEAN':
+    case 'number':
+      return (v) => (typeof v === 'number' ? v : fromJson(floatInput(v), t));
+    case 'boolean':
       return (v) => (typeof v === 'boolean' ? v : fromJson(v, t));
-    case 'DECIMAL': {
-      const scale = t.scale ?? 0;
-      const bound = t.precision === undefined ? undefined : pow10(t.precision);
-      return (v) => {
-        if (typeof v !== 'string') return fromJson(v, t);
-        const d = parseDecimal(v, scale, true);
-        if (d === undefined || (bound !== undefined && (d < 0n ? -d : d) >= bound)) return fromJson(v, t); // for its message
-        return d;
-      };
-    }
-    default:
-      return (v) => fromJson(v, t);
+    case undefined:
+      break;
   }
+  if (t.kind === 'REAL') return (v) => fromJson(floatInput(v), t);
+  if (t.kind === 'DECIMAL') {
+    const scale = t.scale ?? 0;
+    const bound = t.precision === undefined ? undefined : pow10(t.precision);
+    return (v) => {
+      if (typeof v !== 'string') return fromJson(v, t);
+      const d = parseDecimal(v, scale, true);
+      if (d === undefined || (bound !== undefined && (d < 0n ? -d : d) >= bound)) return fromJson(v, t); // for its message
+      return d;
+    };
+  }
+  return (v) => fromJson(v, t);
 }
 
 /**

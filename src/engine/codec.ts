@@ -7,47 +7,21 @@
  * field) in a NOT NULL column is refused here. The common cases (an integer in range, a string for VARCHAR,
  * a number for DOUBLE, a boolean) are the output form already and come back as they are, without the
  * internal form in between: this is on the ingress path of every value. A long JSON literal for a DOUBLE or
- * REAL is read as serde_json reads it (types/serde-float.ts); CSV and casts keep the nearest double.
+ * REAL is read as serde_json reads it (wire/serde-float.ts); CSV and casts keep the nearest double.
  */
-import { EngineValueError, JsonNumberText, type ColumnCodec, type ColumnKeeps, type InputCodec, type JsonValue } from './api.js';
-import { serdeF64 } from '../wire/serde-float.js';
-import { INT_RANGE, typeToString, type SqlType } from './types/types.js';
+import { EngineValueError, type ColumnCodec, type InputCodec, type JsonValue } from './api.js';
+import { typeToString, type SqlType } from './types/types.js';
 import { plainTimestampText } from './types/datetime.js';
 import { type Value } from './types/values.js';
-import { expectedText, fromJson, toJson } from './codec-json.js';
+import { expectedText, floatInput, fromJson, jsonKept, toJson } from './codec-json.js';
 import { fromCsv } from './codec-csv.js';
 
 type Reader = (v: JsonValue) => JsonValue;
 
-/** The JSON values of type t that are its output form as they are (ColumnCodec.keeps). */
-function keeps(t: SqlType): ColumnKeeps | null {
-  switch (t.kind) {
-    case 'TINYINT':
-    case 'SMALLINT':
-    case 'INTEGER':
-    case 'BIGINT':
-    case 'UTINYINT':
-    case 'USMALLINT':
-    case 'UINTEGER':
-    case 'UBIGINT': {
-      const [lo, hi] = t.kind === 'BIGINT' ? [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER] : t.kind === 'UBIGINT' ? [0, Number.MAX_SAFE_INTEGER] : INT_RANGE[t.kind]!;
-      return { kind: 'int', lo, hi };
-    }
-    case 'VARCHAR':
-      return { kind: 'string' };
-    case 'DOUBLE':
-      return { kind: 'number' };
-    case 'BOOLEAN':
-      return { kind: 'boolean' };
-    default:
-      return null;
-  }
-}
-
 /** JSON input (not null) to the output form: fromJson then toJson, with shortcuts for the common types. */
 function jsonReader(t: SqlType): Reader {
   const full: Reader = (v) => toJson(fromJson(v, t), t);
-  const kept = keeps(t);
+  const kept = jsonKept(t);
   switch (kept?.kind) {
     case 'int': {
       const { lo, hi } = kept;
@@ -57,7 +31,7 @@ function jsonReader(t: SqlType): Reader {
       return (v) => (typeof v === 'string' ? v : full(v));
     case 'number':
       // a long literal as Feldera's serde_json reads it into a double (not always the nearest: serde-float.ts)
-      return (v) => (typeof v === 'number' ? v : full(v instanceof JsonNumberText || typeof v === 'bigint' ? serdeF64(String(v)) : v));
+      return (v) => (typeof v === 'number' ? v : full(floatInput(v)!));
     case 'boolean':
       return (v) => (typeof v === 'boolean' ? v : full(v));
     case undefined:
@@ -65,7 +39,7 @@ function jsonReader(t: SqlType): Reader {
   }
   switch (t.kind) {
     case 'REAL':
-      return (v) => full(v instanceof JsonNumberText || typeof v === 'bigint' ? serdeF64(String(v)) : v);
+      return (v) => full(floatInput(v)!);
     case 'TIMESTAMP': {
       // also milliseconds since the epoch, as a number (Feldera's millis_since_epoch form)
       // the plain shape clients send ('YYYY-MM-DD HH:MM:SS.fff') read by hand: no parse, no format, on every row
@@ -123,7 +97,7 @@ export function columnCodec(name: string, t: SqlType, dflt: Value = null): Colum
     type: typeToString(t),
     nullable,
     fromJson: (v) => (v === null || v === undefined ? jsonNull() : read(v)),
-    keeps: keeps(t),
+    keeps: jsonKept(t),
     fromCsv:
       t.kind === 'VARCHAR'
         ? (text, quoted = false) => (text !== '' || quoted ? text : csvNull())

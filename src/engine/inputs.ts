@@ -4,7 +4,8 @@ import type { RowBatch } from './batch.js';
 import type { TableDef } from './bind/program.js';
 import { rowsProduced } from './step-guard.js';
 import { type Row, type Value } from './types/values.js';
-import { ValueError, type JsonKept } from './codec-json.js';
+import { ValueError } from './codec-json.js';
+import type { ColumnKeeps } from './json-value.js';
 import { fromCsv } from './codec-csv.js';
 
 /** One input change, converted and checked, for table t. */
@@ -27,7 +28,7 @@ export interface TableState {
   /** Per column: JSON value to internal value (throws ValueError). */
   convert: Array<(v: JsonValue | undefined) => Value>;
   /** Per column: the JSON values `convert` gives back as they are. */
-  kept: JsonKept[];
+  kept: (ColumnKeeps | null)[];
   watermarks: Map<number, number>;
 }
 

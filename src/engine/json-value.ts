@@ -5,6 +5,12 @@
 
 export type JsonValue = null | boolean | number | bigint | JsonNumberText | string | JsonValue[] | { [k: string]: JsonValue };
 
+/**
+ * The JSON input values a column's type keeps exactly as they are (codec-json.ts jsonKept): 'int' an integer
+ * number within [lo, hi] (safe integers), 'number' any number, 'string' any string, 'boolean' true or false.
+ */
+export type ColumnKeeps = { kind: 'int'; lo: number; hi: number } | { kind: 'number' } | { kind: 'string' } | { kind: 'boolean' };
+
 /** A JSON number literal (what a JsonNumberText holds: it is printed into JSON as it is). */
 const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 

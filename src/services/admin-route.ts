@@ -16,23 +16,18 @@
  * - Wrong secrets are throttled per client address (auth-throttle.ts): 429 with Retry-After.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AdminError, pickAction } from './admin-actions.js';
 import { isLoopbackHost } from './net/fetch-policy.js';
 import type { AdminActions } from './types.js';
 import { AuthThrottle } from './auth-throttle.js';
 import { isDamagedError, isDiskFullError } from './store-guard.js';
+import { bearerCredential } from './kit/credentials.js';
 
 /** Arguments of an admin call are a few short strings: 64 KiB is plenty. */
 const ADMIN_BODY_LIMIT = 64 * 1024;
 
 const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
-
-function bearer(req: FastifyRequest): string | undefined {
-  const h = req.headers.authorization;
-  const m = typeof h === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(h) : null;
-  return m?.[1];
-}
 
 /** The peer is this machine: a loopback address, or the very address it connected to. */
 export function fromThisMachine(remote: string | undefined, local: string | undefined): boolean {
@@ -49,7 +44,7 @@ export function registerAdminRoute(app: FastifyInstance, secret: string, actions
   const expected = digest(secret);
   app.post<{ Params: { service: string; action: string }; Body: unknown }>('/admin/:service/:action', { bodyLimit: ADMIN_BODY_LIMIT }, async (req, reply) => {
     if (!fromThisMachine(req.socket.remoteAddress, req.socket.localAddress)) return refuse(reply, 403, 'the admin route answers only to this machine', 'AdminRefused');
-    const given = bearer(req);
+    const given = bearerCredential(req.headers.authorization);
     const wait = throttle.check(req.ip, given);
     if (wait !== null) return refuse(reply.header('retry-after', String(wait)), 429, `too many wrong secrets from this client: try again in ${wait} s`, 'TooManyFailedAuthentications');
     if (given === undefined || !timingSafeEqual(digest(given), expected)) {

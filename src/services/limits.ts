@@ -54,6 +54,8 @@ export class BodyLimitError extends Error {
     readonly statusCode: number,
     readonly code: 'json_too_deep' | 'invalid_json' | 'body_too_large',
     message: string,
+    /** invalid_json: the JSON parser's own words (a service that answers in its words quotes them). */
+    readonly detail?: string,
   ) {
     super(message);
   }
@@ -143,7 +145,7 @@ export function parseJsonBody(text: string, maxDepth = MAX_JSON_DEPTH, check?: (
   try {
     return JSON.parse(text);
   } catch (e) {
-    throw new BodyLimitError(400, 'invalid_json', `Malformed JSON body: ${(e as Error).message}`);
+    throw new BodyLimitError(400, 'invalid_json', `Malformed JSON body: ${(e as Error).message}`, (e as Error).message);
   }
 }
 

@@ -16,7 +16,8 @@
 // server at most 1.5x over q0, q1, q2, q3, q10, q15.
 // Also printed first: the CPU per event of parsing the bodies alone (the worker's parser, no step).
 // Each side is the best of NEXMARK_REPEAT runs (2; 1 with BENCH_QUICK): the machine is shared. Also printed:
-// CPU per event of the pipeline's worker thread, of its process's other threads, and of the server.
+// CPU per event of the pipeline's worker thread, of its process's other threads (its main thread, the relay, and
+// the rest by thread name: V8's helpers for GC and compiling are named "node"), and of the server.
 // N: 20,000 with BENCH_QUICK, else 100,000 (NEXMARK_EVENTS); CHUNK 10,000 events (NEXMARK_CHUNK);
 // NEXMARK_QUERIES=q0,q3 picks queries; NEXMARK_FT=none runs the pipelines without their input log. NEXMARK_PROFILE=dir: the pipelines' worker threads write CPU profiles there.
 import { spawn } from 'node:child_process';
@@ -192,7 +193,10 @@ function childThreads(serverPid) {
   for (const pid of children) {
     const threads = new Map();
     try {
-      for (const tid of readdirSync(`/proc/${pid}/task`)) threads.set(tid, statCpu(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')));
+      for (const tid of readdirSync(`/proc/${pid}/task`)) {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        threads.set(tid, { cpu: statCpu(stat), name: tid === pid ? 'main (relay)' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) });
+      }
     } catch {
       continue; // the process ended meanwhile
     }
@@ -210,11 +214,16 @@ function pipelineThreads(before, after) {
   let best = null;
   for (const [pid, threads] of after) {
     const was = before.get(pid) ?? new Map();
-    const deltas = [...threads].map(([tid, cpu]) => cpu - (was.get(tid) ?? 0));
-    const total = deltas.reduce((a, b) => a + b, 0);
-    if (!best || total > best.total) best = { total, worker: Math.max(0, ...deltas) };
+    const deltas = [...threads].map(([tid, t]) => ({ name: t.name, cpu: t.cpu - (was.get(tid)?.cpu ?? 0) }));
+    const total = deltas.reduce((a, b) => a + b.cpu, 0);
+    if (!best || total > best.total) best = { total, deltas };
   }
-  return best ? { worker: best.worker, others: best.total - best.worker } : null;
+  if (!best) return null;
+  const worker = Math.max(0, ...best.deltas.map((d) => d.cpu));
+  // the other threads' CPU by thread name: the process's main thread (the relay), the others (V8's helpers, libuv's) as named
+  const byName = {};
+  for (const d of best.deltas) if (d.cpu !== worker) byName[d.name] = (byName[d.name] ?? 0) + d.cpu;
+  return { worker, others: best.total - worker, byName };
 }
 
 async function call(base, method, path, body, contentType = 'application/json') {
@@ -331,7 +340,13 @@ try {
     pipelineRatios.push(rp);
     totalRatios.push(rt);
     const us = (seconds) => ((seconds * 1e6) / N).toFixed(2);
-    const where = s.threads ? `pipeline worker thread ${us(s.threads.worker)}, its other threads (V8 GC and compiler, relay) ${us(s.threads.others)}, ` : '';
+    const named = s.threads
+      ? Object.entries(s.threads.byName)
+          .filter(([, cpu]) => cpu > 0)
+          .map(([name, cpu]) => `${name} ${us(cpu)}`)
+          .join(', ')
+      : '';
+    const where = s.threads ? `pipeline worker thread ${us(s.threads.worker)}, its other threads ${us(s.threads.others)} (${named}), ` : '';
     console.log(
       `  ${q.padEnd(4)} in-process ${k(local.rate).padStart(7)}/cpu-s   pipeline ${k(s.pipeline).padStart(7)}/cpu-s (${rp.toFixed(2)}x)   pipeline+server ${k(s.total).padStart(7)}/cpu-s (${rt.toFixed(2)}x)   wall ${(s.wall / 1000).toFixed(1)} s, RSS ${(s.rss / 1048576).toFixed(0)} MiB`,
     );

@@ -33,6 +33,7 @@ const declared: [string, string, string][] = [
   ['get', '/v0/pipelines/{pipeline_name}', '/v0/pipelines/{name}'],
   ['post', '/v0/pipelines/{pipeline_name}/stop', '/v0/pipelines/{name}/{action}'],
   ['post', '/v0/pipelines/{pipeline_name}/ingress/{table_name}', '/v0/pipelines/{name}/ingress/{table}'],
+  ['post', '/v0/pipelines/{pipeline_name}/egress/{table_name}', '/v0/pipelines/{name}/egress/{view}'],
   ['get', '/v0/pipelines/{pipeline_name}/query', '/v0/pipelines/{name}/query'],
   ['get', '/v0/pipelines/{pipeline_name}/events', '/v0/pipelines/{name}/events'],
   ['get', '/v0/pipelines/{pipeline_name}/events/{event_id}', '/v0/pipelines/{name}/events/{event}'],
@@ -48,6 +49,14 @@ describe("the pipeline routes' declared OpenAPI entries", () => {
       expect(queryNames(ours.paths[here]?.[method])).toEqual(expect.arrayContaining(wanted));
     });
   }
+
+  it("the egress route also declares the encoders' fields and quantiles; the start route declares ?initial", () => {
+    expect(queryNames(ours.paths['/v0/pipelines/{name}/egress/{view}']?.post)).toEqual(
+      expect.arrayContaining(['mode', 'query', 'update_format', 'json_flavor', 'buffer_size_records', 'key_fields', 'delimiter', 'quantiles']),
+    );
+    expect(queryNames(feldera.paths['/v0/pipelines/{pipeline_name}/start']?.post)).toContain('initial');
+    expect(queryNames(ours.paths['/v0/pipelines/{name}/{action}']?.post)).toContain('initial');
+  });
 
   it('the pipeline bodies declare the fields Feldera requires, and no query', () => {
     const body = (path: string, method: string) => (ours.paths[path]?.[method]?.requestBody as { content: Record<string, { schema: { properties: object; required?: string[] } }> }).content['application/json']!.schema;

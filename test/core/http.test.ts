@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { HttpClient, describeErrorBody, readableLaravel, retryAfterSeconds, buildUrl } from '../../src/core/http.js';
+import { maxHeaderSize } from 'node:http';
+import { HttpClient, describeErrorBody, readableLaravel, retryAfterSeconds, buildUrl, nodeMaxHeaderSize } from '../../src/core/http.js';
 import { ApiError, ExitCode, NetworkError, TimeoutError } from '../../src/core/errors.js';
 
 let server: Server;
@@ -30,6 +31,11 @@ function handler(req: IncomingMessage, res: ServerResponse) {
       return json(200, { after: hits.get(path) });
     }
     if (path === '/limited-post') return json(429, { message: 'Too Many Attempts.' }, { 'retry-after': '0' });
+    if (path === '/big-headers') {
+      // a response whose header lines take about `size` bytes
+      res.writeHead(200, { 'content-type': 'application/json', 'x-big': 'x'.repeat(Number(new URL(req.url!, 'http://x').searchParams.get('size'))) });
+      return res.end('{}');
+    }
     if (path === '/slow') return void setTimeout(() => json(200, {}), 2_000);
     if (path === '/text') {
       res.writeHead(500, { 'content-type': 'text/plain' });
@@ -129,6 +135,15 @@ describe('HttpClient', () => {
     expect(err.message).toContain('connection refused');
   });
 
+  it("limits a response's headers as node's own http does (16 KiB unless node is told otherwise)", async () => {
+    expect(await client().json('GET', '/big-headers', { query: { size: 15_000 } })).toEqual({});
+    const err: any = await client()
+      .json('GET', '/big-headers', { query: { size: 17_000 } })
+      .catch((e: unknown) => e as any);
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(err.message).toMatch(/header/i);
+  });
+
   it('times out with the timeout exit code', async () => {
     const err: any = await client({ timeoutMs: 200 })
       .json('GET', '/slow')
@@ -169,6 +184,12 @@ describe('proxies', () => {
 });
 
 describe('helpers', () => {
+  it("gives undici node's default header limit, unless node was started with another", () => {
+    expect(nodeMaxHeaderSize([], '')).toBe(maxHeaderSize); // this process runs with node's default
+    expect(nodeMaxHeaderSize(['--max-http-header-size=65536'], '')).toBeUndefined();
+    expect(nodeMaxHeaderSize([], '--max-http-header-size=65536 --no-warnings')).toBeUndefined();
+  });
+
   it('reads Retry-After as seconds or a date, with a backoff fallback', () => {
     expect(retryAfterSeconds({ 'retry-after': '7' }, 1)).toBe(7);
     expect(retryAfterSeconds({ 'retry-after': new Date(Date.now() + 3_000).toUTCString() }, 1)).toBeLessThanOrEqual(3);

@@ -96,6 +96,44 @@ describe('RowBatch', () => {
     expect(() => batch.endRow()).toThrow(RangeError); // a cell is missing
   });
 
+  it('setTextUntil: copies printable ASCII up to the stop byte, refuses anything else without writing the cell', () => {
+    const batch = new RowBatch(2);
+    const bytes = Buffer.from('"abc def~\x7f", "x\\y", "caf\u00e9", "ctl\u0001", "long", "open', 'latin1');
+    const at = (s: string): number => bytes.indexOf(s) + 1; // the first byte after the quote
+    // a plain text: the position of the stop comes back, the cell holds the text
+    expect(batch.setTextUntil(0, bytes, 1, bytes.length, 34, 92, 100)).toBe(at('~') + 1);
+    batch.setNumber(1, 1);
+    batch.endRow();
+    // refused: the reject byte (a backslash), a byte above 127, a control character, longer than max, no stop before end
+    for (const [from, max] of [
+      [at('"x'), 100],
+      [at('"caf'), 100],
+      [at('"ctl'), 100],
+      [at('"long'), 3],
+      [at('"open'), 100],
+    ]) {
+      expect(batch.setTextUntil(1, bytes, from!, bytes.length, 34, 92, max!)).toBe(-1);
+      // the cell was not given: it can be given another way, and the row completes with its width
+      batch.setText(1, bytes, from!, from! + 1);
+      batch.setNull(0);
+      batch.endRow();
+    }
+    // text already in the column stays as it was; a row of two refused tries then a good one
+    expect(batch.setTextUntil(0, bytes, at('"x'), bytes.length, 34, 92, 100)).toBe(-1);
+    expect(batch.setTextUntil(0, bytes, at('"long'), bytes.length, 34, 92, 100)).toBe(at('"long') + 4);
+    batch.setBoolean(1, true);
+    batch.endRow();
+    expect(Array.from({ length: batch.length }, (_, i) => batch.row(i))).toEqual([
+      ['abc def~\x7f', 1],
+      [null, 'x'],
+      [null, 'c'],
+      [null, 'c'],
+      [null, 'l'],
+      [null, 'o'],
+      ['long', true],
+    ]);
+  });
+
   it('spans blocks: every row of a batch bigger than a block reads back, in order', () => {
     const n = BLOCK_ROWS * 2 + 7;
     const batch = new RowBatch(3);

@@ -43,6 +43,19 @@ describe('step guard', () => {
     expect(r.changes.get('J')).toHaveLength(100_000);
   });
 
+  it("a guard that throws while a step's input is converted stops the step with its own error too", () => {
+    // (it escaped as the guard's wrapper, 'the step was stopped by its guard': an ad-hoc query whose time
+    // limit passed while its tables were copied answered 500 rather than its 400)
+    const stop = new Error('too long');
+    const circuit = program().newCircuit({
+      guard: () => {
+        throw stop;
+      },
+    });
+    expect(() => circuit.step(rows('A', 'X', GUARD_ROWS + 1))).toThrow(stop);
+    expect(() => circuit.step(rows('A', 'X', 1))).toThrow(/stopped by its guard/);
+  });
+
   it("the guard is only its own circuit's: another circuit's steps do not call it", () => {
     let calls = 0;
     const p = program();

@@ -41,5 +41,13 @@ describe('serdeF64', () => {
     expect(d!.fromJson(12.5)).toBe(12.5);
     expect(d!.fromCsv('9876543210.123457')).toBe(9876543210.123457);
     expect(real!.fromJson(new JsonNumberText('3.1415926535897932'))).toBe(real!.fromJson(Math.fround(Number(31415926535897932n) / 1e16)));
+    // and a row stepped into the circuit directly
+    const p = compile('CREATE TABLE t (d DOUBLE, r REAL);\nCREATE VIEW v AS SELECT d FROM t;', { outputCase: 'lower' });
+    if (!p.ok) throw new Error(JSON.stringify(p.errors));
+    const out = p.program
+      .newCircuit()
+      .step([{ table: 't', op: 'insert', row: { d: new JsonNumberText('9876543210.123457'), r: null } }])
+      .changes.get('v');
+    expect(out![0]!.row.d).toBe(Number(9876543210123456n) / 1e6);
   });
 });

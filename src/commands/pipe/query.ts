@@ -6,7 +6,6 @@
  */
 import { createWriteStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { Command, Option } from 'commander';
 import type { Context } from '../../context.js';
 import { ExitCode, OpsError, UsageError } from '../../core/errors.js';
@@ -61,6 +60,7 @@ export async function runPipeQuery(opts: PipeQueryOptions, ctx: Context): Promis
 /** The server's answer in a binary or digest format, written as it comes: to -o FILE, else to a stdout that is not a terminal. */
 async function writeAnswer(format: 'arrow' | 'parquet' | 'hash', opts: PipeQueryOptions, ctx: Context): Promise<void> {
   if (opts.output === undefined && format !== 'hash' && ctx.io.stdoutIsTTY) throw new UsageError(`--format ${format} writes binary data: give -o FILE or redirect stdout`);
+  const { pipeline } = await import('node:stream/promises'); // for this verb only, not every `ops pipe` verb
   let body: Readable;
   try {
     body = await client(ctx).queryBytes(opts.name, opts.sql, SERVER_FORMAT[format]);

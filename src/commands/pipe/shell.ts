@@ -6,7 +6,6 @@
  * the end of input) end it. On a terminal: a prompt and node:readline's line editing and history. A failed
  * statement prints its error and the shell goes on; piped input ends with exit 1 when any statement failed.
  */
-import { createInterface } from 'node:readline';
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { runWith, type Factory, type RunFunction } from '../factory.js';
@@ -53,6 +52,7 @@ export async function runPipeShell(opts: PipeShellOptions, ctx: Context): Promis
   const pipes = client(ctx);
   await getPipeline(ctx, pipes, name);
   const interactive = ctx.io.stdinIsTTY;
+  const { createInterface } = await import('node:readline'); // loaded by the shell only, not by every `ops pipe` verb
   const rl = createInterface({ input: ctx.io.stdin, output: interactive ? ctx.io.stderr : undefined, terminal: interactive, historySize: 1000 });
   const buffer = new StatementBuffer();
   const prompt = () => {

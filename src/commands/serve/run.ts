@@ -14,6 +14,7 @@ import { LOCAL_PROFILE } from '../../core/config.js';
 import { dataDir as defaultDataDir } from '../../core/paths.js';
 import { chooseServeProfile, type ProfileChoice } from './profile.js';
 import type { LocalCredentials, ServeOptions } from '../../services/types.js';
+import type { RunningServer } from '../../services/server.js';
 import type { Detached } from './detach.js';
 import { parseCap, parsePort, parsePositive, parseScale, resolveDataDir } from './flags.js';
 
@@ -142,7 +143,38 @@ export async function runServe(flags: ServeFlags, ctx: Context): Promise<void> {
     if (ctx.options.profile !== undefined) throw err;
     ctx.out.warn(`could not read the profiles: ${(err as Error).message}`);
   }
-  const options: ServeOptions = {
+  const options = serveOptions(flags, ctx, dataDir);
+  // every file the server creates later (keys, databases of new services) is private whatever the umask
+  process.umask(0o077);
+  const server = await startExplained(options, dataDir);
+
+  const profile = await writeProfile(ctx, choice, dataDir, server);
+
+  const services = await announce(ctx, server, options.dataDir, profile, choice);
+
+  // e.g. the pipelines that were running when the server last stopped, started again
+  if (!ctx.json) for (const note of server.notes) ctx.out.info(note);
+
+  if (options.demo) await runDemo(ctx, server.url, options.dataDir, server.credentials, profile, options.connectorRoot);
+  // the readiness rule: every service answers (and the demo is in) once the file is there
+  const ready = readyFile !== undefined ? await import('./ready-file.js') : undefined;
+  if (ready && readyFile !== undefined) {
+    try {
+      ready.writeReadyFile(readyFile, { event: 'ready', pid: process.pid, url: server.url, services, dataDir: options.dataDir, profile });
+    } catch (err) {
+      await server.close();
+      throw new OpsError(`could not write the ready file ${readyFile}: ${(err as Error).message}`);
+    }
+  }
+
+  const signal = await untilStopped(ctx, server, ready && readyFile !== undefined ? () => ready.removeReadyFile(readyFile) : () => {});
+  // Ctrl-C exits 130 as everywhere else in ops; SIGTERM (a service manager's stop) is a clean 0
+  if (signal === 'SIGINT') throw new QuietExit(ExitCode.interrupted);
+}
+
+/** The server's options from the flags (each checked: a UsageError names the bad one). */
+function serveOptions(flags: ServeFlags, ctx: Context, dataDir: string): ServeOptions {
+  return {
     host: flags.host,
     port: parsePort(flags.port),
     dataDir,
@@ -165,12 +197,13 @@ export async function runServe(flags: ServeFlags, ctx: Context): Promise<void> {
     maxWebhooks: parseCap('--max-webhooks', flags.maxWebhooks),
     maxPipelines: parseCap('--max-pipelines', flags.maxPipelines),
   };
-  // every file the server creates later (keys, databases of new services) is private whatever the umask
-  process.umask(0o077);
-  const [{ startServer }, { DataDirInUseError }] = await Promise.all([import('../../services/server.js'), import('../../services/data-dir-lock.js')]);
-  let server;
+}
+
+/** The server started, or why not in the user's terms (the data dir in use, the port taken or forbidden, a damaged store). */
+async function startExplained(options: ServeOptions, dataDir: string): Promise<RunningServer> {
+  const [{ startServer }, { DataDirInUseError }, { dataDirInUse }] = await Promise.all([import('../../services/server.js'), import('../../services/data-dir-lock.js'), import('./owner.js')]);
   try {
-    server = await startServer(options);
+    return await startServer(options);
   } catch (err) {
     if (err instanceof DataDirInUseError) throw await dataDirInUse(dataDir, 'start ops serve');
     const e = err as NodeJS.ErrnoException;
@@ -180,7 +213,10 @@ export async function runServe(flags: ServeFlags, ctx: Context): Promise<void> {
     if ((err as Error).name === 'StoreDamagedError') throw new OpsError((err as Error).message, undefined, (err as { remedy?: string }).remedy);
     throw err;
   }
+}
 
+/** The served profile written with the server's URLs and keys: its name, or null when there is none or it could not be written. */
+async function writeProfile(ctx: Context, choice: ProfileChoice | undefined, dataDir: string, server: RunningServer): Promise<string | null> {
   const profileValues = {
     'bm.url': server.url,
     'pipe.url': server.url,
@@ -198,10 +234,20 @@ export async function runServe(flags: ServeFlags, ctx: Context): Promise<void> {
       profile = null;
     }
   }
+  return profile;
+}
 
+/** Says where the services listen (a line of NDJSON with --json): their URLs. */
+async function announce(
+  ctx: Context,
+  server: RunningServer,
+  dataDir: string,
+  profile: string | null,
+  choice: ProfileChoice | undefined,
+): Promise<Record<'bookmarks' | 'pipelines' | 'notifications', string>> {
   const services = { bookmarks: `${server.url}/api/v2`, pipelines: `${server.url}/v0`, notifications: `${server.url}/notify` };
   if (ctx.json) {
-    await ctx.out.ndjson({ event: 'listening', url: server.url, services, dataDir: options.dataDir, profile, pid: process.pid, notes: server.notes });
+    await ctx.out.ndjson({ event: 'listening', url: server.url, services, dataDir, profile, pid: process.pid, notes: server.notes });
   } else {
     await ctx.out.write(
       [
@@ -210,7 +256,7 @@ export async function runServe(flags: ServeFlags, ctx: Context): Promise<void> {
         `  pipelines      ${services.pipelines}`,
         `  notifications  ${services.notifications}`,
         `  health         ${server.url}/health`,
-        `  data           ${options.dataDir}`,
+        `  data           ${dataDir}`,
         profile === null ? '' : profileLine(profile, choice!, ctx.options.profile !== undefined),
         'Press Ctrl-C to stop.',
         '',
@@ -219,23 +265,15 @@ export async function runServe(flags: ServeFlags, ctx: Context): Promise<void> {
         .join('\n') + '\n',
     );
   }
+  return services;
+}
 
-  // e.g. the pipelines that were running when the server last stopped, started again
-  if (!ctx.json) for (const note of server.notes) ctx.out.info(note);
-
-  if (options.demo) await runDemo(ctx, server.url, options.dataDir, server.credentials, profile, options.connectorRoot);
-  // the readiness rule: every service answers (and the demo is in) once the file is there
-  const ready = readyFile !== undefined ? await import('./ready-file.js') : undefined;
-  if (ready && readyFile !== undefined) {
-    try {
-      ready.writeReadyFile(readyFile, { event: 'ready', pid: process.pid, url: server.url, services, dataDir: options.dataDir, profile });
-    } catch (err) {
-      await server.close();
-      throw new OpsError(`could not write the ready file ${readyFile}: ${(err as Error).message}`);
-    }
-  }
-
-  const signal = await new Promise<string>((resolveStop) => {
+/**
+ * Until SIGINT or SIGTERM stopped the server (in-flight requests finished; a second signal, or a stop longer than
+ * SHUTDOWN_LIMIT_MS, exits at once): the signal. `cleanUp` runs once the server is closed (the ready file goes).
+ */
+function untilStopped(ctx: Context, server: RunningServer, cleanUp: () => void): Promise<string> {
+  return new Promise<string>((resolveStop) => {
     let stopping: { signal: string; at: number; echoSeen: boolean } | null = null;
     const stop = (signal: string) => {
       if (stopping) {
@@ -257,12 +295,12 @@ export async function runServe(flags: ServeFlags, ctx: Context): Promise<void> {
       force.unref();
       server.close().then(
         async () => {
-          if (ready && readyFile !== undefined) ready.removeReadyFile(readyFile);
+          cleanUp();
           if (ctx.json) await ctx.out.ndjson({ event: 'stopped', signal });
           resolveStop(signal);
         },
         (err) => {
-          if (ready && readyFile !== undefined) ready.removeReadyFile(readyFile);
+          cleanUp();
           ctx.out.warn(`error while shutting down: ${(err as Error).message}`);
           resolveStop(signal);
         },
@@ -271,8 +309,6 @@ export async function runServe(flags: ServeFlags, ctx: Context): Promise<void> {
     process.on('SIGINT', () => stop('SIGINT'));
     process.on('SIGTERM', () => stop('SIGTERM'));
   });
-  // Ctrl-C exits 130 as everywhere else in ops; SIGTERM (a service manager's stop) is a clean 0
-  if (signal === 'SIGINT') throw new QuietExit(ExitCode.interrupted);
 }
 
 /** How long a graceful stop may take: in-flight requests, then each running pipeline's checkpoint (they are written together). */

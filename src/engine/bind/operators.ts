@@ -118,37 +118,28 @@ function intervalLiteralValue(e: Expr & { k: 'interval' }): BExpr {
   return constant(mk('INTERVAL_DT', false), Math.round(n * f));
 }
 
-export function andFn(a: BExpr, b: BExpr): BExpr {
+/**
+ * AND and OR with SQL's three values: `decides` (false for AND, true for OR) on either side is the answer, the
+ * right side not computed when the left decides; else NULL if either is NULL, else the other value.
+ */
+function shortCircuit(decides: boolean, a: BExpr, b: BExpr): BExpr {
   const af = a.fn;
   const bf = b.fn;
   return {
     type: mk('BOOLEAN', a.type.nullable || b.type.nullable),
     fn: (row) => {
       const x = af(row);
-      if (x === false) return false;
+      if (x === decides) return decides;
       const y = bf(row);
-      if (y === false) return false;
+      if (y === decides) return decides;
       if (x === null || y === null) return null;
-      return true;
+      return !decides;
     },
   };
 }
 
-export function orFn(a: BExpr, b: BExpr): BExpr {
-  const af = a.fn;
-  const bf = b.fn;
-  return {
-    type: mk('BOOLEAN', a.type.nullable || b.type.nullable),
-    fn: (row) => {
-      const x = af(row);
-      if (x === true) return true;
-      const y = bf(row);
-      if (y === true) return true;
-      if (x === null || y === null) return null;
-      return false;
-    },
-  };
-}
+export const andFn = (a: BExpr, b: BExpr): BExpr => shortCircuit(false, a, b);
+export const orFn = (a: BExpr, b: BExpr): BExpr => shortCircuit(true, a, b);
 
 export function requireBool(e: BExpr, pos: Pos, what: string): BExpr {
   if (e.type.kind !== 'BOOLEAN' && e.type.kind !== 'NULL') throw new SqlError(`${what} requires a BOOLEAN operand, got ${typeName(e.type)}`, pos, 'type');

@@ -35,6 +35,18 @@ function findPos(o: J, depth = 0): Pos | undefined {
   return undefined;
 }
 
+/** The parser's one-operand IS tests and what each tests. */
+const IS_TESTS = new Map<string, Extract<Expr, { k: 'is' }>['what']>([
+  ['IsNull', 'NULL'],
+  ['IsNotNull', 'NOT NULL'],
+  ['IsUnknown', 'UNKNOWN'],
+  ['IsNotUnknown', 'NOT UNKNOWN'],
+  ['IsTrue', 'TRUE'],
+  ['IsNotTrue', 'NOT TRUE'],
+  ['IsFalse', 'FALSE'],
+  ['IsNotFalse', 'NOT FALSE'],
+]);
+
 export class Adapter {
   /**
    * `renamed`: the pre-pass's placeholders for words the parser reserves (PreStatement.renamed); `leftAsof`:
@@ -444,31 +456,15 @@ export class Adapter {
   expr(e: J): Expr {
     const [k, v] = variant(e);
     const pos = this.pos(e);
+    const test = IS_TESTS.get(k);
+    if (test !== undefined) return { k: 'is', what: test, expr: this.expr(v), pos };
     switch (k) {
       case 'Identifier':
         return { k: 'col', parts: [this.ident(v)], pos };
       case 'CompoundIdentifier':
         return { k: 'col', parts: v.map((i: J) => this.ident(i)), pos };
-      case 'Value': {
-        const [lk, lv] = variant(v.value);
-        switch (lk) {
-          case 'Number':
-            return { k: 'num', text: lv[0], pos };
-          case 'SingleQuotedString':
-          case 'EscapedStringLiteral':
-          case 'NationalStringLiteral':
-            return { k: 'str', value: lv, pos };
-          case 'Boolean':
-            return { k: 'bool', value: lv, pos };
-          case 'Null':
-            return { k: 'null', pos };
-          case 'HexStringLiteral':
-            return { k: 'typed', type: { Varbinary: null }, value: lv, pos };
-          default:
-            this.unsupported(`literal ${lk}`, e);
-        }
-      }
-      // falls through (unreachable)
+      case 'Value':
+        return this.literal(v, e, pos);
       case 'TypedString': {
         const [lk, lv] = variant(v.value.value ?? v.value);
         if (lk !== 'SingleQuotedString') this.unsupported('this typed literal', e);
@@ -478,41 +474,8 @@ export class Adapter {
         if (v.leading_precision || v.fractional_seconds_precision) this.unsupported('interval precision', e);
         return { k: 'interval', value: this.expr(v.value), unit: String(v.leading_field ?? 'Second').toUpperCase(), lastUnit: v.last_field ? String(v.last_field).toUpperCase() : undefined, pos };
       }
-      case 'BinaryOp': {
-        const op = String(v.op);
-        // a <=> b: NULL-safe equality
-        if (op === 'Spaceship') return { k: 'is', what: 'NOT DISTINCT', expr: this.expr(v.left), other: this.expr(v.right), pos: this.pos(v.left) };
-        // period predicates: (s1, e1) OVERLAPS (s2, e2); the others as the pre-pass wrote them (PERIOD_OPERATORS)
-        const period = op === 'Overlaps' ? 'OVERLAPS' : PERIOD_BY_OPERATOR[op];
-        const [lk, lv] = variant(v.left);
-        if (period && (op === 'Overlaps' || (lk === 'Tuple' && lv.length === 2))) {
-          const [rk, rv] = variant(v.right);
-          const pointOk = period === 'CONTAINS' && rk !== 'Tuple';
-          if (lk !== 'Tuple' || lv.length !== 2 || (!pointOk && (rk !== 'Tuple' || rv.length !== 2)))
-            this.unsupported(`${period} of anything but (start, end) pairs${period === 'CONTAINS' ? ' or a pair and a value' : ''}`, e);
-          const right: J[] = rk === 'Tuple' ? rv : [v.right];
-          return { k: 'func', name: period, args: [...lv, ...right].map((x: J) => this.expr(x)), star: false, distinct: false, pos: this.pos(v.left) };
-        }
-        // x -> body: a lambda (TRANSFORM, ARRAY_EXISTS)
-        if (op === 'Arrow') {
-          const [pk, pv] = variant(v.left);
-          const names: J[] = pk === 'Tuple' ? pv : [v.left];
-          const params = names.map((n) => {
-            const [nk, nv] = variant(n);
-            if (nk !== 'Identifier') this.unsupported('a lambda whose parameter is not a name', e);
-            return { value: nv.value as string, quoted: Boolean(nv.quote_style), pos: this.pos(v.left) };
-          });
-          return { k: 'lambda', params, body: this.expr(v.right), pos: this.pos(v.left) };
-        }
-        const left = this.expr(v.left);
-        // the parser binds `->` tighter than AND/OR/=: `(p, x) -> a OR b` arrives as `((p, x) -> a) OR b`
-        if (left.k === 'lambda') return { ...left, body: { k: 'bin', op, left: left.body, right: this.expr(v.right), pos: left.body.pos } };
-        return { k: 'bin', op, left, right: this.expr(v.right), pos: this.pos(v.left) };
-      }
-      case 'IsUnknown':
-        return { k: 'is', what: 'UNKNOWN', expr: this.expr(v), pos };
-      case 'IsNotUnknown':
-        return { k: 'is', what: 'NOT UNKNOWN', expr: this.expr(v), pos };
+      case 'BinaryOp':
+        return this.binaryOp(v, e);
       case 'UnaryOp': {
         const op = String(v.op);
         return { k: 'un', op: op === 'Not' ? 'NOT' : op === 'Minus' ? 'NEG' : op === 'Plus' ? 'PLUS' : this.unsupported(`operator ${op}`, e), expr: this.expr(v.expr), pos };
@@ -522,29 +485,12 @@ export class Adapter {
       case 'Tuple':
         // (x, y, ...) is ROW(x, y, ...) where not part of another form (Feldera's types.md)
         return { k: 'func', name: 'ROW', args: (v as J[]).map((x) => this.expr(x)), star: false, distinct: false, pos };
-      case 'IsNull':
-        return { k: 'is', what: 'NULL', expr: this.expr(v), pos };
-      case 'IsNotNull':
-        return { k: 'is', what: 'NOT NULL', expr: this.expr(v), pos };
-      case 'IsTrue':
-        return { k: 'is', what: 'TRUE', expr: this.expr(v), pos };
-      case 'IsNotTrue':
-        return { k: 'is', what: 'NOT TRUE', expr: this.expr(v), pos };
-      case 'IsFalse':
-        return { k: 'is', what: 'FALSE', expr: this.expr(v), pos };
-      case 'IsNotFalse':
-        return { k: 'is', what: 'NOT FALSE', expr: this.expr(v), pos };
       case 'IsDistinctFrom':
         return { k: 'is', what: 'DISTINCT', expr: this.expr(v[0]), other: this.expr(v[1]), pos };
       case 'IsNotDistinctFrom':
         return { k: 'is', what: 'NOT DISTINCT', expr: this.expr(v[0]), other: this.expr(v[1]), pos };
-      case 'Between': {
-        // BETWEEN SYMMETRIC a: the pre-pass wrote it as the marker call SYMMETRIC(a)
-        const [lk, lv] = variant(v.low);
-        const marker = lk === 'Function' && lv.name?.length === 1 && String(variant(lv.name[0])[1]?.value).toUpperCase() === 'SYMMETRIC' && lv.args?.List?.args?.length === 1;
-        const low = marker ? this.funcArg(lv.args.List.args[0]) : this.expr(v.low);
-        return { k: 'between', not: !!v.negated, ...(marker ? { symmetric: true } : {}), expr: this.expr(v.expr), low, high: this.expr(v.high), pos };
-      }
+      case 'Between':
+        return this.between(v, pos);
       case 'InList':
         return { k: 'inlist', not: !!v.negated, expr: this.expr(v.expr), list: v.list.map((x: J) => this.expr(x)), pos };
       case 'InSubquery':
@@ -554,15 +500,8 @@ export class Adapter {
       case 'Subquery':
         return { k: 'subquery', query: this.query(v), pos };
       case 'Like':
-      case 'ILike': {
-        if (v.any) this.unsupported('LIKE ANY', e);
-        let escape: string | undefined;
-        if (v.escape_char) {
-          const [ek, ev] = variant(v.escape_char.value ?? v.escape_char); // a value with its span in this parser's version
-          escape = ek === 'SingleQuotedString' ? ev : typeof v.escape_char === 'string' ? v.escape_char : undefined;
-        }
-        return { k: 'like', not: !!v.negated, ilike: k === 'ILike', expr: this.expr(v.expr), pattern: this.expr(v.pattern), escape, pos };
-      }
+      case 'ILike':
+        return this.like(k, v, e, pos);
       case 'Case':
         return {
           k: 'case',
@@ -571,17 +510,115 @@ export class Adapter {
           else: v.else_result ? this.expr(v.else_result) : undefined,
           pos,
         };
-      case 'Cast': {
-        if (v.format) this.unsupported('CAST FORMAT', e);
-        // SAFE_CAST is CAST here: a CAST that fails at run time already gives NULL
-        if (v.kind && v.kind !== 'Cast' && v.kind !== 'SafeCast' && v.kind !== 'DoubleColon') this.unsupported(`${String(v.kind)}`, e);
-        const type = v.array ? { Array: { SquareBracket: [v.data_type, undefined] } } : v.data_type;
-        return { k: 'cast', expr: this.expr(v.expr), type, pos };
-      }
+      case 'Cast':
+        return this.cast(v, e, pos);
       case 'Extract':
         return { k: 'extract', field: String(typeof v.field === 'string' ? v.field : variant(v.field)[0]).toUpperCase(), expr: this.expr(v.expr), pos };
       case 'Function':
         return this.func(v, pos);
+      case 'Substring':
+      case 'Trim':
+      case 'RLike':
+      case 'Overlay':
+      case 'Position':
+      case 'Ceil':
+      case 'Floor':
+        return this.functionForm(k, v, e, pos);
+      case 'Array':
+        return { k: 'array', elems: v.elem.map((x: J) => this.expr(x)), pos };
+      case 'CompoundFieldAccess':
+        return this.fieldAccess(v, e, pos);
+      default:
+        this.unsupported(`expression ${k}`, e);
+    }
+  }
+
+  /** A literal value: number, string, boolean, NULL, hex string. */
+  literal(v: J, e: J, pos: Pos): Expr {
+    const [lk, lv] = variant(v.value);
+    switch (lk) {
+      case 'Number':
+        return { k: 'num', text: lv[0], pos };
+      case 'SingleQuotedString':
+      case 'EscapedStringLiteral':
+      case 'NationalStringLiteral':
+        return { k: 'str', value: lv, pos };
+      case 'Boolean':
+        return { k: 'bool', value: lv, pos };
+      case 'Null':
+        return { k: 'null', pos };
+      case 'HexStringLiteral':
+        return { k: 'typed', type: { Varbinary: null }, value: lv, pos };
+      default:
+        this.unsupported(`literal ${lk}`, e);
+    }
+  }
+
+  /** A binary operator; `<=>`, the period predicates (after the pre-pass) and a lambda `x -> body` among them. */
+  binaryOp(v: J, e: J): Expr {
+    const op = String(v.op);
+    // a <=> b: NULL-safe equality
+    if (op === 'Spaceship') return { k: 'is', what: 'NOT DISTINCT', expr: this.expr(v.left), other: this.expr(v.right), pos: this.pos(v.left) };
+    // period predicates: (s1, e1) OVERLAPS (s2, e2); the others as the pre-pass wrote them (PERIOD_OPERATORS)
+    const period = op === 'Overlaps' ? 'OVERLAPS' : PERIOD_BY_OPERATOR[op];
+    const [lk, lv] = variant(v.left);
+    if (period && (op === 'Overlaps' || (lk === 'Tuple' && lv.length === 2))) {
+      const [rk, rv] = variant(v.right);
+      const pointOk = period === 'CONTAINS' && rk !== 'Tuple';
+      if (lk !== 'Tuple' || lv.length !== 2 || (!pointOk && (rk !== 'Tuple' || rv.length !== 2)))
+        this.unsupported(`${period} of anything but (start, end) pairs${period === 'CONTAINS' ? ' or a pair and a value' : ''}`, e);
+      const right: J[] = rk === 'Tuple' ? rv : [v.right];
+      return { k: 'func', name: period, args: [...lv, ...right].map((x: J) => this.expr(x)), star: false, distinct: false, pos: this.pos(v.left) };
+    }
+    // x -> body: a lambda (TRANSFORM, ARRAY_EXISTS)
+    if (op === 'Arrow') {
+      const [pk, pv] = variant(v.left);
+      const names: J[] = pk === 'Tuple' ? pv : [v.left];
+      const params = names.map((n) => {
+        const [nk, nv] = variant(n);
+        if (nk !== 'Identifier') this.unsupported('a lambda whose parameter is not a name', e);
+        return { value: nv.value as string, quoted: Boolean(nv.quote_style), pos: this.pos(v.left) };
+      });
+      return { k: 'lambda', params, body: this.expr(v.right), pos: this.pos(v.left) };
+    }
+    const left = this.expr(v.left);
+    // the parser binds `->` tighter than AND/OR/=: `(p, x) -> a OR b` arrives as `((p, x) -> a) OR b`
+    if (left.k === 'lambda') return { ...left, body: { k: 'bin', op, left: left.body, right: this.expr(v.right), pos: left.body.pos } };
+    return { k: 'bin', op, left, right: this.expr(v.right), pos: this.pos(v.left) };
+  }
+
+  /** BETWEEN [SYMMETRIC]: the pre-pass wrote SYMMETRIC's low bound as the marker call SYMMETRIC(a). */
+  between(v: J, pos: Pos): Expr {
+    // BETWEEN SYMMETRIC a: the pre-pass wrote it as the marker call SYMMETRIC(a)
+    const [lk, lv] = variant(v.low);
+    const marker = lk === 'Function' && lv.name?.length === 1 && String(variant(lv.name[0])[1]?.value).toUpperCase() === 'SYMMETRIC' && lv.args?.List?.args?.length === 1;
+    const low = marker ? this.funcArg(lv.args.List.args[0]) : this.expr(v.low);
+    return { k: 'between', not: !!v.negated, ...(marker ? { symmetric: true } : {}), expr: this.expr(v.expr), low, high: this.expr(v.high), pos };
+  }
+
+  /** [NOT] LIKE / ILIKE [ESCAPE c]. */
+  like(k: string, v: J, e: J, pos: Pos): Expr {
+    if (v.any) this.unsupported('LIKE ANY', e);
+    let escape: string | undefined;
+    if (v.escape_char) {
+      const [ek, ev] = variant(v.escape_char.value ?? v.escape_char); // a value with its span in this parser's version
+      escape = ek === 'SingleQuotedString' ? ev : typeof v.escape_char === 'string' ? v.escape_char : undefined;
+    }
+    return { k: 'like', not: !!v.negated, ilike: k === 'ILike', expr: this.expr(v.expr), pattern: this.expr(v.pattern), escape, pos };
+  }
+
+  /** CAST, SAFE_CAST and `::`. */
+  cast(v: J, e: J, pos: Pos): Expr {
+    if (v.format) this.unsupported('CAST FORMAT', e);
+    // SAFE_CAST is CAST here: a CAST that fails at run time already gives NULL
+    if (v.kind && v.kind !== 'Cast' && v.kind !== 'SafeCast' && v.kind !== 'DoubleColon') this.unsupported(`${String(v.kind)}`, e);
+    const type = v.array ? { Array: { SquareBracket: [v.data_type, undefined] } } : v.data_type;
+    return { k: 'cast', expr: this.expr(v.expr), type, pos };
+  }
+
+  /** The functions SQL writes with their own syntax (SUBSTRING ... FROM, TRIM, OVERLAY, POSITION ... IN, FLOOR ... TO) as calls. */
+  functionForm(k: string, v: J, e: J, pos: Pos): Expr {
+    switch (k) {
       case 'Substring': {
         const args = [this.expr(v.expr)];
         if (v.substring_from) args.push(this.expr(v.substring_from));
@@ -617,37 +654,37 @@ export class Adapter {
         if (fk && fk !== 'NoDateTime' && !(fk === 'DateTimeField' && fv === 'NoDateTime')) this.unsupported(`${k.toUpperCase()} with a field`, e);
         return { k: 'func', name: k.toUpperCase(), args: [this.expr(v.expr)], star: false, distinct: false, pos };
       }
-      case 'Array':
-        return { k: 'array', elems: v.elem.map((x: J) => this.expr(x)), pos };
-      case 'CompoundFieldAccess': {
-        let cur = this.expr(v.root);
-        // `t.c.f[2]`: leading dotted names after a bare name stay one name (the binder finds table, column and
-        // fields); after a parenthesized one, `(c).f`, they are field accesses
-        const rootKind = variant(v.root)[0];
-        let named = cur.k === 'col' && (rootKind === 'Identifier' || rootKind === 'CompoundIdentifier');
-        for (const acc of v.access_chain) {
-          const [ak, av] = variant(acc);
-          if (ak === 'Dot' && named && cur.k === 'col' && variant(av)[0] === 'Identifier') {
-            cur = { ...cur, parts: [...cur.parts, this.ident(variant(av)[1])] };
-            continue;
-          }
-          named = false;
-          if (ak === 'Dot') {
-            const [dk, dv] = variant(av);
-            if (dk !== 'Identifier') this.unsupported('field access', e);
-            cur = { k: 'field', expr: cur, name: this.ident(dv), pos };
-            continue;
-          }
-          if (ak !== 'Subscript') this.unsupported('field access', e);
-          const [sk, sv] = variant(av);
-          if (sk !== 'Index') this.unsupported('array slices', e);
-          cur = { k: 'index', expr: cur, index: this.expr(sv.index), pos };
-        }
-        return cur;
-      }
       default:
         this.unsupported(`expression ${k}`, e);
     }
+  }
+
+  /** `a.b.c`, `x[i]`, `(r).f` chains: dotted names after a bare name stay one name, the rest are field and index accesses. */
+  fieldAccess(v: J, e: J, pos: Pos): Expr {
+    let cur = this.expr(v.root);
+    // `t.c.f[2]`: leading dotted names after a bare name stay one name (the binder finds table, column and
+    // fields); after a parenthesized one, `(c).f`, they are field accesses
+    const rootKind = variant(v.root)[0];
+    let named = cur.k === 'col' && (rootKind === 'Identifier' || rootKind === 'CompoundIdentifier');
+    for (const acc of v.access_chain) {
+      const [ak, av] = variant(acc);
+      if (ak === 'Dot' && named && cur.k === 'col' && variant(av)[0] === 'Identifier') {
+        cur = { ...cur, parts: [...cur.parts, this.ident(variant(av)[1])] };
+        continue;
+      }
+      named = false;
+      if (ak === 'Dot') {
+        const [dk, dv] = variant(av);
+        if (dk !== 'Identifier') this.unsupported('field access', e);
+        cur = { k: 'field', expr: cur, name: this.ident(dv), pos };
+        continue;
+      }
+      if (ak !== 'Subscript') this.unsupported('field access', e);
+      const [sk, sv] = variant(av);
+      if (sk !== 'Index') this.unsupported('array slices', e);
+      cur = { k: 'index', expr: cur, index: this.expr(sv.index), pos };
+    }
+    return cur;
   }
 
   func(v: J, pos: Pos): Expr {

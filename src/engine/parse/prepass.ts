@@ -133,272 +133,400 @@ export function prepass(text: string): { statements: PreStatement[]; errors: Pre
 function rewriteStatement(text: string, toks: Token[], errors: PrepassError[]): PreStatement | undefined {
   const start = toks[0]!.start;
   const end = toks[toks.length - 1]!.end;
-  const chars = Array.from(text.slice(start, end).split(''));
   const st: PreStatement = { start, end, text: '', local: false, columnAttrs: [] };
   const u = (i: number): string => toks[i]?.upper ?? '';
-
-  if (u(0) === 'LATENESS') {
-    const target: string[] = [];
-    let i = 1;
-    while (i < toks.length && (toks[i]!.kind === 'word' || toks[i]!.kind === 'qident')) {
-      target.push(toks[i]!.text);
-      if (u(i + 1) === '.') i += 2;
-      else {
-        i++;
-        break;
-      }
-    }
-    if (target.length === 0 || i >= toks.length) {
-      errors.push({ message: 'LATENESS statement must be `LATENESS view.column expression`', offset: start });
-      return undefined;
-    }
-    st.lateness = { target, expr: text.slice(toks[i]!.start, end) };
-    st.text = '';
-    return st;
-  }
+  if (u(0) === 'LATENESS') return latenessStatement(text, toks, errors, st);
   if (u(0) === 'DECLARE') {
     errors.push({ message: 'DECLARE RECURSIVE VIEW is not supported', offset: start });
     return undefined;
   }
+  const r: Rewrite = {
+    text,
+    toks,
+    chars: Array.from(text.slice(start, end).split('')),
+    start,
+    end,
+    st,
+    errors,
+    u,
+    isCreateTable: u(0) === 'CREATE' && toks.some((t, i) => i < 4 && t.upper === 'TABLE'),
+    depth: 0,
+    colStartIdx: -1,
+  };
   if (u(0) === 'CREATE') {
-    let i = 1;
-    if (u(i) === 'OR' && u(i + 1) === 'REPLACE') i += 2;
-    if (u(i) === 'TYPE') {
-      try {
-        st.createType = readCreateType(toks, text);
-      } catch (e) {
-        if (!(e instanceof RowTypeSyntaxError)) throw e;
-        errors.push({ message: `CREATE TYPE: ${e.message}`, offset: e.offset });
-        return undefined;
-      }
-      return st;
-    }
-    if (UNSUPPORTED_CREATE.has(u(i))) {
-      errors.push({ message: `CREATE ${u(i)} is not supported`, offset: toks[i]!.start });
-      return undefined;
-    }
-    if (u(i) === 'LOCAL' && u(i + 1) === 'VIEW') {
-      st.local = true;
-      blank(chars, toks[i]!.start - start, toks[i]!.end - start);
-    }
+    const head = createHead(r);
+    if (head === 'refused') return undefined;
+    if (head === 'recorded') return st;
   }
-  const isCreateTable = u(0) === 'CREATE' && toks.some((t, i) => i < 4 && t.upper === 'TABLE');
+  try {
+    rewriteTokens(r);
+  } catch (e) {
+    if (e instanceof StatementRefused) return undefined;
+    throw e;
+  }
   const functionAt = u(0) === 'CREATE' ? toks.findIndex((t, i) => i < 4 && t.upper === 'FUNCTION') : -1;
-
-  let depth = 0;
-  let colStartIdx = -1; // index of first token of the current column definition (depth 1, create table)
-  for (let i = 0; i < toks.length; i++) {
-    const t = toks[i]!;
-    if (t.text === '(') {
-      depth++;
-      if (isCreateTable && depth === 1 && colStartIdx < 0) colStartIdx = i + 1;
-      continue;
-    }
-    if (t.text === ')') {
-      depth--;
-      continue;
-    }
-    if (isCreateTable && depth === 1 && t.text === ',') {
-      colStartIdx = i + 1;
-      continue;
-    }
-    if (t.kind !== 'word') continue;
-    // a word the parser reserves, used as an identifier
-    if (PARSER_RESERVED.has(t.upper) && !KEYWORD_AFTER[t.upper]?.has(u(i - 1))) {
-      st.renamed ??= new Map();
-      const name = PLACEHOLDER_MARK + String(st.renamed.size).padStart(t.text.length - 1, '0');
-      if (name.length === t.text.length) {
-        st.renamed.set(name, t.text);
-        for (let k = 0; k < name.length; k++) chars[t.start - start + k] = name[k]!;
-      }
-      continue;
-    }
-    // LEFT ASOF JOIN
-    if (t.upper === 'LEFT' && u(i + 1) === 'ASOF' && u(i + 2) === 'JOIN') {
-      blank(chars, t.start - start, t.end - start);
-      let j = i + 3;
-      while (j < toks.length && u(j) !== 'MATCH_CONDITION') j++;
-      const from = toks[j + 1];
-      for (let d = 0, k = j + 1; from && k <= toks.length; k++) {
-        if (toks[k]?.text === '(') d++;
-        else if (toks[k]?.text === ')') d--;
-        else if (k === toks.length || (d === 0 && (u(k) === 'ON' || u(k) === 'USING'))) {
-          (st.leftAsof ??= []).push([from.start, toks[k]?.start ?? end]);
-          break;
-        }
-      }
-      continue;
-    }
-    // MATCH_CONDITION cond ON ...: the parser wants the condition in parentheses (Feldera takes it without)
-    if (t.upper === 'MATCH_CONDITION' && toks[i + 1] && toks[i + 1]!.text !== '(') {
-      let j = i + 1;
-      for (let d = 0; j < toks.length; j++) {
-        if (toks[j]!.text === '(') d++;
-        else if (toks[j]!.text === ')') d--;
-        else if (d === 0 && (u(j) === 'ON' || u(j) === 'USING')) break;
-      }
-      const open = t.end - start;
-      const close = (toks[j]?.start ?? end) - start - 1;
-      if (/\s/.test(chars[open]!) && close > open && /\s/.test(chars[close]!)) {
-        chars[open] = '(';
-        chars[close] = ')';
-      }
-      continue;
-    }
-    // BETWEEN [A]SYMMETRIC
-    if (t.upper === 'ASYMMETRIC' && u(i - 1) === 'BETWEEN') {
-      blank(chars, t.start - start, t.end - start);
-      continue;
-    }
-    if (t.upper === 'SYMMETRIC' && u(i - 1) === 'BETWEEN' && /\s/.test(text[t.end] ?? '')) {
-      let d = 0;
-      for (let j = i + 1; j < toks.length; j++) {
-        const tj = toks[j]!;
-        if (tj.text === '(') d++;
-        else if (tj.text === ')' && --d < 0) break;
-        else if (d === 0 && tj.upper === 'AND') {
-          if (/\s/.test(text[tj.start - 1] ?? '') && j > i + 1) {
-            chars[t.end - start] = '(';
-            chars[tj.start - 1 - start] = ')';
-          }
-          break;
-        }
-      }
-      continue;
-    }
-    // (a - b) UNIT [TO UNIT] -> (a - b).UNIT[.TO.UNIT] (bind/interval-forms.ts reads the field accesses back)
-    if (i > 0 && toks[i - 1]!.text === ')' && intervalUnit(t.upper) && groupHasMinus(toks, i - 1)) {
-      const pairTo = u(i + 1) === 'TO' && intervalUnit(u(i + 2)) !== undefined;
-      if (rewriteDifferenceUnit(st, chars, start, toks[i - 1]!, t, pairTo ? toks[i + 1] : undefined)) {
-        if (pairTo) i += 2;
-        continue;
-      }
-    }
-    // INTERVAL v.col UNIT (a qualified name, which the parser would end at its first part) -> INTERVAL(v.col)UNIT
-    if (t.upper === 'INTERVAL' && toks[i + 1]?.kind === 'word' && u(i + 2) === '.') {
-      let j = i + 1;
-      while ((toks[j]?.kind === 'word' || toks[j]?.kind === 'qident') && u(j + 1) === '.') j += 2;
-      const unit = toks[j + 1];
-      if ((toks[j]?.kind === 'word' || toks[j]?.kind === 'qident') && unit && intervalUnit(unit.upper) && /\s/.test(text[t.end] ?? '') && /\s/.test(text[unit.start - 1] ?? '')) {
-        chars[t.end - start] = '(';
-        chars[unit.start - 1 - start] = ')';
-        i = j;
-        continue;
-      }
-    }
-    // period predicates after a (start, end) pair
-    if (i > 0 && toks[i - 1]!.text === ')') {
-      const two = t.upper === 'IMMEDIATELY' && (u(i + 1) === 'PRECEDES' || u(i + 1) === 'SUCCEEDS');
-      const op = PERIOD_OPERATORS[two ? `IMMEDIATELY ${u(i + 1)}` : t.upper];
-      if (op !== undefined) {
-        const last = two ? toks[i + 1]! : t;
-        blank(chars, t.start - start, last.end - start);
-        for (let k = 0; k < op.length; k++) chars[t.start - start + k] = op[k]!;
-        if (two) i++;
-        continue;
-      }
-    }
-    // ROW(name type, ...) (an anonymous row type) -> a type name of the same length, its fields recorded
-    if (startsRowType(toks, i)) {
-      const r = new TypeReader(toks, text, i + 1);
-      let fields: FieldSyntax[];
-      try {
-        fields = r.fields();
-      } catch (e) {
-        if (!(e instanceof RowTypeSyntaxError)) throw e;
-        errors.push({ message: `ROW type: ${e.message}`, offset: e.offset });
-        return undefined;
-      }
-      st.rowTypes ??= new Map();
-      const name = `_ROW${st.rowTypes.size}`;
-      st.rowTypes.set(name, fields);
-      const from = t.start - start;
-      blank(chars, from, toks[r.i - 1]!.end - start);
-      for (let k = 0; k < name.length; k++) chars[from + k] = name[k]!;
-      i = r.i - 1;
-      continue;
-    }
-    // column attributes in CREATE TABLE
-    if (isCreateTable && depth === 1 && (t.upper === 'LATENESS' || t.upper === 'WATERMARK' || t.upper === 'DEFAULT') && colStartIdx >= 0 && i > colStartIdx) {
-      let j = i + 1;
-      let d = 0;
-      while (j < toks.length) {
-        const tj = toks[j]!;
-        if (tj.text === '(') d++;
-        else if (tj.text === ')') {
-          if (d === 0) break;
-          d--;
-        } else if (tj.text === ',' && d === 0) break;
-        else if (d === 0 && tj.kind === 'word' && ['NOT', 'NULL', 'PRIMARY', 'LATENESS', 'WATERMARK', 'DEFAULT', 'FOREIGN', 'REFERENCES'].includes(tj.upper) && !(t.upper === 'DEFAULT' && j === i + 1))
-          break;
-        j++;
-      }
-      const exprEnd = toks[j - 1]!.end;
-      if (j > i + 1) {
-        st.columnAttrs.push({
-          column: toks[colStartIdx]!.text,
-          kind: t.upper as ColumnAttr['kind'],
-          expr: text.slice(toks[i + 1]!.start, exprEnd),
-          start: t.start,
-        });
-        if (t.upper !== 'DEFAULT') blank(chars, t.start - start, exprEnd - start);
-        else blank(chars, t.start - start, exprEnd - start);
-      }
-      i = j - 1;
-      continue;
-    }
-    // FOREIGN KEY REFERENCES -> REFERENCES (column level)
-    if (t.upper === 'FOREIGN' && u(i + 1) === 'KEY' && u(i + 2) === 'REFERENCES') {
-      blank(chars, t.start - start, toks[i + 1]!.end - start);
-      i++;
-      continue;
-    }
-    // MAP<K, V> (type) and MAP[k, v, ...] (constructor) -> MAP(K, V) / MAP(k, v, ...)
-    if (t.upper === 'MAP' && (toks[i + 1]?.text === '<' || toks[i + 1]?.text === '[')) {
-      const open = toks[i + 1]!.text;
-      const close = open === '<' ? '>' : ']';
-      let d = 0;
-      for (let j = i + 1; j < toks.length; j++) {
-        const tj = toks[j]!;
-        if (tj.text === open) d++;
-        else if (tj.text === close && --d === 0) {
-          chars[toks[i + 1]!.start - start] = '(';
-          chars[tj.start - start] = ')';
-          break;
-        }
-      }
-      continue;
-    }
-    // T ARRAY -> T []
-    if (t.upper === 'ARRAY' && i > 0 && toks[i + 1]?.text !== '[' && toks[i + 1]?.text !== '(') {
-      const prev = toks[i - 1]!;
-      if (prev.kind === 'word' || prev.text === ')' || prev.text === '>') {
-        const off = t.start - start;
-        chars[off] = '[';
-        chars[off + 1] = ']';
-        for (let k = off + 2; k < t.end - start; k++) chars[k] = ' ';
-        continue;
-      }
-    }
-    // TABLE t as a table-function argument
-    if (t.upper === 'TABLE' && i > 0) {
-      const prev = toks[i - 1]!;
-      if ((prev.text === '(' || prev.text === ',' || prev.text === '=>') && toks[i + 1] && toks[i + 1]!.text !== '(') {
-        blank(chars, t.start - start, t.end - start);
-      }
-    }
-  }
   if (functionAt > 0) {
-    const f = createFunctionTexts(toks, chars, start, functionAt);
+    const f = createFunctionTexts(toks, r.chars, start, functionAt);
     if (typeof f === 'string') {
       errors.push({ message: f, offset: toks[functionAt]!.start });
       return undefined;
     }
     st.createFunction = f;
   }
-  st.text = chars.join('');
+  st.text = r.chars.join('');
   return st;
 }
+
+/** One statement being rewritten: its tokens, its text as characters (rewritten in place, same length), what is recorded. */
+interface Rewrite {
+  /** The program. */
+  text: string;
+  toks: Token[];
+  chars: string[];
+  /** The statement's offsets in the program (chars[0] is text[start]). */
+  start: number;
+  end: number;
+  st: PreStatement;
+  errors: PrepassError[];
+  /** The upper-cased text of token i ('' past the end). */
+  u: (i: number) => string;
+  isCreateTable: boolean;
+  /** Parenthesis depth at the token; in CREATE TABLE, where the current column definition starts (-1 before the list). */
+  depth: number;
+  colStartIdx: number;
+}
+
+/** Thrown by a rewrite that refuses the statement (its error recorded). */
+class StatementRefused extends Error {}
+
+/** `LATENESS view.column expression;`: recorded, not given to the parser. */
+function latenessStatement(text: string, toks: Token[], errors: PrepassError[], st: PreStatement): PreStatement | undefined {
+  const target: string[] = [];
+  let i = 1;
+  while (i < toks.length && (toks[i]!.kind === 'word' || toks[i]!.kind === 'qident')) {
+    target.push(toks[i]!.text);
+    if (toks[i + 1]?.upper === '.') i += 2;
+    else {
+      i++;
+      break;
+    }
+  }
+  if (target.length === 0 || i >= toks.length) {
+    errors.push({ message: 'LATENESS statement must be `LATENESS view.column expression`', offset: st.start });
+    return undefined;
+  }
+  st.lateness = { target, expr: text.slice(toks[i]!.start, st.end) };
+  st.text = '';
+  return st;
+}
+
+/**
+ * The head of a CREATE statement: `CREATE [OR REPLACE] TYPE` is read and recorded (not rewritten), a CREATE of
+ * what is not supported refused, `CREATE LOCAL VIEW` loses its LOCAL; else its tokens are rewritten.
+ */
+function createHead(r: Rewrite): 'recorded' | 'refused' | 'rewrite' {
+  const { toks, u, st, errors } = r;
+  let i = 1;
+  if (u(i) === 'OR' && u(i + 1) === 'REPLACE') i += 2;
+  if (u(i) === 'TYPE') {
+    try {
+      st.createType = readCreateType(toks, r.text);
+    } catch (e) {
+      if (!(e instanceof RowTypeSyntaxError)) throw e;
+      errors.push({ message: `CREATE TYPE: ${e.message}`, offset: e.offset });
+      return 'refused';
+    }
+    return 'recorded';
+  }
+  if (UNSUPPORTED_CREATE.has(u(i))) {
+    errors.push({ message: `CREATE ${u(i)} is not supported`, offset: toks[i]!.start });
+    return 'refused';
+  }
+  if (u(i) === 'LOCAL' && u(i + 1) === 'VIEW') {
+    st.local = true;
+    blank(r.chars, toks[i]!.start - r.start, toks[i]!.end - r.start);
+  }
+  return 'rewrite';
+}
+
+/**
+ * A rewrite at word token i: the index of the last token it took (the statement goes on after it), or undefined
+ * when it does not apply there (the next one is tried).
+ */
+type WordRewrite = (r: Rewrite, i: number) => number | undefined;
+
+/** Every token: parentheses and column commas tracked, each word given to the rewrites in this order. */
+function rewriteTokens(r: Rewrite): void {
+  const { toks } = r;
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i]!;
+    if (t.text === '(') {
+      r.depth++;
+      if (r.isCreateTable && r.depth === 1 && r.colStartIdx < 0) r.colStartIdx = i + 1;
+      continue;
+    }
+    if (t.text === ')') {
+      r.depth--;
+      continue;
+    }
+    if (r.isCreateTable && r.depth === 1 && t.text === ',') {
+      r.colStartIdx = i + 1;
+      continue;
+    }
+    if (t.kind !== 'word') continue;
+    for (const rewrite of WORD_REWRITES) {
+      const next = rewrite(r, i);
+      if (next !== undefined) {
+        i = next;
+        break;
+      }
+    }
+  }
+}
+
+/** A word the parser reserves, used as an identifier: a placeholder of the same length, recorded. */
+const reservedWord: WordRewrite = (r, i) => {
+  const t = r.toks[i]!;
+  if (!PARSER_RESERVED.has(t.upper) || KEYWORD_AFTER[t.upper]?.has(r.u(i - 1))) return undefined;
+  r.st.renamed ??= new Map();
+  const name = PLACEHOLDER_MARK + String(r.st.renamed.size).padStart(t.text.length - 1, '0');
+  if (name.length === t.text.length) {
+    r.st.renamed.set(name, t.text);
+    for (let k = 0; k < name.length; k++) r.chars[t.start - r.start + k] = name[k]!;
+  }
+  return i;
+};
+
+/** LEFT ASOF JOIN -> ASOF JOIN, where its MATCH_CONDITION is written recorded. */
+const leftAsofJoin: WordRewrite = (r, i) => {
+  const { toks, u, start } = r;
+  const t = toks[i]!;
+  if (t.upper !== 'LEFT' || u(i + 1) !== 'ASOF' || u(i + 2) !== 'JOIN') return undefined;
+  blank(r.chars, t.start - start, t.end - start);
+  let j = i + 3;
+  while (j < toks.length && u(j) !== 'MATCH_CONDITION') j++;
+  const from = toks[j + 1];
+  for (let d = 0, k = j + 1; from && k <= toks.length; k++) {
+    if (toks[k]?.text === '(') d++;
+    else if (toks[k]?.text === ')') d--;
+    else if (k === toks.length || (d === 0 && (u(k) === 'ON' || u(k) === 'USING'))) {
+      (r.st.leftAsof ??= []).push([from.start, toks[k]?.start ?? r.end]);
+      break;
+    }
+  }
+  return i;
+};
+
+/** MATCH_CONDITION cond ON ...: the parser wants the condition in parentheses (Feldera takes it without). */
+const matchCondition: WordRewrite = (r, i) => {
+  const { toks, u, chars, start } = r;
+  const t = toks[i]!;
+  if (t.upper !== 'MATCH_CONDITION' || !toks[i + 1] || toks[i + 1]!.text === '(') return undefined;
+  let j = i + 1;
+  for (let d = 0; j < toks.length; j++) {
+    if (toks[j]!.text === '(') d++;
+    else if (toks[j]!.text === ')') d--;
+    else if (d === 0 && (u(j) === 'ON' || u(j) === 'USING')) break;
+  }
+  const open = t.end - start;
+  const close = (toks[j]?.start ?? r.end) - start - 1;
+  if (/\s/.test(chars[open]!) && close > open && /\s/.test(chars[close]!)) {
+    chars[open] = '(';
+    chars[close] = ')';
+  }
+  return i;
+};
+
+/** BETWEEN ASYMMETRIC: the word blanked. */
+const betweenAsymmetric: WordRewrite = (r, i) => {
+  const t = r.toks[i]!;
+  if (t.upper !== 'ASYMMETRIC' || r.u(i - 1) !== 'BETWEEN') return undefined;
+  blank(r.chars, t.start - r.start, t.end - r.start);
+  return i;
+};
+
+/** BETWEEN SYMMETRIC a AND b -> BETWEEN SYMMETRIC(a)AND b (the adapter reads the marker call). */
+const betweenSymmetric: WordRewrite = (r, i) => {
+  const { toks, text, chars, start } = r;
+  const t = toks[i]!;
+  if (t.upper !== 'SYMMETRIC' || r.u(i - 1) !== 'BETWEEN' || !/\s/.test(text[t.end] ?? '')) return undefined;
+  let d = 0;
+  for (let j = i + 1; j < toks.length; j++) {
+    const tj = toks[j]!;
+    if (tj.text === '(') d++;
+    else if (tj.text === ')' && --d < 0) break;
+    else if (d === 0 && tj.upper === 'AND') {
+      if (/\s/.test(text[tj.start - 1] ?? '') && j > i + 1) {
+        chars[t.end - start] = '(';
+        chars[tj.start - 1 - start] = ')';
+      }
+      break;
+    }
+  }
+  return i;
+};
+
+/** (a - b) UNIT [TO UNIT] -> (a - b).UNIT[.TO.UNIT] (bind/interval-forms.ts reads the field accesses back). */
+const differenceUnit: WordRewrite = (r, i) => {
+  const { toks, u } = r;
+  const t = toks[i]!;
+  if (i === 0 || toks[i - 1]!.text !== ')' || !intervalUnit(t.upper) || !groupHasMinus(toks, i - 1)) return undefined;
+  const pairTo = u(i + 1) === 'TO' && intervalUnit(u(i + 2)) !== undefined;
+  if (!rewriteDifferenceUnit(r.st, r.chars, r.start, toks[i - 1]!, t, pairTo ? toks[i + 1] : undefined)) return undefined;
+  return pairTo ? i + 2 : i;
+};
+
+/** INTERVAL v.col UNIT (a qualified name, which the parser would end at its first part) -> INTERVAL(v.col)UNIT. */
+const qualifiedInterval: WordRewrite = (r, i) => {
+  const { toks, u, text } = r;
+  const t = toks[i]!;
+  if (t.upper !== 'INTERVAL' || toks[i + 1]?.kind !== 'word' || u(i + 2) !== '.') return undefined;
+  let j = i + 1;
+  while ((toks[j]?.kind === 'word' || toks[j]?.kind === 'qident') && u(j + 1) === '.') j += 2;
+  const unit = toks[j + 1];
+  if (!((toks[j]?.kind === 'word' || toks[j]?.kind === 'qident') && unit && intervalUnit(unit.upper) && /\s/.test(text[t.end] ?? '') && /\s/.test(text[unit.start - 1] ?? ''))) return undefined;
+  r.chars[t.end - r.start] = '(';
+  r.chars[unit.start - 1 - r.start] = ')';
+  return j;
+};
+
+/** A period predicate after a (start, end) pair -> the parser operator the adapter maps back (PERIOD_OPERATORS). */
+const periodPredicate: WordRewrite = (r, i) => {
+  const { toks, u, chars, start } = r;
+  const t = toks[i]!;
+  if (i === 0 || toks[i - 1]!.text !== ')') return undefined;
+  const two = t.upper === 'IMMEDIATELY' && (u(i + 1) === 'PRECEDES' || u(i + 1) === 'SUCCEEDS');
+  const op = PERIOD_OPERATORS[two ? `IMMEDIATELY ${u(i + 1)}` : t.upper];
+  if (op === undefined) return undefined;
+  const last = two ? toks[i + 1]! : t;
+  blank(chars, t.start - start, last.end - start);
+  for (let k = 0; k < op.length; k++) chars[t.start - start + k] = op[k]!;
+  return two ? i + 1 : i;
+};
+
+/** ROW(name type, ...) (an anonymous row type) -> a type name of the same length, its fields recorded. */
+const anonymousRowType: WordRewrite = (r, i) => {
+  const { toks, st, chars, start } = r;
+  if (!startsRowType(toks, i)) return undefined;
+  const reader = new TypeReader(toks, r.text, i + 1);
+  let fields: FieldSyntax[];
+  try {
+    fields = reader.fields();
+  } catch (e) {
+    if (!(e instanceof RowTypeSyntaxError)) throw e;
+    r.errors.push({ message: `ROW type: ${e.message}`, offset: e.offset });
+    throw new StatementRefused();
+  }
+  st.rowTypes ??= new Map();
+  const name = `_ROW${st.rowTypes.size}`;
+  st.rowTypes.set(name, fields);
+  const from = toks[i]!.start - start;
+  blank(chars, from, toks[reader.i - 1]!.end - start);
+  for (let k = 0; k < name.length; k++) chars[from + k] = name[k]!;
+  return reader.i - 1;
+};
+
+const ATTRIBUTE_END_WORDS = ['NOT', 'NULL', 'PRIMARY', 'LATENESS', 'WATERMARK', 'DEFAULT', 'FOREIGN', 'REFERENCES'];
+
+/** A column attribute in CREATE TABLE (LATENESS, WATERMARK, DEFAULT expression): blanked and recorded. */
+const columnAttribute: WordRewrite = (r, i) => {
+  const { toks } = r;
+  const t = toks[i]!;
+  if (!r.isCreateTable || r.depth !== 1 || (t.upper !== 'LATENESS' && t.upper !== 'WATERMARK' && t.upper !== 'DEFAULT') || r.colStartIdx < 0 || i <= r.colStartIdx) return undefined;
+  let j = i + 1;
+  let d = 0;
+  while (j < toks.length) {
+    const tj = toks[j]!;
+    if (tj.text === '(') d++;
+    else if (tj.text === ')') {
+      if (d === 0) break;
+      d--;
+    } else if (tj.text === ',' && d === 0) break;
+    else if (d === 0 && tj.kind === 'word' && ATTRIBUTE_END_WORDS.includes(tj.upper) && !(t.upper === 'DEFAULT' && j === i + 1)) break;
+    j++;
+  }
+  const exprEnd = toks[j - 1]!.end;
+  if (j > i + 1) {
+    r.st.columnAttrs.push({
+      column: toks[r.colStartIdx]!.text,
+      kind: t.upper as ColumnAttr['kind'],
+      expr: r.text.slice(toks[i + 1]!.start, exprEnd),
+      start: t.start,
+    });
+    blank(r.chars, t.start - r.start, exprEnd - r.start);
+  }
+  return j - 1;
+};
+
+/** FOREIGN KEY REFERENCES -> REFERENCES (column level). */
+const foreignKey: WordRewrite = (r, i) => {
+  const t = r.toks[i]!;
+  if (t.upper !== 'FOREIGN' || r.u(i + 1) !== 'KEY' || r.u(i + 2) !== 'REFERENCES') return undefined;
+  blank(r.chars, t.start - r.start, r.toks[i + 1]!.end - r.start);
+  return i + 1;
+};
+
+/** MAP<K, V> (type) and MAP[k, v, ...] (constructor) -> MAP(K, V) / MAP(k, v, ...). */
+const mapBrackets: WordRewrite = (r, i) => {
+  const { toks } = r;
+  if (toks[i]!.upper !== 'MAP' || (toks[i + 1]?.text !== '<' && toks[i + 1]?.text !== '[')) return undefined;
+  const open = toks[i + 1]!.text;
+  const close = open === '<' ? '>' : ']';
+  let d = 0;
+  for (let j = i + 1; j < toks.length; j++) {
+    const tj = toks[j]!;
+    if (tj.text === open) d++;
+    else if (tj.text === close && --d === 0) {
+      r.chars[toks[i + 1]!.start - r.start] = '(';
+      r.chars[tj.start - r.start] = ')';
+      break;
+    }
+  }
+  return i;
+};
+
+/** T ARRAY -> T [] (Calcite's postfix array type, also after MAP<K, V>). */
+const postfixArray: WordRewrite = (r, i) => {
+  const { toks, chars, start } = r;
+  const t = toks[i]!;
+  if (t.upper !== 'ARRAY' || i === 0 || toks[i + 1]?.text === '[' || toks[i + 1]?.text === '(') return undefined;
+  const prev = toks[i - 1]!;
+  if (prev.kind !== 'word' && prev.text !== ')' && prev.text !== '>') return undefined;
+  const off = t.start - start;
+  chars[off] = '[';
+  chars[off + 1] = ']';
+  for (let k = off + 2; k < t.end - start; k++) chars[k] = ' ';
+  return i;
+};
+
+/** TABLE t as a table-function argument (TUMBLE, HOP): TABLE blanked. */
+const tableArgument: WordRewrite = (r, i) => {
+  const { toks } = r;
+  const t = toks[i]!;
+  if (t.upper !== 'TABLE' || i === 0) return undefined;
+  const prev = toks[i - 1]!;
+  if ((prev.text !== '(' && prev.text !== ',' && prev.text !== '=>') || !toks[i + 1] || toks[i + 1]!.text === '(') return undefined;
+  blank(r.chars, t.start - r.start, t.end - r.start);
+  return i;
+};
+
+/** The rewrites of a word, in the order they are tried: the first that applies takes it. */
+const WORD_REWRITES: WordRewrite[] = [
+  reservedWord,
+  leftAsofJoin,
+  matchCondition,
+  betweenAsymmetric,
+  betweenSymmetric,
+  differenceUnit,
+  qualifiedInterval,
+  periodPredicate,
+  anonymousRowType,
+  columnAttribute,
+  foreignKey,
+  mapBrackets,
+  postfixArray,
+  tableArgument,
+];
 
 /** Whether the parenthesised group closed at toks[close] has a `-` at its top level (a difference). */
 function groupHasMinus(toks: Token[], close: number): boolean {

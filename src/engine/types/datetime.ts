@@ -117,11 +117,16 @@ export function readTimestamp(text: string): number | undefined {
   return days * MS_PER_DAY + ((h * 60 + mi) * 60 + s) * 1000 + ms - offset;
 }
 
-/** The value of `n` ASCII digits at code(at) .. code(at + n - 1), or -1 when one of them is not a digit. */
-function digitsAt(code: (i: number) => number, at: number, n: number): number {
+/** Character code i of a string, or byte i of a buffer (ASCII text either way). */
+function codeAt(src: string | Uint8Array, i: number): number {
+  return typeof src === 'string' ? src.charCodeAt(i) : src[i]!;
+}
+
+/** The value of the `n` ASCII digits at src[at .. at + n), or -1 when one of them is not a digit. */
+function digitsAt(src: string | Uint8Array, at: number, n: number): number {
   let v = 0;
   for (let i = at; i < at + n; i++) {
-    const d = code(i) - 48;
+    const d = codeAt(src, i) - 48;
     if (d < 0 || d > 9) return -1;
     v = v * 10 + d;
   }
@@ -130,31 +135,33 @@ function digitsAt(code: (i: number) => number, at: number, n: number): number {
 
 /**
  * A TIMESTAMP text in the plain shape clients send, 'YYYY-MM-DD HH:MM:SS' with an optional fraction of 1
- * to 9 digits and a year from 1000, read by hand (no regular expression, no Date) from its `n` character
- * codes (`code(i)`, i < n: a string's or a buffer's): the length of its start that is its output form
- * (formatTimestamp's text of the instant parseTimestamp reads: the fraction cut to milliseconds, trailing
- * zeros not written), or -1 for any other text (then parseTimestamp decides), an invalid date or time included.
+ * to 9 digits and a year from 1000, read by hand (no regular expression, no Date, no closure) from the `n`
+ * character codes of `src` from `from` on (a string's, or a buffer's bytes): the length of its start that is
+ * its output form (formatTimestamp's text of the instant parseTimestamp reads: the fraction cut to
+ * milliseconds, trailing zeros not written), or -1 for any other text (then parseTimestamp decides), an
+ * invalid date or time included.
  */
-export function plainTimestampLength(code: (i: number) => number, n: number): number {
+export function plainTimestampLength(src: string | Uint8Array, from: number, n: number): number {
   if (n !== 19 && (n < 21 || n > 29)) return -1;
-  if (code(4) !== 45 || code(7) !== 45 || code(10) !== 32 || code(13) !== 58 || code(16) !== 58) return -1;
-  const y = digitsAt(code, 0, 4);
-  const mo = digitsAt(code, 5, 2);
-  const d = digitsAt(code, 8, 2);
-  const h = digitsAt(code, 11, 2);
-  const mi = digitsAt(code, 14, 2);
-  const s = digitsAt(code, 17, 2);
+  const f = from;
+  if (codeAt(src, f + 4) !== 45 || codeAt(src, f + 7) !== 45 || codeAt(src, f + 10) !== 32 || codeAt(src, f + 13) !== 58 || codeAt(src, f + 16) !== 58) return -1;
+  const y = digitsAt(src, f, 4);
+  const mo = digitsAt(src, f + 5, 2);
+  const d = digitsAt(src, f + 8, 2);
+  const h = digitsAt(src, f + 11, 2);
+  const mi = digitsAt(src, f + 14, 2);
+  const s = digitsAt(src, f + 17, 2);
   if (y < 1000 || mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59) return -1;
   if (n === 19) return 19;
-  if (code(19) !== 46 || digitsAt(code, 20, n - 20) < 0) return -1;
+  if (codeAt(src, f + 19) !== 46 || digitsAt(src, f + 20, n - 20) < 0) return -1;
   let end = Math.min(n, 23);
-  while (end > 20 && code(end - 1) === 48) end--;
+  while (end > 20 && codeAt(src, f + end - 1) === 48) end--;
   return end === 20 ? 19 : end;
 }
 
 /** plainTimestampLength of a string: its output form, or undefined. */
 export function plainTimestampText(text: string): string | undefined {
-  const n = plainTimestampLength((i) => text.charCodeAt(i), text.length);
+  const n = plainTimestampLength(text, 0, text.length);
   return n < 0 ? undefined : n === text.length ? text : text.slice(0, n);
 }
 

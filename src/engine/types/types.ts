@@ -105,18 +105,6 @@ export function intResultKind(a: TypeKind, b: TypeKind): TypeKind {
   return UNSIGNED_KINDS.has(b) ? b : a;
 }
 
-/** Integer ranges as numbers (BIGINT's rounded): for rough checks only; the exact bounds and checks are in int64.ts. */
-export const INT_RANGE: Record<string, [number, number]> = {
-  TINYINT: [-128, 127],
-  SMALLINT: [-32768, 32767],
-  INTEGER: [-2147483648, 2147483647],
-  BIGINT: [Number.MIN_SAFE_INTEGER * 1024, Number.MAX_SAFE_INTEGER * 1024],
-  UTINYINT: [0, 255],
-  USMALLINT: [0, 65535],
-  UINTEGER: [0, 4294967295],
-  UBIGINT: [0, Number.MAX_SAFE_INTEGER * 2048],
-};
-
 /** Precision of an integer type when seen as a DECIMAL. */
 export function intDigits(t: SqlType): number {
   switch (t.kind) {

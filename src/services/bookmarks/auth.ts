@@ -8,6 +8,7 @@ import { HttpError, unauthenticated } from './errors.js';
 import type { RateLimiter } from './rate-limit.js';
 import { isoMicro } from './time.js';
 import { AuthThrottle } from '../auth-throttle.js';
+import { bearerCredential } from '../kit/credentials.js';
 
 /**
  * Token lookups, remembered until the database is changed by another connection (the admin CLI on the data
@@ -53,20 +54,17 @@ export function authenticate(db: DB, authorization: string | undefined, guestAcc
     if (guestAccess) return { kind: 'guest', key: `guest:${ip}` };
     throw unauthenticated();
   }
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-  if (!m) throw unauthenticated();
+  const token = bearerCredential(authorization);
+  if (token === undefined) throw unauthenticated();
   let cache = caches.get(db);
   if (!cache) caches.set(db, (cache = new TokenCache()));
-  const caller = cache.lookup(db, m[1]!);
+  const caller = cache.lookup(db, token);
   if (!caller) throw unauthenticated();
   return caller;
 }
 
 /** The token id of a `<id>|<secret>` token: the prefix failed guesses are also counted by (auth-throttle.ts). */
 export const tokenPrefix = (token: string): string | undefined => /^(\d{1,18})\|/.exec(token)?.[1];
-
-/** The credential a request presents (the Bearer value), if any. */
-const presented = (authorization: string | undefined): string | undefined => (authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] : undefined);
 
 /**
  * Authenticates every API request and counts it against its token's limit: v1's routes and the rest (v2)
@@ -77,7 +75,7 @@ export function makeAuthHook(db: DB, limiters: { v1: RateLimiter; v2: RateLimite
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const url = req.routeOptions.url;
     if (!url || url === '/api/version' || url === '/openapi.json' || url === '/api/*') return;
-    const credential = presented(req.headers.authorization);
+    const credential = bearerCredential(req.headers.authorization);
     const wait = throttle.check(req.ip, credential);
     if (wait !== null) throw new HttpError(429, { message: 'Too Many Attempts.' }, { 'Retry-After': String(wait) });
     let caller: Caller;

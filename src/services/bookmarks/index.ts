@@ -18,7 +18,9 @@ import { LinkChecker } from './checker.js';
 import { fetchMeta } from './metadata.js';
 import { effectiveFetchPolicy, policyDispatcher } from '../net/fetch-policy.js';
 import type { Deps } from './deps.js';
-import { errorHandler, installParsers, notFoundRoutes, trackRoutes } from './http.js';
+import { installParsers } from './body-parsers.js';
+import { renderError } from './render-error.js';
+import { fallbackRoute, trackRoutes } from './routes/fallback.js';
 import { makeAuthHook, tokenPrefix } from './auth.js';
 import { AuthThrottle } from '../auth-throttle.js';
 import { registerRoutes } from './routes/index.js';
@@ -82,7 +84,7 @@ const service: ServiceModule = {
     app.setErrorHandler((err, req, reply) => {
       const fault = guard.fault(err);
       if (fault) return reply.code(fault.status).send({ message: fault.message, error: fault.code });
-      return errorHandler(err as Parameters<typeof errorHandler>[0], req, reply);
+      return renderError(err as Parameters<typeof renderError>[0], req, reply);
     });
     watchWrites(app, guard);
     app.decorateRequest('bmCaller', null);
@@ -107,7 +109,7 @@ const service: ServiceModule = {
     }));
     app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     registerRoutes(app, deps);
-    notFoundRoutes(app, known);
+    fallbackRoute(app, known);
 
     let closed = false;
 

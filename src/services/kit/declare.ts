@@ -16,6 +16,8 @@
  * `collect` does the same into a caller's Problems without throwing (but for `precheck`), so an action can add
  * the problems only it can see (a database rule) and answer all of them at once; with a `prefix` (`models.0.`)
  * each field is named and reported as `prefix + name`. Its value is complete only when no problem was added.
+ * `alsoDocuments` lists in a declaration's schema the fields of declarations its handler checks later (a real
+ * system that reads its query in stages, each after an answer that may come first).
  */
 import { Problems } from './errors.js';
 
@@ -136,4 +138,13 @@ export function objectOf<F extends Fields>(fields: F, rules: ObjectRules<Infer<F
     },
   };
   return declared;
+}
+
+/**
+ * `first`, whose schema also lists the properties of `later`: declarations the handler checks after it, in the
+ * order the real system reads them, so that the route's OpenAPI entry names every parameter it reads.
+ */
+export function alsoDocuments<T>(first: Declared<T>, ...later: Declared<unknown>[]): Declared<T> {
+  const properties = Object.assign({}, ...[first, ...later].map((d) => d.schema.properties as JsonSchema | undefined));
+  return { schema: { ...first.schema, properties }, check: (input) => first.check(input), collect: (input, problems, prefix) => first.collect(input, problems, prefix) };
 }

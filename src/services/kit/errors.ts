@@ -50,6 +50,12 @@ export class Problems {
     return field === undefined ? Object.keys(this.errors).length > 0 : field in this.errors;
   }
 
+  /** The first problem found: its field and its first message. */
+  first(): { field: string; message: string } | undefined {
+    const [field, messages] = Object.entries(this.errors)[0] ?? [];
+    return field === undefined ? undefined : { field, message: messages![0]! };
+  }
+
   throwIfAny(): void {
     if (this.has()) throw new ValidationError(this.errors);
   }

@@ -13,7 +13,8 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { bearerToken, cookieValue, sendError } from './http-util.js';
+import { sendError } from './errors.js';
+import { bearerCredential, cookieValue } from '../kit/credentials.js';
 import type { Notifier } from './service.js';
 import type { Delivery, DeliveryStatus, Webhook } from './store/index.js';
 import { DELIVERY_STATUSES } from './store/index.js';
@@ -213,13 +214,14 @@ function dashboardRoutes(app: FastifyInstance, notifier: Notifier, isValidKey: (
     throttle.succeeded(credential);
     return true;
   };
-  const authorized = (req: FastifyRequest, reply: FastifyReply): boolean => admit(req, reply, bearerToken(req) ?? cookieValue(req, DASHBOARD_COOKIE), isValidKey);
+  const authorized = (req: FastifyRequest, reply: FastifyReply): boolean =>
+    admit(req, reply, bearerCredential(req.headers.authorization) ?? cookieValue(req.headers.cookie, DASHBOARD_COOKIE), isValidKey);
   // CSRF tokens: HMAC of the session cookie under a secret of this server run
   const csrfSecret = randomBytes(32);
   const csrfFor = (cookie: string) => createHmac('sha256', csrfSecret).update(cookie).digest('base64url');
   const csrfOk = (req: FastifyRequest): boolean => {
-    if (bearerToken(req) !== undefined) return true;
-    const cookie = cookieValue(req, DASHBOARD_COOKIE);
+    if (bearerCredential(req.headers.authorization) !== undefined) return true;
+    const cookie = cookieValue(req.headers.cookie, DASHBOARD_COOKIE);
     const sent = (req.body as Record<string, unknown> | undefined)?.csrf;
     if (cookie === undefined || typeof sent !== 'string') return false;
     const want = Buffer.from(csrfFor(cookie));
@@ -230,7 +232,7 @@ function dashboardRoutes(app: FastifyInstance, notifier: Notifier, isValidKey: (
 
   // a one-time link: the API key as a Bearer header in, a code good for one use out
   app.post('/dashboard/links', async (req, reply) => {
-    const key = bearerToken(req);
+    const key = bearerCredential(req.headers.authorization);
     const refuse = (r: FastifyReply) => sendError(r, 401, 'unauthorized', 'send the API key as Authorization: Bearer <key> to make a dashboard link');
     if (!admit(req, reply, key, isValidKey, refuse)) return reply;
     const { code, expiresAt } = codes.issue(key!);
@@ -275,7 +277,7 @@ function dashboardRoutes(app: FastifyInstance, notifier: Notifier, isValidKey: (
       .send(
         renderDashboard(page.data, notifier.store.countsByStatus(), {
           base,
-          csrf: bearerToken(req) === undefined ? csrfFor(cookieValue(req, DASHBOARD_COOKIE) ?? '') : '',
+          csrf: bearerCredential(req.headers.authorization) === undefined ? csrfFor(cookieValue(req.headers.cookie, DASHBOARD_COOKIE) ?? '') : '',
           status,
           flash,
           total: page.total,

@@ -13,7 +13,8 @@ import { guardLog, StoreGuard, storeOpenOptions, watchWrites } from '../store-gu
 import type { ServiceHandle, ServiceModule } from '../types.js';
 import { retryScaleProblem } from '../../webhooks/schedule.js';
 import { registerDashboard } from './dashboard.js';
-import { installParsers, sendError } from './http-util.js';
+import { installParsers } from './body-parsers.js';
+import { installErrorHandler, sendError } from './errors.js';
 import { registerApi } from './routes.js';
 import { Notifier } from './service.js';
 import { effectiveFetchPolicy } from '../net/fetch-policy.js';
@@ -72,7 +73,8 @@ const service: ServiceModule = {
       }
     });
 
-    installParsers(app, (err) => guard.fault(err));
+    installParsers(app);
+    installErrorHandler(app, (err) => guard.fault(err));
     watchWrites(app, guard);
     // wrong keys are throttled per client address and per key prefix (the shown `ntf_xxxx`), API and dashboard together
     const throttle = new AuthThrottle({ failuresPerMinute: ctx.options.authFailuresPerMinute, prefixOf: (k) => (k.startsWith('ntf_') ? maskApiKey(k) : undefined) });

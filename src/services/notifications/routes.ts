@@ -16,7 +16,8 @@
  * Every route needs `Authorization: Bearer <api key>`.
  */
 import type { FastifyInstance } from 'fastify';
-import { bearerToken, sendError, tooManyFailures } from './http-util.js';
+import { sendError, tooManyFailures } from './errors.js';
+import { bearerCredential } from '../kit/credentials.js';
 import { AuthThrottle } from '../auth-throttle.js';
 import { DEFAULT_CAPS } from '../limits.js';
 import type { Notifier } from './service.js';
@@ -31,7 +32,7 @@ export function registerApi(app: FastifyInstance, notifier: Notifier, isValidKey
 
   app.register(async (api) => {
     api.addHook('onRequest', async (req, reply) => {
-      const key = bearerToken(req);
+      const key = bearerCredential(req.headers.authorization);
       if (!key) {
         return sendError(reply, 401, 'unauthorized', 'missing API key: send Authorization: Bearer <key> (ops serve writes it to the local profile)');
       }

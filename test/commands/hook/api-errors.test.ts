@@ -31,12 +31,18 @@ describe('ops hook: API errors', () => {
 
 describe('ops hook redeliver', () => {
   it('queues every given delivery it can, then reports the ones refused (exit 1)', async () => {
-    s = await buildServiceApp(service, {}); // not listening: deliveries stay pending
+    s = await buildServiceApp(service, {}); // not listening yet: the delivery waits, unattempted
     const key = (await s.handle.localCredentials!()).notifyApiKey!;
     const headers = { authorization: `Bearer ${key}` };
     await s.app.inject({ method: 'POST', url: '/notify/v1/webhooks', payload: { url: 'http://127.0.0.1:9/', events: ['*'], secret: 'x' }, headers });
     const { deliveries } = (await s.app.inject({ method: 'POST', url: '/notify/v1/events/trigger', payload: { type: 'tag.created' }, headers })).json();
     const base = await s.listen();
+    // listening starts the worker, whose first attempt (refused at once) is refused a redelivery while in flight:
+    // wait until it is over (the next retry is seconds away), so the redelivery below meets a delivery at rest
+    for (let at = Date.now(); Date.now() - at < 20_000; await new Promise((r) => setTimeout(r, 10))) {
+      const d = (await s.app.inject({ method: 'GET', url: `/notify/v1/deliveries/${deliveries[0]}`, headers })).json<{ attemptCount: number }>();
+      if (d.attemptCount >= 1) break;
+    }
     const env = { OPS_CONFIG_DIR: tempDir(), XDG_STATE_HOME: tempDir(), OPS_NOTIFY_URL: `${base}/notify`, OPS_NOTIFY_API_KEY: key };
     const io = memoryIo({ env });
     const { runHookRedeliver } = await import('../../../src/commands/hook/deliveries.js');

@@ -2,7 +2,7 @@
 // formatTimestamp(parseTimestamp(text)) for every text it takes, and undefined (the general way decides) for the rest.
 import { describe, expect, it } from 'vitest';
 import { compile } from '../../../src/engine/index.js';
-import { formatTimestamp, parseTimestamp, plainTimestampText } from '../../../src/engine/types/datetime.js';
+import { formatTimestamp, parseTimestamp, plainTimestampLength, plainTimestampText } from '../../../src/engine/types/datetime.js';
 
 const general = (text: string): string | undefined => {
   const ms = parseTimestamp(text);
@@ -77,6 +77,9 @@ describe('plainTimestampText', () => {
       const plain = plainTimestampText(text);
       if (plain !== undefined) expect(plain, text).toBe(general(text));
       else if (Number(y) >= 1000) expect(general(text), text).toBeUndefined();
+      // the same text read as bytes in the middle of a buffer (as the JSON fast path reads it) gives the same length
+      const bytes = Buffer.from(`{"ts": "${text}"}`, 'latin1');
+      expect(plainTimestampLength(bytes, 8, text.length), text).toBe(plain === undefined ? -1 : plain.length);
     }
   });
 

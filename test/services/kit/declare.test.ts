@@ -1,6 +1,6 @@
 /** services/kit/declare.ts: one declaration gives the checker (order of problems, defaults), the value and the schema. */
 import { describe, expect, it } from 'vitest';
-import { field, objectOf, optional, withDefault } from '../../../src/services/kit/declare.js';
+import { alsoDocuments, field, objectOf, optional, withDefault } from '../../../src/services/kit/declare.js';
 import { Problems, ValidationError } from '../../../src/services/kit/errors.js';
 
 const name = field<string>({ type: 'string', minLength: 1 }, (v, fail) => (typeof v === 'string' && v !== '' ? v : fail('must be a name')));
@@ -94,5 +94,26 @@ describe('objectOf', () => {
       required: ['name'],
       additionalProperties: false,
     });
+  });
+
+  it('Problems.first names the first field found and its first message', () => {
+    const problems = new Problems();
+    expect(problems.first()).toBeUndefined();
+    shape.collect({ name: '', size: 'x', page: 'y' }, problems);
+    expect(problems.first()).toEqual({ field: 'name', message: 'must be a name' });
+  });
+});
+
+describe('alsoDocuments', () => {
+  const later = objectOf({ size: optional(size) });
+  const first = alsoDocuments(objectOf({ name }), later);
+
+  it('checks as the first declaration alone', () => {
+    expect(first.check({ name: 'a', size: 'not checked here' })).toEqual({ name: 'a' });
+    expect(() => first.check({})).toThrow(ValidationError);
+  });
+
+  it("lists the later declarations' fields in its schema", () => {
+    expect(first.schema).toEqual({ type: 'object', properties: { name: { type: 'string', minLength: 1 }, size: { type: 'integer' } }, required: ['name'] });
   });
 });

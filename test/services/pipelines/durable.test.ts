@@ -15,7 +15,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { createCompiled, ingest, snapshot, startRunning, startSvc, waitFor, type Svc } from './helpers.js';
 
 const SQL = `CREATE TABLE t (id BIGINT NOT NULL, k INT, v BIGINT) WITH ('materialized' = 'true');
@@ -49,6 +49,23 @@ function smallDisk(dir: string, size: string): string | null {
 afterEach(async () => {
   for (const s of open.splice(0)) await s.close().catch(() => {});
 });
+
+/**
+ * One server for the tests that neither restart it nor need a data dir of their own: each uses a pipeline
+ * of its own name, shut down at its end (a server and its compiler's process per test were a good part of
+ * this file's CPU time).
+ */
+let shared: Promise<Svc> | undefined;
+const sharedServer = () => (shared ??= startSvc({ pipelineApi: 'current' }, { dataDir: mkdtempSync(join(tmpdir(), 'ops-durable-shared-')) }));
+afterAll(async () => {
+  if (shared) await (await shared).close();
+});
+
+/** Stops a pipeline of the shared server, discarding its state (its test is over, whatever its outcome). */
+async function release(svc: Svc, name: string): Promise<void> {
+  await svc.call('POST', `/v0/pipelines/${name}/stop?force=true`).catch(() => {});
+  await waitFor(async () => ['Stopped', 'Failed'].includes((await statusOf(svc, name)).deployment_status), `${name} stopped`).catch(() => {});
+}
 
 async function serve(dataDir: string, options: Record<string, unknown> = {}): Promise<Svc> {
   const svc = await startSvc({ pipelineApi: 'current', ...options }, { dataDir });
@@ -112,11 +129,12 @@ describe('durable pipelines', () => {
   });
 
   it('kill -9 of the pipeline process while clients ingest: it runs again, every acknowledged row there once', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'ops-durable-kill-'));
-    const a = await serve(dataDir);
-    await createCompiled(a, 'p', SQL);
+    const a = await sharedServer();
+    const NAME = 'killed';
+    onTestFinished(() => release(a, NAME));
+    await createCompiled(a, NAME, SQL);
     const before = children();
-    await startRunning(a, 'p');
+    await startRunning(a, NAME);
     const pid = await waitFor(() => [...children()].find((c) => !before.has(c)), 'the pipeline process');
     const acked = new Set<number>();
     let next = 0;
@@ -125,7 +143,7 @@ describe('durable pipelines', () => {
       while (!stop) {
         const from = next;
         next += 50;
-        const r = await ingest(a, 'p', 't', 'format=json', rows(from, 50)).catch(() => null);
+        const r = await ingest(a, NAME, 't', 'format=json', rows(from, 50)).catch(() => null);
         if (r?.status === 200) for (let i = from; i < from + 50; i++) acked.add(i);
       }
     };
@@ -137,105 +155,108 @@ describe('durable pipelines', () => {
     await Promise.all(clients);
     // started again from its storage by itself
     await waitFor(async () => {
-      const p = await statusOf(a);
+      const p = await statusOf(a, NAME);
       return p.deployment_status === 'Running' && p.deployment_id !== null ? p : undefined;
     }, 'the pipeline running again');
-    const ids = await idsOf(a);
+    const ids = await idsOf(a, NAME);
     for (const id of acked) expect(ids.has(id), `acknowledged row ${id}`).toBe(true);
-    expect((await snapshot(a, 'p', 'dup')).json_data).toEqual([]);
-    const t = await total(a);
+    expect((await snapshot(a, NAME, 'dup')).json_data).toEqual([]);
+    const t = await total(a, NAME);
     expect(t.n).toBe(ids.size);
-    const logs = (await a.call('GET', '/v0/pipelines/p/logs')).text;
+    const logs = (await a.call('GET', `/v0/pipelines/${NAME}/logs`)).text;
     expect(logs).toMatch(/started again from its checkpoint and input log/);
   });
 
   it('/stop keeps the state for /start, /stop?force=true and /shutdown discard it, /checkpoint reports its sequence number', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'ops-durable-stop-'));
-    const a = await serve(dataDir);
-    await createCompiled(a, 'p', SQL);
-    await startRunning(a, 'p');
-    expect((await ingest(a, 'p', 't', 'format=json', rows(0, 100))).status).toBe(200);
-    const cp = await a.call('POST', '/v0/pipelines/p/checkpoint');
+    const a = await sharedServer();
+    const NAME = 'stopped';
+    onTestFinished(() => release(a, NAME));
+    await createCompiled(a, NAME, SQL);
+    await startRunning(a, NAME);
+    expect((await ingest(a, NAME, 't', 'format=json', rows(0, 100))).status).toBe(200);
+    const cp = await a.call('POST', `/v0/pipelines/${NAME}/checkpoint`);
     expect(cp.status).toBe(200);
     expect(cp.json).toEqual({ checkpoint_sequence_number: 0, incarnation_uuid: expect.any(String) });
-    await waitFor(async () => (await a.call('GET', '/v0/pipelines/p/checkpoint_status')).json.success === 0, 'checkpoint 0 written');
-    const list = (await a.call('GET', '/v0/pipelines/p/checkpoints')).json;
+    await waitFor(async () => (await a.call('GET', `/v0/pipelines/${NAME}/checkpoint_status`)).json.success === 0, 'checkpoint 0 written');
+    const list = (await a.call('GET', `/v0/pipelines/${NAME}/checkpoints`)).json;
     expect(list.at(-1)).toMatchObject({ uuid: expect.any(String), steps: expect.any(Number), processed_records: 100 });
 
-    expect((await a.call('POST', '/v0/pipelines/p/stop')).status).toBe(202);
-    await waitFor(async () => (await statusOf(a)).deployment_status === 'Stopped', 'stopped');
-    expect((await statusOf(a)).storage_status).toBe('InUse');
-    await startRunning(a, 'p');
-    await running(a);
-    expect(await total(a)).toEqual({ n: 100, s: sum(100) });
+    expect((await a.call('POST', `/v0/pipelines/${NAME}/stop`)).status).toBe(202);
+    await waitFor(async () => (await statusOf(a, NAME)).deployment_status === 'Stopped', 'stopped');
+    expect((await statusOf(a, NAME)).storage_status).toBe('InUse');
+    await startRunning(a, NAME);
+    await running(a, NAME);
+    expect(await total(a, NAME)).toEqual({ n: 100, s: sum(100) });
 
-    expect((await a.call('POST', '/v0/pipelines/p/stop?force=true')).status).toBe(202);
-    await waitFor(async () => (await statusOf(a)).deployment_status === 'Stopped', 'stopped');
-    expect((await statusOf(a)).storage_status).toBe('Cleared');
-    await startRunning(a, 'p');
-    await running(a);
-    expect(await total(a)).toEqual({ n: 0, s: null });
+    expect((await a.call('POST', `/v0/pipelines/${NAME}/stop?force=true`)).status).toBe(202);
+    await waitFor(async () => (await statusOf(a, NAME)).deployment_status === 'Stopped', 'stopped');
+    expect((await statusOf(a, NAME)).storage_status).toBe('Cleared');
+    await startRunning(a, NAME);
+    await running(a, NAME);
+    expect(await total(a, NAME)).toEqual({ n: 0, s: null });
 
-    expect((await ingest(a, 'p', 't', 'format=json', rows(0, 10))).status).toBe(200);
-    expect((await a.call('POST', '/v0/pipelines/p/shutdown')).status).toBe(202);
-    await waitFor(async () => (await statusOf(a)).deployment_status === 'Stopped', 'stopped');
-    await startRunning(a, 'p');
-    await running(a);
-    expect(await total(a)).toEqual({ n: 0, s: null });
+    expect((await ingest(a, NAME, 't', 'format=json', rows(0, 10))).status).toBe(200);
+    expect((await a.call('POST', `/v0/pipelines/${NAME}/shutdown`)).status).toBe(202);
+    await waitFor(async () => (await statusOf(a, NAME)).deployment_status === 'Stopped', 'stopped');
+    await startRunning(a, NAME);
+    await running(a, NAME);
+    expect(await total(a, NAME)).toEqual({ n: 0, s: null });
 
     // /clear deletes what a /stop kept
-    expect((await ingest(a, 'p', 't', 'format=json', rows(0, 10))).status).toBe(200);
-    expect((await a.call('POST', '/v0/pipelines/p/stop')).status).toBe(202);
-    await waitFor(async () => (await statusOf(a)).deployment_status === 'Stopped', 'stopped');
-    expect((await a.call('POST', '/v0/pipelines/p/clear')).status).toBe(202);
-    expect((await statusOf(a)).storage_status).toBe('Cleared');
+    expect((await ingest(a, NAME, 't', 'format=json', rows(0, 10))).status).toBe(200);
+    expect((await a.call('POST', `/v0/pipelines/${NAME}/stop`)).status).toBe(202);
+    await waitFor(async () => (await statusOf(a, NAME)).deployment_status === 'Stopped', 'stopped');
+    expect((await a.call('POST', `/v0/pipelines/${NAME}/clear`)).status).toBe(202);
+    expect((await statusOf(a, NAME)).storage_status).toBe('Cleared');
   });
 
   it('a committed transaction survives kill -9 whole, an uncommitted one not at all', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'ops-durable-txn-'));
-    const a = await serve(dataDir);
-    await createCompiled(a, 'p', SQL);
+    const a = await sharedServer();
+    const NAME = 'txn';
+    onTestFinished(() => release(a, NAME));
+    await createCompiled(a, NAME, SQL);
     const before = children();
-    await startRunning(a, 'p');
+    await startRunning(a, NAME);
     const pid = await waitFor(() => [...children()].find((c) => !before.has(c)), 'the pipeline process');
-    expect((await a.call('POST', '/v0/pipelines/p/start_transaction')).status).toBe(200);
-    expect((await ingest(a, 'p', 't', 'format=json', rows(0, 20))).status).toBe(200);
-    expect((await ingest(a, 'p', 't', 'format=json', rows(20, 20))).status).toBe(200);
-    expect((await a.call('POST', '/v0/pipelines/p/commit_transaction')).status).toBe(200);
-    expect((await a.call('POST', '/v0/pipelines/p/start_transaction')).status).toBe(200);
-    expect((await ingest(a, 'p', 't', 'format=json', rows(100, 5))).status).toBe(200);
+    expect((await a.call('POST', `/v0/pipelines/${NAME}/start_transaction`)).status).toBe(200);
+    expect((await ingest(a, NAME, 't', 'format=json', rows(0, 20))).status).toBe(200);
+    expect((await ingest(a, NAME, 't', 'format=json', rows(20, 20))).status).toBe(200);
+    expect((await a.call('POST', `/v0/pipelines/${NAME}/commit_transaction`)).status).toBe(200);
+    expect((await a.call('POST', `/v0/pipelines/${NAME}/start_transaction`)).status).toBe(200);
+    expect((await ingest(a, NAME, 't', 'format=json', rows(100, 5))).status).toBe(200);
     process.kill(pid, 'SIGKILL');
     await waitFor(async () => {
-      const p = await statusOf(a);
-      return p.deployment_status === 'Running' && (await a.call('GET', '/v0/pipelines/p/stats')).json?.global_metrics ? p : undefined;
+      const p = await statusOf(a, NAME);
+      return p.deployment_status === 'Running' && (await a.call('GET', `/v0/pipelines/${NAME}/stats`)).json?.global_metrics ? p : undefined;
     }, 'running again');
-    await waitFor(async () => (await total(a).catch(() => null))?.n === 40, 'the committed rows').catch(async (err) => {
-      throw new Error(`${err.message}: ${JSON.stringify(await total(a).catch((e) => String(e)))}\n${(await a.call('GET', '/v0/pipelines/p/logs')).text}`);
+    await waitFor(async () => (await total(a, NAME).catch(() => null))?.n === 40, 'the committed rows').catch(async (err) => {
+      throw new Error(`${err.message}: ${JSON.stringify(await total(a, NAME).catch((e) => String(e)))}\n${(await a.call('GET', `/v0/pipelines/${NAME}/logs`)).text}`);
     });
-    expect(await total(a)).toEqual({ n: 40, s: sum(40) });
+    expect(await total(a, NAME)).toEqual({ n: 40, s: sum(40) });
   });
 
   it('a transaction open across a checkpoint and committed after it is replayed whole after kill -9', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'ops-durable-txn-cp-'));
-    const a = await serve(dataDir);
-    await createCompiled(a, 'p', SQL);
+    const a = await sharedServer();
+    const NAME = 'txncp';
+    onTestFinished(() => release(a, NAME));
+    await createCompiled(a, NAME, SQL);
     const before = children();
-    await startRunning(a, 'p');
+    await startRunning(a, NAME);
     const pid = await waitFor(() => [...children()].find((c) => !before.has(c)), 'the pipeline process');
-    expect((await ingest(a, 'p', 't', 'format=json', rows(0, 10))).status).toBe(200);
-    expect((await a.call('POST', '/v0/pipelines/p/start_transaction')).status).toBe(200);
-    expect((await ingest(a, 'p', 't', 'format=json', rows(10, 10))).status).toBe(200);
-    expect((await a.call('POST', '/v0/pipelines/p/checkpoint')).status).toBe(200);
-    await waitFor(async () => (await a.call('GET', '/v0/pipelines/p/checkpoint_status')).json.success === 0, 'checkpoint written');
-    expect((await ingest(a, 'p', 't', 'format=json', rows(20, 10))).status).toBe(200);
-    expect((await a.call('POST', '/v0/pipelines/p/commit_transaction')).status).toBe(200);
-    expect(await total(a)).toEqual({ n: 30, s: sum(30) });
+    expect((await ingest(a, NAME, 't', 'format=json', rows(0, 10))).status).toBe(200);
+    expect((await a.call('POST', `/v0/pipelines/${NAME}/start_transaction`)).status).toBe(200);
+    expect((await ingest(a, NAME, 't', 'format=json', rows(10, 10))).status).toBe(200);
+    expect((await a.call('POST', `/v0/pipelines/${NAME}/checkpoint`)).status).toBe(200);
+    await waitFor(async () => (await a.call('GET', `/v0/pipelines/${NAME}/checkpoint_status`)).json.success === 0, 'checkpoint written');
+    expect((await ingest(a, NAME, 't', 'format=json', rows(20, 10))).status).toBe(200);
+    expect((await a.call('POST', `/v0/pipelines/${NAME}/commit_transaction`)).status).toBe(200);
+    expect(await total(a, NAME)).toEqual({ n: 30, s: sum(30) });
     process.kill(pid, 'SIGKILL');
-    await waitFor(async () => /started again from its checkpoint/.test((await a.call('GET', '/v0/pipelines/p/logs')).text), 'the restart');
-    await waitFor(async () => (await total(a).catch(() => null))?.n === 30, 'all three requests after the restart');
-    expect(await total(a)).toEqual({ n: 30, s: sum(30) });
-    expect((await a.call('GET', '/v0/pipelines/p/logs')).text).toMatch(/resumed from checkpoint .* then replayed 1 step/);
-    expect((await snapshot(a, 'p', 'dup')).json_data).toEqual([]);
+    await waitFor(async () => /started again from its checkpoint/.test((await a.call('GET', `/v0/pipelines/${NAME}/logs`)).text), 'the restart');
+    await waitFor(async () => (await total(a, NAME).catch(() => null))?.n === 30, 'all three requests after the restart');
+    expect(await total(a, NAME)).toEqual({ n: 30, s: sum(30) });
+    expect((await a.call('GET', `/v0/pipelines/${NAME}/logs`)).text).toMatch(/resumed from checkpoint .* then replayed 1 step/);
+    expect((await snapshot(a, NAME, 'dup')).json_data).toEqual([]);
   });
 
   it('a damaged newest checkpoint is passed over for the one before it, and the log replays the rest', async () => {
@@ -266,20 +287,21 @@ describe('durable pipelines', () => {
   });
 
   it('a program changed since the checkpoint starts empty, and says why', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'ops-durable-changed-'));
-    const a = await serve(dataDir);
-    await createCompiled(a, 'p', SQL);
-    await startRunning(a, 'p');
-    expect((await ingest(a, 'p', 't', 'format=json', rows(0, 10))).status).toBe(200);
-    expect((await a.call('POST', '/v0/pipelines/p/stop')).status).toBe(202);
-    await waitFor(async () => (await statusOf(a)).deployment_status === 'Stopped', 'stopped');
-    const patched = await a.call('PATCH', '/v0/pipelines/p', { program_code: SQL + '\nCREATE MATERIALIZED VIEW big AS SELECT * FROM t WHERE v > 10;' });
+    const a = await sharedServer();
+    const NAME = 'changed';
+    onTestFinished(() => release(a, NAME));
+    await createCompiled(a, NAME, SQL);
+    await startRunning(a, NAME);
+    expect((await ingest(a, NAME, 't', 'format=json', rows(0, 10))).status).toBe(200);
+    expect((await a.call('POST', `/v0/pipelines/${NAME}/stop`)).status).toBe(202);
+    await waitFor(async () => (await statusOf(a, NAME)).deployment_status === 'Stopped', 'stopped');
+    const patched = await a.call('PATCH', `/v0/pipelines/${NAME}`, { program_code: SQL + '\nCREATE MATERIALIZED VIEW big AS SELECT * FROM t WHERE v > 10;' });
     expect(patched.status).toBe(200);
-    await waitFor(async () => (await statusOf(a)).program_status === 'Success', 'compiled');
-    await startRunning(a, 'p');
-    await running(a);
-    expect(await total(a)).toEqual({ n: 0, s: null });
-    expect((await a.call('GET', '/v0/pipelines/p/logs')).text).toMatch(/stored state not resumed: the program changed since its checkpoint/);
+    await waitFor(async () => (await statusOf(a, NAME)).program_status === 'Success', 'compiled');
+    await startRunning(a, NAME);
+    await running(a, NAME);
+    expect(await total(a, NAME)).toEqual({ n: 0, s: null });
+    expect((await a.call('GET', `/v0/pipelines/${NAME}/logs`)).text).toMatch(/stored state not resumed: the program changed since its checkpoint/);
   });
 });
 
@@ -321,8 +343,8 @@ describe('durable pipelines on a full disk', () => {
 });
 
 /** The ids in table t (an ad-hoc query). */
-async function idsOf(svc: Svc): Promise<Set<number>> {
-  const r = await svc.call('GET', `/v0/pipelines/p/query?sql=${encodeURIComponent('SELECT id FROM t')}&format=json`);
+async function idsOf(svc: Svc, name = 'p'): Promise<Set<number>> {
+  const r = await svc.call('GET', `/v0/pipelines/${name}/query?sql=${encodeURIComponent('SELECT id FROM t')}&format=json`);
   expect(r.status, r.text).toBe(200);
   return new Set(
     r.text

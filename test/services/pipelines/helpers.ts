@@ -1,6 +1,7 @@
 /** Helpers for the pipeline service tests: a real loopback server, JSON calls, polling and watch readers. */
 import { expect } from 'vitest';
 import service from '../../../src/services/pipelines/index.js';
+import { CompilerPool, DEFAULT_COMPILE_MEMORY_MB, DEFAULT_COMPILE_TIMEOUT_MS } from '../../../src/services/pipelines/control/compiler-pool.js';
 import { buildServiceApp, type ServiceApp } from '../../helpers/service-app.js';
 import type { ServeOptions } from '../../../src/services/types.js';
 
@@ -19,8 +20,20 @@ export interface Res {
   headers: Headers;
 }
 
+let compiler: CompilerPool | undefined;
+
+/**
+ * The SQL compiler (a process of its own) shared by the servers this test process starts with the default
+ * compile limits (ServeOptions pipelinesCompiler): a server per test otherwise starts a compiler process per
+ * test (~0.3 s of CPU each). undefined where the options set compile limits: that server gets its own.
+ */
+export function sharedCompiler(options: Record<string, unknown>): CompilerPool | undefined {
+  if (options.pipelinesCompileTimeoutMs !== undefined || options.pipelinesCompileMemoryMb !== undefined) return undefined;
+  return (compiler ??= new CompilerPool({ timeoutMs: DEFAULT_COMPILE_TIMEOUT_MS, memoryMb: DEFAULT_COMPILE_MEMORY_MB }));
+}
+
 export async function startSvc(options: Partial<ServeOptions> = {}, shared: { dataDir?: string } = {}): Promise<Svc> {
-  const sa = await buildServiceApp(service, { pipelinesKeepAliveMs: 300, ...options }, shared);
+  const sa = await buildServiceApp(service, { pipelinesKeepAliveMs: 300, pipelinesCompiler: sharedCompiler(options), ...options }, shared);
   const base = await sa.listen();
   const svc: Svc = {
     sa,
@@ -49,13 +62,26 @@ export async function startSvc(options: Partial<ServeOptions> = {}, shared: { da
   return svc;
 }
 
+/** The first pause between polls of waitFor, its growth and its ceiling. */
+const POLL_FIRST_MS = 5;
+const POLL_GROWTH = 1.5;
+const POLL_MAX_MS = 100;
+
+/**
+ * Polls `fn` until it answers something truthy. The pause between polls starts short and grows: most
+ * conditions hold within a few polls, and a long wait (a compile, a pipeline's start on a loaded machine)
+ * polls ~10 times a second rather than 40 (a poll is an HTTP request answered by the server in this
+ * process: ~1 ms of CPU that the suite, CPU-bound on 2 cores, pays for every test).
+ */
 export async function waitFor<T>(fn: () => Promise<T | undefined | false> | T | undefined | false, what: string, timeoutMs = 20_000): Promise<T> {
   const until = Date.now() + timeoutMs;
+  let pause = POLL_FIRST_MS;
   for (;;) {
     const v = await fn();
     if (v) return v as T;
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, pause));
+    pause = Math.min(POLL_MAX_MS, pause * POLL_GROWTH);
   }
 }
 
@@ -206,7 +232,14 @@ export async function startWholeServer(options: Record<string, unknown> = {}): P
   const { mkdtempSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');
   const { join } = await import('node:path');
-  const server = await startServer({ host: '127.0.0.1', port: 0, dataDir: mkdtempSync(join(tmpdir(), 'ops-whole-')), pipelinesKeepAliveMs: 300, ...options });
+  const server = await startServer({
+    host: '127.0.0.1',
+    port: 0,
+    dataDir: mkdtempSync(join(tmpdir(), 'ops-whole-')),
+    pipelinesKeepAliveMs: 300,
+    pipelinesCompiler: sharedCompiler(options),
+    ...options,
+  });
   const svc: Svc = {
     sa: undefined as never,
     base: server.url,

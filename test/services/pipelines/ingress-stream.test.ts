@@ -63,7 +63,7 @@ describe('streamed ingress', () => {
     svc = await startSvc();
     await createCompiled(svc, 'p', SQL);
     await startRunning(svc, 'p');
-    const ROWS = 200_000;
+    const ROWS = 120_000; // ~5 MiB in all (the 4 MiB checked below), in ~5,000 chunks
     const str = (i: number) => `r${i}é"${i % 7}`; // a quote and a 2-byte character in every row
     const csv = await post(
       svc,

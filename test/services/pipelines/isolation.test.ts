@@ -8,9 +8,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { startServer, type RunningServer } from '../../../src/services/server.js';
-import { WatchReader, createCompiled, ingest, shutdown, snapshot, startRunning, startSvc, waitFor, type Res, type Svc } from './helpers.js';
+import { WatchReader, createCompiled, ingest, sharedCompiler, shutdown, snapshot, startRunning, startSvc, waitFor, type Res, type Svc } from './helpers.js';
 
 // workers that run out of memory and big steps take seconds, more on a busy machine
 vi.setConfig({ testTimeout: 90_000 });
@@ -30,7 +30,7 @@ function bigCsv(): string {
 /** The whole `ops serve` (bookmarks, pipelines, notifications) on 127.0.0.1, wrapped as a Svc. */
 async function startAll(extra: Record<string, unknown> = {}): Promise<{ svc: Svc; server: RunningServer; token: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ops-isolation-'));
-  const server = await startServer({ host: '127.0.0.1', port: 0, dataDir, pipelinesKeepAliveMs: 300, ...extra });
+  const server = await startServer({ host: '127.0.0.1', port: 0, dataDir, pipelinesKeepAliveMs: 300, pipelinesCompiler: sharedCompiler(extra), ...extra });
   const svc: Svc = {
     sa: undefined as never,
     base: server.url,
@@ -64,6 +64,17 @@ afterEach(async () => {
   toClose = [];
 });
 
+/**
+ * One whole server for the tests that need no server option of their own: each test's pipelines have names
+ * of their own and are shut down at its end (a server and its compiler's process for each test were a good
+ * part of this file's CPU time).
+ */
+let shared: Promise<{ svc: Svc; server: RunningServer; token: string }> | undefined;
+const sharedServer = () => (shared ??= startAll());
+afterAll(async () => {
+  if (shared) await (await shared).svc.close();
+});
+
 async function pipelineOf(svc: Svc, name: string): Promise<any> {
   return (await svc.call('GET', `/v0/pipelines/${name}`)).json;
 }
@@ -79,8 +90,7 @@ async function expectOtherServicesAnswer(svc: Svc, token: string): Promise<void>
 
 describe('a pipeline that runs out of its memory limit', () => {
   it('goes to Failed with the reason; its watch stream ends, the request in flight gets the error; the server, the bookmarks and another pipeline keep answering; /shutdown clears it', async () => {
-    const { svc, token } = await startAll();
-    toClose.push(() => svc.close());
+    const { svc, token } = await sharedServer();
     await createCompiled(svc, 'small', SQL, { runtime_config: { resources: { memory_mb_max: SMALL_MB } } });
     await createCompiled(svc, 'other', SQL);
     await startRunning(svc, 'small');
@@ -111,11 +121,11 @@ describe('a pipeline that runs out of its memory limit', () => {
     await startRunning(svc, 'small');
     expect((await ingest(svc, 'small', 't', 'format=csv', '3,three\n')).status).toBe(200);
     expect((await snapshot(svc, 'small', 'totals')).json_data).toEqual([{ insert: { C: 1, TOTAL: 3 } }]);
+    await Promise.all([shutdown(svc, 'small'), shutdown(svc, 'other')]);
   });
 
   it('a limit too small to even start the worker fails the start with the same reason', async () => {
-    const svc = await startSvc();
-    toClose.push(() => svc.close());
+    const { svc } = await sharedServer();
     await createCompiled(svc, 'tiny', SQL, { runtime_config: { resources: { memory_mb_max: 1 } } });
     expect((await svc.call('POST', '/v0/pipelines/tiny/start')).status).toBe(202);
     const p = await waitFor(async () => ((await pipelineOf(svc, 'tiny')).deployment_status === 'Failed' ? pipelineOf(svc, 'tiny') : undefined), 'tiny Failed');
@@ -125,8 +135,7 @@ describe('a pipeline that runs out of its memory limit', () => {
   });
 
   it('two pipelines ingest at once and one runs out of memory: the other applies every batch exactly', async () => {
-    const svc = await startSvc();
-    toClose.push(() => svc.close());
+    const { svc } = await sharedServer();
     await createCompiled(svc, 'doomed', SQL, { runtime_config: { resources: { memory_mb_max: SMALL_MB } } });
     await createCompiled(svc, 'steady', SQL);
     await startRunning(svc, 'doomed');
@@ -149,13 +158,13 @@ describe('a pipeline that runs out of its memory limit', () => {
     await waitFor(async () => (await pipelineOf(svc, 'doomed')).deployment_status === 'Failed', 'doomed Failed');
     expect((await snapshot(svc, 'steady', 'totals')).json_data).toEqual([{ insert: { C: 10_000, TOTAL: expected } }]);
     expect((await pipelineOf(svc, 'steady')).deployment_status).toBe('Running');
+    await Promise.all([shutdown(svc, 'steady'), shutdown(svc, 'doomed')]);
   });
 });
 
 describe('a step that fills the heap (a join far bigger than its inputs)', () => {
   it('is stopped by the step guard: the pipeline fails as out of memory with the reason, the request gets it, the server answers', async () => {
-    const svc = await startSvc();
-    toClose.push(() => svc.close());
+    const { svc } = await sharedServer();
     const join = 'CREATE TABLE a (x INT); CREATE TABLE b (y INT); CREATE VIEW v AS SELECT COUNT(*) AS c, SUM(x + y) AS s FROM a, b;';
     await createCompiled(svc, 'joins', join, { runtime_config: { resources: { memory_mb_max: 160 } } });
     await startRunning(svc, 'joins');
@@ -208,8 +217,7 @@ describe('a worker that fails unexpectedly', () => {
 
 describe('a big step in one pipeline', () => {
   it("does not hold up /health, /api/version, or another pipeline's ingress, snapshots and watch stream", async () => {
-    const { svc, token } = await startAll();
-    toClose.push(() => svc.close());
+    const { svc, token } = await sharedServer();
     const N = 2000; // a 4,000,000-pair join: seconds of work for the heavy pipeline's worker; BIGINT: the sum (about 8e9) is beyond INTEGER, whose SUM would overflow (refused)
     await createCompiled(svc, 'heavy', 'CREATE TABLE a (x BIGINT); CREATE TABLE b (y BIGINT); CREATE MATERIALIZED VIEW j AS SELECT COUNT(*) AS c, SUM(x + y) AS s FROM a, b;');
     await createCompiled(svc, 'light', SQL);
@@ -248,13 +256,14 @@ describe('a big step in one pipeline', () => {
     expect(heavyDone).toBe(false);
     expect((await heavy).status).toBe(200);
     expect((await snapshot(svc, 'heavy', 'j')).json_data).toEqual([{ insert: { C: N * N, S: N * N * (N - 1) } }]);
+    watch.close();
+    await Promise.all([shutdown(svc, 'heavy'), shutdown(svc, 'light')]);
   });
 });
 
 describe('per-pipeline memory figures and limits', () => {
   it("stats report each worker's own memory, its limit, steps and records", async () => {
-    const svc = await startSvc();
-    toClose.push(() => svc.close());
+    const { svc } = await sharedServer();
     await createCompiled(svc, 'm1', SQL, { runtime_config: { resources: { memory_mb_max: 300 } } });
     await startRunning(svc, 'm1');
     expect((await ingest(svc, 'm1', 't', 'format=csv', '1,a\n2,b\n')).status).toBe(200);
@@ -273,11 +282,11 @@ describe('per-pipeline memory figures and limits', () => {
     expect(after.runtime_elapsed_msecs).toBeGreaterThan(0);
     expect(after.runtime_elapsed_msecs).toBeLessThanOrEqual(after.uptime_msecs);
     expect(after.cpu_msecs).toBeGreaterThan(g.cpu_msecs);
+    await shutdown(svc, 'm1');
   });
 
   it('memory_mb_max must be null or a whole number of MiB', async () => {
-    const svc = await startSvc();
-    toClose.push(() => svc.close());
+    const { svc } = await sharedServer();
     for (const bad of [0, -5, 1.5, '512', true]) {
       const r = await svc.call('PUT', '/v0/pipelines/mm', { name: 'mm', program_code: SQL, runtime_config: { resources: { memory_mb_max: bad } } });
       expect(r.status, JSON.stringify(bad)).toBe(400);

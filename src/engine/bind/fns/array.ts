@@ -66,6 +66,31 @@ function setFn(kind: 'union' | 'intersect' | 'except'): ScalarFn {
   };
 }
 
+/** ARRAY_APPEND and ARRAY_PREPEND: the array with the element (a NULL one too) added at its `end` or `start`. */
+function withOneMore(where: 'end' | 'start'): ScalarFn {
+  const verb = where === 'end' ? 'appended' : 'prepended';
+  return {
+    sig: `ARRAY_${where === 'end' ? 'APPEND' : 'PREPEND'}(array, element): a NULL element is ${verb}`,
+    nulls: 'NULL when array is NULL',
+    bind: (args, pos, name) => {
+      argc(name, args, 2, 2, pos);
+      const a = arr(name, args[0]!, pos);
+      const e = elemArg(name, a, args[1]!, pos);
+      const [af, ef] = [a.fn, e.fn];
+      const et = elemOf(a).kind === 'NULL' ? e.type : elemOf(a);
+      return {
+        type: arrayOf(et, a.type.nullable),
+        fn: (r) => {
+          const xs = af(r);
+          if (xs === null) return null;
+          checkSize(name, (xs as Arr).length + 1, 'elements');
+          return where === 'end' ? [...(xs as Arr), ef(r)] : [ef(r), ...(xs as Arr)];
+        },
+      };
+    },
+  };
+}
+
 const cardinality: ScalarFn = {
   sig: 'CARDINALITY(array or map) -> INTEGER; ARRAY_LENGTH, ARRAY_SIZE (arrays)',
   nulls: 'strict',
@@ -149,46 +174,8 @@ export const ARRAY_FNS: FnTable = {
       return strict2(a, x, mk('BOOLEAN', nullableOf(args)), (xs, v) => (xs as Arr).some((e) => e !== null && compareValues(e, v) === 0));
     },
   },
-  ARRAY_APPEND: {
-    sig: 'ARRAY_APPEND(array, element): a NULL element is appended',
-    nulls: 'NULL when array is NULL',
-    bind: (args, pos, name) => {
-      argc(name, args, 2, 2, pos);
-      const a = arr(name, args[0]!, pos);
-      const e = elemArg(name, a, args[1]!, pos);
-      const [af, ef] = [a.fn, e.fn];
-      const et = elemOf(a).kind === 'NULL' ? e.type : elemOf(a);
-      return {
-        type: arrayOf(et, a.type.nullable),
-        fn: (r) => {
-          const xs = af(r);
-          if (xs === null) return null;
-          checkSize(name, (xs as Arr).length + 1, 'elements');
-          return [...(xs as Arr), ef(r)];
-        },
-      };
-    },
-  },
-  ARRAY_PREPEND: {
-    sig: 'ARRAY_PREPEND(array, element): a NULL element is prepended',
-    nulls: 'NULL when array is NULL',
-    bind: (args, pos, name) => {
-      argc(name, args, 2, 2, pos);
-      const a = arr(name, args[0]!, pos);
-      const e = elemArg(name, a, args[1]!, pos);
-      const [af, ef] = [a.fn, e.fn];
-      const et = elemOf(a).kind === 'NULL' ? e.type : elemOf(a);
-      return {
-        type: arrayOf(et, a.type.nullable),
-        fn: (r) => {
-          const xs = af(r);
-          if (xs === null) return null;
-          checkSize(name, (xs as Arr).length + 1, 'elements');
-          return [ef(r), ...(xs as Arr)];
-        },
-      };
-    },
-  },
+  ARRAY_APPEND: withOneMore('end'),
+  ARRAY_PREPEND: withOneMore('start'),
   ARRAY_CONCAT: {
     sig: 'ARRAY_CONCAT(array, ...)',
     nulls: 'strict',

@@ -8,6 +8,7 @@ import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Errors } from '../shared/errors.js';
+import { bearerCredential } from '../../kit/credentials.js';
 import { nowIso, uuidv7 } from './model.js';
 import type { PipelineStore } from './store.js';
 
@@ -68,9 +69,8 @@ export class ApiKeys {
   /** Checks an Authorization header; throws 401 ApiErrors. */
   check(header: string | undefined): void {
     if (!header) throw Errors.unauthorized('Unauthorized: this request needs an `Authorization: Bearer apikey:...` header');
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!m) throw Errors.unauthorized('Unauthorized: the Authorization header must be `Bearer apikey:...`');
-    const key = m[1]!;
+    const key = bearerCredential(header);
+    if (key === undefined) throw Errors.unauthorized('Unauthorized: the Authorization header must be `Bearer apikey:...`');
     if (!key.startsWith('apikey:')) throw Errors.invalidApiKey();
     const hash = hashKey(key);
     const row = this.store.apiKeyByHash(hash);

@@ -5,7 +5,9 @@
  * `json_flavor`, `buffer_size_records`, `array`, `key_fields`; CSV `delimiter`, `buffer_size_records`) or
  * from a JSON body holding a whole connector config (`{"format": {"name", "config"}, "transport":
  * {"name": "http_output", "config": {"backpressure"}}, "send_snapshot"}`). Pure: request parts in, an
- * EgressConfig or a FelderaError out.
+ * EgressConfig or a FelderaError out. The encoders' query parameters are declared here (`jsonEncoderQuery`,
+ * `csvEncoderQuery`: the route's OpenAPI entry lists them); their values are parsed by the encoder, the same
+ * code for a query string's text and a body's JSON.
  *
  * Rules (Feldera's, with its error codes; messages name the parameter or field):
  * - no body, an empty one or the JSON `null` is no configuration: the query string is read (v0.24's Python SDK
@@ -31,7 +33,8 @@
 import { randomBytes } from 'node:crypto';
 import type { ColumnSchema } from '../../../engine/index.js';
 import { FelderaError, Errors } from '../shared/errors.js';
-import { isObject } from '../../kit/declare.js';
+import { field, isObject, objectOf, optional, type Declared, type JsonSchema } from '../../kit/declare.js';
+import { Problems } from '../../kit/errors.js';
 import { CHUNK_RECORDS, defaultEncoding, type OutputEncoding, type OutputFormat } from '../shared/encoding.js';
 
 export interface EgressConfig {
@@ -91,17 +94,6 @@ const shown = (v: unknown, fromQuery: boolean) => (fromQuery ? `'${String(v)}'` 
 
 /** The raw encoder fields, from the query (strings) or a body's format config (JSON values). */
 type Fields = Record<string, unknown>;
-
-function readQueryFields(q: Record<string, string | string[] | undefined>, names: readonly string[], endpoint: string, src: Source): Fields {
-  const out: Fields = {};
-  for (const n of names) {
-    const v = q[n];
-    if (v === undefined) continue;
-    if (Array.isArray(v)) throw parseError(endpoint, `${src.name(n)} is given more than once`, src.text);
-    out[n] = v;
-  }
-  return out;
-}
 
 /** buffer_size_records: a whole number of records (usize). */
 function readCount(v: unknown, fromQuery: boolean, field: string, fail: (e: string) => FelderaError): number {
@@ -213,8 +205,38 @@ function snowflakeStreamId(): string {
   return (randomBytes(8).readBigUInt64BE() & (2n ** 63n - 1n)).toString();
 }
 
-const JSON_FIELDS = ['update_format', 'json_flavor', 'buffer_size_records', 'array', 'key_fields'] as const;
-const CSV_FIELDS = ['delimiter', 'buffer_size_records'] as const;
+/**
+ * An encoder field in the query string, as given: a repeated one is refused (serde_urlencoded's duplicate field);
+ * its value is parsed by the encoder (jsonEncoding, csvEncoding), as a body's is.
+ */
+const encoderParam = (schema: JsonSchema) =>
+  optional(field<string>({ type: 'string', ...schema }, (v, fail, name) => (Array.isArray(v) ? fail(`query parameter '${name}' is given more than once`) : String(v))));
+
+const bufferSizeRecords = encoderParam({ type: 'integer', minimum: 0, description: 'records per chunk (0: 1)' });
+
+/** The JSON encoder's query parameters (JsonEncoderConfig), in the order they are read. */
+export const jsonEncoderQuery = objectOf({
+  update_format: encoderParam({ enum: [...UPDATE_FORMATS], description: "JSON output: 'insert_delete' or 'snowflake'" }),
+  json_flavor: encoderParam({ enum: JSON_FLAVORS, description: "JSON output: 'default' or 'snowflake'" }),
+  buffer_size_records: bufferSizeRecords,
+  array: encoderParam({ type: 'boolean', description: 'JSON output is always chunked as arrays' }),
+  key_fields: encoderParam({ description: 'a list of columns: only in a JSON body' }),
+});
+
+/** The CSV encoder's query parameters (CsvEncoderConfig). */
+export const csvEncoderQuery = objectOf({
+  delimiter: encoderParam({ description: 'CSV output: one ASCII character' }),
+  buffer_size_records: bufferSizeRecords,
+});
+
+/** The encoder fields of a query string; the first that does not read is the parse error of the endpoint. */
+function encoderFields(declared: Declared<Fields>, input: QueryInput): Fields {
+  const problems = new Problems();
+  const fields = declared.collect(input.query, problems);
+  const first = problems.first();
+  if (first) throw parseError(input.endpoint, first.message, input.queryText);
+  return fields;
+}
 
 export interface QueryInput {
   query: Record<string, string | string[] | undefined>;
@@ -233,8 +255,8 @@ export function egressConfigFromQuery(input: QueryInput): EgressConfig {
   const fail = (e: string) => parseError(input.endpoint, e, input.queryText);
   const { encoding, config } =
     input.format === 'json'
-      ? jsonEncoding(readQueryFields(input.query, JSON_FIELDS, input.endpoint, src), true, input.endpoint, src, input.columns, fail)
-      : csvEncoding(readQueryFields(input.query, CSV_FIELDS, input.endpoint, src), true, src, fail);
+      ? jsonEncoding(encoderFields(jsonEncoderQuery, input), true, input.endpoint, src, input.columns, fail)
+      : csvEncoding(encoderFields(csvEncoderQuery, input), true, src, fail);
   return { encoding, backpressure: input.backpressure, sendSnapshot: input.sendSnapshot, formatConfig: config };
 }
 

@@ -65,6 +65,12 @@ export interface ManagerOptions {
   compileDelayMs?: number;
   /** Time and heap limits of the SQL compiler worker. */
   compilerLimits?: Partial<CompilerLimits>;
+  /**
+   * Test knob: a compiler shared by the servers of one process (compilerLimits then do not apply), used as
+   * it is and not closed with this server. A test process that starts a server per test spares a compiler
+   * process per server so.
+   */
+  compiler?: CompilerPool;
   /** Per-watch-stream bounds on output written but not yet taken by the client (runner/watch.ts). */
   watchMaxChunks?: number;
   watchMaxBytes?: number;
@@ -103,6 +109,8 @@ const NAME_RE = /^[A-Za-z0-9](?:[-A-Za-z0-9_]{0,98}[A-Za-z0-9])?$/;
 export class PipelineManager {
   private readonly byName = new Map<string, Entry>();
   private readonly compiler: CompileJobs;
+  /** Whether the compiler is this server's own (closed with it) rather than a shared one. */
+  private readonly ownsCompiler: boolean;
   /** Each pipeline's monitor events (GET /v0/pipelines/{name}/events). */
   readonly events: MonitorEvents;
   private readonly heartbeat: NodeJS.Timeout;
@@ -119,10 +127,13 @@ export class PipelineManager {
     private readonly logs: LogBook,
     private readonly opts: ManagerOptions,
   ) {
-    const pool = new CompilerPool({
-      timeoutMs: opts.compilerLimits?.timeoutMs ?? DEFAULT_COMPILE_TIMEOUT_MS,
-      memoryMb: opts.compilerLimits?.memoryMb ?? DEFAULT_COMPILE_MEMORY_MB,
-    });
+    this.ownsCompiler = !opts.compiler;
+    const pool =
+      opts.compiler ??
+      new CompilerPool({
+        timeoutMs: opts.compilerLimits?.timeoutMs ?? DEFAULT_COMPILE_TIMEOUT_MS,
+        memoryMb: opts.compilerLimits?.memoryMb ?? DEFAULT_COMPILE_MEMORY_MB,
+      });
     this.events = new MonitorEvents(opts.eventsRetention);
     this.compiler = new CompileJobs(
       store,
@@ -722,7 +733,8 @@ export class PipelineManager {
       );
     }
     await Promise.all(stops);
-    await this.compiler.close();
+    // (a shared compiler's jobs for this server were cancelled above: their results are dropped)
+    if (this.ownsCompiler) await this.compiler.close();
   }
 }
 

@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputLog, logDir, pruneLog, readLog, truncateTornTail, type LogRecord } from '../../../../src/services/pipelines/worker/storage/input-log.js';
 import { checkpointDir, listCheckpoints, restoreNewest, writeCheckpoint } from '../../../../src/services/pipelines/shared/storage/checkpoints.js';
+import { readFrames, writeFrame } from '../../../../src/services/pipelines/shared/storage/frames.js';
+import { closeSync, openSync } from 'node:fs';
 
 const dir = (): string => mkdtempSync(join(tmpdir(), 'ops-storage-'));
 
@@ -21,6 +23,24 @@ function all(storage: string, from = 0): Array<[number, LogRecord]> {
 }
 
 const meta = (lsn: number) => ({ uuid: `u${lsn}`, fingerprint: 'f', programVersion: 1, lsn, replayFrom: lsn, steps: lsn, processedRecords: 0, createdAt: '', connectors: {}, clockNow: null });
+
+describe('frames', () => {
+  it('a record written in parts (empty ones too) is the same bytes as written whole, and reads back whole', () => {
+    const s = dir();
+    const parts = [Buffer.from('head'), Buffer.alloc(0), Buffer.alloc(200_000, 7), Buffer.from('tail')];
+    const write = (name: string, ...payload: Uint8Array[]): Buffer => {
+      const fd = openSync(join(s, name), 'a');
+      expect(writeFrame(fd, ...payload)).toBe(8 + 200_008);
+      closeSync(fd);
+      return readFileSync(join(s, name));
+    };
+    const inParts = write('parts', ...parts);
+    expect(inParts.equals(write('whole', Buffer.concat(parts)))).toBe(true);
+    const read: Buffer[] = [];
+    expect(readFrames(join(s, 'parts'), (payload) => void read.push(Buffer.from(payload))).clean).toBe(true);
+    expect(read).toEqual([Buffer.concat(parts)]);
+  });
+});
 
 describe('input log', () => {
   it('reads records back in order with their numbers, across segments, from any point', () => {

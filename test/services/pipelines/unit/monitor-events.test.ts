@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { Entry } from '../../../../src/services/pipelines/control/entry.js';
 import { defaultProgramConfig, defaultRuntimeConfig, nowIso, uuidv7, type PipelineRecord } from '../../../../src/services/pipelines/control/model.js';
 import { MonitorEvents, selectFields } from '../../../../src/services/pipelines/control/monitor-events.js';
-import { enumParam, parseUuid } from '../../../../src/services/pipelines/control/routes/util.js';
+import { enumParam } from '../../../../src/services/pipelines/control/routes/query-fields.js';
+import { parseUuid } from '../../../../src/services/pipelines/control/routes/uuid.js';
 import { FelderaError } from '../../../../src/services/pipelines/shared/errors.js';
 
 function entry(): Entry {

@@ -12,7 +12,7 @@
 import { field, objectOf, optional, withDefault, isObject, type Field, type JsonSchema } from '../../../kit/declare.js';
 import { Errors } from '../../shared/errors.js';
 import { clockConfigError } from '../../shared/clock.js';
-import { jsonOfBody } from './util.js';
+import { jsonOfBody } from './request-body.js';
 
 type Json = Record<string, unknown>;
 

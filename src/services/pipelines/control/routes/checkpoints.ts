@@ -18,7 +18,8 @@ import type { PipelineManager } from '../manager.js';
 import { deployed } from './completion.js';
 import { field, objectOf, optional } from '../../../kit/declare.js';
 import { declareRoute } from '../../../kit/route.js';
-import { param, parseUuid, queryError, type Query } from './util.js';
+import { param, queryError, type Query } from './query-fields.js';
+import { parseUuid } from './uuid.js';
 
 export const NO_CHECKPOINT_SYNC = 'Cannot use enterprise-only feature (checkpoint sync) in this edition: ops serve keeps checkpoints on its local disk and syncs them to no object store.';
 

@@ -15,7 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import type { PipelineManager } from '../manager.js';
 import { ClockErrors } from '../../shared/clock-errors.js';
 import { deployed } from './completion.js';
-import { jsonOfBody } from './util.js';
+import { jsonOfBody } from './request-body.js';
 import { field, objectOf, optional } from '../../../kit/declare.js';
 import { declareRoute } from '../../../kit/route.js';
 

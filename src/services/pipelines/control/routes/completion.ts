@@ -15,7 +15,7 @@ import type { PipelineHost } from '../../runner/host.js';
 import type { PipelineManager } from '../manager.js';
 import { findRelation } from '../../shared/names.js';
 import { decodeToken } from '../tokens.js';
-import { param, type Query } from './util.js';
+import { param, type Query } from './query-fields.js';
 import { field, objectOf } from '../../../kit/declare.js';
 import { declareRoute } from '../../../kit/route.js';
 

@@ -15,7 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import { FelderaError } from '../../shared/errors.js';
 import type { PipelineManager } from '../manager.js';
 import { selectFields, type EventSelector } from '../monitor-events.js';
-import { parseUuid } from './util.js';
+import { parseUuid } from './uuid.js';
 import { objectOf } from '../../../kit/declare.js';
 import { declareRoute } from '../../../kit/route.js';
 import { choice } from './query-fields.js';

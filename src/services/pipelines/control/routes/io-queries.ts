@@ -5,12 +5,12 @@
  * alone; a repeated parameter reads as its last value except where serde refuses it (`format` of a query).
  * The handler reads them after the pipeline and the relation are found (those answers come first).
  */
-import { field, objectOf, optional, withDefault } from '../../../kit/declare.js';
+import { alsoDocuments, field, objectOf, optional, withDefault } from '../../../kit/declare.js';
 import { FelderaError, Errors } from '../../shared/errors.js';
 import { UPDATE_FORMATS, type UpdateFormat } from '../../shared/update-formats.js';
 import { QUERY_FORMATS } from '../../shared/query-format.js';
-import { boolParam, param, type Query } from './util.js';
-import { choice, flag } from './query-fields.js';
+import { csvEncoderQuery, jsonEncoderQuery, outputFormat } from '../egress-config.js';
+import { boolParam, choice, flag, intParam, param, type Query } from './query-fields.js';
 
 /** The parameter's last value as a string, undefined when absent. */
 const last = (v: unknown, name: string): string | undefined => param({ [name]: v } as Query, name);
@@ -75,11 +75,12 @@ function oneOf<T extends string>(values: readonly T[], dflt: T, expected: string
 }
 
 /**
- * Egress: `mode` (watch or snapshot), then `query` (table, quantiles, neighborhood; only snapshots answer the
- * last two: 405). The connector's parameters (`format`, `backpressure`, `send_snapshot`, the encoders') and
- * `quantiles` are read after, by egress-config.ts and the snapshot, as the manager reads them.
+ * Egress, first: `mode` (watch or snapshot), then `query` (table, quantiles, neighborhood; only snapshots answer
+ * the last two: 405). The route reads the rest after, as the manager does: a JSON body's connector
+ * configuration, or else the query's (`connectorQuery`, then the encoder's fields: egress-config.ts), then a
+ * snapshot's `quantilesQuery`.
  */
-export const egressQuery = objectOf(
+const egressMode = objectOf(
   {
     mode: oneOf(['watch', 'snapshot'] as const, 'watch', "'watch' or 'snapshot'"),
     query: oneOf(['table', 'quantiles', 'neighborhood'] as const, 'table', "'table', 'quantiles' or 'neighborhood'"),
@@ -92,3 +93,33 @@ export const egressQuery = objectOf(
     },
   },
 );
+
+/**
+ * A stream's connector from the query (no JSON body): `format` (json or csv: UnknownOutputFormat), `backpressure`,
+ * then for a watch `send_snapshot` (a snapshot does not read it). Read before the encoder's fields.
+ */
+const connectorFields = {
+  format: withDefault(
+    field<'json' | 'csv'>({ type: 'string', enum: ['json', 'csv'] }, (v, _fail, name) => outputFormat(last(v, name)!)),
+    'csv',
+  ),
+  backpressure: flag(false),
+};
+export const snapshotConnectorQuery = objectOf(connectorFields);
+export const watchConnectorQuery = objectOf({ ...connectorFields, send_snapshot: flag(false) });
+
+/** A snapshot's `quantiles` (query=quantiles only): an integer, 100 when absent or empty, 1 to 1000 (416 NumQuantilesOutOfRange). */
+export const quantilesQuery = objectOf({
+  quantiles: withDefault(
+    field<number>({ type: 'integer', minimum: 1, maximum: 1000 }, (v, _fail, name) => {
+      const quantiles = intParam({ [name]: v } as Query, name, 100);
+      if (quantiles < 1 || quantiles > 1000)
+        throw new FelderaError(416, 'NumQuantilesOutOfRange', `The requested number of quantiles, ${quantiles}, is beyond the allowed range 1 to 1000.`, { quantiles });
+      return quantiles;
+    }),
+    100,
+  ),
+});
+
+/** The egress route's declaration: checks `mode` and `query`; documents every parameter the route reads. */
+export const egressQuery = alsoDocuments(egressMode, watchConnectorQuery, jsonEncoderQuery, csvEncoderQuery, quantilesQuery);

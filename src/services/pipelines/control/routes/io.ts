@@ -7,16 +7,17 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { bodyHasConfig, egressConfigFromBody, egressConfigFromQuery, outputFormat, queryString, refuseSnapshotEncoding } from '../egress-config.js';
+import { bodyHasConfig, egressConfigFromBody, type EgressConfig, egressConfigFromQuery, queryString, refuseSnapshotEncoding } from '../egress-config.js';
 import { FelderaError, Errors } from '../../shared/errors.js';
 import { isInsertStatement } from '../../shared/sql-words.js';
 import { bodyTooLarge } from '../../shared/ingress-limits.js';
 import type { PipelineManager } from '../manager.js';
 import { findRelation } from '../../shared/names.js';
-import { boolParam, intParam, jsonBodyText, param, rawBody, type Query } from './util.js';
+import { jsonBodyText, rawBody } from './request-body.js';
+import { param, type Query } from './query-fields.js';
 import { parquetFileName, QUERY_CONTENT_TYPES } from '../../shared/query-format.js';
 import { declareRoute } from '../../../kit/route.js';
-import { adHocQuery, egressQuery, ingressQuery, ingressShape } from './io-queries.js';
+import { adHocQuery, egressQuery, ingressQuery, ingressShape, quantilesQuery, snapshotConnectorQuery, watchConnectorQuery } from './io-queries.js';
 import { answerApi } from '../client-api.js';
 import type { PipelineApi } from '../model.js';
 
@@ -115,17 +116,20 @@ export function ioRoutes(app: FastifyInstance, manager: PipelineManager, forced?
       const { mode, query } = input.query;
       // a watch stream's connector config: a JSON body (today's Feldera) or the query string
       const bodyText = mode === 'watch' ? rawBody(req) : '';
-      const config = bodyHasConfig(bodyText)
-        ? egressConfigFromBody({ text: bodyText, query: q, endpoint, columns: rel.columns })
-        : egressConfigFromQuery({
-            query: q,
-            queryText: queryString(req.url),
-            endpoint,
-            columns: rel.columns,
-            format: outputFormat(param(q, 'format') ?? 'csv'),
-            backpressure: boolParam(q, 'backpressure', false),
-            sendSnapshot: mode === 'watch' && boolParam(q, 'send_snapshot', false),
-          });
+      let config: EgressConfig;
+      if (bodyHasConfig(bodyText)) config = egressConfigFromBody({ text: bodyText, query: q, endpoint, columns: rel.columns });
+      else {
+        const args = mode === 'watch' ? watchConnectorQuery.check(q) : { ...snapshotConnectorQuery.check(q), send_snapshot: false };
+        config = egressConfigFromQuery({
+          query: q,
+          queryText: queryString(req.url),
+          endpoint,
+          columns: rel.columns,
+          format: args.format,
+          backpressure: args.backpressure,
+          sendSnapshot: args.send_snapshot,
+        });
+      }
 
       if (mode === 'watch') {
         // today's send_snapshot=true: the contents first; only what Feldera keeps integrated can be sent so
@@ -139,12 +143,7 @@ export function ioRoutes(app: FastifyInstance, manager: PipelineManager, forced?
 
       // Snapshots read the integrated contents (in the pipeline's worker), written as one object.
       refuseSnapshotEncoding(endpoint, config.encoding);
-      let quantiles = 100;
-      if (query === 'quantiles') {
-        quantiles = intParam(q, 'quantiles', 100);
-        if (quantiles < 1 || quantiles > 1000)
-          throw new FelderaError(416, 'NumQuantilesOutOfRange', `The requested number of quantiles, ${quantiles}, is beyond the allowed range 1 to 1000.`, { quantiles });
-      }
+      const { quantiles } = query === 'quantiles' ? quantilesQuery.check(q) : { quantiles: 100 };
       const body = await runtime.snapshot({
         relation: rel.name,
         format: config.encoding.format,

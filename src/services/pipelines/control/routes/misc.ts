@@ -10,7 +10,7 @@ import { LogFollower } from '../../runner/log-follower.js';
 import { formatLog, jsonLogsEnabled, type LogBook, type LogRecord } from '../../runner/logs.js';
 import type { PipelineManager } from '../manager.js';
 import { pipelineStats } from '../stats.js';
-import { jsonOfBody } from './util.js';
+import { jsonOfBody } from './request-body.js';
 import { clientApiOf } from '../client-api.js';
 import { FelderaError, Errors } from '../../shared/errors.js';
 import { findRelation } from '../../shared/names.js';
@@ -44,7 +44,14 @@ const apiKeyBody = objectOf(
 
 /** `forced`: the API every client gets (`ops serve --feldera`); undefined: each client its own (client-api.ts). */
 export function miscRoutes(app: FastifyInstance, manager: PipelineManager, logs: LogBook, keys: ApiKeys, forced?: PipelineApi): void {
-  // today's platform configuration (Feldera's Configuration object): no telemetry, an open-source edition
+  configRoute(app);
+  statsRoutes(app, manager);
+  logRoutes(app, manager, logs);
+  apiKeyRoutes(app, logs, keys, forced);
+}
+
+/** Today's platform configuration (Feldera's Configuration object): no telemetry, an open-source edition. */
+function configRoute(app: FastifyInstance): void {
   app.get('/config', async () => ({
     posthog: '',
     conceptualhq: '',
@@ -70,7 +77,10 @@ export function miscRoutes(app: FastifyInstance, manager: PipelineManager, logs:
     update_info: null,
     unstable_features: null,
   }));
+}
 
+/** A pipeline's stats and one connector's. */
+function statsRoutes(app: FastifyInstance, manager: PipelineManager): void {
   app.get<{ Params: { name: string } }>('/pipelines/:name/stats', async (req) => {
     const { entry, runtime } = manager.runtimeOf(req.params.name);
     return pipelineStats(runtime, entry.dep.deployment_config);
@@ -92,7 +102,10 @@ export function miscRoutes(app: FastifyInstance, manager: PipelineManager, logs:
   app.get<{ Params: { name: string; view: string; connector: string } }>('/pipelines/:name/views/:view/connectors/:connector/stats', async (req) =>
     connectorStats(req.params.name, req.params.view, req.params.connector, 'view'),
   );
+}
 
+/** A pipeline's log and the whole log, as text, followed on ?follow=true. */
+function logRoutes(app: FastifyInstance, manager: PipelineManager, logs: LogBook): void {
   const sendLogs = (query: LogsQuery, reply: FastifyReply, id: string | undefined) => {
     const { lines: tail, follow } = query;
     const json = jsonLogsEnabled();
@@ -130,7 +143,10 @@ export function miscRoutes(app: FastifyInstance, manager: PipelineManager, logs:
     query: logsQuery,
     handler: async (_req, reply, input) => sendLogs(input.query, reply, undefined),
   });
+}
 
+/** The API keys: list, read, create (the secret answered once), delete. */
+function apiKeyRoutes(app: FastifyInstance, logs: LogBook, keys: ApiKeys, forced?: PipelineApi): void {
   app.get('/api_keys', async () => keys.list());
   // today's answer is a list holding the one key; v0.24's (and a client without a mark's) the key itself
   app.get<{ Params: { name: string } }>('/api_keys/:name', async (req) => {

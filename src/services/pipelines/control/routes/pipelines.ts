@@ -14,32 +14,49 @@ import type { PipelineManager } from '../manager.js';
 import { PIPELINE_SELECTORS, serializePipeline as serialize, serializeProgram, type DeploymentState, type PipelineApi, type PipelineRecord } from '../model.js';
 import { answerApi, clientApiOf, type ClientRequest } from '../client-api.js';
 import { deployed } from './completion.js';
-import { enumParam, type Query } from './util.js';
-import { objectOf } from '../../../kit/declare.js';
+import { field, objectOf, optional } from '../../../kit/declare.js';
 import { declareRoute } from '../../../kit/route.js';
-import { choice, flag } from './query-fields.js';
+import { choice, flag, type Query } from './query-fields.js';
 
 /** GET /pipelines: ?selector (all, status, ...) and ?code (the program's SQL in each answer). */
 const listQuery = objectOf({ selector: choice(PIPELINE_SELECTORS, 'all'), code: flag(true) });
 /** GET /pipelines/{name}: ?code, then ?selector (read in this order by the manager). */
 const oneQuery = objectOf({ code: flag(true), selector: choice(PIPELINE_SELECTORS, 'all') });
-/** POST /pipelines/{name}/{action}: ?force (stop: discard the storage), read by /stop only. */
-const actionQuery = objectOf({ force: flag(false) });
+/**
+ * POST /pipelines/{name}/{action}: ?force (stop: discard the storage), read by /stop only; ?initial, read by
+ * /start only: `paused` starts paused, anything else (`running`, `standby`, a repeated one) running.
+ */
+const actionQuery = objectOf({
+  force: flag(false),
+  initial: optional(field<string>({ type: 'string', enum: ['running', 'paused', 'standby'] }, (v) => (typeof v === 'string' ? v : undefined))),
+});
 type Named = { name: string };
 
 /** `forced`: the API every client gets (`ops serve --feldera`/`--pipeline-api`); undefined: each client its own. */
+/** A pipeline object as the requesting client reads it (its API, ?selector, today's storage status). */
+type SerializePipeline = (req: ClientRequest, rec: PipelineRecord, dep: DeploymentState, opts?: { code?: boolean; selector?: (typeof PIPELINE_SELECTORS)[number] }) => unknown;
+
+const described = (req: { headers: ClientRequest['headers']; query: unknown }, body: unknown): ClientRequest => ({ headers: req.headers, query: req.query as Query, body });
+
 export function pipelineRoutes(app: FastifyInstance, manager: PipelineManager, forced?: PipelineApi): void {
-  const serializePipeline = (req: ClientRequest, rec: PipelineRecord, dep: DeploymentState, opts: { code?: boolean; selector?: (typeof PIPELINE_SELECTORS)[number] } = {}) => {
+  const serializePipeline: SerializePipeline = (req, rec, dep, opts = {}) => {
     const api = answerApi(forced, req, rec.client_api);
     return serialize(rec, dep, {
       ...opts,
       api,
-      selector: opts.selector ?? enumParam(req.query as Query, 'selector', PIPELINE_SELECTORS, 'all'),
+      // only the two reads take ?selector; a write answers the whole object and ignores it, as Feldera does
+      // (read after the write, a bad value answered 400 for a pipeline already created)
+      selector: opts.selector ?? 'all',
       ...(api === 'current' ? { storage: manager.storageStatus(manager.get(rec.name)) } : {}),
     });
   };
-  const described = (req: { headers: ClientRequest['headers']; query: unknown }, body: unknown): ClientRequest => ({ headers: req.headers, query: req.query as Query, body });
+  definitionRoutes(app, manager, serializePipeline);
+  validateProgramRoute(app, manager);
+  lifecycleRoute(app, manager, serializePipeline);
+}
 
+/** /programs and the pipeline definitions: list, create, read, replace, change, delete. */
+function definitionRoutes(app: FastifyInstance, manager: PipelineManager, serializePipeline: SerializePipeline): void {
   app.get('/programs', async () => manager.list().map((e) => serializeProgram(e.rec)));
 
   declareRoute(app, {
@@ -48,8 +65,8 @@ export function pipelineRoutes(app: FastifyInstance, manager: PipelineManager, f
     summary: 'List the pipelines',
     query: listQuery,
     handler: async (req, _reply, input) => {
-      const { code } = input.query; // the selector is refused even when there is no pipeline to answer
-      return manager.list().map((e) => serializePipeline(described(req, undefined), e.rec, e.dep, { code }));
+      const { code, selector } = input.query; // the selector is refused even when there is no pipeline to answer
+      return manager.list().map((e) => serializePipeline(described(req, undefined), e.rec, e.dep, { code, selector }));
     },
   });
 
@@ -104,7 +121,14 @@ export function pipelineRoutes(app: FastifyInstance, manager: PipelineManager, f
     },
   });
 
-  // today's API: compile without creating; 200 whatever the outcome ({Success} | {SqlError} | {SystemError}), as Feldera answers
+  app.delete<{ Params: { name: string } }>('/pipelines/:name', async (req, reply) => {
+    manager.delete(req.params.name);
+    return reply.code(200).send('');
+  });
+}
+
+/** Today's API: compile without creating; 200 whatever the outcome ({Success} | {SqlError} | {SystemError}), as Feldera answers. */
+function validateProgramRoute(app: FastifyInstance, manager: PipelineManager): void {
   declareRoute(app, {
     method: 'POST',
     url: '/validate_program',
@@ -118,12 +142,10 @@ export function pipelineRoutes(app: FastifyInstance, manager: PipelineManager, f
       return { SystemError: { error: out.systemError } };
     },
   });
+}
 
-  app.delete<{ Params: { name: string } }>('/pipelines/:name', async (req, reply) => {
-    manager.delete(req.params.name);
-    return reply.code(200).send('');
-  });
-
+/** POST /pipelines/{name}/{action}: the lifecycle actions (202, or the action's own answer). */
+function lifecycleRoute(app: FastifyInstance, manager: PipelineManager, serializePipeline: SerializePipeline): void {
   declareRoute<undefined, ReturnType<typeof actionQuery.check>, Named & { action: string }>(app, {
     method: 'POST',
     url: '/pipelines/:name/:action',
@@ -135,8 +157,7 @@ export function pipelineRoutes(app: FastifyInstance, manager: PipelineManager, f
       switch (action) {
         case 'start': {
           // today's `initial=paused` starts paused (`standby` has no meaning without shared storage: running)
-          const initial = (req.query as Query).initial;
-          if (initial === 'paused') manager.pause(name);
+          if (input.query.initial === 'paused') manager.pause(name);
           else manager.start(name);
           break;
         }

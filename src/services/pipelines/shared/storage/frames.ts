@@ -6,26 +6,42 @@
  * tail is told apart from a complete file. Reading is synchronous on purpose: it runs in a pipeline's worker
  * thread, never on the server's event loop.
  */
-import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, writevSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 
 export const FRAME_HEADER_BYTES = 8;
 /** No record is longer than this (a body chunk, a part of a checkpoint): a longer length is damage. */
 export const MAX_FRAME_BYTES = 256 * 1024 * 1024;
 
-/** Writes one record at the file descriptor's position (append mode: its end); throws what the write throws (ENOSPC). */
-export function writeFrame(fd: number, payload: Uint8Array): number {
+/**
+ * Writes one record, whose payload is `parts` one after another, at the file descriptor's position (append
+ * mode: its end), header and parts in one writev (no copy of the payload); throws what the write throws (ENOSPC).
+ */
+export function writeFrame(fd: number, ...parts: Uint8Array[]): number {
+  let length = 0;
+  let crc = 0;
+  for (const part of parts) {
+    length += part.byteLength;
+    crc = crc32(part, crc);
+  }
   const header = Buffer.allocUnsafe(FRAME_HEADER_BYTES);
-  header.writeUInt32LE(payload.byteLength, 0);
-  header.writeUInt32LE(crc32(payload), 4);
-  writeAll(fd, header);
-  writeAll(fd, payload);
-  return FRAME_HEADER_BYTES + payload.byteLength;
+  header.writeUInt32LE(length, 0);
+  header.writeUInt32LE(crc, 4);
+  writeAll(fd, [header, ...parts]);
+  return FRAME_HEADER_BYTES + length;
 }
 
-function writeAll(fd: number, bytes: Uint8Array): void {
-  let done = 0;
-  while (done < bytes.byteLength) done += writeSync(fd, bytes, done, bytes.byteLength - done);
+/** All of `buffers`, in order, however the writes are cut short. */
+function writeAll(fd: number, buffers: Uint8Array[]): void {
+  let rest = buffers.filter((b) => b.byteLength > 0);
+  while (rest.length > 0) {
+    let done = writevSync(fd, rest);
+    // skip what was written: whole buffers, then the written start of the next
+    let i = 0;
+    while (i < rest.length && done >= rest[i]!.byteLength) done -= rest[i++]!.byteLength;
+    rest = rest.slice(i);
+    if (done > 0) rest[0] = rest[0]!.subarray(done);
+  }
 }
 
 export interface FrameReading {

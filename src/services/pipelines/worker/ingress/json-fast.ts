@@ -35,6 +35,12 @@ import type { ParsedSink } from './parser.js';
 /** A row shape (its separators' bytes) longer than this is not kept: rows that big gain nothing from it. */
 const MAX_SHAPE_BYTES = 4096;
 
+/** Longest text a Text column's value is copied into the batch as it is read (a longer one takes the general path). */
+const MAX_INLINE_TEXT = 4096;
+
+/** Longest TIMESTAMP text of the plain shape (nine fraction digits). */
+const MAX_PLAIN_TIMESTAMP = 29;
+
 /** 10^0 .. 10^15, exact doubles. */
 const POW10 = Array.from({ length: 16 }, (_, i) => 10 ** i);
 
@@ -488,25 +494,21 @@ export class JsonFastRows {
         break;
       case Kind.Text:
         if (c === 34) {
-          // ASCII without escapes or control characters: its bytes into the batch
-          let i = p + 1;
-          let b = 0;
-          while (i < n && (b = s[i]!) !== 34 && b >= 32 && b !== 92 && b < 0x80) i++;
-          if (i < n && b === 34) {
-            batch.setText(col, s, p + 1, i);
-            return i + 1;
-          }
+          // ASCII without escapes or control characters: its bytes into the batch as they are checked
+          const q = batch.setTextUntil(col, s, p + 1, n, 34 /* " */, 92 /* \ */, MAX_INLINE_TEXT);
+          if (q >= 0) return q + 1;
         }
         break;
       case Kind.Timestamp:
         if (c === 34) {
           // 'YYYY-MM-DD HH:MM:SS[.fff]': checked in place, its output form's bytes into the batch (no string)
+          // (plainTimestampLength checks each byte before the quote: a digit or the shape's separator)
           const from = p + 1;
+          const limit = Math.min(n, from + MAX_PLAIN_TIMESTAMP + 1);
           let i = from;
-          let b = 0;
-          while (i < n && (b = s[i]!) !== 34 && b >= 32 && b !== 92 && b < 0x80) i++;
-          if (i < n && b === 34) {
-            const length = plainTimestampLength((k) => s[from + k]!, i - from);
+          while (i < limit && s[i] !== 34) i++;
+          if (i < limit) {
+            const length = plainTimestampLength(s, from, i - from);
             if (length >= 0) {
               batch.setText(col, s, from, from + length);
               return i + 1;

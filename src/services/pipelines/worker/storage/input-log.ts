@@ -51,19 +51,19 @@ export type LogRecord =
 const CHUNK = 1;
 const OTHER = 0;
 
-function encode(rec: LogRecord): Uint8Array {
+/** A record's payload, in parts (a chunk's bytes are not copied: the frame is written from them). */
+function encode(rec: LogRecord): Uint8Array[] {
   if (rec.t === 'chunk') {
-    const out = Buffer.allocUnsafe(5 + rec.bytes.byteLength);
-    out[0] = CHUNK;
-    out.writeUInt32LE(rec.id >>> 0, 1);
-    out.set(rec.bytes, 5);
-    return out;
+    const head = Buffer.allocUnsafe(5);
+    head[0] = CHUNK;
+    head.writeUInt32LE(rec.id >>> 0, 1);
+    return [head, rec.bytes];
   }
   const body = serialize(rec);
   const out = Buffer.allocUnsafe(1 + body.byteLength);
   out[0] = OTHER;
   out.set(body, 1);
-  return out;
+  return [out];
 }
 
 function decode(payload: Buffer): LogRecord {
@@ -180,7 +180,7 @@ export class InputLog {
 
   /** Appends a record (not yet durable: see sync); answers its lsn. Throws what the write throws (ENOSPC). */
   append(rec: LogRecord): number {
-    this.bytes += writeFrame(this.fd, encode(rec));
+    this.bytes += writeFrame(this.fd, ...encode(rec));
     this.dirty = true;
     return this.next++;
   }
