@@ -26,6 +26,12 @@ export { EngineInputError, EngineStateError, EngineStepError, EngineValueError }
 export interface CompileOptions {
   /** How unquoted identifiers are spelled in output names. 'upper' (default) as the v0.24-era service; 'lower' as today's Feldera. */
   outputCase?: 'upper' | 'lower';
+  /**
+   * Where NULLs sort when an ORDER BY (of a query, a window, an aggregate) says neither NULLS FIRST nor LAST:
+   * 'low' (default) as Feldera's programs (Calcite's NullCollation.LOW: NULL before any value ascending, after
+   * descending); 'high' as Feldera's ad-hoc queries (DataFusion, as Postgres: NULL after any value ascending).
+   */
+  nulls?: 'low' | 'high';
 }
 
 /** A compile error with a 1-based line and column into the program text. */
@@ -37,7 +43,7 @@ export interface CompileError {
   kind?: string;
 }
 
-/** A connector declaration from `WITH ('connectors' = '[...]')`, passed through as parsed JSON. */
+/** A connector declaration from `WITH ('connectors' = '[...]')`, passed through as parsed JSON (integers beyond ±2^53 exact, as bigints). */
 export interface ConnectorDecl {
   name?: string;
   transport: { name: string; config?: Record<string, JsonValue> };

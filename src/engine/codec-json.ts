@@ -5,6 +5,7 @@
  */
 import { EngineValueError } from './errors.js';
 import { JsonNumberText, type ColumnKeeps, type JsonValue } from './json-value.js';
+import { serdeF64 } from '../wire/serde-float.js';
 import { isInteger, type SqlType } from './types/types.js';
 import { INT_BOUNDS, normInt, parseIntText } from './types/int64.js';
 import { decimalParts } from './json-text.js';
@@ -239,6 +240,15 @@ export function jsonKept(t: SqlType): ColumnKeeps | null {
  * through a closure that skips the type dispatch, DECIMAL's canonical text is read at once; the others call
  * fromJson.
  */
+/**
+ * A JSON input value for a DOUBLE or REAL column: a long literal (a JsonNumberText or bigint, as parseJsonText
+ * keeps one) read as Feldera's serde_json reads it (wire/serde-float.ts: not always the nearest double);
+ * anything else as it is. Input rows only: casts and CSV read the nearest double (fromJson).
+ */
+export function floatInput(v: JsonValue | undefined): JsonValue | undefined {
+  return v instanceof JsonNumberText || typeof v === 'bigint' ? serdeF64(String(v)) : v;
+}
+
 export function jsonConverter(t: SqlType): (v: JsonValue | undefined) => Value {
   const kept = jsonKept(t);
   switch (kept?.kind) {
@@ -249,12 +259,13 @@ export function jsonConverter(t: SqlType): (v: JsonValue | undefined) => Value {
     case 'string':
       return (v) => (typeof v === 'string' ? v : fromJson(v, t));
     case 'number':
-      return (v) => (typeof v === 'number' ? v : fromJson(v, t));
+      return (v) => (typeof v === 'number' ? v : fromJson(floatInput(v), t));
     case 'boolean':
       return (v) => (typeof v === 'boolean' ? v : fromJson(v, t));
     case undefined:
       break;
   }
+  if (t.kind === 'REAL') return (v) => fromJson(floatInput(v), t);
   if (t.kind === 'DECIMAL') {
     const scale = t.scale ?? 0;
     const bound = t.precision === undefined ? undefined : pow10(t.precision);

@@ -6,13 +6,14 @@
  * Rules: messages are serde's, as Feldera's JSON and CSV readers word them; NULL (a JSON null, an empty CSV
  * field) in a NOT NULL column is refused here. The common cases (an integer in range, a string for VARCHAR,
  * a number for DOUBLE, a boolean) are the output form already and come back as they are, without the
- * internal form in between: this is on the ingress path of every value.
+ * internal form in between: this is on the ingress path of every value. A long JSON literal for a DOUBLE or
+ * REAL is read as serde_json reads it (wire/serde-float.ts); CSV and casts keep the nearest double.
  */
 import { EngineValueError, type ColumnCodec, type InputCodec, type JsonValue } from './api.js';
 import { typeToString, type SqlType } from './types/types.js';
 import { plainTimestampText } from './types/datetime.js';
 import { type Value } from './types/values.js';
-import { expectedText, fromJson, jsonKept, toJson } from './codec-json.js';
+import { expectedText, floatInput, fromJson, jsonKept, toJson } from './codec-json.js';
 import { fromCsv } from './codec-csv.js';
 
 type Reader = (v: JsonValue) => JsonValue;
@@ -29,13 +30,16 @@ function jsonReader(t: SqlType): Reader {
     case 'string':
       return (v) => (typeof v === 'string' ? v : full(v));
     case 'number':
-      return (v) => (typeof v === 'number' ? v : full(v));
+      // a long literal as Feldera's serde_json reads it into a double (not always the nearest: serde-float.ts)
+      return (v) => (typeof v === 'number' ? v : full(floatInput(v)!));
     case 'boolean':
       return (v) => (typeof v === 'boolean' ? v : full(v));
     case undefined:
       break; // no shortcut for this type: by its kind below
   }
   switch (t.kind) {
+    case 'REAL':
+      return (v) => full(floatInput(v)!);
     case 'TIMESTAMP': {
       // also milliseconds since the epoch, as a number (Feldera's millis_since_epoch form)
       // the plain shape clients send ('YYYY-MM-DD HH:MM:SS.fff') read by hand: no parse, no format, on every row

@@ -12,7 +12,7 @@ import { planNodes, retentionRules } from './plan/retention.js';
 export function compile(sql: string, options: CompileOptions = {}): CompileResult {
   const casing = options.outputCase ?? 'upper';
   if (typeof sql !== 'string') return { ok: false, errors: [{ message: 'program must be a string', line: 1, column: 1, kind: 'syntax' }] };
-  const { program, errors } = bindProgram(sql, casing);
+  const { program, errors } = bindProgram(sql, casing, options.nulls ?? 'low');
   if (!program) return { ok: false, errors };
   const fold = (s: string): string => (casing === 'upper' ? s.toUpperCase() : s.toLowerCase());
   // tables that forget rows behind their LATENESS waterline keep no whole contents to read (plan/retention.ts)

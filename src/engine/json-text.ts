@@ -54,11 +54,12 @@ const MARK_INT = MARK + 'i';
 
 /**
  * JSON.parse that keeps integer literals beyond ±(2^53 - 1) exact, as bigints, and other number literals a JS
- * number would change as JsonNumberTexts. Throws SyntaxError as JSON.parse.
+ * number would change, or that Feldera's serde_json reads as another double than the nearest (so that a DOUBLE
+ * column reads them as Feldera does: wire/serde-float.ts), as JsonNumberTexts. Throws SyntaxError as JSON.parse.
  */
 export function parseJsonText(text: string): unknown {
   if (!mayHoldLongNumber(text)) return JSON.parse(text);
-  const marked = markLongNumbers(text, (literal, integer) => '"' + MARK_TEXT + (integer ? 'i' : 'n') + literal + '"');
+  const marked = markLongNumbers(text, (literal, integer) => '"' + MARK_TEXT + (integer ? 'i' : 'n') + literal + '"', true);
   if (marked === text) return JSON.parse(text);
   return restoreMarks(JSON.parse(marked), MARK, fromMark);
 }

@@ -1,15 +1,18 @@
 /**
  * The number literals of JSON text that a JavaScript number would change, found once for every layer:
  * engine/json-text.ts reads them as bigints and JsonNumberTexts (to compute with), core/json-exact.ts as
- * JsonNumbers (to pass a server's digits on). A leaf: imports nothing. Contract:
+ * JsonNumbers (to pass a server's digits on). A leaf: imports only wire/serde-float.ts. Contract:
  * - `longDigitRuns` finds the runs of 16 or more digits (points allowed between them), the only places such a
  *   literal can be, looking at every 16th character only: the common text costs a fraction of JSON.parse;
  * - `markLongNumbers` replaces each such literal outside strings (an integer beyond ±(2^53 - 1), or another
- *   literal whose decimal value the nearest double does not print) with the text `mark` gives, and returns the
+ *   literal whose decimal value the nearest double does not print, or with `serdeDoubles` one that Feldera's
+ *   serde_json reads as another double than the nearest: serde-float.ts) with the text `mark` gives, and returns the
  *   same string when there is none; malformed text is left for JSON.parse to refuse;
  * - `restoreMarks` puts the values back into the parsed value, in place of the marked strings;
  * - `changedByDouble` and `decimalParts` are the rules it uses.
  */
+
+import { serdeF64 } from './serde-float.js';
 
 /** A JSON number literal. */
 export const NUMBER_LITERAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
@@ -42,7 +45,7 @@ export function mayHoldLongNumber(text: string): boolean {
 }
 
 /** The text with each literal a JS number would change (outside strings) replaced by `mark(literal, integer)`. */
-export function markLongNumbers(text: string, mark: (literal: string, integer: boolean) => string): string {
+export function markLongNumbers(text: string, mark: (literal: string, integer: boolean) => string, serdeDoubles = false): string {
   let out = '';
   let last = 0;
   const n = text.length;
@@ -68,7 +71,7 @@ export function markLongNumbers(text: string, mark: (literal: string, integer: b
     }
     if (digits >= 16) {
       const literal = text.slice(i, end);
-      if (NUMBER_LITERAL.test(literal) && changedByDouble(literal, integer)) {
+      if (NUMBER_LITERAL.test(literal) && changedByDouble(literal, integer, serdeDoubles)) {
         out += text.slice(last, i) + mark(literal, integer);
         last = end;
       }
@@ -82,7 +85,7 @@ export function markLongNumbers(text: string, mark: (literal: string, integer: b
  * Whether a JS number cannot carry a number literal: an integer beyond ±(2^53 - 1) (told by its digits), or
  * another literal that the double nearest to it prints as another decimal value (`1.50` is 1.5: not changed).
  */
-export function changedByDouble(literal: string, integer: boolean): boolean {
+export function changedByDouble(literal: string, integer: boolean, serdeDoubles = false): boolean {
   if (integer) {
     const digits = literal.charCodeAt(0) === 45 /* - */ ? literal.slice(1) : literal;
     return digits.length > 16 || (digits.length === 16 && digits > '9007199254740991');
@@ -98,7 +101,10 @@ export function changedByDouble(literal: string, integer: boolean): boolean {
     if (c !== 48) significant = digits;
   }
   if (significant >= 18) return true;
-  const printed = String(Number(literal));
+  const nearest = Number(literal);
+  // with serdeDoubles: a literal Feldera's serde_json reads as another double than the nearest (a DOUBLE column takes that one)
+  if (serdeDoubles && serdeF64(literal) !== nearest) return true;
+  const printed = String(nearest);
   return printed !== literal && !sameDecimal(literal, printed);
 }
 

@@ -109,7 +109,9 @@ describe('aggregate results', () => {
     ['ARRAY_AGG(v IGNORE NULLS)', rows, [1, 3, 3]],
     ['ARRAY_AGG(DISTINCT v)', rows, [null, 1, 3]],
     ['ARRAY_AGG(s ORDER BY k DESC)', rows, [null, 'c', 'b', 'a']],
-    ['ARRAY_AGG(s ORDER BY v, k)', rows, ['a', 'b', 'c', null]],
+    ['ARRAY_AGG(s ORDER BY v, k)', rows, [null, 'a', 'b', 'c']], // NULLs first ascending (Feldera: Calcite's NullCollation.LOW)
+    ['ARRAY_AGG(s ORDER BY v DESC, k)', rows, ['b', 'c', 'a', null]], // and last descending
+    ['ARRAY_AGG(s ORDER BY v NULLS LAST, k)', rows, ['a', 'b', 'c', null]],
     ['ARRAY_AGG(s ORDER BY v NULLS FIRST, k)', rows, [null, 'a', 'b', 'c']],
     ['ARRAY_AGG(k) FILTER (WHERE b)', rows, [10, 20]],
     ['ARRAY_AGG(v)', [], []], // Feldera answers an empty array for no rows (its empty-set and FILTER tests)

@@ -110,17 +110,40 @@ ON B.mod = S.key;`).newCircuit();
   it('refuses what Feldera refuses', () => {
     const pre = TABLES;
     expect(errorsOf(`${pre}CREATE VIEW j AS SELECT * FROM l ASOF JOIN r MATCH_CONDITION (l.ts >= r.ts) ON l.k = r.k;`)).toEqual([
-      { line: 3, column: 44, message: 'Currently only LEFT ASOF joins are supported' },
+      { line: 3, column: 44, message: 'Currently only LEFT ASOF joins are supported.' },
     ]);
     expect(errorsOf(`${pre}CREATE VIEW j AS SELECT * FROM l LEFT ASOF JOIN r MATCH_CONDITION (l.ts <= r.ts) ON l.k = r.k;`)).toEqual([
       { line: 3, column: 68, message: "Currently the only MATCH_CONDITION comparison supported by ASOF joins is 'leftCol >= rightCol'" },
     ]);
     expect(errorsOf(`${pre}CREATE VIEW j AS SELECT * FROM l LEFT ASOF JOIN r MATCH_CONDITION (r.ts <= l.ts) ON l.k = r.k;`)).toEqual([]);
     expect(errorsOf(`${pre}CREATE VIEW j AS SELECT * FROM l LEFT ASOF JOIN r MATCH_CONDITION (l.ts >= r.ts) ON l.k < r.k;`)[0]!.message).toBe(
-      'The ON condition of an ASOF JOIN must be equalities, each between an expression of one side and one of the other',
+      'ASOF JOIN condition must be a conjunction of equality comparisons',
+    );
+    expect(errorsOf(`${pre}CREATE VIEW j AS SELECT * FROM l LEFT ASOF JOIN r MATCH_CONDITION (l.ts >= r.ts) ON l.k = r.k AND l.id <> r.k;`)[0]!.message).toBe(
+      'ASOF JOIN condition must be a conjunction of equality comparisons',
+    );
+    expect(errorsOf(`${pre}CREATE VIEW j AS SELECT * FROM l LEFT ASOF JOIN r MATCH_CONDITION (l.ts >= r.ts) ON l.k = l.id;`)[0]!.message).toBe(
+      'ASOF JOIN condition must be a conjunction of equality comparisons of columns from both sides',
     );
     expect(errorsOf(`${pre}CREATE VIEW j AS SELECT * FROM l LEFT ASOF JOIN r MATCH_CONDITION (l.ts = r.ts) ON l.k = r.k;`)[0]!.message).toBe(
-      'MATCH_CONDITION must compare an expression of each side of the ASOF JOIN (<, <=, >, >=)',
+      'ASOF JOIN MATCH_CONDITION must be a comparison between columns from the two inputs',
+    );
+  });
+
+  it('checks as Feldera does, in its order: the match condition and ON first, LEFT only after', () => {
+    const pre = TABLES;
+    // an inner ASOF JOIN whose ON is not equalities: the validator's refusal comes first
+    expect(errorsOf(`${pre}CREATE VIEW j AS SELECT * FROM l ASOF JOIN r MATCH_CONDITION (l.ts >= r.ts) ON l.k <> r.k;`)[0]!.message).toBe(
+      'ASOF JOIN condition must be a conjunction of equality comparisons',
+    );
+    // the match condition's own errors first: a FROM-less subquery naming an unknown table
+    expect(errorsOf(`${pre}CREATE VIEW j AS SELECT * FROM l LEFT ASOF JOIN r MATCH_CONDITION (r.ts = (SELECT sub.ts)) ON l.k = r.k;`)[0]!.message).toBe("Table 'sub' not found");
+    // a match condition that is no comparison of the two sides is refused before the form of the join
+    expect(errorsOf(`${pre}CREATE VIEW j AS SELECT * FROM l ASOF JOIN r MATCH_CONDITION (l.ts = r.ts) ON l.k = r.k;`)[0]!.message).toBe(
+      'ASOF JOIN MATCH_CONDITION must be a comparison between columns from the two inputs',
+    );
+    expect(errorsOf(`${pre}CREATE VIEW j AS SELECT * FROM l LEFT ASOF JOIN r MATCH_CONDITION (l.ts >= l.id) ON l.k = r.k;`)[0]!.message).toBe(
+      'ASOF JOIN MATCH_CONDITION must be a comparison between columns from the two inputs',
     );
   });
 });
@@ -177,6 +200,6 @@ describe('LEFT ASOF JOIN, written otherwise', () => {
     expect(errorsOf(`${TABLES}CREATE VIEW j AS SELECT l.id, r.v FROM l LEFT ASOF JOIN r MATCH_CONDITION ((l.ts) >= r.ts) ON l.k = r.k;`)).toEqual([]);
     expect(
       errorsOf(`${TABLES}CREATE VIEW j AS SELECT l.id FROM l LEFT ASOF JOIN r MATCH_CONDITION (l.ts >= r.ts) ON l.k = r.k ASOF JOIN r AS r2 MATCH_CONDITION (l.ts >= r2.ts) ON l.k = r2.k;`),
-    ).toEqual([{ line: 3, column: 108, message: 'Currently only LEFT ASOF joins are supported' }]);
+    ).toEqual([{ line: 3, column: 108, message: 'Currently only LEFT ASOF joins are supported.' }]);
   });
 });

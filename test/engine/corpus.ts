@@ -176,5 +176,43 @@ export function programSql(): string {
 }
 
 export function pgProgramSql(): string {
-  return PG_TABLES_SQL + VIEWS.map((v) => `CREATE VIEW ${v.name} AS ${v.pg ?? v.sql};`).join('\n');
+  return PG_TABLES_SQL + VIEWS.map((v) => `CREATE VIEW ${v.name} AS ${withLowNulls(v.pg ?? v.sql)};`).join('\n');
+}
+
+/**
+ * `sql` with each ORDER BY item that does not say where NULLs go given Feldera's default (NULLs smaller than
+ * any value: NULLS FIRST ascending, NULLS LAST descending), which Postgres's is the opposite of.
+ */
+export function withLowNulls(sql: string): string {
+  const out: string[] = [];
+  const re = /\bORDER BY\b/gi;
+  let from = 0;
+  for (let m = re.exec(sql); m; m = re.exec(sql)) {
+    let i = m.index + m[0].length;
+    out.push(sql.slice(from, i));
+    let depth = 0;
+    let item = '';
+    const flush = () => {
+      const bare = item.trimEnd();
+      out.push(/\bNULLS\s+(FIRST|LAST)$/i.test(bare) ? item : bare + (/\bDESC$/i.test(bare) ? ' NULLS LAST' : ' NULLS FIRST') + item.slice(bare.length));
+      item = '';
+    };
+    for (; i < sql.length; i++) {
+      const ch = sql[i]!;
+      if (depth === 0 && (ch === ')' || /^\s(ROWS|RANGE|LIMIT|OFFSET)\b/i.test(sql.slice(i)))) break;
+      if (ch === '(') depth++;
+      if (ch === ')') depth--;
+      if (depth === 0 && ch === ',') {
+        flush();
+        out.push(',');
+        continue;
+      }
+      item += ch;
+    }
+    flush();
+    from = i;
+    re.lastIndex = i;
+  }
+  out.push(sql.slice(from));
+  return out.join('');
 }

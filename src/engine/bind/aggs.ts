@@ -21,7 +21,7 @@ export function aggCallArgs(e: Expr & { k: 'func' }, ctx: BindCtx): AggCallArgs 
   return {
     args: e.star ? [] : e.args.map((a) => bindExpr(a, ctx)),
     star: e.star,
-    orderBy: e.orderBy?.map((o) => ({ key: bindExpr(o.expr, ctx), asc: o.asc, nullsFirst: o.nullsFirst ?? !o.asc })),
+    orderBy: e.orderBy?.map((o) => ({ key: bindExpr(o.expr, ctx), asc: o.asc, nullsFirst: ctx.session.nullsFirst(o) })),
     ignoreNulls: e.ignoreNulls,
     site: exprSite(e),
   };

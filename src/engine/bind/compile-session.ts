@@ -26,7 +26,16 @@ export class CompileSession {
   private statementTypes: TypeResolver | undefined;
   private statementFunctions: CallableFunctions | undefined;
 
-  constructor(readonly source: string) {}
+  constructor(
+    readonly source: string,
+    /** Where NULLs sort in an ORDER BY that does not say (CompileOptions.nulls). */
+    readonly nulls: 'low' | 'high' = 'low',
+  ) {}
+
+  /** Whether NULLs come first in an ORDER BY item: as it says, else by the session's null order. */
+  nullsFirst(item: { asc: boolean; nullsFirst?: boolean }): boolean {
+    return item.nullsFirst ?? (this.nulls === 'low' ? item.asc : !item.asc);
+  }
 
   /** A new plan node with the next id; the kind's own fields are checked by the type of `fields`. */
   node<F extends NewNode>(fields: F): F & { id: number } {

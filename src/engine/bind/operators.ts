@@ -10,6 +10,7 @@ import { intervalQualifier, intervalUnit, unionQualifier } from '../types/interv
 
 const DAY_NS = DAY_MS * 1e6;
 import { castFn } from './cast.js';
+import { isIntervalScaling, scaleInterval } from './interval-scale.js';
 import { type BExpr, constant, strict1, strict2 } from './bexpr.js';
 
 export function coerce(e: BExpr, to: SqlType, pos: Pos): BExpr {
@@ -210,10 +211,9 @@ export function arithmetic(op: string, a: BExpr, b: BExpr, pos: Pos, site: IntSi
     const qualifier = unionQualifier(ta.qualifier, tb.qualifier);
     return strict2(a, b, mk(ta.kind, nullable, qualifier ? { qualifier } : {}), (x, y) => (x as number) + sign * (y as number));
   }
-  if ((ta.kind === 'INTERVAL_DT' || ta.kind === 'INTERVAL_YM') && isNumeric(tb) && (op === 'Multiply' || op === 'Divide')) {
-    const bn = coerce(b, mk('DOUBLE'), pos);
-    return strict2(a, bn, mk(ta.kind, nullable), (x, y) => Math.round(op === 'Multiply' ? (x as number) * (y as number) : (x as number) / (y as number)));
-  }
+  const scaling = isIntervalScaling(op, ta, tb);
+  if (scaling === 'interval-first') return scaleInterval(op as 'Multiply' | 'Divide', a, b, site);
+  if (scaling === 'number-first') return scaleInterval('Multiply', b, a, site);
   if (ta.kind === 'TIMESTAMP' && tb.kind === 'TIMESTAMP' && op === 'Minus') {
     // whole milliseconds (an interval's unit here), toward zero
     return strict2(a, b, mk('INTERVAL_DT', nullable), (x, y) => Math.trunc(tsMicrosBetween(x as number, y as number) / 1000) + 0);

@@ -17,6 +17,7 @@ import { bindFrom, bindFromItem, emptyRowRel } from './from.js';
 import type { Value } from '../types/values.js';
 import { IntOverflow } from '../types/int64.js';
 import { containsNow } from './now.js';
+import { parseJsonText } from '../json-text.js';
 
 export interface TableColumn {
   name: string;
@@ -81,7 +82,8 @@ function parseConnectors(options: { key: string; value: string; pos: Pos }[]): {
     if (key === 'connectors') {
       let parsed: JsonValue;
       try {
-        parsed = JSON.parse(o.value) as JsonValue;
+        // integers beyond ±2^53 stay exact (bigints: a datagen range up to i64::MAX); other numbers are JS numbers
+        parsed = numbersOfConfig(parseJsonText(o.value) as JsonValue);
       } catch (e) {
         throw new SqlError(`Invalid JSON in 'connectors': ${(e as Error).message}`, o.pos, 'connector');
       }
@@ -109,9 +111,17 @@ function parseConnectors(options: { key: string; value: string; pos: Pos }[]): {
   return { connectors, materialized, emitFinal };
 }
 
-export function bindProgram(text: string, casing: Casing): { program?: BoundProgram; errors: CompileError[] } {
+/** A connector configuration's values with each long non-integer literal (a JsonNumberText) a JS number, as JSON.parse reads it. */
+function numbersOfConfig(v: JsonValue): JsonValue {
+  if (v instanceof JsonNumberText) return Number(v.text);
+  if (Array.isArray(v)) return v.map(numbersOfConfig);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, numbersOfConfig(x)]));
+  return v;
+}
+
+export function bindProgram(text: string, casing: Casing, nulls: 'low' | 'high' = 'low'): { program?: BoundProgram; errors: CompileError[] } {
   const errors: CompileError[] = [];
-  const session = new CompileSession(text);
+  const session = new CompileSession(text, nulls);
   const posAt = (offset: number): Pos => session.posAt(offset);
   const pre = prepass(text);
   for (const e of pre.errors) errors.push({ ...posAt(e.offset), message: e.message, kind: 'unsupported' });

@@ -1,7 +1,6 @@
 /** Queries: WITH, set operations, VALUES, SELECT (WHERE, GROUP BY, HAVING, windows, DISTINCT), ORDER BY ... LIMIT. */
 import { SqlError, type Expr, type Query, type Select, type SetBody } from '../parse/ast.js';
 import { type PlanColumn, type PlanNode } from '../plan/nodes.js';
-import { CALENDAR_LONGEST, type CalendarUnit } from '../plan/waterline.js';
 import { commonType, commonTypeCoercing, mk, withNull, type SqlType } from '../types/types.js';
 import { AggregateOp, type AggSpec } from '../ops/aggregate.js';
 import { SetOp, SET_FNS } from '../ops/setops.js';
@@ -20,6 +19,7 @@ import { bindFrom } from './from.js';
 import { attachScalarSubqueries } from './scalar.js';
 import { applyGroupWindow, hasGroupWindow, refuseStrayBounds } from './group-window.js';
 import { upperBounds } from './bounds.js';
+import { exprLineage, type ColumnLineage } from './lineage.js';
 import { attachNow, resolvedBy, temporalFilters } from './now.js';
 import { temporalAggregate, temporalCall, type TemporalCall } from './now-aggregates.js';
 
@@ -257,7 +257,7 @@ function bindSelect(s: Select, env: Env): BoundQuery {
     used.set(name, n + 1);
     if (n > 0) name = `${name}${n - 1}`;
     const src = exprs[i]!.colIdx;
-    return { name, type: exprs[i]!.type, wm: src !== undefined ? cur.columns[src]?.wm : undefined };
+    return { name, type: exprs[i]!.type, wm: src !== undefined ? cur.columns[src]?.wm : exprLineage(it.expr, boundLineage(ctx, cur)) };
   });
   cur = mapNode(env.session, cur, exprs, columns);
   if (s.distinct) {
@@ -355,7 +355,7 @@ function bindAggregate(s: Select, itemExprs: Expr[], rel: Rel, env: Env, pre: Bi
     ...keys.map((k, i) => ({
       name: `G$${i}`,
       type: k.type,
-      wm: k.colIdx !== undefined ? rel.node.columns[k.colIdx]?.wm : (truncLineage(groupExprs[i]!, rel) ?? dateCastLineage(groupExprs[i]!, k.type, rel)),
+      wm: k.colIdx !== undefined ? rel.node.columns[k.colIdx]?.wm : exprLineage(groupExprs[i]!, scopeLineage(rel.scope, rel.node)),
     })),
     ...bound.map((b, i) => ({ name: `A$${i}`, type: global && b.type.kind !== 'BIGINT' ? withNull(b.type, true) : b.type })),
   ];
@@ -396,57 +396,18 @@ function bindAggregate(s: Select, itemExprs: Expr[], rel: Rel, env: Env, pre: Bi
 
 export type { ScopeColumn };
 
-/** Longest span of one unit of TIMESTAMP_TRUNC, in milliseconds (months and years at their longest). */
-const UNIT_MS: Record<string, number> = {
-  SECOND: 1000,
-  MINUTE: 60_000,
-  HOUR: 3_600_000,
-  DAY: 86_400_000,
-  WEEK: 7 * 86_400_000,
-  ...CALENDAR_LONGEST,
-};
-
-/**
- * Watermark lineage of `TIMESTAMP_TRUNC(ts, unit)` / `DATE_TRUNC('unit', ts)` over a TIMESTAMP column fed by
- * LATENESS: a truncated value v gets rows from ts in [v, v + one unit), and a ts can come while ts + slack > the
- * watermark; so v gets no new rows once v + one unit - 1 + the column's slack <= the watermark (for a LATENESS
- * column, slack 1: once v + one unit <= the waterline, as Feldera's docs' emit_final table has it; TUMBLE's
- * window_start the same). MONTH, QUARTER and YEAR count their longest length and name their unit, so that
- * plan/waterline.ts finalFrom takes v's own length.
- */
-/**
- * Watermark lineage of `CAST(ts AS DATE)` over a TIMESTAMP column fed by LATENESS (Feldera: a cast preserves
- * monotonicity): the day d gets rows from ts in [d days, d + 1 days), so it is final as TIMESTAMP_TRUNC(ts, DAY)
- * is, its value counted in days (scale).
- */
-function dateCastLineage(e: Expr, type: SqlType, rel: Rel): PlanColumn['wm'] {
-  if (e.k !== 'cast' || type.kind !== 'DATE' || e.expr.k !== 'col') return undefined;
-  let c;
-  try {
-    c = rel.scope.tryResolve(e.expr.parts, e.expr.pos);
-  } catch {
-    return undefined;
-  }
-  const wm = c && c.type.kind === 'TIMESTAMP' ? rel.node.columns[c.idx]?.wm : undefined;
-  if (!wm || wm.scale || wm.calendar) return undefined;
-  return { table: wm.table, col: wm.col, slack: wm.slack - 1 + UNIT_MS.DAY!, scale: UNIT_MS.DAY! };
+/** Column lineage for exprLineage through the bound select: a column as `ctx` binds it, read from `node`'s columns. */
+function boundLineage(ctx: BindCtx, node: PlanNode): ColumnLineage {
+  return (col) => {
+    const b = bindExpr(col, ctx);
+    return b.colIdx === undefined ? undefined : { type: b.type, wm: node.columns[b.colIdx]?.wm };
+  };
 }
 
-function truncLineage(e: Expr, rel: Rel): PlanColumn['wm'] {
-  if (e.k !== 'func' || !['TIMESTAMP_TRUNC', 'DATE_TRUNC'].includes(e.name) || e.args.length !== 2) return undefined;
-  const [x, y] = e.args as [Expr, Expr];
-  const colArg = x.k === 'col' && rel.scope.tryResolve(x.parts, x.pos)?.type.kind === 'TIMESTAMP' ? x : y;
-  const unitArg = colArg === x ? y : x;
-  const unit = unitArg.k === 'str' ? unitArg.value.toUpperCase() : unitArg.k === 'col' ? unitArg.parts[unitArg.parts.length - 1]!.value.toUpperCase() : undefined;
-  if (colArg.k !== 'col' || !unit || !UNIT_MS[unit]) return undefined;
-  let c;
-  try {
-    c = rel.scope.tryResolve(colArg.parts, colArg.pos);
-  } catch {
-    return undefined;
-  }
-  const wm = c && c.type.kind === 'TIMESTAMP' ? rel.node.columns[c.idx]?.wm : undefined;
-  if (!wm) return undefined;
-  const slack = wm.slack - 1 + UNIT_MS[unit]!;
-  return unit in CALENDAR_LONGEST ? { table: wm.table, col: wm.col, slack, calendar: unit as CalendarUnit } : { table: wm.table, col: wm.col, slack };
+/** Column lineage for exprLineage through a relation's scope (GROUP BY keys, before grouping). */
+function scopeLineage(scope: Scope, node: PlanNode): ColumnLineage {
+  return (col) => {
+    const c = scope.tryResolve(col.parts, col.pos);
+    return c && { type: c.type, wm: node.columns[c.idx]?.wm };
+  };
 }

@@ -65,7 +65,7 @@ export function orderComparator(items: OrderItem[], ctx: BindCtx): { cmp: Cmp; k
   // Feldera's compiler sorts a window's rows on scalar keys only
   for (const [i, k] of keys.entries())
     if (k.type.kind === 'ARRAY' || k.type.kind === 'MAP') throw new SqlError(`OVER currently cannot sort on columns with type '${typeToString(k.type)}'`, items[i]!.expr.pos, 'unsupported');
-  const cmp = makeComparator(items.map((o, i) => ({ fn: keys[i]!.fn, asc: o.asc, nullsFirst: o.nullsFirst, cmp: compareValues })));
+  const cmp = makeComparator(items.map((o, i) => ({ fn: keys[i]!.fn, asc: o.asc, nullsFirst: ctx.session.nullsFirst(o), cmp: compareValues })));
   return { cmp, keys };
 }
 

@@ -74,7 +74,7 @@ export function makeComparator(keys: Array<{ fn: (row: Row) => Value; asc: boole
       const vb = k.fn(b);
       if (va === null || vb === null) {
         if (va === vb) continue;
-        const nullsFirst = k.nullsFirst ?? !k.asc; // Postgres: NULLs are larger than any value
+        const nullsFirst = k.nullsFirst ?? k.asc; // (binders pass it: CompileSession.nullsFirst); else NULLs are smaller than any value
         const aNull = va === null ? -1 : 1;
         return nullsFirst ? aNull : -aNull;
       }

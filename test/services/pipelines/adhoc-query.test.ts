@@ -39,6 +39,12 @@ describe('GET /v0/pipelines/{name}/query', () => {
     expect(r.text).toBe('{"S":null,"X":2}\n{"S":"a","X":1}\n{"S":"c","X":3}\n{"S":"c","X":3}\n');
   });
 
+  it("ORDER BY ... LIMIT keeps DataFusion's NULL order (after every value ascending), not a program's", async () => {
+    expect((await query('SELECT s FROM t ORDER BY s LIMIT 1', 'json')).text).toBe('{"S":"a"}\n');
+    expect((await query('SELECT s FROM t ORDER BY s DESC LIMIT 1', 'json')).text).toBe('{"S":null}\n');
+    expect((await query('SELECT s FROM t ORDER BY s NULLS FIRST LIMIT 1', 'json')).text).toBe('{"S":null}\n');
+  });
+
   it('reads materialized views, joins and aggregates them with tables, from the current contents', async () => {
     const r = await query('SELECT b.x, COUNT(*) AS n, SUM(t.d) AS total FROM big b JOIN t ON b.x = t.x GROUP BY b.x;', 'json');
     expect(r.status, r.text).toBe(200);

@@ -64,6 +64,8 @@ export function bindUnary(e: Expr & { k: 'un' }, ctx: BindCtx, bind: ExprBinder)
   const a = bind(e.expr, ctx);
   if (e.op === 'NOT') return strict1(requireBool(a, e.pos, 'NOT'), mk('BOOLEAN', a.type.nullable), (x) => !x);
   if (e.op === 'PLUS') return a;
+  // a string is read as a DECIMAL (Calcite's implicit cast to NUMERIC's default type; Feldera's DECIMAL default: (28, 0))
+  if (isString(a.type)) return bindUnary(e, ctx, () => coerce(a, mk('DECIMAL', a.type.nullable, { precision: 28, scale: 0 }), e.pos));
   if (!isNumeric(a.type) && a.type.kind !== 'INTERVAL_DT' && a.type.kind !== 'INTERVAL_YM') throw new SqlError(`Cannot apply '-' to ${typeName(a.type)}`, e.pos, 'type');
   if (isDecimal(a.type)) return strict1(a, a.type, (x) => -(x as bigint));
   if (isUnsigned(a.type)) throw new SqlError('Unary minus cannot be applied to unsigned values', e.pos, 'type');

@@ -3,6 +3,7 @@
  * SqlCompilerMessage list, a successful program becomes `program_info` (schema and connectors).
  */
 import { compile, type CompileError, type CompiledProgram, type ConnectorDecl, type RelationSchema } from '../../../engine/index.js';
+import { plainPart } from './connector-json.js';
 import type { SqlCompilerMessage } from '../control/model.js';
 import { GENERATING_TRANSPORTS, generatedConnectorErrors } from './connectors/generated-sources.js';
 
@@ -165,8 +166,8 @@ export function connectorEndpointName(rel: RelationSchema, c: ConnectorDecl, i: 
 function endpointConfig(rel: RelationSchema, c: ConnectorDecl): Record<string, unknown> {
   return {
     stream: rel.name,
-    transport: { name: c.transport.name, config: c.transport.config ?? {} },
-    format: c.format ? { name: c.format.name, config: c.format.config ?? {} } : null,
+    transport: plainPart(c.transport),
+    format: c.format ? plainPart(c.format) : null,
     max_queued_records: typeof c.max_queued_records === 'number' ? c.max_queued_records : 1_000_000,
     paused: c.paused === true,
   };

@@ -81,7 +81,7 @@ function plain(rel: RelationSchema): RelationSchema {
     materialized: rel.materialized,
     declaredMaterialized: rel.declaredMaterialized,
     local: rel.local,
-    connectors: JSON.parse(JSON.stringify(rel.connectors)),
+    connectors: structuredClone(rel.connectors), // (a long integer of a configuration is a bigint)
     line: rel.line,
   };
 }

@@ -37,6 +37,7 @@ import type { LogLevel } from '../runner/logs.js';
 import type { InputEndpointStats, TokenLabel } from '../shared/protocol.js';
 import { StepLatency } from '../shared/step-latency.js';
 import { memoryExhaustion, stepMemoryGuard } from './step-memory.js';
+import { plainPart } from './connector-json.js';
 
 const INPUT_REFUSED = 'The input was refused, nothing of it was applied';
 
@@ -167,7 +168,7 @@ export class PipelineRuntime {
         const declaredPaused = decl.paused === true;
         this.inputs.set(name, {
           endpoint_name: name,
-          config: { stream: table.name, transport: decl.transport, format: decl.format ?? null, max_queued_records: 1_000_000, paused: declaredPaused },
+          config: { stream: table.name, transport: plainPart(decl.transport), format: decl.format ? plainPart(decl.format) : null, max_queued_records: 1_000_000, paused: declaredPaused },
           metrics: zeroInputMetrics(),
           fatal_error: null,
           paused: storedPaused ? storedPaused.has(name) : declaredPaused,

@@ -10,6 +10,7 @@ import { getHeapStatistics } from 'node:v8';
 import { latestProcessFigures } from '../shared/process-figures.js';
 import type { WorkerMetrics } from '../shared/protocol.js';
 import type { PipelineRuntime } from './runtime.js';
+import { plainPart } from './connector-json.js';
 
 function processCpuMsecs(): number {
   const { user, system } = cpuUsage();
@@ -44,7 +45,7 @@ export function workerMetrics(rt: PipelineRuntime): WorkerMetrics {
     inputs: [...rt.inputs.values()].sort((a, b) => (a.endpoint_name < b.endpoint_name ? -1 : a.endpoint_name > b.endpoint_name ? 1 : 0)).map((ep) => ({ ...ep, metrics: { ...ep.metrics } })),
     file_outputs: rt.fileOutputs.map((o) => ({
       endpoint_name: o.endpointName,
-      config: { stream: o.view.name, transport: o.decl.transport, format: o.decl.format ?? null },
+      config: { stream: o.view.name, transport: plainPart(o.decl.transport), format: o.decl.format ? plainPart(o.decl.format) : null },
       metrics: {
         transmitted_records: o.transmittedRecords,
         transmitted_bytes: o.transmittedBytes,

@@ -214,6 +214,31 @@ describe('datagen', () => {
     expect(Math.max(...rows.map((r) => r.S as number))).toBe(299);
   });
 
+  it("draws Feldera's own numbers for a seed, exact across UNSIGNED and BIGINT ranges up to i64::MAX (its SmallRng, small-rng.ts)", async () => {
+    // written out: JSON.stringify cannot write 9223372036854775807
+    const sql = `CREATE TABLE t (id INT, a TINYINT UNSIGNED, b BIGINT UNSIGNED, c BIGINT, d BIGINT UNSIGNED) WITH ('connectors' = '[{"transport": {"name": "datagen", "config": {"seed": 2024,
+      "plan": [{"limit": 3, "fields": {"a": {"strategy": "uniform", "range": [3, 250]}, "b": {"strategy": "uniform", "range": [9007199254740993, 9223372036854775807]},
+        "c": {"strategy": "uniform"}, "d": {"strategy": "uniform"}}}]}}}]');`;
+    const rows = (await generate(sql)).sort((x, y) => (x.ID as number) - (y.ID as number));
+    // the values of an independent model of rand 0.8 (see small-rng.test.ts); beyond 2^53 they are bigints
+    expect(rows).toEqual([
+      { ID: 0, A: 78, B: 5343131084004304485n, C: 7486270992050277327n, D: 2522181262906054528n },
+      { ID: 1, A: 43, B: 3588257407839818791n, C: -2243897110584583918n, D: 1163114113027148190n },
+      { ID: 2, A: 201, B: 7678524701419233479n, C: 8224405894029020473n, D: 8124286730217576146n },
+    ]);
+    // what the API shows of the configuration (program_info, a running pipeline's stats) is plain JSON: the long bound as a number
+    const info = compileProgram(sql, 'upper');
+    expect(info.ok && JSON.stringify(info.info)).toContain('"range":[9007199254740992,9223372036854776000]');
+    const { rt } = await start(sql);
+    expect(JSON.stringify([...rt.inputs.values()].map((i) => i.config))).toContain('"range":[9007199254740992,9223372036854776000]');
+    await rt.shutdown();
+    // a range beyond the type (BIGINT UNSIGNED takes i64 bounds, as Feldera's generator) or not an integer is refused
+    expect(compileErrors(table('b BIGINT UNSIGNED', { plan: [{ fields: { b: { strategy: 'uniform', range: [-1, 5] } } }] }))[0]).toMatch(
+      /range: \[-1, 5\) is outside the column's type \(0\.\.=9223372036854775807\)/,
+    );
+    expect(compileErrors(table('b TINYINT UNSIGNED', { plan: [{ fields: { b: { range: [0, 1.5] } } }] }))[0]).toMatch(/range values must be integers/);
+  });
+
   it('fails the pipeline, naming the connector and the column, when given values do not fit the column', async () => {
     const { rt, failures } = await start(table('a INT NOT NULL', { plan: [{ limit: 5, fields: { a: { values: [1, 'two'] } } }] }));
     await until(() => failures.length > 0, 'the failure');

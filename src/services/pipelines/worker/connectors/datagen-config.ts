@@ -15,7 +15,8 @@ export const ALL_STRATEGIES: readonly string[] = [...NUMERIC_STRATEGIES, ...Obje
 
 /** How a column's values are made, by its SQL type. */
 export type ColumnKind =
-  | { kind: 'int'; min: number; max: number; big: boolean }
+  /** min/max: the type's bounds as Feldera's generator takes them (i64 ones: UBIGINT up to i64::MAX), exact. */
+  | { kind: 'int'; min: bigint; max: bigint }
   | { kind: 'float' }
   | { kind: 'decimal'; precision: number; scale: number }
   | { kind: 'string' }
@@ -29,17 +30,20 @@ export type ColumnKind =
   | { kind: 'row'; fields: { name: string; caseSensitive: boolean; kind: ColumnKind }[] }
   | { kind: 'other'; type: string };
 
-const INT_BOUNDS: Record<string, [number, number]> = {
-  TINYINT: [-128, 127],
-  SMALLINT: [-32768, 32767],
-  INTEGER: [-2147483648, 2147483647],
-  INT: [-2147483648, 2147483647],
-  BIGINT: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
-  UTINYINT: [0, 255],
-  USMALLINT: [0, 65535],
-  UINTEGER: [0, 4294967295],
-  UBIGINT: [0, Number.MAX_SAFE_INTEGER],
+const I64_MAX = (1n << 63n) - 1n;
+/** Each integer type's bounds as Feldera's generate_integer takes them: N::min..N::max as i64 (u64::MAX does not fit: i64::MAX). */
+const INT_BOUNDS: Record<string, [bigint, bigint]> = {
+  TINYINT: [-128n, 127n],
+  SMALLINT: [-32768n, 32767n],
+  INTEGER: [-2147483648n, 2147483647n],
+  INT: [-2147483648n, 2147483647n],
+  BIGINT: [-(1n << 63n), I64_MAX],
+  UTINYINT: [0n, 255n],
+  USMALLINT: [0n, 65535n],
+  UINTEGER: [0n, 4294967295n],
+  UBIGINT: [0n, I64_MAX],
 };
+const UNSIGNED_NAMES: Record<string, string> = { TINYINT: 'UTINYINT', SMALLINT: 'USMALLINT', INTEGER: 'UINTEGER', INT: 'UINTEGER', BIGINT: 'UBIGINT' };
 
 /**
  * The fields of the engine's ROW type text (`ROW("A" INTEGER, "b" VARCHAR, ...)`: names always quoted, types
@@ -77,8 +81,10 @@ export function columnKind(type: string): ColumnKind {
   const arr = /^(.*)\s+ARRAY$/s.exec(trimmed) ?? /^(.*)\[\]$/s.exec(trimmed);
   if (arr) return { kind: 'array', element: columnKind(arr[1]!) };
   const base = /^([A-Z ]+?)\s*(?:\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\))?$/.exec(t);
-  const name = base?.[1]?.trim() ?? t;
-  if (INT_BOUNDS[name]) return { kind: 'int', min: INT_BOUNDS[name][0], max: INT_BOUNDS[name][1], big: name === 'BIGINT' || name === 'UBIGINT' };
+  const written = base?.[1]?.trim() ?? t;
+  const unsigned = /^(\w+) UNSIGNED$/.exec(written);
+  const name = unsigned && UNSIGNED_NAMES[unsigned[1]!] ? UNSIGNED_NAMES[unsigned[1]!]! : written;
+  if (INT_BOUNDS[name]) return { kind: 'int', min: INT_BOUNDS[name][0], max: INT_BOUNDS[name][1] };
   if (name === 'REAL' || name === 'FLOAT' || name === 'DOUBLE' || name === 'DOUBLE PRECISION') return { kind: 'float' };
   if (name === 'DECIMAL' || name === 'NUMERIC' || name === 'DEC') return { kind: 'decimal', precision: Number(base?.[2] ?? 38), scale: Number(base?.[3] ?? 0) };
   if (name === 'VARCHAR' || name === 'CHAR' || name === 'TEXT' || name === 'STRING' || name === 'CHARACTER' || name === 'CHARACTER VARYING') return { kind: 'string' };
@@ -94,8 +100,10 @@ export function columnKind(type: string): ColumnKind {
 export interface FieldSettings {
   strategy: string;
   nullPercentage: number | null;
-  /** [a, b) in the kind's unit (numbers; ms for TIMESTAMP and TIME; days for DATE; lengths), or null. */
+  /** [a, b) in the kind's unit (numbers; ms for TIMESTAMP and TIME; days for DATE; lengths), or null; for integer columns see intRange. */
   range: [number, number] | null;
+  /** An integer column's range, exact (i64 values, as Feldera reads it), or null. */
+  intRange: [bigint, bigint] | null;
   scale: number;
   e: number;
   values: JsonValue[] | null;
@@ -139,6 +147,17 @@ function integer(v: JsonValue | undefined, what: string, min: number, max = Numb
 }
 
 const DAY_MS = 86_400_000;
+
+/** A BINARY column's bytes: integers 0..=255. */
+export const BYTE: ColumnKind = { kind: 'int', min: 0n, max: 255n };
+
+/** An integer column's range bound: an integer that fits i64 (Feldera: range_as_i64). */
+function intRangeValue(v: JsonValue, what: string): bigint {
+  const n = typeof v === 'bigint' ? v : typeof v === 'number' && Number.isInteger(v) ? BigInt(v) : undefined;
+  if (n === undefined) throw new Error(`${what}: range values must be integers for an integer column, not ${serdeType(v)}`);
+  if (n < -(1n << 63n) || n > I64_MAX) throw new Error(`${what}: ${n} is out of range for i64`);
+  return n;
+}
 
 function rangeValue(v: JsonValue, kind: ColumnKind, what: string): number {
   if (typeof v === 'number' && Number.isFinite(v)) return v;
@@ -188,19 +207,26 @@ function readField(v: JsonValue | undefined, kind: ColumnKind, what: string): Fi
     values = o.values;
   }
   let range: [number, number] | null = null;
-  if (o.range !== undefined && o.range !== null) {
+  let intRange: [bigint, bigint] | null = null;
+  if (o.range !== undefined && o.range !== null && kind.kind === 'int') {
+    if (!Array.isArray(o.range) || o.range.length !== 2) throw new Error(`${what}.range: expected a sequence of two values [start, end)`);
+    const [a, b] = [intRangeValue(o.range[0]!, `${what}.range`), intRangeValue(o.range[1]!, `${what}.range`)];
+    if (a >= b) throw new Error(`${what}.range: empty range, min >= max (${String(a)} >= ${String(b)})`);
+    if (a < kind.min || b - 1n > kind.max) throw new Error(`${what}.range: [${a}, ${b}) is outside the column's type (${kind.min}..=${kind.max})`);
+    intRange = [a, b];
+    range = [Number(a), Number(b)];
+  } else if (o.range !== undefined && o.range !== null) {
     if (!Array.isArray(o.range) || o.range.length !== 2) throw new Error(`${what}.range: expected a sequence of two values [start, end)`);
     const a = rangeValue(o.range[0]!, kind, `${what}.range`);
     const b = rangeValue(o.range[1]!, kind, `${what}.range`);
     if (a >= b) throw new Error(`${what}.range: empty range, min >= max (${JSON.stringify(o.range[0])} >= ${JSON.stringify(o.range[1])})`);
     const lengths = kind.kind === 'string' || kind.kind === 'array' || kind.kind === 'binary' || kind.kind === 'map';
     if (lengths && a < 0) throw new Error(`${what}.range: lengths must be positive`);
-    if (kind.kind === 'int' && (a < kind.min || b - 1 > kind.max)) throw new Error(`${what}.range: [${a}, ${b}) is outside the column's type (${kind.min}..=${kind.max})`);
     range = [a, b];
   }
   let value: FieldSettings | null = null;
   if (kind.kind === 'array') value = readField(o.value, kind.element, `${what}.value`);
-  else if (kind.kind === 'binary') value = readField(o.value, { kind: 'int', min: 0, max: 255, big: false }, `${what}.value`);
+  else if (kind.kind === 'binary') value = readField(o.value, BYTE, `${what}.value`);
   let fields: FieldSettings[] | null = null;
   if (kind.kind === 'row') {
     const given = object(o.fields, `${what}.fields`);
@@ -212,7 +238,7 @@ function readField(v: JsonValue | undefined, kind: ColumnKind, what: string): Fi
     }
     fields = kind.fields.map((f, i) => readField(byField.get(i), f.kind, `${what}.fields.${f.name}`));
   }
-  return { strategy, nullPercentage, range, scale, e, values, value, fields };
+  return { strategy, nullPercentage, range, intRange, scale, e, values, value, fields };
 }
 
 function describe(kind: ColumnKind): string {

@@ -2,7 +2,9 @@
  * A `datagen` connector as a streaming source (generated-input.ts), by Feldera's rules (crates/datagen):
  * plans run in order, each for `limit` rows (none: for ever), at `rate` rows per second (a token bucket of
  * one second; none: as fast as steps go), in steps of min(rate, 10,000, worker_chunk_size) rows. Row `idx`
- * (counted from 0 in each plan) is made from its own generator seeded with seed + idx, so a seed gives the
+ * (counted from 0 in each plan) is made from its own generator seeded with seed + idx (Feldera's SmallRng and
+ * rand 0.8's distributions bit for bit, small-rng.ts: integers, lengths, picks and alphanumerics are Feldera's
+ * own for a seed), so a seed gives the
  * same rows, and a position `{"seed", "plan", "row"}` resumes exactly. Without a seed a random one is drawn
  * at the start (and kept in the position).
  *
@@ -23,10 +25,11 @@
 import { randomBytes } from 'node:crypto';
 import type { JsonValue } from '../../../../engine/index.js';
 import type { ColumnKind, DatagenConfig, DatagenPlan, FieldSettings } from './datagen-config.js';
-import { columnKind } from './datagen-config.js';
+import { BYTE, columnKind } from './datagen-config.js';
 import type { StringFaker } from './datagen-strings.js';
 import type { SourceTarget, StepBuilder, StreamingSource } from './generated-input.js';
-import { SeededRandom, ZipfTable } from './seeded-random.js';
+import { ZipfTable } from './seeded-random.js';
+import { SmallRng } from './small-rng.js';
 
 const TWO_32 = 4294967296;
 const MAX_TIMESTAMP_MS = 4102444800000;
@@ -54,7 +57,7 @@ class FieldMaker {
   private readonly zipfs = new Map<FieldSettings, Map<number, ZipfTable>>();
 
   constructor(
-    private readonly rng: SeededRandom,
+    private readonly rng: SmallRng,
     private readonly strings: StringFaker | null,
   ) {}
 
@@ -107,7 +110,7 @@ class FieldMaker {
       }
       case 'array':
       case 'binary': {
-        const element: ColumnKind = kind.kind === 'array' ? kind.element : { kind: 'int', min: 0, max: 255, big: false };
+        const element: ColumnKind = kind.kind === 'array' ? kind.element : BYTE;
         const [a, b] = fs.range ?? DEFAULT_LENGTH_RANGE;
         const len = fs.strategy === 'uniform' ? rng.range(a, b) * Math.max(1, fs.scale) : fs.strategy === 'zipf' ? this.zipf(fs, b - a) - 1 : a + ((idx * Math.max(1, fs.scale)) % (b - a));
         const out: JsonValue[] = [];
@@ -127,16 +130,17 @@ class FieldMaker {
     }
   }
 
+  /** Feldera's generate_integer, in i64 (exact: bigints), a number when it is within ±2^53. */
   private integer(kind: Extract<ColumnKind, { kind: 'int' }>, fs: FieldSettings, idx: number): JsonValue {
-    const rng = this.rng;
-    const [a, b] = fs.range ?? [kind.min, kind.max];
-    if (fs.strategy === 'uniform') {
-      const v = rng.range(a, b) * fs.scale;
-      return clampInt(v, kind);
-    }
-    if (fs.strategy === 'zipf') return a === kind.min && !fs.range ? this.zipf(fs, b) - 1 : a + this.zipf(fs, b - a) - 1;
-    const v = fs.range ? a + ((idx * fs.scale) % (b - a)) : (idx * fs.scale) % kind.max;
-    return clampInt(v, kind);
+    const [a, b] = fs.intRange ?? [kind.min, kind.max];
+    const scale = BigInt(fs.scale);
+    let v: bigint;
+    if (fs.strategy === 'uniform') v = this.rng.bigRange(a, b) * scale;
+    else if (fs.strategy === 'zipf') return fs.intRange ? Number(a) + this.zipf(fs, Number(b - a)) - 1 : this.zipf(fs, Number(kind.max)) - 1;
+    else v = fs.intRange ? a + ((BigInt(idx) * scale) % (b - a)) : (BigInt(idx) * scale) % kind.max;
+    // a scale can push a value out of the type: it wraps as Feldera's modulo does
+    if (v > kind.max || v < kind.min) v %= kind.max;
+    return v >= MIN_SAFE && v <= MAX_SAFE ? Number(v) : v;
   }
 
   /** A TIMESTAMP (ms), TIME (ms) or DATE (days) value in [min, max) by the strategy. */
@@ -154,11 +158,8 @@ class FieldMaker {
 
 const NUMERIC_OR_VALUES = new Set(['increment', 'uniform', 'zipf']);
 
-function clampInt(v: number, kind: Extract<ColumnKind, { kind: 'int' }>): number {
-  // a scale can push a value out of the type: it wraps as Feldera's modulo does
-  if (v > kind.max || v < kind.min) return v % kind.max;
-  return v;
-}
+const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 function decimalRange(precision: number, scale: number): [number, number] {
   const max = Math.pow(10, Math.min(15, precision - scale)) - 1;
@@ -181,7 +182,9 @@ function dateText(days: number): string {
 export class DatagenSource implements StreamingSource {
   readonly targets: SourceTarget[];
   private readonly seed: { lo: number; hi: number };
-  private readonly rng = new SeededRandom();
+  private readonly rng = new SmallRng();
+  /** The seed as one number: row idx's generator is seeded with seed + idx (wrapping at 2^64). */
+  private readonly seedValue: bigint;
   private readonly kinds: ColumnKind[];
   private readonly makers: FieldMaker;
   private readonly values: JsonValue[];
@@ -204,6 +207,7 @@ export class DatagenSource implements StreamingSource {
     this.targets = [target];
     const start = readPosition(position, config.plans.length);
     this.seed = start.seed ?? config.seed ?? randomSeed();
+    this.seedValue = (BigInt(this.seed.hi) << 32n) | BigInt(this.seed.lo);
     this.plan = this.appliedPlan = start.plan;
     this.row = this.appliedRow = start.row;
     this.kinds = target.binding.table.columns.map((c) => columnKind(c.type));
@@ -266,8 +270,9 @@ export class DatagenSource implements StreamingSource {
     }
     for (let i = 0; i < n; i++) {
       const idx = this.row + i;
+      // seed + idx, wrapping at 2^64, in 32-bit halves
       const lo = this.seed.lo + (idx % TWO_32);
-      this.rng.reseed((lo % TWO_32) >>> 0, ((this.seed.hi + Math.floor(idx / TWO_32) + (lo >= TWO_32 ? 1 : 0)) % TWO_32) >>> 0);
+      this.rng.reseedHalves(this.seed.hi + Math.floor(idx / TWO_32) + (lo >= TWO_32 ? 1 : 0), lo);
       for (let c = 0; c < this.kinds.length; c++) this.values[c] = this.makers.value(this.kinds[c]!, p.fields[c]!, idx);
       step.row(0, this.values);
     }
@@ -277,8 +282,7 @@ export class DatagenSource implements StreamingSource {
   }
 
   position(): JsonValue {
-    const seed = (BigInt(this.seed.hi) << 32n) | BigInt(this.seed.lo);
-    return { seed: seed.toString(), plan: this.appliedPlan, row: this.appliedRow };
+    return { seed: this.seedValue.toString(), plan: this.appliedPlan, row: this.appliedRow };
   }
 
   commit(): void {

@@ -2,12 +2,12 @@
  * datagen's string strategies (Feldera's DatagenStrategy names, which its generator draws from the Rust
  * `fake` crate in English), drawn here from @faker-js/faker (a well-kept faker with the same families of
  * data: lorem, names, internet, company, currency, finance, address, barcode, files), seeded from the
- * record's own SeededRandom so that a seed gives the same strings. `min`/`max` is the field's range: the
+ * record's own SmallRng so that a seed gives the same strings. `min`/`max` is the field's range: the
  * number of words, sentences or paragraphs, or a password's length. The faker (its English locale, ~70 ms
  * to load) is loaded only by a pipeline whose datagen uses one of these strategies (loadStringFaker).
  */
 import type { Faker } from '@faker-js/faker';
-import type { SeededRandom } from './seeded-random.js';
+import type { SmallRng } from './small-rng.js';
 
 type Make = (f: Faker, count: () => number, min: number, max: number) => string;
 
@@ -115,7 +115,7 @@ export class StringFaker {
   constructor(private readonly faker: Faker) {}
 
   /** A string by `strategy` (a key of STRING_STRATEGIES); counts uniform in [min, max) from `rng`. */
-  make(strategy: string, rng: SeededRandom, min: number, max: number): string {
+  make(strategy: string, rng: SmallRng, min: number, max: number): string {
     this.faker.seed(rng.u32());
     return STRING_STRATEGIES[strategy]!(this.faker, () => rng.range(min, max), min, max);
   }

@@ -1,13 +1,10 @@
 /**
- * A small, fast, seeded random number generator for the generating connectors (nexmark, datagen): sfc32
- * (Chris Doty-Humphrey's Small Fast Counting generator, 128 bits of state, passes PractRand) seeded through
- * splitmix32 from a 64-bit key. Both generators seed one of these per generated record from the record's
- * key (Nexmark: the event id; datagen: seed + row index, wrapping at 2^64, as Feldera seeds a SmallRng per
- * record), so any record can be produced on its own: resuming from a position regenerates exactly the same
- * records, and no state is carried from one record to the next.
- *
- * Not Feldera's SmallRng (xoshiro256++ with rand 0.8's range algorithms): the same rules and distributions,
- * not the same bytes. Pure: no I/O.
+ * A small, fast, seeded random number generator for the Nexmark connector: sfc32 (Chris Doty-Humphrey's
+ * Small Fast Counting generator, 128 bits of state, passes PractRand) seeded through splitmix32 from a 64-bit
+ * key. The generator seeds one of these per event from its id, so any event can be produced on its own:
+ * resuming from a position regenerates exactly the same events, and no state is carried from one to the next.
+ * (datagen draws Feldera's own SmallRng bit for bit: small-rng.ts.) Also the Zipf distribution (ZipfTable),
+ * which both use. Pure: no I/O.
  */
 
 /** The alphanumeric characters ([A-Za-z0-9]), as rand's Alphanumeric distribution draws them. */
@@ -107,14 +104,7 @@ export class SeededRandom {
    * Derflinger), as rand_distr's Zipf; constant time for any n.
    */
   zipf(z: ZipfTable): number {
-    for (;;) {
-      const u = z.hIntegralN + this.float() * (z.hIntegralX1 - z.hIntegralN);
-      const x = z.hIntegralInv(u);
-      let k = Math.floor(x + 0.5);
-      if (k < 1) k = 1;
-      else if (k > z.n) k = z.n;
-      if (k - x <= z.s || u >= z.hIntegral(k + 0.5) - z.h(k)) return k;
-    }
+    return z.sample(() => this.float());
   }
 }
 
@@ -133,6 +123,18 @@ export class ZipfTable {
     this.hIntegralX1 = this.hIntegral(1.5) - 1;
     this.hIntegralN = this.hIntegral(n + 0.5);
     this.s = 2 - this.hIntegralInv(this.hIntegral(2.5) - this.h(2));
+  }
+
+  /** A rank in [1, n], drawing uniform floats in [0, 1) from `uniform`. */
+  sample(uniform: () => number): number {
+    for (;;) {
+      const u = this.hIntegralN + uniform() * (this.hIntegralX1 - this.hIntegralN);
+      const x = this.hIntegralInv(u);
+      let k = Math.floor(x + 0.5);
+      if (k < 1) k = 1;
+      else if (k > this.n) k = this.n;
+      if (k - x <= this.s || u >= this.hIntegral(k + 0.5) - this.h(k)) return k;
+    }
   }
 
   h(x: number): number {

@@ -7,7 +7,8 @@
  * Rules: one SELECT (or WITH/VALUES) statement only, anything else is a 400 with the reason (an ad-hoc
  * INSERT is ingress/adhoc-insert.ts's, which evaluates its source query here); rows come in
  * the order of snapshots (by row, NULL first; ORDER BY decides which rows a LIMIT keeps, not their
- * order); `json` is one JSON object per line, `text` a table as Feldera's text format draws it, `arrow_ipc`
+ * order; an ORDER BY that does not say puts NULLs after any value ascending, as DataFusion, where a
+ * program's put them before); `json` is one JSON object per line, `text` a table as Feldera's text format draws it, `arrow_ipc`
  * an Arrow IPC stream (arrow.ts), `parquet` a Parquet file (parquet.ts), `hash` the result's order-independent
  * digest (result-hash.ts). The binary formats are built batch by batch from the rows, never as one JSON row
  * object per output row.
@@ -121,7 +122,7 @@ export function evaluateQuery(
   const code = `${sources.map(declare).join('\n')}\nCREATE VIEW ${quote(RESULT)} AS\n${text}\n;`; // `;` on a line of its own: after a trailing -- comment
   let compiled: ReturnType<typeof compile>;
   try {
-    compiled = compile(code, { outputCase });
+    compiled = compile(code, { outputCase, nulls: 'high' }); // DataFusion's NULL order, as Feldera's ad-hoc queries;
   } catch (err) {
     throw badQuery(`The query could not be compiled: ${(err as Error)?.message ?? String(err)}`);
   }
