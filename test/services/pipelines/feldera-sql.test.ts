@@ -62,7 +62,7 @@ describe('Feldera SQL through the pipeline service', () => {
     const fns = (await rows('fns')).map(upper).sort((a, b) => (a.ID as number) - (b.ID as number));
     expect(fns[0]).toEqual({ ID: 1, MK: ['x', 'y'], MX: 1, TJ: 'MAP', JK: '[1,2]', HB: '0102', L: 1, CW: 'a-z', TD: 60 });
     expect(fns[1]).toMatchObject({ ID: 2, MK: [], MX: null, TJ: 'VARCHAR', JK: null, HB: 'ff00' });
-    expect(fns[2]).toMatchObject({ ID: 3, MK: ['x'], MX: 7, TJ: null, HB: null });
+    expect(fns[2]).toMatchObject({ ID: 3, MK: ['x'], MX: 7, TJ: 'NULL', HB: null }); // TYPEOF of a SQL NULL is 'NULL', as Feldera's
     const del = await ingest(svc, 'fsql', 't', 'format=json', '{"delete":{"id":2}}');
     expect(del.status, del.text).toBe(200);
     await expect.poll(async () => (await rows('aggs')).map(upper).find((x) => x.G === 1)).toEqual({ G: 1, AM: 'a', AV: [3], SP: 0, MO: 'a', BO: 3, CI: 1 });
