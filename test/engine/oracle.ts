@@ -16,7 +16,10 @@ export function norm(v: unknown, typeId?: number): string {
   }
   if (typeof v === 'number' || typeof v === 'bigint' || (typeof v === 'string' && /^-?\d+(\.\d+)?(e[+-]?\d+)?$/i.test(v))) {
     const n = Number(v);
-    if (n === 0) return '0';
+    // below 1e-12 is rounding noise of a difference of sums (COVAR_POP of a constant column: Postgres's
+    // Youngs-Cramer update leaves 1.1e-16 where the engine's sums cancel to 0); the corpus's values are all
+    // far from it (small integers, quarters, two-digit decimals)
+    if (n === 0 || Math.abs(n) < 1e-12) return '0';
     return String(Number(n.toPrecision(10)));
   }
   if (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$/.test(v)) return v;
