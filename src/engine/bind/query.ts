@@ -70,7 +70,7 @@ function addTopK(body: BoundQuery, q: Query, env: Env): BoundQuery {
     }
     return o;
   });
-  const { cmp } = orderComparator(items, { scope, session: env.session, clause: 'ORDER BY' });
+  const { cmp } = orderComparator(items, { scope, session: env.session, clause: 'ORDER BY' }, 'query');
   const n = env.session.node({ kind: 'topk', inputs: [body.node], columns: body.columns, make: () => new TopKOp(cmp, limit, offset), limit, offset });
   return { node: n, columns: body.columns };
 }

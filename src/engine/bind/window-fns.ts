@@ -60,11 +60,13 @@ function nonNullRun(rows: Row[], key: (r: Row) => Value): { a: number; b: number
   return { a, b, nullsFirst };
 }
 
-export function orderComparator(items: OrderItem[], ctx: BindCtx): { cmp: Cmp; keys: BExpr[] } {
+/** The comparator of an ORDER BY list: a window's (`OVER`, scalar keys only, as Feldera's compiler sorts them) or a
+ * query's (ORDER BY ... LIMIT, which sorts on any key, arrays and maps included). */
+export function orderComparator(items: OrderItem[], ctx: BindCtx, of: 'window' | 'query' = 'window'): { cmp: Cmp; keys: BExpr[] } {
   const keys = items.map((o) => bindExpr(o.expr, ctx));
-  // Feldera's compiler sorts a window's rows on scalar keys only
-  for (const [i, k] of keys.entries())
-    if (k.type.kind === 'ARRAY' || k.type.kind === 'MAP') throw new SqlError(`OVER currently cannot sort on columns with type '${typeToString(k.type)}'`, items[i]!.expr.pos, 'unsupported');
+  if (of === 'window')
+    for (const [i, k] of keys.entries())
+      if (k.type.kind === 'ARRAY' || k.type.kind === 'MAP') throw new SqlError(`OVER currently cannot sort on columns with type '${typeToString(k.type)}'`, items[i]!.expr.pos, 'unsupported');
   const cmp = makeComparator(items.map((o, i) => ({ fn: keys[i]!.fn, asc: o.asc, nullsFirst: ctx.session.nullsFirst(o), cmp: compareValues })));
   return { cmp, keys };
 }
