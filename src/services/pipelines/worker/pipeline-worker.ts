@@ -303,156 +303,188 @@ function finishIngest(id: number): void {
   post({ t: 'ingest-done', id, error, applied, held, metrics: workerMetrics(rt) });
 }
 
-function handle(m: ToWorker): void {
-  switch (m.t) {
-    case 'resume': {
-      const completed = rt!.resume();
-      // connectors' data just applied: a checkpoint keeps it (they are not read again on the next start)
-      if (storage && completed.length) checkpointNow('after the input connectors were read');
-      if (rt!.state === 'Running') ticker?.start();
-      post({ t: 'resumed', metrics: workerMetrics(rt!), completed });
-      return;
-    }
-    case 'pause':
-      rt?.pause();
-      ticker?.stop();
-      if (rt) post({ t: 'metrics', metrics: workerMetrics(rt) });
-      return;
-    case 'subscribe':
-      rt?.subscribe(m.relation, m.encoding, m.delta);
-      return;
-    case 'watch-snapshot':
-      // subscribed and the contents taken in one message, between steps: every change is in one or the other
-      watchSnapshots.open(m.id, () => {
-        if (!rt) throw Errors.terminating();
-        return SnapshotStream.take(rt.circuit, rt.program, m.relation, m.encoding, rt.subscribe(m.relation, m.encoding, 1), snapshotGuard(m.relation));
-      });
-      return;
-    case 'watch-snapshot-more':
-      watchSnapshots.more(m.id);
-      return;
-    case 'watch-snapshot-cancel':
-      watchSnapshots.cancel(m.id);
-      return;
-    case 'snapshot': {
-      let body: Uint8Array | null = null;
-      let error: WireError | null = null;
-      try {
-        if (!rt) throw Errors.terminating();
-        body = answerSnapshot(rt.circuit, rt.program, m.spec, snapshotGuard(m.spec.relation));
-      } catch (err) {
-        error = wireError(err);
-      }
-      post({ t: 'snapshot-done', id: m.id, body, error }, body ? [body.buffer as ArrayBuffer] : []);
-      return;
-    }
-    case 'query': {
-      let body: Uint8Array | null = null;
-      let error: WireError | null = null;
-      try {
-        if (!rt || rt.state === 'Terminated') throw Errors.terminating();
-        // an INSERT is a step (the host waited while paused, as for ingress); its stats go out before its answer
-        const insert = parseInsert(m.sql);
-        const guard = queryGuard(badQuery, () => isCancelled(queryCancels, m.id), config.memoryMb ?? null, 'The query', config.queryLimits ?? DEFAULT_QUERY_LIMITS);
-        if (insert) {
-          const logged = loggedCommit((now) => ({ t: 'insert', sql: m.sql, now }));
-          try {
-            body = bytesOf(answerInsert(rt, insert, m.format, config.outputCase, guard, logged.commit));
-          } catch (err) {
-            if (logged.passed()) storage?.note({ t: 'refused' });
-            throw err;
-          }
-          post({ t: 'metrics', metrics: workerMetrics(rt) });
-        } else body = bytesOf(answerQuery(rt.circuit, rt.program, m.sql, m.format, config.outputCase, guard));
-      } catch (err) {
-        error = wireError(err);
-        if (isCancelled(queryCancels, m.id)) post({ t: 'log', level: 'INFO', message: 'An ad-hoc query was cancelled: its client closed the connection before the answer' });
-        else if (err instanceof FelderaError && typeof (err.details as { limit?: unknown } | null)?.limit === 'string')
-          post({ t: 'log', level: 'WARN', message: `An ad-hoc query went past its limit: ${err.message}` });
-      }
-      post({ t: 'snapshot-done', id: m.id, body, error }, body ? [body.buffer as ArrayBuffer] : []);
-      return;
-    }
-    case 'transaction-start':
-      rt!.startTransaction(m.transactionId);
-      storage?.note({ t: 'txn', id: m.transactionId });
-      post({ t: 'metrics', metrics: workerMetrics(rt!) });
-      return;
-    case 'transaction-commit': {
-      // while paused too: Feldera's circuit keeps stepping while its connectors are paused
-      const txnId = rt!.openTransaction();
-      const logged = loggedCommit((now) => ({ t: 'commit', txn: txnId ?? 0, now }));
-      // a commit that cannot be logged is refused with 507 (nothing applied); the transaction is over either way
-      const { completed, refused } = rt!.commitTransaction(logged.commit);
-      if (rt!.openTransaction() === null) storage?.transactionEnded();
-      if (refused && logged.passed()) storage?.note({ t: 'refused' });
-      post({ t: 'transaction-committed', id: m.id, error: refused ? wireError(refused) : null, completed, metrics: workerMetrics(rt!) });
-      return;
-    }
-    case 'clock-advance': {
-      let nowMs: number | null = null;
-      let error: WireError | null = null;
-      try {
-        if (!ticker) throw ClockErrors.noNow();
-        if (!ticker.clock.settings.httpDriven) throw ClockErrors.wallClock();
-        nowMs = ticker.advance(m.deltaMs);
-        if (nowMs === null) throw ClockErrors.pastMax(m.deltaMs ?? ticker.clock.settings.resolutionMs);
-      } catch (err) {
-        error = wireError(err);
-      }
-      post({ t: 'clock-advanced', id: m.id, nowMs, error, metrics: workerMetrics(rt!) });
-      return;
-    }
-    case 'connector-set': {
-      let error: WireError | null = null;
-      let completed: TokenLabel[] = [];
-      try {
-        if (!rt || rt.state === 'Terminated') throw Errors.terminating();
-        if (!rt.hasInputConnector(m.endpoint)) throw new FelderaError(404, 'UnknownInputEndpoint', `unknown input endpoint name '${m.endpoint}'`, { endpoint_name: m.endpoint });
-        if (config.storage) {
-          // kept before it takes effect: a restart finds the connector as this answer says it is
-          const next = new Set(rt.pausedConnectors());
-          if (m.paused) next.add(m.endpoint);
-          else next.delete(m.endpoint);
-          try {
-            writePausedConnectors(config.storage.dir, [...next]);
-          } catch (err) {
-            throw storageWriteError(err, `Input connector '${m.endpoint}' could not be ${m.paused ? 'paused' : 'started'}`, config.storage.dir);
-          }
-        }
-        completed = rt.setConnectorPaused(m.endpoint, m.paused) ?? [];
-        // a started connector's queued data just applied: a checkpoint keeps it (it is not read again)
-        if (storage && completed.length) checkpointNow('after an input connector was started');
-      } catch (err) {
-        error = wireError(err);
-      }
-      post({ t: 'connector-set', id: m.id, error, completed, metrics: workerMetrics(rt!) });
-      return;
-    }
-    case 'checkpoint': {
-      let error: WireError | null = null;
-      let done = null;
-      try {
-        if (!rt || rt.state === 'Terminated') throw Errors.terminating();
-        if (!storage) throw new FelderaError(400, 'StorageRequired', 'This pipeline has no storage: checkpoints need runtime_config.storage');
-        done = storage.checkpoint(rt);
-      } catch (err) {
-        error = wireError(err);
-      }
-      post({ t: 'checkpoint-done', id: m.id, checkpoint: done, error });
-      return;
-    }
-    case 'stop':
-      ticker?.stop();
-      void (async () => {
-        jobs.clear();
-        await rt?.shutdown();
-        storage?.close();
-        await cpuProfile.stop();
-        post({ t: 'stopped' });
-      })();
-      return;
+/** What `act` gives, or its error as the request's answer (`onError` sees what it threw first). */
+function attempt<T>(act: () => T, onError?: (err: unknown) => void): { value: T | null; error: WireError | null } {
+  try {
+    return { value: act(), error: null };
+  } catch (err) {
+    onError?.(err);
+    return { value: null, error: wireError(err) };
   }
+}
+
+/** The runtime of a pipeline that still takes requests (a terminating one refuses them). */
+function liveRuntime(): PipelineRuntime {
+  if (!rt || rt.state === 'Terminated') throw Errors.terminating();
+  return rt;
+}
+
+/** The host's message of kind K. */
+type MessageOf<K extends ToWorker['t']> = Extract<ToWorker, { t: K }>;
+
+function resumeRun(): void {
+  const completed = rt!.resume();
+  // connectors' data just applied: a checkpoint keeps it (they are not read again on the next start)
+  if (storage && completed.length) checkpointNow('after the input connectors were read');
+  if (rt!.state === 'Running') ticker?.start();
+  post({ t: 'resumed', metrics: workerMetrics(rt!), completed });
+}
+
+function pauseRun(): void {
+  rt?.pause();
+  ticker?.stop();
+  if (rt) post({ t: 'metrics', metrics: workerMetrics(rt) });
+}
+
+function changeSubscription(m: MessageOf<'subscribe'>): void {
+  rt?.subscribe(m.relation, m.encoding, m.delta);
+}
+
+function openWatchSnapshot(m: MessageOf<'watch-snapshot'>): void {
+  // subscribed and the contents taken in one message, between steps: every change is in one or the other
+  watchSnapshots.open(m.id, () => {
+    if (!rt) throw Errors.terminating();
+    return SnapshotStream.take(rt.circuit, rt.program, m.relation, m.encoding, rt.subscribe(m.relation, m.encoding, 1), snapshotGuard(m.relation));
+  });
+}
+
+/** A snapshot's or a query's answer: its body (transferred) or its error. */
+function postSnapshotDone(id: number, { value: body, error }: { value: Uint8Array | null; error: WireError | null }): void {
+  post({ t: 'snapshot-done', id, body, error }, body ? [body.buffer as ArrayBuffer] : []);
+}
+
+function answerSnapshotRequest(m: MessageOf<'snapshot'>): void {
+  const answer = attempt(() => {
+    if (!rt) throw Errors.terminating();
+    return answerSnapshot(rt.circuit, rt.program, m.spec, snapshotGuard(m.spec.relation));
+  });
+  postSnapshotDone(m.id, answer);
+}
+
+function answerQueryRequest(m: MessageOf<'query'>): void {
+  const answer = attempt(
+    () => {
+      const runtime = liveRuntime();
+      // an INSERT is a step (the host waited while paused, as for ingress); its stats go out before its answer
+      const insert = parseInsert(m.sql);
+      const guard = queryGuard(badQuery, () => isCancelled(queryCancels, m.id), config.memoryMb ?? null, 'The query', config.queryLimits ?? DEFAULT_QUERY_LIMITS);
+      if (!insert) return bytesOf(answerQuery(runtime.circuit, runtime.program, m.sql, m.format, config.outputCase, guard));
+      const logged = loggedCommit((now) => ({ t: 'insert', sql: m.sql, now }));
+      let body: Uint8Array;
+      try {
+        body = bytesOf(answerInsert(runtime, insert, m.format, config.outputCase, guard, logged.commit));
+      } catch (err) {
+        if (logged.passed()) storage?.note({ t: 'refused' });
+        throw err;
+      }
+      post({ t: 'metrics', metrics: workerMetrics(runtime) });
+      return body;
+    },
+    (err) => logQueryRefusal(m.id, err),
+  );
+  postSnapshotDone(m.id, answer);
+}
+
+/** A query that ended early is logged: cancelled by its client (INFO) or past one of its limits (WARN). */
+function logQueryRefusal(id: number, err: unknown): void {
+  if (isCancelled(queryCancels, id)) post({ t: 'log', level: 'INFO', message: 'An ad-hoc query was cancelled: its client closed the connection before the answer' });
+  else if (err instanceof FelderaError && typeof (err.details as { limit?: unknown } | null)?.limit === 'string')
+    post({ t: 'log', level: 'WARN', message: `An ad-hoc query went past its limit: ${err.message}` });
+}
+
+function startTransaction(m: MessageOf<'transaction-start'>): void {
+  rt!.startTransaction(m.transactionId);
+  storage?.note({ t: 'txn', id: m.transactionId });
+  post({ t: 'metrics', metrics: workerMetrics(rt!) });
+}
+
+function commitTransaction(m: MessageOf<'transaction-commit'>): void {
+  // while paused too: Feldera's circuit keeps stepping while its connectors are paused
+  const txnId = rt!.openTransaction();
+  const logged = loggedCommit((now) => ({ t: 'commit', txn: txnId ?? 0, now }));
+  // a commit that cannot be logged is refused with 507 (nothing applied); the transaction is over either way
+  const { completed, refused } = rt!.commitTransaction(logged.commit);
+  if (rt!.openTransaction() === null) storage?.transactionEnded();
+  if (refused && logged.passed()) storage?.note({ t: 'refused' });
+  post({ t: 'transaction-committed', id: m.id, error: refused ? wireError(refused) : null, completed, metrics: workerMetrics(rt!) });
+}
+
+function advanceClock(m: MessageOf<'clock-advance'>): void {
+  const { value: nowMs, error } = attempt(() => {
+    if (!ticker) throw ClockErrors.noNow();
+    if (!ticker.clock.settings.httpDriven) throw ClockErrors.wallClock();
+    const now = ticker.advance(m.deltaMs);
+    if (now === null) throw ClockErrors.pastMax(m.deltaMs ?? ticker.clock.settings.resolutionMs);
+    return now;
+  });
+  post({ t: 'clock-advanced', id: m.id, nowMs, error, metrics: workerMetrics(rt!) });
+}
+
+function setConnector(m: MessageOf<'connector-set'>): void {
+  const { value, error } = attempt(() => {
+    const runtime = liveRuntime();
+    if (!runtime.hasInputConnector(m.endpoint)) throw new FelderaError(404, 'UnknownInputEndpoint', `unknown input endpoint name '${m.endpoint}'`, { endpoint_name: m.endpoint });
+    if (config.storage) keepConnectorPaused(runtime, config.storage.dir, m.endpoint, m.paused);
+    const completed = runtime.setConnectorPaused(m.endpoint, m.paused) ?? [];
+    // a started connector's queued data just applied: a checkpoint keeps it (it is not read again)
+    if (storage && completed.length) checkpointNow('after an input connector was started');
+    return completed;
+  });
+  post({ t: 'connector-set', id: m.id, error, completed: value ?? [], metrics: workerMetrics(rt!) });
+}
+
+/** Writes the paused connectors as they will be, before it takes effect: a restart finds the connector as the answer says it is. */
+function keepConnectorPaused(runtime: PipelineRuntime, dir: string, endpoint: string, paused: boolean): void {
+  const next = new Set(runtime.pausedConnectors());
+  if (paused) next.add(endpoint);
+  else next.delete(endpoint);
+  try {
+    writePausedConnectors(dir, [...next]);
+  } catch (err) {
+    throw storageWriteError(err, `Input connector '${endpoint}' could not be ${paused ? 'paused' : 'started'}`, dir);
+  }
+}
+
+function checkpointOnRequest(m: MessageOf<'checkpoint'>): void {
+  const { value, error } = attempt(() => {
+    const runtime = liveRuntime();
+    if (!storage) throw new FelderaError(400, 'StorageRequired', 'This pipeline has no storage: checkpoints need runtime_config.storage');
+    return storage.checkpoint(runtime);
+  });
+  post({ t: 'checkpoint-done', id: m.id, checkpoint: value, error });
+}
+
+function stopWorker(): void {
+  ticker?.stop();
+  void (async () => {
+    jobs.clear();
+    await rt?.shutdown();
+    storage?.close();
+    await cpuProfile.stop();
+    post({ t: 'stopped' });
+  })();
+}
+
+/** The host's messages (protocol.ts ToWorker), one handler a kind (a Record: the compiler sees a kind missing). */
+const HANDLERS: { [K in ToWorker['t']]: (m: MessageOf<K>) => void } = {
+  resume: resumeRun,
+  pause: pauseRun,
+  subscribe: changeSubscription,
+  'watch-snapshot': openWatchSnapshot,
+  'watch-snapshot-more': (m) => watchSnapshots.more(m.id),
+  'watch-snapshot-cancel': (m) => watchSnapshots.cancel(m.id),
+  snapshot: answerSnapshotRequest,
+  query: answerQueryRequest,
+  'transaction-start': startTransaction,
+  'transaction-commit': commitTransaction,
+  'clock-advance': advanceClock,
+  'connector-set': setConnector,
+  checkpoint: checkpointOnRequest,
+  stop: stopWorker,
+};
+
+function handle(m: ToWorker): void {
+  (HANDLERS[m.t] as (m: ToWorker) => void)(m);
 }
 
 /** A checkpoint the worker takes of its own accord (after the connectors' data); a failure is logged, not fatal. */
