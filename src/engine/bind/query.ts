@@ -135,120 +135,136 @@ function bindValues(b: SetBody & { k: 'values' }, env: Env): BoundQuery {
   return { node: env.session.node({ kind: 'values', inputs: [], columns, make: () => new ConstantOp(data) }), columns };
 }
 
-function bindSelect(s: Select, env: Env): BoundQuery {
-  // WHERE: subquery conjuncts become semi/anti joins, join conditions of comma lists go into the joins,
-  // the rest one filter
+/** A relation being bound with the context that binds expressions over it. */
+interface BoundRows {
+  node: PlanNode;
+  ctx: BindCtx;
+}
+
+/** A select-list item: its expression and the column name it gives (undefined: `EXPR$i`). */
+interface SelectItem {
+  expr: Expr;
+  name?: string;
+}
+
+/** Errors of a correlated subquery conjunct that a semi join cannot take: it is decorrelated with the other subqueries. */
+const DECORRELATED_LATER = ['unsupported', 'unknown_column', 'unknown_table'];
+
+/**
+ * A SELECT, phase by phase: FROM with WHERE's joins, what WHERE reads (temporal filters, scalar subqueries,
+ * NOW()), WHERE's filter, group windows, the select list, grouping (HAVING), windows (QUALIFY), the projection
+ * and DISTINCT.
+ */
+function bindSelect(select: Select, env: Env): BoundQuery {
+  let s = select;
+  const selectExprs = s.items.flatMap((i) => (i.k === 'star' ? [] : [i.expr]));
+  const hasAgg = s.groupBy.length > 0 || selectExprs.some(containsAgg) || (s.having !== undefined && containsAgg(s.having));
+  const from = bindFromWhere(s, env);
+  const read = attachWhereReads(s, selectExprs, hasAgg, from.rel, from.plain, env);
+  let rel = filterWhere(read.rel, from.plain, read.scalars, env);
+  // GROUP BY TUMBLE(...)/HOP(...): the rows get their windows' bounds, which GROUP BY and *_START/*_END read
+  if (hasGroupWindow(s)) ({ select: s, rel } = applyGroupWindow(s, rel, env));
+  else refuseStrayBounds(s);
+  const items = selectItems(s, rel.scope, env);
+  const grouped = bindGrouping(s, items, rel, hasAgg, read.scalars, env);
+  const windowed = bindWindowsAndQualify(s, items, grouped, env);
+  return project(s, items, windowed, env);
+}
+
+/**
+ * FROM with WHERE's conjuncts: subquery conjuncts become semi/anti joins, join conditions of comma lists go into
+ * the joins; the rest (`plain`, with the subqueries a semi join cannot take) is left for one filter.
+ */
+function bindFromWhere(s: Select, env: Env): { rel: Rel; plain: Expr[] } {
   const plain: Expr[] = [];
-  const subs: SubConjunct[] = [];
-  const whereConjuncts = conjuncts(s.where);
-  const subIdx: number[] = [];
-  for (const [i, c] of whereConjuncts.entries()) {
+  const subs: Array<{ sub: SubConjunct; conjunct: Expr }> = [];
+  for (const c of conjuncts(s.where)) {
     const sub = subqueryConjunct(c);
-    if (sub) {
-      subs.push(sub);
-      subIdx.push(i);
-    } else plain.push(c);
+    if (sub) subs.push({ sub, conjunct: c });
+    else plain.push(c);
   }
   let rel: Rel = bindFrom(s.from, env, bindQuery, plain);
-  for (const [i, sub] of subs.entries()) {
+  for (const { sub, conjunct } of subs) {
     try {
       rel = addSemiJoin(rel, sub, env, bindQuery);
     } catch (err) {
       // correlated beyond equalities, or correlated IN: decorrelated with the other subqueries below
-      if (!(err instanceof SqlError) || !['unsupported', 'unknown_column', 'unknown_table'].includes(err.kind ?? '')) throw err;
-      plain.push(whereConjuncts[subIdx[i]!]!);
+      if (!(err instanceof SqlError) || !DECORRELATED_LATER.includes(err.kind ?? '')) throw err;
+      plain.push(conjunct);
     }
   }
-  // temporal filters (ts >= NOW() - INTERVAL ...): their own operator, which a move of the clock costs only the rows it changes
-  rel = { node: temporalFilters(rel.node, plain, rel.scope, env), scope: rel.scope };
-  // scalar subqueries in WHERE (and, without aggregates, in SELECT and QUALIFY) read columns joined here
-  const selectExprs = s.items.flatMap((i) => (i.k === 'star' ? [] : [i.expr]));
-  const hasAgg = s.groupBy.length > 0 || selectExprs.some(containsAgg) || (s.having !== undefined && containsAgg(s.having));
-  const early = attachScalarSubqueries(
-    rel.node,
-    [...plain, ...(hasAgg ? [] : [...selectExprs, ...(s.qualify ? [s.qualify] : [])])],
-    { scope: rel.scope, session: env.session, clause: 'WHERE' },
-    env,
-    bindQuery,
-  );
-  // NOW(): the clock joined here when WHERE or the rows before grouping read it (aggregate arguments, GROUP BY);
-  // NOW() read only after grouping is joined to the groups (bindAggregate)
-  const clocked = attachNow(early.node, hasAgg ? [...plain, ...preAggregate(s, selectExprs, rel, env)] : [...plain, ...selectExprs, ...(s.qualify ? [s.qualify] : [])], early.ctx, env);
-  rel = { node: clocked.node, scope: rel.scope };
-  const scalars = clocked.ctx.special;
-  if (plain.length) {
-    const ctx: BindCtx = { scope: rel.scope, session: env.session, clause: 'WHERE', special: scalars };
-    const preds = plain.map((c) => bindCondition(c, ctx));
-    const fns = preds.map((p) => p.fn);
-    const pred: BExpr = fns.length === 1 ? preds[0]! : { type: mk('BOOLEAN'), fn: (row) => (fns.every((f) => f(row) === true) ? true : false) };
-    rel = { node: filterNode(env.session, rel.node, pred, upperBounds(plain, ctx)), scope: rel.scope };
+  return { rel, plain };
+}
+
+/**
+ * What WHERE and the rows before grouping read beside the columns: temporal filters (ts >= NOW() - INTERVAL ...)
+ * as their own operator, which a move of the clock costs only the rows it changes; scalar subqueries of WHERE
+ * (and, without aggregates, of SELECT and QUALIFY); the clock, where WHERE or the rows before grouping read NOW()
+ * (aggregate arguments, GROUP BY; NOW() read only after grouping is joined to the groups in bindAggregate).
+ */
+function attachWhereReads(s: Select, selectExprs: Expr[], hasAgg: boolean, from: Rel, plain: Expr[], env: Env): { rel: Rel; scalars: BindCtx['special'] } {
+  const rel: Rel = { node: temporalFilters(from.node, plain, from.scope, env), scope: from.scope };
+  const qualify = s.qualify ? [s.qualify] : [];
+  const early = attachScalarSubqueries(rel.node, [...plain, ...(hasAgg ? [] : [...selectExprs, ...qualify])], { scope: rel.scope, session: env.session, clause: 'WHERE' }, env, bindQuery);
+  const clocked = attachNow(early.node, hasAgg ? [...plain, ...preAggregate(s, selectExprs, rel, env)] : [...plain, ...selectExprs, ...qualify], early.ctx, env);
+  return { rel: { node: clocked.node, scope: rel.scope }, scalars: clocked.ctx.special };
+}
+
+/** WHERE's remaining conjuncts as one filter (none: the rows as they are). */
+function filterWhere(rel: Rel, plain: Expr[], scalars: BindCtx['special'], env: Env): Rel {
+  if (!plain.length) return rel;
+  const ctx: BindCtx = { scope: rel.scope, session: env.session, clause: 'WHERE', special: scalars };
+  const preds = plain.map((c) => bindCondition(c, ctx));
+  const fns = preds.map((p) => p.fn);
+  const pred: BExpr = fns.length === 1 ? preds[0]! : { type: mk('BOOLEAN'), fn: (row) => (fns.every((f) => f(row) === true) ? true : false) };
+  return { node: filterNode(env.session, rel.node, pred, upperBounds(plain, ctx)), scope: rel.scope };
+}
+
+/** The select list with each `*` and `t.*` expanded to the columns it stands for. */
+function selectItems(s: Select, scope: Scope, env: Env): SelectItem[] {
+  return s.items.flatMap((it): SelectItem[] => {
+    if (it.k === 'star') return starItems(it, scope, env);
+    let name: string | undefined;
+    if (it.alias) name = canon(it.alias, env.casing);
+    else if (it.expr.k === 'col') name = canon(it.expr.parts[it.expr.parts.length - 1]!, env.casing);
+    return [{ expr: it.expr, name }];
+  });
+}
+
+/** The visible columns `*` (or `t.*`: those of t, which must be there) stands for, each by its quoted name. */
+function starItems(it: Extract<Select['items'][number], { k: 'star' }>, scope: Scope, env: Env): SelectItem[] {
+  const rn = it.qualifier ? canon(it.qualifier[it.qualifier.length - 1]!, env.casing) : undefined;
+  const cols = scope.cols.filter((c) => !c.hidden && (rn === undefined || c.rel === rn));
+  if (rn !== undefined && cols.length === 0 && !scope.cols.some((c) => c.rel === rn)) throw new SqlError(`Table '${it.qualifier!.map((q) => q.value).join('.')}' not found`, it.pos, 'unknown_table');
+  return cols.map((c): SelectItem => {
+    const column = { value: c.name, quoted: true, pos: it.pos };
+    const parts = c.rel !== undefined ? [{ value: c.rel, quoted: true, pos: it.pos }, column] : [column];
+    return { expr: { k: 'col', parts, pos: it.pos }, name: c.name };
+  });
+}
+
+/** GROUP BY, aggregates and HAVING (bindAggregate), the select list's scalar subqueries joined to the groups; HAVING without them is refused. */
+function bindGrouping(s: Select, items: SelectItem[], rel: Rel, hasAgg: boolean, scalars: BindCtx['special'], env: Env): BoundRows {
+  if (!hasAgg) {
+    if (s.having) throw new SqlError('HAVING without GROUP BY or aggregates', s.having.pos, 'unsupported');
+    return { node: rel.node, ctx: { scope: rel.scope, session: env.session, clause: 'SELECT', special: scalars } };
   }
-  // GROUP BY TUMBLE(...)/HOP(...): the rows get their windows' bounds, which GROUP BY and *_START/*_END read
-  if (hasGroupWindow(s)) ({ select: s, rel } = applyGroupWindow(s, rel, env));
-  else refuseStrayBounds(s);
-  // expand the select list
-  const items: Array<{ expr: Expr; name?: string }> = [];
-  for (const it of s.items) {
-    if (it.k === 'star') {
-      const rn = it.qualifier ? canon(it.qualifier[it.qualifier.length - 1]!, env.casing) : undefined;
-      const cols = rel.scope.cols.filter((c) => !c.hidden && (rn === undefined || c.rel === rn));
-      if (rn !== undefined && cols.length === 0 && !rel.scope.cols.some((c) => c.rel === rn))
-        throw new SqlError(`Table '${it.qualifier!.map((q) => q.value).join('.')}' not found`, it.pos, 'unknown_table');
-      for (const c of cols) {
-        items.push({
-          expr: {
-            k: 'col',
-            parts:
-              c.rel !== undefined
-                ? [
-                    { value: c.rel, quoted: true, pos: it.pos },
-                    { value: c.name, quoted: true, pos: it.pos },
-                  ]
-                : [{ value: c.name, quoted: true, pos: it.pos }],
-            pos: it.pos,
-          },
-          name: c.name,
-        });
-      }
-    } else {
-      let name: string | undefined;
-      if (it.alias) name = canon(it.alias, env.casing);
-      else if (it.expr.k === 'col') name = canon(it.expr.parts[it.expr.parts.length - 1]!, env.casing);
-      items.push({ expr: it.expr, name });
-    }
-  }
-  let ctx: BindCtx = { scope: rel.scope, session: env.session, clause: 'SELECT', special: scalars };
-  let cur = rel.node;
-  if (hasAgg) {
-    const r = bindAggregate(
-      s,
-      items.map((i) => i.expr),
-      rel,
-      env,
-      scalars,
-    );
-    // scalar subqueries of the SELECT list are joined to the groups
-    const late = attachScalarSubqueries(
-      r.node,
-      items.map((i) => i.expr),
-      r.ctx,
-      env,
-      bindQuery,
-    );
-    cur = late.node;
-    ctx = late.ctx;
-  } else if (s.having) {
-    throw new SqlError('HAVING without GROUP BY or aggregates', s.having.pos, 'unsupported');
-  }
-  // window functions
-  const w = addWindows(cur, [...items.map((i) => i.expr), ...(s.qualify ? [s.qualify] : [])], ctx);
-  cur = w.node;
-  ctx = w.ctx;
-  if (s.qualify) {
-    const qctx: BindCtx = { ...ctx, clause: 'QUALIFY' };
-    cur = filterNode(env.session, cur, bindCondition(s.qualify, qctx), upperBounds(conjuncts(s.qualify), qctx));
-  }
-  // projection
+  const exprs = items.map((i) => i.expr);
+  const grouped = bindAggregate(s, exprs, rel, env, scalars);
+  return attachScalarSubqueries(grouped.node, exprs, grouped.ctx, env, bindQuery);
+}
+
+/** The window functions of the select list and QUALIFY, then QUALIFY's filter. */
+function bindWindowsAndQualify(s: Select, items: SelectItem[], rows: BoundRows, env: Env): BoundRows {
+  const w = addWindows(rows.node, [...items.map((i) => i.expr), ...(s.qualify ? [s.qualify] : [])], rows.ctx);
+  if (!s.qualify) return w;
+  const qctx: BindCtx = { ...w.ctx, clause: 'QUALIFY' };
+  return { node: filterNode(env.session, w.node, bindCondition(s.qualify, qctx), upperBounds(conjuncts(s.qualify), qctx)), ctx: w.ctx };
+}
+
+/** The select list's columns (a repeated name gets a number: A, A0, A1 ...), then DISTINCT. */
+function project(s: Select, items: SelectItem[], rows: BoundRows, env: Env): BoundQuery {
+  const { node, ctx } = rows;
   const exprs = items.map((i) => bindExpr(i.expr, { ...ctx, clause: 'SELECT' }));
   const used = new Map<string, number>();
   const columns: PlanColumn[] = items.map((it, i) => {
@@ -257,15 +273,13 @@ function bindSelect(s: Select, env: Env): BoundQuery {
     used.set(name, n + 1);
     if (n > 0) name = `${name}${n - 1}`;
     const src = exprs[i]!.colIdx;
-    return { name, type: exprs[i]!.type, wm: src !== undefined ? cur.columns[src]?.wm : exprLineage(it.expr, boundLineage(ctx, cur)) };
+    return { name, type: exprs[i]!.type, wm: src !== undefined ? node.columns[src]?.wm : exprLineage(it.expr, boundLineage(ctx, node)) };
   });
-  cur = mapNode(env.session, cur, exprs, columns);
-  if (s.distinct) {
-    // LATENESS: rows final in a column with a waterline can change no more (DISTINCT releases them)
-    const gc = columns.flatMap((c, pos) => (c.wm ? [{ ...c.wm, pos }] : []));
-    cur = env.session.node({ kind: 'distinct', inputs: [cur], columns, make: () => new SetOp(SET_FNS.DISTINCT!, gc), releases: gc });
-  }
-  return { node: cur, columns };
+  const projected = mapNode(env.session, node, exprs, columns);
+  if (!s.distinct) return { node: projected, columns };
+  // LATENESS: rows final in a column with a waterline can change no more (DISTINCT releases them)
+  const gc = columns.flatMap((c, pos) => (c.wm ? [{ ...c.wm, pos }] : []));
+  return { node: env.session.node({ kind: 'distinct', inputs: [projected], columns, make: () => new SetOp(SET_FNS.DISTINCT!, gc), releases: gc }), columns };
 }
 
 /**
