@@ -4,9 +4,9 @@
  * goes in `Authorization: Bearer` (set on the HttpClient). No CLI concerns here.
  */
 import type { HttpClient } from '../core/http.js';
-import type { Delivery, DeliveryStatus, Webhook as WebhookShape } from '../webhooks/api.js';
+import type { Delivery, DeliveryPage, DeliveryQuery, Webhook as WebhookShape } from '../wire/notifications.js';
 
-export type { Attempt, Delivery, DeliveryStatus } from '../webhooks/api.js';
+export type { Attempt, Delivery, DeliveryPage, DeliveryQuery, DeliveryStatus } from '../wire/notifications.js';
 
 export interface Webhook extends WebhookShape {
   /** Only in the answer to create (and `secret()`). */
@@ -25,22 +25,6 @@ export interface Envelope {
   type: string;
   timestamp: string;
   data: Record<string, unknown>;
-}
-
-export interface DeliveryPage {
-  data: Delivery[];
-  total: number;
-  counts: Record<DeliveryStatus, number>;
-}
-
-export interface DeliveryQuery {
-  status?: DeliveryStatus;
-  webhookId?: string;
-  eventId?: string;
-  /** event type (servers without this filter ignore it) */
-  type?: string;
-  limit?: number;
-  offset?: number;
 }
 
 export interface StoredEvent extends Envelope {

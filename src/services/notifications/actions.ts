@@ -7,7 +7,8 @@ import { EVENT_DESCRIPTIONS, EVENT_TYPES, type EventType } from '../../webhooks/
 import { HttpError } from '../kit/errors.js';
 import { Notifier } from './service.js';
 import type { Webhook, WebhookWithSecret } from './store/index.js';
-import type { deliveriesQuery, eventsQuery, trigger, webhookCreate, webhookPatch } from './inputs.js';
+import type { DeliveryPage, DeliveryQuery } from '../../wire/notifications.js';
+import type { eventsQuery, trigger, webhookCreate, webhookPatch } from './inputs.js';
 
 /** An answer of this service's shape: `{error, message}`. */
 export const notifyError = (status: number, error: string, message: string) => new HttpError(status, { error, message });
@@ -89,7 +90,7 @@ export class NotificationActions {
     return e;
   }
 
-  listDeliveries(q: ReturnType<typeof deliveriesQuery.check>) {
+  listDeliveries(q: DeliveryQuery): DeliveryPage {
     return { ...this.store.listDeliveries(q), counts: this.store.countsByStatus() };
   }
 

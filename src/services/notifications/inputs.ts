@@ -7,7 +7,8 @@ import { ALL_EVENTS, EVENT_TYPES, isEventType } from '../../webhooks/envelope.js
 import { receiverUrlProblem } from '../../webhooks/send.js';
 import type { DeliveryStatus } from './store/index.js';
 import { DELIVERY_STATUSES } from './store/index.js';
-import { field, isObject, objectOf, optional, withDefault } from '../kit/declare.js';
+import { field, isObject, objectOf, optional, withDefault, type Field } from '../kit/declare.js';
+import type { DeliveryQuery } from '../../wire/notifications.js';
 import type { Problems } from '../kit/errors.js';
 
 const url = field<string>({ type: 'string', format: 'uri', description: 'an http(s) URL without credentials' }, (v, fail) => {
@@ -116,7 +117,10 @@ function count(min: number, max: number, dflt: number) {
 
 const paging = { limit: count(1, 500, 50), offset: count(0, Number.MAX_SAFE_INTEGER, 0) };
 
-/** GET /v1/deliveries: ?status&webhookId&eventId&type&limit&offset. */
+/** The fields that declare a wire type: one for each of its keys, reading its value type. */
+type FieldsOf<T> = { [K in keyof T]-?: Field<NonNullable<T[K]>> };
+
+/** GET /v1/deliveries: ?status&webhookId&eventId&type&limit&offset, a field for each of DeliveryQuery's (wire/notifications.ts, what the client sends). */
 export const deliveriesQuery = objectOf({
   status: optional(
     field<DeliveryStatus>({ type: 'string', enum: [...DELIVERY_STATUSES] }, (v, fail) =>
@@ -127,7 +131,7 @@ export const deliveriesQuery = objectOf({
   eventId: text,
   type: text,
   ...paging,
-});
+} satisfies FieldsOf<DeliveryQuery>);
 
 const DELIVERY_ONLY = ['status', 'webhookId', 'eventId'];
 

@@ -3,7 +3,7 @@
  * counts by status. Listing puts failed first, then pending, then delivered, newest first within
  * each. Deliveries are written only by the outbox (outbox.ts).
  */
-import type { Attempt, Delivery, DeliveryStatus } from '../../../webhooks/api.js';
+import type { Attempt, Delivery, DeliveryQuery, DeliveryStatus } from '../../../wire/notifications.js';
 import type { DB } from './db.js';
 import { iso } from './rows.js';
 
@@ -36,15 +36,6 @@ interface AttemptRow {
   error: string | null;
   response_excerpt: string | null;
   outcome: Attempt['outcome'] | null;
-}
-
-export interface DeliveryQuery {
-  status?: DeliveryStatus;
-  webhookId?: string;
-  eventId?: string;
-  type?: string;
-  limit?: number;
-  offset?: number;
 }
 
 export const DELIVERY_ROW_SQL = 'SELECT d.*, e.type AS event_type FROM deliveries d JOIN events e ON e.id = d.event_id WHERE d.id = ?';

@@ -7,16 +7,16 @@
 import type { Envelope } from '../../../webhooks/envelope.js';
 import { MAX_ATTEMPTS } from '../../../webhooks/schedule.js';
 import type { AttemptResult } from '../../../webhooks/send.js';
-import type { Attempt, Delivery, DeliveryStatus, Webhook } from '../../../webhooks/api.js';
+import type { Attempt, Delivery, DeliveryQuery, DeliveryStatus, Webhook } from '../../../wire/notifications.js';
 import { openNotifyDb, DB_FILE, type DB } from './db.js';
 import * as keys from './keys.js';
 import { STORE_SYNCHRONOUS, type OpenStoreOptions } from '../../store-guard.js';
 import { Webhooks, type WebhookInput, type WebhookPatch, type WebhookWithSecret } from './webhooks.js';
 import { getEvent, listEvents, type StoredEventInfo } from './events.js';
-import { countsByStatus, getDelivery, listDeliveries, type DeliveryQuery } from './deliveries.js';
+import { countsByStatus, getDelivery, listDeliveries } from './deliveries.js';
 import { Outbox, type DueDelivery, type EventToStore, type FinishedAttempt, type RedeliverResult } from './outbox.js';
 
-export { DELIVERY_STATUSES } from '../../../webhooks/api.js';
+export { DELIVERY_STATUSES } from '../../../wire/notifications.js';
 export { hashApiKey, maskApiKey, type ApiKeyInfo } from './keys.js';
 export type { Attempt, Delivery, DeliveryStatus, Webhook, WebhookWithSecret, StoredEventInfo, DueDelivery, FinishedAttempt };
 export { MAX_ATTEMPTS };

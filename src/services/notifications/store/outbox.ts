@@ -20,7 +20,7 @@
 import type { Envelope } from '../../../webhooks/envelope.js';
 import { nextAttemptAfterFailure } from '../../../webhooks/schedule.js';
 import type { AttemptResult } from '../../../webhooks/send.js';
-import type { Delivery, DeliveryStatus } from '../../../webhooks/api.js';
+import type { Delivery, DeliveryStatus } from '../../../wire/notifications.js';
 import type { DB } from './db.js';
 import { randomId } from './rows.js';
 import { DELIVERY_ROW_SQL, getDelivery, type DeliveryRow } from './deliveries.js';

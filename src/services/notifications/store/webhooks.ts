@@ -6,7 +6,7 @@
  * ends its pending deliveries: that is an outbox transaction (see outbox.ts, `dropWebhook`).
  */
 import { ALL_EVENTS } from '../../../webhooks/envelope.js';
-import type { Webhook } from '../../../webhooks/api.js';
+import type { Webhook } from '../../../wire/notifications.js';
 import type { DB } from './db.js';
 import { iso, randomId } from './rows.js';
 

@@ -1,6 +1,8 @@
 /**
- * The wire shapes of the notification service's API (/notify/v1/...), shared by the service that
- * answers with them and the client (`ops hook`) that reads them.
+ * The notification service's wire types (/notify/v1/...) that the server (services/notifications) writes and the
+ * client (clients/notify.ts, `ops hook`) reads, declared once. A leaf: imports nothing; every layer may import it
+ * (test/house/layering.test.ts). The server's route declarations are checked against them
+ * (services/notifications/inputs.ts).
  */
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
@@ -48,4 +50,22 @@ export interface Delivery {
   updatedAt: string;
   deliveredAt: string | null;
   attempts: Attempt[];
+}
+
+/** The filters and page of GET /v1/deliveries (its query string); the server answers failed deliveries first. */
+export interface DeliveryQuery {
+  status?: DeliveryStatus;
+  webhookId?: string;
+  eventId?: string;
+  /** The event's type (servers without this filter ignore it). */
+  type?: string;
+  limit?: number;
+  offset?: number;
+}
+
+/** The answer of GET /v1/deliveries: a page of deliveries, the total that match, and the counts by status of all. */
+export interface DeliveryPage {
+  data: Delivery[];
+  total: number;
+  counts: Record<DeliveryStatus, number>;
 }
