@@ -7,7 +7,7 @@ import { examples } from '../help-text.js';
 import type { CollectionInput, CollectionKind, List } from '../../clients/bookmarks.js';
 import { OpsError, UsageError } from '../../core/errors.js';
 import { collectionColumns, collectionFields, linkColumns } from './format.js';
-import { bm, collectionRef, mode, orderDir, pagingOptions, parseIds, positiveInt, printStream, runBm, singular, visibilityOption, type PagingOptions } from './shared.js';
+import { bm, collectionRef, mode, orderDir, pagingOptions, parseIds, positiveInt, printStream, runBm, singular, trashEach, visibilityOption, type PagingOptions } from './shared.js';
 
 const SORT = ['id', 'name', 'description', 'visibility', 'created_at', 'updated_at', 'random'];
 
@@ -179,25 +179,7 @@ export async function runCollectionsRm(opts: CollectionsRmOptions, ctx: Context)
   const what = ids.length === 1 ? `${singular(kind)} ${ids[0]}` : `${ids.length} ${kind} (${ids.join(', ')})`;
   const note = kind === 'tags' ? ' Its links stay; they lose the tag.' : ' Its links stay; they leave the list.';
   if (!(await ctx.prompter.confirm(`Move ${what} to the trash?${note}`, { action: `delete ${what}` }))) throw new OpsError('cancelled', 2);
-  const results: { id: number; deleted: boolean; error: string | null }[] = [];
-  let lastError: unknown;
-  for (const id of ids) {
-    try {
-      await client.deleteCollection(kind, id);
-      results.push({ id, deleted: true, error: null });
-    } catch (err) {
-      lastError = err;
-      results.push({ id, deleted: false, error: (err as Error).message });
-    }
-  }
-  const failed = results.filter((r) => !r.deleted);
-  if (ctx.json) await ctx.out.writeJson(results);
-  else for (const r of results) if (r.deleted) ctx.out.success(`moved ${singular(kind)} ${r.id} to the trash`);
-  if (!ctx.json && ids.length > 1) for (const r of failed) ctx.out.warn(`${singular(kind)} ${r.id}: ${r.error}`);
-  if (failed.length) {
-    if (ids.length === 1 && !ctx.json) throw lastError;
-    throw new OpsError(`${failed.length} of ${ids.length} ${kind} were not deleted`);
-  }
+  await trashEach(ctx, ids, (id) => client.deleteCollection(kind, id), singular(kind), kind);
 }
 
 export interface CollectionsLinksOptions extends KindOption, PagingOptions {

@@ -9,7 +9,7 @@ import { parseStatus } from '../../clients/bookmarks/visibility.js';
 import { OpsError, UsageError } from '../../core/errors.js';
 import { sanitize } from '../../core/sanitize.js';
 import { linkColumns, linkFields, noteColumns } from './format.js';
-import { bm, collect, mode, NameResolver, orderDir, pagingOptions, parseId, parseIds, positiveInt, printStream, runBm, visibilityOption, type PagingOptions } from './shared.js';
+import { bm, collect, mode, NameResolver, orderDir, pagingOptions, parseId, parseIds, positiveInt, printStream, runBm, trashEach, visibilityOption, type PagingOptions } from './shared.js';
 
 /** `ops bm links`: the group and its verbs. */
 export function newCmdLinks(f: Factory): Command {
@@ -263,25 +263,7 @@ export async function runLinksRm(opts: LinksRmOptions, ctx: Context): Promise<vo
   const what = ids.length === 1 ? `link ${ids[0]}` : `${ids.length} links (${ids.join(', ')})`;
   if (!(await ctx.prompter.confirm(`Move ${what} to the trash?`, { action: `delete ${what}` }))) throw new OpsError('cancelled', 2);
   const client = bm(ctx);
-  const results: { id: number; deleted: boolean; error: string | null }[] = [];
-  let lastError: unknown;
-  for (const id of ids) {
-    try {
-      await client.deleteLink(id);
-      results.push({ id, deleted: true, error: null });
-    } catch (err) {
-      lastError = err;
-      results.push({ id, deleted: false, error: (err as Error).message });
-    }
-  }
-  const failed = results.filter((r) => !r.deleted);
-  if (ctx.json) await ctx.out.writeJson(results);
-  else for (const r of results) if (r.deleted) ctx.out.success(`moved link ${r.id} to the trash`);
-  if (!ctx.json && ids.length > 1) for (const r of failed) ctx.out.warn(`link ${r.id}: ${r.error}`);
-  if (failed.length) {
-    if (ids.length === 1 && !ctx.json) throw lastError;
-    throw new OpsError(`${failed.length} of ${ids.length} links were not deleted`);
-  }
+  await trashEach(ctx, ids, (id) => client.deleteLink(id), 'link', 'links');
 }
 
 export interface LinksOpenOptions {

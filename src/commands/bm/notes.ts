@@ -6,7 +6,7 @@ import { addVerbs } from '../factory.js';
 import { examples } from '../help-text.js';
 import { OpsError, UsageError } from '../../core/errors.js';
 import { noteFields } from './format.js';
-import { bm, mode, parseId, parseIds, readText, runBm, visibilityOption } from './shared.js';
+import { bm, mode, parseId, parseIds, readText, runBm, trashEach, visibilityOption } from './shared.js';
 
 /** `ops bm notes`: the group and its verbs. */
 export function newCmdNotes(f: Factory): Command {
@@ -98,23 +98,5 @@ export async function runNotesRm(opts: NotesRmOptions, ctx: Context): Promise<vo
   const what = list.length === 1 ? `note ${list[0]}` : `${list.length} notes`;
   if (!(await ctx.prompter.confirm(`Move ${what} to the trash?`, { action: `delete ${what}` }))) throw new OpsError('cancelled', 2);
   const client = bm(ctx);
-  const results: { id: number; deleted: boolean; error: string | null }[] = [];
-  let lastError: unknown;
-  for (const id of list) {
-    try {
-      await client.deleteNote(id);
-      results.push({ id, deleted: true, error: null });
-    } catch (err) {
-      lastError = err;
-      results.push({ id, deleted: false, error: (err as Error).message });
-    }
-  }
-  if (ctx.json) await ctx.out.writeJson(results);
-  else for (const r of results) if (r.deleted) ctx.out.success(`moved note ${r.id} to the trash`);
-  const failed = results.filter((r) => !r.deleted);
-  if (!ctx.json && list.length > 1) for (const r of failed) ctx.out.warn(`note ${r.id}: ${r.error}`);
-  if (failed.length) {
-    if (list.length === 1 && !ctx.json) throw lastError;
-    throw new OpsError(`${failed.length} of ${list.length} notes were not deleted`);
-  }
+  await trashEach(ctx, list, (id) => client.deleteNote(id), 'note', 'notes');
 }

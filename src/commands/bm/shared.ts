@@ -288,3 +288,31 @@ export async function mapLimit<T, R>(items: readonly T[], n: number, fn: (item: 
   await Promise.all(workers);
   return results;
 }
+
+/**
+ * Moves each id to the trash in turn (`remove`; a failure does not stop the others), then reports: with --json
+ * the list of `{id, deleted, error}`, else a line for each one moved and, of several, a warning for each failure.
+ * A lone failure is thrown as it is (without --json); failures among several are one OpsError that counts them.
+ * `thing` names one item in messages ("link", "tag"), `things` several ("links", "tags").
+ */
+export async function trashEach(ctx: Context, ids: readonly number[], remove: (id: number) => Promise<unknown>, thing: string, things: string): Promise<void> {
+  const results: { id: number; deleted: boolean; error: string | null }[] = [];
+  let lastError: unknown;
+  for (const id of ids) {
+    try {
+      await remove(id);
+      results.push({ id, deleted: true, error: null });
+    } catch (err) {
+      lastError = err;
+      results.push({ id, deleted: false, error: (err as Error).message });
+    }
+  }
+  const failed = results.filter((r) => !r.deleted);
+  if (ctx.json) await ctx.out.writeJson(results);
+  else for (const r of results) if (r.deleted) ctx.out.success(`moved ${thing} ${r.id} to the trash`);
+  if (!ctx.json && ids.length > 1) for (const r of failed) ctx.out.warn(`${thing} ${r.id}: ${r.error}`);
+  if (failed.length) {
+    if (ids.length === 1 && !ctx.json) throw lastError;
+    throw new OpsError(`${failed.length} of ${ids.length} ${things} were not deleted`);
+  }
+}

@@ -233,18 +233,10 @@ export class AvgAcc extends SumNumAcc {
   }
 }
 
-export class AvgDecAcc implements Acc {
-  s = 0n;
-  n = 0;
-  add(v: Value, w: number): void {
-    this.s += (v as bigint) * BigInt(w);
-    this.n += w;
-  }
-  result(): Value {
+/** AVG over DECIMALs: the running sum and count of SUM, divided at the sum's scale (truncated toward zero). */
+export class AvgDecAcc extends SumDecAcc {
+  override result(): Value {
     return this.n === 0 ? null : this.s / BigInt(this.n);
-  }
-  empty(): boolean {
-    return this.n === 0 && this.s === 0n;
   }
 }
 

@@ -8,7 +8,7 @@
  *   only_lists, only_tags, order_by=`title:asc`) plus today's is_private, tags, lists and order_by+order_dir.
  *   Flags read as PHP's `(bool)`. `only_lists`/`only_tags` take ids, or names of the caller's own lists/tags.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import type { Caller } from '../../access.js';
 import { Check, ORDER_DIRS, type Input, type OrderDir } from '../../validate.js';
@@ -136,6 +136,20 @@ function readSearch(deps: Deps, caller: Caller, q: Input, c: Check): LinkSearch 
   return s;
 }
 
+/** A v1 page of links, as the search that `read` takes from the query finds them (GET /links and /search/links). */
+function linksPage(deps: Deps, read: (caller: Caller, q: Input, c: Check) => LinkSearch) {
+  return async (req: FastifyRequest) => {
+    const caller = callerOf(req);
+    const q = queryOf(req);
+    const c = new Check(q);
+    const page = readPage(c, 1);
+    const s = read(caller, q, c);
+    c.done();
+    const p = searchLinksPage(deps, caller, s, page);
+    return envelope(req, { ...p, data: p.data.map((l) => v1(l)) }, 1);
+  };
+}
+
 export function v1LinkRoutes(app: FastifyInstance, deps: Deps): void {
   app.get(
     '/api/v1/links',
@@ -155,16 +169,7 @@ export function v1LinkRoutes(app: FastifyInstance, deps: Deps): void {
         ok: v1Paginated(linkV1Schema),
       }),
     },
-    async (req) => {
-      const caller = callerOf(req);
-      const q = queryOf(req);
-      const c = new Check(q);
-      const page = readPage(c, 1);
-      const s = readListFilters(q, c);
-      c.done();
-      const p = searchLinksPage(deps, caller, s, page);
-      return envelope(req, { ...p, data: p.data.map((l) => v1(l)) }, 1);
-    },
+    linksPage(deps, (_caller, q, c) => readListFilters(q, c)),
   );
 
   app.get(
@@ -178,16 +183,7 @@ export function v1LinkRoutes(app: FastifyInstance, deps: Deps): void {
         ok: v1Paginated(linkV1Schema),
       }),
     },
-    async (req) => {
-      const caller = callerOf(req);
-      const q = queryOf(req);
-      const c = new Check(q);
-      const page = readPage(c, 1);
-      const s = readSearch(deps, caller, q, c);
-      c.done();
-      const p = searchLinksPage(deps, caller, s, page);
-      return envelope(req, { ...p, data: p.data.map((l) => v1(l)) }, 1);
-    },
+    linksPage(deps, (caller, q, c) => readSearch(deps, caller, q, c)),
   );
 
   app.get(

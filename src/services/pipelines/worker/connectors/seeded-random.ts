@@ -11,6 +11,20 @@
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const TWO_32 = 4294967296;
 
+/**
+ * `len` alphanumeric characters ([A-Za-z0-9]) from 32-bit draws, as rand's Alphanumeric draws them: the top 6
+ * bits of a draw, drawing again for 62 and 63 (both generators here use it).
+ */
+export function alphanumeric(len: number, u32: () => number): string {
+  let s = '';
+  for (let i = 0; i < len; i++) {
+    let v = u32() >>> 26;
+    while (v >= 62) v = u32() >>> 26;
+    s += ALNUM[v];
+  }
+  return s;
+}
+
 function splitmix32(x: number): number {
   x = (x + 0x9e3779b9) | 0;
   let z = x;
@@ -89,14 +103,7 @@ export class SeededRandom {
 
   /** `len` alphanumeric characters ([A-Za-z0-9]), each uniform. */
   alnum(len: number): string {
-    let s = '';
-    for (let i = 0; i < len; i++) {
-      // 6 bits, rejecting 62 and 63, as rand's Alphanumeric does
-      let v = this.u32() >>> 26;
-      while (v >= 62) v = this.u32() >>> 26;
-      s += ALNUM[v];
-    }
-    return s;
+    return alphanumeric(len, () => this.u32());
   }
 
   /**

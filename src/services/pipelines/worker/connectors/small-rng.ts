@@ -10,7 +10,7 @@
  *    52 bits (rand's UniformFloat), and for Zipf 53 bits (rand's Standard f64).
  * Pure: no I/O. Numbers within ±2^53 are JS numbers, beyond them bigints (`bigRange`).
  */
-import type { ZipfTable } from './seeded-random.js';
+import { alphanumeric, type ZipfTable } from './seeded-random.js';
 
 const MASK = (1n << 64n) - 1n;
 const TWO_32 = 4294967296;
@@ -19,7 +19,6 @@ const MUL_HI = 0x5851f42d;
 const MUL_LO = 0x4c957f2d;
 const INC_HI = 0xa17654e4;
 const INC_LO = 0x6fbe17f3;
-const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const TWO_52 = 4503599627370496;
 const TWO_53 = 9007199254740992;
 
@@ -179,13 +178,7 @@ export class SmallRng {
 
   /** `len` alphanumeric characters ([A-Za-z0-9]), as rand's Alphanumeric draws them. */
   alnum(len: number): string {
-    let s = '';
-    for (let i = 0; i < len; i++) {
-      let v = this.u32() >>> 26;
-      while (v >= 62) v = this.u32() >>> 26;
-      s += ALNUM[v];
-    }
-    return s;
+    return alphanumeric(len, () => this.u32());
   }
 
   /** A Zipf-distributed rank in [1, n] (ZipfTable's rejection-inversion, drawing rand's Standard f64). */
