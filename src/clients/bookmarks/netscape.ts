@@ -10,24 +10,14 @@
  * Write: links in no list at the top, one folder per list (a link in two lists appears in both folders),
  * TAGS, PRIVATE (1 iff visibility private), VISIBILITY, ADD_DATE, LAST_MODIFIED, `<DD>` description.
  */
-import { escapeHtml, parseEpoch as parseDate, readNetscape, writeNetscape, type NetscapeFolder, type NetscapeOutEntry } from '../../formats/netscape.js';
+import { escapeHtml, parseEpoch as parseDate, readNetscape, writeNetscape, type NetscapeEntry, type NetscapeFolder, type NetscapeOutEntry } from '../../formats/netscape.js';
 
 export { escapeHtml };
 
-export interface NetscapeBookmark {
-  url: string;
-  title: string;
-  description: string | null;
-  /** Unix seconds. */
-  addDate: number | null;
-  lastModified: number | null;
-  tags: string[];
+/** A bookmark of a file as the reader gives it (formats/netscape.ts NetscapeEntry), its folder path as names. */
+export interface NetscapeBookmark extends Omit<NetscapeEntry, 'path'> {
   /** Folder path from the outermost folder in, e.g. ["Bookmarks bar", "Dev"]. */
   folders: string[];
-  /** true for PRIVATE=1 / PUBLIC=0, false for PRIVATE=0 / PUBLIC=1, null when the file says nothing. */
-  private: boolean | null;
-  /** 1|2|3 from our VISIBILITY attribute, when present and valid. */
-  visibility: number | null;
 }
 
 export interface NetscapeFile {
@@ -69,17 +59,7 @@ export function parseNetscape(html: string): NetscapeFile {
   };
   return {
     title: doc.title,
-    bookmarks: doc.entries.map((e) => ({
-      url: e.url,
-      title: e.title,
-      description: e.description,
-      addDate: e.addDate,
-      lastModified: e.lastModified,
-      tags: e.tags,
-      folders: namesOf(e.path),
-      private: e.private,
-      visibility: e.visibility,
-    })),
+    bookmarks: doc.entries.map(({ path, ...entry }) => ({ ...entry, folders: namesOf(path) })),
     folders: doc.folders.map(namesOf),
   };
 }
