@@ -158,16 +158,14 @@ export function queryParts(v: unknown): string[] {
     .filter(Boolean);
 }
 
-const isId = (part: string) => /^\d{1,15}$/.test(part);
+/** A query part that is an id: up to 15 digits. */
+export const isId = (part: string) => /^\d{1,15}$/.test(part);
 
 /** A query's list of ids: comma-separated (or repeated) digits; no part at all is an empty list. */
 export const idList: Reader<number[]> = (v, fail) => {
   const parts = queryParts(v);
   return parts.every(isId) ? parts.map(Number) : fail('The :attribute must be a comma-separated list of ids.');
 };
-
-/** Whether a query's parts are all ids (then idList reads them). */
-export const allIds = (parts: string[]) => parts.every(isId);
 
 // ---- fields ----
 

@@ -2,6 +2,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Caller } from '../access.js';
 import { HttpError, notFound } from '../errors.js';
+import { isId } from '../fields.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -18,6 +19,6 @@ export function callerOf(req: FastifyRequest): Caller {
 /** The numeric `{id}` of a path; anything else is not found. */
 export function idOf(req: FastifyRequest, model: string): number {
   const raw = (req.params as Record<string, string>).id ?? '';
-  if (!/^\d{1,15}$/.test(raw)) throw notFound(model, raw);
+  if (!isId(raw)) throw notFound(model, raw);
   return Number(raw);
 }

@@ -18,7 +18,7 @@ import { findOwnByName, type CollectionKind } from '../../store/collections.js';
 import { createLink, deleteLink, patchLink, viewableLink } from '../../actions/links.js';
 import { declareRoute } from '../../../kit/route.js';
 import { field, objectOf, optional } from '../../../kit/declare.js';
-import { allIds, bool, choice, queryFlag, idList, normalizeQuery, phpFlag, queryParts, rule } from '../../fields.js';
+import { bool, choice, queryFlag, idList, isId, normalizeQuery, phpFlag, queryParts, rule } from '../../fields.js';
 import { callerOf, idOf } from '../common.js';
 import { doc, enumOf, idParams, linkV1Schema, v1Paginated } from '../schemas.js';
 import { idListField, orderBy, orderDir, page, requireCriterion, searchText, v1PageOf, v1PerPageField, withBracketLists } from '../queries.js';
@@ -127,10 +127,10 @@ const searchLinksQuery = objectOf(
  */
 function refIds(deps: Deps, caller: Caller, parts: string[] | undefined, kind: CollectionKind): number[] | undefined {
   if (parts === undefined) return undefined;
-  if (allIds(parts)) return parts.map(Number);
+  if (parts.every(isId)) return parts.map(Number);
   const ids: number[] = [];
   for (const p of parts) {
-    if (allIds([p])) ids.push(Number(p));
+    if (isId(p)) ids.push(Number(p));
     else if (caller.kind === 'user') {
       const row = findOwnByName(deps.db, kind, caller.userId, p);
       if (row && !row.deleted_at) ids.push(row.id);
