@@ -75,7 +75,14 @@ export class ParquetParser implements IngressParser {
       this.ended = true;
       const file = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.size);
       this.chunks = [];
-      if (file.byteLength > 0) this.read(file);
+      if (file.byteLength > 0) {
+        try {
+          this.read(file);
+        } catch (err) {
+          // something of the file none of the readers expected (a type or layout): the body's error, never the server's
+          this.fileError(`Unable to read parquet file: ${messageOf(err)}.`, 'Make sure the provided file is a valid parquet file.');
+        }
+      }
     }
     return this.sink.result((c) => ('row' in c ? jsonText(c.row) : ''));
   }
@@ -129,18 +136,20 @@ export class ParquetParser implements IngressParser {
     for (let r = 0; r < rb.numRows; r++) {
       const ev = sink.event(sink.events + 1);
       const batch = sink.batch(b.engineTable, this.rowOp, n);
+      let c = 0;
       try {
-        for (let c = 0; c < n; c++) writers[c]!(r, batch);
+        for (c = 0; c < n; c++) writers[c]!(r, batch);
         batch.endRow();
         sink.batchRow(ev);
       } catch (err) {
         batch.dropRow();
-        if (!(err instanceof RowError)) throw err;
+        // a value none of the readers above expected: the record's error, never the server's
+        const bad = err instanceof RowError ? err : new RowError(`error parsing field '${b.names[c]}': ${messageOf(err)}`, b.names[c]!);
         sink.error({
-          description: `Error parsing record from parquet file: ${err.message}`,
+          description: `Error parsing record from parquet file: ${bad.message}`,
           event_number: ev + 1,
           line: ev + 1,
-          field: err.field,
+          field: bad.field,
           invalid_bytes: null,
           invalid_text: null,
           suggestion: null,
@@ -171,6 +180,19 @@ function missingWriter(b: TableBinding, c: number): CellWriter {
     };
   }
   return (_r, batch) => batch.set(c, value);
+}
+
+/**
+ * The first `count` 32-bit words of a value buffer, whatever array type (and length) the reader gave it in: a
+ * view of the bytes as many as the column needs (arrow-js-ffi's views of DECIMAL columns count values as words).
+ */
+function int32s(v: ArrayBufferView, count: number): Int32Array {
+  return new Int32Array(v.buffer, v.byteOffset, count);
+}
+
+/** The first `count` 64-bit integers of a value buffer (as int32s). */
+function int64s(v: ArrayBufferView, count: number): BigInt64Array {
+  return new BigInt64Array(v.buffer, v.byteOffset, count);
 }
 
 /** Whether row r of `data` is null (by its validity bitmap). */
@@ -206,14 +228,15 @@ function valueWriter(b: TableBinding, c: number, data: Arrow.Data, vector: Arrow
     case T.Int: {
       const values = data.values as ArrayLike<number | bigint> & ArrayBufferView;
       if (type.bitWidth !== 64) return (r, batch) => number(batch, values[off + r] as number);
-      const words = new Int32Array(values.buffer, values.byteOffset, values.byteLength >> 2);
+      const words = int32s(values, 2 * (off + data.length));
+      const big = int64s(values, off + data.length);
       const signed = type.isSigned !== false;
       return (r, batch) => {
         const i = off + r;
         const hi = signed ? words[2 * i + 1]! : words[2 * i + 1]! >>> 0;
         const v = hi * 4294967296 + (words[2 * i]! >>> 0);
         if (Number.isSafeInteger(v)) number(batch, v);
-        else put(batch, values[i] as bigint);
+        else put(batch, signed ? big[i]! : BigInt.asUintN(64, big[i]!));
       };
     }
     case T.Float: {
@@ -234,8 +257,8 @@ function valueWriter(b: TableBinding, c: number, data: Arrow.Data, vector: Arrow
       return (r, batch) => put(batch, Array.from(vector.get(r) as Uint8Array));
     case T.Timestamp: {
       const nanos = UNIT_NANOS[type.unit ?? 1]!;
-      const big = data.values as BigInt64Array;
-      const words = new Int32Array(big.buffer, big.byteOffset, big.length * 2);
+      const big = int64s(data.values as ArrayBufferView, off + data.length);
+      const words = int32s(data.values as ArrayBufferView, 2 * (off + data.length));
       const plain = b.codecs[c]!.type === 'TIMESTAMP';
       return (r, batch) => {
         const i = off + r;
@@ -249,18 +272,30 @@ function valueWriter(b: TableBinding, c: number, data: Arrow.Data, vector: Arrow
       };
     }
     case T.Date: {
-      const values = data.values as Int32Array | BigInt64Array;
       // DateDay: days (int32); DateMillisecond: milliseconds (int64)
-      return type.unit === 0 ? (r, batch) => put(batch, dateText((values[off + r] as number) * 86_400_000)) : (r, batch) => put(batch, dateText(Number(values[off + r] as bigint)));
+      const values = data.values as ArrayBufferView;
+      if (type.unit === 0) {
+        const days = int32s(values, off + data.length);
+        return (r, batch) => put(batch, dateText(days[off + r]! * 86_400_000));
+      }
+      const ms = int64s(values, off + data.length);
+      return (r, batch) => put(batch, dateText(Number(ms[off + r]!)));
     }
     case T.Time: {
       const nanos = UNIT_NANOS[type.unit ?? 1]!;
-      const values = data.values as Int32Array | BigInt64Array;
-      return (r, batch) => put(batch, timeText(BigInt(values[off + r]!) * BigInt(nanos)));
+      // Time32 (seconds, milliseconds): int32; Time64 (microseconds, nanoseconds): int64
+      if ((type.bitWidth ?? (nanos < 1e6 ? 64 : 32)) === 64) {
+        const wide = int64s(data.values as ArrayBufferView, off + data.length);
+        return (r, batch) => put(batch, timeText(wide[off + r]! * BigInt(nanos)));
+      }
+      const narrow = int32s(data.values as ArrayBufferView, off + data.length);
+      return (r, batch) => put(batch, timeText(BigInt(narrow[off + r]!) * BigInt(nanos)));
     }
     case T.Decimal: {
-      const words = data.values as Uint32Array;
+      // the value's 32-bit words, whatever array type the reader gave its bytes in
       const per = (type.bitWidth ?? 128) / 32;
+      const bytes = data.values as ArrayBufferView;
+      const words = new Uint32Array(bytes.buffer, bytes.byteOffset, (off + data.length) * per);
       const scale = type.scale ?? 0;
       return (r, batch) => put(batch, decimalText(words, (off + r) * per, per, scale));
     }
