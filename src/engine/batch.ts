@@ -10,9 +10,15 @@
  * A row's cells are given either in column order (push) or each column once in any order (the set*
  * methods, for readers whose input names the columns in its own order); endRow checks that every cell
  * of the row was given. setText takes Latin-1 bytes straight from the caller's buffer (no string).
- * Storage is in blocks of BLOCK_ROWS rows, so growing a batch never copies what it already holds; the
- * text of a block is trimmed to its size when the block is full. fit() cuts the last block to its rows
+ * Storage is in blocks of BLOCK_ROWS rows, so growing a batch never copies what it already holds (a block's
+ * text grows by doubling). fit() cuts each block's text to its size and the last block to its rows
  * for a batch that is kept a while (a transaction's), and seals the batch: no row can be added after it.
+ *
+ * Storage is pooled: release() gives a batch's column storage (typed arrays and text buffers, outside the JS
+ * heap) back to a pool of this thread, which new blocks take before they allocate (at most POOL_BYTES kept).
+ * Why: V8 counts memory allocated outside its heap and, past a threshold, starts a full collection ("external
+ * memory pressure"), so a batch allocated per request made a pipeline's worker collect its whole heap (its
+ * operators' state) every few requests. A released batch is empty and sealed: reading it gives no rows.
  */
 import type { ColumnKeeps, JsonValue } from './json-value.js';
 
@@ -49,11 +55,52 @@ class ColumnBlock {
 class Block {
   length = 0;
   readonly columns: ColumnBlock[];
-  readonly others: JsonValue[] = [];
+  others: JsonValue[] = [];
   constructor(width: number) {
     this.columns = Array.from({ length: width }, () => new ColumnBlock());
   }
+
+  /** Bytes of its storage outside the JS heap. */
+  get storageBytes(): number {
+    let n = 0;
+    for (const col of this.columns) n += col.tags.byteLength + (col.nums?.byteLength ?? 0) + (col.ends?.byteLength ?? 0) + (col.text?.length ?? 0);
+    return n;
+  }
 }
+
+/** Most bytes of block storage the pool keeps. */
+const POOL_BYTES = 32 * 1024 * 1024;
+/**
+ * Blocks of released batches by width, for new blocks of batches of that width (a table's requests: the same
+ * columns, so each column finds the arrays and the text room its values took before).
+ */
+const pool = new Map<number, Block[]>();
+let pooledBytes = 0;
+
+/** A block of `width` columns from the pool (emptied: its arrays are written row by row before they are read), else a new one. */
+function takeBlock(width: number): Block {
+  const b = pool.get(width)?.pop();
+  if (b === undefined) return new Block(width);
+  pooledBytes -= b.storageBytes;
+  b.length = 0;
+  b.others = [];
+  for (const col of b.columns) col.textLength = 0;
+  return b;
+}
+
+/** Gives a block's storage to the pool when it is whole (room for BLOCK_ROWS rows, as fit() leaves only the last block otherwise) and the pool has room. */
+function poolBlock(b: Block): void {
+  for (const col of b.columns) if (col.tags.length !== BLOCK_ROWS || (col.nums !== null && col.nums.length !== BLOCK_ROWS) || (col.ends !== null && col.ends.length !== BLOCK_ROWS)) return;
+  const bytes = b.storageBytes;
+  if (pooledBytes + bytes > POOL_BYTES) return;
+  pooledBytes += bytes;
+  const list = pool.get(b.columns.length);
+  if (list === undefined) pool.set(b.columns.length, [b]);
+  else list.push(b);
+}
+
+/** Texts longer than this are copied into a batch by one native copy (setText), shorter ones byte by byte. */
+const LONG_COPY = 48;
 
 /** Texts shorter than this are read as substrings of their column's whole text (see convertColumn). */
 const SHORT_TEXT = 13;
@@ -143,8 +190,10 @@ export class RowBatch {
     if (col.ends === null) col.ends = new Uint32Array(BLOCK_ROWS); // earlier rows: no text, end 0
     const at = this.reserveText(col, n);
     const text = col.text!;
-    // a loop, not text.set(bytes.subarray(...)): no view object per cell (measured: a tenth of a body's parse)
-    for (let i = 0; i < n; i++) text[at + i] = bytes[from + i]!;
+    // a loop, not text.set(bytes.subarray(...)): no view object per cell (measured: a tenth of a body's parse);
+    // a long text is copied natively, where the view costs less than the loop
+    if (n > LONG_COPY) text.set(bytes.subarray(from, end), at);
+    else for (let i = 0; i < n; i++) text[at + i] = bytes[from + i]!;
     col.textLength = at + n;
     col.tags[r] = TEXT;
     col.ends[r] = col.textLength;
@@ -206,7 +255,6 @@ export class RowBatch {
     this.cell = 0;
     b.length++;
     this.rows++;
-    if (b.length === BLOCK_ROWS) this.trim(b);
   }
 
   /** Discards the cells of the row in progress (its input turned out bad). */
@@ -256,8 +304,13 @@ export class RowBatch {
   fit(): void {
     if (this.cell !== 0) this.dropRow();
     this.sealed = true;
+    // full blocks keep their arrays (a block's room), their text cut to its size
+    for (const full of this.blocks) if (full !== this.current) this.trim(full);
     const b = this.current;
-    if (b === null || b.length === BLOCK_ROWS) return;
+    if (b === null || b.length === BLOCK_ROWS) {
+      if (b !== null) this.trim(b);
+      return;
+    }
     const n = b.length;
     for (const col of b.columns) {
       col.tags = col.tags.slice(0, n);
@@ -265,6 +318,19 @@ export class RowBatch {
       if (col.ends !== null) col.ends = col.ends.slice(0, n);
     }
     this.trim(b);
+  }
+
+  /**
+   * Gives the batch's storage back to the pool (see the header): the batch is then empty and sealed. For the
+   * owner of a batch that nothing reads any more (a request's, once its step has taken it).
+   */
+  release(): void {
+    for (const b of this.blocks) poolBlock(b);
+    this.blocks.length = 0;
+    this.current = null;
+    this.rows = 0;
+    this.cell = 0;
+    this.sealed = true;
   }
 
   /** Row `i` as values in column order. */
@@ -418,7 +484,7 @@ export class RowBatch {
   }
 
   private newBlock(): Block {
-    const b = new Block(this.width);
+    const b = takeBlock(this.width);
     this.blocks.push(b);
     this.current = b;
     return b;

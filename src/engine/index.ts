@@ -73,4 +73,4 @@ export function compile(sql: string, options: CompileOptions = {}): CompileResul
 export { jsonText, parseJsonText } from './json-text.js';
 export { stepRowsBuilt } from './step-guard.js';
 export { MAX_VALUE_SIZE } from './types/value-limits.js';
-export { plainTimestampLength } from './types/datetime.js';
+export { plainTimestampLength, writeTimestampBytes } from './types/datetime.js';

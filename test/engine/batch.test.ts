@@ -154,6 +154,74 @@ describe('RowBatch', () => {
     expect(() => batch.row(n - 1)).toThrow(RangeError);
   });
 
+  it('release(): the batch is empty and sealed; a batch made after it, on the released storage, reads back exactly its own rows (no text, tag or end of the one before)', () => {
+    const rowOf = (i: number, salt: string): JsonValue[] => [
+      i % 5 === 0 ? `${salt}-${i}-${'x'.repeat(i % 70)}` : i,
+      i % 3 === 0 ? null : i % 3 === 1 ? `${salt}${i}` : i * 1.5,
+      i % 7 === 0 ? { k: i } : i % 2 === 0,
+    ];
+    const fill = (batch: RowBatch, n: number, salt: string): void => {
+      for (let i = 0; i < n; i++) {
+        for (const v of rowOf(i, salt)) batch.push(v);
+        batch.endRow();
+      }
+    };
+    for (const [first, second] of [
+      [BLOCK_ROWS, 10],
+      [BLOCK_ROWS * 2, BLOCK_ROWS + 3],
+      [40, BLOCK_ROWS],
+    ] as const) {
+      const a = new RowBatch(3);
+      fill(a, first, 'a');
+      a.release();
+      expect(a.length).toBe(0);
+      expect(() => a.row(0)).toThrow(RangeError);
+      expect(() => a.push(1)).toThrow();
+      let blocks = 0;
+      a.forEachBlock(() => blocks++);
+      expect(blocks).toBe(0);
+      // the second batch's first rows have numbers where the first had text, and nulls: each cell reads as written
+      const b = new RowBatch(3);
+      for (let i = 0; i < second; i++) {
+        b.setNumber(0, i);
+        if (i % 2 === 0) b.setNull(1);
+        else b.setText(1, Buffer.from(`b${i}`), 0, `b${i}`.length);
+        b.setBoolean(2, i % 3 === 0);
+        b.endRow();
+      }
+      expect(b.length).toBe(second);
+      for (const i of [0, 1, 2, 3, second - 2, second - 1]) expect(b.row(i)).toEqual([i, i % 2 === 0 ? null : `b${i}`, i % 3 === 0]);
+      const col1: JsonValue[] = [];
+      b.forEachBlockColumns((rows, _first, column) => {
+        const out: JsonValue[] = new Array(rows);
+        column(1, out);
+        col1.push(...out);
+      });
+      expect(col1).toEqual(Array.from({ length: second }, (_, i) => (i % 2 === 0 ? null : `b${i}`)));
+      b.release();
+    }
+  });
+
+  it('release() gives the storage back for reuse: batches made and released one after the other allocate nothing new outside the heap', () => {
+    const make = (): RowBatch => {
+      const batch = new RowBatch(4);
+      const text = Buffer.from('a-text-of-some-length-'.repeat(4));
+      for (let i = 0; i < BLOCK_ROWS; i++) {
+        batch.setNumber(0, i);
+        batch.setText(1, text, 0, 20 + (i % 60));
+        batch.setNumber(2, i * 2);
+        batch.setText(3, text, 0, 8);
+        batch.endRow();
+      }
+      return batch;
+    };
+    make().release(); // the pool now holds one block's storage
+    const before = process.memoryUsage().arrayBuffers;
+    for (let k = 0; k < 40; k++) make().release();
+    // unpooled, 40 blocks of 4 columns would allocate about 40 x 2 MB (typed arrays and text); pooled, none
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(1024 * 1024);
+  });
+
   it('fit() cuts the last block to its rows: values read back the same, the storage shrinks, the batch is sealed', () => {
     for (const n of [1, 3, BLOCK_ROWS, BLOCK_ROWS + 2]) {
       const batch = new RowBatch(3);

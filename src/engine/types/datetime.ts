@@ -237,6 +237,63 @@ export function formatTimestamp(ms: number): string {
   return out;
 }
 
+/** Smallest and largest whole milliseconds writeTimestampBytes writes (years 1000 to 9999). */
+const BYTES_MIN_MS = Date.UTC(1000, 0, 1);
+const BYTES_MAX_MS = Date.UTC(10000, 0, 1) - 1;
+
+/**
+ * formatTimestamp of a whole number of milliseconds in years 1000..9999, written as ASCII bytes into `out` from
+ * 0 (at least 23 bytes long), without a string or a Date: the byte length written; -1 for any other value
+ * (the caller formats it with formatTimestamp). For readers that put timestamps straight into a RowBatch.
+ */
+export function writeTimestampBytes(ms: number, out: Uint8Array): number {
+  if (!Number.isInteger(ms) || ms < BYTES_MIN_MS || ms > BYTES_MAX_MS) return -1;
+  const days = Math.floor(ms / MS_PER_DAY);
+  let rest = ms - days * MS_PER_DAY;
+  // the civil date of a day count (proleptic Gregorian; eras of 400 years from 0000-03-01)
+  const z = days + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+  const h = Math.floor(rest / 3_600_000);
+  rest -= h * 3_600_000;
+  const mi = Math.floor(rest / 60_000);
+  rest -= mi * 60_000;
+  const s = Math.floor(rest / 1000);
+  const frac = rest - s * 1000;
+  out[0] = 48 + Math.floor(y / 1000);
+  out[1] = 48 + (Math.floor(y / 100) % 10);
+  out[2] = 48 + (Math.floor(y / 10) % 10);
+  out[3] = 48 + (y % 10);
+  out[4] = 45;
+  two(out, 5, m);
+  out[7] = 45;
+  two(out, 8, d);
+  out[10] = 32;
+  two(out, 11, h);
+  out[13] = 58;
+  two(out, 14, mi);
+  out[16] = 58;
+  two(out, 17, s);
+  if (frac === 0) return 19;
+  out[19] = 46;
+  out[20] = 48 + Math.floor(frac / 100);
+  out[21] = 48 + (Math.floor(frac / 10) % 10);
+  out[22] = 48 + (frac % 10);
+  // trailing zeros dropped, as formatTimestamp does
+  return frac % 100 === 0 ? 21 : frac % 10 === 0 ? 22 : 23;
+}
+
+function two(out: Uint8Array, at: number, v: number): void {
+  out[at] = 48 + Math.floor(v / 10);
+  out[at + 1] = 48 + (v % 10);
+}
+
 /** A TIMESTAMP WITH TIME ZONE's JSON text (Feldera's '%F %T%.f%:z': the fraction in 3 or 6 digits, +00:00 after). */
 export function formatTimestampTzJson(ms: number): string {
   const [whole, us] = tsSplit(ms);

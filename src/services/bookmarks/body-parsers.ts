@@ -7,7 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { HttpError, ValidationError } from '../kit/errors.js';
 import { BODY_LIMITS, MAX_JSON_DEPTH, parseJsonBody } from '../limits.js';
-import { refuseTooManyModels } from './validate.js';
+import { refuseTooManyModels } from './bodies/bulk.js';
 import { installJsonBody } from '../kit/json-body.js';
 import { installFormBody } from '../kit/form-body.js';
 

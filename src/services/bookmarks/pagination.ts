@@ -7,7 +7,7 @@
  * v2 `per_page` -1 and 0 mean all, anything else is capped at MAX_PER_PAGE.
  */
 import type { FastifyRequest } from 'fastify';
-import { Check, toInt, type Input } from './validate.js';
+import { lastOf, toInt } from './fields.js';
 
 export const DEFAULT_PER_PAGE = 25;
 /** The system limit for one page (v2); -1 and 0 mean "all". */
@@ -26,11 +26,6 @@ export interface Page<T> {
   page: PageRequest;
 }
 
-/** A repeated query key (`page=1&page=2`) reads as its last value, as PHP reads it. */
-function lastOf(v: unknown): unknown {
-  return Array.isArray(v) ? v[v.length - 1] : v;
-}
-
 /** Laravel's page resolver: a whole number of at least 1, anything else is page 1. */
 export function pageNumber(v: unknown): number {
   const n = toInt(lastOf(v));
@@ -43,19 +38,6 @@ export function v1PerPage(v: unknown): number {
   if (raw === undefined || raw === null) return DEFAULT_PER_PAGE;
   const n = toInt(raw);
   return n !== undefined && n >= 1 ? Math.min(n, V1_MAX_PER_PAGE) : V1_MAX_PER_PAGE;
-}
-
-export function readPage(c: Check, version: 1 | 2 = 2): PageRequest {
-  const page = pageNumber(c.input.page);
-  let perPage: number | null = DEFAULT_PER_PAGE;
-  if (version === 1) {
-    perPage = v1PerPage(c.input.per_page);
-  } else {
-    const n = c.integer('per_page', { min: -1 });
-    if (n === -1 || n === 0) perPage = null;
-    else if (typeof n === 'number') perPage = Math.min(n, MAX_PER_PAGE);
-  }
-  return { page, perPage };
 }
 
 /** LIMIT/OFFSET for a page request. */
@@ -110,5 +92,3 @@ export function envelope<T>(req: FastifyRequest, p: Page<T>, version: 1 | 2 = 2)
     total: p.total,
   };
 }
-
-export type { Input };

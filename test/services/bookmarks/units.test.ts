@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { canDelete, canUpdate, canView, scopeKey, visibleSql, type Caller } from '../../../src/services/bookmarks/access.js';
 import { fromUnixSeconds, isoMicro, toUnixSeconds } from '../../../src/services/bookmarks/time.js';
-import { Check, isValidUrl, normalizeInput, toInt } from '../../../src/services/bookmarks/validate.js';
+import { isValidUrl, normalizeBody, refs, toInt } from '../../../src/services/bookmarks/fields.js';
 import { validationBody } from '../../../src/services/bookmarks/errors.js';
 
 const callerArb: fc.Arbitrary<Caller> = fc.oneof(
@@ -69,10 +69,10 @@ describe('datetimes', () => {
 });
 
 describe('validation helpers', () => {
-  test('normalizeInput trims and turns "" into null, top level only', () => {
-    expect(normalizeInput({ a: '  x ', b: '', c: ['  y '], d: 5 })).toEqual({ a: 'x', b: null, c: ['  y '], d: 5 });
-    expect(normalizeInput(null)).toEqual({});
-    expect(normalizeInput([1])).toEqual({});
+  test('normalizeBody trims and turns "" into null, top level only', () => {
+    expect(normalizeBody({ a: '  x ', b: '', c: ['  y '], d: 5 })).toEqual({ a: 'x', b: null, c: ['  y '], d: 5 });
+    expect(normalizeBody(null)).toEqual({});
+    expect(normalizeBody([1])).toEqual({});
   });
   test('toInt', () => {
     expect([toInt(5), toInt('7'), toInt(' 8 '), toInt('-1'), toInt(1.5), toInt('1e3'), toInt(''), toInt(null), toInt(true)]).toEqual([
@@ -92,13 +92,15 @@ describe('validation helpers', () => {
     for (const bad of ['example.com', 'https://', 'javascript:alert(1)', 'JAVASCRIPT:alert(1)', 'data:text/html,x', 'file:///etc/passwd', 'http://a b', 'place:x', ''])
       expect([bad, isValidUrl(bad)]).toEqual([bad, false]);
   });
-  test('Check: refs accept ids, digit strings, names and comma-separated strings', () => {
-    const c = new Check({ a: [1, '2', 'name', ' spaced , '], b: 'x, 3, ,y', d: 'single' });
-    expect(c.refs('a')).toEqual([{ id: 1 }, { id: 2 }, { name: 'name' }, { name: 'spaced' }]);
-    expect(c.refs('b')).toEqual([{ name: 'x' }, { id: 3 }, { name: 'y' }]);
-    expect(c.refs('d')).toEqual([{ name: 'single' }]);
-    expect(c.refs('missing')).toBeUndefined();
-    expect(c.errors).toEqual({});
+  test('refs accept ids, digit strings, names and comma-separated strings', () => {
+    const failed: string[] = [];
+    const fail = (message: string) => void failed.push(message);
+    expect(refs([1, '2', 'name', ' spaced , '], fail)).toEqual([{ id: 1 }, { id: 2 }, { name: 'name' }, { name: 'spaced' }]);
+    expect(refs('x, 3, ,y', fail)).toEqual([{ name: 'x' }, { id: 3 }, { name: 'y' }]);
+    expect(refs('single', fail)).toEqual([{ name: 'single' }]);
+    expect(failed).toEqual([]);
+    expect(refs([true], fail)).toBeUndefined();
+    expect(failed).toEqual(['The :attribute must be an array of ids or names.']);
   });
   test('validationBody counts the other errors', () => {
     expect(validationBody({ a: ['A.'] }).message).toBe('A.');

@@ -13,7 +13,9 @@
  */
 import type { Deps } from '../deps.js';
 import { canDelete, canUpdate, type Caller } from '../access.js';
-import { attributeName, isPlainObject, type Ref } from '../validate.js';
+import type { Ref } from '../validate.js';
+import { attributeName } from '../fields.js';
+import { isObject } from '../../kit/declare.js';
 import { bulkCollectionEditBody, bulkCollectionsBody, bulkDeleteBody, bulkLinkEditBody, bulkLinksBody } from '../bodies/bulk.js';
 import { attach, getLink, linkWithRelations, setLinkDeleted, updateLink, type LinkJson, type LinkRow } from '../store/links.js';
 import { collectionJson, getCollection, setCollectionDeleted, updateCollection, type CollectionKind, type CollectionRow } from '../store/collections.js';
@@ -51,7 +53,7 @@ export async function bulkCreateLinks(deps: Deps, caller: Caller, input: unknown
   const { models = [] } = bulkLinksBody.collect(input, problems);
   const seen = new Set<string>();
   const fields = models.map((m, i) => {
-    if (!isPlainObject(m)) return undefined;
+    if (!isObject(m)) return undefined;
     const to = { problems, prefix: `models.${i}.` };
     const f = validateNewLink(deps, caller, m, to);
     if (f.url && seen.has(f.url)) urlTaken(to);
@@ -69,7 +71,7 @@ export function bulkCreateCollections(deps: Deps, caller: Caller, kind: Collecti
   const { models = [] } = bulkCollectionsBody(kind).collect(input, problems);
   const seen = new Set<string>();
   const fields = models.map((m, i) => {
-    if (!isPlainObject(m)) return undefined;
+    if (!isObject(m)) return undefined;
     return readCollectionFields(deps, userId, kind, m, { problems, prefix: `models.${i}.` }, { create: true, seen: kind === 'tags' ? seen : undefined });
   });
   problems.throwIfAny();

@@ -5,7 +5,7 @@
 import type { Deps } from '../deps.js';
 import { canDelete, canUpdate, canView, type Caller } from '../access.js';
 import { forbidden, forbiddenEmpty, notFound, unauthenticated } from '../errors.js';
-import { attributeName } from '../validate.js';
+import { attributeName } from '../fields.js';
 import { Problems } from '../../kit/errors.js';
 import { collectionBodyFor } from '../bodies/collections.js';
 import { collectionJson, findOwnByName, getCollection, insertCollection, setCollectionDeleted, updateCollection, KINDS, type CollectionKind, type CollectionRow } from '../store/collections.js';

@@ -2,7 +2,8 @@
 import type { Deps } from '../deps.js';
 import type { Caller } from '../access.js';
 import { visibleSql } from '../access.js';
-import { isValidUrl, LIMITS, MAX_REFS } from '../validate.js';
+import { LIMITS, MAX_REFS } from '../validate.js';
+import { isValidUrl } from '../fields.js';
 import { parseNetscapeYielding, serializeNetscape, type ExportLink, type NetscapeBookmark } from '../netscape.js';
 import { fallbackTitle } from '../metadata.js';
 import { fromUnixSeconds, toUnixSeconds } from '../time.js';

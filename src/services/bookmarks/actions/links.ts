@@ -6,7 +6,8 @@
 import type { Deps } from '../deps.js';
 import { canDelete, canUpdate, canView, type Caller } from '../access.js';
 import { forbidden, notFound, unauthenticated, ValidationError } from '../errors.js';
-import { attributeName, LIMITS, type Ref } from '../validate.js';
+import { LIMITS, type Ref } from '../validate.js';
+import { attributeName } from '../fields.js';
 import { Problems } from '../../kit/errors.js';
 import { linkBodyFor } from '../bodies/links.js';
 import { getUser } from '../store/users.js';

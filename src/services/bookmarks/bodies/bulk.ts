@@ -1,6 +1,6 @@
 /**
  * The bulk bodies (POST, PATCH /api/v2/bulk/links|lists|tags, DELETE /api/v2/bulk/delete), declared once
- * (services/kit/declare.ts): format rules (validate.ts's words), openapi.json schema and type.
+ * (services/kit/declare.ts): format rules (fields.ts's words), openapi.json schema and type.
  *
  * Rules:
  * - a `models` array of more than MAX_BULK_MODELS is refused first and alone (the precheck), before any model;
@@ -12,31 +12,38 @@
  *   adds in field order); `visibility` 1-3, where 0 (or null) leaves it as it is;
  * - delete: `type` (links, lists or tags) and `models` ids, both required.
  */
-import { objectOf, optional } from '../../kit/declare.js';
+import { isObject, objectOf, optional } from '../../kit/declare.js';
 import type { JsonSchema } from '../../kit/declare.js';
-import type { Problems } from '../../kit/errors.js';
-import { nullableRule, normalizeBody, oneOf, rule } from '../fields.js';
-import { ATTACH_MODES, BULK_DELETE_TYPES, isPlainObject, MAX_BULK_MODELS, VISIBILITIES, type Ref, type Visibility } from '../validate.js';
+import { ValidationError, type Problems } from '../../kit/errors.js';
+import { array, ids as idsOf, nullableRule, normalizeBody, oneOf, refs as refsOf, rule, visibilityOf } from '../fields.js';
+import { ATTACH_MODES, BULK_DELETE_TYPES, MAX_BULK_MODELS, VISIBILITIES, type Visibility } from '../validate.js';
 import { newLinkBody } from './links.js';
 import { collectionBodyFor } from './collections.js';
 import type { CollectionKind } from '../store/collections.js';
 
+const OVER_CAP = `The models must not have more than ${MAX_BULK_MODELS} items.`;
+
 /** Refuses a `models` array over the cap, alone and before anything else. */
 function refuseOverCap(input: Record<string, unknown>, problems: Problems): void {
   const models = input.models;
-  if (Array.isArray(models) && models.length > MAX_BULK_MODELS) problems.add('models', `The models must not have more than ${MAX_BULK_MODELS} items.`);
+  if (Array.isArray(models) && models.length > MAX_BULK_MODELS) problems.add('models', OVER_CAP);
+}
+
+/** The same refusal for a JSON body whose `models` array has `count` items, before it is parsed (body-parsers.ts). */
+export function refuseTooManyModels(count: number): void {
+  if (count > MAX_BULK_MODELS) throw new ValidationError({ models: [OVER_CAP] });
 }
 
 function modelsOf(items: JsonSchema) {
-  return rule<unknown[]>({ type: 'array', items, maxItems: MAX_BULK_MODELS }, (c, name) => c.array(name, { required: true }));
+  return rule({ type: 'array', items, maxItems: MAX_BULK_MODELS }, array, { required: true });
 }
-const ids = rule<number[]>({ type: 'array', items: { type: 'integer', minimum: 1 }, maxItems: MAX_BULK_MODELS }, (c, name) => c.ids(name, { required: true }));
+const ids = rule({ type: 'array', items: { type: 'integer', minimum: 1 }, maxItems: MAX_BULK_MODELS }, idsOf, { required: true });
 const refsSchema = { type: ['array', 'string'], items: { type: ['integer', 'string'] } };
-const refs = optional(nullableRule<Ref[]>(refsSchema, (c, name) => c.refs(name)));
+const refs = optional(nullableRule(refsSchema, refsOf));
 const mode = oneOf(ATTACH_MODES);
 /** 0 (a JSON number) and null leave the visibility as it is. */
 const visibilityEdit = optional(
-  nullableRule<Visibility>({ type: ['integer', 'null'], enum: [...VISIBILITIES, null], description: 'null (or 0): left as it is' }, (c, name) => (c.input[name] === 0 ? null : c.visibility(name))),
+  nullableRule<Visibility | null>({ type: ['integer', 'null'], enum: [...VISIBILITIES, null], description: 'null (or 0): left as it is' }, (v, fail) => (v === 0 ? null : visibilityOf(v, fail))),
 );
 
 function creates(items: JsonSchema) {
@@ -47,7 +54,7 @@ function creates(items: JsonSchema) {
       precheck: refuseOverCap,
       refine(value, _input, problems) {
         value.models?.forEach((m, i) => {
-          if (!isPlainObject(m)) problems.add(`models.${i}`, `The models.${i} must be an object.`);
+          if (!isObject(m)) problems.add(`models.${i}`, `The models.${i} must be an object.`);
         });
       },
     },

@@ -1,6 +1,6 @@
 /**
  * The list and tag bodies, declared once (services/kit/declare.ts): POST, PATCH and PUT /api/v2/lists|tags and
- * /api/v1/lists|tags, and each model of POST /api/v2/bulk/lists|tags: format rules (validate.ts's words),
+ * /api/v1/lists|tags, and each model of POST /api/v2/bulk/lists|tags: format rules (fields.ts's words),
  * openapi.json schema and type.
  *
  * Rules, in the order their problems are reported: `name` (required on create; on update it may be left out but
@@ -9,7 +9,7 @@
  * trash included) is the action's (actions/collections.ts), reported with the name's problems.
  */
 import { objectOf, optional, type Declared } from '../../kit/declare.js';
-import { nullableRule, normalizeBody, rule } from '../fields.js';
+import { bool, nullableRule, normalizeBody, REQUIRED, rule, text, visibilityOf } from '../fields.js';
 import { LIMITS, type Visibility } from '../validate.js';
 import { visibility as visibilitySchema } from '../routes/schemas.js';
 import type { CollectionKind } from '../store/collections.js';
@@ -20,16 +20,19 @@ export function cleanName(name: string): string {
 }
 
 /** Required: absent, null, blank and commas only answer "The name field is required.". */
-const name = rule<string>({ type: 'string', maxLength: LIMITS.name }, (c, key) => {
-  const given = c.string(key, { required: true, max: LIMITS.name });
-  if (typeof given !== 'string') return given;
-  const clean = cleanName(given);
-  if (!clean) c.fail(key, 'The :attribute field is required.');
-  return clean || undefined;
-});
-const description = optional(nullableRule<string>({ type: ['string', 'null'], maxLength: LIMITS.description }, (c, key) => c.string(key, { max: LIMITS.description })));
-const visibility = optional(nullableRule<Visibility>(visibilitySchema, (c, key) => c.visibility(key)));
-const isPrivate = optional(nullableRule<boolean>({ type: 'boolean' }, (c, key) => c.boolean(key)));
+const nameText = text(LIMITS.name);
+const name = rule(
+  { type: 'string', maxLength: LIMITS.name },
+  (v, fail) => {
+    const given = nameText(v, fail);
+    if (given === undefined) return undefined;
+    return cleanName(given) || fail(REQUIRED);
+  },
+  { required: true },
+);
+const description = optional(nullableRule({ type: ['string', 'null'], maxLength: LIMITS.description }, text(LIMITS.description)));
+const visibility = optional(nullableRule(visibilitySchema, visibilityOf));
+const isPrivate = optional(nullableRule({ type: 'boolean' }, bool));
 
 /** The fields of any list or tag body, as the actions read them. */
 export interface CollectionBody {

@@ -1,7 +1,7 @@
 /**
  * The link bodies, declared once (services/kit/declare.ts): POST, PATCH and PUT /api/v2/links and /api/v1/links,
  * and each model of POST /api/v2/bulk/links. From each declaration come its format rules (LinkAce's, in
- * validate.ts's words), its openapi.json schema and its TypeScript type.
+ * fields.ts's words), its openapi.json schema and its TypeScript type.
  *
  * Rules, in the order their problems are reported: url (required on create; on update it may be left out but not
  * cleared), title, description, icon, visibility (v2) or is_private (v1), check_disabled, lists, tags. null (or a
@@ -9,15 +9,15 @@
  * exist, the url is not taken) are the action's (actions/links.ts), added to the same problems.
  */
 import { objectOf, optional, type Declared } from '../../kit/declare.js';
-import { nullableRule, normalizeBody, rule } from '../fields.js';
+import { bool, nullableRule, normalizeBody, refs as refsOf, rule, text as textOf, urlOf, visibilityOf } from '../fields.js';
 import { LIMITS, type Ref, type Visibility } from '../validate.js';
 import { visibility as visibilitySchema } from '../routes/schemas.js';
 
 function text(max: number) {
-  return optional(nullableRule<string>({ type: ['string', 'null'], maxLength: max }, (c, name) => c.string(name, { max })));
+  return optional(nullableRule({ type: ['string', 'null'], maxLength: max }, textOf(max)));
 }
 function flag() {
-  return optional(nullableRule<boolean>({ type: 'boolean' }, (c, name) => c.boolean(name)));
+  return optional(nullableRule({ type: 'boolean' }, bool));
 }
 function refs(what: 'list' | 'tag') {
   const schema = {
@@ -25,11 +25,11 @@ function refs(what: 'list' | 'tag') {
     type: ['array', 'string'],
     items: { type: ['integer', 'string'], maxLength: LIMITS.name },
   };
-  return optional(nullableRule<Ref[]>(schema, (c, name) => c.refs(name)));
+  return optional(nullableRule(schema, refsOf));
 }
 /** Required: absent, null and blank answer "The url field is required.". */
-const url = rule<string>({ type: 'string', format: 'uri', maxLength: LIMITS.url }, (c, name) => c.url(name, { required: true }));
-const visibility = optional(nullableRule<Visibility>(visibilitySchema, (c, name) => c.visibility(name)));
+const url = rule({ type: 'string', format: 'uri', maxLength: LIMITS.url }, urlOf, { required: true });
+const visibility = optional(nullableRule(visibilitySchema, visibilityOf));
 
 function linkBody<V extends object>(opts: { create: boolean }, visibilityField: V) {
   return objectOf(

@@ -1,6 +1,6 @@
 /**
  * The note bodies, declared once (services/kit/declare.ts): POST /api/v2/notes and /api/v1/notes, PATCH and PUT
- * /api/v2/notes/{id} and /api/v1/notes/{id}: their format rules (validate.ts's words), openapi.json schema and type.
+ * /api/v2/notes/{id} and /api/v1/notes/{id}: their format rules (fields.ts's words), openapi.json schema and type.
  *
  * Rules: `note` a string of at most LIMITS.note characters, required on create (on update it may be left out but
  * not cleared); `visibility` (v2) or `is_private` (v1; a v1 `visibility` is ignored). A v1 `is_private` that is
@@ -9,16 +9,16 @@
  * NoteStoreRequest), so an unusable one answers 403.
  */
 import { field, objectOf, optional, type Declared } from '../../kit/declare.js';
-import { nullableRule, normalizeBody, rule } from '../fields.js';
+import { bool, nullableRule, normalizeBody, rule, text, visibilityOf } from '../fields.js';
 import { LIMITS, type Visibility } from '../validate.js';
 import { visibility as visibilitySchema } from '../routes/schemas.js';
 
 const linkId = optional(field<unknown>({ type: 'integer', description: 'a link the caller can see (403 otherwise)' }, (v) => v));
 const noteSchema = { type: 'string', maxLength: LIMITS.note };
 /** Required: absent, null and blank answer "The note field is required.". */
-const note = rule<string>(noteSchema, (c, name) => c.string(name, { required: true, max: LIMITS.note }));
-const visibility = optional(nullableRule<Visibility>(visibilitySchema, (c, name) => c.visibility(name)));
-const isPrivate = optional(nullableRule<boolean>({ type: 'boolean' }, (c, name) => c.boolean(name)));
+const note = rule(noteSchema, text(LIMITS.note), { required: true });
+const visibility = optional(nullableRule(visibilitySchema, visibilityOf));
+const isPrivate = optional(nullableRule({ type: 'boolean' }, bool));
 
 const v2Fields = (create: boolean) => ({ link_id: linkId, note: create ? note : optional(note), visibility });
 const v1Fields = (create: boolean) => ({ link_id: linkId, note: create ? note : optional(note), is_private: isPrivate });

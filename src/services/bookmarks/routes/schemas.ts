@@ -3,7 +3,7 @@
  * they do not validate. The request bodies' schemas come from their declarations (../bodies/), which check them.
  */
 import type { FastifySchema } from 'fastify';
-import { LINK_STATUSES, ORDER_DIRS, VISIBILITIES } from '../validate.js';
+import { LINK_STATUSES, VISIBILITIES } from '../validate.js';
 
 /** openapi.json's enum of one of validate.ts's (or the store's) closed lists, with extra schema keywords. */
 export function enumOf(values: readonly (string | number)[], extra: Record<string, unknown> = {}) {
@@ -132,22 +132,10 @@ export function v1Paginated(item: object) {
   };
 }
 
-/** v1 page parameters: `page` below 1 or not a number is 1; `per_page` is capped at 100, never refused. */
-export const v1PageQuery = {
-  page: { type: 'integer', default: 1, description: 'below 1 or not a number: page 1' },
-  per_page: { type: 'integer', default: 25, description: 'capped at 100; 0, -1 or not a number give 100' },
-};
-
 /** A v1 object: `is_private` (visibility 3) instead of `visibility`. */
 export function v1Object(schema: { type: string; properties: Record<string, unknown> }) {
   return { type: 'object', properties: { ...Object.fromEntries(Object.entries(schema.properties).filter(([k]) => k !== 'visibility')), is_private: { type: 'boolean' } } };
 }
-
-export const pageQuery = {
-  page: { type: 'integer', default: 1, description: 'below 1 or not a number: page 1' },
-  per_page: { type: 'integer', default: 25, description: '-1 or 0 = all; capped at 1000' },
-  order_dir: enumOf(ORDER_DIRS, { default: 'desc' }),
-};
 
 export const idParams = { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] };
 

@@ -87,7 +87,7 @@ export const Errors = {
     );
   },
   unknownInputFormat: (format: string) =>
-    new FelderaError(400, 'UnknownInputFormat', `Unknown input format '${format}'; valid formats are 'json' and 'csv'`, {
+    new FelderaError(400, 'UnknownInputFormat', `Unknown input format '${format}'; valid formats are 'json', 'csv' and 'parquet'`, {
       format_name: format,
     }),
   unknownOutputFormat: (format: string) =>

@@ -49,7 +49,7 @@ export interface WireError {
 
 export interface IngestSpec {
   table: string;
-  format: 'csv' | 'json';
+  format: 'csv' | 'json' | 'parquet';
   updateFormat: UpdateFormat;
   array: boolean;
 }

@@ -31,7 +31,7 @@ import { fitForHolding, HeldInput } from './held-input.js';
 import { admitToTransaction, CommitCostModel } from './transaction-memory.js';
 import { engineName } from '../shared/names.js';
 import { TableBinding } from './ingress/binding.js';
-import type { ParsedInput } from './ingress/parser.js';
+import { releaseBatches, type ParsedInput } from './ingress/parser.js';
 import { parseErrorsResponse, type ParseErrorEntry } from './ingress/parse-error.js';
 import type { LogLevel } from '../runner/logs.js';
 import type { InputEndpointStats, TokenLabel } from '../shared/protocol.js';
@@ -343,6 +343,7 @@ export class PipelineRuntime {
     const txn = this.transaction;
     if (txn === null) {
       this.apply(parsed, endpoint, bytes, commit);
+      releaseBatches(parsed.input); // the step has read them: their storage is for the next request's
       return 'applied';
     }
     this.refuseParseErrors(parsed, endpoint);

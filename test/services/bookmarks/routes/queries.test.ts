@@ -39,4 +39,48 @@ describe('paged list queries', () => {
     expect(params.order_dir).toMatchObject({ enum: ['asc', 'desc'], default: 'desc' });
     expect(params.per_page).toMatchObject({ type: 'integer', default: 25 });
   });
+
+  it('the routes that read their own query before (issue 35 item 2) list every parameter their declaration checks', async () => {
+    const doc = (await f.req(f.A, 'GET', '/openapi.json')).body as { paths: Record<string, Record<string, { parameters?: { name: string; in: string; schema: Record<string, unknown> }[] }>> };
+    const query = (path: string, method = 'get') => Object.fromEntries(doc.paths[path]![method]!.parameters!.filter((p) => p.in === 'query').map((p) => [p.name, p.schema]));
+    const names = (path: string, method?: string) => Object.keys(query(path, method)).sort();
+    expect(names('/api/v2/search/links')).toEqual(
+      ['page', 'per_page', 'query', 'search_title', 'search_description', 'visibility', 'broken_only', 'empty_lists', 'only_lists', 'empty_tags', 'only_tags', 'order_by'].sort(),
+    );
+    expect(names('/api/v1/links')).toEqual(['page', 'per_page', 'query', 'tags', 'only_tags', 'lists', 'only_lists', 'is_private', 'order_by', 'order_dir'].sort());
+    expect(names('/api/v1/search/links')).toEqual(
+      [
+        'page',
+        'per_page',
+        'query',
+        'search_title',
+        'search_description',
+        'private_only',
+        'broken_only',
+        'empty_lists',
+        'empty_tags',
+        'only_lists',
+        'only_tags',
+        'tags',
+        'lists',
+        'is_private',
+        'order_by',
+        'order_dir',
+      ].sort(),
+    );
+    expect(names('/api/v1/lists')).toEqual(['order_by', 'order_dir', 'page', 'per_page']);
+    expect(names('/api/v1/links/{id}/notes')).toEqual(['page', 'per_page']);
+    expect(names('/api/v1/export')).toEqual(['format']);
+    expect(names('/api/v1/import', 'post')).toEqual(['dry_run']);
+    expect(names('/api/v2/links/check')).toEqual(['id', 'url']);
+    expect(names('/api/v1/links/check')).toEqual(['url']);
+    expect(names('/api/v2/search/tags')).toEqual(['query']);
+    // what the checks enforce
+    expect(query('/api/v2/search/links').query).toMatchObject({ type: 'string', maxLength: 2048 });
+    expect(query('/api/v2/search/links').broken_only).toMatchObject({ type: 'boolean', default: false });
+    expect(query('/api/v2/links/check').id).toMatchObject({ type: 'integer', minimum: 1 });
+    expect(query('/api/v1/tags').order_by).toMatchObject({ enum: ['id', 'name', 'is_private', 'created_at', 'updated_at'], default: 'created_at' });
+    expect(query('/api/v1/search/links').order_by).toMatchObject({ enum: expect.arrayContaining(['title:asc', 'random', 'is_private']) });
+    expect(query('/api/v1/export').format).toMatchObject({ enum: ['html', 'json'], default: 'html' });
+  });
 });

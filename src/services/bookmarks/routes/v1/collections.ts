@@ -5,18 +5,17 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.js';
-import { Check, ORDER_DIRS } from '../../validate.js';
-import { envelope, readPage, requestBase } from '../../pagination.js';
+import { envelope, requestBase } from '../../pagination.js';
 import { collectionJson, listCollections, type CollectionKind } from '../../store/collections.js';
 import { linksOfCollection } from '../../store/links.js';
 import { createCollection, deleteCollection, patchCollection, viewableCollection } from '../../actions/collections.js';
-import { callerOf, idOf, queryOf } from '../common.js';
+import { callerOf, idOf } from '../common.js';
 import { collectionBodyFor } from '../../bodies/collections.js';
-import { doc, enumOf, idParams, linkV1Schema, v1PageQuery, v1Paginated } from '../schemas.js';
+import { doc, idParams, linkV1Schema, v1Paginated } from '../schemas.js';
 import { v1 } from './json.js';
 import { declareRoute } from '../../../kit/route.js';
-import { v1PageOf, v1PageOnlyQuery } from '../queries.js';
-import { readV1Order } from './links.js';
+import { orderOf, v1PagedQuery, v1PageOf, v1PageOnlyQuery } from '../queries.js';
+import { v1Column } from './links.js';
 
 export function v1CollectionRoutes(app: FastifyInstance, deps: Deps, kind: CollectionKind): void {
   const base = `/api/v1/${kind}`;
@@ -36,31 +35,18 @@ export function v1CollectionRoutes(app: FastifyInstance, deps: Deps, kind: Colle
   const schema = { type: 'object', properties: props };
   const json = (r: Parameters<typeof collectionJson>[1]) => v1(collectionJson(kind, r));
 
-  app.get(
-    base,
-    {
-      schema: doc('v1', `List ${kind} (v1)`, {
-        querystring: {
-          type: 'object',
-          properties: {
-            ...v1PageQuery,
-            order_by: enumOf(order, { default: 'created_at' }),
-            order_dir: enumOf(ORDER_DIRS, { default: 'desc' }),
-          },
-        },
-        ok: v1Paginated(schema),
-      }),
-    },
-    async (req) => {
+  declareRoute(app, {
+    method: 'GET',
+    url: base,
+    doc: doc('v1', `List ${kind} (v1)`, { ok: v1Paginated(schema) }),
+    query: v1PagedQuery(order),
+    handler: async (req, _reply, input) => {
       const caller = callerOf(req);
-      const c = new Check(queryOf(req));
-      const page = readPage(c, 1);
-      const sort = readV1Order(c, order, { by: 'created_at', dir: 'desc' });
-      c.done();
-      const p = listCollections(deps.db, caller, kind, sort, page);
+      const sort = orderOf(input.query);
+      const p = listCollections(deps.db, caller, kind, { by: v1Column(sort.by), dir: sort.dir }, v1PageOf(input.query));
       return envelope(req, { ...p, data: p.data.map(json) }, 1);
     },
-  );
+  });
 
   app.post(base, { schema: doc('v1', `Create a ${one} (v1): 201`, { body: collectionBodyFor(kind, { create: true, v1: true }).schema, ok: schema, okStatus: 201 }) }, async (req, reply) =>
     reply.code(201).send(json(createCollection(deps, callerOf(req), kind, req.body, { v1: true }))),

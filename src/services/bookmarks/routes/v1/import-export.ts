@@ -4,13 +4,19 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.js';
-import { Check, EXPORT_FORMATS } from '../../validate.js';
+import { EXPORT_FORMATS } from '../../validate.js';
 import { HttpError, ValidationError } from '../../errors.js';
 import { exportBookmarks, importBookmarks } from '../../actions/import-export.js';
 import { exportDocument } from '../../actions/export-document.js';
 import { requireUser } from '../../actions/links.js';
-import { callerOf, flag, queryOf } from '../common.js';
+import { callerOf } from '../common.js';
 import { doc, enumOf } from '../schemas.js';
+import { declareRoute } from '../../../kit/route.js';
+import { objectOf, withDefault } from '../../../kit/declare.js';
+import { choice, queryFlag, normalizeQuery, rule } from '../../fields.js';
+
+const importQuery = objectOf({ dry_run: queryFlag('run the import and roll it back (an ops serve extension)') }, { normalize: normalizeQuery });
+const exportQuery = objectOf({ format: withDefault(rule(enumOf(EXPORT_FORMATS), choice(EXPORT_FORMATS)), 'html') }, { normalize: normalizeQuery });
 
 const FILE_REQUIRED = () => new ValidationError({ file: ['The file field is required (multipart/form-data, field "file", a Netscape bookmark HTML file).'] });
 
@@ -24,30 +30,29 @@ function looksLikeBookmarkFile(data: Buffer): boolean {
 }
 
 export function v1ImportExportRoutes(app: FastifyInstance, deps: Deps): void {
-  app.post(
-    '/api/v1/import',
-    {
-      schema: doc('v1', 'Import a Netscape bookmark HTML file (folders become tags; existing URLs are skipped); dry_run=1 reports the same counts and changes nothing', {
-        consumes: ['multipart/form-data'],
-        querystring: { type: 'object', properties: { dry_run: { type: 'boolean', description: 'run the import and roll it back (an ops serve extension)' } } },
-        body: { type: 'object', properties: { file: { type: 'string', format: 'binary' } }, required: ['file'] },
-        ok: {
-          type: 'object',
-          properties: {
-            total: { type: 'integer' },
-            imported: { type: 'integer' },
-            skipped: { type: 'integer' },
-            existing: { type: 'integer' },
-            duplicates: { type: 'integer' },
-            invalid: { type: 'integer' },
-            tags_created: { type: 'integer' },
-            lists_created: { type: 'integer' },
-            dry_run: { type: 'boolean' },
-          },
+  declareRoute(app, {
+    method: 'POST',
+    url: '/api/v1/import',
+    doc: doc('v1', 'Import a Netscape bookmark HTML file (folders become tags; existing URLs are skipped); dry_run=1 reports the same counts and changes nothing', {
+      consumes: ['multipart/form-data'],
+      body: { type: 'object', properties: { file: { type: 'string', format: 'binary' } }, required: ['file'] },
+      ok: {
+        type: 'object',
+        properties: {
+          total: { type: 'integer' },
+          imported: { type: 'integer' },
+          skipped: { type: 'integer' },
+          existing: { type: 'integer' },
+          duplicates: { type: 'integer' },
+          invalid: { type: 'integer' },
+          tags_created: { type: 'integer' },
+          lists_created: { type: 'integer' },
+          dry_run: { type: 'boolean' },
         },
-      }),
-    },
-    async (req) => {
+      },
+    }),
+    query: importQuery,
+    handler: async (req, _reply, input) => {
       const caller = callerOf(req);
       requireUser(caller);
       if (!req.isMultipart()) throw FILE_REQUIRED();
@@ -63,32 +68,28 @@ export function v1ImportExportRoutes(app: FastifyInstance, deps: Deps): void {
         throw FILE_REQUIRED();
       }
       if (!data || data.length === 0) throw FILE_REQUIRED();
-      const result = await importBookmarks(deps, caller, data, { dryRun: flag(queryOf(req).dry_run) });
+      const result = await importBookmarks(deps, caller, data, { dryRun: input.query.dry_run });
       if (result.total === 0 && !looksLikeBookmarkFile(data)) throw NOT_BOOKMARKS();
       return result;
     },
-  );
+  });
 
-  app.get(
-    '/api/v1/export',
-    {
-      schema: doc('v1', 'Export the links visible to the caller: a Netscape bookmark HTML file, or (format=json) the ops-bookmarks document with tags and lists', {
-        querystring: { type: 'object', properties: { format: enumOf(EXPORT_FORMATS, { default: 'html' }) } },
-        produces: ['text/html', 'application/json'],
-        ok: { type: 'string', description: 'Netscape bookmark HTML, or the ops-bookmarks JSON document' },
-      }),
-    },
-    async (req, reply) => {
+  declareRoute(app, {
+    method: 'GET',
+    url: '/api/v1/export',
+    doc: doc('v1', 'Export the links visible to the caller: a Netscape bookmark HTML file, or (format=json) the ops-bookmarks document with tags and lists', {
+      produces: ['text/html', 'application/json'],
+      ok: { type: 'string', description: 'Netscape bookmark HTML, or the ops-bookmarks JSON document' },
+    }),
+    query: exportQuery,
+    handler: async (req, reply, input) => {
       const caller = callerOf(req);
-      const c = new Check(queryOf(req));
-      const format = c.oneOf('format', EXPORT_FORMATS);
-      c.done();
-      if (format === 'json') return exportDocument(deps, caller);
+      if (input.query.format === 'json') return exportDocument(deps, caller);
       return reply
         .header('content-type', 'text/html; charset=utf-8')
         .header('content-disposition', 'attachment; filename="bookmarks.html"')
         .serializer((s: unknown) => s as string)
         .send(exportBookmarks(deps, caller));
     },
-  );
+  });
 }

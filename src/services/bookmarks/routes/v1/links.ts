@@ -8,18 +8,22 @@
  *   only_lists, only_tags, order_by=`title:asc`) plus today's is_private, tags, lists and order_by+order_dir.
  *   Flags read as PHP's `(bool)`. `only_lists`/`only_tags` take ids, or names of the caller's own lists/tags.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.js';
 import type { Caller } from '../../access.js';
-import { Check, ORDER_DIRS, type Input, type OrderDir } from '../../validate.js';
-import { envelope, readPage } from '../../pagination.js';
+import { ORDER_DIRS } from '../../validate.js';
+import { envelope } from '../../pagination.js';
 import { linkWithRelations, visibleUrlExists, type LinkSearch } from '../../store/links.js';
 import { findOwnByName, type CollectionKind } from '../../store/collections.js';
 import { createLink, deleteLink, patchLink, viewableLink } from '../../actions/links.js';
-import { callerOf, flag, idList, idOf, queryOf } from '../common.js';
-import { doc, enumOf, idParams, linkV1Schema, v1PageQuery, v1Paginated } from '../schemas.js';
+import { declareRoute } from '../../../kit/route.js';
+import { field, objectOf, optional } from '../../../kit/declare.js';
+import { bool, choice, queryFlag, idList, isId, normalizeQuery, phpFlag, queryParts, rule } from '../../fields.js';
+import { callerOf, idOf } from '../common.js';
+import { doc, enumOf, idParams, linkV1Schema, v1Paginated } from '../schemas.js';
+import { idListField, orderBy, orderDir, page, requireCriterion, searchText, v1PageOf, v1PerPageField, withBracketLists } from '../queries.js';
 import { linkUpdateV1Body, newLinkV1Body } from '../../bodies/links.js';
-import { SEARCH_ORDER, searchLinksPage } from '../v2/search.js';
+import { SEARCH_ORDER, searchLinksPage, searchOrderOf } from '../v2/search.js';
 import { v1 } from './json.js';
 
 /** The reference's order_by values of v1 links; `is_private` is the visibility column. */
@@ -31,52 +35,102 @@ export function v1Column(by: string): string {
   return by === 'is_private' ? 'visibility' : by;
 }
 
-/** order_by (one of `allowed`) and order_dir (asc|desc), with the store's column name. */
-export function readV1Order(c: Check, allowed: readonly string[], def: { by: string; dir: OrderDir }): { by: string; dir: OrderDir } {
-  const by = c.oneOf('order_by', allowed) ?? def.by;
-  const dir = c.oneOf('order_dir', ORDER_DIRS) ?? def.dir;
-  return { by: v1Column(by), dir };
-}
-
-const orderDoc = enumOf(V1_LINK_ORDER, { default: 'created_at' });
-const filterQuery = {
-  query: { type: 'string' },
-  tags: { type: 'array', items: { type: 'integer' }, description: 'tag ids (any of them); also tags=1,2' },
-  lists: { type: 'array', items: { type: 'integer' }, description: 'list ids (any of them); also lists=1,2' },
-  is_private: { type: 'boolean' },
-};
-const flagDoc = (what: string) => ({ type: 'string', description: `${what}; any value but empty or "0" is on (PHP's (bool))` });
-const searchQuery = {
-  search_title: flagDoc('also match the title'),
-  search_description: flagDoc('also match the description'),
-  private_only: flagDoc('private links only'),
-  broken_only: flagDoc('links whose status is not ok only'),
-  empty_lists: flagDoc('links without lists only (wins over only_lists)'),
-  empty_tags: flagDoc('links without tags only (wins over only_tags)'),
-  only_lists: { type: 'string', description: "comma-separated list ids or names of the caller's lists (any of them)" },
-  only_tags: { type: 'string', description: "comma-separated tag ids or names of the caller's tags (any of them)" },
-  order_by: enumOf([...SEARCH_ORDER, ...V1_LINK_ORDER], {
-    default: 'title:asc',
-    description: '"field:direction" (title, url, created_at), random, or a column with order_dir',
-  }),
-  order_dir: enumOf(ORDER_DIRS, { description: 'with a plain column in order_by' }),
-};
+const LIST_NAMES = ['tags', 'only_tags', 'lists', 'only_lists'];
+const isPrivate = optional(rule({ type: 'boolean' }, bool));
 
 /**
- * Ids from a comma-separated value: digits are ids, other parts names of the caller's own collections
- * (LinkAce 1.x matches names on form requests). A name that matches nothing matches no link.
+ * `GET /api/v1/links`: page, the description's filters (query, tags, lists, is_private; only_tags and
+ * only_lists are read as tags and lists when those are not given or not lists of ids), order_by and order_dir.
  */
-function refIds(deps: Deps, caller: Caller, c: Check, q: Input, field: string, kind: CollectionKind): number[] | undefined {
-  const v = q[field] ?? q[`${field}[]`];
-  if (v === undefined || v === null) return undefined;
-  const parts = (Array.isArray(v) ? v : [v])
-    .flatMap((x) => String(x).split(','))
-    .map((s) => s.trim())
-    .filter(Boolean);
-  if (parts.every((p) => /^\d{1,15}$/.test(p))) return idList(c, q, field);
+const listLinksQuery = objectOf(
+  {
+    page,
+    per_page: v1PerPageField,
+    query: searchText,
+    tags: idListField('tag ids (any of them): tags=1,2 or tags[]=1&tags[]=2'),
+    only_tags: idListField('comma-separated tag ids (as tags)'),
+    lists: idListField('list ids (any of them): lists=1,2 or lists[]=1&lists[]=2'),
+    only_lists: idListField('comma-separated list ids (as lists)'),
+    is_private: isPrivate,
+    order_by: orderBy(V1_LINK_ORDER),
+    order_dir: orderDir(),
+  },
+  {
+    normalize(raw) {
+      const q = withBracketLists(normalizeQuery(raw), LIST_NAMES);
+      for (const name of ['tags', 'lists']) if (q[name] !== undefined && idList(q[name], () => undefined) !== undefined) delete q[`only_${name}`];
+      return q;
+    },
+  },
+);
+
+function listFilters(q: ReturnType<typeof listLinksQuery.check>): LinkSearch {
+  return {
+    query: q.query ?? null,
+    searchTitle: true,
+    searchDescription: true,
+    onlyTags: q.tags ?? q.only_tags,
+    onlyLists: q.lists ?? q.only_lists,
+    isPrivate: q.is_private ?? null,
+    order: { by: v1Column(q.order_by), dir: q.order_dir },
+  };
+}
+
+/** Comma-separated ids or names of the caller's own lists or tags: never refused (a name that matches nothing matches no link). */
+function refsField(what: 'list' | 'tag') {
+  return optional(field<string[]>({ type: 'string', description: `comma-separated ${what} ids or names of the caller's ${what}s (any of them)` }, queryParts));
+}
+const V1_SEARCH_ORDER = [...SEARCH_ORDER, ...V1_LINK_ORDER];
+const isSearchOrder = (v: unknown) => typeof v === 'string' && (v.includes(':') || v === 'random');
+
+/**
+ * `GET /api/v1/search/links`: the reference's parameters (query, the flags, only_lists/only_tags by id or name,
+ * order_by "field:direction") plus today's is_private, tags, lists and order_by+order_dir. `only_tags` hides
+ * `tags` (`only_lists` hides `lists`), private_only hides is_private, a "field:direction" order hides order_dir.
+ */
+const searchLinksQuery = objectOf(
+  {
+    page,
+    per_page: v1PerPageField,
+    query: searchText,
+    search_title: queryFlag('also match the title'),
+    search_description: queryFlag('also match the description'),
+    private_only: queryFlag('private links only'),
+    broken_only: queryFlag('links whose status is not ok only'),
+    empty_lists: queryFlag('links without lists only (wins over only_lists)'),
+    empty_tags: queryFlag('links without tags only (wins over only_tags)'),
+    only_lists: refsField('list'),
+    only_tags: refsField('tag'),
+    tags: idListField('tag ids (any of them), when only_tags is not given'),
+    lists: idListField('list ids (any of them), when only_lists is not given'),
+    is_private: isPrivate,
+    order_by: optional(rule(enumOf(V1_SEARCH_ORDER, { default: 'title:asc', description: '"field:direction" (title, url, created_at), random, or a column with order_dir' }), choice(V1_SEARCH_ORDER))),
+    order_dir: optional(rule(enumOf(ORDER_DIRS, { description: 'with a plain column in order_by' }), choice(ORDER_DIRS))),
+  },
+  {
+    normalize(raw) {
+      const q = withBracketLists(normalizeQuery(raw), LIST_NAMES);
+      if (q.only_tags !== undefined) delete q.tags;
+      if (q.only_lists !== undefined) delete q.lists;
+      if (phpFlag(q.private_only)) delete q.is_private;
+      if (isSearchOrder(q.order_by)) delete q.order_dir;
+      return q;
+    },
+    refine: (q, _input, problems) =>
+      requireCriterion(NEED_CRITERION, !!(q.query || (q.only_tags ?? q.tags)?.length || (q.only_lists ?? q.lists)?.length || q.broken_only || q.empty_tags || q.empty_lists), problems),
+  },
+);
+
+/**
+ * Ids from a list's parts: digits are ids, other parts names of the caller's own collections (LinkAce 1.x
+ * matches names on form requests). A name that matches nothing matches no link.
+ */
+function refIds(deps: Deps, caller: Caller, parts: string[] | undefined, kind: CollectionKind): number[] | undefined {
+  if (parts === undefined) return undefined;
+  if (parts.every(isId)) return parts.map(Number);
   const ids: number[] = [];
   for (const p of parts) {
-    if (/^\d{1,15}$/.test(p)) ids.push(Number(p));
+    if (isId(p)) ids.push(Number(p));
     else if (caller.kind === 'user') {
       const row = findOwnByName(deps.db, kind, caller.userId, p);
       if (row && !row.deleted_at) ids.push(row.id);
@@ -85,121 +139,61 @@ function refIds(deps: Deps, caller: Caller, c: Check, q: Input, field: string, k
   return ids.length ? ids : [0];
 }
 
-/** Today's is_private filter (true: private only; false: public and internal only). */
-function isPrivateFilter(q: Input, c: Check): boolean | null {
-  if (q.is_private === undefined || q.is_private === null) return null;
-  return c.boolean('is_private') ?? null;
-}
-
-function readListFilters(q: Input, c: Check): LinkSearch {
-  const query = c.string('query', { max: 2048 });
+function searchOf(deps: Deps, caller: Caller, q: ReturnType<typeof searchLinksQuery.check>): LinkSearch {
   return {
-    query: typeof query === 'string' ? query : null,
-    searchTitle: true,
-    searchDescription: true,
-    onlyTags: idList(c, q, 'tags') ?? idList(c, q, 'only_tags'),
-    onlyLists: idList(c, q, 'lists') ?? idList(c, q, 'only_lists'),
-    isPrivate: isPrivateFilter(q, c),
-    order: readV1Order(c, V1_LINK_ORDER, { by: 'created_at', dir: 'desc' }),
-  };
-}
-
-function readSearchOrder(c: Check): LinkSearch['order'] {
-  const raw = c.input.order_by;
-  if (typeof raw === 'string' && (raw.includes(':') || raw === 'random')) {
-    const v = c.oneOf('order_by', SEARCH_ORDER);
-    if (!v) return null;
-    const [by, dir] = v.split(':') as [string, 'asc' | 'desc' | undefined];
-    return { by, dir: dir ?? 'asc' };
-  }
-  return readV1Order(c, V1_LINK_ORDER, { by: 'title', dir: 'asc' });
-}
-
-function readSearch(deps: Deps, caller: Caller, q: Input, c: Check): LinkSearch {
-  const query = c.string('query', { max: 2048 });
-  const privateOnly = flag(q.private_only);
-  const s: LinkSearch = {
-    query: typeof query === 'string' ? query : null,
-    searchTitle: flag(q.search_title),
-    searchDescription: flag(q.search_description),
-    onlyTags: refIds(deps, caller, c, q, 'only_tags', 'tags') ?? idList(c, q, 'tags'),
-    onlyLists: refIds(deps, caller, c, q, 'only_lists', 'lists') ?? idList(c, q, 'lists'),
-    emptyTags: flag(q.empty_tags),
-    emptyLists: flag(q.empty_lists),
-    isPrivate: privateOnly ? true : isPrivateFilter(q, c),
-    brokenOnly: flag(q.broken_only),
+    query: q.query ?? null,
+    searchTitle: q.search_title,
+    searchDescription: q.search_description,
+    onlyTags: refIds(deps, caller, q.only_tags, 'tags') ?? q.tags,
+    onlyLists: refIds(deps, caller, q.only_lists, 'lists') ?? q.lists,
+    emptyTags: q.empty_tags,
+    emptyLists: q.empty_lists,
+    isPrivate: q.private_only ? true : (q.is_private ?? null),
+    brokenOnly: q.broken_only,
     ownOnly: true,
-    order: readSearchOrder(c),
+    order: isSearchOrder(q.order_by) ? searchOrderOf(q.order_by!) : { by: v1Column(q.order_by ?? 'title'), dir: q.order_dir ?? 'asc' },
   };
-  if (!s.query && !s.onlyTags?.length && !s.onlyLists?.length && !s.brokenOnly && !s.emptyTags && !s.emptyLists)
-    for (const f of ['query', 'only_lists', 'only_tags', 'broken_only']) c.fail(f, NEED_CRITERION);
-  return s;
 }
 
-/** A v1 page of links, as the search that `read` takes from the query finds them (GET /links and /search/links). */
-function linksPage(deps: Deps, read: (caller: Caller, q: Input, c: Check) => LinkSearch) {
-  return async (req: FastifyRequest) => {
-    const caller = callerOf(req);
-    const q = queryOf(req);
-    const c = new Check(q);
-    const page = readPage(c, 1);
-    const s = read(caller, q, c);
-    c.done();
-    const p = searchLinksPage(deps, caller, s, page);
-    return envelope(req, { ...p, data: p.data.map((l) => v1(l)) }, 1);
-  };
-}
+/** `GET /api/v1/links/check?url=`: a URL (the last of a repeated parameter is not one). */
+const urlQuery = objectOf({ url: optional(field<string>({ type: 'string' }, (v) => (typeof v === 'string' ? v : undefined))) }, { normalize: normalizeQuery });
 
 export function v1LinkRoutes(app: FastifyInstance, deps: Deps): void {
-  app.get(
-    '/api/v1/links',
-    {
-      schema: doc('v1', 'List the links the caller may see (v1), optionally filtered', {
-        querystring: {
-          type: 'object',
-          properties: {
-            ...v1PageQuery,
-            order_by: orderDoc,
-            order_dir: enumOf(ORDER_DIRS, { default: 'desc' }),
-            ...filterQuery,
-            only_tags: { type: 'string', description: 'comma-separated tag ids (as tags)' },
-            only_lists: { type: 'string', description: 'comma-separated list ids (as lists)' },
-          },
-        },
-        ok: v1Paginated(linkV1Schema),
-      }),
-    },
-    linksPage(deps, (_caller, q, c) => readListFilters(q, c)),
-  );
-
-  app.get(
-    '/api/v1/search/links',
-    {
-      schema: doc('v1', "Search the caller's own links (v1)", {
-        querystring: {
-          type: 'object',
-          properties: { ...v1PageQuery, query: { type: 'string' }, ...searchQuery, is_private: filterQuery.is_private, tags: filterQuery.tags, lists: filterQuery.lists },
-        },
-        ok: v1Paginated(linkV1Schema),
-      }),
-    },
-    linksPage(deps, (caller, q, c) => readSearch(deps, caller, q, c)),
-  );
-
-  app.get(
-    '/api/v1/links/check',
-    {
-      schema: doc('v1', "Is this URL among the caller's own links (v1, as LinkAce 1.x)", {
-        querystring: { type: 'object', properties: { url: { type: 'string' } } },
-        ok: { type: 'object', properties: { linksFound: { type: 'boolean' } } },
-      }),
-    },
-    async (req) => {
+  declareRoute(app, {
+    method: 'GET',
+    url: '/api/v1/links',
+    doc: doc('v1', 'List the links the caller may see (v1), optionally filtered', { ok: v1Paginated(linkV1Schema) }),
+    query: listLinksQuery,
+    handler: async (req, _reply, input) => {
       const caller = callerOf(req);
-      const url = queryOf(req).url;
-      return { linksFound: typeof url === 'string' && visibleUrlExists(deps.db, caller, url, true) };
+      const p = searchLinksPage(deps, caller, listFilters(input.query), v1PageOf(input.query));
+      return envelope(req, { ...p, data: p.data.map((l) => v1(l)) }, 1);
     },
-  );
+  });
+
+  declareRoute(app, {
+    method: 'GET',
+    url: '/api/v1/search/links',
+    doc: doc('v1', "Search the caller's own links (v1)", { ok: v1Paginated(linkV1Schema) }),
+    query: searchLinksQuery,
+    handler: async (req, _reply, input) => {
+      const caller = callerOf(req);
+      const p = searchLinksPage(deps, caller, searchOf(deps, caller, input.query), v1PageOf(input.query));
+      return envelope(req, { ...p, data: p.data.map((l) => v1(l)) }, 1);
+    },
+  });
+
+  declareRoute(app, {
+    method: 'GET',
+    url: '/api/v1/links/check',
+    doc: doc('v1', "Is this URL among the caller's own links (v1, as LinkAce 1.x)", { ok: { type: 'object', properties: { linksFound: { type: 'boolean' } } } }),
+    query: urlQuery,
+    handler: async (req, _reply, input) => {
+      const caller = callerOf(req);
+      const url = input.query.url;
+      return { linksFound: url !== undefined && visibleUrlExists(deps.db, caller, url, true) };
+    },
+  });
 
   app.get('/api/v1/links/:id', { schema: doc('v1', 'Get a link (v1)', { params: idParams, ok: linkV1Schema }) }, async (req) => {
     const caller = callerOf(req);

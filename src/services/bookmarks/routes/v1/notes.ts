@@ -7,41 +7,35 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { canView } from '../../access.js';
 import { forbiddenEmpty, notFound } from '../../errors.js';
-import { Check } from '../../validate.js';
 import { newNoteV1Body, noteUpdateV1Body } from '../../bodies/notes.js';
-import { envelope, readPage } from '../../pagination.js';
+import { envelope } from '../../pagination.js';
+import { declareRoute } from '../../../kit/route.js';
+import { v1PageOf, v1PageOnlyQuery } from '../queries.js';
 import { getLink } from '../../store/links.js';
 import { noteJson, notesOfLink } from '../../store/notes.js';
 import { createNote, deleteNote, patchNote } from '../../actions/notes.js';
-import { callerOf, idOf, queryOf } from '../common.js';
-import { doc, idParams, noteSchema, v1Object, v1PageQuery, v1Paginated } from '../schemas.js';
+import { callerOf, idOf } from '../common.js';
+import { doc, idParams, noteSchema, v1Object, v1Paginated } from '../schemas.js';
 import { v1 } from './json.js';
 
 const noteV1Schema = v1Object(noteSchema);
 
 export function v1NoteRoutes(app: FastifyInstance, deps: Deps): void {
-  app.get(
-    '/api/v1/links/:id/notes',
-    {
-      schema: doc('v1', 'Notes of a link (v1): a v1 page', {
-        params: idParams,
-        querystring: { type: 'object', properties: v1PageQuery },
-        ok: v1Paginated(noteV1Schema),
-      }),
-    },
-    async (req) => {
+  declareRoute(app, {
+    method: 'GET',
+    url: '/api/v1/links/:id/notes',
+    doc: doc('v1', 'Notes of a link (v1): a v1 page', { params: idParams, ok: v1Paginated(noteV1Schema) }),
+    query: v1PageOnlyQuery,
+    handler: async (req, _reply, input) => {
       const caller = callerOf(req);
       const id = idOf(req, 'Link');
       const link = getLink(deps.db, id);
       if (!link) throw notFound('Link', id);
       if (!canView(caller, link)) throw forbiddenEmpty();
-      const c = new Check(queryOf(req));
-      const page = readPage(c, 1);
-      c.done();
-      const p = notesOfLink(deps.db, caller, id, { by: 'id', dir: 'asc' }, page);
+      const p = notesOfLink(deps.db, caller, id, { by: 'id', dir: 'asc' }, v1PageOf(input.query));
       return envelope(req, { ...p, data: p.data.map((n) => v1(noteJson(n))) }, 1);
     },
-  );
+  });
 
   app.post('/api/v1/notes', { schema: doc('v1', 'Add a note to a link (v1): 201', { body: newNoteV1Body.schema, ok: noteV1Schema, okStatus: 201 }) }, async (req, reply) =>
     reply.code(201).send(v1(noteJson(createNote(deps, callerOf(req), req.body, { v1: true })))),

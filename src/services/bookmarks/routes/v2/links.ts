@@ -1,14 +1,15 @@
 /** v2 links: list, get, create, update, delete, notes of a link, check. */
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.js';
-import { Check } from '../../validate.js';
 import { envelope } from '../../pagination.js';
 import { declareRoute } from '../../../kit/route.js';
 import { orderOf, pagedQuery, pageOf } from '../queries.js';
 import { getLink, LINK_ORDER, linkJson, linkWithRelations, listLinks, visibleUrlExists } from '../../store/links.js';
 import { notesOfLink, noteJson, NOTE_ORDER } from '../../store/notes.js';
 import { createLink, deleteLink, ownLink, patchLink, requireUser, viewableLink } from '../../actions/links.js';
-import { callerOf, idOf, queryOf } from '../common.js';
+import { callerOf, idOf } from '../common.js';
+import { field, objectOf, optional } from '../../../kit/declare.js';
+import { integer, normalizeBody, normalizeQuery } from '../../fields.js';
 import { doc, idParams, linkFullSchema, linkSchema, noteSchema, paginated } from '../schemas.js';
 import { linkUpdateBody, newLinkBody } from '../../bodies/links.js';
 import { forbiddenEmpty } from '../../errors.js';
@@ -21,39 +22,51 @@ import { PageCache } from '../../page-cache.js';
 const linksQuery = pagedQuery(LINK_ORDER);
 const notesQuery = pagedQuery(NOTE_ORDER);
 
+/**
+ * `GET /api/v2/links/check`: a `url` parameter, even an empty one, asks the duplicate check (LinkAce: empty ->
+ * false) and `id` is then not read; else `id` (at least 1) checks the health of one link, none all of the caller's.
+ */
+const checkQuery = objectOf(
+  {
+    url: optional(field<string | null>({ type: 'string', description: 'is this URL saved (an empty one is not)' }, (v) => (typeof v === 'string' ? v : null))),
+    id: integer({ min: 1 }),
+  },
+  {
+    normalize(raw) {
+      const given = normalizeBody(raw);
+      return 'url' in given ? { url: given.url } : normalizeQuery(given);
+    },
+  },
+);
+
 export function linkRoutes(app: FastifyInstance, deps: Deps): void {
   const pages = new PageCache();
 
-  app.get(
-    '/api/v2/links/check',
-    {
-      schema: doc('Links', "Is a URL already saved (url=...), or check the health of the caller's links (or id=N)", {
-        querystring: { type: 'object', properties: { url: { type: 'string' }, id: { type: 'integer' } } },
-        ok: {
-          type: 'object',
-          properties: {
-            linksFound: { type: 'boolean' },
-            data: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, url: { type: 'string' }, status: { type: 'integer' }, last_checked_at: { type: 'string' } } } },
-          },
+  declareRoute(app, {
+    method: 'GET',
+    url: '/api/v2/links/check',
+    doc: doc('Links', "Is a URL already saved (url=...), or check the health of the caller's links (or id=N)", {
+      ok: {
+        type: 'object',
+        properties: {
+          linksFound: { type: 'boolean' },
+          data: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, url: { type: 'string' }, status: { type: 'integer' }, last_checked_at: { type: 'string' } } } },
         },
-      }),
-    },
-    async (req) => {
+      },
+    }),
+    query: checkQuery,
+    handler: async (req, _reply, input) => {
       const caller = callerOf(req);
-      const q = queryOf(req);
-      // A `url` parameter, even an empty one, asks the duplicate check (LinkAce: empty -> false).
-      if ('url' in q) return { linksFound: typeof q.url === 'string' && visibleUrlExists(deps.db, caller, q.url) };
-      const c = new Check(q);
-      const id = c.integer('id', { min: 1 });
-      c.done();
-      if (typeof id === 'number') {
+      const { url, id } = input.query;
+      if (url !== undefined) return { linksFound: url !== null && visibleUrlExists(deps.db, caller, url) };
+      if (id !== undefined) {
         const row = ownLink(deps, caller, id);
         return { data: await deps.checker.check([row]) };
       }
       const userId = requireUser(caller);
       return { data: await deps.checker.check(linksToCheck(deps.db, 0, userId)) };
     },
-  );
+  });
 
   declareRoute(app, {
     method: 'GET',

@@ -15,7 +15,7 @@ import { boolParam, choice, flag, intParam, param, type Query } from './query-fi
 /** The parameter's last value as a string, undefined when absent. */
 const last = (v: unknown, name: string): string | undefined => param({ [name]: v } as Query, name);
 
-const INPUT_FORMATS = ['csv', 'json'] as const;
+const INPUT_FORMATS = ['csv', 'json', 'parquet'] as const;
 
 /**
  * Ingress: `format` (csv or json: UnknownInputFormat), `force`, then for JSON only `update_format`
@@ -26,8 +26,8 @@ export const ingressQuery = objectOf(
     format: withDefault(
       field<(typeof INPUT_FORMATS)[number]>({ type: 'string', enum: [...INPUT_FORMATS] }, (v, _fail, name) => {
         const format = last(v, name)!;
-        if (format !== 'json' && format !== 'csv') throw Errors.unknownInputFormat(format);
-        return format;
+        if (!(INPUT_FORMATS as readonly string[]).includes(format)) throw Errors.unknownInputFormat(format);
+        return format as (typeof INPUT_FORMATS)[number];
       }),
       'csv',
     ),

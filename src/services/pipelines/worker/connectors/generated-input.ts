@@ -25,7 +25,7 @@
 import { RowBatch, type ColumnKeeps, type InputChange, type JsonValue } from '../../../../engine/index.js';
 import type { TableBinding } from '../ingress/binding.js';
 import { RowError } from '../ingress/binding.js';
-import type { ParsedInput } from '../ingress/parser.js';
+import { releaseBatches, type ParsedInput } from '../ingress/parser.js';
 import type { InputEndpointStats, TokenLabel } from '../../shared/protocol.js';
 
 /** One table a source feeds: its endpoint name and binding. */
@@ -235,7 +235,9 @@ export class GeneratedInputs {
           continue;
         }
         if (step.records > 0) {
-          const stepNo = this.host.apply(step.parsed());
+          const parsed = step.parsed();
+          const stepNo = this.host.apply(parsed);
+          releaseBatches(parsed.input); // the step has read them
           src.commit();
           const labels: TokenLabel[] = [];
           src.targets.forEach((t, i) => {

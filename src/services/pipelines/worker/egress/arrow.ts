@@ -17,17 +17,12 @@
  * as an object keyed by the key's text, BINARY as an array of bytes, VARIANT as its JSON value.
  * apache-arrow is loaded at the first use only (about 0.4 s): a pipeline that never answers Arrow never loads it.
  */
-import { createRequire } from 'node:module';
 import type * as Arrow from 'apache-arrow';
 import { jsonText, JsonNumberText, type ColumnSchema, type JsonValue, type WeightedRow } from '../../../../engine/index.js';
 import { columnType } from '../compiler.js';
+import { apacheArrow } from '../arrow-libs.js';
 
-let loaded: typeof Arrow | undefined;
-
-function arrow(): typeof Arrow {
-  loaded ??= createRequire(import.meta.url)('apache-arrow') as typeof Arrow;
-  return loaded;
-}
+const arrow = apacheArrow;
 
 /** Rows per record batch (DataFusion's default batch size). */
 export const BATCH_ROWS = 8192;

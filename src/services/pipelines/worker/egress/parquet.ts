@@ -5,17 +5,7 @@
  * written with Snappy compression as Feldera's, the Arrow schema kept in its metadata. The WebAssembly module (about 5 MB) is loaded at the first use
  * only, so a pipeline that never answers Parquet never loads it.
  */
-import { createRequire } from 'node:module';
-
-type ParquetWasm = typeof import('parquet-wasm');
-
-let loaded: ParquetWasm | undefined;
-
-function parquetWasm(): ParquetWasm {
-  // the package's Node build instantiates its module synchronously on require
-  loaded ??= createRequire(import.meta.url)('parquet-wasm') as ParquetWasm;
-  return loaded;
-}
+import { parquetWasm } from '../arrow-libs.js';
 
 export function parquetFile(ipcStream: Uint8Array): Uint8Array {
   const pq = parquetWasm();

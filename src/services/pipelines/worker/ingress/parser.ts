@@ -43,6 +43,14 @@ export interface IngressParser {
 
 type BatchChange = Extract<InputChange, { op: 'batch' }>;
 
+/**
+ * Gives the storage of the batches among `input` back to the engine's pool (RowBatch.release): for the owner
+ * of a step's input once the step has read it and nothing will read it again.
+ */
+export function releaseBatches(input: readonly InputChange[]): void {
+  for (const c of input) if (c.op === 'batch') c.rows.release();
+}
+
 /** Changes, their events and lines, and bad events, as a parser produces them. */
 export class ParsedSink {
   private readonly changes: InputChange[] = [];

@@ -7,10 +7,12 @@
 import type { TableBinding } from './binding.js';
 import { CsvParser } from './csv.js';
 import { JsonParser, type JsonInputOptions } from './json.js';
+import { ParquetParser } from './parquet.js';
 import { bodyTooLarge } from '../../shared/ingress-limits.js';
 import type { IngressParser, ParsedInput } from './parser.js';
 
-export function newIngressParser(format: 'csv' | 'json', binding: TableBinding, json: JsonInputOptions): IngressParser {
+export function newIngressParser(format: 'csv' | 'json' | 'parquet', binding: TableBinding, json: JsonInputOptions): IngressParser {
+  if (format === 'parquet') return new ParquetParser(binding);
   return format === 'csv' ? new CsvParser(binding) : new JsonParser(binding, json);
 }
 
