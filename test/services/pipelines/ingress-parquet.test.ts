@@ -49,7 +49,7 @@ function parquetOf(table: A.Table): Uint8Array {
 
 /** A column of 64-bit values as they are stored (apache-arrow's builders take timestamps in milliseconds). */
 const int64Column = <T extends A.Int64 | A.TimestampSecond | A.TimestampMillisecond | A.TimestampMicrosecond | A.TimestampNanosecond>(type: T, values: bigint[]) =>
-  A.makeVector(A.makeData({ type, length: values.length, data: BigInt64Array.from(values) } as never)) as A.Vector<T>;
+  A.makeVector(A.makeData({ type, length: values.length, data: BigInt64Array.from(values) } as never)) as unknown as A.Vector<T>;
 
 const rowsOf = async (table: string): Promise<Record<string, unknown>[]> => bag(((await snapshot(svc, 'pq', table)).json_data as { insert: Record<string, unknown> }[]).map((c) => c.insert));
 
