@@ -254,7 +254,10 @@ function loggedCommit(make: (now: number | null) => LogRecord): { commit: ((now:
 function finishIngest(id: number): void {
   const job = jobs.get(id);
   jobs.delete(id);
-  if (!job || !rt) return;
+  if (!job || !rt) {
+    storage?.jobEnded(id, false);
+    return;
+  }
   if (config.fault === 'throw') {
     setImmediate(() => {
       throw new Error('injected fault: the pipeline worker threw an unexpected error');
@@ -300,6 +303,7 @@ function finishIngest(id: number): void {
     error = wireError(err);
   }
   if (endpoint) endpoint.metrics.buffered_bytes -= job.bytes;
+  storage?.jobEnded(id, held !== null);
   post({ t: 'ingest-done', id, error, applied, held, metrics: workerMetrics(rt) });
 }
 
@@ -548,6 +552,7 @@ const frames = new FrameReader({
   abort: (id) =>
     whenReady(() => {
       jobs.delete(id);
+      storage?.jobEnded(id, false);
       endGate.abort(id);
     }),
 });

@@ -52,6 +52,13 @@ export class PipelineStorage {
   private log: InputLog | null = null;
   /** The lsn of the open transaction's `txn` record (its held input is read again on replay). */
   private txnStart: number | null = null;
+  /** Requests whose body is still coming or being applied: id -> the lsn of their `job` record. */
+  private readonly jobStarts = new Map<number, number>();
+  /**
+   * The lsns of the `job` records of requests the open transaction holds: a request's body may begin before
+   * the transaction does (its `job` record then comes before the `txn` record), and replay needs it whole.
+   */
+  private heldJobStarts: number[] = [];
   /** The steps taken when the last checkpoint was written (a periodic one is skipped while nothing changed). */
   private checkpointedSteps = -1;
   private restoredMeta: CheckpointMeta | null = null;
@@ -150,6 +157,7 @@ export class PipelineStorage {
     try {
       const lsn = this.log.append(rec);
       if (rec.t === 'txn') this.txnStart = lsn;
+      else if (rec.t === 'job') this.jobStarts.set(rec.id, lsn);
     } catch {
       // the request's commit point will fail on the same disk and refuse it; a lost refusal is harmless
     }
@@ -189,6 +197,32 @@ export class PipelineStorage {
   /** The open transaction ended (committed or dropped): replay no longer needs its records. */
   transactionEnded(): void {
     this.txnStart = null;
+    this.heldJobStarts = [];
+  }
+
+  /**
+   * Request `id` ended (applied, refused, aborted): replay needs its records no more, unless the open
+   * transaction holds it (`held`), until that ends.
+   */
+  jobEnded(id: number, held: boolean): void {
+    const lsn = this.jobStarts.get(id);
+    this.jobStarts.delete(id);
+    if (held && lsn !== undefined) this.heldJobStarts.push(lsn);
+  }
+
+  /**
+   * Where the replay of a checkpoint taken now begins: at the log's end, or earlier at the first record
+   * still needed: the open transaction's start, and the `job` record of every request it holds or whose
+   * body is still coming (its chunks and its `ingest` record may follow the checkpoint).
+   */
+  private replayPoint(lsn: number, rt: DurableRuntime): number {
+    let from = lsn;
+    if (rt.openTransaction() !== null) {
+      if (this.txnStart !== null) from = Math.min(from, this.txnStart);
+      for (const at of this.heldJobStarts) from = Math.min(from, at);
+    }
+    for (const at of this.jobStarts.values()) from = Math.min(from, at);
+    return from;
   }
 
   /** Whether a periodic checkpoint has something new to keep (steps were taken since the last one). */
@@ -204,13 +238,12 @@ export class PipelineStorage {
   checkpoint(rt: DurableRuntime): CheckpointDone {
     const began = performance.now();
     const lsn = this.log ? this.log.lsn : (this.restoredMeta?.lsn ?? 0);
-    const txn = rt.openTransaction();
     const meta: Omit<CheckpointMeta, 'ordinal'> = {
       uuid: randomUUID(),
       fingerprint: this.config.fingerprint,
       programVersion: this.config.programVersion,
       lsn,
-      replayFrom: txn !== null && this.txnStart !== null ? this.txnStart : lsn,
+      replayFrom: this.replayPoint(lsn, rt),
       steps: rt.steps,
       processedRecords: rt.totalProcessedRecords,
       createdAt: new Date().toISOString(),
