@@ -30,6 +30,17 @@ export function parquetWasm(): ParquetWasm {
   return parquet;
 }
 
+/**
+ * Lets the loaded parquet-wasm go (its WebAssembly memory only grows: after a big decode the module itself is
+ * dropped, with its memory, once nothing holds it); the next parquetWasm() loads it anew.
+ */
+export function releaseParquetWasm(): void {
+  if (parquet === undefined) return;
+  parquet = undefined;
+  const path = require.resolve('parquet-wasm');
+  for (const key of Object.keys(require.cache)) if (key === path || key.includes('/parquet-wasm/')) delete require.cache[key];
+}
+
 /** hyparquet: a Parquet reader in plain JavaScript; used for a file's footer (its row groups and sizes) before anything is decoded. */
 export function hyparquetLib(): Hyparquet {
   // an ES module, loaded by require (Node 20.19 and later load ES modules synchronously)

@@ -15,8 +15,11 @@
  * - A body that is not a Parquet file, or that the reader cannot decode, is one error for the whole body.
  * - Bounds: the footer (read by hyparquet, before anything is decoded) may announce at most MAX_PARQUET_ROWS
  *   rows; row groups are decoded one at a time (parquet-wasm, the Rust `parquet` crate's reader), and the
- *   Arrow data they decode to may total at most MAX_PARQUET_DECODED_BYTES. The body itself is held whole
- *   (a Parquet file is read from its footer), within the ingress body limit.
+ *   Arrow data they decode to, and the rows written from it (checked every SIZE_CHECK_ROWS rows), may each
+ *   total at most MAX_PARQUET_DECODED_BYTES. One row group is decoded whole in WebAssembly memory (at most
+ *   4 GiB, WebAssembly's own limit; past it the decode fails and the body is refused); a module whose memory
+ *   grew past WASM_KEPT_BYTES is let go after the request, so that memory goes back. The body itself is
+ *   held whole (a Parquet file is read from its footer), within the ingress body limit.
  *
  * Fast paths (values straight into the RowBatch, no JS value in between): integers and floats the column
  * keeps as they are, and ASCII strings of a VARCHAR column, copied from the Arrow buffer.
@@ -24,14 +27,21 @@
 import { isAscii } from 'node:buffer';
 import type * as Arrow from 'apache-arrow';
 import { jsonText, parseJsonText, writeTimestampBytes, type JsonValue, type RowBatch } from '../../../../engine/index.js';
-import { apacheArrow, arrowFfi, hyparquetLib, parquetWasm } from '../arrow-libs.js';
+import { apacheArrow, arrowFfi, hyparquetLib, parquetWasm, releaseParquetWasm } from '../arrow-libs.js';
 import { RowError, type TableBinding } from './binding.js';
 import { ParsedSink, type IngressParser, type ParsedInput } from './parser.js';
 
 /** Most rows one request's file may announce. */
 export const MAX_PARQUET_ROWS = 50_000_000;
-/** Most bytes of Arrow data the file's row groups may decode to, all together. */
-export const MAX_PARQUET_DECODED_BYTES = 2 * 1024 * 1024 * 1024;
+/**
+ * Most bytes the file may decode to: its row groups' Arrow data, all together, and the rows written from them (a
+ * few kilobytes of Parquet can hold gigabytes: one long string in a dictionary, repeated on every row).
+ */
+export const MAX_PARQUET_DECODED_BYTES = 1024 * 1024 * 1024;
+/** Rows written between two looks at the request's size. */
+const SIZE_CHECK_ROWS = 1024;
+/** WebAssembly memory past which the Parquet module is let go after a request (its memory never shrinks). */
+const WASM_KEPT_BYTES = 256 * 1024 * 1024;
 
 /** Most rows of one decoded record batch (a row group of more is decoded in batches of this many). */
 const BATCH_ROWS = 65536;
@@ -55,7 +65,11 @@ export class ParquetParser implements IngressParser {
   private size = 0;
   private ended = false;
 
-  constructor(private readonly binding: TableBinding) {
+  /** `maxDecodedBytes`: MAX_PARQUET_DECODED_BYTES (tests set it low). */
+  constructor(
+    private readonly binding: TableBinding,
+    private readonly maxDecodedBytes = MAX_PARQUET_DECODED_BYTES,
+  ) {
     this.sink = new ParsedSink(binding.makeRow);
     this.rowOp = binding.hasKey ? 'upsert' : 'insert';
   }
@@ -99,23 +113,36 @@ export class ParquetParser implements IngressParser {
       return this.fileError(`Unable to read parquet file: ${messageOf(err)}.`, 'Make sure the provided file is a valid parquet file.');
     }
     const pq = parquetWasm();
+    try {
+      this.decode(pq, file, groups);
+    } finally {
+      // a module whose memory grew big (or that failed, perhaps out of memory) is let go: the next body loads it anew
+      if (this.wasmFailed || pq.wasmMemory().buffer.byteLength > WASM_KEPT_BYTES) releaseParquetWasm();
+    }
+  }
+
+  private wasmFailed = false;
+  private tooBig = false;
+
+  private decode(pq: ReturnType<typeof parquetWasm>, file: Uint8Array, groups: number[]): void {
     const { parseRecordBatch } = arrowFfi();
     let decoded = 0;
-    for (let g = 0; g < groups.length; g++) {
+    for (let g = 0; g < groups.length && !this.tooBig; g++) {
       let stream: ReturnType<ReturnType<typeof pq.readParquet>['intoFFI']>;
       try {
         const table = pq.readParquet(file, { rowGroups: [g], batchSize: groups[g]! });
         decoded += table.getArrayMemorySize();
         stream = table.intoFFI();
       } catch (err) {
+        this.wasmFailed = true;
         return this.fileError(`Unable to read parquet file: ${messageOf(err)}.`, 'Make sure the provided file is a valid parquet file.');
       }
       try {
-        if (decoded > MAX_PARQUET_DECODED_BYTES) return this.fileError(`the file decodes to more than ${MAX_PARQUET_DECODED_BYTES} bytes of data`, 'Send the rows in several requests.');
+        if (decoded > this.maxDecodedBytes) return this.decodesTooBig();
         // views of the decoded data in WebAssembly memory (no copy): read before the stream is freed, with no
         // call into the module meanwhile (its memory could grow and move)
         const memory = pq.wasmMemory().buffer;
-        for (let i = 0; i < stream.numArrays(); i++) this.records(parseRecordBatch(memory, stream.arrayAddr(i), stream.schemaAddr(), false));
+        for (let i = 0; i < stream.numArrays() && !this.tooBig; i++) this.records(parseRecordBatch(memory, stream.arrayAddr(i), stream.schemaAddr(), false));
       } finally {
         stream.free();
       }
@@ -136,6 +163,7 @@ export class ParquetParser implements IngressParser {
     for (let r = 0; r < rb.numRows; r++) {
       const ev = sink.event(sink.events + 1);
       const batch = sink.batch(b.engineTable, this.rowOp, n);
+      if (r % SIZE_CHECK_ROWS === 0 && batch.byteLength > this.maxDecodedBytes) return this.decodesTooBig();
       let c = 0;
       try {
         for (c = 0; c < n; c++) writers[c]!(r, batch);
@@ -156,6 +184,11 @@ export class ParquetParser implements IngressParser {
         });
       }
     }
+  }
+
+  private decodesTooBig(): void {
+    this.tooBig = true;
+    this.fileError(`the file decodes to more than ${this.maxDecodedBytes} bytes of data, the limit of one request`, 'Send the rows in several requests.');
   }
 
   private fileError(description: string, suggestion: string): void {
