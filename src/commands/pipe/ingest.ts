@@ -176,7 +176,7 @@ export async function runPipeIngest(opts: PipeIngestOptions, ctx: Context): Prom
     const summary = { pipeline: name, table, format, records: sent.records ?? null, batches: 1, ...(opts.wait ? { processed } : {}) };
     if (ctx.json) return ctx.out.writeJson(summary);
     const what = sent.records === undefined ? label : `${sent.records} record${sent.records === 1 ? '' : 's'}`;
-    return ctx.out.write(`sent ${what} to ${sanitize(name)}/${sanitize(table)} in one request (a Parquet file)${opts.wait ? ' (processed)' : ''}\n`);
+    return ctx.out.write(`sent ${what} to ${sanitize(name)}/${sanitize(table)} from a Parquet file in one request${opts.wait ? ' (processed)' : ''}\n`);
   }
   const columns = findRelation(p.inputs, table)?.fields?.map((f) => f.name);
   const records =
