@@ -1,7 +1,7 @@
 /**
  * `ops pipe ingest` of a Parquet file: the whole file in ONE request (format=parquet, application/octet-stream),
- * as Feldera's Parquet input takes it. A file on disk is streamed as it is sent (never held in memory); stdin is
- * read whole first, within MAX_PARQUET_STDIN_BYTES. The records reported are the rows the file's footer announces
+ * as Feldera's Parquet input takes it. A regular file is streamed as it is sent (never held in memory); stdin
+ * (or a pipe given by name) is read whole first, within MAX_PARQUET_STDIN_BYTES. The records reported are the rows the file's footer announces
  * (unknown when ops cannot read the footer: the file is still sent, and the server's answer says what is wrong).
  * A refusal is rendered as for the other formats (ParseErrors: the bad records by number); Ctrl-C stops at once,
  * saying whether the file may have been applied.
@@ -28,7 +28,7 @@ export interface ParquetTarget {
   force?: boolean;
 }
 
-/** A file on disk (streamed as it is sent), or an input's chunks (stdin, read whole); the label is for messages. */
+/** A regular file (streamed as it is sent), or an input's chunks (stdin, a named pipe: read whole); the label is for messages. */
 export type ParquetSource = { label: string; path: string; size?: number } | { label: string; chunks: AsyncIterable<Buffer | string> };
 
 export interface ParquetSent {
@@ -77,7 +77,7 @@ export async function sendParquet(ctx: Context, pipes: PipelinesClient, to: Parq
     }
     return { records, token: res.token };
   } catch (err) {
-    if (err instanceof InputError) throw new OpsError(`${label}: ${err.message}`, ExitCode.failure, 'Give the file by its name instead: a file is streamed, not held in memory.');
+    if (err instanceof InputError) throw new OpsError(`${label}: ${err.message}`, ExitCode.failure, 'Save it to a file and give its name: a file is streamed, not held in memory.');
     throw err;
   } finally {
     interrupts.dispose();

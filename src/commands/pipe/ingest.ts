@@ -114,10 +114,13 @@ export async function runPipeIngest(opts: PipeIngestOptions, ctx: Context): Prom
   const { name, table, file } = opts;
   const path = file && file !== '-' ? file : undefined;
   let fileSize: number | undefined;
+  // a regular file: its size is known and it can be read again from its start (not a pipe, nor <(...))
+  let regularFile = false;
   if (path) {
     try {
       const info = await stat(path);
       if (info.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+      regularFile = info.isFile();
       fileSize = info.size;
     } catch (err) {
       throw new OpsError(cannotRead(path, err));
@@ -133,11 +136,11 @@ export async function runPipeIngest(opts: PipeIngestOptions, ctx: Context): Prom
   // the input read ahead (to sniff its format), except a Parquet file on disk: streamed when it is sent, from its start
   let chunks: AsyncIterable<Buffer | string> = noChunks();
   let head = '';
-  let streamFile = Boolean(path && given === 'parquet');
+  let streamFile = regularFile && given === 'parquet';
   if (!streamFile) {
     const input = path ? createReadStream(path) : ctx.io.stdin;
     ({ head, chunks } = await peeked(input));
-    if (given === undefined && path && startsAsParquet(head)) {
+    if (given === undefined && regularFile && startsAsParquet(head)) {
       input.destroy();
       streamFile = true;
     }

@@ -7,7 +7,8 @@
  * non-zero exit; --batch-size and --skip are refused as usage errors; an empty input and Ctrl-C while reading stdin.
  */
 import { createRequire } from 'node:module';
-import { writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createWriteStream, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -163,7 +164,7 @@ describe('ops pipe ingest of a Parquet file over the server body limit', () => {
   }, 60_000);
 });
 
-describe('ops pipe ingest of Parquet: what is refused before sending', () => {
+describe('ops pipe ingest of Parquet: refusals, a named pipe, Ctrl-C', () => {
   let svc: Svc;
   beforeAll(async () => {
     svc = await startSvc();
@@ -199,6 +200,43 @@ describe('ops pipe ingest of Parquet: what is refused before sending', () => {
     const err = await fail({ table: 'orders', file: write('empty.parquet', new Uint8Array(0)) });
     expect(err?.message).toMatch(/empty\.parquet is empty: it holds no Parquet file$/);
     expect(err?.exitCode).toBe(ExitCode.failure);
+  });
+
+  test('a named pipe (not a regular file) is read whole and sent, told Parquet by its magic', async () => {
+    const fifo = join(tempDir('ops-fifo-'), 'rows');
+    execFileSync('mkfifo', [fifo]);
+    createWriteStream(fifo).end(Buffer.from(orders([100, 101])));
+    const io = memoryIo({ tty: false });
+    await runPipeIngest({ name: 'shop', table: 'orders', file: fifo, wait: true }, ctx(io));
+    expect(JSON.parse(io.stdoutText())).toMatchObject({ format: 'parquet', records: 2, batches: 1, processed: true });
+    const ids = ((await snapshot(svc, 'shop', 'orders')).json_data ?? []).map((c: { insert: { ID: number } }) => c.insert.ID);
+    expect(ids.sort()).toEqual([100, 101]);
+  });
+
+  test('Ctrl-C while the file is in flight (held by a paused pipeline): exit 130 at once, saying it may or may not be applied', async () => {
+    const io = memoryIo({ tty: false });
+    const stdin = io.stdin as PassThrough;
+    const env = { OPS_PIPE_URL: svc.base, OPS_CONFIG_DIR: tempDir('ops-cfg-'), HTTP_PROXY: proxy.url };
+    proxy.reset();
+    const run = runPipeIngest({ name: 'shop', table: 'orders', file: '-' }, new Context({ json: true }, env, io)).then(
+      () => undefined,
+      (err: Error & { exitCode?: number; hint?: string }) => err,
+    );
+    const bytes = Buffer.from(orders([200]));
+    stdin.write(bytes.subarray(0, 8));
+    // the command has checked the pipeline (running) and reads the rest of stdin: now pause it, so that the
+    // server holds the request (sent without --force) until it runs again
+    await waitFor(() => process.listenerCount('SIGINT') > 0 || undefined, 'the command watching Ctrl-C');
+    expect((await svc.call('POST', '/v0/pipelines/shop/pause')).status).toBe(202);
+    await waitFor(async () => (await svc.call('GET', '/v0/pipelines/shop')).json.deployment_status === 'Paused', 'Paused');
+    stdin.end(bytes.subarray(8));
+    await waitFor(() => proxy.requests.some((r) => r.path.includes('/ingress/')) || undefined, 'the file in flight');
+    process.emit('SIGINT');
+    const err = await run;
+    expect(err?.exitCode).toBe(ExitCode.interrupted);
+    expect(err?.message).toBe('interrupted: stdin was in flight and may or may not have been applied');
+    expect(process.listenerCount('SIGINT')).toBe(0);
+    await startRunning(svc, 'shop');
   });
 
   test('Ctrl-C while stdin is read: exit 130, nothing sent', async () => {
