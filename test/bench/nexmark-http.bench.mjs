@@ -19,6 +19,9 @@
 // CPU per event of the pipeline's worker thread, of its process's other threads (its main thread, the relay, and
 // the rest by thread name: V8's helpers for GC and compiling are named "node"), and of the server.
 // N: 20,000 with BENCH_QUICK, else 100,000 (NEXMARK_EVENTS); CHUNK 10,000 events (NEXMARK_CHUNK);
+// NEXMARK_FORMAT=json (default), parquet or both: the bodies as JSON arrays, or as one Parquet file each (Snappy,
+// written by parquet-wasm from apache-arrow tables: BIGINT Int64, VARCHAR Utf8, TIMESTAMP(3) Timestamp(ms), as
+// Feldera documents its Parquet input), POSTed with format=parquet.
 // NEXMARK_QUERIES=q0,q3 picks queries; NEXMARK_FT=none runs the pipelines without their input log. NEXMARK_PROFILE=dir: the pipelines' worker threads write CPU profiles there.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -31,6 +34,7 @@ import { StepBuilder } from '../../dist/services/pipelines/worker/connectors/gen
 import { NEXMARK_FIELDS, NexmarkEvents } from '../../dist/services/pipelines/worker/connectors/nexmark-events.js';
 import { TableBinding } from '../../dist/services/pipelines/worker/ingress/binding.js';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { createRequire } from 'node:module';
 
 const QUICK = !!process.env.BENCH_QUICK;
 const N = Number(process.env.NEXMARK_EVENTS ?? (QUICK ? 20_000 : 100_000));
@@ -44,6 +48,8 @@ const TABLES = ['person', 'auction', 'bid'];
 const TIMESTAMPS = { person: [6], auction: [5, 6], bid: [5] };
 const CLK_TCK = 100;
 const PARSE_EVENTS = 200_000;
+const FORMATS = (process.env.NEXMARK_FORMAT ?? 'json') === 'both' ? ['json', 'parquet'] : [process.env.NEXMARK_FORMAT ?? 'json'];
+const INGRESS_QUERY = { json: 'format=json&update_format=raw&array=true', parquet: 'format=parquet' };
 
 /** The events, generated once: per round, per table, its rows as the generator gives them. */
 function generate() {
@@ -72,6 +78,27 @@ function body(table, rows) {
     return o;
   });
   return Buffer.from(JSON.stringify(objects));
+}
+
+/** A round's rows of one table as one Parquet file. */
+function parquetBody(table, rows) {
+  const require = createRequire(import.meta.url);
+  const A = require('apache-arrow');
+  const pq = require('parquet-wasm');
+  const names = NEXMARK_FIELDS[table].map((f) => f.toLowerCase());
+  const ts = TIMESTAMPS[table];
+  const columns = {};
+  names.forEach((n, i) => {
+    if (ts.includes(i)) columns[n] = A.makeVector(A.makeData({ type: new A.TimestampMillisecond(), length: rows.length, data: BigInt64Array.from(rows, (v) => BigInt(v[i])) }));
+    else if (typeof rows[0][i] === 'number') columns[n] = A.makeVector(BigInt64Array.from(rows, (v) => BigInt(v[i])));
+    else
+      columns[n] = A.vectorFromArray(
+        rows.map((v) => v[i]),
+        new A.Utf8(),
+      );
+  });
+  const ipc = A.tableToIPC(new A.Table(columns), 'stream');
+  return Buffer.from(pq.writeParquet(pq.Table.fromIPCStream(ipc), new pq.WriterPropertiesBuilder().setCompression(pq.Compression.SNAPPY).build()));
 }
 
 const cpuSeconds = () => {
@@ -119,10 +146,11 @@ function inProcess(sql, rounds) {
  * worker thread of its own (its own heap, as a pipeline's worker has), on at most the first PARSE_EVENTS
  * events' bodies; this process waits meanwhile, so its CPU is the worker's.
  */
-async function parseOnly(sql) {
+async function parseOnly(sql, format) {
+  const bodies = bodiesOf[format];
   const some = bodies.slice(0, Math.ceil(Math.min(N, PARSE_EVENTS) / CHUNK) * TABLES.length);
   const events = Math.min(N, PARSE_EVENTS);
-  const worker = new Worker(new URL(import.meta.url), { workerData: { parseOnly: { sql, bodies: some, tables: TABLES } } });
+  const worker = new Worker(new URL(import.meta.url), { workerData: { parseOnly: { sql, bodies: some, tables: TABLES, format } } });
   const seconds = await new Promise((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);
@@ -131,9 +159,10 @@ async function parseOnly(sql) {
 }
 
 /** parseOnly's worker: parses the bodies twice, posts the best run's CPU seconds. */
-async function parseInWorker({ sql, bodies: some, tables }) {
+async function parseInWorker({ sql, bodies: some, tables, format }) {
   const { newIngressParser } = await import('../../dist/services/pipelines/worker/ingress/stream.js');
   const { PARSE_PIECE_BYTES } = await import('../../dist/services/pipelines/worker/ingest-job.js');
+  const { releaseBatches } = await import('../../dist/services/pipelines/worker/ingress/parser.js');
   const program = compile(sql).program;
   const bindings = new Map(
     tables.map((name) => {
@@ -145,9 +174,11 @@ async function parseInWorker({ sql, bodies: some, tables }) {
   for (let run = 0; run < 2; run++) {
     const t = cpuSeconds();
     for (const [table, data] of some) {
-      const parser = newIngressParser('json', bindings.get(table), { updateFormat: 'raw', array: true });
+      const parser = newIngressParser(format, bindings.get(table), { updateFormat: 'raw', array: true });
       for (let at = 0; at < data.length; at += PARSE_PIECE_BYTES) parser.push(data.subarray(at, Math.min(data.length, at + PARSE_PIECE_BYTES)));
-      if (parser.end().errors.length) throw new Error(`parse errors in a ${table} body`);
+      const parsed = parser.end();
+      if (parsed.errors.length) throw new Error(`parse errors in a ${table} body: ${parsed.errors[0].description}`);
+      releaseBatches(parsed.input); // as the pipeline's runtime does once its step has read them
     }
     best = Math.min(best, cpuSeconds() - t);
   }
@@ -238,7 +269,7 @@ async function call(base, method, path, body, contentType = 'application/json') 
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-async function served(server, name, sql, bodies) {
+async function served(server, name, sql, bodies, format) {
   const { base } = server;
   await call(base, 'PUT', `/v0/pipelines/${name}`, {
     name,
@@ -266,7 +297,7 @@ async function served(server, name, sql, bodies) {
   const threadsBefore = childThreads(server.pid);
   const t0 = performance.now();
   for (const [table, data] of bodies) {
-    const res = await call(base, 'POST', `/v0/pipelines/${name}/ingress/${table}?format=json&update_format=raw&array=true`, data);
+    const res = await call(base, 'POST', `/v0/pipelines/${name}/ingress/${table}?${INGRESS_QUERY[format]}`, data, format === 'parquet' ? 'application/octet-stream' : 'application/json');
     if (res.status !== 200) return { error: `ingress ${table}: ${res.status} ${res.text.slice(0, 300)}` };
   }
   let g;
@@ -298,26 +329,30 @@ if (!isMainThread) {
 }
 
 const rounds = generate();
-const bodies = [];
-let bytes = 0;
-for (const round of rounds)
-  for (const table of TABLES)
-    if (round[table].length > 0) {
-      const b = body(table, round[table]);
-      bytes += b.byteLength;
-      bodies.push([table, b]);
-    }
-console.log(
-  `nexmark over HTTP: ${N.toLocaleString('en-US')} events in ${bodies.length} requests (rounds of ${CHUNK.toLocaleString('en-US')} events, one body per table; JSON raw arrays, ${(bytes / 1048576).toFixed(1)} MiB); events per CPU-second`,
-);
+const bodiesOf = {};
+for (const format of FORMATS) {
+  const bodies = (bodiesOf[format] = []);
+  let bytes = 0;
+  for (const round of rounds)
+    for (const table of TABLES)
+      if (round[table].length > 0) {
+        const b = format === 'parquet' ? parquetBody(table, round[table]) : body(table, round[table]);
+        bytes += b.byteLength;
+        bodies.push([table, b]);
+      }
+  console.log(
+    `nexmark over HTTP (${format}): ${N.toLocaleString('en-US')} events in ${bodies.length} requests (rounds of ${CHUNK.toLocaleString('en-US')} events, one body per table; ${format === 'json' ? 'JSON raw arrays' : 'Parquet files'}, ${(bytes / 1048576).toFixed(1)} MiB); events per CPU-second`,
+  );
+}
 const tables = readFileSync(join(FIXTURES, 'tables.sql'), 'utf8');
-console.log(
-  `  parsing the bodies alone (the worker's JSON parser, no step): ${((await parseOnly(tables)) * 1e6).toFixed(2)} CPU us/event (the first ${Math.min(N, PARSE_EVENTS).toLocaleString('en-US')} events)`,
-);
+for (const format of FORMATS)
+  console.log(
+    `  parsing the ${format} bodies alone (the worker's parser, no step): ${((await parseOnly(tables, format)) * 1e6).toFixed(2)} CPU us/event (the first ${Math.min(N, PARSE_EVENTS).toLocaleString('en-US')} events)`,
+  );
 const server = await startServer();
 try {
-  const pipelineRatios = [];
-  const totalRatios = [];
+  const pipelineRatios = Object.fromEntries(FORMATS.map((f) => [f, []]));
+  const totalRatios = Object.fromEntries(FORMATS.map((f) => [f, []]));
   for (const q of QUERIES) {
     const sql = `${tables}\n${readFileSync(join(FIXTURES, `${q}.sql`), 'utf8')}`;
     const local = inProcess(sql, rounds);
@@ -325,37 +360,41 @@ try {
       console.log(`  ${q.padEnd(4)} does not compile: ${local.error.split('\n')[0].slice(0, 140)}`);
       continue;
     }
-    let s = null;
-    for (let run = 0; run < REPEAT; run++) {
-      const r = await served(server, `nxh${q}${run}`, sql, bodies);
-      if (r.error || !s || r.pipeline > s.pipeline) s = r;
-      if (r.error) break;
+    console.log(`  ${q.padEnd(4)} in-process ${k(local.rate).padStart(7)}/cpu-s (engine ${(1e6 / local.rate).toFixed(2)} CPU us/event)`);
+    for (const format of FORMATS) {
+      let s = null;
+      for (let run = 0; run < REPEAT; run++) {
+        const r = await served(server, `nxh${q}${format}${run}`, sql, bodiesOf[format], format);
+        if (r.error || !s || r.pipeline > s.pipeline) s = r;
+        if (r.error) break;
+      }
+      if (s.error) {
+        console.log(`       ${format}: ops serve failed: ${s.error.slice(0, 200)}`);
+        continue;
+      }
+      const rp = local.rate / s.pipeline;
+      const rt = local.rate / s.total;
+      pipelineRatios[format].push(rp);
+      totalRatios[format].push(rt);
+      const us = (seconds) => ((seconds * 1e6) / N).toFixed(2);
+      const named = s.threads
+        ? Object.entries(s.threads.byName)
+            .filter(([, cpu]) => cpu > 0)
+            .map(([name, cpu]) => `${name} ${us(cpu)}`)
+            .join(', ')
+        : '';
+      const where = s.threads ? `pipeline worker thread ${us(s.threads.worker)}, its other threads ${us(s.threads.others)} (${named}), ` : '';
+      console.log(
+        `       ${format.padEnd(7)} pipeline ${k(s.pipeline).padStart(7)}/cpu-s (${rp.toFixed(2)}x)   pipeline+server ${k(s.total).padStart(7)}/cpu-s (${rt.toFixed(2)}x)   wall ${(s.wall / 1000).toFixed(1)} s, RSS ${(s.rss / 1048576).toFixed(0)} MiB`,
+      );
+      console.log(`               CPU us/event: ${where}server ${us(s.serverCpu)}`);
     }
-    if (s.error) {
-      console.log(`  ${q.padEnd(4)} ops serve failed: ${s.error.slice(0, 200)}`);
-      continue;
-    }
-    const rp = local.rate / s.pipeline;
-    const rt = local.rate / s.total;
-    pipelineRatios.push(rp);
-    totalRatios.push(rt);
-    const us = (seconds) => ((seconds * 1e6) / N).toFixed(2);
-    const named = s.threads
-      ? Object.entries(s.threads.byName)
-          .filter(([, cpu]) => cpu > 0)
-          .map(([name, cpu]) => `${name} ${us(cpu)}`)
-          .join(', ')
-      : '';
-    const where = s.threads ? `pipeline worker thread ${us(s.threads.worker)}, its other threads ${us(s.threads.others)} (${named}), ` : '';
-    console.log(
-      `  ${q.padEnd(4)} in-process ${k(local.rate).padStart(7)}/cpu-s   pipeline ${k(s.pipeline).padStart(7)}/cpu-s (${rp.toFixed(2)}x)   pipeline+server ${k(s.total).padStart(7)}/cpu-s (${rt.toFixed(2)}x)   wall ${(s.wall / 1000).toFixed(1)} s, RSS ${(s.rss / 1048576).toFixed(0)} MiB`,
-    );
-    console.log(`       CPU us/event: engine ${(1e6 / local.rate).toFixed(2)}; ${where}server ${us(s.serverCpu)}`);
   }
-  if (totalRatios.length)
-    console.log(
-      `  median over ${totalRatios.length} queries: the pipeline's process costs ${median(pipelineRatios).toFixed(2)}x the engine's CPU per event, pipeline + server ${median(totalRatios).toFixed(2)}x (goal: at most 1.5x)`,
-    );
+  for (const format of FORMATS)
+    if (totalRatios[format].length)
+      console.log(
+        `  ${format}: median over ${totalRatios[format].length} queries: the pipeline's process costs ${median(pipelineRatios[format]).toFixed(2)}x the engine's CPU per event, pipeline + server ${median(totalRatios[format]).toFixed(2)}x (goal: at most 1.5x)`,
+      );
 } finally {
   await server.close();
 }

@@ -58,6 +58,8 @@ function snapshotGuard(relation: string) {
   );
 }
 const METRICS_INTERVAL_MS = 1000;
+/** Bytes of one read of the ingress channel (a pipe gives at most 64 KiB a read). */
+const INGRESS_READ_BYTES = 64 * 1024;
 
 function post(msg: FromWorker, transfer: ArrayBuffer[] = []): void {
   port.postMessage(msg, transfer);
@@ -508,8 +510,10 @@ function initError(err: unknown): WireError {
   return { status: 500, body: { message, error_code: 'InitializationError', details: null } };
 }
 
+/** init() succeeded: frames are handled in the step after their read (see the chunk handler). */
+let initialized = false;
 const ready = init().then(
-  () => true,
+  () => (initialized = true),
   (err) => {
     post({ t: 'init-failed', error: initError(err) });
     return false;
@@ -540,24 +544,36 @@ const frames = new FrameReader({
       jobs.set(id, new IngestJob(spec, rt!.binding(table)));
       storage?.note({ t: 'job', id, spec });
     }),
-  chunk: (id, bytes) =>
+  chunk: (id, read) => {
+    // the bytes are a view of the channel's read buffer, refilled by the next read: used at once when the
+    // worker is initialized (whenReady's step runs before the next read), copied while it is not
+    const bytes = initialized ? read : Buffer.from(read);
     whenReady(() => {
       const job = jobs.get(id);
       if (!job) return;
       // logged as it comes (the request's `ingest` record, before its step, says it is to be applied)
       storage?.note({ t: 'chunk', id, bytes });
       job.push(bytes);
-    }),
+    });
+  },
   end: (id, postedBefore) => whenReady(() => endGate.end(id, postedBefore).forEach(finishIngest)),
   abort: (id) =>
     whenReady(() => {
+      jobs.get(id)?.dispose();
       jobs.delete(id);
       storage?.jobEnded(id, false);
       endGate.abort(id);
     }),
 });
 if (config.ingressFd === undefined) throw new Error('the pipeline worker has no ingress channel (ProcessWorker dataChannel)');
-const ingress = new Socket({ fd: config.ingressFd, readable: true, writable: false });
-ingress.on('data', (data: Buffer) => frames.push(data));
+// every read lands in one buffer of the worker's own: no allocation outside the heap per read (IngestJob)
+// (`onread` is Node's, since v12; @types/node lists it for connect() only)
+const ingressOptions = {
+  fd: config.ingressFd,
+  readable: true,
+  writable: false,
+  onread: { buffer: Buffer.allocUnsafeSlow(INGRESS_READ_BYTES), callback: (n: number, buf: Uint8Array) => void frames.push(buf.subarray(0, n)) },
+};
+const ingress = new Socket(ingressOptions);
 // the host went away: the process ends with its IPC channel (worker-process.ts)
 ingress.on('error', () => {});

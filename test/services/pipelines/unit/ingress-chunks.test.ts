@@ -111,3 +111,29 @@ describe('incremental ingress parsers', () => {
     expect(p.end().errors).toEqual([]);
   });
 });
+
+describe('IngestJob: the bytes are copied as they come (the ingress channel reuses one read buffer)', () => {
+  it('a body pushed through one buffer overwritten after every push parses as the body itself, in every format and across pieces', async () => {
+    const { IngestJob, PARSE_PIECE_BYTES } = await import('../../../../src/services/pipelines/worker/ingest-job.js');
+    const b = binding();
+    const rows = Array.from({ length: 30_000 }, (_, i) => ({ x: i, s: `row ${i} ${'é'.repeat(i % 5)}` }));
+    const bodies = {
+      json: enc.encode(rows.map((r) => JSON.stringify({ insert: r })).join('\n')),
+      csv: enc.encode(rows.map((r) => `${r.x},${r.s}`).join('\n')),
+    };
+    for (const [format, body] of Object.entries(bodies) as ['json' | 'csv', Uint8Array][]) {
+      expect(body.length).toBeGreaterThan(2 * PARSE_PIECE_BYTES); // several pieces
+      const job = new IngestJob({ table: 't', format, updateFormat: 'insert_delete', array: false }, b);
+      const reused = new Uint8Array(65_536);
+      for (let at = 0; at < body.length; at += reused.length) {
+        const n = Math.min(reused.length, body.length - at);
+        reused.set(body.subarray(at, at + n));
+        job.push(reused.subarray(0, n));
+        reused.fill(0x7b); // the next read's bytes
+      }
+      const parsed = job.finish();
+      expect(parsed.errors).toEqual([]);
+      expect(parsed.changes.map((c) => ('row' in c ? c.row : null))).toEqual(rows.map((r) => ({ X: r.x, S: r.s })));
+    }
+  });
+});

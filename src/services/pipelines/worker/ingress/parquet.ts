@@ -62,7 +62,7 @@ export class ParquetParser implements IngressParser {
 
   push(chunk: Uint8Array): void {
     if (chunk.byteLength === 0) return;
-    this.chunks.push(chunk);
+    this.chunks.push(Buffer.from(chunk)); // a copy: the caller reuses its buffer (a file is read from its end)
     this.size += chunk.byteLength;
   }
 

@@ -33,7 +33,10 @@ export interface ParsedInput {
 }
 
 export interface IngressParser {
-  /** The next bytes of the body (UTF-8; a character may be split between chunks). */
+  /**
+   * The next bytes of the body (UTF-8; a character may be split between chunks). They are the caller's again
+   * once push returns (it reuses its buffers): a parser that needs them later copies them.
+   */
   push(chunk: Uint8Array): void;
   /** The next text of the body (for callers that already hold a string). */
   pushText(text: string): void;
