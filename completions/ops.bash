@@ -543,7 +543,7 @@ __ops_value() {
     'pipe connector pause|-h') __ops_r=''; return 0 ;;
     'pipe connector stats|--help') __ops_r=''; return 0 ;;
     'pipe connector stats|-h') __ops_r=''; return 0 ;;
-    'pipe ingest|--format') __ops_r='c:json csv'; return 0 ;;
+    'pipe ingest|--format') __ops_r='c:json csv parquet'; return 0 ;;
     'pipe ingest|--batch-size') __ops_r='-'; return 0 ;;
     'pipe ingest|--skip') __ops_r='-'; return 0 ;;
     'pipe ingest|--header') __ops_r=''; return 0 ;;

@@ -42,13 +42,19 @@ export interface PipelinePatch {
 }
 
 export interface IngestOptions {
-  format: 'json' | 'csv';
+  /** parquet: the body is one whole Parquet file (bytes, or a stream read as it is sent). */
+  format: 'json' | 'csv' | 'parquet';
   /** JSON body is one array of events (applied all or nothing). */
   array?: boolean;
   /** Push even while paused. */
   force?: boolean;
   signal?: AbortSignal;
+  /** Milliseconds the server may take to answer once the body is sent (default: the client's timeout). */
+  timeoutMs?: number;
 }
+
+/** What one ingress request carries: text (JSON, CSV), or the bytes of a Parquet file, whole or as a stream. */
+export type IngestBody = string | Uint8Array | Readable;
 
 export interface IngestResult {
   /** Completion token (today's API). */
@@ -297,22 +303,21 @@ export class PipelinesClient {
     return { programs, source: 'pipelines', raw: programs };
   }
 
-  /** Send one batch to a table. */
-  async ingest(name: string, table: string, body: string, options: IngestOptions): Promise<IngestResult> {
+  /** Send one batch (or one Parquet file) to a table. */
+  async ingest(name: string, table: string, body: IngestBody, options: IngestOptions): Promise<IngestResult> {
     // `force` is sent always (today's contract marks it required; v0.24 defaults it to false).
     const query: Record<string, string> = { format: options.format, force: options.force ? 'true' : 'false' };
     if (options.format === 'json') {
       query.update_format = 'insert_delete';
       if (options.array) query.array = 'true';
     }
-    // Today's API declares the body text/plain whatever the format; v0.24 servers read the format's own type.
-    const contentType = this.generation === 'current' ? 'text/plain' : options.format === 'csv' ? 'text/csv' : 'application/json';
     const res = await this.http.request<unknown>('POST', this.path(name, `/ingress/${enc(table)}`), {
       body,
-      contentType,
+      contentType: this.ingressContentType(options.format),
       query,
       idempotent: false,
       signal: options.signal,
+      timeoutMs: options.timeoutMs,
     });
     const data = res.data as { token?: unknown } | undefined;
     if (data && typeof data === 'object' && typeof data.token === 'string') {
@@ -320,6 +325,16 @@ export class PipelinesClient {
       return { token: data.token };
     }
     return {};
+  }
+
+  /**
+   * Today's API declares a text body text/plain whatever the format; v0.24 servers read the format's own type.
+   * A Parquet file is bytes: application/octet-stream in both.
+   */
+  private ingressContentType(format: IngestOptions['format']): string {
+    if (format === 'parquet') return 'application/octet-stream';
+    if (this.generation === 'current') return 'text/plain';
+    return format === 'csv' ? 'text/csv' : 'application/json';
   }
 
   /** Today's completion tokens: complete (200), in progress (202), or the pipeline restarted (410). */

@@ -13,7 +13,10 @@ export type Query = Record<string, string | number | boolean | undefined | null 
 
 export interface RequestOptions {
   query?: Query;
-  /** JSON-serialised unless it is a string/Buffer (then sent as is with the given content type). */
+  /**
+   * JSON-serialised unless it is a string, a Buffer/Uint8Array or a Readable stream: those are sent as they are
+   * with the given content type (a stream as it is read, chunked; a request with a stream body is never retried).
+   */
   body?: unknown;
   contentType?: string;
   headers?: Record<string, string>;
@@ -135,9 +138,9 @@ export class HttpClient {
     const url = buildUrl(this.options.baseUrl, path, opts.query);
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.options.userAgent ?? 'ops-cli', ...opts.headers };
     if (this.options.authorization) headers.authorization = this.options.authorization;
-    let body: string | Buffer | undefined;
+    let body: string | Uint8Array | Readable | undefined;
     if (opts.body !== undefined) {
-      if (typeof opts.body === 'string' || Buffer.isBuffer(opts.body)) {
+      if (typeof opts.body === 'string' || opts.body instanceof Uint8Array || isReadable(opts.body)) {
         body = opts.body;
         headers['content-type'] = opts.contentType ?? 'application/octet-stream';
       } else {
@@ -145,7 +148,8 @@ export class HttpClient {
         headers['content-type'] = opts.contentType ?? 'application/json';
       }
     }
-    const idempotent = opts.idempotent ?? IDEMPOTENT.has(method.toUpperCase());
+    // a stream is read once: it cannot be sent again after a 429
+    const idempotent = (opts.idempotent ?? IDEMPOTENT.has(method.toUpperCase())) && !isReadable(body);
     const maxRetries = this.options.maxRateLimitRetries ?? 3;
     const timeout = opts.timeoutMs ?? this.options.timeoutMs ?? 30_000;
     for (let attempt = 1; ; attempt++) {
@@ -219,6 +223,11 @@ export class HttpClient {
     const err = new ApiError(sanitize(message) + sanitize(fields, { keepNewlines: true }), status, data, described.fields, described.code);
     return err;
   }
+}
+
+/** A Node readable stream (told by its shape: node:stream is not loaded for this). */
+function isReadable(value: unknown): value is Readable {
+  return value !== null && typeof value === 'object' && typeof (value as Readable).pipe === 'function' && typeof (value as Readable).read === 'function';
 }
 
 function originOf(url: string): string {

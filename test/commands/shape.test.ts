@@ -57,9 +57,11 @@ describe('argv -> typed options, through each verb constructor', () => {
     expect(o).toEqual({ kind: 'lists', name: 'Reading', description: 'later', visibility: 'private' });
   });
 
-  test('pipe ingest: three positionals, a default and a negated flag', async () => {
+  test('pipe ingest: three positionals and a negated flag; --batch-size only when given (Parquet refuses it, so its default is applied later)', async () => {
     const o = await optionsOf<PipeIngestOptions>(newCmdPipeIngest, ['shop', 'orders', '-', '--format', 'csv', '--no-header']);
-    expect(o).toEqual({ name: 'shop', table: 'orders', file: '-', format: 'csv', header: false, batchSize: '1000' });
+    expect(o).toEqual({ name: 'shop', table: 'orders', file: '-', format: 'csv', header: false });
+    const p = await optionsOf<PipeIngestOptions>(newCmdPipeIngest, ['shop', 'orders', 'rows.parquet', '--format', 'parquet', '--batch-size', '10']);
+    expect(p).toEqual({ name: 'shop', table: 'orders', file: 'rows.parquet', format: 'parquet', batchSize: '10' });
   });
 
   test('hook register: the URL argument and --url are both kept; --events values are kept whole', async () => {

@@ -125,6 +125,26 @@ describe('HttpClient', () => {
     expect(hits.get('/limited-post')).toBe(before + 1);
   });
 
+  it('sends a Readable body as it is read (chunked, with the given content type), and never retries it after 429', async () => {
+    const { Readable } = await import('node:stream');
+    const bytes = Buffer.from([0x50, 0x41, 0x52, 0x31, 0x00, 0xff, 0x0a]);
+    const echoed = await client().request<{ body: unknown }>('POST', '/echo', { body: Readable.from([Buffer.from('{"a":'), Buffer.from('[1,2]}')]), contentType: 'application/json' });
+    expect(echoed.data.body).toEqual({ a: [1, 2] });
+    const last = seen.at(-1)!;
+    expect(last.type).toBe('application/json');
+    // a Uint8Array is sent as bytes too (not JSON-serialised)
+    await client().request('PUT', '/ok', { body: new Uint8Array(bytes) });
+    expect(Buffer.from(seen.at(-1)!.body, 'latin1').subarray(0, 4).toString()).toBe('PAR1');
+    expect(seen.at(-1)!.type).toBe('application/octet-stream');
+    // PUT is idempotent, yet a stream is read once: one try, the 429 answered
+    const before = hits.get('/limited-post') ?? 0;
+    const err = await client()
+      .request('PUT', '/limited-post', { body: Readable.from([bytes]) })
+      .catch((e: unknown) => e as ApiError);
+    expect((err as ApiError).status).toBe(429);
+    expect(hits.get('/limited-post')).toBe(before + 1);
+  });
+
   it('reports a refused connection clearly', async () => {
     const dead = createServer();
     await new Promise<void>((r) => dead.listen(0, '127.0.0.1', r));

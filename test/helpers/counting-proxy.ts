@@ -1,14 +1,16 @@
 /**
  * A real forwarding HTTP proxy on 127.0.0.1 that records every request passing through it (method, path,
  * status). Point a client at it with HTTP_PROXY to count the requests a command makes: absolute-form
- * requests are forwarded as they are, bodies streamed both ways, nothing changed.
+ * requests are forwarded as they are, bodies streamed both ways, nothing changed; each request's headers are kept.
  */
-import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 
 export interface SeenRequest {
   method: string;
   path: string;
   status: number;
+  /** The request's headers as the client sent them. */
+  headers: IncomingHttpHeaders;
 }
 
 export interface CountingProxy {
@@ -29,7 +31,7 @@ export async function startCountingProxy(): Promise<CountingProxy> {
       res.writeHead(400).end('absolute-form requests only');
       return;
     }
-    const seen: SeenRequest = { method: req.method ?? 'GET', path: target.pathname + target.search, status: 0 };
+    const seen: SeenRequest = { method: req.method ?? 'GET', path: target.pathname + target.search, status: 0, headers: req.headers };
     requests.push(seen);
     const upstream = request(target, { method: req.method, headers: req.headers }, (answer) => {
       seen.status = answer.statusCode ?? 0;

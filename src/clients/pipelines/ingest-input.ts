@@ -3,13 +3,15 @@
  * (wrapped as inserts) or of changes (`{insert}`, `{delete}`, `{update}`), or CSV records (quoted fields
  * may span lines). Records are grouped into batches; JSON batches are sent with `array=true` so that the
  * server applies each batch whole or not at all. Numbers are carried digit-exact (core/json-exact.ts): a BIGINT
- * beyond 2^53 or a long DECIMAL goes to the server as it was written. Pure apart from reading the given stream.
+ * beyond 2^53 or a long DECIMAL goes to the server as it was written. A Parquet file is not read here: it goes
+ * to the server whole (clients/pipelines/parquet-input.ts); only its name or first bytes tell its format.
+ * Pure apart from reading the given stream.
  */
 import { CsvReader, type CsvRecord } from '../../formats/csv.js';
 import { JsonNumber, jsonText, parseJsonExact } from '../../core/json-exact.js';
 import { JsonScanner, JsonSyntaxError, type ScannedValue } from './json-scanner.js';
 
-export type IngestFormat = 'json' | 'csv';
+export type IngestFormat = 'json' | 'csv' | 'parquet';
 
 export class InputError extends Error {
   constructor(
@@ -169,6 +171,7 @@ export async function* batches(records: AsyncIterable<Rec | Rec[]>, size: number
 export function formatFromName(path: string): IngestFormat | undefined {
   const lower = path.toLowerCase();
   if (lower.endsWith('.csv')) return 'csv';
+  if (lower.endsWith('.parquet')) return 'parquet';
   if (lower.endsWith('.json') || lower.endsWith('.ndjson') || lower.endsWith('.jsonl')) return 'json';
   return undefined;
 }

@@ -64,7 +64,7 @@ export function register(cmd: Command, f: Factory): void {
     name: 'the pipeline name',
     file: 'the file; "-" or omitted reads stdin',
     'create:file': 'the SQL program; "-" or omitted reads stdin',
-    'ingest:file': 'NDJSON, a JSON array or CSV; "-" or omitted reads stdin',
+    'ingest:file': 'NDJSON, a JSON array, CSV or a Parquet file; "-" or omitted reads stdin',
     table: 'the table to feed',
     'connector:table': 'the table the connector feeds',
     connector: 'the input connector as the program names it (unnamed-N for one without a name)',

@@ -1,27 +1,35 @@
-/** `ops pipe ingest NAME TABLE [FILE|-]`: batches of rows or changes, progress, summary, --wait. */
+/**
+ * `ops pipe ingest NAME TABLE [FILE|-]`: batches of rows or changes (JSON, CSV), or one whole Parquet file
+ * (ingest-parquet.ts), progress, summary, --wait (ingest-wait.ts).
+ */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Command, Option } from 'commander';
 import type { Context } from '../../context.js';
 import { runWith, type Factory, type RunFunction } from '../factory.js';
-import { ApiError, ExitCode, OpsError, TimeoutError, UsageError } from '../../core/errors.js';
+import { ApiError, ExitCode, OpsError, UsageError } from '../../core/errors.js';
 import { sanitize } from '../../core/sanitize.js';
 import { findRelation, isStopped, relationRef, type PipelinesClient } from '../../clients/pipelines.js';
 import { InputError, batches, csvRecordGroups, formatFromName, jsonEventGroups, skipRecords, type IngestFormat } from '../../clients/pipelines/ingest-input.js';
 import { watchInterrupts } from '../../core/interrupts.js';
 import { applyCsvHeader } from '../../clients/pipelines/csv-header.js';
-import { startProgress } from '../../core/progress.js';
-import { DEFAULT_WAIT, POLL_MS, client, explain, getPipeline, parsePositiveInt, sleep, waitLimitMs } from './shared.js';
+import { startProgress, type Progress } from '../../core/progress.js';
+import { PARQUET_MAGIC, startsAsParquet } from '../../clients/pipelines/parquet-input.js';
+import { DEFAULT_WAIT, client, explain, getPipeline, parsePositiveInt, waitLimitMs } from './shared.js';
 import { cannotRead } from '../../core/file-errors.js';
+import { badRecords } from './parse-errors.js';
+import { inputRecords, waitIngested } from './ingest-wait.js';
+import { sendParquet } from './ingest-parquet.js';
 
 export interface PipeIngestOptions {
   name: string;
   table: string;
-  /** NDJSON, a JSON array or CSV; "-" or undefined reads stdin */
+  /** NDJSON, a JSON array, CSV or a Parquet file; "-" or undefined reads stdin */
   file?: string;
   format?: IngestFormat;
   /** CSV: true = the first record is a header, false = it is data, undefined = a header when it names the columns */
   header?: boolean;
+  /** records per request (default 1000); not with Parquet, sent whole in one request */
   batchSize?: string;
   /** leave out the first N records of the input (to resume an interrupted ingest) */
   skip?: string;
@@ -36,20 +44,35 @@ function parseCount(value: string, flag: string): number {
   return n;
 }
 
-/** JSON when the input starts with `{` or `[`; anything else needs --format csv. */
+/** Parquet when the input starts with its magic `PAR1`; JSON when it starts with `{` or `[`; anything else needs --format csv. */
 export function sniffFormat(head: string): IngestFormat | undefined {
+  if (startsAsParquet(head)) return 'parquet';
   const first = head.replace(/^\uFEFF/, '').trimStart()[0];
   if (first === undefined) return undefined;
   return first === '{' || first === '[' ? 'json' : undefined;
 }
 
-/** The input as chunks, with the first chunk read ahead (to sniff the format of stdin). */
+/** No input (a Parquet file on disk is streamed by its path). */
+async function* noChunks(): AsyncGenerator<Buffer> {}
+
+/** The format of an input that neither --format nor its name tells, from its first bytes. */
+function formatOfHead(head: string, label: string): IngestFormat {
+  const sniffed = sniffFormat(head);
+  if (sniffed) return sniffed;
+  if (head.trim() === '') return 'json';
+  throw new UsageError(`cannot tell the format of ${label}: it does not start with "{" or "[" (nor is it Parquet)`, 'For CSV, pass --format csv.');
+}
+
+/** A head that may still turn out to be Parquet's magic when more bytes come. */
+const magicSoFar = (head: string) => head.length < PARQUET_MAGIC.length && PARQUET_MAGIC.startsWith(head);
+
+/** The input as chunks, with the first chunks read ahead (to sniff the format of stdin): up to one that is not blank, and at least Parquet's 4 magic bytes. */
 async function peeked(stream: AsyncIterable<Buffer | string>): Promise<{ head: string; chunks: AsyncIterable<Buffer | string> }> {
   const it = stream[Symbol.asyncIterator]();
   const firsts: (Buffer | string)[] = [];
   let head = '';
   let done = false;
-  while (head.trim() === '' && !done) {
+  while ((head.trim() === '' || magicSoFar(head)) && !done) {
     const r = await it.next();
     if (r.done) done = true;
     else {
@@ -72,50 +95,58 @@ async function peeked(stream: AsyncIterable<Buffer | string>): Promise<{ head: s
 export function newCmdPipeIngest(f: Factory, runF: RunFunction<PipeIngestOptions> = runPipeIngest): Command {
   return new Command('ingest')
     .arguments('<name> <table> [file]')
-    .description('Send rows or changes to a table: NDJSON, a JSON array, or CSV; "-" or no file reads stdin')
-    .addOption(new Option('--format <format>', 'input format (default: from the file name, else JSON)').choices(['json', 'csv']))
-    .option('--batch-size <n>', 'records per request', '1000')
-    .option('--skip <n>', 'leave out the first N records of the input (to go on after an interrupted ingest)')
+    .description('Send rows or changes to a table: NDJSON, a JSON array, CSV, or a Parquet file; "-" or no file reads stdin')
+    .addOption(new Option('--format <format>', 'input format (default: from the file name, else from the first bytes: JSON or Parquet)').choices(['json', 'csv', 'parquet']))
+    .option('--batch-size <n>', 'records per request (default: 1000; not with Parquet)')
+    .option('--skip <n>', 'leave out the first N records of the input (to go on after an interrupted ingest; not with Parquet)')
     .option('--header', 'CSV: the first line is a header naming the columns (default: when it names them)')
     .option('--no-header', 'CSV: the first line is a row, even if it looks like a header')
     .option('--wait', 'return when the pipeline has processed everything sent')
     .option('--force', 'send even while the pipeline is paused')
     .addHelpText(
       'after',
-      '\nJSON records are rows (sent as inserts) or changes: {"insert": row}, {"delete": row}, {"update": row}.\nCSV fields are in the table\'s column order, unless the first line is a header naming the columns (any\norder, any case): then each record is mapped by name.\nExamples:\n  ops pipe ingest shop orders orders.ndjson\n  ops pipe ingest shop orders rows.json --wait\n  cat orders.csv | ops pipe ingest shop orders - --format csv --batch-size 5000',
+      '\nJSON records are rows (sent as inserts) or changes: {"insert": row}, {"delete": row}, {"update": row}.\nCSV fields are in the table\'s column order, unless the first line is a header naming the columns (any\norder, any case): then each record is mapped by name.\nA Parquet file goes whole in one request (each record an insert; columns matched by name); a file is\nstreamed from disk, stdin is read whole first.\nExamples:\n  ops pipe ingest shop orders orders.ndjson\n  ops pipe ingest shop orders rows.json --wait\n  ops pipe ingest shop orders orders.parquet --wait\n  cat orders.csv | ops pipe ingest shop orders - --format csv --batch-size 5000',
     )
     .action((name: string, table: string, file: string | undefined, flags: Omit<PipeIngestOptions, 'name' | 'table' | 'file'>) => runWith(f, runF, { ...flags, name, table, file }));
 }
 
 export async function runPipeIngest(opts: PipeIngestOptions, ctx: Context): Promise<void> {
   const { name, table, file } = opts;
+  const path = file && file !== '-' ? file : undefined;
+  let fileSize: number | undefined;
+  // a regular file: its size is known and it can be read again from its start (not a pipe, nor <(...))
+  let regularFile = false;
+  if (path) {
+    try {
+      const info = await stat(path);
+      if (info.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+      regularFile = info.isFile();
+      fileSize = info.size;
+    } catch (err) {
+      throw new OpsError(cannotRead(path, err));
+    }
+  } else if (ctx.io.stdinIsTTY) {
+    throw new UsageError('no input given', 'Give a FILE, or pipe the records on stdin: cat rows.ndjson | ops pipe ingest NAME TABLE -');
+  }
+  const label = path ? sanitize(path) : 'stdin';
+  const given = opts.format ?? (path ? formatFromName(path) : undefined);
+  if (given === 'parquet') refuseBatchFlags(opts);
   const size = parsePositiveInt(opts.batchSize ?? '1000', '--batch-size');
   const skip = opts.skip === undefined ? 0 : parseCount(opts.skip, '--skip');
-  let input: AsyncIterable<Buffer | string>;
-  let format = opts.format;
-  let label: string;
-  if (file && file !== '-') {
-    try {
-      if ((await stat(file)).isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
-    } catch (err) {
-      throw new OpsError(cannotRead(file, err));
-    }
-    input = createReadStream(file);
-    format ??= formatFromName(file);
-    label = file;
-  } else {
-    if (ctx.io.stdinIsTTY) throw new UsageError('no input given', 'Give a FILE, or pipe the records on stdin: cat rows.ndjson | ops pipe ingest NAME TABLE -');
-    input = ctx.io.stdin;
-    label = 'stdin';
-  }
-  const { head, chunks } = await peeked(input);
-  if (!format) {
-    format = sniffFormat(head);
-    if (!format) {
-      if (head.trim() === '') format = 'json';
-      else throw new UsageError(`cannot tell the format of ${label}: it does not start with "{" or "["`, 'For CSV, pass --format csv.');
+  // the input read ahead (to sniff its format), except a Parquet file on disk: streamed when it is sent, from its start
+  let chunks: AsyncIterable<Buffer | string> = noChunks();
+  let head = '';
+  let streamFile = regularFile && given === 'parquet';
+  if (!streamFile) {
+    const input = path ? createReadStream(path) : ctx.io.stdin;
+    ({ head, chunks } = await peeked(input));
+    if (given === undefined && regularFile && startsAsParquet(head)) {
+      input.destroy();
+      streamFile = true;
     }
   }
+  const format: IngestFormat = given ?? formatOfHead(head, label);
+  if (given === undefined && format === 'parquet') refuseBatchFlags(opts);
 
   const pipes = client(ctx);
   const p = await getPipeline(ctx, pipes, name);
@@ -134,6 +165,22 @@ export async function runPipeIngest(opts: PipeIngestOptions, ctx: Context): Prom
   const baseline = legacyWait ? await inputRecords(pipes, name) : 0;
 
   const progress = await startProgress(ctx.io, `${name}/${table}: sending`, { json: ctx.json, plainLines: false });
+  if (format === 'parquet') {
+    let sent: Awaited<ReturnType<typeof sendParquet>>;
+    try {
+      sent = await sendParquet(ctx, pipes, { name, table, tableRef, force: opts.force }, streamFile && path ? { label, path, size: fileSize } : { label, chunks }, progress);
+    } catch (err) {
+      progress.stop();
+      throw err;
+    }
+    const tokens = sent.token ? [sent.token] : [];
+    // records unknown (a footer ops could not read, yet the server took the file): wait on the token
+    const processed = await waitIfAsked(ctx, pipes, opts, progress, { tokens, expected: baseline + (sent.records ?? 0), sent: sent.records ?? 1 });
+    const summary = { pipeline: name, table, format, records: sent.records ?? null, batches: 1, ...(opts.wait ? { processed } : {}) };
+    if (ctx.json) return ctx.out.writeJson(summary);
+    const what = sent.records === undefined ? label : `${sent.records} record${sent.records === 1 ? '' : 's'}`;
+    return ctx.out.write(`sent ${what} to ${sanitize(name)}/${sanitize(table)} from a Parquet file in one request${opts.wait ? ' (processed)' : ''}\n`);
+  }
   const columns = findRelation(p.inputs, table)?.fields?.map((f) => f.name);
   const records =
     format === 'csv'
@@ -201,77 +248,38 @@ export async function runPipeIngest(opts: PipeIngestOptions, ctx: Context): Prom
   }
 
   interrupts.dispose();
-  let processed: boolean | undefined;
-  if (opts.wait && sent > 0) {
-    progress.update(`${name}/${table}: sent ${sent}; waiting until processed`);
-    const deadline = Date.now() + waitLimitMs(ctx, DEFAULT_WAIT.deploy);
-    try {
-      if (tokens.length > 0) await waitTokens(pipes, name, tokens, deadline);
-      else await waitProcessed(pipes, name, baseline + sent, deadline);
-      processed = true;
-    } catch (err) {
-      progress.stop();
-      throw err;
-    }
-  }
-  progress.stop();
-  const summary = { pipeline: name, table, format, records: sent, batches: batchCount, ...(opts.wait ? { processed: processed ?? sent === 0 } : {}) };
+  const processed = await waitIfAsked(ctx, pipes, opts, progress, { tokens, expected: baseline + sent, sent });
+  const summary = { pipeline: name, table, format, records: sent, batches: batchCount, ...(opts.wait ? { processed } : {}) };
   if (ctx.json) return ctx.out.writeJson(summary);
   await ctx.out.write(`sent ${sent} record${sent === 1 ? '' : 's'} to ${sanitize(name)}/${sanitize(table)} in ${batchCount} batch${batchCount === 1 ? '' : 'es'}${opts.wait ? ' (processed)' : ''}\n`);
 }
 
-async function inputRecords(pipes: PipelinesClient, name: string): Promise<number> {
-  const stats = await pipes.stats(name);
-  const g = (stats.global_metrics ?? {}) as Record<string, unknown>;
-  return typeof g.total_input_records === 'number' ? g.total_input_records : 0;
-}
-
-/**
- * Today's API: everything sent processed. A token stands for a position in its input endpoint's stream:
- * complete means every record the endpoint took up to it is processed. Every batch went to the same table
- * in the same format, that is the same HTTP input endpoint, so the last token covers them all: it is the
- * only one polled (one request per poll however many batches were sent).
- */
-async function waitTokens(pipes: PipelinesClient, name: string, tokens: string[], deadline: number): Promise<void> {
-  for (const token of tokens.slice(-1)) {
-    for (;;) {
-      const state = await pipes.completionStatus(name, token);
-      if (state === 'complete') break;
-      if (state === 'restarted') throw new OpsError(`${name} restarted before it processed the data`, ExitCode.failure, 'Some records may be lost; check with ops pipe stats.');
-      if (Date.now() >= deadline) throw new TimeoutError(`${name} had not processed everything sent in time`, 'Wait longer with --timeout SECONDS.');
-      await sleep(POLL_MS);
-    }
+/** --batch-size and --skip count records of a text input; a Parquet file goes whole in one request. */
+function refuseBatchFlags(opts: PipeIngestOptions): void {
+  const given = [opts.batchSize !== undefined && '--batch-size', opts.skip !== undefined && '--skip'].filter(Boolean);
+  if (given.length > 0) {
+    throw new UsageError(`${given.join(' and ')} cannot be used with Parquet: a Parquet file is sent whole, in one request`, 'Leave it out, or split the file into smaller Parquet files.');
   }
 }
 
-const SHOWN_PARSE_ERRORS = 10;
-
 /**
- * A ParseErrors answer as lines naming the records of the input (the server numbers the events of the
- * request, which is one batch): `record 1503: failed to deserialize JSON record: ...`.
+ * --wait: until everything sent is processed (true), or at once when nothing was sent; undefined without --wait.
+ * The progress line says it is waiting; the wait's limit is --timeout, else DEFAULT_WAIT.deploy. Stops the progress.
  */
-export function badRecords(err: ApiError, first: number): { headline: string; lines: string[] } | undefined {
-  const body = err.body as { message?: unknown; details?: { errors?: unknown; num_errors?: unknown } } | undefined;
-  const errors = body?.details?.errors;
-  if (err.code !== 'ParseErrors' || !Array.isArray(errors) || errors.length === 0) return undefined;
-  const total = typeof body?.details?.num_errors === 'number' ? body.details.num_errors : errors.length;
-  const lines = (errors as { event_number?: unknown; description?: unknown }[]).slice(0, SHOWN_PARSE_ERRORS).map((e) => {
-    const where = typeof e.event_number === 'number' ? `record ${first + e.event_number - 1}` : 'a record';
-    return `  ${where}: ${sanitize(String(e.description ?? 'cannot be parsed'))}`;
-  });
-  if (total > lines.length) lines.push(`  ... and ${total - lines.length} more`);
-  return { headline: `${total} bad record${total === 1 ? '' : 's'} (ParseErrors):`, lines };
-}
-
-/** v0.24-era API: no tokens; wait until the input counter covers what was sent and everything is processed. */
-async function waitProcessed(pipes: PipelinesClient, name: string, expected: number, deadline: number): Promise<void> {
-  for (;;) {
-    const stats = await pipes.stats(name);
-    const g = (stats.global_metrics ?? {}) as Record<string, number>;
-    const input = g.total_input_records ?? 0;
-    const done = g.total_processed_records ?? 0;
-    if (input >= expected && done >= input && !(g.buffered_input_records > 0)) return;
-    if (Date.now() >= deadline) throw new TimeoutError(`${name} had not processed everything sent in time (${done} of ${Math.max(input, expected)} records)`, 'Wait longer with --timeout SECONDS.');
-    await sleep(POLL_MS);
+async function waitIfAsked(
+  ctx: Context,
+  pipes: PipelinesClient,
+  opts: PipeIngestOptions,
+  progress: Progress,
+  what: { tokens: string[]; expected: number; sent: number },
+): Promise<boolean | undefined> {
+  try {
+    if (!opts.wait) return undefined;
+    if (what.sent === 0) return true;
+    progress.update(`${opts.name}/${opts.table}: sent ${what.sent}; waiting until processed`);
+    await waitIngested(pipes, opts.name, what, Date.now() + waitLimitMs(ctx, DEFAULT_WAIT.deploy));
+    return true;
+  } finally {
+    progress.stop();
   }
 }

@@ -70,6 +70,7 @@ describe('ingest input', () => {
     expect(formatFromName('x.CSV')).toBe('csv');
     expect(formatFromName('x.ndjson')).toBe('json');
     expect(formatFromName('x.jsonl')).toBe('json');
+    expect(formatFromName('dir.csv/Rows.PARQUET')).toBe('parquet');
     expect(formatFromName('x.txt')).toBeUndefined();
   });
 });

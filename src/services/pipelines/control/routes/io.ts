@@ -73,7 +73,7 @@ export function ingressRoutes(app: FastifyInstance, manager: PipelineManager, bo
       const { updateFormat, array } = ingressShape(input.query);
       const declared = Number(req.headers['content-length']);
       if (Number.isFinite(declared) && declared > bodyLimit) {
-        reply.header('connection', 'close');
+        // read and dropped (not cut by closing the connection), so that a client still sending gets the answer
         req.raw.resume();
         throw bodyTooLarge(bodyLimit);
       }
@@ -84,8 +84,8 @@ export function ingressRoutes(app: FastifyInstance, manager: PipelineManager, bo
         token = await runtime.ingest({ table: table.name, format, updateFormat, array }, body instanceof Uint8Array ? body : untilTerminated(body, runtime.terminated), bodyLimit, tooLarge(bodyLimit));
       } catch (err) {
         if (err instanceof FelderaError && err.status === 413) {
-          // the rest of the body is read and dropped, so that the client gets the answer
-          reply.header('connection', 'close');
+          // the rest of the body is read and dropped, the connection kept: a client still sending (a big body
+          // streamed) would get EPIPE, not the answer, if the connection closed under it
           req.raw.resume();
         } else if (runtime.terminated.aborted) reply.header('connection', 'close');
         throw err;
