@@ -3,6 +3,7 @@
  * a body over the limit is refused whole with 413 (nothing applied); 100,000 nested JSON arrays are a
  * 400 naming the depth limit, and the server keeps answering.
  */
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../../src/services/pipelines/shared/ingress-limits.js';
 import { createCompiled, ingest, snapshot, startRunning, startSvc, type Svc } from './helpers.js';
@@ -110,6 +111,39 @@ describe('streamed ingress', () => {
     // under the limit: applied
     expect((await ingest(svc, 'p', 't', 'format=csv', '1,a\n2,bb\n')).status).toBe(200);
     expect(await stats(svc, 'p')).toEqual({ N: 2, SX: 3, CHARS: 3 });
+  });
+
+  it('a client that goes on sending after its 413 gets the answer, and the connection is closed once it has sent the limit again', async () => {
+    svc = await startSvc({ pipelinesIngressBodyLimit: 10_000 });
+    await createCompiled(svc, 'p', SQL);
+    await startRunning(svc, 'p');
+    const { port } = new URL(svc.base);
+    const socket = connect(Number(port), '127.0.0.1');
+    await new Promise((r) => socket.once('connect', r));
+    let answer = '';
+    socket.on('data', (d) => (answer += d.toString('latin1')));
+    const closed = new Promise<void>((r) => socket.once('close', () => r()));
+    socket.on('error', () => {});
+    const auth = Object.entries(svc.headers)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('');
+    // announces 100 MB, then keeps sending
+    socket.write(`POST /v0/pipelines/p/ingress/t?format=csv HTTP/1.1\r\nhost: x\r\ncontent-type: text/csv\r\n${auth}content-length: 100000000\r\n\r\n`);
+    let sent = 0;
+    let isClosed = false;
+    void closed.then(() => (isClosed = true));
+    const line = Buffer.from('1,a\n'.repeat(1024));
+    const CAP = 64 * 1024 * 1024;
+    while (!isClosed && sent < CAP) {
+      sent += line.length;
+      if (!socket.write(line)) await Promise.race([new Promise((r) => socket.once('drain', r)), closed]);
+    }
+    await closed;
+    expect(answer).toMatch(/^HTTP\/1\.1 413/);
+    expect(answer).toContain('PayloadTooLarge');
+    // closed after about the limit more (10,000 bytes, plus what the sockets' buffers held), long before 64 MiB
+    expect(sent).toBeLessThan(CAP);
+    expect(await stats(svc, 'p')).toEqual({ N: 0, SX: null, CHARS: null });
   });
 
   it('100,000 nested JSON arrays are a 400 naming the depth limit; nothing is applied', async () => {

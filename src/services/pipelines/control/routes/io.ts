@@ -5,6 +5,7 @@
  * stream the body's bytes to the worker and frame what comes back.
  */
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { bodyHasConfig, egressConfigFromBody, type EgressConfig, egressConfigFromQuery, queryString, refuseSnapshotEncoding } from '../egress-config.js';
@@ -58,6 +59,21 @@ async function* untilTerminated(body: AsyncIterable<Uint8Array>, terminated: Abo
   }
 }
 
+/**
+ * Reads and drops the rest of a refused body, so that a client still sending gets the answer; once the answer
+ * is sent, past `limit` more bytes the connection is closed (a client that goes on sending gigabytes after its
+ * 413 costs no more than that).
+ */
+function drainRefusedBody(raw: IncomingMessage, res: ServerResponse, limit: number): void {
+  let dropped = 0;
+  raw.on('data', (chunk: Buffer) => {
+    if (!res.writableFinished) return;
+    dropped += chunk.byteLength;
+    if (dropped > limit) raw.socket.destroy();
+  });
+  raw.resume();
+}
+
 /** Ingress: registered in a scope whose content-type parser hands the body over as a stream. */
 export function ingressRoutes(app: FastifyInstance, manager: PipelineManager, bodyLimit: number): void {
   declareRoute<undefined, ReturnType<typeof ingressQuery.check>, { name: string; table: string }>(app, {
@@ -74,7 +90,7 @@ export function ingressRoutes(app: FastifyInstance, manager: PipelineManager, bo
       const declared = Number(req.headers['content-length']);
       if (Number.isFinite(declared) && declared > bodyLimit) {
         // read and dropped (not cut by closing the connection), so that a client still sending gets the answer
-        req.raw.resume();
+        drainRefusedBody(req.raw, reply.raw, bodyLimit);
         throw bodyTooLarge(bodyLimit);
       }
       if (runtime.state === 'Paused' && !force) await runtime.waitUntilRunning();
@@ -86,7 +102,7 @@ export function ingressRoutes(app: FastifyInstance, manager: PipelineManager, bo
         if (err instanceof FelderaError && err.status === 413) {
           // the rest of the body is read and dropped, the connection kept: a client still sending (a big body
           // streamed) would get EPIPE, not the answer, if the connection closed under it
-          req.raw.resume();
+          drainRefusedBody(req.raw, reply.raw, bodyLimit);
         } else if (runtime.terminated.aborted) reply.header('connection', 'close');
         throw err;
       }
