@@ -25,10 +25,19 @@ import type { ColumnKeeps, JsonValue } from './json-value.js';
 /**
  * Converts column c of a block into cell c of rows[0 .. rows of the block): a cell whose value `kept` says its
  * converter gives back as it is (a number, a string, a boolean) is written straight from storage, without the
- * JsonValue in between; any other goes through `convert` (which may throw). A null cell is null, and so is a
- * value `convert` turns into null: with `nullOk` false, the first such cell stops the conversion (false).
+ * JsonValue in between; a text cell that `fromText` (when given) reads from its Latin-1 bytes is its answer, no
+ * string made (undefined: the text goes to `convert` as a string); any other goes through `convert` (which may
+ * throw). A null cell is null, and so is a value `convert` turns into null: with `nullOk` false, the first such
+ * cell stops the conversion (false).
  */
-export type ColumnConverter = (c: number, rows: unknown[][], kept: ColumnKeeps | null, convert: (v: JsonValue) => unknown, nullOk: boolean) => boolean;
+export type ColumnConverter = (
+  c: number,
+  rows: unknown[][],
+  kept: ColumnKeeps | null,
+  convert: (v: JsonValue) => unknown,
+  nullOk: boolean,
+  fromText?: ((bytes: Uint8Array, from: number, to: number) => unknown) | null,
+) => boolean;
 
 /** Rows per block: the unit of storage and of the step's conversion to internal rows. */
 export const BLOCK_ROWS = 16384;
@@ -370,14 +379,22 @@ export class RowBatch {
         b.length,
         first,
         (c, out) => RowBatch.column(b, c, out),
-        (c, rows, kept, convert, nullOk) => RowBatch.convertColumn(b, c, rows, kept, convert, nullOk),
+        (c, rows, kept, convert, nullOk, fromText) => RowBatch.convertColumn(b, c, rows, kept, convert, nullOk, fromText ?? null),
       );
       first += b.length;
     }
   }
 
   /** ColumnConverter of block b: values straight from storage (no JsonValue in between) where `kept` allows. */
-  private static convertColumn(b: Block, c: number, rows: unknown[][], kept: ColumnKeeps | null, convert: (v: JsonValue) => unknown, nullOk: boolean): boolean {
+  private static convertColumn(
+    b: Block,
+    c: number,
+    rows: unknown[][],
+    kept: ColumnKeeps | null,
+    convert: (v: JsonValue) => unknown,
+    nullOk: boolean,
+    fromText: ((bytes: Uint8Array, from: number, to: number) => unknown) | null,
+  ): boolean {
     const col = b.columns[c]!;
     const n = b.length;
     const tags = col.tags;
@@ -406,6 +423,13 @@ export class RowBatch {
         case TEXT: {
           const from = r === 0 ? 0 : ends![r - 1]!;
           const to = ends![r]!;
+          if (fromText !== null) {
+            const x = fromText(col.text!, from, to);
+            if (x !== undefined) {
+              rows[r]![c] = x;
+              continue;
+            }
+          }
           // a short text as a piece of the column's whole text: V8 copies a substring shorter than 13
           // characters (SlicedString::kMinLength) without a call out of JS; a longer one would be a slice
           // that keeps the whole text alive, so it is read on its own

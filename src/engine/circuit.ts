@@ -20,7 +20,7 @@ import { consolidate, type Delta, type Operator } from './ops/zset.js';
 import { consolidateStep } from './contents.js';
 import { StepChanges } from './step-changes.js';
 import type { Row } from './types/values.js';
-import { jsonConverter, jsonKept } from './codec-json.js';
+import { jsonConverter, jsonKept, jsonTextReader } from './codec-json.js';
 import { convertBatch, convertChange, foldKey, type Action, type TableState } from './inputs.js';
 import { resolveName } from './names.js';
 import { IntOverflow } from './types/int64.js';
@@ -87,7 +87,8 @@ export class EngineCircuit implements Circuit {
       const altNames = t.columns.map((c) => (c.quoted ? undefined : c.name.toLowerCase() === c.name ? c.name.toUpperCase() : c.name.toLowerCase()));
       const convert = t.columns.map((c) => jsonConverter(c.type));
       const kept = t.columns.map((c) => jsonKept(c.type));
-      this.tables.set(t.name, { def: t, byKey, exact, folded, altNames, convert, kept, watermarks: new Map() });
+      const fromText = t.columns.map((c) => jsonTextReader(c.type));
+      this.tables.set(t.name, { def: t, byKey, exact, folded, altNames, convert, kept, fromText, watermarks: new Map() });
       this.addOutput(
         t.name,
         t.node,

@@ -10,7 +10,7 @@ import { isInteger, type SqlType } from './types/types.js';
 import { INT_BOUNDS, normInt, parseIntText } from './types/int64.js';
 import { decimalParts } from './json-text.js';
 import { decimalFromNumber, formatDecimal, parseDecimal, pow10 } from './types/decimal.js';
-import { formatDate, formatTime, formatTimestamp, formatTimestampTzJson, parseDate, parseTime, parseTimestamp } from './types/datetime.js';
+import { canonicalTimestampAt, formatDate, formatTime, formatTimestamp, formatTimestampTzJson, parseDate, parseTime, parseTimestamp } from './types/datetime.js';
 import { bytesToHex, canonicalJson, hexToBytes, variantValue } from './types/variant.js';
 import { parseUuid } from './types/uuid.js';
 import { makeMap, shortestF32, type Value } from './types/values.js';
@@ -248,6 +248,20 @@ export function jsonKept(t: SqlType): ColumnKeeps | null {
 export function floatInput(v: JsonValue | undefined): JsonValue | undefined {
   return v instanceof JsonNumberText || typeof v === 'bigint' ? serdeF64(String(v)) : v;
 }
+
+/**
+ * A reader of a JSON string input of type t straight from its Latin-1 bytes (a RowBatch's storage), for the
+ * types whose common text form it can read without a string: the value jsonConverter gives for the string
+ * those bytes spell, or undefined for any other text (the caller then makes the string and converts it, which
+ * gives the value or the error). Null for the other types. TIMESTAMP: its canonical form.
+ */
+export function jsonTextReader(t: SqlType): TextReader | null {
+  if (t.kind === 'TIMESTAMP') return (bytes, from, to) => canonicalTimestampAt(bytes, from, to - from);
+  return null;
+}
+
+/** See jsonTextReader. */
+export type TextReader = (bytes: Uint8Array, from: number, to: number) => Value | undefined;
 
 export function jsonConverter(t: SqlType): (v: JsonValue | undefined) => Value {
   const kept = jsonKept(t);

@@ -4,7 +4,7 @@ import type { RowBatch } from './batch.js';
 import type { TableDef } from './bind/program.js';
 import { rowsProduced } from './step-guard.js';
 import { type Row, type Value } from './types/values.js';
-import { ValueError } from './codec-json.js';
+import { ValueError, type TextReader } from './codec-json.js';
 import type { ColumnKeeps } from './json-value.js';
 import { fromCsv } from './codec-csv.js';
 
@@ -29,6 +29,8 @@ export interface TableState {
   convert: Array<(v: JsonValue | undefined) => Value>;
   /** Per column: the JSON values `convert` gives back as they are. */
   kept: (ColumnKeeps | null)[];
+  /** Per column: a reader of its common text forms from Latin-1 bytes (codec-json.ts jsonTextReader), or null. */
+  fromText: (TextReader | null)[];
   watermarks: Map<number, number>;
 }
 
@@ -122,6 +124,7 @@ export function convertBatch(ch: Extract<InputChange, { op: 'batch' }>, firstInd
   const partial = op === 'delete';
   const convert = t.convert;
   const kept = t.kept;
+  const fromText = t.fromText;
   const nullOk = cols.map((c, i) => c.type.nullable || (partial && !pk.includes(i)));
   const blank = blankRow(n);
   batch.forEachBlockColumns((count, first, _column, convertColumn) => {
@@ -132,7 +135,7 @@ export function convertBatch(ch: Extract<InputChange, { op: 'batch' }>, firstInd
     for (let r = 0; r < count; r++) rows[r] = blank();
     let bad = false;
     try {
-      for (let i = 0; i < n && !bad; i++) bad = !convertColumn(i, rows, kept[i]!, convert[i]!, nullOk[i]!);
+      for (let i = 0; i < n && !bad; i++) bad = !convertColumn(i, rows, kept[i]!, convert[i]!, nullOk[i]!, fromText[i]!);
     } catch (e) {
       if (!(e instanceof ValueError)) throw e;
       bad = true;

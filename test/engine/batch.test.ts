@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BLOCK_ROWS, compile, EngineInputError, RowBatch, type InputChange, type JsonValue, type StepResult } from '../../src/engine/index.js';
 import { mk, type SqlType } from '../../src/engine/types/types.js';
-import { jsonConverter, jsonKept, ValueError } from '../../src/engine/codec-json.js';
+import { jsonConverter, jsonKept, jsonTextReader, ValueError } from '../../src/engine/codec-json.js';
 
 const anyValue: fc.Arbitrary<JsonValue> = fc.oneof(
   fc.constant(null),
@@ -342,8 +342,27 @@ describe('RowBatch column conversion (the step reads a batch column by column, s
     mk('BOOLEAN', false),
     mk('DECIMAL', true, { precision: 6, scale: 2 }),
     mk('DATE'),
+    mk('TIMESTAMP'),
+    mk('TIMESTAMP', false),
     mk('VARIANT'),
   ];
+  // TIMESTAMP texts (read from the batch's bytes in place, jsonTextReader): the canonical form with 0 to 9
+  // fraction digits, and near misses that the string reader decides (refuses, or reads its other forms)
+  const timestampText: fc.Arbitrary<JsonValue> = fc
+    .tuple(
+      fc.integer({ min: 990, max: 2200 }),
+      fc.integer({ min: 0, max: 13 }),
+      fc.integer({ min: 0, max: 32 }),
+      fc.integer({ min: 0, max: 24 }),
+      fc.integer({ min: 0, max: 60 }),
+      fc.integer({ min: 0, max: 60 }),
+      fc.stringMatching(/^\d{0,10}$/),
+      fc.constantFrom(' ', 'T', ' ', 'x'),
+    )
+    .map(([y, mo, d, h, mi, s, frac, sep]) => {
+      const p = (n: number, w = 2): string => String(n).padStart(w, '0');
+      return `${p(y, 4)}-${p(mo)}-${p(d)}${sep}${p(h)}:${p(mi)}:${p(s)}${frac === '' ? '' : '.' + frac}`;
+    });
   const cell: fc.Arbitrary<JsonValue> = fc.oneof(
     anyValue,
     fc.constantFrom<JsonValue>(
@@ -368,7 +387,17 @@ describe('RowBatch column conversion (the step reads a batch column by column, s
       'twelve chars',
       'thirteen char',
       'a text of more than thirteen characters, ÿ',
+      '2024-01-02 03:04:05',
+      '2024-01-02T03:04:05.123456789',
+      '2024-01-02 03:04:05.',
+      '2024-01-02 03:04:05Z',
+      ' 2024-01-02 03:04:05',
+      '2024-02-29 23:59:59.0107',
+      '2023-02-29 00:00:00',
+      '2024-01-02 03:04:05.5ÿ',
+      '2024-1-2 3:04:05',
     ),
+    timestampText,
   );
   type Outcome = { value: unknown } | { refused: string };
   const convertOne = (conv: (v: JsonValue) => unknown, v: JsonValue): Outcome => {
@@ -396,7 +425,7 @@ describe('RowBatch column conversion (the step reads a batch column by column, s
           const rows: unknown[][] = Array.from({ length: count }, () => ['x', 'untouched']);
           let result: Outcome;
           try {
-            result = { value: convertColumn(1, rows, jsonKept(type), conv, nullOk) };
+            result = { value: convertColumn(1, rows, jsonKept(type), conv, nullOk, jsonTextReader(type)) };
           } catch (e) {
             if (!(e instanceof ValueError)) throw e;
             result = { refused: e.message };

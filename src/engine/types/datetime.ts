@@ -20,34 +20,23 @@ function daysInMonth(y: number, mo: number): number {
   return DAYS_IN_MONTH[mo - 1]! + (mo === 2 && y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 1 : 0);
 }
 
-/** The number the `len` digits of `text` from `at` spell, or -1 where one is not a digit. */
-function digits(text: string, at: number, len: number): number {
-  let n = 0;
-  for (let i = at; i < at + len; i++) {
-    const c = text.charCodeAt(i) - 48;
-    if (c < 0 || c > 9) return -1;
-    n = n * 10 + c;
-  }
-  return n;
-}
-
 /**
- * The days of `YYYY-MM-DD` at the start of `text` (a year from 1000 on), or undefined when it is not that or
- * not a date: the common form read without a regular expression or a Date (the general reader below takes
- * what this does not, with the same results).
+ * The days of `YYYY-MM-DD` at `from` in `src` (a string's character codes or a buffer's Latin-1 bytes; a year
+ * from 1000 on), or undefined when it is not that or not a date: the common form read without a regular
+ * expression or a Date (the general reader below takes what this does not, with the same results).
  */
-function canonicalDays(text: string): number | undefined {
-  if (text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45) return undefined;
-  const y = digits(text, 0, 4);
-  const mo = digits(text, 5, 2);
-  const d = digits(text, 8, 2);
+function canonicalDays(src: string | Uint8Array, from: number): number | undefined {
+  if (codeAt(src, from + 4) !== 45 || codeAt(src, from + 7) !== 45) return undefined;
+  const y = digitsAt(src, from, 4);
+  const mo = digitsAt(src, from + 5, 2);
+  const d = digitsAt(src, from + 8, 2);
   if (y < 1000 || mo < 1 || mo > 12 || d < 1) return undefined;
   if (d > daysInMonth(y, mo)) return undefined;
   return daysFromCivil(y, mo, d);
 }
 
 export function parseDate(text: string): number | undefined {
-  return (text.length === 10 ? canonicalDays(text) : undefined) ?? readDate(text);
+  return (text.length === 10 ? canonicalDays(text, 0) : undefined) ?? readDate(text);
 }
 
 /** parseDate's general reader (any spacing, 1-4 digit years, 1-2 digit months and days); exported for tests. */
@@ -208,24 +197,35 @@ export function plainTimestampText(text: string): string | undefined {
  * or a value out of range (the general reader then decides). The form generators and formatTimestamp write.
  */
 function canonicalTimestamp(text: string): number | undefined {
-  const len = text.length;
+  return canonicalTimestampAt(text, 0, text.length);
+}
+
+/**
+ * canonicalTimestamp of the `len` character codes of `src` from `from` on (a string's, or a buffer's Latin-1
+ * bytes: the same codes give the same result), read in place: no string is made.
+ */
+export function canonicalTimestampAt(src: string | Uint8Array, from: number, len: number): number | undefined {
   if (len < 19 || len === 20 || len > 29) return undefined;
-  const sep = text.charCodeAt(10);
-  if ((sep !== 32 && sep !== 84) || text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58) return undefined;
-  const days = canonicalDays(text);
-  const h = digits(text, 11, 2);
-  const mi = digits(text, 14, 2);
-  const s = digits(text, 17, 2);
+  const sep = codeAt(src, from + 10);
+  if ((sep !== 32 && sep !== 84) || codeAt(src, from + 13) !== 58 || codeAt(src, from + 16) !== 58) return undefined;
+  const days = canonicalDays(src, from);
+  const h = digitsAt(src, from + 11, 2);
+  const mi = digitsAt(src, from + 14, 2);
+  const s = digitsAt(src, from + 17, 2);
   if (days === undefined || h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59) return undefined;
   let micros = 0;
   if (len > 19) {
-    if (text.charCodeAt(19) !== 46) return undefined;
-    // microseconds: the first six fraction digits (the rest dropped, as the general reader does)
-    if (digits(text, 20, len - 20) < 0) return undefined;
-    micros = microsOfFraction(text.slice(20));
+    if (codeAt(src, from + 19) !== 46) return undefined;
+    if (digitsAt(src, from + 20, len - 20) < 0) return undefined;
+    // microseconds: the first six fraction digits, as if padded with zeros to six (the rest dropped, as the general reader does)
+    const k = Math.min(6, len - 20);
+    micros = digitsAt(src, from + 20, k) * MICRO_SCALE[k]!;
   }
   return tsFrom(days * MS_PER_DAY + ((h * 60 + mi) * 60 + s) * 1000 + Math.floor(micros / 1000), micros % 1000);
 }
+
+/** What k fraction digits (k = 1..6) are multiplied by to be microseconds. */
+const MICRO_SCALE = [1_000_000, 100_000, 10_000, 1_000, 100, 10, 1];
 
 export function formatTimestamp(ms: number): string {
   const [whole, us] = tsSplit(ms);

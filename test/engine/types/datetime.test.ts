@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatTimestamp, parseDate, parseTimestamp, readDate, readTimestamp } from '../../../src/engine/types/datetime.js';
+import { canonicalTimestampAt, formatTimestamp, parseDate, parseTimestamp, readDate, readTimestamp } from '../../../src/engine/types/datetime.js';
 
 const pad = (n: number, w: number): string => String(n).padStart(w, '0');
 
@@ -40,6 +40,20 @@ describe('canonical date and timestamp text', () => {
     fc.assert(
       fc.property(spoiled(timestampText), (t) => {
         expect(parseTimestamp(t)).toBe(readTimestamp(t));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('reads the canonical form from Latin-1 bytes in place (a batch storage) as from the string, at any offset', () => {
+    fc.assert(
+      fc.property(spoiled(timestampText), fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 }), (t, before, after) => {
+        const bytes = Buffer.from(before + t + after, 'latin1');
+        const from = Buffer.byteLength(before, 'latin1');
+        const fromBytes = canonicalTimestampAt(bytes, from, t.length);
+        expect(fromBytes).toBe(canonicalTimestampAt(t, 0, t.length));
+        // what it reads, the general reader reads the same; what it leaves, parseTimestamp leaves to the general reader
+        if (fromBytes !== undefined) expect(fromBytes).toBe(readTimestamp(t));
       }),
       { numRuns: 3000 },
     );
