@@ -291,6 +291,33 @@ function strftime(fmt: string, ms: number, subMsNs = 0): string | null {
   return out;
 }
 
+/** Below this many ms from the epoch (either way) every instant is a valid Date (ECMAScript's limit, 8.64e15, is whole seconds). */
+const DATE_LIMIT_MS = 8.64e15;
+
+/**
+ * strftime of whole-ms instants, the last answer kept per caller (one bound FORMAT_* expression): a format
+ * without %f gives one text for every instant of a second (Date reads the ms truncated to an integer; its fields
+ * below the second show only through %f), so rows of one second in a row (Nexmark's bids: a hundred a second)
+ * are formatted once. A format that contains %f is formatted every time.
+ */
+function secondMemoStrftime(): (fmt: string, ms: number) => string | null {
+  let lastFmt: string | undefined;
+  let lastSecond = 0;
+  let lastText: string | null = null;
+  return (fmt, ms) => {
+    if (!(Math.abs(ms) < DATE_LIMIT_MS)) return strftime(fmt, ms);
+    const second = Math.floor(Math.trunc(ms) / 1000);
+    if (fmt === lastFmt && second === lastSecond) return lastText;
+    const text = strftime(fmt, ms);
+    if (!fmt.includes('%f')) {
+      lastFmt = fmt;
+      lastSecond = second;
+      lastText = text;
+    }
+    return text;
+  };
+}
+
 interface Parts {
   y: number;
   mo: number;
@@ -421,7 +448,8 @@ function formatFn(kind: 'DATE' | 'TIME' | 'TIMESTAMP'): ScalarFn {
       const asDate = kind === 'DATE' && (args[1]!.type.kind === 'TIMESTAMP' || isString(args[1]!.type));
       const t = asDate ? coerceTo(args[1]!, mk('DATE', args[1]!.type.nullable), pos) : args[1]!;
       if (t.type.kind !== kind && t.type.kind !== 'NULL') throw typeErr(name, args, pos);
-      const toText = (f: string, v: number): string | null => (kind === 'DATE' ? strftime(f, v * DAY_MS) : kind === 'TIME' ? strftime(f, Math.floor(v / 1e6), v % 1e6) : strftime(f, v));
+      const memo = secondMemoStrftime();
+      const toText = (f: string, v: number): string | null => (kind === 'DATE' ? memo(f, v * DAY_MS) : kind === 'TIME' ? strftime(f, Math.floor(v / 1e6), v % 1e6) : memo(f, v));
       return strict2(str(name, args[0]!, pos), t, mk('VARCHAR', nullableOf(args)), (f, v) => toText(f as string, v as number));
     },
   };
