@@ -38,7 +38,11 @@ interface Group {
   stamp: number;
   count: number;
   accs: Acc[];
-  dmaps?: Array<Map<string, number> | undefined>;
+  /**
+   * DISTINCT aggregates: per value, its count in the group, keyed by the number itself for a number (the Map's
+   * SameValueZero: -0 is 0, NaN is NaN, as valueKey) and by valueKey otherwise (never a number: no clash).
+   */
+  dmaps?: Array<Map<string | number, number> | undefined>;
   out: Row | null;
 }
 
@@ -133,7 +137,7 @@ export class AggregateOp implements Operator {
         if (v === null && a.ignoreNulls) continue;
         if (a.distinct) {
           const m = g.dmaps![i]!;
-          const vk = valueKey(v);
+          const vk = typeof v === 'number' ? v : valueKey(v);
           const c = m.get(vk) ?? 0;
           const nc = c + w;
           if (nc === 0) m.delete(vk);
