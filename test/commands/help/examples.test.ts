@@ -34,7 +34,7 @@ describe('help examples', () => {
       if (NAMELESS.has(verb) || args.length === 0) continue;
       expect([DEMO_PIPELINE, OWN], words.join(' ')).toContain(args[0]);
       if (WITH_RELATIONS.has(verb) && args[0] === DEMO_PIPELINE) {
-        const relations = args.slice(1).filter((w) => !/\.(ndjson|json|csv)$/.test(w) && w !== '|' && w !== '>');
+        const relations = args.slice(1).filter((w) => !/\.(ndjson|json|csv|parquet)$/.test(w) && w !== '|' && w !== '>');
         const until = relations.findIndex((w) => ['|', '>', 'jq', 'grep'].includes(w));
         for (const r of until >= 0 ? relations.slice(0, until) : relations) expect(demoRelations, words.join(' ')).toContain(r.toLowerCase());
       }

@@ -5,7 +5,7 @@
  */
 import type { Deps } from '../deps.js';
 import { canDelete, canUpdate, canView, type Caller } from '../access.js';
-import { forbidden, notFound, unauthenticated, ValidationError } from '../errors.js';
+import { forbidden, forbiddenEmpty, notFound, unauthenticated, ValidationError } from '../errors.js';
 import { LIMITS, type Ref } from '../validate.js';
 import { attributeName } from '../fields.js';
 import { Problems } from '../../kit/errors.js';
@@ -214,11 +214,11 @@ export async function createLink(deps: Deps, caller: Caller, input: unknown, opt
   return storeLink(deps, caller, f);
 }
 
-/** Loads a link for reading: 404 when absent or trashed, 403 when the caller may not see it. */
-export function viewableLink(deps: Deps, caller: Caller, id: number): LinkRow {
+/** Loads a link for reading: 404 when absent or trashed, 403 when the caller may not see it (with no body where LinkAce's route answers none). */
+export function viewableLink(deps: Deps, caller: Caller, id: number, emptyForbidden = false): LinkRow {
   const row = getLink(deps.db, id);
   if (!row) throw notFound('Link', id);
-  if (!canView(caller, row)) throw forbidden();
+  if (!canView(caller, row)) throw emptyForbidden ? forbiddenEmpty() : forbidden();
   return row;
 }
 

@@ -5,13 +5,11 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.js';
-import { canView } from '../../access.js';
-import { forbiddenEmpty, notFound } from '../../errors.js';
+import { viewableLink } from '../../actions/links.js';
 import { newNoteV1Body, noteUpdateV1Body } from '../../bodies/notes.js';
 import { envelope } from '../../pagination.js';
 import { declareRoute } from '../../../kit/route.js';
 import { v1PageOf, v1PageOnlyQuery } from '../queries.js';
-import { getLink } from '../../store/links.js';
 import { noteJson, notesOfLink } from '../../store/notes.js';
 import { createNote, deleteNote, patchNote } from '../../actions/notes.js';
 import { callerOf, idOf } from '../common.js';
@@ -29,9 +27,7 @@ export function v1NoteRoutes(app: FastifyInstance, deps: Deps): void {
     handler: async (req, _reply, input) => {
       const caller = callerOf(req);
       const id = idOf(req, 'Link');
-      const link = getLink(deps.db, id);
-      if (!link) throw notFound('Link', id);
-      if (!canView(caller, link)) throw forbiddenEmpty();
+      viewableLink(deps, caller, id, true);
       const p = notesOfLink(deps.db, caller, id, { by: 'id', dir: 'asc' }, v1PageOf(input.query));
       return envelope(req, { ...p, data: p.data.map((n) => v1(noteJson(n))) }, 1);
     },

@@ -4,7 +4,7 @@ import type { Deps } from '../../deps.js';
 import { envelope } from '../../pagination.js';
 import { declareRoute } from '../../../kit/route.js';
 import { orderOf, pagedQuery, pageOf } from '../queries.js';
-import { getLink, LINK_ORDER, linkJson, linkWithRelations, listLinks, visibleUrlExists } from '../../store/links.js';
+import { LINK_ORDER, linkJson, linkWithRelations, listLinks, visibleUrlExists } from '../../store/links.js';
 import { notesOfLink, noteJson, NOTE_ORDER } from '../../store/notes.js';
 import { createLink, deleteLink, ownLink, patchLink, requireUser, viewableLink } from '../../actions/links.js';
 import { callerOf, idOf } from '../common.js';
@@ -12,9 +12,6 @@ import { field, objectOf, optional } from '../../../kit/declare.js';
 import { integer, normalizeBody, normalizeQuery } from '../../fields.js';
 import { doc, idParams, linkFullSchema, linkSchema, noteSchema, paginated } from '../schemas.js';
 import { linkUpdateBody, newLinkBody } from '../../bodies/links.js';
-import { forbiddenEmpty } from '../../errors.js';
-import { canView } from '../../access.js';
-import { notFound } from '../../errors.js';
 import { linksToCheck, linksVersion } from '../../store/links.js';
 import { scopeKey } from '../../access.js';
 import { PageCache } from '../../page-cache.js';
@@ -123,9 +120,7 @@ export function linkRoutes(app: FastifyInstance, deps: Deps): void {
     handler: async (req, _reply, input) => {
       const caller = callerOf(req);
       const id = idOf(req, 'Link');
-      const link = getLink(deps.db, id);
-      if (!link) throw notFound('Link', id);
-      if (!canView(caller, link)) throw forbiddenEmpty();
+      viewableLink(deps, caller, id, true);
       const p = notesOfLink(deps.db, caller, id, orderOf(input.query), pageOf(input.query));
       return envelope(req, { ...p, data: p.data.map(noteJson) });
     },
